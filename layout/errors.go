@@ -1,0 +1,34 @@
+package layout
+
+import "fmt"
+
+// Error is a rejected operation: which operation, and why in the caller's
+// numbers. Condition names the CuTe precondition it mirrors (the text of
+// CuTe's static_assert where there is one), so tools can group findings.
+type Error struct {
+	Op        string // the operation, as CuTe names it: "composition", "shape_div", ...
+	Condition string // CuTe's name for the failed check, e.g. "Stride Divisibility Condition"
+	Detail    string // the explanation in the user's numbers
+}
+
+func (e *Error) Error() string {
+	switch {
+	case e.Condition == "":
+		return e.Op + ": " + e.Detail
+	case e.Detail == "":
+		return e.Op + ": " + e.Condition
+	}
+	return e.Op + ": " + e.Detail + " (" + e.Condition + ")"
+}
+
+// errorf builds an *Error for op with the given condition and formatted detail.
+func errorf(op, condition, format string, args ...any) *Error {
+	return &Error{Op: op, Condition: condition, Detail: fmt.Sprintf(format, args...)}
+}
+
+// Conditions shared by several operations.
+const (
+	CondOverflow  = "int64 overflow"
+	CondCongruent = "shape and stride are not congruent"
+	CondUnknown   = "needs a value known before run time"
+)

@@ -1,0 +1,199 @@
+// Package layout is CuTe's layout algebra: integer tuples, layouts, swizzles,
+// composed layouts and tilers, and the operations CuTe defines on them, with
+// the same shape and stride trees CuTe C++ builds. It does no I/O and no
+// parsing; every precondition CuTe checks is an *Error value, never a panic.
+package layout
+
+import (
+	"strconv"
+	"strings"
+)
+
+// leafKind says what an IntTuple leaf holds.
+type leafKind uint8
+
+const (
+	kindInt     leafKind = iota // a known integer
+	kindUnknown                 // a run-time value we do not know ("?" in the DSL's print)
+	kindTuple                   // a tuple of IntTuples (possibly empty)
+)
+
+// IntTuple is CuTe's IntTuple: an integer leaf or a tuple of IntTuples.
+//
+// Strides may also hold scaled bases: Coef times the basis vector E<Modes...>.
+// CuTe prints E<0,1> scaled by 3 as "3@1@0" (innermost mode first); Modes
+// holds the path outermost first, so that example has Modes [0 1].
+//
+// Static marks CuTe's compile-time integers (printed "_8"); it changes no
+// arithmetic, only printing and the simplifications CuTe makes for static
+// values (the golden corpus is all static).
+type IntTuple struct {
+	elems  []IntTuple
+	val    int64
+	modes  []int
+	kind   leafKind
+	static bool
+}
+
+// Int is a static integer leaf. Almost everything a user writes is static in
+// CuTe's sense (the corpus and the DSL's printed constants), so that is the
+// default; Dyn makes a run-time one.
+func Int(v int64) IntTuple { return IntTuple{val: v, kind: kindInt, static: true} }
+
+// Dyn is a run-time (non-static) integer leaf.
+func Dyn(v int64) IntTuple { return IntTuple{val: v, kind: kindInt} }
+
+// Unknown is a run-time leaf whose value we do not know.
+func Unknown() IntTuple { return IntTuple{kind: kindUnknown} }
+
+// Basis is coef times the basis vector E<modes...> (modes outermost first).
+func Basis(coef int64, modes ...int) IntTuple {
+	if len(modes) == 0 {
+		return Int(coef)
+	}
+	return IntTuple{val: coef, kind: kindInt, static: true, modes: append([]int(nil), modes...)}
+}
+
+// Tup is the tuple of its arguments; Tup() is the empty tuple.
+func Tup(elems ...IntTuple) IntTuple {
+	if elems == nil {
+		elems = []IntTuple{}
+	}
+	return IntTuple{elems: elems, kind: kindTuple}
+}
+
+// Ints is the flat tuple of static integers vs.
+func Ints(vs ...int64) IntTuple {
+	elems := make([]IntTuple, len(vs))
+	for i, v := range vs {
+		elems[i] = Int(v)
+	}
+	return Tup(elems...)
+}
+
+// IsTuple reports whether t is a tuple (as opposed to a leaf).
+func (t IntTuple) IsTuple() bool { return t.kind == kindTuple }
+
+// IsLeaf reports whether t is a leaf: an integer, an unknown or a scaled basis.
+func (t IntTuple) IsLeaf() bool { return t.kind != kindTuple }
+
+// IsUnknown reports whether t is an unknown leaf.
+func (t IntTuple) IsUnknown() bool { return t.kind == kindUnknown }
+
+// IsStatic reports whether t is a leaf that CuTe would hold as a compile-time constant.
+func (t IntTuple) IsStatic() bool { return t.kind == kindInt && t.static }
+
+// IsBasis reports whether t is a scaled basis leaf (n@d).
+func (t IntTuple) IsBasis() bool { return t.kind == kindInt && len(t.modes) > 0 }
+
+// Value is the integer of a leaf (the coefficient of a scaled basis); 0 for tuples and unknowns.
+func (t IntTuple) Value() int64 { return t.val }
+
+// Modes is the basis path of a scaled basis leaf, outermost first; nil otherwise.
+func (t IntTuple) Modes() []int { return t.modes }
+
+// Len is the number of elements of a tuple; 1 for a leaf.
+func (t IntTuple) Len() int {
+	if t.kind == kindTuple {
+		return len(t.elems)
+	}
+	return 1
+}
+
+// At is element i of a tuple; a leaf's element 0 is itself.
+func (t IntTuple) At(i int) IntTuple {
+	if t.kind == kindTuple {
+		return t.elems[i]
+	}
+	return t
+}
+
+// Elems is the elements of a tuple (shared, do not modify); a leaf yields itself alone.
+func (t IntTuple) Elems() []IntTuple {
+	if t.kind == kindTuple {
+		return t.elems
+	}
+	return []IntTuple{t}
+}
+
+// WithStatic is t with every integer leaf marked static (or run-time when static is false).
+func (t IntTuple) WithStatic(static bool) IntTuple {
+	switch t.kind {
+	case kindTuple:
+		out := make([]IntTuple, len(t.elems))
+		for i, e := range t.elems {
+			out[i] = e.WithStatic(static)
+		}
+		return Tup(out...)
+	case kindInt:
+		t.static = static
+	}
+	return t
+}
+
+// Equal reports whether a and b are the same tree with the same leaves
+// (static marks are ignored: they are a printing matter).
+func (a IntTuple) Equal(b IntTuple) bool {
+	if a.kind != b.kind {
+		return false
+	}
+	switch a.kind {
+	case kindTuple:
+		if len(a.elems) != len(b.elems) {
+			return false
+		}
+		for i := range a.elems {
+			if !a.elems[i].Equal(b.elems[i]) {
+				return false
+			}
+		}
+		return true
+	case kindInt:
+		if a.val != b.val || len(a.modes) != len(b.modes) {
+			return false
+		}
+		for i := range a.modes {
+			if a.modes[i] != b.modes[i] {
+				return false
+			}
+		}
+		return true
+	}
+	return true
+}
+
+// String prints t in CuTe's notation without static marks: 8, (2,(2,2)), 3@1@0, ?.
+func (t IntTuple) String() string { return t.Format(false) }
+
+// Format prints t in CuTe's notation; with static, compile-time integers get
+// CuTe's "_" mark (_8, _-1), as CuTe's print() shows them.
+func (t IntTuple) Format(static bool) string {
+	var b strings.Builder
+	t.write(&b, static)
+	return b.String()
+}
+
+func (t IntTuple) write(b *strings.Builder, static bool) {
+	switch t.kind {
+	case kindTuple:
+		b.WriteByte('(')
+		for i, e := range t.elems {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			e.write(b, static)
+		}
+		b.WriteByte(')')
+	case kindUnknown:
+		b.WriteByte('?')
+	default:
+		if static && t.static {
+			b.WriteByte('_')
+		}
+		b.WriteString(strconv.FormatInt(t.val, 10))
+		for i := len(t.modes) - 1; i >= 0; i-- {
+			b.WriteByte('@')
+			b.WriteString(strconv.Itoa(t.modes[i]))
+		}
+	}
+}

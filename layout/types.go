@@ -1,0 +1,96 @@
+package layout
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Layout is CuTe's Layout: a shape and a stride tree, congruent, mapping a
+// coordinate to the inner product of the coordinate with the strides.
+type Layout struct {
+	Shape  IntTuple
+	Stride IntTuple
+}
+
+// Make is the layout Shape:Stride as given; it checks nothing (see MakeLayout for the checked constructor).
+func Make(shape, stride IntTuple) Layout { return Layout{Shape: shape, Stride: stride} }
+
+// String prints l as CuTe does, without static marks: 8:1, (2,(2,2)):(4,(2,1)), (3):(1).
+func (l Layout) String() string { return l.Format(false) }
+
+// Format prints l as CuTe's print() does; with static, compile-time integers get "_".
+func (l Layout) Format(static bool) string {
+	return l.Shape.Format(static) + ":" + l.Stride.Format(static)
+}
+
+// Swizzle is CuTe's Swizzle<B,M,S>: it XORs the B bits at [M+max(0,S), ...)
+// onto the B bits at [M-min(0,S)...), i.e. y = x ^ ((x & yyy_mask) >> S),
+// shifting left for negative S.
+type Swizzle struct {
+	B, M, S int
+}
+
+func (s Swizzle) String() string { return fmt.Sprintf("Sw<%d,%d,%d>", s.B, s.M, s.S) }
+
+// Composed is CuTe's ComposedLayout<Swizzle, Offset, Layout>: the function
+// i -> Outer(Offset + Inner(i)). Offset is an integer offset (CuTe prints it
+// as "_0" when static zero).
+type Composed struct {
+	Outer  Swizzle
+	Offset IntTuple
+	Inner  Layout
+}
+
+func (c Composed) String() string { return c.Format(false) }
+
+// Format prints c as CuTe does: Sw<3,4,3> o _0 o (_8,_64):(_64,_1) with static marks.
+func (c Composed) Format(static bool) string {
+	return c.Outer.String() + " o " + c.Offset.Format(static) + " o " + c.Inner.Format(static)
+}
+
+// TilerMode is one mode of a Tiler: a layout, "_" (leave that mode alone), or a nested tiler.
+type TilerMode struct {
+	Layout Layout
+	Skip   bool   // cute::_
+	Sub    *Tiler // nested tiler; nil otherwise
+}
+
+// Tiler is CuTe's make_tile(T0, T1, ...): one mode per mode of the layout it tiles.
+// An integer N in a tiler means the layout N:1.
+type Tiler struct {
+	Modes []TilerMode
+}
+
+// String prints the tiler as the CuTe DSL prints !cute.tile: [4:1;_;(2,2):(1,8)].
+func (t Tiler) String() string {
+	var b strings.Builder
+	b.WriteByte('[')
+	for i, m := range t.Modes {
+		if i > 0 {
+			b.WriteByte(';')
+		}
+		b.WriteString(m.String())
+	}
+	b.WriteByte(']')
+	return b.String()
+}
+
+func (m TilerMode) String() string {
+	switch {
+	case m.Skip:
+		return "_"
+	case m.Sub != nil:
+		return m.Sub.String()
+	}
+	return m.Layout.String()
+}
+
+// Tag is one of CuTe's layout tags, LayoutLeft (column-major) or LayoutRight (row-major).
+type Tag string
+
+const (
+	LayoutLeft  Tag = "LayoutLeft"
+	LayoutRight Tag = "LayoutRight"
+)
+
+func (t Tag) String() string { return string(t) }
