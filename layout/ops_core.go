@@ -54,7 +54,7 @@ func argCount(op string, args []Value, lo, hi int) error {
 }
 
 // asLayout reads a layout argument; an integer N stands for N:1.
-func asLayout(op string, v Value) (Layout, error) {
+func coreLayoutArg(op string, v Value) (Layout, error) {
 	switch v := v.(type) {
 	case Layout:
 		return v, nil
@@ -63,17 +63,17 @@ func asLayout(op string, v Value) (Layout, error) {
 			return Layout{Shape: v, Stride: Int(1)}, nil
 		}
 	}
-	return Layout{}, errorf(op, "", "expected a layout, got %v (%s)", v, kindName(v))
+	return Layout{}, errorf(op, "", "expected a layout, got %v (%s)", v, coreKindName(v))
 }
 
-func asTuple(op string, v Value) (IntTuple, error) {
+func coreTupleArg(op string, v Value) (IntTuple, error) {
 	if t, ok := v.(IntTuple); ok {
 		return t, nil
 	}
-	return IntTuple{}, errorf(op, "", "expected an integer tuple, got %v (%s)", v, kindName(v))
+	return IntTuple{}, errorf(op, "", "expected an integer tuple, got %v (%s)", v, coreKindName(v))
 }
 
-func asIndex(op string, v Value) (int, error) {
+func coreIndexArg(op string, v Value) (int, error) {
 	t, ok := v.(IntTuple)
 	if !ok || !t.isPlainInt() {
 		return 0, errorf(op, "", "expected an integer template parameter, got %v", v)
@@ -84,10 +84,10 @@ func asIndex(op string, v Value) (int, error) {
 	return int(t.val), nil
 }
 
-func asIndices(op string, args []Value) ([]int, error) {
+func coreIndexArgs(op string, args []Value) ([]int, error) {
 	out := make([]int, len(args))
 	for i, a := range args {
-		n, err := asIndex(op, a)
+		n, err := coreIndexArg(op, a)
 		if err != nil {
 			return nil, err
 		}
@@ -96,7 +96,7 @@ func asIndices(op string, args []Value) ([]int, error) {
 	return out, nil
 }
 
-func kindName(v Value) string {
+func coreKindName(v Value) string {
 	switch v.(type) {
 	case Layout:
 		return "a layout"
@@ -126,7 +126,7 @@ func intResult(n int64, err error) (Value, error) {
 }
 
 func notSupported(op string, v Value) error {
-	return errorf(op, "", "not supported for %s (%v) yet", kindName(v), v)
+	return errorf(op, "", "not supported for %s (%v) yet", coreKindName(v), v)
 }
 
 func applySize(args []Value) (Value, error) {
@@ -183,16 +183,16 @@ func applyCrd2Idx(args []Value) (Value, error) {
 	if err := argCount("crd2idx", args, 2, 3); err != nil {
 		return nil, err
 	}
-	c, err := asTuple("crd2idx", args[0])
+	c, err := coreTupleArg("crd2idx", args[0])
 	if err != nil {
 		return nil, err
 	}
 	if len(args) == 3 { // crd2idx(c, shape, stride)
-		s, err := asTuple("crd2idx", args[1])
+		s, err := coreTupleArg("crd2idx", args[1])
 		if err != nil {
 			return nil, err
 		}
-		d, err := asTuple("crd2idx", args[2])
+		d, err := coreTupleArg("crd2idx", args[2])
 		if err != nil {
 			return nil, err
 		}
@@ -201,7 +201,7 @@ func applyCrd2Idx(args []Value) (Value, error) {
 	if s, ok := args[1].(IntTuple); ok && s.IsTuple() { // crd2idx(c, shape): colexicographic
 		return Crd2IdxColex(c, s)
 	}
-	l, err := asLayout("crd2idx", args[1])
+	l, err := coreLayoutArg("crd2idx", args[1])
 	if err != nil {
 		return nil, err
 	}
@@ -212,11 +212,11 @@ func applyIdx2Crd(args []Value) (Value, error) {
 	if err := argCount("idx2crd", args, 2, 2); err != nil {
 		return nil, err
 	}
-	c, err := asTuple("idx2crd", args[0])
+	c, err := coreTupleArg("idx2crd", args[0])
 	if err != nil {
 		return nil, err
 	}
-	s, err := asTuple("idx2crd", args[1])
+	s, err := coreTupleArg("idx2crd", args[1])
 	if err != nil {
 		return nil, err
 	}
@@ -227,14 +227,14 @@ func applyProfiled(op string, args []Value, whole func(Layout) (Layout, error), 
 	if err := argCount(op, args, 1, 2); err != nil {
 		return nil, err
 	}
-	l, err := asLayout(op, args[0])
+	l, err := coreLayoutArg(op, args[0])
 	if err != nil {
 		return nil, err
 	}
 	if len(args) == 1 {
 		return whole(l)
 	}
-	p, err := asTuple(op, args[1])
+	p, err := coreTupleArg(op, args[1])
 	if err != nil {
 		return nil, err
 	}
@@ -290,14 +290,14 @@ func applyMakeOrderedLayout(args []Value) (Value, error) {
 	if err := argCount("make_ordered_layout", args, 2, 2); err != nil {
 		return nil, err
 	}
-	s, err := asTuple("make_ordered_layout", args[0])
+	s, err := coreTupleArg("make_ordered_layout", args[0])
 	if err != nil {
 		return nil, err
 	}
 	if tag, ok := args[1].(Tag); ok {
 		return MakeLayoutTag(s, tag)
 	}
-	o, err := asTuple("make_ordered_layout", args[1])
+	o, err := coreTupleArg("make_ordered_layout", args[1])
 	if err != nil {
 		return nil, err
 	}
@@ -308,7 +308,7 @@ func applyMakeIdentityLayout(args []Value) (Value, error) {
 	if err := argCount("make_identity_layout", args, 1, 1); err != nil {
 		return nil, err
 	}
-	s, err := asTuple("make_identity_layout", args[0])
+	s, err := coreTupleArg("make_identity_layout", args[0])
 	if err != nil {
 		return nil, err
 	}
@@ -322,7 +322,7 @@ func applyFlatten(args []Value) (Value, error) {
 	if t, ok := args[0].(IntTuple); ok && t.IsTuple() {
 		return Flatten(t), nil
 	}
-	l, err := asLayout("flatten", args[0])
+	l, err := coreLayoutArg("flatten", args[0])
 	if err != nil {
 		return nil, err
 	}
@@ -334,11 +334,11 @@ func layoutAndIndices(op string, args []Value, lo, hi int) (Layout, []int, error
 	if err := argCount(op, args, lo+1, hi+1); err != nil {
 		return Layout{}, nil, err
 	}
-	l, err := asLayout(op, args[0])
+	l, err := coreLayoutArg(op, args[0])
 	if err != nil {
 		return Layout{}, nil, err
 	}
-	is, err := asIndices(op, args[1:])
+	is, err := coreIndexArgs(op, args[1:])
 	return l, is, err
 }
 
@@ -378,18 +378,18 @@ func applyPad(op string, args []Value, pad func(Layout, int, Layout) (Layout, er
 	if err := argCount(op, args, 2, 3); err != nil {
 		return nil, err
 	}
-	l, err := asLayout(op, args[0])
+	l, err := coreLayoutArg(op, args[0])
 	if err != nil {
 		return nil, err
 	}
 	if t, ok := args[1].(IntTuple); ok && t.isPlainInt() { // op<N>(L [, X])
-		n, err := asIndex(op, t)
+		n, err := coreIndexArg(op, t)
 		if err != nil {
 			return nil, err
 		}
 		x := PadLayout
 		if len(args) == 3 {
-			if x, err = asLayout(op, args[2]); err != nil {
+			if x, err = coreLayoutArg(op, args[2]); err != nil {
 				return nil, err
 			}
 		}
@@ -398,7 +398,7 @@ func applyPad(op string, args []Value, pad func(Layout, int, Layout) (Layout, er
 	if len(args) != 2 {
 		return nil, errorf(op, "", "%s(L, X) takes two arguments", op)
 	}
-	x, err := asLayout(op, args[1])
+	x, err := coreLayoutArg(op, args[1])
 	if err != nil {
 		return nil, err
 	}
@@ -417,15 +417,15 @@ func applyReplace(args []Value) (Value, error) {
 	if err := argCount("replace", args, 3, 3); err != nil {
 		return nil, err
 	}
-	l, err := asLayout("replace", args[0])
+	l, err := coreLayoutArg("replace", args[0])
 	if err != nil {
 		return nil, err
 	}
-	n, err := asIndex("replace", args[1])
+	n, err := coreIndexArg("replace", args[1])
 	if err != nil {
 		return nil, err
 	}
-	x, err := asLayout("replace", args[2])
+	x, err := coreLayoutArg("replace", args[2])
 	if err != nil {
 		return nil, err
 	}
@@ -436,11 +436,11 @@ func applySliceOrDice(op string, args []Value, f func(IntTuple, Layout) (Layout,
 	if err := argCount(op, args, 2, 2); err != nil {
 		return nil, err
 	}
-	c, err := asTuple(op, args[0])
+	c, err := coreTupleArg(op, args[0])
 	if err != nil {
 		return nil, err
 	}
-	l, err := asLayout(op, args[1])
+	l, err := coreLayoutArg(op, args[1])
 	if err != nil {
 		return nil, err
 	}
