@@ -331,3 +331,12 @@ func SliceComposed(coord IntTuple, c Composed) (Value, error) {
 	}
 	return composeSwizzle(op, c.Outer, newOff, sliced)
 }
+
+// addOffset is off + x, checked.
+func addOffset(op string, off, x int64) (int64, error) {
+	s, ok := addChecked(off, x)
+	if !ok {
+		return 0, errorf(op, CondOverflow, "offset %d + %d", off, x)
+	}
+	return s, nil
+}
