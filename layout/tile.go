@@ -166,16 +166,17 @@ func TileToShape(block Layout, target IntTuple, order Value) (Layout, error) {
 	if err != nil {
 		return Layout{}, inOp(op, "", err)
 	}
+	blockSizes, err := productEach(op, padded.Shape)
+	if err != nil {
+		return Layout{}, err
+	}
+	targetSizes, err := productEach(op, target)
+	if err != nil {
+		return Layout{}, err
+	}
 	reps := make([]IntTuple, r)
 	for i := range r {
-		bs, err := Product(padded.Shape.At(i))
-		if err != nil {
-			return Layout{}, inOp(op, fmt.Sprintf("mode %d of %v", i, padded), err)
-		}
-		ts, err := Product(target.At(i))
-		if err != nil {
-			return Layout{}, inOp(op, fmt.Sprintf("mode %d of %v", i, target), err)
-		}
+		bs, ts := blockSizes.At(i), targetSizes.At(i)
 		b, err := leafValue(op, bs)
 		if err != nil {
 			return Layout{}, err
