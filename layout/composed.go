@@ -165,8 +165,10 @@ func ComposedComposition(a, b Value) (Value, bool, error) {
 // Sw o 0 o L: inverse(L) o Sw, which CuTe then rewrites as ComposeLayoutSwizzle
 // does, so CuTe rejects it where L's inverse does not carry Sw's masks to
 // masks (often: make_swizzle's static_asserts). A swizzle is its own inverse.
-// Law, where it succeeds and L is bijective onto [0, cosize): Eval of the
-// result at the composed layout's Eval(i) is i.
+// Law: for compact L whose size is whole swizzle blocks and whose inverse
+// maps bits to bits in order, the result R is an inverse (C(R(i)) == i for
+// right_inverse, R(C(i)) == i for left_inverse). Elsewhere CuTe's answer,
+// reproduced here, need not be one.
 func ComposedInverse(op string, v Value) (Value, bool, error) {
 	switch c := v.(type) {
 	case Swizzle:
@@ -295,13 +297,48 @@ func asLayout(v Value) (Layout, bool) {
 // evalLayoutIndex is l at the 1-D index i (CuTe's layout(i): colexicographic,
 // the last mode running on past the size).
 func evalLayoutIndex(op string, l Layout, i int64) (int64, error) {
-	v, err := Apply("crd2idx", Int(i), l)
+	return l.Eval(i)
+}
+
+// SliceComposed is CuTe's slice(coord, Sw o off o L) for a coordinate with
+// "_" leaves: the sub-layout of the "_" modes, Sw o (off + L(coord with "_"
+// read as 0)) o slice(coord, L). CuTe may further decay the result to a plain
+// layout when the remaining modes miss the swizzle's bits; this keeps the
+// swizzled form, which is the same function.
+// Law: SliceComposed(c, C).Eval(k) == C at c with its "_" leaves given by k.
+func SliceComposed(coord IntTuple, c Composed) (Value, error) {
+	const op = "slice"
+	if err := c.Outer.Validate(op); err != nil {
+		return nil, err
+	}
+	sliced, off, err := SliceAndOffset(coord, c.Inner)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
-	x, ok := intArg(v)
+	base, err := offsetValue(op, c.Offset)
+	if err != nil {
+		return nil, err
+	}
+	d, err := offsetValue(op, off)
+	if err != nil {
+		return nil, err
+	}
+	sum, err := addOffset(op, base, d)
+	if err != nil {
+		return nil, err
+	}
+	newOff := Dyn(sum)
+	if c.Offset.IsStatic() && off.IsStatic() {
+		newOff = Int(sum)
+	}
+	return composeSwizzle(op, c.Outer, newOff, sliced)
+}
+
+// addOffset is off + x, checked.
+func addOffset(op string, off, x int64) (int64, error) {
+	s, ok := addChecked(off, x)
 	if !ok {
-		return 0, errorf(op, CondUnknown, "%v at %d is %v", l, i, v)
+		return 0, errorf(op, CondOverflow, "offset %d + %d", off, x)
 	}
-	return x, nil
+	return s, nil
 }
