@@ -28,15 +28,18 @@ func Complement(a Layout) (Layout, error) {
 }
 
 // ComplementTo is CuTe's complement(A, M), M an integer or a shape: the
-// layout R, sorted by stride, whose image is disjoint from A's image and
-// such that (A, R) enumerates [0, size(M)) in order, when A's strides each
-// divide the next stride and its modes fit inside M. The last mode of R is
-// rounded up so that (A, R) covers all of M: complement(4:2, 19) is
-// (2,3):(1,8), reaching 23. A with two coordinates at one index is an error.
+// layout R of the indices below M that A does not reach, built from the
+// gaps between A's modes taken in increasing stride, then a last mode up to
+// M, rounded up (complement(4:2, 19) is (2,3):(1,8), reaching 23; a shape M
+// rounds mode by mode, as CuTe's ceil_div does). Stride-0 and size-1 modes
+// of A are ignored (CuTe filters A first). A mode whose stride falls inside
+// the span of the smaller-stride modes is CuTe's "Non-injective Layout"
+// error; this also rejects a few injective layouts, such as (2,2):(3,4).
 //
-// Law: for i < size(A) and j < size(R), A(i) != R(j) unless both are 0,
-// and the layout (A, R) maps [0, size(A)*size(R)) one-to-one onto [0, M)
-// whenever size(A)*size(R) == M.
+// Law: R is increasing, and R(j) != filter(A)(i) except R(0) == A(0) == 0;
+// when each stride of filter(A), in increasing order, is a multiple of the
+// extent of the modes below it, the layout (filter(A), R) is a bijection
+// onto [0, size(filter(A))*size(R)), which reaches an integer M.
 func ComplementTo(a Layout, m IntTuple) (Layout, error) {
 	var sb, db [flatInline]int64
 	fs, fd, err := filterModes("complement", a, sb[:0], db[:0])
@@ -138,7 +141,7 @@ type complementFault struct {
 }
 
 // complementModes is the complement of the filtered flat modes fs:fd
-// (consumed) within m, appended to rs/rd: one gap below each mode in stride
+// within m, appended to rs/rd: one gap below each mode in stride
 // order, the rest up to m, coalesced.
 func complementModes(fs, fd []int64, m cotarget, rs, rd []int64) ([]int64, []int64, complementFault, bool) {
 	if len(fs) == 1 && fd[0] == 0 {
@@ -157,14 +160,21 @@ func complementModes(fs, fd []int64, m cotarget, rs, rd []int64) ([]int64, []int
 	}
 	start := len(rs)
 	lastStride := int64(1)
+	// Modes are taken in increasing stride; taken marks those used.
+	var takenb [64]bool
+	taken := takenb[:]
+	if len(fs) > len(takenb) {
+		taken = make([]bool, len(fs))
+	}
 	for range len(fs) {
 		// The mode of least stride still left (the first of equals, as CuTe's min and find pick).
-		k := 0
-		for j := 1; j < len(fd); j++ {
-			if fd[j] < fd[k] {
+		k := -1
+		for j := range fs {
+			if !taken[j] && (k < 0 || fd[j] < fd[k]) {
 				k = j
 			}
 		}
+		taken[k] = true
 		minStride, minShape := fd[k], fs[k]
 		f := complementFault{kind: faultShape, minShape: minShape, minStride: minStride, lastStride: lastStride}
 		if lastStride == 0 {
@@ -189,8 +199,6 @@ func complementModes(fs, fd []int64, m cotarget, rs, rd []int64) ([]int64, []int
 		}
 		rs, rd = append(rs, gap), append(rd, lastStride)
 		lastStride = next
-		fs = append(fs[:k], fs[k+1:]...)
-		fd = append(fd[:k], fd[k+1:]...)
 	}
 	rest, ok := m.restShape(lastStride)
 	if !ok {
@@ -283,8 +291,7 @@ func complementInto(dst, a *FlatLayout, fs, fd []int64, m int64) error {
 	if len(rs) > MaxFlatRank {
 		return errorf("complement", "", "the complement of %v has %d modes, more than a flat layout holds (%d)", a.Layout(), len(rs), MaxFlatRank)
 	}
-	dst.Rank = copy(dst.Shape[:], rs)
-	copy(dst.Stride[:], rd)
+	setFlat(dst, rs, rd)
 	return nil
 }
 
@@ -293,7 +300,7 @@ func filterFlat(a *FlatLayout, shape, stride []int64) ([]int64, []int64, error) 
 	if a.Rank < 0 || a.Rank > MaxFlatRank {
 		return nil, nil, errorf("complement", "", "flat layout of rank %d: a flat layout holds 0 to %d modes", a.Rank, MaxFlatRank)
 	}
-	shape, stride = append(shape, a.Shape[:a.Rank]...), append(stride, a.Stride[:a.Rank]...)
+	shape, stride = appendFlat(shape, stride, a)
 	if len(shape) == 0 {
 		shape, stride = append(shape, 1), append(stride, 0)
 	}

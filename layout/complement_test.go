@@ -191,6 +191,13 @@ func TestComplementErrors(t *testing.T) {
 	wantError(t, "shape 0 below another mode", err, "complement", CondDivideByZero)
 	_, err = Complement(Layout{Shape: Ints(1<<62, 4), Stride: Ints(1, 1<<62)})
 	wantError(t, "coalesce overflow", err, "complement", CondOverflow)
+	many := make([]int64, 70)
+	ones := make([]int64, 70)
+	for i := range many {
+		many[i], ones[i] = 2, 1
+	}
+	_, err = Complement(Layout{Shape: Ints(many...), Stride: Ints(ones...)})
+	wantError(t, "seventy modes", err, "complement", CondNonInjective)
 	_, err = Complement(Layout{Shape: Ints(2, 2), Stride: Int(1)})
 	wantError(t, "not congruent", err, "complement", CondCongruent)
 	_, err = ComplementTo(mustLayout("4:2"), Tup(Int(2), Unknown()))

@@ -27,14 +27,19 @@ const (
 // B's shape tree whose value at i is A(B(i)). A is first coalesced into its
 // flat modes (keeping the function on all integers: A's last mode extends
 // past its size, and a trailing size-1 mode keeps its stride), then every
-// leaf mode s:d of B is split over A's modes.
+// leaf mode s:d of B is split over A's modes: it becomes one mode, or a
+// flat tuple of modes where it crosses modes of A. Results are not
+// simplified further.
 //
-// Law: Composition(A,B)(i) == A(B(i)) for all i < size(B), wherever each
-// stride of B, walking over A's modes, is a multiple of the mode's shape or
-// smaller than it and the shapes split exactly. CuTe only rejects the
-// splits it can prove wrong (its "weak" divisibility), and so does this: a
-// stride smaller than a mode's shape that does not divide it is accepted and
-// the result is then not A o B, exactly as CuTe returns it.
+// Law: for every leaf mode B_m of B, Composition(A,B)_m(c) == A(B_m(c)),
+// wherever the stride of B_m, walking over A's modes, is a multiple of each
+// mode's shape or divides it and the shapes split exactly; when in addition
+// B's modes take disjoint parts of A's coordinates, Composition(A,B)(i) ==
+// A(B(i)) for all i < size(B). CuTe only rejects the splits it can prove
+// wrong (its "weak" divisibility: a stride at least the mode's shape and
+// not a multiple of it, or an inexact shape split), and so does this: a
+// stride smaller than a mode's shape that does not divide it is accepted,
+// and the result is then not A o B, exactly as CuTe returns it.
 func Composition(a, b Layout) (Layout, error) {
 	var sb, db [flatInline]int64
 	as, ad, err := flattenModes("composition", a, sb[:0], db[:0])
@@ -72,7 +77,7 @@ func CompositionFlat(dst, a, b *FlatLayout) error {
 		return errorf("composition", "", "flat layouts of rank %d and %d: a flat layout holds 0 to %d modes", a.Rank, b.Rank, MaxFlatRank)
 	}
 	var sb, db [MaxFlatRank]int64
-	as, ad := append(sb[:0], a.Shape[:a.Rank]...), append(db[:0], a.Stride[:a.Rank]...)
+	as, ad := appendFlat(sb[:0], db[:0], a)
 	if len(as) == 0 {
 		as, ad = append(as, 1), append(ad, 0)
 	}
@@ -93,9 +98,25 @@ func CompositionFlat(dst, a, b *FlatLayout) error {
 			return errorf("composition", "", "the composition of %v and %v has more modes than a flat layout holds (%d)", a.Layout(), b.Layout(), MaxFlatRank)
 		}
 	}
-	dst.Rank = copy(dst.Shape[:], rs)
-	copy(dst.Stride[:], rd)
+	setFlat(dst, rs, rd)
 	return nil
+}
+
+// appendFlat appends the modes of f to shape and stride. Element loops
+// rather than copy: at these lengths a memmove call costs more than it moves.
+func appendFlat(shape, stride []int64, f *FlatLayout) ([]int64, []int64) {
+	for i := range f.Rank {
+		shape, stride = append(shape, f.Shape[i]), append(stride, f.Stride[i])
+	}
+	return shape, stride
+}
+
+// setFlat makes dst the flat layout shape:stride (at most MaxFlatRank modes).
+func setFlat(dst *FlatLayout, shape, stride []int64) {
+	dst.Rank = len(shape)
+	for i := range shape {
+		dst.Shape[i], dst.Stride[i] = shape[i], stride[i]
+	}
 }
 
 // CompositionTiler is CuTe's composition(A, make_tile(T0, T1, ...)): mode i
@@ -544,8 +565,10 @@ func bwCoalesce(shape, stride []int64, lastShape, lastStride int64) ([]int64, []
 		shape[0], stride[0] = 1, 0
 		return shape[:1], stride[:1], true
 	}
-	k := copy(shape, shape[w:])
-	copy(stride, stride[w:])
+	k := n - w
+	for j := range k {
+		shape[j], stride[j] = shape[w+j], stride[w+j]
+	}
 	return shape[:k], stride[:k], true
 }
 
