@@ -80,6 +80,33 @@ func init() {
 			return ComposedInverse(name, args[0])
 		})
 	}
+	registerOverload("logical_product", func(args []Value) (Value, bool, error) {
+		if len(args) != 2 {
+			return nil, false, nil
+		}
+		t, ok := args[1].(Composed)
+		if !ok {
+			return nil, false, nil
+		}
+		a, ok := asLayout(args[0])
+		if !ok {
+			return nil, false, nil // a swizzled first argument: the inner-layout rule below
+		}
+		v, err := LogicalProductSwizzled(a, t)
+		return v, true, err
+	})
+	registerOverload("max_common_vector", func(args []Value) (Value, bool, error) {
+		if len(args) != 2 {
+			return nil, false, nil
+		}
+		return MaxCommonVectorComposed(args[0], args[1])
+	})
+	registerOverload("max_common_layout", func(args []Value) (Value, bool, error) {
+		if len(args) != 2 {
+			return nil, false, nil
+		}
+		return MaxCommonLayoutComposed(args[0], args[1])
+	})
 	registerOverload("make_layout", func(args []Value) (Value, bool, error) {
 		if len(args) != 1 {
 			return nil, false, nil
