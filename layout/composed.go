@@ -165,8 +165,10 @@ func ComposedComposition(a, b Value) (Value, bool, error) {
 // Sw o 0 o L: inverse(L) o Sw, which CuTe then rewrites as ComposeLayoutSwizzle
 // does, so CuTe rejects it where L's inverse does not carry Sw's masks to
 // masks (often: make_swizzle's static_asserts). A swizzle is its own inverse.
-// Law, where it succeeds and L is bijective onto [0, cosize): Eval of the
-// result at the composed layout's Eval(i) is i.
+// Law: for compact L whose size is whole swizzle blocks and whose inverse
+// maps bits to bits in order, the result R is an inverse (C(R(i)) == i for
+// right_inverse, R(C(i)) == i for left_inverse). Elsewhere CuTe's answer,
+// reproduced here, need not be one.
 func ComposedInverse(op string, v Value) (Value, bool, error) {
 	switch c := v.(type) {
 	case Swizzle:
