@@ -91,6 +91,7 @@ func TestGolden(t *testing.T) {
 				case c.Error != nil && err == nil:
 					t.Errorf("%s: %s = %v, CuTe rejects it: %s", c.ID, call, got, *c.Error)
 				case c.Error != nil:
+					continue // CuTe rejects it and so do we
 				case err != nil:
 					t.Errorf("%s: %s: unexpected error %v, CuTe gives %s", c.ID, call, err, *c.Result)
 				case got.String() != *c.Result:

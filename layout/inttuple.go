@@ -13,9 +13,10 @@ import (
 type leafKind uint8
 
 const (
-	kindInt     leafKind = iota // a known integer
-	kindUnknown                 // a run-time value we do not know ("?" in the DSL's print)
-	kindTuple                   // a tuple of IntTuples (possibly empty)
+	kindInt        leafKind = iota // a known integer
+	kindUnknown                    // a run-time value we do not know ("?" in the DSL's print)
+	kindTuple                      // a tuple of IntTuples (possibly empty)
+	kindUnderscore                 // cute::_ in a coordinate: "every value of this mode"
 )
 
 // IntTuple is CuTe's IntTuple: an integer leaf or a tuple of IntTuples.
@@ -53,6 +54,14 @@ func Basis(coef int64, modes ...int) IntTuple {
 	}
 	return IntTuple{val: coef, kind: kindInt, static: true, modes: append([]int(nil), modes...)}
 }
+
+// Underscore is CuTe's "_" as a coordinate leaf: slice keeps the modes it
+// marks, dice drops them, and crd2idx reads it as 0 (CuTe's Underscore is an
+// Int<0>). It only ever appears in coordinates, never in shapes or strides.
+func Underscore() IntTuple { return IntTuple{kind: kindUnderscore, static: true} }
+
+// IsUnderscore reports whether t is the "_" coordinate leaf.
+func (t IntTuple) IsUnderscore() bool { return t.kind == kindUnderscore }
 
 // Tup is the tuple of its arguments; Tup() is the empty tuple.
 func Tup(elems ...IntTuple) IntTuple {
@@ -186,6 +195,8 @@ func (t IntTuple) write(b *strings.Builder, static bool) {
 		b.WriteByte(')')
 	case kindUnknown:
 		b.WriteByte('?')
+	case kindUnderscore:
+		b.WriteByte('_')
 	default:
 		if static && t.static {
 			b.WriteByte('_')

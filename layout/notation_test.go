@@ -220,6 +220,9 @@ func (r *notationReader) tuple() (IntTuple, error) {
 	case c == '?':
 		r.pos++
 		return Unknown(), nil
+	case c == '_' && (r.pos+1 >= len(r.s) || (r.s[r.pos+1] != '-' && (r.s[r.pos+1] < '0' || r.s[r.pos+1] > '9'))):
+		r.pos++
+		return Underscore(), nil
 	case c == '-' || c == '_' || (c >= '0' && c <= '9'):
 		if c == '_' {
 			r.pos++

@@ -22,11 +22,34 @@ type Op struct {
 
 var ops = map[string]Op{}
 
+// overload answers an operation for argument kinds its main definition does
+// not know (CuTe's ComposedLayout and Swizzle overloads); handled is false
+// when the arguments are not its kind.
+type overload func(args []Value) (result Value, handled bool, err error)
+
+// overloads are consulted, in registration order, before an operation's own Apply.
+var overloads = map[string][]overload{}
+
 func register(op Op) {
 	if _, dup := ops[op.Name]; dup {
 		panic("layout: operation registered twice: " + op.Name)
 	}
+	name, base := op.Name, op.Apply
+	op.Apply = func(args []Value) (Value, error) {
+		for _, f := range overloads[name] {
+			if v, handled, err := f(args); handled {
+				return v, err
+			}
+		}
+		return base(args)
+	}
 	ops[op.Name] = op
+}
+
+// registerOverload adds an overload of the operation name, whether or not
+// the operation itself is registered yet (init order across files is free).
+func registerOverload(name string, f overload) {
+	overloads[name] = append(overloads[name], f)
 }
 
 // LookupOp finds an operation by its CuTe name.

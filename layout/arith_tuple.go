@@ -1,0 +1,199 @@
+package layout
+
+import "errors"
+
+// Leaf arithmetic shared by every IntTuple operation. Unknown leaves ("?")
+// propagate through it: an unknown times a known zero is zero, anything else
+// touching an unknown is unknown. Scaled bases (n@d) scale by integers and
+// add into arithmetic tuples, as CuTe's ScaledBasis and ArithmeticTuple do.
+// Static marks combine as CuTe's types do: a result is static only when
+// every operand is.
+
+// IsUnknown reports whether err is an *Error saying the operation needed a
+// value known only at run time (a "?" leaf): the answer is unknown, not wrong.
+func IsUnknown(err error) bool {
+	var e *Error
+	return errors.As(err, &e) && e.Condition == CondUnknown
+}
+
+// intLeaf is a known integer leaf with the given static mark.
+func intLeaf(v int64, static bool) IntTuple {
+	return IntTuple{val: v, kind: kindInt, static: static}
+}
+
+// isPlainInt reports whether t is a known integer leaf (not a basis).
+func (t IntTuple) isPlainInt() bool { return t.kind == kindInt && len(t.modes) == 0 }
+
+// isConst is CuTe's is_constant<v, T>: a static integer leaf equal to v.
+func (t IntTuple) isConst(v int64) bool { return t.isPlainInt() && t.static && t.val == v }
+
+// isKnown reports whether t is a known integer leaf equal to v, static or not.
+func (t IntTuple) isKnown(v int64) bool { return t.isPlainInt() && t.val == v }
+
+// unknownErr is the error of an operation that needs the value of a "?" leaf.
+func unknownErr(op, what string) *Error {
+	return errorf(op, CondUnknown, "%s is only known at run time", what)
+}
+
+// leafValue is the integer held by a known integer leaf; an unknown leaf is a
+// CondUnknown error, anything else (tuple, basis, "_") is an error naming it.
+func leafValue(op string, t IntTuple) (int64, error) {
+	switch {
+	case t.isPlainInt():
+		return t.val, nil
+	case t.kind == kindUnknown:
+		return 0, unknownErr(op, "a value")
+	case t.IsTuple():
+		return 0, errorf(op, "", "expected an integer, got the tuple %v", t)
+	case t.IsBasis():
+		return 0, errorf(op, "", "expected an integer, got the scaled basis %v", t)
+	}
+	return 0, errorf(op, "", "expected an integer, got %v", t)
+}
+
+// mulLeaf is a*b for leaves: integers, unknowns, and a basis scaled by an integer.
+func mulLeaf(op string, a, b IntTuple) (IntTuple, error) {
+	if a.IsTuple() || b.IsTuple() {
+		return IntTuple{}, errorf(op, "", "cannot multiply %v by %v: both must be integers", a, b)
+	}
+	if a.kind == kindUnderscore || b.kind == kindUnderscore {
+		return IntTuple{}, errorf(op, "", "cannot multiply %v by %v: _ is not a number", a, b)
+	}
+	if a.kind == kindUnknown || b.kind == kindUnknown {
+		if a.isKnown(0) {
+			return a, nil
+		}
+		if b.isKnown(0) {
+			return b, nil
+		}
+		return Unknown(), nil
+	}
+	if a.IsBasis() && b.IsBasis() {
+		return IntTuple{}, errorf(op, "", "cannot multiply two scaled bases %v and %v", a, b)
+	}
+	v, ok := mulChecked(a.val, b.val)
+	if !ok {
+		return IntTuple{}, errorf(op, CondOverflow, "%v * %v overflows int64", a, b)
+	}
+	out := intLeaf(v, a.static && b.static)
+	switch {
+	case a.IsBasis():
+		out.modes = a.modes
+	case b.IsBasis():
+		out.modes = b.modes
+	}
+	return out, nil
+}
+
+// Add is a+b for IntTuples as CuTe adds offsets: integers add, a scaled basis
+// adds to another basis or to an arithmetic tuple position by position
+// (1@0 + 2@1 = (1,2)); zero is the identity; unknowns give unknown.
+func Add(a, b IntTuple) (IntTuple, error) { return addOp("add", a, b) }
+
+func addOp(op string, a, b IntTuple) (IntTuple, error) {
+	switch {
+	case a.isKnown(0) && !b.IsTuple() && b.kind != kindUnderscore:
+		if b.isPlainInt() {
+			b.static = b.static && a.static
+		}
+		return b, nil
+	case b.isKnown(0) && !a.IsTuple() && a.kind != kindUnderscore:
+		if a.isPlainInt() {
+			a.static = a.static && b.static
+		}
+		return a, nil
+	case a.kind == kindUnderscore || b.kind == kindUnderscore:
+		return IntTuple{}, errorf(op, "", "cannot add %v and %v: _ is not a number", a, b)
+	case a.kind == kindUnknown || b.kind == kindUnknown:
+		return Unknown(), nil
+	case a.isPlainInt() && b.isPlainInt():
+		v, ok := addChecked(a.val, b.val)
+		if !ok {
+			return IntTuple{}, errorf(op, CondOverflow, "%v + %v overflows int64", a, b)
+		}
+		return intLeaf(v, a.static && b.static), nil
+	case a.IsBasis() && b.IsBasis() && sameModes(a.modes, b.modes):
+		v, ok := addChecked(a.val, b.val)
+		if !ok {
+			return IntTuple{}, errorf(op, CondOverflow, "%v + %v overflows int64", a, b)
+		}
+		out := intLeaf(v, a.static && b.static)
+		out.modes = a.modes
+		return out, nil
+	case a.isPlainInt() || b.isPlainInt():
+		if a.isKnown(0) || b.isKnown(0) { // 0 + tuple
+			if a.isKnown(0) {
+				return b, nil
+			}
+			return a, nil
+		}
+		return IntTuple{}, errorf(op, "", "cannot add the integer and the basis-valued offsets %v and %v", a, b)
+	}
+	at, bt := asArithmeticTuple(a), asArithmeticTuple(b)
+	n := max(len(at.elems), len(bt.elems))
+	out := make([]IntTuple, n)
+	for i := range out {
+		x, y := Int(0), Int(0)
+		if i < len(at.elems) {
+			x = at.elems[i]
+		}
+		if i < len(bt.elems) {
+			y = bt.elems[i]
+		}
+		s, err := addOp(op, x, y)
+		if err != nil {
+			return IntTuple{}, err
+		}
+		out[i] = s
+	}
+	return Tup(out...), nil
+}
+
+func sameModes(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// asArithmeticTuple is CuTe's as_arithmetic_tuple: n@(m0,m1,...) becomes the
+// tuple with zeros everywhere but position m0, which holds n@(m1,...).
+func asArithmeticTuple(t IntTuple) IntTuple {
+	if !t.IsBasis() {
+		return t
+	}
+	m0 := t.modes[0]
+	inner := t
+	inner.modes = t.modes[1:]
+	if len(inner.modes) == 0 {
+		inner.modes = nil
+	}
+	inner = asArithmeticTuple(inner)
+	out := make([]IntTuple, m0+1)
+	for i := range out {
+		out[i] = Int(0)
+	}
+	out[m0] = inner
+	return Tup(out...)
+}
+
+// Scale is t times the integer leaf k, leaf by leaf (arithmetic-tuple scaling).
+func Scale(t, k IntTuple) (IntTuple, error) {
+	if !t.IsTuple() {
+		return mulLeaf("scale", t, k)
+	}
+	out := make([]IntTuple, len(t.elems))
+	for i, e := range t.elems {
+		s, err := Scale(e, k)
+		if err != nil {
+			return IntTuple{}, err
+		}
+		out[i] = s
+	}
+	return Tup(out...), nil
+}

@@ -1,0 +1,308 @@
+package layout
+
+// Coalesce and filter, as CuTe's layout.hpp defines them, plus a flat,
+// fixed-capacity layout form on which coalesce and crd2idx run without
+// allocating.
+
+// Coalesce is CuTe's coalesce(l): the flattened layout with size-1 modes
+// dropped and mode i+1 merged into mode i whenever stride[i+1] ==
+// shape[i]*stride[i] (scanning from the back, as CuTe does); a single
+// remaining mode is an integer-shaped layout, and all-size-1 gives 1:0.
+// Only static values simplify (a run-time 1 is not dropped, an unknown never
+// merges), as in CuTe. The empty layout coalesces to 1:0.
+// Law: Coalesce(l).Eval(i) == l.Eval(i) for 0 <= i < Size(l), Size is kept, and Coalesce is idempotent.
+func Coalesce(l Layout) (Layout, error) {
+	if err := checkCongruent("coalesce", l.Shape, l.Stride, nil); err != nil {
+		return Layout{}, err
+	}
+	shape, stride := FlattenToTuple(l.Shape).elems, FlattenToTuple(l.Stride).elems
+	r := len(shape)
+	if r == 0 {
+		return PadLayout, nil
+	}
+	// Built back to front: outS[0] is the last mode.
+	outS := make([]IntTuple, 0, r)
+	outD := make([]IntTuple, 0, r)
+	outS, outD = append(outS, shape[r-1]), append(outD, stride[r-1])
+	for i := r - 2; i >= 0; i-- {
+		s, d := shape[i], stride[i]
+		front := len(outS) - 1
+		switch {
+		case s.isConst(1):
+		case len(outS) == 1 && outS[0].isConst(1):
+			outS[0], outD[0] = s, d
+		default:
+			merged, ok, err := mergeModes(s, d, outS[front], outD[front])
+			if err != nil {
+				return Layout{}, err
+			}
+			if ok {
+				outS[front], outD[front] = merged, d
+			} else {
+				outS, outD = append(outS, s), append(outD, d)
+			}
+		}
+	}
+	if len(outS) == 1 {
+		if outS[0].isConst(1) {
+			return PadLayout, nil
+		}
+		return Layout{Shape: outS[0], Stride: outD[0]}, nil
+	}
+	for i, j := 0, len(outS)-1; i < j; i, j = i+1, j-1 {
+		outS[i], outS[j] = outS[j], outS[i]
+		outD[i], outD[j] = outD[j], outD[i]
+	}
+	return Layout{Shape: Tup(outS...), Stride: Tup(outD...)}, nil
+}
+
+// mergeModes merges mode (s,d) with the following mode (ns,nd) when CuTe
+// would: all static and s*d == nd. It returns the merged shape s*ns.
+func mergeModes(s, d, ns, nd IntTuple) (IntTuple, bool, error) {
+	if !s.IsStatic() || !ns.IsStatic() || !d.IsStatic() || !nd.IsStatic() {
+		return IntTuple{}, false, nil
+	}
+	end, err := mulLeaf("coalesce", s, d)
+	if err != nil {
+		return IntTuple{}, false, err
+	}
+	if !end.Equal(nd) {
+		return IntTuple{}, false, nil
+	}
+	merged, err := mulLeaf("coalesce", s, ns)
+	return merged, err == nil, err
+}
+
+// CoalesceProfile is coalesce(l, profile): a tuple profile coalesces each of
+// l's first rank(profile) modes by its own sub-profile, keeping the mode
+// structure (the other modes stay as they are); an integer profile
+// coalesces the whole layout. The profile must not have more modes than l.
+// Law: CoalesceProfile(l, p).Eval(i) == l.Eval(i) for 0 <= i < Size(l), and its rank is l's rank when p is a tuple.
+func CoalesceProfile(l Layout, profile IntTuple) (Layout, error) {
+	return byProfile("coalesce", l, profile, Coalesce)
+}
+
+// byProfile applies f mode by mode where profile is a tuple (CuTe's transform_layout).
+func byProfile(op string, l Layout, profile IntTuple, f func(Layout) (Layout, error)) (Layout, error) {
+	if !profile.IsTuple() {
+		return f(l)
+	}
+	r := l.Rank()
+	if len(profile.elems) > r {
+		return Layout{}, errorf(op, CondProfileRank, "the profile %v has %d modes, the layout %v has rank %d", profile, len(profile.elems), l, r)
+	}
+	modes := make([]Layout, r)
+	for i := range r {
+		m, err := l.Get(i)
+		if err != nil {
+			return Layout{}, err
+		}
+		if i < len(profile.elems) {
+			if m, err = byProfile(op, m, profile.elems[i], f); err != nil {
+				return Layout{}, err
+			}
+		}
+		modes[i] = m
+	}
+	return MakeLayoutOf(modes...), nil
+}
+
+// FilterZeros is CuTe's filter_zeros(l): every mode of static stride 0 gets
+// shape 1 (keeping its stride 0), so those modes no longer count.
+// Law: FilterZeros(l) is congruent to l, and its image is l's image.
+func FilterZeros(l Layout) (Layout, error) {
+	return FilterZerosProfile(l, l.Stride)
+}
+
+// FilterZerosProfile is filter_zeros(l, profile): the modes of l where
+// profile holds a static 0 get shape 1 (all of its leaves, for a tuple mode).
+// Law: FilterZerosProfile(l, l.Stride) == FilterZeros(l).
+func FilterZerosProfile(l Layout, profile IntTuple) (Layout, error) {
+	shape, err := filterZeros(profile, l.Shape)
+	if err != nil {
+		return Layout{}, err
+	}
+	return Layout{Shape: shape, Stride: l.Stride}, nil
+}
+
+func filterZeros(p, t IntTuple) (IntTuple, error) {
+	if !p.IsTuple() {
+		if p.isConst(0) {
+			return RepeatLike(t, Int(1)), nil
+		}
+		return t, nil
+	}
+	if !t.IsTuple() || len(t.elems) != len(p.elems) {
+		return IntTuple{}, errorf("filter_zeros", CondCongruent, "the profile %v does not match the shape %v", p, t)
+	}
+	out := make([]IntTuple, len(p.elems))
+	for i := range p.elems {
+		f, err := filterZeros(p.elems[i], t.elems[i])
+		if err != nil {
+			return IntTuple{}, err
+		}
+		out[i] = f
+	}
+	return Tup(out...), nil
+}
+
+// Filter is CuTe's filter(l) = Coalesce(FilterZeros(l)): l without its
+// stride-0 and size-1 modes, coalesced.
+// Law: Filter(l) has no stride-0 mode unless it is 1:0, and its image is l's image.
+func Filter(l Layout) (Layout, error) {
+	fz, err := FilterZeros(l)
+	if err != nil {
+		return Layout{}, err
+	}
+	return Coalesce(fz)
+}
+
+// FilterProfile is filter(l, profile): Filter mode by mode where profile is a
+// tuple, as CoalesceProfile does.
+// Law: FilterProfile(l, p) has l's rank when p is a tuple, and each filtered mode has that mode's image.
+func FilterProfile(l Layout, profile IntTuple) (Layout, error) {
+	return byProfile("filter", l, profile, Filter)
+}
+
+// MaxFlatRank is the capacity of a FlatLayout.
+const MaxFlatRank = 8
+
+// FlatLayout is a flat layout of at most MaxFlatRank modes of known integers,
+// held by value so that coalesce and crd2idx on it need no allocation. All
+// its values count as static (CuTe's simplifications apply).
+type FlatLayout struct {
+	Shape, Stride [MaxFlatRank]int64
+	Rank          int
+}
+
+// FlattenInto writes the leaves of l into dst. It fails when l has more than
+// MaxFlatRank leaves, an unknown leaf (CondUnknown), a basis stride, or a
+// stride not congruent to its shape.
+func (l Layout) FlattenInto(dst *FlatLayout) error {
+	dst.Rank = 0
+	return flattenInto(dst, l, l.Shape, l.Stride)
+}
+
+func flattenInto(dst *FlatLayout, l Layout, s, d IntTuple) error {
+	if s.IsTuple() {
+		if !d.IsTuple() || len(d.elems) != len(s.elems) {
+			return errorf("flatten", CondCongruent, "%v", l)
+		}
+		for i := range s.elems {
+			if err := flattenInto(dst, l, s.elems[i], d.elems[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if d.IsTuple() {
+		return errorf("flatten", CondCongruent, "%v", l)
+	}
+	if s.kind == kindUnknown || d.kind == kindUnknown {
+		return unknownErr("flatten", "a mode of "+l.String())
+	}
+	if !s.isPlainInt() || !d.isPlainInt() {
+		return errorf("flatten", "", "%v has a non-integer mode %v:%v", l, s, d)
+	}
+	if dst.Rank == MaxFlatRank {
+		return errorf("flatten", "", "%v has more than %d modes", l, MaxFlatRank)
+	}
+	dst.Shape[dst.Rank], dst.Stride[dst.Rank] = s.val, d.val
+	dst.Rank++
+	return nil
+}
+
+// Layout is f as a Layout: integer-shaped for rank 1, a flat tuple otherwise.
+func (f *FlatLayout) Layout() Layout {
+	if f.Rank == 1 {
+		return Layout{Shape: Int(f.Shape[0]), Stride: Int(f.Stride[0])}
+	}
+	shapes := make([]IntTuple, f.Rank)
+	strides := make([]IntTuple, f.Rank)
+	for i := range f.Rank {
+		shapes[i], strides[i] = Int(f.Shape[i]), Int(f.Stride[i])
+	}
+	return Layout{Shape: Tup(shapes...), Stride: Tup(strides...)}
+}
+
+// CoalesceFlat is Coalesce on a flat layout, writing the result into dst
+// (which may be src) without allocating. A rank-1 result corresponds to
+// Coalesce's integer-shaped layout.
+// Law: CoalesceFlat(src).Layout() == Coalesce(src.Layout()).
+func CoalesceFlat(dst, src *FlatLayout) error {
+	r := src.Rank
+	if r == 0 {
+		*dst = FlatLayout{Rank: 1}
+		dst.Shape[0] = 1
+		return nil
+	}
+	if r > MaxFlatRank {
+		return errorf("coalesce", "", "flat layout of rank %d exceeds %d", r, MaxFlatRank)
+	}
+	var outS, outD [MaxFlatRank]int64 // back to front
+	n := 1
+	outS[0], outD[0] = src.Shape[r-1], src.Stride[r-1]
+	for i := r - 2; i >= 0; i-- {
+		s, d := src.Shape[i], src.Stride[i]
+		switch {
+		case s == 1:
+		case n == 1 && outS[0] == 1:
+			outS[0], outD[0] = s, d
+		default:
+			end, ok := mulChecked(s, d)
+			if !ok {
+				return errorf("coalesce", CondOverflow, "%d * %d overflows int64", s, d)
+			}
+			if end == outD[n-1] {
+				m, ok := mulChecked(s, outS[n-1])
+				if !ok {
+					return errorf("coalesce", CondOverflow, "%d * %d overflows int64", s, outS[n-1])
+				}
+				outS[n-1], outD[n-1] = m, d
+			} else {
+				outS[n], outD[n] = s, d
+				n++
+			}
+		}
+	}
+	if n == 1 && outS[0] == 1 {
+		outD[0] = 0
+	}
+	dst.Rank = n
+	for i := range n {
+		dst.Shape[i], dst.Stride[i] = outS[n-1-i], outD[n-1-i]
+	}
+	return nil
+}
+
+// Crd2Idx is crd2idx of the 1-D index idx on f: colexicographic, the last
+// mode taking the remainder (so an index past the size extends it), with
+// overflow checked; no allocation unless it fails.
+// Law: f.Crd2Idx(i) == f.Layout().Eval(i).
+func (f *FlatLayout) Crd2Idx(idx int64) (int64, error) {
+	if f.Rank == 0 {
+		return 0, errorf("crd2idx", CondInvalidParams, "the index %d into the empty layout", idx)
+	}
+	var off int64
+	last := f.Rank - 1
+	for i := 0; i <= last; i++ {
+		c := idx
+		if i < last && idx != 0 {
+			s := f.Shape[i]
+			if s == 0 {
+				return 0, errorf("crd2idx", CondDivByZero, "mode %d has size 0", i)
+			}
+			c, idx = idx%s, idx/s
+		} else if i < last {
+			c = 0
+		}
+		p, ok := mulChecked(c, f.Stride[i])
+		if !ok {
+			return 0, errorf("crd2idx", CondOverflow, "%d * %d overflows int64", c, f.Stride[i])
+		}
+		if off, ok = addChecked(off, p); !ok {
+			return 0, errorf("crd2idx", CondOverflow, "offset overflows int64")
+		}
+	}
+	return off, nil
+}

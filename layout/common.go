@@ -1,0 +1,99 @@
+package layout
+
+// MaxCommonLayout is CuTe's max_common_layout(A, B): the layout R over the
+// longest run of indices i = 0, 1, 2, ... that A and B both reach at the
+// same coordinate, R = B⁻¹ restricted to that run (B⁻¹ = RightInverse(B)).
+// It is 1:0 when not even index 0 continues into index 1 in both.
+//
+// Law: A(R(i)) == i and B(R(i)) == i for all i < size(R).
+func MaxCommonLayout(a, b Layout) (Layout, error) {
+	invB, n, err := commonRun("max_common_layout", a, b)
+	if err != nil {
+		return Layout{}, err
+	}
+	if n == 0 {
+		return Layout{Shape: Int(1), Stride: Int(0)}, nil
+	}
+	return Composition(invB, Layout{Shape: Int(n), Stride: Int(1)})
+}
+
+// MaxCommonVector is CuTe's max_common_vector(A, B): the number N of
+// contiguous indices that A and B both reach at the same coordinates, the
+// size of MaxCommonLayout(A, B); at least 1.
+//
+// Law: A(R(i)) == B(R(i)) == i for i < N, R = MaxCommonLayout(A, B).
+func MaxCommonVector(a, b Layout) (int64, error) {
+	_, n, err := commonRun("max_common_vector", a, b)
+	if err != nil {
+		return 0, err
+	}
+	if n == 0 {
+		return 1, nil
+	}
+	return n, nil
+}
+
+// commonRun is B⁻¹ and the size of the leading stride-1 mode of
+// coalesce(A o B⁻¹), or 0 when that mode's stride is not 1.
+func commonRun(op string, a, b Layout) (Layout, int64, error) {
+	invB, err := RightInverse(b)
+	if err != nil {
+		return Layout{}, 0, relabel(op, err)
+	}
+	ab, err := Composition(a, invB)
+	if err != nil {
+		return Layout{}, 0, relabel(op, err)
+	}
+	var sb, db [flatInline]int64
+	cs, cd, err := coalesceModes(op, ab, sb[:0], db[:0])
+	if err != nil {
+		return Layout{}, 0, err
+	}
+	if cd[0] != 1 {
+		return invB, 0, nil
+	}
+	return invB, cs[0], nil
+}
+
+// relabel names op as the failing operation of an error raised inside it,
+// keeping the inner operation in the detail.
+func relabel(op string, err error) error {
+	if e, ok := err.(*Error); ok && e.Op != op {
+		return &Error{Op: op, Condition: e.Condition, Detail: "in " + e.Op + ": " + e.Detail}
+	}
+	return err
+}
+
+// Nullspace is CuTe's nullspace(A): the layout over the coordinates of A's
+// stride-0 modes, each with the stride it has in A's column-major
+// (compact) index space, so that A maps every index of the result to 0;
+// 1:0 when A has no stride-0 mode.
+//
+// Law: A(R(i)) == 0 for all i < size(R), and size(R) == size(A)/size(filter(A)).
+func Nullspace(a Layout) (Layout, error) {
+	var sb, db [flatInline]int64
+	fs, fd, err := flattenModes("nullspace", a, sb[:0], db[:0])
+	if err != nil {
+		return Layout{}, err
+	}
+	var rsb, rdb [flatInline]int64
+	rs, rd := rsb[:0], rdb[:0]
+	compact := int64(1)
+	for i := range fs {
+		if fd[i] == 0 {
+			d := compact
+			if fs[i] == 1 {
+				d = 0
+			}
+			rs, rd = append(rs, fs[i]), append(rd, d)
+		}
+		var ok bool
+		if compact, ok = mulChecked(compact, fs[i]); !ok {
+			return Layout{}, errorf("nullspace", CondOverflow, "the size of %v overflows int64", a)
+		}
+	}
+	if len(rs) == 0 {
+		return Layout{Shape: Int(1), Stride: Int(0)}, nil
+	}
+	return flatLayout(rs, rd), nil
+}

@@ -1,0 +1,342 @@
+package layout
+
+// Swizzled layouts: CuTe's ComposedLayout<Swizzle<B,M,S>, Offset, Layout>,
+// the function i -> Sw(Offset + L(i)). CuTe treats the inner layout L as the
+// domain: shape, size, rank, depth, cosize, the divides and products, and
+// slicing all act on L and keep Sw and Offset around it.
+
+// Conditions of CuTe's composed-layout static_asserts, with CuTe's text.
+const (
+	CondComposedOffset   = "Require offset == 0."
+	CondComposedNesting  = "swizzled layouts nest at most two deep here"
+	CondComposedOperand  = "operand kind not supported for a swizzled layout"
+	CondComposedInverse  = "the inverse of a swizzled layout with a non-zero offset is not a swizzled layout"
+	CondComposedNotPlain = "the inner function is not a plain layout"
+)
+
+// NestedComposed is Sw o Offset o (Sw' o Offset' o L): what CuTe's
+// composition of two swizzled layouts returns when the swizzles do not cancel
+// (ComposedLayout<Swizzle, Offset, ComposedLayout<...>>).
+type NestedComposed struct {
+	Outer  Swizzle
+	Offset IntTuple
+	Inner  Composed
+}
+
+func (n NestedComposed) String() string { return n.Format(false) }
+
+// Format prints n as CuTe does: Sw<2,0,3> o _0 o Sw<2,0,3> o _0 o (_8,_8):(_1,_8).
+func (n NestedComposed) Format(static bool) string {
+	return n.Outer.String() + " o " + n.Offset.Format(static) + " o " + n.Inner.Format(static)
+}
+
+// composeSwizzle is CuTe's composition(Sw, offset, inner): the swizzled
+// layout, except that an identity swizzle (B == 0) with a static zero offset
+// over a plain layout is that layout itself (CuTe's "ignore identity case").
+func composeSwizzle(op string, sw Swizzle, off IntTuple, inner Value) (Value, error) {
+	if err := sw.Validate(op); err != nil {
+		return nil, err
+	}
+	switch in := inner.(type) {
+	case Layout:
+		if sw.B == 0 && off.IsStatic() && !off.IsBasis() && off.Value() == 0 {
+			return in, nil
+		}
+		return Composed{Outer: sw, Offset: off, Inner: in}, nil
+	case IntTuple:
+		if in.IsLeaf() {
+			return composeSwizzle(op, sw, off, Make(in, Int(1)))
+		}
+	case Composed:
+		return NestedComposed{Outer: sw, Offset: off, Inner: in}, nil
+	case NestedComposed:
+		return nil, errorf(op, CondComposedNesting, "%v o %v o %v", sw, off, in)
+	}
+	return nil, errorf(op, CondComposedOperand, "%v o %v o %v", sw, off, inner)
+}
+
+// ComposeSwizzleLayout is CuTe's composition(Swizzle, L): the swizzled layout
+// Sw o 0 o L, or L itself when Sw is the identity (B == 0).
+// Law: its Eval(i) == Sw(L(i)).
+func ComposeSwizzleLayout(sw Swizzle, l Layout) (Value, error) {
+	return composeSwizzle("composition", sw, Int(0), l)
+}
+
+// ComposeLayoutSwizzle is CuTe's composition(A, Swizzle): CuTe moves the
+// swizzle to the left of A, as the swizzle whose Y and Z masks are A's images
+// of Sw's masks (make_swizzle<A(Y), A(Z)>), giving Sw' o 0 o A. This equals
+// A o Sw only where A maps bits to bits (CuTe: "works in simple cases");
+// make_swizzle rejects the cases where A's images are no swizzle masks.
+func ComposeLayoutSwizzle(op string, a Layout, sw Swizzle) (Value, error) {
+	if err := sw.Validate(op); err != nil {
+		return nil, err
+	}
+	y, err := evalLayoutIndex(op, a, sw.YMask())
+	if err != nil {
+		return nil, err
+	}
+	z, err := evalLayoutIndex(op, a, sw.ZMask())
+	if err != nil {
+		return nil, err
+	}
+	moved, err := MakeSwizzle(op, y, z)
+	if err != nil {
+		return nil, err
+	}
+	return composeSwizzle(op, moved, Int(0), a)
+}
+
+// ComposedComposition is CuTe's composition with a swizzled layout on either
+// side: (Sw o off o L) o B = Sw o off o (L o B); A o (Sw o 0 o L) =
+// (A o Sw) o L with A o Sw as ComposeLayoutSwizzle gives it (CuTe requires the
+// right-hand offset to be 0); Sw o L and Sw1 o Sw2 as ComposeSwizzleLayout and
+// ComposeSwizzles. handled is false when neither side is a swizzle.
+func ComposedComposition(a, b Value) (Value, bool, error) {
+	const op = "composition"
+	switch a := a.(type) {
+	case Swizzle:
+		switch b := b.(type) {
+		case Swizzle:
+			v, err := ComposeSwizzles(a, b)
+			return v, true, err
+		case Layout:
+			v, err := ComposeSwizzleLayout(a, b)
+			return v, true, err
+		case IntTuple:
+			if b.IsLeaf() {
+				v, err := ComposeSwizzleLayout(a, Make(b, Int(1)))
+				return v, true, err
+			}
+		}
+		return nil, true, errorf(op, CondComposedOperand, "composition(%v, %v)", a, b)
+	case Composed:
+		if err := a.Outer.Validate(op); err != nil {
+			return nil, true, err
+		}
+		inner, err := Apply(op, a.Inner, b)
+		if err != nil {
+			return nil, true, err
+		}
+		v, err := composeSwizzle(op, a.Outer, a.Offset, inner)
+		return v, true, err
+	case NestedComposed:
+		if err := a.Outer.Validate(op); err != nil {
+			return nil, true, err
+		}
+		inner, err := Apply(op, a.Inner, b)
+		if err != nil {
+			return nil, true, err
+		}
+		v, err := composeSwizzle(op, a.Outer, a.Offset, inner)
+		return v, true, err
+	}
+	switch b := b.(type) {
+	case Swizzle:
+		al, ok := asLayout(a)
+		if !ok {
+			return nil, true, errorf(op, CondComposedOperand, "composition(%v, %v)", a, b)
+		}
+		v, err := ComposeLayoutSwizzle(op, al, b)
+		return v, true, err
+	case Composed:
+		al, ok := asLayout(a)
+		if !ok {
+			return nil, true, errorf(op, CondComposedOperand, "composition(%v, %v)", a, b)
+		}
+		if err := b.Outer.Validate(op); err != nil {
+			return nil, true, err
+		}
+		if !isStaticZero(b.Offset) {
+			return nil, true, errorf(op, CondComposedOffset, "composition(%v, %v): the swizzled layout's offset is %v", a, b, b.Offset)
+		}
+		left, err := ComposeLayoutSwizzle(op, al, b.Outer)
+		if err != nil {
+			return nil, true, err
+		}
+		v, err := Apply(op, left, b.Inner)
+		return v, true, err
+	case NestedComposed:
+		return nil, true, errorf(op, CondComposedNesting, "composition(%v, %v)", a, b)
+	}
+	return nil, false, nil
+}
+
+// ComposedInverse is CuTe's right_inverse or left_inverse (op) of
+// Sw o 0 o L: inverse(L) o Sw, which CuTe then rewrites as ComposeLayoutSwizzle
+// does, so CuTe rejects it where L's inverse does not carry Sw's masks to
+// masks (often: make_swizzle's static_asserts). A swizzle is its own inverse.
+// Law, where it succeeds and L is bijective onto [0, cosize): Eval of the
+// result at the composed layout's Eval(i) is i.
+func ComposedInverse(op string, v Value) (Value, bool, error) {
+	switch c := v.(type) {
+	case Swizzle:
+		if err := c.Validate(op); err != nil {
+			return nil, true, err
+		}
+		return c.Inverse(), true, nil
+	case Composed:
+		if err := c.Outer.Validate(op); err != nil {
+			return nil, true, err
+		}
+		if !isStaticZero(c.Offset) {
+			return nil, true, errorf(op, CondComposedInverse, "%v", c)
+		}
+		inv, err := Apply(op, c.Inner)
+		if err != nil {
+			return nil, true, err
+		}
+		invl, ok := inv.(Layout)
+		if !ok {
+			return nil, true, errorf(op, CondComposedNotPlain, "%s(%v) = %v", op, c.Inner, inv)
+		}
+		r, err := ComposeLayoutSwizzle(op, invl, c.Outer)
+		return r, true, err
+	case NestedComposed:
+		return nil, true, errorf(op, CondComposedNesting, "%s(%v)", op, c)
+	}
+	return nil, false, nil
+}
+
+// MakeSwizzleLayout is CuTe's make_layout(Swizzle<B,M,S>): Sw o 0 o (M+B+|S|):1.
+// CuTe uses the bit count M+B+|S| itself as the domain size (not 2^(M+B+|S|));
+// we reproduce that. An identity swizzle gives the plain layout (M+|S|):1.
+func MakeSwizzleLayout(sw Swizzle) (Value, error) {
+	const op = "make_layout"
+	if err := sw.Validate(op); err != nil {
+		return nil, err
+	}
+	return composeSwizzle(op, sw, Int(0), Make(Int(int64(sw.Bits())), Int(1)))
+}
+
+// Eval is the swizzled layout as a function of a 1-D index (colexicographic
+// over the inner shape, CuTe's layout(i)): Sw(Offset + Inner(i)).
+// Law: c.Eval(i) == c.Outer.Apply(off + c.Inner(i)).
+func (c Composed) Eval(i int64) (int64, error) {
+	const op = "composed layout"
+	if err := c.Outer.Validate(op); err != nil {
+		return 0, err
+	}
+	off, err := offsetValue(op, c.Offset)
+	if err != nil {
+		return 0, err
+	}
+	x, err := evalLayoutIndex(op, c.Inner, i)
+	if err != nil {
+		return 0, err
+	}
+	s, ok := addChecked(off, x)
+	if !ok {
+		return 0, errorf(op, CondOverflow, "offset %d + %d", off, x)
+	}
+	return c.Outer.apply(s), nil
+}
+
+// Eval of a nested swizzled layout: Sw(Offset + Inner.Eval(i)).
+func (n NestedComposed) Eval(i int64) (int64, error) {
+	const op = "composed layout"
+	if err := n.Outer.Validate(op); err != nil {
+		return 0, err
+	}
+	off, err := offsetValue(op, n.Offset)
+	if err != nil {
+		return 0, err
+	}
+	x, err := n.Inner.Eval(i)
+	if err != nil {
+		return 0, err
+	}
+	s, ok := addChecked(off, x)
+	if !ok {
+		return 0, errorf(op, CondOverflow, "offset %d + %d", off, x)
+	}
+	return n.Outer.apply(s), nil
+}
+
+// ComposedApplyInner is the rule CuTe follows for most operations on a
+// swizzled layout: apply op to the inner layout and keep the swizzle and
+// offset around the result (logical_divide, zipped_divide, the products,
+// tile_to_shape, coalesce, flatten, group, take, layout<I...>).
+func ComposedApplyInner(op string, c Composed, rest ...Value) (Value, error) {
+	if err := c.Outer.Validate(op); err != nil {
+		return nil, err
+	}
+	inner, err := Apply(op, append([]Value{c.Inner}, rest...)...)
+	if err != nil {
+		return nil, err
+	}
+	return composeSwizzle(op, c.Outer, c.Offset, inner)
+}
+
+// offsetValue is the integer a swizzle offset holds.
+func offsetValue(op string, off IntTuple) (int64, error) {
+	if !off.IsLeaf() || off.IsUnknown() || off.IsBasis() {
+		return 0, errorf(op, CondUnknown, "offset %v is not a known integer", off)
+	}
+	return off.Value(), nil
+}
+
+func isStaticZero(t IntTuple) bool {
+	return t.IsStatic() && !t.IsBasis() && t.Value() == 0
+}
+
+// asLayout reads a layout argument: a Layout, or an integer N meaning N:1.
+func asLayout(v Value) (Layout, bool) {
+	switch v := v.(type) {
+	case Layout:
+		return v, true
+	case IntTuple:
+		if v.IsLeaf() {
+			return Make(v, Int(1)), true
+		}
+	}
+	return Layout{}, false
+}
+
+// evalLayoutIndex is l at the 1-D index i (CuTe's layout(i): colexicographic,
+// the last mode running on past the size).
+func evalLayoutIndex(op string, l Layout, i int64) (int64, error) {
+	return l.Eval(i)
+}
+
+// SliceComposed is CuTe's slice(coord, Sw o off o L) for a coordinate with
+// "_" leaves: the sub-layout of the "_" modes, Sw o (off + L(coord with "_"
+// read as 0)) o slice(coord, L). CuTe may further decay the result to a plain
+// layout when the remaining modes miss the swizzle's bits; this keeps the
+// swizzled form, which is the same function.
+// Law: SliceComposed(c, C).Eval(k) == C at c with its "_" leaves given by k.
+func SliceComposed(coord IntTuple, c Composed) (Value, error) {
+	const op = "slice"
+	if err := c.Outer.Validate(op); err != nil {
+		return nil, err
+	}
+	sliced, off, err := SliceAndOffset(coord, c.Inner)
+	if err != nil {
+		return nil, err
+	}
+	base, err := offsetValue(op, c.Offset)
+	if err != nil {
+		return nil, err
+	}
+	d, err := offsetValue(op, off)
+	if err != nil {
+		return nil, err
+	}
+	sum, err := addOffset(op, base, d)
+	if err != nil {
+		return nil, err
+	}
+	newOff := Dyn(sum)
+	if c.Offset.IsStatic() && off.IsStatic() {
+		newOff = Int(sum)
+	}
+	return composeSwizzle(op, c.Outer, newOff, sliced)
+}
+
+// addOffset is off + x, checked.
+func addOffset(op string, off, x int64) (int64, error) {
+	s, ok := addChecked(off, x)
+	if !ok {
+		return 0, errorf(op, CondOverflow, "offset %d + %d", off, x)
+	}
+	return s, nil
+}

@@ -1,0 +1,488 @@
+package layout
+
+import (
+	"fmt"
+	"math"
+)
+
+// Composition, and the flat-mode kernels that composition, complement and
+// the inverses share: a layout is walked once into parallel shape and
+// stride arrays (on the caller's stack for up to flatInline modes), the
+// algebra runs on those arrays, and IntTuples are built only for the result.
+
+// flatInline is how many flat modes the kernels hold without a heap
+// allocation; longer layouts still work, their arrays just grow on the heap.
+const flatInline = 8
+
+// Assertion texts of the CuTe checks these operations mirror.
+const (
+	CondStrideDivisibility = "Stride Divisibility Condition"
+	CondShapeDivisibility  = "Shape Divisibility Condition"
+	CondTilerRank          = "tuple_size<Tiler>::value <= Layout<LShape,LStride>::rank"
+	CondDivideByZero       = "division by zero"
+)
+
+// Composition is CuTe's composition(A, B), written A o B: the layout with
+// B's shape tree whose value at i is A(B(i)). A is first coalesced into its
+// flat modes (keeping the function on all integers: A's last mode extends
+// past its size, and a trailing size-1 mode keeps its stride), then every
+// leaf mode s:d of B is split over A's modes.
+//
+// Law: Composition(A,B)(i) == A(B(i)) for all i < size(B), wherever each
+// stride of B, walking over A's modes, is a multiple of the mode's shape or
+// smaller than it and the shapes split exactly. CuTe only rejects the
+// splits it can prove wrong (its "weak" divisibility), and so does this: a
+// stride smaller than a mode's shape that does not divide it is accepted and
+// the result is then not A o B, exactly as CuTe returns it.
+func Composition(a, b Layout) (Layout, error) {
+	var sb, db [flatInline]int64
+	as, ad, err := flattenModes("composition", a, sb[:0], db[:0])
+	if err != nil {
+		return Layout{}, err
+	}
+	as, ad, ok := coalesceX(as, ad)
+	if !ok {
+		return Layout{}, errorf("composition", CondOverflow, "coalescing %v overflows int64", a)
+	}
+	c := composer{a: a, shape: as, stride: ad}
+	s, d, err := c.mode(b.Shape, b.Stride)
+	if err != nil {
+		return Layout{}, err
+	}
+	return Layout{Shape: s, Stride: d}, nil
+}
+
+// CompositionTiler is CuTe's composition(A, make_tile(T0, T1, ...)): mode i
+// of A composed with T_i (a layout, "_" which keeps the mode, or a nested
+// tiler applied to that mode's modes). Modes of A past the tiler's are
+// dropped (logical_divide and logical_product keep them; composition does
+// not). A tiler with more modes than A's rank is an error.
+//
+// Law: mode i of the result is Composition(mode i of A, T_i).
+func CompositionTiler(a Layout, t Tiler) (Layout, error) {
+	if err := checkTopCongruent("composition", a); err != nil {
+		return Layout{}, err
+	}
+	rank := a.Shape.Len()
+	n := len(t.Modes)
+	if n > rank {
+		return Layout{}, errorf("composition", CondTilerRank,
+			"tiler %v has %d modes but layout %v has rank %d", t, n, a, rank)
+	}
+	slab := make([]IntTuple, 2*n)
+	for i, m := range t.Modes {
+		sub := Layout{Shape: a.Shape.At(i), Stride: a.Stride.At(i)}
+		var r Layout
+		var err error
+		switch {
+		case m.Skip:
+			r = sub
+		case m.Sub != nil:
+			r, err = CompositionTiler(sub, *m.Sub)
+		default:
+			r, err = Composition(sub, m.Layout)
+		}
+		if err != nil {
+			return Layout{}, err
+		}
+		slab[i], slab[n+i] = r.Shape, r.Stride
+	}
+	return Layout{Shape: tupleOf(slab[:n:n]), Stride: tupleOf(slab[n:])}, nil
+}
+
+// CompositionN is CuTe's composition(A, N) for an integer N: A o N:1, the
+// first N values of A (A's last mode extends past its size).
+func CompositionN(a Layout, n int64) (Layout, error) {
+	return Composition(a, Layout{Shape: Int(n), Stride: Int(1)})
+}
+
+// compositionOf resolves composition(A, B) on the kinds of its arguments,
+// the way CuTe's overloads do. Every pairing CuTe accepts is listed; the
+// swizzle and composed-layout ones are not implemented here yet.
+func compositionOf(a, b Value) (Value, error) {
+	switch a := a.(type) {
+	case Layout:
+		switch b := b.(type) {
+		case Layout:
+			return Composition(a, b)
+		case Tiler:
+			return CompositionTiler(a, b)
+		case IntTuple:
+			if b.IsLeaf() {
+				if err := checkIntLeaf("composition", b); err != nil {
+					return nil, err
+				}
+				return CompositionN(a, b.Value())
+			}
+			t, err := tilerOfTuple(b)
+			if err != nil {
+				return nil, err
+			}
+			return CompositionTiler(a, t)
+		case Composed:
+			return nil, unsupportedComposition(a, b)
+		}
+	case Swizzle, Composed:
+		switch b.(type) {
+		case Layout, Tiler, IntTuple, Swizzle, Composed:
+			return nil, unsupportedComposition(a, b)
+		}
+	}
+	return nil, &Error{Op: "composition", Detail: fmt.Sprintf(
+		"composition takes a layout (or swizzle, or swizzled layout) and a layout, tiler or integer, not %s and %s",
+		kindName(a), kindName(b))}
+}
+
+func unsupportedComposition(a, b Value) error {
+	return &Error{Op: "composition", Detail: fmt.Sprintf(
+		"composition of %s and %s is not supported yet", kindName(a), kindName(b))}
+}
+
+// kindName names the kind of a Value for messages, with the value itself.
+func kindName(v Value) string {
+	switch v := v.(type) {
+	case Layout:
+		return "layout " + v.String()
+	case Tiler:
+		return "tiler " + v.String()
+	case Swizzle:
+		return "swizzle " + v.String()
+	case Composed:
+		return "swizzled layout " + v.String()
+	case IntTuple:
+		if v.IsLeaf() {
+			return "integer " + v.String()
+		}
+		return "tuple " + v.String()
+	case Tag:
+		return "tag " + v.String()
+	case nil:
+		return "nothing"
+	}
+	return fmt.Sprintf("%T %v", v, v)
+}
+
+// tilerOfTuple reads an IntTuple as CuTe reads a tuple used as a tiler:
+// each integer N is the layout N:1, each sub-tuple a nested tiler.
+func tilerOfTuple(t IntTuple) (Tiler, error) {
+	modes := make([]TilerMode, t.Len())
+	for i, e := range t.Elems() {
+		if e.IsTuple() {
+			sub, err := tilerOfTuple(e)
+			if err != nil {
+				return Tiler{}, err
+			}
+			modes[i] = TilerMode{Sub: &sub}
+			continue
+		}
+		if err := checkIntLeaf("composition", e); err != nil {
+			return Tiler{}, err
+		}
+		modes[i] = TilerMode{Layout: Layout{Shape: e, Stride: Int(1)}}
+	}
+	return Tiler{Modes: modes}, nil
+}
+
+// composer splits modes of B over the coalesced flat modes of A.
+type composer struct {
+	a             Layout // as given, for messages
+	shape, stride []int64
+}
+
+// mode is composition_impl on one mode s:d of B: tuples distribute, a leaf
+// mode becomes one mode or a flat tuple of modes.
+func (c *composer) mode(s, d IntTuple) (IntTuple, IntTuple, error) {
+	if s.IsTuple() {
+		if !d.IsTuple() || len(d.elems) != len(s.elems) {
+			return IntTuple{}, IntTuple{}, notCongruent("composition", s, d)
+		}
+		n := len(s.elems)
+		slab := make([]IntTuple, 2*n)
+		for i := range s.elems {
+			rs, rd, err := c.mode(s.elems[i], d.elems[i])
+			if err != nil {
+				return IntTuple{}, IntTuple{}, err
+			}
+			slab[i], slab[n+i] = rs, rd
+		}
+		return tupleOf(slab[:n:n]), tupleOf(slab[n:]), nil
+	}
+	if d.IsTuple() {
+		return IntTuple{}, IntTuple{}, notCongruent("composition", s, d)
+	}
+	if err := checkIntLeaf("composition", s); err != nil {
+		return IntTuple{}, IntTuple{}, err
+	}
+	if err := checkIntLeaf("composition", d); err != nil {
+		return IntTuple{}, IntTuple{}, err
+	}
+	var sb, db [flatInline]int64
+	rs, rd, err := c.leaf(s.val, d.val, sb[:0], db[:0])
+	if err != nil {
+		return IntTuple{}, IntTuple{}, err
+	}
+	if len(rs) == 1 {
+		return Int(rs[0]), Int(rd[0]), nil
+	}
+	return flatTuples(rs, rd)
+}
+
+// leaf composes A with the single mode rShape:rStride, appending the
+// resulting modes to outS/outD: one mode, or several when the mode of B
+// crosses modes of A.
+func (c *composer) leaf(rShape, rStride int64, outS, outD []int64) ([]int64, []int64, error) {
+	if rStride == 0 {
+		return append(outS, rShape), append(outD, 0), nil
+	}
+	r := len(c.shape)
+	last := c.stride[r-1]
+	if r == 1 {
+		v, ok := mulChecked(rStride, last)
+		if !ok {
+			return nil, nil, c.overflow(rShape, rStride)
+		}
+		return append(outS, rShape), append(outD, v), nil
+	}
+	start := len(outS)
+	restShape, restStride := rShape, rStride
+	for i := 0; i < r-1; i++ {
+		cs, cd := c.shape[i], c.stride[i]
+		if cs == 0 {
+			return nil, nil, errorf("composition", CondDivideByZero,
+				"layout %v has a mode of shape 0", c.a)
+		}
+		if restStride%cs != 0 && restStride >= cs {
+			return nil, nil, errorf("composition", CondStrideDivisibility,
+				"stride %d of mode %d:%d of B reaches mode %d (%d:%d) of A%s as stride %d, which is neither a multiple of %d nor less than it",
+				rStride, rShape, rStride, i, cs, cd, c.coalescedNote(), restStride, cs)
+		}
+		ars := restStride
+		if ars < 0 {
+			if ars == -ars {
+				return nil, nil, c.overflow(rShape, rStride)
+			}
+			ars = -ars
+		}
+		nextShape, ok1 := ceilDivC(cs, ars)
+		nextStride, ok2 := ceilDivC(ars, cs)
+		if !ok1 || !ok2 {
+			return nil, nil, c.overflow(rShape, rStride)
+		}
+		if restStride < 0 {
+			nextStride = -nextStride
+		}
+		if nextShape == 1 || restShape == 1 {
+			restStride = nextStride
+			continue
+		}
+		newShape := min(nextShape, restShape)
+		if newShape == 0 {
+			return nil, nil, errorf("composition", CondDivideByZero,
+				"mode %d:%d of B has shape 0", rShape, rStride)
+		}
+		if restShape%newShape != 0 {
+			return nil, nil, errorf("composition", CondShapeDivisibility,
+				"shape %d of mode %d:%d of B, %d of it left at mode %d (%d:%d) of A%s, is not a multiple of %d, the part of that mode it covers at stride %d",
+				rShape, rShape, rStride, restShape, i, cs, cd, c.coalescedNote(), newShape, restStride)
+		}
+		v, ok := mulChecked(restStride, cd)
+		if !ok {
+			return nil, nil, c.overflow(rShape, rStride)
+		}
+		outS, outD = append(outS, newShape), append(outD, v)
+		restShape /= newShape
+		restStride = nextStride
+	}
+	if len(outS) > start && restShape == 1 {
+		return outS, outD, nil
+	}
+	v, ok := mulChecked(restStride, last)
+	if !ok {
+		return nil, nil, c.overflow(rShape, rStride)
+	}
+	return append(outS, restShape), append(outD, v), nil
+}
+
+func (c *composer) overflow(rShape, rStride int64) error {
+	return errorf("composition", CondOverflow,
+		"composing %v with mode %d:%d overflows int64", c.a, rShape, rStride)
+}
+
+// coalescedNote shows the flat modes of A the message's mode index counts,
+// when they differ from A as written.
+func (c *composer) coalescedNote() string {
+	s, d := flatString(c.shape, c.stride)
+	if f := s + ":" + d; f != c.a.String() {
+		return " (A coalesced is " + f + ")"
+	}
+	return ""
+}
+
+// coalesceX is CuTe's coalesce_x on flat modes, in place: adjacent modes
+// merge when stride[i+1] == shape[i]*stride[i] and size-1 modes go, except
+// that the last mode is kept even with size 1, so the result is the same
+// function as the input on all integers, not only inside its size. A
+// trailing size-1 mode takes shape 2 while merging; the extra size changes
+// nothing, since composition lets the last mode run past its size anyway.
+func coalesceX(shape, stride []int64) ([]int64, []int64, bool) {
+	n := len(shape)
+	ls := shape[n-1]
+	if ls == 1 {
+		ls = 2
+	}
+	return bwCoalesce(shape, stride, ls, stride[n-1])
+}
+
+// bwCoalesce merges flat modes shape[0:n-1] from the back into the mode
+// lastShape:lastStride, as CuTe's bw_coalesce does, writing the result to
+// the front of the same arrays; a result of size 1 is the single mode 1:0.
+// It reports false when a merged shape overflows int64.
+func bwCoalesce(shape, stride []int64, lastShape, lastStride int64) ([]int64, []int64, bool) {
+	n := len(shape)
+	// Built back to front in the top of the arrays: the kept modes are at
+	// [w, n), the front one (still open for merging) at w.
+	w := n - 1
+	shape[w], stride[w] = lastShape, lastStride
+	for i := n - 2; i >= 0; i-- {
+		s, d := shape[i], stride[i]
+		switch {
+		case s == 1:
+		case shape[w] == 1:
+			shape[w], stride[w] = s, d
+		case mulEq(s, d, stride[w]):
+			m, ok := mulChecked(s, shape[w])
+			if !ok {
+				return nil, nil, false
+			}
+			shape[w], stride[w] = m, d
+		default:
+			w--
+			shape[w], stride[w] = s, d
+		}
+	}
+	if w == n-1 && shape[w] == 1 {
+		shape[0], stride[0] = 1, 0
+		return shape[:1], stride[:1], true
+	}
+	k := copy(shape, shape[w:])
+	copy(stride, stride[w:])
+	return shape[:k], stride[:k], true
+}
+
+// mulEq reports whether a*b == c, an overflowing product being unequal.
+func mulEq(a, b, c int64) bool {
+	p, ok := mulChecked(a, b)
+	return ok && p == c
+}
+
+// ceilDivC is CuTe's ceil_div on integers, (a + b - 1) / b with C++'s
+// truncating division (so for a negative divisor it is not a ceiling).
+func ceilDivC(a, b int64) (int64, bool) {
+	if b == 0 {
+		return 0, false
+	}
+	if b == math.MinInt64 {
+		return 0, false
+	}
+	s, ok := addChecked(a, b-1)
+	if !ok {
+		return 0, false
+	}
+	return s / b, true
+}
+
+// flattenModes appends the leaf modes of l to shape and stride, checking
+// that l's shape and stride are congruent and that every leaf is a known
+// integer.
+func flattenModes(op string, l Layout, shape, stride []int64) ([]int64, []int64, error) {
+	var err error
+	shape, stride, err = appendModes(op, l.Shape, l.Stride, shape, stride)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(shape) == 0 {
+		// The empty layout (():()) is the function 0 on a domain of size 1.
+		shape, stride = append(shape, 1), append(stride, 0)
+	}
+	return shape, stride, nil
+}
+
+func appendModes(op string, s, d IntTuple, shape, stride []int64) ([]int64, []int64, error) {
+	if s.IsTuple() {
+		if !d.IsTuple() || len(d.elems) != len(s.elems) {
+			return nil, nil, notCongruent(op, s, d)
+		}
+		var err error
+		for i := range s.elems {
+			shape, stride, err = appendModes(op, s.elems[i], d.elems[i], shape, stride)
+			if err != nil {
+				return nil, nil, err
+			}
+		}
+		return shape, stride, nil
+	}
+	if d.IsTuple() {
+		return nil, nil, notCongruent(op, s, d)
+	}
+	if err := checkIntLeaf(op, s); err != nil {
+		return nil, nil, err
+	}
+	if err := checkIntLeaf(op, d); err != nil {
+		return nil, nil, err
+	}
+	return append(shape, s.val), append(stride, d.val), nil
+}
+
+// checkIntLeaf rejects the leaves the int64 kernels cannot take: run-time
+// unknowns and scaled-basis strides.
+func checkIntLeaf(op string, t IntTuple) error {
+	switch {
+	case t.IsUnknown():
+		return errorf(op, CondUnknown, "%s needs every shape and stride known, and one is ?", op)
+	case t.IsBasis():
+		return errorf(op, "", "scaled-basis stride %v is not supported by %s yet", t, op)
+	}
+	return nil
+}
+
+func checkTopCongruent(op string, l Layout) error {
+	if l.Shape.IsTuple() != l.Stride.IsTuple() || l.Shape.Len() != l.Stride.Len() {
+		return notCongruent(op, l.Shape, l.Stride)
+	}
+	return nil
+}
+
+func notCongruent(op string, s, d IntTuple) error {
+	return errorf(op, CondCongruent, "shape %v and stride %v do not have the same tree", s, d)
+}
+
+// tupleOf is the tuple whose elements are elems (not copied).
+func tupleOf(elems []IntTuple) IntTuple {
+	return IntTuple{elems: elems, kind: kindTuple}
+}
+
+// flatTuples builds the flat tuples (s0,s1,...) and (d0,d1,...) with one allocation.
+func flatTuples(shape, stride []int64) (IntTuple, IntTuple, error) {
+	n := len(shape)
+	slab := make([]IntTuple, 2*n)
+	for i := range n {
+		slab[i] = Int(shape[i])
+		slab[n+i] = Int(stride[i])
+	}
+	return tupleOf(slab[:n:n]), tupleOf(slab[n:]), nil
+}
+
+// flatLayout is the layout of flat modes: a single mode is the integer
+// layout s:d, more modes the flat tuple layout.
+func flatLayout(shape, stride []int64) Layout {
+	if len(shape) == 1 {
+		return Layout{Shape: Int(shape[0]), Stride: Int(stride[0])}
+	}
+	s, d, _ := flatTuples(shape, stride)
+	return Layout{Shape: s, Stride: d}
+}
+
+func flatString(shape, stride []int64) (string, string) {
+	l := flatLayout(shape, stride)
+	return l.Shape.String(), l.Stride.String()
+}

@@ -1,0 +1,654 @@
+package layout
+
+// IntTuple operations, as CuTe's int_tuple.hpp and stride.hpp define them.
+// Where CuTe rejects an input at compile time (a static_assert), these return
+// an *Error whose Condition is CuTe's assertion text.
+
+// Conditions of the IntTuple operations (CuTe's static_assert texts).
+const (
+	CondMismatchedRanks = "Mismatched Ranks"
+	CondInvalidParams   = "Invalid parameters"
+	CondDivisibility    = "Divisibility Condition"
+	CondIndexRange      = "Index out of range"
+	CondDivByZero       = "division by zero"
+)
+
+// Rank is the number of modes of t: the length of a tuple, 1 for a leaf.
+// Law: Rank(Tup(xs...)) == len(xs).
+func (t IntTuple) Rank() int { return t.Len() }
+
+// Depth is the nesting depth of t: 0 for a leaf, 1 + the deepest mode for a tuple.
+// Law: Depth(Tup(xs...)) == 1 + max(Depth(x)), Depth(Flatten(t)) <= 1.
+func (t IntTuple) Depth() int {
+	if !t.IsTuple() {
+		return 0
+	}
+	d := 0
+	for _, e := range t.elems {
+		d = max(d, e.Depth())
+	}
+	return 1 + d
+}
+
+// Product is the product of the leaves of t (1 for the empty tuple); it is
+// unknown when a leaf is unknown, unless another leaf is zero.
+// Law: Product(t) == Product(Flatten(t)), and Product(Tup(a,b)) == Product(a)*Product(b).
+func Product(t IntTuple) (IntTuple, error) {
+	if !t.IsTuple() {
+		if t.IsBasis() || t.kind == kindUnderscore {
+			return IntTuple{}, errorf("product", "", "%v is not an integer", t)
+		}
+		return t, nil
+	}
+	acc := Int(1)
+	for _, e := range t.elems {
+		p, err := Product(e)
+		if err != nil {
+			return IntTuple{}, err
+		}
+		if acc, err = mulLeaf("product", acc, p); err != nil {
+			return IntTuple{}, err
+		}
+	}
+	return acc, nil
+}
+
+// Size is CuTe's size(t) = Product(t) as an integer; an unknown leaf is a
+// CondUnknown error.
+// Law: Size(t) == Size(Flatten(t)).
+func Size(t IntTuple) (int64, error) {
+	p, err := Product(t)
+	if err != nil {
+		return 0, err
+	}
+	if p.kind == kindUnknown {
+		return 0, unknownErr("size", "the size of "+t.String())
+	}
+	return p.val, nil
+}
+
+// Sum is the sum of the leaves of t (0 for the empty tuple); bases add into
+// arithmetic tuples.
+// Law: Sum(t) == Sum(Flatten(t)).
+func Sum(t IntTuple) (IntTuple, error) {
+	if !t.IsTuple() {
+		return t, nil
+	}
+	acc := Int(0)
+	for _, e := range t.elems {
+		s, err := Sum(e)
+		if err != nil {
+			return IntTuple{}, err
+		}
+		if acc, err = addOp("sum", acc, s); err != nil {
+			return IntTuple{}, err
+		}
+	}
+	return acc, nil
+}
+
+// InnerProduct is sum(a_i * b_i) over congruent a and b (a leaf of a meets a leaf of b).
+// Law: InnerProduct(a, b) == InnerProduct(b, a).
+func InnerProduct(a, b IntTuple) (IntTuple, error) {
+	if a.IsTuple() && b.IsTuple() {
+		if len(a.elems) != len(b.elems) {
+			return IntTuple{}, errorf("inner_product", CondMismatchedRanks, "%v has rank %d, %v has rank %d", a, len(a.elems), b, len(b.elems))
+		}
+		acc := Int(0)
+		for i := range a.elems {
+			p, err := InnerProduct(a.elems[i], b.elems[i])
+			if err != nil {
+				return IntTuple{}, err
+			}
+			if acc, err = addOp("inner_product", acc, p); err != nil {
+				return IntTuple{}, err
+			}
+		}
+		return acc, nil
+	}
+	if a.IsTuple() || b.IsTuple() {
+		return IntTuple{}, errorf("inner_product", CondMismatchedRanks, "%v and %v are not congruent", a, b)
+	}
+	return mulLeaf("inner_product", a, b)
+}
+
+// CeilDiv is CuTe's ceil_div: (a+b-1)/b on integers; tuple by tuple mode by
+// mode (missing modes of b are 1); a tuple by an integer folds b across a's
+// modes left to right; an integer by a tuple divides by Product(b).
+// Law: for positive integers, CeilDiv(a,b)*b >= a > (CeilDiv(a,b)-1)*b.
+func CeilDiv(a, b IntTuple) (IntTuple, error) { return divide("ceil_div", a, b, false) }
+
+// ShapeDiv is CuTe's shape_div: CeilDiv with CuTe's divisibility check on
+// static integers (a%b == 0 or b%a == 0, else CondDivisibility); tuples by
+// tuples divide mode by mode (equal ranks), a tuple by an integer folds the
+// divisor across the modes (shape_div((4,5,6),40) = (1,1,3)).
+// Law: when b divides Size(a), Size(ShapeDiv(a,b)) * b == Size(a).
+func ShapeDiv(a, b IntTuple) (IntTuple, error) { return divide("shape_div", a, b, true) }
+
+func divide(op string, a, b IntTuple, shape bool) (IntTuple, error) {
+	switch {
+	case a.IsTuple() && b.IsTuple():
+		if shape && len(a.elems) != len(b.elems) || !shape && len(a.elems) < len(b.elems) {
+			return IntTuple{}, errorf(op, CondMismatchedRanks, "%v has rank %d, %v has rank %d", a, len(a.elems), b, len(b.elems))
+		}
+		out := make([]IntTuple, len(a.elems))
+		for i := range a.elems {
+			y := Int(1)
+			if i < len(b.elems) {
+				y = b.elems[i]
+			}
+			q, err := divide(op, a.elems[i], y, shape)
+			if err != nil {
+				return IntTuple{}, err
+			}
+			out[i] = q
+		}
+		return Tup(out...), nil
+	case a.IsTuple():
+		out := make([]IntTuple, len(a.elems))
+		rest := b
+		for i, ai := range a.elems {
+			q, err := divide(op, ai, rest, shape)
+			if err != nil {
+				return IntTuple{}, err
+			}
+			out[i] = q
+			if rest, err = divide(op, rest, ai, shape); err != nil {
+				return IntTuple{}, err
+			}
+		}
+		return Tup(out...), nil
+	case b.IsTuple():
+		p, err := Product(b)
+		if err != nil {
+			return IntTuple{}, err
+		}
+		return divide(op, a, p, shape)
+	}
+	if !a.isPlainInt() && a.kind != kindUnknown || !b.isPlainInt() && b.kind != kindUnknown {
+		return IntTuple{}, errorf(op, "", "%v / %v: both must be integers", a, b)
+	}
+	if b.isKnown(0) {
+		return IntTuple{}, errorf(op, CondDivByZero, "%v / 0", a)
+	}
+	if a.kind == kindUnknown || b.kind == kindUnknown {
+		return Unknown(), nil
+	}
+	if shape && a.static && b.static && a.val%b.val != 0 && (a.val == 0 || b.val%a.val != 0) {
+		return IntTuple{}, errorf(op, CondDivisibility, "neither %d nor %d divides the other", a.val, b.val)
+	}
+	s, ok := addChecked(a.val, b.val-1)
+	if !ok {
+		return IntTuple{}, errorf(op, CondOverflow, "%d + %d - 1 overflows int64", a.val, b.val)
+	}
+	return intLeaf(s/b.val, a.static && b.static), nil
+}
+
+// ElemScale is a scaled leaf by leaf by the matching modes of b: each leaf a_i
+// becomes a_i * Product(b_i).
+// Law: ElemScale(a, b) is congruent to a.
+func ElemScale(a, b IntTuple) (IntTuple, error) {
+	if !a.IsTuple() {
+		p, err := Product(b)
+		if err != nil {
+			return IntTuple{}, err
+		}
+		return mulLeaf("elem_scale", a, p)
+	}
+	if !b.IsTuple() || len(b.elems) != len(a.elems) {
+		return IntTuple{}, errorf("elem_scale", CondMismatchedRanks, "%v and %v have different ranks", a, b)
+	}
+	out := make([]IntTuple, len(a.elems))
+	for i := range a.elems {
+		s, err := ElemScale(a.elems[i], b.elems[i])
+		if err != nil {
+			return IntTuple{}, err
+		}
+		out[i] = s
+	}
+	return Tup(out...), nil
+}
+
+// Congruent reports whether a and b have the same tree (the same profile),
+// whatever their leaves hold.
+// Law: Congruent is an equivalence; Congruent(a, b) implies WeaklyCongruent(a, b).
+func Congruent(a, b IntTuple) bool {
+	if a.IsTuple() != b.IsTuple() {
+		return false
+	}
+	if !a.IsTuple() {
+		return true
+	}
+	if len(a.elems) != len(b.elems) {
+		return false
+	}
+	for i := range a.elems {
+		if !Congruent(a.elems[i], b.elems[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// WeaklyCongruent reports whether a's profile is a coarsening of b's: every
+// leaf of a stands for a (leaf or tuple) mode of b. A partial order: a <= b.
+// Law: WeaklyCongruent(a, b) && WeaklyCongruent(b, a) == Congruent(a, b).
+func WeaklyCongruent(a, b IntTuple) bool {
+	if !a.IsTuple() {
+		return true
+	}
+	if !b.IsTuple() || len(a.elems) != len(b.elems) {
+		return false
+	}
+	for i := range a.elems {
+		if !WeaklyCongruent(a.elems[i], b.elems[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// Compatible reports whether shape a is compatible with shape b: a's profile
+// is a coarsening of b's and each leaf of a equals the size of its mode of b,
+// so every coordinate of a is a coordinate of b. Unknown sizes are not compatible.
+// Law: Compatible(a, b) implies Size(a) == Size(b) and WeaklyCongruent(a, b).
+func Compatible(a, b IntTuple) bool {
+	if !a.IsTuple() {
+		p, err := Product(b)
+		return err == nil && a.isPlainInt() && p.isPlainInt() && a.val == p.val
+	}
+	if !b.IsTuple() || len(a.elems) != len(b.elems) {
+		return false
+	}
+	for i := range a.elems {
+		if !Compatible(a.elems[i], b.elems[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// PrefixProduct is the exclusive prefix product of a starting at init,
+// hierarchically: PrefixProduct((2,(3,4)), 1) = (1,(2,6)).
+// Law: PrefixProduct(s, 1) is congruent to s, and for a flat s its entry i is the product of s_0..s_{i-1}.
+func PrefixProduct(a, init IntTuple) (IntTuple, error) {
+	out, _, err := scanProduct("prefix_product", a, init, false)
+	return out, err
+}
+
+// SuffixProduct is the exclusive suffix product of a starting at init:
+// SuffixProduct((2,(3,4)), 1) = (12,(4,1)).
+// Law: SuffixProduct(s, 1) is congruent to s, and for a flat s its entry i is the product of s_{i+1}..s_{n-1}.
+func SuffixProduct(a, init IntTuple) (IntTuple, error) {
+	out, _, err := scanProduct("suffix_product", a, init, true)
+	return out, err
+}
+
+// scanProduct returns the exclusive product scan of a and the product after it.
+func scanProduct(op string, a, cur IntTuple, reverse bool) (IntTuple, IntTuple, error) {
+	if !a.IsTuple() {
+		next, err := mulLeaf(op, cur, a)
+		return cur, next, err
+	}
+	out := make([]IntTuple, len(a.elems))
+	for k := range a.elems {
+		i := k
+		if reverse {
+			i = len(a.elems) - 1 - k
+		}
+		r, next, err := scanProduct(op, a.elems[i], cur, reverse)
+		if err != nil {
+			return IntTuple{}, IntTuple{}, err
+		}
+		out[i], cur = r, next
+	}
+	return Tup(out...), cur, nil
+}
+
+// Flatten is the flat tuple of the leaves of t in order; a leaf stays a leaf.
+// Law: Depth(Flatten(t)) <= 1 and Product(Flatten(t)) == Product(t).
+func Flatten(t IntTuple) IntTuple {
+	if !t.IsTuple() {
+		return t
+	}
+	return Tup(appendLeaves(make([]IntTuple, 0, countLeaves(t)), t)...)
+}
+
+// FlattenToTuple is Flatten, but a leaf becomes a 1-tuple.
+func FlattenToTuple(t IntTuple) IntTuple {
+	if !t.IsTuple() {
+		return Tup(t)
+	}
+	return Flatten(t)
+}
+
+func countLeaves(t IntTuple) int {
+	if !t.IsTuple() {
+		return 1
+	}
+	n := 0
+	for _, e := range t.elems {
+		n += countLeaves(e)
+	}
+	return n
+}
+
+func appendLeaves(dst []IntTuple, t IntTuple) []IntTuple {
+	if !t.IsTuple() {
+		return append(dst, t)
+	}
+	for _, e := range t.elems {
+		dst = appendLeaves(dst, e)
+	}
+	return dst
+}
+
+// Unflatten regroups the flat tuple flat into the tree of profile (whose
+// leaves stand for one element each).
+// Law: Unflatten(Flatten(t), t) == t.
+func Unflatten(flat, profile IntTuple) (IntTuple, error) {
+	leaves := flat.Elems()
+	out, rest, err := unflatten(leaves, profile)
+	if err != nil {
+		return IntTuple{}, err
+	}
+	if len(rest) != 0 {
+		return IntTuple{}, errorf("unflatten", CondMismatchedRanks, "%v has %d elements, profile %v takes %d", flat, len(leaves), profile, len(leaves)-len(rest))
+	}
+	return out, nil
+}
+
+func unflatten(leaves []IntTuple, profile IntTuple) (IntTuple, []IntTuple, error) {
+	if !profile.IsTuple() {
+		if len(leaves) == 0 {
+			return IntTuple{}, nil, errorf("unflatten", CondMismatchedRanks, "too few elements for the profile")
+		}
+		return leaves[0], leaves[1:], nil
+	}
+	out := make([]IntTuple, len(profile.elems))
+	for i, p := range profile.elems {
+		var err error
+		if out[i], leaves, err = unflatten(leaves, p); err != nil {
+			return IntTuple{}, nil, err
+		}
+	}
+	return Tup(out...), leaves, nil
+}
+
+// Max is the largest leaf of t (unknown if a leaf is unknown).
+// Law: Max(t) >= every leaf of t.
+func Max(t IntTuple) (IntTuple, error) { return foldLeaves("max", t, maxLeaf) }
+
+// Min is the smallest leaf of t (unknown if a leaf is unknown).
+// Law: Min(t) <= every leaf of t.
+func Min(t IntTuple) (IntTuple, error) { return foldLeaves("min", t, minLeaf) }
+
+// Gcd is the greatest common divisor of the leaves of t (unknown if a leaf is unknown).
+// Law: Gcd(t) divides every leaf of t.
+func Gcd(t IntTuple) (IntTuple, error) { return foldLeaves("gcd", t, gcdLeaf) }
+
+func maxLeaf(a, b int64) int64 { return max(a, b) }
+func minLeaf(a, b int64) int64 { return min(a, b) }
+func gcdLeaf(a, b int64) int64 { return gcd64(a, b) }
+
+func foldLeaves(op string, t IntTuple, f func(a, b int64) int64) (IntTuple, error) {
+	n := countLeaves(t)
+	if t.IsTuple() && n == 0 {
+		return IntTuple{}, errorf(op, "", "%s of the empty tuple", op)
+	}
+	var acc IntTuple
+	first := true
+	var walk func(IntTuple) error
+	walk = func(x IntTuple) error {
+		if x.IsTuple() {
+			for _, e := range x.elems {
+				if err := walk(e); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+		switch {
+		case x.kind == kindUnknown:
+			acc, first = Unknown(), false
+			return nil
+		case !x.isPlainInt():
+			return errorf(op, "", "%v is not an integer", x)
+		case first:
+			acc, first = x, false
+		case acc.kind != kindUnknown:
+			acc = intLeaf(f(acc.val, x.val), acc.static && x.static)
+		}
+		return nil
+	}
+	if err := walk(t); err != nil {
+		return IntTuple{}, err
+	}
+	return acc, nil
+}
+
+// ElemLess reports whether every leaf of a is less than the matching leaf of
+// b (a may have fewer modes than b; extra modes of a make it false).
+// Law: ElemLess(c, s) for every coordinate c of shape s.
+func ElemLess(a, b IntTuple) (bool, error) {
+	if a.IsTuple() && b.IsTuple() {
+		for i := range a.elems {
+			if i >= len(b.elems) {
+				return false, nil
+			}
+			ok, err := ElemLess(a.elems[i], b.elems[i])
+			if err != nil || !ok {
+				return false, err
+			}
+		}
+		return true, nil
+	}
+	x, err := leafValue("elem_less", a)
+	if err != nil {
+		return false, err
+	}
+	y, err := leafValue("elem_less", b)
+	if err != nil {
+		return false, err
+	}
+	return x < y, nil
+}
+
+// Get is the mode of t at the hierarchical index is (get<i,j,...>); a leaf's
+// mode 0 is itself.
+// Law: Get(Tup(xs...), i) == xs[i].
+func Get(t IntTuple, is ...int) (IntTuple, error) { return getMode("get", t, is) }
+
+func getMode(op string, t IntTuple, is []int) (IntTuple, error) {
+	for depth, i := range is {
+		switch {
+		case t.IsTuple() && i >= 0 && i < len(t.elems):
+			t = t.elems[i]
+		case !t.IsTuple() && i == 0:
+		default:
+			return IntTuple{}, errorf(op, CondIndexRange, "index %d at depth %d of %v (rank %d)", i, depth, t, t.Rank())
+		}
+	}
+	return t, nil
+}
+
+// ProductLike is t reduced to the profile of guide: each leaf of guide gets
+// the product of the matching mode of t.
+// Law: ProductLike(t, guide) is congruent to guide and has the same product as t.
+func ProductLike(t, guide IntTuple) (IntTuple, error) {
+	if !guide.IsTuple() {
+		return Product(t)
+	}
+	if !t.IsTuple() || len(t.elems) != len(guide.elems) {
+		return IntTuple{}, errorf("product_like", CondMismatchedRanks, "%v does not refine the profile of %v", t, guide)
+	}
+	out := make([]IntTuple, len(guide.elems))
+	for i := range guide.elems {
+		p, err := ProductLike(t.elems[i], guide.elems[i])
+		if err != nil {
+			return IntTuple{}, err
+		}
+		out[i] = p
+	}
+	return Tup(out...), nil
+}
+
+// RepeatLike is the tuple congruent to t with every leaf x.
+func RepeatLike(t, x IntTuple) IntTuple {
+	if !t.IsTuple() {
+		return x
+	}
+	out := make([]IntTuple, len(t.elems))
+	for i, e := range t.elems {
+		out[i] = RepeatLike(e, x)
+	}
+	return Tup(out...)
+}
+
+// MakeBasisLike is the tuple congruent to shape whose leaf at path p is the
+// unit basis 1@p (a leaf shape gives 1): the strides of the identity layout.
+// Law: for every coordinate c of shape, InnerProduct(c, MakeBasisLike(shape)) is c as an arithmetic tuple.
+func MakeBasisLike(shape IntTuple) IntTuple { return basisLike(shape, nil) }
+
+func basisLike(t IntTuple, path []int) IntTuple {
+	if !t.IsTuple() {
+		return Basis(1, path...)
+	}
+	out := make([]IntTuple, len(t.elems))
+	for i, e := range t.elems {
+		out[i] = basisLike(e, append(path[:len(path):len(path)], i))
+	}
+	return Tup(out...)
+}
+
+// CompactMajor is CuTe's compact_major<Major>(shape, current): the strides of
+// the compact layout of shape whose first stride is current, LayoutLeft
+// (column-major: the leftmost mode varies fastest) or LayoutRight (row-major).
+// A static size-1 mode gets stride 0, as in CuTe. A tuple current gives each
+// mode its own start.
+// Law: MakeLayout(s, CompactMajor(s, 1, tag)) is a bijection onto [0, Size(s)).
+func CompactMajor(shape, current IntTuple, major Tag) (IntTuple, error) {
+	if major != LayoutLeft && major != LayoutRight {
+		return IntTuple{}, errorf("compact_major", "", "unknown major %q: want LayoutLeft or LayoutRight", string(major))
+	}
+	if current.IsTuple() {
+		if !shape.IsTuple() {
+			return IntTuple{}, errorf("compact_major", CondInvalidParams, "tuple start %v for the integer shape %v", current, shape)
+		}
+		if len(shape.elems) != len(current.elems) {
+			return IntTuple{}, errorf("compact_major", CondMismatchedRanks, "shape %v has rank %d, start %v has rank %d", shape, len(shape.elems), current, len(current.elems))
+		}
+		out := make([]IntTuple, len(shape.elems))
+		for i := range shape.elems {
+			s, err := CompactMajor(shape.elems[i], current.elems[i], major)
+			if err != nil {
+				return IntTuple{}, err
+			}
+			out[i] = s
+		}
+		return Tup(out...), nil
+	}
+	stride, _, err := compact(shape, current, major == LayoutRight)
+	return stride, err
+}
+
+// CompactColMajor is CompactMajor(shape, 1, LayoutLeft): LayoutLeft's strides.
+// Law: Eval of MakeLayout(s, CompactColMajor(s)) at i is i for i < Size(s).
+func CompactColMajor(shape IntTuple) (IntTuple, error) {
+	return CompactMajor(shape, Int(1), LayoutLeft)
+}
+
+// CompactRowMajor is CompactMajor(shape, 1, LayoutRight): LayoutRight's strides.
+// Law: MakeLayout(s, CompactRowMajor(s)) is a bijection onto [0, Size(s)), with the last mode of stride 1 (when not of size 1).
+func CompactRowMajor(shape IntTuple) (IntTuple, error) {
+	return CompactMajor(shape, Int(1), LayoutRight)
+}
+
+func compact(shape, current IntTuple, right bool) (IntTuple, IntTuple, error) {
+	if !shape.IsTuple() {
+		if shape.isConst(1) {
+			return Int(0), current, nil
+		}
+		if shape.kind != kindUnknown && !shape.isPlainInt() {
+			return IntTuple{}, IntTuple{}, errorf("compact_major", "", "%v is not a shape", shape)
+		}
+		next, err := mulLeaf("compact_major", current, shape)
+		return current, next, err
+	}
+	out := make([]IntTuple, len(shape.elems))
+	for k := range shape.elems {
+		i := k
+		if right {
+			i = len(shape.elems) - 1 - k
+		}
+		s, next, err := compact(shape.elems[i], current, right)
+		if err != nil {
+			return IntTuple{}, IntTuple{}, err
+		}
+		out[i], current = s, next
+	}
+	return Tup(out...), current, nil
+}
+
+// CompactOrder is CuTe's compact_order(shape, order): compact strides in
+// which the modes are laid out in increasing order (ties keep the one with
+// the larger order value outside the other: equal orders do not count each
+// other); order may be coarser than shape, each of its leaves ordering a
+// whole mode, which is then column-major inside.
+// Law: MakeLayout(s, CompactOrder(s, o)) is a bijection onto [0, Size(s)) when the orders are distinct.
+func CompactOrder(shape, order IntTuple) (IntTuple, error) {
+	ref, err := ProductLike(shape, order)
+	if err != nil {
+		return IntTuple{}, errorf("compact_order", "Need equal rank of shape and order", "order %v does not match the modes of shape %v", order, shape)
+	}
+	refShape := FlattenToTuple(ref).elems
+	flatOrder := FlattenToTuple(order).elems
+	maxOrder := int64(0)
+	for _, o := range flatOrder {
+		if o.IsStatic() && o.val > maxOrder {
+			maxOrder = o.val
+		}
+	}
+	refOrder := make([]int64, len(flatOrder))
+	for i, o := range flatOrder {
+		switch {
+		case o.IsStatic():
+			refOrder[i] = o.val
+		case o.isPlainInt() || o.kind == kindUnknown:
+			refOrder[i] = maxOrder + 1 + int64(i) // CuTe orders run-time entries after the static ones
+		default:
+			return IntTuple{}, errorf("compact_order", "", "order %v has the non-integer entry %v", order, o)
+		}
+	}
+	var build func(s IntTuple, o IntTuple, leaf *int) (IntTuple, error)
+	build = func(s, o IntTuple, leaf *int) (IntTuple, error) {
+		if o.IsTuple() {
+			if !s.IsTuple() || len(s.elems) != len(o.elems) {
+				return IntTuple{}, errorf("compact_order", "Need equal rank of shape and order", "shape %v and order %v differ in rank", s, o)
+			}
+			out := make([]IntTuple, len(o.elems))
+			for i := range o.elems {
+				r, err := build(s.elems[i], o.elems[i], leaf)
+				if err != nil {
+					return IntTuple{}, err
+				}
+				out[i] = r
+			}
+			return Tup(out...), nil
+		}
+		mine := refOrder[*leaf]
+		*leaf++
+		start := Int(1)
+		for j, rs := range refShape {
+			if refOrder[j] < mine {
+				var err error
+				if start, err = mulLeaf("compact_order", start, rs); err != nil {
+					return IntTuple{}, err
+				}
+			}
+		}
+		return CompactMajor(s, start, LayoutLeft)
+	}
+	leaf := 0
+	return build(shape, order, &leaf)
+}

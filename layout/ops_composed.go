@@ -1,0 +1,172 @@
+package layout
+
+// Registration of the swizzle, swizzled-layout and recast operations, and
+// of the swizzled-layout overloads of operations defined elsewhere.
+
+func init() {
+	register(Op{
+		Name:      "swizzle",
+		Signature: "swizzle(Sw, x)",
+		Doc:       "Swizzle<B,M,S>{}(x): x ^ ((x & Ymask) >> S), shifting left for negative S",
+		Apply: func(args []Value) (Value, error) {
+			if len(args) != 2 {
+				return nil, arityError("swizzle", "swizzle(Sw, x)", args)
+			}
+			sw, ok := args[0].(Swizzle)
+			x, okx := args[1].(IntTuple)
+			if !ok || !okx || !x.IsLeaf() || x.IsUnknown() || x.IsBasis() {
+				return nil, errorf("swizzle", CondComposedOperand, "swizzle(%v, %v) needs a Swizzle and an integer", args[0], args[1])
+			}
+			y, err := sw.Apply(x.Value())
+			if err != nil {
+				return nil, err
+			}
+			return Dyn(y), nil
+		},
+	})
+	register(Op{
+		Name:      "upcast",
+		Signature: "upcast(L, N)",
+		Doc:       "upcast<N>(L): L counted in elements N times wider",
+		Apply: func(args []Value) (Value, error) {
+			return castOp("upcast", args, Upcast, UpcastComposed, UpcastSwizzle)
+		},
+	})
+	register(Op{
+		Name:      "downcast",
+		Signature: "downcast(L, N)",
+		Doc:       "downcast<N>(L): L counted in elements N times narrower",
+		Apply: func(args []Value) (Value, error) {
+			return castOp("downcast", args, Downcast, DowncastComposed, DowncastSwizzle)
+		},
+	})
+	register(Op{
+		Name:      "recast_layout",
+		Signature: "recast_layout(L, old_bits, new_bits)",
+		Doc:       "recast_layout<Old,New>(L): L for elements of new_bits instead of old_bits",
+		Apply: func(args []Value) (Value, error) {
+			const op = "recast_layout"
+			if len(args) != 3 {
+				return nil, arityError(op, "recast_layout(L, old_bits, new_bits)", args)
+			}
+			oldBits, ok1 := intArg(args[1])
+			newBits, ok2 := intArg(args[2])
+			if !ok1 || !ok2 {
+				return nil, errorf(op, CondUnknown, "element widths %v and %v must be integers", args[1], args[2])
+			}
+			switch l := args[0].(type) {
+			case Composed:
+				return RecastComposed(l, oldBits, newBits)
+			}
+			l, ok := asLayout(args[0])
+			if !ok {
+				return nil, errorf(op, CondComposedOperand, "recast_layout of %v", args[0])
+			}
+			return RecastLayout(l, oldBits, newBits)
+		},
+	})
+
+	registerOverload("composition", func(args []Value) (Value, bool, error) {
+		if len(args) != 2 {
+			return nil, false, nil
+		}
+		return ComposedComposition(args[0], args[1])
+	})
+	for _, name := range []string{"right_inverse", "left_inverse"} {
+		registerOverload(name, func(args []Value) (Value, bool, error) {
+			if len(args) != 1 {
+				return nil, false, nil
+			}
+			return ComposedInverse(name, args[0])
+		})
+	}
+	registerOverload("make_layout", func(args []Value) (Value, bool, error) {
+		if len(args) != 1 {
+			return nil, false, nil
+		}
+		sw, ok := args[0].(Swizzle)
+		if !ok {
+			return nil, false, nil
+		}
+		v, err := MakeSwizzleLayout(sw)
+		return v, true, err
+	})
+	// Queries CuTe answers from the inner layout alone.
+	for _, name := range []string{"size", "cosize", "rank", "depth", "complement", "shape"} {
+		registerOverload(name, func(args []Value) (Value, bool, error) {
+			if len(args) == 0 {
+				return nil, false, nil
+			}
+			switch c := args[0].(type) {
+			case Composed:
+				if err := c.Outer.Validate(name); err != nil {
+					return nil, true, err
+				}
+				v, err := Apply(name, append([]Value{c.Inner}, args[1:]...)...)
+				return v, true, err
+			case NestedComposed:
+				v, err := Apply(name, append([]Value{c.Inner}, args[1:]...)...)
+				return v, true, err
+			}
+			return nil, false, nil
+		})
+	}
+	// Operations CuTe applies to the inner layout, keeping the swizzle around it.
+	for _, name := range []string{
+		"logical_divide", "zipped_divide", "tiled_divide", "flat_divide",
+		"logical_product", "zipped_product", "tiled_product", "flat_product",
+		"blocked_product", "raked_product", "tile_to_shape",
+		"coalesce", "flatten", "group", "take", "layout",
+	} {
+		registerOverload(name, func(args []Value) (Value, bool, error) {
+			if len(args) == 0 {
+				return nil, false, nil
+			}
+			c, ok := args[0].(Composed)
+			if !ok {
+				return nil, false, nil
+			}
+			v, err := ComposedApplyInner(name, c, args[1:]...)
+			return v, true, err
+		})
+	}
+}
+
+// castOp dispatches upcast/downcast on a layout, a swizzled layout or a swizzle.
+func castOp(op string, args []Value,
+	plain func(Layout, int64) (Layout, error),
+	composed func(Composed, int64) (Value, error),
+	swizzle func(Swizzle, int64) (Swizzle, error),
+) (Value, error) {
+	if len(args) != 2 {
+		return nil, arityError(op, op+"(L, N)", args)
+	}
+	n, ok := intArg(args[1])
+	if !ok {
+		return nil, errorf(op, CondUnknown, "N = %v must be an integer", args[1])
+	}
+	switch l := args[0].(type) {
+	case Composed:
+		return composed(l, n)
+	case Swizzle:
+		return swizzle(l, n)
+	}
+	l, ok := asLayout(args[0])
+	if !ok {
+		return nil, errorf(op, CondComposedOperand, "%s of %v", op, args[0])
+	}
+	return plain(l, n)
+}
+
+// intArg reads a known integer argument (a template parameter).
+func intArg(v Value) (int64, bool) {
+	t, ok := v.(IntTuple)
+	if !ok || !t.IsLeaf() || t.IsUnknown() || t.IsBasis() {
+		return 0, false
+	}
+	return t.Value(), true
+}
+
+func arityError(op, signature string, args []Value) error {
+	return errorf(op, "wrong number of arguments", "%s takes the arguments of %s, got %d", op, signature, len(args))
+}

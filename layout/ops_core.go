@@ -1,0 +1,452 @@
+package layout
+
+import "fmt"
+
+// The core operations by their CuTe names, with CuTe's overloads resolved on
+// the kinds of the arguments. Template parameters come as trailing integers.
+
+// sizer and friends let other value kinds (composed layouts) take part in
+// size, cosize, rank and depth by defining the method, without a case here.
+type (
+	sizer   interface{ Size() (int64, error) }
+	cosizer interface{ Cosize() (int64, error) }
+	ranker  interface{ Rank() int }
+	depther interface{ Depth() int }
+)
+
+func init() {
+	register(Op{Name: "size", Signature: "size(L)", Doc: "the number of coordinates of L: the product of its shape", Apply: applySize})
+	register(Op{Name: "cosize", Signature: "cosize(L)", Doc: "1 + sum((s-1)*|d|): the span of L's offsets", Apply: applyCosize})
+	register(Op{Name: "rank", Signature: "rank(L)", Doc: "the number of top-level modes of L", Apply: applyRank})
+	register(Op{Name: "depth", Signature: "depth(L)", Doc: "the nesting depth of L's shape", Apply: applyDepth})
+	register(Op{Name: "crd2idx", Signature: "crd2idx(c, L)", Doc: "the offset of coordinate c (an index, an R-D or a natural coordinate) in L", Apply: applyCrd2Idx})
+	register(Op{Name: "idx2crd", Signature: "idx2crd(c, S)", Doc: "the natural coordinate of index c in shape S", Apply: applyIdx2Crd})
+	register(Op{Name: "coalesce", Signature: "coalesce(L [, P])", Doc: "L with size-1 modes dropped and contiguous modes merged (by mode of profile P)", Apply: applyCoalesce})
+	register(Op{Name: "filter_zeros", Signature: "filter_zeros(L [, P])", Doc: "L with the shape of every stride-0 mode set to 1", Apply: applyFilterZeros})
+	register(Op{Name: "filter", Signature: "filter(L [, P])", Doc: "coalesce(filter_zeros(L)): L without stride-0 and size-1 modes", Apply: applyFilter})
+	register(Op{Name: "make_layout", Signature: "make_layout(S [, D | LayoutLeft | LayoutRight]) / make_layout(L0, L1, ...)", Doc: "the layout of shape S (compact, or with strides D), or the layout whose modes are L0, L1, ...", Apply: applyMakeLayout})
+	register(Op{Name: "make_ordered_layout", Signature: "make_ordered_layout(S, O)", Doc: "the compact layout of S whose modes are laid out in the order O", Apply: applyMakeOrderedLayout})
+	register(Op{Name: "make_identity_layout", Signature: "make_identity_layout(S)", Doc: "S with unit basis strides: each coordinate maps to itself", Apply: applyMakeIdentityLayout})
+	register(Op{Name: "flatten", Signature: "flatten(L)", Doc: "the layout of the leaves of L", Apply: applyFlatten})
+	register(Op{Name: "group", Signature: "group<B,E>(L)", Doc: "L with modes [B,E) gathered into one mode", Apply: applyGroup})
+	register(Op{Name: "take", Signature: "take<B,E>(L)", Doc: "the modes [B,E) of L", Apply: applyTake})
+	register(Op{Name: "select", Signature: "select<I...>(L)", Doc: "the listed modes of L, in that order", Apply: applySelect})
+	register(Op{Name: "layout", Signature: "layout<I...>(L)", Doc: "the sub-layout of L at the hierarchical mode index I...", Apply: applyLayoutGet})
+	register(Op{Name: "append", Signature: "append(L, X) / append<N>(L)", Doc: "L with X as a new last mode, or padded with 1:0 to rank N", Apply: applyAppend})
+	register(Op{Name: "prepend", Signature: "prepend(L, X) / prepend<N>(L)", Doc: "L with X as a new first mode, or padded at the front with 1:0 to rank N", Apply: applyPrepend})
+	register(Op{Name: "replace", Signature: "replace<N>(L, X)", Doc: "L with mode N replaced by X", Apply: applyReplace})
+	register(Op{Name: "slice", Signature: "slice(c, L)", Doc: "the sub-layout of the modes where c holds _", Apply: applySlice})
+	register(Op{Name: "dice", Signature: "dice(c, L)", Doc: "the sub-layout of the modes where c holds an integer", Apply: applyDice})
+}
+
+func argCount(op string, args []Value, lo, hi int) error {
+	if len(args) < lo || hi >= 0 && len(args) > hi {
+		want := fmt.Sprintf("%d", lo)
+		switch {
+		case hi < 0:
+			want = fmt.Sprintf("at least %d", lo)
+		case hi != lo:
+			want = fmt.Sprintf("%d to %d", lo, hi)
+		}
+		return errorf(op, "", "takes %s arguments, got %d", want, len(args))
+	}
+	return nil
+}
+
+// asLayout reads a layout argument; an integer N stands for N:1.
+func coreLayoutArg(op string, v Value) (Layout, error) {
+	switch v := v.(type) {
+	case Layout:
+		return v, nil
+	case IntTuple:
+		if v.isPlainInt() || v.kind == kindUnknown {
+			return Layout{Shape: v, Stride: Int(1)}, nil
+		}
+	}
+	return Layout{}, errorf(op, "", "expected a layout, got %v (%s)", v, coreKindName(v))
+}
+
+func coreTupleArg(op string, v Value) (IntTuple, error) {
+	if t, ok := v.(IntTuple); ok {
+		return t, nil
+	}
+	return IntTuple{}, errorf(op, "", "expected an integer tuple, got %v (%s)", v, coreKindName(v))
+}
+
+func coreIndexArg(op string, v Value) (int, error) {
+	t, ok := v.(IntTuple)
+	if !ok || !t.isPlainInt() {
+		return 0, errorf(op, "", "expected an integer template parameter, got %v", v)
+	}
+	if t.val < -1<<31 || t.val > 1<<31-1 {
+		return 0, errorf(op, "", "template parameter %d out of range", t.val)
+	}
+	return int(t.val), nil
+}
+
+func coreIndexArgs(op string, args []Value) ([]int, error) {
+	out := make([]int, len(args))
+	for i, a := range args {
+		n, err := coreIndexArg(op, a)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = n
+	}
+	return out, nil
+}
+
+func coreKindName(v Value) string {
+	switch v.(type) {
+	case Layout:
+		return "a layout"
+	case IntTuple:
+		return "an integer tuple"
+	case Composed:
+		return "a composed layout"
+	case Swizzle:
+		return "a swizzle"
+	case Tiler:
+		return "a tiler"
+	case Tag:
+		return "a tag"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+// intResult turns an integer answer into a Value; a CondUnknown error is the unknown "?".
+func intResult(n int64, err error) (Value, error) {
+	if IsUnknown(err) {
+		return Unknown(), nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return Int(n), nil
+}
+
+func notSupported(op string, v Value) error {
+	return errorf(op, "", "not supported for %s (%v) yet", coreKindName(v), v)
+}
+
+func applySize(args []Value) (Value, error) {
+	if err := argCount("size", args, 1, 1); err != nil {
+		return nil, err
+	}
+	switch v := args[0].(type) {
+	case IntTuple:
+		p, err := Product(v)
+		if err != nil {
+			return nil, err
+		}
+		return p, nil
+	case sizer:
+		return intResult(v.Size())
+	}
+	return nil, notSupported("size", args[0])
+}
+
+func applyCosize(args []Value) (Value, error) {
+	if err := argCount("cosize", args, 1, 1); err != nil {
+		return nil, err
+	}
+	if v, ok := args[0].(IntTuple); ok && v.IsLeaf() {
+		args = []Value{Layout{Shape: v, Stride: Int(1)}}
+	}
+	if v, ok := args[0].(cosizer); ok {
+		return intResult(v.Cosize())
+	}
+	return nil, notSupported("cosize", args[0])
+}
+
+func applyRank(args []Value) (Value, error) {
+	if err := argCount("rank", args, 1, 1); err != nil {
+		return nil, err
+	}
+	if v, ok := args[0].(ranker); ok {
+		return Int(int64(v.Rank())), nil
+	}
+	return nil, notSupported("rank", args[0])
+}
+
+func applyDepth(args []Value) (Value, error) {
+	if err := argCount("depth", args, 1, 1); err != nil {
+		return nil, err
+	}
+	if v, ok := args[0].(depther); ok {
+		return Int(int64(v.Depth())), nil
+	}
+	return nil, notSupported("depth", args[0])
+}
+
+func applyCrd2Idx(args []Value) (Value, error) {
+	if err := argCount("crd2idx", args, 2, 3); err != nil {
+		return nil, err
+	}
+	c, err := coreTupleArg("crd2idx", args[0])
+	if err != nil {
+		return nil, err
+	}
+	if len(args) == 3 { // crd2idx(c, shape, stride)
+		s, err := coreTupleArg("crd2idx", args[1])
+		if err != nil {
+			return nil, err
+		}
+		d, err := coreTupleArg("crd2idx", args[2])
+		if err != nil {
+			return nil, err
+		}
+		return Crd2Idx(c, s, d)
+	}
+	if s, ok := args[1].(IntTuple); ok && s.IsTuple() { // crd2idx(c, shape): colexicographic
+		return Crd2IdxColex(c, s)
+	}
+	l, err := coreLayoutArg("crd2idx", args[1])
+	if err != nil {
+		return nil, err
+	}
+	return Crd2Idx(c, l.Shape, l.Stride)
+}
+
+func applyIdx2Crd(args []Value) (Value, error) {
+	if err := argCount("idx2crd", args, 2, 2); err != nil {
+		return nil, err
+	}
+	c, err := coreTupleArg("idx2crd", args[0])
+	if err != nil {
+		return nil, err
+	}
+	s, err := coreTupleArg("idx2crd", args[1])
+	if err != nil {
+		return nil, err
+	}
+	return Idx2Crd(c, s)
+}
+
+func applyProfiled(op string, args []Value, whole func(Layout) (Layout, error), prof func(Layout, IntTuple) (Layout, error)) (Value, error) {
+	if err := argCount(op, args, 1, 2); err != nil {
+		return nil, err
+	}
+	l, err := coreLayoutArg(op, args[0])
+	if err != nil {
+		return nil, err
+	}
+	if len(args) == 1 {
+		return whole(l)
+	}
+	p, err := coreTupleArg(op, args[1])
+	if err != nil {
+		return nil, err
+	}
+	return prof(l, p)
+}
+
+func applyCoalesce(args []Value) (Value, error) {
+	return applyProfiled("coalesce", args, Coalesce, CoalesceProfile)
+}
+
+func applyFilterZeros(args []Value) (Value, error) {
+	return applyProfiled("filter_zeros", args, FilterZeros, FilterZerosProfile)
+}
+
+func applyFilter(args []Value) (Value, error) {
+	return applyProfiled("filter", args, Filter, FilterProfile)
+}
+
+func applyMakeLayout(args []Value) (Value, error) {
+	if err := argCount("make_layout", args, 1, -1); err != nil {
+		return nil, err
+	}
+	switch first := args[0].(type) {
+	case IntTuple:
+		if len(args) == 1 {
+			return MakeLayout(first)
+		}
+		if len(args) != 2 {
+			return nil, errorf("make_layout", "", "a shape takes one stride or tag, got %d more arguments", len(args)-1)
+		}
+		switch second := args[1].(type) {
+		case Tag:
+			return MakeLayoutTag(first, second)
+		case IntTuple:
+			return MakeLayoutStride(first, second)
+		}
+		return nil, errorf("make_layout", "", "the second argument must be a stride or LayoutLeft/LayoutRight, got %v", args[1])
+	case Layout:
+		ls := make([]Layout, len(args))
+		for i, a := range args {
+			l, ok := a.(Layout)
+			if !ok {
+				return nil, errorf("make_layout", "", "argument %d is %v, not a layout", i, a)
+			}
+			ls[i] = l
+		}
+		return MakeLayoutOf(ls...), nil
+	}
+	return nil, notSupported("make_layout", args[0])
+}
+
+func applyMakeOrderedLayout(args []Value) (Value, error) {
+	if err := argCount("make_ordered_layout", args, 2, 2); err != nil {
+		return nil, err
+	}
+	s, err := coreTupleArg("make_ordered_layout", args[0])
+	if err != nil {
+		return nil, err
+	}
+	if tag, ok := args[1].(Tag); ok {
+		return MakeLayoutTag(s, tag)
+	}
+	o, err := coreTupleArg("make_ordered_layout", args[1])
+	if err != nil {
+		return nil, err
+	}
+	return MakeOrderedLayout(s, o)
+}
+
+func applyMakeIdentityLayout(args []Value) (Value, error) {
+	if err := argCount("make_identity_layout", args, 1, 1); err != nil {
+		return nil, err
+	}
+	s, err := coreTupleArg("make_identity_layout", args[0])
+	if err != nil {
+		return nil, err
+	}
+	return MakeIdentityLayout(s)
+}
+
+func applyFlatten(args []Value) (Value, error) {
+	if err := argCount("flatten", args, 1, 1); err != nil {
+		return nil, err
+	}
+	if t, ok := args[0].(IntTuple); ok && t.IsTuple() {
+		return Flatten(t), nil
+	}
+	l, err := coreLayoutArg("flatten", args[0])
+	if err != nil {
+		return nil, err
+	}
+	return l.Flatten(), nil
+}
+
+// layoutAndIndices reads (L, i0, i1, ...).
+func layoutAndIndices(op string, args []Value, lo, hi int) (Layout, []int, error) {
+	if err := argCount(op, args, lo+1, hi+1); err != nil {
+		return Layout{}, nil, err
+	}
+	l, err := coreLayoutArg(op, args[0])
+	if err != nil {
+		return Layout{}, nil, err
+	}
+	is, err := coreIndexArgs(op, args[1:])
+	return l, is, err
+}
+
+func applyGroup(args []Value) (Value, error) {
+	l, is, err := layoutAndIndices("group", args, 2, 2)
+	if err != nil {
+		return nil, err
+	}
+	return Group(l, is[0], is[1])
+}
+
+func applyTake(args []Value) (Value, error) {
+	l, is, err := layoutAndIndices("take", args, 2, 2)
+	if err != nil {
+		return nil, err
+	}
+	return Take(l, is[0], is[1])
+}
+
+func applySelect(args []Value) (Value, error) {
+	l, is, err := layoutAndIndices("select", args, 1, -2)
+	if err != nil {
+		return nil, err
+	}
+	return Select(l, is...)
+}
+
+func applyLayoutGet(args []Value) (Value, error) {
+	l, is, err := layoutAndIndices("layout", args, 0, -2)
+	if err != nil {
+		return nil, err
+	}
+	return l.Get(is...)
+}
+
+func applyPad(op string, args []Value, pad func(Layout, int, Layout) (Layout, error), add func(Layout, Layout) Layout) (Value, error) {
+	if err := argCount(op, args, 2, 3); err != nil {
+		return nil, err
+	}
+	l, err := coreLayoutArg(op, args[0])
+	if err != nil {
+		return nil, err
+	}
+	if t, ok := args[1].(IntTuple); ok && t.isPlainInt() { // op<N>(L [, X])
+		n, err := coreIndexArg(op, t)
+		if err != nil {
+			return nil, err
+		}
+		x := PadLayout
+		if len(args) == 3 {
+			if x, err = coreLayoutArg(op, args[2]); err != nil {
+				return nil, err
+			}
+		}
+		return pad(l, n, x)
+	}
+	if len(args) != 2 {
+		return nil, errorf(op, "", "%s(L, X) takes two arguments", op)
+	}
+	x, err := coreLayoutArg(op, args[1])
+	if err != nil {
+		return nil, err
+	}
+	return add(l, x), nil
+}
+
+func applyAppend(args []Value) (Value, error) {
+	return applyPad("append", args, AppendN, Append)
+}
+
+func applyPrepend(args []Value) (Value, error) {
+	return applyPad("prepend", args, PrependN, Prepend)
+}
+
+func applyReplace(args []Value) (Value, error) {
+	if err := argCount("replace", args, 3, 3); err != nil {
+		return nil, err
+	}
+	l, err := coreLayoutArg("replace", args[0])
+	if err != nil {
+		return nil, err
+	}
+	n, err := coreIndexArg("replace", args[1])
+	if err != nil {
+		return nil, err
+	}
+	x, err := coreLayoutArg("replace", args[2])
+	if err != nil {
+		return nil, err
+	}
+	return Replace(l, n, x)
+}
+
+func applySliceOrDice(op string, args []Value, f func(IntTuple, Layout) (Layout, error)) (Value, error) {
+	if err := argCount(op, args, 2, 2); err != nil {
+		return nil, err
+	}
+	c, err := coreTupleArg(op, args[0])
+	if err != nil {
+		return nil, err
+	}
+	l, err := coreLayoutArg(op, args[1])
+	if err != nil {
+		return nil, err
+	}
+	return f(c, l)
+}
+
+func applySlice(args []Value) (Value, error) { return applySliceOrDice("slice", args, Slice) }
+
+func applyDice(args []Value) (Value, error) { return applySliceOrDice("dice", args, Dice) }

@@ -1,0 +1,430 @@
+package layout
+
+import (
+	"math/bits"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// TIRx's TileLayout: a logical index mapped to a set of points on named
+// hardware axes (lanes, warps, memory, tensor-memory lanes and columns,
+// devices). It is a different model from CuTe's layouts: the logical index
+// is split row-major (last extent fastest), strides are bound to axes, and
+// replicas make one element live in several places.
+//
+//	L(x) = { D(x) + r + O | r in R }
+//
+// D (shard) splits the flat index over its iters, R (replica) enumerates
+// offsets independent of x, O (offset) is a constant point.
+
+// Axis names one axis of a TIRx layout: laneid, warpid, m, TLane, TCol, pid, ...
+type Axis string
+
+// MemoryAxis is the axis of a stride written without one ("1" means 1@m).
+const MemoryAxis Axis = "m"
+
+// Iter is a TIRx iter (extent, stride, axis): Extent steps of Stride on Axis.
+type Iter struct {
+	Extent int64
+	Stride int64
+	Axis   Axis
+}
+
+// AxisValue is one coordinate on a named axis (an offset term n@axis, or one
+// component of a mapped point).
+type AxisValue struct {
+	Axis  Axis
+	Value int64
+}
+
+// Point is a point of the hardware space: one value per axis of the layout
+// it came from, in the layout's axis order (Axes).
+type Point []AxisValue
+
+// Get is the point's value on axis a, and whether the point has that axis.
+func (p Point) Get(a Axis) (int64, bool) {
+	for _, av := range p {
+		if av.Axis == a {
+			return av.Value, true
+		}
+	}
+	return 0, false
+}
+
+// String prints the point as {laneid:4, warpid:5, m:0}.
+func (p Point) String() string {
+	var b strings.Builder
+	b.WriteByte('{')
+	for i, av := range p {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(string(av.Axis))
+		b.WriteByte(':')
+		b.WriteString(strconv.FormatInt(av.Value, 10))
+	}
+	b.WriteByte('}')
+	return b.String()
+}
+
+// TileLayout is TIRx's shard + replica + offset layout.
+type TileLayout struct {
+	Shard   []Iter      // D: one or more iters; the logical index is split over them, last fastest
+	Replica []Iter      // R: offsets enumerated for every element (none: the single zero offset)
+	Offset  []AxisValue // O: a constant added on each named axis (at most one term per axis)
+}
+
+// MaxReplicas bounds the number of replica combinations Map enumerates.
+const MaxReplicas = 1 << 16
+
+// Conditions of TileLayout checks.
+const (
+	CondTIRxExtent  = "iter extents must be positive"
+	CondTIRxAxis    = "every iter and offset names an axis"
+	CondTIRxShard   = "a TileLayout has at least one shard iter"
+	CondTIRxOffset  = "one offset term per axis"
+	CondTIRxAdmit   = "a shape is admitted when its size equals the product of the shard extents"
+	CondTIRxCoord   = "coordinate out of the shape"
+	CondTIRxReplica = "too many replica combinations to enumerate"
+)
+
+// String prints t as TIRx writes it:
+// S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid] + 5@warpid
+// (strides on the memory axis m are written bare).
+func (t TileLayout) String() string {
+	var b strings.Builder
+	b.WriteString("S[")
+	writeIters(&b, t.Shard)
+	b.WriteByte(']')
+	if len(t.Replica) > 0 {
+		b.WriteString(" + R[")
+		writeIters(&b, t.Replica)
+		b.WriteByte(']')
+	}
+	for _, o := range t.Offset {
+		b.WriteString(" + ")
+		b.WriteString(axisTerm(o.Value, o.Axis))
+	}
+	return b.String()
+}
+
+func writeIters(b *strings.Builder, its []Iter) {
+	if len(its) == 1 {
+		b.WriteString(strconv.FormatInt(its[0].Extent, 10))
+		b.WriteByte(':')
+		b.WriteString(axisTerm(its[0].Stride, its[0].Axis))
+		return
+	}
+	b.WriteByte('(')
+	for i, it := range its {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(strconv.FormatInt(it.Extent, 10))
+	}
+	b.WriteString("):(")
+	for i, it := range its {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(axisTerm(it.Stride, it.Axis))
+	}
+	b.WriteByte(')')
+}
+
+func axisTerm(v int64, a Axis) string {
+	if a == MemoryAxis {
+		return strconv.FormatInt(v, 10)
+	}
+	return strconv.FormatInt(v, 10) + "@" + string(a)
+}
+
+// Validate checks that t is well formed: at least one shard iter, positive
+// extents, named axes, one offset term per axis, and a size within int64.
+func (t TileLayout) Validate() error {
+	const op = "TileLayout"
+	if len(t.Shard) == 0 {
+		return errorf(op, CondTIRxShard, "%v", t)
+	}
+	for _, group := range [][]Iter{t.Shard, t.Replica} {
+		for k, it := range group {
+			if it.Extent <= 0 {
+				return errorf(op, CondTIRxExtent, "iter %d of %v has extent %d", k, t, it.Extent)
+			}
+			if it.Axis == "" {
+				return errorf(op, CondTIRxAxis, "iter %d of %v has no axis", k, t)
+			}
+		}
+	}
+	seen := map[Axis]bool{}
+	for _, o := range t.Offset {
+		if o.Axis == "" {
+			return errorf(op, CondTIRxAxis, "an offset term of %v has no axis", t)
+		}
+		if seen[o.Axis] {
+			return errorf(op, CondTIRxOffset, "%v has two offset terms on %s", t, o.Axis)
+		}
+		seen[o.Axis] = true
+	}
+	if _, err := t.Size(); err != nil {
+		return err
+	}
+	_, err := replicaCount(t.Replica)
+	return err
+}
+
+// Size is the number of logical elements t maps: the product of the shard extents.
+func (t TileLayout) Size() (int64, error) {
+	n := int64(1)
+	for _, it := range t.Shard {
+		var ok bool
+		if n, ok = mulChecked(n, it.Extent); !ok {
+			return 0, errorf("TileLayout", CondOverflow, "product of the shard extents of %v", t)
+		}
+	}
+	return n, nil
+}
+
+// Axes is the axes t touches, in order of first appearance (shard, replica, offset).
+func (t TileLayout) Axes() []Axis {
+	var axes []Axis
+	add := func(a Axis) {
+		if !slices.Contains(axes, a) {
+			axes = append(axes, a)
+		}
+	}
+	for _, it := range t.Shard {
+		add(it.Axis)
+	}
+	for _, it := range t.Replica {
+		add(it.Axis)
+	}
+	for _, o := range t.Offset {
+		add(o.Axis)
+	}
+	return axes
+}
+
+// Admits checks that shape is admitted: its size equals t's size.
+func (t TileLayout) Admits(shape []int64) error {
+	size, err := t.Size()
+	if err != nil {
+		return err
+	}
+	n := int64(1)
+	for _, s := range shape {
+		var ok bool
+		if s <= 0 {
+			return errorf("TileLayout", CondTIRxAdmit, "shape %v has extent %d", shape, s)
+		}
+		if n, ok = mulChecked(n, s); !ok {
+			return errorf("TileLayout", CondOverflow, "size of shape %v", shape)
+		}
+	}
+	if n != size {
+		return errorf("TileLayout", CondTIRxAdmit, "shape %v has %d elements, %v maps %d", shape, n, t, size)
+	}
+	return nil
+}
+
+// RowMajorIndex is TIRx's row-major flat index of coord in shape: sum x_d * prod_{e>d} S_e.
+func RowMajorIndex(shape, coord []int64) (int64, error) {
+	const op = "TileLayout"
+	if len(shape) != len(coord) {
+		return 0, errorf(op, CondTIRxCoord, "coordinate %v has rank %d, shape %v rank %d", coord, len(coord), shape, len(shape))
+	}
+	flat := int64(0)
+	for d := range shape {
+		if coord[d] < 0 || coord[d] >= shape[d] {
+			return 0, errorf(op, CondTIRxCoord, "coordinate %v is outside shape %v in mode %d", coord, shape, d)
+		}
+		// flat*S_d + x_d < prod S, which Admits has bounded.
+		var ok bool
+		if flat, ok = mulChecked(flat, shape[d]); !ok {
+			return 0, errorf(op, CondOverflow, "flat index of %v in %v", coord, shape)
+		}
+		flat += coord[d]
+	}
+	return flat, nil
+}
+
+// Split is TIRx's split of a flat index over the shard extents, innermost
+// last: c_k = floor(flat / prod_{l>k} e_l) mod e_k.
+func (t TileLayout) Split(flat int64) []int64 {
+	c := make([]int64, len(t.Shard))
+	for k := len(t.Shard) - 1; k >= 0; k-- {
+		e := t.Shard[k].Extent
+		c[k] = flat % e
+		flat /= e
+	}
+	return c
+}
+
+// Base is D(x) + O for the flat index x: the shard components accumulated
+// onto their axes with their strides, plus the offset. Every axis of t
+// appears in the point (0 where nothing lands).
+func (t TileLayout) Base(flat int64) (Point, error) {
+	if err := t.Validate(); err != nil {
+		return nil, err
+	}
+	size, _ := t.Size()
+	if flat < 0 || flat >= size {
+		return nil, errorf("TileLayout", CondTIRxCoord, "flat index %d is outside [0, %d)", flat, size)
+	}
+	p := t.zeroPoint()
+	for k, c := range t.Split(flat) {
+		if err := p.add(t.Shard[k].Axis, c, t.Shard[k].Stride); err != nil {
+			return nil, err
+		}
+	}
+	for _, o := range t.Offset {
+		if err := p.add(o.Axis, 1, o.Value); err != nil {
+			return nil, err
+		}
+	}
+	return p, nil
+}
+
+// MapIndex is L(x) for the flat index x: Base(x) plus every combination of
+// the replica iters (r_t in [0, e_t), adding r_t*s_t on axis a_t), as a set
+// (duplicates removed) in lexicographic order of the axis values. Past
+// MaxReplicas combinations it is an error.
+func (t TileLayout) MapIndex(flat int64) ([]Point, error) {
+	base, err := t.Base(flat)
+	if err != nil {
+		return nil, err
+	}
+	count, _ := replicaCount(t.Replica)
+	out := make([]Point, 0, count)
+	r := make([]int64, len(t.Replica))
+	for n := int64(0); n < count; n++ {
+		p := slices.Clone(base)
+		for k, it := range t.Replica {
+			if err := p.add(it.Axis, r[k], it.Stride); err != nil {
+				return nil, err
+			}
+		}
+		out = append(out, p)
+		for k := len(r) - 1; k >= 0; k-- { // next replica combination, last fastest
+			if r[k]++; r[k] < t.Replica[k].Extent {
+				break
+			}
+			r[k] = 0
+		}
+	}
+	slices.SortFunc(out, comparePoints)
+	return slices.CompactFunc(out, func(a, b Point) bool { return comparePoints(a, b) == 0 }), nil
+}
+
+// Map is L(x) for the coordinate coord of a logical shape that t admits:
+// the coordinate is flattened row-major and mapped by MapIndex.
+func (t TileLayout) Map(shape, coord []int64) ([]Point, error) {
+	if err := t.Admits(shape); err != nil {
+		return nil, err
+	}
+	flat, err := RowMajorIndex(shape, coord)
+	if err != nil {
+		return nil, err
+	}
+	return t.MapIndex(flat)
+}
+
+func (t TileLayout) zeroPoint() Point {
+	axes := t.Axes()
+	p := make(Point, len(axes))
+	for i, a := range axes {
+		p[i] = AxisValue{Axis: a}
+	}
+	return p
+}
+
+// add adds c*stride to axis a of p, checking for overflow.
+func (p Point) add(a Axis, c, stride int64) error {
+	for i := range p {
+		if p[i].Axis != a {
+			continue
+		}
+		term, ok := mulChecked(c, stride)
+		if ok {
+			p[i].Value, ok = addChecked(p[i].Value, term)
+		}
+		if !ok {
+			return errorf("TileLayout", CondOverflow, "%d*%d on axis %s", c, stride, a)
+		}
+		return nil
+	}
+	return nil
+}
+
+func comparePoints(a, b Point) int {
+	for i := range min(len(a), len(b)) {
+		if a[i].Value != b[i].Value {
+			if a[i].Value < b[i].Value {
+				return -1
+			}
+			return 1
+		}
+	}
+	return len(a) - len(b)
+}
+
+func replicaCount(rs []Iter) (int64, error) {
+	n := int64(1)
+	for _, it := range rs {
+		var ok bool
+		if n, ok = mulChecked(n, it.Extent); !ok || n > MaxReplicas {
+			return 0, errorf("TileLayout", CondTIRxReplica, "replica extents multiply past %d", MaxReplicas)
+		}
+	}
+	return n, nil
+}
+
+// TIRxSwizzle is TIRx's SwizzleLayout(per_element M, swizzle_len B,
+// atom_len S): addr(m) = f(m >> M) * 2^M + m mod 2^M with
+// f(x) = x ^ ((x & ((2^B-1) << S)) >> S), which is CuTe's Swizzle<B,M,S>.
+func TIRxSwizzle(perElement, swizzleLen, atomLen int) (Swizzle, error) {
+	sw := Swizzle{B: swizzleLen, M: perElement, S: atomLen}
+	return sw, sw.Validate("SwizzleLayout")
+}
+
+// SharedMemorySwizzle is the swizzle TIRx picks for an element width and a
+// shared-memory swizzle mode of widthBytes (0: none, 32, 64 or 128):
+// M = bitlen(128/dtypeBits) - 1 keeps 16-byte runs whole, B = 1, 2, 3 for
+// 32B, 64B, 128B (0 for none), S = 3. dtypeBits must be a power of two <= 128.
+func SharedMemorySwizzle(dtypeBits, widthBytes int) (Swizzle, error) {
+	const op = "SwizzleLayout"
+	if dtypeBits <= 0 || dtypeBits > 128 || dtypeBits&(dtypeBits-1) != 0 {
+		return Swizzle{}, errorf(op, "element width must be a power of two up to 128 bits", "%d bits", dtypeBits)
+	}
+	m := bits.Len(uint(128/dtypeBits)) - 1
+	var b int
+	switch widthBytes {
+	case 0:
+		b = 0
+	case 32:
+		b = 1
+	case 64:
+		b = 2
+	case 128:
+		b = 3
+	default:
+		return Swizzle{}, errorf(op, "swizzle mode is none, 32B, 64B or 128B", "%d bytes", widthBytes)
+	}
+	return TIRxSwizzle(m, b, 3)
+}
+
+// SharedMemoryBank is where the element at (swizzled) element address addr
+// of dtypeBits bits lands in shared memory's 32 banks of 4 bytes:
+// bankword = floor(addr*dtypeBits/32), bank = bankword mod 32, line = bankword / 32.
+func SharedMemoryBank(addr int64, dtypeBits int) (bank, line int64, err error) {
+	if addr < 0 || dtypeBits <= 0 {
+		return 0, 0, errorf("SwizzleLayout", "address and element width must be non-negative", "address %d, %d bits", addr, dtypeBits)
+	}
+	b, ok := mulChecked(addr, int64(dtypeBits))
+	if !ok {
+		return 0, 0, errorf("SwizzleLayout", CondOverflow, "address %d of %d-bit elements", addr, dtypeBits)
+	}
+	word := b / 32
+	return word % 32, word / 32, nil
+}
