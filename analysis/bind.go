@@ -322,7 +322,8 @@ func (b binder) tilerMode(n grammar.Node) (layout.TilerMode, error) {
 		return layout.TilerMode{Sub: &v}, nil
 	case layout.IntTuple:
 		if v.IsLeaf() && !v.IsBasis() && !v.IsUnknown() {
-			return layout.TilerMode{Layout: layout.Make(v, layout.Int(1))}, nil
+			// CuTe reads a bare N as N:1 in composition but as make_layout(N) in the divides.
+			return layout.TilerMode{Layout: layout.Make(v, layout.Int(1)), Int: true}, nil
 		}
 	}
 	return layout.TilerMode{}, b.fail(n, CodeType, "a tiler mode is a layout, an integer, _ or a nested tiler; this is a %s", kindOf(v))

@@ -26,6 +26,14 @@ type function interface {
 // and equal offsets at every index (assert ... == ...). When they differ, why
 // names the first index where they do.
 func SameFunction(a, b layout.Value) (same bool, why string, err error) {
+	_, intA := a.(layout.IntTuple)
+	_, intB := b.(layout.IntTuple)
+	if intA && intB {
+		if SameRepresentation(a, b) {
+			return true, "", nil
+		}
+		return false, "the values differ", nil
+	}
 	fa, okA := asFunction(a)
 	fb, okB := asFunction(b)
 	if !okA || !okB {

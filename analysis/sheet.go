@@ -72,7 +72,7 @@ func AnalyzeFile(f *grammar.File) *Sheet {
 			sym := s.Names[st.Name.Name]
 			if sym != nil && sym.Def != nil {
 				s.Findings = append(s.Findings, Finding{Range: st.Name.Range, Severity: SeverityWarning, Code: CodeRedefined,
-					Message:  fmt.Sprintf("%s is bound again; the earlier binding is shadowed from here on", st.Name.Name),
+					Message: fmt.Sprintf("%s is bound again; the earlier binding is shadowed from here on", st.Name.Name),
 					Related: []Related{{sym.Def.Name.Range, "earlier binding of " + st.Name.Name}}})
 				sym = &Symbol{Name: st.Name.Name, Uses: sym.Uses}
 			}
