@@ -9,11 +9,11 @@ import (
 type Language int
 
 const (
-	LangNone  Language = iota // not a file cute-lsp reads
-	LangSheet                 // .cute layout sheets
-	LangMLIR                  // .mlir: !cute.* types and attributes
-	LangCpp                   // .cu .cuh .cpp .hpp .h .cc: descriptors in comments and strings
-	LangPython                // .py: descriptors in comments and strings
+	LangNone   Language = iota // not a file cute-lsp reads
+	LangSheet                  // .cute layout sheets
+	LangMLIR                   // .mlir: !cute.* types and attributes
+	LangCpp                    // .cu .cuh .cpp .hpp .h .cc: descriptors in comments and strings
+	LangPython                 // .py: descriptors in comments and strings
 )
 
 // LanguageOf is the language of a file name by its extension.
