@@ -13,8 +13,10 @@ import (
 // evaluated in order, the names it binds, and the findings.
 type Sheet struct {
 	File     *grammar.File
-	Results  []Result // one per statement, in order
-	Names    map[string]*Symbol
+	Results  []Result                  // one per statement, in order
+	Symbols  []*Symbol                 // every binding, in order
+	Names    map[string]*Symbol        // the last binding of each name
+	Refs     map[*grammar.Name]*Symbol // each use of a name: the binding it reads (nil when undefined)
 	Findings []Finding
 }
 
@@ -25,30 +27,25 @@ type Result struct {
 	Err   error        // the statement's failure, if any
 }
 
-// Symbol is a sheet name: where it is bound and where it is used.
+// Symbol is one binding of a sheet name: where it is bound and where it is read.
 type Symbol struct {
-	Name    string
-	Def     *grammar.Binding
-	Uses    []*grammar.Name
-	Value   layout.Value
-	Err     error
-	defined bool // the binding has been evaluated (uses before it are undefined)
+	Name  string
+	Def   *grammar.Binding
+	Stmt  int // the binding's statement index
+	Uses  []*grammar.Name
+	Value layout.Value
+	Err   error
 }
 
-// sheetEnv resolves names to the bindings evaluated so far.
-type sheetEnv struct {
-	names map[string]*Symbol
-}
+// scopeEnv resolves names to the bindings evaluated so far.
+type scopeEnv map[string]*Symbol
 
-func (e sheetEnv) Lookup(name string) (layout.Value, bool, error) {
-	s, ok := e.names[name]
-	if !ok || !s.defined {
+func (e scopeEnv) Lookup(name string) (layout.Value, bool, error) {
+	s, ok := e[name]
+	if !ok {
 		return nil, false, nil
 	}
-	if s.Err != nil {
-		return nil, true, s.Err
-	}
-	return s.Value, true, nil
+	return s.Value, true, s.Err
 }
 
 // AnalyzeSheet parses and evaluates a sheet.
@@ -59,32 +56,29 @@ func AnalyzeSheet(filename string, src []byte) *Sheet {
 
 // AnalyzeFile evaluates a parsed sheet.
 func AnalyzeFile(f *grammar.File) *Sheet {
-	s := &Sheet{File: f, Names: map[string]*Symbol{}}
-	env := sheetEnv{names: s.Names}
-	for _, st := range f.Statements {
-		s.collectUses(st)
+	s := &Sheet{File: f, Names: map[string]*Symbol{}, Refs: map[*grammar.Name]*Symbol{}}
+	scope := scopeEnv{}
+	for i, st := range f.Statements {
+		s.resolveUses(st, scope)
 		r := Result{Stmt: st}
 		switch st := st.(type) {
 		case *grammar.BadStmt:
 			s.Findings = append(s.Findings, syntaxFinding(st.Err))
 		case *grammar.Binding:
-			r.Value, r.Err = Eval(st.Value, env)
-			sym := s.Names[st.Name.Name]
-			if sym != nil && sym.Def != nil {
+			r.Value, r.Err = Eval(st.Value, scope)
+			if prev := scope[st.Name.Name]; prev != nil {
 				s.Findings = append(s.Findings, Finding{Range: st.Name.Range, Severity: SeverityWarning, Code: CodeRedefined,
 					Message: fmt.Sprintf("%s is bound again; the earlier binding is shadowed from here on", st.Name.Name),
-					Related: []Related{{sym.Def.Name.Range, "earlier binding of " + st.Name.Name}}})
-				sym = &Symbol{Name: st.Name.Name, Uses: sym.Uses}
+					Related: []Related{{prev.Def.Name.Range, "earlier binding of " + st.Name.Name}}})
 			}
-			if sym == nil {
-				sym = &Symbol{Name: st.Name.Name}
-			}
-			sym.Def, sym.Value, sym.Err, sym.defined = st, r.Value, r.Err, true
-			s.Names[st.Name.Name] = sym
+			sym := &Symbol{Name: st.Name.Name, Def: st, Stmt: i, Value: r.Value, Err: r.Err}
+			s.Symbols = append(s.Symbols, sym)
+			scope[sym.Name] = sym
+			s.Names[sym.Name] = sym
 		case *grammar.ExprStmt:
-			r.Value, r.Err = Eval(st.X, env)
+			r.Value, r.Err = Eval(st.X, scope)
 		case *grammar.Assert:
-			r.Err = s.checkAssert(st, env)
+			r.Err = s.checkAssert(st, scope)
 		}
 		if r.Err != nil {
 			if f, ok := evalFinding(r.Err, st); ok {
@@ -100,38 +94,45 @@ func AnalyzeFile(f *grammar.File) *Sheet {
 	return s
 }
 
-// collectUses records the names a statement reads, before it is evaluated,
-// so that a use in a binding's own right-hand side counts as a use.
-func (s *Sheet) collectUses(st grammar.Stmt) {
-	grammar.Inspect(st, func(n grammar.Node) bool {
-		if b, ok := n.(*grammar.Binding); ok {
-			grammar.Inspect(b.Value, func(n grammar.Node) bool { s.use(n); return true })
+// resolveUses links each name a statement reads to the binding in scope
+// before the statement runs (a binding's right-hand side sees the earlier
+// binding of its own name).
+func (s *Sheet) resolveUses(st grammar.Stmt, scope scopeEnv) {
+	var root grammar.Node = st
+	if b, ok := st.(*grammar.Binding); ok {
+		root = b.Value
+	}
+	s.resolveNames(root, scope)
+}
+
+func (s *Sheet) resolveNames(root grammar.Node, scope scopeEnv) {
+	grammar.Inspect(root, func(n grammar.Node) bool {
+		if call, ok := n.(*grammar.Call); ok {
+			// The operation's name is not a sheet name.
+			for _, a := range call.Args {
+				s.resolveNames(a, scope)
+			}
 			return false
 		}
-		s.use(n)
+		name, ok := n.(*grammar.Name)
+		if !ok {
+			return true
+		}
+		if _, isTag := tags[name.Name]; isTag && scope[name.Name] == nil {
+			return true
+		}
+		sym := scope[name.Name]
+		s.Refs[name] = sym
+		if sym != nil {
+			sym.Uses = append(sym.Uses, name)
+		}
 		return true
 	})
 }
 
-func (s *Sheet) use(n grammar.Node) {
-	name, ok := n.(*grammar.Name)
-	if !ok {
-		return
-	}
-	if _, isTag := tags[name.Name]; isTag {
-		return
-	}
-	sym := s.Names[name.Name]
-	if sym == nil {
-		sym = &Symbol{Name: name.Name}
-		s.Names[name.Name] = sym
-	}
-	sym.Uses = append(sym.Uses, name)
-}
-
 func (s *Sheet) unusedNames() {
-	for _, sym := range s.Names {
-		if sym.Def != nil && len(sym.Uses) == 0 && sym.Name[0] != '_' {
+	for _, sym := range s.Symbols {
+		if len(sym.Uses) == 0 && sym.Name[0] != '_' {
 			s.Findings = append(s.Findings, Finding{Range: sym.Def.Name.Range, Severity: SeverityHint, Code: CodeUnused,
 				Message: fmt.Sprintf("%s is bound but never used", sym.Name)})
 		}

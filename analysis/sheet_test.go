@@ -25,10 +25,11 @@ func TestSheetFindings(t *testing.T) {
 	}{
 		{"clean", "A = (4,2):(1,4)\nassert size(A) == 8\n", nil},
 		{"undefined", "B = coalesce(A)\nassert B == B\n", []string{"1:14 undefined-name: undefined: A"}},
-		{"use before definition", "assert A == A\nA = 8:1\n", []string{"1:8 undefined-name: undefined: A"}},
+		{"use before definition", "assert A == A\nA = 8:1\n", []string{"1:8 undefined-name: undefined: A", "2:1 unused-name: A is bound but never used"}},
 		{"unused", "A = 8:1\n", []string{"1:1 unused-name: A is bound but never used"}},
 		{"underscore names are not reported unused", "_scratch = 8:1\n", nil},
-		{"redefined", "A = 8:1\nA = 4:1\nassert A == A\n", []string{"2:1 redefined-name: A is bound again"}},
+		{"redefined", "A = 8:1\nA = 4:1\nassert A == A\n", []string{"1:1 unused-name: A is bound but never used", "2:1 redefined-name: A is bound again"}},
+		{"redefinition reads the earlier binding", "A = 8:1\nA = coalesce(A)\nassert A == A\n", []string{"2:1 redefined-name: A is bound again"}},
 		{"incongruent", "A = (4,2):(1,(2,3))\nassert A == A\n", []string{"1:5 incongruent: "}},
 		{"bad swizzle", "S = Sw<3,4,2>\nassert S is S\n", []string{"1:5 invalid-swizzle: "}},
 		{"precondition", "C = complement((2,2):(1,1))\nassert C == C\n", []string{"1:5 precondition: complement: "}},
@@ -73,6 +74,48 @@ func TestSheetResultsAndSymbols(t *testing.T) {
 	a := s.Names["A"]
 	if a == nil || a.Def == nil || len(a.Uses) != 1 || a.Uses[0].Range.Pos.Line != 2 {
 		t.Errorf("symbol A = %+v, want its definition and one use on line 2", a)
+	}
+	if s.Refs[a.Uses[0]] != a {
+		t.Errorf("the use of A does not resolve to its binding")
+	}
+}
+
+func TestTargetAt(t *testing.T) {
+	src := "A = (4,6):(1,4)\nB = logical_divide(A, [2:1;3:1])  # note\nA = 8:1\nassert A == 8:1\n"
+	s := AnalyzeSheet("t.cute", []byte(src))
+	at := func(line, col int) (Target, bool) {
+		off := 0
+		for l := 1; l < line; l++ {
+			off += strings.IndexByte(src[off:], '\n') + 1
+		}
+		return s.TargetAt(off + col - 1)
+	}
+	for _, tc := range []struct {
+		line, col int
+		node, val string
+	}{
+		{1, 1, "*grammar.Name", "(4,6):(1,4)"},                  // a binding's name: its value
+		{2, 20, "*grammar.Name", "(4,6):(1,4)"},                 // a use: the first A
+		{2, 5, "*grammar.Call", "((2,2),(3,2)):((1,2),(4,12))"}, // the operation's name stands for the call
+		{2, 10, "*grammar.Call", "((2,2),(3,2)):((1,2),(4,12))"},
+		{2, 24, "*grammar.Layout", "2:1"},
+		{2, 23, "*grammar.Tiler", "[2:1;3:1]"},
+		{4, 8, "*grammar.Name", "8:1"}, // the second A
+	} {
+		tg, ok := at(tc.line, tc.col)
+		if !ok {
+			t.Errorf("%d:%d: no target", tc.line, tc.col)
+			continue
+		}
+		if got := fmt.Sprintf("%T", tg.Node); got != tc.node || tg.Value == nil || tg.Value.String() != tc.val {
+			t.Errorf("%d:%d: %s = %v (%v), want %s = %s", tc.line, tc.col, got, tg.Value, tg.Err, tc.node, tc.val)
+		}
+	}
+	if _, ok := at(2, 36); ok {
+		t.Errorf("a comment has no target")
+	}
+	if tg, _ := at(4, 8); tg.Symbol == nil || tg.Symbol.Stmt != 2 {
+		t.Errorf("the second A resolves to %+v, want the binding on line 3", tg.Symbol)
 	}
 }
 
