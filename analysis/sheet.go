@@ -18,6 +18,7 @@ type Sheet struct {
 	Names    map[string]*Symbol        // the last binding of each name
 	Refs     map[*grammar.Name]*Symbol // each use of a name: the binding it reads (nil when undefined)
 	Findings []Finding
+	Reused   int // statements whose results came from the cache
 }
 
 // Result is what one statement evaluated to.
@@ -35,6 +36,7 @@ type Symbol struct {
 	Uses  []*grammar.Name
 	Value layout.Value
 	Err   error
+	key   uint64 // the cache key of its statement: dependents include it in theirs
 }
 
 // scopeEnv resolves names to the bindings evaluated so far.
@@ -50,35 +52,48 @@ func (e scopeEnv) Lookup(name string) (layout.Value, bool, error) {
 
 // AnalyzeSheet parses and evaluates a sheet.
 func AnalyzeSheet(filename string, src []byte) *Sheet {
-	f, _ := grammar.ParseFile(filename, src)
-	return AnalyzeFile(f)
+	return AnalyzeSheetCached(filename, src, nil)
 }
 
-// AnalyzeFile evaluates a parsed sheet.
-func AnalyzeFile(f *grammar.File) *Sheet {
+// AnalyzeSheetCached is AnalyzeSheet reusing the results in cache (nil for
+// none) of statements that have not changed since it was last used.
+func AnalyzeSheetCached(filename string, src []byte, cache *Cache) *Sheet {
+	f, _ := grammar.ParseFile(filename, src)
+	return AnalyzeFile(f, src, cache)
+}
+
+// AnalyzeFile evaluates a parsed sheet; src is the text it was parsed from.
+func AnalyzeFile(f *grammar.File, src []byte, cache *Cache) *Sheet {
 	s := &Sheet{File: f, Names: map[string]*Symbol{}, Refs: map[*grammar.Name]*Symbol{}}
 	scope := scopeEnv{}
+	if cache != nil {
+		cache.begin()
+		defer cache.end()
+	}
 	for i, st := range f.Statements {
-		s.resolveUses(st, scope)
+		deps := s.resolveUses(st, scope)
 		r := Result{Stmt: st}
+		var key uint64
+		if _, bad := st.(*grammar.BadStmt); !bad {
+			var hit bool
+			key, r.Value, r.Err, hit = s.evalStatement(st, src, scope, deps, cache)
+			if hit {
+				s.Reused++
+			}
+		}
 		switch st := st.(type) {
 		case *grammar.BadStmt:
 			s.Findings = append(s.Findings, syntaxFinding(st.Err))
 		case *grammar.Binding:
-			r.Value, r.Err = Eval(st.Value, scope)
 			if prev := scope[st.Name.Name]; prev != nil {
 				s.Findings = append(s.Findings, Finding{Range: st.Name.Range, Severity: SeverityWarning, Code: CodeRedefined,
 					Message: fmt.Sprintf("%s is bound again; the earlier binding is shadowed from here on", st.Name.Name),
 					Related: []Related{{prev.Def.Name.Range, "earlier binding of " + st.Name.Name}}})
 			}
-			sym := &Symbol{Name: st.Name.Name, Def: st, Stmt: i, Value: r.Value, Err: r.Err}
+			sym := &Symbol{Name: st.Name.Name, Def: st, Stmt: i, Value: r.Value, Err: r.Err, key: key}
 			s.Symbols = append(s.Symbols, sym)
 			scope[sym.Name] = sym
 			s.Names[sym.Name] = sym
-		case *grammar.ExprStmt:
-			r.Value, r.Err = Eval(st.X, scope)
-		case *grammar.Assert:
-			r.Err = s.checkAssert(st, scope)
 		}
 		if r.Err != nil {
 			if f, ok := evalFinding(r.Err, st); ok {
@@ -97,20 +112,50 @@ func AnalyzeFile(f *grammar.File) *Sheet {
 // resolveUses links each name a statement reads to the binding in scope
 // before the statement runs (a binding's right-hand side sees the earlier
 // binding of its own name).
-func (s *Sheet) resolveUses(st grammar.Stmt, scope scopeEnv) {
+func (s *Sheet) resolveUses(st grammar.Stmt, scope scopeEnv) (deps []*Symbol) {
 	var root grammar.Node = st
 	if b, ok := st.(*grammar.Binding); ok {
 		root = b.Value
 	}
-	s.resolveNames(root, scope)
+	s.resolveNames(root, scope, &deps)
+	return deps
 }
 
-func (s *Sheet) resolveNames(root grammar.Node, scope scopeEnv) {
+// evalStatement evaluates a statement, or takes its result from cache when
+// neither its text nor the bindings it reads changed. key is the statement's
+// cache key (the key of the symbol it binds).
+func (s *Sheet) evalStatement(st grammar.Stmt, src []byte, scope scopeEnv, deps []*Symbol, cache *Cache) (key uint64, v layout.Value, err error, hit bool) {
+	var text string
+	pos := st.Span().Pos
+	if cache != nil {
+		text = string(src[pos.Offset:st.Span().End.Offset])
+		depKeys := make([]uint64, len(deps))
+		for i, d := range deps {
+			depKeys[i] = d.key
+		}
+		key = statementKey(text, pos.Column, depKeys)
+		if v, err, ok := cache.lookup(key, text, pos.Column, depKeys, pos); ok {
+			return key, v, err, true
+		}
+		defer func() { cache.store(key, text, pos.Column, depKeys, pos, v, err) }()
+	}
+	switch st := st.(type) {
+	case *grammar.Binding:
+		v, err = Eval(st.Value, scope)
+	case *grammar.ExprStmt:
+		v, err = Eval(st.X, scope)
+	case *grammar.Assert:
+		err = s.checkAssert(st, scope)
+	}
+	return key, v, err, false
+}
+
+func (s *Sheet) resolveNames(root grammar.Node, scope scopeEnv, deps *[]*Symbol) {
 	grammar.Inspect(root, func(n grammar.Node) bool {
 		if call, ok := n.(*grammar.Call); ok {
 			// The operation's name is not a sheet name.
 			for _, a := range call.Args {
-				s.resolveNames(a, scope)
+				s.resolveNames(a, scope, deps)
 			}
 			return false
 		}
@@ -125,6 +170,7 @@ func (s *Sheet) resolveNames(root grammar.Node, scope scopeEnv) {
 		s.Refs[name] = sym
 		if sym != nil {
 			sym.Uses = append(sym.Uses, name)
+			*deps = append(*deps, sym)
 		}
 		return true
 	})

@@ -156,3 +156,39 @@ func TestEvalString(t *testing.T) {
 		}
 	}
 }
+
+func TestCacheReevaluatesOnlyWhatChanged(t *testing.T) {
+	cache := NewCache()
+	v1 := "A = (4,6):(1,4)\nB = logical_divide(A, [2:1;3:1])\nC = coalesce((2,4):(1,2))\nassert B == B\nD = complement((2,2):(1,1))\n"
+	s := AnalyzeSheetCached("t.cute", []byte(v1), cache)
+	if s.Reused != 0 {
+		t.Fatalf("first analysis reused %d statements", s.Reused)
+	}
+	// A comment line above moves every statement down a line: all are reused,
+	// with their findings moved along.
+	v2 := "# new\nA = (4,6):(1,4)\nB = logical_divide(A, [2:1;3:1])\nC = coalesce((2,4):(1,2))\nassert B == B\nD = complement((2,2):(1,1))\n"
+	s = AnalyzeSheetCached("t.cute", []byte(v2), cache)
+	if s.Reused != 5 {
+		t.Errorf("after inserting a comment: reused %d statements, want all 5", s.Reused)
+	}
+	fresh := AnalyzeSheet("t.cute", []byte(v2))
+	if got, want := fmt.Sprint(findingsOfSheet(s)), fmt.Sprint(findingsOfSheet(fresh)); got != want {
+		t.Errorf("cached findings differ from fresh ones:\n%s\n%s", got, want)
+	}
+	v3 := strings.Replace(v2, "A = (4,6):(1,4)", "A = (8,6):(1,8)", 1)
+	s = AnalyzeSheetCached("t.cute", []byte(v3), cache)
+	if s.Reused != 2 {
+		t.Errorf("after editing A: reused %d statements, want 2 (C and D)", s.Reused)
+	}
+	if got := s.Names["B"].Value.String(); got != "((2,4),(3,2)):((1,2),(8,24))" {
+		t.Errorf("B after the edit = %s", got)
+	}
+}
+
+func findingsOfSheet(s *Sheet) []string {
+	var out []string
+	for _, f := range s.Findings {
+		out = append(out, fmt.Sprintf("%d:%d-%d:%d %s %v", f.Range.Pos.Line, f.Range.Pos.Column, f.Range.End.Line, f.Range.End.Column, f.Message, f.Related))
+	}
+	return out
+}
