@@ -499,3 +499,40 @@ func MaxCommonLayoutComposed(a, b Value) (Value, bool, error) {
 	}
 	return common, true, nil
 }
+
+// PartitionComposed is inner_partition, outer_partition, local_tile or
+// local_partition (op) of a swizzled layout: the partition of the inner
+// layout, with the offset of the cut added to the swizzle's offset,
+// Sw o (off + p.Offset) o p.Layout.
+// Law: its Eval(i) == C's value at the element the plain partition of the
+// inner layout picks, Sw(off + p.Offset + p.Layout(i)).
+func PartitionComposed(op string, c Composed, rest ...Value) (Value, error) {
+	if err := c.Outer.Validate(op); err != nil {
+		return nil, err
+	}
+	v, err := Apply(op, append([]Value{c.Inner}, rest...)...)
+	if err != nil {
+		return nil, err
+	}
+	p, ok := v.(Partition)
+	if !ok {
+		return nil, errorf(op, CondComposedNotPlain, "%s of %v gave %v", op, c.Inner, v)
+	}
+	base, err := offsetValue(op, c.Offset)
+	if err != nil {
+		return nil, err
+	}
+	d, err := offsetValue(op, p.Offset)
+	if err != nil {
+		return nil, err
+	}
+	sum, err := addOffset(op, base, d)
+	if err != nil {
+		return nil, err
+	}
+	off := Dyn(sum)
+	if c.Offset.IsStatic() && p.Offset.IsStatic() {
+		off = Int(sum)
+	}
+	return composeSwizzle(op, c.Outer, off, p.Layout)
+}

@@ -498,3 +498,68 @@ func TestMaxCommonComposed(t *testing.T) {
 		}
 	}
 }
+
+// Law: a partition of a swizzled layout picks the same elements as the
+// partition of its inner layout, swizzled: C'(i) == Sw(off + p.Offset + p.Layout(i)).
+func TestPartitionComposedProperty(t *testing.T) {
+	r := rand.New(rand.NewPCG(45, 46))
+	for range 300 {
+		sw := randomSwizzle(r)
+		off := r.Int64N(32)
+		inner := Make(Ints(8, 16), Ints(16, 1))
+		c := Composed{Outer: sw, Offset: Int(off), Inner: inner}
+		calls := [][]Value{
+			{Ints(4, 8), Tup(Int(r.Int64N(2)), Int(r.Int64N(2)))},
+			{mustLayout("(2,4):(4,1)"), Int(r.Int64N(8))},
+		}
+		for k, name := range []string{"local_tile", "local_partition"} {
+			v, err := Apply(name, append([]Value{c}, calls[k]...)...)
+			if err != nil {
+				t.Fatalf("%s(%v): %v", name, c, err)
+			}
+			pv, err := Apply(name, append([]Value{inner}, calls[k]...)...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := pv.(Partition)
+			f, _ := asIndexFunction("test", v)
+			n, _ := p.Layout.Size()
+			for i := range n {
+				x, _ := p.Layout.Eval(i)
+				want := sw.apply(off + p.Offset.Value() + x)
+				if got, _ := f.Eval(i); got != want {
+					t.Fatalf("%s(%v, %v) = %v at %d: %d, want %d", name, c, calls[k], v, i, got, want)
+				}
+			}
+		}
+	}
+	c := Composed{Swizzle{3, 3, 3}, Int(0), mustLayout("(64,64):(64,1)")}
+	cases := []struct {
+		op   string
+		args []Value
+		want string
+	}{
+		{"slice", []Value{Tup(Int(1), Underscore()), c}, "Sw<3,3,3> o 64 o (64):(1)"},
+		{"local_tile", []Value{c, Ints(8, 64), Ints(1, 0)}, "Sw<3,3,3> o 512 o (8,64):(64,1)"},
+		{"filter", []Value{c, Ints(1, 1)}, "Sw<3,3,3> o 0 o (64,64):(64,1)"},
+		{"nullspace", []Value{c}, "1:0"},
+		{"zip", []Value{c}, "Sw<3,3,3> o 0 o ((64,64)):((64,1))"},
+	}
+	for _, k := range cases {
+		got, err := Apply(k.op, k.args...)
+		if err != nil || got.String() != k.want {
+			t.Errorf("%s(%v) = %v, %v; want %s", k.op, k.args, got, err, k.want)
+		}
+	}
+	bad := [][]Value{
+		{Composed{Swizzle{3, 3, 2}, Int(0), c.Inner}, Ints(8, 64), Ints(1, 0)},
+		{c, Ints(8, 64), Ints(9, 0, 4)},
+		{Composed{Swizzle{3, 3, 3}, Unknown(), c.Inner}, Ints(8, 64), Ints(1, 0)},
+		{Composed{Swizzle{3, 3, 3}, Int(1<<63 - 1), c.Inner}, Ints(8, 64), Ints(1, 0)},
+	}
+	for _, args := range bad {
+		if _, err := Apply("local_tile", args...); err == nil {
+			t.Errorf("local_tile(%v): no error", args)
+		}
+	}
+}
