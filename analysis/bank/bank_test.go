@@ -126,7 +126,7 @@ func TestLowerVectorization(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.VectorBytes != 8 || r.PerWarp != 2 || len(r.Findings) != 0 {
+	if r.VectorBytes != 8 || r.PerWarp != 2 || hasFinding(r.Findings, FindingVectorWidth, "") {
 		t.Fatalf("64-bit request: %d instructions of %d bytes, findings %v", r.PerWarp, r.VectorBytes, r.Findings)
 	}
 	if r.Instructions[1].Addrs[0] != 8 {
