@@ -191,36 +191,21 @@ func (p *Plan) build(a Access, offs []int64, T, V, R int) error {
 		}
 	}
 
-	var width, pieces int
-	wholeBytes := runBits%8 == 0 && allRunsByteAligned(offs, run, b)
-	if wholeBytes {
-		// Whole bytes: the widest power of two dividing the length and every start.
-		length := runBits / 8
-		g := length
-		for k := 0; k < len(offs); k += run {
-			g |= offs[k] * b / 8
-		}
-		width = int(min(g&-g, 16))
-		pieces = int(length) / width
-	} else {
-		// Part of a byte: the narrowest aligned window holding every lane's bits.
-		width = 1
-		for k := 0; k < len(offs); k += run {
-			lo := offs[k] * b / 8
-			hi := (offs[k]*b + runBits - 1) / 8
-			for width <= 16 && lo/int64(width) != hi/int64(width) {
-				width *= 2
-			}
-		}
-		if width > 16 {
-			return fmt.Errorf("bank: %d-bit elements: a run of %d element(s) straddles a 16-byte boundary, so no single shared-memory access holds it (recast the tile to bytes)", a.ElemBits, run)
-		}
-		pieces = 1
+	if runBits%8 != 0 || !allRunsByteAligned(offs, run, b) {
+		return p.buildSubByte(a, offs, T, V, R)
 	}
+	// Whole bytes: the widest power of two dividing the length and every start.
+	length := runBits / 8
+	g := length
+	for k := 0; k < len(offs); k += run {
+		g |= offs[k] * b / 8
+	}
+	width := int(min(g&-g, 16))
+	pieces := int(length) / width
 	if a.VectorBits != 0 {
 		want := a.VectorBits / 8
 		switch {
-		case want < width && wholeBytes:
+		case want < width:
 			pieces *= width / want
 			width = want
 		case want > width:
@@ -246,6 +231,68 @@ func (p *Plan) build(a Access, offs []int64, T, V, R int) error {
 						addr := o * b / 8
 						addr -= addr % int64(width)
 						in.Addrs[lane] = addr + int64(j*width)
+					}
+					idx++
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// buildSubByte lowers runs that do not cover whole bytes (4-bit elements
+// at odd offsets, 6-bit elements) the way CuTe's subbyte_reference reads
+// them: element by element, one byte access for the byte where the element
+// starts, and, for the lanes whose element straddles into the next byte, a
+// second byte access (the other lanes predicated off). A second access is
+// issued for a value when an element straddles in any warp; in the other
+// warps it has no lane active and costs nothing.
+func (p *Plan) buildSubByte(a Access, offs []int64, T, V, R int) error {
+	b := int64(a.ElemBits)
+	if a.Op.IsMatrix() {
+		return fmt.Errorf("bank: %s moves 16-byte rows, but %d-bit elements at these offsets do not fill whole bytes", a.Op, a.ElemBits)
+	}
+	if a.VectorBits > 8 {
+		p.Findings = append(p.Findings, Finding{Code: FindingVectorWidth, Message: fmt.Sprintf(
+			"%d-bit accesses asked for, but the %d-bit elements of each thread's value mode do not cover whole aligned bytes: read element by element with byte accesses, as CuTe's sub-byte references do",
+			a.VectorBits, a.ElemBits)})
+	}
+	straddles := func(o int64) bool { return o*b%8+b > 8 }
+	second := make([]bool, R*V)
+	perWarp := 0
+	for r := 0; r < R; r++ {
+		for v := 0; v < V; v++ {
+			for t := 0; t < T && !second[r*V+v]; t++ {
+				second[r*V+v] = straddles(offs[(r*T+t)*V+v])
+			}
+			perWarp++
+			if second[r*V+v] {
+				perWarp++
+			}
+		}
+	}
+	p.ContiguousElems = 1
+	p.VectorBytes = 1
+	p.PerWarp = perWarp
+	p.Instructions = make([]Instruction, p.Warps*perWarp)
+	idx := 0
+	for w := 0; w < p.Warps; w++ {
+		for r := 0; r < R; r++ {
+			for v := 0; v < V; v++ {
+				for part := 0; part < 2; part++ {
+					if part == 1 && !second[r*V+v] {
+						continue
+					}
+					in := &p.Instructions[idx]
+					in.Op, in.Width = a.Op, 1
+					in.Warp, in.Step = w, idx-w*perWarp
+					for lane := 0; lane < WarpSize; lane++ {
+						o := offs[(r*T+w*WarpSize+lane)*V+v]
+						in.Addrs[lane] = o*b/8 + int64(part)
+						if part == 1 && !straddles(o) {
+							in.Inactive |= 1 << lane
+							in.Addrs[lane] = 0
+						}
 					}
 					idx++
 				}

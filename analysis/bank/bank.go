@@ -20,7 +20,9 @@
 //     a lane pair as one request, so a phase takes twice the lanes: the whole
 //     warp for 8 bytes, each half-warp for 16 bytes. Pairings that differ
 //     from one group of four lanes to the next, lanes equal four apart, and
-//     stores, ldmatrix and stmatrix get no such pairing.
+//     stores, ldmatrix and stmatrix get no such pairing;
+//   - lanes predicated off take no part; in the pairing test they match any
+//     address, and a phase with no active lane is not issued.
 //
 // Addresses are byte offsets from the start of a shared-memory buffer that is
 // at least 128-byte aligned (swizzled layouts assume the alignment their
@@ -90,7 +92,13 @@ type Instruction struct {
 	Warp     int  // which warp of the access issues it
 	Step     int  // which of that warp's instructions it is, in issue order
 	Addrs    [WarpSize]int64
+	// Inactive has bit l set when lane l is predicated off and takes no
+	// part (ld and st only: ldmatrix and stmatrix need the whole warp).
+	Inactive uint32
 }
+
+// Active reports whether lane takes part in the instruction.
+func (in *Instruction) Active(lane int) bool { return in.Inactive&(1<<lane) == 0 }
 
 // Lanes is the number of lanes whose addresses the instruction uses.
 func (in *Instruction) Lanes() int {
@@ -114,8 +122,9 @@ func (in *Instruction) LanesPerPhase() int {
 
 // Paired reports whether the instruction is a paired load: an 8- or 16-byte
 // load in which every lane i has the address of lane i^1, or every lane i
-// has the address of lane i^2. The hardware then serves two lanes as one
-// request and a phase takes twice the lanes (measured: testdata/gpu).
+// has the address of lane i^2, a lane predicated off matching any address.
+// The hardware then serves two lanes as one request and a phase takes twice
+// the lanes (measured: testdata/gpu).
 func (in *Instruction) Paired() bool {
 	if in.Op != Load || in.Width < 8 {
 		return false
@@ -123,7 +132,7 @@ func (in *Instruction) Paired() bool {
 	for _, d := range [...]int{1, 2} {
 		all := true
 		for lane := 0; lane < WarpSize && all; lane++ {
-			all = in.Addrs[lane] == in.Addrs[lane^d]
+			all = in.Addrs[lane] == in.Addrs[lane^d] || !in.Active(lane) || !in.Active(lane^d)
 		}
 		if all {
 			return true
@@ -175,7 +184,13 @@ func (in *Instruction) validate() error {
 	default:
 		return fmt.Errorf("bank: unknown op %d", in.Op)
 	}
+	if in.Op.IsMatrix() && in.Inactive != 0 {
+		return fmt.Errorf("bank: %s is warp-synchronous: every lane takes part", in.Op)
+	}
 	for lane := 0; lane < in.Lanes(); lane++ {
+		if !in.Active(lane) {
+			continue
+		}
 		a := in.Addrs[lane]
 		if a < 0 {
 			return fmt.Errorf("bank: warp %d instruction %d lane %d: negative byte address %d", in.Warp, in.Step, lane, a)
@@ -216,7 +231,12 @@ func (c *Cost) add(in *Instruction) {
 			head[b] = -1
 		}
 		n := int8(0)
+		active := false
 		for lane := first; lane < first+per; lane++ {
+			if !in.Active(lane) {
+				continue
+			}
+			active = true
 			w0 := in.Addrs[lane] >> 2
 			for k := int64(0); k < int64(wordsPerLane); k++ {
 				w := w0 + k
@@ -240,6 +260,9 @@ func (c *Cost) add(in *Instruction) {
 					p.Wavefronts = int(p.Words[b])
 				}
 			}
+		}
+		if !active {
+			continue // a phase with no active lane is not issued
 		}
 		c.Wavefronts += p.Wavefronts
 		c.Ideal++
