@@ -76,6 +76,8 @@ type Target struct {
 	Err   error
 	// Symbol is set when the node is a name (its binding or a use).
 	Symbol *Symbol
+	// Env resolves names as the target's statement sees them.
+	Env Env
 }
 
 // TargetAt finds what offset points at and evaluates it; ok is false when
@@ -92,7 +94,7 @@ func (s *Sheet) TargetAt(offset int) (Target, bool) {
 		return Target{}, false
 	}
 	n := path[k]
-	t := Target{Stmt: i, Node: n, Path: path[:k+1]}
+	t := Target{Stmt: i, Node: n, Path: path[:k+1], Env: s.EnvAt(i)}
 	if name, ok := n.(*grammar.Name); ok {
 		t.Symbol = s.Refs[name]
 		if b, ok := s.File.Statements[i].(*grammar.Binding); ok && b.Name == name {
@@ -101,7 +103,7 @@ func (s *Sheet) TargetAt(offset int) (Target, bool) {
 			return t, true
 		}
 	}
-	t.Value, t.Err = Eval(n, s.EnvAt(i))
+	t.Value, t.Err = Eval(n, t.Env)
 	return t, true
 }
 
