@@ -1,5 +1,7 @@
 package layout
 
+import "slices"
+
 // CondNonInjective is CuTe's assertion text for a complement of a layout
 // that maps two coordinates to one index.
 const CondNonInjective = "Non-injective Layout detected in complement."
@@ -50,8 +52,9 @@ func ComplementTo(a Layout, m IntTuple) (Layout, error) {
 // cotarget is M, an integer or a shape, without building an IntTuple for
 // the integer case.
 type cotarget struct {
-	n     int64
-	shape *IntTuple // nil when M is the integer n
+	n       int64
+	shape   IntTuple // when isShape
+	isShape bool
 }
 
 func cotargetInt(n int64) cotarget { return cotarget{n: n} }
@@ -59,18 +62,18 @@ func cotargetTuple(m IntTuple) cotarget {
 	if m.IsLeaf() {
 		return cotarget{n: m.val}
 	}
-	return cotarget{shape: &m}
+	return cotarget{shape: m, isShape: true}
 }
 
 // restShape is CuTe's coalesce(ceil_div(M, stride)): the number of times
 // the block of the given stride fits in M, rounded up, multiplied over M's
 // modes as ceil_div folds stride through them.
 func (c cotarget) restShape(stride int64) (int64, bool) {
-	if c.shape == nil {
+	if !c.isShape {
 		return ceilDivC(c.n, stride)
 	}
 	prod := int64(1)
-	_, ok := ceilDivTuple(*c.shape, stride, &prod)
+	_, ok := ceilDivTuple(c.shape, stride, &prod)
 	return prod, ok
 }
 
@@ -137,9 +140,9 @@ func complementFlat(a Layout, fs, fd []int64, m cotarget) (Layout, error) {
 	if len(fs) == 1 && fd[0] == 0 {
 		// Nothing of a is left after filtering: the complement is all of M.
 		n := m.n
-		if m.shape != nil {
+		if m.isShape {
 			var ok bool
-			if n, ok = productOf(*m.shape); !ok {
+			if n, ok = productOf(m.shape); !ok {
 				return overflow()
 			}
 		}
@@ -170,8 +173,8 @@ func complementFlat(a Layout, fs, fd []int64, m cotarget) (Layout, error) {
 		gap := minStride / lastStride
 		if gap == 0 {
 			return Layout{}, errorf("complement", CondNonInjective,
-				"mode %d:%d of %v starts at %d, inside the span %d of the modes of smaller stride, so two coordinates map to the same index",
-				minShape, minStride, a, minStride, lastStride)
+				"mode %d:%d of %v starts inside [0, %d), the span of its modes of smaller stride, so two coordinates map to the same index",
+				minShape, minStride, a, lastStride)
 		}
 		next, ok := mulChecked(minStride, minShape)
 		if !ok {
@@ -184,8 +187,11 @@ func complementFlat(a Layout, fs, fd []int64, m cotarget) (Layout, error) {
 	}
 	rest, ok := m.restShape(lastStride)
 	if !ok {
-		if lastStride == 0 {
+		switch {
+		case lastStride == 0:
 			return Layout{}, errorf("complement", CondDivideByZero, "the modes of %v span 0 elements", a)
+		case m.isShape && hasZeroLeaf(m.shape):
+			return Layout{}, errorf("complement", CondDivideByZero, "the cotarget %v has a mode of size 0", m.shape)
 		}
 		return overflow()
 	}
@@ -235,4 +241,11 @@ func checkLeaves(op string, t IntTuple) error {
 		}
 	}
 	return nil
+}
+
+func hasZeroLeaf(t IntTuple) bool {
+	if t.IsLeaf() {
+		return t.val == 0
+	}
+	return slices.ContainsFunc(t.elems, hasZeroLeaf)
 }

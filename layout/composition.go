@@ -1,6 +1,7 @@
 package layout
 
 import (
+	"errors"
 	"fmt"
 	"math"
 )
@@ -44,8 +45,11 @@ func Composition(a, b Layout) (Layout, error) {
 	if !ok {
 		return Layout{}, errorf("composition", CondOverflow, "coalescing %v overflows int64", a)
 	}
-	c := composer{a: a, shape: as, stride: ad}
+	c := composer{shape: as, stride: ad}
 	s, d, err := c.mode(b.Shape, b.Stride)
+	if err == errCompositionFault {
+		return Layout{}, faultError(a, as, ad, c.fault)
+	}
 	if err != nil {
 		return Layout{}, err
 	}
@@ -183,11 +187,36 @@ func tilerOfTuple(t IntTuple) (Tiler, error) {
 	return Tiler{Modes: modes}, nil
 }
 
-// composer splits modes of B over the coalesced flat modes of A.
+// composer splits modes of B over the coalesced flat modes of A. It holds
+// nothing but those arrays, so that they can stay on Composition's stack;
+// a failed split is recorded in fault and worded by Composition.
 type composer struct {
-	a             Layout // as given, for messages
 	shape, stride []int64
+	fault         compositionFault
 }
+
+// compositionFault is a split of a mode rShape:rStride of B that failed at
+// (coalesced) mode i = cs:cd of A, with what was left of the B mode there.
+type compositionFault struct {
+	kind                                 faultKind
+	i                                    int
+	rShape, rStride                      int64
+	cs, cd, restShape, restStride, taken int64
+}
+
+// faultKind is which check a split failed (plain integers, so that a
+// fault carries no pointer and the composer stays on the stack).
+type faultKind uint8
+
+const (
+	faultOverflow faultKind = iota
+	faultStride
+	faultShape
+	faultZero
+)
+
+// errCompositionFault says that the composer recorded its fault.
+var errCompositionFault = errors.New("composition fault")
 
 // mode is composition_impl on one mode s:d of B: tuples distribute, a leaf
 // mode becomes one mode or a flat tuple of modes.
@@ -217,9 +246,9 @@ func (c *composer) mode(s, d IntTuple) (IntTuple, IntTuple, error) {
 		return IntTuple{}, IntTuple{}, err
 	}
 	var sb, db [flatInline]int64
-	rs, rd, err := c.leaf(s.val, d.val, sb[:0], db[:0])
-	if err != nil {
-		return IntTuple{}, IntTuple{}, err
+	rs, rd, ok := c.leaf(s.val, d.val, sb[:0], db[:0])
+	if !ok {
+		return IntTuple{}, IntTuple{}, errCompositionFault
 	}
 	if len(rs) == 1 {
 		return Int(rs[0]), Int(rd[0]), nil
@@ -229,44 +258,46 @@ func (c *composer) mode(s, d IntTuple) (IntTuple, IntTuple, error) {
 
 // leaf composes A with the single mode rShape:rStride, appending the
 // resulting modes to outS/outD: one mode, or several when the mode of B
-// crosses modes of A.
-func (c *composer) leaf(rShape, rStride int64, outS, outD []int64) ([]int64, []int64, error) {
+// crosses modes of A. On failure it records c.fault and reports false.
+func (c *composer) leaf(rShape, rStride int64, outS, outD []int64) ([]int64, []int64, bool) {
 	if rStride == 0 {
-		return append(outS, rShape), append(outD, 0), nil
+		return append(outS, rShape), append(outD, 0), true
 	}
+	c.fault = compositionFault{kind: faultOverflow, i: -1, rShape: rShape, rStride: rStride}
 	r := len(c.shape)
 	last := c.stride[r-1]
 	if r == 1 {
 		v, ok := mulChecked(rStride, last)
 		if !ok {
-			return nil, nil, c.overflow(rShape, rStride)
+			return nil, nil, false
 		}
-		return append(outS, rShape), append(outD, v), nil
+		return append(outS, rShape), append(outD, v), true
 	}
 	start := len(outS)
 	restShape, restStride := rShape, rStride
 	for i := 0; i < r-1; i++ {
 		cs, cd := c.shape[i], c.stride[i]
+		c.fault.i, c.fault.cs, c.fault.cd = i, cs, cd
+		c.fault.restShape, c.fault.restStride = restShape, restStride
 		if cs == 0 {
-			return nil, nil, errorf("composition", CondDivideByZero,
-				"layout %v has a mode of shape 0", c.a)
+			c.fault.kind = faultZero
+			return nil, nil, false
 		}
 		if restStride%cs != 0 && restStride >= cs {
-			return nil, nil, errorf("composition", CondStrideDivisibility,
-				"stride %d of mode %d:%d of B reaches mode %d (%d:%d) of A%s as stride %d, which is neither a multiple of %d nor less than it",
-				rStride, rShape, rStride, i, cs, cd, c.coalescedNote(), restStride, cs)
+			c.fault.kind = faultStride
+			return nil, nil, false
 		}
 		ars := restStride
 		if ars < 0 {
 			if ars == -ars {
-				return nil, nil, c.overflow(rShape, rStride)
+				return nil, nil, false
 			}
 			ars = -ars
 		}
 		nextShape, ok1 := ceilDivC(cs, ars)
 		nextStride, ok2 := ceilDivC(ars, cs)
 		if !ok1 || !ok2 {
-			return nil, nil, c.overflow(rShape, rStride)
+			return nil, nil, false
 		}
 		if restStride < 0 {
 			nextStride = -nextStride
@@ -276,46 +307,57 @@ func (c *composer) leaf(rShape, rStride int64, outS, outD []int64) ([]int64, []i
 			continue
 		}
 		newShape := min(nextShape, restShape)
+		c.fault.taken = newShape
 		if newShape == 0 {
-			return nil, nil, errorf("composition", CondDivideByZero,
-				"mode %d:%d of B has shape 0", rShape, rStride)
+			c.fault.kind = faultZero
+			return nil, nil, false
 		}
 		if restShape%newShape != 0 {
-			return nil, nil, errorf("composition", CondShapeDivisibility,
-				"shape %d of mode %d:%d of B, %d of it left at mode %d (%d:%d) of A%s, is not a multiple of %d, the part of that mode it covers at stride %d",
-				rShape, rShape, rStride, restShape, i, cs, cd, c.coalescedNote(), newShape, restStride)
+			c.fault.kind = faultShape
+			return nil, nil, false
 		}
 		v, ok := mulChecked(restStride, cd)
 		if !ok {
-			return nil, nil, c.overflow(rShape, rStride)
+			return nil, nil, false
 		}
 		outS, outD = append(outS, newShape), append(outD, v)
 		restShape /= newShape
 		restStride = nextStride
 	}
 	if len(outS) > start && restShape == 1 {
-		return outS, outD, nil
+		return outS, outD, true
 	}
 	v, ok := mulChecked(restStride, last)
 	if !ok {
-		return nil, nil, c.overflow(rShape, rStride)
+		return nil, nil, false
 	}
-	return append(outS, restShape), append(outD, v), nil
+	return append(outS, restShape), append(outD, v), true
 }
 
-func (c *composer) overflow(rShape, rStride int64) error {
+// faultError words f in the numbers of A (and of A coalesced to the flat
+// modes shape:stride, where the mode index counts, when that differs).
+func faultError(a Layout, shape, stride []int64, f compositionFault) error {
+	note := ""
+	if s, d := flatString(shape, stride); s+":"+d != a.String() {
+		note = " (A coalesced is " + s + ":" + d + ")"
+	}
+	switch f.kind {
+	case faultStride:
+		return errorf("composition", CondStrideDivisibility,
+			"stride %d of mode %d:%d of B reaches mode %d (%d:%d) of A%s as stride %d, which is neither a multiple of %d nor less than it",
+			f.rStride, f.rShape, f.rStride, f.i, f.cs, f.cd, note, f.restStride, f.cs)
+	case faultShape:
+		return errorf("composition", CondShapeDivisibility,
+			"shape %d of mode %d:%d of B, %d of it left at mode %d (%d:%d) of A%s, is not a multiple of %d, the part of that mode it covers at stride %d",
+			f.rShape, f.rShape, f.rStride, f.restShape, f.i, f.cs, f.cd, note, f.taken, f.restStride)
+	case faultZero:
+		if f.cs == 0 {
+			return errorf("composition", CondDivideByZero, "layout %v has a mode of shape 0", a)
+		}
+		return errorf("composition", CondDivideByZero, "mode %d:%d of B has shape 0", f.rShape, f.rStride)
+	}
 	return errorf("composition", CondOverflow,
-		"composing %v with mode %d:%d overflows int64", c.a, rShape, rStride)
-}
-
-// coalescedNote shows the flat modes of A the message's mode index counts,
-// when they differ from A as written.
-func (c *composer) coalescedNote() string {
-	s, d := flatString(c.shape, c.stride)
-	if f := s + ":" + d; f != c.a.String() {
-		return " (A coalesced is " + f + ")"
-	}
-	return ""
+		"composing %v with mode %d:%d overflows int64", a, f.rShape, f.rStride)
 }
 
 // coalesceX is CuTe's coalesce_x on flat modes, in place: adjacent modes

@@ -49,8 +49,7 @@ func RightInverse(a Layout) (Layout, error) {
 // of the modes of smaller stride; otherwise A has no left inverse of this
 // form and it is an error.
 //
-// Law: L(A(i)) == i for all i < size(A) when A is injective (in general
-// A(L(A(i))) == A(i)).
+// Law: L(A(i)) == i for all i < size(A) when A is injective.
 func LeftInverse(a Layout) (Layout, error) {
 	var sb, db [flatInline]int64
 	ls, ld, err := coalesceModes("left_inverse", a, sb[:0], db[:0])
@@ -77,15 +76,8 @@ func LeftInverse(a Layout) (Layout, error) {
 				"stride %d of mode %d:%d of %v is not a multiple of %d, the extent of the modes of smaller stride",
 				d, ls[i], d, a, extent)
 		}
-		gap := d / extent
-		rs, rd = append(rs, gap), append(rd, pre[i])
-		if extent, ok = mulChecked(extent, gap); !ok {
-			return Layout{}, errorf("left_inverse", CondOverflow, "the left inverse of %v overflows int64", a)
-		}
-		if extent == 0 {
-			return Layout{}, errorf("left_inverse", CondDivideByZero,
-				"the modes of %v up to stride %d have extent 0", a, d)
-		}
+		rs, rd = append(rs, d/extent), append(rd, pre[i])
+		extent = d // the product of the shapes so far: d/extent times extent
 	}
 	rs = append(rs, ls[order[len(order)-1]])
 	n := len(rs)

@@ -175,7 +175,7 @@ func (r *notationReader) tiler() (Tiler, error) {
 				if !v.IsLeaf() {
 					return Tiler{}, fmt.Errorf("tuple %v in tiler %q", v, r.s)
 				}
-				t.Modes = append(t.Modes, TilerMode{Layout: Make(v, Int(1))})
+				t.Modes = append(t.Modes, TilerMode{Layout: Make(v, Int(1)), Int: true})
 			default:
 				return Tiler{}, fmt.Errorf("unexpected %v in tiler %q", v, r.s)
 			}

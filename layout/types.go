@@ -53,6 +53,10 @@ type TilerMode struct {
 	Layout Layout
 	Skip   bool   // cute::_
 	Sub    *Tiler // nested tiler; nil otherwise
+	// Int marks a mode written as a bare integer N; Layout is then N:1.
+	// CuTe reads N as N:1 in composition but as make_layout(N) in the
+	// divides and products, which is 1:0 when N is 1.
+	Int bool
 }
 
 // Tiler is CuTe's make_tile(T0, T1, ...): one mode per mode of the layout it tiles.

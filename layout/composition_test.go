@@ -1,0 +1,515 @@
+package layout
+
+import (
+	"errors"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// Test-side reference helpers: a layout evaluated leaf by leaf, written
+// independently of the kernels under test.
+
+// leavesRef is the flat modes of l, in order.
+func leavesRef(l Layout) (shape, stride []int64) {
+	var walk func(s, d IntTuple)
+	walk = func(s, d IntTuple) {
+		if s.IsTuple() {
+			for i := range s.Elems() {
+				walk(s.At(i), d.At(i))
+			}
+			return
+		}
+		shape, stride = append(shape, s.Value()), append(stride, d.Value())
+	}
+	walk(l.Shape, l.Stride)
+	return shape, stride
+}
+
+// evalRef is l at the 1-D index i, colexicographic, with the last mode
+// running past its size as CuTe's layouts do.
+func evalRef(l Layout, i int64) int64 { return refOf(l)(i) }
+
+// refOf is evalRef(l, .) with l's leaves read once.
+func refOf(l Layout) func(int64) int64 {
+	shape, stride := leavesRef(l)
+	return func(i int64) int64 { return evalFlat(shape, stride, i) }
+}
+
+func evalFlat(shape, stride []int64, i int64) int64 {
+	var v int64
+	for k := range shape {
+		if k == len(shape)-1 {
+			return v + i*stride[k]
+		}
+		v += (i % shape[k]) * stride[k]
+		i /= shape[k]
+	}
+	return v
+}
+
+func sizeRef(l Layout) int64 {
+	shape, _ := leavesRef(l)
+	n := int64(1)
+	for _, s := range shape {
+		n *= s
+	}
+	return n
+}
+
+// lawLayout is core's randomLayout kept small enough to check a law at
+// every index (size at most 4096), and without negative strides unless
+// negative is set.
+func lawLayout(r *rand.Rand, negative bool) Layout {
+	for {
+		l := randomLayout(r, 4, 2)
+		if sizeRef(l) > 4096 {
+			continue
+		}
+		if !negative {
+			_, stride := leavesRef(l)
+			if slices.ContainsFunc(stride, func(d int64) bool { return d < 0 }) {
+				continue
+			}
+		}
+		return l
+	}
+}
+
+// randomTile is a random layout meant to be composed after a: its strides
+// are products of a's leading flat shapes times small factors, so that many
+// of them satisfy composition's divisibility conditions (and some do not).
+func randomTile(r *rand.Rand, a Layout) Layout {
+	shape, _ := leavesRef(a)
+	units := []int64{1}
+	p := int64(1)
+	for _, s := range shape {
+		p *= s
+		units = append(units, p)
+	}
+	factors := []int64{1, 2, 2, 3, 4, 8}
+	rank := 1 + r.IntN(3)
+	var ss, dd []IntTuple
+	for range rank {
+		s := factors[r.IntN(len(factors))]
+		d := units[r.IntN(len(units))] * factors[r.IntN(3)]
+		if r.IntN(8) == 0 {
+			d = 0
+		}
+		ss, dd = append(ss, Int(s)), append(dd, Int(d))
+	}
+	if rank == 1 && r.IntN(2) == 0 {
+		return Layout{Shape: ss[0], Stride: dd[0]}
+	}
+	return Layout{Shape: Tup(ss...), Stride: Tup(dd...)}
+}
+
+// composable reports whether every mode s:d of b, walked over a's flat
+// modes, either steps over whole modes of a (d a multiple of the mode's
+// shape) or starts inside one at a stride that divides it and then takes
+// whole multiples of what is left: the conditions under which A o B is
+// exactly i -> A(B(i)).
+func composable(a, b Layout) bool {
+	as, _ := leavesRef(a)
+	bs, bd := leavesRef(b)
+	for m := range bs {
+		rs, rd := bs[m], bd[m]
+		if rd < 0 {
+			return false
+		}
+		if rd == 0 {
+			continue
+		}
+		for k := 0; k < len(as)-1 && rs > 1; k++ {
+			cs := as[k]
+			if rd%cs == 0 {
+				rd /= cs
+				continue
+			}
+			if cs%rd != 0 {
+				return false
+			}
+			take := cs / rd
+			if rs <= take {
+				break
+			}
+			if rs%take != 0 {
+				return false
+			}
+			rs /= take
+			rd = 1
+		}
+	}
+	return true
+}
+
+// TestCompositionLaw: mode by mode, Composition(A,B)_m(c) == A(B_m(c))
+// whenever the divisibility conditions hold, and the result has B's tree
+// (each leaf of B a leaf or a flat tuple of the same size).
+func TestCompositionLaw(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	checked := 0
+	for range 4000 {
+		a := lawLayout(r, true)
+		b := randomTile(r, a)
+		got, err := Composition(a, b)
+		if !composable(a, b) {
+			continue
+		}
+		if err != nil {
+			t.Fatalf("Composition(%v, %v): %v", a, b, err)
+		}
+		if !sameLeafProfile(got.Shape, b.Shape) {
+			t.Fatalf("Composition(%v, %v) = %v: not B's shape tree", a, b, got)
+		}
+		gotModes := leafModes(got, b)
+		bs, bd := leavesRef(b)
+		for m := range bs {
+			for c := range bs[m] {
+				if g, want := evalRef(gotModes[m], c), evalRef(a, c*bd[m]); g != want {
+					t.Fatalf("Composition(%v, %v) = %v: mode %d at %d gives %d, A(B_m(c)) = %d", a, b, got, m, c, g, want)
+				}
+			}
+		}
+		checked++
+	}
+	if checked < 1000 {
+		t.Fatalf("only %d composable pairs drawn", checked)
+	}
+}
+
+// TestCompositionLawWhole: Composition(A,B)(i) == A(B(i)) for i < size(B)
+// when B's modes take disjoint parts of A's coordinates.
+func TestCompositionLawWhole(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for range 3000 {
+		a := lawLayout(r, true)
+		b := randomDisjointTile(r, a)
+		got, err := Composition(a, b)
+		if err != nil {
+			t.Fatalf("Composition(%v, %v): %v", a, b, err)
+		}
+		atA, atB, atGot := refOf(a), refOf(b), refOf(got)
+		for i := range sizeRef(b) {
+			if want := atA(atB(i)); atGot(i) != want {
+				t.Fatalf("Composition(%v, %v) = %v: at %d gives %d, A(B(i)) = %d", a, b, got, i, evalRef(got, i), want)
+			}
+		}
+	}
+}
+
+// randomDisjointTile is a layout whose modes each take a factor of one of
+// a's flat modes (or run along a's last mode), no two the same part, in a
+// random order: A o B is then exactly i -> A(B(i)).
+func randomDisjointTile(r *rand.Rand, a Layout) Layout {
+	shape, _ := leavesRef(a)
+	var ss, dd []IntTuple
+	p := int64(1)
+	for k, s := range shape {
+		if k == len(shape)-1 {
+			if r.IntN(2) == 0 {
+				ss, dd = append(ss, Int(int64(1+r.IntN(5)))), append(dd, Int(p))
+			}
+			break
+		}
+		if r.IntN(3) > 0 {
+			// s = lo*hi: take the low part, the high part or both as two modes.
+			lo := int64(1)
+			for _, f := range []int64{2, 3} {
+				if s%f == 0 && r.IntN(2) == 0 {
+					lo = f
+					break
+				}
+			}
+			switch r.IntN(3) {
+			case 0:
+				ss, dd = append(ss, Int(lo)), append(dd, Int(p))
+			case 1:
+				ss, dd = append(ss, Int(s/lo)), append(dd, Int(p*lo))
+			default:
+				ss, dd = append(ss, Int(lo), Int(s/lo)), append(dd, Int(p), Int(p*lo))
+			}
+		}
+		p *= s
+	}
+	if len(ss) == 0 {
+		return Layout{Shape: Int(1), Stride: Int(0)}
+	}
+	perm := r.Perm(len(ss))
+	ps, pd := make([]IntTuple, len(ss)), make([]IntTuple, len(ss))
+	for i, j := range perm {
+		ps[i], pd[i] = ss[j], dd[j]
+	}
+	return Layout{Shape: Tup(ps...), Stride: Tup(pd...)}
+}
+
+// leafModes is the modes of l (composed over b) at the places of b's
+// leaves: a leaf, or the flat tuple a leaf of b was split into.
+func leafModes(l, b Layout) []Layout {
+	var out []Layout
+	var walk func(s, d, bs IntTuple)
+	walk = func(s, d, bs IntTuple) {
+		if bs.IsLeaf() {
+			out = append(out, Layout{Shape: s, Stride: d})
+			return
+		}
+		for i := range bs.Elems() {
+			walk(s.At(i), d.At(i), bs.At(i))
+		}
+	}
+	walk(l.Shape, l.Stride, b.Shape)
+	return out
+}
+
+// sameLeafProfile reports whether got refines want: each leaf of want is a
+// leaf or a flat tuple of got with the same product.
+func sameLeafProfile(got, want IntTuple) bool {
+	if want.IsTuple() {
+		if !got.IsTuple() || got.Len() != want.Len() {
+			return false
+		}
+		for i := range want.Elems() {
+			if !sameLeafProfile(got.At(i), want.At(i)) {
+				return false
+			}
+		}
+		return true
+	}
+	p := int64(1)
+	for _, e := range got.Elems() {
+		if e.IsTuple() {
+			return false
+		}
+		p *= e.Value()
+	}
+	return p == want.Value()
+}
+
+// TestCompositionTilerLaw: mode i of A o [T0;T1;...] is mode i of A
+// composed with T_i, and modes past the tiler are dropped.
+func TestCompositionTilerLaw(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	accepted := 0
+	for range 1000 {
+		a := lawLayout(r, false)
+		rank := a.Shape.Len()
+		n := 1 + r.IntN(rank)
+		var tl Tiler
+		for i := range n {
+			sub := Layout{Shape: a.Shape.At(i), Stride: a.Stride.At(i)}
+			switch r.IntN(3) {
+			case 0:
+				tl.Modes = append(tl.Modes, TilerMode{Skip: true})
+			default:
+				tl.Modes = append(tl.Modes, TilerMode{Layout: randomTile(r, sub)})
+			}
+		}
+		got, err := CompositionTiler(a, tl)
+		if err != nil {
+			continue
+		}
+		accepted++
+		if got.Shape.Len() != n || !got.Shape.IsTuple() {
+			t.Fatalf("CompositionTiler(%v, %v) = %v: want %d modes", a, tl, got, n)
+		}
+		for i, m := range tl.Modes {
+			sub := Layout{Shape: a.Shape.At(i), Stride: a.Stride.At(i)}
+			want := sub
+			if !m.Skip {
+				if want, err = Composition(sub, m.Layout); err != nil {
+					t.Fatalf("CompositionTiler(%v, %v) succeeds but mode %d fails: %v", a, tl, i, err)
+				}
+			}
+			if g := (Layout{Shape: got.Shape.At(i), Stride: got.Stride.At(i)}); g.String() != want.String() {
+				t.Fatalf("CompositionTiler(%v, %v) mode %d = %v, want %v", a, tl, i, g, want)
+			}
+		}
+	}
+	if accepted < 300 {
+		t.Fatalf("only %d tiler compositions accepted", accepted)
+	}
+}
+
+func TestCompositionExamples(t *testing.T) {
+	for _, c := range []struct{ a, b, want string }{
+		// The last mode of A runs past its size.
+		{"4:1", "8:2", "8:2"},
+		{"(4,3):(3,1)", "24:1", "(4,6):(3,1)"},
+		// A trailing or sole size-1 mode keeps its stride.
+		{"1:5", "(4,2):(0,1)", "(4,2):(0,5)"},
+		{"(4,3,1):(3,1,0)", "24:1", "(4,3,2):(3,1,0)"},
+		// Weak divisibility: accepted, and not A o B.
+		{"(4,3):(1,8)", "4:3", "(2,2):(3,8)"},
+		// Negative strides on either side.
+		{"(4,4):(-1,1)", "(2,4,2):(1,4,2)", "(2,4,2):(-1,1,-2)"},
+		{"4:-1", "4:-2", "4:2"},
+	} {
+		got, err := Composition(mustLayout(c.a), mustLayout(c.b))
+		if err != nil || got.String() != c.want {
+			t.Errorf("Composition(%s, %s) = %v, %v; want %s", c.a, c.b, got, err, c.want)
+		}
+	}
+	got, err := CompositionN(mustLayout("(2,(3,4,8),4):(384,(128,32,4),1)"), 6)
+	if err != nil || got.String() != "(2,3):(384,128)" {
+		t.Errorf("CompositionN = %v, %v", got, err)
+	}
+	v, err := Apply("composition", mustLayout("(8,8):(8,1)"), Ints(4, 2))
+	if err != nil || v.String() != "(4,2):(8,1)" {
+		t.Errorf("composition with the shape (4,2) as tiler = %v, %v", v, err)
+	}
+	v, err = Apply("composition", mustLayout("(8,(4,4)):(16,(1,4))"), Tup(Int(2), Ints(2, 2)))
+	if err != nil || v.String() != "(2,(2,2)):(16,(1,4))" {
+		t.Errorf("composition with a nested shape as tiler = %v, %v", v, err)
+	}
+}
+
+// wantError checks that err is an *Error of op with the condition, whose
+// message mentions every one of the numbers given.
+func wantError(t *testing.T, what string, err error, op, cond string, mentions ...string) {
+	t.Helper()
+	var e *Error
+	if !errors.As(err, &e) {
+		t.Errorf("%s: got %v, want a %s error (%s)", what, err, op, cond)
+		return
+	}
+	if e.Op != op || e.Condition != cond {
+		t.Errorf("%s: error %q is %s/%q, want %s/%q", what, e, e.Op, e.Condition, op, cond)
+	}
+	for _, m := range mentions {
+		if !strings.Contains(e.Error(), m) {
+			t.Errorf("%s: error %q does not mention %q", what, e, m)
+		}
+	}
+}
+
+func TestCompositionErrors(t *testing.T) {
+	_, err := Composition(mustLayout("(4,8):(1,5)"), mustLayout("2:6"))
+	wantError(t, "stride divisibility", err, "composition", CondStrideDivisibility, "stride 6", "(4:1)")
+	_, err = Composition(mustLayout("(3,4):(4,1)"), mustLayout("4:1"))
+	wantError(t, "shape divisibility", err, "composition", CondShapeDivisibility, "shape 4", "multiple of 3")
+	_, err = Composition(mustLayout("(2,2,8):(1,2,5)"), mustLayout("2:6"))
+	wantError(t, "coalesced note", err, "composition", CondStrideDivisibility, "(A coalesced is (4,8):(1,5))")
+	_, err = CompositionTiler(mustLayout("(8,8):(8,1)"), Tiler{Modes: []TilerMode{{Skip: true}, {Skip: true}, {Skip: true}}})
+	wantError(t, "tiler rank", err, "composition", CondTilerRank, "3 modes", "rank 2")
+	_, err = CompositionTiler(Layout{Shape: Ints(2, 2), Stride: Int(1)}, Tiler{Modes: []TilerMode{{Skip: true}}})
+	wantError(t, "tiler on a non-congruent layout", err, "composition", CondCongruent)
+	sub := Tiler{Modes: []TilerMode{{Layout: mustLayout("2:6")}}}
+	_, err = CompositionTiler(mustLayout("(((4,8)),2):(((1,5)),64)"), Tiler{Modes: []TilerMode{{Sub: &sub}}})
+	wantError(t, "error inside a nested tiler", err, "composition", CondStrideDivisibility)
+	_, err = CompositionTiler(mustLayout("((4,8),2):((1,5),64)"), Tiler{Modes: []TilerMode{{Layout: mustLayout("2:6")}}})
+	wantError(t, "error inside a tiler mode", err, "composition", CondStrideDivisibility)
+
+	_, err = Composition(Layout{Shape: Ints(2, 2), Stride: Int(1)}, mustLayout("2:1"))
+	wantError(t, "A not congruent", err, "composition", CondCongruent)
+	_, err = Composition(Layout{Shape: Ints(2, 2), Stride: Tup(Int(1), Ints(1, 1))}, mustLayout("2:1"))
+	wantError(t, "A's leaf against a tuple", err, "composition", CondCongruent)
+	_, err = Composition(mustLayout("4:1"), Layout{Shape: Ints(2, 2), Stride: Int(1)})
+	wantError(t, "B not congruent", err, "composition", CondCongruent)
+	_, err = Composition(mustLayout("4:1"), Layout{Shape: Ints(2, 2), Stride: Ints(1)})
+	wantError(t, "B's ranks differ", err, "composition", CondCongruent)
+	_, err = Composition(mustLayout("4:1"), Layout{Shape: Int(2), Stride: Ints(1)})
+	wantError(t, "B's leaf against a tuple", err, "composition", CondCongruent)
+	_, err = Composition(Layout{Shape: Unknown(), Stride: Int(1)}, mustLayout("2:1"))
+	wantError(t, "unknown in A", err, "composition", CondUnknown)
+	_, err = Composition(mustLayout("4:1"), Layout{Shape: Unknown(), Stride: Int(1)})
+	wantError(t, "unknown shape in B", err, "composition", CondUnknown)
+	_, err = Composition(mustLayout("4:1"), Layout{Shape: Int(2), Stride: Unknown()})
+	wantError(t, "unknown stride in B", err, "composition", CondUnknown)
+	_, err = Composition(Layout{Shape: Int(4), Stride: Basis(1, 0)}, mustLayout("2:1"))
+	wantError(t, "scaled basis in A", err, "composition", "", "scaled-basis")
+	_, err = Composition(mustLayout("(4,0,2):(1,4,8)"), mustLayout("8:2"))
+	wantError(t, "shape 0 in A", err, "composition", CondDivideByZero)
+	_, err = Composition(mustLayout("(4,8):(1,5)"), mustLayout("0:2"))
+	wantError(t, "shape 0 in B", err, "composition", CondDivideByZero)
+
+	const big = int64(1) << 62
+	_, err = Composition(Layout{Shape: Int(4), Stride: Int(big)}, mustLayout("2:4"))
+	wantError(t, "overflow, rank-1 A", err, "composition", CondOverflow)
+	_, err = Composition(Layout{Shape: Ints(2, 4), Stride: Ints(3, big)}, mustLayout("2:4"))
+	wantError(t, "overflow, last mode", err, "composition", CondOverflow)
+	_, err = Composition(Layout{Shape: Ints(4, 4), Stride: Ints(big, 3)}, mustLayout("2:2"))
+	wantError(t, "overflow, split mode", err, "composition", CondOverflow)
+	_, err = Composition(Layout{Shape: Ints(big, 4), Stride: Ints(1, big)}, mustLayout("2:2"))
+	wantError(t, "overflow, coalescing A", err, "composition", CondOverflow)
+	_, err = Composition(mustLayout("(4,8):(1,5)"), Layout{Shape: Int(2), Stride: Int(-1 << 63)})
+	wantError(t, "overflow, |stride|", err, "composition", CondOverflow)
+	_, err = Composition(Layout{Shape: Ints(3<<61, 4), Stride: Ints(1, 4)}, Layout{Shape: Int(2), Stride: Int(3<<61 - 1)})
+	wantError(t, "overflow, ceil_div", err, "composition", CondOverflow)
+
+	for _, c := range []struct {
+		args []Value
+		msg  string
+	}{
+		{[]Value{mustLayout("4:1")}, "takes 2 arguments, got 1"},
+		{[]Value{Int(4), mustLayout("4:1")}, "not integer 4 and layout 4:1"},
+		{[]Value{mustLayout("4:1"), LayoutLeft}, "tag LayoutLeft"},
+		{[]Value{mustLayout("4:1"), Unknown()}, "needs every shape and stride known"},
+		{[]Value{mustLayout("4:1"), Tup(Int(2), Unknown())}, "needs every shape and stride known"},
+		{[]Value{mustLayout("4:1"), Tup(Tup(Unknown()))}, "needs every shape and stride known"},
+		{[]Value{Tiler{}, nil}, "not tiler [] and nothing"},
+		{[]Value{Composed{Outer: Swizzle{1, 1, 1}, Offset: Int(0), Inner: mustLayout("4:1")}, Tag("x")}, "and tag x"},
+		{[]Value{mustLayout("4:1"), fakeValue{}}, "layout.fakeValue"},
+	} {
+		if _, err := compositionOf(c.args[0], c.args[len(c.args)-1]); len(c.args) == 2 && (err == nil || !strings.Contains(err.Error(), c.msg)) {
+			t.Errorf("compositionOf%v: %v, want %q", c.args, err, c.msg)
+		}
+		if len(c.args) == 1 {
+			if _, err := Apply("composition", c.args...); err == nil || !strings.Contains(err.Error(), c.msg) {
+				t.Errorf("composition%v: %v, want %q", c.args, err, c.msg)
+			}
+		}
+	}
+	if _, err := compositionOf(mustLayout("4:1"), Composed{Outer: Swizzle{1, 1, 1}, Offset: Int(0), Inner: mustLayout("4:1")}); err == nil || !strings.Contains(err.Error(), "not supported yet") {
+		t.Errorf("compositionOf(layout, swizzled layout): %v", err)
+	}
+	if _, err := compositionOf(Swizzle{1, 1, 1}, mustLayout("4:1")); err == nil || !strings.Contains(err.Error(), "not supported yet") {
+		t.Errorf("compositionOf(swizzle, layout): %v", err)
+	}
+}
+
+type fakeValue struct{}
+
+func (fakeValue) String() string { return "fake" }
+
+func TestBwCoalesce(t *testing.T) {
+	for _, c := range []struct {
+		shape, stride []int64
+		want          string
+	}{
+		{[]int64{2, 4}, []int64{1, 2}, "8:1"},
+		{[]int64{2, 4}, []int64{4, 1}, "(2,4):(4,1)"},
+		{[]int64{1, 1}, []int64{3, 5}, "1:0"},
+		{[]int64{1, 4, 1}, []int64{3, 2, 5}, "4:2"},
+		{[]int64{2, 1, 3}, []int64{1, 9, 2}, "6:1"},
+	} {
+		s, d, ok := bwCoalesce(c.shape, c.stride, c.shape[len(c.shape)-1], c.stride[len(c.stride)-1])
+		if got := flatLayout(s, d).String(); !ok || got != c.want {
+			t.Errorf("bwCoalesce = %s, %v; want %s", got, ok, c.want)
+		}
+	}
+	s, d, ok := coalesceX([]int64{4, 1}, []int64{1, 4})
+	if got := flatLayout(s, d).String(); !ok || got != "8:1" {
+		t.Errorf("coalesceX((4,1):(1,4)) = %s, want 8:1 (the trailing size-1 mode continues stride 4)", got)
+	}
+	s, d, ok = coalesceX([]int64{4, 1}, []int64{1, 7})
+	if got := flatLayout(s, d).String(); !ok || got != "(4,2):(1,7)" {
+		t.Errorf("coalesceX((4,1):(1,7)) = %s, want (4,2):(1,7) (the trailing size-1 mode keeps stride 7)", got)
+	}
+	if _, _, ok := bwCoalesce([]int64{1 << 62, 4}, []int64{1, 1 << 62}, 4, 1<<62); ok {
+		t.Errorf("bwCoalesce: overflowing merge accepted")
+	}
+}
+
+func TestCeilDivC(t *testing.T) {
+	for _, c := range []struct{ a, b, want int64 }{{7, 2, 4}, {8, 2, 4}, {7, -8, 0}, {1, 1, 1}} {
+		if got, ok := ceilDivC(c.a, c.b); !ok || got != c.want {
+			t.Errorf("ceilDivC(%d, %d) = %d, want %d", c.a, c.b, got, c.want)
+		}
+	}
+	for _, c := range [][2]int64{{1, 0}, {1, -1 << 63}, {1<<63 - 1, 2}} {
+		if _, ok := ceilDivC(c[0], c[1]); ok {
+			t.Errorf("ceilDivC(%d, %d) accepted", c[0], c[1])
+		}
+	}
+}

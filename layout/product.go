@@ -1,0 +1,144 @@
+package layout
+
+import "fmt"
+
+// Products: CuTe's logical_product, its rearrangements (zipped_, tiled_,
+// flat_product) and the rank-sensitive blocked_ and raked_product.
+
+// LogicalProduct is CuTe's logical_product(A, T): the block A repeated as T
+// says. For a layout tiler B,
+//
+//	logical_product(A, B) == make_layout(A, composition(complement(A, size(A)*cosize(B)), B))
+//
+// so mode 0 is A itself and mode 1 lays copies of A out as B, in the
+// offsets A leaves free. A Tiler (or tuple shape) multiplies mode by mode,
+// "_" leaving a mode alone, modes past the tiler's rank kept as they are.
+func LogicalProduct(a Layout, tiler Value) (Layout, error) {
+	const op = "logical_product"
+	if err := checkCongruent(op, a.Shape, a.Stride, nil); err != nil {
+		return Layout{}, err
+	}
+	t, err := toTileArg(op, tiler)
+	if err != nil {
+		return Layout{}, err
+	}
+	return logicalProduct(a, t)
+}
+
+func logicalProduct(a Layout, t tileArg) (Layout, error) {
+	const op = "logical_product"
+	switch t.kind {
+	case tileSkip:
+		return a, nil
+	case tileTuple:
+		return byMode(op, CondProductTooManyModes, a, t, logicalProduct)
+	}
+	b := t.layout
+	sa, err := a.Size()
+	if err != nil {
+		return Layout{}, inOp(op, fmt.Sprintf("size(%v)", a), err)
+	}
+	cb, err := b.Cosize()
+	if err != nil {
+		return Layout{}, inOp(op, fmt.Sprintf("cosize(%v)", b), err)
+	}
+	n, ok := mulChecked(sa, cb)
+	if !ok {
+		return Layout{}, errorf(op, CondOverflow, "size(%v)*cosize(%v) = %d*%d overflows int64", a, b, sa, cb)
+	}
+	bound := Int(n)
+	rest, err := ComplementTo(a, bound)
+	if err != nil {
+		return Layout{}, inOp(op, fmt.Sprintf("complement(%v, %v)", a, bound), err)
+	}
+	rep, err := Composition(rest, b)
+	if err != nil {
+		return Layout{}, inOp(op, fmt.Sprintf("composition(%v, %v)", rest, b), err)
+	}
+	return MakeLayoutOf(a, rep), nil
+}
+
+// ZippedProduct is CuTe's zipped_product(A, T) == tile_unzip(logical_product(A, T), T):
+// ((BLOCK...),(REPEAT...)).
+func ZippedProduct(a Layout, tiler Value) (Layout, error) {
+	const op = "zipped_product"
+	t, err := toTileArg(op, tiler)
+	if err != nil {
+		return Layout{}, err
+	}
+	return zippedProduct(op, a, t)
+}
+
+func zippedProduct(op string, a Layout, t tileArg) (Layout, error) {
+	if err := checkCongruent(op, a.Shape, a.Stride, nil); err != nil {
+		return Layout{}, err
+	}
+	p, err := logicalProduct(a, t)
+	if err != nil {
+		return Layout{}, inOp(op, "", err)
+	}
+	return tileUnzip(op, p, t)
+}
+
+// TiledProduct is CuTe's tiled_product(A, T): zipped_product with the repeat
+// mode unpacked, ((BLOCK...), r0, r1, ...); a repeat mode of rank 1 stays whole.
+func TiledProduct(a Layout, tiler Value) (Layout, error) {
+	return unpacked("tiled_product", a, tiler, zippedProduct, false)
+}
+
+// FlatProduct is CuTe's flat_product(A, T): zipped_product with both modes
+// unpacked, (b0, b1, ..., r0, r1, ...); a mode of rank 1 stays whole.
+func FlatProduct(a Layout, tiler Value) (Layout, error) {
+	return unpacked("flat_product", a, tiler, zippedProduct, true)
+}
+
+// BlockedProduct is CuTe's blocked_product(A, B): with R = max(rank(A), rank(B))
+// and both padded to rank R with 1:0 modes (append<R>),
+//
+//	blocked_product(A, B) == zip(P0, P1) where (P0, P1) = logical_product(append<R>(A), append<R>(B))
+//
+// so mode i is (A_i, B_i): the block varies fastest, then the repetition.
+// RakedProduct is the same modes the other way round.
+func BlockedProduct(a, b Layout) (Layout, error) {
+	return rankedProduct("blocked_product", a, b, false)
+}
+
+// RakedProduct is CuTe's raked_product(A, B):
+//
+//	raked_product(A, B) == zip(P1, P0) where (P0, P1) = logical_product(append<R>(A), append<R>(B))
+//
+// the same function set as BlockedProduct with each mode's (block, repeat)
+// swapped to (repeat, block): copies of the block are interleaved.
+func RakedProduct(a, b Layout) (Layout, error) {
+	return rankedProduct("raked_product", a, b, true)
+}
+
+func rankedProduct(op string, a, b Layout, raked bool) (Layout, error) {
+	for _, l := range []Layout{a, b} {
+		if err := checkCongruent(op, l.Shape, l.Stride, nil); err != nil {
+			return Layout{}, err
+		}
+	}
+	r := max(a.Rank(), b.Rank())
+	pa, err := AppendN(a, r, PadLayout)
+	if err != nil {
+		return Layout{}, inOp(op, "", err)
+	}
+	pb, err := AppendN(b, r, PadLayout)
+	if err != nil {
+		return Layout{}, inOp(op, "", err)
+	}
+	p, err := logicalProduct(pa, tileArg{kind: tileLayout, layout: pb})
+	if err != nil {
+		return Layout{}, inOp(op, "", err)
+	}
+	first, second := modeAt(p, 0), modeAt(p, 1)
+	if raked {
+		first, second = second, first
+	}
+	z, err := zipLayouts(op, first, second)
+	if err != nil {
+		return Layout{}, err
+	}
+	return z, nil
+}

@@ -1,0 +1,626 @@
+package layout
+
+import (
+	"slices"
+	"sort"
+)
+
+// Properties of layouts and swizzled layouts that the analyzer reports.
+//
+// Each is computed from the shape and strides where a closed form exists
+// (exact, any size); otherwise the function is enumerated, up to
+// EnumerationLimit points, and past that the answer is a CondTooLarge error,
+// never a guess. Per property:
+//
+//	IsInjective   plain: exact from the strides when, sorted by |stride|, each
+//	              stride exceeds the span of the smaller ones (or a stride-0 or
+//	              repeated-stride mode shows a collision); otherwise enumerated.
+//	              swizzled: exactly the inner layout's answer (x -> Sw(off+x)
+//	              is one-to-one on all integers).
+//	IsSurjective  plain: exact, always (the strides sorted ascending must each
+//	              be at most one past the span of the smaller ones).
+//	              swizzled: exact when the offset is 0, the inner layout is onto
+//	              [0, cosize) and cosize is a multiple of the swizzle's block
+//	              (Swizzle.Size); otherwise enumerated.
+//	IsBijective   surjective and size == cosize; exact where IsSurjective is.
+//	IsCompact     IsBijective (see there).
+//	Image         one interval when surjective; otherwise enumerated.
+//	Contiguity    plain: exact, always. swizzled: exact, walking the inner
+//	              layout's contiguous run in steps of 2^M (bounded).
+//	OffsetTableOf enumerates every offset: bounded by its limit argument.
+//
+// The domain is CuTe's: indices 0 <= i < size, colexicographic. CuTe's cosize
+// is 1 + sum((s-1)*|d|); for a swizzled layout CuTe takes the inner layout's.
+
+// EnumerationLimit is the most points a property enumerates.
+const EnumerationLimit = 1 << 22
+
+// CondTooLarge marks a property that would need enumerating more points than allowed.
+const CondTooLarge = "too many points to enumerate"
+
+// Interval is the integers Lo <= x < Hi.
+type Interval struct{ Lo, Hi int64 }
+
+// Size is the number of indices of the swizzled layout: its inner layout's size.
+func (c Composed) Size() (int64, error) { return c.Inner.Size() }
+
+// Cosize is CuTe's cosize of a swizzled layout: its inner layout's cosize
+// (the swizzle is not consulted, as in CuTe).
+func (c Composed) Cosize() (int64, error) { return c.Inner.Cosize() }
+
+// Size of a nested swizzled layout: its innermost layout's size.
+func (n NestedComposed) Size() (int64, error) { return n.Inner.Size() }
+
+// Cosize of a nested swizzled layout: its innermost layout's cosize.
+func (n NestedComposed) Cosize() (int64, error) { return n.Inner.Cosize() }
+
+// indexFunction is what the properties are defined for: a Layout, a
+// Composed or a NestedComposed.
+type indexFunction interface {
+	Eval(i int64) (int64, error)
+	Size() (int64, error)
+	Cosize() (int64, error)
+	String() string
+}
+
+func asIndexFunction(op string, v Value) (indexFunction, error) {
+	switch v := v.(type) {
+	case Layout:
+		return v, checkShapeSigns(op, v)
+	case Composed:
+		if err := v.Outer.Validate(op); err != nil {
+			return nil, err
+		}
+		return v, checkShapeSigns(op, v.Inner)
+	case NestedComposed:
+		if err := v.Outer.Validate(op); err != nil {
+			return nil, err
+		}
+		if err := v.Inner.Outer.Validate(op); err != nil {
+			return nil, err
+		}
+		return v, checkShapeSigns(op, v.Inner.Inner)
+	case IntTuple:
+		if v.IsLeaf() {
+			return Make(v, Int(1)), nil
+		}
+	}
+	return nil, errorf(op, CondComposedOperand, "%v is not a layout", v)
+}
+
+// checkShapeSigns rejects negative shape leaves (their products would look like sizes).
+func checkShapeSigns(op string, l Layout) error {
+	fs := Flatten(l.Shape)
+	for k := range fs.Len() {
+		if s := fs.At(k); s.IsLeaf() && !s.IsUnknown() && s.Value() < 0 {
+			return errorf(op, CondInvalidParams, "mode %d of %v has negative size %d", k, l, s.Value())
+		}
+	}
+	return nil
+}
+
+// IsInjective reports whether distinct indices i < size map to distinct offsets.
+func IsInjective(v Value) (bool, error) {
+	const op = "is_injective"
+	f, err := asIndexFunction(op, v)
+	if err != nil {
+		return false, err
+	}
+	switch l := f.(type) {
+	case Layout:
+		if inj, known, err := injectiveFromStrides(op, l); err != nil || known {
+			return inj, err
+		}
+	case Composed:
+		return IsInjective(l.Inner)
+	case NestedComposed:
+		return IsInjective(l.Inner)
+	}
+	vals, err := enumerate(op, f)
+	if err != nil {
+		return false, err
+	}
+	slices.Sort(vals)
+	for i := 1; i < len(vals); i++ {
+		if vals[i] == vals[i-1] {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// IsSurjective reports whether the offsets cover [0, cosize) exactly (every
+// offset in range is reached and none outside it).
+func IsSurjective(v Value) (bool, error) {
+	const op = "is_surjective"
+	f, err := asIndexFunction(op, v)
+	if err != nil {
+		return false, err
+	}
+	switch l := f.(type) {
+	case Layout:
+		return surjectiveFromStrides(op, l)
+	case Composed:
+		// With offset 0 and cosize whole swizzle blocks, Sw maps [0, cosize)
+		// onto itself, so Sw(L) covers it exactly when L does.
+		co, err := l.Cosize()
+		if err != nil {
+			return false, err
+		}
+		if isStaticZero(l.Offset) && co%l.Outer.Size() == 0 {
+			return IsSurjective(l.Inner)
+		}
+	}
+	co, err := f.Cosize()
+	if err != nil {
+		return false, err
+	}
+	vals, err := enumerate(op, f)
+	if err != nil {
+		return false, err
+	}
+	if len(vals) == 0 {
+		return false, nil // cosize is at least 1
+	}
+	slices.Sort(vals)
+	vals = slices.Compact(vals)
+	return int64(len(vals)) == co && vals[0] == 0 && vals[len(vals)-1] == co-1, nil
+}
+
+// IsBijective reports whether the layout is a bijection of [0, size) onto
+// [0, cosize): surjective with size == cosize.
+func IsBijective(v Value) (bool, error) {
+	onto, err := IsSurjective(v)
+	if err != nil || !onto {
+		return false, err
+	}
+	f, _ := asIndexFunction("is_bijective", v)
+	size, err := f.Size()
+	if err != nil {
+		return false, err
+	}
+	co, err := f.Cosize()
+	return size == co, err
+}
+
+// IsCompact reports whether the layout is compact in CuTe's sense (the
+// layouts compact_major, compact_order and make_layout_like build): its
+// offsets are exactly [0, size), each reached once. CuTe has no is_compact
+// function; note that cosize == size alone does not imply it
+// ((2,2,2,2):(1,1,6,7) has cosize 16 = size and repeats offset 1).
+// Law: IsCompact(L) == IsBijective(L).
+func IsCompact(v Value) (bool, error) { return IsBijective(v) }
+
+// Image is the set of offsets the layout reaches, as sorted disjoint
+// intervals; one interval [0, cosize) when the layout is surjective,
+// enumerated otherwise.
+func Image(v Value) ([]Interval, error) {
+	const op = "image"
+	f, err := asIndexFunction(op, v)
+	if err != nil {
+		return nil, err
+	}
+	onto, err := IsSurjective(v)
+	if err != nil {
+		return nil, err
+	}
+	if onto {
+		co, err := f.Cosize()
+		if err != nil {
+			return nil, err
+		}
+		return []Interval{{0, co}}, nil
+	}
+	vals, err := enumerate(op, f)
+	if err != nil {
+		return nil, err
+	}
+	slices.Sort(vals)
+	var out []Interval
+	for _, x := range vals {
+		if n := len(out); n > 0 && out[n-1].Hi >= x {
+			out[n-1].Hi = max(out[n-1].Hi, x+1)
+			continue
+		}
+		out = append(out, Interval{x, x + 1})
+	}
+	return out, nil
+}
+
+// Contiguity is the largest n such that the first n indices map to n
+// consecutive offsets: L(i) == L(0) + i for all i < n (at least 1 for a
+// non-empty layout; CuTe's max_common_vector against the identity, which
+// is how far a vectorized access along index 0 can go).
+// Law: for plain layouts, Contiguity(L) == MaxCommonVector(L, size(L):1)
+// when L(0) == 0 and L is injective.
+func Contiguity(v Value) (int64, error) {
+	const op = "contiguity"
+	f, err := asIndexFunction(op, v)
+	if err != nil {
+		return 0, err
+	}
+	switch l := f.(type) {
+	case Layout:
+		return plainContiguity(op, l)
+	case Composed:
+		n, err := plainContiguity(op, l.Inner)
+		if err != nil || n == 0 || l.Outer.B == 0 {
+			return n, err // an identity swizzle only shifts by the offset
+		}
+		off, err := offsetValue(op, l.Offset)
+		if err != nil {
+			return 0, err
+		}
+		x0, err := l.Inner.Eval(0)
+		if err != nil {
+			return 0, err
+		}
+		if x0, err = addOffset(op, off, x0); err != nil {
+			return 0, err
+		}
+		// Sw(x) - x is constant on aligned blocks of 2^M: along the inner
+		// layout's run it is enough to check each block start.
+		// The Y bits take every value within a few swizzle blocks, so a
+		// break comes early; only a run that stays whole that long is bounded.
+		block := int64(1) << l.Outer.M
+		base := l.Outer.apply(x0)
+		checks := 0
+		for k := (block - mod64(x0, block)) % block; k < n; k += block {
+			if checks++; checks > EnumerationLimit {
+				return 0, errorf(op, CondTooLarge, "%v: a run of %d offsets in blocks of %d", l, n, block)
+			}
+			if k > 0 && l.Outer.apply(x0+k) != base+k {
+				return k, nil
+			}
+		}
+		// Past the inner run the swizzle may still land on base+i by coincidence.
+		return contiguityFrom(op, f, n, base)
+	}
+	return contiguityFrom(op, f, 0, 0)
+}
+
+// contiguityFrom continues a contiguity count at index from (which is known
+// contiguous below it, the run starting at base), point by point.
+func contiguityFrom(op string, f indexFunction, from, base int64) (int64, error) {
+	n, err := f.Size()
+	if err != nil {
+		return 0, err
+	}
+	if n == 0 {
+		return 0, nil
+	}
+	eval := fastEval(f)
+	if from == 0 {
+		if base, err = eval(0); err != nil {
+			return 0, err
+		}
+		from = 1
+	}
+	for i := from; i < n; i++ {
+		if i-from >= EnumerationLimit {
+			return 0, errorf(op, CondTooLarge, "%v: contiguous past %d indices", f, i)
+		}
+		x, err := eval(i)
+		if err != nil {
+			return 0, err
+		}
+		if x != base+i {
+			return i, nil
+		}
+	}
+	return n, nil
+}
+
+// ModeContiguity is Contiguity of mode i of the layout (of a swizzled
+// layout: the swizzle and offset over mode i of its inner layout).
+func ModeContiguity(v Value, i int) (int64, error) {
+	const op = "contiguity"
+	switch l := v.(type) {
+	case Layout:
+		m, err := l.Get(i)
+		if err != nil {
+			return 0, err
+		}
+		return Contiguity(m)
+	case Composed:
+		m, err := l.Inner.Get(i)
+		if err != nil {
+			return 0, err
+		}
+		return Contiguity(Composed{Outer: l.Outer, Offset: l.Offset, Inner: m})
+	}
+	return 0, errorf(op, CondComposedOperand, "mode %d of %v", i, v)
+}
+
+func plainContiguity(op string, l Layout) (int64, error) {
+	shapes, strides, err := intModes(op, l)
+	if err != nil {
+		return 0, err
+	}
+	n := int64(1)
+	for k, s := range shapes {
+		if s == 0 {
+			return 0, nil
+		}
+		if s == 1 {
+			continue
+		}
+		if strides[k] != n {
+			return n, nil
+		}
+		n *= s // n <= size, which intModes bounded
+	}
+	return n, nil
+}
+
+// injectiveFromStrides decides injectivity from the strides when it can:
+// known is false when only enumeration can tell.
+func injectiveFromStrides(op string, l Layout) (injective, known bool, err error) {
+	shapes, strides, err := intModes(op, l)
+	if err != nil {
+		return false, false, err
+	}
+	type mode struct{ s, d int64 }
+	var ms []mode
+	for k, s := range shapes {
+		switch {
+		case s == 0:
+			return true, true, nil // no indices at all
+		case s == 1:
+		case strides[k] == 0:
+			return false, true, nil // two indices differing in this mode collide
+		default:
+			ms = append(ms, mode{s, abs64(strides[k])})
+		}
+	}
+	sort.Slice(ms, func(i, j int) bool { return ms[i].d < ms[j].d })
+	span := int64(0) // largest offset reachable by the smaller modes (all shifted to start at 0)
+	for i, m := range ms {
+		if i > 0 && m.d == ms[i-1].d {
+			// Equal |strides|: with equal signs (1,0) and (0,1) collide; with opposite signs (1,1) and (0,0) do.
+			return false, true, nil
+		}
+		if m.d <= span {
+			return false, false, nil
+		}
+		// span + (s-1)*d cannot overflow: it is at most the cosize, bounded by intModes.
+		span += (m.s - 1) * m.d
+	}
+	return true, true, nil
+}
+
+// surjectiveFromStrides: with all strides non-negative, sorted ascending,
+// the offsets of the first k modes fill [0, span_k] exactly while each next
+// stride is at most span_k + 1; a larger stride leaves span_k + 1 unreached
+// (every other mode adds 0 or more than span_k + 1) although it is below the
+// maximum. A negative stride on a mode of size > 1 reaches a negative offset.
+func surjectiveFromStrides(op string, l Layout) (bool, error) {
+	shapes, strides, err := intModes(op, l)
+	if err != nil {
+		return false, err
+	}
+	type mode struct{ s, d int64 }
+	var ms []mode
+	for k, s := range shapes {
+		switch {
+		case s == 0:
+			return false, nil // reaches nothing, while cosize is at least 1
+		case s == 1 || strides[k] == 0:
+		case strides[k] < 0:
+			return false, nil
+		default:
+			ms = append(ms, mode{s, strides[k]})
+		}
+	}
+	sort.Slice(ms, func(i, j int) bool { return ms[i].d < ms[j].d })
+	span := int64(0)
+	for _, m := range ms {
+		if m.d > span+1 {
+			return false, nil
+		}
+		span += (m.s - 1) * m.d
+	}
+	return true, nil
+}
+
+// intModes is the flat shapes and strides of l as known integers, with the
+// size and cosize checked against int64 overflow.
+func intModes(op string, l Layout) (shapes, strides []int64, err error) {
+	fs, fd := Flatten(l.Shape), Flatten(l.Stride)
+	if fs.Len() != fd.Len() || fs.IsTuple() != fd.IsTuple() {
+		return nil, nil, errorf(op, CondCongruent, "%v", l)
+	}
+	size, span := int64(1), int64(1)
+	for k := range fs.Len() {
+		s, d := fs.At(k), fd.At(k)
+		if !s.IsLeaf() || s.IsUnknown() || s.IsBasis() || !d.IsLeaf() || d.IsUnknown() || d.IsBasis() {
+			return nil, nil, errorf(op, CondUnknown, "mode %d of %v is %v:%v", k, l, s, d)
+		}
+		var ok1, ok2, ok3 bool
+		size, ok1 = mulChecked(size, s.Value())
+		term, ok2 := mulChecked(max(s.Value()-1, 0), abs64(d.Value()))
+		span, ok3 = addChecked(span, term)
+		if !ok1 || !ok2 || !ok3 {
+			return nil, nil, errorf(op, CondOverflow, "size or cosize of %v", l)
+		}
+		shapes = append(shapes, s.Value())
+		strides = append(strides, d.Value())
+	}
+	return shapes, strides, nil
+}
+
+// enumerate is f at every index below its size, bounded by EnumerationLimit.
+func enumerate(op string, f indexFunction) ([]int64, error) {
+	n, err := f.Size()
+	if err != nil {
+		return nil, err
+	}
+	if n > EnumerationLimit {
+		return nil, errorf(op, CondTooLarge, "%v has %d indices, more than %d", f, n, EnumerationLimit)
+	}
+	eval := fastEval(f)
+	vals := make([]int64, n)
+	for i := range n {
+		if vals[i], err = eval(i); err != nil {
+			return nil, err
+		}
+	}
+	return vals, nil
+}
+
+// fastEval is f.Eval, through a flat copy of the layout where it has one
+// (no allocation per point); for indices below the size the two agree.
+func fastEval(f indexFunction) func(int64) (int64, error) {
+	switch l := f.(type) {
+	case Layout:
+		var flat FlatLayout
+		if l.FlattenInto(&flat) == nil {
+			return flat.Crd2Idx
+		}
+	case Composed:
+		off, err := offsetValue("layout", l.Offset)
+		if err != nil {
+			break
+		}
+		inner := fastEval(l.Inner)
+		return func(i int64) (int64, error) {
+			x, err := inner(i)
+			if err != nil {
+				return 0, err
+			}
+			if x, err = addOffset("layout", off, x); err != nil {
+				return 0, err
+			}
+			return l.Outer.apply(x), nil
+		}
+	case NestedComposed:
+		off, err := offsetValue("layout", l.Offset)
+		if err != nil {
+			break
+		}
+		inner := fastEval(l.Inner)
+		return func(i int64) (int64, error) {
+			x, err := inner(i)
+			if err != nil {
+				return 0, err
+			}
+			if x, err = addOffset("layout", off, x); err != nil {
+				return 0, err
+			}
+			return l.Outer.apply(x), nil
+		}
+	}
+	return f.Eval
+}
+
+// mod64 is a mod b in [0, b) for b > 0.
+func mod64(a, b int64) int64 {
+	m := a % b
+	if m < 0 {
+		m += b
+	}
+	return m
+}
+
+// OffsetTable is the offsets of a layout laid out as CuTe's print_layout
+// shows them: mode 0 down the rows, mode 1 across the columns. A rank-1
+// layout is one row; modes past the second index a sequence of 2-D slices.
+type OffsetTable struct {
+	Rows, Cols int64
+	RowCoords  []IntTuple    // the natural coordinate in mode 0 of each row
+	ColCoords  []IntTuple    // the natural coordinate in mode 1 (rank 1: in the whole shape) of each column
+	Slices     []OffsetSlice // one per coordinate of the modes past the second; one slice for rank <= 2
+}
+
+// OffsetSlice is one 2-D table of an OffsetTable.
+type OffsetSlice struct {
+	Coord   IntTuple  // natural coordinate over the modes past the second; () for rank <= 2
+	Offsets [][]int64 // Offsets[row][col]
+}
+
+// OffsetTableOf tabulates the layout's offsets; past limit entries it is a CondTooLarge error.
+// Law: Slices[k].Offsets[r][c] == Eval(r + Rows*(c + Cols*k)).
+func OffsetTableOf(v Value, limit int64) (OffsetTable, error) {
+	const op = "print_layout"
+	f, err := asIndexFunction(op, v)
+	if err != nil {
+		return OffsetTable{}, err
+	}
+	var shape IntTuple
+	switch l := f.(type) {
+	case Layout:
+		shape = l.Shape
+	case Composed:
+		shape = l.Inner.Shape
+	case NestedComposed:
+		shape = l.Inner.Inner.Shape
+	}
+	size, err := f.Size()
+	if err != nil {
+		return OffsetTable{}, err
+	}
+	if size > limit {
+		return OffsetTable{}, errorf(op, CondTooLarge, "%v has %d offsets, more than %d", f, size, limit)
+	}
+	var rowShape, colShape, restShape IntTuple
+	switch {
+	case !shape.IsTuple() || shape.Len() <= 1:
+		rowShape, colShape, restShape = Int(1), shape, Tup()
+	default:
+		rowShape, colShape = shape.At(0), shape.At(1)
+		restShape = Tup(shape.Elems()[2:]...)
+	}
+	rows, err := Size(rowShape)
+	if err != nil {
+		return OffsetTable{}, err
+	}
+	cols, err := Size(colShape)
+	if err != nil {
+		return OffsetTable{}, err
+	}
+	t := OffsetTable{Rows: rows, Cols: cols}
+	if t.RowCoords, err = naturalCoords(rowShape, rows); err != nil {
+		return OffsetTable{}, err
+	}
+	if t.ColCoords, err = naturalCoords(colShape, cols); err != nil {
+		return OffsetTable{}, err
+	}
+	nslices := int64(1)
+	if restShape.Len() > 0 {
+		if nslices, err = Size(restShape); err != nil {
+			return OffsetTable{}, err
+		}
+	}
+	eval := fastEval(f)
+	for k := range nslices {
+		sl := OffsetSlice{Coord: Tup()}
+		if restShape.Len() > 0 {
+			if sl.Coord, err = Idx2Crd(Int(k), restShape); err != nil {
+				return OffsetTable{}, err
+			}
+		}
+		sl.Offsets = make([][]int64, rows)
+		for r := range rows {
+			sl.Offsets[r] = make([]int64, cols)
+			for c := range cols {
+				if sl.Offsets[r][c], err = eval(r + rows*(c+cols*k)); err != nil {
+					return OffsetTable{}, err
+				}
+			}
+		}
+		t.Slices = append(t.Slices, sl)
+	}
+	return t, nil
+}
+
+func naturalCoords(shape IntTuple, n int64) ([]IntTuple, error) {
+	out := make([]IntTuple, n)
+	for i := range n {
+		c, err := Idx2Crd(Int(i), shape)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = c
+	}
+	return out, nil
+}

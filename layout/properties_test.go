@@ -1,0 +1,328 @@
+package layout
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// bruteProperties enumerates f and answers every property by definition.
+func bruteProperties(t *testing.T, v Value) (inj, onto bool, image []Interval, contig int64) {
+	t.Helper()
+	f, err := asIndexFunction("test", v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, _ := f.Size()
+	co, _ := f.Cosize()
+	vals := make([]int64, n)
+	for i := range n {
+		if vals[i], err = f.Eval(i); err != nil {
+			t.Fatal(err)
+		}
+	}
+	contig = n
+	for i := int64(1); i < n; i++ {
+		if vals[i] != vals[0]+i {
+			contig = i
+			break
+		}
+	}
+	sorted := slices.Clone(vals)
+	slices.Sort(sorted)
+	inj = len(slices.Compact(slices.Clone(sorted))) == len(sorted)
+	distinct := slices.Compact(sorted)
+	onto = int64(len(distinct)) == co && len(distinct) > 0 && distinct[0] == 0 && distinct[len(distinct)-1] == co-1
+	for _, x := range distinct {
+		if k := len(image); k > 0 && image[k-1].Hi == x {
+			image[k-1].Hi++
+			continue
+		}
+		image = append(image, Interval{x, x + 1})
+	}
+	return inj, onto, image, contig
+}
+
+func checkProperties(t *testing.T, v Value) {
+	t.Helper()
+	inj, onto, image, contig := bruteProperties(t, v)
+	if got, err := IsInjective(v); err != nil || got != inj {
+		t.Fatalf("IsInjective(%v) = %v, %v; want %v", v, got, err, inj)
+	}
+	if got, err := IsSurjective(v); err != nil || got != onto {
+		t.Fatalf("IsSurjective(%v) = %v, %v; want %v", v, got, err, onto)
+	}
+	f, _ := asIndexFunction("test", v)
+	n, _ := f.Size()
+	co, _ := f.Cosize()
+	if got, err := IsBijective(v); err != nil || got != (onto && n == co) {
+		t.Fatalf("IsBijective(%v) = %v, %v; want %v", v, got, err, onto && n == co)
+	}
+	if got, err := IsCompact(v); err != nil || got != (inj && onto && n == co) {
+		t.Fatalf("IsCompact(%v) = %v, %v", v, got, err)
+	}
+	if got, err := Image(v); err != nil || fmt.Sprint(got) != fmt.Sprint(image) {
+		t.Fatalf("Image(%v) = %v, %v; want %v", v, got, err, image)
+	}
+	if got, err := Contiguity(v); err != nil || got != contig {
+		t.Fatalf("Contiguity(%v) = %v, %v; want %d", v, got, err, contig)
+	}
+}
+
+// randomPropertyLayout is a random layout of up to 4 modes with strides that
+// often make it compact, sometimes overlapping or gapped, sometimes negative.
+func randomPropertyLayout(r *rand.Rand) Layout {
+	n := 1 + r.IntN(4)
+	shapes, strides := make([]IntTuple, n), make([]IntTuple, n)
+	prod := int64(1)
+	for i := range n {
+		s := 1 + r.Int64N(5)
+		var d int64
+		switch r.IntN(6) {
+		case 0, 1, 2:
+			d = prod // compact, column-major
+		case 3:
+			d = 1 + r.Int64N(12)
+		case 4:
+			d = 0
+		default:
+			d = -(1 + r.Int64N(6))
+		}
+		shapes[i], strides[i] = Int(s), Int(d)
+		prod *= s
+	}
+	if r.IntN(3) == 0 { // permute the modes: still compact, no longer column-major
+		r.Shuffle(n, func(i, j int) {
+			shapes[i], shapes[j] = shapes[j], shapes[i]
+			strides[i], strides[j] = strides[j], strides[i]
+		})
+	}
+	if n == 1 {
+		return Make(shapes[0], strides[0])
+	}
+	return Make(Tup(shapes...), Tup(strides...))
+}
+
+// Law: every property equals its definition, checked by enumeration.
+func TestPropertiesMatchDefinitions(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 22))
+	for range 3000 {
+		checkProperties(t, randomPropertyLayout(r))
+	}
+	for range 1500 {
+		l := randomPropertyLayout(r)
+		sw := randomSwizzle(r)
+		off := Int(0)
+		if r.IntN(4) == 0 {
+			off = Int(r.Int64N(64))
+		}
+		checkProperties(t, Composed{Outer: sw, Offset: off, Inner: l})
+	}
+}
+
+func TestPropertiesExamples(t *testing.T) {
+	cases := []struct {
+		l                       string
+		inj, onto, bij, compact bool
+		image                   string
+		contig                  int64
+	}{
+		{"(4,8):(1,4)", true, true, true, true, "[{0 32}]", 32},
+		{"(4,8):(8,1)", true, true, true, true, "[{0 32}]", 1},
+		{"(4,2):(1,8)", true, false, false, false, "[{0 4} {8 12}]", 4},
+		{"(4,2):(0,1)", false, true, false, false, "[{0 2}]", 1},
+		{"(2,2,2,2):(1,1,6,7)", false, false, false, false, "[{0 3} {6 10} {13 16}]", 2},
+		{"(3,2):(2,3)", true, false, false, false, "[{0 1} {2 6} {7 8}]", 1},
+		{"4:-1", true, false, false, false, "[{-3 1}]", 1},
+		{"(1,1):(5,7)", true, true, true, true, "[{0 1}]", 1},
+	}
+	for _, c := range cases {
+		l := mustLayout(c.l)
+		inj, _ := IsInjective(l)
+		onto, _ := IsSurjective(l)
+		bij, _ := IsBijective(l)
+		compact, _ := IsCompact(l)
+		image, _ := Image(l)
+		contig, _ := Contiguity(l)
+		if inj != c.inj || onto != c.onto || bij != c.bij || compact != c.compact || fmt.Sprint(image) != c.image || contig != c.contig {
+			t.Errorf("%s: injective %v surjective %v bijective %v compact %v image %v contiguity %d; want %v %v %v %v %s %d",
+				c.l, inj, onto, bij, compact, image, contig, c.inj, c.onto, c.bij, c.compact, c.image, c.contig)
+		}
+	}
+	// The 128B swizzle keeps 8-element (16-byte) runs of a row-major tile
+	// whole: row 0 is not swizzled, row 1 runs 8 elements at a time.
+	sw := Composed{Swizzle{3, 3, 3}, Int(0), mustLayout("(8,64):(64,1)")}
+	if n, err := ModeContiguity(sw, 1); err != nil || n != 64 {
+		t.Errorf("ModeContiguity(%v, 1) = %d, %v; want 64", sw, n, err)
+	}
+	row1, err := SliceComposed(Tup(Int(1), Underscore()), sw)
+	if err != nil || row1.String() != "Sw<3,3,3> o 64 o (64):(1)" {
+		t.Fatalf("SliceComposed((1,_), %v) = %v, %v", sw, row1, err)
+	}
+	if n, err := Contiguity(row1); err != nil || n != 8 {
+		t.Errorf("Contiguity(%v) = %d, %v; want 8", row1, n, err)
+	}
+	if n, err := ModeContiguity(mustLayout("(8,64):(64,1)"), 1); err != nil || n != 64 {
+		t.Errorf("ModeContiguity((8,64):(64,1), 1) = %d, %v; want 64", n, err)
+	}
+	if ok, err := IsBijective(sw); err != nil || !ok {
+		t.Errorf("IsBijective(%v) = %v, %v", sw, ok, err)
+	}
+}
+
+// Huge layouts: the closed forms answer without enumerating.
+func TestPropertiesLarge(t *testing.T) {
+	big := mustLayout("(65536,65536,16):(1,65536,4294967296)")
+	for name, f := range map[string]func(Value) (bool, error){"injective": IsInjective, "surjective": IsSurjective, "bijective": IsBijective} {
+		if ok, err := f(big); err != nil || !ok {
+			t.Errorf("%s(%v) = %v, %v", name, big, ok, err)
+		}
+	}
+	if n, err := Contiguity(big); err != nil || n != 1<<36 {
+		t.Errorf("Contiguity(%v) = %d, %v", big, n, err)
+	}
+	if im, err := Image(big); err != nil || fmt.Sprint(im) != "[{0 68719476736}]" {
+		t.Errorf("Image(%v) = %v, %v", big, im, err)
+	}
+	gapped := mustLayout("(65536,65536):(1,65537)")
+	if ok, err := IsSurjective(gapped); err != nil || ok {
+		t.Errorf("IsSurjective(%v) = %v, %v", gapped, ok, err)
+	}
+	if ok, err := IsInjective(gapped); err != nil || !ok {
+		t.Errorf("IsInjective(%v) = %v, %v", gapped, ok, err)
+	}
+	sw := Composed{Swizzle{3, 4, 3}, Int(0), big}
+	if ok, err := IsBijective(sw); err != nil || !ok {
+		t.Errorf("IsBijective(%v) = %v, %v", sw, ok, err)
+	}
+	if n, err := Contiguity(sw); err != nil || n != 128 {
+		t.Errorf("Contiguity(%v) = %d, %v", sw, n, err)
+	}
+	// Where only enumeration can tell, past the limit: a clear error.
+	overlap := mustLayout("(4096,4096):(3,5)")
+	for name, run := range map[string]func() error{
+		"injective":  func() error { _, err := IsInjective(overlap); return err },
+		"image":      func() error { _, err := Image(overlap); return err },
+		"surjective": func() error { _, err := IsSurjective(Composed{Swizzle{3, 4, 3}, Int(5), big}); return err },
+		"table":      func() error { _, err := OffsetTableOf(big, 1<<20); return err },
+		"contiguity": func() error { _, err := Contiguity(Composed{Swizzle{1, 0, 31}, Int(0), big}); return err },
+		"nested contiguity": func() error {
+			_, err := Contiguity(NestedComposed{Swizzle{1, 0, 1}, Int(0), Composed{Swizzle{1, 0, 1}, Int(0), big}})
+			return err
+		},
+	} {
+		var le *Error
+		if err := run(); !errors.As(err, &le) || le.Condition != CondTooLarge {
+			t.Errorf("%s: got %v, want %q", name, err, CondTooLarge)
+		}
+	}
+}
+
+func TestPropertiesErrors(t *testing.T) {
+	bad := []struct {
+		name string
+		run  func() error
+		cond string
+	}{
+		{"unknown stride", func() error { _, err := IsInjective(Make(Ints(4, 2), Tup(Int(1), Unknown()))); return err }, CondUnknown},
+		{"basis stride", func() error { _, err := IsSurjective(Make(Int(4), Basis(1, 0))); return err }, CondUnknown},
+		{"not congruent", func() error { _, err := Contiguity(Make(Ints(4, 2), Int(1))); return err }, CondCongruent},
+		{"cosize overflow", func() error { _, err := IsInjective(mustLayout("(4,4):(1,4611686018427387904)")); return err }, CondOverflow},
+		{"not a layout", func() error { _, err := IsInjective(Ints(1, 2)); return err }, CondComposedOperand},
+		{"bad swizzle", func() error { _, err := IsInjective(Composed{Swizzle{3, 4, 2}, Int(0), mustLayout("8:1")}); return err }, CondSwizzleShift},
+		{"bad nested swizzle", func() error {
+			_, err := Image(NestedComposed{Swizzle{1, 4, 2}, Int(0), Composed{Swizzle{3, 4, 2}, Int(0), mustLayout("8:1")}})
+			return err
+		}, CondSwizzleShift},
+		{"unknown offset", func() error {
+			_, err := Contiguity(Composed{Swizzle{1, 0, 1}, Unknown(), mustLayout("8:1")})
+			return err
+		}, CondUnknown},
+		{"negative shape", func() error { _, err := OffsetTableOf(mustLayout("(-5,-57):(1,3)"), 1000); return err }, CondInvalidParams},
+		{"mode of a swizzle", func() error { _, err := ModeContiguity(Swizzle{1, 0, 1}, 0); return err }, CondComposedOperand},
+	}
+	for _, c := range bad {
+		err := c.run()
+		var le *Error
+		if !errors.As(err, &le) || le.Condition != c.cond {
+			t.Errorf("%s: got %v, want condition %q", c.name, err, c.cond)
+		}
+	}
+	if _, err := ModeContiguity(mustLayout("(4,8):(1,4)"), 2); err == nil {
+		t.Error("ModeContiguity of a missing mode: no error")
+	}
+	if _, err := ModeContiguity(Composed{Swizzle{1, 0, 1}, Int(0), mustLayout("(4,8):(1,4)")}, 3); err == nil {
+		t.Error("ModeContiguity of a missing mode of a swizzled layout: no error")
+	}
+}
+
+// Law: for plain layouts, Contiguity(L) == MaxCommonVector(L, size(L):1).
+func TestContiguityMaxCommonVectorProperty(t *testing.T) {
+	r := rand.New(rand.NewPCG(23, 24))
+	compared := 0
+	for range 2000 {
+		l := randomPropertyLayout(r)
+		n, _ := l.Size()
+		c, err := Contiguity(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := MaxCommonVector(l, Make(Int(n), Int(1)))
+		if err != nil {
+			continue // max_common_vector rejects some layouts CuTe cannot invert
+		}
+		if c != m {
+			t.Fatalf("Contiguity(%v) = %d, MaxCommonVector(L, %d:1) = %d", l, c, n, m)
+		}
+		compared++
+	}
+	if compared < 1000 {
+		t.Errorf("only %d of 2000 layouts compared", compared)
+	}
+}
+
+func TestOffsetTable(t *testing.T) {
+	tab, err := OffsetTableOf(mustLayout("((2,2),3):((1,6),2)"), 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tab.Rows != 4 || tab.Cols != 3 || len(tab.Slices) != 1 {
+		t.Fatalf("table %+v", tab)
+	}
+	if got := fmt.Sprint(tab.Slices[0].Offsets); got != "[[0 2 4] [1 3 5] [6 8 10] [7 9 11]]" {
+		t.Errorf("offsets %s", got)
+	}
+	if got := fmt.Sprint(tab.RowCoords); got != "[(0,0) (1,0) (0,1) (1,1)]" {
+		t.Errorf("row coordinates %s", got)
+	}
+	// Rank 1: one row.
+	tab, err = OffsetTableOf(mustLayout("(2,2):(2,1)").Flatten(), 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	row, err := OffsetTableOf(mustLayout("4:2"), 100)
+	if err != nil || row.Rows != 1 || row.Cols != 4 || fmt.Sprint(row.Slices[0].Offsets) != "[[0 2 4 6]]" {
+		t.Errorf("rank 1: %+v, %v", row, err)
+	}
+	// Rank 3: one 2-D slice per coordinate of the third mode.
+	tab, err = OffsetTableOf(mustLayout("(2,2,3):(1,2,4)"), 100)
+	if err != nil || len(tab.Slices) != 3 || fmt.Sprint(tab.Slices[2].Offsets) != "[[8 10] [9 11]]" || tab.Slices[2].Coord.String() != "(2)" {
+		t.Errorf("rank 3: %+v, %v", tab, err)
+	}
+	// A swizzled layout tabulates its swizzled offsets.
+	sw := Composed{Swizzle{3, 3, 3}, Int(0), mustLayout("(8,64):(64,1)")}
+	tab, err = OffsetTableOf(sw, 1024)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range int64(8) {
+		if tab.Slices[0].Offsets[i][0] != 72*i {
+			t.Errorf("swizzled column 0 row %d: %d, want %d", i, tab.Slices[0].Offsets[i][0], 72*i)
+		}
+	}
+	if _, err := OffsetTableOf(Ints(1, 2), 10); err == nil {
+		t.Error("table of a tuple: no error")
+	}
+}

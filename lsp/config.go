@@ -1,0 +1,85 @@
+package lsp
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// Config is what the editor can set through initializationOptions and
+// workspace/didChangeConfiguration, under a "cute" key or at the top level:
+//
+//	{"cute": {"tableCap": 64, "defaultElementType": "half_t", "arch": "sm90"}}
+type Config struct {
+	// TableCap bounds how many rows of a layout's index table hover renders.
+	TableCap int `json:"tableCap"`
+	// DefaultElementType is the element type assumed where a descriptor names
+	// none (it sets the byte width of bank-conflict checks).
+	DefaultElementType string `json:"defaultElementType"`
+	// Arch is the target architecture of checks that depend on it (sm80, sm90, sm100).
+	Arch string `json:"arch"`
+	// DiagnosticsDelay is how long the server waits after an edit before
+	// analyzing, so a burst of keystrokes is analyzed once.
+	DiagnosticsDelay time.Duration `json:"-"`
+}
+
+// DefaultConfig is the configuration before the editor says otherwise.
+func DefaultConfig() Config {
+	return Config{TableCap: 64, DefaultElementType: "half_t", Arch: "sm90", DiagnosticsDelay: 5 * time.Millisecond}
+}
+
+// configJSON mirrors Config with every field optional, so a settings object
+// that names one key leaves the others as they were.
+type configJSON struct {
+	TableCap           *int     `json:"tableCap"`
+	DefaultElementType *string  `json:"defaultElementType"`
+	Arch               *string  `json:"arch"`
+	DiagnosticsDelayMS *float64 `json:"diagnosticsDelayMs"`
+}
+
+// Merge returns c updated from an editor's settings object. Unknown keys are
+// ignored; a key of the wrong type or out of range is an error naming it,
+// and leaves c unchanged.
+func (c Config) Merge(raw []byte) (Config, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return c, nil
+	}
+	var outer map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &outer); err != nil {
+		return c, fmt.Errorf("settings: not a JSON object: %v", err)
+	}
+	body := raw
+	if nested, ok := outer["cute"]; ok {
+		body = nested
+	}
+	var in configJSON
+	if err := json.Unmarshal(body, &in); err != nil {
+		return c, fmt.Errorf("settings: %v", err)
+	}
+	out := c
+	if in.TableCap != nil {
+		if *in.TableCap < 1 || *in.TableCap > 1<<16 {
+			return c, fmt.Errorf("settings: tableCap %d out of range 1..65536", *in.TableCap)
+		}
+		out.TableCap = *in.TableCap
+	}
+	if in.DefaultElementType != nil {
+		if *in.DefaultElementType == "" {
+			return c, fmt.Errorf("settings: defaultElementType is empty")
+		}
+		out.DefaultElementType = *in.DefaultElementType
+	}
+	if in.Arch != nil {
+		if *in.Arch == "" {
+			return c, fmt.Errorf("settings: arch is empty")
+		}
+		out.Arch = *in.Arch
+	}
+	if in.DiagnosticsDelayMS != nil {
+		if *in.DiagnosticsDelayMS < 0 || *in.DiagnosticsDelayMS > 10000 {
+			return c, fmt.Errorf("settings: diagnosticsDelayMs %v out of range 0..10000", *in.DiagnosticsDelayMS)
+		}
+		out.DiagnosticsDelay = time.Duration(*in.DiagnosticsDelayMS * float64(time.Millisecond))
+	}
+	return out, nil
+}

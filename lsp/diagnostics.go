@@ -1,0 +1,358 @@
+package lsp
+
+import (
+	"context"
+	"fmt"
+	"hash/fnv"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+)
+
+func init() {
+	requestHandlers[protocol.MethodTextDocumentDiagnostic] = documentDiagnostic
+	requestHandlers[protocol.MethodWorkspaceDiagnostic] = workspaceDiagnostic
+}
+
+// analysisKey memoizes Analyze per snapshot and configuration generation.
+type analysisKey struct{ cfgGen int }
+
+// findings runs (or reuses) the analysis of snap under the current
+// configuration. The analysis is shared by every request on the snapshot, so
+// it runs detached from any one request's cancellation.
+func (s *Server) findings(snap *Snapshot) []Finding {
+	_, cfg, gen := s.session()
+	v := snap.Memo(analysisKey{gen}, func() any {
+		return s.features.Analyze(context.Background(), snap, cfg)
+	})
+	f, _ := v.([]Finding)
+	return f
+}
+
+// toDiagnostics converts findings to LSP diagnostics, ordered by position.
+func toDiagnostics(snap *Snapshot, enc Encoding, findings []Finding) []protocol.Diagnostic {
+	out := make([]protocol.Diagnostic, 0, len(findings))
+	for _, f := range findings {
+		out = append(out, toDiagnostic(snap, enc, f))
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i].Range.Start, out[j].Range.Start
+		return a.Line < b.Line || a.Line == b.Line && a.Character < b.Character
+	})
+	return out
+}
+
+func toDiagnostic(snap *Snapshot, enc Encoding, f Finding) protocol.Diagnostic {
+	d := protocol.Diagnostic{
+		Range:    toRange(snap, enc, f.Span),
+		Severity: protocol.DiagnosticSeverity(f.Severity),
+		Source:   protocol.NewOptional("cute-lsp"),
+		Message:  protocol.String(f.Message),
+	}
+	if f.Code != "" {
+		d.Code = protocol.String(f.Code)
+	}
+	for _, r := range f.Related {
+		d.RelatedInformation = append(d.RelatedInformation, protocol.DiagnosticRelatedInformation{
+			Location: protocol.Location{URI: uri.URI(snap.URI), Range: toRange(snap, enc, r.Span)},
+			Message:  r.Message,
+		})
+	}
+	return d
+}
+
+func toRange(snap *Snapshot, enc Encoding, sp Span) protocol.Range {
+	return protocol.Range{Start: toPosition(snap.Position(sp.Start, enc)), End: toPosition(snap.Position(sp.End, enc))}
+}
+
+func toPosition(p Position) protocol.Position {
+	return protocol.Position{Line: uint32(p.Line), Character: uint32(p.Character)}
+}
+
+func fromPosition(p protocol.Position) Position {
+	return Position{int(p.Line), int(p.Character)}
+}
+
+func fromRange(snap *Snapshot, enc Encoding, r protocol.Range) Span {
+	a, b := snap.Offset(fromPosition(r.Start), enc), snap.Offset(fromPosition(r.End), enc)
+	if b < a {
+		a, b = b, a
+	}
+	return Span{a, b}
+}
+
+// resultID names one diagnostics report: the same text under the same
+// configuration yields the same id, so a client's previousResultId can be
+// answered with "unchanged".
+func resultID(snap *Snapshot, gen int) string {
+	h := fnv.New64a()
+	h.Write([]byte(snap.Text))
+	return fmt.Sprintf("%d.%x", gen, h.Sum64())
+}
+
+func documentDiagnostic(_ context.Context, s *Server, params []byte) (any, error) {
+	var p protocol.DocumentDiagnosticParams
+	if err := decode(params, &p); err != nil {
+		return nil, err
+	}
+	enc, _, gen := s.session()
+	snap := s.snapshot(string(p.TextDocument.URI))
+	if snap == nil {
+		return &protocol.RelatedFullDocumentDiagnosticReport{FullDocumentDiagnosticReport: protocol.FullDocumentDiagnosticReport{
+			Kind: string(protocol.DocumentDiagnosticReportKindFull), Items: []protocol.Diagnostic{}}}, nil
+	}
+	id := resultID(snap, gen)
+	if p.PreviousResultID != nil && *p.PreviousResultID == id {
+		return &protocol.RelatedUnchangedDocumentDiagnosticReport{UnchangedDocumentDiagnosticReport: protocol.UnchangedDocumentDiagnosticReport{
+			Kind: string(protocol.DocumentDiagnosticReportKindUnchanged), ResultID: id}}, nil
+	}
+	return &protocol.RelatedFullDocumentDiagnosticReport{FullDocumentDiagnosticReport: protocol.FullDocumentDiagnosticReport{
+		Kind: string(protocol.DocumentDiagnosticReportKindFull), ResultID: &id, Items: toDiagnostics(snap, enc, s.findings(snap))}}, nil
+}
+
+// Workspace diagnostics cover the open .cute documents and the .cute files
+// under the workspace roots, within these bounds.
+const (
+	maxWorkspaceSheets = 2000
+	maxSheetBytes      = 4 << 20
+)
+
+func workspaceDiagnostic(ctx context.Context, s *Server, params []byte) (any, error) {
+	var p protocol.WorkspaceDiagnosticParams
+	if err := decode(params, &p); err != nil {
+		return nil, err
+	}
+	enc, _, gen := s.session()
+	previous := map[string]string{}
+	for _, r := range p.PreviousResultIds {
+		previous[string(r.URI)] = r.Value
+	}
+	report := &protocol.WorkspaceDiagnosticReport{Items: []protocol.WorkspaceDocumentDiagnosticReport{}}
+	for _, snap := range s.workspaceSheets() {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		var version *int32
+		if _, open := s.store.Get(snap.URI); open {
+			v := snap.Version
+			version = &v
+		}
+		id := resultID(snap, gen)
+		if previous[snap.URI] == id {
+			report.Items = append(report.Items, &protocol.WorkspaceUnchangedDocumentDiagnosticReport{
+				UnchangedDocumentDiagnosticReport: protocol.UnchangedDocumentDiagnosticReport{Kind: string(protocol.DocumentDiagnosticReportKindUnchanged), ResultID: id},
+				URI:                               uri.URI(snap.URI), Version: version})
+			continue
+		}
+		report.Items = append(report.Items, &protocol.WorkspaceFullDocumentDiagnosticReport{
+			FullDocumentDiagnosticReport: protocol.FullDocumentDiagnosticReport{Kind: string(protocol.DocumentDiagnosticReportKindFull), ResultID: &id, Items: toDiagnostics(snap, enc, s.findings(snap))},
+			URI:                          uri.URI(snap.URI), Version: version})
+	}
+	return report, nil
+}
+
+// workspaceSheets is every open sheet, then every sheet on disk under the
+// roots that is not open (hidden directories skipped).
+func (s *Server) workspaceSheets() []*Snapshot {
+	var out []*Snapshot
+	seen := map[string]bool{}
+	for _, snap := range s.store.All() {
+		if snap.Kind == KindSheet {
+			out = append(out, snap)
+			seen[snap.URI] = true
+		}
+	}
+	s.mu.Lock()
+	roots := append([]string(nil), s.roots...)
+	s.mu.Unlock()
+	for _, root := range roots {
+		_ = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if err != nil || len(out) >= maxWorkspaceSheets {
+				return filepath.SkipDir
+			}
+			if d.IsDir() {
+				if path != root && (strings.HasPrefix(d.Name(), ".") || d.Name() == "node_modules") {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if filepath.Ext(path) != ".cute" {
+				return nil
+			}
+			u := fileURI(path)
+			if seen[u] {
+				return nil
+			}
+			seen[u] = true
+			if snap := readSnapshot(u, path); snap != nil {
+				out = append(out, snap)
+			}
+			return nil
+		})
+	}
+	return out
+}
+
+// snapshot is the latest snapshot of uri: the open document, or else the
+// file on disk (version 0), or nil when there is neither.
+func (s *Server) snapshot(u string) *Snapshot {
+	if snap, ok := s.store.Get(u); ok {
+		return snap
+	}
+	if path := filePath(u); path != "" {
+		return readSnapshot(u, path)
+	}
+	return nil
+}
+
+func readSnapshot(u, path string) *Snapshot {
+	info, err := os.Stat(path)
+	if err != nil || !info.Mode().IsRegular() || info.Size() > maxSheetBytes {
+		return nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	return NewSnapshot(u, 0, KindOf(u, ""), string(data))
+}
+
+// diagnosticScheduler publishes diagnostics for open documents. Each open
+// document has a worker; an edit kicks it, it waits Config.DiagnosticsDelay
+// (gathering further kicks), analyzes the latest snapshot and publishes. An
+// analysis under way when more edits arrive is followed by exactly one more.
+type diagnosticScheduler struct {
+	s       *Server
+	mu      sync.Mutex
+	workers map[string]*diagnosticWorker
+	stopped bool
+	wg      sync.WaitGroup
+}
+
+type diagnosticWorker struct {
+	kick chan bool // true: skip the delay
+	quit chan struct{}
+}
+
+func newDiagnosticScheduler(s *Server) *diagnosticScheduler {
+	return &diagnosticScheduler{s: s, workers: map[string]*diagnosticWorker{}}
+}
+
+// schedule asks for diagnostics of uri; immediate skips the edit delay
+// (after open, or when the configuration changed).
+func (d *diagnosticScheduler) schedule(u string, immediate bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.stopped {
+		return
+	}
+	w, ok := d.workers[u]
+	if !ok {
+		w = &diagnosticWorker{kick: make(chan bool, 1), quit: make(chan struct{})}
+		d.workers[u] = w
+		d.wg.Add(1)
+		go d.run(u, w)
+	}
+	select {
+	case w.kick <- immediate:
+	default: // a kick is already pending; it will see the newest snapshot
+	}
+}
+
+// forget stops the worker of a closed document and clears its diagnostics.
+func (d *diagnosticScheduler) forget(u string) {
+	d.mu.Lock()
+	w, ok := d.workers[u]
+	delete(d.workers, u)
+	stopped := d.stopped
+	d.mu.Unlock()
+	if ok {
+		close(w.quit)
+	}
+	if !stopped && d.s.pushEnabled() {
+		d.s.notify(protocol.MethodTextDocumentPublishDiagnostics, &protocol.PublishDiagnosticsParams{URI: uri.URI(u), Diagnostics: []protocol.Diagnostic{}})
+	}
+}
+
+// stop ends every worker.
+func (d *diagnosticScheduler) stop() {
+	d.mu.Lock()
+	if d.stopped {
+		d.mu.Unlock()
+		return
+	}
+	d.stopped = true
+	for u, w := range d.workers {
+		close(w.quit)
+		delete(d.workers, u)
+	}
+	d.mu.Unlock()
+	d.wg.Wait()
+}
+
+func (d *diagnosticScheduler) run(u string, w *diagnosticWorker) {
+	defer d.wg.Done()
+	for {
+		var immediate bool
+		select {
+		case <-w.quit:
+			return
+		case immediate = <-w.kick:
+		}
+		_, cfg, _ := d.s.session()
+		if !immediate && cfg.DiagnosticsDelay > 0 {
+			t := time.NewTimer(cfg.DiagnosticsDelay)
+			select {
+			case <-w.quit:
+				t.Stop()
+				return
+			case <-t.C:
+			}
+		}
+		// Kicks that arrived during the delay are served by this analysis.
+		select {
+		case <-w.kick:
+		default:
+		}
+		snap, ok := d.s.store.Get(u)
+		if !ok {
+			continue
+		}
+		d.publish(snap)
+	}
+}
+
+func (d *diagnosticScheduler) publish(snap *Snapshot) {
+	defer func() {
+		if r := recover(); r != nil {
+			d.s.logf("panic analyzing %s: %v", snap.URI, r)
+		}
+	}()
+	findings := d.s.findings(snap)
+	if !d.s.pushEnabled() {
+		return
+	}
+	// A newer version supersedes this one before it is shown.
+	if latest, ok := d.s.store.Get(snap.URI); !ok || latest != snap {
+		return
+	}
+	enc, _, _ := d.s.session()
+	d.s.notify(protocol.MethodTextDocumentPublishDiagnostics, &protocol.PublishDiagnosticsParams{
+		URI:         uri.URI(snap.URI),
+		Version:     protocol.NewOptional(snap.Version),
+		Diagnostics: toDiagnostics(snap, enc, findings),
+	})
+}
+
+func (s *Server) pushEnabled() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.pushDiagnostics
+}

@@ -1,0 +1,397 @@
+package lsp
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Fallback is the feature set the server runs until package analysis
+// provides the real one. It knows only what can be seen without a parser:
+// the brackets, comments and strings of a .cute sheet and its "name = ..."
+// bindings. It computes nothing about layouts. Every other kind of document
+// gets no findings from it.
+type Fallback struct{}
+
+var _ Features = Fallback{}
+
+// lexeme kinds of the fallback scanner.
+const (
+	lexIdent = iota
+	lexNumber
+	lexString
+	lexComment
+	lexOpen
+	lexClose
+	lexOther
+)
+
+type lexeme struct {
+	kind int
+	span Span
+}
+
+// binding is a "name = ..." line of a sheet.
+type binding struct {
+	name   Span
+	line   Span   // the whole line
+	detail string // the right-hand side, trimmed
+}
+
+// sheetScan is the fallback's view of a sheet, computed once per snapshot.
+type sheetScan struct {
+	lexemes  []lexeme
+	bindings []binding
+	byName   map[string]int // name -> index in bindings (the first binding wins)
+	findings []Finding
+}
+
+type sheetScanKey struct{}
+
+func scanOf(snap *Snapshot) *sheetScan {
+	return snap.Memo(sheetScanKey{}, func() any { return scanSheet(snap) }).(*sheetScan)
+}
+
+// lexSheet splits a sheet into lexemes; comments are "#" or "//" to the end
+// of the line, strings are double-quoted and end at the line's end when
+// unterminated.
+func lexSheet(text string) []lexeme {
+	var out []lexeme
+	for i := 0; i < len(text); {
+		c := text[i]
+		switch {
+		case c == '#' || c == '/' && i+1 < len(text) && text[i+1] == '/':
+			j := i
+			for j < len(text) && text[j] != '\n' && text[j] != '\r' {
+				j++
+			}
+			out = append(out, lexeme{lexComment, Span{i, j}})
+			i = j
+		case c == '"':
+			j := i + 1
+			for j < len(text) && text[j] != '"' && text[j] != '\n' && text[j] != '\r' {
+				if text[j] == '\\' && j+1 < len(text) {
+					j++
+				}
+				j++
+			}
+			if j < len(text) && text[j] == '"' {
+				j++
+			}
+			out = append(out, lexeme{lexString, Span{i, j}})
+			i = j
+		case '0' <= c && c <= '9':
+			j := i
+			for j < len(text) && isWordByte(text[j]) {
+				j++
+			}
+			out = append(out, lexeme{lexNumber, Span{i, j}})
+			i = j
+		case isWordByte(c):
+			j := i
+			for j < len(text) && isWordByte(text[j]) {
+				j++
+			}
+			out = append(out, lexeme{lexIdent, Span{i, j}})
+			i = j
+		case c == '(' || c == '[' || c == '{' || c == '<':
+			out = append(out, lexeme{lexOpen, Span{i, i + 1}})
+			i++
+		case c == ')' || c == ']' || c == '}' || c == '>':
+			out = append(out, lexeme{lexClose, Span{i, i + 1}})
+			i++
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			i++
+		default:
+			out = append(out, lexeme{lexOther, Span{i, i + 1}})
+			i++
+		}
+	}
+	return out
+}
+
+var closerOf = map[byte]byte{'(': ')', '[': ']', '{': '}', '<': '>'}
+
+// bindingAt reads a "name = ..." binding from a line starting at column 0.
+func bindingAt(snap *Snapshot, line Span) (binding, bool) {
+	text := snap.Text[line.Start:line.End]
+	n := 0
+	for n < len(text) && isWordByte(text[n]) {
+		n++
+	}
+	if n == 0 || '0' <= text[0] && text[0] <= '9' {
+		return binding{}, false
+	}
+	rest := strings.TrimLeft(text[n:], " \t")
+	if !strings.HasPrefix(rest, "=") || strings.HasPrefix(rest, "==") {
+		return binding{}, false
+	}
+	detail := strings.TrimSpace(rest[1:])
+	if i := strings.Index(detail, "#"); i >= 0 {
+		detail = strings.TrimSpace(detail[:i])
+	}
+	return binding{name: Span{line.Start, line.Start + n}, line: line, detail: detail}, true
+}
+
+func scanSheet(snap *Snapshot) *sheetScan {
+	sc := &sheetScan{byName: map[string]int{}}
+	if snap.Kind != KindSheet {
+		return sc
+	}
+	sc.lexemes = lexSheet(snap.Text)
+	bindingLine := map[int]bool{}
+	for i := 0; i < snap.LineCount(); i++ {
+		if b, ok := bindingAt(snap, snap.LineSpan(i)); ok {
+			sc.bindings = append(sc.bindings, b)
+			bindingLine[i] = true
+			name := snap.Text[b.name.Start:b.name.End]
+			if _, dup := sc.byName[name]; !dup {
+				sc.byName[name] = len(sc.bindings) - 1
+			}
+		}
+	}
+	sc.findings = bracketFindings(snap, sc.lexemes, bindingLine)
+	return sc
+}
+
+// bracketFindings matches brackets. A new binding line closes whatever its
+// predecessor left open (statements may span lines only inside brackets, so
+// a binding at column 0 cannot be a continuation); each bracket left open
+// gets a finding whose fix inserts the missing closers at the end of the
+// statement's last code, and each stray or mismatched closer gets one too.
+func bracketFindings(snap *Snapshot, lexemes []lexeme, bindingLine map[int]bool) []Finding {
+	var findings []Finding
+	var stack []lexeme
+	codeEnd := 0 // just after the last non-comment lexeme seen
+	flush := func() {
+		for k := len(stack) - 1; k >= 0; k-- {
+			open := stack[k]
+			var closers strings.Builder
+			for m := len(stack) - 1; m >= k; m-- {
+				closers.WriteByte(closerOf[snap.Text[stack[m].span.Start]])
+			}
+			want := string(closerOf[snap.Text[open.span.Start]])
+			findings = append(findings, Finding{
+				Span:     open.span,
+				Severity: SeverityError,
+				Code:     "unbalanced-bracket",
+				Message:  fmt.Sprintf("'%c' is never closed", snap.Text[open.span.Start]),
+				Fixes: []Fix{{
+					Title: fmt.Sprintf("Insert the missing '%s'", want),
+					Edits: []Edit{{Span: Span{codeEnd, codeEnd}, NewText: closers.String()}},
+				}},
+			})
+		}
+		stack = stack[:0]
+	}
+	line := 0
+	for _, lx := range lexemes {
+		if l := snap.LineOf(lx.span.Start); l != line {
+			line = l
+			if len(stack) > 0 && bindingLine[l] {
+				flush()
+			}
+		}
+		if lx.kind == lexComment {
+			continue
+		}
+		switch lx.kind {
+		case lexOpen:
+			c := snap.Text[lx.span.Start]
+			// '<' and '>' are brackets only in template-like spellings
+			// (Sw<3,4,3>, !cute.layout<...>); a lone comparison is not.
+			if c == '<' && !(lx.span.Start > 0 && (isWordByte(snap.Text[lx.span.Start-1]) || snap.Text[lx.span.Start-1] == '.')) {
+				break
+			}
+			stack = append(stack, lx)
+		case lexClose:
+			c := snap.Text[lx.span.Start]
+			if c == '>' && (len(stack) == 0 || snap.Text[stack[len(stack)-1].span.Start] != '<') {
+				break
+			}
+			if len(stack) == 0 {
+				findings = append(findings, Finding{
+					Span: lx.span, Severity: SeverityError, Code: "unbalanced-bracket",
+					Message: fmt.Sprintf("'%c' closes nothing", c),
+					Fixes:   []Fix{{Title: fmt.Sprintf("Delete the unmatched '%c'", c), Edits: []Edit{{Span: lx.span}}}},
+				})
+				break
+			}
+			top := stack[len(stack)-1]
+			want := closerOf[snap.Text[top.span.Start]]
+			if c != want {
+				p := snap.Position(top.span.Start, UTF32)
+				findings = append(findings, Finding{
+					Span: lx.span, Severity: SeverityError, Code: "unbalanced-bracket",
+					Message: fmt.Sprintf("'%c' does not match the '%c' opened at %d:%d", c, snap.Text[top.span.Start], p.Line+1, p.Character+1),
+					Related: []Related{{Span: top.span, Message: "opened here"}},
+					Fixes:   []Fix{{Title: fmt.Sprintf("Replace with '%c'", want), Edits: []Edit{{Span: lx.span, NewText: string(want)}}}},
+				})
+			}
+			stack = stack[:len(stack)-1]
+		}
+		codeEnd = lx.span.End
+	}
+	flush()
+	return findings
+}
+
+// Analyze reports unbalanced brackets in sheets.
+func (Fallback) Analyze(_ context.Context, snap *Snapshot, _ Config) []Finding {
+	return scanOf(snap).findings
+}
+
+// nameAt is the binding named by the identifier at off, if any.
+func nameAt(snap *Snapshot, off int) (name string, word Span, b binding, ok bool) {
+	sc := scanOf(snap)
+	word = snap.WordAt(off)
+	if word.Start == word.End {
+		return "", word, binding{}, false
+	}
+	name = snap.Text[word.Start:word.End]
+	i, ok := sc.byName[name]
+	if !ok {
+		return name, word, binding{}, false
+	}
+	return name, word, sc.bindings[i], true
+}
+
+// Hover shows the binding a name refers to.
+func (Fallback) Hover(_ context.Context, snap *Snapshot, _ Config, off int) (Hover, bool) {
+	name, word, b, ok := nameAt(snap, off)
+	if !ok || inCommentOrString(snap, word.Start) {
+		return Hover{}, false
+	}
+	line := snap.LineOf(b.name.Start) + 1
+	return Hover{Span: word, Markdown: fmt.Sprintf("```cute\n%s = %s\n```\n`%s` is bound on line %d.", name, b.detail, name, line)}, true
+}
+
+// inCommentOrString reports whether off lies inside a comment or a string.
+func inCommentOrString(snap *Snapshot, off int) bool {
+	lx := scanOf(snap).lexemes
+	i := sort.Search(len(lx), func(i int) bool { return lx[i].span.End > off })
+	return i < len(lx) && lx[i].span.Start <= off && (lx[i].kind == lexComment || lx[i].kind == lexString)
+}
+
+func (Fallback) CodeActions(context.Context, *Snapshot, Config, Span) []Action { return nil }
+
+func (Fallback) InlayHints(context.Context, *Snapshot, Config, Span) []InlayHint { return nil }
+
+// SemanticTokens marks comments, strings, numbers and bound names.
+func (Fallback) SemanticTokens(_ context.Context, snap *Snapshot) []Token {
+	sc := scanOf(snap)
+	out := make([]Token, 0, len(sc.lexemes))
+	for _, lx := range sc.lexemes {
+		switch lx.kind {
+		case lexComment:
+			out = append(out, Token{Span: lx.span, Type: TokenComment})
+		case lexString:
+			out = append(out, Token{Span: lx.span, Type: TokenString})
+		case lexNumber:
+			out = append(out, Token{Span: lx.span, Type: TokenNumber})
+		case lexIdent:
+			name := snap.Text[lx.span.Start:lx.span.End]
+			if i, ok := sc.byName[name]; ok {
+				var mod TokenModifier
+				if sc.bindings[i].name == lx.span {
+					mod = ModDeclaration
+				}
+				out = append(out, Token{Span: lx.span, Type: TokenVariable, Modifiers: mod})
+			}
+		}
+	}
+	return out
+}
+
+// Symbols lists the bindings.
+func (Fallback) Symbols(_ context.Context, snap *Snapshot) []Symbol {
+	sc := scanOf(snap)
+	out := make([]Symbol, 0, len(sc.bindings))
+	for _, b := range sc.bindings {
+		out = append(out, Symbol{Name: snap.Text[b.name.Start:b.name.End], Detail: truncate(b.detail, 60), Kind: SymbolVariable, Span: b.line, NameSpan: b.name})
+	}
+	return out
+}
+
+func (Fallback) Definition(_ context.Context, snap *Snapshot, off int) []Span {
+	_, word, b, ok := nameAt(snap, off)
+	if !ok || inCommentOrString(snap, word.Start) {
+		return nil
+	}
+	return []Span{b.name}
+}
+
+// References finds the identifiers spelled like the name at off, outside
+// comments and strings.
+func (Fallback) References(_ context.Context, snap *Snapshot, off int, includeDecl bool) []Span {
+	name, word, b, ok := nameAt(snap, off)
+	if !ok || inCommentOrString(snap, word.Start) {
+		return nil
+	}
+	var out []Span
+	for _, lx := range scanOf(snap).lexemes {
+		if lx.kind == lexIdent && snap.Text[lx.span.Start:lx.span.End] == name && (includeDecl || lx.span != b.name) {
+			out = append(out, lx.span)
+		}
+	}
+	return out
+}
+
+func (f Fallback) Rename(ctx context.Context, snap *Snapshot, off int, newName string) ([]Edit, error) {
+	if newName == "" || '0' <= newName[0] && newName[0] <= '9' || strings.IndexFunc(newName, func(r rune) bool { return r > 0x7f || !isWordByte(byte(r)) }) >= 0 {
+		return nil, fmt.Errorf("%q is not a name", newName)
+	}
+	name, _, _, ok := nameAt(snap, off)
+	if !ok {
+		return nil, fmt.Errorf("no binding to rename here")
+	}
+	if _, taken := scanOf(snap).byName[newName]; taken && newName != name {
+		return nil, fmt.Errorf("%q is already bound", newName)
+	}
+	var edits []Edit
+	for _, sp := range f.References(ctx, snap, off, true) {
+		edits = append(edits, Edit{Span: sp, NewText: newName})
+	}
+	return edits, nil
+}
+
+// Completion proposes the bound names that start with the word before off.
+func (Fallback) Completion(_ context.Context, snap *Snapshot, _ Config, off int) []CompletionItem {
+	sc := scanOf(snap)
+	word := snap.WordAt(off)
+	prefix := snap.Text[word.Start:max(word.Start, min(off, word.End))]
+	var out []CompletionItem
+	for _, b := range sc.bindings {
+		name := snap.Text[b.name.Start:b.name.End]
+		if sc.bindings[sc.byName[name]].name != b.name || !strings.HasPrefix(name, prefix) || b.name.Contains(off) {
+			continue
+		}
+		out = append(out, CompletionItem{Label: name, Detail: truncate(b.detail, 60), Kind: CompletionVariable, Replace: Span{word.Start, off}})
+	}
+	return out
+}
+
+func (Fallback) SignatureHelp(context.Context, *Snapshot, Config, int) (SignatureHelp, bool) {
+	return SignatureHelp{}, false
+}
+
+// Format removes trailing blanks and ends the text with one line break, the
+// only layout the fallback can fix without a parser.
+func (Fallback) Format(_ context.Context, snap *Snapshot, _ Config) []Edit {
+	if snap.Kind != KindSheet {
+		return nil
+	}
+	var edits []Edit
+	for i := 0; i < snap.LineCount(); i++ {
+		sp := snap.LineSpan(i)
+		line := snap.Text[sp.Start:sp.End]
+		if trimmed := strings.TrimRight(line, " \t"); len(trimmed) < len(line) {
+			edits = append(edits, Edit{Span: Span{sp.Start + len(trimmed), sp.End}})
+		}
+	}
+	if len(snap.Text) > 0 && !strings.HasSuffix(snap.Text, "\n") {
+		edits = append(edits, Edit{Span: Span{len(snap.Text), len(snap.Text)}, NewText: "\n"})
+	}
+	return edits
+}

@@ -1,0 +1,218 @@
+package lsp
+
+import (
+	"context"
+	"net/url"
+	"strings"
+
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+)
+
+func init() {
+	notificationHandlers[protocol.MethodInitialized] = func(context.Context, *Server, []byte) error { return nil }
+	notificationHandlers[protocol.MethodTextDocumentDidOpen] = didOpen
+	notificationHandlers[protocol.MethodTextDocumentDidChange] = didChange
+	notificationHandlers[protocol.MethodTextDocumentDidClose] = didClose
+	notificationHandlers[protocol.MethodTextDocumentDidSave] = func(context.Context, *Server, []byte) error { return nil }
+	notificationHandlers[protocol.MethodWorkspaceDidChangeConfiguration] = didChangeConfiguration
+}
+
+// negotiateEncoding picks utf-8 when the client offers it (no conversion on
+// our side), utf-16 otherwise (the protocol's mandatory default).
+func negotiateEncoding(offered []protocol.PositionEncodingKind) Encoding {
+	for _, k := range offered {
+		if k == protocol.PositionEncodingKindUTF8 {
+			return UTF8
+		}
+	}
+	return UTF16
+}
+
+func encodingKind(e Encoding) protocol.PositionEncodingKind {
+	switch e {
+	case UTF8:
+		return protocol.PositionEncodingKindUTF8
+	case UTF32:
+		return protocol.PositionEncodingKindUTF32
+	}
+	return protocol.PositionEncodingKindUTF16
+}
+
+func initialize(_ context.Context, s *Server, params []byte) (any, error) {
+	var p protocol.InitializeParams
+	if err := decode(params, &p); err != nil {
+		return nil, err
+	}
+	caps := p.Capabilities
+	var offered []protocol.PositionEncodingKind
+	if caps.General != nil {
+		offered = caps.General.PositionEncodings
+	}
+	enc := negotiateEncoding(offered)
+	// A client that pulls diagnostics would show pushed ones twice.
+	push := caps.TextDocument == nil || caps.TextDocument.Diagnostic == nil
+
+	cfg := s.cfg
+	if len(p.InitializationOptions) > 0 {
+		merged, err := cfg.Merge(p.InitializationOptions)
+		if err != nil {
+			s.logf("initializationOptions: %v", err)
+		} else {
+			cfg = merged
+		}
+	}
+
+	var roots []string
+	if folders, ok := p.WorkspaceFolders.Get(); ok {
+		for _, f := range folders {
+			if dir := filePath(string(f.URI)); dir != "" {
+				roots = append(roots, dir)
+			}
+		}
+	}
+	if len(roots) == 0 && p.RootURI != nil {
+		if dir := filePath(string(*p.RootURI)); dir != "" {
+			roots = append(roots, dir)
+		}
+	}
+
+	s.mu.Lock()
+	s.enc = enc
+	s.cfg = cfg
+	s.pushDiagnostics = push
+	s.roots = roots
+	s.mu.Unlock()
+	s.state.Store(stateInitialized)
+
+	return &protocol.InitializeResult{
+		Capabilities: capabilities(enc),
+		ServerInfo:   protocol.ServerInfo{Name: "cute-lsp", Version: protocol.NewOptional(Version)},
+	}, nil
+}
+
+func capabilities(enc Encoding) protocol.ServerCapabilities {
+	yes := true
+	incremental := protocol.TextDocumentSyncKindIncremental
+	diagnosticID := "cute-lsp"
+	return protocol.ServerCapabilities{
+		PositionEncoding: encodingKind(enc),
+		TextDocumentSync: &protocol.TextDocumentSyncOptions{OpenClose: &yes, Change: &incremental},
+		HoverProvider:    protocol.Boolean(true),
+		CodeActionProvider: &protocol.CodeActionOptions{
+			CodeActionKinds: []protocol.CodeActionKind{protocol.CodeActionKindQuickFix, "refactor", "source"},
+		},
+		InlayHintProvider:      protocol.Boolean(true),
+		DocumentSymbolProvider: protocol.Boolean(true),
+		SemanticTokensProvider: &protocol.SemanticTokensOptions{
+			Legend: protocol.SemanticTokensLegend{TokenTypes: tokenTypeNames, TokenModifiers: tokenModifierNames},
+			Full:   protocol.Boolean(true),
+			Range:  protocol.Boolean(true),
+		},
+		DefinitionProvider:         protocol.Boolean(true),
+		ReferencesProvider:         protocol.Boolean(true),
+		RenameProvider:             &protocol.RenameOptions{PrepareProvider: &yes},
+		CompletionProvider:         &protocol.CompletionOptions{TriggerCharacters: []string{"(", ",", ":", "<", "@"}},
+		SignatureHelpProvider:      &protocol.SignatureHelpOptions{TriggerCharacters: []string{"(", ","}},
+		DocumentFormattingProvider: protocol.Boolean(true),
+		DiagnosticProvider: &protocol.DiagnosticOptions{
+			Identifier:            &diagnosticID,
+			InterFileDependencies: false,
+			WorkspaceDiagnostics:  true,
+		},
+	}
+}
+
+func shutdown(_ context.Context, s *Server, _ []byte) (any, error) {
+	s.state.Store(stateShutdown)
+	s.diags.stop()
+	return nil, nil
+}
+
+func didOpen(_ context.Context, s *Server, params []byte) error {
+	var p protocol.DidOpenTextDocumentParams
+	if err := decode(params, &p); err != nil {
+		return err
+	}
+	td := p.TextDocument
+	snap := s.store.Open(string(td.URI), string(td.LanguageID), td.Version, td.Text)
+	s.diags.schedule(snap.URI, true)
+	return nil
+}
+
+func didChange(_ context.Context, s *Server, params []byte) error {
+	var p protocol.DidChangeTextDocumentParams
+	if err := decode(params, &p); err != nil {
+		return err
+	}
+	changes := make([]Change, 0, len(p.ContentChanges))
+	for _, c := range p.ContentChanges {
+		switch c := c.(type) {
+		case *protocol.TextDocumentContentChangePartial:
+			changes = append(changes, Change{
+				Start: Position{int(c.Range.Start.Line), int(c.Range.Start.Character)},
+				End:   Position{int(c.Range.End.Line), int(c.Range.End.Character)},
+				Text:  strings.Clone(c.Text),
+			})
+		case *protocol.TextDocumentContentChangeWholeDocument:
+			changes = append(changes, Change{Whole: true, Text: strings.Clone(c.Text)})
+		}
+	}
+	enc, _, _ := s.session()
+	uri := string(p.TextDocument.URI)
+	if _, ok := s.store.Change(uri, p.TextDocument.Version, changes, enc); !ok {
+		s.logf("didChange for %s, which is not open: ignored", uri)
+		return nil
+	}
+	s.diags.schedule(uri, false)
+	return nil
+}
+
+func didClose(_ context.Context, s *Server, params []byte) error {
+	var p protocol.DidCloseTextDocumentParams
+	if err := decode(params, &p); err != nil {
+		return err
+	}
+	uri := string(p.TextDocument.URI)
+	s.store.Close(uri)
+	s.diags.forget(uri)
+	return nil
+}
+
+func didChangeConfiguration(_ context.Context, s *Server, params []byte) error {
+	var p protocol.DidChangeConfigurationParams
+	if err := decode(params, &p); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	merged, err := s.cfg.Merge(p.Settings)
+	if err == nil {
+		s.cfg = merged
+		s.cfgGen++
+	}
+	s.mu.Unlock()
+	if err != nil {
+		s.notify(protocol.MethodWindowShowMessage, &protocol.ShowMessageParams{Type: protocol.MessageTypeWarning, Message: "cute-lsp: " + err.Error()})
+		return err
+	}
+	// Findings may depend on the configuration: analyze every open document again.
+	for _, snap := range s.store.All() {
+		s.diags.schedule(snap.URI, true)
+	}
+	return nil
+}
+
+// filePath is the local path of a file: URI, or "" for any other scheme.
+func filePath(u string) string {
+	if !strings.HasPrefix(u, "file:") {
+		return ""
+	}
+	parsed, err := url.Parse(u)
+	if err != nil {
+		return ""
+	}
+	return parsed.Path
+}
+
+// fileURI is the file: URI of a local path.
+func fileURI(path string) string { return string(uri.File(path)) }
