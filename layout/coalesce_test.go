@@ -154,8 +154,8 @@ func TestCoalesceCases(t *testing.T) {
 	}
 }
 
-// goldenInputs is the parsed arguments of every valid case of op.
-func goldenInputs(b testing.TB, op string) [][]Value {
+// coreGoldenInputs is the parsed arguments of every valid case of op.
+func coreGoldenInputs(b testing.TB, op string) [][]Value {
 	var out [][]Value
 	for _, c := range loadGolden(b)[op] {
 		if c.Error != nil {
@@ -175,7 +175,7 @@ func goldenInputs(b testing.TB, op string) [][]Value {
 // hierarchical Coalesce.
 func BenchmarkCoalesce(b *testing.B) {
 	var layouts []Layout
-	for _, args := range goldenInputs(b, "coalesce") {
+	for _, args := range coreGoldenInputs(b, "coalesce") {
 		if len(args) == 1 {
 			layouts = append(layouts, args[0].(Layout))
 		}
@@ -223,7 +223,7 @@ func BenchmarkCrd2Idx(b *testing.B) {
 		l Layout
 	}
 	var calls []call
-	for _, args := range goldenInputs(b, "crd2idx") {
+	for _, args := range coreGoldenInputs(b, "crd2idx") {
 		calls = append(calls, call{args[0].(IntTuple), args[1].(Layout)})
 	}
 	b.Run("tree", func(b *testing.B) {
