@@ -36,8 +36,10 @@ func TestTile128(t *testing.T) {
 		layout.Tup(layout.Ints(8, 16), layout.Int(8), layout.Int(16)),
 		layout.Tup(layout.Ints(1, 1024), layout.Int(128), layout.Int(8)))
 	b.Smem = layout.Composed{Outer: layout.Swizzle{B: 3, M: 3, S: 3}, Offset: layout.Int(0), Inner: b.Smem.(layout.Composed).Inner}
-	if r, err := AnalyzeAccess(b); err != nil || r.Wavefronts != 512 {
-		t.Errorf("Sw<3,3,3> down the columns: %v wavefronts (%v), want 512", r.Wavefronts, err)
+	if r, err := AnalyzeAccess(b); err != nil {
+		t.Error(err)
+	} else if r.Wavefronts != 512 {
+		t.Errorf("Sw<3,3,3> down the columns: %d wavefronts, want 512", r.Wavefronts)
 	}
 	// Read down the columns instead (thread (r, c): row r, columns 8c..),
 	// each 8-lane phase reads 8 rows of one 16-byte column: 8-way unswizzled,
