@@ -21,21 +21,28 @@ func (g *gLayout) Parse(lex *lexer.PeekingLexer) error {
 		return participle.NextMatch
 	}
 	p := literalParser{lex: lex}
-	shape, err := p.tuple()
+	n, err := p.layoutLiteral()
 	if err != nil {
 		return err
 	}
-	g.Node = shape
-	if t := lex.Peek(); t.Type == tokPunct && t.Value == ":" {
-		lex.Next()
+	g.Node, g.Errs = n, p.errs
+	return nil
+}
+
+func (p *literalParser) layoutLiteral() (Node, error) {
+	shape, err := p.tuple()
+	if err != nil {
+		return nil, err
+	}
+	if t := p.lex.Peek(); t.Type == tokPunct && t.Value == ":" {
+		p.lex.Next()
 		stride, err := p.tuple()
 		if err != nil {
-			return err
+			return nil, err
 		}
-		g.Node = &Layout{Range: join(shape.Span(), stride.Span()), Shape: shape, Stride: stride}
+		return &Layout{Range: join(shape.Span(), stride.Span()), Shape: shape, Stride: stride}, nil
 	}
-	g.Errs = p.errs
-	return nil
+	return shape, nil
 }
 
 func startsLiteral(lex *lexer.PeekingLexer) bool {

@@ -18,22 +18,148 @@ import (
 func ParseFile(filename string, src []byte) (*File, []*Error) {
 	text := string(src)
 	f := &File{Name: filename}
-	toks := scan(text, 0, 1, 1)
-	stmts := splitStatements(toks)
-	for _, t := range toks {
-		if t.Type == tokComment {
-			f.Comments = append(f.Comments, &Comment{Range: tokSpan(t), Text: t.Value})
-		}
-	}
-	for _, st := range stmts {
-		s, errs := parseStatement(text, st)
-		f.Statements = append(f.Statements, s)
-		f.Errors = append(f.Errors, errs...)
+	// Token streams of a few hundred tokens, statements separated by End
+	// tokens; each statement is parsed from a checkpoint at its first token.
+	// (A stream per statement, or one for the whole file, costs more: the
+	// stream is a slice that participle grows one token at a time.)
+	l := &stmtLexer{sc: scanner{src: text, line: 1, col: 1}, comments: &f.Comments}
+	for !l.done() {
+		pl, _ := lexer.Upgrade(l)
+		parseChunk(f, text, pl)
 	}
 	sort.SliceStable(f.Errors, func(i, j int) bool {
 		return f.Errors[i].Range.Pos.Offset < f.Errors[j].Range.Pos.Offset
 	})
 	return f, f.Errors
+}
+
+// chunkTokens is about how many tokens one participle token stream holds.
+const chunkTokens = 200
+
+func parseChunk(f *File, text string, pl *lexer.PeekingLexer) {
+	for {
+		t := pl.Peek()
+		if t.EOF() {
+			return
+		}
+		if t.Type == tokEnd {
+			pl.Next()
+			continue
+		}
+		start := pl.MakeCheckpoint()
+		for t := pl.Peek(); t.Type != tokEnd && !t.EOF(); t = pl.Peek() {
+			pl.Next()
+		}
+		stop := pl.MakeCheckpoint()
+		st := stmtTokens{toks: pl.Range(start.RawCursor(), stop.RawCursor()), end: *pl.Peek()}
+		pl.LoadCheckpoint(start)
+		s, errs := parseStatement(text, st, pl)
+		f.Statements = append(f.Statements, s)
+		f.Errors = append(f.Errors, errs...)
+		pl.LoadCheckpoint(stop)
+	}
+}
+
+// stmtLexer is the lexer of a sheet as participle sees it: the visible tokens,
+// and an End token for each line break that ends a statement. Comments are
+// collected on the side; line breaks inside open brackets are dropped.
+type stmtLexer struct {
+	sc       scanner
+	ahead    []lexer.Token // tokens scanned to look past a line break
+	comments *[]*Comment
+	depth    int
+	content  bool           // the current statement has a token
+	lastEnd  lexer.Position // the end of the last visible token
+	emitted  int            // tokens in the current chunk
+	cut      bool           // the chunk is complete: the next token is its EOF
+	finished bool           // the scanner is exhausted
+}
+
+// done reports whether every token has been handed out.
+func (l *stmtLexer) done() bool { return l.finished && !l.cut }
+
+func (l *stmtLexer) token() (lexer.Token, bool) {
+	if len(l.ahead) > 0 {
+		t := l.ahead[0]
+		l.ahead = l.ahead[1:]
+		return t, true
+	}
+	return l.sc.next()
+}
+
+// Next implements lexer.Lexer.
+func (l *stmtLexer) Next() (lexer.Token, error) {
+	if l.cut {
+		l.cut, l.emitted = false, 0
+		return lexer.EOFToken(l.lastEnd), nil
+	}
+	for {
+		t, ok := l.token()
+		if !ok {
+			l.finished = true
+			return lexer.EOFToken(l.lastEnd), nil
+		}
+		switch t.Type {
+		case tokComment:
+			*l.comments = append(*l.comments, &Comment{Range: tokSpan(t), Text: t.Value})
+			continue
+		case tokNewline:
+			if !l.content {
+				continue
+			}
+			if l.depth == 0 || l.nextLineStartsStatement() {
+				l.content, l.depth = false, 0
+				t.Type = tokEnd
+				l.cut = l.emitted >= chunkTokens
+				return t, nil
+			}
+			continue
+		case tokPunct:
+			switch t.Value {
+			case "(", "[", "{":
+				l.depth++
+			case ")", "]", "}":
+				if l.depth > 0 {
+					l.depth--
+				}
+			}
+		}
+		l.content = true
+		l.lastEnd = tokenEnd(t)
+		l.emitted++
+		return t, nil
+	}
+}
+
+// nextLineStartsStatement reports whether the next line that holds a token
+// begins with "assert" or "name =": a line break inside open brackets ends
+// the statement all the same, so a missing ')' costs one statement.
+func (l *stmtLexer) nextLineStartsStatement() bool {
+	i := 0
+	for {
+		for i+1 >= len(l.ahead) {
+			t, ok := l.sc.next()
+			if !ok {
+				break
+			}
+			l.ahead = append(l.ahead, t)
+		}
+		if i >= len(l.ahead) {
+			return false
+		}
+		t := l.ahead[i]
+		switch t.Type {
+		case tokNewline, tokComment:
+			i++
+			continue
+		case tokIdent:
+			if t.Value == "assert" {
+				return true
+			}
+			return i+1 < len(l.ahead) && l.ahead[i+1].Type == tokPunct && l.ahead[i+1].Value == "="
+		}
+		return false
+	}
 }
 
 // ParseDescriptor parses one descriptor in any notation: a layout, an
@@ -48,8 +174,9 @@ func ParseDescriptor(src string) (Node, *Error) {
 // or a call of a CuTe operation such as
 // composition((4,2):(1,4), (2,2):(1,2)). It reports the first error.
 func ParseExpr(src string) (Node, *Error) {
-	toks := scan(src, 0, 1, 1)
-	node, errs := parseExprTokens(src, toks, lexer.EOFToken(endOf(toks, lexer.Position{Line: 1, Column: 1})), "end of input")
+	all := scan(src, 0, 1, 1)
+	end := lexer.EOFToken(endOf(all, lexer.Position{Line: 1, Column: 1}))
+	node, errs := parseExprTokens(visibleTokens(all), end, "end of input")
 	if len(errs) > 0 {
 		return node, errs[0]
 	}
@@ -57,11 +184,11 @@ func ParseExpr(src string) (Node, *Error) {
 }
 
 // parsePayload parses the text between the quotes of an MLIR type; start is
-// where that text begins in src.
-func parsePayload(src, inner string, start Position) (Node, []*Error) {
-	toks := scan(inner, start.Offset, start.Line, start.Column)
+// where that text begins in the source.
+func parsePayload(inner string, start Position) (Node, []*Error) {
+	toks := visibleTokens(scan(inner, start.Offset, start.Line, start.Column))
 	end := start.advance(inner)
-	return parseExprTokens(src, toks, lexer.EOFToken(lexer.Position{Offset: end.Offset, Line: end.Line, Column: end.Column}), `'"'`)
+	return parseExprTokens(toks, lexer.EOFToken(lexer.Position{Offset: end.Offset, Line: end.Line, Column: end.Column}), `'"'`)
 }
 
 func endOf(toks []lexer.Token, start lexer.Position) lexer.Position {
@@ -71,7 +198,7 @@ func endOf(toks []lexer.Token, start lexer.Position) lexer.Position {
 	return tokenEnd(toks[len(toks)-1])
 }
 
-func parseExprTokens(src string, toks []lexer.Token, end lexer.Token, endName string) (Node, []*Error) {
+func parseExprTokens(toks []lexer.Token, end lexer.Token, endName string) (Node, []*Error) {
 	st := stmtTokens{toks: toks, end: end}
 	first, ok := st.first()
 	if !ok {
@@ -86,9 +213,7 @@ func parseExprTokens(src string, toks []lexer.Token, end lexer.Token, endName st
 	if err != nil {
 		return nil, []*Error{syntaxError(err, st, kindExpr, endName)}
 	}
-	c := &converter{src: src, tokens: st.toks}
-	n := c.expr(g.X)
-	return n, c.errs
+	return g.X.Node, g.X.Errs
 }
 
 type stmtKind int
@@ -99,8 +224,8 @@ const (
 	kindAssert
 )
 
-// stmtTokens is one statement's tokens, which may include elided Newline and
-// Comment tokens, and the token that ended it (End or EOF).
+// stmtTokens is one statement's tokens (no line breaks, no comments) and the
+// token that ended it (End or EOF).
 type stmtTokens struct {
 	toks []lexer.Token
 	end  lexer.Token
@@ -108,16 +233,19 @@ type stmtTokens struct {
 
 func elided(t lexer.Token) bool { return t.Type == tokNewline || t.Type == tokComment }
 
-// visible is the statement's tokens without the elided ones.
-func (st stmtTokens) visible() []lexer.Token {
-	out := make([]lexer.Token, 0, len(st.toks))
-	for _, t := range st.toks {
+// visibleTokens drops line breaks and comments.
+func visibleTokens(toks []lexer.Token) []lexer.Token {
+	out := toks[:0]
+	for _, t := range toks {
 		if !elided(t) {
 			out = append(out, t)
 		}
 	}
 	return out
 }
+
+// visible is the statement's tokens (line breaks and comments are never kept).
+func (st stmtTokens) visible() []lexer.Token { return st.toks }
 
 func (st stmtTokens) first() (lexer.Token, bool) {
 	for _, t := range st.toks {
@@ -135,62 +263,6 @@ func (st stmtTokens) last() lexer.Token {
 		}
 	}
 	return st.toks[0]
-}
-
-// splitStatements marks the Newline tokens that end a statement as End and
-// returns the statements: maximal runs of tokens between End tokens that hold
-// something other than comments and newlines.
-func splitStatements(toks []lexer.Token) []stmtTokens {
-	var stmts []stmtTokens
-	start, depth, content := 0, 0, false
-	finish := func(i int, end lexer.Token) {
-		if content {
-			stmts = append(stmts, stmtTokens{toks: toks[start:i:i], end: end})
-		}
-		start, depth, content = i+1, 0, false
-	}
-	for i := range toks {
-		t := &toks[i]
-		switch t.Type {
-		case tokComment:
-		case tokNewline:
-			if depth == 0 || startsStatement(toks[i+1:]) {
-				t.Type = tokEnd
-				finish(i, *t)
-			}
-		case tokPunct:
-			content = true
-			switch t.Value {
-			case "(", "[", "{":
-				depth++
-			case ")", "]", "}":
-				if depth > 0 {
-					depth--
-				}
-			}
-		default:
-			content = true
-		}
-	}
-	finish(len(toks), lexer.EOFToken(endOf(toks, lexer.Position{Line: 1, Column: 1})))
-	return stmts
-}
-
-// startsStatement reports whether the next line begins with "assert" or "name =".
-func startsStatement(toks []lexer.Token) bool {
-	for i, t := range toks {
-		switch t.Type {
-		case tokNewline, tokComment:
-			continue
-		case tokIdent:
-			if t.Value == "assert" {
-				return true
-			}
-			return i+1 < len(toks) && toks[i+1].Type == tokPunct && toks[i+1].Value == "="
-		}
-		return false
-	}
-	return false
 }
 
 // checkLimits rejects a statement nested deeper than MaxDepth or holding a
@@ -242,7 +314,7 @@ func classify(st stmtTokens) stmtKind {
 	return kindExpr
 }
 
-func parseStatement(src string, st stmtTokens) (Stmt, []*Error) {
+func parseStatement(src string, st stmtTokens, pl *lexer.PeekingLexer) (Stmt, []*Error) {
 	kind := classify(st)
 	first, _ := st.first()
 	whole := Range{Pos: pos(first.Pos), End: pos(tokenEnd(st.last()))}
@@ -252,34 +324,37 @@ func parseStatement(src string, st stmtTokens) (Stmt, []*Error) {
 	if err := checkLimits(st); err != nil {
 		return bad([]*Error{err})
 	}
-	c := &converter{src: src, tokens: st.toks}
 	var s Stmt
+	var errs []*Error
 	switch kind {
 	case kindAssert:
-		g, err := runParser(assertParser, st)
+		g, err := runParserAt(assertParser, st, pl)
 		if err != nil {
 			return bad([]*Error{syntaxError(err, st, kind, "end of line")})
 		}
-		a := &Assert{Range: whole, Left: c.expr(g.Left), Right: c.expr(g.Right), OpRange: tokSpan(g.Op)}
+		a := &Assert{Range: whole, Left: g.Left.Node, Right: g.Right.Node, OpRange: tokSpan(g.Op)}
+		errs = append(g.Left.Errs, g.Right.Errs...)
 		if g.Op.Value == "is" {
 			a.Op = AssertIs
 		}
 		s = a
 	case kindBinding:
-		g, err := runParser(bindingParser, st)
+		g, err := runParserAt(bindingParser, st, pl)
 		if err != nil {
 			return bad([]*Error{syntaxError(err, st, kind, "end of line")})
 		}
-		s = &Binding{Range: whole, Name: &Name{Range: tokSpan(g.Name), Name: g.Name.Value}, Value: c.expr(g.Value)}
+		s = &Binding{Range: whole, Name: &Name{Range: tokSpan(g.Name), Name: g.Name.Value}, Value: g.Value.Node}
+		errs = g.Value.Errs
 	default:
-		g, err := runParser(exprParser, st)
+		g, err := runParserAt(exprParser, st, pl)
 		if err != nil {
 			return bad([]*Error{syntaxError(err, st, kind, "end of line")})
 		}
-		s = &ExprStmt{Range: whole, X: c.expr(g.X)}
+		s = &ExprStmt{Range: whole, X: g.X.Node}
+		errs = g.X.Errs
 	}
-	if len(c.errs) > 0 {
-		return bad(c.errs)
+	if len(errs) > 0 {
+		return bad(errs)
 	}
 	return s, nil
 }
@@ -299,9 +374,28 @@ func runParser[G any](p *participle.Parser[G], st stmtTokens) (g *G, err error) 
 	if len(st.toks) > 0 {
 		end = tokenEnd(st.last())
 	}
-	pl, err := lexer.Upgrade(&sliceLexer{tokens: st.toks, eof: end}, tokNewline, tokComment)
+	pl, err := lexer.Upgrade(&sliceLexer{tokens: st.toks, eof: end})
 	if err != nil {
 		return nil, err
 	}
 	return p.ParseFromLexer(pl)
+}
+
+// runParserAt runs a participle parser from the lexer's position in a file's
+// token stream; the statement must end at the End token after it.
+func runParserAt[G any](p *participle.Parser[G], st stmtTokens, pl *lexer.PeekingLexer) (g *G, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			first, _ := st.first()
+			g, err = nil, &participle.ParseError{Msg: fmt.Sprint("internal parser error: ", r), Pos: first.Pos}
+		}
+	}()
+	g, err = p.ParseFromLexer(pl, participle.AllowTrailing(true))
+	if err != nil {
+		return nil, err
+	}
+	if next := pl.Peek(); next.Type != tokEnd && !next.EOF() {
+		return nil, &participle.UnexpectedTokenError{Unexpected: *next}
+	}
+	return g, nil
 }
