@@ -2,6 +2,7 @@ package grammar
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
@@ -15,9 +16,35 @@ type gExpr struct {
 	Errs []*Error
 }
 
-// Parse implements participle.Parseable.
+// Parse implements participle.Parseable. In a sheet the expression arrives
+// as one Expr token holding its source text (see stmtLexer), which is
+// scanned here and read from a plain slice: participle never copies the
+// tokens of expressions. Elsewhere the expression is read from participle's
+// lexer.
 func (g *gExpr) Parse(lex *lexer.PeekingLexer) error {
-	r := &exprReader{literalParser{lex: lex}}
+	if t := lex.Peek(); t.Type == tokExpr {
+		lex.Next()
+		buf := tokenBuffers.Get().(*[]lexer.Token)
+		defer tokenBuffers.Put(buf)
+		toks := visibleTokens(scanInto((*buf)[:0], t.Value, t.Pos.Offset, t.Pos.Line, t.Pos.Column))
+		*buf = toks
+		if err := checkLimits(stmtTokens{toks: toks}); err != nil {
+			return err
+		}
+		// Past its end the expression meets what follows it in the statement.
+		src := &sliceSource{toks: toks, eof: *lex.Peek()}
+		r := &exprReader{literalParser{lex: src}}
+		n, err := r.expr()
+		if err != nil {
+			return err
+		}
+		if src.i < len(toks) {
+			return unexpected(&toks[src.i])
+		}
+		g.Node, g.Errs = n, r.errs
+		return nil
+	}
+	r := &exprReader{literalParser{lex: peekingSource{lex}}}
 	n, err := r.expr()
 	if err != nil {
 		return err
@@ -27,6 +54,9 @@ func (g *gExpr) Parse(lex *lexer.PeekingLexer) error {
 }
 
 type exprReader struct{ literalParser }
+
+// tokenBuffers recycles the token slices expressions are scanned into.
+var tokenBuffers = sync.Pool{New: func() any { b := make([]lexer.Token, 0, 64); return &b }}
 
 func (r *exprReader) expr() (Node, error) {
 	first, err := r.stage()
@@ -49,15 +79,6 @@ func (r *exprReader) expr() (Node, error) {
 	return c, nil
 }
 
-// peek2 is the token after the next one.
-func (r *exprReader) peek2() *lexer.Token {
-	cp := r.lex.MakeCheckpoint()
-	r.lex.Next()
-	t := r.lex.Peek()
-	r.lex.LoadCheckpoint(cp)
-	return t
-}
-
 func (r *exprReader) stage() (Node, error) {
 	t := r.lex.Peek()
 	switch t.Type {
@@ -77,7 +98,7 @@ func (r *exprReader) stage() (Node, error) {
 			return r.angle()
 		}
 	case tokIdent:
-		next := r.peek2()
+		next := r.lex.PeekAfter()
 		if next.Type != tokPunct {
 			return r.literal()
 		}
@@ -160,7 +181,25 @@ func (r *exprReader) tiler() (Node, error) {
 // sub runs a participle parser from the current token; it stops where its
 // production ends.
 func sub[G any](r *exprReader, p *participle.Parser[G]) (*G, error) {
-	return p.ParseFromLexer(r.lex, participle.AllowTrailing(true))
+	switch src := r.lex.(type) {
+	case *sliceSource:
+		// participle copies what it is given: give it this stage only.
+		end := stageEnd(src.toks, src.i)
+		eof := src.eof.Pos
+		if end < len(src.toks) {
+			eof = src.toks[end].Pos
+		}
+		pl, err := lexer.Upgrade(&sliceLexer{tokens: src.toks[src.i:end], eof: eof})
+		if err != nil {
+			return nil, err
+		}
+		g, err := p.ParseFromLexer(pl, participle.AllowTrailing(true))
+		src.i += pl.Cursor()
+		return g, err
+	case peekingSource:
+		return p.ParseFromLexer(src.PeekingLexer, participle.AllowTrailing(true))
+	}
+	panic("grammar: unknown token source")
 }
 
 func (r *exprReader) swizzle() (Node, error) {
@@ -354,4 +393,34 @@ func (r *exprReader) tirx() (Node, error) {
 		t.End = off.Span().End
 	}
 	return t, nil
+}
+
+// stageEnd is the index just past the stage that starts at toks[i]: the
+// first "o", ",", ";" or unmatched closing bracket outside brackets.
+func stageEnd(toks []lexer.Token, i int) int {
+	depth := 0
+	for ; i < len(toks); i++ {
+		t := &toks[i]
+		switch t.Type {
+		case tokCompose:
+			if depth == 0 {
+				return i
+			}
+		case tokPunct:
+			switch t.Value {
+			case "(", "[", "{", "<":
+				depth++
+			case ")", "]", "}", ">":
+				if depth == 0 {
+					return i
+				}
+				depth--
+			case ",", ";":
+				if depth == 0 {
+					return i
+				}
+			}
+		}
+	}
+	return i
 }

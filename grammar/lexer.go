@@ -25,6 +25,7 @@ const (
 	tokPySwizzle                            // SW_3_4_3: pycute's print of Swizzle<3,4,3>
 	tokEnd                                  // a Newline that ends a statement (set by the statement splitter)
 	tokCompose                              // "o", the composition operator: never a name
+	tokExpr                                 // a whole expression of a sheet statement, as source text (see stmtLexer)
 )
 
 var tokenNames = map[string]lexer.TokenType{
@@ -42,6 +43,7 @@ var tokenNames = map[string]lexer.TokenType{
 	"PySwizzle": tokPySwizzle,
 	"End":       tokEnd,
 	"Compose":   tokCompose,
+	"Expr":      tokExpr,
 }
 
 // definition implements participle's lexer.Definition with the hand-written
@@ -79,15 +81,20 @@ func (l *sliceLexer) Next() (lexer.Token, error) {
 	return lexer.EOFToken(l.eof), nil
 }
 
-// tokenEnd is the position just after t (t holds no newline except a Newline token).
+// tokenEnd is the position just after t.
 func tokenEnd(t lexer.Token) lexer.Position {
 	p := t.Pos
-	p.Offset += len(t.Value)
-	if t.Type == tokNewline {
+	switch t.Type {
+	case tokNewline:
+		p.Offset++
 		p.Line++
 		p.Column = 1
 		return p
+	case tokExpr: // may span lines
+		e := pos(p).advance(t.Value)
+		return lexer.Position{Offset: e.Offset, Line: e.Line, Column: e.Column}
 	}
+	p.Offset += len(t.Value)
 	p.Column += utf8.RuneCountInString(t.Value)
 	return p
 }
@@ -209,8 +216,12 @@ func (s *scanner) next() (lexer.Token, bool) {
 
 // scan returns all the tokens of src (see scanner).
 func scan(src string, offset, line, col int) []lexer.Token {
+	return scanInto(nil, src, offset, line, col)
+}
+
+// scanInto appends the tokens of src to tokens.
+func scanInto(tokens []lexer.Token, src string, offset, line, col int) []lexer.Token {
 	s := scanner{src: src, base: offset, line: line, col: col}
-	var tokens []lexer.Token
 	for {
 		t, ok := s.next()
 		if !ok {

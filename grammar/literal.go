@@ -17,10 +17,11 @@ import (
 // A name directly followed by "(", "[" or "<", and the swizzle spellings, start
 // other productions: for those it answers participle.NextMatch.
 func (g *gLayout) Parse(lex *lexer.PeekingLexer) error {
-	if !startsLiteral(lex) {
+	src := peekingSource{lex}
+	if !startsLiteral(src) {
 		return participle.NextMatch
 	}
-	p := literalParser{lex: lex}
+	p := literalParser{lex: src}
 	n, err := p.layoutLiteral()
 	if err != nil {
 		return err
@@ -45,7 +46,7 @@ func (p *literalParser) layoutLiteral() (Node, error) {
 	return shape, nil
 }
 
-func startsLiteral(lex *lexer.PeekingLexer) bool {
+func startsLiteral(lex tokenSource) bool {
 	t := lex.Peek()
 	switch t.Type {
 	case tokInt, tokStatic:
@@ -53,11 +54,7 @@ func startsLiteral(lex *lexer.PeekingLexer) bool {
 	case tokPunct:
 		return t.Value == "(" || t.Value == "?" || t.Value == "_"
 	case tokIdent:
-		cp := lex.MakeCheckpoint()
-		lex.Next()
-		next := lex.Peek()
-		lex.LoadCheckpoint(cp)
-		if next.Type == tokPunct {
+		if next := lex.PeekAfter(); next.Type == tokPunct {
 			switch next.Value {
 			case "(", "[", "<", ".":
 				return false
@@ -69,7 +66,7 @@ func startsLiteral(lex *lexer.PeekingLexer) bool {
 }
 
 type literalParser struct {
-	lex  *lexer.PeekingLexer
+	lex  tokenSource
 	errs []*Error
 }
 

@@ -22,7 +22,7 @@ func ParseFile(filename string, src []byte) (*File, []*Error) {
 	// tokens; each statement is parsed from a checkpoint at its first token.
 	// (A stream per statement, or one for the whole file, costs more: the
 	// stream is a slice that participle grows one token at a time.)
-	l := &stmtLexer{sc: scanner{src: text, line: 1, col: 1}, comments: &f.Comments}
+	l := &stmtLexer{sc: scanner{src: text, line: 1, col: 1}, src: text, comments: &f.Comments}
 	for !l.done() {
 		pl, _ := lexer.Upgrade(l)
 		parseChunk(f, text, pl)
@@ -60,31 +60,70 @@ func parseChunk(f *File, text string, pl *lexer.PeekingLexer) {
 	}
 }
 
-// stmtLexer is the lexer of a sheet as participle sees it: the visible tokens,
-// and an End token for each line break that ends a statement. Comments are
-// collected on the side; line breaks inside open brackets are dropped.
+// stmtLexer is the lexer of a sheet as participle sees it. Each statement
+// becomes its shell, with every expression handed over as one Expr token
+// holding the expression's source text, then an End token:
+//
+//	A = (4,8):(1,4)      Ident "=" Expr End
+//	assert X == Y        "assert" Expr "==" Expr End
+//	composition(A, B)    Expr End
+//
+// participle parses the shells; gExpr.Parse reads each expression. Comments
+// are collected on the side; line breaks inside open brackets are skipped.
 type stmtLexer struct {
 	sc       scanner
-	ahead    []lexer.Token // tokens scanned to look past a line break
+	src      string
+	ahead    []lexer.Token // tokens scanned but not yet used, from ahead[head]
+	head     int
+	queue    []lexer.Token // tokens of the current statement not yet handed out
 	comments *[]*Comment
-	depth    int
-	content  bool           // the current statement has a token
-	lastEnd  lexer.Position // the end of the last visible token
+	lastEnd  lexer.Position // the end of the last token handed out
 	emitted  int            // tokens in the current chunk
 	cut      bool           // the chunk is complete: the next token is its EOF
 	finished bool           // the scanner is exhausted
 }
 
 // done reports whether every token has been handed out.
-func (l *stmtLexer) done() bool { return l.finished && !l.cut }
+func (l *stmtLexer) done() bool { return l.finished && !l.cut && len(l.queue) == 0 }
 
+// token returns the next token that is not a comment, collecting comments.
 func (l *stmtLexer) token() (lexer.Token, bool) {
-	if len(l.ahead) > 0 {
-		t := l.ahead[0]
-		l.ahead = l.ahead[1:]
+	for {
+		var t lexer.Token
+		if l.head < len(l.ahead) {
+			t = l.ahead[l.head]
+			l.head++
+			if l.head == len(l.ahead) {
+				l.head, l.ahead = 0, l.ahead[:0]
+			}
+		} else {
+			var ok bool
+			if t, ok = l.sc.next(); !ok {
+				return t, false
+			}
+		}
+		if t.Type == tokComment {
+			*l.comments = append(*l.comments, &Comment{Range: tokSpan(t), Text: t.Value})
+			continue
+		}
 		return t, true
 	}
-	return l.sc.next()
+}
+
+// peekToken is the next token that token would return, without taking it.
+func (l *stmtLexer) peekToken() (lexer.Token, bool) {
+	for i := l.head; ; i++ {
+		if i == len(l.ahead) {
+			t, ok := l.sc.next()
+			if !ok {
+				return t, false
+			}
+			l.ahead = append(l.ahead, t)
+		}
+		if l.ahead[i].Type != tokComment {
+			return l.ahead[i], true
+		}
+	}
 }
 
 // Next implements lexer.Lexer.
@@ -93,49 +132,125 @@ func (l *stmtLexer) Next() (lexer.Token, error) {
 		l.cut, l.emitted = false, 0
 		return lexer.EOFToken(l.lastEnd), nil
 	}
+	if len(l.queue) == 0 && !l.statement() {
+		l.finished = true
+		return lexer.EOFToken(l.lastEnd), nil
+	}
+	t := l.queue[0]
+	l.queue = l.queue[1:]
+	l.emitted++
+	if t.Type == tokEnd {
+		l.cut = l.emitted >= chunkTokens
+	} else {
+		l.lastEnd = tokenEnd(t)
+	}
+	return t, nil
+}
+
+// statement reads the next statement into the queue; false at the end.
+func (l *stmtLexer) statement() bool {
+	l.queue = l.queue[:0]
+	var first lexer.Token
 	for {
 		t, ok := l.token()
 		if !ok {
-			l.finished = true
-			return lexer.EOFToken(l.lastEnd), nil
+			return false
 		}
-		switch t.Type {
-		case tokComment:
-			*l.comments = append(*l.comments, &Comment{Range: tokSpan(t), Text: t.Value})
-			continue
-		case tokNewline:
-			if !l.content {
-				continue
-			}
-			if l.depth == 0 || l.nextLineStartsStatement() {
-				l.content, l.depth = false, 0
-				t.Type = tokEnd
-				l.cut = l.emitted >= chunkTokens
-				return t, nil
-			}
-			continue
-		case tokPunct:
+		if t.Type != tokNewline {
+			first = t
+			break
+		}
+	}
+	switch {
+	case first.Type == tokIdent && first.Value == "assert":
+		l.queue = append(l.queue, first)
+		end, op := l.region(nil, true)
+		if op.Type == tokEqEq || op.Type == tokIdent {
+			l.queue = append(l.queue, op)
+			end, _ = l.region(nil, false)
+		}
+		l.queue = append(l.queue, end)
+	case first.Type == tokIdent:
+		if next, ok := l.peekToken(); ok && next.Type == tokPunct && next.Value == "=" {
+			l.token()
+			l.queue = append(l.queue, first, next)
+			end, _ := l.region(nil, false)
+			l.queue = append(l.queue, end)
+			return true
+		}
+		fallthrough
+	default:
+		end, _ := l.region(&first, false)
+		l.queue = append(l.queue, end)
+	}
+	return true
+}
+
+// region reads an expression up to the end of the statement (or, with
+// stopAtOp, up to "==" or "is" outside brackets) and queues it as one Expr
+// token. It returns the token that ended the statement (End, or EOF) and the
+// operator it stopped at.
+func (l *stmtLexer) region(first *lexer.Token, stopAtOp bool) (end, op lexer.Token) {
+	var start, last lexer.Token
+	n, depth := 0, 0
+	take := func(t lexer.Token) {
+		if n == 0 {
+			start = t
+		}
+		last = t
+		n++
+		if t.Type == tokPunct {
 			switch t.Value {
 			case "(", "[", "{":
-				l.depth++
+				depth++
 			case ")", "]", "}":
-				if l.depth > 0 {
-					l.depth--
+				if depth > 0 {
+					depth--
 				}
 			}
 		}
-		l.content = true
-		l.lastEnd = tokenEnd(t)
-		l.emitted++
-		return t, nil
 	}
+	if first != nil {
+		take(*first)
+	}
+	for {
+		t, ok := l.peekToken()
+		if !ok {
+			end = lexer.EOFToken(l.lastEnd)
+			if n > 0 {
+				end = lexer.EOFToken(tokenEnd(last))
+			}
+			break
+		}
+		if t.Type == tokNewline {
+			l.token()
+			if depth == 0 || l.nextLineStartsStatement() {
+				t.Type = tokEnd
+				end = t
+				break
+			}
+			continue
+		}
+		if stopAtOp && depth == 0 && (t.Type == tokEqEq || t.Type == tokIdent && t.Value == "is") {
+			l.token()
+			op = t
+			break
+		}
+		l.token()
+		take(t)
+	}
+	if n > 0 {
+		lastEnd := tokenEnd(last)
+		l.queue = append(l.queue, lexer.Token{Type: tokExpr, Value: l.src[start.Pos.Offset:lastEnd.Offset], Pos: start.Pos})
+	}
+	return end, op
 }
 
 // nextLineStartsStatement reports whether the next line that holds a token
 // begins with "assert" or "name =": a line break inside open brackets ends
 // the statement all the same, so a missing ')' costs one statement.
 func (l *stmtLexer) nextLineStartsStatement() bool {
-	i := 0
+	i := l.head
 	for {
 		for i+1 >= len(l.ahead) {
 			t, ok := l.sc.next()
@@ -187,8 +302,28 @@ func ParseExpr(src string) (Node, *Error) {
 // where that text begins in the source.
 func parsePayload(inner string, start Position) (Node, []*Error) {
 	toks := visibleTokens(scan(inner, start.Offset, start.Line, start.Column))
-	end := start.advance(inner)
-	return parseExprTokens(toks, lexer.EOFToken(lexer.Position{Offset: end.Offset, Line: end.Line, Column: end.Column}), `'"'`)
+	e := start.advance(inner)
+	end := lexer.EOFToken(lexer.Position{Offset: e.Offset, Line: e.Line, Column: e.Column})
+	st := stmtTokens{toks: toks, end: end}
+	const endName = `'"'`
+	if len(toks) == 0 {
+		r := Range{Pos: e, End: e}
+		return nil, []*Error{errorAt(r, endName, "a descriptor", "expected a descriptor, found %s", endName)}
+	}
+	if err := checkLimits(st); err != nil {
+		return nil, []*Error{err}
+	}
+	// Read directly: the payload is an expression and nothing else.
+	src := &sliceSource{toks: toks, eof: end}
+	r := &exprReader{literalParser{lex: src}}
+	n, err := r.expr()
+	if err == nil && src.i < len(toks) {
+		err = unexpected(&toks[src.i])
+	}
+	if err != nil {
+		return nil, []*Error{syntaxError(err, st, kindExpr, endName)}
+	}
+	return n, r.errs
 }
 
 func endOf(toks []lexer.Token, start lexer.Position) lexer.Position {
@@ -270,7 +405,7 @@ func (st stmtTokens) last() lexer.Token {
 func checkLimits(st stmtTokens) *Error {
 	depth := 0
 	for _, t := range st.toks {
-		if len(t.Value) > MaxTokenLength {
+		if len(t.Value) > MaxTokenLength && t.Type != tokExpr {
 			return errorAt(tokSpan(t), foundText(t), fmt.Sprintf("at most %d characters", MaxTokenLength),
 				"token of %d characters is longer than the limit of %d", len(t.Value), MaxTokenLength)
 		}
@@ -321,6 +456,11 @@ func parseStatement(src string, st stmtTokens, pl *lexer.PeekingLexer) (Stmt, []
 	bad := func(errs []*Error) (Stmt, []*Error) {
 		return &BadStmt{Range: whole, Text: src[whole.Pos.Offset:whole.End.Offset], Err: errs[0]}, errs
 	}
+	// The statement's own tokens, to explain a syntax error.
+	fine := func() stmtTokens {
+		text := src[whole.Pos.Offset:whole.End.Offset]
+		return stmtTokens{toks: visibleTokens(scan(text, whole.Pos.Offset, whole.Pos.Line, whole.Pos.Column)), end: st.end}
+	}
 	if err := checkLimits(st); err != nil {
 		return bad([]*Error{err})
 	}
@@ -330,7 +470,7 @@ func parseStatement(src string, st stmtTokens, pl *lexer.PeekingLexer) (Stmt, []
 	case kindAssert:
 		g, err := runParserAt(assertParser, st, pl)
 		if err != nil {
-			return bad([]*Error{syntaxError(err, st, kind, "end of line")})
+			return bad([]*Error{syntaxError(err, fine(), kind, "end of line")})
 		}
 		a := &Assert{Range: whole, Left: g.Left.Node, Right: g.Right.Node, OpRange: tokSpan(g.Op)}
 		errs = append(g.Left.Errs, g.Right.Errs...)
@@ -341,14 +481,14 @@ func parseStatement(src string, st stmtTokens, pl *lexer.PeekingLexer) (Stmt, []
 	case kindBinding:
 		g, err := runParserAt(bindingParser, st, pl)
 		if err != nil {
-			return bad([]*Error{syntaxError(err, st, kind, "end of line")})
+			return bad([]*Error{syntaxError(err, fine(), kind, "end of line")})
 		}
 		s = &Binding{Range: whole, Name: &Name{Range: tokSpan(g.Name), Name: g.Name.Value}, Value: g.Value.Node}
 		errs = g.Value.Errs
 	default:
 		g, err := runParserAt(exprParser, st, pl)
 		if err != nil {
-			return bad([]*Error{syntaxError(err, st, kind, "end of line")})
+			return bad([]*Error{syntaxError(err, fine(), kind, "end of line")})
 		}
 		s = &ExprStmt{Range: whole, X: g.X.Node}
 		errs = g.X.Errs
