@@ -276,17 +276,29 @@ func innerPartition(op string, l Layout, tiler Value, c IntTuple) (Partition, er
 	if err != nil {
 		return Partition{}, err
 	}
+	return partition(op, l, t, c, true)
+}
+
+// partition slices Z = zipped_divide(L, t) at c: in the rest mode (inner)
+// or in the tile mode (outer), the other mode kept whole; a tuple c is
+// padded with "_" to the rank of the mode it slices.
+func partition(op string, l Layout, t tileArg, c IntTuple, inner bool) (Partition, error) {
 	z, err := zippedDivide(op, l, t)
 	if err != nil {
 		return Partition{}, err
 	}
-	rest := c
+	sliced, kept := 0, 1
+	if inner {
+		sliced, kept = 1, 0
+	}
 	if c.IsTuple() {
-		if rest, err = padCoord(op, c, z.Shape.At(1).Len()); err != nil {
+		if c, err = padCoord(op, c, z.Shape.At(sliced).Len()); err != nil {
 			return Partition{}, err
 		}
 	}
-	return sliceAndOffset(op, Tup(underscores(z.Shape.At(0).Len()), rest), z)
+	coord := []IntTuple{c, c}
+	coord[kept] = underscores(z.Shape.At(kept).Len())
+	return sliceAndOffset(op, Tup(coord...), z)
 }
 
 // OuterPartition is CuTe's outer_partition(T, tiler, c) on a layout: with
@@ -305,17 +317,7 @@ func outerPartition(op string, l Layout, tiler Value, c IntTuple) (Partition, er
 	if err != nil {
 		return Partition{}, err
 	}
-	z, err := zippedDivide(op, l, t)
-	if err != nil {
-		return Partition{}, err
-	}
-	tile := c
-	if c.IsTuple() {
-		if tile, err = padCoord(op, c, z.Shape.At(0).Len()); err != nil {
-			return Partition{}, err
-		}
-	}
-	return sliceAndOffset(op, Tup(tile, underscores(z.Shape.At(1).Len())), z)
+	return partition(op, l, t, c, false)
 }
 
 // LocalTile is CuTe's local_tile(T, tiler, c) on a layout, the CTA-level cut:
@@ -344,17 +346,7 @@ func LocalTileProj(l Layout, tiler Value, c, proj IntTuple) (Partition, error) {
 	if err != nil {
 		return Partition{}, err
 	}
-	z, err := zippedDivide(op, l, dt)
-	if err != nil {
-		return Partition{}, err
-	}
-	rest := dc
-	if dc.IsTuple() {
-		if rest, err = padCoord(op, dc, z.Shape.At(1).Len()); err != nil {
-			return Partition{}, err
-		}
-	}
-	return sliceAndOffset(op, Tup(underscores(z.Shape.At(0).Len()), rest), z)
+	return partition(op, l, dt, dc, true)
 }
 
 // diceTuple is CuTe's dice(proj, t): the parts of t where proj is not "_".
