@@ -86,7 +86,7 @@ func TestTableCommand(t *testing.T) {
 		t.Errorf("exit %d:\n%s", code, stdout)
 	}
 	code, stdout, _ = runCLI(t, "", "table", "--rows", "2", "--cols", "2", "logical_divide((8,8):(8,1), [2:1;4:1])")
-	if code != 0 || !strings.Contains(stdout, "(2 of 32 columns)") {
+	if code != 0 || !strings.Contains(stdout, "(2 of 8 columns)") {
 		t.Errorf("exit %d:\n%s", code, stdout)
 	}
 	for _, tc := range []struct {
