@@ -129,6 +129,9 @@ func addOp(op string, a, b IntTuple) (IntTuple, error) {
 		}
 		return IntTuple{}, errorf(op, "", "cannot add the integer and the basis-valued offsets %v and %v", a, b)
 	}
+	if !basisModesInRange(a) || !basisModesInRange(b) {
+		return IntTuple{}, errorf(op, "", "cannot add %v and %v: basis modes must lie in [0, %d]", a, b, maxBasisMode)
+	}
 	at, bt := asArithmeticTuple(a), asArithmeticTuple(b)
 	n := max(len(at.elems), len(bt.elems))
 	out := make([]IntTuple, n)
@@ -147,6 +150,24 @@ func addOp(op string, a, b IntTuple) (IntTuple, error) {
 		out[i] = s
 	}
 	return Tup(out...), nil
+}
+
+// maxBasisMode bounds the mode index of a scaled basis that is spelled out
+// as an arithmetic tuple (which has that many positions).
+const maxBasisMode = 1 << 10
+
+func basisModesInRange(t IntTuple) bool {
+	for _, m := range t.modes {
+		if m < 0 || m > maxBasisMode {
+			return false
+		}
+	}
+	for _, e := range t.elems {
+		if !basisModesInRange(e) {
+			return false
+		}
+	}
+	return true
 }
 
 func sameModes(a, b []int) bool {
