@@ -10,8 +10,11 @@ test:
 	$(GO) vet ./...
 	$(GO) test -count=1 ./...
 
+# The main job: evaluate, format and lint the example sheet.
 example: build
-	./bin/cute-lsp --help
+	./bin/cute-lsp eval 'logical_divide((128,64):(64,1), [32:1;8:1])'
+	./bin/cute-lsp fmt examples/tiles.cute
+	./bin/cute-lsp lint --hints examples/
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...

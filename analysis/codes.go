@@ -3,24 +3,53 @@ package analysis
 // Finding codes. They are stable: editors, lint configuration and SARIF
 // rules refer to them.
 const (
-	CodeSyntax           = "syntax"             // the text does not parse
-	CodeUndefined        = "undefined-name"     // a name used before or without a binding
-	CodeUnused           = "unused-name"        // a binding no statement uses
-	CodeRedefined        = "redefined-name"     // a name bound twice
-	CodeIncongruent      = "incongruent"        // shape and stride trees differ
-	CodeNonPositiveShape = "non-positive-shape" // a shape leaf <= 0
-	CodeZeroDenominator  = "zero-denominator"   // 1/0@d
-	CodeNonIntegralBasis = "non-integral-basis" // 1/2@0 in a layout stride
-	CodeOverflow         = "overflow"           // int64 overflow in the algebra
-	CodeBadSwizzle       = "invalid-swizzle"    // Swizzle<B,M,S> CuTe rejects
-	CodeAlgebra          = "precondition"       // an operation's CuTe precondition fails
-	CodeUnknownValue     = "unknown-value"      // a result needs a run-time value (?)
-	CodeAssertFailed     = "assert-failed"      // an assert does not hold
-	CodeType             = "type-mismatch"      // a value of the wrong kind for its place
-	CodeUnknownOp        = "unknown-operation"  // a call of a name that is no CuTe operation
-	CodeUnsupported      = "unsupported"        // read, but not evaluated by cute-lsp
-	CodeNoValue          = "no-value"           // internal: a use of a name whose definition failed
-	CodeCoalescible      = "coalescible"        // hint: the layout has a shorter equal form
-	CodeZeroStride       = "zero-stride"        // hint: a mode broadcasts
-	CodeNonCompact       = "non-compact"        // hint: the image has holes
+	CodeSyntax           = "syntax"
+	CodeUndefined        = "undefined-name"
+	CodeUnused           = "unused-name"
+	CodeRedefined        = "redefined-name"
+	CodeIncongruent      = "incongruent"
+	CodeNonPositiveShape = "non-positive-shape"
+	CodeZeroDenominator  = "zero-denominator"
+	CodeNonIntegralBasis = "non-integral-basis"
+	CodeOverflow         = "overflow"
+	CodeBadSwizzle       = "invalid-swizzle"
+	CodeAlgebra          = "precondition"
+	CodeUnknownValue     = "unknown-value"
+	CodeAssertFailed     = "assert-failed"
+	CodeType             = "type-mismatch"
+	CodeUnknownOp        = "unknown-operation"
+	CodeUnsupported      = "unsupported"
+	CodeNoValue          = "no-value"
+	CodeCoalescible      = "coalescible"
+	CodeZeroStride       = "zero-stride"
+	CodeNonCompact       = "non-compact"
 )
+
+// CodeDoc describes a finding code for rule lists (SARIF, editor docs).
+type CodeDoc struct {
+	Code    string
+	Summary string
+}
+
+// Codes lists every finding code with what it means.
+var Codes = []CodeDoc{
+	{CodeSyntax, "The text does not parse as a descriptor or sheet statement."},
+	{CodeUndefined, "A name is used before or without a binding."},
+	{CodeUnused, "A binding that no statement uses."},
+	{CodeRedefined, "A name is bound a second time."},
+	{CodeIncongruent, "Shape and stride are not congruent trees."},
+	{CodeNonPositiveShape, "A shape leaf is zero or negative."},
+	{CodeZeroDenominator, "A basis count has a zero denominator (1/0@d)."},
+	{CodeNonIntegralBasis, "A basis count is not an integer (1/2@0 as a stride)."},
+	{CodeOverflow, "An offset or size overflows int64."},
+	{CodeBadSwizzle, "Swizzle<B,M,S> parameters that CuTe rejects."},
+	{CodeAlgebra, "A CuTe operation's precondition fails (divisibility, injectivity, ranks)."},
+	{CodeUnknownValue, "The result needs a value known only at run time (?)."},
+	{CodeAssertFailed, "An assert does not hold."},
+	{CodeType, "A value of the wrong kind for its place."},
+	{CodeUnknownOp, "A call of a name that is not a CuTe operation."},
+	{CodeUnsupported, "Read, but not evaluated by cute-lsp."},
+	{CodeCoalescible, "The layout has a shorter form with the same function."},
+	{CodeZeroStride, "A mode with stride 0 broadcasts one element."},
+	{CodeNonCompact, "The layout's image has holes: it is not compact."},
+}

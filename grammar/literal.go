@@ -17,28 +17,36 @@ import (
 // A name directly followed by "(", "[" or "<", and the swizzle spellings, start
 // other productions: for those it answers participle.NextMatch.
 func (g *gLayout) Parse(lex *lexer.PeekingLexer) error {
-	if !startsLiteral(lex) {
+	src := peekingSource{lex}
+	if !startsLiteral(src) {
 		return participle.NextMatch
 	}
-	p := literalParser{lex: lex}
-	shape, err := p.tuple()
+	p := literalParser{lex: src}
+	n, err := p.layoutLiteral()
 	if err != nil {
 		return err
 	}
-	g.Node = shape
-	if t := lex.Peek(); t.Type == tokPunct && t.Value == ":" {
-		lex.Next()
-		stride, err := p.tuple()
-		if err != nil {
-			return err
-		}
-		g.Node = &Layout{Range: join(shape.Span(), stride.Span()), Shape: shape, Stride: stride}
-	}
-	g.Errs = p.errs
+	g.Node, g.Errs = n, p.errs
 	return nil
 }
 
-func startsLiteral(lex *lexer.PeekingLexer) bool {
+func (p *literalParser) layoutLiteral() (Node, error) {
+	shape, err := p.tuple()
+	if err != nil {
+		return nil, err
+	}
+	if t := p.lex.Peek(); t.Type == tokPunct && t.Value == ":" {
+		p.lex.Next()
+		stride, err := p.tuple()
+		if err != nil {
+			return nil, err
+		}
+		return &Layout{Range: join(shape.Span(), stride.Span()), Shape: shape, Stride: stride}, nil
+	}
+	return shape, nil
+}
+
+func startsLiteral(lex tokenSource) bool {
 	t := lex.Peek()
 	switch t.Type {
 	case tokInt, tokStatic:
@@ -46,11 +54,7 @@ func startsLiteral(lex *lexer.PeekingLexer) bool {
 	case tokPunct:
 		return t.Value == "(" || t.Value == "?" || t.Value == "_"
 	case tokIdent:
-		cp := lex.MakeCheckpoint()
-		lex.Next()
-		next := lex.Peek()
-		lex.LoadCheckpoint(cp)
-		if next.Type == tokPunct {
+		if next := lex.PeekAfter(); next.Type == tokPunct {
 			switch next.Value {
 			case "(", "[", "<", ".":
 				return false
@@ -62,7 +66,7 @@ func startsLiteral(lex *lexer.PeekingLexer) bool {
 }
 
 type literalParser struct {
-	lex  *lexer.PeekingLexer
+	lex  tokenSource
 	errs []*Error
 }
 

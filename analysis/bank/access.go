@@ -2,6 +2,7 @@ package bank
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/cute-lsp/cute-lsp/layout"
 )
@@ -110,32 +111,63 @@ func Lower(a Access) (*Plan, error) {
 	tc := make([]int64, T+V+R)
 	vc, rc := tc[T:T+V], tc[T+V:]
 	tc = tc[:T]
-	thr.table(tc)
-	val.table(vc)
-	step.table(rc)
+	thr.table(tc, 0)
+	val.table(vc, 0)
+	step.table(rc, 0)
 
 	// Element offsets, ordered (v, t, r): each thread's run is contiguous.
-	offs := make([]int64, T*V*R)
-	table := smem.tabulate()
+	sc := scratchPool.Get().(*scratch)
+	defer scratchPool.Put(sc)
+	sc.offs = grow(sc.offs, T*V*R)
+	offs := sc.offs
+	var table []int64
+	if smem.inner.size <= max(2*int64(len(offs)), 4096) {
+		sc.table = smem.tabulate(sc.table)
+		table = sc.table
+	}
 	contig := V & -V // runs can be no longer than the largest power of two dividing V
-	i := 0
-	for r := 0; r < R; r++ {
-		for t := 0; t < T; t++ {
-			base := tc[t] + rc[r]
-			for v := 0; v < V; v++ {
-				c := base + vc[v]
-				var o int64
-				if c >= 0 && c < int64(len(table)) {
-					o = table[c]
-				} else if o, err = smem.eval(c); err != nil {
-					return nil, err
+	lo, hi := spanOf(tc)
+	vlo, vhi := spanOf(vc)
+	rlo, rhi := spanOf(rc)
+	if lo+vlo+rlo >= 0 && hi+vhi+rhi < int64(len(table)) {
+		// Every coordinate is inside the table: no checks in the loop.
+		tab := table[:hi+vhi+rhi+1]
+		i := 0
+		for r := 0; r < R; r++ {
+			for t := 0; t < T; t++ {
+				base := tc[t] + rc[r]
+				run := offs[i : i+V]
+				for v, c := range vc {
+					run[v] = tab[base+c]
 				}
-				offs[i] = o
-				if v > 0 && o != offs[i-1]+1 {
-					// A break before value v: runs must start at or before it.
-					contig = min(contig, v&-v)
+				for v := 1; v < len(run); v++ {
+					if run[v] != run[v-1]+1 {
+						// A break before value v: runs must start at or before it.
+						contig = min(contig, v&-v)
+					}
 				}
-				i++
+				i += V
+			}
+		}
+	} else {
+		i := 0
+		for r := 0; r < R; r++ {
+			for t := 0; t < T; t++ {
+				base := tc[t] + rc[r]
+				for v := 0; v < V; v++ {
+					c := base + vc[v]
+					var o int64
+					if c >= 0 && c < int64(len(table)) {
+						o = table[c]
+					} else if o, err = smem.eval(c); err != nil {
+						return nil, err
+					}
+					offs[i] = o
+					if v > 0 && o != offs[i-1]+1 {
+						contig = min(contig, v&-v)
+					}
+					i++
+				}
 			}
 		}
 	}
@@ -144,6 +176,29 @@ func Lower(a Access) (*Plan, error) {
 		return nil, err
 	}
 	return p, nil
+}
+
+// spanOf is the least and the greatest of xs.
+func spanOf(xs []int64) (lo, hi int64) {
+	lo, hi = xs[0], xs[0]
+	for _, x := range xs[1:] {
+		lo, hi = min(lo, x), max(hi, x)
+	}
+	return lo, hi
+}
+
+// scratch holds the buffers of one lowering, reused across calls: the
+// element offsets of the access and the table of the shared-memory layout.
+type scratch struct{ offs, table []int64 }
+
+var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
+
+// grow is b with length n, reallocated only when too small.
+func grow(b []int64, n int) []int64 {
+	if cap(b) < n {
+		return make([]int64, n)
+	}
+	return b[:n]
 }
 
 // splitTV compiles the thread mode, the value mode and the step modes of tv.
@@ -191,36 +246,21 @@ func (p *Plan) build(a Access, offs []int64, T, V, R int) error {
 		}
 	}
 
-	var width, pieces int
-	wholeBytes := runBits%8 == 0 && allRunsByteAligned(offs, run, b)
-	if wholeBytes {
-		// Whole bytes: the widest power of two dividing the length and every start.
-		length := runBits / 8
-		g := length
-		for k := 0; k < len(offs); k += run {
-			g |= offs[k] * b / 8
-		}
-		width = int(min(g&-g, 16))
-		pieces = int(length) / width
-	} else {
-		// Part of a byte: the narrowest aligned window holding every lane's bits.
-		width = 1
-		for k := 0; k < len(offs); k += run {
-			lo := offs[k] * b / 8
-			hi := (offs[k]*b + runBits - 1) / 8
-			for width <= 16 && lo/int64(width) != hi/int64(width) {
-				width *= 2
-			}
-		}
-		if width > 16 {
-			return fmt.Errorf("bank: %d-bit elements: a run of %d element(s) straddles a 16-byte boundary, so no single shared-memory access holds it (recast the tile to bytes)", a.ElemBits, run)
-		}
-		pieces = 1
+	if runBits%8 != 0 || !allRunsByteAligned(offs, run, b) {
+		return p.buildSubByte(a, offs, T, V, R)
 	}
+	// Whole bytes: the widest power of two dividing the length and every start.
+	length := runBits / 8
+	g := length
+	for k := 0; k < len(offs); k += run {
+		g |= offs[k] * b / 8
+	}
+	width := int(min(g&-g, 16))
+	pieces := int(length) / width
 	if a.VectorBits != 0 {
 		want := a.VectorBits / 8
 		switch {
-		case want < width && wholeBytes:
+		case want < width:
 			pieces *= width / want
 			width = want
 		case want > width:
@@ -243,9 +283,69 @@ func (p *Plan) build(a Access, offs []int64, T, V, R int) error {
 					in.Warp, in.Step = w, idx-w*p.PerWarp
 					for lane := 0; lane < WarpSize; lane++ {
 						o := offs[(r*T+w*WarpSize+lane)*V+k*run]
-						addr := o * b / 8
-						addr -= addr % int64(width)
-						in.Addrs[lane] = addr + int64(j*width)
+						in.Addrs[lane] = o*b/8 + int64(j*width)
+					}
+					idx++
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// buildSubByte lowers runs that do not cover whole bytes (4-bit elements
+// at odd offsets, 6-bit elements) the way CuTe's subbyte_reference reads
+// them: element by element, one byte access for the byte where the element
+// starts, and, for the lanes whose element straddles into the next byte, a
+// second byte access (the other lanes predicated off). A second access is
+// issued for a value when an element straddles in any warp; in the other
+// warps it has no lane active and costs nothing.
+func (p *Plan) buildSubByte(a Access, offs []int64, T, V, R int) error {
+	b := int64(a.ElemBits)
+	if a.Op.IsMatrix() {
+		return fmt.Errorf("bank: %s moves 16-byte rows, but %d-bit elements at these offsets do not fill whole bytes", a.Op, a.ElemBits)
+	}
+	if a.VectorBits > 8 {
+		p.Findings = append(p.Findings, Finding{Code: FindingVectorWidth, Message: fmt.Sprintf(
+			"%d-bit accesses asked for, but the %d-bit elements of each thread's value mode do not cover whole aligned bytes: read element by element with byte accesses, as CuTe's sub-byte references do",
+			a.VectorBits, a.ElemBits)})
+	}
+	straddles := func(o int64) bool { return o*b%8+b > 8 }
+	second := make([]bool, R*V)
+	perWarp := 0
+	for r := 0; r < R; r++ {
+		for v := 0; v < V; v++ {
+			for t := 0; t < T && !second[r*V+v]; t++ {
+				second[r*V+v] = straddles(offs[(r*T+t)*V+v])
+			}
+			perWarp++
+			if second[r*V+v] {
+				perWarp++
+			}
+		}
+	}
+	p.ContiguousElems = 1
+	p.VectorBytes = 1
+	p.PerWarp = perWarp
+	p.Instructions = make([]Instruction, p.Warps*perWarp)
+	idx := 0
+	for w := 0; w < p.Warps; w++ {
+		for r := 0; r < R; r++ {
+			for v := 0; v < V; v++ {
+				for part := 0; part < 2; part++ {
+					if part == 1 && !second[r*V+v] {
+						continue
+					}
+					in := &p.Instructions[idx]
+					in.Op, in.Width = a.Op, 1
+					in.Warp, in.Step = w, idx-w*perWarp
+					for lane := 0; lane < WarpSize; lane++ {
+						o := offs[(r*T+w*WarpSize+lane)*V+v]
+						in.Addrs[lane] = o*b/8 + int64(part)
+						if part == 1 && !straddles(o) {
+							in.Inactive |= 1 << lane
+							in.Addrs[lane] = 0
+						}
 					}
 					idx++
 				}

@@ -20,7 +20,9 @@
 //     a lane pair as one request, so a phase takes twice the lanes: the whole
 //     warp for 8 bytes, each half-warp for 16 bytes. Pairings that differ
 //     from one group of four lanes to the next, lanes equal four apart, and
-//     stores, ldmatrix and stmatrix get no such pairing.
+//     stores, ldmatrix and stmatrix get no such pairing;
+//   - lanes predicated off take no part; in the pairing test they match any
+//     address, and a phase with no active lane is not issued.
 //
 // Addresses are byte offsets from the start of a shared-memory buffer that is
 // at least 128-byte aligned (swizzled layouts assume the alignment their
@@ -29,6 +31,7 @@ package bank
 
 import (
 	"fmt"
+	"math/bits"
 )
 
 // Banks is the number of shared-memory banks; each bank serves one 4-byte word per wavefront.
@@ -90,7 +93,13 @@ type Instruction struct {
 	Warp     int  // which warp of the access issues it
 	Step     int  // which of that warp's instructions it is, in issue order
 	Addrs    [WarpSize]int64
+	// Inactive has bit l set when lane l is predicated off and takes no
+	// part (ld and st only: ldmatrix and stmatrix need the whole warp).
+	Inactive uint32
 }
+
+// Active reports whether lane takes part in the instruction.
+func (in *Instruction) Active(lane int) bool { return in.Inactive&(1<<lane) == 0 }
 
 // Lanes is the number of lanes whose addresses the instruction uses.
 func (in *Instruction) Lanes() int {
@@ -112,10 +121,23 @@ func (in *Instruction) LanesPerPhase() int {
 	return n
 }
 
+// phaseLanes is LanesPerPhase given whether the instruction is paired.
+func (in *Instruction) phaseLanes(paired bool) int {
+	if in.Op.IsMatrix() {
+		return 8
+	}
+	n := phaseBytes / max(in.Width, 4)
+	if paired {
+		n *= 2
+	}
+	return n
+}
+
 // Paired reports whether the instruction is a paired load: an 8- or 16-byte
 // load in which every lane i has the address of lane i^1, or every lane i
-// has the address of lane i^2. The hardware then serves two lanes as one
-// request and a phase takes twice the lanes (measured: testdata/gpu).
+// has the address of lane i^2, a lane predicated off matching any address.
+// The hardware then serves two lanes as one request and a phase takes twice
+// the lanes (measured: testdata/gpu).
 func (in *Instruction) Paired() bool {
 	if in.Op != Load || in.Width < 8 {
 		return false
@@ -123,7 +145,7 @@ func (in *Instruction) Paired() bool {
 	for _, d := range [...]int{1, 2} {
 		all := true
 		for lane := 0; lane < WarpSize && all; lane++ {
-			all = in.Addrs[lane] == in.Addrs[lane^d]
+			all = in.Addrs[lane] == in.Addrs[lane^d] || !in.Active(lane) || !in.Active(lane^d)
 		}
 		if all {
 			return true
@@ -175,7 +197,13 @@ func (in *Instruction) validate() error {
 	default:
 		return fmt.Errorf("bank: unknown op %d", in.Op)
 	}
+	if in.Op.IsMatrix() && in.Inactive != 0 {
+		return fmt.Errorf("bank: %s is warp-synchronous: every lane takes part", in.Op)
+	}
 	for lane := 0; lane < in.Lanes(); lane++ {
+		if !in.Active(lane) {
+			continue
+		}
 		a := in.Addrs[lane]
 		if a < 0 {
 			return fmt.Errorf("bank: warp %d instruction %d lane %d: negative byte address %d", in.Warp, in.Step, lane, a)
@@ -193,52 +221,69 @@ func Analyze(in *Instruction) (Cost, error) {
 	if err := in.validate(); err != nil {
 		return c, err
 	}
-	c.Phases = make([]Phase, 0, in.Lanes()/in.LanesPerPhase())
+	c.Phases = make([]Phase, 0, in.Lanes()/in.phaseLanes(false))
 	c.add(in)
 	return c, nil
 }
 
 // add appends the phases of a validated instruction to c.
 func (c *Cost) add(in *Instruction) {
-	per := in.LanesPerPhase()
-	paired := per > phaseBytes/max(in.Width, 4) && !in.Op.IsMatrix()
-	wordsPerLane := max(in.Width/4, 1)
+	paired := in.Paired()
+	per := in.phaseLanes(paired)
+	// A lane's access is one naturally aligned unit of max(width, 4) bytes;
+	// a phase's 128 bytes are slots of units side by side over the banks.
+	// Every unit in a slot covers the same banks, so the distinct words in
+	// each of those banks are the distinct units in the slot.
+	unit := max(in.Width, 4)
+	shift := uint(bits.TrailingZeros(uint(unit)))
+	slots := int64(phaseBytes / unit)
+	banksPerSlot := unit / 4
 	for first := 0; first < in.Lanes(); first += per {
 		p := Phase{Warp: in.Warp, Step: in.Step, FirstLane: first, Lanes: per, Paired: paired}
-		// Distinct words per bank: a chain per bank through the words seen so
-		// far; a phase holds at most 64 words (32 in all but paired loads), and
-		// a chain is as long as the bank's conflict degree, so this is linear
-		// in conflict-free phases.
-		var words [2 * WarpSize]int64
+		// Distinct units per slot: a chain per slot through the units seen so
+		// far; a chain is as long as the slot's conflict degree, so this is
+		// linear in conflict-free phases.
+		var units [2 * WarpSize]int64
 		var next [2 * WarpSize]int8
 		var head [Banks]int8
-		for b := range head {
-			head[b] = -1
+		var count [Banks]uint8
+		for s := range slots {
+			head[s] = -1
 		}
 		n := int8(0)
+		active := false
 		for lane := first; lane < first+per; lane++ {
-			w0 := in.Addrs[lane] >> 2
-			for k := int64(0); k < int64(wordsPerLane); k++ {
-				w := w0 + k
-				b := w & (Banks - 1)
-				seen := false
-				for i := head[b]; i >= 0; i = next[i] {
-					if words[i] == w {
-						seen = true
-						break
-					}
+			if !in.Active(lane) {
+				continue
+			}
+			active = true
+			u := in.Addrs[lane] >> shift
+			s := u & (slots - 1)
+			seen := false
+			for i := head[s]; i >= 0; i = next[i] {
+				if units[i] == u {
+					seen = true
+					break
 				}
-				if seen {
-					continue
-				}
-				words[n] = w
-				next[n] = head[b]
-				head[b] = n
-				n++
-				p.Words[b]++
-				if int(p.Words[b]) > p.Wavefronts {
-					p.Wavefronts = int(p.Words[b])
-				}
+			}
+			if seen {
+				continue
+			}
+			units[n] = u
+			next[n] = head[s]
+			head[s] = n
+			n++
+			count[s]++
+			if int(count[s]) > p.Wavefronts {
+				p.Wavefronts = int(count[s])
+			}
+		}
+		if !active {
+			continue // a phase with no active lane is not issued
+		}
+		for s := range int(slots) {
+			for k := range banksPerSlot {
+				p.Words[s*banksPerSlot+k] = count[s]
 			}
 		}
 		c.Wavefronts += p.Wavefronts
@@ -255,7 +300,7 @@ func AnalyzeAll(ins []Instruction) (Cost, error) {
 		if err := ins[i].validate(); err != nil {
 			return Cost{}, err
 		}
-		n += ins[i].Lanes() / ins[i].LanesPerPhase()
+		n += ins[i].Lanes() / ins[i].phaseLanes(false)
 	}
 	c.Phases = make([]Phase, 0, n)
 	for i := range ins {

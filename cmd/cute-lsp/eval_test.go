@@ -79,3 +79,28 @@ func TestUnknownCommand(t *testing.T) {
 		t.Errorf("--help: exit %d, stdout %q", code, stdout)
 	}
 }
+
+func TestTableCommand(t *testing.T) {
+	code, stdout, _ := runCLI(t, "", "table", "(2,(2,2)):(4,(2,1))")
+	if code != 0 || !strings.HasPrefix(stdout, "(2,(2,2)):(4,(2,1))\n") || !strings.Contains(stdout, "1  | 4 | 6 | 5 | 7 |") {
+		t.Errorf("exit %d:\n%s", code, stdout)
+	}
+	code, stdout, _ = runCLI(t, "", "table", "--rows", "2", "--cols", "2", "logical_divide((8,8):(8,1), [2:1;4:1])")
+	if code != 0 || !strings.Contains(stdout, "(2 of 8 columns)") {
+		t.Errorf("exit %d:\n%s", code, stdout)
+	}
+	for _, tc := range []struct {
+		args []string
+		code int
+	}{
+		{[]string{"table"}, 2},
+		{[]string{"table", "--rows", "0", "8:1"}, 2},
+		{[]string{"table", "--nope", "8:1"}, 2},
+		{[]string{"table", "(8,"}, 1},
+		{[]string{"table", "Sw<3,4,3>"}, 1},
+	} {
+		if code, _, _ := runCLI(t, "", tc.args...); code != tc.code {
+			t.Errorf("%v: exit %d, want %d", tc.args, code, tc.code)
+		}
+	}
+}
