@@ -33,6 +33,10 @@ func TestCoalesceLaws(t *testing.T) {
 			if out.Layout().String() != c.String() {
 				t.Fatalf("CoalesceFlat(%v) = %v, Coalesce gives %v", l, out.Layout(), c)
 			}
+			var again FlatLayout
+			if err := flat.Layout().FlattenInto(&again); err != nil || again != flat {
+				t.Fatalf("%v: FlattenInto(Layout()) = %v, %v; want %v", l, again, err, flat)
+			}
 			for i, want := range offs {
 				if got, err := flat.Crd2Idx(int64(i)); err != nil || got != want {
 					t.Fatalf("flat %v(%d) = %d, %v; want %d", l, i, got, err, want)

@@ -383,6 +383,19 @@ func TestAddScale(t *testing.T) {
 		if z, _ := Add(a, Int(0)); !z.Equal(a) {
 			t.Fatalf("Add(%v, 0) = %v", a, z)
 		}
+		s := randomShape(r, 3, 2)
+		if one, err := Scale(s, Int(1)); err != nil || !one.Equal(s) {
+			t.Fatalf("Scale(%v, 1) = %v, %v", s, one, err)
+		}
+		if k, err := Scale(s, Int(3)); err != nil || !Congruent(k, s) {
+			t.Fatalf("Scale(%v, 3) = %v, %v", s, k, err)
+		}
+		if ft := FlattenToTuple(s); !ft.IsTuple() || countLeaves(ft) != countLeaves(s) {
+			t.Fatalf("FlattenToTuple(%v) = %v", s, ft)
+		}
+		if rl := RepeatLike(s, Int(0)); !Congruent(rl, s) {
+			t.Fatalf("RepeatLike(%v, 0) = %v", s, rl)
+		}
 	}
 	if s, _ := Scale(Tup(Int(1), Basis(2, 1)), Int(3)); s.String() != "(3,6@1)" {
 		t.Errorf("scale = %v", s)

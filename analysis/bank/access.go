@@ -2,6 +2,7 @@ package bank
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/cute-lsp/cute-lsp/layout"
 )
@@ -110,32 +111,63 @@ func Lower(a Access) (*Plan, error) {
 	tc := make([]int64, T+V+R)
 	vc, rc := tc[T:T+V], tc[T+V:]
 	tc = tc[:T]
-	thr.table(tc)
-	val.table(vc)
-	step.table(rc)
+	thr.table(tc, 0)
+	val.table(vc, 0)
+	step.table(rc, 0)
 
 	// Element offsets, ordered (v, t, r): each thread's run is contiguous.
-	offs := make([]int64, T*V*R)
-	table := smem.tabulate()
+	sc := scratchPool.Get().(*scratch)
+	defer scratchPool.Put(sc)
+	sc.offs = grow(sc.offs, T*V*R)
+	offs := sc.offs
+	var table []int64
+	if smem.inner.size <= max(2*int64(len(offs)), 4096) {
+		sc.table = smem.tabulate(sc.table)
+		table = sc.table
+	}
 	contig := V & -V // runs can be no longer than the largest power of two dividing V
-	i := 0
-	for r := 0; r < R; r++ {
-		for t := 0; t < T; t++ {
-			base := tc[t] + rc[r]
-			for v := 0; v < V; v++ {
-				c := base + vc[v]
-				var o int64
-				if c >= 0 && c < int64(len(table)) {
-					o = table[c]
-				} else if o, err = smem.eval(c); err != nil {
-					return nil, err
+	lo, hi := spanOf(tc)
+	vlo, vhi := spanOf(vc)
+	rlo, rhi := spanOf(rc)
+	if lo+vlo+rlo >= 0 && hi+vhi+rhi < int64(len(table)) {
+		// Every coordinate is inside the table: no checks in the loop.
+		tab := table[:hi+vhi+rhi+1]
+		i := 0
+		for r := 0; r < R; r++ {
+			for t := 0; t < T; t++ {
+				base := tc[t] + rc[r]
+				run := offs[i : i+V]
+				for v, c := range vc {
+					run[v] = tab[base+c]
 				}
-				offs[i] = o
-				if v > 0 && o != offs[i-1]+1 {
-					// A break before value v: runs must start at or before it.
-					contig = min(contig, v&-v)
+				for v := 1; v < len(run); v++ {
+					if run[v] != run[v-1]+1 {
+						// A break before value v: runs must start at or before it.
+						contig = min(contig, v&-v)
+					}
 				}
-				i++
+				i += V
+			}
+		}
+	} else {
+		i := 0
+		for r := 0; r < R; r++ {
+			for t := 0; t < T; t++ {
+				base := tc[t] + rc[r]
+				for v := 0; v < V; v++ {
+					c := base + vc[v]
+					var o int64
+					if c >= 0 && c < int64(len(table)) {
+						o = table[c]
+					} else if o, err = smem.eval(c); err != nil {
+						return nil, err
+					}
+					offs[i] = o
+					if v > 0 && o != offs[i-1]+1 {
+						contig = min(contig, v&-v)
+					}
+					i++
+				}
 			}
 		}
 	}
@@ -144,6 +176,29 @@ func Lower(a Access) (*Plan, error) {
 		return nil, err
 	}
 	return p, nil
+}
+
+// spanOf is the least and the greatest of xs.
+func spanOf(xs []int64) (lo, hi int64) {
+	lo, hi = xs[0], xs[0]
+	for _, x := range xs[1:] {
+		lo, hi = min(lo, x), max(hi, x)
+	}
+	return lo, hi
+}
+
+// scratch holds the buffers of one lowering, reused across calls: the
+// element offsets of the access and the table of the shared-memory layout.
+type scratch struct{ offs, table []int64 }
+
+var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
+
+// grow is b with length n, reallocated only when too small.
+func grow(b []int64, n int) []int64 {
+	if cap(b) < n {
+		return make([]int64, n)
+	}
+	return b[:n]
 }
 
 // splitTV compiles the thread mode, the value mode and the step modes of tv.
@@ -228,9 +283,7 @@ func (p *Plan) build(a Access, offs []int64, T, V, R int) error {
 					in.Warp, in.Step = w, idx-w*p.PerWarp
 					for lane := 0; lane < WarpSize; lane++ {
 						o := offs[(r*T+w*WarpSize+lane)*V+k*run]
-						addr := o * b / 8
-						addr -= addr % int64(width)
-						in.Addrs[lane] = addr + int64(j*width)
+						in.Addrs[lane] = o*b/8 + int64(j*width)
 					}
 					idx++
 				}

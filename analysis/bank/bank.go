@@ -31,6 +31,7 @@ package bank
 
 import (
 	"fmt"
+	"math/bits"
 )
 
 // Banks is the number of shared-memory banks; each bank serves one 4-byte word per wavefront.
@@ -115,6 +116,18 @@ func (in *Instruction) LanesPerPhase() int {
 	}
 	n := phaseBytes / max(in.Width, 4)
 	if in.Paired() {
+		n *= 2
+	}
+	return n
+}
+
+// phaseLanes is LanesPerPhase given whether the instruction is paired.
+func (in *Instruction) phaseLanes(paired bool) int {
+	if in.Op.IsMatrix() {
+		return 8
+	}
+	n := phaseBytes / max(in.Width, 4)
+	if paired {
 		n *= 2
 	}
 	return n
@@ -208,27 +221,34 @@ func Analyze(in *Instruction) (Cost, error) {
 	if err := in.validate(); err != nil {
 		return c, err
 	}
-	c.Phases = make([]Phase, 0, in.Lanes()/in.LanesPerPhase())
+	c.Phases = make([]Phase, 0, in.Lanes()/in.phaseLanes(false))
 	c.add(in)
 	return c, nil
 }
 
 // add appends the phases of a validated instruction to c.
 func (c *Cost) add(in *Instruction) {
-	per := in.LanesPerPhase()
-	paired := per > phaseBytes/max(in.Width, 4) && !in.Op.IsMatrix()
-	wordsPerLane := max(in.Width/4, 1)
+	paired := in.Paired()
+	per := in.phaseLanes(paired)
+	// A lane's access is one naturally aligned unit of max(width, 4) bytes;
+	// a phase's 128 bytes are slots of units side by side over the banks.
+	// Every unit in a slot covers the same banks, so the distinct words in
+	// each of those banks are the distinct units in the slot.
+	unit := max(in.Width, 4)
+	shift := uint(bits.TrailingZeros(uint(unit)))
+	slots := int64(phaseBytes / unit)
+	banksPerSlot := unit / 4
 	for first := 0; first < in.Lanes(); first += per {
 		p := Phase{Warp: in.Warp, Step: in.Step, FirstLane: first, Lanes: per, Paired: paired}
-		// Distinct words per bank: a chain per bank through the words seen so
-		// far; a phase holds at most 64 words (32 in all but paired loads), and
-		// a chain is as long as the bank's conflict degree, so this is linear
-		// in conflict-free phases.
-		var words [2 * WarpSize]int64
+		// Distinct units per slot: a chain per slot through the units seen so
+		// far; a chain is as long as the slot's conflict degree, so this is
+		// linear in conflict-free phases.
+		var units [2 * WarpSize]int64
 		var next [2 * WarpSize]int8
 		var head [Banks]int8
-		for b := range head {
-			head[b] = -1
+		var count [Banks]uint8
+		for s := range slots {
+			head[s] = -1
 		}
 		n := int8(0)
 		active := false
@@ -237,32 +257,34 @@ func (c *Cost) add(in *Instruction) {
 				continue
 			}
 			active = true
-			w0 := in.Addrs[lane] >> 2
-			for k := int64(0); k < int64(wordsPerLane); k++ {
-				w := w0 + k
-				b := w & (Banks - 1)
-				seen := false
-				for i := head[b]; i >= 0; i = next[i] {
-					if words[i] == w {
-						seen = true
-						break
-					}
+			u := in.Addrs[lane] >> shift
+			s := u & (slots - 1)
+			seen := false
+			for i := head[s]; i >= 0; i = next[i] {
+				if units[i] == u {
+					seen = true
+					break
 				}
-				if seen {
-					continue
-				}
-				words[n] = w
-				next[n] = head[b]
-				head[b] = n
-				n++
-				p.Words[b]++
-				if int(p.Words[b]) > p.Wavefronts {
-					p.Wavefronts = int(p.Words[b])
-				}
+			}
+			if seen {
+				continue
+			}
+			units[n] = u
+			next[n] = head[s]
+			head[s] = n
+			n++
+			count[s]++
+			if int(count[s]) > p.Wavefronts {
+				p.Wavefronts = int(count[s])
 			}
 		}
 		if !active {
 			continue // a phase with no active lane is not issued
+		}
+		for s := range int(slots) {
+			for k := range banksPerSlot {
+				p.Words[s*banksPerSlot+k] = count[s]
+			}
 		}
 		c.Wavefronts += p.Wavefronts
 		c.Ideal++
@@ -278,7 +300,7 @@ func AnalyzeAll(ins []Instruction) (Cost, error) {
 		if err := ins[i].validate(); err != nil {
 			return Cost{}, err
 		}
-		n += ins[i].Lanes() / ins[i].LanesPerPhase()
+		n += ins[i].Lanes() / ins[i].phaseLanes(false)
 	}
 	c.Phases = make([]Phase, 0, n)
 	for i := range ins {

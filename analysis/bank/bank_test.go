@@ -353,7 +353,7 @@ func TestEvalAgreesWithLayout(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%v: %v", v, err)
 		}
-		table := s.tabulate()
+		table := s.tabulate(nil)
 		for i := int64(0); i < s.inner.size+5; i++ {
 			var want int64
 			switch l := v.(type) {

@@ -75,6 +75,16 @@ func (f *flat) leaves(shape, stride layout.IntTuple, what string) error {
 	return nil
 }
 
+// hasNegativeStride reports whether some leaf of f has a negative stride.
+func (f *flat) hasNegativeStride() bool {
+	for _, d := range f.stride {
+		if d < 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // at evaluates f at an index in [0, size): no overflow is possible there.
 func (f *flat) at(i int64) int64 {
 	var off int64
@@ -87,23 +97,22 @@ func (f *flat) at(i int64) int64 {
 	return off + i*f.stride[last]
 }
 
-// table writes f at every index of [0, size) into out, colexicographically:
-// an odometer over the leaves, the innermost a plain loop.
-func (f *flat) table(out []int64) {
+// table writes f at every index of [0, size), plus add, into out, colexicographically: an odometer over the leaves,
+// the innermost a plain loop.
+func (f *flat) table(out []int64, add int64) {
 	n := len(f.shape)
 	s0, d0 := f.shape[0], f.stride[0]
 	var coord [64]int64
-	var big []int64
 	cs := coord[:]
 	if n > len(coord) {
-		big = make([]int64, n)
-		cs = big
+		cs = make([]int64, n)
 	}
-	var base int64
+	base := add
 	for pos := int64(0); pos < f.size; pos += s0 {
+		row := out[pos : pos+s0]
 		o := base
-		for j := int64(0); j < s0; j++ {
-			out[pos+j] = o
+		for j := range row {
+			row[j] = o
 			o += d0
 		}
 		for k := 1; k < n; k++ {
@@ -242,23 +251,34 @@ func absInt64(x int64) int64 {
 // are evaluated point by point.
 const tableLimit = 1 << 22
 
-// tabulate returns s at every coordinate of [0, size), or nil when s is too
-// large to tabulate or has a negative offset somewhere.
-func (s *smemFunc) tabulate() []int64 {
+// tabulate returns s at every coordinate of [0, size), in buf when it is
+// large enough, or nil when s is too large to tabulate or has a negative
+// offset somewhere (eval then reports the coordinate).
+func (s *smemFunc) tabulate(buf []int64) []int64 {
 	if s.inner.size > tableLimit {
 		return nil
 	}
-	t := make([]int64, s.inner.size)
-	s.inner.table(t)
-	for i, v := range t {
-		v += s.offset
-		if v < 0 {
-			return nil // let eval report the coordinate
+	t := grow(buf, int(s.inner.size))
+	s.inner.table(t, s.offset)
+	if s.offset < 0 || s.inner.hasNegativeStride() {
+		for _, v := range t {
+			if v < 0 {
+				return nil // let eval report the coordinate
+			}
 		}
-		if s.swizzled {
-			v = s.swizzle(v)
+	}
+	if s.swizzled {
+		// The swizzle keeps the sign: it changes bits below 62 only.
+		yyy := s.yyy
+		if shift := s.shift; shift >= 0 {
+			for i, x := range t {
+				t[i] = x ^ ((x & yyy) >> shift)
+			}
+		} else {
+			for i, x := range t {
+				t[i] = x ^ ((x & yyy) << -shift)
+			}
 		}
-		t[i] = v
 	}
 	return t
 }
