@@ -300,40 +300,6 @@ func evalLayoutIndex(op string, l Layout, i int64) (int64, error) {
 	return l.Eval(i)
 }
 
-// SliceComposed is CuTe's slice(coord, Sw o off o L) for a coordinate with
-// "_" leaves: the sub-layout of the "_" modes, Sw o (off + L(coord with "_"
-// read as 0)) o slice(coord, L). CuTe may further decay the result to a plain
-// layout when the remaining modes miss the swizzle's bits; this keeps the
-// swizzled form, which is the same function.
-// Law: SliceComposed(c, C).Eval(k) == C at c with its "_" leaves given by k.
-func SliceComposed(coord IntTuple, c Composed) (Value, error) {
-	const op = "slice"
-	if err := c.Outer.Validate(op); err != nil {
-		return nil, err
-	}
-	sliced, off, err := SliceAndOffset(coord, c.Inner)
-	if err != nil {
-		return nil, err
-	}
-	base, err := offsetValue(op, c.Offset)
-	if err != nil {
-		return nil, err
-	}
-	d, err := offsetValue(op, off)
-	if err != nil {
-		return nil, err
-	}
-	sum, err := addOffset(op, base, d)
-	if err != nil {
-		return nil, err
-	}
-	newOff := Dyn(sum)
-	if c.Offset.IsStatic() && off.IsStatic() {
-		newOff = Int(sum)
-	}
-	return composeSwizzle(op, c.Outer, newOff, sliced)
-}
-
 // addOffset is off + x, checked.
 func addOffset(op string, off, x int64) (int64, error) {
 	s, ok := addChecked(off, x)
@@ -341,4 +307,201 @@ func addOffset(op string, off, x int64) (int64, error) {
 		return 0, errorf(op, CondOverflow, "offset %d + %d", off, x)
 	}
 	return s, nil
+}
+
+// Condition of CuTe's logical_product with a swizzled tiler.
+const CondSwizzleTilerOffset = "Require Swizzle offset == 0."
+
+// LogicalProductSwizzled is CuTe's logical_product(A, Sw o 0 o T): the
+// product A x T, with the swizzle carried over to the product's strides.
+// CuTe finds the bits of T's codomain that Sw actually reads and writes
+// (T composed with the projection of Sw's Y and Z bits, at T's last index),
+// sends them through T and the product's second mode, and builds the new
+// swizzle from those images (make_swizzle), giving Sw' o 0 o (A x T).
+// Law: for a tiler T = n:1 (n whole swizzle blocks) and A compact of
+// power-of-two size, the result R is the
+// product with the swizzle applied to the tile index: R(a, j) == P(a, Sw(j))
+// with P = A x T; e.g. logical_product(2:1, Sw<1,0,1> o 0 o 4:1) =
+// Sw<1,1,1> o 0 o (2,4):(1,2). For other tilers CuTe's construction (which
+// this follows step by step) need not be that function.
+func LogicalProductSwizzled(a Layout, tiler Composed) (Value, error) {
+	const op = "logical_product"
+	sw := tiler.Outer
+	if err := sw.Validate(op); err != nil {
+		return nil, err
+	}
+	if !isStaticZero(tiler.Offset) {
+		return nil, errorf(op, CondSwizzleTilerOffset, "the swizzled tiler %v has offset %v", tiler, tiler.Offset)
+	}
+	product, err := LogicalProduct(a, tiler.Inner)
+	if err != nil {
+		return nil, err
+	}
+	// The projection onto Sw's Z and Y bits: (2^M, 2^B, 2^(|S|-B), 2^B, 1):(0, 2^M, 0, 2^(M+|S|), 0).
+	m, b, s := int64(1)<<sw.M, int64(1)<<sw.B, absInt(sw.S)
+	onlyZY := Make(
+		Tup(Int(m), Int(b), Int(int64(1)<<(s-sw.B)), Int(b), Int(1)),
+		Tup(Int(0), Int(m), Int(0), Int(int64(1)<<(sw.M+s)), Int(0)))
+	projected, err := Apply("composition", onlyZY, tiler.Inner)
+	if err != nil {
+		return nil, err
+	}
+	pl, ok := projected.(Layout)
+	if !ok {
+		return nil, errorf(op, CondComposedNotPlain, "%v o %v = %v", onlyZY, tiler.Inner, projected)
+	}
+	n, err := pl.Size()
+	if err != nil {
+		return nil, err
+	}
+	active, err := pl.Eval(n - 1)
+	if err != nil {
+		return nil, err
+	}
+	through := func(bits int64) (int64, error) {
+		t, err := tiler.Inner.Eval(bits)
+		if err != nil {
+			return 0, err
+		}
+		v, err := product.EvalCoord(Tup(Int(0), Int(t)))
+		if err != nil {
+			return 0, err
+		}
+		x, ok := intArg(v)
+		if !ok {
+			return 0, errorf(op, CondUnknown, "%v at (0,%d) is %v", product, t, v)
+		}
+		return x, nil
+	}
+	newZ, err := through(active & sw.ZMask())
+	if err != nil {
+		return nil, err
+	}
+	newY, err := through(active & sw.YMask())
+	if err != nil {
+		return nil, err
+	}
+	moved, err := MakeSwizzle(op, newY, newZ)
+	if err != nil {
+		return nil, err
+	}
+	return composeSwizzle(op, moved, Int(0), product)
+}
+
+// MaxCommonVectorComposed is CuTe's max_common_vector with a swizzled layout
+// on one or both sides: the plain answer for the inner layouts, capped at
+// 2^M (the run a swizzle leaves whole) unless both sides carry the same swizzle.
+func MaxCommonVectorComposed(a, b Value) (Value, bool, error) {
+	const op = "max_common_vector"
+	ca, aok := a.(Composed)
+	cb, bok := b.(Composed)
+	if !aok && !bok {
+		return nil, false, nil
+	}
+	inner := func(v Value) (Layout, error) {
+		switch v := v.(type) {
+		case Composed:
+			return v.Inner, v.Outer.Validate(op)
+		case Layout:
+			return v, nil
+		}
+		return Layout{}, errorf(op, CondComposedOperand, "max_common_vector(%v, %v)", a, b)
+	}
+	la, err := inner(a)
+	if err != nil {
+		return nil, true, err
+	}
+	lb, err := inner(b)
+	if err != nil {
+		return nil, true, err
+	}
+	n, err := MaxCommonVector(la, lb)
+	if err != nil {
+		return nil, true, err
+	}
+	if aok && bok && ca.Outer == cb.Outer {
+		return Int(n), true, nil
+	}
+	if aok {
+		n = min(n, int64(1)<<ca.Outer.M)
+	}
+	if bok {
+		n = min(n, int64(1)<<cb.Outer.M)
+	}
+	return Int(n), true, nil
+}
+
+// MaxCommonLayoutComposed is CuTe's max_common_layout of a swizzled layout
+// and a plain one (either order): the plain answer for the inner layout,
+// truncated to 2^M elements. CuTe defines no form for two swizzled layouts.
+func MaxCommonLayoutComposed(a, b Value) (Value, bool, error) {
+	const op = "max_common_layout"
+	c, ok := a.(Composed)
+	other := b
+	if !ok {
+		if c, ok = b.(Composed); !ok {
+			return nil, false, nil
+		}
+		other = a
+	}
+	if err := c.Outer.Validate(op); err != nil {
+		return nil, true, err
+	}
+	l, ok := asLayout(other)
+	if !ok {
+		return nil, true, errorf(op, CondComposedOperand, "max_common_layout(%v, %v)", a, b)
+	}
+	common, err := MaxCommonLayout(c.Inner, l)
+	if err != nil {
+		return nil, true, err
+	}
+	size, err := common.Size()
+	if err != nil {
+		return nil, true, err
+	}
+	if base := int64(1) << c.Outer.M; base < size {
+		v, err := Apply("composition", common, Int(base))
+		return v, true, err
+	}
+	return common, true, nil
+}
+
+// PartitionComposed is inner_partition, outer_partition, local_tile or
+// local_partition (op) of a swizzled layout: the partition of the inner
+// layout, with the offset of the cut added to the swizzle's offset,
+// Sw o (off + p.Offset) o p.Layout.
+// This is the partitioned tensor's whole function in one value; CuTe's
+// tensor slicing instead splits it into a layout and a pointer offset (and
+// may decay the layout to a plain one), as SliceAndOffsetComposed does.
+// Law: its Eval(i) == C's value at the element the plain partition of the
+// inner layout picks, Sw(off + p.Offset + p.Layout(i)).
+func PartitionComposed(op string, c Composed, rest ...Value) (Value, error) {
+	if err := c.Outer.Validate(op); err != nil {
+		return nil, err
+	}
+	v, err := Apply(op, append([]Value{c.Inner}, rest...)...)
+	if err != nil {
+		return nil, err
+	}
+	p, ok := v.(Partition)
+	if !ok {
+		return nil, errorf(op, CondComposedNotPlain, "%s of %v gave %v", op, c.Inner, v)
+	}
+	base, err := offsetValue(op, c.Offset)
+	if err != nil {
+		return nil, err
+	}
+	d, err := offsetValue(op, p.Offset)
+	if err != nil {
+		return nil, err
+	}
+	sum, err := addOffset(op, base, d)
+	if err != nil {
+		return nil, err
+	}
+	off := Dyn(sum)
+	if c.Offset.IsStatic() && p.Offset.IsStatic() {
+		off = Int(sum)
+	}
+	return composeSwizzle(op, c.Outer, off, p.Layout)
 }

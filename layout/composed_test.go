@@ -208,23 +208,30 @@ func TestComposedCastProperty(t *testing.T) {
 	}
 }
 
-// Law: SliceComposed(c, C)(k) == C at c with its "_" leaf given by k.
+// Law: with (R, P) = SliceAndOffsetComposed(c, C), R(k) + P == C at c with
+// its "_" leaf given by k.
 func TestSliceComposedProperty(t *testing.T) {
 	r := rand.New(rand.NewPCG(41, 42))
 	for range 300 {
 		c := randomComposed(r)
-		c.Inner = Make(Ints(1+r.Int64N(6), 1+r.Int64N(6)), Ints(1+r.Int64N(9), r.Int64N(20)))
-		rows, cols := c.Inner.Shape.At(0).Value(), c.Inner.Shape.At(1).Value()
+		rows, cols := int64(1)<<r.IntN(4), int64(1)<<r.IntN(4)
+		if r.IntN(2) == 0 {
+			c.Inner = Make(Ints(rows, cols), Ints(cols, 1))
+		} else {
+			c.Inner = Make(Ints(rows, cols), Ints(1, rows))
+		}
+		// CuTe's slice assumes the offset's bits are disjoint from the layout's.
+		c.Offset = Int(r.Int64N(4) * rows * cols)
 		i := r.Int64N(rows)
-		v, err := SliceComposed(Tup(Int(i), Underscore()), c)
+		v, p, err := SliceAndOffsetComposed(Tup(Int(i), Underscore()), c)
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("slice (%d,_) of %v: %v", i, c, err)
 		}
 		f, _ := asIndexFunction("test", v)
 		for j := range cols {
 			want, _ := c.Eval(i + rows*j)
-			if got, _ := f.Eval(j); got != want {
-				t.Fatalf("slice (%d,_) of %v = %v at %d: %d, want %d", i, c, v, j, got, want)
+			if got, _ := f.Eval(j); got+p != want {
+				t.Fatalf("slice (%d,_) of %v = %v + %d at %d: %d, want %d", i, c, v, p, j, got+p, want)
 			}
 		}
 	}
@@ -402,4 +409,164 @@ func FuzzComposed(f *testing.F) {
 		_, _ = Apply("make_layout", sw)
 		_, _ = SliceComposed(Tup(Int(x), Underscore()), c)
 	})
+}
+
+// Law: logical_product(A, Sw o 0 o n:1)(a, j) == logical_product(A, n:1)(a, Sw(j))
+// for A compact of power-of-two size.
+func TestLogicalProductSwizzledProperty(t *testing.T) {
+	r := rand.New(rand.NewPCG(43, 44))
+	checked := 0
+	for range 3000 {
+		sw := randomSwizzle(r)
+		if sw.Bits() > 9 {
+			continue
+		}
+		n := sw.Size() << r.IntN(2)
+		// The law needs the product's tile mode to carry bits in order: A compact, of power-of-two size.
+		a := randomPropertyLayout(r)
+		if ok, _ := IsCompact(a); !ok {
+			continue
+		}
+		if as, _ := a.Size(); as&(as-1) != 0 {
+			continue
+		}
+		tiler := Composed{Outer: sw, Offset: Int(0), Inner: Make(Int(n), Int(1))}
+		v, err := Apply("logical_product", a, tiler)
+		if err != nil {
+			continue // complement of A past int64, or a swizzle the images cannot form
+		}
+		plain, err := LogicalProduct(a, tiler.Inner)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, _ := asIndexFunction("test", v)
+		got1, want1 := fastEval(f), fastEval(plain)
+		as, _ := a.Size()
+		for j := range n {
+			for i := range as {
+				got, _ := got1(i + as*j)
+				want, _ := want1(i + as*sw.apply(j))
+				if got != want {
+					t.Fatalf("logical_product(%v, %v) = %v at (%d,%d): %d, want %d", a, tiler, v, i, j, got, want)
+				}
+			}
+		}
+		checked++
+	}
+	if checked < 100 {
+		t.Errorf("only %d products checked", checked)
+	}
+	v, err := Apply("logical_product", mustLayout("2:1"), Composed{Swizzle{1, 0, 1}, Int(0), mustLayout("4:1")})
+	if err != nil || v.String() != "Sw<1,1,1> o 0 o (2,4):(1,2)" {
+		t.Errorf("logical_product(2:1, Sw<1,0,1> o 0 o 4:1) = %v, %v", v, err)
+	}
+}
+
+func TestMaxCommonComposed(t *testing.T) {
+	c := Composed{Swizzle{3, 3, 3}, Int(0), mustLayout("(8,64):(64,1)")}
+	l := mustLayout("(8,64):(64,1)")
+	cases := []struct {
+		op   string
+		a, b Value
+		want string
+	}{
+		{"max_common_vector", c, l, "8"},
+		{"max_common_vector", l, c, "8"},
+		{"max_common_vector", c, c, "512"},
+		{"max_common_vector", c, Composed{Swizzle{2, 2, 3}, Int(0), l}, "4"},
+		{"max_common_layout", c, l, "8:8"},
+		{"max_common_layout", l, c, "8:8"},
+		{"max_common_layout", Composed{Swizzle{3, 4, 3}, Int(0), mustLayout("8:1")}, mustLayout("8:1"), "8:1"},
+	}
+	for _, k := range cases {
+		got, err := Apply(k.op, k.a, k.b)
+		if err != nil || got.String() != k.want {
+			t.Errorf("%s(%v, %v) = %v, %v; want %s", k.op, k.a, k.b, got, err, k.want)
+		}
+	}
+	badSw := Composed{Swizzle{3, 3, 2}, Int(0), l}
+	for _, args := range [][]Value{{badSw, l}, {l, badSw}, {c, Tiler{}}, {c, c}, {Tiler{}, c}} {
+		if _, err := Apply("max_common_layout", args...); err == nil {
+			t.Errorf("max_common_layout(%v): no error", args)
+		}
+	}
+	for _, args := range [][]Value{{badSw, l}, {l, badSw}, {c, Tiler{}}} {
+		if _, err := Apply("max_common_vector", args...); err == nil {
+			t.Errorf("max_common_vector(%v): no error", args)
+		}
+	}
+	for _, args := range [][]Value{
+		{l, Composed{Swizzle{3, 3, 3}, Int(8), l}},
+		{l, badSw},
+		{mustLayout("(2,2):(1,2)"), Composed{Swizzle{3, 3, 3}, Int(0), mustLayout("(8,64):(64,3)")}},
+	} {
+		if _, err := Apply("logical_product", args...); err == nil {
+			t.Errorf("logical_product(%v): no error", args)
+		}
+	}
+}
+
+// Law: a partition of a swizzled layout picks the same elements as the
+// partition of its inner layout, swizzled: C'(i) == Sw(off + p.Offset + p.Layout(i)).
+func TestPartitionComposedProperty(t *testing.T) {
+	r := rand.New(rand.NewPCG(45, 46))
+	for range 300 {
+		sw := randomSwizzle(r)
+		off := r.Int64N(32)
+		inner := Make(Ints(8, 16), Ints(16, 1))
+		c := Composed{Outer: sw, Offset: Int(off), Inner: inner}
+		calls := [][]Value{
+			{Ints(4, 8), Tup(Int(r.Int64N(2)), Int(r.Int64N(2)))},
+			{mustLayout("(2,4):(4,1)"), Int(r.Int64N(8))},
+		}
+		for k, name := range []string{"local_tile", "local_partition"} {
+			v, err := Apply(name, append([]Value{c}, calls[k]...)...)
+			if err != nil {
+				t.Fatalf("%s(%v): %v", name, c, err)
+			}
+			pv, err := Apply(name, append([]Value{inner}, calls[k]...)...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := pv.(Partition)
+			f, _ := asIndexFunction("test", v)
+			n, _ := p.Layout.Size()
+			for i := range n {
+				x, _ := p.Layout.Eval(i)
+				want := sw.apply(off + p.Offset.Value() + x)
+				if got, _ := f.Eval(i); got != want {
+					t.Fatalf("%s(%v, %v) = %v at %d: %d, want %d", name, c, calls[k], v, i, got, want)
+				}
+			}
+		}
+	}
+	c := Composed{Swizzle{3, 3, 3}, Int(0), mustLayout("(64,64):(64,1)")}
+	cases := []struct {
+		op   string
+		args []Value
+		want string
+	}{
+		{"slice", []Value{Tup(Int(1), Underscore()), c}, "((8,2,4)):((1,-8,16))"},
+		{"local_tile", []Value{c, Ints(8, 64), Ints(1, 0)}, "Sw<3,3,3> o 512 o (8,64):(64,1)"},
+		{"filter", []Value{c, Ints(1, 1)}, "Sw<3,3,3> o 0 o (64,64):(64,1)"},
+		{"nullspace", []Value{c}, "1:0"},
+		{"zip", []Value{c}, "Sw<3,3,3> o 0 o ((64,64)):((64,1))"},
+	}
+	for _, k := range cases {
+		got, err := Apply(k.op, k.args...)
+		if err != nil || got.String() != k.want {
+			t.Errorf("%s(%v) = %v, %v; want %s", k.op, k.args, got, err, k.want)
+		}
+	}
+	bad := [][]Value{
+		{Composed{Swizzle{3, 3, 2}, Int(0), c.Inner}, Ints(8, 64), Ints(1, 0)},
+		{c, Ints(8, 64), Ints(9, 0, 4)},
+		{Composed{Swizzle{3, 3, 3}, Unknown(), c.Inner}, Ints(8, 64), Ints(1, 0)},
+		{Composed{Swizzle{3, 3, 3}, Int(1<<63 - 1), c.Inner}, Ints(8, 64), Ints(1, 0)},
+	}
+	for _, args := range bad {
+		if _, err := Apply("local_tile", args...); err == nil {
+			t.Errorf("local_tile(%v): no error", args)
+		}
+	}
 }

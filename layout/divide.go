@@ -249,40 +249,37 @@ func zippedDivide(op string, l Layout, t tileArg) (Layout, error) {
 // unpacked, ((TILE...), r0, r1, ...). A rest mode of rank 1 is not unpacked:
 // a 1-tuple rest stays a 1-tuple.
 func TiledDivide(l Layout, tiler Value) (Layout, error) {
-	const op = "tiled_divide"
-	t, err := toTileArg(op, tiler)
-	if err != nil {
-		return Layout{}, err
-	}
-	z, err := zippedDivide(op, l, t)
-	if err != nil {
-		return Layout{}, err
-	}
-	return unpackModes(z, false, true), nil
+	return unpacked("tiled_divide", l, tiler, zippedDivide, false)
 }
 
 // FlatDivide is CuTe's flat_divide(L, T): zipped_divide with both modes
 // unpacked, (t0, t1, ..., r0, r1, ...); as in TiledDivide a mode of rank 1
 // stays whole.
 func FlatDivide(l Layout, tiler Value) (Layout, error) {
-	const op = "flat_divide"
+	return unpacked("flat_divide", l, tiler, zippedDivide, true)
+}
+
+// unpacked is op(L, T) for the tiled_ (first false) and flat_ (first true)
+// forms of the zipped divide or product zipped.
+func unpacked(op string, l Layout, tiler Value, zipped func(string, Layout, tileArg) (Layout, error), first bool) (Layout, error) {
 	t, err := toTileArg(op, tiler)
 	if err != nil {
 		return Layout{}, err
 	}
-	z, err := zippedDivide(op, l, t)
+	z, err := zipped(op, l, t)
 	if err != nil {
 		return Layout{}, err
 	}
-	return unpackModes(z, true, true), nil
+	return unpackModes(z, first), nil
 }
 
-// unpackModes is CuTe's slice of a rank-2 layout by (repeat<R0>(_), repeat<R1>(_))
-// (or by _ for a mode not unpacked): each unpacked mode of rank R != 1
-// contributes its R sub-modes, any other mode itself.
-func unpackModes(z Layout, first, second bool) Layout {
+// unpackModes is CuTe's slice of a rank-2 layout by (_, repeat<R1>(_))
+// (first false) or (repeat<R0>(_), repeat<R1>(_)) (first true): each
+// unpacked mode of rank R != 1 contributes its R sub-modes, any other mode
+// itself.
+func unpackModes(z Layout, first bool) Layout {
 	var shapes, strides []IntTuple
-	for i, unpack := range []bool{first, second} {
+	for i, unpack := range []bool{first, true} {
 		s, d := z.Shape.At(i), z.Stride.At(i)
 		if unpack && s.IsTuple() && s.Len() != 1 {
 			shapes = append(shapes, s.Elems()...)

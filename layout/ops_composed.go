@@ -57,15 +57,16 @@ func init() {
 			switch l := args[0].(type) {
 			case Composed:
 				return RecastComposed(l, oldBits, newBits)
+			case Swizzle:
+				return RecastSwizzle(l, oldBits, newBits)
+			case Layout:
+				return RecastLayout(l, oldBits, newBits)
 			}
-			l, ok := asLayout(args[0])
-			if !ok {
-				return nil, errorf(op, CondComposedOperand, "recast_layout of %v", args[0])
-			}
-			return RecastLayout(l, oldBits, newBits)
+			return nil, errorf(op, CondComposedOperand, "recast_layout of %v: CuTe recasts a layout, a swizzled layout or a swizzle", args[0])
 		},
 	})
 
+	registerComposedTensorOps()
 	registerOverload("composition", func(args []Value) (Value, bool, error) {
 		if len(args) != 2 {
 			return nil, false, nil
@@ -80,6 +81,33 @@ func init() {
 			return ComposedInverse(name, args[0])
 		})
 	}
+	registerOverload("logical_product", func(args []Value) (Value, bool, error) {
+		if len(args) != 2 {
+			return nil, false, nil
+		}
+		t, ok := args[1].(Composed)
+		if !ok {
+			return nil, false, nil
+		}
+		a, ok := asLayout(args[0])
+		if !ok {
+			return nil, false, nil // a swizzled first argument: the inner-layout rule below
+		}
+		v, err := LogicalProductSwizzled(a, t)
+		return v, true, err
+	})
+	registerOverload("max_common_vector", func(args []Value) (Value, bool, error) {
+		if len(args) != 2 {
+			return nil, false, nil
+		}
+		return MaxCommonVectorComposed(args[0], args[1])
+	})
+	registerOverload("max_common_layout", func(args []Value) (Value, bool, error) {
+		if len(args) != 2 {
+			return nil, false, nil
+		}
+		return MaxCommonLayoutComposed(args[0], args[1])
+	})
 	registerOverload("make_layout", func(args []Value) (Value, bool, error) {
 		if len(args) != 1 {
 			return nil, false, nil
@@ -116,7 +144,7 @@ func init() {
 		"logical_divide", "zipped_divide", "tiled_divide", "flat_divide",
 		"logical_product", "zipped_product", "tiled_product", "flat_product",
 		"blocked_product", "raked_product", "tile_to_shape",
-		"coalesce", "flatten", "group", "take", "layout",
+		"coalesce", "flatten", "group", "take", "layout", "zip", "tile_unzip",
 	} {
 		registerOverload(name, func(args []Value) (Value, bool, error) {
 			if len(args) == 0 {
@@ -130,6 +158,56 @@ func init() {
 			return v, true, err
 		})
 	}
+}
+
+// registerComposedTensorOps adds the swizzled-layout forms of slicing and
+// partitioning: CuTe slices a swizzled tensor's inner layout and accumulates
+// the offset of the cut in the swizzled layout (the pointer does not move).
+func registerComposedTensorOps() {
+	registerOverload("slice", func(args []Value) (Value, bool, error) {
+		if len(args) != 2 {
+			return nil, false, nil
+		}
+		c, ok := args[1].(Composed)
+		coord, okc := args[0].(IntTuple)
+		if !ok || !okc {
+			return nil, false, nil
+		}
+		v, err := SliceComposed(coord, c)
+		return v, true, err
+	})
+	for _, name := range []string{"inner_partition", "outer_partition", "local_tile", "local_partition"} {
+		registerOverload(name, func(args []Value) (Value, bool, error) {
+			if len(args) == 0 {
+				return nil, false, nil
+			}
+			c, ok := args[0].(Composed)
+			if !ok {
+				return nil, false, nil
+			}
+			v, err := PartitionComposed(name, c, args[1:]...)
+			return v, true, err
+		})
+	}
+	// CuTe's filter of a swizzled layout takes a profile; filter(L) alone is not defined.
+	registerOverload("filter", func(args []Value) (Value, bool, error) {
+		c, ok := args[0].(Composed)
+		if len(args) != 2 || !ok {
+			return nil, false, nil
+		}
+		v, err := ComposedApplyInner("filter", c, args[1])
+		return v, true, err
+	})
+	// CuTe does not attempt a nullspace of a swizzled layout: it answers 1:0.
+	registerOverload("nullspace", func(args []Value) (Value, bool, error) {
+		if len(args) != 1 {
+			return nil, false, nil
+		}
+		if _, ok := args[0].(Composed); !ok {
+			return nil, false, nil
+		}
+		return Make(Int(1), Int(0)), true, nil
+	})
 }
 
 // castOp dispatches upcast/downcast on a layout, a swizzled layout or a swizzle.
@@ -150,12 +228,26 @@ func castOp(op string, args []Value,
 		return composed(l, n)
 	case Swizzle:
 		return swizzle(l, n)
+	case Layout:
+		return plain(l, n)
+	case IntTuple:
+		if l.IsLeaf() {
+			return castInteger(op, l, n)
+		}
 	}
-	l, ok := asLayout(args[0])
-	if !ok {
-		return nil, errorf(op, CondComposedOperand, "%s of %v", op, args[0])
+	return nil, errorf(op, CondComposedOperand, "%s of %v: CuTe casts a layout, a swizzled layout, a swizzle or an integer", op, args[0])
+}
+
+// castInteger is CuTe's upcast<N>/downcast<N> of an integer (an offset):
+// m / N (a static m must divide) or m * N.
+func castInteger(op string, m IntTuple, n int64) (Value, error) {
+	if n <= 0 {
+		return nil, errorf(op, CondCastFactor, "N = %d", n)
 	}
-	return plain(l, n)
+	if op == "upcast" {
+		return divideOffset(op, m, n)
+	}
+	return scaleLeaf(op, m, n)
 }
 
 // intArg reads a known integer argument (a template parameter).

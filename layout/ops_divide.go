@@ -116,3 +116,79 @@ func init() {
 		},
 	})
 }
+
+// The partitions answer a Partition: the sliced layout and its offset.
+func init() {
+	coordOps := []struct {
+		name, doc string
+		f         func(Layout, Value, IntTuple) (Partition, error)
+	}{
+		{"inner_partition", "zipped_divide(L, T)(repeat<R0>(_), c): the tile at rest coordinate c", InnerPartition},
+		{"outer_partition", "zipped_divide(L, T)(c, repeat<R1>(_)): element c of every tile", OuterPartition},
+		{"local_tile", "inner_partition(L, T, c); with proj, local_tile(L, dice(proj, T), dice(proj, c))", LocalTile},
+	}
+	for _, o := range coordOps {
+		f, name := o.f, o.name
+		most, sig := 3, name+"(L, T, c)"
+		if name == "local_tile" {
+			most, sig = 4, name+"(L, T, c [, proj])"
+		}
+		register(Op{
+			Name:      name,
+			Signature: sig,
+			Doc:       o.doc,
+			Apply: func(args []Value) (Value, error) {
+				if err := wantArgs(name, args, 3, most); err != nil {
+					return nil, err
+				}
+				l, err := layoutArg(name, args, 0)
+				if err != nil {
+					return nil, err
+				}
+				c, ok := args[2].(IntTuple)
+				if !ok {
+					return nil, errorf(name, "", "the coordinate %v is not an IntTuple", args[2])
+				}
+				if len(args) == 4 {
+					proj, ok := args[3].(IntTuple)
+					if !ok {
+						return nil, errorf(name, "", "the projection %v is not an IntTuple", args[3])
+					}
+					return LocalTileProj(l, args[1], c, proj)
+				}
+				return f(l, args[1], c)
+			},
+		})
+	}
+	register(Op{
+		Name:      "local_partition",
+		Signature: "local_partition(L, tile, i [, proj])",
+		Doc:       "outer_partition(L, product_each(shape(tile)), tile.get_flat_coord(i)): thread i's share",
+		Apply: func(args []Value) (Value, error) {
+			const name = "local_partition"
+			if err := wantArgs(name, args, 3, 4); err != nil {
+				return nil, err
+			}
+			l, err := layoutArg(name, args, 0)
+			if err != nil {
+				return nil, err
+			}
+			tile, err := layoutArg(name, args, 1)
+			if err != nil {
+				return nil, err
+			}
+			i, ok := intArg(args[2])
+			if !ok {
+				return nil, errorf(name, CondUnknown, "the index %v must be an integer", args[2])
+			}
+			if len(args) == 4 {
+				proj, ok := args[3].(IntTuple)
+				if !ok {
+					return nil, errorf(name, "", "the projection %v is not an IntTuple", args[3])
+				}
+				return LocalPartitionProj(l, tile, i, proj)
+			}
+			return LocalPartition(l, tile, i)
+		},
+	})
+}

@@ -83,31 +83,13 @@ func zippedProduct(op string, a Layout, t tileArg) (Layout, error) {
 // TiledProduct is CuTe's tiled_product(A, T): zipped_product with the repeat
 // mode unpacked, ((BLOCK...), r0, r1, ...); a repeat mode of rank 1 stays whole.
 func TiledProduct(a Layout, tiler Value) (Layout, error) {
-	const op = "tiled_product"
-	t, err := toTileArg(op, tiler)
-	if err != nil {
-		return Layout{}, err
-	}
-	z, err := zippedProduct(op, a, t)
-	if err != nil {
-		return Layout{}, err
-	}
-	return unpackModes(z, false, true), nil
+	return unpacked("tiled_product", a, tiler, zippedProduct, false)
 }
 
 // FlatProduct is CuTe's flat_product(A, T): zipped_product with both modes
 // unpacked, (b0, b1, ..., r0, r1, ...); a mode of rank 1 stays whole.
 func FlatProduct(a Layout, tiler Value) (Layout, error) {
-	const op = "flat_product"
-	t, err := toTileArg(op, tiler)
-	if err != nil {
-		return Layout{}, err
-	}
-	z, err := zippedProduct(op, a, t)
-	if err != nil {
-		return Layout{}, err
-	}
-	return unpackModes(z, true, true), nil
+	return unpacked("flat_product", a, tiler, zippedProduct, true)
 }
 
 // BlockedProduct is CuTe's blocked_product(A, B): with R = max(rank(A), rank(B))

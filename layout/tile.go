@@ -151,7 +151,9 @@ func zip2By(op string, s, d IntTuple, g tileArg, path string) (IntTuple, IntTupl
 //
 // O orders the repetitions (nil: CuTe's default LayoutLeft, mode 0 first;
 // LayoutRight; or an IntTuple order as make_ordered_layout takes). Each
-// size(B_i) must divide size(S_i), and rank(B) <= rank(S).
+// size(B_i) must divide size(S_i), and rank(B) <= rank(S). As in CuTe, the
+// division is only checked where both sizes are static; a run-time size
+// rounds the repetition count up.
 func TileToShape(block Layout, target IntTuple, order Value) (Layout, error) {
 	const op = "tile_to_shape"
 	if err := checkCongruent(op, block.Shape, block.Stride, nil); err != nil {
@@ -185,10 +187,11 @@ func TileToShape(block Layout, target IntTuple, order Value) (Layout, error) {
 		if err != nil {
 			return Layout{}, err
 		}
-		if b <= 0 || t <= 0 || t%b != 0 {
+		static := bs.IsStatic() && ts.IsStatic()
+		if b <= 0 || t <= 0 || (static && t%b != 0) {
 			return Layout{}, errorf(op, CondTileDivide, "mode %d: the block's size %d does not divide the target's %d", i, b, t)
 		}
-		reps[i] = intLeaf(t/b, bs.IsStatic() && ts.IsStatic())
+		reps[i] = intLeaf((t+b-1)/b, static)
 	}
 	var grid Layout
 	switch o := order.(type) {
@@ -273,17 +276,29 @@ func innerPartition(op string, l Layout, tiler Value, c IntTuple) (Partition, er
 	if err != nil {
 		return Partition{}, err
 	}
+	return partition(op, l, t, c, true)
+}
+
+// partition slices Z = zipped_divide(L, t) at c: in the rest mode (inner)
+// or in the tile mode (outer), the other mode kept whole; a tuple c is
+// padded with "_" to the rank of the mode it slices.
+func partition(op string, l Layout, t tileArg, c IntTuple, inner bool) (Partition, error) {
 	z, err := zippedDivide(op, l, t)
 	if err != nil {
 		return Partition{}, err
 	}
-	rest := c
+	sliced, kept := 0, 1
+	if inner {
+		sliced, kept = 1, 0
+	}
 	if c.IsTuple() {
-		if rest, err = padCoord(op, c, z.Shape.At(1).Len()); err != nil {
+		if c, err = padCoord(op, c, z.Shape.At(sliced).Len()); err != nil {
 			return Partition{}, err
 		}
 	}
-	return sliceAndOffset(op, Tup(underscores(z.Shape.At(0).Len()), rest), z)
+	coord := []IntTuple{c, c}
+	coord[kept] = underscores(z.Shape.At(kept).Len())
+	return sliceAndOffset(op, Tup(coord...), z)
 }
 
 // OuterPartition is CuTe's outer_partition(T, tiler, c) on a layout: with
@@ -302,17 +317,7 @@ func outerPartition(op string, l Layout, tiler Value, c IntTuple) (Partition, er
 	if err != nil {
 		return Partition{}, err
 	}
-	z, err := zippedDivide(op, l, t)
-	if err != nil {
-		return Partition{}, err
-	}
-	tile := c
-	if c.IsTuple() {
-		if tile, err = padCoord(op, c, z.Shape.At(0).Len()); err != nil {
-			return Partition{}, err
-		}
-	}
-	return sliceAndOffset(op, Tup(tile, underscores(z.Shape.At(1).Len())), z)
+	return partition(op, l, t, c, false)
 }
 
 // LocalTile is CuTe's local_tile(T, tiler, c) on a layout, the CTA-level cut:
@@ -341,17 +346,7 @@ func LocalTileProj(l Layout, tiler Value, c, proj IntTuple) (Partition, error) {
 	if err != nil {
 		return Partition{}, err
 	}
-	z, err := zippedDivide(op, l, dt)
-	if err != nil {
-		return Partition{}, err
-	}
-	rest := dc
-	if dc.IsTuple() {
-		if rest, err = padCoord(op, dc, z.Shape.At(1).Len()); err != nil {
-			return Partition{}, err
-		}
-	}
-	return sliceAndOffset(op, Tup(underscores(z.Shape.At(0).Len()), rest), z)
+	return partition(op, l, dt, dc, true)
 }
 
 // diceTuple is CuTe's dice(proj, t): the parts of t where proj is not "_".
@@ -443,96 +438,76 @@ func productEach(op string, s IntTuple) (IntTuple, error) {
 	return Tup(out...), nil
 }
 
-// flatCoord is CuTe's Layout::get_flat_coord(i): per top-level mode, the
-// column-major 1-D position of the coordinate idx2crd(i, shape, stride)
-// (an integer for an integer-shaped layout).
+// flatCoord is CuTe's Layout::get_flat_coord(i):
+//
+//	crd2crd(idx2crd(i, shape, stride), shape, repeat<rank>(1))
+//
+// per top-level mode, the column-major position within that mode of the
+// coordinate of i (an integer for an integer-shaped layout).
 func flatCoord(op string, tile Layout, index int64) (IntTuple, error) {
-	if !tile.Shape.IsTuple() {
-		v, _, err := hierPosition(op, index, tile.Shape, tile.Stride)
-		if err != nil {
-			return IntTuple{}, err
-		}
-		return Int(v), nil
-	}
-	stride, err := treeStride(op, tile.Shape, tile.Stride)
+	hier, err := idx2crdStrided(op, index, tile.Shape, tile.Stride)
 	if err != nil {
 		return IntTuple{}, err
 	}
-	out := make([]IntTuple, tile.Shape.Len())
-	for i := range out {
-		v, _, err := hierPosition(op, index, tile.Shape.At(i), stride.At(i))
-		if err != nil {
-			return IntTuple{}, err
+	ones := Int(1)
+	if tile.Shape.IsTuple() {
+		elems := make([]IntTuple, tile.Shape.Len())
+		for i := range elems {
+			elems[i] = Int(1)
 		}
-		out[i] = Int(v)
+		ones = Tup(elems...)
 	}
-	return Tup(out...), nil
+	c, err := Crd2Crd(hier, tile.Shape, ones)
+	if err != nil {
+		return IntTuple{}, inOp(op, fmt.Sprintf("crd2crd(%v, %v)", hier, tile.Shape), err)
+	}
+	return c, nil
 }
 
-// treeStride is d for a tuple shape s: a tuple d as it is (it must match s's
-// rank), an integer d read as CuTe's idx2crd reads it, compact_col_major(s, d).
-func treeStride(op string, s, d IntTuple) (IntTuple, error) {
-	if d.IsTuple() {
+// idx2crdStrided is CuTe's three-argument idx2crd(i, shape, stride), the
+// coordinate of the offset i in a compact layout: (i / d) % s at each leaf
+// (0 for a static size-1 leaf), an integer stride under a tuple shape read
+// as compact_col_major(shape, stride).
+func idx2crdStrided(op string, index int64, s, d IntTuple) (IntTuple, error) {
+	if s.IsTuple() {
+		if !d.IsTuple() {
+			var err error
+			if d, err = CompactMajor(s, d, LayoutLeft); err != nil {
+				return IntTuple{}, inOp(op, fmt.Sprintf("compact_col_major(%v, %v)", s, d), err)
+			}
+		}
 		if d.Len() != s.Len() {
 			return IntTuple{}, errorf(op, CondCongruent, "shape %v and stride %v", s, d)
 		}
-		return d, nil
-	}
-	out, err := CompactMajor(s, d, LayoutLeft)
-	if err != nil {
-		return IntTuple{}, inOp(op, fmt.Sprintf("compact_col_major(%v, %v)", s, d), err)
-	}
-	return out, nil
-}
-
-// hierPosition returns the column-major position within shape s of the
-// coordinate idx2crd(index, s, d), and size(s). Leaves give (index/d) % s;
-// a static size-1 leaf gives 0 whatever its stride.
-func hierPosition(op string, index int64, s, d IntTuple) (pos, size int64, err error) {
-	if s.IsTuple() {
-		if d, err = treeStride(op, s, d); err != nil {
-			return 0, 0, err
-		}
-		pos, size = 0, 1
-		for i, si := range s.Elems() {
-			p, n, err := hierPosition(op, index, si, d.At(i))
+		out := make([]IntTuple, s.Len())
+		for i := range out {
+			c, err := idx2crdStrided(op, index, s.At(i), d.At(i))
 			if err != nil {
-				return 0, 0, err
+				return IntTuple{}, err
 			}
-			if p, err = mulChecked2(op, p, size); err != nil {
-				return 0, 0, err
-			}
-			pos += p
-			if size, err = mulChecked2(op, size, n); err != nil {
-				return 0, 0, err
-			}
+			out[i] = c
 		}
-		return pos, size, nil
+		return Tup(out...), nil
 	}
 	if d.IsTuple() {
-		return 0, 0, errorf(op, CondCongruent, "shape %v and stride %v", s, d)
+		return IntTuple{}, errorf(op, CondCongruent, "shape %v and stride %v", s, d)
 	}
 	n, err := leafValue(op, s)
 	if err != nil {
-		return 0, 0, err
+		return IntTuple{}, err
 	}
 	if n == 1 {
-		return 0, 1, nil
+		return Int(0), nil
 	}
 	stride, err := leafValue(op, d)
 	if err != nil {
-		return 0, 0, err
+		return IntTuple{}, err
 	}
-	if stride == 0 || n <= 0 {
-		return 0, 0, errorf(op, CondDivByZero, "idx2crd(%d, %v, %v) divides by the stride 0 of a mode of size %d", index, s, d, n)
+	switch {
+	case n <= 0:
+		return IntTuple{}, errorf(op, CondDivByZero, "idx2crd(%d, %v, %v): a mode of size %d", index, s, d, n)
+	case stride == 0:
+		return IntTuple{}, errorf(op, CondDivByZero, "idx2crd(%d, %v, %v) divides by the stride 0 of a mode of size %d", index, s, d, n)
 	}
-	return index / stride % n, n, nil
-}
-
-func mulChecked2(op string, a, b int64) (int64, error) {
-	v, ok := mulChecked(a, b)
-	if !ok {
-		return 0, errorf(op, CondOverflow, "%d * %d overflows int64", a, b)
-	}
-	return v, nil
+	return Int(index / stride % n), nil
 }

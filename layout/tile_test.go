@@ -178,3 +178,82 @@ func TestFlatCoord(t *testing.T) {
 		}
 	}
 }
+
+func TestTileToShapeDynamic(t *testing.T) {
+	// CuTe checks divisibility only on static sizes: a run-time target is
+	// rounded up to whole blocks.
+	got, err := TileToShape(mustLayout("(2,3):(1,2)"), Tup(Dyn(4), Dyn(8)), nil)
+	if err != nil || got.String() != "((2,2),(3,3)):((1,6),(2,12))" {
+		t.Errorf("tile_to_shape((2,3):(1,2), (4,8) dynamic) = %v, %v", got, err)
+	}
+	if _, err := TileToShape(mustLayout("(2,3):(1,2)"), Ints(4, 8), nil); err == nil {
+		t.Errorf("tile_to_shape((2,3):(1,2), (4,8)) static accepted")
+	}
+}
+
+func TestPartitionOps(t *testing.T) {
+	m := mustLayout("(8,12):(1,8)")
+	ok := []struct {
+		name string
+		args []Value
+		want string
+	}{
+		{"local_tile", []Value{m, Ints(4, 3), Ints(1, 2)}, "(4,3):(1,8) + 52"},
+		{"local_tile", []Value{mustLayout("(8,6):(1,8)"), Ints(4, 3, 2), Tup(Int(1), Int(2), Underscore()), Tup(Int(1), Underscore(), Int(1))}, "(4,2,3):(1,8,16) + 4"},
+		{"inner_partition", []Value{m, Ints(4, 3), Int(5)}, "(4,3):(1,8) + 52"},
+		{"outer_partition", []Value{m, Ints(4, 3), Ints(1, 1)}, "(2,4):(4,24) + 9"},
+		{"local_partition", []Value{mustLayout("(16,64):(1,16)"), mustLayout("(2,16):(1,2)"), Int(5)}, "(8,4):(2,256) + 33"},
+		{"local_partition", []Value{mustLayout("(8,6):(1,8)"), mustLayout("(2,16,1):(16,1,0)"), Int(21), Tup(Int(1), Underscore(), Int(1))}, "(4,6):(2,8) + 1"},
+	}
+	for _, c := range ok {
+		got, err := Apply(c.name, c.args...)
+		if err != nil || got.String() != c.want {
+			t.Errorf("%s%v = %v, %v; want %s", c.name, c.args, got, err, c.want)
+		}
+	}
+	bad := []struct {
+		name string
+		args []Value
+	}{
+		{"local_tile", []Value{m, Ints(4, 3)}},
+		{"local_tile", []Value{Ints(8, 12), Ints(4, 3), Ints(1, 2)}},
+		{"local_tile", []Value{m, Ints(4, 3), m}},
+		{"local_tile", []Value{m, Ints(4, 3), Ints(1, 2), m}},
+		{"inner_partition", []Value{m, Ints(4, 3), Int(1), Ints(1, 1)}},
+		{"local_partition", []Value{m, mustLayout("(2,4):(1,2)")}},
+		{"local_partition", []Value{Ints(8, 12), mustLayout("(2,4):(1,2)"), Int(1)}},
+		{"local_partition", []Value{m, Ints(2, 4), Int(1)}},
+		{"local_partition", []Value{m, mustLayout("(2,4):(1,2)"), Ints(1, 1)}},
+		{"local_partition", []Value{m, mustLayout("(2,4):(1,2)"), Int(1), m}},
+		{"logical_divide", []Value{m}},
+		{"logical_divide", []Value{Ints(8, 12), Int(4)}},
+		{"blocked_product", []Value{m, Ints(2, 2)}},
+		{"tile_to_shape", []Value{m}},
+		{"tile_to_shape", []Value{Ints(8, 12), Ints(16, 24)}},
+		{"tile_to_shape", []Value{m, m}},
+		{"tile_unzip", []Value{m}},
+		{"tile_unzip", []Value{Ints(8, 12), Int(4)}},
+		{"zip", []Value{m, Ints(2, 2)}},
+	}
+	for _, c := range bad {
+		got, err := Apply(c.name, c.args...)
+		var e *Error
+		if !errors.As(err, &e) || e.Op != c.name {
+			t.Errorf("%s%v = %v, %v; want an *Error of %s", c.name, c.args, got, err, c.name)
+		}
+	}
+	for _, c := range []struct {
+		name string
+		args []Value
+		want string
+	}{
+		{"tile_unzip", []Value{mustLayout("((4,2),(3,4)):((1,4),(8,24))"), Ints(4, 3)}, "((4,3),(2,4)):((1,8),(4,24))"},
+		{"zip", []Value{mustLayout("(2,3):(1,2)"), mustLayout("(4,5):(6,24)")}, "((2,4),(3,5)):((1,6),(2,24))"},
+		{"tile_to_shape", []Value{mustLayout("(2,3):(3,1)"), Ints(8, 6), LayoutRight}, "((2,4),(3,2)):((3,12),(1,6))"},
+	} {
+		got, err := Apply(c.name, c.args...)
+		if err != nil || got.String() != c.want {
+			t.Errorf("%s%v = %v, %v; want %s", c.name, c.args, got, err, c.want)
+		}
+	}
+}

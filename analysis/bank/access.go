@@ -1,0 +1,410 @@
+package bank
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/cute-lsp/cute-lsp/layout"
+)
+
+// Access is a shared-memory access written with CuTe layouts.
+//
+// Smem maps a 1-D coordinate to an element offset (a Layout, or a Composed
+// swizzled layout). TV maps (thread, value, step...) to Smem's 1-D
+// coordinate: mode 0 holds the threads, a multiple of 32, each 32 a warp;
+// mode 1 the elements one thread moves in one vector access; any further
+// modes are successive instructions, colexicographically (mode 2 fastest).
+//
+// Elements of ElemBits bits are packed as CuTe packs them: element offset e
+// starts at bit e*ElemBits of the buffer (sub-byte elements share bytes;
+// 6-bit elements may straddle bytes, as CuTe's subbyte_iterator stores them).
+type Access struct {
+	Smem     layout.Value
+	TV       layout.Layout
+	ElemBits int
+	Op       Op
+	Matrices int  // ldmatrix and stmatrix: 1, 2 or 4
+	Trans    bool // ldmatrix and stmatrix .trans
+	// VectorBits is the access width asked for, in bits per lane; 0 asks
+	// for the widest the layouts allow. A width the layouts cannot give
+	// yields a finding and the widest they can.
+	VectorBits int
+}
+
+// Finding is a neutral observation about an access, for diagnostics and hover.
+type Finding struct {
+	Code    string // stable identifier, e.g. "bank-conflict", "vector-width"
+	Message string
+}
+
+// Finding codes.
+const (
+	FindingConflict    = "bank-conflict"
+	FindingVectorWidth = "vector-width"
+)
+
+// Plan is an access lowered to the warp instructions the hardware runs.
+type Plan struct {
+	Instructions []Instruction // warp by warp, each warp's in issue order
+	Warps        int
+	PerWarp      int // instructions per warp
+	ValueElems   int // size of the value mode
+	// ContiguousElems is the largest power of two c dividing ValueElems such
+	// that every thread's value mode, cut into runs of c, is c consecutive
+	// elements in memory at every step (CuTe's max_common_vector of the
+	// access, measured on the offsets).
+	ContiguousElems int
+	VectorBytes     int // bytes per lane per instruction
+	Findings        []Finding
+}
+
+var legalElemBits = map[int]bool{1: true, 2: true, 4: true, 6: true, 8: true, 16: true, 32: true, 64: true, 128: true}
+
+// Lower computes the warp instructions of an access: the byte address of
+// every lane of every instruction.
+//
+// Each thread's value mode is cut into runs of ContiguousElems consecutive
+// elements. A run that covers whole bytes is moved with the widest legal
+// access (at most 16 bytes) that divides its length and the byte address of
+// every run, one instruction per piece; a run that covers part of a byte
+// (4-bit or 6-bit elements) is moved with one access of the narrowest
+// aligned window that holds every lane's bits.
+func Lower(a Access) (*Plan, error) {
+	if !legalElemBits[a.ElemBits] {
+		return nil, fmt.Errorf("bank: elements of %d bits: want 1, 2, 4, 6, 8, 16, 32, 64 or 128", a.ElemBits)
+	}
+	switch a.Op {
+	case Load, Store:
+	case LdMatrix, StMatrix:
+		switch a.Matrices {
+		case 1, 2, 4:
+		default:
+			return nil, fmt.Errorf("bank: %s.x%d: the matrix count is 1, 2 or 4", a.Op, a.Matrices)
+		}
+	default:
+		return nil, fmt.Errorf("bank: unknown op %d", a.Op)
+	}
+	if a.VectorBits != 0 {
+		switch a.VectorBits {
+		case 8, 16, 32, 64, 128:
+		default:
+			return nil, fmt.Errorf("bank: a %d-bit access: shared-memory accesses are 8, 16, 32, 64 or 128 bits", a.VectorBits)
+		}
+	}
+	smem, err := compileSmem(a.Smem)
+	if err != nil {
+		return nil, err
+	}
+	thr, val, step, err := splitTV(a.TV)
+	if err != nil {
+		return nil, err
+	}
+	if thr.size%WarpSize != 0 {
+		return nil, fmt.Errorf("bank: access layout %s: %d threads is not a whole number of warps of 32", a.TV, thr.size)
+	}
+	if thr.size > 1<<20 || val.size > 1<<20 || step.size > 1<<20 || thr.size*val.size*step.size > 1<<26 {
+		return nil, fmt.Errorf("bank: access layout %s: %d threads x %d values x %d steps is too many accesses to analyze", a.TV, thr.size, val.size, step.size)
+	}
+	T, V, R := int(thr.size), int(val.size), int(step.size)
+
+	// Coordinates of each mode; the access at (t, v, r) is their sum.
+	tc := make([]int64, T+V+R)
+	vc, rc := tc[T:T+V], tc[T+V:]
+	tc = tc[:T]
+	thr.table(tc, 0)
+	val.table(vc, 0)
+	step.table(rc, 0)
+
+	// Element offsets, ordered (v, t, r): each thread's run is contiguous.
+	sc := scratchPool.Get().(*scratch)
+	defer scratchPool.Put(sc)
+	sc.offs = grow(sc.offs, T*V*R)
+	offs := sc.offs
+	var table []int64
+	if smem.inner.size <= max(2*int64(len(offs)), 4096) {
+		sc.table = smem.tabulate(sc.table)
+		table = sc.table
+	}
+	contig := V & -V // runs can be no longer than the largest power of two dividing V
+	lo, hi := spanOf(tc)
+	vlo, vhi := spanOf(vc)
+	rlo, rhi := spanOf(rc)
+	if lo+vlo+rlo >= 0 && hi+vhi+rhi < int64(len(table)) {
+		// Every coordinate is inside the table: no checks in the loop.
+		tab := table[:hi+vhi+rhi+1]
+		i := 0
+		for r := 0; r < R; r++ {
+			for t := 0; t < T; t++ {
+				base := tc[t] + rc[r]
+				run := offs[i : i+V]
+				for v, c := range vc {
+					run[v] = tab[base+c]
+				}
+				for v := 1; v < len(run); v++ {
+					if run[v] != run[v-1]+1 {
+						// A break before value v: runs must start at or before it.
+						contig = min(contig, v&-v)
+					}
+				}
+				i += V
+			}
+		}
+	} else {
+		i := 0
+		for r := 0; r < R; r++ {
+			for t := 0; t < T; t++ {
+				base := tc[t] + rc[r]
+				for v := 0; v < V; v++ {
+					c := base + vc[v]
+					var o int64
+					if c >= 0 && c < int64(len(table)) {
+						o = table[c]
+					} else if o, err = smem.eval(c); err != nil {
+						return nil, err
+					}
+					offs[i] = o
+					if v > 0 && o != offs[i-1]+1 {
+						contig = min(contig, v&-v)
+					}
+					i++
+				}
+			}
+		}
+	}
+	p := &Plan{Warps: T / WarpSize, ValueElems: V, ContiguousElems: contig}
+	if err := p.build(a, offs, T, V, R); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// spanOf is the least and the greatest of xs.
+func spanOf(xs []int64) (lo, hi int64) {
+	lo, hi = xs[0], xs[0]
+	for _, x := range xs[1:] {
+		lo, hi = min(lo, x), max(hi, x)
+	}
+	return lo, hi
+}
+
+// scratch holds the buffers of one lowering, reused across calls: the
+// element offsets of the access and the table of the shared-memory layout.
+type scratch struct{ offs, table []int64 }
+
+var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
+
+// grow is b with length n, reallocated only when too small.
+func grow(b []int64, n int) []int64 {
+	if cap(b) < n {
+		return make([]int64, n)
+	}
+	return b[:n]
+}
+
+// splitTV compiles the thread mode, the value mode and the step modes of tv.
+func splitTV(tv layout.Layout) (thr, val, step flat, err error) {
+	one := layout.Layout{Shape: layout.Int(1), Stride: layout.Int(0)}
+	modes := []layout.Layout{tv, one}
+	var rest layout.Layout
+	if tv.Shape.IsTuple() {
+		if tv.Shape.Len() == 0 || !tv.Stride.IsTuple() || tv.Stride.Len() != tv.Shape.Len() {
+			return thr, val, step, fmt.Errorf("bank: access layout %s: want (thread, value, step...) modes", tv)
+		}
+		modes[0] = layout.Layout{Shape: tv.Shape.At(0), Stride: tv.Stride.At(0)}
+		if tv.Shape.Len() > 1 {
+			modes[1] = layout.Layout{Shape: tv.Shape.At(1), Stride: tv.Stride.At(1)}
+		}
+		if tv.Shape.Len() > 2 {
+			rest = layout.Layout{Shape: layout.Tup(tv.Shape.Elems()[2:]...), Stride: layout.Tup(tv.Stride.Elems()[2:]...)}
+		}
+	}
+	if rest.Shape.Len() == 0 || !rest.Shape.IsTuple() {
+		rest = one
+	}
+	const what = "access layout"
+	if thr, err = compile(modes[0], what+" thread mode"); err != nil {
+		return
+	}
+	if val, err = compile(modes[1], what+" value mode"); err != nil {
+		return
+	}
+	step, err = compile(rest, what+" step modes")
+	return
+}
+
+// build cuts the runs into instructions: offs holds the element offsets in
+// (v, t, r) order.
+func (p *Plan) build(a Access, offs []int64, T, V, R int) error {
+	b := int64(a.ElemBits)
+	run := p.ContiguousElems
+	runs := V / run
+	runBits := int64(run) * b
+	// Bit offsets could overflow only for offsets beyond 2^57 elements.
+	for _, o := range offs {
+		if o > 1<<56 {
+			return fmt.Errorf("bank: element offset %d is beyond any shared memory", o)
+		}
+	}
+
+	if runBits%8 != 0 || !allRunsByteAligned(offs, run, b) {
+		return p.buildSubByte(a, offs, T, V, R)
+	}
+	// Whole bytes: the widest power of two dividing the length and every start.
+	length := runBits / 8
+	g := length
+	for k := 0; k < len(offs); k += run {
+		g |= offs[k] * b / 8
+	}
+	width := int(min(g&-g, 16))
+	pieces := int(length) / width
+	if a.VectorBits != 0 {
+		want := a.VectorBits / 8
+		switch {
+		case want < width:
+			pieces *= width / want
+			width = want
+		case want > width:
+			p.Findings = append(p.Findings, Finding{Code: FindingVectorWidth, Message: vectorWidthMessage(a, p, width)})
+		}
+	}
+	if a.Op.IsMatrix() && width != 16 {
+		return fmt.Errorf("bank: %s moves 16-byte rows, but each thread's value mode gives %d-byte aligned runs (%d contiguous %d-bit elements)", a.Op, width, p.ContiguousElems, a.ElemBits)
+	}
+	p.VectorBytes = width
+	p.PerWarp = R * runs * pieces
+	p.Instructions = make([]Instruction, p.Warps*p.PerWarp)
+	idx := 0
+	for w := 0; w < p.Warps; w++ {
+		for r := 0; r < R; r++ {
+			for k := 0; k < runs; k++ {
+				for j := 0; j < pieces; j++ {
+					in := &p.Instructions[idx]
+					in.Op, in.Width, in.Matrices, in.Trans = a.Op, width, a.Matrices, a.Trans
+					in.Warp, in.Step = w, idx-w*p.PerWarp
+					for lane := 0; lane < WarpSize; lane++ {
+						o := offs[(r*T+w*WarpSize+lane)*V+k*run]
+						in.Addrs[lane] = o*b/8 + int64(j*width)
+					}
+					idx++
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// buildSubByte lowers runs that do not cover whole bytes (4-bit elements
+// at odd offsets, 6-bit elements) the way CuTe's subbyte_reference reads
+// them: element by element, one byte access for the byte where the element
+// starts, and, for the lanes whose element straddles into the next byte, a
+// second byte access (the other lanes predicated off). A second access is
+// issued for a value when an element straddles in any warp; in the other
+// warps it has no lane active and costs nothing.
+func (p *Plan) buildSubByte(a Access, offs []int64, T, V, R int) error {
+	b := int64(a.ElemBits)
+	if a.Op.IsMatrix() {
+		return fmt.Errorf("bank: %s moves 16-byte rows, but %d-bit elements at these offsets do not fill whole bytes", a.Op, a.ElemBits)
+	}
+	if a.VectorBits > 8 {
+		p.Findings = append(p.Findings, Finding{Code: FindingVectorWidth, Message: fmt.Sprintf(
+			"%d-bit accesses asked for, but the %d-bit elements of each thread's value mode do not cover whole aligned bytes: read element by element with byte accesses, as CuTe's sub-byte references do",
+			a.VectorBits, a.ElemBits)})
+	}
+	straddles := func(o int64) bool { return o*b%8+b > 8 }
+	second := make([]bool, R*V)
+	perWarp := 0
+	for r := 0; r < R; r++ {
+		for v := 0; v < V; v++ {
+			for t := 0; t < T && !second[r*V+v]; t++ {
+				second[r*V+v] = straddles(offs[(r*T+t)*V+v])
+			}
+			perWarp++
+			if second[r*V+v] {
+				perWarp++
+			}
+		}
+	}
+	p.ContiguousElems = 1
+	p.VectorBytes = 1
+	p.PerWarp = perWarp
+	p.Instructions = make([]Instruction, p.Warps*perWarp)
+	idx := 0
+	for w := 0; w < p.Warps; w++ {
+		for r := 0; r < R; r++ {
+			for v := 0; v < V; v++ {
+				for part := 0; part < 2; part++ {
+					if part == 1 && !second[r*V+v] {
+						continue
+					}
+					in := &p.Instructions[idx]
+					in.Op, in.Width = a.Op, 1
+					in.Warp, in.Step = w, idx-w*perWarp
+					for lane := 0; lane < WarpSize; lane++ {
+						o := offs[(r*T+w*WarpSize+lane)*V+v]
+						in.Addrs[lane] = o*b/8 + int64(part)
+						if part == 1 && !straddles(o) {
+							in.Inactive |= 1 << lane
+							in.Addrs[lane] = 0
+						}
+					}
+					idx++
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// allRunsByteAligned reports whether every run starts on a byte boundary.
+func allRunsByteAligned(offs []int64, run int, b int64) bool {
+	if b%8 == 0 {
+		return true
+	}
+	for k := 0; k < len(offs); k += run {
+		if offs[k]*b%8 != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func vectorWidthMessage(a Access, p *Plan, width int) string {
+	runBits := p.ContiguousElems * a.ElemBits
+	why := fmt.Sprintf("each thread's value mode is contiguous only in runs of %d element(s) (%d bits)", p.ContiguousElems, runBits)
+	if runBits >= a.VectorBits {
+		why = fmt.Sprintf("the runs of %d contiguous element(s) are aligned to only %d bytes", p.ContiguousElems, width)
+	}
+	return fmt.Sprintf("%d-bit accesses asked for, but %s: %d-bit accesses used", a.VectorBits, why, width*8)
+}
+
+// Report is the bank analysis of an access.
+type Report struct {
+	*Plan
+	Cost
+}
+
+// AnalyzeAccess lowers an access and costs every warp instruction.
+func AnalyzeAccess(a Access) (*Report, error) {
+	p, err := Lower(a)
+	if err != nil {
+		return nil, err
+	}
+	c, err := AnalyzeAll(p.Instructions)
+	if err != nil {
+		return nil, err
+	}
+	if c.Wavefronts > c.Ideal {
+		p.Findings = append(p.Findings, Finding{Code: FindingConflict, Message: fmt.Sprintf(
+			"%d-way worst bank conflict: %d wavefronts where %d would do (%d warp instruction(s) of %d bytes per lane)",
+			worstPhase(c.Phases), c.Wavefronts, c.Ideal, len(p.Instructions), p.VectorBytes)})
+	}
+	return &Report{Plan: p, Cost: c}, nil
+}
+
+func worstPhase(ps []Phase) int {
+	w := 0
+	for i := range ps {
+		w = max(w, ps[i].Wavefronts)
+	}
+	return w
+}

@@ -1,0 +1,383 @@
+// Package grammar reads and prints CuTe layout descriptors in every spelling
+// users meet them: CuTe C++ print (`(_2,(_2,_2)):(_4,(_2,_1))`, `Sw<3,4,3> o _0 o L`),
+// the CuTe DSL's MLIR types (`!cute.layout<"(4,8):(1,4)">`, `S<3,4,3>`, `?{i64}`),
+// pycute (`(4, 8):(1, 4)`, `SW_3_4_3`), basis descriptors (`(1@0, 8@1)`, `1/2@0`),
+// TIRx layouts (`S[(8,2):(4@laneid,1)] + R[2:4@warpid] + 5@warpid`) and the
+// project's layout sheets (`.cute` files: bindings, calls, asserts).
+//
+// It is a syntax package: it builds an AST with positions and prints it back;
+// it computes nothing about layouts (package analysis binds the AST to the
+// algebra). The model is go/ast + go/parser + go/printer: ParseFile,
+// ParseDescriptor and ParseExpr build the tree, Print and PrintFile write it
+// in the Cute, Pycute or MLIR style, Inspect walks it, Equal compares trees.
+//
+// Layout sheets (.cute files) are the project's notebooks for designing
+// layouts, one statement a line (a line break inside open brackets
+// continues the statement):
+//
+//	# comments start with # or //
+//	A = (4,2):(1,4)                           # name = expression
+//	T = [2:1;2:1]
+//	D = logical_divide(A, T)                  # CuTe operations by their CuTe names
+//	S = composition(Sw<3,3,3>, (8,64):(64,1)) # "{}" after Sw<...> may be dropped
+//	assert composition(A, (2,2):(1,2)) == (2,2):(1,2)  # same function
+//	assert flatten(((2,3),5):((1,2),6)) is (2,3,5):(1,2,6) # same representation
+//
+// An expression is a descriptor of any notation, an integer, a name, or a
+// call with nested calls. "o" is the composition operator and never a name;
+// "assert" and "is" are keywords.
+//
+// Errors: every statement is parsed on its own (one error never hides the
+// next), an error carries the exact range of the offending token with what
+// was found and what was expected, brackets nest at most MaxDepth deep and a
+// token is at most MaxTokenLength bytes long.
+package grammar
+
+import "unicode/utf8"
+
+// Position is a point in the source: a byte offset, a 1-based line and a
+// 1-based column counted in runes.
+type Position struct {
+	Offset int
+	Line   int
+	Column int
+}
+
+// UTF16Character is the 0-based UTF-16 code-unit offset of p within its line,
+// the "character" of an LSP position; src is the text p points into.
+func (p Position) UTF16Character(src []byte) int {
+	start := lineStart(src, p.Offset)
+	n := 0
+	for _, r := range string(src[start:min(p.Offset, len(src))]) {
+		if r >= 0x10000 {
+			n += 2
+		} else {
+			n++
+		}
+	}
+	return n
+}
+
+// ByteColumn is the 1-based column of p counted in UTF-8 bytes.
+func (p Position) ByteColumn(src []byte) int {
+	return p.Offset - lineStart(src, p.Offset) + 1
+}
+
+func lineStart(src []byte, offset int) int {
+	if offset > len(src) {
+		offset = len(src)
+	}
+	for i := offset - 1; i >= 0; i-- {
+		if src[i] == '\n' {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// advance is the position after text, starting at p.
+func (p Position) advance(text string) Position {
+	for i := 0; i < len(text); {
+		if text[i] == '\n' {
+			p.Line++
+			p.Column = 1
+			p.Offset++
+			i++
+			continue
+		}
+		_, size := utf8.DecodeRuneInString(text[i:])
+		p.Offset += size
+		p.Column++
+		i += size
+	}
+	return p
+}
+
+// Range is the range [Pos, End) a node covers: End is just after its last character.
+type Range struct {
+	Pos Position
+	End Position
+}
+
+// Span returns r itself, so every node that embeds a Range reports its range.
+func (r Range) Span() Range { return r }
+
+// Node is any node of the AST.
+type Node interface {
+	Span() Range
+	node()
+}
+
+// Int is an integer leaf, as written: Text keeps the spelling ("_8", "8", "-4")
+// and Static records CuTe's static mark "_".
+type Int struct {
+	Range
+	Value  int64
+	Static bool
+	Text   string
+}
+
+// Unknown is a dynamic leaf as the CuTe DSL prints it: "?", "?{i64}",
+// "?{div=16}". Attrs is the text between the braces; Braced tells "?{}" from "?".
+type Unknown struct {
+	Range
+	Attrs  string
+	Braced bool
+}
+
+// Underscore is "_": cute::_ in a coordinate or a tiler (take the whole mode).
+type Underscore struct{ Range }
+
+// Name is an identifier: a sheet binding, a named TIRx extent or axis, a tag
+// such as LayoutLeft. Braced records a trailing "{}" (C++ value syntax).
+type Name struct {
+	Range
+	Name   string
+	Braced bool
+}
+
+// Basis is a scaled basis element: Count@m0@m1... as written, e.g. 1@0,
+// _1@1, 1@0@1, 1/2@0, 4@laneid. Count is an *Int or an *Unknown; Den is the
+// denominator of a fractional count (nil when there is none; never zero, the
+// parser rejects that). Modes are in the written order, which is CuTe's print
+// order: CuTe prints the basis E<0,1> scaled by 3 as 3@1@0, innermost mode
+// first, so Modes[0] is the innermost index.
+type Basis struct {
+	Range
+	Count Node
+	Den   *Int
+	Modes []*BasisMode
+}
+
+// BasisMode is one "@" index of a basis: a mode number or, in TIRx, an axis name.
+type BasisMode struct {
+	Range
+	Index int64  // the mode number; -1 for a named axis
+	Axis  string // the axis name (TIRx); "" for a mode number
+	Text  string
+}
+
+// Tuple is a parenthesised IntTuple: a shape, a stride, a coordinate, a
+// descriptor. A 1-tuple "(8)" is a tuple, never its element. Elements are
+// *Int, *Unknown, *Underscore, *Basis, *Name or *Tuple.
+type Tuple struct {
+	Range
+	Elems []Node
+}
+
+// Layout is Shape:Stride, each an IntTuple node (*Tuple or a leaf).
+type Layout struct {
+	Range
+	Shape  Node
+	Stride Node
+}
+
+// AngleList is the seed documents' by-mode notation "<8 : 2>", "<8:1, 4:8>",
+// "<2, 3>": a list of modes, each a layout or an IntTuple.
+type AngleList struct {
+	Range
+	Modes []Node
+}
+
+// SwizzleSpelling says how a swizzle was written.
+type SwizzleSpelling int
+
+const (
+	SpellSw      SwizzleSpelling = iota // Sw<3,4,3>: CuTe C++ print
+	SpellSwizzle                        // Swizzle<3,4,3>: C++ source
+	SpellS                              // S<3,4,3>: MLIR (CuTe DSL)
+	SpellPycute                         // SW_3_4_3: pycute
+)
+
+// Swizzle is CuTe's Swizzle<B,M,S> in any spelling. Braced records a trailing
+// "{}" (Swizzle<3,4,3>{}).
+type Swizzle struct {
+	Range
+	B, M, S  *Int
+	Spelling SwizzleSpelling
+	Braced   bool
+}
+
+// Pointer is the pointer stage CuTe C++ prints inside a composed layout:
+// smem_ptr[16b](unset). Kind is the word before "[" (smem_ptr, gmem_ptr, ...),
+// Bits the element width as written (16b), Addr the text between the parentheses.
+type Pointer struct {
+	Range
+	Kind string
+	Bits string
+	Addr string
+}
+
+// Composed is a composed layout, its stages in the written order (outermost
+// first): "Sw<3,4,3> o _0 o (8,64):(64,1)" has a swizzle, an offset (an
+// IntTuple node) and a layout; CuTe C++ may print a *Pointer stage; the DSL
+// prints layouts as outer stages; sheets may use names and calls.
+type Composed struct {
+	Range
+	Stages []Node
+}
+
+// Tiler is make_tile as the CuTe DSL prints it: "[(4,8):(1,4);_;32]". A mode
+// is a *Layout, an *Underscore, an *Int, a *Tuple (a by-mode shape), a nested
+// *Tiler, or in sheets a *Name or *Call.
+type Tiler struct {
+	Range
+	Modes []Node
+}
+
+// TirxLayout is a TIRx layout: a shard S[...], replicas R[...] and offsets,
+// joined by "+": "S[(8,2):(4@laneid,1)] + R[2:4@warpid] + 5@warpid". Shard is
+// nil for a replica written on its own ("R[4:32@TLane]").
+type TirxLayout struct {
+	Range
+	Shard    *TirxPart
+	Replicas []*TirxPart
+	Offsets  []Node // *Basis (5@warpid) or *Int (on the memory axis m)
+}
+
+// TirxPart is S[layout] or R[layout].
+type TirxPart struct {
+	Range
+	Kind   string // "S" or "R"
+	Layout *Layout
+}
+
+// MLIRType is a CuTe DSL type: !cute.layout<"(4,8):(1,4)">. Kind is the part
+// after "!cute." (layout, composed_layout, swizzle, tile, coord, shape,
+// stride, int_tuple); Inner the parsed payload, whose positions lie inside the
+// quotes; Payload the span of the text between the quotes.
+type MLIRType struct {
+	Range
+	Kind    string
+	Inner   Node
+	Payload Range
+}
+
+// Call is a CuTe operation called by its CuTe name: logical_divide(A, [4:1;8:1]).
+type Call struct {
+	Range
+	Fun  *Name
+	Args []Node
+}
+
+// File is a parsed layout sheet.
+type File struct {
+	Name       string
+	Statements []Stmt
+	Comments   []*Comment
+	Errors     []*Error
+}
+
+// Stmt is a sheet statement: *Binding, *Assert, *ExprStmt or *BadStmt.
+type Stmt interface {
+	Node
+	stmt()
+}
+
+// Binding is "name = expr".
+type Binding struct {
+	Range
+	Name  *Name
+	Value Node
+}
+
+// AssertOp is the relation an assert checks.
+type AssertOp int
+
+const (
+	// AssertEqual is "==": the same function (equal size, equal offsets everywhere).
+	AssertEqual AssertOp = iota
+	// AssertIs is "is": the identical representation.
+	AssertIs
+)
+
+func (op AssertOp) String() string {
+	if op == AssertIs {
+		return "is"
+	}
+	return "=="
+}
+
+// Assert is "assert left == right" or "assert left is right".
+type Assert struct {
+	Range
+	Left    Node
+	Op      AssertOp
+	OpRange Range
+	Right   Node
+}
+
+// ExprStmt is an expression on its own line.
+type ExprStmt struct {
+	Range
+	X Node
+}
+
+// BadStmt marks a statement that did not parse: Text is its source, kept
+// verbatim so that printing the file loses nothing; Err is its diagnostic.
+type BadStmt struct {
+	Range
+	Text string
+	Err  *Error
+}
+
+// Comment is "# ..." or "// ..." up to the end of the line.
+type Comment struct {
+	Range
+	Text string
+}
+
+func (*Int) node()        {}
+func (*Unknown) node()    {}
+func (*Underscore) node() {}
+func (*Name) node()       {}
+func (*Basis) node()      {}
+func (*BasisMode) node()  {}
+func (*Tuple) node()      {}
+func (*Layout) node()     {}
+func (*AngleList) node()  {}
+func (*Swizzle) node()    {}
+func (*Pointer) node()    {}
+func (*Composed) node()   {}
+func (*Tiler) node()      {}
+func (*TirxLayout) node() {}
+func (*TirxPart) node()   {}
+func (*MLIRType) node()   {}
+func (*Call) node()       {}
+func (*Binding) node()    {}
+func (*Assert) node()     {}
+func (*ExprStmt) node()   {}
+func (*BadStmt) node()    {}
+func (*Comment) node()    {}
+
+func (*Binding) stmt()  {}
+func (*Assert) stmt()   {}
+func (*ExprStmt) stmt() {}
+func (*BadStmt) stmt()  {}
+
+// IntegralCount is the count of b as an integer: Count, or Count/Den when
+// Den divides Count exactly. The seed grammar lets a count be a fraction
+// (1/2@0) but no integral layout has one, so a fraction that is not an
+// integer is an error at the count's range, never a rounded value. An
+// unknown count (?@0) reports known == false.
+func (b *Basis) IntegralCount() (value int64, known bool, err *Error) {
+	num, ok := b.Count.(*Int)
+	if !ok {
+		return 0, false, nil
+	}
+	if b.Den == nil {
+		return num.Value, true, nil
+	}
+	r := Range{Pos: num.Pos, End: b.Den.End}
+	text := num.Text + "/" + b.Den.Text
+	switch {
+	case b.Den.Value == 0:
+		return 0, true, errorAt(r, text, "a non-zero denominator", "zero denominator in basis count %s", text)
+	case num.Value%b.Den.Value != 0:
+		return 0, true, errorAt(r, text, "an integral count",
+			"basis count %s is not an integer: %d is not divisible by %d", text, num.Value, b.Den.Value)
+	case num.Value == -1<<63 && b.Den.Value == -1:
+		return 0, true, errorAt(r, text, "a count that fits in int64", "basis count %s overflows int64", text)
+	}
+	return num.Value / b.Den.Value, true, nil
+}

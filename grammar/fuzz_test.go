@@ -1,0 +1,85 @@
+package grammar
+
+import (
+	"strings"
+	"testing"
+)
+
+// FuzzParse: parsing never panics (a recovered panic shows up as an
+// "internal parser error" and fails too), and whatever parses prints in every
+// style to text that parses back to the same AST.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{
+		"(2,(2,2)):(4,(2,1))", "8:1", "((4,2)):((2,1))", "(_8,_64):(_64,_1)", "(4, 8):(1, 4)", "<8 : 2>",
+		"(?,?{i64}):(1,?{div=16})", "1/2@0", "((1@0, 8@1), 1@2)", "()", "Sw<3,4,3> o _0 o (8,64):(64,1)",
+		"SW_3_4_-3", "Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)", "[(4,8):(1,4);_;32]", "(_,1,_)",
+		"S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid] + 5@warpid",
+		`!cute.composed_layout<"S<3,4,3> o 0 o (8,64):(64,1)">`, "logical_divide(A, [4:1;8:1])",
+		"A = (4,8):(1,4) # c\nassert A == composition(A, 8:1)\nB = (1,\n 2)\n", "(4:8)", "1/0@0",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		file, errs := ParseFile("fuzz.cute", []byte(src))
+		for _, e := range errs {
+			if strings.Contains(e.Message, "internal parser error") {
+				t.Fatalf("%q: %s", src, e.Message)
+			}
+			if e.Range.Pos.Offset < 0 || e.Range.End.Offset > len(src) || e.Range.Pos.Offset > e.Range.End.Offset {
+				t.Fatalf("%q: error range %+v outside the input", src, e.Range)
+			}
+		}
+		types, terrs := FindMLIRTypes([]byte(src))
+		for _, e := range append(terrs, errs...) {
+			if strings.Contains(e.Message, "internal parser error") || e.Range.Pos.Offset < 0 || e.Range.End.Offset > len(src) {
+				t.Fatalf("%q: %+v", src, e)
+			}
+		}
+		for _, m := range types {
+			if m.Pos.Offset < 0 || m.End.Offset > len(src) || !strings.HasPrefix(src[m.Pos.Offset:], "!cute.") {
+				t.Fatalf("%q: MLIR type at %+v", src, m.Range)
+			}
+		}
+		printed := PrintFile(file, Cute)
+		again, _ := ParseFile("fuzz.cute", []byte(printed))
+		if len(again.Statements) != len(file.Statements) {
+			t.Fatalf("%q: formatting changed the statement count:\n%s", src, printed)
+		}
+		n, err := ParseDescriptor(src)
+		if err != nil {
+			if strings.Contains(err.Message, "internal parser error") {
+				t.Fatalf("%q: %s", src, err.Message)
+			}
+			return
+		}
+		// A sheet of one expression line reads it as ParseDescriptor does.
+		if !strings.ContainsAny(src, "\n#=") && !strings.Contains(src, "//") && !strings.HasPrefix(strings.TrimSpace(src), "assert") {
+			if len(file.Statements) != 1 {
+				t.Fatalf("%q: %d statements", src, len(file.Statements))
+			}
+			es, ok := file.Statements[0].(*ExprStmt)
+			if !ok || !Equal(es.X, n) {
+				t.Fatalf("%q: the sheet reads %q, the descriptor parser %q", src, Print(file.Statements[0], Cute), Print(n, Cute))
+			}
+		}
+		for _, style := range []Style{Cute, Pycute, MLIR} {
+			out := Print(n, style)
+			back, err := ParseDescriptor(out)
+			if err != nil {
+				t.Fatalf("%q printed in %v style as %q does not parse: %v", src, style, out, err)
+			}
+			var same bool
+			switch style {
+			case Cute:
+				same = Equal(n, back)
+			case Pycute:
+				same = EqualIgnoringStatic(n, back)
+			default:
+				same = EqualIgnoringStatic(unwrapMLIR(n), unwrapMLIR(back))
+			}
+			if !same {
+				t.Fatalf("%q: %v style %q parses back to a different AST (%q)", src, style, out, Print(back, style))
+			}
+		}
+	})
+}

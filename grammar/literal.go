@@ -1,0 +1,289 @@
+package grammar
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/alecthomas/participle/v2"
+	"github.com/alecthomas/participle/v2/lexer"
+)
+
+// Parse implements participle.Parseable for layout and IntTuple literals:
+//
+//	layout = tuple [ ":" tuple ]
+//	tuple  = "(" [ tuple { "," tuple } [ "," ] ] ")" | leaf
+//	leaf   = ( Int | Static | unknown | "_" | Name [ "{" "}" ] ) [ "/" Int ] { "@" ( Int | Name ) }
+//
+// A name directly followed by "(", "[" or "<", and the swizzle spellings, start
+// other productions: for those it answers participle.NextMatch.
+func (g *gLayout) Parse(lex *lexer.PeekingLexer) error {
+	src := peekingSource{lex}
+	if !startsLiteral(src) {
+		return participle.NextMatch
+	}
+	p := literalParser{lex: src}
+	n, err := p.layoutLiteral()
+	if err != nil {
+		return err
+	}
+	g.Node, g.Errs = n, p.errs
+	return nil
+}
+
+func (p *literalParser) layoutLiteral() (Node, error) {
+	shape, err := p.tuple()
+	if err != nil {
+		return nil, err
+	}
+	if t := p.lex.Peek(); t.Type == tokPunct && t.Value == ":" {
+		p.lex.Next()
+		stride, err := p.tuple()
+		if err != nil {
+			return nil, err
+		}
+		return &Layout{Range: join(shape.Span(), stride.Span()), Shape: shape, Stride: stride}, nil
+	}
+	return shape, nil
+}
+
+func startsLiteral(lex tokenSource) bool {
+	t := lex.Peek()
+	switch t.Type {
+	case tokInt, tokStatic:
+		return true
+	case tokPunct:
+		return t.Value == "(" || t.Value == "?" || t.Value == "_"
+	case tokIdent:
+		if next := lex.PeekAfter(); next.Type == tokPunct {
+			switch next.Value {
+			case "(", "[", "<", ".":
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+type literalParser struct {
+	lex  tokenSource
+	errs []*Error
+}
+
+func (p *literalParser) fail(e *Error) { p.errs = append(p.errs, e) }
+
+func unexpected(t *lexer.Token) error { return &participle.UnexpectedTokenError{Unexpected: *t} }
+
+func isPunctTok(t *lexer.Token, v string) bool { return t.Type == tokPunct && t.Value == v }
+
+func (p *literalParser) tuple() (Node, error) {
+	open := p.lex.Peek()
+	if !isPunctTok(open, "(") {
+		return p.leaf()
+	}
+	p.lex.Next()
+	t := &Tuple{Range: tokSpan(*open)}
+	if close := p.lex.Peek(); isPunctTok(close, ")") {
+		p.lex.Next()
+		t.End = tokSpan(*close).End
+		return t, nil
+	}
+	for {
+		e, err := p.tuple()
+		if err != nil {
+			return nil, err
+		}
+		t.Elems = append(t.Elems, e)
+		sep := p.lex.Peek()
+		switch {
+		case isPunctTok(sep, ","):
+			p.lex.Next()
+			if close := p.lex.Peek(); isPunctTok(close, ")") { // pycute's 1-tuple (4,)
+				p.lex.Next()
+				t.End = tokSpan(*close).End
+				return t, nil
+			}
+		case isPunctTok(sep, ")"):
+			p.lex.Next()
+			t.End = tokSpan(*sep).End
+			return t, nil
+		default:
+			return nil, unexpected(sep)
+		}
+	}
+}
+
+func (p *literalParser) leaf() (Node, error) {
+	t := p.lex.Peek()
+	var base Node
+	switch {
+	case t.Type == tokInt || t.Type == tokStatic:
+		p.lex.Next()
+		base = p.integer(*t)
+	case isPunctTok(t, "?"):
+		p.lex.Next()
+		u, err := p.unknown(*t)
+		if err != nil {
+			return nil, err
+		}
+		base = u
+	case isPunctTok(t, "_"):
+		p.lex.Next()
+		base = &Underscore{Range: tokSpan(*t)}
+	case t.Type == tokIdent:
+		p.lex.Next()
+		n := &Name{Range: tokSpan(*t), Name: t.Value}
+		if open := p.lex.Peek(); isPunctTok(open, "{") {
+			p.lex.Next()
+			close := p.lex.Peek()
+			if !isPunctTok(close, "}") {
+				return nil, unexpected(close)
+			}
+			p.lex.Next()
+			n.Braced = true
+			n.End = tokSpan(*close).End
+		}
+		base = n
+	default:
+		return nil, unexpected(t)
+	}
+	slash := p.lex.Peek()
+	at := isPunctTok(slash, "@")
+	if !isPunctTok(slash, "/") && !at {
+		return base, nil
+	}
+	b := &Basis{Range: base.Span(), Count: base}
+	switch base.(type) {
+	case *Int, *Unknown:
+	default:
+		p.fail(errorAt(base.Span(), quote(nodeText(base)), "an integer or '?'",
+			"a basis count must be an integer or '?', found %s", quote(nodeText(base))))
+	}
+	if !at {
+		p.lex.Next()
+		d := p.lex.Peek()
+		if d.Type != tokInt && d.Type != tokStatic {
+			return nil, unexpected(d)
+		}
+		p.lex.Next()
+		before := len(p.errs)
+		den := p.integer(*d)
+		b.Den = den
+		b.End = den.End
+		if den.Value == 0 && len(p.errs) == before {
+			p.fail(errorAt(den.Range, quote(den.Text), "a non-zero denominator",
+				"zero denominator in basis count %s/%s", nodeText(base), den.Text))
+		}
+		if next := p.lex.Peek(); !isPunctTok(next, "@") {
+			p.fail(errorAt(tokRange(*next, b.End), foundText(*next), "'@'",
+				"expected '@' after the fractional count %s/%s, found %s", nodeText(base), den.Text, foundText(*next)))
+			return b, nil
+		}
+	}
+	for at := p.lex.Peek(); isPunctTok(at, "@"); at = p.lex.Peek() {
+		p.lex.Next()
+		m := p.lex.Peek()
+		if m.Type != tokInt && m.Type != tokIdent {
+			return nil, unexpected(m)
+		}
+		p.lex.Next()
+		mode := &BasisMode{Range: tokSpan(*m), Text: m.Value, Index: -1}
+		if m.Type == tokInt {
+			v, err := strconv.ParseInt(m.Value, 10, 64)
+			switch {
+			case err != nil && m.Value[0] != '-':
+				p.fail(errorAt(mode.Range, quote(m.Value), "a mode number", "basis mode %s overflows int64", m.Value))
+			case err != nil || v < 0:
+				p.fail(errorAt(mode.Range, quote(m.Value), "a mode number or an axis name",
+					"a basis mode must be a non-negative integer or an axis name, found %s", m.Value))
+			default:
+				mode.Index = v
+			}
+		} else {
+			mode.Axis = m.Value
+		}
+		b.Modes = append(b.Modes, mode)
+		b.End = mode.End
+	}
+	return b, nil
+}
+
+// tokRange is the range of t, or an empty range at end when t is the end of input.
+func tokRange(t lexer.Token, end Position) Range {
+	if t.EOF() {
+		return Range{Pos: end, End: end}
+	}
+	return tokSpan(t)
+}
+
+// unknown reads the rest of "?{attrs}" after the "?".
+func (p *literalParser) unknown(q lexer.Token) (*Unknown, error) {
+	u := &Unknown{Range: tokSpan(q)}
+	open := p.lex.Peek()
+	if !isPunctTok(open, "{") {
+		return u, nil
+	}
+	p.lex.Next()
+	var b strings.Builder
+	last := tokSpan(*open).End
+	for {
+		t := p.lex.Peek()
+		if isPunctTok(t, "}") {
+			p.lex.Next()
+			u.Braced = true
+			u.Attrs = b.String()
+			u.End = tokSpan(*t).End
+			return u, nil
+		}
+		switch {
+		case t.Type == tokIdent, t.Type == tokInt, t.Type == tokWord, isPunctTok(t, "="), isPunctTok(t, ","):
+		default:
+			return nil, unexpected(t)
+		}
+		p.lex.Next()
+		if b.Len() > 0 && t.Pos.Offset > last.Offset {
+			b.WriteByte(' ')
+		}
+		b.WriteString(t.Value)
+		last = tokSpan(*t).End
+	}
+}
+
+// integer converts an Int or Static token; an overflow is an error at the
+// token's own range.
+func (p *literalParser) integer(t lexer.Token) *Int {
+	n, err := intOf(t)
+	if err != nil {
+		p.fail(err)
+	}
+	return n
+}
+
+func intOf(t lexer.Token) (*Int, *Error) {
+	n := &Int{Range: tokSpan(t), Text: t.Value}
+	digits := t.Value
+	if t.Type == tokStatic {
+		n.Static = true
+		digits = digits[1:]
+	}
+	v, err := strconv.ParseInt(digits, 10, 64)
+	if err != nil {
+		return n, errorAt(n.Range, quote(t.Value), "an integer that fits in int64",
+			"integer %s overflows int64", t.Value)
+	}
+	n.Value = v
+	return n, nil
+}
+
+// nodeText prints a leaf for a message, as written.
+func nodeText(n Node) string {
+	switch n := n.(type) {
+	case *Int:
+		return n.Text
+	case *Name:
+		return n.Name
+	case *Underscore:
+		return "_"
+	}
+	return Print(n, Cute)
+}

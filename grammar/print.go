@@ -1,0 +1,362 @@
+package grammar
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Style selects the notation Print writes.
+type Style int
+
+const (
+	// Cute is CuTe C++'s print: (2,(2,2)):(4,(2,1)), Sw<3,4,3> o _0 o (_8,_64):(_64,_1),
+	// static marks kept as written. The default.
+	Cute Style = iota
+	// Pycute is pycute's print: (4, 8):(1, 4), 1-tuples (4,), SW_3_4_3, no static marks.
+	Pycute
+	// MLIR is the CuTe DSL's: !cute.layout<"(4,8):(1,4)">, S<3,4,3>, no static marks.
+	MLIR
+)
+
+// ParseStyle maps "cute", "pycute" and "mlir" to a Style.
+func ParseStyle(s string) (Style, bool) {
+	switch s {
+	case "cute":
+		return Cute, true
+	case "pycute":
+		return Pycute, true
+	case "mlir":
+		return MLIR, true
+	}
+	return Cute, false
+}
+
+func (s Style) String() string {
+	switch s {
+	case Pycute:
+		return "pycute"
+	case MLIR:
+		return "mlir"
+	}
+	return "cute"
+}
+
+// Print writes node in the given style. parse(Print(x)) equals x up to
+// positions and spelling: the style chooses the swizzle spelling, drops "{}"
+// after names and swizzles, and (outside Cute) drops static marks.
+func Print(node Node, style Style) string {
+	p := &printer{style: style}
+	if style == MLIR {
+		p.top(node)
+	} else {
+		p.node(node)
+	}
+	return p.b.String()
+}
+
+type printer struct {
+	b     strings.Builder
+	style Style
+}
+
+// mlirKindOf is the !cute type a descriptor is wrapped in by the MLIR style;
+// "" for nodes that have no MLIR type (names, calls, TIRx layouts).
+func mlirKindOf(n Node) string {
+	switch n := n.(type) {
+	case *Layout, *AngleList:
+		return "layout"
+	case *Composed:
+		for _, s := range n.Stages {
+			switch s.(type) {
+			case *Name, *Call, *Pointer:
+				return ""
+			}
+		}
+		return "composed_layout"
+	case *Swizzle:
+		return "swizzle"
+	case *Tiler:
+		for _, m := range n.Modes {
+			switch m.(type) {
+			case *Name, *Call:
+				return ""
+			}
+		}
+		return "tile"
+	case *Tuple, *Int, *Unknown, *Basis:
+		if hasNames(n) {
+			return ""
+		}
+		return "int_tuple"
+	}
+	return ""
+}
+
+func hasNames(n Node) bool {
+	switch n := n.(type) {
+	case *Name:
+		return true
+	case *Tuple:
+		for _, e := range n.Elems {
+			if hasNames(e) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// top prints a node in MLIR style: a descriptor becomes an MLIR type, a call
+// or a statement wraps each of its descriptor arguments.
+func (p *printer) top(n Node) {
+	if kind := mlirKindOf(n); kind != "" {
+		p.mlirType(kind, n)
+		return
+	}
+	switch n := n.(type) {
+	case *Call:
+		p.b.WriteString(n.Fun.Name)
+		p.b.WriteByte('(')
+		for i, a := range n.Args {
+			if i > 0 {
+				p.b.WriteString(", ")
+			}
+			p.top(a)
+		}
+		p.b.WriteByte(')')
+		return
+	}
+	p.node(n)
+}
+
+func (p *printer) mlirType(kind string, inner Node) {
+	p.b.WriteString("!cute.")
+	p.b.WriteString(kind)
+	p.b.WriteString(`<"`)
+	saved := p.style
+	p.style = MLIR
+	p.node(inner)
+	p.style = saved
+	p.b.WriteString(`">`)
+}
+
+func (p *printer) sep() string {
+	if p.style == Pycute {
+		return ", "
+	}
+	return ","
+}
+
+func (p *printer) int(n *Int) {
+	if n.Static && p.style == Cute {
+		p.b.WriteByte('_')
+	}
+	p.b.WriteString(strconv.FormatInt(n.Value, 10))
+}
+
+func (p *printer) node(n Node) {
+	switch n := n.(type) {
+	case nil:
+	case *Int:
+		p.int(n)
+	case *Unknown:
+		p.b.WriteByte('?')
+		if n.Braced {
+			p.b.WriteByte('{')
+			p.b.WriteString(n.Attrs)
+			p.b.WriteByte('}')
+		}
+	case *Underscore:
+		p.b.WriteByte('_')
+	case *Name:
+		p.b.WriteString(n.Name)
+	case *Basis:
+		p.node(n.Count)
+		if n.Den != nil {
+			p.b.WriteByte('/')
+			p.int(n.Den)
+		}
+		for _, m := range n.Modes {
+			p.b.WriteByte('@')
+			if m.Axis != "" {
+				p.b.WriteString(m.Axis)
+			} else {
+				p.b.WriteString(strconv.FormatInt(m.Index, 10))
+			}
+		}
+	case *Tuple:
+		p.b.WriteByte('(')
+		for i, e := range n.Elems {
+			if i > 0 {
+				p.b.WriteString(p.sep())
+			}
+			p.node(e)
+		}
+		if p.style == Pycute && len(n.Elems) == 1 {
+			p.b.WriteByte(',')
+		}
+		p.b.WriteByte(')')
+	case *Layout:
+		p.node(n.Shape)
+		p.b.WriteByte(':')
+		p.node(n.Stride)
+	case *AngleList:
+		p.b.WriteByte('<')
+		for i, m := range n.Modes {
+			if i > 0 {
+				p.b.WriteString(p.sep())
+			}
+			p.node(m)
+		}
+		p.b.WriteByte('>')
+	case *Swizzle:
+		switch p.style {
+		case Pycute:
+			p.b.WriteString("SW_" + strconv.FormatInt(n.B.Value, 10) + "_" + strconv.FormatInt(n.M.Value, 10) + "_" + strconv.FormatInt(n.S.Value, 10))
+			return
+		case MLIR:
+			p.b.WriteString("S<")
+		default:
+			p.b.WriteString("Sw<")
+		}
+		p.int(n.B)
+		p.b.WriteByte(',')
+		p.int(n.M)
+		p.b.WriteByte(',')
+		p.int(n.S)
+		p.b.WriteByte('>')
+	case *Pointer:
+		p.b.WriteString(n.Kind)
+		p.b.WriteByte('[')
+		p.b.WriteString(n.Bits)
+		p.b.WriteString("](")
+		p.b.WriteString(n.Addr)
+		p.b.WriteByte(')')
+	case *Composed:
+		for i, s := range n.Stages {
+			if i > 0 {
+				p.b.WriteString(" o ")
+			}
+			p.node(s)
+		}
+	case *Tiler:
+		p.b.WriteByte('[')
+		for i, m := range n.Modes {
+			if i > 0 {
+				p.b.WriteByte(';')
+			}
+			p.node(m)
+		}
+		p.b.WriteByte(']')
+	case *TirxLayout:
+		if n.Shard != nil {
+			p.node(n.Shard)
+		}
+		for i, r := range n.Replicas {
+			if i > 0 || n.Shard != nil {
+				p.b.WriteString(" + ")
+			}
+			p.node(r)
+		}
+		for _, o := range n.Offsets {
+			p.b.WriteString(" + ")
+			p.node(o)
+		}
+	case *TirxPart:
+		p.b.WriteString(n.Kind)
+		p.b.WriteByte('[')
+		p.node(n.Layout)
+		p.b.WriteByte(']')
+	case *MLIRType:
+		p.mlirType(n.Kind, n.Inner)
+	case *Call:
+		p.b.WriteString(n.Fun.Name)
+		p.b.WriteByte('(')
+		for i, a := range n.Args {
+			if i > 0 {
+				p.b.WriteString(", ")
+			}
+			p.arg(a)
+		}
+		p.b.WriteByte(')')
+	case *Binding:
+		p.b.WriteString(n.Name.Name)
+		p.b.WriteString(" = ")
+		p.arg(n.Value)
+	case *Assert:
+		p.b.WriteString("assert ")
+		p.arg(n.Left)
+		p.b.WriteString(" " + n.Op.String() + " ")
+		p.arg(n.Right)
+	case *ExprStmt:
+		p.arg(n.X)
+	case *BadStmt:
+		p.b.WriteString(n.Text)
+	case *Comment:
+		p.b.WriteString(n.Text)
+	}
+}
+
+// arg prints an operand of a sheet construct; in MLIR style descriptors
+// become MLIR types.
+func (p *printer) arg(n Node) {
+	if p.style == MLIR {
+		p.top(n)
+		return
+	}
+	p.node(n)
+}
+
+// PrintFile prints a sheet: every statement in canonical form, a statement
+// that did not parse verbatim, every comment, and one blank line wherever the
+// source had one or more. Nothing of the source is lost.
+func PrintFile(f *File, style Style) string {
+	type item struct {
+		span Range
+		node Node
+	}
+	items := make([]item, 0, len(f.Statements)+len(f.Comments))
+	for _, s := range f.Statements {
+		items = append(items, item{s.Span(), s})
+	}
+	for _, c := range f.Comments {
+		inBad := false
+		for _, s := range f.Statements {
+			if b, ok := s.(*BadStmt); ok && c.Pos.Offset >= b.Pos.Offset && c.End.Offset <= b.End.Offset {
+				inBad = true
+				break
+			}
+		}
+		if !inBad {
+			items = append(items, item{c.Range, c})
+		}
+	}
+	sort.SliceStable(items, func(i, j int) bool { return items[i].span.Pos.Offset < items[j].span.Pos.Offset })
+	p := &printer{style: style}
+	lastLine := 0
+	for i, it := range items {
+		if i > 0 {
+			switch {
+			case it.span.Pos.Line == lastLine:
+				if _, ok := it.node.(*Comment); ok {
+					p.b.WriteString("  ")
+				} else {
+					p.b.WriteByte('\n')
+				}
+			case it.span.Pos.Line > lastLine+1:
+				p.b.WriteString("\n\n")
+			default:
+				p.b.WriteByte('\n')
+			}
+		}
+		p.node(it.node)
+		if it.span.End.Line > lastLine {
+			lastLine = it.span.End.Line
+		}
+	}
+	if len(items) > 0 {
+		p.b.WriteByte('\n')
+	}
+	return p.b.String()
+}

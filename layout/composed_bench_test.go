@@ -1,0 +1,80 @@
+package layout
+
+import "testing"
+
+func BenchmarkSwizzleApply(b *testing.B) {
+	sw := Swizzle{3, 4, 3}
+	var sink int64
+	for i := range b.N {
+		v, _ := sw.Apply(int64(i))
+		sink ^= v
+	}
+	_ = sink
+}
+
+func BenchmarkComposedEval(b *testing.B) {
+	c := Composed{Swizzle{3, 3, 3}, Int(0), mustLayout("(8,64):(64,1)")}
+	for i := range b.N {
+		if _, err := c.Eval(int64(i % 512)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkComposedRightInverse(b *testing.B) {
+	c := Composed{Swizzle{3, 0, 3}, Int(0), mustLayout("(8,8):(8,1)")}
+	for range b.N {
+		if _, err := Apply("right_inverse", c); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// Closed forms: no enumeration, whatever the size.
+func BenchmarkPropertiesClosedForm(b *testing.B) {
+	big := mustLayout("(65536,65536,16):(1,65536,4294967296)")
+	for range b.N {
+		if ok, err := IsBijective(big); err != nil || !ok {
+			b.Fatal(ok, err)
+		}
+		if ok, err := IsInjective(big); err != nil || !ok {
+			b.Fatal(ok, err)
+		}
+	}
+}
+
+// Enumerated: injectivity of a 64K-point overlapping-stride layout.
+func BenchmarkIsInjectiveEnumerated(b *testing.B) {
+	l := mustLayout("(256,256):(3,5)")
+	for range b.N {
+		if _, err := IsInjective(l); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkOffsetTableSwizzled(b *testing.B) {
+	c := Composed{Swizzle{3, 3, 3}, Int(0), mustLayout("(8,64):(64,1)")}
+	for range b.N {
+		if _, err := OffsetTableOf(c, 4096); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkTileLayoutMapIndex(b *testing.B) {
+	for i := range b.N {
+		if _, err := tensorCoreTile.MapIndex(int64(i % 128)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkRecastLayout(b *testing.B) {
+	l := mustLayout("((8,2),(4,16)):((1,128),(8,32))")
+	for range b.N {
+		if _, err := RecastLayout(l, 16, 32); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
