@@ -208,7 +208,7 @@ func (in *Instruction) validate() error {
 		if a < 0 {
 			return fmt.Errorf("bank: warp %d instruction %d lane %d: negative byte address %d", in.Warp, in.Step, lane, a)
 		}
-		if a%int64(in.Width) != 0 {
+		if a&int64(in.Width-1) != 0 { // widths are powers of two
 			return fmt.Errorf("bank: warp %d instruction %d lane %d: byte address %d is not aligned to the %d-byte access", in.Warp, in.Step, lane, a, in.Width)
 		}
 	}
