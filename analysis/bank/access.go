@@ -127,7 +127,7 @@ func Lower(a Access) (*Plan, error) {
 		sc.full = make([]int32, n)
 	}
 	sc.full = sc.full[:n]
-	els := elements{starts: sc.starts, full: sc.full, V: V}
+	els := elements{starts: sc.starts, full: sc.full, V: V, top: -1}
 	check := newRunCheck(&smem, &val)
 	contig := V & -V // runs can be no longer than the largest power of two dividing V
 	i := 0
@@ -137,6 +137,8 @@ func Lower(a Access) (*Plan, error) {
 			if y, ok := check.run(c0); ok {
 				els.starts[i] = y
 				els.full[i] = -1
+				els.startOr |= y
+				els.top = max(els.top, y+int64(V-1))
 				i++
 				continue
 			}
@@ -152,8 +154,10 @@ func Lower(a Access) (*Plan, error) {
 					contig = min(contig, v&-v)
 				}
 				sc.offs = append(sc.offs, o)
+				els.top = max(els.top, o)
 			}
 			els.starts[i] = sc.offs[len(sc.offs)-V]
+			els.generic = true
 			i++
 		}
 	}
@@ -188,6 +192,9 @@ type elements struct {
 	starts, offs []int64
 	full         []int32
 	V            int
+	startOr      int64 // the bitwise or of the starts of the consecutive runs
+	top          int64 // the largest element offset
+	generic      bool  // some run was evaluated element by element
 }
 
 // at is the element offset of value v of run i.
@@ -246,23 +253,26 @@ func (p *Plan) build(a Access, els *elements, T, V, R int) error {
 	runs := V / run
 	runBits := int64(run) * b
 	// Bit offsets could overflow only for offsets beyond 2^57 elements.
-	for _, o := range els.starts {
-		if o > 1<<56-int64(V) {
-			return fmt.Errorf("bank: element offset %d is beyond any shared memory", o)
+	if els.top > 1<<56 {
+		return fmt.Errorf("bank: element offset %d is beyond any shared memory", els.top)
+	}
+	// The alignment common to every piece start: only the lowest set bit
+	// of the or of the starts matters, and a consecutive run starting at y
+	// has pieces at y + k*run, whose or has the lowest bit of y | run.
+	startOr := els.startOr
+	if runs > 1 {
+		startOr |= int64(run)
+	}
+	if els.generic {
+		for i, f := range els.full {
+			if f >= 0 {
+				for k := 0; k < runs; k++ {
+					startOr |= els.at(i, k*run)
+				}
+			}
 		}
 	}
-	for _, o := range els.offs {
-		if o > 1<<56 {
-			return fmt.Errorf("bank: element offset %d is beyond any shared memory", o)
-		}
-	}
-	// The bits of every run start, to find the alignment common to all.
-	var startBits int64
-	for i := range els.starts {
-		for k := 0; k < runs; k++ {
-			startBits |= els.at(i, k*run) * b
-		}
-	}
+	startBits := startOr * b
 	if runBits%8 != 0 || startBits%8 != 0 {
 		return p.buildSubByte(a, els, T, V, R)
 	}
@@ -296,8 +306,17 @@ func (p *Plan) build(a Access, els *elements, T, V, R int) error {
 					in.Op, in.Width, in.Matrices, in.Trans = a.Op, width, a.Matrices, a.Trans
 					in.Warp, in.Step = w, idx-w*p.PerWarp
 					base := r*T + w*WarpSize
-					for lane := 0; lane < WarpSize; lane++ {
-						in.Addrs[lane] = els.at(base+lane, k*run)*b/8 + int64(j*width)
+					piece := int64(j * width)
+					if !els.generic {
+						starts := els.starts[base : base+WarpSize]
+						v := int64(k * run)
+						for lane, y := range starts {
+							in.Addrs[lane] = (y+v)*b/8 + piece
+						}
+					} else {
+						for lane := 0; lane < WarpSize; lane++ {
+							in.Addrs[lane] = els.at(base+lane, k*run)*b/8 + piece
+						}
 					}
 					idx++
 				}
