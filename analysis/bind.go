@@ -20,6 +20,7 @@ type EvalError struct {
 	Code    string
 	Message string
 	Related []Related
+	Fixes   []Fix
 	Err     error
 }
 
@@ -208,6 +209,9 @@ func (b binder) layout(n *grammar.Layout) (layout.Layout, error) {
 	if err != nil {
 		return layout.Layout{}, err
 	}
+	if err := positiveShape(n.Shape); err != nil {
+		return layout.Layout{}, err
+	}
 	stride, err := b.intTuple(n.Stride)
 	if err != nil {
 		return layout.Layout{}, err
@@ -375,8 +379,12 @@ func (b binder) algebraError(n grammar.Node, op string, err error, operands ...g
 		return err
 	}
 	code := CodeAlgebra
-	if layout.IsUnknown(err) {
+	var le *layout.Error
+	switch {
+	case layout.IsUnknown(err):
 		code = CodeUnknownValue
+	case errors.As(err, &le) && le.Condition == layout.CondOverflow:
+		code = CodeOverflow
 	}
 	e := &EvalError{Range: n.Span(), Code: code, Message: err.Error(), Err: err}
 	for i, o := range operands {
@@ -419,4 +427,23 @@ func swizzledLayout(outer layout.Value, offset layout.IntTuple, inner layout.Val
 		return layout.Apply("composition", sw, inner)
 	}
 	return layout.Composed{Outer: sw, Offset: offset, Inner: in}, nil
+}
+
+// positiveShape rejects a shape leaf written as zero or less: a mode of no
+// elements (or fewer) is never what a layout means, and CuTe's arithmetic
+// on it (sizes, divisions) goes wrong without saying so.
+func positiveShape(shape grammar.Node) error {
+	var bad *grammar.Int
+	grammar.Inspect(shape, func(n grammar.Node) bool {
+		if i, ok := n.(*grammar.Int); ok && bad == nil && i.Value <= 0 {
+			bad = i
+		}
+		_, isBasis := n.(*grammar.Basis)
+		return bad == nil && !isBasis
+	})
+	if bad == nil {
+		return nil
+	}
+	return &EvalError{Range: bad.Range, Code: CodeNonPositiveShape,
+		Message: fmt.Sprintf("shape leaf %d: every mode of a shape needs at least one element", bad.Value)}
 }

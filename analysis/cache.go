@@ -28,6 +28,7 @@ type cacheEntry struct {
 	pos   grammar.Position // where the statement was when it was evaluated
 	value layout.Value
 	err   error
+	hints []Finding
 	gen   uint64
 }
 
@@ -63,17 +64,25 @@ func (c *Cache) end() {
 }
 
 // lookup finds a statement's earlier result, moved to where the statement is now.
-func (c *Cache) lookup(key uint64, text string, col int, deps []uint64, pos grammar.Position) (layout.Value, error, bool) {
+func (c *Cache) lookup(key uint64, text string, col int, deps []uint64, pos grammar.Position) (stmtResult, bool) {
 	e, ok := c.entries[key]
 	if !ok || e.text != text || e.col != col || !sameKeys(e.deps, deps) {
-		return nil, nil, false
+		return stmtResult{}, false
 	}
 	e.gen = c.gen
-	return e.value, shiftError(e.err, pos.Offset-e.pos.Offset, pos.Line-e.pos.Line), true
+	dOff, dLine := pos.Offset-e.pos.Offset, pos.Line-e.pos.Line
+	r := stmtResult{value: e.value, err: shiftError(e.err, dOff, dLine), hints: e.hints}
+	if dOff != 0 || dLine != 0 {
+		r.hints = make([]Finding, len(e.hints))
+		for i, h := range e.hints {
+			r.hints[i] = shiftFinding(h, dOff, dLine)
+		}
+	}
+	return r, true
 }
 
-func (c *Cache) store(key uint64, text string, col int, deps []uint64, pos grammar.Position, v layout.Value, err error) {
-	c.entries[key] = &cacheEntry{text: text, col: col, deps: deps, pos: pos, value: v, err: err, gen: c.gen}
+func (c *Cache) store(key uint64, text string, col int, deps []uint64, pos grammar.Position, r stmtResult) {
+	c.entries[key] = &cacheEntry{text: text, col: col, deps: deps, pos: pos, value: r.value, err: r.err, hints: r.hints, gen: c.gen}
 }
 
 func sameKeys(a, b []uint64) bool {
@@ -97,11 +106,36 @@ func shiftError(err error, dOffset, dLine int) error {
 	}
 	moved := *ee
 	moved.Range = shiftRange(ee.Range, dOffset, dLine)
-	moved.Related = make([]Related, len(ee.Related))
-	for i, r := range ee.Related {
-		moved.Related[i] = Related{Range: shiftRange(r.Range, dOffset, dLine), Message: r.Message}
-	}
+	moved.Related = shiftRelated(ee.Related, dOffset, dLine)
+	moved.Fixes = shiftFixes(ee.Fixes, dOffset, dLine)
 	return &moved
+}
+
+func shiftFinding(f Finding, dOffset, dLine int) Finding {
+	f.Range = shiftRange(f.Range, dOffset, dLine)
+	f.Related = shiftRelated(f.Related, dOffset, dLine)
+	f.Fixes = shiftFixes(f.Fixes, dOffset, dLine)
+	return f
+}
+
+func shiftRelated(rs []Related, dOffset, dLine int) []Related {
+	out := make([]Related, len(rs))
+	for i, r := range rs {
+		out[i] = Related{Range: shiftRange(r.Range, dOffset, dLine), Message: r.Message}
+	}
+	return out
+}
+
+func shiftFixes(fs []Fix, dOffset, dLine int) []Fix {
+	out := make([]Fix, len(fs))
+	for i, f := range fs {
+		edits := make([]Edit, len(f.Edits))
+		for j, e := range f.Edits {
+			edits[j] = Edit{Range: shiftRange(e.Range, dOffset, dLine), NewText: e.NewText}
+		}
+		out[i] = Fix{Title: f.Title, Edits: edits}
+	}
+	return out
 }
 
 func shiftRange(r grammar.Range, dOffset, dLine int) grammar.Range {

@@ -13,6 +13,7 @@ import (
 // evaluated in order, the names it binds, and the findings.
 type Sheet struct {
 	File     *grammar.File
+	Src      []byte
 	Results  []Result                  // one per statement, in order
 	Symbols  []*Symbol                 // every binding, in order
 	Names    map[string]*Symbol        // the last binding of each name
@@ -64,7 +65,7 @@ func AnalyzeSheetCached(filename string, src []byte, cache *Cache) *Sheet {
 
 // AnalyzeFile evaluates a parsed sheet; src is the text it was parsed from.
 func AnalyzeFile(f *grammar.File, src []byte, cache *Cache) *Sheet {
-	s := &Sheet{File: f, Names: map[string]*Symbol{}, Refs: map[*grammar.Name]*Symbol{}}
+	s := &Sheet{File: f, Src: src, Names: map[string]*Symbol{}, Refs: map[*grammar.Name]*Symbol{}}
 	scope := scopeEnv{}
 	if cache != nil {
 		cache.begin()
@@ -75,11 +76,14 @@ func AnalyzeFile(f *grammar.File, src []byte, cache *Cache) *Sheet {
 		r := Result{Stmt: st}
 		var key uint64
 		if _, bad := st.(*grammar.BadStmt); !bad {
+			var res stmtResult
 			var hit bool
-			key, r.Value, r.Err, hit = s.evalStatement(st, src, scope, deps, cache)
+			key, res, hit = s.evalStatement(st, src, scope, deps, cache)
 			if hit {
 				s.Reused++
 			}
+			r.Value, r.Err = res.value, res.err
+			s.Findings = append(s.Findings, res.hints...)
 		}
 		switch st := st.(type) {
 		case *grammar.BadStmt:
@@ -96,7 +100,7 @@ func AnalyzeFile(f *grammar.File, src []byte, cache *Cache) *Sheet {
 			s.Names[sym.Name] = sym
 		}
 		if r.Err != nil {
-			if f, ok := evalFinding(r.Err, st); ok {
+			if f, ok := evalFinding(r.Err, st.Span(), src, scope); ok {
 				s.Findings = append(s.Findings, f)
 			}
 		}
@@ -124,7 +128,7 @@ func (s *Sheet) resolveUses(st grammar.Stmt, scope scopeEnv) (deps []*Symbol) {
 // evalStatement evaluates a statement, or takes its result from cache when
 // neither its text nor the bindings it reads changed. key is the statement's
 // cache key (the key of the symbol it binds).
-func (s *Sheet) evalStatement(st grammar.Stmt, src []byte, scope scopeEnv, deps []*Symbol, cache *Cache) (key uint64, v layout.Value, err error, hit bool) {
+func (s *Sheet) evalStatement(st grammar.Stmt, src []byte, scope scopeEnv, deps []*Symbol, cache *Cache) (key uint64, r stmtResult, hit bool) {
 	var text string
 	pos := st.Span().Pos
 	if cache != nil {
@@ -134,20 +138,28 @@ func (s *Sheet) evalStatement(st grammar.Stmt, src []byte, scope scopeEnv, deps 
 			depKeys[i] = d.key
 		}
 		key = statementKey(text, pos.Column, depKeys)
-		if v, err, ok := cache.lookup(key, text, pos.Column, depKeys, pos); ok {
-			return key, v, err, true
+		if r, ok := cache.lookup(key, text, pos.Column, depKeys, pos); ok {
+			return key, r, true
 		}
-		defer func() { cache.store(key, text, pos.Column, depKeys, pos, v, err) }()
+		defer func() { cache.store(key, text, pos.Column, depKeys, pos, r) }()
 	}
 	switch st := st.(type) {
 	case *grammar.Binding:
-		v, err = Eval(st.Value, scope)
+		r.value, r.err = Eval(st.Value, scope)
+		r.hints = hintFindings(st)
 	case *grammar.ExprStmt:
-		v, err = Eval(st.X, scope)
+		r.value, r.err = Eval(st.X, scope)
 	case *grammar.Assert:
-		err = s.checkAssert(st, scope)
+		r.err = s.checkAssert(st, scope)
 	}
-	return key, v, err, false
+	return key, r, false
+}
+
+// stmtResult is what evaluating a statement yields (and the cache keeps).
+type stmtResult struct {
+	value layout.Value
+	err   error
+	hints []Finding
 }
 
 func (s *Sheet) resolveNames(root grammar.Node, scope scopeEnv, deps *[]*Symbol) {
@@ -213,17 +225,21 @@ func (s *Sheet) checkAssert(a *grammar.Assert, env Env) error {
 	if msg == "" {
 		return nil
 	}
-	return &EvalError{Range: a.Range, Code: CodeAssertFailed, Message: msg,
+	e := &EvalError{Range: a.Range, Code: CodeAssertFailed, Message: msg,
 		Related: []Related{{a.Left.Span(), fmt.Sprintf("left side: %v", left)}, {a.Right.Span(), fmt.Sprintf("right side: %v", right)}}}
+	e.Fixes = []Fix{{Title: "Replace the right side with " + left.String(), Edits: []Edit{{a.Right.Span(), left.String()}}}}
+	return e
 }
 
 func syntaxFinding(e *grammar.Error) Finding {
-	return Finding{Range: e.Range, Severity: SeverityError, Code: CodeSyntax, Message: e.Message}
+	f := Finding{Range: e.Range, Severity: SeverityError, Code: CodeSyntax, Message: e.Message}
+	syntaxFixes(&f, e)
+	return f
 }
 
 // evalFinding renders an evaluation error; a use of a failed name is not
 // reported again (ok is false).
-func evalFinding(err error, st grammar.Stmt) (Finding, bool) {
+func evalFinding(err error, at grammar.Range, src []byte, scope scopeEnv) (Finding, bool) {
 	if errors.Is(err, errNoValue) {
 		return Finding{}, false
 	}
@@ -233,11 +249,26 @@ func evalFinding(err error, st grammar.Stmt) (Finding, bool) {
 		if ee.Code == CodeUnknownValue {
 			sev = SeverityInfo
 		}
-		return Finding{Range: ee.Range, Severity: sev, Code: ee.Code, Message: ee.Message, Related: ee.Related}, true
+		f := Finding{Range: ee.Range, Severity: sev, Code: ee.Code, Message: ee.Message, Related: ee.Related, Fixes: ee.Fixes}
+		switch ee.Code {
+		case CodeUndefined:
+			names := make([]string, 0, len(scope))
+			for n := range scope {
+				names = append(names, n)
+			}
+			nameFixes(&f, ee.Range, string(src[ee.Range.Pos.Offset:ee.Range.End.Offset]), names)
+		case CodeUnknownOp:
+			var names []string
+			for _, op := range layout.Ops() {
+				names = append(names, op.Name)
+			}
+			nameFixes(&f, ee.Range, string(src[ee.Range.Pos.Offset:ee.Range.End.Offset]), names)
+		}
+		return f, true
 	}
 	var pe *grammar.Error
 	if errors.As(err, &pe) {
 		return syntaxFinding(pe), true
 	}
-	return Finding{Range: st.Span(), Severity: SeverityError, Code: CodeAlgebra, Message: err.Error()}, true
+	return Finding{Range: at, Severity: SeverityError, Code: CodeAlgebra, Message: err.Error()}, true
 }

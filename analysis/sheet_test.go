@@ -192,3 +192,16 @@ func findingsOfSheet(s *Sheet) []string {
 	}
 	return out
 }
+
+func TestNonPositiveShapeAndOverflow(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		{"A = (4,0):(1,4)\nassert A is A\n", "1:8 non-positive-shape: shape leaf 0: every mode of a shape needs at least one element"},
+		{"A = (4,(2,-3)):(1,(4,8))\nassert A is A\n", "1:11 non-positive-shape: shape leaf -3"},
+		{"A = cosize((4611686018427387904,4):(4,1))\nassert A is A\n", "1:5 overflow: "},
+	} {
+		got := findingsOf(tc.src)
+		if len(got) != 1 || !strings.HasPrefix(got[0], tc.want) {
+			t.Errorf("%q: findings %q, want one starting %q", tc.src, got, tc.want)
+		}
+	}
+}

@@ -289,8 +289,15 @@ func ParseDescriptor(src string) (Node, *Error) {
 // or a call of a CuTe operation such as
 // composition((4,2):(1,4), (2,2):(1,2)). It reports the first error.
 func ParseExpr(src string) (Node, *Error) {
-	all := scan(src, 0, 1, 1)
-	end := lexer.EOFToken(endOf(all, lexer.Position{Line: 1, Column: 1}))
+	return ParseExprAt(src, Position{Offset: 0, Line: 1, Column: 1})
+}
+
+// ParseExprAt is ParseExpr for text that begins at start in a larger source
+// (a comment or a string literal of a host file): the positions in the AST
+// and in the error are those of the larger source.
+func ParseExprAt(src string, start Position) (Node, *Error) {
+	all := scan(src, start.Offset, start.Line, start.Column)
+	end := lexer.EOFToken(endOf(all, lexer.Position{Offset: start.Offset, Line: start.Line, Column: start.Column}))
 	node, errs := parseExprTokens(visibleTokens(all), end, "end of input")
 	if len(errs) > 0 {
 		return node, errs[0]

@@ -88,6 +88,7 @@ func mulLeaf(op string, a, b IntTuple) (IntTuple, error) {
 // Add is a+b for IntTuples as CuTe adds offsets: integers add, a scaled basis
 // adds to another basis or to an arithmetic tuple position by position
 // (1@0 + 2@1 = (1,2)); zero is the identity; unknowns give unknown.
+// Law: Add(a, b) == Add(b, a) and Add(a, 0) == a.
 func Add(a, b IntTuple) (IntTuple, error) { return addOp("add", a, b) }
 
 func addOp(op string, a, b IntTuple) (IntTuple, error) {
@@ -204,6 +205,7 @@ func asArithmeticTuple(t IntTuple) IntTuple {
 }
 
 // Scale is t times the integer leaf k, leaf by leaf (arithmetic-tuple scaling).
+// Law: Scale(t, 1) == t and Scale(t, k) is congruent to t.
 func Scale(t, k IntTuple) (IntTuple, error) {
 	if !t.IsTuple() {
 		return mulLeaf("scale", t, k)

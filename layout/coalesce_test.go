@@ -33,6 +33,10 @@ func TestCoalesceLaws(t *testing.T) {
 			if out.Layout().String() != c.String() {
 				t.Fatalf("CoalesceFlat(%v) = %v, Coalesce gives %v", l, out.Layout(), c)
 			}
+			var again FlatLayout
+			if err := flat.Layout().FlattenInto(&again); err != nil || again != flat {
+				t.Fatalf("%v: FlattenInto(Layout()) = %v, %v; want %v", l, again, err, flat)
+			}
 			for i, want := range offs {
 				if got, err := flat.Crd2Idx(int64(i)); err != nil || got != want {
 					t.Fatalf("flat %v(%d) = %d, %v; want %d", l, i, got, err, want)
@@ -346,6 +350,9 @@ var coreOpNames = []string{
 	"size", "cosize", "rank", "depth", "crd2idx", "idx2crd", "coalesce", "filter_zeros", "filter",
 	"make_layout", "make_ordered_layout", "make_identity_layout", "flatten", "group", "take", "select",
 	"layout", "append", "prepend", "replace", "slice", "dice",
+	"shape", "stride", "product", "sum", "max", "min", "gcd", "compact_col_major", "compact_row_major",
+	"inner_product", "ceil_div", "shape_div", "elem_scale", "compact_order", "unflatten",
+	"prefix_product", "suffix_product", "congruent", "weakly_congruent", "compatible", "elem_less", "crd2crd",
 }
 
 // FuzzCoreOps runs every core operation on random (often invalid) layouts,

@@ -300,40 +300,6 @@ func evalLayoutIndex(op string, l Layout, i int64) (int64, error) {
 	return l.Eval(i)
 }
 
-// SliceComposed is CuTe's slice(coord, Sw o off o L) for a coordinate with
-// "_" leaves: the sub-layout of the "_" modes, Sw o (off + L(coord with "_"
-// read as 0)) o slice(coord, L). CuTe may further decay the result to a plain
-// layout when the remaining modes miss the swizzle's bits; this keeps the
-// swizzled form, which is the same function.
-// Law: SliceComposed(c, C).Eval(k) == C at c with its "_" leaves given by k.
-func SliceComposed(coord IntTuple, c Composed) (Value, error) {
-	const op = "slice"
-	if err := c.Outer.Validate(op); err != nil {
-		return nil, err
-	}
-	sliced, off, err := SliceAndOffset(coord, c.Inner)
-	if err != nil {
-		return nil, err
-	}
-	base, err := offsetValue(op, c.Offset)
-	if err != nil {
-		return nil, err
-	}
-	d, err := offsetValue(op, off)
-	if err != nil {
-		return nil, err
-	}
-	sum, err := addOffset(op, base, d)
-	if err != nil {
-		return nil, err
-	}
-	newOff := Dyn(sum)
-	if c.Offset.IsStatic() && off.IsStatic() {
-		newOff = Int(sum)
-	}
-	return composeSwizzle(op, c.Outer, newOff, sliced)
-}
-
 // addOffset is off + x, checked.
 func addOffset(op string, off, x int64) (int64, error) {
 	s, ok := addChecked(off, x)
@@ -504,6 +470,9 @@ func MaxCommonLayoutComposed(a, b Value) (Value, bool, error) {
 // local_partition (op) of a swizzled layout: the partition of the inner
 // layout, with the offset of the cut added to the swizzle's offset,
 // Sw o (off + p.Offset) o p.Layout.
+// This is the partitioned tensor's whole function in one value; CuTe's
+// tensor slicing instead splits it into a layout and a pointer offset (and
+// may decay the layout to a plain one), as SliceAndOffsetComposed does.
 // Law: its Eval(i) == C's value at the element the plain partition of the
 // inner layout picks, Sw(off + p.Offset + p.Layout(i)).
 func PartitionComposed(op string, c Composed, rest ...Value) (Value, error) {

@@ -17,6 +17,105 @@ package layout
 // With scaled-basis strides the offset is a basis sum (an arithmetic tuple).
 // Law: Crd2Idx(c, s, d) == InnerProduct(c, d) for every coordinate c congruent to s.
 func Crd2Idx(coord, shape, stride IntTuple) (IntTuple, error) {
+	if v, ok := fastCrd2Idx(&coord, &shape, &stride); ok {
+		return intLeaf(v, coord.static && allStatic(&shape) && allStatic(&stride)), nil
+	}
+	return crd2idx(coord, shape, stride)
+}
+
+// allStatic reports whether every leaf of t is static.
+func allStatic(t *IntTuple) bool {
+	if t.kind != kindTuple {
+		return t.kind == kindInt && t.static
+	}
+	for i := range t.elems {
+		if !allStatic(&t.elems[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// fastCrd2Idx is Crd2Idx for plain integers only, on pointers and int64s;
+// ok is false whenever the general path is needed (unknowns, bases, "_",
+// tuples out of place, overflow, a zero size), which then gives the answer
+// or the error.
+func fastCrd2Idx(c, s, d *IntTuple) (int64, bool) {
+	if c.kind != kindTuple {
+		if c.kind != kindInt || len(c.modes) != 0 {
+			return 0, false
+		}
+		return fastSplit(c.val, s, d)
+	}
+	if s.kind != kindTuple || d.kind != kindTuple || len(c.elems) != len(s.elems) || len(d.elems) != len(s.elems) {
+		return 0, false
+	}
+	var acc int64
+	for i := range c.elems {
+		v, ok := fastCrd2Idx(&c.elems[i], &s.elems[i], &d.elems[i])
+		if !ok {
+			return 0, false
+		}
+		if acc, ok = addChecked(acc, v); !ok {
+			return 0, false
+		}
+	}
+	return acc, true
+}
+
+func fastSplit(idx int64, s, d *IntTuple) (int64, bool) {
+	if s.kind != kindTuple {
+		if d.kind != kindInt || len(d.modes) != 0 {
+			return 0, false
+		}
+		return mulChecked(idx, d.val)
+	}
+	n := len(s.elems)
+	if d.kind != kindTuple || len(d.elems) != n || n == 0 {
+		return 0, false
+	}
+	var acc int64
+	for i := 0; i < n; i++ {
+		c := idx
+		if i < n-1 {
+			c = 0
+			if idx != 0 {
+				p, ok := fastProduct(&s.elems[i])
+				if !ok || p == 0 {
+					return 0, false
+				}
+				c, idx = idx%p, idx/p
+			}
+		}
+		v, ok := fastSplit(c, &s.elems[i], &d.elems[i])
+		if !ok {
+			return 0, false
+		}
+		if acc, ok = addChecked(acc, v); !ok {
+			return 0, false
+		}
+	}
+	return acc, true
+}
+
+func fastProduct(s *IntTuple) (int64, bool) {
+	if s.kind != kindTuple {
+		return s.val, s.kind == kindInt && len(s.modes) == 0
+	}
+	p := int64(1)
+	for i := range s.elems {
+		v, ok := fastProduct(&s.elems[i])
+		if !ok {
+			return 0, false
+		}
+		if p, ok = mulChecked(p, v); !ok {
+			return 0, false
+		}
+	}
+	return p, true
+}
+
+func crd2idx(coord, shape, stride IntTuple) (IntTuple, error) {
 	if coord.IsTuple() {
 		if !shape.IsTuple() {
 			return IntTuple{}, errorf("crd2idx", CondInvalidParams, "the coordinate %v is a tuple but the shape %v is an integer", coord, shape)
@@ -29,7 +128,7 @@ func Crd2Idx(coord, shape, stride IntTuple) (IntTuple, error) {
 		}
 		acc := Int(0)
 		for i := range coord.elems {
-			r, err := Crd2Idx(coord.elems[i], shape.elems[i], stride.elems[i])
+			r, err := crd2idx(coord.elems[i], shape.elems[i], stride.elems[i])
 			if err != nil {
 				return IntTuple{}, err
 			}
@@ -69,7 +168,7 @@ func crd2idxSplit(coord, shape, stride IntTuple) (IntTuple, error) {
 		if err != nil {
 			return IntTuple{}, err
 		}
-		r, err := Crd2Idx(mod, shape.elems[i], stride.elems[i])
+		r, err := crd2idx(mod, shape.elems[i], stride.elems[i])
 		if err != nil {
 			return IntTuple{}, err
 		}
@@ -78,7 +177,7 @@ func crd2idxSplit(coord, shape, stride IntTuple) (IntTuple, error) {
 		}
 		coord = div
 	}
-	r, err := Crd2Idx(coord, shape.elems[last], stride.elems[last])
+	r, err := crd2idx(coord, shape.elems[last], stride.elems[last])
 	if err != nil {
 		return IntTuple{}, err
 	}

@@ -315,6 +315,7 @@ func Flatten(t IntTuple) IntTuple {
 }
 
 // FlattenToTuple is Flatten, but a leaf becomes a 1-tuple.
+// Law: FlattenToTuple(t).IsTuple() and its leaves are Flatten(t)'s.
 func FlattenToTuple(t IntTuple) IntTuple {
 	if !t.IsTuple() {
 		return Tup(t)
@@ -494,6 +495,7 @@ func ProductLike(t, guide IntTuple) (IntTuple, error) {
 }
 
 // RepeatLike is the tuple congruent to t with every leaf x.
+// Law: Congruent(RepeatLike(t, x), t) for a leaf x.
 func RepeatLike(t, x IntTuple) IntTuple {
 	if !t.IsTuple() {
 		return x

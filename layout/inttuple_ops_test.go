@@ -383,6 +383,19 @@ func TestAddScale(t *testing.T) {
 		if z, _ := Add(a, Int(0)); !z.Equal(a) {
 			t.Fatalf("Add(%v, 0) = %v", a, z)
 		}
+		s := randomShape(r, 3, 2)
+		if one, err := Scale(s, Int(1)); err != nil || !one.Equal(s) {
+			t.Fatalf("Scale(%v, 1) = %v, %v", s, one, err)
+		}
+		if k, err := Scale(s, Int(3)); err != nil || !Congruent(k, s) {
+			t.Fatalf("Scale(%v, 3) = %v, %v", s, k, err)
+		}
+		if ft := FlattenToTuple(s); !ft.IsTuple() || countLeaves(ft) != countLeaves(s) {
+			t.Fatalf("FlattenToTuple(%v) = %v", s, ft)
+		}
+		if rl := RepeatLike(s, Int(0)); !Congruent(rl, s) {
+			t.Fatalf("RepeatLike(%v, 0) = %v", s, rl)
+		}
 	}
 	if s, _ := Scale(Tup(Int(1), Basis(2, 1)), Int(3)); s.String() != "(3,6@1)" {
 		t.Errorf("scale = %v", s)
@@ -491,5 +504,23 @@ func TestColexAndCrd2Crd(t *testing.T) {
 	}
 	if i, err := Crd2IdxColex(mustTuple("(1,2)"), mustTuple("((2,2),4)")); err != nil || !i.Equal(Int(9)) {
 		t.Errorf("colex of a coarse coordinate = %v, %v", i, err)
+	}
+}
+
+// The weakly_congruent cases of CuTe's int_tuple unit test.
+func TestWeaklyCongruentCuTeCases(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		want bool
+	}{
+		{"1", "2", true}, {"1", "(1)", true}, {"(1)", "1", false}, {"(2)", "1", false},
+		{"(1)", "(2)", true}, {"1", "(1,1)", true}, {"(1)", "(1,1)", false},
+		{"1", "(1,(1,1))", true}, {"(1,1)", "(1,(1,1))", true}, {"(1,(1,1))", "(2)", false},
+		{"(1,(1,1))", "(1,1)", false}, {"(1,(1,1))", "(2,(2,2))", true},
+		{"(1)", "((2,2),(2,2))", false}, {"(1,1)", "((2,2),(2,2))", true}, {"(1,(1,1))", "((2,2),(2,2))", true},
+	} {
+		if got := WeaklyCongruent(mustTuple(tc.a), mustTuple(tc.b)); got != tc.want {
+			t.Errorf("weakly_congruent(%s, %s) = %v, want %v", tc.a, tc.b, got, tc.want)
+		}
 	}
 }

@@ -1,0 +1,56 @@
+package layout
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"testing"
+)
+
+// testdata/composed_slice.jsonl: slice_and_offset(coord, Sw o off o L) as
+// CuTe C++ computes it (generated with the oracle of ../shared/oracle, all
+// integers static): the sub-layout, the pointer offset, or CuTe's rejection.
+func TestSliceAndOffsetComposedOracle(t *testing.T) {
+	fh, err := os.Open("testdata/composed_slice.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	sc := bufio.NewScanner(fh)
+	total, failed := 0, 0
+	for sc.Scan() {
+		var c struct {
+			ID     string   `json:"id"`
+			Args   []string `json:"args"`
+			Result *string  `json:"result"`
+			Offset int64    `json:"offset"`
+			Error  *string  `json:"error"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
+			t.Fatal(err)
+		}
+		total++
+		coord := mustTuple(c.Args[0])
+		v, err := readValue(c.Args[1])
+		if err != nil {
+			t.Fatalf("%s: %v", c.ID, err)
+		}
+		got, off, err := SliceAndOffsetComposed(coord, v.(Composed))
+		switch {
+		case c.Error != nil && err == nil:
+			t.Errorf("%s: slice_and_offset(%s, %s) = %v, %d; CuTe rejects it: %s", c.ID, c.Args[0], c.Args[1], got, off, *c.Error)
+		case c.Error != nil:
+			continue
+		case err != nil:
+			t.Errorf("%s: slice_and_offset(%s, %s): %v; CuTe gives %s, %d", c.ID, c.Args[0], c.Args[1], err, *c.Result, c.Offset)
+		case got.String() != *c.Result || off != c.Offset:
+			t.Errorf("%s: slice_and_offset(%s, %s) = %v, %d; CuTe gives %s, %d", c.ID, c.Args[0], c.Args[1], got, off, *c.Result, c.Offset)
+		default:
+			continue
+		}
+		failed++
+	}
+	if failed > 0 {
+		t.Logf("%d of %d cases differ from CuTe", failed, total)
+	}
+}
