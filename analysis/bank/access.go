@@ -33,8 +33,8 @@ type Access struct {
 
 // Finding is a neutral observation about an access, for diagnostics and hover.
 type Finding struct {
-	Code    string // stable identifier, e.g. "bank-conflict", "vector-width"
-	Message string
+	Code    string `json:"code"` // stable identifier, e.g. "bank-conflict", "vector-width"
+	Message string `json:"message"`
 }
 
 // Finding codes.
