@@ -477,11 +477,7 @@ func TestBinaryOverStdio(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	bin := filepath.Join(t.TempDir(), "cute-lsp")
-	build := exec.Command("go", "build", "-o", bin, "../cmd/cute-lsp")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := cuteLSPBinary(t)
 	for _, args := range [][]string{nil, {"serve", "--stdio"}} {
 		cmd := exec.Command(bin, args...)
 		in, _ := cmd.StdinPipe()

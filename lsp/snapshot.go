@@ -222,7 +222,7 @@ func (s *Snapshot) Offset(p Position, enc Encoding) int {
 	}
 	if enc == UTF8 {
 		off := min(line.Start+p.Character, line.End)
-		for off > line.Start && !utf8.RuneStart(s.Text[off]) && off < line.End {
+		for off > line.Start && off < line.End && !utf8.RuneStart(s.Text[off]) {
 			off--
 		}
 		return off
@@ -242,12 +242,16 @@ func (s *Snapshot) Offset(p Position, enc Encoding) int {
 }
 
 // Position converts a byte offset (clamped to the text) to an LSP position.
-// An offset inside a line break counts as the end of that line.
+// An offset inside a line break counts as the end of that line, one inside
+// a multi-byte character as that character's start.
 func (s *Snapshot) Position(off int, enc Encoding) Position {
 	off = max(0, min(off, len(s.Text)))
 	line := s.LineOf(off)
 	sp := s.LineSpan(line)
 	off = min(off, sp.End)
+	for off > sp.Start && off < sp.End && !utf8.RuneStart(s.Text[off]) {
+		off--
+	}
 	seg := s.Text[sp.Start:off]
 	switch enc {
 	case UTF8:
