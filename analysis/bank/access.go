@@ -409,9 +409,11 @@ func AnalyzeAccess(a Access) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	c, err := AnalyzeAll(p.Instructions)
-	if err != nil {
-		return nil, err
+	// Lower makes only instructions the hardware accepts (legal widths,
+	// aligned, non-negative addresses), so they are costed unchecked.
+	c := Cost{Phases: make([]Phase, 0, phaseCount(p.Instructions))}
+	for i := range p.Instructions {
+		c.add(&p.Instructions[i])
 	}
 	if c.Wavefronts > c.Ideal {
 		p.Findings = append(p.Findings, Finding{Code: FindingConflict, Message: fmt.Sprintf(

@@ -320,17 +320,23 @@ func (c *Cost) add(in *Instruction) {
 	}
 }
 
+// phaseCount is the most phases the instructions can take.
+func phaseCount(ins []Instruction) int {
+	n := 0
+	for i := range ins {
+		n += ins[i].Lanes() / ins[i].phaseLanes(false)
+	}
+	return n
+}
+
 // AnalyzeAll returns the summed cost of a sequence of warp instructions.
 func AnalyzeAll(ins []Instruction) (Cost, error) {
-	var c Cost
-	n := 0
 	for i := range ins {
 		if err := ins[i].validate(); err != nil {
 			return Cost{}, err
 		}
-		n += ins[i].Lanes() / ins[i].phaseLanes(false)
 	}
-	c.Phases = make([]Phase, 0, n)
+	c := Cost{Phases: make([]Phase, 0, phaseCount(ins))}
 	for i := range ins {
 		c.add(&ins[i])
 	}
