@@ -37,6 +37,8 @@ func Analyze(filename string, src []byte) (findings []Finding, ok bool) {
 	switch LanguageOf(filename) {
 	case LangSheet:
 		return AnalyzeSheet(filename, src).Findings, true
+	case LangMLIR, LangCpp, LangPython:
+		return AnalyzeHost(filename, src).Findings, true
 	}
 	return nil, false
 }

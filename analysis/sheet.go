@@ -100,7 +100,7 @@ func AnalyzeFile(f *grammar.File, src []byte, cache *Cache) *Sheet {
 			s.Names[sym.Name] = sym
 		}
 		if r.Err != nil {
-			if f, ok := evalFinding(r.Err, st, src, scope); ok {
+			if f, ok := evalFinding(r.Err, st.Span(), src, scope); ok {
 				s.Findings = append(s.Findings, f)
 			}
 		}
@@ -239,7 +239,7 @@ func syntaxFinding(e *grammar.Error) Finding {
 
 // evalFinding renders an evaluation error; a use of a failed name is not
 // reported again (ok is false).
-func evalFinding(err error, st grammar.Stmt, src []byte, scope scopeEnv) (Finding, bool) {
+func evalFinding(err error, at grammar.Range, src []byte, scope scopeEnv) (Finding, bool) {
 	if errors.Is(err, errNoValue) {
 		return Finding{}, false
 	}
@@ -270,5 +270,5 @@ func evalFinding(err error, st grammar.Stmt, src []byte, scope scopeEnv) (Findin
 	if errors.As(err, &pe) {
 		return syntaxFinding(pe), true
 	}
-	return Finding{Range: st.Span(), Severity: SeverityError, Code: CodeAlgebra, Message: err.Error()}, true
+	return Finding{Range: at, Severity: SeverityError, Code: CodeAlgebra, Message: err.Error()}, true
 }

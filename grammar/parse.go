@@ -3,6 +3,7 @@ package grammar
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
@@ -23,6 +24,9 @@ func ParseFile(filename string, src []byte) (*File, []*Error) {
 	// (A stream per statement, or one for the whole file, costs more: the
 	// stream is a slice that participle grows one token at a time.)
 	l := &stmtLexer{sc: scanner{src: text, line: 1, col: 1}, src: text, comments: &f.Comments}
+	if strings.HasPrefix(text, "\ufeff") { // a byte order mark is no column
+		l.sc.i = len("\ufeff")
+	}
 	for !l.done() {
 		pl, _ := lexer.Upgrade(l)
 		parseChunk(f, text, pl)
@@ -289,8 +293,15 @@ func ParseDescriptor(src string) (Node, *Error) {
 // or a call of a CuTe operation such as
 // composition((4,2):(1,4), (2,2):(1,2)). It reports the first error.
 func ParseExpr(src string) (Node, *Error) {
-	all := scan(src, 0, 1, 1)
-	end := lexer.EOFToken(endOf(all, lexer.Position{Line: 1, Column: 1}))
+	return ParseExprAt(src, Position{Offset: 0, Line: 1, Column: 1})
+}
+
+// ParseExprAt is ParseExpr for text that begins at start in a larger source
+// (a comment or a string literal of a host file): the positions in the AST
+// and in the error are those of the larger source.
+func ParseExprAt(src string, start Position) (Node, *Error) {
+	all := scan(src, start.Offset, start.Line, start.Column)
+	end := lexer.EOFToken(endOf(all, lexer.Position{Offset: start.Offset, Line: start.Line, Column: start.Column}))
 	node, errs := parseExprTokens(visibleTokens(all), end, "end of input")
 	if len(errs) > 0 {
 		return node, errs[0]
@@ -335,12 +346,10 @@ func endOf(toks []lexer.Token, start lexer.Position) lexer.Position {
 
 func parseExprTokens(toks []lexer.Token, end lexer.Token, endName string) (Node, []*Error) {
 	st := stmtTokens{toks: toks, end: end}
-	first, ok := st.first()
-	if !ok {
+	if _, ok := st.first(); !ok {
 		r := Range{Pos: pos(end.Pos), End: pos(end.Pos)}
 		return nil, []*Error{errorAt(r, endName, "a descriptor", "expected a descriptor, found %s", endName)}
 	}
-	_ = first
 	if err := checkLimits(st); err != nil {
 		return nil, []*Error{err}
 	}

@@ -27,14 +27,19 @@ const (
 // B's shape tree whose value at i is A(B(i)). A is first coalesced into its
 // flat modes (keeping the function on all integers: A's last mode extends
 // past its size, and a trailing size-1 mode keeps its stride), then every
-// leaf mode s:d of B is split over A's modes.
+// leaf mode s:d of B is split over A's modes: it becomes one mode, or a
+// flat tuple of modes where it crosses modes of A. Results are not
+// simplified further.
 //
-// Law: Composition(A,B)(i) == A(B(i)) for all i < size(B), wherever each
-// stride of B, walking over A's modes, is a multiple of the mode's shape or
-// smaller than it and the shapes split exactly. CuTe only rejects the
-// splits it can prove wrong (its "weak" divisibility), and so does this: a
-// stride smaller than a mode's shape that does not divide it is accepted and
-// the result is then not A o B, exactly as CuTe returns it.
+// Law: for every leaf mode B_m of B, Composition(A,B)_m(c) == A(B_m(c)),
+// wherever the stride of B_m, walking over A's modes, is a multiple of each
+// mode's shape or divides it and the shapes split exactly; when in addition
+// B's modes take disjoint parts of A's coordinates, Composition(A,B)(i) ==
+// A(B(i)) for all i < size(B). CuTe only rejects the splits it can prove
+// wrong (its "weak" divisibility: a stride at least the mode's shape and
+// not a multiple of it, or an inexact shape split), and so does this: a
+// stride smaller than a mode's shape that does not divide it is accepted,
+// and the result is then not A o B, exactly as CuTe returns it.
 func Composition(a, b Layout) (Layout, error) {
 	var sb, db [flatInline]int64
 	as, ad, err := flattenModes("composition", a, sb[:0], db[:0])
@@ -46,7 +51,12 @@ func Composition(a, b Layout) (Layout, error) {
 		return Layout{}, errorf("composition", CondOverflow, "coalescing %v overflows int64", a)
 	}
 	c := composer{shape: as, stride: ad}
-	s, d, err := c.mode(b.Shape, b.Stride)
+	var s, d IntTuple
+	if isFlatTuple(b.Shape) && isFlatTuple(b.Stride) && len(b.Shape.elems) == len(b.Stride.elems) {
+		s, d, err = c.flatModes(b.Shape.elems, b.Stride.elems)
+	} else {
+		s, d, err = c.mode(b.Shape, b.Stride)
+	}
 	if err == errCompositionFault {
 		return Layout{}, faultError(a, as, ad, c.fault)
 	}
@@ -54,6 +64,59 @@ func Composition(a, b Layout) (Layout, error) {
 		return Layout{}, err
 	}
 	return Layout{Shape: s, Stride: d}, nil
+}
+
+// CompositionFlat is Composition on flat layouts, written into dst (which
+// may be a or b) without allocating: dst holds the flat modes of
+// Composition(A, B) in order, each mode of B becoming one or more
+// consecutive modes. It fails when the result has more than MaxFlatRank
+// modes.
+// Law: CompositionFlat(a, b) as a layout equals flatten(Composition(a.Layout(), b.Layout())).
+func CompositionFlat(dst, a, b *FlatLayout) error {
+	if a.Rank < 0 || a.Rank > MaxFlatRank || b.Rank < 0 || b.Rank > MaxFlatRank {
+		return errorf("composition", "", "flat layouts of rank %d and %d: a flat layout holds 0 to %d modes", a.Rank, b.Rank, MaxFlatRank)
+	}
+	var sb, db [MaxFlatRank]int64
+	as, ad := appendFlat(sb[:0], db[:0], a)
+	if len(as) == 0 {
+		as, ad = append(as, 1), append(ad, 0)
+	}
+	as, ad, ok := coalesceX(as, ad)
+	if !ok {
+		return errorf("composition", CondOverflow, "coalescing %v overflows int64", a.Layout())
+	}
+	c := composer{shape: as, stride: ad}
+	// A mode of B becomes at most rank(A) modes, so the result fits here
+	// as long as it is checked after each mode.
+	var rsb, rdb [2 * MaxFlatRank]int64
+	rs, rd := rsb[:0], rdb[:0]
+	for i := range b.Rank {
+		if rs, rd, ok = c.leaf(b.Shape[i], b.Stride[i], rs, rd); !ok {
+			return faultError(a.Layout(), as, ad, c.fault)
+		}
+		if len(rs) > MaxFlatRank {
+			return errorf("composition", "", "the composition of %v and %v has more modes than a flat layout holds (%d)", a.Layout(), b.Layout(), MaxFlatRank)
+		}
+	}
+	setFlat(dst, rs, rd)
+	return nil
+}
+
+// appendFlat appends the modes of f to shape and stride. Element loops
+// rather than copy: at these lengths a memmove call costs more than it moves.
+func appendFlat(shape, stride []int64, f *FlatLayout) ([]int64, []int64) {
+	for i := range f.Rank {
+		shape, stride = append(shape, f.Shape[i]), append(stride, f.Stride[i])
+	}
+	return shape, stride
+}
+
+// setFlat makes dst the flat layout shape:stride (at most MaxFlatRank modes).
+func setFlat(dst *FlatLayout, shape, stride []int64) {
+	dst.Rank = len(shape)
+	for i := range shape {
+		dst.Shape[i], dst.Stride[i] = shape[i], stride[i]
+	}
 }
 
 // CompositionTiler is CuTe's composition(A, make_tile(T0, T1, ...)): mode i
@@ -209,7 +272,8 @@ type compositionFault struct {
 type faultKind uint8
 
 const (
-	faultOverflow faultKind = iota
+	faultNone faultKind = iota
+	faultOverflow
 	faultStride
 	faultShape
 	faultZero
@@ -256,6 +320,63 @@ func (c *composer) mode(s, d IntTuple) (IntTuple, IntTuple, error) {
 	return flatTuples(rs, rd)
 }
 
+// flatModes is mode on a flat tuple mode of B, with the leaf results
+// gathered first so that one allocation holds the whole result.
+func (c *composer) flatModes(ss, ds []IntTuple) (IntTuple, IntTuple, error) {
+	n := len(ss)
+	var rsb, rdb [4 * flatInline]int64
+	var endb [flatInline]int
+	rs, rd, ends := rsb[:0], rdb[:0], endb[:0]
+	extra := 0 // IntTuples for the leaves of B that become flat tuples
+	for i := range n {
+		if err := checkIntLeaf("composition", ss[i]); err != nil {
+			return IntTuple{}, IntTuple{}, err
+		}
+		if err := checkIntLeaf("composition", ds[i]); err != nil {
+			return IntTuple{}, IntTuple{}, err
+		}
+		start := len(rs)
+		var ok bool
+		if rs, rd, ok = c.leaf(ss[i].val, ds[i].val, rs, rd); !ok {
+			return IntTuple{}, IntTuple{}, errCompositionFault
+		}
+		if k := len(rs) - start; k > 1 {
+			extra += 2 * k
+		}
+		ends = append(ends, len(rs))
+	}
+	slab := make([]IntTuple, 2*n+extra)
+	top, sub := slab[:2*n], slab[2*n:]
+	start := 0
+	for i, end := range ends {
+		if end-start == 1 {
+			top[i], top[n+i] = Int(rs[start]), Int(rd[start])
+		} else {
+			k := end - start
+			for j := range k {
+				sub[j], sub[k+j] = Int(rs[start+j]), Int(rd[start+j])
+			}
+			top[i], top[n+i] = tupleOf(sub[:k:k]), tupleOf(sub[k:2*k:2*k])
+			sub = sub[2*k:]
+		}
+		start = end
+	}
+	return tupleOf(top[:n:n]), tupleOf(top[n:]), nil
+}
+
+// isFlatTuple reports whether t is a tuple of integer leaves.
+func isFlatTuple(t IntTuple) bool {
+	if !t.IsTuple() {
+		return false
+	}
+	for i := range t.elems {
+		if t.elems[i].kind == kindTuple {
+			return false
+		}
+	}
+	return true
+}
+
 // leaf composes A with the single mode rShape:rStride, appending the
 // resulting modes to outS/outD: one mode, or several when the mode of B
 // crosses modes of A. On failure it records c.fault and reports false.
@@ -283,24 +404,10 @@ func (c *composer) leaf(rShape, rStride int64, outS, outD []int64) ([]int64, []i
 			c.fault.kind = faultZero
 			return nil, nil, false
 		}
-		if restStride%cs != 0 && restStride >= cs {
-			c.fault.kind = faultStride
+		nextShape, nextStride, fault := splitStep(cs, restStride)
+		if fault != faultNone {
+			c.fault.kind = fault
 			return nil, nil, false
-		}
-		ars := restStride
-		if ars < 0 {
-			if ars == -ars {
-				return nil, nil, false
-			}
-			ars = -ars
-		}
-		nextShape, ok1 := ceilDivC(cs, ars)
-		nextStride, ok2 := ceilDivC(ars, cs)
-		if !ok1 || !ok2 {
-			return nil, nil, false
-		}
-		if restStride < 0 {
-			nextStride = -nextStride
 		}
 		if nextShape == 1 || restShape == 1 {
 			restStride = nextStride
@@ -312,16 +419,20 @@ func (c *composer) leaf(rShape, rStride int64, outS, outD []int64) ([]int64, []i
 			c.fault.kind = faultZero
 			return nil, nil, false
 		}
-		if restShape%newShape != 0 {
-			c.fault.kind = faultShape
-			return nil, nil, false
+		left := int64(1)
+		if newShape != restShape {
+			if restShape%newShape != 0 {
+				c.fault.kind = faultShape
+				return nil, nil, false
+			}
+			left = restShape / newShape
 		}
 		v, ok := mulChecked(restStride, cd)
 		if !ok {
 			return nil, nil, false
 		}
 		outS, outD = append(outS, newShape), append(outD, v)
-		restShape /= newShape
+		restShape = left
 		restStride = nextStride
 	}
 	if len(outS) > start && restShape == 1 {
@@ -332,6 +443,54 @@ func (c *composer) leaf(rShape, rStride int64, outS, outD []int64) ([]int64, []i
 		return nil, nil, false
 	}
 	return append(outS, restShape), append(outD, v), true
+}
+
+// splitStep is how a stride rest (non-zero) meets a mode of shape cs
+// (non-zero): ceil_div(cs, |rest|) elements of the mode are taken, and the
+// stride left for the next mode is ceil_div(|rest|, cs) with rest's sign.
+// CuTe rejects a rest that is at least cs and not a multiple of it
+// (faultStride). For positive shapes this divides once where it can and
+// never overflows; other shapes take CuTe's formulas literally,
+// (a + b - 1) / b with truncation.
+func splitStep(cs, rest int64) (nextShape, nextStride int64, fault faultKind) {
+	ars := rest
+	if ars < 0 {
+		if ars == minInt64 {
+			return 0, 0, faultOverflow
+		}
+		ars = -ars
+	}
+	if cs > 0 {
+		q, r := divmod(ars, cs)
+		if r != 0 && q > 0 && rest > 0 {
+			return 0, 0, faultStride
+		}
+		nextStride = q
+		if r != 0 {
+			nextStride++
+		}
+		if q > 0 {
+			nextShape = 1
+		} else {
+			q, r := divmod(cs, ars)
+			nextShape = q
+			if r != 0 {
+				nextShape++
+			}
+		}
+	} else {
+		if rest%cs != 0 && rest >= cs {
+			return 0, 0, faultStride
+		}
+		// cs is negative and not minInt64 here (rest%minInt64 != 0 for
+		// every rest but minInt64 itself), so neither sum overflows.
+		nextShape, _ = ceilDivC(cs, ars)
+		nextStride, _ = ceilDivC(ars, cs)
+	}
+	if rest < 0 {
+		nextStride = -nextStride
+	}
+	return nextShape, nextStride, faultNone
 }
 
 // faultError words f in the numbers of A (and of A coalesced to the flat
@@ -406,8 +565,10 @@ func bwCoalesce(shape, stride []int64, lastShape, lastStride int64) ([]int64, []
 		shape[0], stride[0] = 1, 0
 		return shape[:1], stride[:1], true
 	}
-	k := copy(shape, shape[w:])
-	copy(stride, stride[w:])
+	k := n - w
+	for j := range k {
+		shape[j], stride[j] = shape[w+j], stride[w+j]
+	}
 	return shape[:k], stride[:k], true
 }
 
@@ -430,13 +591,41 @@ func ceilDivC(a, b int64) (int64, bool) {
 	if !ok {
 		return 0, false
 	}
+	if s >= 0 && b > 0 {
+		q, _ := divmod(s, b)
+		return q, true
+	}
 	return s / b, true
+}
+
+// divmod is a/b and a%b for a >= 0, b > 0, in 32 bits when both fit: a
+// 64-bit division costs several times a 32-bit one on common x86 cores,
+// and these operands are almost always small.
+func divmod(a, b int64) (int64, int64) {
+	if (a|b)>>32 == 0 {
+		ua, ub := uint32(a), uint32(b)
+		return int64(ua / ub), int64(ua % ub)
+	}
+	return a / b, a % b
 }
 
 // flattenModes appends the leaf modes of l to shape and stride, checking
 // that l's shape and stride are congruent and that every leaf is a known
 // integer.
 func flattenModes(op string, l Layout, shape, stride []int64) ([]int64, []int64, error) {
+	if isFlatTuple(l.Shape) && isFlatTuple(l.Stride) && len(l.Shape.elems) == len(l.Stride.elems) && len(l.Shape.elems) > 0 {
+		// The common flat layout, without the recursion.
+		ss, ds := l.Shape.elems, l.Stride.elems
+		n0 := len(shape)
+		for i := range ss {
+			if !ss[i].isPlainInt() || !ds[i].isPlainInt() {
+				// Unknown or basis leaves: the general walk says which.
+				return appendModes(op, l.Shape, l.Stride, shape[:n0], stride[:n0])
+			}
+			shape, stride = append(shape, ss[i].val), append(stride, ds[i].val)
+		}
+		return shape, stride, nil
+	}
 	var err error
 	shape, stride, err = appendModes(op, l.Shape, l.Stride, shape, stride)
 	if err != nil {

@@ -280,11 +280,15 @@ func Take(l Layout, b, e int) (Layout, error) {
 	return Layout{Shape: Tup(l.Shape.Elems()[b:e]...), Stride: Tup(l.Stride.Elems()[b:e]...)}, nil
 }
 
-// Group is group<b,e>(l): modes [b, e) gathered into one mode (nothing changes when b == e).
+// Group is group<b,e>(l): modes [b, e) gathered into one mode (nothing
+// changes when b == e); e = -1 means up to the last mode, as in CuTe.
 // Law: Group(l, b, e).Flatten() == l.Flatten() and Size is unchanged.
 func Group(l Layout, b, e int) (Layout, error) {
 	if err := checkTopRank("group", l); err != nil {
 		return Layout{}, err
+	}
+	if e == -1 {
+		e = l.Rank()
 	}
 	shape, err := groupTuple(l, l.Shape, b, e)
 	if err != nil {
