@@ -95,7 +95,7 @@ type gTirx struct {
 }
 
 type gTirxTerm struct {
-	Kw     *lexer.Token `parser:"(  (?= 'R' '[' ) @'R' '['"`
+	Kw     *lexer.Token `parser:"(  @'R' '['"`
 	Layout *gLayout     `parser:"   @@"`
 	Close  lexer.Token  `parser:"   @']'"`
 	Offset *gLayout     `parser:") | @@"`
