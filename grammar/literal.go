@@ -68,9 +68,21 @@ func startsLiteral(lex tokenSource) bool {
 type literalParser struct {
 	lex  tokenSource
 	errs []*Error
+	// Allocation helpers: a literal has many small nodes.
+	ints  []Int  // a slab the Int leaves are cut from
+	elems []Node // the elements of the tuples being read, innermost last
 }
 
 func (p *literalParser) fail(e *Error) { p.errs = append(p.errs, e) }
+
+// newInt returns a zeroed Int from the slab.
+func (p *literalParser) newInt() *Int {
+	if len(p.ints) == cap(p.ints) {
+		p.ints = make([]Int, 0, min(64, max(4, 2*cap(p.ints))))
+	}
+	p.ints = p.ints[:len(p.ints)+1]
+	return &p.ints[len(p.ints)-1]
+}
 
 func unexpected(t *lexer.Token) error { return &participle.UnexpectedTokenError{Unexpected: *t} }
 
@@ -88,25 +100,30 @@ func (p *literalParser) tuple() (Node, error) {
 		t.End = tokSpan(*close).End
 		return t, nil
 	}
+	mark := len(p.elems)
+	done := func(close *lexer.Token) (Node, error) {
+		p.lex.Next()
+		t.End = tokSpan(*close).End
+		t.Elems = make([]Node, len(p.elems)-mark)
+		copy(t.Elems, p.elems[mark:])
+		p.elems = p.elems[:mark]
+		return t, nil
+	}
 	for {
 		e, err := p.tuple()
 		if err != nil {
 			return nil, err
 		}
-		t.Elems = append(t.Elems, e)
+		p.elems = append(p.elems, e)
 		sep := p.lex.Peek()
 		switch {
 		case isPunctTok(sep, ","):
 			p.lex.Next()
 			if close := p.lex.Peek(); isPunctTok(close, ")") { // pycute's 1-tuple (4,)
-				p.lex.Next()
-				t.End = tokSpan(*close).End
-				return t, nil
+				return done(close)
 			}
 		case isPunctTok(sep, ")"):
-			p.lex.Next()
-			t.End = tokSpan(*sep).End
-			return t, nil
+			return done(sep)
 		default:
 			return nil, unexpected(sep)
 		}
@@ -210,7 +227,7 @@ func (p *literalParser) leaf() (Node, error) {
 
 // tokRange is the range of t, or an empty range at end when t is the end of input.
 func tokRange(t lexer.Token, end Position) Range {
-	if t.EOF() {
+	if t.EOF() || t.Type == tokEnd {
 		return Range{Pos: end, End: end}
 	}
 	return tokSpan(t)
@@ -252,15 +269,20 @@ func (p *literalParser) unknown(q lexer.Token) (*Unknown, error) {
 // integer converts an Int or Static token; an overflow is an error at the
 // token's own range.
 func (p *literalParser) integer(t lexer.Token) *Int {
-	n, err := intOf(t)
-	if err != nil {
+	n := p.newInt()
+	if err := setInt(n, t); err != nil {
 		p.fail(err)
 	}
 	return n
 }
 
 func intOf(t lexer.Token) (*Int, *Error) {
-	n := &Int{Range: tokSpan(t), Text: t.Value}
+	n := &Int{}
+	return n, setInt(n, t)
+}
+
+func setInt(n *Int, t lexer.Token) *Error {
+	*n = Int{Range: tokSpan(t), Text: t.Value}
 	digits := t.Value
 	if t.Type == tokStatic {
 		n.Static = true
@@ -268,11 +290,11 @@ func intOf(t lexer.Token) (*Int, *Error) {
 	}
 	v, err := strconv.ParseInt(digits, 10, 64)
 	if err != nil {
-		return n, errorAt(n.Range, quote(t.Value), "an integer that fits in int64",
+		return errorAt(n.Range, quote(t.Value), "an integer that fits in int64",
 			"integer %s overflows int64", t.Value)
 	}
 	n.Value = v
-	return n, nil
+	return nil
 }
 
 // nodeText prints a leaf for a message, as written.

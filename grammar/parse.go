@@ -3,6 +3,7 @@ package grammar
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
@@ -23,6 +24,9 @@ func ParseFile(filename string, src []byte) (*File, []*Error) {
 	// (A stream per statement, or one for the whole file, costs more: the
 	// stream is a slice that participle grows one token at a time.)
 	l := &stmtLexer{sc: scanner{src: text, line: 1, col: 1}, src: text, comments: &f.Comments}
+	if strings.HasPrefix(text, "\ufeff") { // a byte order mark is no column
+		l.sc.i = len("\ufeff")
+	}
 	for !l.done() {
 		pl, _ := lexer.Upgrade(l)
 		parseChunk(f, text, pl)
@@ -214,7 +218,7 @@ func (l *stmtLexer) region(first *lexer.Token, stopAtOp bool) (end, op lexer.Tok
 		take(*first)
 	}
 	for {
-		t, ok := l.peekToken()
+		t, ok := l.token()
 		if !ok {
 			end = lexer.EOFToken(l.lastEnd)
 			if n > 0 {
@@ -223,7 +227,6 @@ func (l *stmtLexer) region(first *lexer.Token, stopAtOp bool) (end, op lexer.Tok
 			break
 		}
 		if t.Type == tokNewline {
-			l.token()
 			if depth == 0 || l.nextLineStartsStatement() {
 				t.Type = tokEnd
 				end = t
@@ -232,11 +235,9 @@ func (l *stmtLexer) region(first *lexer.Token, stopAtOp bool) (end, op lexer.Tok
 			continue
 		}
 		if stopAtOp && depth == 0 && (t.Type == tokEqEq || t.Type == tokIdent && t.Value == "is") {
-			l.token()
 			op = t
 			break
 		}
-		l.token()
 		take(t)
 	}
 	if n > 0 {
@@ -342,12 +343,10 @@ func endOf(toks []lexer.Token, start lexer.Position) lexer.Position {
 
 func parseExprTokens(toks []lexer.Token, end lexer.Token, endName string) (Node, []*Error) {
 	st := stmtTokens{toks: toks, end: end}
-	first, ok := st.first()
-	if !ok {
+	if _, ok := st.first(); !ok {
 		r := Range{Pos: pos(end.Pos), End: pos(end.Pos)}
 		return nil, []*Error{errorAt(r, endName, "a descriptor", "expected a descriptor, found %s", endName)}
 	}
-	_ = first
 	if err := checkLimits(st); err != nil {
 		return nil, []*Error{err}
 	}

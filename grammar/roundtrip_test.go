@@ -281,3 +281,22 @@ func TestFindMLIRTypes(t *testing.T) {
 		t.Errorf("errors %v", errs)
 	}
 }
+
+func TestByteOrderMark(t *testing.T) {
+	f, errs := ParseFile("bom.cute", []byte("\ufeffA = 8:1\nB = (4:8)\n"))
+	if len(f.Statements) != 2 || len(errs) != 1 || errs[0].Range.Pos.Line != 2 || errs[0].Range.Pos.Column != 7 {
+		t.Fatalf("statements %d, errors %v", len(f.Statements), errs)
+	}
+	if got := PrintFile(f, Cute); got != "A = 8:1\nB = (4:8)\n" {
+		t.Errorf("printed %q", got)
+	}
+}
+
+// TestParticipleLexer: the lexer participle is built with also serves
+// participle's own entry points.
+func TestParticipleLexer(t *testing.T) {
+	g, err := bindingParser.ParseString("x", "A = (4,8):(1,4) # c\n")
+	if err != nil || g.Name.Value != "A" || Print(g.Value.Node, Cute) != "(4,8):(1,4)" {
+		t.Fatalf("%v %+v", err, g)
+	}
+}

@@ -350,6 +350,9 @@ var coreOpNames = []string{
 	"size", "cosize", "rank", "depth", "crd2idx", "idx2crd", "coalesce", "filter_zeros", "filter",
 	"make_layout", "make_ordered_layout", "make_identity_layout", "flatten", "group", "take", "select",
 	"layout", "append", "prepend", "replace", "slice", "dice",
+	"shape", "stride", "product", "sum", "max", "min", "gcd", "compact_col_major", "compact_row_major",
+	"inner_product", "ceil_div", "shape_div", "elem_scale", "compact_order", "unflatten",
+	"prefix_product", "suffix_product", "congruent", "weakly_congruent", "compatible", "elem_less", "crd2crd",
 }
 
 // FuzzCoreOps runs every core operation on random (often invalid) layouts,
@@ -409,6 +412,10 @@ func FuzzCoreOps(f *testing.F) {
 		}
 		_, err = Crd2Crd(a, b, a)
 		check("crd2crd", err)
+		_, err = Idx2CrdStride(a, b, vals[3].(IntTuple))
+		check("idx2crd stride", err)
+		_, err = Idx2CrdStride(a, l.Shape, l.Stride)
+		check("idx2crd layout", err)
 		_, err = MakeLayout(a)
 		check("make_layout", err)
 		_, err = MakeLayoutStride(a, b)

@@ -506,3 +506,21 @@ func TestColexAndCrd2Crd(t *testing.T) {
 		t.Errorf("colex of a coarse coordinate = %v, %v", i, err)
 	}
 }
+
+// The weakly_congruent cases of CuTe's int_tuple unit test.
+func TestWeaklyCongruentCuTeCases(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		want bool
+	}{
+		{"1", "2", true}, {"1", "(1)", true}, {"(1)", "1", false}, {"(2)", "1", false},
+		{"(1)", "(2)", true}, {"1", "(1,1)", true}, {"(1)", "(1,1)", false},
+		{"1", "(1,(1,1))", true}, {"(1,1)", "(1,(1,1))", true}, {"(1,(1,1))", "(2)", false},
+		{"(1,(1,1))", "(1,1)", false}, {"(1,(1,1))", "(2,(2,2))", true},
+		{"(1)", "((2,2),(2,2))", false}, {"(1,1)", "((2,2),(2,2))", true}, {"(1,(1,1))", "((2,2),(2,2))", true},
+	} {
+		if got := WeaklyCongruent(mustTuple(tc.a), mustTuple(tc.b)); got != tc.want {
+			t.Errorf("weakly_congruent(%s, %s) = %v, want %v", tc.a, tc.b, got, tc.want)
+		}
+	}
+}

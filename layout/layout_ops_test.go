@@ -97,6 +97,12 @@ func TestMakeLayoutLaws(t *testing.T) {
 			t.Fatalf("MakeLayoutOf(%v, %v).Get(1) = %v", a, b, g1)
 		}
 	}
+	if g, err := Group(mustLayout("(2,3,5):(1,2,6)"), 1, -1); err != nil || g.String() != "(2,(3,5)):(1,(2,6))" {
+		t.Errorf("group<1,-1> = %v, %v", g, err)
+	}
+	if g, err := Group(mustLayout("8:1"), 0, -1); err != nil || g.String() != "((8)):((1))" {
+		t.Errorf("group<0,-1>(8:1) = %v, %v", g, err)
+	}
 	one := MakeLayoutOf(mustLayout("3:1"))
 	if one.String() != "(3):(1)" {
 		t.Errorf("make_layout(3:1) = %v", one)
@@ -415,5 +421,70 @@ func TestOpsArguments(t *testing.T) {
 		if !ok || op.Doc == "" || op.Signature == "" {
 			t.Errorf("op %s: registered %v, doc %q", name, ok, op.Doc)
 		}
+	}
+}
+
+func TestTupleOps(t *testing.T) {
+	lay := mustLayout("(4,(3,6)):(1,(4,12))")
+	for _, tc := range []struct {
+		op   string
+		args []Value
+		want string
+	}{
+		{"shape", []Value{lay}, "(4,(3,6))"},
+		{"shape", []Value{lay, Int(1), Int(0)}, "3"},
+		{"stride", []Value{lay, Int(1)}, "(4,12)"},
+		{"product", []Value{mustTuple("(2,(3,4))")}, "24"},
+		{"sum", []Value{mustTuple("(2,(3,4))")}, "9"},
+		{"max", []Value{mustTuple("(2,(3,4))")}, "4"},
+		{"min", []Value{mustTuple("(2,(3,4))")}, "2"},
+		{"gcd", []Value{mustTuple("(6,(12,4))")}, "2"},
+		{"compact_col_major", []Value{mustTuple("(4,8,1,2)")}, "(1,4,0,32)"},
+		{"compact_row_major", []Value{mustTuple("(4,8,1,2)")}, "(16,2,0,1)"},
+		{"inner_product", []Value{mustTuple("(1,(2,3))"), mustTuple("(4,(5,6))")}, "32"},
+		{"ceil_div", []Value{mustTuple("(4,5,6)"), Int(40)}, "(1,1,3)"},
+		{"shape_div", []Value{mustTuple("(4,5,6)"), Int(40)}, "(1,1,3)"},
+		{"elem_scale", []Value{mustTuple("(2,3)"), mustTuple("(4,(2,2))")}, "(8,12)"},
+		{"compact_order", []Value{mustTuple("(2,3,4)"), mustTuple("(1,1,0)")}, "(4,4,1)"},
+		{"unflatten", []Value{mustTuple("(1,2,3)"), mustTuple("(0,(0,0))")}, "(1,(2,3))"},
+		{"prefix_product", []Value{mustTuple("(2,(3,4))"), Int(1)}, "(1,(2,6))"},
+		{"suffix_product", []Value{mustTuple("(2,(3,4))"), Int(1)}, "(12,(4,1))"},
+		{"congruent", []Value{mustTuple("(2,(3,4))"), mustTuple("(1,(1,1))")}, "true"},
+		{"weakly_congruent", []Value{mustTuple("(2,3)"), mustTuple("(1,(1,1))")}, "true"},
+		{"compatible", []Value{mustTuple("(2,3)"), mustTuple("(2,(3,1))")}, "true"},
+		{"compatible", []Value{mustTuple("(2,4)"), mustTuple("(2,(3,1))")}, "false"},
+		{"elem_less", []Value{mustTuple("(1,2)"), mustTuple("(2,3)")}, "true"},
+		{"crd2crd", []Value{mustTuple("(1,2)"), mustTuple("(2,3)"), mustTuple("(3,2)")}, "(1,2)"},
+		{"crd2crd", []Value{Int(5), Int(6), mustTuple("(3,2)")}, "(2,1)"},
+	} {
+		v, err := Apply(tc.op, tc.args...)
+		if err != nil || v.String() != tc.want {
+			t.Errorf("%s(%v) = %v, %v; want %s", tc.op, tc.args, v, err, tc.want)
+		}
+	}
+	for _, tc := range []struct {
+		op   string
+		args []Value
+	}{
+		{"shape", []Value{lay, Int(2)}},
+		{"stride", []Value{Tiler{}}},
+		{"product", []Value{lay}},
+		{"product", nil},
+		{"inner_product", []Value{Int(1)}},
+		{"congruent", []Value{lay, Int(1)}},
+		{"elem_less", []Value{Int(1)}},
+		{"elem_less", []Value{Unknown(), Int(1)}},
+		{"crd2crd", []Value{Int(1), Int(2)}},
+	} {
+		if v, err := Apply(tc.op, tc.args...); err == nil {
+			t.Errorf("%s(%v) = %v, want an error", tc.op, tc.args, v)
+		}
+	}
+	// CuTe's compact_xmajor unit tests with run-time integers: a run-time 1 keeps its stride.
+	if d, _ := CompactColMajor(Tup(Dyn(4), Dyn(8), Dyn(1), Dyn(2))); d.String() != "(1,4,32,32)" {
+		t.Errorf("run-time compact_col_major = %v", d)
+	}
+	if d, _ := CompactColMajor(Tup(Int(4), Tup(Int(8), Int(1), Tup(Int(2), Int(3))))); d.String() != "(1,(4,0,(32,64)))" {
+		t.Errorf("static compact_col_major = %v", d)
 	}
 }

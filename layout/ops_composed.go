@@ -191,8 +191,11 @@ func registerComposedTensorOps() {
 	}
 	// CuTe's filter of a swizzled layout takes a profile; filter(L) alone is not defined.
 	registerOverload("filter", func(args []Value) (Value, bool, error) {
+		if len(args) != 2 {
+			return nil, false, nil
+		}
 		c, ok := args[0].(Composed)
-		if len(args) != 2 || !ok {
+		if !ok {
 			return nil, false, nil
 		}
 		v, err := ComposedApplyInner("filter", c, args[1])

@@ -208,7 +208,7 @@ func (in *Instruction) validate() error {
 		if a < 0 {
 			return fmt.Errorf("bank: warp %d instruction %d lane %d: negative byte address %d", in.Warp, in.Step, lane, a)
 		}
-		if a%int64(in.Width) != 0 {
+		if a&int64(in.Width-1) != 0 { // widths are powers of two
 			return fmt.Errorf("bank: warp %d instruction %d lane %d: byte address %d is not aligned to the %d-byte access", in.Warp, in.Step, lane, a, in.Width)
 		}
 	}
@@ -238,25 +238,56 @@ func (c *Cost) add(in *Instruction) {
 	shift := uint(bits.TrailingZeros(uint(unit)))
 	slots := int64(phaseBytes / unit)
 	banksPerSlot := unit / 4
+	// Distinct units per slot: a chain per slot through the units seen so
+	// far; a chain is as long as the slot's conflict degree, so this is
+	// linear in conflict-free phases. units and next are read only below n.
+	var units [2 * WarpSize]int64
+	var next [2 * WarpSize]int8
+	var head [Banks]int8
+	var count [Banks]uint8
 	for first := 0; first < in.Lanes(); first += per {
 		p := Phase{Warp: in.Warp, Step: in.Step, FirstLane: first, Lanes: per, Paired: paired}
-		// Distinct units per slot: a chain per slot through the units seen so
-		// far; a chain is as long as the slot's conflict degree, so this is
-		// linear in conflict-free phases.
-		var units [2 * WarpSize]int64
-		var next [2 * WarpSize]int8
-		var head [Banks]int8
-		var count [Banks]uint8
-		for s := range slots {
-			head[s] = -1
-		}
-		n := int8(0)
-		active := false
+		// Fast path: every active lane in a slot of its own costs one wavefront.
+		var used uint32
+		active, clash := false, false
 		for lane := first; lane < first+per; lane++ {
 			if !in.Active(lane) {
 				continue
 			}
 			active = true
+			bit := uint32(1) << ((in.Addrs[lane] >> shift) & (slots - 1))
+			if used&bit != 0 {
+				clash = true
+				break
+			}
+			used |= bit
+		}
+		if !active {
+			continue // a phase with no active lane is not issued
+		}
+		if !clash {
+			for s := range int(slots) {
+				if used&(1<<s) != 0 {
+					for k := range banksPerSlot {
+						p.Words[s*banksPerSlot+k] = 1
+					}
+				}
+			}
+			p.Wavefronts = 1
+			c.Wavefronts++
+			c.Ideal++
+			c.Phases = append(c.Phases, p)
+			continue
+		}
+		for s := range slots {
+			head[s] = -1
+			count[s] = 0
+		}
+		n := int8(0)
+		for lane := first; lane < first+per; lane++ {
+			if !in.Active(lane) {
+				continue
+			}
 			u := in.Addrs[lane] >> shift
 			s := u & (slots - 1)
 			seen := false
@@ -278,9 +309,6 @@ func (c *Cost) add(in *Instruction) {
 				p.Wavefronts = int(count[s])
 			}
 		}
-		if !active {
-			continue // a phase with no active lane is not issued
-		}
 		for s := range int(slots) {
 			for k := range banksPerSlot {
 				p.Words[s*banksPerSlot+k] = count[s]
@@ -292,17 +320,23 @@ func (c *Cost) add(in *Instruction) {
 	}
 }
 
+// phaseCount is the most phases the instructions can take.
+func phaseCount(ins []Instruction) int {
+	n := 0
+	for i := range ins {
+		n += ins[i].Lanes() / ins[i].phaseLanes(false)
+	}
+	return n
+}
+
 // AnalyzeAll returns the summed cost of a sequence of warp instructions.
 func AnalyzeAll(ins []Instruction) (Cost, error) {
-	var c Cost
-	n := 0
 	for i := range ins {
 		if err := ins[i].validate(); err != nil {
 			return Cost{}, err
 		}
-		n += ins[i].Lanes() / ins[i].phaseLanes(false)
 	}
-	c.Phases = make([]Phase, 0, n)
+	c := Cost{Phases: make([]Phase, 0, phaseCount(ins))}
 	for i := range ins {
 		c.add(&ins[i])
 	}

@@ -169,6 +169,10 @@ func TestMeasuredLayouts(t *testing.T) {
 		if r.Wavefronts != c.Wavefronts {
 			t.Errorf("case %d: predicted %d wavefronts, measured %d", c.ID, r.Wavefronts, c.Wavefronts)
 		}
+		// AnalyzeAccess costs its own lowering unchecked: it must be valid.
+		if checked, err := AnalyzeAll(r.Instructions); err != nil || checked.Wavefronts != r.Wavefronts {
+			t.Errorf("case %d: the lowering does not pass the checks: %v", c.ID, err)
+		}
 		n++
 	}
 	if n < 400 {
