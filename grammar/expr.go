@@ -1,6 +1,7 @@
 package grammar
 
 import (
+	"errors"
 	"strings"
 	"sync"
 
@@ -195,6 +196,11 @@ func sub[G any](r *exprReader, p *participle.Parser[G]) (*G, error) {
 		}
 		g, err := p.ParseFromLexer(pl, participle.AllowTrailing(true))
 		src.i += pl.Cursor()
+		// Running out of the stage's tokens means meeting the token after it.
+		var perr participle.Error
+		if err != nil && end < len(src.toks) && errors.As(err, &perr) && perr.Position().Offset == eof.Offset {
+			return nil, unexpected(&src.toks[end])
+		}
 		return g, err
 	case peekingSource:
 		return p.ParseFromLexer(src.PeekingLexer, participle.AllowTrailing(true))

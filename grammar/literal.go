@@ -227,7 +227,7 @@ func (p *literalParser) leaf() (Node, error) {
 
 // tokRange is the range of t, or an empty range at end when t is the end of input.
 func tokRange(t lexer.Token, end Position) Range {
-	if t.EOF() {
+	if t.EOF() || t.Type == tokEnd {
 		return Range{Pos: end, End: end}
 	}
 	return tokSpan(t)

@@ -412,6 +412,10 @@ func FuzzCoreOps(f *testing.F) {
 		}
 		_, err = Crd2Crd(a, b, a)
 		check("crd2crd", err)
+		_, err = Idx2CrdStride(a, b, vals[3].(IntTuple))
+		check("idx2crd stride", err)
+		_, err = Idx2CrdStride(a, l.Shape, l.Stride)
+		check("idx2crd layout", err)
 		_, err = MakeLayout(a)
 		check("make_layout", err)
 		_, err = MakeLayoutStride(a, b)

@@ -10,9 +10,58 @@ const (
 	CondComposedOffset   = "Require offset == 0."
 	CondComposedNesting  = "swizzled layouts nest at most two deep here"
 	CondComposedOperand  = "operand kind not supported for a swizzled layout"
-	CondComposedInverse  = "the inverse of a swizzled layout with a non-zero offset is not a swizzled layout"
 	CondComposedNotPlain = "the inner function is not a plain layout"
 )
+
+// LayoutAfterSwizzle is L o Offset o Sw, the function i -> L(Offset + Sw(i)):
+// what CuTe's inverses of a swizzled layout with a non-zero offset return
+// (ComposedLayout<Layout, Offset, Swizzle>). CuTe defines little else on it.
+type LayoutAfterSwizzle struct {
+	Outer  Layout
+	Offset IntTuple
+	Inner  Swizzle
+}
+
+func (l LayoutAfterSwizzle) String() string { return l.Format(false) }
+
+// Format prints l as CuTe does: (_2,_4):(_1,_2) o _-8 o Sw<3,4,-5>.
+func (l LayoutAfterSwizzle) Format(static bool) string {
+	return l.Outer.Format(static) + " o " + l.Offset.Format(static) + " o " + l.Inner.String()
+}
+
+// Eval is L(Offset + Sw(i)).
+// Law: for C = Sw o off o L and its left inverse R = inverse(L) o -off o Sw,
+// R.Eval(C.Eval(i)) == i where L's left inverse inverts L.
+func (l LayoutAfterSwizzle) Eval(i int64) (int64, error) {
+	const op = "composed layout"
+	if err := l.Inner.Validate(op); err != nil {
+		return 0, err
+	}
+	off, err := offsetValue(op, l.Offset)
+	if err != nil {
+		return 0, err
+	}
+	x, err := addOffset(op, off, l.Inner.apply(i))
+	if err != nil {
+		return 0, err
+	}
+	return l.Outer.Eval(x)
+}
+
+// negateOffset is CuTe's right_inverse/left_inverse of an integer offset: -t.
+func negateOffset(op string, t IntTuple) (IntTuple, error) {
+	v, err := offsetValue(op, t)
+	if err != nil {
+		return t, err
+	}
+	if v == -1<<63 {
+		return t, errorf(op, CondOverflow, "-(%d)", v)
+	}
+	if t.IsStatic() {
+		return Int(-v), nil
+	}
+	return Dyn(-v), nil
+}
 
 // NestedComposed is Sw o Offset o (Sw' o Offset' o L): what CuTe's
 // composition of two swizzled layouts returns when the swizzles do not cancel
@@ -162,8 +211,9 @@ func ComposedComposition(a, b Value) (Value, bool, error) {
 }
 
 // ComposedInverse is CuTe's right_inverse or left_inverse (op) of
-// Sw o 0 o L: inverse(L) o Sw, which CuTe then rewrites as ComposeLayoutSwizzle
-// does, so CuTe rejects it where L's inverse does not carry Sw's masks to
+// Sw o off o L. With a non-zero offset CuTe inverts the parts and keeps them
+// apart, inverse(L) o -off o Sw (a LayoutAfterSwizzle). With offset 0 it is
+// inverse(L) o Sw, which CuTe rewrites as ComposeLayoutSwizzle does, so CuTe rejects it where L's inverse does not carry Sw's masks to
 // masks (often: make_swizzle's static_asserts). A swizzle is its own inverse.
 // Law: for compact L whose size is whole swizzle blocks and whose inverse
 // maps bits to bits in order, the result R is an inverse (C(R(i)) == i for
@@ -180,9 +230,6 @@ func ComposedInverse(op string, v Value) (Value, bool, error) {
 		if err := c.Outer.Validate(op); err != nil {
 			return nil, true, err
 		}
-		if !isStaticZero(c.Offset) {
-			return nil, true, errorf(op, CondComposedInverse, "%v", c)
-		}
 		inv, err := Apply(op, c.Inner)
 		if err != nil {
 			return nil, true, err
@@ -190,6 +237,14 @@ func ComposedInverse(op string, v Value) (Value, bool, error) {
 		invl, ok := inv.(Layout)
 		if !ok {
 			return nil, true, errorf(op, CondComposedNotPlain, "%s(%v) = %v", op, c.Inner, inv)
+		}
+		if !isStaticZero(c.Offset) {
+			// CuTe inverts each part and keeps them apart: inverse(L) o -off o Sw.
+			neg, err := negateOffset(op, c.Offset)
+			if err != nil {
+				return nil, true, err
+			}
+			return LayoutAfterSwizzle{Outer: invl, Offset: neg, Inner: c.Outer}, true, nil
 		}
 		r, err := ComposeLayoutSwizzle(op, invl, c.Outer)
 		return r, true, err

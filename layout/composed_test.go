@@ -237,6 +237,49 @@ func TestSliceComposedProperty(t *testing.T) {
 	}
 }
 
+// Law: the left inverse of a swizzled layout with an offset, inverse(L) o -off o Sw,
+// undoes it where L's left inverse undoes L.
+func TestLayoutAfterSwizzleProperty(t *testing.T) {
+	r := rand.New(rand.NewPCG(47, 48))
+	for range 300 {
+		c := randomComposed(r)
+		c.Offset = Int(1 + r.Int64N(100))
+		if ok, _ := IsInjective(c.Inner); !ok {
+			continue
+		}
+		inv, err := Apply("left_inverse", c)
+		if err != nil {
+			continue
+		}
+		la := inv.(LayoutAfterSwizzle)
+		plain, _ := Apply("left_inverse", c.Inner)
+		n, _ := c.Size()
+		exact := true
+		for i := range n {
+			x, _ := c.Inner.Eval(i)
+			y, _ := plain.(Layout).Eval(x)
+			exact = exact && y == i
+		}
+		if !exact {
+			continue
+		}
+		for i := range n {
+			ci, _ := c.Eval(i)
+			if got, err := la.Eval(ci); err != nil || got != i {
+				t.Fatalf("%v at %v(%d) = %d, %v; want %d", la, c, i, got, err, i)
+			}
+		}
+	}
+	c := Composed{Swizzle{3, 4, -5}, Int(8), mustLayout("((2,2),4):((1,8),2)")}
+	inv, err := Apply("left_inverse", c)
+	if err != nil || inv.String() != "(2,4,2):(1,4,2) o -8 o Sw<3,4,-5>" {
+		t.Errorf("left_inverse(%v) = %v, %v", c, inv, err)
+	}
+	if f := inv.(LayoutAfterSwizzle).Format(true); f != "(_2,_4,_2):(_1,_4,_2) o _-8 o Sw<3,4,-5>" {
+		t.Errorf("Format = %s", f)
+	}
+}
+
 func TestComposedOps(t *testing.T) {
 	c := Composed{Swizzle{3, 4, 3}, Int(0), mustLayout("(8,64):(64,1)")}
 	cases := []struct {
@@ -316,10 +359,26 @@ func TestComposedErrors(t *testing.T) {
 		{"composed onto a tiler", func() error { _, err := composeSwizzle("t", Swizzle{1, 2, 3}, Int(0), Tiler{}); return err }, CondComposedOperand},
 		{"inverse of invalid swizzle", func() error { _, err := Apply("right_inverse", Swizzle{3, 4, 2}); return err }, CondSwizzleShift},
 		{"inverse of invalid composed", func() error { _, err := Apply("left_inverse", badSw); return err }, CondSwizzleShift},
-		{"inverse with offset", func() error {
-			_, err := Apply("right_inverse", Composed{Swizzle{3, 4, 3}, Int(8), mustLayout("8:1")})
+		{"inverse with unknown offset", func() error {
+			_, err := Apply("right_inverse", Composed{Swizzle{3, 4, 3}, Unknown(), mustLayout("8:1")})
 			return err
-		}, CondComposedInverse},
+		}, CondUnknown},
+		{"inverse with offset -2^63", func() error {
+			_, err := Apply("right_inverse", Composed{Swizzle{3, 4, 3}, Int(-1 << 63), mustLayout("8:1")})
+			return err
+		}, CondOverflow},
+		{"layout after swizzle, invalid", func() error {
+			_, err := LayoutAfterSwizzle{mustLayout("8:1"), Int(0), Swizzle{3, 4, 2}}.Eval(1)
+			return err
+		}, CondSwizzleShift},
+		{"layout after swizzle, unknown offset", func() error {
+			_, err := LayoutAfterSwizzle{mustLayout("8:1"), Unknown(), Swizzle{3, 4, 3}}.Eval(1)
+			return err
+		}, CondUnknown},
+		{"layout after swizzle, overflow", func() error {
+			_, err := LayoutAfterSwizzle{mustLayout("8:1"), Int(1<<63 - 1), Swizzle{3, 4, 3}}.Eval(1 << 7)
+			return err
+		}, CondOverflow},
 		{"inverse of nested", func() error { _, err := Apply("right_inverse", nested); return err }, CondComposedNesting},
 		{"inverse, masks", func() error { _, err := Apply("right_inverse", good); return err }, CondSwizzleShift},
 		{"inverse, bit counts", func() error {

@@ -1,5 +1,10 @@
 package layout
 
+import (
+	"strconv"
+	"strings"
+)
+
 // Evaluation: coordinates to offsets (crd2idx) and indices to coordinates
 // (idx2crd), as CuTe's stride.hpp defines them, and slicing with "_".
 //
@@ -130,7 +135,7 @@ func crd2idx(coord, shape, stride IntTuple) (IntTuple, error) {
 		for i := range coord.elems {
 			r, err := crd2idx(coord.elems[i], shape.elems[i], stride.elems[i])
 			if err != nil {
-				return IntTuple{}, err
+				return IntTuple{}, inMode(err, i)
 			}
 			if acc, err = addOp("crd2idx", acc, r); err != nil {
 				return IntTuple{}, err
@@ -157,6 +162,22 @@ func crd2idx(coord, shape, stride IntTuple) (IntTuple, error) {
 		return IntTuple{}, errorf("crd2idx", CondInvalidParams, "the coordinate %v is not an integer", coord)
 	}
 	return mulLeaf("crd2idx", coord, stride)
+}
+
+// inMode prefixes the detail of an error from mode i of a coordinate with
+// "mode i: ", so that nested failures say where they are.
+func inMode(err error, i int) error {
+	e, ok := err.(*Error)
+	if !ok || e.Condition == CondOverflow {
+		return err
+	}
+	out := *e
+	if strings.HasPrefix(out.Detail, "mode ") {
+		out.Detail = "mode " + strconv.Itoa(i) + "," + strings.TrimPrefix(out.Detail, "mode ")
+	} else {
+		out.Detail = "mode " + strconv.Itoa(i) + ": " + out.Detail
+	}
+	return &out
 }
 
 // crd2idxSplit is crd2idx of an integer coordinate over the modes of a tuple shape.
@@ -255,6 +276,60 @@ func Idx2Crd(coord, shape IntTuple) (IntTuple, error) {
 	}
 	out[last] = c
 	return Tup(out...), nil
+}
+
+// Idx2CrdStride is CuTe's idx2crd(idx, shape, stride): the coordinate of
+// the offset idx in the compact layout shape:stride, each mode read as
+// (idx / d) mod s (a static size-1 mode gives 0); an integer stride against a
+// tuple shape stands for the column-major strides starting there.
+// Law: Idx2CrdStride(Eval(i), shape, stride) == Idx2Crd(i, shape) for a compact layout and 0 <= i < Size.
+func Idx2CrdStride(idx, shape, stride IntTuple) (IntTuple, error) {
+	const op = "idx2crd"
+	if idx.IsTuple() || shape.IsTuple() {
+		if !shape.IsTuple() {
+			return IntTuple{}, errorf(op, CondInvalidParams, "the index %v is a tuple but the shape %v is an integer", idx, shape)
+		}
+		if !stride.IsTuple() {
+			var err error
+			if stride, err = CompactMajor(shape, stride, LayoutLeft); err != nil {
+				return IntTuple{}, err
+			}
+		}
+		if len(stride.elems) != len(shape.elems) || idx.IsTuple() && len(idx.elems) != len(shape.elems) {
+			return IntTuple{}, errorf(op, CondMismatchedRanks, "index %v, shape %v, stride %v", idx, shape, stride)
+		}
+		out := make([]IntTuple, len(shape.elems))
+		for i := range shape.elems {
+			x := idx
+			if idx.IsTuple() {
+				x = idx.elems[i]
+			}
+			c, err := Idx2CrdStride(x, shape.elems[i], stride.elems[i])
+			if err != nil {
+				return IntTuple{}, err
+			}
+			out[i] = c
+		}
+		return Tup(out...), nil
+	}
+	if shape.isConst(1) {
+		return Int(0), nil
+	}
+	if stride.IsTuple() {
+		return IntTuple{}, errorf(op, CondCongruent, "shape %v, stride %v", shape, stride)
+	}
+	for _, x := range []IntTuple{idx, shape, stride} {
+		if !x.isPlainInt() && x.kind != kindUnknown {
+			return IntTuple{}, errorf(op, CondInvalidParams, "%v is not an integer", x)
+		}
+	}
+	if stride.isKnown(0) || shape.isKnown(0) {
+		return IntTuple{}, errorf(op, CondDivByZero, "(%v / %v) mod %v", idx, stride, shape)
+	}
+	if idx.kind == kindUnknown || shape.kind == kindUnknown || stride.kind == kindUnknown {
+		return Unknown(), nil
+	}
+	return intLeaf((idx.val/stride.val)%shape.val, idx.static && shape.static && stride.static), nil
 }
 
 // Crd2IdxColex is CuTe's two-argument crd2idx(coord, shape): the

@@ -97,6 +97,12 @@ func TestMakeLayoutLaws(t *testing.T) {
 			t.Fatalf("MakeLayoutOf(%v, %v).Get(1) = %v", a, b, g1)
 		}
 	}
+	if g, err := Group(mustLayout("(2,3,5):(1,2,6)"), 1, -1); err != nil || g.String() != "(2,(3,5)):(1,(2,6))" {
+		t.Errorf("group<1,-1> = %v, %v", g, err)
+	}
+	if g, err := Group(mustLayout("8:1"), 0, -1); err != nil || g.String() != "((8)):((1))" {
+		t.Errorf("group<0,-1>(8:1) = %v, %v", g, err)
+	}
 	one := MakeLayoutOf(mustLayout("3:1"))
 	if one.String() != "(3):(1)" {
 		t.Errorf("make_layout(3:1) = %v", one)

@@ -20,7 +20,7 @@ func init() {
 	register(Op{Name: "rank", Signature: "rank(L)", Doc: "the number of top-level modes of L", Apply: applyRank})
 	register(Op{Name: "depth", Signature: "depth(L)", Doc: "the nesting depth of L's shape", Apply: applyDepth})
 	register(Op{Name: "crd2idx", Signature: "crd2idx(c, L)", Doc: "the offset of coordinate c (an index, an R-D or a natural coordinate) in L", Apply: applyCrd2Idx})
-	register(Op{Name: "idx2crd", Signature: "idx2crd(c, S)", Doc: "the natural coordinate of index c in shape S", Apply: applyIdx2Crd})
+	register(Op{Name: "idx2crd", Signature: "idx2crd(c, S [, D])", Doc: "the natural coordinate of index c in shape S (of offset c in the compact layout S:D)", Apply: applyIdx2Crd})
 	register(Op{Name: "coalesce", Signature: "coalesce(L [, P])", Doc: "L with size-1 modes dropped and contiguous modes merged (by mode of profile P)", Apply: applyCoalesce})
 	register(Op{Name: "filter_zeros", Signature: "filter_zeros(L [, P])", Doc: "L with the shape of every stride-0 mode set to 1", Apply: applyFilterZeros})
 	register(Op{Name: "filter", Signature: "filter(L [, P])", Doc: "coalesce(filter_zeros(L)): L without stride-0 and size-1 modes", Apply: applyFilter})
@@ -209,18 +209,14 @@ func applyCrd2Idx(args []Value) (Value, error) {
 }
 
 func applyIdx2Crd(args []Value) (Value, error) {
-	if err := argCount("idx2crd", args, 2, 2); err != nil {
-		return nil, err
-	}
-	c, err := coreTupleArg("idx2crd", args[0])
+	ts, err := tupleArgs("idx2crd", args, 2, 3)
 	if err != nil {
 		return nil, err
 	}
-	s, err := coreTupleArg("idx2crd", args[1])
-	if err != nil {
-		return nil, err
+	if len(ts) == 3 {
+		return Idx2CrdStride(ts[0], ts[1], ts[2])
 	}
-	return Idx2Crd(c, s)
+	return Idx2Crd(ts[0], ts[1])
 }
 
 func applyProfiled(op string, args []Value, whole func(Layout) (Layout, error), prof func(Layout, IntTuple) (Layout, error)) (Value, error) {
