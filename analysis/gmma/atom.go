@@ -54,11 +54,11 @@ func (a Arch) String() string {
 type Kind int
 
 const (
-	Interleave Kind = iota // no swizzle; 8x16-byte core matrices
-	SW32                   // Swizzle<1,4,3> on bytes: rows of 32 bytes
-	SW64                   // Swizzle<2,4,3> on bytes: rows of 64 bytes
-	SW128                  // Swizzle<3,4,3> on bytes: rows of 128 bytes
-	SW128Base32B           // Swizzle<2,5,2> on bytes: 128-byte rows of 32-byte units (SM100, MN-major only)
+	Interleave   Kind = iota // no swizzle; 8x16-byte core matrices
+	SW32                     // Swizzle<1,4,3> on bytes: rows of 32 bytes
+	SW64                     // Swizzle<2,4,3> on bytes: rows of 64 bytes
+	SW128                    // Swizzle<3,4,3> on bytes: rows of 128 bytes
+	SW128Base32B             // Swizzle<2,5,2> on bytes: 128-byte rows of 32-byte units (SM100, MN-major only)
 )
 
 var kindNames = [...]string{"INTER", "SW32", "SW64", "SW128", "SW128_32B"}

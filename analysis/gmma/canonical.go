@@ -66,4 +66,3 @@ func CanonicalLayout(d Descriptor, major Major, bits int, mn, k int64) (layout.L
 	}
 	return layout.Make(layout.Tup(s0, s1), layout.Tup(d0, d1)), nil
 }
-

@@ -173,12 +173,12 @@ func Recognize(arch Arch, op Operand) (Tiling, error) {
 }
 
 type mismatch struct {
-	atom       Atom
-	order      Order
-	sizes      bool
-	ext, aext  [2]int64
-	index      int64
-	want, got  int64
+	atom      Atom
+	order     Order
+	sizes     bool
+	ext, aext [2]int64
+	index     int64
+	want, got int64
 }
 
 func (m mismatch) err() error {
