@@ -13,6 +13,10 @@ import (
 // token), which names every continuation a user would write rather than the
 // one grammar branch participle tried last.
 func syntaxError(err error, st stmtTokens, kind stmtKind, endName string) *Error {
+	var own *Error
+	if errors.As(err, &own) {
+		return own
+	}
 	toks := st.visible()
 	at := len(toks)
 	var perr participle.Error

@@ -15,6 +15,10 @@ func Coalesce(l Layout) (Layout, error) {
 	if err := checkCongruent("coalesce", l.Shape, l.Stride, nil); err != nil {
 		return Layout{}, err
 	}
+	var flat FlatLayout
+	if l.flattenStatic(&flat) && CoalesceFlat(&flat, &flat) == nil {
+		return flat.Layout(), nil
+	}
 	shape, stride := FlattenToTuple(l.Shape).elems, FlattenToTuple(l.Stride).elems
 	r := len(shape)
 	if r == 0 {
@@ -178,6 +182,7 @@ type FlatLayout struct {
 // FlattenInto writes the leaves of l into dst. It fails when l has more than
 // MaxFlatRank leaves, an unknown leaf (CondUnknown), a basis stride, or a
 // stride not congruent to its shape.
+// Law: dst.Layout().Eval(i) == l.Eval(i) for every i.
 func (l Layout) FlattenInto(dst *FlatLayout) error {
 	dst.Rank = 0
 	return flattenInto(dst, l, l.Shape, l.Stride)
@@ -212,7 +217,15 @@ func flattenInto(dst *FlatLayout, l Layout, s, d IntTuple) error {
 	return nil
 }
 
+// flattenStatic is FlattenInto for layouts of static plain integers only
+// (the ones on which CoalesceFlat agrees with Coalesce).
+func (l Layout) flattenStatic(dst *FlatLayout) bool {
+	dst.Rank = 0
+	return allStatic(&l.Shape) && allStatic(&l.Stride) && flattenInto(dst, l, l.Shape, l.Stride) == nil
+}
+
 // Layout is f as a Layout: integer-shaped for rank 1, a flat tuple otherwise.
+// Law: f.Layout().FlattenInto(&g) gives g == *f (for rank >= 1).
 func (f *FlatLayout) Layout() Layout {
 	if f.Rank == 1 {
 		return Layout{Shape: Int(f.Shape[0]), Stride: Int(f.Stride[0])}

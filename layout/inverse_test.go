@@ -112,7 +112,7 @@ func TestInverseErrors(t *testing.T) {
 			{mustLayout("4:1"), mustLayout("4:1")},
 			{Ints(2, 2)},
 			{Unknown()},
-			{Composed{Outer: Swizzle{1, 1, 1}, Offset: Int(1), Inner: mustLayout("4:1")}},
+			{Composed{Outer: Swizzle{3, 1, 1}, Offset: Int(1), Inner: mustLayout("4:1")}}, // |S| < B: no such swizzle
 		} {
 			if _, err := Apply(op, args...); err == nil {
 				t.Errorf("%s%v accepted", op, args)

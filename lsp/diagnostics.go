@@ -225,9 +225,11 @@ func readSnapshot(u, path string) *Snapshot {
 }
 
 // diagnosticScheduler publishes diagnostics for open documents. Each open
-// document has a worker; an edit kicks it, it waits Config.DiagnosticsDelay
-// (gathering further kicks), analyzes the latest snapshot and publishes. An
-// analysis under way when more edits arrive is followed by exactly one more.
+// document has a worker; an edit kicks it, and it analyzes the latest
+// snapshot and publishes. Edits that come closer together than
+// Config.DiagnosticsDelay are debounced: the worker waits out the delay,
+// gathering further kicks, before it analyzes. An analysis under way when
+// more edits arrive is followed by exactly one more.
 type diagnosticScheduler struct {
 	s       *Server
 	mu      sync.Mutex
@@ -299,6 +301,7 @@ func (d *diagnosticScheduler) stop() {
 
 func (d *diagnosticScheduler) run(u string, w *diagnosticWorker) {
 	defer d.wg.Done()
+	var lastKick time.Time
 	for {
 		var immediate bool
 		select {
@@ -307,7 +310,13 @@ func (d *diagnosticScheduler) run(u string, w *diagnosticWorker) {
 		case immediate = <-w.kick:
 		}
 		_, cfg, _ := d.s.session()
-		if !immediate && cfg.DiagnosticsDelay > 0 {
+		// An edit after a quiet spell is analyzed at once; one that follows
+		// another within the delay is part of a burst, and the burst is
+		// analyzed once, a delay after its latest edit was noticed.
+		now := time.Now()
+		burst := now.Sub(lastKick) < cfg.DiagnosticsDelay
+		lastKick = now
+		if !immediate && burst {
 			t := time.NewTimer(cfg.DiagnosticsDelay)
 			select {
 			case <-w.quit:
