@@ -30,7 +30,9 @@ const (
 // past its size, and a trailing size-1 mode keeps its stride), then every
 // leaf mode s:d of B is split over A's modes: it becomes one mode, or a
 // flat tuple of modes where it crosses modes of A. Results are not
-// simplified further.
+// simplified further. A's strides may be scaled bases (an identity layout):
+// each result stride then carries the basis of the mode of A it came from.
+// B's strides must be integers.
 //
 // Law: for every leaf mode B_m of B, Composition(A,B)_m(c) == A(B_m(c)),
 // wherever the stride of B_m, walking over A's modes, is a multiple of each
