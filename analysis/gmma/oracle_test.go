@@ -289,3 +289,47 @@ var explanations = map[string][]string{
 	"E024": {"Swizzle<3,3,3>", "SM100"},
 	"E031": {"mode 1 (K)", "144 bytes apart"},
 }
+
+// TestPointerForm: every atom and tile CuTe printed with a smem_ptr stage,
+// read through FromPointerForm, is the position-independent layout CuTe printed.
+func TestPointerForm(t *testing.T) {
+	type rec struct {
+		AtomLayout string `json:"atom_layout"`
+		AtomPI     string `json:"atom_pi"`
+		Smem       string `json:"smem"`
+		SmemPI     string `json:"smem_pi"`
+		Bits       int    `json:"bits"`
+	}
+	f, err := os.Open("../../testdata/oracle/gmma_desc.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	n := 0
+	for sc.Scan() {
+		var r rec
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range [][2]string{{r.AtomLayout, r.AtomPI}, {r.Smem, r.SmemPI}} {
+			ptr := strings.Replace(p[0], fmt.Sprintf(" o smem_ptr[%db](unset) o ", r.Bits), " o 0 o ", 1)
+			v, err := parseValue(ptr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := FromPointerForm(v, r.Bits)
+			if err != nil || got.String() != p[1] {
+				t.Fatalf("%s: %v, %v; CuTe %s", p[0], got, err, p[1])
+			}
+			n++
+		}
+	}
+	if n == 0 {
+		t.Fatal("no records")
+	}
+	if _, err := FromPointerForm(layout.Composed{Outer: layout.Swizzle{B: 3, M: 4, S: 3}, Inner: layout.Make(layout.Int(8), layout.Int(1))}, 5); err == nil {
+		t.Error("5-bit elements accepted")
+	}
+}
