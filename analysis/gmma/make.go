@@ -94,8 +94,10 @@ func modeName(i int) string {
 // (SM100: K divided by 4 for SW128_32B, and no check of the K extent) and
 // the descriptor holds LBO, SBO, the start address >> 4 and the swizzle
 // kind; CuTe writes base_offset 0 (and on SM100 version 1, lbo_mode 0).
-// Law: CanonicalLayout(d, major, Bits, MN, K), evaluated at every
-// coordinate of the block, equals the block's offset less its start.
+// Law: for a dense block (32 bytes of K), CanonicalLayout(d, major, Bits,
+// MN, K), evaluated at every coordinate of the block, equals the block's
+// offset less its start. (For a sparse K-major block of 64 bytes CuTe
+// checks only the first 32: where the other 32 lie, no field says.)
 // A layout CuTe rejects is a *NotCanonical error; so are three that CuTe
 // lets through to a wrong descriptor: a start address off a 16-byte
 // boundary or past the 14-bit field, a buffer off the swizzle's period, and
