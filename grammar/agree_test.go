@@ -1,6 +1,7 @@
 package grammar
 
 import (
+	"os"
 	"strings"
 	"testing"
 )
@@ -34,5 +35,29 @@ func TestSheetAndDescriptorErrorsAgree(t *testing.T) {
 					derr.Range.Pos.Column+shift, derr.Range.End.Column+shift, want, got.Range.Pos.Column, got.Range.End.Column, got.Message)
 			}
 		}
+	}
+}
+
+// TestErrataCalls parses the CuTe call of every worked example in the seeds'
+// errata (../../shared/seeds/ERRATA.md), e.g. zipped_divide((128,64):(1,128), <32:1, 32:1>).
+func TestErrataCalls(t *testing.T) {
+	data, err := os.ReadFile("../../shared/seeds/ERRATA.md")
+	if err != nil {
+		t.Skip("../../shared/seeds not found beside the checkout")
+	}
+	n := 0
+	for _, line := range strings.Split(string(data), "\n") {
+		cells := strings.Split(strings.ReplaceAll(line, `\|`, "¦"), "|")
+		if len(cells) < 4 || !strings.HasPrefix(strings.TrimSpace(cells[1]), "P0") {
+			continue
+		}
+		call := strings.Trim(strings.TrimSpace(cells[3]), "`")
+		if _, perr := ParseExpr(call); perr != nil {
+			t.Errorf("%s: %q: %v", strings.TrimSpace(cells[1]), call, perr)
+		}
+		n++
+	}
+	if n < 100 {
+		t.Errorf("only %d errata calls found", n)
 	}
 }

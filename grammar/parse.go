@@ -218,7 +218,7 @@ func (l *stmtLexer) region(first *lexer.Token, stopAtOp bool) (end, op lexer.Tok
 		take(*first)
 	}
 	for {
-		t, ok := l.peekToken()
+		t, ok := l.token()
 		if !ok {
 			end = lexer.EOFToken(l.lastEnd)
 			if n > 0 {
@@ -227,7 +227,6 @@ func (l *stmtLexer) region(first *lexer.Token, stopAtOp bool) (end, op lexer.Tok
 			break
 		}
 		if t.Type == tokNewline {
-			l.token()
 			if depth == 0 || l.nextLineStartsStatement() {
 				t.Type = tokEnd
 				end = t
@@ -236,11 +235,9 @@ func (l *stmtLexer) region(first *lexer.Token, stopAtOp bool) (end, op lexer.Tok
 			continue
 		}
 		if stopAtOp && depth == 0 && (t.Type == tokEqEq || t.Type == tokIdent && t.Value == "is") {
-			l.token()
 			op = t
 			break
 		}
-		l.token()
 		take(t)
 	}
 	if n > 0 {

@@ -1,5 +1,10 @@
 package layout
 
+import (
+	"strconv"
+	"strings"
+)
+
 // Evaluation: coordinates to offsets (crd2idx) and indices to coordinates
 // (idx2crd), as CuTe's stride.hpp defines them, and slicing with "_".
 //
@@ -130,7 +135,7 @@ func crd2idx(coord, shape, stride IntTuple) (IntTuple, error) {
 		for i := range coord.elems {
 			r, err := crd2idx(coord.elems[i], shape.elems[i], stride.elems[i])
 			if err != nil {
-				return IntTuple{}, err
+				return IntTuple{}, inMode(err, i)
 			}
 			if acc, err = addOp("crd2idx", acc, r); err != nil {
 				return IntTuple{}, err
@@ -157,6 +162,22 @@ func crd2idx(coord, shape, stride IntTuple) (IntTuple, error) {
 		return IntTuple{}, errorf("crd2idx", CondInvalidParams, "the coordinate %v is not an integer", coord)
 	}
 	return mulLeaf("crd2idx", coord, stride)
+}
+
+// inMode prefixes the detail of an error from mode i of a coordinate with
+// "mode i: ", so that nested failures say where they are.
+func inMode(err error, i int) error {
+	e, ok := err.(*Error)
+	if !ok || e.Condition == CondOverflow {
+		return err
+	}
+	out := *e
+	if strings.HasPrefix(out.Detail, "mode ") {
+		out.Detail = "mode " + strconv.Itoa(i) + "," + strings.TrimPrefix(out.Detail, "mode ")
+	} else {
+		out.Detail = "mode " + strconv.Itoa(i) + ": " + out.Detail
+	}
+	return &out
 }
 
 // crd2idxSplit is crd2idx of an integer coordinate over the modes of a tuple shape.

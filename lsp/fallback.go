@@ -58,7 +58,9 @@ func scanOf(snap *Snapshot) *sheetScan {
 // of the line, strings are double-quoted and end at the line's end when
 // unterminated.
 func lexSheet(text string) []lexeme {
-	out := make([]lexeme, 0, len(text)/2)
+	// Layout text runs to about 0.6 lexemes a byte; sizing for it saves the
+	// copies of a growing slice.
+	out := make([]lexeme, 0, len(text)*2/3)
 	add := func(kind uint8, start, end int) { out = append(out, lexeme{int32(start), int32(end), kind}) }
 	for i := 0; i < len(text); {
 		c := text[i]
@@ -113,7 +115,18 @@ func lexSheet(text string) []lexeme {
 	return out
 }
 
-var closerOf = map[byte]byte{'(': ')', '[': ']', '{': '}', '<': '>'}
+// closerOf is the bracket that closes open.
+func closerOf(open byte) byte {
+	switch open {
+	case '(':
+		return ')'
+	case '[':
+		return ']'
+	case '{':
+		return '}'
+	}
+	return '>'
+}
 
 // bindingAt reads a "name = ..." binding from a line starting at column 0.
 func bindingAt(snap *Snapshot, line Span) (binding, bool) {
@@ -137,10 +150,13 @@ func bindingAt(snap *Snapshot, line Span) (binding, bool) {
 }
 
 func scanSheet(snap *Snapshot) *sheetScan {
-	sc := &sheetScan{byName: map[string]int{}}
+	sc := &sheetScan{}
 	if snap.Kind != KindSheet {
+		sc.byName = map[string]int{}
 		return sc
 	}
+	sc.byName = make(map[string]int, snap.LineCount())
+	sc.bindings = make([]binding, 0, snap.LineCount())
 	sc.lexemes = lexSheet(snap.Text)
 	bindingLine := make([]bool, snap.LineCount())
 	for i := 0; i < snap.LineCount(); i++ {
@@ -171,9 +187,9 @@ func bracketFindings(snap *Snapshot, lexemes []lexeme, bindingLine []bool) []Fin
 			open := stack[k]
 			var closers strings.Builder
 			for m := len(stack) - 1; m >= k; m-- {
-				closers.WriteByte(closerOf[snap.Text[int(stack[m].start)]])
+				closers.WriteByte(closerOf(snap.Text[int(stack[m].start)]))
 			}
-			want := string(closerOf[snap.Text[int(open.start)]])
+			want := string(closerOf(snap.Text[int(open.start)]))
 			findings = append(findings, Finding{
 				Span:     open.span(),
 				Severity: SeverityError,
@@ -224,7 +240,7 @@ func bracketFindings(snap *Snapshot, lexemes []lexeme, bindingLine []bool) []Fin
 				break
 			}
 			top := stack[len(stack)-1]
-			want := closerOf[snap.Text[int(top.start)]]
+			want := closerOf(snap.Text[int(top.start)])
 			if c != want {
 				p := snap.Position(int(top.start), UTF32)
 				findings = append(findings, Finding{

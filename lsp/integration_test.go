@@ -371,7 +371,10 @@ func TestPullDiagnostics(t *testing.T) {
 	}
 	s := startSession(t, Options{})
 	var res map[string]any
-	s.call("initialize", map[string]any{"rootUri": fileURI(dir), "capabilities": map[string]any{"textDocument": map[string]any{"diagnostic": map[string]any{}}}}, &res)
+	s.call("initialize", map[string]any{"rootUri": fileURI(dir), "capabilities": map[string]any{
+		"textDocument": map[string]any{"diagnostic": map[string]any{}},
+		"workspace":    map[string]any{"diagnostics": map[string]any{"refreshSupport": true}},
+	}}, &res)
 	s.notify("initialized", map[string]any{})
 
 	open := fileURI(filepath.Join(dir, "b.cute"))
@@ -410,6 +413,17 @@ func TestPullDiagnostics(t *testing.T) {
 	if len(got) != 2 || got["a.cute"] != 1 || got["b.cute"] != 1 {
 		t.Errorf("workspace diagnostics per file = %v, want a.cute:1 b.cute:1 (open text), nothing else", got)
 	}
+
+	// A configuration change asks the pulling client to pull again.
+	s.notify("workspace/didChangeConfiguration", map[string]any{"settings": map[string]any{"cute": map[string]any{"arch": "sm80"}}})
+	s.wait("workspace/diagnostic/refresh", func() bool {
+		for _, n := range s.notes {
+			if n.Method == "workspace/diagnostic/refresh" {
+				return true
+			}
+		}
+		return false
+	})
 
 	// A client that pulls is not also pushed to.
 	time.Sleep(50 * time.Millisecond)

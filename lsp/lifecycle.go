@@ -52,6 +52,8 @@ func initialize(_ context.Context, s *Server, params []byte) (any, error) {
 	enc := negotiateEncoding(offered)
 	// A client that pulls diagnostics would show pushed ones twice.
 	push := caps.TextDocument == nil || caps.TextDocument.Diagnostic == nil
+	refresh := caps.Workspace != nil && caps.Workspace.Diagnostics != nil &&
+		caps.Workspace.Diagnostics.RefreshSupport != nil && *caps.Workspace.Diagnostics.RefreshSupport
 
 	cfg := s.cfg
 	if len(p.InitializationOptions) > 0 {
@@ -81,6 +83,7 @@ func initialize(_ context.Context, s *Server, params []byte) (any, error) {
 	s.enc = enc
 	s.cfg = cfg
 	s.pushDiagnostics = push
+	s.refreshDiagnostics = refresh
 	s.roots = roots
 	s.mu.Unlock()
 	s.state.Store(stateInitialized)
@@ -195,9 +198,22 @@ func didChangeConfiguration(_ context.Context, s *Server, params []byte) error {
 		s.notify(protocol.MethodWindowShowMessage, &protocol.ShowMessageParams{Type: protocol.MessageTypeWarning, Message: "cute-lsp: " + err.Error()})
 		return err
 	}
-	// Findings may depend on the configuration: analyze every open document again.
+	// Findings may depend on the configuration: analyze every open document
+	// again, and ask a pulling client to pull again.
 	for _, snap := range s.store.All() {
 		s.diags.schedule(snap.URI, true)
+	}
+	s.mu.Lock()
+	refresh := s.refreshDiagnostics
+	s.mu.Unlock()
+	if refresh && s.conn != nil {
+		// A call waits for its answer, which the read loop (running this
+		// notification) delivers: it must not be made from here.
+		go func() {
+			if _, err := s.conn.Call(context.Background(), protocol.MethodWorkspaceDiagnosticRefresh, nil, nil); err != nil {
+				s.logf("%s: %v", protocol.MethodWorkspaceDiagnosticRefresh, err)
+			}
+		}()
 	}
 	return nil
 }
