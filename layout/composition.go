@@ -114,8 +114,10 @@ func appendBasisModes(s, d IntTuple, shape, stride []int64, paths [][]int) ([]in
 	if err := checkIntLeaf("composition", s); err != nil {
 		return nil, nil, nil, err
 	}
-	if d.IsUnknown() {
-		return nil, nil, nil, checkIntLeaf("composition", d)
+	if !d.IsBasis() {
+		if err := checkIntLeaf("composition", d); err != nil {
+			return nil, nil, nil, err
+		}
 	}
 	return append(shape, s.val), append(stride, d.val), append(paths, d.modes), nil
 }
@@ -229,6 +231,9 @@ func compositionOf(a, b Value) (Value, error) {
 		case Tiler:
 			return CompositionTiler(a, b)
 		case IntTuple:
+			if b.IsUnderscore() {
+				return a, nil // composition(A, _) is A
+			}
 			if b.IsLeaf() {
 				if err := checkIntLeaf("composition", b); err != nil {
 					return nil, err
@@ -288,6 +293,10 @@ func kindName(v Value) string {
 func tilerOfTuple(t IntTuple) (Tiler, error) {
 	modes := make([]TilerMode, t.Len())
 	for i, e := range t.Elems() {
+		if e.IsUnderscore() {
+			modes[i] = TilerMode{Skip: true}
+			continue
+		}
 		if e.IsTuple() {
 			sub, err := tilerOfTuple(e)
 			if err != nil {
@@ -796,12 +805,16 @@ func appendModes(op string, s, d IntTuple, shape, stride []int64) ([]int64, []in
 // unknowns and scaled-basis strides.
 func checkIntLeaf(op string, t IntTuple) error {
 	switch {
+	case t.isPlainInt():
+		return nil
 	case t.IsUnknown():
 		return errorf(op, CondUnknown, "%s needs every shape and stride known, and one is ?", op)
 	case t.IsBasis():
 		return errorf(op, "", "scaled-basis stride %v is not supported by %s yet", t, op)
+	case t.IsUnderscore():
+		return errorf(op, "", "_ stands for a whole mode, not a number, and cannot be a shape or stride of %s", op)
 	}
-	return nil
+	return errorf(op, "", "%v is not an integer", t)
 }
 
 func checkTopCongruent(op string, l Layout) error {

@@ -359,6 +359,14 @@ func TestCompositionExamples(t *testing.T) {
 	if err != nil || v.String() != "(4,2):(8,1)" {
 		t.Errorf("composition with the shape (4,2) as tiler = %v, %v", v, err)
 	}
+	v, err = Apply("composition", mustLayout("(8,8):(8,1)"), Tup(Underscore(), Int(4)))
+	if err != nil || v.String() != "(8,4):(8,1)" {
+		t.Errorf("composition with the tuple (_,4) as tiler = %v, %v", v, err)
+	}
+	v, err = Apply("composition", mustLayout("(8,8):(8,1)"), Underscore())
+	if err != nil || v.String() != "(8,8):(8,1)" {
+		t.Errorf("composition with _ = %v, %v", v, err)
+	}
 	v, err = Apply("composition", mustLayout("(8,(4,4)):(16,(1,4))"), Tup(Int(2), Ints(2, 2)))
 	if err != nil || v.String() != "(2,(2,2)):(16,(1,4))" {
 		t.Errorf("composition with a nested shape as tiler = %v, %v", v, err)
@@ -425,6 +433,13 @@ func TestCompositionErrors(t *testing.T) {
 	wantError(t, "stride divisibility in a flat B", err, "composition", CondStrideDivisibility, "stride 6")
 	_, err = Composition(Layout{Shape: Tup(Int(4), Unknown()), Stride: Ints(1, 4)}, mustLayout("2:1"))
 	wantError(t, "unknown in a flat A", err, "composition", CondUnknown)
+	_, err = Composition(mustLayout("4:1"), Layout{Shape: Underscore(), Stride: Int(1)})
+	wantError(t, "_ as a shape of B", err, "composition", "", "_ stands for a whole mode")
+	_, err = Composition(Layout{Shape: Ints(4, 4), Stride: Tup(Basis(1, 0), Underscore())}, mustLayout("2:1"))
+	wantError(t, "_ beside a basis in A", err, "composition", "", "_ stands for a whole mode")
+	if err := checkIntLeaf("x", Tup()); err == nil || !strings.Contains(err.Error(), "() is not an integer") {
+		t.Errorf("checkIntLeaf(()) = %v", err)
+	}
 	_, err = Composition(mustLayout("4:1"), Layout{Shape: Int(4), Stride: Basis(1, 0)})
 	wantError(t, "scaled basis in B", err, "composition", "", "scaled-basis")
 	_, err = Composition(Layout{Shape: Ints(4, 4), Stride: Tup(Basis(1, 0), Unknown())}, mustLayout("2:1"))

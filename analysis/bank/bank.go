@@ -24,6 +24,16 @@
 //   - lanes predicated off take no part; in the pairing test they match any
 //     address, and a phase with no active lane is not issued.
 //
+// Lower turns (shared-memory layout, access layout, element bits) into those
+// instructions: each thread's value mode is cut into runs of consecutive
+// elements and moved with the widest aligned access (at most 16 bytes) that
+// every run allows. Sub-byte elements sit where CuTe packs them (element e at
+// bit e*bits): runs covering whole bytes move like any other (4-bit x8 is one
+// 4-byte access, 6-bit x64 three 16-byte ones); runs that do not (a lone
+// 4-bit element, 6-bit elements) are read as CuTe's subbyte_reference reads
+// them, a byte access where each element starts and, for the lanes whose
+// element straddles into the next byte, a second one with the others off.
+//
 // Addresses are byte offsets from the start of a shared-memory buffer that is
 // at least 128-byte aligned (swizzled layouts assume the alignment their
 // swizzle period needs, as CuTe does).
