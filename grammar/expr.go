@@ -402,31 +402,48 @@ func (r *exprReader) tirx() (Node, error) {
 }
 
 // stageEnd is the index just past the stage that starts at toks[i]: the
-// first "o", ",", ";" or unmatched closing bracket outside brackets.
+// first "o", ",", ";" or unmatched closing bracket outside brackets. A ">"
+// closes only a "<" (a pointer's address may hold a stray one).
 func stageEnd(toks []lexer.Token, i int) int {
-	depth := 0
+	var open []byte
 	for ; i < len(toks); i++ {
 		t := &toks[i]
 		switch t.Type {
 		case tokCompose:
-			if depth == 0 {
+			if len(open) == 0 {
 				return i
 			}
 		case tokPunct:
-			switch t.Value {
+			switch v := t.Value; v {
 			case "(", "[", "{", "<":
-				depth++
+				open = append(open, v[0])
 			case ")", "]", "}", ">":
-				if depth == 0 {
+				want := opener(v[0])
+				switch {
+				case len(open) > 0 && open[len(open)-1] == want:
+					open = open[:len(open)-1]
+				case v == ">":
+				case len(open) == 0:
 					return i
 				}
-				depth--
 			case ",", ";":
-				if depth == 0 {
+				if len(open) == 0 {
 					return i
 				}
 			}
 		}
 	}
 	return i
+}
+
+func opener(closer byte) byte {
+	switch closer {
+	case ')':
+		return '('
+	case ']':
+		return '['
+	case '}':
+		return '{'
+	}
+	return '<'
 }

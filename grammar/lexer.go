@@ -57,15 +57,16 @@ func (definition) Lex(filename string, r io.Reader) (lexer.Lexer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &sliceLexer{tokens: scan(string(src), 0, 1, 1)}, nil
+	return definition{}.LexString(filename, string(src))
 }
 
-func (d definition) LexString(filename string, s string) (lexer.Lexer, error) {
-	return &sliceLexer{tokens: scan(s, 0, 1, 1)}, nil
+func (definition) LexString(filename string, s string) (lexer.Lexer, error) {
+	all := scan(s, 0, 1, 1)
+	end := endOf(all, lexer.Position{Line: 1, Column: 1})
+	return &sliceLexer{tokens: visibleTokens(all), eof: end}, nil
 }
 
-// sliceLexer replays already scanned tokens to participle; every statement is
-// parsed from its own slice of the file's tokens.
+// sliceLexer replays already scanned tokens to participle.
 type sliceLexer struct {
 	tokens []lexer.Token
 	next   int

@@ -291,3 +291,12 @@ func TestByteOrderMark(t *testing.T) {
 		t.Errorf("printed %q", got)
 	}
 }
+
+// TestParticipleLexer: the lexer participle is built with also serves
+// participle's own entry points.
+func TestParticipleLexer(t *testing.T) {
+	g, err := bindingParser.ParseString("x", "A = (4,8):(1,4) # c\n")
+	if err != nil || g.Name.Value != "A" || Print(g.Value.Node, Cute) != "(4,8):(1,4)" {
+		t.Fatalf("%v %+v", err, g)
+	}
+}

@@ -11,9 +11,11 @@ import (
 // (layout literals, calls, tilers and the "o" chain of stages) are read by
 // hand (expr.go, literal.go) as participle.Parseable types, because
 // participle's reflection over them cost several times the time budget of a
-// 5,000-line sheet. Each statement is parsed from its own token slice, so one
-// error never hides the next statement. End positions come from the last
-// token of a node (participle's EndPos would include the whitespace after it).
+// 5,000-line sheet. In a sheet participle sees each statement's shell with
+// every expression as one Expr token (see stmtLexer). Each statement is
+// parsed on its own, so one error never hides the next statement. End
+// positions come from the last token of a node (participle's EndPos would
+// include the whitespace after it).
 //
 // Expression grammar:
 //
@@ -28,7 +30,7 @@ import (
 //	swizzle = ( ( "Swizzle" | "swizzle" | "Sw" | "S" ) "<" int "," int "," int ">" | SW_B_M_S ) [ "{" "}" ]
 //	mlir    = "!" Name "." Name "<" ( String | expr ) ">"
 //	tirx    = ( "S" | "R" ) "[" layout "]" { "+" ( "R" "[" layout "]" | leaf ) }
-//	pointer = Name "[" ( Word | Int ) "]" "(" { any but ")" } ")"
+//	pointer = Name "[" ( Word | Int ) "]" "(" { Name | Int | Word | "+" | "*" } ")"
 //	angle   = "<" layout { "," layout } ">"
 
 type gAssert struct {
@@ -68,7 +70,7 @@ type gPointer struct {
 	Kind  lexer.Token   `parser:"@Ident '['"`
 	Bits  lexer.Token   `parser:"@( Word | Int ) ']'"`
 	Open  lexer.Token   `parser:"@'('"`
-	Addr  []lexer.Token `parser:"@( !')' )*"`
+	Addr  []lexer.Token `parser:"@( Ident | Int | Word | '+' | '*' )*"`
 	Close lexer.Token   `parser:"@')'"`
 }
 

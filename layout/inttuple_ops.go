@@ -467,7 +467,11 @@ func getMode(op string, t IntTuple, is []int) (IntTuple, error) {
 			t = t.elems[i]
 		case !t.IsTuple() && i == 0:
 		default:
-			return IntTuple{}, errorf(op, CondIndexRange, "index %d at depth %d of %v (rank %d)", i, depth, t, t.Rank())
+			what := "the shape " + t.String()
+			if depth > 0 {
+				what = "mode " + pathString(is[:depth]) + " is " + t.String() + ", which"
+			}
+			return IntTuple{}, errorf(op, CondIndexRange, "%s<%s>: %s has rank %d, so there is no mode %d", op, pathString(is), what, t.Rank(), i)
 		}
 	}
 	return t, nil

@@ -68,11 +68,17 @@ func checkShape(op string, shape IntTuple) error {
 // checkCongruent names the first mode where shape and stride differ in profile.
 func checkCongruent(op string, shape, stride IntTuple, path []int) error {
 	if shape.IsTuple() != stride.IsTuple() || shape.IsTuple() && len(shape.elems) != len(stride.elems) {
-		where := "the layout"
+		where := ""
 		if len(path) > 0 {
-			where = "mode " + pathString(path)
+			where = "in mode " + pathString(path) + ", "
 		}
-		return errorf(op, CondCongruent, "in %s the shape is %v but the stride is %v", where, shape, stride)
+		switch {
+		case shape.IsTuple() && stride.IsTuple():
+			return errorf(op, CondCongruent, "%sthe shape %v has %d modes but the stride %v has %d", where, shape, len(shape.elems), stride, len(stride.elems))
+		case shape.IsTuple():
+			return errorf(op, CondCongruent, "%sthe shape %v is a tuple but the stride %v is an integer", where, shape, stride)
+		}
+		return errorf(op, CondCongruent, "%sthe shape %v is an integer but the stride %v is a tuple", where, shape, stride)
 	}
 	for i := range shape.elems {
 		if err := checkCongruent(op, shape.elems[i], stride.elems[i], append(path, i)); err != nil {
@@ -363,7 +369,7 @@ func padN(op string, l Layout, n int, x Layout, front bool) (Layout, error) {
 		return l, nil
 	}
 	if n < r || n < 1 {
-		return Layout{}, errorf(op, CondPadRank, "%s<%d> of %v: the layout already has rank %d", op, n, l, r)
+		return Layout{}, errorf(op, CondPadRank, "%s<%d> pads to rank %d, but %v already has rank %d", op, n, n, l, r)
 	}
 	if n > maxPadRank {
 		return Layout{}, errorf(op, "", "%s<%d>: a rank above %d is not a layout anyone writes", op, n, maxPadRank)

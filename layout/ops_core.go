@@ -5,8 +5,9 @@ import "fmt"
 // The core operations by their CuTe names, with CuTe's overloads resolved on
 // the kinds of the arguments. Template parameters come as trailing integers.
 
-// sizer and friends let other value kinds (composed layouts) take part in
-// size, cosize, rank and depth by defining the method, without a case here.
+// sizer and friends let other value kinds take part in size, cosize, rank
+// and depth by defining the method, without a case here (composed layouts
+// come in through their overloads in ops_composed.go).
 type (
 	sizer   interface{ Size() (int64, error) }
 	cosizer interface{ Cosize() (int64, error) }
@@ -126,7 +127,7 @@ func intResult(n int64, err error) (Value, error) {
 }
 
 func notSupported(op string, v Value) error {
-	return errorf(op, "", "not supported for %s (%v) yet", coreKindName(v), v)
+	return errorf(op, "", "%s does not apply to %s (%v)", op, coreKindName(v), v)
 }
 
 func applySize(args []Value) (Value, error) {

@@ -130,10 +130,39 @@ func Lower(a Access) (*Plan, error) {
 	els := elements{starts: sc.starts, full: sc.full, V: V, top: -1}
 	check := newRunCheck(&smem, &val)
 	contig := V & -V // runs can be no longer than the largest power of two dividing V
+	// The common tile (two leaves, powers of two, digit test by shifts,
+	// swizzle shifting right or none) runs check.run inline.
+	fast := check.ok && !check.one && check.pow2 && len(smem.inner.log2) == 1 && smem.shift >= 0 && !noInlineRunCheck
+	var (
+		mask0, d0, d1  = smem.inner.shape[0] - 1, smem.inner.stride[0], smem.inner.stride[len(smem.inner.stride)-1]
+		l0             uint8
+		digitMask, lim = check.shape - 1, check.shape - check.V
+		size, base     = smem.inner.size, smem.offset
+		blockMask, yyy = check.block - 1, smem.yyy
+		swz, swzShift  = smem.swizzled, smem.shift
+		digitShift     = check.shift
+	)
+	if len(smem.inner.log2) > 0 {
+		l0 = smem.inner.log2[0]
+	}
 	i := 0
 	for r := 0; r < R; r++ {
 		for t := 0; t < T; t++ {
 			c0 := tc[t] + rc[r] + vc[0]
+			if fast && c0 >= 0 && c0 < size && (c0>>digitShift)&digitMask <= lim {
+				y := base + (c0&mask0)*d0 + (c0>>l0)*d1
+				if y >= 0 && (!swz || y&blockMask+check.V <= blockMask+1) {
+					if swz {
+						y ^= (y & yyy) >> swzShift
+					}
+					els.starts[i] = y
+					els.full[i] = -1
+					els.startOr |= y
+					els.top = max(els.top, y+int64(V-1))
+					i++
+					continue
+				}
+			}
 			if y, ok := check.run(c0); ok {
 				els.starts[i] = y
 				els.full[i] = -1
@@ -169,14 +198,9 @@ func Lower(a Access) (*Plan, error) {
 	return p, nil
 }
 
-// spanOf is the least and the greatest of xs.
-func spanOf(xs []int64) (lo, hi int64) {
-	lo, hi = xs[0], xs[0]
-	for _, x := range xs[1:] {
-		lo, hi = min(lo, x), max(hi, x)
-	}
-	return lo, hi
-}
+// noInlineRunCheck turns the inline copy of runCheck.run off (tests compare
+// the two).
+var noInlineRunCheck bool
 
 // scratch holds the buffers of one lowering, reused across calls.
 type scratch struct {

@@ -24,6 +24,16 @@
 //   - lanes predicated off take no part; in the pairing test they match any
 //     address, and a phase with no active lane is not issued.
 //
+// Lower turns (shared-memory layout, access layout, element bits) into those
+// instructions: each thread's value mode is cut into runs of consecutive
+// elements and moved with the widest aligned access (at most 16 bytes) that
+// every run allows. Sub-byte elements sit where CuTe packs them (element e at
+// bit e*bits): runs covering whole bytes move like any other (4-bit x8 is one
+// 4-byte access, 6-bit x64 three 16-byte ones); runs that do not (a lone
+// 4-bit element, 6-bit elements) are read as CuTe's subbyte_reference reads
+// them, a byte access where each element starts and, for the lanes whose
+// element straddles into the next byte, a second one with the others off.
+//
 // Addresses are byte offsets from the start of a shared-memory buffer that is
 // at least 128-byte aligned (swizzled layouts assume the alignment their
 // swizzle period needs, as CuTe does).
@@ -161,8 +171,24 @@ type Phase struct {
 	Lanes      int
 	Paired     bool // a paired load: the phase takes twice the usual lanes (see the package rule)
 	Wavefronts int
-	// Words holds, per bank, the number of distinct 4-byte words the phase touches in it.
-	Words [Banks]uint8
+	// Slots holds the distinct accesses in each slot: the phase's 128 bytes
+	// as 128/Unit slots of Unit bytes side by side over the banks (Unit is
+	// max(width, 4); slot s covers banks s*Unit/4 ...). Every access in a
+	// slot covers all of its banks, so its count is each bank's count of
+	// distinct 4-byte words: see Words.
+	Slots [Banks]uint8
+	Unit  int
+}
+
+// Words is the histogram of the phase: the distinct 4-byte words it
+// touches in each bank.
+func (p *Phase) Words() [Banks]uint8 {
+	var w [Banks]uint8
+	per := max(p.Unit/4, 1)
+	for b := range w {
+		w[b] = p.Slots[b/per]
+	}
+	return w
 }
 
 // Cost is the wavefront count of one or more warp instructions.
@@ -237,7 +263,6 @@ func (c *Cost) add(in *Instruction) {
 	unit := max(in.Width, 4)
 	shift := uint(bits.TrailingZeros(uint(unit)))
 	slots := int64(phaseBytes / unit)
-	banksPerSlot := unit / 4
 	// Distinct units per slot: a chain per slot through the units seen so
 	// far; a chain is as long as the slot's conflict degree, so this is
 	// linear in conflict-free phases. units and next are read only below n.
@@ -245,16 +270,18 @@ func (c *Cost) add(in *Instruction) {
 	var next [2 * WarpSize]int8
 	var head [Banks]int8
 	var count [Banks]uint8
-	for first := 0; first < in.Lanes(); first += per {
-		p := Phase{Warp: in.Warp, Step: in.Step, FirstLane: first, Lanes: per, Paired: paired}
+	lanes := in.Lanes()
+	for first := 0; first < lanes; first += per {
 		// Fast path: every active lane in a slot of its own costs one wavefront.
 		var used uint32
-		active, clash := false, false
+		active, clash := in.Inactive == 0, false
 		for lane := first; lane < first+per; lane++ {
-			if !in.Active(lane) {
-				continue
+			if in.Inactive != 0 {
+				if !in.Active(lane) {
+					continue
+				}
+				active = true
 			}
-			active = true
 			bit := uint32(1) << ((in.Addrs[lane] >> shift) & (slots - 1))
 			if used&bit != 0 {
 				clash = true
@@ -265,18 +292,16 @@ func (c *Cost) add(in *Instruction) {
 		if !active {
 			continue // a phase with no active lane is not issued
 		}
+		c.Phases = append(c.Phases, Phase{Warp: in.Warp, Step: in.Step, FirstLane: first, Lanes: per, Paired: paired, Unit: unit})
+		p := &c.Phases[len(c.Phases)-1]
+		c.Ideal++
 		if !clash {
-			for s := range int(slots) {
-				if used&(1<<s) != 0 {
-					for k := range banksPerSlot {
-						p.Words[s*banksPerSlot+k] = 1
-					}
-				}
+			for used != 0 {
+				p.Slots[bits.TrailingZeros32(used)] = 1
+				used &= used - 1
 			}
 			p.Wavefronts = 1
 			c.Wavefronts++
-			c.Ideal++
-			c.Phases = append(c.Phases, p)
 			continue
 		}
 		for s := range slots {
@@ -309,14 +334,8 @@ func (c *Cost) add(in *Instruction) {
 				p.Wavefronts = int(count[s])
 			}
 		}
-		for s := range int(slots) {
-			for k := range banksPerSlot {
-				p.Words[s*banksPerSlot+k] = count[s]
-			}
-		}
+		p.Slots = count
 		c.Wavefronts += p.Wavefronts
-		c.Ideal++
-		c.Phases = append(c.Phases, p)
 	}
 }
 

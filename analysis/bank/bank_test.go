@@ -62,7 +62,7 @@ func TestAnalyzeRule(t *testing.T) {
 		for _, p := range cost.Phases {
 			sum += p.Wavefronts
 			worst := 0
-			for _, n := range p.Words {
+			for _, n := range p.Words() {
 				worst = max(worst, int(n))
 			}
 			if worst != p.Wavefronts {
@@ -419,5 +419,91 @@ func TestRunCheckSound(t *testing.T) {
 	}
 	if proven < 1000 {
 		t.Errorf("only %d runs proven", proven)
+	}
+}
+
+// TestPhasesAgainstWords checks the slot-based costing against a direct
+// count of distinct 4-byte words per bank, on random instructions.
+func TestPhasesAgainstWords(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for k := 0; k < 3000; k++ {
+		in := Instruction{Op: Op(rng.IntN(4)), Width: 1 << rng.IntN(5)}
+		if in.Op.IsMatrix() {
+			in.Width, in.Matrices = 16, 1<<rng.IntN(3)
+		} else if rng.IntN(3) == 0 {
+			in.Inactive = rng.Uint32()
+		}
+		pool := 1 + rng.IntN(40)
+		for l := range in.Addrs {
+			in.Addrs[l] = int64(in.Width) * int64(rng.IntN(pool)) * int64(1+rng.IntN(3))
+		}
+		cost, err := Analyze(&in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range cost.Phases {
+			var want [Banks]uint8
+			seen := map[int64]bool{}
+			for l := p.FirstLane; l < p.FirstLane+p.Lanes; l++ {
+				if !in.Active(l) {
+					continue
+				}
+				for w := in.Addrs[l] >> 2; w <= (in.Addrs[l]+int64(in.Width)-1)>>2; w++ {
+					if !seen[w] {
+						seen[w] = true
+						want[w%Banks]++
+					}
+				}
+			}
+			worst := 0
+			for _, n := range want {
+				worst = max(worst, int(n))
+			}
+			if p.Words() != want || p.Wavefronts != worst {
+				t.Fatalf("%s %d B lanes %d+%d: words %v, %d wavefronts; direct count %v, %d",
+					in.Op, in.Width, p.FirstLane, p.Lanes, p.Words(), p.Wavefronts, want, worst)
+			}
+		}
+	}
+}
+
+// TestInlineRunCheck lowers random swizzled tiles with and without the
+// inline copy of the run check.
+func TestInlineRunCheck(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for k := 0; k < 400; k++ {
+		rows, cols := int64(1<<(2+rng.IntN(5))), int64(1<<(2+rng.IntN(6)))
+		inner := layout.Make(ints(rows, cols), ints(cols+int64(rng.IntN(2))*int64(rng.IntN(9)), 1))
+		var smem layout.Value = inner
+		if rng.IntN(3) > 0 {
+			b := 1 + rng.IntN(3)
+			smem = layout.Composed{Outer: layout.Swizzle{B: b, M: rng.IntN(5), S: b + rng.IntN(4)}, Offset: layout.Int(int64(rng.IntN(3) * 8)), Inner: inner}
+		}
+		V := int64(1 << rng.IntN(4))
+		if V > cols {
+			V = cols
+		}
+		tr := int64(1 << rng.IntN(6))
+		tv := layout.Make(layout.Tup(ints(32/min(tr, 32), min(tr, 32)), layout.Int(V), layout.Int(2)),
+			layout.Tup(ints(rows*V*int64(rng.IntN(3)), int64(rng.IntN(3))), layout.Int(rows), layout.Int(int64(rng.IntN(5)))))
+		a := Access{Smem: smem, TV: tv, ElemBits: 16}
+		fast, err1 := Lower(a)
+		noInlineRunCheck = true
+		slow, err2 := Lower(a)
+		noInlineRunCheck = false
+		if (err1 == nil) != (err2 == nil) {
+			t.Fatalf("%v %v: %v vs %v", smem, tv, err1, err2)
+		}
+		if err1 != nil {
+			continue
+		}
+		if len(fast.Instructions) != len(slow.Instructions) {
+			t.Fatalf("%v %v: %d vs %d instructions", smem, tv, len(fast.Instructions), len(slow.Instructions))
+		}
+		for i := range fast.Instructions {
+			if fast.Instructions[i] != slow.Instructions[i] {
+				t.Fatalf("%v %v: instruction %d differs", smem, tv, i)
+			}
+		}
 	}
 }

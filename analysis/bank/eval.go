@@ -100,6 +100,9 @@ func (f *flat) hasNegativeStride() bool {
 func (f *flat) at(i int64) int64 {
 	var off int64
 	last := len(f.shape) - 1
+	if len(f.log2) == 1 { // two leaves, the common tile
+		return (i&(f.shape[0]-1))*f.stride[0] + (i>>f.log2[0])*f.stride[1]
+	}
 	if f.log2 != nil {
 		for k, l := range f.log2 {
 			off += (i & (f.shape[k] - 1)) * f.stride[k]

@@ -169,6 +169,18 @@ func TestMeasuredLayouts(t *testing.T) {
 		if r.Wavefronts != c.Wavefronts {
 			t.Errorf("case %d: predicted %d wavefronts, measured %d", c.ID, r.Wavefronts, c.Wavefronts)
 		}
+		// The inline copy of the run check must lower exactly as the check.
+		noInlineRunCheck = true
+		slow, err := Lower(Access{Smem: smem, TV: tv.(layout.Layout), ElemBits: c.ElemBits, Op: op, Matrices: c.Matrices, Trans: c.Trans})
+		noInlineRunCheck = false
+		if err != nil || len(slow.Instructions) != len(r.Instructions) {
+			t.Fatalf("case %d: without the inline check: %v", c.ID, err)
+		}
+		for i := range slow.Instructions {
+			if slow.Instructions[i] != r.Instructions[i] {
+				t.Fatalf("case %d instruction %d differs without the inline check", c.ID, i)
+			}
+		}
 		// AnalyzeAccess costs its own lowering unchecked: it must be valid.
 		if checked, err := AnalyzeAll(r.Instructions); err != nil || checked.Wavefronts != r.Wavefronts {
 			t.Errorf("case %d: the lowering does not pass the checks: %v", c.ID, err)

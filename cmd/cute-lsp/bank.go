@@ -109,7 +109,7 @@ func runBank(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		for i, p := range r.Phases {
 			q := phaseJSON{Warp: p.Warp, Instruction: p.Step, FirstLane: p.FirstLane, Lanes: p.Lanes, Paired: p.Paired, Wavefronts: p.Wavefronts}
-			for b, n := range p.Words {
+			for b, n := range p.Words() {
 				q.Banks[b] = int(n)
 			}
 			out.Phases[i] = q
@@ -152,7 +152,7 @@ func writeBankText(w io.Writer, op bank.Op, r *bank.Report) {
 		}
 		shown++
 		var banks []string
-		for b, n := range p.Words {
+		for b, n := range p.Words() {
 			if int(n) == p.Wavefronts {
 				banks = append(banks, fmt.Sprint(b))
 			}
