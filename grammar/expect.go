@@ -161,8 +161,10 @@ func expectAfter(prefix []lexer.Token, kind stmtKind, endName string) string {
 	}
 	if isValueEnd(prev) {
 		switch top.what {
-		case "tuple", "pointer-addr":
+		case "tuple":
 			return "',' or ')'"
+		case "pointer-addr":
+			return "')'"
 		case "call":
 			return "',' or ')'"
 		case "tiler":

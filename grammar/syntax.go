@@ -30,7 +30,7 @@ import (
 //	swizzle = ( ( "Swizzle" | "swizzle" | "Sw" | "S" ) "<" int "," int "," int ">" | SW_B_M_S ) [ "{" "}" ]
 //	mlir    = "!" Name "." Name "<" ( String | expr ) ">"
 //	tirx    = ( "S" | "R" ) "[" layout "]" { "+" ( "R" "[" layout "]" | leaf ) }
-//	pointer = Name "[" ( Word | Int ) "]" "(" { any but ")" } ")"
+//	pointer = Name "[" ( Word | Int ) "]" "(" { Name | Int | Word | "+" | "*" } ")"
 //	angle   = "<" layout { "," layout } ">"
 
 type gAssert struct {
@@ -70,7 +70,7 @@ type gPointer struct {
 	Kind  lexer.Token   `parser:"@Ident '['"`
 	Bits  lexer.Token   `parser:"@( Word | Int ) ']'"`
 	Open  lexer.Token   `parser:"@'('"`
-	Addr  []lexer.Token `parser:"@( !')' )*"`
+	Addr  []lexer.Token `parser:"@( Ident | Int | Word | '+' | '*' )*"`
 	Close lexer.Token   `parser:"@')'"`
 }
 

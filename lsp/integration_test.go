@@ -333,6 +333,31 @@ func TestPanicInHandlerAnswersAndServerLives(t *testing.T) {
 	}
 }
 
+// A panicking analysis: the editor is shown an internal-error diagnostic,
+// requests that need the analysis answer InternalError, and the server
+// goes on.
+func TestPanicInAnalysis(t *testing.T) {
+	s := startSession(t, Options{Features: panickingAnalysis{}})
+	s.initialize()
+	s.open(sheetURI, brokenSheet)
+	d := s.diagnosticsFor(sheetURI, 1)
+	if len(d.Diagnostics) != 1 || d.Diagnostics[0].Code != "internal-error" || !strings.Contains(d.Diagnostics[0].Message, "analysis exploded") {
+		t.Fatalf("diagnostics = %+v", d.Diagnostics)
+	}
+	for range 2 {
+		if e := s.callErr("textDocument/diagnostic", map[string]any{"textDocument": map[string]any{"uri": sheetURI}}); e.Code != -32603 || !strings.Contains(e.Message, "analysis exploded") {
+			t.Errorf("pull diagnostics = %+v", e)
+		}
+	}
+	s.call("textDocument/hover", at(sheetURI, 2, 7), nil)
+}
+
+type panickingAnalysis struct{ Fallback }
+
+func (panickingAnalysis) Analyze(context.Context, *Snapshot, Config) []Finding {
+	panic("analysis exploded")
+}
+
 type panickingFeatures struct{ Fallback }
 
 func (panickingFeatures) Hover(context.Context, *Snapshot, Config, int) (Hover, bool) {
