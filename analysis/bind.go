@@ -77,7 +77,14 @@ func EvalString(src string) (layout.Value, error) {
 }
 
 type binder struct {
-	env Env
+	env   Env
+	sites *[]CallSite // calls of operations with a Check, when the caller collects them
+}
+
+// evalSites is Eval collecting the calls of operations with a Check into sites.
+func evalSites(n grammar.Node, env Env, sites *[]CallSite) (layout.Value, error) {
+	b := binder{env: env, sites: sites}
+	return b.value(n)
 }
 
 func (b binder) fail(n grammar.Node, code, format string, args ...any) *EvalError {
@@ -384,6 +391,9 @@ func (b binder) angleList(n *grammar.AngleList) (layout.Value, error) {
 
 // call evaluates a CuTe operation by its CuTe name.
 func (b binder) call(n *grammar.Call) (layout.Value, error) {
+	if op, ok := sheetOps[n.Fun.Name]; ok {
+		return b.sheetCall(n, op)
+	}
 	op, ok := layout.LookupOp(n.Fun.Name)
 	if !ok {
 		return nil, &EvalError{Range: n.Fun.Range, Code: CodeUnknownOp, Message: fmt.Sprintf("unknown operation %s", n.Fun.Name)}
@@ -394,7 +404,7 @@ func (b binder) call(n *grammar.Call) (layout.Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		args[i] = v
+		args[i] = plain(v)
 	}
 	v, err := op.Apply(args)
 	if err != nil {
