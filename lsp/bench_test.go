@@ -14,24 +14,36 @@ import (
 	"time"
 )
 
-// generatedSheet is a sheet of n lines: bindings of layouts, uses of earlier
-// bindings, comments with non-ASCII text and an unclosed bracket every 500
-// lines, so every feature has work to do.
+// generatedSheet is a sheet of n lines in the mix users write: literals,
+// calls of the common operations, asserts, comments (with non-ASCII text),
+// and every 500 lines a call left open, so there are findings with fixes.
 func generatedSheet(n int) string {
 	var b strings.Builder
-	for i := 0; i < n; i++ {
-		switch {
-		case i%500 == 499:
-			fmt.Fprintf(&b, "bad%d = ((4,8),(2,2):((1,4),(32,64))\n", i)
-		case i%10 == 0:
-			fmt.Fprintf(&b, "# section %d: thread-value layouts é😀\n", i)
-		case i%3 == 0 && i > 3:
-			fmt.Fprintf(&b, "use%d = composition(l%d, (2,2):(1,2))\n", i, i-2)
-		default:
-			fmt.Fprintf(&b, "l%d = ((4,8),(2,%d)):((1,4),(32,%d))\n", i, 1+i%4, 64*(1+i%3))
+	written := 0
+	for i := 0; ; i++ {
+		lines := []string{
+			fmt.Sprintf("# stage %d: tiles é😀", i),
+			fmt.Sprintf("a%d = (%d,(2,2)):(4,(2,1))", i, 1+i%8),
+			fmt.Sprintf("sw%d = composition(Sw<3,4,3>, (8,64):(64,1))", i),
+			fmt.Sprintf("tv%d = logical_divide((128,64):(64,1), [32:1;8:1])", i),
+			fmt.Sprintf("c%d = coalesce(a%d)", i, i),
+			fmt.Sprintf("z%d = zipped_divide(tv%d, [4:1;_])", i, i),
+			fmt.Sprintf("assert size(tv%d) == 8192", i),
+			fmt.Sprintf("k%d = complement((4,%d):(1,8), 256) // rest", i, 1+i%2),
+			fmt.Sprintf("r%d = make_layout((4,8), LayoutRight)", i),
+			fmt.Sprintf("u%d = composition(c%d, r%d)", i, i, i),
+		}
+		for _, l := range lines {
+			if written == n {
+				return b.String()
+			}
+			if written%500 == 499 {
+				l = fmt.Sprintf("open%d = composition(a%d, (2,2):(1,2)", i, i)
+			}
+			b.WriteString(l + "\n")
+			written++
 		}
 	}
-	return b.String()
 }
 
 const benchLines = 5000
