@@ -85,14 +85,8 @@ func hasBasis(t IntTuple) bool {
 // strides: each stride's coefficient in stride, its basis path in paths
 // (nil for a plain integer).
 func flattenBasisModes(a Layout, shape, stride []int64) ([]int64, []int64, [][]int, error) {
-	shape, stride, paths, err := appendBasisModes(a.Shape, a.Stride, shape, stride, nil)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	if len(shape) == 0 {
-		shape, stride, paths = append(shape, 1), append(stride, 0), append(paths, nil)
-	}
-	return shape, stride, paths, nil
+	// Not empty: a has a basis leaf.
+	return appendBasisModes(a.Shape, a.Stride, shape, stride, nil)
 }
 
 func appendBasisModes(s, d IntTuple, shape, stride []int64, paths [][]int) ([]int64, []int64, [][]int, error) {
