@@ -7,7 +7,30 @@
 //
 // It is a syntax package: it builds an AST with positions and prints it back;
 // it computes nothing about layouts (package analysis binds the AST to the
-// algebra). The model is go/ast + go/parser + go/printer.
+// algebra). The model is go/ast + go/parser + go/printer: ParseFile,
+// ParseDescriptor and ParseExpr build the tree, Print and PrintFile write it
+// in the Cute, Pycute or MLIR style, Inspect walks it, Equal compares trees.
+//
+// Layout sheets (.cute files) are the project's notebooks for designing
+// layouts, one statement a line (a line break inside open brackets
+// continues the statement):
+//
+//	# comments start with # or //
+//	A = (4,2):(1,4)                           # name = expression
+//	T = [2:1;2:1]
+//	D = logical_divide(A, T)                  # CuTe operations by their CuTe names
+//	S = composition(Sw<3,3,3>, (8,64):(64,1)) # "{}" after Sw<...> may be dropped
+//	assert composition(A, (2,2):(1,2)) == (2,2):(1,2)  # same function
+//	assert flatten(((2,3),5):((1,2),6)) is (2,3,5):(1,2,6) # same representation
+//
+// An expression is a descriptor of any notation, an integer, a name, or a
+// call with nested calls. "o" is the composition operator and never a name;
+// "assert" and "is" are keywords.
+//
+// Errors: every statement is parsed on its own (one error never hides the
+// next), an error carries the exact range of the offending token with what
+// was found and what was expected, brackets nest at most MaxDepth deep and a
+// token is at most MaxTokenLength bytes long.
 package grammar
 
 import "unicode/utf8"
@@ -331,3 +354,30 @@ func (*Binding) stmt()  {}
 func (*Assert) stmt()   {}
 func (*ExprStmt) stmt() {}
 func (*BadStmt) stmt()  {}
+
+// IntegralCount is the count of b as an integer: Count, or Count/Den when
+// Den divides Count exactly. The seed grammar lets a count be a fraction
+// (1/2@0) but no integral layout has one, so a fraction that is not an
+// integer is an error at the count's range, never a rounded value. An
+// unknown count (?@0) reports known == false.
+func (b *Basis) IntegralCount() (value int64, known bool, err *Error) {
+	num, ok := b.Count.(*Int)
+	if !ok {
+		return 0, false, nil
+	}
+	if b.Den == nil {
+		return num.Value, true, nil
+	}
+	r := Range{Pos: num.Pos, End: b.Den.End}
+	text := num.Text + "/" + b.Den.Text
+	switch {
+	case b.Den.Value == 0:
+		return 0, true, errorAt(r, text, "a non-zero denominator", "zero denominator in basis count %s", text)
+	case num.Value%b.Den.Value != 0:
+		return 0, true, errorAt(r, text, "an integral count",
+			"basis count %s is not an integer: %d is not divisible by %d", text, num.Value, b.Den.Value)
+	case num.Value == -1<<63 && b.Den.Value == -1:
+		return 0, true, errorAt(r, text, "a count that fits in int64", "basis count %s overflows int64", text)
+	}
+	return num.Value / b.Den.Value, true, nil
+}

@@ -13,6 +13,10 @@ import (
 // token), which names every continuation a user would write rather than the
 // one grammar branch participle tried last.
 func syntaxError(err error, st stmtTokens, kind stmtKind, endName string) *Error {
+	var own *Error
+	if errors.As(err, &own) {
+		return own
+	}
 	toks := st.visible()
 	at := len(toks)
 	var perr participle.Error
@@ -157,8 +161,10 @@ func expectAfter(prefix []lexer.Token, kind stmtKind, endName string) string {
 	}
 	if isValueEnd(prev) {
 		switch top.what {
-		case "tuple", "pointer-addr":
+		case "tuple":
 			return "',' or ')'"
+		case "pointer-addr":
+			return "')'"
 		case "call":
 			return "',' or ')'"
 		case "tiler":

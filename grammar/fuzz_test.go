@@ -29,6 +29,17 @@ func FuzzParse(f *testing.F) {
 				t.Fatalf("%q: error range %+v outside the input", src, e.Range)
 			}
 		}
+		types, terrs := FindMLIRTypes([]byte(src))
+		for _, e := range append(terrs, errs...) {
+			if strings.Contains(e.Message, "internal parser error") || e.Range.Pos.Offset < 0 || e.Range.End.Offset > len(src) {
+				t.Fatalf("%q: %+v", src, e)
+			}
+		}
+		for _, m := range types {
+			if m.Pos.Offset < 0 || m.End.Offset > len(src) || !strings.HasPrefix(src[m.Pos.Offset:], "!cute.") {
+				t.Fatalf("%q: MLIR type at %+v", src, m.Range)
+			}
+		}
 		printed := PrintFile(file, Cute)
 		again, _ := ParseFile("fuzz.cute", []byte(printed))
 		if len(again.Statements) != len(file.Statements) {
@@ -40,6 +51,16 @@ func FuzzParse(f *testing.F) {
 				t.Fatalf("%q: %s", src, err.Message)
 			}
 			return
+		}
+		// A sheet of one expression line reads it as ParseDescriptor does.
+		if !strings.ContainsAny(src, "\n#=") && !strings.Contains(src, "//") && !strings.HasPrefix(strings.TrimSpace(src), "assert") {
+			if len(file.Statements) != 1 {
+				t.Fatalf("%q: %d statements", src, len(file.Statements))
+			}
+			es, ok := file.Statements[0].(*ExprStmt)
+			if !ok || !Equal(es.X, n) {
+				t.Fatalf("%q: the sheet reads %q, the descriptor parser %q", src, Print(file.Statements[0], Cute), Print(n, Cute))
+			}
 		}
 		for _, style := range []Style{Cute, Pycute, MLIR} {
 			out := Print(n, style)

@@ -25,6 +25,7 @@ const (
 	tokPySwizzle                            // SW_3_4_3: pycute's print of Swizzle<3,4,3>
 	tokEnd                                  // a Newline that ends a statement (set by the statement splitter)
 	tokCompose                              // "o", the composition operator: never a name
+	tokExpr                                 // a whole expression of a sheet statement, as source text (see stmtLexer)
 )
 
 var tokenNames = map[string]lexer.TokenType{
@@ -42,6 +43,7 @@ var tokenNames = map[string]lexer.TokenType{
 	"PySwizzle": tokPySwizzle,
 	"End":       tokEnd,
 	"Compose":   tokCompose,
+	"Expr":      tokExpr,
 }
 
 // definition implements participle's lexer.Definition with the hand-written
@@ -55,15 +57,16 @@ func (definition) Lex(filename string, r io.Reader) (lexer.Lexer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &sliceLexer{tokens: scan(string(src), 0, 1, 1)}, nil
+	return definition{}.LexString(filename, string(src))
 }
 
-func (d definition) LexString(filename string, s string) (lexer.Lexer, error) {
-	return &sliceLexer{tokens: scan(s, 0, 1, 1)}, nil
+func (definition) LexString(filename string, s string) (lexer.Lexer, error) {
+	all := scan(s, 0, 1, 1)
+	end := endOf(all, lexer.Position{Line: 1, Column: 1})
+	return &sliceLexer{tokens: visibleTokens(all), eof: end}, nil
 }
 
-// sliceLexer replays already scanned tokens to participle; every statement is
-// parsed from its own slice of the file's tokens.
+// sliceLexer replays already scanned tokens to participle.
 type sliceLexer struct {
 	tokens []lexer.Token
 	next   int
@@ -79,15 +82,20 @@ func (l *sliceLexer) Next() (lexer.Token, error) {
 	return lexer.EOFToken(l.eof), nil
 }
 
-// tokenEnd is the position just after t (t holds no newline except a Newline token).
+// tokenEnd is the position just after t.
 func tokenEnd(t lexer.Token) lexer.Position {
 	p := t.Pos
-	p.Offset += len(t.Value)
-	if t.Type == tokNewline {
+	switch t.Type {
+	case tokNewline:
+		p.Offset++
 		p.Line++
 		p.Column = 1
 		return p
+	case tokExpr: // may span lines
+		e := pos(p).advance(t.Value)
+		return lexer.Position{Offset: e.Offset, Line: e.Line, Column: e.Column}
 	}
+	p.Offset += len(t.Value)
 	p.Column += utf8.RuneCountInString(t.Value)
 	return p
 }
@@ -98,102 +106,130 @@ func isWordByte(c byte) bool {
 	return isDigit(c) || isLetter(c)
 }
 
-// scan splits src into tokens. Positions start at the given offset, line and
-// column (columns count runes, 1-based), so the payload of an MLIR string can
-// be scanned in place and its errors point inside the quotes.
-func scan(src string, offset, line, col int) []lexer.Token {
-	tokens := make([]lexer.Token, 0, len(src)/2+4)
-	i := 0
-	for i < len(src) {
-		c := src[i]
-		start := i
-		var typ lexer.TokenType
-		switch {
-		case c == ' ' || c == '\t' || c == '\r':
+// scanner produces the tokens of src one at a time. Positions start at the
+// given offset, line and column (columns count runes, 1-based), so the payload
+// of an MLIR string can be scanned in place and its errors point inside the
+// quotes.
+type scanner struct {
+	src       string
+	base      int // the file offset of src[0]
+	i         int
+	line, col int
+}
+
+// next returns the next token; false at the end of src.
+func (s *scanner) next() (lexer.Token, bool) {
+	src, i := s.src, s.i
+	for i < len(src) && (src[i] == ' ' || src[i] == '\t' || src[i] == '\r') {
+		i++
+		s.col++
+	}
+	if i >= len(src) {
+		s.i = i
+		return lexer.Token{}, false
+	}
+	c := src[i]
+	start := i
+	var typ lexer.TokenType
+	switch {
+	case c == '\n':
+		typ = tokNewline
+		i++
+	case c == '#' || c == '/' && i+1 < len(src) && src[i+1] == '/':
+		typ = tokComment
+		for i < len(src) && src[i] != '\n' {
 			i++
-			col++
-			continue
-		case c == '\n':
-			typ = tokNewline
+		}
+	case isDigit(c) || c == '-' && i+1 < len(src) && isDigit(src[i+1]):
+		typ = tokInt
+		i++
+		for i < len(src) && isDigit(src[i]) {
 			i++
-		case c == '#' || c == '/' && i+1 < len(src) && src[i+1] == '/':
-			typ = tokComment
-			for i < len(src) && src[i] != '\n' {
-				i++
-			}
-		case isDigit(c) || c == '-' && i+1 < len(src) && isDigit(src[i+1]):
-			typ = tokInt
-			i++
-			for i < len(src) && isDigit(src[i]) {
-				i++
-			}
-			if i < len(src) && isLetter(src[i]) && c != '-' {
-				typ = tokWord
-				for i < len(src) && isWordByte(src[i]) {
-					i++
-				}
-			}
-		case c == '_' && i+1 < len(src) && (isDigit(src[i+1]) || src[i+1] == '-' && i+2 < len(src) && isDigit(src[i+2])):
-			typ = tokStatic
-			i += 2
-			for i < len(src) && isDigit(src[i]) {
-				i++
-			}
-		case isLetter(c):
-			typ = tokIdent
+		}
+		if i < len(src) && isLetter(src[i]) && c != '-' {
+			typ = tokWord
 			for i < len(src) && isWordByte(src[i]) {
 				i++
 			}
-			if src[start:i] == "_" {
-				typ = tokPunct
-			} else if i+1 < len(src) && src[i] == '-' && isDigit(src[i+1]) && isPycuteSwizzlePrefix(src[start:i]) {
+		}
+	case c == '_' && i+1 < len(src) && (isDigit(src[i+1]) || src[i+1] == '-' && i+2 < len(src) && isDigit(src[i+2])):
+		typ = tokStatic
+		i += 2
+		for i < len(src) && isDigit(src[i]) {
+			i++
+		}
+	case isLetter(c):
+		typ = tokIdent
+		for i < len(src) && isWordByte(src[i]) {
+			i++
+		}
+		switch {
+		case i-start == 1 && c == '_':
+			typ = tokPunct
+		case i-start == 1 && c == 'o':
+			typ = tokCompose
+		case c == 'S' && i-start > 3 && src[start+1] == 'W':
+			if i+1 < len(src) && src[i] == '-' && isDigit(src[i+1]) && isPycuteSwizzlePrefix(src[start:i]) {
 				// SW_3_4_-3: pycute's print of a swizzle with a negative shift.
 				i++
 				for i < len(src) && isDigit(src[i]) {
 					i++
 				}
 			}
-			if typ == tokIdent && isPycuteSwizzle(src[start:i]) {
+			if isPycuteSwizzle(src[start:i]) {
 				typ = tokPySwizzle
-			} else if i-start == 1 && c == 'o' {
-				typ = tokCompose
 			}
-		case c == '"':
-			typ = tokString
-			i++
-			for i < len(src) && src[i] != '"' && src[i] != '\n' {
-				i++
-			}
-			if i < len(src) && src[i] == '"' {
-				i++
-			}
-		case c == '=' && i+1 < len(src) && src[i+1] == '=':
-			typ = tokEqEq
-			i += 2
-		case c < utf8.RuneSelf && isPunct(c):
-			typ = tokPunct
-			i++
-		default:
-			typ = tokInvalid
-			_, size := utf8.DecodeRuneInString(src[i:])
-			i += size
 		}
-		text := src[start:i]
-		tokens = append(tokens, lexer.Token{
-			Type:  typ,
-			Value: text,
-			Pos:   lexer.Position{Offset: offset + start, Line: line, Column: col},
-		})
-		if typ == tokNewline {
-			line++
-			col = 1
-		} else if typ == tokInvalid || typ == tokString || typ == tokComment {
-			col += utf8.RuneCountInString(text)
-		} else {
-			col += len(text)
+	case c == '"':
+		typ = tokString
+		i++
+		for i < len(src) && src[i] != '"' && src[i] != '\n' {
+			i++
 		}
+		if i < len(src) && src[i] == '"' {
+			i++
+		}
+	case c == '=' && i+1 < len(src) && src[i+1] == '=':
+		typ = tokEqEq
+		i += 2
+	case c < utf8.RuneSelf && isPunct(c):
+		typ = tokPunct
+		i++
+	default:
+		typ = tokInvalid
+		_, size := utf8.DecodeRuneInString(src[i:])
+		i += size
 	}
-	return tokens
+	text := src[start:i]
+	t := lexer.Token{Type: typ, Value: text, Pos: lexer.Position{Offset: s.base + start, Line: s.line, Column: s.col}}
+	switch typ {
+	case tokNewline:
+		s.line++
+		s.col = 1
+	case tokInvalid, tokString, tokComment:
+		s.col += utf8.RuneCountInString(text)
+	default:
+		s.col += len(text)
+	}
+	s.i = i
+	return t, true
+}
+
+// scan returns all the tokens of src (see scanner).
+func scan(src string, offset, line, col int) []lexer.Token {
+	return scanInto(nil, src, offset, line, col)
+}
+
+// scanInto appends the tokens of src to tokens.
+func scanInto(tokens []lexer.Token, src string, offset, line, col int) []lexer.Token {
+	s := scanner{src: src, base: offset, line: line, col: col}
+	for {
+		t, ok := s.next()
+		if !ok {
+			return tokens
+		}
+		tokens = append(tokens, t)
+	}
 }
 
 func isPunct(c byte) bool {

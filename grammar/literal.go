@@ -17,28 +17,36 @@ import (
 // A name directly followed by "(", "[" or "<", and the swizzle spellings, start
 // other productions: for those it answers participle.NextMatch.
 func (g *gLayout) Parse(lex *lexer.PeekingLexer) error {
-	if !startsLiteral(lex) {
+	src := peekingSource{lex}
+	if !startsLiteral(src) {
 		return participle.NextMatch
 	}
-	p := literalParser{lex: lex}
-	shape, err := p.tuple()
+	p := literalParser{lex: src}
+	n, err := p.layoutLiteral()
 	if err != nil {
 		return err
 	}
-	g.Node = shape
-	if t := lex.Peek(); t.Type == tokPunct && t.Value == ":" {
-		lex.Next()
-		stride, err := p.tuple()
-		if err != nil {
-			return err
-		}
-		g.Node = &Layout{Range: join(shape.Span(), stride.Span()), Shape: shape, Stride: stride}
-	}
-	g.Errs = p.errs
+	g.Node, g.Errs = n, p.errs
 	return nil
 }
 
-func startsLiteral(lex *lexer.PeekingLexer) bool {
+func (p *literalParser) layoutLiteral() (Node, error) {
+	shape, err := p.tuple()
+	if err != nil {
+		return nil, err
+	}
+	if t := p.lex.Peek(); t.Type == tokPunct && t.Value == ":" {
+		p.lex.Next()
+		stride, err := p.tuple()
+		if err != nil {
+			return nil, err
+		}
+		return &Layout{Range: join(shape.Span(), stride.Span()), Shape: shape, Stride: stride}, nil
+	}
+	return shape, nil
+}
+
+func startsLiteral(lex tokenSource) bool {
 	t := lex.Peek()
 	switch t.Type {
 	case tokInt, tokStatic:
@@ -46,11 +54,7 @@ func startsLiteral(lex *lexer.PeekingLexer) bool {
 	case tokPunct:
 		return t.Value == "(" || t.Value == "?" || t.Value == "_"
 	case tokIdent:
-		cp := lex.MakeCheckpoint()
-		lex.Next()
-		next := lex.Peek()
-		lex.LoadCheckpoint(cp)
-		if next.Type == tokPunct {
+		if next := lex.PeekAfter(); next.Type == tokPunct {
 			switch next.Value {
 			case "(", "[", "<", ".":
 				return false
@@ -62,11 +66,23 @@ func startsLiteral(lex *lexer.PeekingLexer) bool {
 }
 
 type literalParser struct {
-	lex  *lexer.PeekingLexer
+	lex  tokenSource
 	errs []*Error
+	// Allocation helpers: a literal has many small nodes.
+	ints  []Int  // a slab the Int leaves are cut from
+	elems []Node // the elements of the tuples being read, innermost last
 }
 
 func (p *literalParser) fail(e *Error) { p.errs = append(p.errs, e) }
+
+// newInt returns a zeroed Int from the slab.
+func (p *literalParser) newInt() *Int {
+	if len(p.ints) == cap(p.ints) {
+		p.ints = make([]Int, 0, min(64, max(4, 2*cap(p.ints))))
+	}
+	p.ints = p.ints[:len(p.ints)+1]
+	return &p.ints[len(p.ints)-1]
+}
 
 func unexpected(t *lexer.Token) error { return &participle.UnexpectedTokenError{Unexpected: *t} }
 
@@ -84,25 +100,30 @@ func (p *literalParser) tuple() (Node, error) {
 		t.End = tokSpan(*close).End
 		return t, nil
 	}
+	mark := len(p.elems)
+	done := func(close *lexer.Token) (Node, error) {
+		p.lex.Next()
+		t.End = tokSpan(*close).End
+		t.Elems = make([]Node, len(p.elems)-mark)
+		copy(t.Elems, p.elems[mark:])
+		p.elems = p.elems[:mark]
+		return t, nil
+	}
 	for {
 		e, err := p.tuple()
 		if err != nil {
 			return nil, err
 		}
-		t.Elems = append(t.Elems, e)
+		p.elems = append(p.elems, e)
 		sep := p.lex.Peek()
 		switch {
 		case isPunctTok(sep, ","):
 			p.lex.Next()
 			if close := p.lex.Peek(); isPunctTok(close, ")") { // pycute's 1-tuple (4,)
-				p.lex.Next()
-				t.End = tokSpan(*close).End
-				return t, nil
+				return done(close)
 			}
 		case isPunctTok(sep, ")"):
-			p.lex.Next()
-			t.End = tokSpan(*sep).End
-			return t, nil
+			return done(sep)
 		default:
 			return nil, unexpected(sep)
 		}
@@ -206,7 +227,7 @@ func (p *literalParser) leaf() (Node, error) {
 
 // tokRange is the range of t, or an empty range at end when t is the end of input.
 func tokRange(t lexer.Token, end Position) Range {
-	if t.EOF() {
+	if t.EOF() || t.Type == tokEnd {
 		return Range{Pos: end, End: end}
 	}
 	return tokSpan(t)
@@ -248,15 +269,20 @@ func (p *literalParser) unknown(q lexer.Token) (*Unknown, error) {
 // integer converts an Int or Static token; an overflow is an error at the
 // token's own range.
 func (p *literalParser) integer(t lexer.Token) *Int {
-	n, err := intOf(t)
-	if err != nil {
+	n := p.newInt()
+	if err := setInt(n, t); err != nil {
 		p.fail(err)
 	}
 	return n
 }
 
 func intOf(t lexer.Token) (*Int, *Error) {
-	n := &Int{Range: tokSpan(t), Text: t.Value}
+	n := &Int{}
+	return n, setInt(n, t)
+}
+
+func setInt(n *Int, t lexer.Token) *Error {
+	*n = Int{Range: tokSpan(t), Text: t.Value}
 	digits := t.Value
 	if t.Type == tokStatic {
 		n.Static = true
@@ -264,11 +290,11 @@ func intOf(t lexer.Token) (*Int, *Error) {
 	}
 	v, err := strconv.ParseInt(digits, 10, 64)
 	if err != nil {
-		return n, errorAt(n.Range, quote(t.Value), "an integer that fits in int64",
+		return errorAt(n.Range, quote(t.Value), "an integer that fits in int64",
 			"integer %s overflows int64", t.Value)
 	}
 	n.Value = v
-	return n, nil
+	return nil
 }
 
 // nodeText prints a leaf for a message, as written.

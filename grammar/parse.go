@@ -3,6 +3,7 @@ package grammar
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
@@ -18,22 +19,263 @@ import (
 func ParseFile(filename string, src []byte) (*File, []*Error) {
 	text := string(src)
 	f := &File{Name: filename}
-	toks := scan(text, 0, 1, 1)
-	stmts := splitStatements(toks)
-	for _, t := range toks {
-		if t.Type == tokComment {
-			f.Comments = append(f.Comments, &Comment{Range: tokSpan(t), Text: t.Value})
-		}
+	// Token streams of a few hundred tokens, statements separated by End
+	// tokens; each statement is parsed from a checkpoint at its first token.
+	// (A stream per statement, or one for the whole file, costs more: the
+	// stream is a slice that participle grows one token at a time.)
+	l := &stmtLexer{sc: scanner{src: text, line: 1, col: 1}, src: text, comments: &f.Comments}
+	if strings.HasPrefix(text, "\ufeff") { // a byte order mark is no column
+		l.sc.i = len("\ufeff")
 	}
-	for _, st := range stmts {
-		s, errs := parseStatement(text, st)
-		f.Statements = append(f.Statements, s)
-		f.Errors = append(f.Errors, errs...)
+	for !l.done() {
+		pl, _ := lexer.Upgrade(l)
+		parseChunk(f, text, pl)
 	}
 	sort.SliceStable(f.Errors, func(i, j int) bool {
 		return f.Errors[i].Range.Pos.Offset < f.Errors[j].Range.Pos.Offset
 	})
 	return f, f.Errors
+}
+
+// chunkTokens is about how many tokens one participle token stream holds.
+const chunkTokens = 200
+
+func parseChunk(f *File, text string, pl *lexer.PeekingLexer) {
+	for {
+		t := pl.Peek()
+		if t.EOF() {
+			return
+		}
+		if t.Type == tokEnd {
+			pl.Next()
+			continue
+		}
+		start := pl.MakeCheckpoint()
+		for t := pl.Peek(); t.Type != tokEnd && !t.EOF(); t = pl.Peek() {
+			pl.Next()
+		}
+		stop := pl.MakeCheckpoint()
+		st := stmtTokens{toks: pl.Range(start.RawCursor(), stop.RawCursor()), end: *pl.Peek()}
+		pl.LoadCheckpoint(start)
+		s, errs := parseStatement(text, st, pl)
+		f.Statements = append(f.Statements, s)
+		f.Errors = append(f.Errors, errs...)
+		pl.LoadCheckpoint(stop)
+	}
+}
+
+// stmtLexer is the lexer of a sheet as participle sees it. Each statement
+// becomes its shell, with every expression handed over as one Expr token
+// holding the expression's source text, then an End token:
+//
+//	A = (4,8):(1,4)      Ident "=" Expr End
+//	assert X == Y        "assert" Expr "==" Expr End
+//	composition(A, B)    Expr End
+//
+// participle parses the shells; gExpr.Parse reads each expression. Comments
+// are collected on the side; line breaks inside open brackets are skipped.
+type stmtLexer struct {
+	sc       scanner
+	src      string
+	ahead    []lexer.Token // tokens scanned but not yet used, from ahead[head]
+	head     int
+	queue    []lexer.Token // tokens of the current statement not yet handed out
+	comments *[]*Comment
+	lastEnd  lexer.Position // the end of the last token handed out
+	emitted  int            // tokens in the current chunk
+	cut      bool           // the chunk is complete: the next token is its EOF
+	finished bool           // the scanner is exhausted
+}
+
+// done reports whether every token has been handed out.
+func (l *stmtLexer) done() bool { return l.finished && !l.cut && len(l.queue) == 0 }
+
+// token returns the next token that is not a comment, collecting comments.
+func (l *stmtLexer) token() (lexer.Token, bool) {
+	for {
+		var t lexer.Token
+		if l.head < len(l.ahead) {
+			t = l.ahead[l.head]
+			l.head++
+			if l.head == len(l.ahead) {
+				l.head, l.ahead = 0, l.ahead[:0]
+			}
+		} else {
+			var ok bool
+			if t, ok = l.sc.next(); !ok {
+				return t, false
+			}
+		}
+		if t.Type == tokComment {
+			*l.comments = append(*l.comments, &Comment{Range: tokSpan(t), Text: t.Value})
+			continue
+		}
+		return t, true
+	}
+}
+
+// peekToken is the next token that token would return, without taking it.
+func (l *stmtLexer) peekToken() (lexer.Token, bool) {
+	for i := l.head; ; i++ {
+		if i == len(l.ahead) {
+			t, ok := l.sc.next()
+			if !ok {
+				return t, false
+			}
+			l.ahead = append(l.ahead, t)
+		}
+		if l.ahead[i].Type != tokComment {
+			return l.ahead[i], true
+		}
+	}
+}
+
+// Next implements lexer.Lexer.
+func (l *stmtLexer) Next() (lexer.Token, error) {
+	if l.cut {
+		l.cut, l.emitted = false, 0
+		return lexer.EOFToken(l.lastEnd), nil
+	}
+	if len(l.queue) == 0 && !l.statement() {
+		l.finished = true
+		return lexer.EOFToken(l.lastEnd), nil
+	}
+	t := l.queue[0]
+	l.queue = l.queue[1:]
+	l.emitted++
+	if t.Type == tokEnd {
+		l.cut = l.emitted >= chunkTokens
+	} else {
+		l.lastEnd = tokenEnd(t)
+	}
+	return t, nil
+}
+
+// statement reads the next statement into the queue; false at the end.
+func (l *stmtLexer) statement() bool {
+	l.queue = l.queue[:0]
+	var first lexer.Token
+	for {
+		t, ok := l.token()
+		if !ok {
+			return false
+		}
+		if t.Type != tokNewline {
+			first = t
+			break
+		}
+	}
+	switch {
+	case first.Type == tokIdent && first.Value == "assert":
+		l.queue = append(l.queue, first)
+		end, op := l.region(nil, true)
+		if op.Type == tokEqEq || op.Type == tokIdent {
+			l.queue = append(l.queue, op)
+			end, _ = l.region(nil, false)
+		}
+		l.queue = append(l.queue, end)
+	case first.Type == tokIdent:
+		if next, ok := l.peekToken(); ok && next.Type == tokPunct && next.Value == "=" {
+			l.token()
+			l.queue = append(l.queue, first, next)
+			end, _ := l.region(nil, false)
+			l.queue = append(l.queue, end)
+			return true
+		}
+		fallthrough
+	default:
+		end, _ := l.region(&first, false)
+		l.queue = append(l.queue, end)
+	}
+	return true
+}
+
+// region reads an expression up to the end of the statement (or, with
+// stopAtOp, up to "==" or "is" outside brackets) and queues it as one Expr
+// token. It returns the token that ended the statement (End, or EOF) and the
+// operator it stopped at.
+func (l *stmtLexer) region(first *lexer.Token, stopAtOp bool) (end, op lexer.Token) {
+	var start, last lexer.Token
+	n, depth := 0, 0
+	take := func(t lexer.Token) {
+		if n == 0 {
+			start = t
+		}
+		last = t
+		n++
+		if t.Type == tokPunct {
+			switch t.Value {
+			case "(", "[", "{":
+				depth++
+			case ")", "]", "}":
+				if depth > 0 {
+					depth--
+				}
+			}
+		}
+	}
+	if first != nil {
+		take(*first)
+	}
+	for {
+		t, ok := l.token()
+		if !ok {
+			end = lexer.EOFToken(l.lastEnd)
+			if n > 0 {
+				end = lexer.EOFToken(tokenEnd(last))
+			}
+			break
+		}
+		if t.Type == tokNewline {
+			if depth == 0 || l.nextLineStartsStatement() {
+				t.Type = tokEnd
+				end = t
+				break
+			}
+			continue
+		}
+		if stopAtOp && depth == 0 && (t.Type == tokEqEq || t.Type == tokIdent && t.Value == "is") {
+			op = t
+			break
+		}
+		take(t)
+	}
+	if n > 0 {
+		lastEnd := tokenEnd(last)
+		l.queue = append(l.queue, lexer.Token{Type: tokExpr, Value: l.src[start.Pos.Offset:lastEnd.Offset], Pos: start.Pos})
+	}
+	return end, op
+}
+
+// nextLineStartsStatement reports whether the next line that holds a token
+// begins with "assert" or "name =": a line break inside open brackets ends
+// the statement all the same, so a missing ')' costs one statement.
+func (l *stmtLexer) nextLineStartsStatement() bool {
+	i := l.head
+	for {
+		for i+1 >= len(l.ahead) {
+			t, ok := l.sc.next()
+			if !ok {
+				break
+			}
+			l.ahead = append(l.ahead, t)
+		}
+		if i >= len(l.ahead) {
+			return false
+		}
+		t := l.ahead[i]
+		switch t.Type {
+		case tokNewline, tokComment:
+			i++
+			continue
+		case tokIdent:
+			if t.Value == "assert" {
+				return true
+			}
+			return i+1 < len(l.ahead) && l.ahead[i+1].Type == tokPunct && l.ahead[i+1].Value == "="
+		}
+		return false
+	}
 }
 
 // ParseDescriptor parses one descriptor in any notation: a layout, an
@@ -48,8 +290,16 @@ func ParseDescriptor(src string) (Node, *Error) {
 // or a call of a CuTe operation such as
 // composition((4,2):(1,4), (2,2):(1,2)). It reports the first error.
 func ParseExpr(src string) (Node, *Error) {
-	toks := scan(src, 0, 1, 1)
-	node, errs := parseExprTokens(src, toks, lexer.EOFToken(endOf(toks, lexer.Position{Line: 1, Column: 1})), "end of input")
+	return ParseExprAt(src, Position{Offset: 0, Line: 1, Column: 1})
+}
+
+// ParseExprAt is ParseExpr for text that begins at start in a larger source
+// (a comment or a string literal of a host file): the positions in the AST
+// and in the error are those of the larger source.
+func ParseExprAt(src string, start Position) (Node, *Error) {
+	all := scan(src, start.Offset, start.Line, start.Column)
+	end := lexer.EOFToken(endOf(all, lexer.Position{Offset: start.Offset, Line: start.Line, Column: start.Column}))
+	node, errs := parseExprTokens(visibleTokens(all), end, "end of input")
 	if len(errs) > 0 {
 		return node, errs[0]
 	}
@@ -57,11 +307,31 @@ func ParseExpr(src string) (Node, *Error) {
 }
 
 // parsePayload parses the text between the quotes of an MLIR type; start is
-// where that text begins in src.
-func parsePayload(src, inner string, start Position) (Node, []*Error) {
-	toks := scan(inner, start.Offset, start.Line, start.Column)
-	end := start.advance(inner)
-	return parseExprTokens(src, toks, lexer.EOFToken(lexer.Position{Offset: end.Offset, Line: end.Line, Column: end.Column}), `'"'`)
+// where that text begins in the source.
+func parsePayload(inner string, start Position) (Node, []*Error) {
+	toks := visibleTokens(scan(inner, start.Offset, start.Line, start.Column))
+	e := start.advance(inner)
+	end := lexer.EOFToken(lexer.Position{Offset: e.Offset, Line: e.Line, Column: e.Column})
+	st := stmtTokens{toks: toks, end: end}
+	const endName = `'"'`
+	if len(toks) == 0 {
+		r := Range{Pos: e, End: e}
+		return nil, []*Error{errorAt(r, endName, "a descriptor", "expected a descriptor, found %s", endName)}
+	}
+	if err := checkLimits(st); err != nil {
+		return nil, []*Error{err}
+	}
+	// Read directly: the payload is an expression and nothing else.
+	src := &sliceSource{toks: toks, eof: end}
+	r := &exprReader{literalParser{lex: src}}
+	n, err := r.expr()
+	if err == nil && src.i < len(toks) {
+		err = unexpected(&toks[src.i])
+	}
+	if err != nil {
+		return nil, []*Error{syntaxError(err, st, kindExpr, endName)}
+	}
+	return n, r.errs
 }
 
 func endOf(toks []lexer.Token, start lexer.Position) lexer.Position {
@@ -71,14 +341,12 @@ func endOf(toks []lexer.Token, start lexer.Position) lexer.Position {
 	return tokenEnd(toks[len(toks)-1])
 }
 
-func parseExprTokens(src string, toks []lexer.Token, end lexer.Token, endName string) (Node, []*Error) {
+func parseExprTokens(toks []lexer.Token, end lexer.Token, endName string) (Node, []*Error) {
 	st := stmtTokens{toks: toks, end: end}
-	first, ok := st.first()
-	if !ok {
+	if _, ok := st.first(); !ok {
 		r := Range{Pos: pos(end.Pos), End: pos(end.Pos)}
 		return nil, []*Error{errorAt(r, endName, "a descriptor", "expected a descriptor, found %s", endName)}
 	}
-	_ = first
 	if err := checkLimits(st); err != nil {
 		return nil, []*Error{err}
 	}
@@ -86,9 +354,7 @@ func parseExprTokens(src string, toks []lexer.Token, end lexer.Token, endName st
 	if err != nil {
 		return nil, []*Error{syntaxError(err, st, kindExpr, endName)}
 	}
-	c := &converter{src: src, tokens: st.toks}
-	n := c.expr(g.X)
-	return n, c.errs
+	return g.X.Node, g.X.Errs
 }
 
 type stmtKind int
@@ -99,8 +365,8 @@ const (
 	kindAssert
 )
 
-// stmtTokens is one statement's tokens, which may include elided Newline and
-// Comment tokens, and the token that ended it (End or EOF).
+// stmtTokens is one statement's tokens (no line breaks, no comments) and the
+// token that ended it (End or EOF).
 type stmtTokens struct {
 	toks []lexer.Token
 	end  lexer.Token
@@ -108,16 +374,19 @@ type stmtTokens struct {
 
 func elided(t lexer.Token) bool { return t.Type == tokNewline || t.Type == tokComment }
 
-// visible is the statement's tokens without the elided ones.
-func (st stmtTokens) visible() []lexer.Token {
-	out := make([]lexer.Token, 0, len(st.toks))
-	for _, t := range st.toks {
+// visibleTokens drops line breaks and comments.
+func visibleTokens(toks []lexer.Token) []lexer.Token {
+	out := toks[:0]
+	for _, t := range toks {
 		if !elided(t) {
 			out = append(out, t)
 		}
 	}
 	return out
 }
+
+// visible is the statement's tokens (line breaks and comments are never kept).
+func (st stmtTokens) visible() []lexer.Token { return st.toks }
 
 func (st stmtTokens) first() (lexer.Token, bool) {
 	for _, t := range st.toks {
@@ -137,68 +406,12 @@ func (st stmtTokens) last() lexer.Token {
 	return st.toks[0]
 }
 
-// splitStatements marks the Newline tokens that end a statement as End and
-// returns the statements: maximal runs of tokens between End tokens that hold
-// something other than comments and newlines.
-func splitStatements(toks []lexer.Token) []stmtTokens {
-	var stmts []stmtTokens
-	start, depth, content := 0, 0, false
-	finish := func(i int, end lexer.Token) {
-		if content {
-			stmts = append(stmts, stmtTokens{toks: toks[start:i:i], end: end})
-		}
-		start, depth, content = i+1, 0, false
-	}
-	for i := range toks {
-		t := &toks[i]
-		switch t.Type {
-		case tokComment:
-		case tokNewline:
-			if depth == 0 || startsStatement(toks[i+1:]) {
-				t.Type = tokEnd
-				finish(i, *t)
-			}
-		case tokPunct:
-			content = true
-			switch t.Value {
-			case "(", "[", "{":
-				depth++
-			case ")", "]", "}":
-				if depth > 0 {
-					depth--
-				}
-			}
-		default:
-			content = true
-		}
-	}
-	finish(len(toks), lexer.EOFToken(endOf(toks, lexer.Position{Line: 1, Column: 1})))
-	return stmts
-}
-
-// startsStatement reports whether the next line begins with "assert" or "name =".
-func startsStatement(toks []lexer.Token) bool {
-	for i, t := range toks {
-		switch t.Type {
-		case tokNewline, tokComment:
-			continue
-		case tokIdent:
-			if t.Value == "assert" {
-				return true
-			}
-			return i+1 < len(toks) && toks[i+1].Type == tokPunct && toks[i+1].Value == "="
-		}
-		return false
-	}
-	return false
-}
-
 // checkLimits rejects a statement nested deeper than MaxDepth or holding a
 // token longer than MaxTokenLength, before any recursive parsing.
 func checkLimits(st stmtTokens) *Error {
 	depth := 0
 	for _, t := range st.toks {
-		if len(t.Value) > MaxTokenLength {
+		if len(t.Value) > MaxTokenLength && t.Type != tokExpr {
 			return errorAt(tokSpan(t), foundText(t), fmt.Sprintf("at most %d characters", MaxTokenLength),
 				"token of %d characters is longer than the limit of %d", len(t.Value), MaxTokenLength)
 		}
@@ -242,44 +455,52 @@ func classify(st stmtTokens) stmtKind {
 	return kindExpr
 }
 
-func parseStatement(src string, st stmtTokens) (Stmt, []*Error) {
+func parseStatement(src string, st stmtTokens, pl *lexer.PeekingLexer) (Stmt, []*Error) {
 	kind := classify(st)
 	first, _ := st.first()
 	whole := Range{Pos: pos(first.Pos), End: pos(tokenEnd(st.last()))}
 	bad := func(errs []*Error) (Stmt, []*Error) {
 		return &BadStmt{Range: whole, Text: src[whole.Pos.Offset:whole.End.Offset], Err: errs[0]}, errs
 	}
+	// The statement's own tokens, to explain a syntax error.
+	fine := func() stmtTokens {
+		text := src[whole.Pos.Offset:whole.End.Offset]
+		return stmtTokens{toks: visibleTokens(scan(text, whole.Pos.Offset, whole.Pos.Line, whole.Pos.Column)), end: st.end}
+	}
 	if err := checkLimits(st); err != nil {
 		return bad([]*Error{err})
 	}
-	c := &converter{src: src, tokens: st.toks}
 	var s Stmt
+	var errs []*Error
 	switch kind {
 	case kindAssert:
-		g, err := runParser(assertParser, st)
+		g, err := runParserAt(assertParser, st, pl)
 		if err != nil {
-			return bad([]*Error{syntaxError(err, st, kind, "end of line")})
+			return bad([]*Error{syntaxError(err, fine(), kind, "end of line")})
 		}
-		a := &Assert{Range: whole, Left: c.expr(g.Left), Right: c.expr(g.Right), OpRange: tokSpan(g.Op)}
+		a := &Assert{Range: whole, Left: g.Left.Node, Right: g.Right.Node, OpRange: tokSpan(g.Op)}
+		errs = append(g.Left.Errs, g.Right.Errs...)
 		if g.Op.Value == "is" {
 			a.Op = AssertIs
 		}
 		s = a
 	case kindBinding:
-		g, err := runParser(bindingParser, st)
+		g, err := runParserAt(bindingParser, st, pl)
 		if err != nil {
-			return bad([]*Error{syntaxError(err, st, kind, "end of line")})
+			return bad([]*Error{syntaxError(err, fine(), kind, "end of line")})
 		}
-		s = &Binding{Range: whole, Name: &Name{Range: tokSpan(g.Name), Name: g.Name.Value}, Value: c.expr(g.Value)}
+		s = &Binding{Range: whole, Name: &Name{Range: tokSpan(g.Name), Name: g.Name.Value}, Value: g.Value.Node}
+		errs = g.Value.Errs
 	default:
-		g, err := runParser(exprParser, st)
+		g, err := runParserAt(exprParser, st, pl)
 		if err != nil {
-			return bad([]*Error{syntaxError(err, st, kind, "end of line")})
+			return bad([]*Error{syntaxError(err, fine(), kind, "end of line")})
 		}
-		s = &ExprStmt{Range: whole, X: c.expr(g.X)}
+		s = &ExprStmt{Range: whole, X: g.X.Node}
+		errs = g.X.Errs
 	}
-	if len(c.errs) > 0 {
-		return bad(c.errs)
+	if len(errs) > 0 {
+		return bad(errs)
 	}
 	return s, nil
 }
@@ -299,9 +520,28 @@ func runParser[G any](p *participle.Parser[G], st stmtTokens) (g *G, err error) 
 	if len(st.toks) > 0 {
 		end = tokenEnd(st.last())
 	}
-	pl, err := lexer.Upgrade(&sliceLexer{tokens: st.toks, eof: end}, tokNewline, tokComment)
+	pl, err := lexer.Upgrade(&sliceLexer{tokens: st.toks, eof: end})
 	if err != nil {
 		return nil, err
 	}
 	return p.ParseFromLexer(pl)
+}
+
+// runParserAt runs a participle parser from the lexer's position in a file's
+// token stream; the statement must end at the End token after it.
+func runParserAt[G any](p *participle.Parser[G], st stmtTokens, pl *lexer.PeekingLexer) (g *G, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			first, _ := st.first()
+			g, err = nil, &participle.ParseError{Msg: fmt.Sprint("internal parser error: ", r), Pos: first.Pos}
+		}
+	}()
+	g, err = p.ParseFromLexer(pl, participle.AllowTrailing(true))
+	if err != nil {
+		return nil, err
+	}
+	if next := pl.Peek(); next.Type != tokEnd && !next.EOF() {
+		return nil, &participle.UnexpectedTokenError{Unexpected: *next}
+	}
+	return g, nil
 }

@@ -224,3 +224,79 @@ func TestDeepNesting(t *testing.T) {
 		t.Fatalf("want the deep statement alone to fail: %d statements, errors %v", len(f.Statements), errs)
 	}
 }
+
+func TestBasisIntegralCount(t *testing.T) {
+	for _, c := range []struct {
+		src     string
+		value   int64
+		known   bool
+		message string
+	}{
+		{"3@1", 3, true, ""},
+		{"_1@0", 1, true, ""},
+		{"4/2@0", 2, true, ""},
+		{"-6/3@0", -2, true, ""},
+		{"1/2@0", 0, true, "basis count 1/2 is not an integer: 1 is not divisible by 2"},
+		{"-9223372036854775808/-1@0", 0, true, "basis count -9223372036854775808/-1 overflows int64"},
+		{"?@0", 0, false, ""},
+	} {
+		n, err := ParseDescriptor(c.src)
+		if err != nil {
+			t.Fatalf("%s: %v", c.src, err)
+		}
+		v, known, e := n.(*Basis).IntegralCount()
+		msg := ""
+		if e != nil {
+			msg = e.Message
+			if got := c.src[e.Range.Pos.Offset:e.Range.End.Offset]; !strings.HasPrefix(c.src, got) || strings.Contains(got, "@") {
+				t.Errorf("%s: error covers %q, want the count", c.src, got)
+			}
+		}
+		if v != c.value || known != c.known || msg != c.message {
+			t.Errorf("%s: got %d %v %q, want %d %v %q", c.src, v, known, msg, c.value, c.known, c.message)
+		}
+	}
+}
+
+func TestFindMLIRTypes(t *testing.T) {
+	src := "%0 = cute.make_layout() : !cute.layout<\"(4,8):(1,4)\">\n" +
+		"  %1 = cute.bad : !cute.layout<\"(4:8)\"> // broken\n" +
+		"  %2 = cute.x : (!cute.tile<\"[4:1;8:1]\">, !cute.swizzle<\"S<3,4,3>\">) -> !cute.coord<\"(_,1)\">\n"
+	types, errs := FindMLIRTypes([]byte(src))
+	var got []string
+	for _, m := range types {
+		got = append(got, Print(m, Cute)+"@"+textOf(src, m))
+	}
+	want := []string{
+		`!cute.layout<"(4,8):(1,4)">@!cute.layout<"(4,8):(1,4)">`,
+		`!cute.tile<"[4:1;8:1]">@!cute.tile<"[4:1;8:1]">`,
+		`!cute.swizzle<"S<3,4,3>">@!cute.swizzle<"S<3,4,3>">`,
+		`!cute.coord<"(_,1)">@!cute.coord<"(_,1)">`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if len(errs) != 1 || errs[0].Range.Pos.Line != 2 || errs[0].Range.Pos.Column != 35 ||
+		errs[0].Message != "expected ',' or ')' after 4, found ':'" {
+		t.Errorf("errors %v", errs)
+	}
+}
+
+func TestByteOrderMark(t *testing.T) {
+	f, errs := ParseFile("bom.cute", []byte("\ufeffA = 8:1\nB = (4:8)\n"))
+	if len(f.Statements) != 2 || len(errs) != 1 || errs[0].Range.Pos.Line != 2 || errs[0].Range.Pos.Column != 7 {
+		t.Fatalf("statements %d, errors %v", len(f.Statements), errs)
+	}
+	if got := PrintFile(f, Cute); got != "A = 8:1\nB = (4:8)\n" {
+		t.Errorf("printed %q", got)
+	}
+}
+
+// TestParticipleLexer: the lexer participle is built with also serves
+// participle's own entry points.
+func TestParticipleLexer(t *testing.T) {
+	g, err := bindingParser.ParseString("x", "A = (4,8):(1,4) # c\n")
+	if err != nil || g.Name.Value != "A" || Print(g.Value.Node, Cute) != "(4,8):(1,4)" {
+		t.Fatalf("%v %+v", err, g)
+	}
+}

@@ -5,29 +5,33 @@ import (
 	"github.com/alecthomas/participle/v2/lexer"
 )
 
-// The participle grammar. Its structs are the concrete syntax; convert.go
-// turns them into the AST, checking what a context-free grammar cannot
-// (integer ranges, denominators, basis modes) and computing every end
-// position from the last token of a node (participle's EndPos would include
-// the whitespace after it). Each statement kind has a parser of its own, and
-// every statement is parsed from its own slice of tokens, so one error never
-// hides the next statement.
+// The grammar. participle parses the statements (one parser per statement
+// kind: assert, binding, expression) and the swizzle, pointer, MLIR type,
+// TIRx and angle-list constructs; the productions every statement is made of
+// (layout literals, calls, tilers and the "o" chain of stages) are read by
+// hand (expr.go, literal.go) as participle.Parseable types, because
+// participle's reflection over them cost several times the time budget of a
+// 5,000-line sheet. In a sheet participle sees each statement's shell with
+// every expression as one Expr token (see stmtLexer). Each statement is
+// parsed on its own, so one error never hides the next statement. End
+// positions come from the last token of a node (participle's EndPos would
+// include the whitespace after it).
 //
-// Expression grammar, informally:
+// Expression grammar:
 //
 //	expr    = stage { "o" stage }
-//	stage   = tirx | swizzle | pointer | mlir | tiler | angle | call | layout
+//	stage   = layout | call | tiler | swizzle | mlir | tirx | pointer | angle
 //	layout  = tuple [ ":" tuple ]
 //	tuple   = "(" [ tuple { "," tuple } [ "," ] ] ")" | leaf
 //	leaf    = ( Int | Static | unknown | "_" | Name [ "{" "}" ] ) [ "/" Int ] { "@" ( Int | Name ) }
 //	unknown = "?" [ "{" { Ident | Int | Word | "=" | "," } "}" ]
-//	swizzle = ( ( "Swizzle" | "swizzle" | "Sw" | "S" ) "<" int "," int "," int ">" | SW_B_M_S ) [ "{" "}" ]
-//	pointer = Name "[" ( Word | Int ) "]" "(" { any but ")" } ")"
-//	mlir    = "!" Name "." Name "<" ( String | expr ) ">"
-//	tiler   = "[" [ expr { ";" expr } ] "]"
-//	angle   = "<" layout { "," layout } ">"
 //	call    = Name "(" [ expr { "," expr } ] ")"
+//	tiler   = "[" [ expr { ";" expr } ] "]"
+//	swizzle = ( ( "Swizzle" | "swizzle" | "Sw" | "S" ) "<" int "," int "," int ">" | SW_B_M_S ) [ "{" "}" ]
+//	mlir    = "!" Name "." Name "<" ( String | expr ) ">"
 //	tirx    = ( "S" | "R" ) "[" layout "]" { "+" ( "R" "[" layout "]" | leaf ) }
+//	pointer = Name "[" ( Word | Int ) "]" "(" { Name | Int | Word | "+" | "*" } ")"
+//	angle   = "<" layout { "," layout } ">"
 
 type gAssert struct {
 	Kw    lexer.Token `parser:"@'assert'"`
@@ -45,25 +49,8 @@ type gExprStmt struct {
 	X *gExpr `parser:"@@"`
 }
 
-type gExpr struct {
-	Stages []*gStage `parser:"@@ ( 'o' @@ )*"`
-}
-
-type gStage struct {
-	Layout  *gLayout  `parser:"  @@"`
-	Call    *gCall    `parser:"| (?= Ident '(' ) @@"`
-	Swizzle *gSwizzle `parser:"| (?= ( 'Swizzle' | 'swizzle' | 'Sw' | 'S' ) '<' | PySwizzle ) @@"`
-	Tirx    *gTirx    `parser:"| (?= ( 'S' | 'R' ) '[' ) @@"`
-	Pointer *gPointer `parser:"| (?= Ident '[' ) @@"`
-	Tiler   *gTiler   `parser:"| @@"`
-	MLIR    *gMLIR    `parser:"| @@"`
-	Angle   *gAngle   `parser:"| @@"`
-}
-
-// gLayout is a layout or an IntTuple literal: tuple [":" tuple]. It is
-// parsed by hand (layout.go): literals are most of the tokens of a sheet, and
-// participle's reflection over the four nested productions of a literal cost
-// five times the time budget of a 5,000-line sheet.
+// gLayout is a layout or an IntTuple literal: tuple [":" tuple], read by
+// hand (literal.go).
 type gLayout struct {
 	Node Node
 	Errs []*Error
@@ -80,11 +67,11 @@ type gSwizzle struct {
 }
 
 type gPointer struct {
-	Kind  lexer.Token `parser:"@Ident '['"`
-	Bits  lexer.Token `parser:"@( Word | Int ) ']'"`
-	Open  lexer.Token `parser:"@'('"`
-	Addr  []string    `parser:"@( !')' )*"`
-	Close lexer.Token `parser:"@')'"`
+	Kind  lexer.Token   `parser:"@Ident '['"`
+	Bits  lexer.Token   `parser:"@( Word | Int ) ']'"`
+	Open  lexer.Token   `parser:"@'('"`
+	Addr  []lexer.Token `parser:"@( Ident | Int | Word | '+' | '*' )*"`
+	Close lexer.Token   `parser:"@')'"`
 }
 
 type gMLIR struct {
@@ -96,22 +83,10 @@ type gMLIR struct {
 	Close   lexer.Token  `parser:"@'>'"`
 }
 
-type gTiler struct {
-	Open  lexer.Token `parser:"@'['"`
-	Modes []*gExpr    `parser:"( @@ ( ';' @@ )* )?"`
-	Close lexer.Token `parser:"@']'"`
-}
-
 type gAngle struct {
 	Open  lexer.Token `parser:"@'<'"`
 	Modes []*gLayout  `parser:"@@ ( ',' @@ )*"`
 	Close lexer.Token `parser:"@'>'"`
-}
-
-type gCall struct {
-	Fun   lexer.Token `parser:"@Ident '('"`
-	Args  []*gExpr    `parser:"( @@ ( ',' @@ )* )?"`
-	Close lexer.Token `parser:"@')'"`
 }
 
 type gTirx struct {
@@ -122,7 +97,7 @@ type gTirx struct {
 }
 
 type gTirxTerm struct {
-	Kw     *lexer.Token `parser:"(  (?= 'R' '[' ) @'R' '['"`
+	Kw     *lexer.Token `parser:"(  @'R' '['"`
 	Layout *gLayout     `parser:"   @@"`
 	Close  lexer.Token  `parser:"   @']'"`
 	Offset *gLayout     `parser:") | @@"`
@@ -136,4 +111,9 @@ var (
 	assertParser  = participle.MustBuild[gAssert](parserOptions...)
 	bindingParser = participle.MustBuild[gBinding](parserOptions...)
 	exprParser    = participle.MustBuild[gExprStmt](parserOptions...)
+	swizzleParser = participle.MustBuild[gSwizzle](parserOptions...)
+	pointerParser = participle.MustBuild[gPointer](parserOptions...)
+	mlirParser    = participle.MustBuild[gMLIR](parserOptions...)
+	angleParser   = participle.MustBuild[gAngle](parserOptions...)
+	tirxParser    = participle.MustBuild[gTirx](parserOptions...)
 )

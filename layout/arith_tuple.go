@@ -88,6 +88,7 @@ func mulLeaf(op string, a, b IntTuple) (IntTuple, error) {
 // Add is a+b for IntTuples as CuTe adds offsets: integers add, a scaled basis
 // adds to another basis or to an arithmetic tuple position by position
 // (1@0 + 2@1 = (1,2)); zero is the identity; unknowns give unknown.
+// Law: Add(a, b) == Add(b, a) and Add(a, 0) == a.
 func Add(a, b IntTuple) (IntTuple, error) { return addOp("add", a, b) }
 
 func addOp(op string, a, b IntTuple) (IntTuple, error) {
@@ -129,6 +130,9 @@ func addOp(op string, a, b IntTuple) (IntTuple, error) {
 		}
 		return IntTuple{}, errorf(op, "", "cannot add the integer and the basis-valued offsets %v and %v", a, b)
 	}
+	if !basisModesInRange(a) || !basisModesInRange(b) {
+		return IntTuple{}, errorf(op, "", "cannot add %v and %v: basis modes must lie in [0, %d]", a, b, maxBasisMode)
+	}
 	at, bt := asArithmeticTuple(a), asArithmeticTuple(b)
 	n := max(len(at.elems), len(bt.elems))
 	out := make([]IntTuple, n)
@@ -147,6 +151,24 @@ func addOp(op string, a, b IntTuple) (IntTuple, error) {
 		out[i] = s
 	}
 	return Tup(out...), nil
+}
+
+// maxBasisMode bounds the mode index of a scaled basis that is spelled out
+// as an arithmetic tuple (which has that many positions).
+const maxBasisMode = 1 << 10
+
+func basisModesInRange(t IntTuple) bool {
+	for _, m := range t.modes {
+		if m < 0 || m > maxBasisMode {
+			return false
+		}
+	}
+	for _, e := range t.elems {
+		if !basisModesInRange(e) {
+			return false
+		}
+	}
+	return true
 }
 
 func sameModes(a, b []int) bool {
@@ -183,6 +205,7 @@ func asArithmeticTuple(t IntTuple) IntTuple {
 }
 
 // Scale is t times the integer leaf k, leaf by leaf (arithmetic-tuple scaling).
+// Law: Scale(t, 1) == t and Scale(t, k) is congruent to t.
 func Scale(t, k IntTuple) (IntTuple, error) {
 	if !t.IsTuple() {
 		return mulLeaf("scale", t, k)

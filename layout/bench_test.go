@@ -9,7 +9,7 @@ import (
 // cycling through every case CuTe accepts, so ns/op is the mean over the
 // corpus. Run with
 //
-//	go test ./layout -run '^$' -bench 'Golden|CompositionRank2|ComplementDirect' -benchmem
+//	go test ./layout -run '^$' -bench 'Golden|CompositionRank2|ComplementDirect|Flat' -benchmem
 //
 // Targets (issue 3): composition of rank-2 layouts within 10x of CuTe's
 // 10.7 ns and complement within 10x of 2.6 ns; every op at least 100x
@@ -143,4 +143,71 @@ func flatRank(l Layout) int {
 		}
 	}
 	return l.Shape.Len()
+}
+
+// BenchmarkCompositionFlatRank2 is CompositionFlat (no allocation) on the
+// golden cases where both layouts are flat rank-2 layouts.
+func BenchmarkCompositionFlatRank2(b *testing.B) {
+	var as, bs []FlatLayout
+	for _, args := range goldenInputs(b, "composition") {
+		x, ok1 := args[0].(Layout)
+		y, ok2 := args[1].(Layout)
+		if !ok1 || !ok2 || flatRank(x) != 2 || flatRank(y) != 2 {
+			continue
+		}
+		var fx, fy FlatLayout
+		if x.FlattenInto(&fx) == nil && y.FlattenInto(&fy) == nil {
+			as, bs = append(as, fx), append(bs, fy)
+		}
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	var dst FlatLayout
+	for i := range b.N {
+		k := i % len(as)
+		if err := CompositionFlat(&dst, &as[k], &bs[k]); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkComplementFlat is ComplementFlat / ComplementFlatTo (no
+// allocation) on the golden cases with no cotarget or an integer one.
+func BenchmarkComplementFlat(b *testing.B) {
+	type call struct {
+		a  FlatLayout
+		m  int64
+		to bool
+	}
+	var calls []call
+	for _, args := range goldenInputs(b, "complement") {
+		a, ok := args[0].(Layout)
+		var c call
+		if !ok || a.FlattenInto(&c.a) != nil {
+			continue
+		}
+		if len(args) == 2 {
+			m := args[1].(IntTuple)
+			if !m.IsLeaf() {
+				continue
+			}
+			c.m, c.to = m.Value(), true
+		}
+		calls = append(calls, c)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	var dst FlatLayout
+	for i := range b.N {
+		c := &calls[i%len(calls)]
+		var err error
+		if c.to {
+			err = ComplementFlatTo(&dst, &c.a, c.m)
+		} else {
+			err = ComplementFlat(&dst, &c.a)
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
 }

@@ -28,15 +28,18 @@ func Complement(a Layout) (Layout, error) {
 }
 
 // ComplementTo is CuTe's complement(A, M), M an integer or a shape: the
-// layout R, sorted by stride, whose image is disjoint from A's image and
-// such that (A, R) enumerates [0, size(M)) in order, when A's strides each
-// divide the next stride and its modes fit inside M. The last mode of R is
-// rounded up so that (A, R) covers all of M: complement(4:2, 19) is
-// (2,3):(1,8), reaching 23. A with two coordinates at one index is an error.
+// layout R of the indices below M that A does not reach, built from the
+// gaps between A's modes taken in increasing stride, then a last mode up to
+// M, rounded up (complement(4:2, 19) is (2,3):(1,8), reaching 23; a shape M
+// rounds mode by mode, as CuTe's ceil_div does). Stride-0 and size-1 modes
+// of A are ignored (CuTe filters A first). A mode whose stride falls inside
+// the span of the smaller-stride modes is CuTe's "Non-injective Layout"
+// error; this also rejects a few injective layouts, such as (2,2):(3,4).
 //
-// Law: for i < size(A) and j < size(R), A(i) != R(j) unless both are 0,
-// and the layout (A, R) maps [0, size(A)*size(R)) one-to-one onto [0, M)
-// whenever size(A)*size(R) == M.
+// Law: R is increasing, and R(j) != filter(A)(i) except R(0) == A(0) == 0;
+// when each stride of filter(A), in increasing order, is a multiple of the
+// extent of the modes below it, the layout (filter(A), R) is a bijection
+// onto [0, size(filter(A))*size(R)), which reaches an integer M.
 func ComplementTo(a Layout, m IntTuple) (Layout, error) {
 	var sb, db [flatInline]int64
 	fs, fd, err := filterModes("complement", a, sb[:0], db[:0])
@@ -90,24 +93,12 @@ func ceilDivTuple(t IntTuple, b int64, prod *int64) (int64, bool) {
 		}
 		return ceilDivC(b, t.val)
 	}
+	// A nested mode passes on ceil_div(b, product(mode)) in CuTe; for the
+	// positive sizes of a shape that is what the fold through the mode
+	// leaves, ceil(ceil(b/x)/y) being ceil(b/(x*y)).
 	for _, e := range t.elems {
-		if e.IsLeaf() {
-			var ok bool
-			if b, ok = ceilDivTuple(e, b, prod); !ok {
-				return 0, false
-			}
-			continue
-		}
-		// A nested mode divides by the rest as a whole, then passes on
-		// ceil_div(rest, product(mode)).
-		if _, ok := ceilDivTuple(e, b, prod); !ok {
-			return 0, false
-		}
-		p, ok := productOf(e)
-		if !ok {
-			return 0, false
-		}
-		if b, ok = ceilDivC(b, p); !ok {
+		var ok bool
+		if b, ok = ceilDivTuple(e, b, prod); !ok {
 			return 0, false
 		}
 	}
@@ -131,69 +122,79 @@ func productOf(t IntTuple) (int64, bool) {
 	return p, true
 }
 
-// complementFlat is the complement of the filtered flat modes fs:fd of a
-// within cotarget m.
-func complementFlat(a Layout, fs, fd []int64, m cotarget) (Layout, error) {
-	overflow := func() (Layout, error) {
-		return Layout{}, errorf("complement", CondOverflow, "the complement of %v overflows int64", a)
-	}
+// complementFault is why complementModes failed, in plain integers.
+type complementFault struct {
+	kind                            faultKind // faultOverflow, faultZero or faultShape (non-injective)
+	minShape, minStride, lastStride int64
+}
+
+// complementModes is the complement of the filtered flat modes fs:fd
+// within m, appended to rs/rd: one gap below each mode in stride
+// order, the rest up to m, coalesced.
+func complementModes(fs, fd []int64, m cotarget, rs, rd []int64) ([]int64, []int64, complementFault, bool) {
 	if len(fs) == 1 && fd[0] == 0 {
-		// Nothing of a is left after filtering: the complement is all of M.
+		// Nothing is left after filtering: the complement is all of M.
 		n := m.n
 		if m.isShape {
 			var ok bool
 			if n, ok = productOf(m.shape); !ok {
-				return overflow()
+				return nil, nil, complementFault{kind: faultOverflow}, false
 			}
 		}
 		if n == 1 {
-			return Layout{Shape: Int(1), Stride: Int(0)}, nil
+			return append(rs, 1), append(rd, 0), complementFault{}, true
 		}
-		return Layout{Shape: Int(n), Stride: Int(1)}, nil
+		return append(rs, n), append(rd, 1), complementFault{}, true
 	}
-	r := len(fs)
-	// The result's modes: one gap below each of a's modes in stride order,
-	// then the rest up to M; at most r+1 of them.
-	var rsb, rdb [flatInline + 1]int64
-	rs, rd := rsb[:0], rdb[:0]
+	start := len(rs)
 	lastStride := int64(1)
-	for range r {
+	// Modes are taken in increasing stride; taken marks those used.
+	var takenb [64]bool
+	taken := takenb[:]
+	if len(fs) > len(takenb) {
+		taken = make([]bool, len(fs))
+	}
+	for range len(fs) {
 		// The mode of least stride still left (the first of equals, as CuTe's min and find pick).
-		k := 0
-		for j := 1; j < len(fd); j++ {
-			if fd[j] < fd[k] {
+		k := -1
+		for j := range fs {
+			if !taken[j] && (k < 0 || fd[j] < fd[k]) {
 				k = j
 			}
 		}
+		taken[k] = true
 		minStride, minShape := fd[k], fs[k]
+		f := complementFault{kind: faultShape, minShape: minShape, minStride: minStride, lastStride: lastStride}
 		if lastStride == 0 {
-			return Layout{}, errorf("complement", CondDivideByZero,
-				"a mode of %v below stride %d spans 0 elements", a, minStride)
+			f.kind = faultZero
+			return nil, nil, f, false
 		}
-		gap := minStride / lastStride
+		gap := minStride
+		switch {
+		case lastStride == 1:
+		case minStride > 0 && lastStride > 0:
+			gap, _ = divmod(minStride, lastStride)
+		default:
+			gap = minStride / lastStride
+		}
 		if gap == 0 {
-			return Layout{}, errorf("complement", CondNonInjective,
-				"mode %d:%d of %v starts inside [0, %d), the span of its modes of smaller stride, so two coordinates map to the same index",
-				minShape, minStride, a, lastStride)
+			return nil, nil, f, false
 		}
 		next, ok := mulChecked(minStride, minShape)
 		if !ok {
-			return overflow()
+			f.kind = faultOverflow
+			return nil, nil, f, false
 		}
 		rs, rd = append(rs, gap), append(rd, lastStride)
 		lastStride = next
-		fs = append(fs[:k], fs[k+1:]...)
-		fd = append(fd[:k], fd[k+1:]...)
 	}
 	rest, ok := m.restShape(lastStride)
 	if !ok {
-		switch {
-		case lastStride == 0:
-			return Layout{}, errorf("complement", CondDivideByZero, "the modes of %v span 0 elements", a)
-		case m.isShape && hasZeroLeaf(m.shape):
-			return Layout{}, errorf("complement", CondDivideByZero, "the cotarget %v has a mode of size 0", m.shape)
+		f := complementFault{kind: faultOverflow, lastStride: lastStride}
+		if lastStride == 0 || (m.isShape && hasZeroLeaf(m.shape)) {
+			f.kind = faultZero
 		}
-		return overflow()
+		return nil, nil, f, false
 	}
 	restStride := lastStride
 	if rest == 1 {
@@ -201,11 +202,107 @@ func complementFlat(a Layout, fs, fd []int64, m cotarget) (Layout, error) {
 	}
 	rs, rd = append(rs, rest), append(rd, restStride)
 	n := len(rs)
-	rs, rd, ok = bwCoalesce(rs, rd, rs[n-1], rd[n-1])
+	cs, cd, ok := bwCoalesce(rs[start:], rd[start:], rs[n-1], rd[n-1])
 	if !ok {
-		return overflow()
+		return nil, nil, complementFault{kind: faultOverflow}, false
+	}
+	return rs[:start+len(cs)], rd[:start+len(cd)], complementFault{}, true
+}
+
+// complementFlat is the complement of the filtered flat modes fs:fd of a
+// within m, as a layout.
+func complementFlat(a Layout, fs, fd []int64, m cotarget) (Layout, error) {
+	var rsb, rdb [flatInline + 1]int64
+	rs, rd, f, ok := complementModes(fs, fd, m, rsb[:0], rdb[:0])
+	if !ok {
+		return Layout{}, complementError(a, m, f)
 	}
 	return flatLayout(rs, rd), nil
+}
+
+func complementError(a Layout, m cotarget, f complementFault) error {
+	switch {
+	case f.kind == faultShape:
+		return errorf("complement", CondNonInjective,
+			"mode %d:%d of %v starts inside [0, %d), the span of its modes of smaller stride, so two coordinates map to the same index",
+			f.minShape, f.minStride, a, f.lastStride)
+	case f.kind == faultZero && m.isShape && hasZeroLeaf(m.shape):
+		return errorf("complement", CondDivideByZero, "the cotarget %v has a mode of size 0", m.shape)
+	case f.kind == faultZero && f.minStride == 0:
+		return errorf("complement", CondDivideByZero, "the modes of %v span 0 elements", a)
+	case f.kind == faultZero:
+		return errorf("complement", CondDivideByZero, "a mode of %v below stride %d spans 0 elements", a, f.minStride)
+	}
+	return errorf("complement", CondOverflow, "the complement of %v overflows int64", a)
+}
+
+// ComplementFlat is Complement on a flat layout, written into dst (which
+// may be a) without allocating.
+// Law: ComplementFlat(a) as a layout equals Complement(a.Layout()).
+func ComplementFlat(dst, a *FlatLayout) error {
+	var sb, db [MaxFlatRank]int64
+	fs, fd, err := filterFlat(a, sb[:0], db[:0])
+	if err != nil {
+		return err
+	}
+	cosize := int64(1)
+	for i := range fs {
+		span, ok := mulChecked(fs[i]-1, abs64(fd[i]))
+		if ok {
+			cosize, ok = addChecked(cosize, span)
+		}
+		if !ok || fd[i] == minInt64 {
+			return errorf("complement", CondOverflow, "the cosize of %v overflows int64", a.Layout())
+		}
+	}
+	return complementInto(dst, a, fs, fd, cosize)
+}
+
+// ComplementFlatTo is ComplementTo(A, m) for an integer m on a flat layout,
+// written into dst (which may be a) without allocating.
+// Law: ComplementFlatTo(a, m) as a layout equals ComplementTo(a.Layout(), m).
+func ComplementFlatTo(dst, a *FlatLayout, m int64) error {
+	var sb, db [MaxFlatRank]int64
+	fs, fd, err := filterFlat(a, sb[:0], db[:0])
+	if err != nil {
+		return err
+	}
+	return complementInto(dst, a, fs, fd, m)
+}
+
+func complementInto(dst, a *FlatLayout, fs, fd []int64, m int64) error {
+	var rsb, rdb [MaxFlatRank + 1]int64
+	rs, rd, f, ok := complementModes(fs, fd, cotargetInt(m), rsb[:0], rdb[:0])
+	if !ok {
+		return complementError(a.Layout(), cotargetInt(m), f)
+	}
+	if len(rs) > MaxFlatRank {
+		return errorf("complement", "", "the complement of %v has %d modes, more than a flat layout holds (%d)", a.Layout(), len(rs), MaxFlatRank)
+	}
+	setFlat(dst, rs, rd)
+	return nil
+}
+
+// filterFlat is filterModes on a flat layout.
+func filterFlat(a *FlatLayout, shape, stride []int64) ([]int64, []int64, error) {
+	if a.Rank < 0 || a.Rank > MaxFlatRank {
+		return nil, nil, errorf("complement", "", "flat layout of rank %d: a flat layout holds 0 to %d modes", a.Rank, MaxFlatRank)
+	}
+	shape, stride = appendFlat(shape, stride, a)
+	if len(shape) == 0 {
+		shape, stride = append(shape, 1), append(stride, 0)
+	}
+	for i := range stride {
+		if stride[i] == 0 {
+			shape[i] = 1
+		}
+	}
+	n := len(shape)
+	shape, stride, ok := bwCoalesce(shape, stride, shape[n-1], stride[n-1])
+	if !ok {
+		return nil, nil, errorf("complement", CondOverflow, "coalescing %v overflows int64", a.Layout())
+	}
+	return shape, stride, nil
 }
 
 const minInt64 = -1 << 63

@@ -181,6 +181,10 @@ func TestComplementErrors(t *testing.T) {
 	wantError(t, "nested cotarget overflow", err, "complement", CondOverflow)
 	_, err = ComplementTo(mustLayout("4:2"), Tup(Ints(1<<62, 1<<62), Int(3)))
 	wantError(t, "nested cotarget product overflow", err, "complement", CondOverflow)
+	if got, err := ComplementTo(mustLayout("4:2"), Tup(Ints(3, 5), Int(7))); err != nil || got.String() != "(2,14):(1,8)" {
+		// ceil_div((3,5),8) = (1,2), then 7 divided by ceil_div(8, 15) = 1: rest 1*2*7.
+		t.Errorf("complement(4:2, ((3,5),7)) = %v, %v; want (2,14):(1,8)", got, err)
+	}
 	_, err = ComplementTo(mustLayout("4:0"), Ints(1<<62, 1<<62))
 	wantError(t, "empty layout, cotarget overflow", err, "complement", CondOverflow)
 	_, err = ComplementTo(mustLayout("4:2"), Ints(8, 0))
@@ -191,6 +195,13 @@ func TestComplementErrors(t *testing.T) {
 	wantError(t, "shape 0 below another mode", err, "complement", CondDivideByZero)
 	_, err = Complement(Layout{Shape: Ints(1<<62, 4), Stride: Ints(1, 1<<62)})
 	wantError(t, "coalesce overflow", err, "complement", CondOverflow)
+	many := make([]int64, 70)
+	ones := make([]int64, 70)
+	for i := range many {
+		many[i], ones[i] = 2, 1
+	}
+	_, err = Complement(Layout{Shape: Ints(many...), Stride: Ints(ones...)})
+	wantError(t, "seventy modes", err, "complement", CondNonInjective)
 	_, err = Complement(Layout{Shape: Ints(2, 2), Stride: Int(1)})
 	wantError(t, "not congruent", err, "complement", CondCongruent)
 	_, err = ComplementTo(mustLayout("4:2"), Tup(Int(2), Unknown()))
@@ -213,5 +224,91 @@ func TestComplementErrors(t *testing.T) {
 	}
 	if _, err := Apply("complement", Unknown()); err == nil {
 		t.Errorf("complement(?) accepted")
+	}
+}
+
+// TestComplementFlatLaw: ComplementFlat / ComplementFlatTo equal Complement
+// / ComplementTo, errors included, on the golden inputs and random ones.
+func TestComplementFlatLaw(t *testing.T) {
+	type call struct {
+		a  Layout
+		m  int64
+		to bool
+	}
+	var calls []call
+	for _, c := range loadGolden(t)["complement"] {
+		args, err := goldenArgs(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, ok := args[0].(Layout)
+		if !ok {
+			continue
+		}
+		switch {
+		case len(args) == 1:
+			calls = append(calls, call{a: a})
+		case args[1].(IntTuple).IsLeaf():
+			calls = append(calls, call{a: a, m: args[1].(IntTuple).Value(), to: true})
+		}
+	}
+	r := rand.New(rand.NewPCG(19, 20))
+	for n := range 2000 {
+		calls = append(calls, call{a: lawLayout(r, true), m: r.Int64N(200), to: n%2 == 0})
+	}
+	compared := 0
+	for _, c := range calls {
+		var fa, dst FlatLayout
+		if c.a.FlattenInto(&fa) != nil {
+			continue
+		}
+		var want Layout
+		var werr, err error
+		if c.to {
+			want, werr = ComplementTo(c.a, Int(c.m))
+			err = ComplementFlatTo(&dst, &fa, c.m)
+		} else {
+			want, werr = Complement(c.a)
+			err = ComplementFlat(&dst, &fa)
+		}
+		switch {
+		case werr != nil && err == nil:
+			t.Fatalf("complement flat of %v (%d) = %v, the layout version fails: %v", c.a, c.m, dst.Layout(), werr)
+		case werr != nil:
+			if !sameCondition(err, werr) {
+				t.Fatalf("complement flat of %v (%d): %v, the layout version: %v", c.a, c.m, err, werr)
+			}
+		case err != nil:
+			t.Fatalf("complement flat of %v (%d): %v, the layout version gives %v", c.a, c.m, err, want)
+		case dst.Layout().String() != want.String():
+			t.Fatalf("complement flat of %v (%d) = %v, the layout version gives %v", c.a, c.m, dst.Layout(), want)
+		}
+		compared++
+	}
+	if compared < 2000 {
+		t.Fatalf("only %d complements compared", compared)
+	}
+}
+
+func TestComplementFlatErrors(t *testing.T) {
+	var dst FlatLayout
+	bad := FlatLayout{Rank: MaxFlatRank + 1}
+	wantError(t, "rank too large", ComplementFlat(&dst, &bad), "complement", "", "0 to 8 modes")
+	wantError(t, "rank too large, to", ComplementFlatTo(&dst, &bad, 4), "complement", "", "0 to 8 modes")
+	big := FlatLayout{Rank: 2, Shape: [MaxFlatRank]int64{4, 4}, Stride: [MaxFlatRank]int64{1, 1 << 62}}
+	wantError(t, "cosize overflow", ComplementFlat(&dst, &big), "complement", CondOverflow)
+	merge := FlatLayout{Rank: 2, Shape: [MaxFlatRank]int64{1 << 62, 4}, Stride: [MaxFlatRank]int64{1, 1 << 62}}
+	wantError(t, "coalesce overflow", ComplementFlat(&dst, &merge), "complement", CondOverflow)
+	// Eight modes of stride 3^k leave eight gaps of 2 and a rest: nine modes.
+	wide := FlatLayout{Rank: MaxFlatRank}
+	p := int64(2)
+	for i := range MaxFlatRank {
+		wide.Shape[i], wide.Stride[i] = 2, p
+		p *= 4
+	}
+	wantError(t, "too many modes", ComplementFlatTo(&dst, &wide, p*4), "complement", "", "9 modes")
+	empty := FlatLayout{}
+	if err := ComplementFlat(&dst, &empty); err != nil || dst.Layout().String() != "1:0" {
+		t.Errorf("ComplementFlat(empty) = %v, %v; want 1:0", dst.Layout(), err)
 	}
 }

@@ -10,9 +10,58 @@ const (
 	CondComposedOffset   = "Require offset == 0."
 	CondComposedNesting  = "swizzled layouts nest at most two deep here"
 	CondComposedOperand  = "operand kind not supported for a swizzled layout"
-	CondComposedInverse  = "the inverse of a swizzled layout with a non-zero offset is not a swizzled layout"
 	CondComposedNotPlain = "the inner function is not a plain layout"
 )
+
+// LayoutAfterSwizzle is L o Offset o Sw, the function i -> L(Offset + Sw(i)):
+// what CuTe's inverses of a swizzled layout with a non-zero offset return
+// (ComposedLayout<Layout, Offset, Swizzle>). CuTe defines little else on it.
+type LayoutAfterSwizzle struct {
+	Outer  Layout
+	Offset IntTuple
+	Inner  Swizzle
+}
+
+func (l LayoutAfterSwizzle) String() string { return l.Format(false) }
+
+// Format prints l as CuTe does: (_2,_4):(_1,_2) o _-8 o Sw<3,4,-5>.
+func (l LayoutAfterSwizzle) Format(static bool) string {
+	return l.Outer.Format(static) + " o " + l.Offset.Format(static) + " o " + l.Inner.String()
+}
+
+// Eval is L(Offset + Sw(i)).
+// Law: for C = Sw o off o L and its left inverse R = inverse(L) o -off o Sw,
+// R.Eval(C.Eval(i)) == i where L's left inverse inverts L.
+func (l LayoutAfterSwizzle) Eval(i int64) (int64, error) {
+	const op = "composed layout"
+	if err := l.Inner.Validate(op); err != nil {
+		return 0, err
+	}
+	off, err := offsetValue(op, l.Offset)
+	if err != nil {
+		return 0, err
+	}
+	x, err := addOffset(op, off, l.Inner.apply(i))
+	if err != nil {
+		return 0, err
+	}
+	return l.Outer.Eval(x)
+}
+
+// negateOffset is CuTe's right_inverse/left_inverse of an integer offset: -t.
+func negateOffset(op string, t IntTuple) (IntTuple, error) {
+	v, err := offsetValue(op, t)
+	if err != nil {
+		return t, err
+	}
+	if v == -1<<63 {
+		return t, errorf(op, CondOverflow, "-(%d)", v)
+	}
+	if t.IsStatic() {
+		return Int(-v), nil
+	}
+	return Dyn(-v), nil
+}
 
 // NestedComposed is Sw o Offset o (Sw' o Offset' o L): what CuTe's
 // composition of two swizzled layouts returns when the swizzles do not cancel
@@ -162,8 +211,9 @@ func ComposedComposition(a, b Value) (Value, bool, error) {
 }
 
 // ComposedInverse is CuTe's right_inverse or left_inverse (op) of
-// Sw o 0 o L: inverse(L) o Sw, which CuTe then rewrites as ComposeLayoutSwizzle
-// does, so CuTe rejects it where L's inverse does not carry Sw's masks to
+// Sw o off o L. With a non-zero offset CuTe inverts the parts and keeps them
+// apart, inverse(L) o -off o Sw (a LayoutAfterSwizzle). With offset 0 it is
+// inverse(L) o Sw, which CuTe rewrites as ComposeLayoutSwizzle does, so CuTe rejects it where L's inverse does not carry Sw's masks to
 // masks (often: make_swizzle's static_asserts). A swizzle is its own inverse.
 // Law: for compact L whose size is whole swizzle blocks and whose inverse
 // maps bits to bits in order, the result R is an inverse (C(R(i)) == i for
@@ -180,9 +230,6 @@ func ComposedInverse(op string, v Value) (Value, bool, error) {
 		if err := c.Outer.Validate(op); err != nil {
 			return nil, true, err
 		}
-		if !isStaticZero(c.Offset) {
-			return nil, true, errorf(op, CondComposedInverse, "%v", c)
-		}
 		inv, err := Apply(op, c.Inner)
 		if err != nil {
 			return nil, true, err
@@ -190,6 +237,14 @@ func ComposedInverse(op string, v Value) (Value, bool, error) {
 		invl, ok := inv.(Layout)
 		if !ok {
 			return nil, true, errorf(op, CondComposedNotPlain, "%s(%v) = %v", op, c.Inner, inv)
+		}
+		if !isStaticZero(c.Offset) {
+			// CuTe inverts each part and keeps them apart: inverse(L) o -off o Sw.
+			neg, err := negateOffset(op, c.Offset)
+			if err != nil {
+				return nil, true, err
+			}
+			return LayoutAfterSwizzle{Outer: invl, Offset: neg, Inner: c.Outer}, true, nil
 		}
 		r, err := ComposeLayoutSwizzle(op, invl, c.Outer)
 		return r, true, err
@@ -298,40 +353,6 @@ func asLayout(v Value) (Layout, bool) {
 // the last mode running on past the size).
 func evalLayoutIndex(op string, l Layout, i int64) (int64, error) {
 	return l.Eval(i)
-}
-
-// SliceComposed is CuTe's slice(coord, Sw o off o L) for a coordinate with
-// "_" leaves: the sub-layout of the "_" modes, Sw o (off + L(coord with "_"
-// read as 0)) o slice(coord, L). CuTe may further decay the result to a plain
-// layout when the remaining modes miss the swizzle's bits; this keeps the
-// swizzled form, which is the same function.
-// Law: SliceComposed(c, C).Eval(k) == C at c with its "_" leaves given by k.
-func SliceComposed(coord IntTuple, c Composed) (Value, error) {
-	const op = "slice"
-	if err := c.Outer.Validate(op); err != nil {
-		return nil, err
-	}
-	sliced, off, err := SliceAndOffset(coord, c.Inner)
-	if err != nil {
-		return nil, err
-	}
-	base, err := offsetValue(op, c.Offset)
-	if err != nil {
-		return nil, err
-	}
-	d, err := offsetValue(op, off)
-	if err != nil {
-		return nil, err
-	}
-	sum, err := addOffset(op, base, d)
-	if err != nil {
-		return nil, err
-	}
-	newOff := Dyn(sum)
-	if c.Offset.IsStatic() && off.IsStatic() {
-		newOff = Int(sum)
-	}
-	return composeSwizzle(op, c.Outer, newOff, sliced)
 }
 
 // addOffset is off + x, checked.
@@ -504,6 +525,9 @@ func MaxCommonLayoutComposed(a, b Value) (Value, bool, error) {
 // local_partition (op) of a swizzled layout: the partition of the inner
 // layout, with the offset of the cut added to the swizzle's offset,
 // Sw o (off + p.Offset) o p.Layout.
+// This is the partitioned tensor's whole function in one value; CuTe's
+// tensor slicing instead splits it into a layout and a pointer offset (and
+// may decay the layout to a plain one), as SliceAndOffsetComposed does.
 // Law: its Eval(i) == C's value at the element the plain partition of the
 // inner layout picks, Sw(off + p.Offset + p.Layout(i)).
 func PartitionComposed(op string, c Composed, rest ...Value) (Value, error) {

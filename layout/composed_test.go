@@ -208,25 +208,75 @@ func TestComposedCastProperty(t *testing.T) {
 	}
 }
 
-// Law: SliceComposed(c, C)(k) == C at c with its "_" leaf given by k.
+// Law: with (R, P) = SliceAndOffsetComposed(c, C), R(k) + P == C at c with
+// its "_" leaf given by k.
 func TestSliceComposedProperty(t *testing.T) {
 	r := rand.New(rand.NewPCG(41, 42))
 	for range 300 {
 		c := randomComposed(r)
-		c.Inner = Make(Ints(1+r.Int64N(6), 1+r.Int64N(6)), Ints(1+r.Int64N(9), r.Int64N(20)))
-		rows, cols := c.Inner.Shape.At(0).Value(), c.Inner.Shape.At(1).Value()
+		rows, cols := int64(1)<<r.IntN(4), int64(1)<<r.IntN(4)
+		if r.IntN(2) == 0 {
+			c.Inner = Make(Ints(rows, cols), Ints(cols, 1))
+		} else {
+			c.Inner = Make(Ints(rows, cols), Ints(1, rows))
+		}
+		// CuTe's slice assumes the offset's bits are disjoint from the layout's.
+		c.Offset = Int(r.Int64N(4) * rows * cols)
 		i := r.Int64N(rows)
-		v, err := SliceComposed(Tup(Int(i), Underscore()), c)
+		v, p, err := SliceAndOffsetComposed(Tup(Int(i), Underscore()), c)
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("slice (%d,_) of %v: %v", i, c, err)
 		}
 		f, _ := asIndexFunction("test", v)
 		for j := range cols {
 			want, _ := c.Eval(i + rows*j)
-			if got, _ := f.Eval(j); got != want {
-				t.Fatalf("slice (%d,_) of %v = %v at %d: %d, want %d", i, c, v, j, got, want)
+			if got, _ := f.Eval(j); got+p != want {
+				t.Fatalf("slice (%d,_) of %v = %v + %d at %d: %d, want %d", i, c, v, p, j, got+p, want)
 			}
 		}
+	}
+}
+
+// Law: the left inverse of a swizzled layout with an offset, inverse(L) o -off o Sw,
+// undoes it where L's left inverse undoes L.
+func TestLayoutAfterSwizzleProperty(t *testing.T) {
+	r := rand.New(rand.NewPCG(47, 48))
+	for range 300 {
+		c := randomComposed(r)
+		c.Offset = Int(1 + r.Int64N(100))
+		if ok, _ := IsInjective(c.Inner); !ok {
+			continue
+		}
+		inv, err := Apply("left_inverse", c)
+		if err != nil {
+			continue
+		}
+		la := inv.(LayoutAfterSwizzle)
+		plain, _ := Apply("left_inverse", c.Inner)
+		n, _ := c.Size()
+		exact := true
+		for i := range n {
+			x, _ := c.Inner.Eval(i)
+			y, _ := plain.(Layout).Eval(x)
+			exact = exact && y == i
+		}
+		if !exact {
+			continue
+		}
+		for i := range n {
+			ci, _ := c.Eval(i)
+			if got, err := la.Eval(ci); err != nil || got != i {
+				t.Fatalf("%v at %v(%d) = %d, %v; want %d", la, c, i, got, err, i)
+			}
+		}
+	}
+	c := Composed{Swizzle{3, 4, -5}, Int(8), mustLayout("((2,2),4):((1,8),2)")}
+	inv, err := Apply("left_inverse", c)
+	if err != nil || inv.String() != "(2,4,2):(1,4,2) o -8 o Sw<3,4,-5>" {
+		t.Errorf("left_inverse(%v) = %v, %v", c, inv, err)
+	}
+	if f := inv.(LayoutAfterSwizzle).Format(true); f != "(_2,_4,_2):(_1,_4,_2) o _-8 o Sw<3,4,-5>" {
+		t.Errorf("Format = %s", f)
 	}
 }
 
@@ -309,10 +359,26 @@ func TestComposedErrors(t *testing.T) {
 		{"composed onto a tiler", func() error { _, err := composeSwizzle("t", Swizzle{1, 2, 3}, Int(0), Tiler{}); return err }, CondComposedOperand},
 		{"inverse of invalid swizzle", func() error { _, err := Apply("right_inverse", Swizzle{3, 4, 2}); return err }, CondSwizzleShift},
 		{"inverse of invalid composed", func() error { _, err := Apply("left_inverse", badSw); return err }, CondSwizzleShift},
-		{"inverse with offset", func() error {
-			_, err := Apply("right_inverse", Composed{Swizzle{3, 4, 3}, Int(8), mustLayout("8:1")})
+		{"inverse with unknown offset", func() error {
+			_, err := Apply("right_inverse", Composed{Swizzle{3, 4, 3}, Unknown(), mustLayout("8:1")})
 			return err
-		}, CondComposedInverse},
+		}, CondUnknown},
+		{"inverse with offset -2^63", func() error {
+			_, err := Apply("right_inverse", Composed{Swizzle{3, 4, 3}, Int(-1 << 63), mustLayout("8:1")})
+			return err
+		}, CondOverflow},
+		{"layout after swizzle, invalid", func() error {
+			_, err := LayoutAfterSwizzle{mustLayout("8:1"), Int(0), Swizzle{3, 4, 2}}.Eval(1)
+			return err
+		}, CondSwizzleShift},
+		{"layout after swizzle, unknown offset", func() error {
+			_, err := LayoutAfterSwizzle{mustLayout("8:1"), Unknown(), Swizzle{3, 4, 3}}.Eval(1)
+			return err
+		}, CondUnknown},
+		{"layout after swizzle, overflow", func() error {
+			_, err := LayoutAfterSwizzle{mustLayout("8:1"), Int(1<<63 - 1), Swizzle{3, 4, 3}}.Eval(1 << 7)
+			return err
+		}, CondOverflow},
 		{"inverse of nested", func() error { _, err := Apply("right_inverse", nested); return err }, CondComposedNesting},
 		{"inverse, masks", func() error { _, err := Apply("right_inverse", good); return err }, CondSwizzleShift},
 		{"inverse, bit counts", func() error {
@@ -539,7 +605,7 @@ func TestPartitionComposedProperty(t *testing.T) {
 		args []Value
 		want string
 	}{
-		{"slice", []Value{Tup(Int(1), Underscore()), c}, "Sw<3,3,3> o 64 o (64):(1)"},
+		{"slice", []Value{Tup(Int(1), Underscore()), c}, "((8,2,4)):((1,-8,16))"},
 		{"local_tile", []Value{c, Ints(8, 64), Ints(1, 0)}, "Sw<3,3,3> o 512 o (8,64):(64,1)"},
 		{"filter", []Value{c, Ints(1, 1)}, "Sw<3,3,3> o 0 o (64,64):(64,1)"},
 		{"nullspace", []Value{c}, "1:0"},

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 )
 
 // Composition, and the flat-mode kernels that composition, complement and
@@ -27,33 +28,145 @@ const (
 // B's shape tree whose value at i is A(B(i)). A is first coalesced into its
 // flat modes (keeping the function on all integers: A's last mode extends
 // past its size, and a trailing size-1 mode keeps its stride), then every
-// leaf mode s:d of B is split over A's modes.
+// leaf mode s:d of B is split over A's modes: it becomes one mode, or a
+// flat tuple of modes where it crosses modes of A. Results are not
+// simplified further.
 //
-// Law: Composition(A,B)(i) == A(B(i)) for all i < size(B), wherever each
-// stride of B, walking over A's modes, is a multiple of the mode's shape or
-// smaller than it and the shapes split exactly. CuTe only rejects the
-// splits it can prove wrong (its "weak" divisibility), and so does this: a
-// stride smaller than a mode's shape that does not divide it is accepted and
-// the result is then not A o B, exactly as CuTe returns it.
+// Law: for every leaf mode B_m of B, Composition(A,B)_m(c) == A(B_m(c)),
+// wherever the stride of B_m, walking over A's modes, is a multiple of each
+// mode's shape or divides it and the shapes split exactly; when in addition
+// B's modes take disjoint parts of A's coordinates, Composition(A,B)(i) ==
+// A(B(i)) for all i < size(B). CuTe only rejects the splits it can prove
+// wrong (its "weak" divisibility: a stride at least the mode's shape and
+// not a multiple of it, or an inexact shape split), and so does this: a
+// stride smaller than a mode's shape that does not divide it is accepted,
+// and the result is then not A o B, exactly as CuTe returns it.
 func Composition(a, b Layout) (Layout, error) {
 	var sb, db [flatInline]int64
+	var paths [][]int
 	as, ad, err := flattenModes("composition", a, sb[:0], db[:0])
+	if err != nil && hasBasis(a.Stride) {
+		// A's strides are scaled bases (an identity layout, say): the same
+		// algebra, each stride carrying its basis along.
+		as, ad, paths, err = flattenBasisModes(a, sb[:0], db[:0])
+	}
 	if err != nil {
 		return Layout{}, err
 	}
-	as, ad, ok := coalesceX(as, ad)
+	as, ad, paths, ok := coalesceXPaths(as, ad, paths)
 	if !ok {
 		return Layout{}, errorf("composition", CondOverflow, "coalescing %v overflows int64", a)
 	}
-	c := composer{shape: as, stride: ad}
-	s, d, err := c.mode(b.Shape, b.Stride)
+	c := composer{shape: as, stride: ad, track: paths != nil}
+	var s, d IntTuple
+	if isFlatTuple(b.Shape) && isFlatTuple(b.Stride) && len(b.Shape.elems) == len(b.Stride.elems) {
+		s, d, err = c.flatModes(b.Shape.elems, b.Stride.elems, paths)
+	} else {
+		s, d, err = c.mode(b.Shape, b.Stride, paths)
+	}
 	if err == errCompositionFault {
-		return Layout{}, faultError(a, as, ad, c.fault)
+		return Layout{}, faultError(a, as, ad, paths, c.fault)
 	}
 	if err != nil {
 		return Layout{}, err
 	}
 	return Layout{Shape: s, Stride: d}, nil
+}
+
+// hasBasis reports whether a leaf of t is a scaled basis.
+func hasBasis(t IntTuple) bool {
+	if t.IsTuple() {
+		return slices.ContainsFunc(t.elems, hasBasis)
+	}
+	return t.IsBasis()
+}
+
+// flattenBasisModes is flattenModes for a layout with scaled-basis
+// strides: each stride's coefficient in stride, its basis path in paths
+// (nil for a plain integer).
+func flattenBasisModes(a Layout, shape, stride []int64) ([]int64, []int64, [][]int, error) {
+	// Not empty: a has a basis leaf.
+	return appendBasisModes(a.Shape, a.Stride, shape, stride, nil)
+}
+
+func appendBasisModes(s, d IntTuple, shape, stride []int64, paths [][]int) ([]int64, []int64, [][]int, error) {
+	if s.IsTuple() {
+		if !d.IsTuple() || len(d.elems) != len(s.elems) {
+			return nil, nil, nil, notCongruent("composition", s, d)
+		}
+		var err error
+		for i := range s.elems {
+			if shape, stride, paths, err = appendBasisModes(s.elems[i], d.elems[i], shape, stride, paths); err != nil {
+				return nil, nil, nil, err
+			}
+		}
+		return shape, stride, paths, nil
+	}
+	if d.IsTuple() {
+		return nil, nil, nil, notCongruent("composition", s, d)
+	}
+	if err := checkIntLeaf("composition", s); err != nil {
+		return nil, nil, nil, err
+	}
+	if !d.IsBasis() {
+		if err := checkIntLeaf("composition", d); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	return append(shape, s.val), append(stride, d.val), append(paths, d.modes), nil
+}
+
+// CompositionFlat is Composition on flat layouts, written into dst (which
+// may be a or b) without allocating: dst holds the flat modes of
+// Composition(A, B) in order, each mode of B becoming one or more
+// consecutive modes. It fails when the result has more than MaxFlatRank
+// modes.
+// Law: CompositionFlat(a, b) as a layout equals flatten(Composition(a.Layout(), b.Layout())).
+func CompositionFlat(dst, a, b *FlatLayout) error {
+	if a.Rank < 0 || a.Rank > MaxFlatRank || b.Rank < 0 || b.Rank > MaxFlatRank {
+		return errorf("composition", "", "flat layouts of rank %d and %d: a flat layout holds 0 to %d modes", a.Rank, b.Rank, MaxFlatRank)
+	}
+	var sb, db [MaxFlatRank]int64
+	as, ad := appendFlat(sb[:0], db[:0], a)
+	if len(as) == 0 {
+		as, ad = append(as, 1), append(ad, 0)
+	}
+	as, ad, ok := coalesceX(as, ad)
+	if !ok {
+		return errorf("composition", CondOverflow, "coalescing %v overflows int64", a.Layout())
+	}
+	c := composer{shape: as, stride: ad}
+	// A mode of B becomes at most rank(A) modes, so the result fits here
+	// as long as it is checked after each mode.
+	var rsb, rdb [2 * MaxFlatRank]int64
+	rs, rd := rsb[:0], rdb[:0]
+	for i := range b.Rank {
+		if rs, rd, _, ok = c.leaf(b.Shape[i], b.Stride[i], rs, rd, nil); !ok {
+			return faultError(a.Layout(), as, ad, nil, c.fault)
+		}
+		if len(rs) > MaxFlatRank {
+			return errorf("composition", "", "the composition of %v and %v has more modes than a flat layout holds (%d)", a.Layout(), b.Layout(), MaxFlatRank)
+		}
+	}
+	setFlat(dst, rs, rd)
+	return nil
+}
+
+// appendFlat appends the modes of f to shape and stride. Element loops
+// rather than copy: at these lengths a memmove call costs more than it moves.
+func appendFlat(shape, stride []int64, f *FlatLayout) ([]int64, []int64) {
+	for i := range f.Rank {
+		shape, stride = append(shape, f.Shape[i]), append(stride, f.Stride[i])
+	}
+	return shape, stride
+}
+
+// setFlat makes dst the flat layout shape:stride (at most MaxFlatRank modes).
+func setFlat(dst *FlatLayout, shape, stride []int64) {
+	dst.Rank = len(shape)
+	for i := range shape {
+		dst.Shape[i], dst.Stride[i] = shape[i], stride[i]
+	}
 }
 
 // CompositionTiler is CuTe's composition(A, make_tile(T0, T1, ...)): mode i
@@ -112,6 +225,9 @@ func compositionOf(a, b Value) (Value, error) {
 		case Tiler:
 			return CompositionTiler(a, b)
 		case IntTuple:
+			if b.IsUnderscore() {
+				return a, nil // composition(A, _) is A
+			}
 			if b.IsLeaf() {
 				if err := checkIntLeaf("composition", b); err != nil {
 					return nil, err
@@ -171,6 +287,10 @@ func kindName(v Value) string {
 func tilerOfTuple(t IntTuple) (Tiler, error) {
 	modes := make([]TilerMode, t.Len())
 	for i, e := range t.Elems() {
+		if e.IsUnderscore() {
+			modes[i] = TilerMode{Skip: true}
+			continue
+		}
 		if e.IsTuple() {
 			sub, err := tilerOfTuple(e)
 			if err != nil {
@@ -193,6 +313,21 @@ func tilerOfTuple(t IntTuple) (Tiler, error) {
 type composer struct {
 	shape, stride []int64
 	fault         compositionFault
+	// track: A has scaled-basis strides, and leaf reports for each result
+	// mode the mode of A its stride came from (-1: none, a plain 0). The
+	// reports and the bases travel beside the composer, never in it, so
+	// that the composer's arrays stay on the stack.
+	track bool
+}
+
+// strideLeaf is the stride v coming from mode src of A: an integer, or v
+// times that mode's basis (paths: the basis path of each mode of A, nil
+// for plain integers).
+func strideLeaf(paths [][]int, src int64, v int64) IntTuple {
+	if paths == nil || src < 0 || paths[src] == nil {
+		return Int(v)
+	}
+	return IntTuple{val: v, kind: kindInt, static: true, modes: paths[src]}
 }
 
 // compositionFault is a split of a mode rShape:rStride of B that failed at
@@ -209,7 +344,8 @@ type compositionFault struct {
 type faultKind uint8
 
 const (
-	faultOverflow faultKind = iota
+	faultNone faultKind = iota
+	faultOverflow
 	faultStride
 	faultShape
 	faultZero
@@ -220,7 +356,7 @@ var errCompositionFault = errors.New("composition fault")
 
 // mode is composition_impl on one mode s:d of B: tuples distribute, a leaf
 // mode becomes one mode or a flat tuple of modes.
-func (c *composer) mode(s, d IntTuple) (IntTuple, IntTuple, error) {
+func (c *composer) mode(s, d IntTuple, paths [][]int) (IntTuple, IntTuple, error) {
 	if s.IsTuple() {
 		if !d.IsTuple() || len(d.elems) != len(s.elems) {
 			return IntTuple{}, IntTuple{}, notCongruent("composition", s, d)
@@ -228,7 +364,7 @@ func (c *composer) mode(s, d IntTuple) (IntTuple, IntTuple, error) {
 		n := len(s.elems)
 		slab := make([]IntTuple, 2*n)
 		for i := range s.elems {
-			rs, rd, err := c.mode(s.elems[i], d.elems[i])
+			rs, rd, err := c.mode(s.elems[i], d.elems[i], paths)
 			if err != nil {
 				return IntTuple{}, IntTuple{}, err
 			}
@@ -245,23 +381,98 @@ func (c *composer) mode(s, d IntTuple) (IntTuple, IntTuple, error) {
 	if err := checkIntLeaf("composition", d); err != nil {
 		return IntTuple{}, IntTuple{}, err
 	}
-	var sb, db [flatInline]int64
-	rs, rd, ok := c.leaf(s.val, d.val, sb[:0], db[:0])
+	var sb, db, ib [flatInline]int64
+	rs, rd, ri, ok := c.leaf(s.val, d.val, sb[:0], db[:0], ib[:0])
 	if !ok {
 		return IntTuple{}, IntTuple{}, errCompositionFault
 	}
-	if len(rs) == 1 {
-		return Int(rs[0]), Int(rd[0]), nil
+	if paths == nil {
+		if len(rs) == 1 {
+			return Int(rs[0]), Int(rd[0]), nil
+		}
+		return flatTuples(rs, rd)
 	}
-	return flatTuples(rs, rd)
+	if len(rs) == 1 {
+		return Int(rs[0]), strideLeaf(paths, ri[0], rd[0]), nil
+	}
+	n := len(rs)
+	slab := make([]IntTuple, 2*n)
+	for j := range n {
+		slab[j], slab[n+j] = Int(rs[j]), strideLeaf(paths, ri[j], rd[j])
+	}
+	return tupleOf(slab[:n:n]), tupleOf(slab[n:]), nil
+}
+
+// flatModes is mode on a flat tuple mode of B, with the leaf results
+// gathered first so that one allocation holds the whole result.
+func (c *composer) flatModes(ss, ds []IntTuple, paths [][]int) (IntTuple, IntTuple, error) {
+	n := len(ss)
+	var rsb, rdb, rib [4 * flatInline]int64
+	var endb [flatInline]int
+	rs, rd, ri, ends := rsb[:0], rdb[:0], rib[:0], endb[:0]
+	extra := 0 // IntTuples for the leaves of B that become flat tuples
+	for i := range n {
+		if err := checkIntLeaf("composition", ss[i]); err != nil {
+			return IntTuple{}, IntTuple{}, err
+		}
+		if err := checkIntLeaf("composition", ds[i]); err != nil {
+			return IntTuple{}, IntTuple{}, err
+		}
+		start := len(rs)
+		var ok bool
+		if rs, rd, ri, ok = c.leaf(ss[i].val, ds[i].val, rs, rd, ri); !ok {
+			return IntTuple{}, IntTuple{}, errCompositionFault
+		}
+		if k := len(rs) - start; k > 1 {
+			extra += 2 * k
+		}
+		ends = append(ends, len(rs))
+	}
+	slab := make([]IntTuple, 2*n+extra)
+	top, sub := slab[:2*n], slab[2*n:]
+	stride := func(j int) IntTuple {
+		if paths == nil {
+			return Int(rd[j])
+		}
+		return strideLeaf(paths, ri[j], rd[j])
+	}
+	start := 0
+	for i, end := range ends {
+		if end-start == 1 {
+			top[i], top[n+i] = Int(rs[start]), stride(start)
+		} else {
+			k := end - start
+			for j := range k {
+				sub[j], sub[k+j] = Int(rs[start+j]), stride(start+j)
+			}
+			top[i], top[n+i] = tupleOf(sub[:k:k]), tupleOf(sub[k:2*k:2*k])
+			sub = sub[2*k:]
+		}
+		start = end
+	}
+	return tupleOf(top[:n:n]), tupleOf(top[n:]), nil
+}
+
+// isFlatTuple reports whether t is a tuple of integer leaves.
+func isFlatTuple(t IntTuple) bool {
+	if !t.IsTuple() {
+		return false
+	}
+	for i := range t.elems {
+		if t.elems[i].kind == kindTuple {
+			return false
+		}
+	}
+	return true
 }
 
 // leaf composes A with the single mode rShape:rStride, appending the
-// resulting modes to outS/outD: one mode, or several when the mode of B
-// crosses modes of A. On failure it records c.fault and reports false.
-func (c *composer) leaf(rShape, rStride int64, outS, outD []int64) ([]int64, []int64, bool) {
+// resulting modes to outS/outD (their sources to outI, see track): one
+// mode, or several when the mode of B crosses modes of A. On failure it
+// records c.fault and reports false.
+func (c *composer) leaf(rShape, rStride int64, outS, outD, outI []int64) ([]int64, []int64, []int64, bool) {
 	if rStride == 0 {
-		return append(outS, rShape), append(outD, 0), true
+		return append(outS, rShape), append(outD, 0), c.from(outI, -1), true
 	}
 	c.fault = compositionFault{kind: faultOverflow, i: -1, rShape: rShape, rStride: rStride}
 	r := len(c.shape)
@@ -269,9 +480,9 @@ func (c *composer) leaf(rShape, rStride int64, outS, outD []int64) ([]int64, []i
 	if r == 1 {
 		v, ok := mulChecked(rStride, last)
 		if !ok {
-			return nil, nil, false
+			return nil, nil, nil, false
 		}
-		return append(outS, rShape), append(outD, v), true
+		return append(outS, rShape), append(outD, v), c.from(outI, 0), true
 	}
 	start := len(outS)
 	restShape, restStride := rShape, rStride
@@ -281,26 +492,12 @@ func (c *composer) leaf(rShape, rStride int64, outS, outD []int64) ([]int64, []i
 		c.fault.restShape, c.fault.restStride = restShape, restStride
 		if cs == 0 {
 			c.fault.kind = faultZero
-			return nil, nil, false
+			return nil, nil, nil, false
 		}
-		if restStride%cs != 0 && restStride >= cs {
-			c.fault.kind = faultStride
-			return nil, nil, false
-		}
-		ars := restStride
-		if ars < 0 {
-			if ars == -ars {
-				return nil, nil, false
-			}
-			ars = -ars
-		}
-		nextShape, ok1 := ceilDivC(cs, ars)
-		nextStride, ok2 := ceilDivC(ars, cs)
-		if !ok1 || !ok2 {
-			return nil, nil, false
-		}
-		if restStride < 0 {
-			nextStride = -nextStride
+		nextShape, nextStride, fault := splitStep(cs, restStride)
+		if fault != faultNone {
+			c.fault.kind = fault
+			return nil, nil, nil, false
 		}
 		if nextShape == 1 || restShape == 1 {
 			restStride = nextStride
@@ -310,46 +507,111 @@ func (c *composer) leaf(rShape, rStride int64, outS, outD []int64) ([]int64, []i
 		c.fault.taken = newShape
 		if newShape == 0 {
 			c.fault.kind = faultZero
-			return nil, nil, false
+			return nil, nil, nil, false
 		}
-		if restShape%newShape != 0 {
-			c.fault.kind = faultShape
-			return nil, nil, false
+		left := int64(1)
+		if newShape != restShape {
+			if restShape%newShape != 0 {
+				c.fault.kind = faultShape
+				return nil, nil, nil, false
+			}
+			left = restShape / newShape
 		}
 		v, ok := mulChecked(restStride, cd)
 		if !ok {
-			return nil, nil, false
+			return nil, nil, nil, false
 		}
-		outS, outD = append(outS, newShape), append(outD, v)
-		restShape /= newShape
+		outS, outD, outI = append(outS, newShape), append(outD, v), c.from(outI, i)
+		restShape = left
 		restStride = nextStride
 	}
 	if len(outS) > start && restShape == 1 {
-		return outS, outD, true
+		return outS, outD, outI, true
 	}
 	v, ok := mulChecked(restStride, last)
 	if !ok {
-		return nil, nil, false
+		return nil, nil, nil, false
 	}
-	return append(outS, restShape), append(outD, v), true
+	return append(outS, restShape), append(outD, v), c.from(outI, r-1), true
+}
+
+// from appends to outI, when the composer tracks bases, that the next
+// result mode's stride comes from mode i of A.
+func (c *composer) from(outI []int64, i int) []int64 {
+	if c.track {
+		return append(outI, int64(i))
+	}
+	return outI
+}
+
+// splitStep is how a stride rest (non-zero) meets a mode of shape cs
+// (non-zero): ceil_div(cs, |rest|) elements of the mode are taken, and the
+// stride left for the next mode is ceil_div(|rest|, cs) with rest's sign.
+// CuTe rejects a rest that is at least cs and not a multiple of it
+// (faultStride). For positive shapes this divides once where it can and
+// never overflows; other shapes take CuTe's formulas literally,
+// (a + b - 1) / b with truncation.
+func splitStep(cs, rest int64) (nextShape, nextStride int64, fault faultKind) {
+	ars := rest
+	if ars < 0 {
+		if ars == minInt64 {
+			return 0, 0, faultOverflow
+		}
+		ars = -ars
+	}
+	if cs > 0 {
+		q, r := divmod(ars, cs)
+		if r != 0 && q > 0 && rest > 0 {
+			return 0, 0, faultStride
+		}
+		nextStride = q
+		if r != 0 {
+			nextStride++
+		}
+		if q > 0 {
+			nextShape = 1
+		} else {
+			q, r := divmod(cs, ars)
+			nextShape = q
+			if r != 0 {
+				nextShape++
+			}
+		}
+	} else {
+		if rest%cs != 0 && rest >= cs {
+			return 0, 0, faultStride
+		}
+		// cs is negative and not minInt64 here (rest%minInt64 != 0 for
+		// every rest but minInt64 itself), so neither sum overflows.
+		nextShape, _ = ceilDivC(cs, ars)
+		nextStride, _ = ceilDivC(ars, cs)
+	}
+	if rest < 0 {
+		nextStride = -nextStride
+	}
+	return nextShape, nextStride, faultNone
 }
 
 // faultError words f in the numbers of A (and of A coalesced to the flat
 // modes shape:stride, where the mode index counts, when that differs).
-func faultError(a Layout, shape, stride []int64, f compositionFault) error {
+func faultError(a Layout, shape, stride []int64, paths [][]int, f compositionFault) error {
 	note := ""
-	if s, d := flatString(shape, stride); s+":"+d != a.String() {
-		note = " (A coalesced is " + s + ":" + d + ")"
+	if l := flatLayoutPaths(shape, stride, paths); l.String() != a.String() {
+		note = " (A coalesced is " + l.String() + ")"
+	}
+	mode := fmt.Sprintf("%d:%d", f.cs, f.cd)
+	if f.i >= 0 && paths != nil {
+		mode = Layout{Shape: Int(f.cs), Stride: strideLeaf(paths, int64(f.i), f.cd)}.String()
 	}
 	switch f.kind {
 	case faultStride:
 		return errorf("composition", CondStrideDivisibility,
-			"stride %d of mode %d:%d of B reaches mode %d (%d:%d) of A%s as stride %d, which is neither a multiple of %d nor less than it",
-			f.rStride, f.rShape, f.rStride, f.i, f.cs, f.cd, note, f.restStride, f.cs)
+			"stride %d of mode %d:%d of B reaches mode %d (%s) of A%s as stride %d, which is neither a multiple of %d nor less than it",
+			f.rStride, f.rShape, f.rStride, f.i, mode, note, f.restStride, f.cs)
 	case faultShape:
 		return errorf("composition", CondShapeDivisibility,
-			"shape %d of mode %d:%d of B, %d of it left at mode %d (%d:%d) of A%s, is not a multiple of %d, the part of that mode it covers at stride %d",
-			f.rShape, f.rShape, f.rStride, f.restShape, f.i, f.cs, f.cd, note, f.taken, f.restStride)
+			"shape %d of mode %d:%d of B, %d of it left at mode %d (%s) of A%s, is not a multiple of %d, the part of that mode it covers at stride %d",
+			f.rShape, f.rShape, f.rStride, f.restShape, f.i, mode, note, f.taken, f.restStride)
 	case faultZero:
 		if f.cs == 0 {
 			return errorf("composition", CondDivideByZero, "layout %v has a mode of shape 0", a)
@@ -367,12 +629,19 @@ func faultError(a Layout, shape, stride []int64, f compositionFault) error {
 // trailing size-1 mode takes shape 2 while merging; the extra size changes
 // nothing, since composition lets the last mode run past its size anyway.
 func coalesceX(shape, stride []int64) ([]int64, []int64, bool) {
+	shape, stride, _, ok := coalesceXPaths(shape, stride, nil)
+	return shape, stride, ok
+}
+
+// coalesceXPaths is coalesceX with basis paths for the strides (nil: all
+// plain integers); strides of different bases never merge.
+func coalesceXPaths(shape, stride []int64, paths [][]int) ([]int64, []int64, [][]int, bool) {
 	n := len(shape)
 	ls := shape[n-1]
 	if ls == 1 {
 		ls = 2
 	}
-	return bwCoalesce(shape, stride, ls, stride[n-1])
+	return bwCoalescePaths(shape, stride, paths, ls, stride[n-1])
 }
 
 // bwCoalesce merges flat modes shape[0:n-1] from the back into the mode
@@ -380,6 +649,13 @@ func coalesceX(shape, stride []int64) ([]int64, []int64, bool) {
 // the front of the same arrays; a result of size 1 is the single mode 1:0.
 // It reports false when a merged shape overflows int64.
 func bwCoalesce(shape, stride []int64, lastShape, lastStride int64) ([]int64, []int64, bool) {
+	shape, stride, _, ok := bwCoalescePaths(shape, stride, nil, lastShape, lastStride)
+	return shape, stride, ok
+}
+
+// bwCoalescePaths is bwCoalesce with basis paths for the strides (nil:
+// all plain integers), moved along with their modes.
+func bwCoalescePaths(shape, stride []int64, paths [][]int, lastShape, lastStride int64) ([]int64, []int64, [][]int, bool) {
 	n := len(shape)
 	// Built back to front in the top of the arrays: the kept modes are at
 	// [w, n), the front one (still open for merging) at w.
@@ -391,24 +667,40 @@ func bwCoalesce(shape, stride []int64, lastShape, lastStride int64) ([]int64, []
 		case s == 1:
 		case shape[w] == 1:
 			shape[w], stride[w] = s, d
-		case mulEq(s, d, stride[w]):
+			if paths != nil {
+				paths[w] = paths[i]
+			}
+		case mulEq(s, d, stride[w]) && (paths == nil || slices.Equal(paths[i], paths[w])):
 			m, ok := mulChecked(s, shape[w])
 			if !ok {
-				return nil, nil, false
+				return nil, nil, nil, false
 			}
 			shape[w], stride[w] = m, d
 		default:
 			w--
 			shape[w], stride[w] = s, d
+			if paths != nil {
+				paths[w] = paths[i]
+			}
 		}
 	}
 	if w == n-1 && shape[w] == 1 {
 		shape[0], stride[0] = 1, 0
-		return shape[:1], stride[:1], true
+		if paths != nil {
+			paths[0] = nil
+			paths = paths[:1]
+		}
+		return shape[:1], stride[:1], paths, true
 	}
-	k := copy(shape, shape[w:])
-	copy(stride, stride[w:])
-	return shape[:k], stride[:k], true
+	k := n - w
+	for j := range k {
+		shape[j], stride[j] = shape[w+j], stride[w+j]
+	}
+	if paths != nil {
+		copy(paths, paths[w:])
+		paths = paths[:k]
+	}
+	return shape[:k], stride[:k], paths, true
 }
 
 // mulEq reports whether a*b == c, an overflowing product being unequal.
@@ -430,13 +722,41 @@ func ceilDivC(a, b int64) (int64, bool) {
 	if !ok {
 		return 0, false
 	}
+	if s >= 0 && b > 0 {
+		q, _ := divmod(s, b)
+		return q, true
+	}
 	return s / b, true
+}
+
+// divmod is a/b and a%b for a >= 0, b > 0, in 32 bits when both fit: a
+// 64-bit division costs several times a 32-bit one on common x86 cores,
+// and these operands are almost always small.
+func divmod(a, b int64) (int64, int64) {
+	if (a|b)>>32 == 0 {
+		ua, ub := uint32(a), uint32(b)
+		return int64(ua / ub), int64(ua % ub)
+	}
+	return a / b, a % b
 }
 
 // flattenModes appends the leaf modes of l to shape and stride, checking
 // that l's shape and stride are congruent and that every leaf is a known
 // integer.
 func flattenModes(op string, l Layout, shape, stride []int64) ([]int64, []int64, error) {
+	if isFlatTuple(l.Shape) && isFlatTuple(l.Stride) && len(l.Shape.elems) == len(l.Stride.elems) && len(l.Shape.elems) > 0 {
+		// The common flat layout, without the recursion.
+		ss, ds := l.Shape.elems, l.Stride.elems
+		n0 := len(shape)
+		for i := range ss {
+			if !ss[i].isPlainInt() || !ds[i].isPlainInt() {
+				// Unknown or basis leaves: the general walk says which.
+				return appendModes(op, l.Shape, l.Stride, shape[:n0], stride[:n0])
+			}
+			shape, stride = append(shape, ss[i].val), append(stride, ds[i].val)
+		}
+		return shape, stride, nil
+	}
 	var err error
 	shape, stride, err = appendModes(op, l.Shape, l.Stride, shape, stride)
 	if err != nil {
@@ -479,12 +799,16 @@ func appendModes(op string, s, d IntTuple, shape, stride []int64) ([]int64, []in
 // unknowns and scaled-basis strides.
 func checkIntLeaf(op string, t IntTuple) error {
 	switch {
+	case t.isPlainInt():
+		return nil
 	case t.IsUnknown():
 		return errorf(op, CondUnknown, "%s needs every shape and stride known, and one is ?", op)
 	case t.IsBasis():
 		return errorf(op, "", "scaled-basis stride %v is not supported by %s yet", t, op)
+	case t.IsUnderscore():
+		return errorf(op, "", "_ stands for a whole mode, not a number, and cannot be a shape or stride of %s", op)
 	}
-	return nil
+	return errorf(op, "", "%v is not an integer", t)
 }
 
 func checkTopCongruent(op string, l Layout) error {
@@ -524,7 +848,18 @@ func flatLayout(shape, stride []int64) Layout {
 	return Layout{Shape: s, Stride: d}
 }
 
-func flatString(shape, stride []int64) (string, string) {
+// flatLayoutPaths is flatLayout with each stride times its basis path.
+func flatLayoutPaths(shape, stride []int64, paths [][]int) Layout {
 	l := flatLayout(shape, stride)
-	return l.Shape.String(), l.Stride.String()
+	if paths == nil {
+		return l
+	}
+	if len(shape) == 1 {
+		l.Stride.modes = paths[0]
+		return l
+	}
+	for i := range paths {
+		l.Stride.elems[i].modes = paths[i]
+	}
+	return l
 }

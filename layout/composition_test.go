@@ -2,6 +2,7 @@ package layout
 
 import (
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -358,6 +359,14 @@ func TestCompositionExamples(t *testing.T) {
 	if err != nil || v.String() != "(4,2):(8,1)" {
 		t.Errorf("composition with the shape (4,2) as tiler = %v, %v", v, err)
 	}
+	v, err = Apply("composition", mustLayout("(8,8):(8,1)"), Tup(Underscore(), Int(4)))
+	if err != nil || v.String() != "(8,4):(8,1)" {
+		t.Errorf("composition with the tuple (_,4) as tiler = %v, %v", v, err)
+	}
+	v, err = Apply("composition", mustLayout("(8,8):(8,1)"), Underscore())
+	if err != nil || v.String() != "(8,8):(8,1)" {
+		t.Errorf("composition with _ = %v, %v", v, err)
+	}
 	v, err = Apply("composition", mustLayout("(8,(4,4)):(16,(1,4))"), Tup(Int(2), Ints(2, 2)))
 	if err != nil || v.String() != "(2,(2,2)):(16,(1,4))" {
 		t.Errorf("composition with a nested shape as tiler = %v, %v", v, err)
@@ -416,8 +425,37 @@ func TestCompositionErrors(t *testing.T) {
 	wantError(t, "unknown shape in B", err, "composition", CondUnknown)
 	_, err = Composition(mustLayout("4:1"), Layout{Shape: Int(2), Stride: Unknown()})
 	wantError(t, "unknown stride in B", err, "composition", CondUnknown)
-	_, err = Composition(Layout{Shape: Int(4), Stride: Basis(1, 0)}, mustLayout("2:1"))
-	wantError(t, "scaled basis in A", err, "composition", "", "scaled-basis")
+	_, err = Composition(mustLayout("4:1"), Layout{Shape: Tup(Int(2), Unknown()), Stride: Ints(1, 2)})
+	wantError(t, "unknown shape in a flat B", err, "composition", CondUnknown)
+	_, err = Composition(mustLayout("4:1"), Layout{Shape: Ints(2, 2), Stride: Tup(Int(1), Unknown())})
+	wantError(t, "unknown stride in a flat B", err, "composition", CondUnknown)
+	_, err = Composition(mustLayout("(4,8):(1,5)"), mustLayout("(2,2):(1,6)"))
+	wantError(t, "stride divisibility in a flat B", err, "composition", CondStrideDivisibility, "stride 6")
+	_, err = Composition(Layout{Shape: Tup(Int(4), Unknown()), Stride: Ints(1, 4)}, mustLayout("2:1"))
+	wantError(t, "unknown in a flat A", err, "composition", CondUnknown)
+	_, err = Composition(mustLayout("4:1"), Layout{Shape: Underscore(), Stride: Int(1)})
+	wantError(t, "_ as a shape of B", err, "composition", "", "_ stands for a whole mode")
+	_, err = Composition(Layout{Shape: Ints(4, 4), Stride: Tup(Basis(1, 0), Underscore())}, mustLayout("2:1"))
+	wantError(t, "_ beside a basis in A", err, "composition", "", "_ stands for a whole mode")
+	if err := checkIntLeaf("x", Tup()); err == nil || !strings.Contains(err.Error(), "() is not an integer") {
+		t.Errorf("checkIntLeaf(()) = %v", err)
+	}
+	_, err = Composition(mustLayout("4:1"), Layout{Shape: Int(4), Stride: Basis(1, 0)})
+	wantError(t, "scaled basis in B", err, "composition", "", "scaled-basis")
+	_, err = Composition(Layout{Shape: Ints(4, 4), Stride: Tup(Basis(1, 0), Unknown())}, mustLayout("2:1"))
+	wantError(t, "unknown beside a basis in A", err, "composition", CondUnknown)
+	_, err = Composition(Layout{Shape: Tup(Unknown(), Int(4)), Stride: Tup(Basis(1, 0), Basis(1, 1))}, mustLayout("2:1"))
+	wantError(t, "unknown shape beside a basis in A", err, "composition", CondUnknown)
+	_, err = Composition(Layout{Shape: Ints(4, 4), Stride: Tup(Basis(1, 0))}, mustLayout("2:1"))
+	wantError(t, "basis A not congruent", err, "composition", CondCongruent)
+	_, err = Composition(Layout{Shape: Tup(Int(4), Int(4)), Stride: Tup(Basis(1, 0), Ints(1, 1))}, mustLayout("2:1"))
+	wantError(t, "basis A, tuple against a leaf", err, "composition", CondCongruent)
+	_, err = Composition(Layout{Shape: Tup(Int(4), Ints(2, 2)), Stride: Tup(Basis(1, 0), Int(1))}, mustLayout("2:1"))
+	wantError(t, "basis A, leaf against a tuple", err, "composition", CondCongruent)
+	_, err = Composition(Layout{Shape: Ints(4, 8), Stride: Tup(Basis(1, 0), Basis(5, 1))}, mustLayout("2:6"))
+	wantError(t, "basis A, stride divisibility", err, "composition", CondStrideDivisibility, "mode 0 (4:1@0) of A")
+	_, err = Composition(Layout{Shape: Tup(Int(2), Ints(2, 8)), Stride: Tup(Basis(1, 0), Tup(Basis(2, 0), Basis(5, 1)))}, mustLayout("2:6"))
+	wantError(t, "basis A coalesced, stride divisibility", err, "composition", CondStrideDivisibility, "(A coalesced is (4,8):(1@0,5@1))")
 	_, err = Composition(mustLayout("(4,0,2):(1,4,8)"), mustLayout("8:2"))
 	wantError(t, "shape 0 in A", err, "composition", CondDivideByZero)
 	_, err = Composition(mustLayout("(4,8):(1,5)"), mustLayout("0:2"))
@@ -434,8 +472,16 @@ func TestCompositionErrors(t *testing.T) {
 	wantError(t, "overflow, coalescing A", err, "composition", CondOverflow)
 	_, err = Composition(mustLayout("(4,8):(1,5)"), Layout{Shape: Int(2), Stride: Int(-1 << 63)})
 	wantError(t, "overflow, |stride|", err, "composition", CondOverflow)
-	_, err = Composition(Layout{Shape: Ints(3<<61, 4), Stride: Ints(1, 4)}, Layout{Shape: Int(2), Stride: Int(3<<61 - 1)})
-	wantError(t, "overflow, ceil_div", err, "composition", CondOverflow)
+	// ceil_div(3<<61, (3<<61)-1) is 2, though CuTe's (a + b - 1) / b would overflow on the way.
+	if got, err := Composition(Layout{Shape: Ints(3<<61, 4), Stride: Ints(1, 4)}, Layout{Shape: Int(2), Stride: Int(3<<61 - 1)}); err != nil || got.String() != "2:6917529027641081855" {
+		t.Errorf("composition near the int64 limit = %v, %v", got, err)
+	}
+	// A negative shape takes CuTe's formulas literally.
+	if got, err := Composition(mustLayout("(-4,8):(1,4)"), mustLayout("1:-5")); err != nil || got.String() != "1:0" {
+		t.Errorf("composition over a negative shape = %v, %v", got, err)
+	}
+	_, err = Composition(mustLayout("(-4,8):(1,4)"), mustLayout("2:3"))
+	wantError(t, "negative shape, stride divisibility", err, "composition", CondStrideDivisibility)
 
 	for _, c := range []struct {
 		args []Value
@@ -496,6 +542,21 @@ func TestBwCoalesce(t *testing.T) {
 	if got := flatLayout(s, d).String(); !ok || got != "(4,2):(1,7)" {
 		t.Errorf("coalesceX((4,1):(1,7)) = %s, want (4,2):(1,7) (the trailing size-1 mode keeps stride 7)", got)
 	}
+	p0, p1 := []int{0}, []int{1}
+	s, d, paths, ok := bwCoalescePaths([]int64{2, 1, 1}, []int64{1, 5, 3}, [][]int{p0, nil, p1}, 1, 3)
+	if l := flatLayoutPaths(s, d, paths); !ok || l.String() != "2:1@0" {
+		t.Errorf("bwCoalescePaths((2,1,1):(1@0,5,3@1)) = %v, want 2:1@0 (size-1 modes go, the front one replaced)", l)
+	}
+	s, d, paths, ok = bwCoalescePaths([]int64{1, 1}, []int64{1, 3}, [][]int{p0, p1}, 1, 3)
+	if l := flatLayoutPaths(s, d, paths); !ok || l.String() != "1:0" {
+		t.Errorf("bwCoalescePaths((1,1):(1@0,3@1)) = %v, want 1:0", l)
+	}
+	s, d, paths, ok = bwCoalescePaths([]int64{2, 4}, []int64{1, 2}, [][]int{p0, p1}, 4, 2)
+	if l := flatLayoutPaths(s, d, paths); !ok || l.String() != "(2,4):(1@0,2@1)" {
+		t.Errorf("bwCoalescePaths((2,4):(1@0,2@1)) = %v: different bases must not merge", l)
+	}
+	_, err := Composition(Layout{Shape: Int(4), Stride: Basis(1<<62, 0)}, mustLayout("2:4"))
+	wantError(t, "basis A of rank 1, overflow", err, "composition", CondOverflow)
 	if _, _, ok := bwCoalesce([]int64{1 << 62, 4}, []int64{1, 1 << 62}, 4, 1<<62); ok {
 		t.Errorf("bwCoalesce: overflowing merge accepted")
 	}
@@ -511,5 +572,233 @@ func TestCeilDivC(t *testing.T) {
 		if _, ok := ceilDivC(c[0], c[1]); ok {
 			t.Errorf("ceilDivC(%d, %d) accepted", c[0], c[1])
 		}
+	}
+}
+
+// flattenLayout is l with its leaves as one flat tuple (a single leaf stays an integer).
+func flattenLayout(l Layout) string {
+	shape, stride := leavesRef(l)
+	if len(shape) == 1 {
+		return Layout{Shape: Int(shape[0]), Stride: Int(stride[0])}.String()
+	}
+	return Layout{Shape: Ints(shape...), Stride: Ints(stride...)}.String()
+}
+
+// TestCompositionFlatLaw: CompositionFlat(a, b) is the flattened
+// Composition(a, b), errors included, on the golden inputs and random ones.
+func TestCompositionFlatLaw(t *testing.T) {
+	var pairs [][2]Layout
+	for _, c := range loadGolden(t)["composition"] {
+		args, err := goldenArgs(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, ok1 := args[0].(Layout)
+		b, ok2 := args[1].(Layout)
+		if ok1 && ok2 {
+			pairs = append(pairs, [2]Layout{a, b})
+		}
+	}
+	r := rand.New(rand.NewPCG(17, 18))
+	for range 2000 {
+		a := lawLayout(r, true)
+		pairs = append(pairs, [2]Layout{a, randomTile(r, a)})
+	}
+	compared := 0
+	for _, p := range pairs {
+		var fa, fb, dst FlatLayout
+		if p[0].FlattenInto(&fa) != nil || p[1].FlattenInto(&fb) != nil {
+			continue
+		}
+		want, werr := Composition(p[0], p[1])
+		err := CompositionFlat(&dst, &fa, &fb)
+		switch {
+		case werr != nil && err == nil:
+			t.Fatalf("CompositionFlat(%v, %v) = %v, Composition fails: %v", p[0], p[1], dst.Layout(), werr)
+		case werr != nil:
+			if !sameCondition(err, werr) {
+				t.Fatalf("CompositionFlat(%v, %v): %v, Composition: %v", p[0], p[1], err, werr)
+			}
+		case err != nil:
+			if len(leafModesFlat(want)) <= MaxFlatRank || !strings.Contains(err.Error(), "more modes than") {
+				t.Fatalf("CompositionFlat(%v, %v): %v, Composition gives %v", p[0], p[1], err, want)
+			}
+		case dst.Layout().String() != flattenLayout(want):
+			t.Fatalf("CompositionFlat(%v, %v) = %v, Composition gives %v", p[0], p[1], dst.Layout(), want)
+		}
+		compared++
+	}
+	if compared < 2000 {
+		t.Fatalf("only %d pairs compared", compared)
+	}
+	// dst may be an argument.
+	fa, fb := FlatLayout{Rank: 2, Shape: [MaxFlatRank]int64{4, 8}, Stride: [MaxFlatRank]int64{1, 5}}, FlatLayout{Rank: 1, Shape: [MaxFlatRank]int64{8}, Stride: [MaxFlatRank]int64{2}}
+	if err := CompositionFlat(&fa, &fa, &fb); err != nil || fa.Layout().String() != "(2,4):(2,5)" {
+		t.Errorf("CompositionFlat into its argument = %v, %v", fa.Layout(), err)
+	}
+}
+
+func leafModesFlat(l Layout) []int64 {
+	shape, _ := leavesRef(l)
+	return shape
+}
+
+func TestCompositionFlatErrors(t *testing.T) {
+	var dst FlatLayout
+	bad := FlatLayout{Rank: MaxFlatRank + 1}
+	ok := FlatLayout{Rank: 1, Shape: [MaxFlatRank]int64{4}, Stride: [MaxFlatRank]int64{1}}
+	wantError(t, "rank too large", CompositionFlat(&dst, &bad, &ok), "composition", "", "0 to 8 modes")
+	wantError(t, "negative rank", CompositionFlat(&dst, &ok, &FlatLayout{Rank: -1}), "composition", "", "0 to 8 modes")
+	big := FlatLayout{Rank: 2, Shape: [MaxFlatRank]int64{1 << 62, 4}, Stride: [MaxFlatRank]int64{1, 1 << 62}}
+	wantError(t, "coalesce overflow", CompositionFlat(&dst, &big, &ok), "composition", CondOverflow)
+	a := FlatLayout{Rank: 2, Shape: [MaxFlatRank]int64{4, 8}, Stride: [MaxFlatRank]int64{1, 5}}
+	b := FlatLayout{Rank: 1, Shape: [MaxFlatRank]int64{2}, Stride: [MaxFlatRank]int64{6}}
+	wantError(t, "stride divisibility", CompositionFlat(&dst, &a, &b), "composition", CondStrideDivisibility, "stride 6")
+	// Eight modes of B each crossing two modes of A: 16 result modes.
+	a = FlatLayout{Rank: 2, Shape: [MaxFlatRank]int64{2, 8}, Stride: [MaxFlatRank]int64{1, 100}}
+	wide := FlatLayout{Rank: MaxFlatRank}
+	for i := range MaxFlatRank {
+		wide.Shape[i], wide.Stride[i] = 4, 1
+	}
+	wantError(t, "too many modes", CompositionFlat(&dst, &a, &wide), "composition", "", "more modes than a flat layout holds")
+	empty := FlatLayout{}
+	if err := CompositionFlat(&dst, &empty, &ok); err != nil || dst.Layout().String() != "4:0" {
+		t.Errorf("CompositionFlat(empty, 4:1) = %v, %v; want 4:0", dst.Layout(), err)
+	}
+}
+
+// sameCondition reports whether two errors are *Errors of the same
+// operation and condition (their wording may name A differently).
+func sameCondition(x, y error) bool {
+	var ex, ey *Error
+	return errors.As(x, &ex) && errors.As(y, &ey) && ex.Op == ey.Op && ex.Condition == ey.Condition
+}
+
+func TestDivmod(t *testing.T) {
+	for _, c := range [][2]int64{{7, 2}, {0, 3}, {1<<32 - 1, 1<<32 - 1}, {1 << 32, 3}, {1<<62 + 5, 1 << 31}, {9, 1 << 40}} {
+		q, r := divmod(c[0], c[1])
+		if q != c[0]/c[1] || r != c[0]%c[1] {
+			t.Errorf("divmod(%d, %d) = %d, %d", c[0], c[1], q, r)
+		}
+	}
+}
+
+// basisValueRef is l at the 1-D index i with scaled-basis strides, as the
+// coefficient of each basis path ("" for plain integers).
+func basisValueRef(l Layout, i int64) map[string]int64 {
+	var shape, coef []int64
+	var paths []string
+	var walk func(s, d IntTuple)
+	walk = func(s, d IntTuple) {
+		if s.IsTuple() {
+			for k := range s.Elems() {
+				walk(s.At(k), d.At(k))
+			}
+			return
+		}
+		shape, coef = append(shape, s.Value()), append(coef, d.Value())
+		paths = append(paths, fmt.Sprint(d.Modes()))
+	}
+	walk(l.Shape, l.Stride)
+	out := map[string]int64{}
+	for k := range shape {
+		c := i
+		if k < len(shape)-1 {
+			c, i = i%shape[k], i/shape[k]
+		}
+		if v := c * coef[k]; v != 0 {
+			out[paths[k]] += v
+		}
+	}
+	return out
+}
+
+// TestCompositionBasisLaw: for A with scaled-basis strides (identity
+// layouts, possibly scaled or permuted), mode by mode
+// Composition(A,B)_m(c) == A(B_m(c)) as arithmetic tuples, under the
+// divisibility conditions.
+func TestCompositionBasisLaw(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 22))
+	checked := 0
+	for range 2000 {
+		base := lawLayout(r, false)
+		a, err := MakeIdentityLayout(base.Shape)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.IntN(2) == 0 {
+			// Scale some bases and make some strides plain integers.
+			a.Stride = scaleLeaves(r, a.Stride)
+		}
+		b := randomTile(r, a)
+		if !composable(a, b) {
+			continue
+		}
+		got, err := Composition(a, b)
+		if err != nil {
+			t.Fatalf("Composition(%v, %v): %v", a, b, err)
+		}
+		gotModes := leafModes(got, b)
+		bs, bd := leavesRef(b)
+		for m := range bs {
+			for c := range bs[m] {
+				g, want := basisValueRef(gotModes[m], c), basisValueRef(a, c*bd[m])
+				if fmt.Sprint(g) != fmt.Sprint(want) {
+					t.Fatalf("Composition(%v, %v) = %v: mode %d at %d gives %v, A(B_m(c)) = %v", a, b, got, m, c, g, want)
+				}
+			}
+		}
+		checked++
+	}
+	if checked < 500 {
+		t.Fatalf("only %d composable pairs drawn", checked)
+	}
+}
+
+// scaleLeaves multiplies some basis leaves of t by 2 and replaces some by
+// the plain integer 3.
+func scaleLeaves(r *rand.Rand, t IntTuple) IntTuple {
+	if t.IsTuple() {
+		elems := make([]IntTuple, t.Len())
+		for i, e := range t.Elems() {
+			elems[i] = scaleLeaves(r, e)
+		}
+		return Tup(elems...)
+	}
+	switch r.IntN(3) {
+	case 0:
+		return Basis(2*t.Value(), t.Modes()...)
+	case 1:
+		return Int(3)
+	}
+	return t
+}
+
+func TestCompositionBasisExamples(t *testing.T) {
+	id := func(shape IntTuple) Layout {
+		l, err := MakeIdentityLayout(shape)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return l
+	}
+	for _, c := range []struct {
+		a       Layout
+		b, want string
+	}{
+		{id(Ints(4, 8)), "8:1", "(4,2):(1@0,1@1)"},
+		{id(Ints(4, 8)), "(2,4):(2,8)", "(2,4):(2@0,2@1)"},
+		{id(Ints(4, 8)), "(4,2):(0,4)", "(4,2):(0,1@1)"},
+		{Layout{Shape: Int(16), Stride: Basis(1, 0)}, "4:2", "4:2@0"},
+		{id(Tup(Ints(2, 2), Int(8))), "(4,8):(1,4)", "((2,2),8):((1@0@0,1@1@0),1@1)"},
+	} {
+		got, err := Composition(c.a, mustLayout(c.b))
+		if err != nil || got.String() != c.want {
+			t.Errorf("Composition(%v, %s) = %v, %v; want %s", c.a, c.b, got, err, c.want)
+		}
+	}
+	v, err := Apply("logical_divide", id(Ints(8, 8)), Tiler{Modes: []TilerMode{{Layout: mustLayout("2:1")}, {Layout: mustLayout("4:1")}}})
+	if err != nil || v.String() != "((2,4),(4,2)):((1@0,2@0),(1@1,4@1))" {
+		t.Errorf("logical_divide of an identity layout = %v, %v", v, err)
 	}
 }

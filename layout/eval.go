@@ -1,5 +1,10 @@
 package layout
 
+import (
+	"strconv"
+	"strings"
+)
+
 // Evaluation: coordinates to offsets (crd2idx) and indices to coordinates
 // (idx2crd), as CuTe's stride.hpp defines them, and slicing with "_".
 //
@@ -17,6 +22,109 @@ package layout
 // With scaled-basis strides the offset is a basis sum (an arithmetic tuple).
 // Law: Crd2Idx(c, s, d) == InnerProduct(c, d) for every coordinate c congruent to s.
 func Crd2Idx(coord, shape, stride IntTuple) (IntTuple, error) {
+	static := true
+	if v, ok := fastCrd2Idx(&coord, &shape, &stride, &static); ok {
+		return intLeaf(v, static), nil
+	}
+	return crd2idx(coord, shape, stride)
+}
+
+// allStatic reports whether every leaf of t is static.
+func allStatic(t *IntTuple) bool {
+	if t.kind != kindTuple {
+		return t.kind == kindInt && t.static
+	}
+	for i := range t.elems {
+		if !allStatic(&t.elems[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// fastCrd2Idx is Crd2Idx for plain integers only, on pointers and int64s;
+// ok is false whenever the general path is needed (unknowns, bases, "_",
+// tuples out of place, overflow, a zero size), which then gives the answer
+// or the error.
+func fastCrd2Idx(c, s, d *IntTuple, static *bool) (int64, bool) {
+	if c.kind != kindTuple {
+		if c.kind != kindInt || len(c.modes) != 0 {
+			return 0, false
+		}
+		*static = *static && c.static
+		return fastSplit(c.val, s, d, static)
+	}
+	if s.kind != kindTuple || d.kind != kindTuple || len(c.elems) != len(s.elems) || len(d.elems) != len(s.elems) {
+		return 0, false
+	}
+	var acc int64
+	for i := range c.elems {
+		v, ok := fastCrd2Idx(&c.elems[i], &s.elems[i], &d.elems[i], static)
+		if !ok {
+			return 0, false
+		}
+		if acc, ok = addChecked(acc, v); !ok {
+			return 0, false
+		}
+	}
+	return acc, true
+}
+
+func fastSplit(idx int64, s, d *IntTuple, static *bool) (int64, bool) {
+	if s.kind != kindTuple {
+		if d.kind != kindInt || len(d.modes) != 0 {
+			return 0, false
+		}
+		*static = *static && d.static
+		return mulChecked(idx, d.val)
+	}
+	n := len(s.elems)
+	if d.kind != kindTuple || len(d.elems) != n || n == 0 {
+		return 0, false
+	}
+	var acc int64
+	for i := 0; i < n; i++ {
+		c := idx
+		if i < n-1 {
+			c = 0
+			if idx != 0 {
+				p, ok := fastProduct(&s.elems[i], static)
+				if !ok || p == 0 {
+					return 0, false
+				}
+				c, idx = idx%p, idx/p
+			}
+		}
+		v, ok := fastSplit(c, &s.elems[i], &d.elems[i], static)
+		if !ok {
+			return 0, false
+		}
+		if acc, ok = addChecked(acc, v); !ok {
+			return 0, false
+		}
+	}
+	return acc, true
+}
+
+func fastProduct(s *IntTuple, static *bool) (int64, bool) {
+	if s.kind != kindTuple {
+		*static = *static && s.static
+		return s.val, s.kind == kindInt && len(s.modes) == 0
+	}
+	p := int64(1)
+	for i := range s.elems {
+		v, ok := fastProduct(&s.elems[i], static)
+		if !ok {
+			return 0, false
+		}
+		if p, ok = mulChecked(p, v); !ok {
+			return 0, false
+		}
+	}
+	return p, true
+}
+
+func crd2idx(coord, shape, stride IntTuple) (IntTuple, error) {
 	if coord.IsTuple() {
 		if !shape.IsTuple() {
 			return IntTuple{}, errorf("crd2idx", CondInvalidParams, "the coordinate %v is a tuple but the shape %v is an integer", coord, shape)
@@ -29,9 +137,9 @@ func Crd2Idx(coord, shape, stride IntTuple) (IntTuple, error) {
 		}
 		acc := Int(0)
 		for i := range coord.elems {
-			r, err := Crd2Idx(coord.elems[i], shape.elems[i], stride.elems[i])
+			r, err := crd2idx(coord.elems[i], shape.elems[i], stride.elems[i])
 			if err != nil {
-				return IntTuple{}, err
+				return IntTuple{}, inMode(err, i)
 			}
 			if acc, err = addOp("crd2idx", acc, r); err != nil {
 				return IntTuple{}, err
@@ -60,6 +168,22 @@ func Crd2Idx(coord, shape, stride IntTuple) (IntTuple, error) {
 	return mulLeaf("crd2idx", coord, stride)
 }
 
+// inMode prefixes the detail of an error from mode i of a coordinate with
+// "mode i: ", so that nested failures say where they are.
+func inMode(err error, i int) error {
+	e, ok := err.(*Error)
+	if !ok || e.Condition == CondOverflow {
+		return err
+	}
+	out := *e
+	if strings.HasPrefix(out.Detail, "mode ") {
+		out.Detail = "mode " + strconv.Itoa(i) + "," + strings.TrimPrefix(out.Detail, "mode ")
+	} else {
+		out.Detail = "mode " + strconv.Itoa(i) + ": " + out.Detail
+	}
+	return &out
+}
+
 // crd2idxSplit is crd2idx of an integer coordinate over the modes of a tuple shape.
 func crd2idxSplit(coord, shape, stride IntTuple) (IntTuple, error) {
 	last := len(shape.elems) - 1
@@ -69,7 +193,7 @@ func crd2idxSplit(coord, shape, stride IntTuple) (IntTuple, error) {
 		if err != nil {
 			return IntTuple{}, err
 		}
-		r, err := Crd2Idx(mod, shape.elems[i], stride.elems[i])
+		r, err := crd2idx(mod, shape.elems[i], stride.elems[i])
 		if err != nil {
 			return IntTuple{}, err
 		}
@@ -78,7 +202,7 @@ func crd2idxSplit(coord, shape, stride IntTuple) (IntTuple, error) {
 		}
 		coord = div
 	}
-	r, err := Crd2Idx(coord, shape.elems[last], stride.elems[last])
+	r, err := crd2idx(coord, shape.elems[last], stride.elems[last])
 	if err != nil {
 		return IntTuple{}, err
 	}
@@ -156,6 +280,60 @@ func Idx2Crd(coord, shape IntTuple) (IntTuple, error) {
 	}
 	out[last] = c
 	return Tup(out...), nil
+}
+
+// Idx2CrdStride is CuTe's idx2crd(idx, shape, stride): the coordinate of
+// the offset idx in the compact layout shape:stride, each mode read as
+// (idx / d) mod s (a static size-1 mode gives 0); an integer stride against a
+// tuple shape stands for the column-major strides starting there.
+// Law: Idx2CrdStride(Eval(i), shape, stride) == Idx2Crd(i, shape) for a compact layout and 0 <= i < Size.
+func Idx2CrdStride(idx, shape, stride IntTuple) (IntTuple, error) {
+	const op = "idx2crd"
+	if idx.IsTuple() || shape.IsTuple() {
+		if !shape.IsTuple() {
+			return IntTuple{}, errorf(op, CondInvalidParams, "the index %v is a tuple but the shape %v is an integer", idx, shape)
+		}
+		if !stride.IsTuple() {
+			var err error
+			if stride, err = CompactMajor(shape, stride, LayoutLeft); err != nil {
+				return IntTuple{}, err
+			}
+		}
+		if len(stride.elems) != len(shape.elems) || idx.IsTuple() && len(idx.elems) != len(shape.elems) {
+			return IntTuple{}, errorf(op, CondMismatchedRanks, "index %v, shape %v, stride %v", idx, shape, stride)
+		}
+		out := make([]IntTuple, len(shape.elems))
+		for i := range shape.elems {
+			x := idx
+			if idx.IsTuple() {
+				x = idx.elems[i]
+			}
+			c, err := Idx2CrdStride(x, shape.elems[i], stride.elems[i])
+			if err != nil {
+				return IntTuple{}, err
+			}
+			out[i] = c
+		}
+		return Tup(out...), nil
+	}
+	if shape.isConst(1) {
+		return Int(0), nil
+	}
+	if stride.IsTuple() {
+		return IntTuple{}, errorf(op, CondCongruent, "shape %v, stride %v", shape, stride)
+	}
+	for _, x := range []IntTuple{idx, shape, stride} {
+		if !x.isPlainInt() && x.kind != kindUnknown {
+			return IntTuple{}, errorf(op, CondInvalidParams, "%v is not an integer", x)
+		}
+	}
+	if stride.isKnown(0) || shape.isKnown(0) {
+		return IntTuple{}, errorf(op, CondDivByZero, "(%v / %v) mod %v", idx, stride, shape)
+	}
+	if idx.kind == kindUnknown || shape.kind == kindUnknown || stride.kind == kindUnknown {
+		return Unknown(), nil
+	}
+	return intLeaf((idx.val/stride.val)%shape.val, idx.static && shape.static && stride.static), nil
 }
 
 // Crd2IdxColex is CuTe's two-argument crd2idx(coord, shape): the

@@ -315,3 +315,70 @@ func liftCoord(marked, c IntTuple, dst []IntTuple) []IntTuple {
 	}
 	return dst
 }
+
+func TestIdx2CrdStride(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for range propertyRounds {
+		s := randomShape(r, 4, 3)
+		l, err := MakeOrderedLayout(s, randomOrder(r, s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, _ := l.Size()
+		i := r.Int64N(n)
+		off, err := l.Eval(i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := Idx2CrdStride(Int(off), l.Shape, l.Stride)
+		want, err2 := Idx2Crd(Int(i), l.Shape)
+		if err != nil || err2 != nil || !got.Equal(want) {
+			t.Fatalf("idx2crd(%d, %v) = %v, %v; want %v, %v", off, l, got, err, want, err2)
+		}
+	}
+	for _, tc := range []struct{ idx, shape, stride, want string }{
+		{"7", "(2,4)", "1", "(1,3)"},
+		{"7", "(2,4)", "(4,1)", "(1,3)"},
+		{"(3,5)", "(4,(2,3))", "(1,(1,2))", "(3,(1,2))"},
+		{"9", "(1,4)", "(0,1)", "(0,1)"},
+	} {
+		got, err := Idx2CrdStride(mustTuple(tc.idx), mustTuple(tc.shape), mustTuple(tc.stride))
+		if err != nil || got.String() != tc.want {
+			t.Errorf("idx2crd(%s, %s, %s) = %v, %v; want %s", tc.idx, tc.shape, tc.stride, got, err, tc.want)
+		}
+	}
+	for _, tc := range []struct{ idx, shape, stride string }{
+		{"(1,2)", "4", "1"},
+		{"(1,2)", "(4,4,4)", "(1,4,16)"},
+		{"3", "(4,4)", "(1)"},
+		{"3", "4", "(1)"},
+		{"3", "4", "0"},
+		{"(3,(1,2,3))", "(4,(2,2))", "(1,(4,8))"},
+		{"(3,1)", "(4,2)", "(1,(4,8))"},
+		{"(3,1@0)", "(4,2)", "(1,4)"},
+	} {
+		if got, err := Idx2CrdStride(mustTuple(tc.idx), mustTuple(tc.shape), mustTuple(tc.stride)); err == nil {
+			t.Errorf("idx2crd(%s, %s, %s) = %v, want an error", tc.idx, tc.shape, tc.stride, got)
+		}
+	}
+	if got, err := Idx2CrdStride(Unknown(), mustTuple("(4,4)"), mustTuple("(1,4)")); err != nil || got.String() != "(?,?)" {
+		t.Errorf("idx2crd(?, (4,4), (1,4)) = %v, %v", got, err)
+	}
+	if got, err := Idx2CrdStride(Int(3), mustTuple("((4,2),4)"), Int(1)); err != nil || got.String() != "((3,0),0)" {
+		t.Errorf("idx2crd(3, ((4,2),4), 1) = %v, %v", got, err)
+	}
+}
+
+func TestCrd2IdxStaticMark(t *testing.T) {
+	l := mustLayout("(4,(2,3)):(1,(4,8))")
+	if v, _ := Crd2Idx(Int(13), l.Shape, l.Stride); !v.IsStatic() || v.Value() != 13 {
+		t.Errorf("static layout at 13 = %v (static %v)", v, v.IsStatic())
+	}
+	dynStride := Tup(Int(1), Tup(Dyn(4), Int(8)))
+	if v, _ := Crd2Idx(Int(13), l.Shape, dynStride); v.IsStatic() || v.Value() != 13 {
+		t.Errorf("run-time stride at 13 = %v (static %v)", v, v.IsStatic())
+	}
+	if v, _ := Crd2Idx(Dyn(13), l.Shape, l.Stride); v.IsStatic() {
+		t.Errorf("run-time index gives a static offset %v", v)
+	}
+}

@@ -178,7 +178,7 @@ func divide(op string, a, b IntTuple, shape bool) (IntTuple, error) {
 		return IntTuple{}, errorf(op, CondDivisibility, "neither %d nor %d divides the other", a.val, b.val)
 	}
 	s, ok := addChecked(a.val, b.val-1)
-	if !ok {
+	if !ok || b.val == -1<<63 {
 		return IntTuple{}, errorf(op, CondOverflow, "%d + %d - 1 overflows int64", a.val, b.val)
 	}
 	return intLeaf(s/b.val, a.static && b.static), nil
@@ -315,6 +315,7 @@ func Flatten(t IntTuple) IntTuple {
 }
 
 // FlattenToTuple is Flatten, but a leaf becomes a 1-tuple.
+// Law: FlattenToTuple(t).IsTuple() and its leaves are Flatten(t)'s.
 func FlattenToTuple(t IntTuple) IntTuple {
 	if !t.IsTuple() {
 		return Tup(t)
@@ -466,7 +467,11 @@ func getMode(op string, t IntTuple, is []int) (IntTuple, error) {
 			t = t.elems[i]
 		case !t.IsTuple() && i == 0:
 		default:
-			return IntTuple{}, errorf(op, CondIndexRange, "index %d at depth %d of %v (rank %d)", i, depth, t, t.Rank())
+			what := "the shape " + t.String()
+			if depth > 0 {
+				what = "mode " + pathString(is[:depth]) + " is " + t.String() + ", which"
+			}
+			return IntTuple{}, errorf(op, CondIndexRange, "%s<%s>: %s has rank %d, so there is no mode %d", op, pathString(is), what, t.Rank(), i)
 		}
 	}
 	return t, nil
@@ -494,6 +499,7 @@ func ProductLike(t, guide IntTuple) (IntTuple, error) {
 }
 
 // RepeatLike is the tuple congruent to t with every leaf x.
+// Law: Congruent(RepeatLike(t, x), t) for a leaf x.
 func RepeatLike(t, x IntTuple) IntTuple {
 	if !t.IsTuple() {
 		return x
@@ -605,14 +611,14 @@ func CompactOrder(shape, order IntTuple) (IntTuple, error) {
 	flatOrder := FlattenToTuple(order).elems
 	maxOrder := int64(0)
 	for _, o := range flatOrder {
-		if o.IsStatic() && o.val > maxOrder {
+		if o.isPlainInt() && o.static && o.val > maxOrder {
 			maxOrder = o.val
 		}
 	}
 	refOrder := make([]int64, len(flatOrder))
 	for i, o := range flatOrder {
 		switch {
-		case o.IsStatic():
+		case o.isPlainInt() && o.static:
 			refOrder[i] = o.val
 		case o.isPlainInt() || o.kind == kindUnknown:
 			refOrder[i] = maxOrder + 1 + int64(i) // CuTe orders run-time entries after the static ones

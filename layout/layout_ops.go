@@ -14,9 +14,13 @@ const (
 	CondProfileRank = "tuple_size<IntTuple>::value <= Layout<Shape,Stride>::rank"
 )
 
+// maxPadRank bounds append<N>/prepend<N>, so that a typo cannot ask for a
+// billion modes.
+const maxPadRank = 1 << 12
+
 // MakeLayout is CuTe's make_layout(shape): the compact column-major
 // (LayoutLeft) layout of shape; static size-1 modes get stride 0.
-// Law: MakeLayout(s).Eval(i) == i for 0 <= i < Size(s) (when no mode has size 1).
+// Law: MakeLayout(s).Eval(i) == i for 0 <= i < Size(s).
 func MakeLayout(shape IntTuple) (Layout, error) { return MakeLayoutTag(shape, LayoutLeft) }
 
 // MakeLayoutTag is make_layout(shape, LayoutLeft{}) or make_layout(shape, LayoutRight{}).
@@ -64,16 +68,30 @@ func checkShape(op string, shape IntTuple) error {
 // checkCongruent names the first mode where shape and stride differ in profile.
 func checkCongruent(op string, shape, stride IntTuple, path []int) error {
 	if shape.IsTuple() != stride.IsTuple() || shape.IsTuple() && len(shape.elems) != len(stride.elems) {
-		where := "the layout"
+		where := ""
 		if len(path) > 0 {
-			where = "mode " + pathString(path)
+			where = "in mode " + pathString(path) + ", "
 		}
-		return errorf(op, CondCongruent, "in %s the shape is %v but the stride is %v", where, shape, stride)
+		switch {
+		case shape.IsTuple() && stride.IsTuple():
+			return errorf(op, CondCongruent, "%sthe shape %v has %d modes but the stride %v has %d", where, shape, len(shape.elems), stride, len(stride.elems))
+		case shape.IsTuple():
+			return errorf(op, CondCongruent, "%sthe shape %v is a tuple but the stride %v is an integer", where, shape, stride)
+		}
+		return errorf(op, CondCongruent, "%sthe shape %v is an integer but the stride %v is a tuple", where, shape, stride)
 	}
 	for i := range shape.elems {
 		if err := checkCongruent(op, shape.elems[i], stride.elems[i], append(path, i)); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// checkTopRank rejects a layout whose shape and stride differ in their top-level modes.
+func checkTopRank(op string, l Layout) error {
+	if l.Shape.IsTuple() != l.Stride.IsTuple() || l.Shape.Rank() != l.Stride.Rank() {
+		return errorf(op, CondCongruent, "the shape %v and the stride %v of the layout have different modes", l.Shape, l.Stride)
 	}
 	return nil
 }
@@ -238,6 +256,9 @@ func (l Layout) Flatten() Layout {
 // that order (repeats allowed).
 // Law: Select(l, is...).Get(k) == l.Get(is[k]).
 func Select(l Layout, is ...int) (Layout, error) {
+	if err := checkTopRank("select", l); err != nil {
+		return Layout{}, err
+	}
 	shapes := make([]IntTuple, len(is))
 	strides := make([]IntTuple, len(is))
 	for k, i := range is {
@@ -253,6 +274,9 @@ func Select(l Layout, is ...int) (Layout, error) {
 // Take is take<b,e>(l): the layout of top-level modes [b, e); requires b < e <= rank.
 // Law: Take(l, b, e).Rank() == e-b and Take(l, b, e).Get(k) == l.Get(b+k).
 func Take(l Layout, b, e int) (Layout, error) {
+	if err := checkTopRank("take", l); err != nil {
+		return Layout{}, err
+	}
 	if b >= e {
 		return Layout{}, errorf("take", CondTakeEmpty, "take<%d,%d> of %v: the range [%d,%d) is empty", b, e, l, b, e)
 	}
@@ -262,9 +286,16 @@ func Take(l Layout, b, e int) (Layout, error) {
 	return Layout{Shape: Tup(l.Shape.Elems()[b:e]...), Stride: Tup(l.Stride.Elems()[b:e]...)}, nil
 }
 
-// Group is group<b,e>(l): modes [b, e) gathered into one mode (nothing changes when b == e).
+// Group is group<b,e>(l): modes [b, e) gathered into one mode (nothing
+// changes when b == e); e = -1 means up to the last mode, as in CuTe.
 // Law: Group(l, b, e).Flatten() == l.Flatten() and Size is unchanged.
 func Group(l Layout, b, e int) (Layout, error) {
+	if err := checkTopRank("group", l); err != nil {
+		return Layout{}, err
+	}
+	if e == -1 {
+		e = l.Rank()
+	}
 	shape, err := groupTuple(l, l.Shape, b, e)
 	if err != nil {
 		return Layout{}, err
@@ -330,12 +361,18 @@ func AppendN(l Layout, n int, x Layout) (Layout, error) { return padN("append", 
 func PrependN(l Layout, n int, x Layout) (Layout, error) { return padN("prepend", l, n, x, true) }
 
 func padN(op string, l Layout, n int, x Layout, front bool) (Layout, error) {
+	if err := checkTopRank(op, l); err != nil {
+		return Layout{}, err
+	}
 	r := l.Rank()
 	if n == r && (l.Shape.IsTuple() || n == 1) {
 		return l, nil
 	}
 	if n < r || n < 1 {
-		return Layout{}, errorf(op, CondPadRank, "%s<%d> of %v: the layout already has rank %d", op, n, l, r)
+		return Layout{}, errorf(op, CondPadRank, "%s<%d> pads to rank %d, but %v already has rank %d", op, n, n, l, r)
+	}
+	if n > maxPadRank {
+		return Layout{}, errorf(op, "", "%s<%d>: a rank above %d is not a layout anyone writes", op, n, maxPadRank)
 	}
 	shapes := make([]IntTuple, 0, n)
 	strides := make([]IntTuple, 0, n)
@@ -356,6 +393,9 @@ func padN(op string, l Layout, n int, x Layout, front bool) (Layout, error) {
 // Replace is replace<n>(l, x): l with mode n replaced by x; n == rank appends x.
 // Law: Replace(l, n, x).Get(n) == x, and the other modes are l's.
 func Replace(l Layout, n int, x Layout) (Layout, error) {
+	if err := checkTopRank("replace", l); err != nil {
+		return Layout{}, err
+	}
 	if !l.Shape.IsTuple() {
 		if n != 0 {
 			return Layout{}, errorf("replace", CondReplaceLeaf, "replace<%d> of the integer-shaped %v", n, l)

@@ -40,18 +40,27 @@ func (r *fuzzReader) int(signed bool) int64 {
 	return v
 }
 
+// stride is a stride leaf: mostly an integer, now and then a scaled basis.
+func (r *fuzzReader) stride() IntTuple {
+	v := r.int(true)
+	if b := r.byte(); b >= 240 {
+		return Basis(v, int(b%2), int(b/2%2))
+	}
+	return Int(v)
+}
+
 func (r *fuzzReader) layout() Layout {
 	rank := 1 + int(r.byte()%4)
 	var ss, dd []IntTuple
 	for range rank {
 		b := r.byte()
 		if b&0x80 == 0 {
-			ss, dd = append(ss, Int(r.int(false))), append(dd, Int(r.int(true)))
+			ss, dd = append(ss, Int(r.int(false))), append(dd, r.stride())
 			continue
 		}
 		var s, d []IntTuple
 		for range 1 + int(b%3) {
-			s, d = append(s, Int(r.int(false))), append(d, Int(r.int(true)))
+			s, d = append(s, Int(r.int(false))), append(d, r.stride())
 		}
 		ss, dd = append(ss, Tup(s...)), append(dd, Tup(d...))
 	}

@@ -57,12 +57,12 @@ func init() {
 			switch l := args[0].(type) {
 			case Composed:
 				return RecastComposed(l, oldBits, newBits)
+			case Swizzle:
+				return RecastSwizzle(l, oldBits, newBits)
+			case Layout:
+				return RecastLayout(l, oldBits, newBits)
 			}
-			l, ok := asLayout(args[0])
-			if !ok {
-				return nil, errorf(op, CondComposedOperand, "recast_layout of %v", args[0])
-			}
-			return RecastLayout(l, oldBits, newBits)
+			return nil, errorf(op, CondComposedOperand, "recast_layout of %v: CuTe recasts a layout, a swizzled layout or a swizzle", args[0])
 		},
 	})
 
@@ -191,8 +191,11 @@ func registerComposedTensorOps() {
 	}
 	// CuTe's filter of a swizzled layout takes a profile; filter(L) alone is not defined.
 	registerOverload("filter", func(args []Value) (Value, bool, error) {
+		if len(args) != 2 {
+			return nil, false, nil
+		}
 		c, ok := args[0].(Composed)
-		if len(args) != 2 || !ok {
+		if !ok {
 			return nil, false, nil
 		}
 		v, err := ComposedApplyInner("filter", c, args[1])
@@ -228,12 +231,26 @@ func castOp(op string, args []Value,
 		return composed(l, n)
 	case Swizzle:
 		return swizzle(l, n)
+	case Layout:
+		return plain(l, n)
+	case IntTuple:
+		if l.IsLeaf() {
+			return castInteger(op, l, n)
+		}
 	}
-	l, ok := asLayout(args[0])
-	if !ok {
-		return nil, errorf(op, CondComposedOperand, "%s of %v", op, args[0])
+	return nil, errorf(op, CondComposedOperand, "%s of %v: CuTe casts a layout, a swizzled layout, a swizzle or an integer", op, args[0])
+}
+
+// castInteger is CuTe's upcast<N>/downcast<N> of an integer (an offset):
+// m / N (a static m must divide) or m * N.
+func castInteger(op string, m IntTuple, n int64) (Value, error) {
+	if n <= 0 {
+		return nil, errorf(op, CondCastFactor, "N = %d", n)
 	}
-	return plain(l, n)
+	if op == "upcast" {
+		return divideOffset(op, m, n)
+	}
+	return scaleLeaf(op, m, n)
 }
 
 // intArg reads a known integer argument (a template parameter).

@@ -5,8 +5,9 @@ import "fmt"
 // The core operations by their CuTe names, with CuTe's overloads resolved on
 // the kinds of the arguments. Template parameters come as trailing integers.
 
-// sizer and friends let other value kinds (composed layouts) take part in
-// size, cosize, rank and depth by defining the method, without a case here.
+// sizer and friends let other value kinds take part in size, cosize, rank
+// and depth by defining the method, without a case here (composed layouts
+// come in through their overloads in ops_composed.go).
 type (
 	sizer   interface{ Size() (int64, error) }
 	cosizer interface{ Cosize() (int64, error) }
@@ -20,7 +21,7 @@ func init() {
 	register(Op{Name: "rank", Signature: "rank(L)", Doc: "the number of top-level modes of L", Apply: applyRank})
 	register(Op{Name: "depth", Signature: "depth(L)", Doc: "the nesting depth of L's shape", Apply: applyDepth})
 	register(Op{Name: "crd2idx", Signature: "crd2idx(c, L)", Doc: "the offset of coordinate c (an index, an R-D or a natural coordinate) in L", Apply: applyCrd2Idx})
-	register(Op{Name: "idx2crd", Signature: "idx2crd(c, S)", Doc: "the natural coordinate of index c in shape S", Apply: applyIdx2Crd})
+	register(Op{Name: "idx2crd", Signature: "idx2crd(c, S [, D])", Doc: "the natural coordinate of index c in shape S (of offset c in the compact layout S:D)", Apply: applyIdx2Crd})
 	register(Op{Name: "coalesce", Signature: "coalesce(L [, P])", Doc: "L with size-1 modes dropped and contiguous modes merged (by mode of profile P)", Apply: applyCoalesce})
 	register(Op{Name: "filter_zeros", Signature: "filter_zeros(L [, P])", Doc: "L with the shape of every stride-0 mode set to 1", Apply: applyFilterZeros})
 	register(Op{Name: "filter", Signature: "filter(L [, P])", Doc: "coalesce(filter_zeros(L)): L without stride-0 and size-1 modes", Apply: applyFilter})
@@ -126,7 +127,7 @@ func intResult(n int64, err error) (Value, error) {
 }
 
 func notSupported(op string, v Value) error {
-	return errorf(op, "", "not supported for %s (%v) yet", coreKindName(v), v)
+	return errorf(op, "", "%s does not apply to %s (%v)", op, coreKindName(v), v)
 }
 
 func applySize(args []Value) (Value, error) {
@@ -209,18 +210,14 @@ func applyCrd2Idx(args []Value) (Value, error) {
 }
 
 func applyIdx2Crd(args []Value) (Value, error) {
-	if err := argCount("idx2crd", args, 2, 2); err != nil {
-		return nil, err
-	}
-	c, err := coreTupleArg("idx2crd", args[0])
+	ts, err := tupleArgs("idx2crd", args, 2, 3)
 	if err != nil {
 		return nil, err
 	}
-	s, err := coreTupleArg("idx2crd", args[1])
-	if err != nil {
-		return nil, err
+	if len(ts) == 3 {
+		return Idx2CrdStride(ts[0], ts[1], ts[2])
 	}
-	return Idx2Crd(c, s)
+	return Idx2Crd(ts[0], ts[1])
 }
 
 func applyProfiled(op string, args []Value, whole func(Layout) (Layout, error), prof func(Layout, IntTuple) (Layout, error)) (Value, error) {
@@ -450,3 +447,112 @@ func applySliceOrDice(op string, args []Value, f func(IntTuple, Layout) (Layout,
 func applySlice(args []Value) (Value, error) { return applySliceOrDice("slice", args, Slice) }
 
 func applyDice(args []Value) (Value, error) { return applySliceOrDice("dice", args, Dice) }
+
+// Bool is a yes/no answer of a CuTe predicate (congruent, compatible, ...).
+type Bool bool
+
+func (b Bool) String() string {
+	if b {
+		return "true"
+	}
+	return "false"
+}
+
+func init() {
+	register(Op{Name: "shape", Signature: "shape<I...>(L)", Doc: "the shape of L (of its mode I...)", Apply: func(args []Value) (Value, error) {
+		return applyTreeOf("shape", args, func(l Layout) IntTuple { return l.Shape })
+	}})
+	register(Op{Name: "stride", Signature: "stride<I...>(L)", Doc: "the stride of L (of its mode I...)", Apply: func(args []Value) (Value, error) {
+		return applyTreeOf("stride", args, func(l Layout) IntTuple { return l.Stride })
+	}})
+	tuple1 := func(name, doc string, f func(IntTuple) (IntTuple, error)) {
+		register(Op{Name: name, Signature: name + "(T)", Doc: doc, Apply: func(args []Value) (Value, error) {
+			ts, err := tupleArgs(name, args, 1, 1)
+			if err != nil {
+				return nil, err
+			}
+			return f(ts[0])
+		}})
+	}
+	tuple2 := func(name, doc string, f func(a, b IntTuple) (IntTuple, error)) {
+		register(Op{Name: name, Signature: name + "(A, B)", Doc: doc, Apply: func(args []Value) (Value, error) {
+			ts, err := tupleArgs(name, args, 2, 2)
+			if err != nil {
+				return nil, err
+			}
+			return f(ts[0], ts[1])
+		}})
+	}
+	pred2 := func(name, doc string, f func(a, b IntTuple) bool) {
+		register(Op{Name: name, Signature: name + "(A, B)", Doc: doc, Apply: func(args []Value) (Value, error) {
+			ts, err := tupleArgs(name, args, 2, 2)
+			if err != nil {
+				return nil, err
+			}
+			return Bool(f(ts[0], ts[1])), nil
+		}})
+	}
+	tuple1("product", "the product of the leaves of T", Product)
+	tuple1("sum", "the sum of the leaves of T", Sum)
+	tuple1("max", "the largest leaf of T", Max)
+	tuple1("min", "the smallest leaf of T", Min)
+	tuple1("gcd", "the greatest common divisor of the leaves of T", Gcd)
+	tuple1("compact_col_major", "the column-major (LayoutLeft) strides of shape T", CompactColMajor)
+	tuple1("compact_row_major", "the row-major (LayoutRight) strides of shape T", CompactRowMajor)
+	tuple2("inner_product", "sum(a_i * b_i) over congruent A and B", InnerProduct)
+	tuple2("ceil_div", "A / B rounded up, mode by mode or folded across A's modes", CeilDiv)
+	tuple2("shape_div", "A / B for shapes, with CuTe's divisibility check", ShapeDiv)
+	tuple2("elem_scale", "each leaf of A times the size of the matching mode of B", ElemScale)
+	tuple2("compact_order", "compact strides for shape A laid out in the order B", CompactOrder)
+	tuple2("unflatten", "the flat tuple A regrouped into the profile B", Unflatten)
+	tuple2("prefix_product", "the exclusive prefix product of A starting at B", PrefixProduct)
+	tuple2("suffix_product", "the exclusive suffix product of A starting at B", SuffixProduct)
+	pred2("congruent", "whether A and B have the same profile", Congruent)
+	pred2("weakly_congruent", "whether A's profile is a coarsening of B's", WeaklyCongruent)
+	pred2("compatible", "whether every coordinate of shape A is a coordinate of shape B", Compatible)
+	register(Op{Name: "elem_less", Signature: "elem_less(A, B)", Doc: "whether every leaf of A is less than the matching leaf of B", Apply: func(args []Value) (Value, error) {
+		ts, err := tupleArgs("elem_less", args, 2, 2)
+		if err != nil {
+			return nil, err
+		}
+		ok, err := ElemLess(ts[0], ts[1])
+		if err != nil {
+			return nil, err
+		}
+		return Bool(ok), nil
+	}})
+	register(Op{Name: "crd2crd", Signature: "crd2crd(c, S, D)", Doc: "coordinate c of shape S as the coordinate of shape D with the same index", Apply: func(args []Value) (Value, error) {
+		ts, err := tupleArgs("crd2crd", args, 3, 3)
+		if err != nil {
+			return nil, err
+		}
+		return Crd2Crd(ts[0], ts[1], ts[2])
+	}})
+}
+
+func tupleArgs(op string, args []Value, lo, hi int) ([]IntTuple, error) {
+	if err := argCount(op, args, lo, hi); err != nil {
+		return nil, err
+	}
+	out := make([]IntTuple, len(args))
+	for i, a := range args {
+		t, err := coreTupleArg(op, a)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = t
+	}
+	return out, nil
+}
+
+func applyTreeOf(op string, args []Value, tree func(Layout) IntTuple) (Value, error) {
+	l, is, err := layoutAndIndices(op, args, 0, -2)
+	if err != nil {
+		return nil, err
+	}
+	m, err := l.Get(is...)
+	if err != nil {
+		return nil, err
+	}
+	return tree(m), nil
+}

@@ -158,7 +158,7 @@ func TestPropertiesExamples(t *testing.T) {
 		t.Errorf("ModeContiguity(%v, 1) = %d, %v; want 64", sw, n, err)
 	}
 	row1, err := SliceComposed(Tup(Int(1), Underscore()), sw)
-	if err != nil || row1.String() != "Sw<3,3,3> o 64 o (64):(1)" {
+	if err != nil || row1.String() != "((8,2,4)):((1,-8,16))" {
 		t.Fatalf("SliceComposed((1,_), %v) = %v, %v", sw, row1, err)
 	}
 	if n, err := Contiguity(row1); err != nil || n != 8 {

@@ -198,6 +198,25 @@ func RecastComposed(c Composed, oldBits, newBits int64) (Value, error) {
 	return Downcast(up.(Layout), den)
 }
 
+// RecastSwizzle is recast_layout of a swizzle, by the same rule as RecastLayout
+// (CuTe's own else-branch refers to an undefined name and does not compile,
+// so a ratio that is neither N nor 1/N is rejected).
+func RecastSwizzle(s Swizzle, oldBits, newBits int64) (Swizzle, error) {
+	num, den, err := castRatio(oldBits, newBits)
+	if err != nil {
+		return Swizzle{}, err
+	}
+	switch {
+	case num == 1 && den == 1:
+		return s, s.Validate("recast_layout")
+	case num == 1:
+		return DowncastSwizzle(s, den)
+	case den == 1:
+		return UpcastSwizzle(s, num)
+	}
+	return Swizzle{}, errorf("recast_layout", CondPowerOfTwo, "the width ratio %d/%d is not a power of two or its inverse", num, den)
+}
+
 // divideOffset is CuTe's safe_div of a swizzle offset by n (static offsets must divide).
 func divideOffset(op string, off IntTuple, n int64) (IntTuple, error) {
 	switch {

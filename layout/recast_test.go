@@ -246,3 +246,34 @@ func TestRecastComposed(t *testing.T) {
 		t.Errorf("UpcastComposed(%v, 2) = %v, %v", off, got, err)
 	}
 }
+
+// Integers (offsets) and swizzles cast too: upcast<2>(8) = 4, downcast<2>(8) = 16.
+func TestCastIntegersAndSwizzles(t *testing.T) {
+	cases := []struct {
+		op   string
+		args []Value
+		want string
+	}{
+		{"upcast", []Value{Int(8), Int(2)}, "4"},
+		{"downcast", []Value{Int(8), Int(2)}, "16"},
+		{"recast_layout", []Value{Swizzle{3, 4, 3}, Int(16), Int(32)}, "Sw<3,3,3>"},
+		{"recast_layout", []Value{Swizzle{3, 4, 3}, Int(16), Int(8)}, "Sw<3,5,3>"},
+		{"recast_layout", []Value{Swizzle{3, 4, 3}, Int(16), Int(16)}, "Sw<3,4,3>"},
+	}
+	for _, c := range cases {
+		got, err := Apply(c.op, c.args...)
+		if err != nil || got.String() != c.want {
+			t.Errorf("%s(%v) = %v, %v; want %s", c.op, c.args, got, err, c.want)
+		}
+	}
+	for _, args := range [][]Value{{Int(7), Int(2)}, {Int(8), Int(0)}, {Swizzle{3, 4, 3}, Int(3)}} {
+		if got, err := Apply("upcast", args...); err == nil {
+			t.Errorf("upcast(%v) = %v, want an error", args, got)
+		}
+	}
+	for _, args := range [][]Value{{Int(8), Int(16), Int(32)}, {Swizzle{3, 4, 3}, Int(16), Int(24)}, {Swizzle{3, 4, 2}, Int(16), Int(16)}, {Swizzle{3, 4, 3}, Int(0), Int(16)}} {
+		if got, err := Apply("recast_layout", args...); err == nil {
+			t.Errorf("recast_layout(%v) = %v, want an error", args, got)
+		}
+	}
+}

@@ -18,14 +18,14 @@ type Config struct {
 	DefaultElementType string `json:"defaultElementType"`
 	// Arch is the target architecture of checks that depend on it (sm80, sm90, sm100).
 	Arch string `json:"arch"`
-	// DiagnosticsDelay is how long the server waits after an edit before
-	// analyzing, so a burst of keystrokes is analyzed once.
+	// DiagnosticsDelay is the debounce window of diagnostics: edits closer
+	// together than it form a burst, analyzed once after it settles.
 	DiagnosticsDelay time.Duration `json:"-"`
 }
 
 // DefaultConfig is the configuration before the editor says otherwise.
 func DefaultConfig() Config {
-	return Config{TableCap: 64, DefaultElementType: "half_t", Arch: "sm90", DiagnosticsDelay: 5 * time.Millisecond}
+	return Config{TableCap: 64, DefaultElementType: "half_t", Arch: "sm90", DiagnosticsDelay: 10 * time.Millisecond}
 }
 
 // configJSON mirrors Config with every field optional, so a settings object

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"sync"
@@ -34,6 +35,17 @@ func (s *Server) findings(snap *Snapshot) []Finding {
 	})
 	f, _ := v.([]Finding)
 	return f
+}
+
+// safeFindings is findings with a panic in the analysis turned into an error.
+func (s *Server) safeFindings(snap *Snapshot) (findings []Finding, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			s.logf("panic analyzing %s: %v\n%s", snap.URI, r, debug.Stack())
+			findings, err = nil, fmt.Errorf("internal error: %v", r)
+		}
+	}()
+	return s.findings(snap), nil
 }
 
 // toDiagnostics converts findings to LSP diagnostics, ordered by position.
@@ -225,9 +237,11 @@ func readSnapshot(u, path string) *Snapshot {
 }
 
 // diagnosticScheduler publishes diagnostics for open documents. Each open
-// document has a worker; an edit kicks it, it waits Config.DiagnosticsDelay
-// (gathering further kicks), analyzes the latest snapshot and publishes. An
-// analysis under way when more edits arrive is followed by exactly one more.
+// document has a worker; an edit kicks it, and it analyzes the latest
+// snapshot and publishes. Edits that come closer together than
+// Config.DiagnosticsDelay are debounced: the worker waits out the delay,
+// gathering further kicks, before it analyzes. An analysis under way when
+// more edits arrive is followed by exactly one more.
 type diagnosticScheduler struct {
 	s       *Server
 	mu      sync.Mutex
@@ -299,6 +313,7 @@ func (d *diagnosticScheduler) stop() {
 
 func (d *diagnosticScheduler) run(u string, w *diagnosticWorker) {
 	defer d.wg.Done()
+	var lastKick time.Time
 	for {
 		var immediate bool
 		select {
@@ -307,7 +322,13 @@ func (d *diagnosticScheduler) run(u string, w *diagnosticWorker) {
 		case immediate = <-w.kick:
 		}
 		_, cfg, _ := d.s.session()
-		if !immediate && cfg.DiagnosticsDelay > 0 {
+		// An edit after a quiet spell is analyzed at once; one that follows
+		// another within the delay is part of a burst, and the burst is
+		// analyzed once, a delay after its latest edit was noticed.
+		now := time.Now()
+		burst := now.Sub(lastKick) < cfg.DiagnosticsDelay
+		lastKick = now
+		if !immediate && burst {
 			t := time.NewTimer(cfg.DiagnosticsDelay)
 			select {
 			case <-w.quit:
@@ -330,12 +351,12 @@ func (d *diagnosticScheduler) run(u string, w *diagnosticWorker) {
 }
 
 func (d *diagnosticScheduler) publish(snap *Snapshot) {
-	defer func() {
-		if r := recover(); r != nil {
-			d.s.logf("panic analyzing %s: %v", snap.URI, r)
-		}
-	}()
-	findings := d.s.findings(snap)
+	findings, err := d.s.safeFindings(snap)
+	if err != nil {
+		// The user sees that the analysis broke, not stale diagnostics.
+		d.s.logf("%v", err)
+		findings = []Finding{{Severity: SeverityError, Code: "internal-error", Message: "cute-lsp could not analyze this document: " + err.Error()}}
+	}
 	if !d.s.pushEnabled() {
 		return
 	}

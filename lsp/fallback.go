@@ -18,19 +18,20 @@ var _ Features = Fallback{}
 
 // lexeme kinds of the fallback scanner.
 const (
-	lexIdent = iota
+	lexIdent uint8 = iota
 	lexNumber
 	lexString
 	lexComment
 	lexOpen
 	lexClose
-	lexOther
 )
 
 type lexeme struct {
-	kind int
-	span Span
+	start, end int32
+	kind       uint8
 }
+
+func (lx lexeme) span() Span { return Span{int(lx.start), int(lx.end)} }
 
 // binding is a "name = ..." line of a sheet.
 type binding struct {
@@ -57,7 +58,10 @@ func scanOf(snap *Snapshot) *sheetScan {
 // of the line, strings are double-quoted and end at the line's end when
 // unterminated.
 func lexSheet(text string) []lexeme {
-	var out []lexeme
+	// Layout text runs to about 0.6 lexemes a byte; sizing for it saves the
+	// copies of a growing slice.
+	out := make([]lexeme, 0, len(text)*2/3)
+	add := func(kind uint8, start, end int) { out = append(out, lexeme{int32(start), int32(end), kind}) }
 	for i := 0; i < len(text); {
 		c := text[i]
 		switch {
@@ -66,7 +70,7 @@ func lexSheet(text string) []lexeme {
 			for j < len(text) && text[j] != '\n' && text[j] != '\r' {
 				j++
 			}
-			out = append(out, lexeme{lexComment, Span{i, j}})
+			add(lexComment, i, j)
 			i = j
 		case c == '"':
 			j := i + 1
@@ -79,39 +83,50 @@ func lexSheet(text string) []lexeme {
 			if j < len(text) && text[j] == '"' {
 				j++
 			}
-			out = append(out, lexeme{lexString, Span{i, j}})
+			add(lexString, i, j)
 			i = j
 		case '0' <= c && c <= '9':
 			j := i
 			for j < len(text) && isWordByte(text[j]) {
 				j++
 			}
-			out = append(out, lexeme{lexNumber, Span{i, j}})
+			add(lexNumber, i, j)
 			i = j
 		case isWordByte(c):
 			j := i
 			for j < len(text) && isWordByte(text[j]) {
 				j++
 			}
-			out = append(out, lexeme{lexIdent, Span{i, j}})
+			add(lexIdent, i, j)
 			i = j
 		case c == '(' || c == '[' || c == '{' || c == '<':
-			out = append(out, lexeme{lexOpen, Span{i, i + 1}})
+			add(lexOpen, i, i+1)
 			i++
 		case c == ')' || c == ']' || c == '}' || c == '>':
-			out = append(out, lexeme{lexClose, Span{i, i + 1}})
+			add(lexClose, i, i+1)
 			i++
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
 			i++
 		default:
-			out = append(out, lexeme{lexOther, Span{i, i + 1}})
+			// Punctuation matters to no fallback feature.
 			i++
 		}
 	}
 	return out
 }
 
-var closerOf = map[byte]byte{'(': ')', '[': ']', '{': '}', '<': '>'}
+// closerOf is the bracket that closes open.
+func closerOf(open byte) byte {
+	switch open {
+	case '(':
+		return ')'
+	case '[':
+		return ']'
+	case '{':
+		return '}'
+	}
+	return '>'
+}
 
 // bindingAt reads a "name = ..." binding from a line starting at column 0.
 func bindingAt(snap *Snapshot, line Span) (binding, bool) {
@@ -135,12 +150,15 @@ func bindingAt(snap *Snapshot, line Span) (binding, bool) {
 }
 
 func scanSheet(snap *Snapshot) *sheetScan {
-	sc := &sheetScan{byName: map[string]int{}}
+	sc := &sheetScan{}
 	if snap.Kind != KindSheet {
+		sc.byName = map[string]int{}
 		return sc
 	}
+	sc.byName = make(map[string]int, snap.LineCount())
+	sc.bindings = make([]binding, 0, snap.LineCount())
 	sc.lexemes = lexSheet(snap.Text)
-	bindingLine := map[int]bool{}
+	bindingLine := make([]bool, snap.LineCount())
 	for i := 0; i < snap.LineCount(); i++ {
 		if b, ok := bindingAt(snap, snap.LineSpan(i)); ok {
 			sc.bindings = append(sc.bindings, b)
@@ -160,7 +178,7 @@ func scanSheet(snap *Snapshot) *sheetScan {
 // a binding at column 0 cannot be a continuation); each bracket left open
 // gets a finding whose fix inserts the missing closers at the end of the
 // statement's last code, and each stray or mismatched closer gets one too.
-func bracketFindings(snap *Snapshot, lexemes []lexeme, bindingLine map[int]bool) []Finding {
+func bracketFindings(snap *Snapshot, lexemes []lexeme, bindingLine []bool) []Finding {
 	var findings []Finding
 	var stack []lexeme
 	codeEnd := 0 // just after the last non-comment lexeme seen
@@ -169,14 +187,14 @@ func bracketFindings(snap *Snapshot, lexemes []lexeme, bindingLine map[int]bool)
 			open := stack[k]
 			var closers strings.Builder
 			for m := len(stack) - 1; m >= k; m-- {
-				closers.WriteByte(closerOf[snap.Text[stack[m].span.Start]])
+				closers.WriteByte(closerOf(snap.Text[int(stack[m].start)]))
 			}
-			want := string(closerOf[snap.Text[open.span.Start]])
+			want := string(closerOf(snap.Text[int(open.start)]))
 			findings = append(findings, Finding{
-				Span:     open.span,
+				Span:     open.span(),
 				Severity: SeverityError,
 				Code:     "unbalanced-bracket",
-				Message:  fmt.Sprintf("'%c' is never closed", snap.Text[open.span.Start]),
+				Message:  fmt.Sprintf("'%c' is never closed", snap.Text[int(open.start)]),
 				Fixes: []Fix{{
 					Title: fmt.Sprintf("Insert the missing '%s'", want),
 					Edits: []Edit{{Span: Span{codeEnd, codeEnd}, NewText: closers.String()}},
@@ -187,9 +205,12 @@ func bracketFindings(snap *Snapshot, lexemes []lexeme, bindingLine map[int]bool)
 	}
 	line := 0
 	for _, lx := range lexemes {
-		if l := snap.LineOf(lx.span.Start); l != line {
-			line = l
-			if len(stack) > 0 && bindingLine[l] {
+		start := int(lx.start)
+		if line+1 < len(snap.lineStarts) && start >= snap.lineStarts[line+1] {
+			for line+1 < len(snap.lineStarts) && start >= snap.lineStarts[line+1] {
+				line++
+			}
+			if len(stack) > 0 && bindingLine[line] {
 				flush()
 			}
 		}
@@ -198,40 +219,40 @@ func bracketFindings(snap *Snapshot, lexemes []lexeme, bindingLine map[int]bool)
 		}
 		switch lx.kind {
 		case lexOpen:
-			c := snap.Text[lx.span.Start]
+			c := snap.Text[int(lx.start)]
 			// '<' and '>' are brackets only in template-like spellings
 			// (Sw<3,4,3>, !cute.layout<...>); a lone comparison is not.
-			if c == '<' && !(lx.span.Start > 0 && (isWordByte(snap.Text[lx.span.Start-1]) || snap.Text[lx.span.Start-1] == '.')) {
+			if c == '<' && !(int(lx.start) > 0 && (isWordByte(snap.Text[int(lx.start)-1]) || snap.Text[int(lx.start)-1] == '.')) {
 				break
 			}
 			stack = append(stack, lx)
 		case lexClose:
-			c := snap.Text[lx.span.Start]
-			if c == '>' && (len(stack) == 0 || snap.Text[stack[len(stack)-1].span.Start] != '<') {
+			c := snap.Text[int(lx.start)]
+			if c == '>' && (len(stack) == 0 || snap.Text[int(stack[len(stack)-1].start)] != '<') {
 				break
 			}
 			if len(stack) == 0 {
 				findings = append(findings, Finding{
-					Span: lx.span, Severity: SeverityError, Code: "unbalanced-bracket",
+					Span: lx.span(), Severity: SeverityError, Code: "unbalanced-bracket",
 					Message: fmt.Sprintf("'%c' closes nothing", c),
-					Fixes:   []Fix{{Title: fmt.Sprintf("Delete the unmatched '%c'", c), Edits: []Edit{{Span: lx.span}}}},
+					Fixes:   []Fix{{Title: fmt.Sprintf("Delete the unmatched '%c'", c), Edits: []Edit{{Span: lx.span()}}}},
 				})
 				break
 			}
 			top := stack[len(stack)-1]
-			want := closerOf[snap.Text[top.span.Start]]
+			want := closerOf(snap.Text[int(top.start)])
 			if c != want {
-				p := snap.Position(top.span.Start, UTF32)
+				p := snap.Position(int(top.start), UTF32)
 				findings = append(findings, Finding{
-					Span: lx.span, Severity: SeverityError, Code: "unbalanced-bracket",
-					Message: fmt.Sprintf("'%c' does not match the '%c' opened at %d:%d", c, snap.Text[top.span.Start], p.Line+1, p.Character+1),
-					Related: []Related{{Span: top.span, Message: "opened here"}},
-					Fixes:   []Fix{{Title: fmt.Sprintf("Replace with '%c'", want), Edits: []Edit{{Span: lx.span, NewText: string(want)}}}},
+					Span: lx.span(), Severity: SeverityError, Code: "unbalanced-bracket",
+					Message: fmt.Sprintf("'%c' does not match the '%c' opened at %d:%d", c, snap.Text[int(top.start)], p.Line+1, p.Character+1),
+					Related: []Related{{Span: top.span(), Message: "opened here"}},
+					Fixes:   []Fix{{Title: fmt.Sprintf("Replace with '%c'", want), Edits: []Edit{{Span: lx.span(), NewText: string(want)}}}},
 				})
 			}
 			stack = stack[:len(stack)-1]
 		}
-		codeEnd = lx.span.End
+		codeEnd = int(lx.end)
 	}
 	flush()
 	return findings
@@ -270,8 +291,8 @@ func (Fallback) Hover(_ context.Context, snap *Snapshot, _ Config, off int) (Hov
 // inCommentOrString reports whether off lies inside a comment or a string.
 func inCommentOrString(snap *Snapshot, off int) bool {
 	lx := scanOf(snap).lexemes
-	i := sort.Search(len(lx), func(i int) bool { return lx[i].span.End > off })
-	return i < len(lx) && lx[i].span.Start <= off && (lx[i].kind == lexComment || lx[i].kind == lexString)
+	i := sort.Search(len(lx), func(i int) bool { return int(lx[i].end) > off })
+	return i < len(lx) && int(lx[i].start) <= off && (lx[i].kind == lexComment || lx[i].kind == lexString)
 }
 
 func (Fallback) CodeActions(context.Context, *Snapshot, Config, Span) []Action { return nil }
@@ -285,19 +306,19 @@ func (Fallback) SemanticTokens(_ context.Context, snap *Snapshot) []Token {
 	for _, lx := range sc.lexemes {
 		switch lx.kind {
 		case lexComment:
-			out = append(out, Token{Span: lx.span, Type: TokenComment})
+			out = append(out, Token{Span: lx.span(), Type: TokenComment})
 		case lexString:
-			out = append(out, Token{Span: lx.span, Type: TokenString})
+			out = append(out, Token{Span: lx.span(), Type: TokenString})
 		case lexNumber:
-			out = append(out, Token{Span: lx.span, Type: TokenNumber})
+			out = append(out, Token{Span: lx.span(), Type: TokenNumber})
 		case lexIdent:
-			name := snap.Text[lx.span.Start:lx.span.End]
+			name := snap.Text[int(lx.start):int(lx.end)]
 			if i, ok := sc.byName[name]; ok {
 				var mod TokenModifier
-				if sc.bindings[i].name == lx.span {
+				if sc.bindings[i].name == lx.span() {
 					mod = ModDeclaration
 				}
-				out = append(out, Token{Span: lx.span, Type: TokenVariable, Modifiers: mod})
+				out = append(out, Token{Span: lx.span(), Type: TokenVariable, Modifiers: mod})
 			}
 		}
 	}
@@ -331,8 +352,8 @@ func (Fallback) References(_ context.Context, snap *Snapshot, off int, includeDe
 	}
 	var out []Span
 	for _, lx := range scanOf(snap).lexemes {
-		if lx.kind == lexIdent && snap.Text[lx.span.Start:lx.span.End] == name && (includeDecl || lx.span != b.name) {
-			out = append(out, lx.span)
+		if lx.kind == lexIdent && snap.Text[int(lx.start):int(lx.end)] == name && (includeDecl || lx.span() != b.name) {
+			out = append(out, lx.span())
 		}
 	}
 	return out

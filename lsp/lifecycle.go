@@ -16,6 +16,7 @@ func init() {
 	notificationHandlers[protocol.MethodTextDocumentDidClose] = didClose
 	notificationHandlers[protocol.MethodTextDocumentDidSave] = func(context.Context, *Server, []byte) error { return nil }
 	notificationHandlers[protocol.MethodWorkspaceDidChangeConfiguration] = didChangeConfiguration
+	notificationHandlers[protocol.MethodWorkspaceDidChangeWorkspaceFolders] = didChangeWorkspaceFolders
 }
 
 // negotiateEncoding picks utf-8 when the client offers it (no conversion on
@@ -52,6 +53,8 @@ func initialize(_ context.Context, s *Server, params []byte) (any, error) {
 	enc := negotiateEncoding(offered)
 	// A client that pulls diagnostics would show pushed ones twice.
 	push := caps.TextDocument == nil || caps.TextDocument.Diagnostic == nil
+	refresh := caps.Workspace != nil && caps.Workspace.Diagnostics != nil &&
+		caps.Workspace.Diagnostics.RefreshSupport != nil && *caps.Workspace.Diagnostics.RefreshSupport
 
 	cfg := s.cfg
 	if len(p.InitializationOptions) > 0 {
@@ -81,6 +84,7 @@ func initialize(_ context.Context, s *Server, params []byte) (any, error) {
 	s.enc = enc
 	s.cfg = cfg
 	s.pushDiagnostics = push
+	s.refreshDiagnostics = refresh
 	s.roots = roots
 	s.mu.Unlock()
 	s.state.Store(stateInitialized)
@@ -115,6 +119,9 @@ func capabilities(enc Encoding) protocol.ServerCapabilities {
 		CompletionProvider:         &protocol.CompletionOptions{TriggerCharacters: []string{"(", ",", ":", "<", "@"}},
 		SignatureHelpProvider:      &protocol.SignatureHelpOptions{TriggerCharacters: []string{"(", ","}},
 		DocumentFormattingProvider: protocol.Boolean(true),
+		Workspace: &protocol.WorkspaceOptions{WorkspaceFolders: &protocol.WorkspaceFoldersServerCapabilities{
+			Supported: &yes, ChangeNotifications: protocol.Boolean(true),
+		}},
 		DiagnosticProvider: &protocol.DiagnosticOptions{
 			Identifier:            &diagnosticID,
 			InterFileDependencies: false,
@@ -176,6 +183,9 @@ func didClose(_ context.Context, s *Server, params []byte) error {
 	uri := string(p.TextDocument.URI)
 	s.store.Close(uri)
 	s.diags.forget(uri)
+	if c, ok := s.features.(DocumentCloser); ok {
+		c.Closed(uri)
+	}
 	return nil
 }
 
@@ -195,10 +205,51 @@ func didChangeConfiguration(_ context.Context, s *Server, params []byte) error {
 		s.notify(protocol.MethodWindowShowMessage, &protocol.ShowMessageParams{Type: protocol.MessageTypeWarning, Message: "cute-lsp: " + err.Error()})
 		return err
 	}
-	// Findings may depend on the configuration: analyze every open document again.
+	// Findings may depend on the configuration: analyze every open document
+	// again, and ask a pulling client to pull again.
 	for _, snap := range s.store.All() {
 		s.diags.schedule(snap.URI, true)
 	}
+	s.mu.Lock()
+	refresh := s.refreshDiagnostics
+	s.mu.Unlock()
+	if refresh && s.conn != nil {
+		// A call waits for its answer, which the read loop (running this
+		// notification) delivers: it must not be made from here.
+		go func() {
+			if _, err := s.conn.Call(context.Background(), protocol.MethodWorkspaceDiagnosticRefresh, nil, nil); err != nil {
+				s.logf("%s: %v", protocol.MethodWorkspaceDiagnosticRefresh, err)
+			}
+		}()
+	}
+	return nil
+}
+
+// didChangeWorkspaceFolders keeps the roots that workspace diagnostics
+// search in step with the editor's folders.
+func didChangeWorkspaceFolders(_ context.Context, s *Server, params []byte) error {
+	var p protocol.DidChangeWorkspaceFoldersParams
+	if err := decode(params, &p); err != nil {
+		return err
+	}
+	removed := map[string]bool{}
+	for _, f := range p.Event.Removed {
+		removed[filePath(string(f.URI))] = true
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	roots := s.roots[:0:0]
+	for _, r := range s.roots {
+		if !removed[r] {
+			roots = append(roots, r)
+		}
+	}
+	for _, f := range p.Event.Added {
+		if dir := filePath(string(f.URI)); dir != "" {
+			roots = append(roots, dir)
+		}
+	}
+	s.roots = roots
 	return nil
 }
 

@@ -71,9 +71,11 @@ type Server struct {
 	cfg             Config
 	cfgGen          int
 	pushDiagnostics bool
-	roots           []string
-	inflight        map[jsonrpc2.ID]context.CancelFunc
-	extra           map[string]requestFunc // per-server handlers (tests)
+	// refreshDiagnostics: the client pulls and accepts workspace/diagnostic/refresh.
+	refreshDiagnostics bool
+	roots              []string
+	inflight           map[jsonrpc2.ID]context.CancelFunc
+	extra              map[string]requestFunc // per-server handlers (tests)
 
 	diags *diagnosticScheduler
 }

@@ -113,8 +113,9 @@ type Snapshot struct {
 }
 
 type memoEntry struct {
-	once  sync.Once
-	value any
+	once     sync.Once
+	value    any
+	panicked any // what compute panicked with, if it did
 }
 
 // Memo returns compute's value for key, computing it once per snapshot: a
@@ -131,7 +132,19 @@ func (s *Snapshot) Memo(key any, compute func() any) any {
 		s.memo[key] = e
 	}
 	s.memoMu.Unlock()
-	e.once.Do(func() { e.value = compute() })
+	e.once.Do(func() {
+		defer func() {
+			if r := recover(); r != nil {
+				e.panicked = r
+			}
+		}()
+		e.value = compute()
+	})
+	if e.panicked != nil {
+		// Every caller fails as the first did, each recovered by its own
+		// request, rather than reading a missing value.
+		panic(e.panicked)
+	}
 	return e.value
 }
 
@@ -143,6 +156,17 @@ func NewSnapshot(uri string, version int32, kind Kind, text string) *Snapshot {
 
 func lineStarts(text string) []int {
 	starts := make([]int, 1, 1+strings.Count(text, "\n"))
+	if strings.IndexByte(text, '\r') < 0 {
+		// The common case: "\n" alone, found with IndexByte's vector loop.
+		for i := 0; ; {
+			j := strings.IndexByte(text[i:], '\n')
+			if j < 0 {
+				return starts
+			}
+			i += j + 1
+			starts = append(starts, i)
+		}
+	}
 	for i := 0; i < len(text); i++ {
 		switch text[i] {
 		case '\n':
@@ -222,7 +246,7 @@ func (s *Snapshot) Offset(p Position, enc Encoding) int {
 	}
 	if enc == UTF8 {
 		off := min(line.Start+p.Character, line.End)
-		for off > line.Start && !utf8.RuneStart(s.Text[off]) && off < line.End {
+		for off > line.Start && off < line.End && !utf8.RuneStart(s.Text[off]) {
 			off--
 		}
 		return off
@@ -242,12 +266,16 @@ func (s *Snapshot) Offset(p Position, enc Encoding) int {
 }
 
 // Position converts a byte offset (clamped to the text) to an LSP position.
-// An offset inside a line break counts as the end of that line.
+// An offset inside a line break counts as the end of that line, one inside
+// a multi-byte character as that character's start.
 func (s *Snapshot) Position(off int, enc Encoding) Position {
 	off = max(0, min(off, len(s.Text)))
 	line := s.LineOf(off)
 	sp := s.LineSpan(line)
 	off = min(off, sp.End)
+	for off > sp.Start && off < sp.End && !utf8.RuneStart(s.Text[off]) {
+		off--
+	}
 	seg := s.Text[sp.Start:off]
 	switch enc {
 	case UTF8:

@@ -2,6 +2,7 @@ package bank
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/cute-lsp/cute-lsp/layout"
 )
@@ -32,8 +33,8 @@ type Access struct {
 
 // Finding is a neutral observation about an access, for diagnostics and hover.
 type Finding struct {
-	Code    string // stable identifier, e.g. "bank-conflict", "vector-width"
-	Message string
+	Code    string `json:"code"` // stable identifier, e.g. "bank-conflict", "vector-width"
+	Message string `json:"message"`
 }
 
 // Finding codes.
@@ -110,40 +111,132 @@ func Lower(a Access) (*Plan, error) {
 	tc := make([]int64, T+V+R)
 	vc, rc := tc[T:T+V], tc[T+V:]
 	tc = tc[:T]
-	thr.table(tc)
-	val.table(vc)
-	step.table(rc)
+	thr.table(tc, 0)
+	val.table(vc, 0)
+	step.table(rc, 0)
 
-	// Element offsets, ordered (v, t, r): each thread's run is contiguous.
-	offs := make([]int64, T*V*R)
-	table := smem.tabulate()
+	// Each (t, r) is a run of V values. A run that provably maps to V
+	// consecutive elements keeps its start alone; any other has every
+	// element evaluated into offs.
+	n := T * R
+	sc := scratchPool.Get().(*scratch)
+	defer scratchPool.Put(sc)
+	sc.starts = grow(sc.starts, n)
+	sc.offs = grow(sc.offs, 0)
+	if cap(sc.full) < n {
+		sc.full = make([]int32, n)
+	}
+	sc.full = sc.full[:n]
+	els := elements{starts: sc.starts, full: sc.full, V: V, top: -1}
+	check := newRunCheck(&smem, &val)
 	contig := V & -V // runs can be no longer than the largest power of two dividing V
+	// The common tile (two leaves, powers of two, digit test by shifts,
+	// swizzle shifting right or none) runs check.run inline.
+	fast := check.ok && !check.one && check.pow2 && len(smem.inner.log2) == 1 && smem.shift >= 0 && !noInlineRunCheck
+	var (
+		mask0, d0, d1  = smem.inner.shape[0] - 1, smem.inner.stride[0], smem.inner.stride[len(smem.inner.stride)-1]
+		l0             uint8
+		digitMask, lim = check.shape - 1, check.shape - check.V
+		size, base     = smem.inner.size, smem.offset
+		blockMask, yyy = check.block - 1, smem.yyy
+		swz, swzShift  = smem.swizzled, smem.shift
+		digitShift     = check.shift
+	)
+	if len(smem.inner.log2) > 0 {
+		l0 = smem.inner.log2[0]
+	}
 	i := 0
 	for r := 0; r < R; r++ {
 		for t := 0; t < T; t++ {
-			base := tc[t] + rc[r]
+			c0 := tc[t] + rc[r] + vc[0]
+			if fast && c0 >= 0 && c0 < size && (c0>>digitShift)&digitMask <= lim {
+				y := base + (c0&mask0)*d0 + (c0>>l0)*d1
+				if y >= 0 && (!swz || y&blockMask+check.V <= blockMask+1) {
+					if swz {
+						y ^= (y & yyy) >> swzShift
+					}
+					els.starts[i] = y
+					els.full[i] = -1
+					els.startOr |= y
+					els.top = max(els.top, y+int64(V-1))
+					i++
+					continue
+				}
+			}
+			if y, ok := check.run(c0); ok {
+				els.starts[i] = y
+				els.full[i] = -1
+				els.startOr |= y
+				els.top = max(els.top, y+int64(V-1))
+				i++
+				continue
+			}
+			// Evaluate the run element by element.
+			els.full[i] = int32(len(sc.offs) / max(V, 1))
 			for v := 0; v < V; v++ {
-				c := base + vc[v]
-				var o int64
-				if c >= 0 && c < int64(len(table)) {
-					o = table[c]
-				} else if o, err = smem.eval(c); err != nil {
+				o, err := smem.eval(tc[t] + rc[r] + vc[v])
+				if err != nil {
 					return nil, err
 				}
-				offs[i] = o
-				if v > 0 && o != offs[i-1]+1 {
+				if v > 0 && o != sc.offs[len(sc.offs)-1]+1 {
 					// A break before value v: runs must start at or before it.
 					contig = min(contig, v&-v)
 				}
-				i++
+				sc.offs = append(sc.offs, o)
+				els.top = max(els.top, o)
 			}
+			els.starts[i] = sc.offs[len(sc.offs)-V]
+			els.generic = true
+			i++
 		}
 	}
+	els.offs = sc.offs
 	p := &Plan{Warps: T / WarpSize, ValueElems: V, ContiguousElems: contig}
-	if err := p.build(a, offs, T, V, R); err != nil {
+	if err := p.build(a, &els, T, V, R); err != nil {
 		return nil, err
 	}
 	return p, nil
+}
+
+// noInlineRunCheck turns the inline copy of runCheck.run off (tests compare
+// the two).
+var noInlineRunCheck bool
+
+// scratch holds the buffers of one lowering, reused across calls.
+type scratch struct {
+	starts, offs []int64
+	full         []int32
+}
+
+// elements is the element offset of every (thread, value, step) of an
+// access: run i (thread t, step r: i = r*T + t) starts at starts[i]; when
+// full[i] < 0 its values are consecutive elements, otherwise they are
+// offs[full[i]*V ...].
+type elements struct {
+	starts, offs []int64
+	full         []int32
+	V            int
+	startOr      int64 // the bitwise or of the starts of the consecutive runs
+	top          int64 // the largest element offset
+	generic      bool  // some run was evaluated element by element
+}
+
+// at is the element offset of value v of run i.
+func (e *elements) at(i, v int) int64 {
+	if f := e.full[i]; f >= 0 {
+		return e.offs[int(f)*e.V+v]
+	}
+	return e.starts[i] + int64(v)
+}
+
+var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
+
+// grow is b with length n, reallocated only when too small.
+func grow(b []int64, n int) []int64 {
+	if cap(b) < n {
+		return make([]int64, n)
+	}
+	return b[:n]
 }
 
 // splitTV compiles the thread mode, the value mode and the step modes of tv.
@@ -177,50 +270,45 @@ func splitTV(tv layout.Layout) (thr, val, step flat, err error) {
 	return
 }
 
-// build cuts the runs into instructions: offs holds the element offsets in
-// (v, t, r) order.
-func (p *Plan) build(a Access, offs []int64, T, V, R int) error {
+// build cuts the runs into instructions.
+func (p *Plan) build(a Access, els *elements, T, V, R int) error {
 	b := int64(a.ElemBits)
 	run := p.ContiguousElems
 	runs := V / run
 	runBits := int64(run) * b
 	// Bit offsets could overflow only for offsets beyond 2^57 elements.
-	for _, o := range offs {
-		if o > 1<<56 {
-			return fmt.Errorf("bank: element offset %d is beyond any shared memory", o)
-		}
+	if els.top > 1<<56 {
+		return fmt.Errorf("bank: element offset %d is beyond any shared memory", els.top)
 	}
-
-	var width, pieces int
-	wholeBytes := runBits%8 == 0 && allRunsByteAligned(offs, run, b)
-	if wholeBytes {
-		// Whole bytes: the widest power of two dividing the length and every start.
-		length := runBits / 8
-		g := length
-		for k := 0; k < len(offs); k += run {
-			g |= offs[k] * b / 8
-		}
-		width = int(min(g&-g, 16))
-		pieces = int(length) / width
-	} else {
-		// Part of a byte: the narrowest aligned window holding every lane's bits.
-		width = 1
-		for k := 0; k < len(offs); k += run {
-			lo := offs[k] * b / 8
-			hi := (offs[k]*b + runBits - 1) / 8
-			for width <= 16 && lo/int64(width) != hi/int64(width) {
-				width *= 2
+	// The alignment common to every piece start: only the lowest set bit
+	// of the or of the starts matters, and a consecutive run starting at y
+	// has pieces at y + k*run, whose or has the lowest bit of y | run.
+	startOr := els.startOr
+	if runs > 1 {
+		startOr |= int64(run)
+	}
+	if els.generic {
+		for i, f := range els.full {
+			if f >= 0 {
+				for k := 0; k < runs; k++ {
+					startOr |= els.at(i, k*run)
+				}
 			}
 		}
-		if width > 16 {
-			return fmt.Errorf("bank: %d-bit elements: a run of %d element(s) straddles a 16-byte boundary, so no single shared-memory access holds it (recast the tile to bytes)", a.ElemBits, run)
-		}
-		pieces = 1
 	}
+	startBits := startOr * b
+	if runBits%8 != 0 || startBits%8 != 0 {
+		return p.buildSubByte(a, els, T, V, R)
+	}
+	// Whole bytes: the widest power of two dividing the length and every start.
+	length := runBits / 8
+	g := length | startBits/8
+	width := int(min(g&-g, 16))
+	pieces := int(length) / width
 	if a.VectorBits != 0 {
 		want := a.VectorBits / 8
 		switch {
-		case want < width && wholeBytes:
+		case want < width:
 			pieces *= width / want
 			width = want
 		case want > width:
@@ -241,11 +329,18 @@ func (p *Plan) build(a Access, offs []int64, T, V, R int) error {
 					in := &p.Instructions[idx]
 					in.Op, in.Width, in.Matrices, in.Trans = a.Op, width, a.Matrices, a.Trans
 					in.Warp, in.Step = w, idx-w*p.PerWarp
-					for lane := 0; lane < WarpSize; lane++ {
-						o := offs[(r*T+w*WarpSize+lane)*V+k*run]
-						addr := o * b / 8
-						addr -= addr % int64(width)
-						in.Addrs[lane] = addr + int64(j*width)
+					base := r*T + w*WarpSize
+					piece := int64(j * width)
+					if !els.generic {
+						starts := els.starts[base : base+WarpSize]
+						v := int64(k * run)
+						for lane, y := range starts {
+							in.Addrs[lane] = (y+v)*b/8 + piece
+						}
+					} else {
+						for lane := 0; lane < WarpSize; lane++ {
+							in.Addrs[lane] = els.at(base+lane, k*run)*b/8 + piece
+						}
 					}
 					idx++
 				}
@@ -255,17 +350,66 @@ func (p *Plan) build(a Access, offs []int64, T, V, R int) error {
 	return nil
 }
 
-// allRunsByteAligned reports whether every run starts on a byte boundary.
-func allRunsByteAligned(offs []int64, run int, b int64) bool {
-	if b%8 == 0 {
-		return true
+// buildSubByte lowers runs that do not cover whole bytes (4-bit elements
+// at odd offsets, 6-bit elements) the way CuTe's subbyte_reference reads
+// them: element by element, one byte access for the byte where the element
+// starts, and, for the lanes whose element straddles into the next byte, a
+// second byte access (the other lanes predicated off). A second access is
+// issued for a value when an element straddles in any warp; in the other
+// warps it has no lane active and costs nothing.
+func (p *Plan) buildSubByte(a Access, els *elements, T, V, R int) error {
+	b := int64(a.ElemBits)
+	if a.Op.IsMatrix() {
+		return fmt.Errorf("bank: %s moves 16-byte rows, but %d-bit elements at these offsets do not fill whole bytes", a.Op, a.ElemBits)
 	}
-	for k := 0; k < len(offs); k += run {
-		if offs[k]*b%8 != 0 {
-			return false
+	if a.VectorBits > 8 {
+		p.Findings = append(p.Findings, Finding{Code: FindingVectorWidth, Message: fmt.Sprintf(
+			"%d-bit accesses asked for, but the %d-bit elements of each thread's value mode do not cover whole aligned bytes: read element by element with byte accesses, as CuTe's sub-byte references do",
+			a.VectorBits, a.ElemBits)})
+	}
+	straddles := func(o int64) bool { return o*b%8+b > 8 }
+	second := make([]bool, R*V)
+	perWarp := 0
+	for r := 0; r < R; r++ {
+		for v := 0; v < V; v++ {
+			for t := 0; t < T && !second[r*V+v]; t++ {
+				second[r*V+v] = straddles(els.at(r*T+t, v))
+			}
+			perWarp++
+			if second[r*V+v] {
+				perWarp++
+			}
 		}
 	}
-	return true
+	p.ContiguousElems = 1
+	p.VectorBytes = 1
+	p.PerWarp = perWarp
+	p.Instructions = make([]Instruction, p.Warps*perWarp)
+	idx := 0
+	for w := 0; w < p.Warps; w++ {
+		for r := 0; r < R; r++ {
+			for v := 0; v < V; v++ {
+				for part := 0; part < 2; part++ {
+					if part == 1 && !second[r*V+v] {
+						continue
+					}
+					in := &p.Instructions[idx]
+					in.Op, in.Width = a.Op, 1
+					in.Warp, in.Step = w, idx-w*perWarp
+					for lane := 0; lane < WarpSize; lane++ {
+						o := els.at(r*T+w*WarpSize+lane, v)
+						in.Addrs[lane] = o*b/8 + int64(part)
+						if part == 1 && !straddles(o) {
+							in.Inactive |= 1 << lane
+							in.Addrs[lane] = 0
+						}
+					}
+					idx++
+				}
+			}
+		}
+	}
+	return nil
 }
 
 func vectorWidthMessage(a Access, p *Plan, width int) string {
@@ -289,9 +433,11 @@ func AnalyzeAccess(a Access) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	c, err := AnalyzeAll(p.Instructions)
-	if err != nil {
-		return nil, err
+	// Lower makes only instructions the hardware accepts (legal widths,
+	// aligned, non-negative addresses), so they are costed unchecked.
+	c := Cost{Phases: make([]Phase, 0, phaseCount(p.Instructions))}
+	for i := range p.Instructions {
+		c.add(&p.Instructions[i])
 	}
 	if c.Wavefronts > c.Ideal {
 		p.Findings = append(p.Findings, Finding{Code: FindingConflict, Message: fmt.Sprintf(

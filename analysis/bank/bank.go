@@ -20,7 +20,19 @@
 //     a lane pair as one request, so a phase takes twice the lanes: the whole
 //     warp for 8 bytes, each half-warp for 16 bytes. Pairings that differ
 //     from one group of four lanes to the next, lanes equal four apart, and
-//     stores, ldmatrix and stmatrix get no such pairing.
+//     stores, ldmatrix and stmatrix get no such pairing;
+//   - lanes predicated off take no part; in the pairing test they match any
+//     address, and a phase with no active lane is not issued.
+//
+// Lower turns (shared-memory layout, access layout, element bits) into those
+// instructions: each thread's value mode is cut into runs of consecutive
+// elements and moved with the widest aligned access (at most 16 bytes) that
+// every run allows. Sub-byte elements sit where CuTe packs them (element e at
+// bit e*bits): runs covering whole bytes move like any other (4-bit x8 is one
+// 4-byte access, 6-bit x64 three 16-byte ones); runs that do not (a lone
+// 4-bit element, 6-bit elements) are read as CuTe's subbyte_reference reads
+// them, a byte access where each element starts and, for the lanes whose
+// element straddles into the next byte, a second one with the others off.
 //
 // Addresses are byte offsets from the start of a shared-memory buffer that is
 // at least 128-byte aligned (swizzled layouts assume the alignment their
@@ -29,6 +41,7 @@ package bank
 
 import (
 	"fmt"
+	"math/bits"
 )
 
 // Banks is the number of shared-memory banks; each bank serves one 4-byte word per wavefront.
@@ -90,7 +103,13 @@ type Instruction struct {
 	Warp     int  // which warp of the access issues it
 	Step     int  // which of that warp's instructions it is, in issue order
 	Addrs    [WarpSize]int64
+	// Inactive has bit l set when lane l is predicated off and takes no
+	// part (ld and st only: ldmatrix and stmatrix need the whole warp).
+	Inactive uint32
 }
+
+// Active reports whether lane takes part in the instruction.
+func (in *Instruction) Active(lane int) bool { return in.Inactive&(1<<lane) == 0 }
 
 // Lanes is the number of lanes whose addresses the instruction uses.
 func (in *Instruction) Lanes() int {
@@ -112,10 +131,23 @@ func (in *Instruction) LanesPerPhase() int {
 	return n
 }
 
+// phaseLanes is LanesPerPhase given whether the instruction is paired.
+func (in *Instruction) phaseLanes(paired bool) int {
+	if in.Op.IsMatrix() {
+		return 8
+	}
+	n := phaseBytes / max(in.Width, 4)
+	if paired {
+		n *= 2
+	}
+	return n
+}
+
 // Paired reports whether the instruction is a paired load: an 8- or 16-byte
 // load in which every lane i has the address of lane i^1, or every lane i
-// has the address of lane i^2. The hardware then serves two lanes as one
-// request and a phase takes twice the lanes (measured: testdata/gpu).
+// has the address of lane i^2, a lane predicated off matching any address.
+// The hardware then serves two lanes as one request and a phase takes twice
+// the lanes (measured: testdata/gpu).
 func (in *Instruction) Paired() bool {
 	if in.Op != Load || in.Width < 8 {
 		return false
@@ -123,7 +155,7 @@ func (in *Instruction) Paired() bool {
 	for _, d := range [...]int{1, 2} {
 		all := true
 		for lane := 0; lane < WarpSize && all; lane++ {
-			all = in.Addrs[lane] == in.Addrs[lane^d]
+			all = in.Addrs[lane] == in.Addrs[lane^d] || !in.Active(lane) || !in.Active(lane^d)
 		}
 		if all {
 			return true
@@ -139,8 +171,24 @@ type Phase struct {
 	Lanes      int
 	Paired     bool // a paired load: the phase takes twice the usual lanes (see the package rule)
 	Wavefronts int
-	// Words holds, per bank, the number of distinct 4-byte words the phase touches in it.
-	Words [Banks]uint8
+	// Slots holds the distinct accesses in each slot: the phase's 128 bytes
+	// as 128/Unit slots of Unit bytes side by side over the banks (Unit is
+	// max(width, 4); slot s covers banks s*Unit/4 ...). Every access in a
+	// slot covers all of its banks, so its count is each bank's count of
+	// distinct 4-byte words: see Words.
+	Slots [Banks]uint8
+	Unit  int
+}
+
+// Words is the histogram of the phase: the distinct 4-byte words it
+// touches in each bank.
+func (p *Phase) Words() [Banks]uint8 {
+	var w [Banks]uint8
+	per := max(p.Unit/4, 1)
+	for b := range w {
+		w[b] = p.Slots[b/per]
+	}
+	return w
 }
 
 // Cost is the wavefront count of one or more warp instructions.
@@ -175,12 +223,18 @@ func (in *Instruction) validate() error {
 	default:
 		return fmt.Errorf("bank: unknown op %d", in.Op)
 	}
+	if in.Op.IsMatrix() && in.Inactive != 0 {
+		return fmt.Errorf("bank: %s is warp-synchronous: every lane takes part", in.Op)
+	}
 	for lane := 0; lane < in.Lanes(); lane++ {
+		if !in.Active(lane) {
+			continue
+		}
 		a := in.Addrs[lane]
 		if a < 0 {
 			return fmt.Errorf("bank: warp %d instruction %d lane %d: negative byte address %d", in.Warp, in.Step, lane, a)
 		}
-		if a%int64(in.Width) != 0 {
+		if a&int64(in.Width-1) != 0 { // widths are powers of two
 			return fmt.Errorf("bank: warp %d instruction %d lane %d: byte address %d is not aligned to the %d-byte access", in.Warp, in.Step, lane, a, in.Width)
 		}
 	}
@@ -193,71 +247,115 @@ func Analyze(in *Instruction) (Cost, error) {
 	if err := in.validate(); err != nil {
 		return c, err
 	}
-	c.Phases = make([]Phase, 0, in.Lanes()/in.LanesPerPhase())
+	c.Phases = make([]Phase, 0, in.Lanes()/in.phaseLanes(false))
 	c.add(in)
 	return c, nil
 }
 
 // add appends the phases of a validated instruction to c.
 func (c *Cost) add(in *Instruction) {
-	per := in.LanesPerPhase()
-	paired := per > phaseBytes/max(in.Width, 4) && !in.Op.IsMatrix()
-	wordsPerLane := max(in.Width/4, 1)
-	for first := 0; first < in.Lanes(); first += per {
-		p := Phase{Warp: in.Warp, Step: in.Step, FirstLane: first, Lanes: per, Paired: paired}
-		// Distinct words per bank: a chain per bank through the words seen so
-		// far; a phase holds at most 64 words (32 in all but paired loads), and
-		// a chain is as long as the bank's conflict degree, so this is linear
-		// in conflict-free phases.
-		var words [2 * WarpSize]int64
-		var next [2 * WarpSize]int8
-		var head [Banks]int8
-		for b := range head {
-			head[b] = -1
+	paired := in.Paired()
+	per := in.phaseLanes(paired)
+	// A lane's access is one naturally aligned unit of max(width, 4) bytes;
+	// a phase's 128 bytes are slots of units side by side over the banks.
+	// Every unit in a slot covers the same banks, so the distinct words in
+	// each of those banks are the distinct units in the slot.
+	unit := max(in.Width, 4)
+	shift := uint(bits.TrailingZeros(uint(unit)))
+	slots := int64(phaseBytes / unit)
+	// Distinct units per slot: a chain per slot through the units seen so
+	// far; a chain is as long as the slot's conflict degree, so this is
+	// linear in conflict-free phases. units and next are read only below n.
+	var units [2 * WarpSize]int64
+	var next [2 * WarpSize]int8
+	var head [Banks]int8
+	var count [Banks]uint8
+	lanes := in.Lanes()
+	for first := 0; first < lanes; first += per {
+		// Fast path: every active lane in a slot of its own costs one wavefront.
+		var used uint32
+		active, clash := in.Inactive == 0, false
+		for lane := first; lane < first+per; lane++ {
+			if in.Inactive != 0 {
+				if !in.Active(lane) {
+					continue
+				}
+				active = true
+			}
+			bit := uint32(1) << ((in.Addrs[lane] >> shift) & (slots - 1))
+			if used&bit != 0 {
+				clash = true
+				break
+			}
+			used |= bit
+		}
+		if !active {
+			continue // a phase with no active lane is not issued
+		}
+		c.Phases = append(c.Phases, Phase{Warp: in.Warp, Step: in.Step, FirstLane: first, Lanes: per, Paired: paired, Unit: unit})
+		p := &c.Phases[len(c.Phases)-1]
+		c.Ideal++
+		if !clash {
+			for used != 0 {
+				p.Slots[bits.TrailingZeros32(used)] = 1
+				used &= used - 1
+			}
+			p.Wavefronts = 1
+			c.Wavefronts++
+			continue
+		}
+		for s := range slots {
+			head[s] = -1
+			count[s] = 0
 		}
 		n := int8(0)
 		for lane := first; lane < first+per; lane++ {
-			w0 := in.Addrs[lane] >> 2
-			for k := int64(0); k < int64(wordsPerLane); k++ {
-				w := w0 + k
-				b := w & (Banks - 1)
-				seen := false
-				for i := head[b]; i >= 0; i = next[i] {
-					if words[i] == w {
-						seen = true
-						break
-					}
-				}
-				if seen {
-					continue
-				}
-				words[n] = w
-				next[n] = head[b]
-				head[b] = n
-				n++
-				p.Words[b]++
-				if int(p.Words[b]) > p.Wavefronts {
-					p.Wavefronts = int(p.Words[b])
+			if !in.Active(lane) {
+				continue
+			}
+			u := in.Addrs[lane] >> shift
+			s := u & (slots - 1)
+			seen := false
+			for i := head[s]; i >= 0; i = next[i] {
+				if units[i] == u {
+					seen = true
+					break
 				}
 			}
+			if seen {
+				continue
+			}
+			units[n] = u
+			next[n] = head[s]
+			head[s] = n
+			n++
+			count[s]++
+			if int(count[s]) > p.Wavefronts {
+				p.Wavefronts = int(count[s])
+			}
 		}
+		p.Slots = count
 		c.Wavefronts += p.Wavefronts
-		c.Ideal++
-		c.Phases = append(c.Phases, p)
 	}
+}
+
+// phaseCount is the most phases the instructions can take.
+func phaseCount(ins []Instruction) int {
+	n := 0
+	for i := range ins {
+		n += ins[i].Lanes() / ins[i].phaseLanes(false)
+	}
+	return n
 }
 
 // AnalyzeAll returns the summed cost of a sequence of warp instructions.
 func AnalyzeAll(ins []Instruction) (Cost, error) {
-	var c Cost
-	n := 0
 	for i := range ins {
 		if err := ins[i].validate(); err != nil {
 			return Cost{}, err
 		}
-		n += ins[i].Lanes() / ins[i].LanesPerPhase()
 	}
-	c.Phases = make([]Phase, 0, n)
+	c := Cost{Phases: make([]Phase, 0, phaseCount(ins))}
 	for i := range ins {
 		c.add(&ins[i])
 	}

@@ -15,6 +15,9 @@ type flat struct {
 	shape, stride []int64
 	size          int64
 	span          int64 // the largest |offset| over [0, size): sum of (shape-1)*|stride|
+	// log2 holds log2(shape) of every leaf but the last when all of them are
+	// powers of two (the common case), so that at() shifts and masks.
+	log2 []uint8
 }
 
 // compile flattens l; what names the layout in errors.
@@ -25,6 +28,14 @@ func compile(l layout.Layout, what string) (flat, error) {
 	}
 	if len(f.shape) == 0 { // the empty layout () : () is the function 0 -> 0
 		f.shape, f.stride = []int64{1}, []int64{0}
+	}
+	f.log2 = make([]uint8, len(f.shape)-1)
+	for k, s := range f.shape[:len(f.shape)-1] {
+		if s&(s-1) != 0 {
+			f.log2 = nil
+			break
+		}
+		f.log2[k] = uint8(bits.TrailingZeros64(uint64(s)))
 	}
 	return f, nil
 }
@@ -75,10 +86,30 @@ func (f *flat) leaves(shape, stride layout.IntTuple, what string) error {
 	return nil
 }
 
+// hasNegativeStride reports whether some leaf of f has a negative stride.
+func (f *flat) hasNegativeStride() bool {
+	for _, d := range f.stride {
+		if d < 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // at evaluates f at an index in [0, size): no overflow is possible there.
 func (f *flat) at(i int64) int64 {
 	var off int64
 	last := len(f.shape) - 1
+	if len(f.log2) == 1 { // two leaves, the common tile
+		return (i&(f.shape[0]-1))*f.stride[0] + (i>>f.log2[0])*f.stride[1]
+	}
+	if f.log2 != nil {
+		for k, l := range f.log2 {
+			off += (i & (f.shape[k] - 1)) * f.stride[k]
+			i >>= l
+		}
+		return off + i*f.stride[last]
+	}
 	for k := 0; k < last; k++ {
 		s := f.shape[k]
 		off += (i % s) * f.stride[k]
@@ -87,23 +118,22 @@ func (f *flat) at(i int64) int64 {
 	return off + i*f.stride[last]
 }
 
-// table writes f at every index of [0, size) into out, colexicographically:
-// an odometer over the leaves, the innermost a plain loop.
-func (f *flat) table(out []int64) {
+// table writes f at every index of [0, size), plus add, into out, colexicographically: an odometer over the leaves,
+// the innermost a plain loop.
+func (f *flat) table(out []int64, add int64) {
 	n := len(f.shape)
 	s0, d0 := f.shape[0], f.stride[0]
 	var coord [64]int64
-	var big []int64
 	cs := coord[:]
 	if n > len(coord) {
-		big = make([]int64, n)
-		cs = big
+		cs = make([]int64, n)
 	}
-	var base int64
+	base := add
 	for pos := int64(0); pos < f.size; pos += s0 {
+		row := out[pos : pos+s0]
 		o := base
-		for j := int64(0); j < s0; j++ {
-			out[pos+j] = o
+		for j := range row {
+			row[j] = o
 			o += d0
 		}
 		for k := 1; k < n; k++ {
@@ -238,27 +268,112 @@ func absInt64(x int64) int64 {
 	return x
 }
 
-// tableLimit bounds the shared-memory layouts tabulated in full: larger ones
-// are evaluated point by point.
-const tableLimit = 1 << 22
+// runCheck proves, run by run, that a thread's values are consecutive
+// elements, from the start of the run alone. It applies when the value mode
+// steps through one leaf k of the shared-memory layout that has stride 1
+// (coalesced, value step = the leaf's place value): then V values from a
+// coordinate below the layout's size whose digit k is at most shape_k - V
+// land on V consecutive inner offsets, and a swizzle keeps them consecutive when they stay within
+// one 2^M block (the swizzle moves bits M and up only).
+type runCheck struct {
+	s     *smemFunc
+	V     int64
+	ok    bool  // the value mode has the structure above
+	one   bool  // a single value: nothing to prove
+	place int64 // place value of leaf k in the coordinate
+	shape int64 // shape of leaf k
+	pow2  bool  // place and shape are powers of two
+	shift uint  // log2(place)
+	block int64 // 2^M for a swizzle, 0 for none
+}
 
-// tabulate returns s at every coordinate of [0, size), or nil when s is too
-// large to tabulate or has a negative offset somewhere.
-func (s *smemFunc) tabulate() []int64 {
-	if s.inner.size > tableLimit {
-		return nil
-	}
-	t := make([]int64, s.inner.size)
-	s.inner.table(t)
-	for i, v := range t {
-		v += s.offset
-		if v < 0 {
-			return nil // let eval report the coordinate
+func newRunCheck(s *smemFunc, val *flat) runCheck {
+	rc := runCheck{s: s, V: val.size}
+	if s.swizzled {
+		// The swizzle moves bits M and up: sources at M+S and targets at M
+		// (S > 0), or sources at M and targets at M-S (S < 0).
+		m := bits.TrailingZeros64(uint64(s.yyy))
+		if s.shift > 0 {
+			m -= s.shift
 		}
-		if s.swizzled {
-			v = s.swizzle(v)
+		if s.yyy == 0 {
+			m = 62
 		}
-		t[i] = v
+		rc.block = int64(1) << m
 	}
-	return t
+	if val.size == 1 {
+		rc.ok, rc.one = true, true
+		return rc
+	}
+	vs, vd := coalesceLeaves(val.shape, val.stride)
+	if len(vs) != 1 || vd[0] <= 0 {
+		return rc
+	}
+	ss, sd := coalesceLeaves(s.inner.shape, s.inner.stride)
+	place := int64(1)
+	for k := range ss {
+		if place == vd[0] && sd[k] == 1 && ss[k] >= val.size {
+			rc.ok, rc.place, rc.shape = true, place, ss[k]
+			rc.pow2 = place&(place-1) == 0 && ss[k]&(ss[k]-1) == 0
+			rc.shift = uint(bits.TrailingZeros64(uint64(place)))
+			break
+		}
+		if place > vd[0] {
+			break
+		}
+		place *= ss[k]
+	}
+	return rc
+}
+
+// run returns the element offset at coordinate c0 and whether the run of V
+// values from c0 is proven consecutive.
+func (rc *runCheck) run(c0 int64) (int64, bool) {
+	s := rc.s
+	if !rc.ok || c0 < 0 || c0 >= s.inner.size {
+		return 0, false
+	}
+	if !rc.one {
+		var digit int64
+		if rc.pow2 {
+			digit = (c0 >> rc.shift) & (rc.shape - 1)
+		} else {
+			digit = (c0 / rc.place) % rc.shape
+		}
+		if digit > rc.shape-rc.V {
+			return 0, false
+		}
+	}
+	y := s.offset + s.inner.at(c0)
+	if y < 0 {
+		return 0, false
+	}
+	if !s.swizzled {
+		return y, true
+	}
+	if y&(rc.block-1)+rc.V > rc.block {
+		return 0, false
+	}
+	return s.swizzle(y), true
+}
+
+// coalesceLeaves merges neighbouring leaves (s0,d0),(s1,d1) with d1 = s0*d0
+// and drops leaves of shape 1, as CuTe's coalesce does on a flat layout.
+func coalesceLeaves(shape, stride []int64) ([]int64, []int64) {
+	var s, d []int64
+	for k := range shape {
+		if shape[k] == 1 {
+			continue
+		}
+		if n := len(s); n > 0 && stride[k] == s[n-1]*d[n-1] {
+			s[n-1] *= shape[k]
+			continue
+		}
+		s = append(s, shape[k])
+		d = append(d, stride[k])
+	}
+	if len(s) == 0 {
+		return []int64{1}, []int64{0}
+	}
+	return s, d
 }

@@ -11,7 +11,7 @@ import (
 )
 
 // The cases measured for this project (testdata/gpu/README.md says how).
-var measuredSets = []string{"layouts", "patterns", "families", "mixed"}
+var measuredSets = []string{"layouts", "layouts_first", "patterns", "families", "mixed", "masks"}
 
 type measuredCase struct {
 	ID          int                `json:"id"`
@@ -28,6 +28,7 @@ type measuredCase struct {
 	Warps       int                `json:"warps"`
 	PerWarp     int                `json:"per_warp"`
 	Addrs       [][]int64          `json:"addrs"`
+	Inactive    []uint32           `json:"inactive"`
 	Wavefronts  int                `json:"ncu_wavefronts"`
 	Measured    map[string]float64 `json:"ncu"`
 }
@@ -87,6 +88,9 @@ func (c *measuredCase) instructions() ([]Instruction, error) {
 		}
 		ins[i] = Instruction{Op: op, Width: c.VectorBytes, Matrices: c.Matrices, Trans: c.Trans, Warp: i / c.PerWarp, Step: i % c.PerWarp}
 		copy(ins[i].Addrs[:], a)
+		if c.Inactive != nil {
+			ins[i].Inactive = c.Inactive[i]
+		}
 	}
 	return ins, nil
 }
@@ -151,19 +155,35 @@ func TestMeasuredLayouts(t *testing.T) {
 			continue
 		}
 		if len(r.Instructions) != len(c.Addrs) || r.VectorBytes != c.VectorBytes || r.Warps != c.Warps {
-			t.Errorf("case %d: lowered to %d warps x %d instructions of %d bytes, the probe ran %d x %d of %d",
+			t.Fatalf("case %d: lowered to %d warps x %d instructions of %d bytes, the probe ran %d x %d of %d",
 				c.ID, r.Warps, r.PerWarp, r.VectorBytes, c.Warps, c.PerWarp, c.VectorBytes)
 			continue
 		}
 		for i := range c.Addrs {
 			for lane, a := range c.Addrs[i] {
-				if r.Instructions[i].Addrs[lane] != a {
+				if r.Instructions[i].Active(lane) && r.Instructions[i].Addrs[lane] != a {
 					t.Fatalf("case %d instruction %d lane %d: address %d, the probe used %d", c.ID, i, lane, r.Instructions[i].Addrs[lane], a)
 				}
 			}
 		}
 		if r.Wavefronts != c.Wavefronts {
 			t.Errorf("case %d: predicted %d wavefronts, measured %d", c.ID, r.Wavefronts, c.Wavefronts)
+		}
+		// The inline copy of the run check must lower exactly as the check.
+		noInlineRunCheck = true
+		slow, err := Lower(Access{Smem: smem, TV: tv.(layout.Layout), ElemBits: c.ElemBits, Op: op, Matrices: c.Matrices, Trans: c.Trans})
+		noInlineRunCheck = false
+		if err != nil || len(slow.Instructions) != len(r.Instructions) {
+			t.Fatalf("case %d: without the inline check: %v", c.ID, err)
+		}
+		for i := range slow.Instructions {
+			if slow.Instructions[i] != r.Instructions[i] {
+				t.Fatalf("case %d instruction %d differs without the inline check", c.ID, i)
+			}
+		}
+		// AnalyzeAccess costs its own lowering unchecked: it must be valid.
+		if checked, err := AnalyzeAll(r.Instructions); err != nil || checked.Wavefronts != r.Wavefronts {
+			t.Errorf("case %d: the lowering does not pass the checks: %v", c.ID, err)
 		}
 		n++
 	}

@@ -73,7 +73,7 @@ func runFmt(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 func formatOne(name string, src []byte, style grammar.Style, write bool, stdout, stderr io.Writer) int {
 	f, errs := grammar.ParseFile(name, src)
 	for _, e := range errs {
-		fmt.Fprintf(stderr, "%s:%d:%d: error: %s\n", name, e.Range.Pos.Line, e.Range.Pos.Column, e.Message)
+		fmt.Fprintln(stderr, e.Format(name))
 	}
 	out := []byte(grammar.PrintFile(f, style))
 	if !write {

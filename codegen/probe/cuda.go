@@ -71,28 +71,31 @@ func (k kernelSpec) body() string {
 	if in.Trans {
 		trans = ".trans"
 	}
+	// ld and st run under a predicate: lanes whose address is 0xffffffff
+	// in the input are off (on == 0).
+	const pred = "{.reg .pred q; setp.ne.u32 q, %%%d, 0; @q "
 	switch in.Op {
 	case bank.Load:
 		switch in.Width {
 		case 1, 2:
-			return fmt.Sprintf(`asm volatile("ld.shared.u%d %%0, [%%1];" : "=h"(h) : "r"(p) : "memory"); x0 += h;`, in.Width*8)
+			return fmt.Sprintf(`asm volatile("`+pred+`ld.shared.u%d %%0, [%%1];}" : "+h"(h) : "r"(p), "r"(on) : "memory"); x0 += h;`, 2, in.Width*8)
 		case 4:
-			return `asm volatile("ld.shared.u32 %0, [%1];" : "=r"(y0) : "r"(p) : "memory"); x0 += y0;`
+			return fmt.Sprintf(`asm volatile("`+pred+`ld.shared.u32 %%0, [%%1];}" : "+r"(y0) : "r"(p), "r"(on) : "memory"); x0 += y0;`, 2)
 		case 8:
-			return `asm volatile("ld.shared.v2.u32 {%0,%1}, [%2];" : "=r"(y0), "=r"(y1) : "r"(p) : "memory"); x0 += y0; x1 += y1;`
+			return fmt.Sprintf(`asm volatile("`+pred+`ld.shared.v2.u32 {%%0,%%1}, [%%2];}" : "+r"(y0), "+r"(y1) : "r"(p), "r"(on) : "memory"); x0 += y0; x1 += y1;`, 3)
 		case 16:
-			return `asm volatile("ld.shared.v4.u32 {%0,%1,%2,%3}, [%4];" : "=r"(y0), "=r"(y1), "=r"(y2), "=r"(y3) : "r"(p) : "memory"); x0 += y0; x1 += y1; x2 += y2; x3 += y3;`
+			return fmt.Sprintf(`asm volatile("`+pred+`ld.shared.v4.u32 {%%0,%%1,%%2,%%3}, [%%4];}" : "+r"(y0), "+r"(y1), "+r"(y2), "+r"(y3) : "r"(p), "r"(on) : "memory"); x0 += y0; x1 += y1; x2 += y2; x3 += y3;`, 5)
 		}
 	case bank.Store:
 		switch in.Width {
 		case 1, 2:
-			return fmt.Sprintf(`asm volatile("st.shared.u%d [%%0], %%1;" :: "r"(p), "h"(h) : "memory");`, in.Width*8)
+			return fmt.Sprintf(`asm volatile("`+pred+`st.shared.u%d [%%0], %%2;}" :: "r"(p), "r"(on), "h"(h) : "memory");`, 1, in.Width*8)
 		case 4:
-			return `asm volatile("st.shared.u32 [%0], %1;" :: "r"(p), "r"(x0) : "memory");`
+			return fmt.Sprintf(`asm volatile("`+pred+`st.shared.u32 [%%0], %%2;}" :: "r"(p), "r"(on), "r"(x0) : "memory");`, 1)
 		case 8:
-			return `asm volatile("st.shared.v2.u32 [%0], {%1,%2};" :: "r"(p), "r"(x0), "r"(x1) : "memory");`
+			return fmt.Sprintf(`asm volatile("`+pred+`st.shared.v2.u32 [%%0], {%%2,%%3};}" :: "r"(p), "r"(on), "r"(x0), "r"(x1) : "memory");`, 1)
 		case 16:
-			return `asm volatile("st.shared.v4.u32 [%0], {%1,%2,%3,%4};" :: "r"(p), "r"(x0), "r"(x1), "r"(x2), "r"(x3) : "memory");`
+			return fmt.Sprintf(`asm volatile("`+pred+`st.shared.v4.u32 [%%0], {%%2,%%3,%%4,%%5};}" :: "r"(p), "r"(on), "r"(x0), "r"(x1), "r"(x2), "r"(x3) : "memory");`, 1)
 		}
 	case bank.LdMatrix:
 		n := in.Matrices
@@ -125,11 +128,13 @@ __global__ void %s(const uint32_t* __restrict__ addrs, int per_warp, uint32_t* s
   extern __shared__ unsigned char smem[];
   uint32_t base = ((uint32_t)__cvta_generic_to_shared(smem) + 1023u) & ~1023u;
   const uint32_t* a = addrs + (size_t)(threadIdx.x / 32) * per_warp * 32 + threadIdx.x %% 32;
-  uint32_t x0 = threadIdx.x, x1 = x0 * 3u, x2 = x0 * 5u, x3 = x0 * 7u, y0, y1, y2, y3;
+  uint32_t x0 = threadIdx.x, x1 = x0 * 3u, x2 = x0 * 5u, x3 = x0 * 7u, y0 = 0, y1 = 0, y2 = 0, y3 = 0;
   unsigned short h = (unsigned short)x0;
-  (void)y0; (void)y1; (void)y2; (void)y3;
   for (int i = 0; i < per_warp; ++i) {
-    uint32_t p = base + a[i * 32];
+    uint32_t off = a[i * 32];
+    uint32_t on = off != 0xffffffffu;
+    uint32_t p = base + (on ? off : 0u);
+    (void)on;
     %s
   }
   sink[threadIdx.x] = x0 ^ x1 ^ x2 ^ x3 ^ h;

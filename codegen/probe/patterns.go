@@ -222,3 +222,74 @@ func Mixed(seed uint64) []*Record {
 	}
 	return out
 }
+
+// Masks generates ld and st cases with lanes predicated off: random masks,
+// one phase or one lane alone, every other lane, and paired patterns with
+// a lane off, over random or regular addresses.
+func Masks(seed uint64, n int) []*Record {
+	rng := rand.New(rand.NewPCG(seed, 0x5851f42d4c957f2d))
+	var out []*Record
+	for len(out) < n {
+		w := pick(rng, 1, 2, 4, 8, 8, 16, 16)
+		op := bank.Load
+		if rng.IntN(3) == 0 {
+			op = bank.Store
+		}
+		per := 128 / max(w, 4)
+		a := make([]int64, 32)
+		style := pick(rng, "random", "stride", "pairs", "broadcast")
+		stride := int64(w) * int64(pick(rng, 1, 2, 8, 32))
+		pool := []int64{0, int64(w), 128, 256 + int64(w)}
+		for lane := range a {
+			switch style {
+			case "random":
+				a[lane] = int64(w) * int64(rng.IntN(512/w))
+			case "stride":
+				a[lane] = stride * int64(lane)
+			case "pairs":
+				if lane%2 == 0 {
+					a[lane] = pick(rng, pool...)
+				} else {
+					a[lane] = a[lane-1]
+				}
+			case "broadcast":
+				a[lane] = 0
+			}
+		}
+		var off uint32
+		mask := pick(rng, "random", "one-phase", "one-lane", "all-but-one", "even", "upper-half")
+		switch mask {
+		case "random":
+			off = rng.Uint32()
+		case "one-phase":
+			ph := rng.IntN(32 / per)
+			off = ^uint32(0)
+			for lane := ph * per; lane < (ph+1)*per; lane++ {
+				off &^= 1 << lane
+			}
+		case "one-lane":
+			off = ^uint32(0) &^ (1 << rng.IntN(32))
+		case "all-but-one":
+			off = 1 << rng.IntN(32)
+		case "even":
+			off = 0xaaaaaaaa
+		case "upper-half":
+			off = 0x0000ffff
+		}
+		in := bank.Instruction{Op: op, Width: w, Inactive: off}
+		copy(in.Addrs[:], a)
+		for lane := range a {
+			if !in.Active(lane) {
+				a[lane] = 0
+				in.Addrs[lane] = 0
+			}
+		}
+		c, err := bank.Analyze(&in)
+		if err != nil {
+			panic(err)
+		}
+		out = append(out, &Record{Origin: "mask", Smem: fmt.Sprintf("mask %s %s", style, mask), ElemBits: 8 * w, Op: op.String(),
+			VectorBytes: w, Warps: 1, PerWarp: 1, Addrs: [][]int64{a}, Inactive: []uint32{off}, Predicted: c.Wavefronts})
+	}
+	return out
+}

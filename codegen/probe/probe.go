@@ -60,7 +60,7 @@ func (c *Case) check(idx int) error {
 			return fmt.Errorf("probe: case %d: instruction %d is %s of %d bytes, the first is %s of %d: one kind per case", idx, i, in.Op, in.Width, first.Op, first.Width)
 		}
 		for lane, a := range in.Addrs {
-			if a+int64(in.Width) > MaxSmemBytes {
+			if in.Active(lane) && a+int64(in.Width) > MaxSmemBytes {
 				return fmt.Errorf("probe: case %d: instruction %d lane %d: byte address %d is past the %d bytes of shared memory a block can have", idx, i, lane, a, MaxSmemBytes)
 			}
 		}
@@ -71,7 +71,8 @@ func (c *Case) check(idx int) error {
 // WriteInput writes the binary input of the probe program: the magic
 // "CUTEBNK1", the case count, then per case six little-endian uint32
 // (kernel code, warps, instructions per warp, shared-memory bytes, 0, 0) and
-// the byte addresses, 32 per instruction, warp-major.
+// the byte addresses, 32 per instruction, warp-major; 0xffffffff marks a
+// lane predicated off.
 func WriteInput(w io.Writer, cases []Case) error {
 	bw := bufio.NewWriter(w)
 	bw.WriteString("CUTEBNK1")
@@ -88,6 +89,7 @@ func WriteInput(w io.Writer, cases []Case) error {
 				top = max(top, a+16)
 			}
 		}
+		off := uint32(0xffffffff) // an inactive lane
 		put(opCode(&c.Instructions[0]))
 		put(uint32(c.Warps))
 		put(uint32(c.PerWarp))
@@ -95,8 +97,13 @@ func WriteInput(w io.Writer, cases []Case) error {
 		put(0)
 		put(0)
 		for j := range c.Instructions {
-			for _, a := range c.Instructions[j].Addrs {
-				put(uint32(a))
+			in := &c.Instructions[j]
+			for lane, a := range in.Addrs {
+				if in.Active(lane) {
+					put(uint32(a))
+				} else {
+					put(off)
+				}
 			}
 		}
 	}

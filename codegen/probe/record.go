@@ -110,7 +110,8 @@ type Record struct {
 	VectorBytes int         `json:"vector_bytes"`
 	Warps       int         `json:"warps"`
 	PerWarp     int         `json:"per_warp"`
-	Addrs       [][]int64   `json:"addrs"` // per instruction, warp-major, 32 lane byte addresses
+	Addrs       [][]int64   `json:"addrs"`              // per instruction, warp-major, 32 lane byte addresses
+	Inactive    []uint32    `json:"inactive,omitempty"` // per instruction: lanes predicated off (bit l: lane l)
 	Predicted   int         `json:"predicted"`
 	// Measured: what Nsight Compute counted for the case's launch, by metric.
 	Measured   map[string]float64 `json:"ncu,omitempty"`
@@ -156,8 +157,14 @@ func NewRecord(origin string, a bank.Access) (*Record, error) {
 	if a.Op.IsMatrix() {
 		r.Matrices = a.Matrices
 	}
+	anyOff := false
 	for i := range rep.Instructions {
 		r.Addrs = append(r.Addrs, append([]int64(nil), rep.Instructions[i].Addrs[:]...))
+		r.Inactive = append(r.Inactive, rep.Instructions[i].Inactive)
+		anyOff = anyOff || rep.Instructions[i].Inactive != 0
+	}
+	if !anyOff {
+		r.Inactive = nil
 	}
 	return r, nil
 }
@@ -175,6 +182,12 @@ func (r *Record) Case() (Case, error) {
 			return Case{}, fmt.Errorf("probe: record %d instruction %d has %d lane addresses", r.ID, i, len(a))
 		}
 		copy(in.Addrs[:], a)
+		if r.Inactive != nil {
+			if len(r.Inactive) != len(r.Addrs) {
+				return Case{}, fmt.Errorf("probe: record %d has %d inactive masks for %d instructions", r.ID, len(r.Inactive), len(r.Addrs))
+			}
+			in.Inactive = r.Inactive[i]
+		}
 		c.Instructions = append(c.Instructions, in)
 	}
 	return c, nil

@@ -61,6 +61,7 @@ func gen(args []string) error {
 	nPattern := fs.Int("pattern", 0, "cases given by lane addresses (probe.Patterns)")
 	families := fs.Bool("families", false, "add the lane-structure families (probe.Families)")
 	mixed := fs.Bool("mixed", false, "add the mixed lane pairings (probe.Mixed)")
+	nMask := fs.Int("mask", 0, "cases with lanes predicated off (probe.Masks)")
 	fs.Parse(args)
 	if *out == "" {
 		return fmt.Errorf("gen: -out is required")
@@ -104,6 +105,9 @@ func gen(args []string) error {
 	}
 	if *mixed {
 		recs = append(recs, probe.Mixed(*seed)...)
+	}
+	if *nMask > 0 {
+		recs = append(recs, probe.Masks(*seed, *nMask)...)
 	}
 	cases := make([]probe.Case, len(recs))
 	for i, r := range recs {

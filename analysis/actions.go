@@ -1,0 +1,218 @@
+package analysis
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/cute-lsp/cute-lsp/grammar"
+	"github.com/cute-lsp/cute-lsp/layout"
+)
+
+// Refactor is an edit offered on a selection that changes how a value is
+// written, never what it maps (the function stays the same unless the
+// title says otherwise).
+type Refactor struct {
+	Fix
+	Kind string // "refactor.rewrite" or "refactor.inline"
+}
+
+// hintFindings are the hints on layouts the user writes as literals in
+// bindings: a shorter equal form, broadcast modes, holes in the image.
+func hintFindings(b *grammar.Binding) []Finding {
+	var out []Finding
+	grammar.Inspect(b.Value, func(n grammar.Node) bool {
+		lit, ok := n.(*grammar.Layout)
+		if !ok {
+			return true
+		}
+		v, err := Eval(lit, nil)
+		if err != nil {
+			return false
+		}
+		l := v.(layout.Layout)
+		out = append(out, layoutHints(lit, l)...)
+		return false
+	})
+	return out
+}
+
+func layoutHints(lit *grammar.Layout, l layout.Layout) []Finding {
+	var out []Finding
+	// Coalescing within each mode keeps the rank (a matrix stays a matrix)
+	// and only merges what the nesting does not need.
+	if c, ok := coalesceModes(l); ok {
+		out = append(out, Finding{Range: lit.Range, Severity: SeverityHint, Code: CodeCoalescible,
+			Message: fmt.Sprintf("%v coalesces mode by mode to %v, the same function with fewer sub-modes", l, c),
+			Fixes:   []Fix{{Title: "Replace with " + c.String(), Edits: []Edit{{lit.Range, c.String()}}}}})
+	}
+	flat := l.Flatten()
+	for i := range flat.Shape.Len() {
+		s, d := flat.Shape.At(i), flat.Stride.At(i)
+		if s.IsLeaf() && !s.IsUnknown() && s.Value() > 1 && d.IsLeaf() && !d.IsBasis() && !d.IsUnknown() && d.Value() == 0 {
+			out = append(out, Finding{Range: lit.Stride.Span(), Severity: SeverityHint, Code: CodeZeroStride,
+				Message: fmt.Sprintf("mode %d of %v has stride 0: its %d coordinates all map to the same offset (a broadcast)", i, l, s.Value())})
+		}
+	}
+	if inj, err := layout.IsInjective(l); err == nil && inj {
+		if bij, err := layout.IsBijective(l); err == nil && !bij {
+			size, _ := l.Size()
+			cosize, _ := l.Cosize()
+			f := Finding{Range: lit.Range, Severity: SeverityHint, Code: CodeNonCompact,
+				Message: fmt.Sprintf("%v is not compact: it reaches %d offsets within a span of %d (padding?)", l, size, cosize)}
+			if compact, ok := compactLike(l); ok {
+				f.Fixes = []Fix{{Title: "Replace with the compact layout " + compact.String() + " (same mode order)", Edits: []Edit{{lit.Range, compact.String()}}}}
+			}
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// coalesceModes coalesces each top-level mode of l on its own; ok is false
+// when that changes nothing.
+func coalesceModes(l layout.Layout) (layout.Layout, bool) {
+	if !l.Shape.IsTuple() {
+		return layout.Layout{}, false
+	}
+	profile := make([]int64, l.Shape.Len())
+	for i := range profile {
+		profile[i] = 1
+	}
+	c, err := layout.CoalesceProfile(l, layout.Ints(profile...))
+	if err != nil || c.String() == l.String() {
+		return layout.Layout{}, false
+	}
+	return c, true
+}
+
+// compactLike is the compact layout of l's shape whose modes are in the
+// order of l's strides (what make_ordered_layout builds).
+func compactLike(l layout.Layout) (layout.Layout, bool) {
+	flat := layout.FlattenToTuple(l.Stride)
+	n := flat.Len()
+	idx := make([]int, n)
+	for i := range idx {
+		idx[i] = i
+		if d := flat.At(i); d.IsBasis() || d.IsUnknown() || d.Value() <= 0 {
+			return layout.Layout{}, false
+		}
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return flat.At(idx[a]).Value() < flat.At(idx[b]).Value() })
+	order := make([]int64, n)
+	for rank, i := range idx {
+		order[i] = int64(rank)
+	}
+	orderTuple, err := layout.Unflatten(layout.Ints(order...), l.Shape)
+	if err != nil {
+		return layout.Layout{}, false
+	}
+	c, err := layout.MakeOrderedLayout(l.Shape, orderTuple)
+	if err != nil {
+		return layout.Layout{}, false
+	}
+	return c, true
+}
+
+// nameFixes suggests the closest of candidates for a name nobody defines.
+func nameFixes(f *Finding, at grammar.Range, name string, candidates []string) {
+	if best, ok := closest(name, candidates); ok {
+		f.Fixes = append(f.Fixes, Fix{Title: "Change to " + best, Edits: []Edit{{at, best}}})
+		f.Message += fmt.Sprintf(" (did you mean %s?)", best)
+	}
+}
+
+// closest is the candidate at the smallest edit distance from name, if it is
+// close enough to be a likely typo.
+func closest(name string, candidates []string) (string, bool) {
+	best, bestDist := "", len(name)/2+1
+	for _, c := range candidates {
+		if d := editDistance(name, c); d < bestDist || (d == bestDist && best != "" && c < best) {
+			best, bestDist = c, d
+		}
+	}
+	return best, best != ""
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// syntaxFixes offers to insert a missing closing bracket where the parser
+// expected one.
+func syntaxFixes(f *Finding, e *grammar.Error) {
+	for _, closer := range []string{")", "]", ">"} {
+		if strings.Contains(e.Expected, "'"+closer+"'") {
+			at := grammar.Range{Pos: e.Range.Pos, End: e.Range.Pos}
+			f.Fixes = append(f.Fixes, Fix{Title: fmt.Sprintf("Insert '%s'", closer), Edits: []Edit{{at, closer}}})
+		}
+	}
+}
+
+// Refactors lists the rewrites offered for the value at offset: write a
+// literal or a call's result in another form. Each keeps the function,
+// except Normalize, which keeps the image and says what it drops.
+func (s *Sheet) Refactors(offset int) []Refactor {
+	t, ok := s.TargetAt(offset)
+	if !ok || t.Err != nil || t.Value == nil {
+		return nil
+	}
+	r := t.Node.Span()
+	var out []Refactor
+	add := func(kind, title, text string) {
+		if text != string(s.Src[r.Pos.Offset:r.End.Offset]) {
+			out = append(out, Refactor{Fix: Fix{Title: title, Edits: []Edit{{r, text}}}, Kind: kind})
+		}
+	}
+	if _, isCall := t.Node.(*grammar.Call); isCall {
+		add("refactor.inline", "Replace the call with its result "+t.Value.String(), t.Value.String())
+	}
+	if _, isName := t.Node.(*grammar.Name); isName {
+		return out
+	}
+	if l, ok := t.Value.(layout.Layout); ok {
+		if c, err := layout.Coalesce(l); err == nil {
+			add("refactor.rewrite", "Coalesce to "+c.String(), c.String())
+		}
+		// filter differs from coalesce only by dropping broadcast modes,
+		// which changes the size: the title says so.
+		if f, err := layout.Filter(l); err == nil {
+			if c, err := layout.Coalesce(l); err == nil && c.String() != f.String() {
+				from, _ := l.Size()
+				to, _ := f.Size()
+				add("refactor.rewrite", fmt.Sprintf("Normalize: drop the broadcast (stride-0) modes and coalesce to %v (size %d → %d)", f, from, to), f.String())
+			}
+		}
+		add("refactor.rewrite", "Flatten to "+l.Flatten().String(), l.Flatten().String())
+	}
+	if _, isCall := t.Node.(*grammar.Call); !isCall {
+		switch v := t.Value.(type) {
+		case layout.Layout:
+			add("refactor.rewrite", "Write with static marks (_N)", v.Format(true))
+			add("refactor.rewrite", "Write without static marks", v.Format(false))
+		case layout.Composed:
+			add("refactor.rewrite", "Write with static marks (_N)", v.Format(true))
+			add("refactor.rewrite", "Write without static marks", v.Format(false))
+		}
+		for _, style := range []grammar.Style{grammar.Cute, grammar.Pycute, grammar.MLIR} {
+			add("refactor.rewrite", "Write in "+style.String()+" notation", grammar.Print(t.Node, style))
+		}
+	}
+	return out
+}

@@ -1,0 +1,53 @@
+package analysis
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// sheet5000 is a generated 5,000-line sheet in the mix users write: literals
+// of every notation, calls of the common operations, asserts, comments.
+func sheet5000() []byte {
+	var b strings.Builder
+	for i := 0; b.Len() == 0 || strings.Count(b.String(), "\n") < 5000; i++ {
+		n := i % 10
+		fmt.Fprintf(&b, "# block %d\n", i)
+		fmt.Fprintf(&b, "A%d = (%d,(2,2)):(4,(2,1))\n", i, n+1)
+		fmt.Fprintf(&b, "B%d = composition(Sw<3,4,3>, (8,64):(64,1))\n", i)
+		fmt.Fprintf(&b, "C%d = logical_divide((128,64):(64,1), [32:1;8:1])\n", i)
+		fmt.Fprintf(&b, "D%d = coalesce(A%d)\n", i, i)
+		fmt.Fprintf(&b, "E%d = zipped_divide(C%d, [4:1;_])\n", i, i)
+		fmt.Fprintf(&b, "assert size(C%d) == 8192\n", i)
+		fmt.Fprintf(&b, "assert composition((4,2):(1,4), (2,2):(1,2)) is (2,2):(1,2)\n")
+		fmt.Fprintf(&b, "F%d = complement((4,%d):(1,8), 256) // tail\n", i, n%2+1)
+		fmt.Fprintf(&b, "G%d = make_layout((4,8), LayoutRight)\n", i)
+	}
+	return []byte(b.String())
+}
+
+func BenchmarkAnalyzeSheet5000(b *testing.B) {
+	src := sheet5000()
+	b.ReportAllocs()
+	b.SetBytes(int64(len(src)))
+	for b.Loop() {
+		AnalyzeSheet("bench.cute", src)
+	}
+}
+
+// BenchmarkAnalyzeSheet5000Edit is the editor's case: one line of a
+// 5,000-line sheet changes and the sheet is analyzed again with the cache.
+func BenchmarkAnalyzeSheet5000Edit(b *testing.B) {
+	src := sheet5000()
+	edited := []byte(strings.Replace(string(src), "A7 = (8,(2,2)):(4,(2,1))", "A7 = (9,(2,2)):(4,(2,1))", 1))
+	cache := NewCache()
+	AnalyzeSheetCached("bench.cute", src, cache)
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		if i%2 == 0 {
+			AnalyzeSheetCached("bench.cute", edited, cache)
+		} else {
+			AnalyzeSheetCached("bench.cute", src, cache)
+		}
+	}
+}

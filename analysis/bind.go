@@ -1,0 +1,500 @@
+// Package analysis binds the grammar's AST to the layout algebra: it turns
+// descriptors into layout values, evaluates sheet expressions and calls, runs
+// the checks, and reports what it finds as neutral findings (ranges, codes,
+// messages, fixes) that the editor glue and the command line render.
+package analysis
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/cute-lsp/cute-lsp/analysis/gmma"
+	"github.com/cute-lsp/cute-lsp/grammar"
+	"github.com/cute-lsp/cute-lsp/layout"
+)
+
+// EvalError is an evaluation failure tied to the source: Range is the node
+// that failed (a literal, a name, a call), Related the operands that explain
+// it, Err the algebra's reason when the algebra refused.
+type EvalError struct {
+	Range   grammar.Range
+	Code    string
+	Message string
+	Related []Related
+	Fixes   []Fix
+	Err     error
+}
+
+func (e *EvalError) Error() string { return e.Message }
+
+func (e *EvalError) Unwrap() error { return e.Err }
+
+// Related is a range that helps explain a finding, with what it is.
+type Related struct {
+	Range   grammar.Range
+	Message string
+}
+
+// Env resolves sheet names to their values.
+type Env interface {
+	// Lookup is the value bound to name; ok is false when the name is not bound.
+	// err is the binding's own failure (a name bound to a failed expression).
+	Lookup(name string) (v layout.Value, ok bool, err error)
+}
+
+// noNames is the Env of a lone expression.
+type noNames struct{}
+
+func (noNames) Lookup(string) (layout.Value, bool, error) { return nil, false, nil }
+
+// tags are the names CuTe's make_layout accepts as layout tags.
+var tags = map[string]layout.Tag{
+	"LayoutLeft":  layout.LayoutLeft,
+	"LayoutRight": layout.LayoutRight,
+	"GenColMajor": layout.LayoutLeft,
+	"GenRowMajor": layout.LayoutRight,
+}
+
+// Eval evaluates an expression node in env (nil for none).
+func Eval(n grammar.Node, env Env) (layout.Value, error) {
+	if env == nil {
+		env = noNames{}
+	}
+	b := binder{env: env}
+	return b.value(n)
+}
+
+// EvalString parses and evaluates one expression, e.g.
+// "composition((4,2):(1,4), (2,2):(1,2))". Parse errors come back as *grammar.Error.
+func EvalString(src string) (layout.Value, error) {
+	n, perr := grammar.ParseExpr(src)
+	if perr != nil {
+		return nil, perr
+	}
+	return Eval(n, nil)
+}
+
+type binder struct {
+	env   Env
+	sites *[]CallSite // calls of operations with a Check, when the caller collects them
+}
+
+// evalSites is Eval collecting the calls of operations with a Check into sites.
+func evalSites(n grammar.Node, env Env, sites *[]CallSite) (layout.Value, error) {
+	b := binder{env: env, sites: sites}
+	return b.value(n)
+}
+
+func (b binder) fail(n grammar.Node, code, format string, args ...any) *EvalError {
+	return &EvalError{Range: n.Span(), Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// value binds any expression node.
+func (b binder) value(n grammar.Node) (layout.Value, error) {
+	switch n := n.(type) {
+	case *grammar.Int, *grammar.Unknown, *grammar.Basis, *grammar.Tuple, *grammar.Underscore:
+		return b.intTuple(n)
+	case *grammar.Layout:
+		return b.layout(n)
+	case *grammar.Swizzle:
+		return b.swizzle(n)
+	case *grammar.Composed:
+		return b.composed(n)
+	case *grammar.Tiler:
+		return b.tiler(n)
+	case *grammar.AngleList:
+		return b.angleList(n)
+	case *grammar.MLIRType:
+		return b.value(n.Inner)
+	case *grammar.Name:
+		return b.name(n)
+	case *grammar.Call:
+		return b.call(n)
+	case *grammar.TirxLayout:
+		return nil, b.fail(n, CodeUnsupported, "TIRx layouts are read but not evaluated yet")
+	case *grammar.Pointer:
+		return nil, b.fail(n, CodeUnsupported, "a pointer stage only appears inside a composed layout")
+	case nil:
+		return nil, errors.New("analysis: no expression")
+	}
+	return nil, b.fail(n, CodeUnsupported, "this expression cannot be evaluated")
+}
+
+func (b binder) name(n *grammar.Name) (layout.Value, error) {
+	v, ok, err := b.env.Lookup(n.Name)
+	switch {
+	case err != nil:
+		// The binding's own failure is reported where it happened; here the
+		// use only says it has no value, so one mistake is reported once.
+		return nil, &EvalError{Range: n.Range, Code: CodeNoValue, Message: fmt.Sprintf("%s has no value: its definition failed", n.Name), Err: errNoValue}
+	case ok:
+		return v, nil
+	}
+	if tag, ok := tags[n.Name]; ok {
+		return tag, nil
+	}
+	return nil, b.fail(n, CodeUndefined, "undefined: %s", n.Name)
+}
+
+// errNoValue marks errors that only repeat an earlier failure.
+var errNoValue = errors.New("no value")
+
+// intTuple binds a shape, stride, coordinate or descriptor.
+func (b binder) intTuple(n grammar.Node) (layout.IntTuple, error) {
+	switch n := n.(type) {
+	case *grammar.Int:
+		if n.Static {
+			return layout.Int(n.Value), nil
+		}
+		// A plain integer written by the user is a constant: CuTe's
+		// simplifications for static values apply, only the print differs.
+		return layout.Int(n.Value), nil
+	case *grammar.Unknown:
+		return layout.Unknown(), nil
+	case *grammar.Underscore:
+		return layout.Underscore(), nil
+	case *grammar.Basis:
+		return b.basis(n)
+	case *grammar.Tuple:
+		elems := make([]layout.IntTuple, len(n.Elems))
+		for i, e := range n.Elems {
+			t, err := b.intTuple(e)
+			if err != nil {
+				return layout.IntTuple{}, err
+			}
+			elems[i] = t
+		}
+		return layout.Tup(elems...), nil
+	case *grammar.Name:
+		v, err := b.name(n)
+		if err != nil {
+			return layout.IntTuple{}, err
+		}
+		if t, ok := v.(layout.IntTuple); ok {
+			return t, nil
+		}
+		return layout.IntTuple{}, b.fail(n, CodeType, "%s is a %s, not an integer tuple", n.Name, kindOf(v))
+	}
+	return layout.IntTuple{}, b.fail(n, CodeType, "expected an integer, a tuple or a basis here")
+}
+
+// basis binds count@m0@m1...; the count must normalise to an integer.
+func (b binder) basis(n *grammar.Basis) (layout.IntTuple, error) {
+	var coef int64
+	switch c := n.Count.(type) {
+	case *grammar.Int:
+		coef = c.Value
+	case *grammar.Unknown:
+		return layout.Unknown(), nil
+	default:
+		return layout.IntTuple{}, b.fail(n, CodeType, "a basis count must be an integer")
+	}
+	if n.Den != nil {
+		den := n.Den.Value
+		if den == 0 {
+			return layout.IntTuple{}, &EvalError{Range: n.Den.Range, Code: CodeZeroDenominator, Message: "zero denominator in basis count"}
+		}
+		if coef%den != 0 {
+			return layout.IntTuple{}, &EvalError{Range: n.Range, Code: CodeNonIntegralBasis,
+				Message: fmt.Sprintf("basis count %d/%d is not an integer: a layout stride must be an integral multiple of its basis", coef, den)}
+		}
+		coef /= den
+	}
+	modes := make([]int, len(n.Modes))
+	for i, m := range n.Modes {
+		if m.Axis != "" {
+			return layout.IntTuple{}, &EvalError{Range: m.Range, Code: CodeUnsupported, Message: fmt.Sprintf("named axis @%s belongs to TIRx layouts (S[...] + R[...])", m.Axis)}
+		}
+		// Written innermost first (CuTe's print order); held outermost first.
+		modes[len(n.Modes)-1-i] = int(m.Index)
+	}
+	return layout.Basis(coef, modes...), nil
+}
+
+// layout binds shape:stride, checking congruence as make_layout does.
+func (b binder) layout(n *grammar.Layout) (layout.Layout, error) {
+	shape, err := b.intTuple(n.Shape)
+	if err != nil {
+		return layout.Layout{}, err
+	}
+	if err := positiveShape(n.Shape); err != nil {
+		return layout.Layout{}, err
+	}
+	stride, err := b.intTuple(n.Stride)
+	if err != nil {
+		return layout.Layout{}, err
+	}
+	l, err := layout.MakeLayoutStride(shape, stride)
+	if err != nil {
+		return layout.Layout{}, &EvalError{Range: n.Range, Code: CodeIncongruent, Message: err.Error(), Err: err,
+			Related: []Related{{n.Shape.Span(), "shape " + shape.String()}, {n.Stride.Span(), "stride " + stride.String()}}}
+	}
+	return l, nil
+}
+
+func (b binder) swizzle(n *grammar.Swizzle) (layout.Swizzle, error) {
+	sw := layout.Swizzle{B: int(n.B.Value), M: int(n.M.Value), S: int(n.S.Value)}
+	if err := sw.Validate("Swizzle"); err != nil {
+		return layout.Swizzle{}, &EvalError{Range: n.Range, Code: CodeBadSwizzle, Message: err.Error(), Err: err}
+	}
+	return sw, nil
+}
+
+// composed binds "Sw o off o L", "Sw o L", a pointer stage standing for the
+// offset, and chains of layouts, which compose right to left.
+func (b binder) composed(n *grammar.Composed) (layout.Value, error) {
+	stages := n.Stages
+	if len(stages) == 0 {
+		return nil, b.fail(n, CodeType, "empty composition")
+	}
+	// Evaluate from the innermost stage outwards: v = stage(v).
+	v, err := b.value(stages[len(stages)-1])
+	if err != nil {
+		return nil, err
+	}
+	for i := len(stages) - 2; i >= 0; i-- {
+		st := stages[i]
+		if ptr, isPtr := st.(*grammar.Pointer); isPtr {
+			// "Sw o smem_ptr[16b](...) o L": CuTe keeps the swizzle on byte
+			// addresses; the layout counts elements, so the swizzle moves to
+			// element offsets (the address itself is not part of the function).
+			if i == 0 {
+				continue
+			}
+			sw, err := b.value(stages[i-1])
+			if err != nil {
+				return nil, err
+			}
+			bsw, ok := sw.(layout.Swizzle)
+			if !ok {
+				return nil, b.fail(stages[i-1], CodeType, "a pointer stage follows a swizzle, not a %s", kindOf(sw))
+			}
+			bits, err := pointerBits(ptr)
+			if err != nil {
+				return nil, err
+			}
+			esw, err := gmma.ElementSwizzle(bsw, bits)
+			if err != nil {
+				return nil, &EvalError{Range: n.Range, Code: CodeBadSwizzle, Err: err,
+					Message: fmt.Sprintf("%v on the bytes of %d-bit elements has no equivalent on element offsets: %v", bsw, bits, err)}
+			}
+			v, err = swizzledLayout(esw, layout.Int(0), v)
+			if err != nil {
+				return nil, b.algebraError(n, "composition", err, stages[i-1], stages[i+1])
+			}
+			i--
+			continue
+		}
+		if off, isOffset := offsetStage(st); isOffset && i > 0 {
+			// "Sw o off o L": the offset belongs to the swizzle to its left.
+			outer, err := b.value(stages[i-1])
+			if err != nil {
+				return nil, err
+			}
+			offset, err := b.intTuple(off)
+			if err != nil {
+				return nil, err
+			}
+			v, err = swizzledLayout(outer, offset, v)
+			if err != nil {
+				return nil, b.algebraError(n, "composition", err, stages[i-1], stages[i+1])
+			}
+			i--
+			continue
+		}
+		outer, err := b.value(st)
+		if err != nil {
+			return nil, err
+		}
+		v, err = layout.Apply("composition", outer, v)
+		if err != nil {
+			return nil, b.algebraError(n, "composition", err, st, stages[i+1])
+		}
+	}
+	return v, nil
+}
+
+// offsetStage reports whether a composed-layout stage is an offset (an integer or a tuple without ':').
+func offsetStage(n grammar.Node) (grammar.Node, bool) {
+	switch n.(type) {
+	case *grammar.Int, *grammar.Tuple:
+		return n, true
+	}
+	return nil, false
+}
+
+func (b binder) tiler(n *grammar.Tiler) (layout.Tiler, error) {
+	var t layout.Tiler
+	for _, m := range n.Modes {
+		mode, err := b.tilerMode(m)
+		if err != nil {
+			return layout.Tiler{}, err
+		}
+		t.Modes = append(t.Modes, mode)
+	}
+	return t, nil
+}
+
+func (b binder) tilerMode(n grammar.Node) (layout.TilerMode, error) {
+	switch m := n.(type) {
+	case *grammar.Underscore:
+		return layout.TilerMode{Skip: true}, nil
+	case *grammar.Tuple:
+		// A by-mode shape: each element tiles one sub-mode.
+		sub := layout.Tiler{}
+		for _, e := range m.Elems {
+			mode, err := b.tilerMode(e)
+			if err != nil {
+				return layout.TilerMode{}, err
+			}
+			sub.Modes = append(sub.Modes, mode)
+		}
+		return layout.TilerMode{Sub: &sub}, nil
+	}
+	v, err := b.value(n)
+	if err != nil {
+		return layout.TilerMode{}, err
+	}
+	switch v := v.(type) {
+	case layout.Layout:
+		return layout.TilerMode{Layout: v}, nil
+	case layout.Tiler:
+		return layout.TilerMode{Sub: &v}, nil
+	case layout.IntTuple:
+		if v.IsLeaf() && !v.IsBasis() && !v.IsUnknown() {
+			// CuTe reads a bare N as N:1 in composition but as make_layout(N) in the divides.
+			return layout.TilerMode{Layout: layout.Make(v, layout.Int(1)), Int: true}, nil
+		}
+	}
+	return layout.TilerMode{}, b.fail(n, CodeType, "a tiler mode is a layout, an integer, _ or a nested tiler; this is a %s", kindOf(v))
+}
+
+// angleList binds the seed documents' "<8:2>" (one layout) and "<2, 3>" (a tiler).
+func (b binder) angleList(n *grammar.AngleList) (layout.Value, error) {
+	if len(n.Modes) == 1 {
+		if l, ok := n.Modes[0].(*grammar.Layout); ok {
+			return b.layout(l)
+		}
+	}
+	var t layout.Tiler
+	for _, m := range n.Modes {
+		mode, err := b.tilerMode(m)
+		if err != nil {
+			return nil, err
+		}
+		t.Modes = append(t.Modes, mode)
+	}
+	return t, nil
+}
+
+// call evaluates a CuTe operation by its CuTe name.
+func (b binder) call(n *grammar.Call) (layout.Value, error) {
+	if op, ok := sheetOps[n.Fun.Name]; ok {
+		return b.sheetCall(n, op)
+	}
+	op, ok := layout.LookupOp(n.Fun.Name)
+	if !ok {
+		return nil, &EvalError{Range: n.Fun.Range, Code: CodeUnknownOp, Message: fmt.Sprintf("unknown operation %s", n.Fun.Name)}
+	}
+	args := make([]layout.Value, len(n.Args))
+	for i, a := range n.Args {
+		v, err := b.value(a)
+		if err != nil {
+			return nil, err
+		}
+		args[i] = plain(v)
+	}
+	v, err := op.Apply(args)
+	if err != nil {
+		return nil, b.algebraError(n, op.Name, err, n.Args...)
+	}
+	return v, nil
+}
+
+// algebraError ties an error of the algebra to the call that raised it and its operands.
+func (b binder) algebraError(n grammar.Node, op string, err error, operands ...grammar.Node) error {
+	var ee *EvalError
+	if errors.As(err, &ee) {
+		return err
+	}
+	code := CodeAlgebra
+	var le *layout.Error
+	switch {
+	case layout.IsUnknown(err):
+		code = CodeUnknownValue
+	case errors.As(err, &le) && le.Condition == layout.CondOverflow:
+		code = CodeOverflow
+	}
+	e := &EvalError{Range: n.Span(), Code: code, Message: err.Error(), Err: err}
+	for i, o := range operands {
+		e.Related = append(e.Related, Related{Range: o.Span(), Message: fmt.Sprintf("operand %d of %s", i+1, op)})
+	}
+	return e
+}
+
+// kindOf names the kind of a value for messages.
+func kindOf(v layout.Value) string {
+	switch v := v.(type) {
+	case layout.IntTuple:
+		if v.IsLeaf() {
+			return "integer"
+		}
+		return "integer tuple"
+	case layout.Layout:
+		return "layout"
+	case layout.Composed:
+		return "composed layout"
+	case layout.Swizzle:
+		return "swizzle"
+	case layout.Tiler:
+		return "tiler"
+	case layout.Tag:
+		return "layout tag"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+// swizzledLayout is the literal "Sw o off o L", kept as written (CuTe's
+// composition would drop an identity swizzle; a literal is not a call).
+func swizzledLayout(outer layout.Value, offset layout.IntTuple, inner layout.Value) (layout.Value, error) {
+	sw, ok := outer.(layout.Swizzle)
+	if !ok {
+		return nil, &layout.Error{Op: "composition", Detail: fmt.Sprintf("an offset stage follows a swizzle, not a %s", kindOf(outer))}
+	}
+	in, ok := inner.(layout.Layout)
+	if !ok {
+		return layout.Apply("composition", sw, inner)
+	}
+	return layout.Composed{Outer: sw, Offset: offset, Inner: in}, nil
+}
+
+// positiveShape rejects a shape leaf written as zero or less: a mode of no
+// elements (or fewer) is never what a layout means, and CuTe's arithmetic
+// on it (sizes, divisions) goes wrong without saying so.
+func positiveShape(shape grammar.Node) error {
+	var bad *grammar.Int
+	grammar.Inspect(shape, func(n grammar.Node) bool {
+		if i, ok := n.(*grammar.Int); ok && bad == nil && i.Value <= 0 {
+			bad = i
+		}
+		_, isBasis := n.(*grammar.Basis)
+		return bad == nil && !isBasis
+	})
+	if bad == nil {
+		return nil
+	}
+	return &EvalError{Range: bad.Range, Code: CodeNonPositiveShape,
+		Message: fmt.Sprintf("shape leaf %d: every mode of a shape needs at least one element", bad.Value)}
+}
+
+// pointerBits reads the element width of a pointer stage: "16b" is 16 bits.
+func pointerBits(p *grammar.Pointer) (int, error) {
+	text := strings.TrimSuffix(p.Bits, "b")
+	bits, err := strconv.Atoi(text)
+	if err != nil || bits <= 0 || text != p.Bits[:len(p.Bits)-1] {
+		return 0, &EvalError{Range: p.Range, Code: CodeType, Message: fmt.Sprintf("the pointer's element width %q is not a number of bits such as 16b", p.Bits)}
+	}
+	return bits, nil
+}

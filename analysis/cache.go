@@ -1,0 +1,155 @@
+package analysis
+
+import (
+	"hash/fnv"
+	"strconv"
+	"sync"
+
+	"github.com/cute-lsp/cute-lsp/grammar"
+	"github.com/cute-lsp/cute-lsp/layout"
+)
+
+// Cache remembers what sheet statements evaluated to, keyed by the
+// statement's text and, recursively, by the keys of the bindings it reads:
+// after an edit only the statements whose text changed, and those that read
+// what they bind, are evaluated again. Entries unused by the latest analysis
+// are dropped, so the cache holds about one sheet's worth. A Cache is safe
+// for use by one analysis at a time per document; it locks for the rest.
+type Cache struct {
+	mu      sync.Mutex
+	entries map[uint64]*cacheEntry
+	gen     uint64
+}
+
+type cacheEntry struct {
+	text  string
+	col   int
+	deps  []uint64
+	pos   grammar.Position // where the statement was when it was evaluated
+	value layout.Value
+	err   error
+	hints []Finding
+	calls []callFinding
+	gen   uint64
+}
+
+// NewCache makes an empty cache.
+func NewCache() *Cache { return &Cache{entries: map[uint64]*cacheEntry{}} }
+
+// statementKey hashes a statement's text, its starting column and the keys
+// of the bindings it reads.
+func statementKey(text string, col int, deps []uint64) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(text))
+	h.Write([]byte{0})
+	h.Write(strconv.AppendInt(nil, int64(col), 10))
+	for _, d := range deps {
+		h.Write(strconv.AppendUint([]byte{0}, d, 16))
+	}
+	return h.Sum64()
+}
+
+func (c *Cache) begin() {
+	c.mu.Lock()
+	c.gen++
+}
+
+// end drops the entries the analysis just finished did not use.
+func (c *Cache) end() {
+	for k, e := range c.entries {
+		if e.gen != c.gen {
+			delete(c.entries, k)
+		}
+	}
+	c.mu.Unlock()
+}
+
+// lookup finds a statement's earlier result, moved to where the statement is now.
+func (c *Cache) lookup(key uint64, text string, col int, deps []uint64, pos grammar.Position) (stmtResult, bool) {
+	e, ok := c.entries[key]
+	if !ok || e.text != text || e.col != col || !sameKeys(e.deps, deps) {
+		return stmtResult{}, false
+	}
+	e.gen = c.gen
+	dOff, dLine := pos.Offset-e.pos.Offset, pos.Line-e.pos.Line
+	r := stmtResult{value: e.value, err: shiftError(e.err, dOff, dLine), hints: e.hints, calls: e.calls}
+	if dOff != 0 || dLine != 0 {
+		r.hints = make([]Finding, len(e.hints))
+		for i, h := range e.hints {
+			r.hints[i] = shiftFinding(h, dOff, dLine)
+		}
+		// A call's fix on another statement's binding is resolved after
+		// lookup (callFinding.resolve); only its own ranges move here.
+		r.calls = make([]callFinding, len(e.calls))
+		for i, c := range e.calls {
+			c.Finding = shiftFinding(c.Finding, dOff, dLine)
+			r.calls[i] = c
+		}
+	}
+	return r, true
+}
+
+func (c *Cache) store(key uint64, text string, col int, deps []uint64, pos grammar.Position, r stmtResult) {
+	c.entries[key] = &cacheEntry{text: text, col: col, deps: deps, pos: pos, value: r.value, err: r.err, hints: r.hints, calls: r.calls, gen: c.gen}
+}
+
+func sameKeys(a, b []uint64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// shiftError moves the ranges of an evaluation error by whole lines (the
+// statement's text and starting column are unchanged, so columns stay).
+func shiftError(err error, dOffset, dLine int) error {
+	ee, ok := err.(*EvalError)
+	if !ok || (dOffset == 0 && dLine == 0) {
+		return err
+	}
+	moved := *ee
+	moved.Range = shiftRange(ee.Range, dOffset, dLine)
+	moved.Related = shiftRelated(ee.Related, dOffset, dLine)
+	moved.Fixes = shiftFixes(ee.Fixes, dOffset, dLine)
+	return &moved
+}
+
+func shiftFinding(f Finding, dOffset, dLine int) Finding {
+	f.Range = shiftRange(f.Range, dOffset, dLine)
+	f.Related = shiftRelated(f.Related, dOffset, dLine)
+	f.Fixes = shiftFixes(f.Fixes, dOffset, dLine)
+	return f
+}
+
+func shiftRelated(rs []Related, dOffset, dLine int) []Related {
+	out := make([]Related, len(rs))
+	for i, r := range rs {
+		out[i] = Related{Range: shiftRange(r.Range, dOffset, dLine), Message: r.Message}
+	}
+	return out
+}
+
+func shiftFixes(fs []Fix, dOffset, dLine int) []Fix {
+	out := make([]Fix, len(fs))
+	for i, f := range fs {
+		edits := make([]Edit, len(f.Edits))
+		for j, e := range f.Edits {
+			edits[j] = Edit{Range: shiftRange(e.Range, dOffset, dLine), NewText: e.NewText}
+		}
+		out[i] = Fix{Title: f.Title, Edits: edits}
+	}
+	return out
+}
+
+func shiftRange(r grammar.Range, dOffset, dLine int) grammar.Range {
+	r.Pos.Offset += dOffset
+	r.Pos.Line += dLine
+	r.End.Offset += dOffset
+	r.End.Line += dLine
+	return r
+}

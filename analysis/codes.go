@@ -1,0 +1,61 @@
+package analysis
+
+// Finding codes. They are stable: editors, lint configuration and SARIF
+// rules refer to them.
+const (
+	CodeSyntax           = "syntax"
+	CodeUndefined        = "undefined-name"
+	CodeUnused           = "unused-name"
+	CodeRedefined        = "redefined-name"
+	CodeIncongruent      = "incongruent"
+	CodeNonPositiveShape = "non-positive-shape"
+	CodeZeroDenominator  = "zero-denominator"
+	CodeNonIntegralBasis = "non-integral-basis"
+	CodeOverflow         = "overflow"
+	CodeBadSwizzle       = "invalid-swizzle"
+	CodeAlgebra          = "precondition"
+	CodeUnknownValue     = "unknown-value"
+	CodeAssertFailed     = "assert-failed"
+	CodeType             = "type-mismatch"
+	CodeUnknownOp        = "unknown-operation"
+	CodeUnsupported      = "unsupported"
+	CodeNoValue          = "no-value"
+	CodeCoalescible      = "coalescible"
+	CodeZeroStride       = "zero-stride"
+	CodeNonCompact       = "non-compact"
+	CodeBankConflict     = "bank-conflict"
+	CodeVectorWidth      = "vector-width"
+	CodeNoAdvice         = "no-swizzle-advice"
+)
+
+// CodeDoc describes a finding code for rule lists (SARIF, editor docs).
+type CodeDoc struct {
+	Code    string
+	Summary string
+}
+
+// Codes lists every finding code with what it means.
+var Codes = []CodeDoc{
+	{CodeSyntax, "The text does not parse as a descriptor or sheet statement."},
+	{CodeUndefined, "A name is used before or without a binding."},
+	{CodeUnused, "A binding that no statement uses."},
+	{CodeRedefined, "A name is bound a second time."},
+	{CodeIncongruent, "Shape and stride are not congruent trees."},
+	{CodeNonPositiveShape, "A shape leaf is zero or negative."},
+	{CodeZeroDenominator, "A basis count has a zero denominator (1/0@d)."},
+	{CodeNonIntegralBasis, "A basis count is not an integer (1/2@0 as a stride)."},
+	{CodeOverflow, "An offset or size overflows int64."},
+	{CodeBadSwizzle, "Swizzle<B,M,S> parameters that CuTe rejects."},
+	{CodeAlgebra, "A CuTe operation's precondition fails (divisibility, injectivity, ranks)."},
+	{CodeUnknownValue, "The result needs a value known only at run time (?)."},
+	{CodeAssertFailed, "An assert does not hold."},
+	{CodeType, "A value of the wrong kind for its place."},
+	{CodeUnknownOp, "A call of a name that is not a CuTe operation."},
+	{CodeUnsupported, "Read, but not evaluated by cute-lsp."},
+	{CodeCoalescible, "The layout has a shorter form with the same function."},
+	{CodeZeroStride, "A mode with stride 0 broadcasts one element."},
+	{CodeNonCompact, "The layout's image has holes: it is not compact."},
+	{CodeBankConflict, "A shared-memory access takes more wavefronts than the ideal (bank_conflicts, bank_wavefronts)."},
+	{CodeVectorWidth, "A requested access width is wider than the layouts' contiguous, aligned runs allow."},
+	{CodeNoAdvice, "No swizzle or padding of the shared-memory layout makes the access conflict-free at its vector width."},
+}

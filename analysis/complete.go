@@ -1,0 +1,159 @@
+package analysis
+
+import (
+	"sort"
+	"strings"
+)
+
+// CompletionKind says what a completion inserts.
+type CompletionKind int
+
+const (
+	CompleteName      CompletionKind = iota + 1 // a sheet name in scope
+	CompleteOperation                           // a CuTe operation
+	CompleteSwizzle                             // a swizzle atom
+	CompleteTag                                 // LayoutLeft, LayoutRight
+)
+
+// Completion is one proposal at a position.
+type Completion struct {
+	Label  string
+	Kind   CompletionKind
+	Detail string // the signature, the value, what the atom is for
+	Doc    string
+	Insert string // the text that replaces the word being typed
+}
+
+// swizzleAtoms are the swizzles CuTe's shared-memory atoms use, with what
+// they are for (16-bit elements; the byte width scales with the element).
+var swizzleAtoms = []Completion{
+	{Label: "Sw<3,4,3>", Detail: "128-byte swizzle (SW128) for 16-bit elements: 8 rows of 64 elements"},
+	{Label: "Sw<2,4,3>", Detail: "64-byte swizzle (SW64) for 16-bit elements: 8 rows of 32 elements"},
+	{Label: "Sw<1,4,3>", Detail: "32-byte swizzle (SW32) for 16-bit elements: 8 rows of 16 elements"},
+	{Label: "Sw<3,3,3>", Detail: "128-byte rows of 8-byte units: 8 rows of 64 16-bit elements addressed in units of 8"},
+	{Label: "Sw<2,3,3>", Detail: "the SM80 64-byte swizzle for 16-bit elements (units of 8)"},
+	{Label: "Sw<3,5,3>", Detail: "128-byte swizzle for 32-bit elements counted in bytes"},
+}
+
+// wordBefore is the identifier that ends at offset and where it starts.
+func wordBefore(src []byte, offset int) (string, int) {
+	start := offset
+	for start > 0 && isIdentByte(src[start-1]) {
+		start--
+	}
+	return string(src[start:offset]), start
+}
+
+// Complete proposes what can be typed at offset: CuTe operations (with
+// their signatures), names bound before the statement, swizzle atoms and
+// layout tags, those starting with the word being typed.
+func (s *Sheet) Complete(offset int) []Completion {
+	if offset < 0 || offset > len(s.Src) {
+		return nil
+	}
+	word, _ := wordBefore(s.Src, offset)
+	var out []Completion
+	add := func(c Completion) {
+		if strings.HasPrefix(c.Label, word) && c.Label != word {
+			if c.Insert == "" {
+				c.Insert = c.Label
+			}
+			out = append(out, c)
+		}
+	}
+	stmt := s.StatementAt(offset)
+	if stmt < 0 {
+		stmt = len(s.File.Statements)
+	}
+	seen := map[string]bool{}
+	for i := len(s.Symbols) - 1; i >= 0; i-- {
+		sym := s.Symbols[i]
+		if sym.Stmt >= stmt || seen[sym.Name] {
+			continue
+		}
+		seen[sym.Name] = true
+		c := Completion{Label: sym.Name, Kind: CompleteName}
+		if sym.Value != nil {
+			c.Detail = sym.Value.String()
+		}
+		add(c)
+	}
+	for _, op := range Ops() {
+		add(Completion{Label: op.Name, Kind: CompleteOperation, Detail: op.Signature, Doc: op.Doc})
+	}
+	for _, sw := range swizzleAtoms {
+		sw.Kind = CompleteSwizzle
+		add(sw)
+	}
+	for _, tag := range []string{"LayoutLeft", "LayoutRight"} {
+		add(Completion{Label: tag, Kind: CompleteTag, Detail: "make_layout tag: " + map[string]string{"LayoutLeft": "column-major", "LayoutRight": "row-major"}[tag]})
+	}
+	// The user's names first, then operations, atoms, tags.
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Kind < out[j].Kind })
+	return out
+}
+
+// Signature is the call a position is inside, for signature help.
+type Signature struct {
+	Op          Op
+	Params      []string // the parameters of Op.Signature, as written there
+	ActiveParam int
+}
+
+// SignatureAt finds the call whose parentheses surround offset, by reading
+// the text backwards (the statement may not parse while it is being typed);
+// a call left open on an earlier line counts, as brackets continue statements.
+func SignatureAt(src []byte, offset int) (Signature, bool) {
+	if offset < 0 || offset > len(src) {
+		return Signature{}, false
+	}
+	depth, commas := 0, 0
+	for i := offset - 1; i >= 0; i-- {
+		switch src[i] {
+		case ')', ']', '>':
+			depth++
+		case '<':
+			if depth > 0 {
+				depth--
+			}
+		case '[':
+			if depth == 0 {
+				return Signature{}, false // inside a tiler, not an argument list
+			}
+			depth--
+		case ',':
+			if depth == 0 {
+				commas++
+			}
+		case '(':
+			if depth > 0 {
+				depth--
+				continue
+			}
+			name, _ := wordBefore(src, i)
+			op, ok := LookupOp(name)
+			if !ok {
+				return Signature{}, false // inside a tuple, not a call
+			}
+			return Signature{Op: op, Params: params(op.Signature), ActiveParam: commas}, true
+		}
+	}
+	return Signature{}, false
+}
+
+// params splits the first form of a signature "op(A, B [, C])" into its parameters.
+func params(sig string) []string {
+	open := strings.IndexByte(sig, '(')
+	close := strings.IndexByte(sig, ')')
+	if open < 0 || close < open {
+		return nil
+	}
+	var out []string
+	for _, p := range strings.Split(sig[open+1:close], ",") {
+		p = strings.Trim(strings.TrimSpace(p), "[] ")
+		if p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}

@@ -1,0 +1,150 @@
+package analysis
+
+import (
+	"sort"
+
+	"github.com/cute-lsp/cute-lsp/grammar"
+	"github.com/cute-lsp/cute-lsp/layout"
+)
+
+// PathAt is the chain of nodes under root that contain offset, outermost
+// first; empty when root does not contain it. A node contains the offsets
+// from its start up to and including its end, so a cursor just after a
+// name still finds the name.
+func PathAt(root grammar.Node, offset int) []grammar.Node {
+	var path []grammar.Node
+	grammar.Inspect(root, func(n grammar.Node) bool {
+		r := n.Span()
+		if offset < r.Pos.Offset || offset > r.End.Offset {
+			return false
+		}
+		path = append(path, n)
+		return true
+	})
+	return path
+}
+
+// StatementAt is the index of the statement containing offset, or -1.
+func (s *Sheet) StatementAt(offset int) int {
+	stmts := s.File.Statements
+	lo, hi := 0, len(stmts)
+	for lo < hi {
+		mid := (lo + hi) / 2
+		if stmts[mid].Span().End.Offset < offset {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	if lo < len(stmts) && stmts[lo].Span().Pos.Offset <= offset {
+		return lo
+	}
+	return -1
+}
+
+// EnvAt resolves names as statement i sees them: the latest binding of each
+// name among the statements before it.
+func (s *Sheet) EnvAt(i int) Env {
+	scope := scopeEnv{}
+	for _, sym := range s.Symbols {
+		if sym.Stmt >= i {
+			break
+		}
+		scope[sym.Name] = sym
+	}
+	return scope
+}
+
+// Evaluable reports whether a node stands for a value of its own (as
+// opposed to a part of one, such as a swizzle parameter or a basis mode).
+func Evaluable(n grammar.Node) bool {
+	switch n.(type) {
+	case *grammar.Name, *grammar.Call, *grammar.Layout, *grammar.Composed, *grammar.Swizzle,
+		*grammar.Tiler, *grammar.AngleList, *grammar.MLIRType, *grammar.Tuple, *grammar.Int, *grammar.Basis:
+		return true
+	}
+	return false
+}
+
+// Target is what a position in a sheet points at: the innermost evaluable
+// node, its statement, and its value there.
+type Target struct {
+	Stmt  int          // the statement's index
+	Node  grammar.Node // the innermost evaluable node at the position
+	Path  []grammar.Node
+	Value layout.Value
+	Err   error
+	// Symbol is set when the node is a name (its binding or a use).
+	Symbol *Symbol
+	// Env resolves names as the target's statement sees them.
+	Env Env
+}
+
+// TargetAt finds what offset points at and evaluates it; ok is false when
+// the offset is in no statement or on nothing evaluable (a comment, "=").
+// A binding's name evaluates to the binding's value.
+func (s *Sheet) TargetAt(offset int) (Target, bool) {
+	i := s.StatementAt(offset)
+	if i < 0 {
+		return Target{}, false
+	}
+	path := PathAt(s.File.Statements[i], offset)
+	k := targetIndex(path)
+	if k < 0 {
+		return Target{}, false
+	}
+	n := path[k]
+	t := Target{Stmt: i, Node: n, Path: path[:k+1], Env: s.EnvAt(i)}
+	if name, ok := n.(*grammar.Name); ok {
+		t.Symbol = s.Refs[name]
+		if b, ok := s.File.Statements[i].(*grammar.Binding); ok && b.Name == name {
+			t.Symbol = s.symbolAt(i)
+			t.Value, t.Err = s.Results[i].Value, s.Results[i].Err
+			return t, true
+		}
+	}
+	t.Value, t.Err = Eval(n, t.Env)
+	return t, true
+}
+
+// targetIndex picks the node of path a position stands for: the innermost
+// name or call, where an operation's name stands for its call, and a piece
+// of a literal (a shape leaf, a swizzle parameter) stands for the whole
+// literal; -1 when nothing there has a value.
+func targetIndex(path []grammar.Node) int {
+	k := len(path) - 1
+	for k >= 0 && !Evaluable(path[k]) {
+		k--
+	}
+	if k < 0 {
+		return -1
+	}
+	if k > 0 {
+		if call, ok := path[k-1].(*grammar.Call); ok && call.Fun == path[k] {
+			return k - 1
+		}
+	}
+	for k > 0 && absorbsParts(path[k-1]) {
+		k--
+	}
+	return k
+}
+
+// absorbsParts reports whether a node's children are parts of one value
+// rather than values of their own.
+func absorbsParts(n grammar.Node) bool {
+	switch n.(type) {
+	case *grammar.Layout, *grammar.Swizzle, *grammar.Basis, *grammar.Tuple, *grammar.Composed, *grammar.MLIRType:
+		return true
+	}
+	return false
+}
+
+// symbolAt is the symbol bound by statement i, or nil.
+func (s *Sheet) symbolAt(i int) *Symbol {
+	k := sort.Search(len(s.Symbols), func(k int) bool { return s.Symbols[k].Stmt >= i })
+	if k < len(s.Symbols) && s.Symbols[k].Stmt == i {
+		return s.Symbols[k]
+	}
+	return nil
+}

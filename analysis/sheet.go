@@ -1,0 +1,285 @@
+package analysis
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+
+	"github.com/cute-lsp/cute-lsp/grammar"
+	"github.com/cute-lsp/cute-lsp/layout"
+)
+
+// Sheet is the analysis of one layout sheet (.cute file): every statement
+// evaluated in order, the names it binds, and the findings.
+type Sheet struct {
+	File     *grammar.File
+	Src      []byte
+	Results  []Result                  // one per statement, in order
+	Symbols  []*Symbol                 // every binding, in order
+	Names    map[string]*Symbol        // the last binding of each name
+	Refs     map[*grammar.Name]*Symbol // each use of a name: the binding it reads (nil when undefined)
+	Findings []Finding
+	Reused   int // statements whose results came from the cache
+}
+
+// Result is what one statement evaluated to.
+type Result struct {
+	Stmt  grammar.Stmt
+	Value layout.Value // the binding's or expression's value; nil on failure or for asserts
+	Err   error        // the statement's failure, if any
+}
+
+// Symbol is one binding of a sheet name: where it is bound and where it is read.
+type Symbol struct {
+	Name  string
+	Def   *grammar.Binding
+	Stmt  int // the binding's statement index
+	Uses  []*grammar.Name
+	Value layout.Value
+	Err   error
+	key   uint64 // the cache key of its statement: dependents include it in theirs
+}
+
+// scopeEnv resolves names to the bindings evaluated so far.
+type scopeEnv map[string]*Symbol
+
+func (e scopeEnv) Lookup(name string) (layout.Value, bool, error) {
+	s, ok := e[name]
+	if !ok {
+		return nil, false, nil
+	}
+	return s.Value, true, s.Err
+}
+
+// AnalyzeSheet parses and evaluates a sheet.
+func AnalyzeSheet(filename string, src []byte) *Sheet {
+	return AnalyzeSheetCached(filename, src, nil)
+}
+
+// AnalyzeSheetCached is AnalyzeSheet reusing the results in cache (nil for
+// none) of statements that have not changed since it was last used.
+func AnalyzeSheetCached(filename string, src []byte, cache *Cache) *Sheet {
+	f, _ := grammar.ParseFile(filename, src)
+	return AnalyzeFile(f, src, cache)
+}
+
+// AnalyzeFile evaluates a parsed sheet; src is the text it was parsed from.
+func AnalyzeFile(f *grammar.File, src []byte, cache *Cache) *Sheet {
+	s := &Sheet{File: f, Src: src, Names: map[string]*Symbol{}, Refs: map[*grammar.Name]*Symbol{}}
+	scope := scopeEnv{}
+	if cache != nil {
+		cache.begin()
+		defer cache.end()
+	}
+	for i, st := range f.Statements {
+		deps := s.resolveUses(st, scope)
+		r := Result{Stmt: st}
+		var key uint64
+		if _, bad := st.(*grammar.BadStmt); !bad {
+			var res stmtResult
+			var hit bool
+			key, res, hit = s.evalStatement(st, src, scope, deps, cache)
+			if hit {
+				s.Reused++
+			}
+			r.Value, r.Err = res.value, res.err
+			s.Findings = append(s.Findings, res.hints...)
+			for _, c := range res.calls {
+				s.Findings = append(s.Findings, c.resolve(scope))
+			}
+		}
+		switch st := st.(type) {
+		case *grammar.BadStmt:
+			s.Findings = append(s.Findings, syntaxFinding(st.Err))
+		case *grammar.Binding:
+			if prev := scope[st.Name.Name]; prev != nil {
+				s.Findings = append(s.Findings, Finding{Range: st.Name.Range, Severity: SeverityWarning, Code: CodeRedefined,
+					Message: fmt.Sprintf("%s is bound again; the earlier binding is shadowed from here on", st.Name.Name),
+					Related: []Related{{prev.Def.Name.Range, "earlier binding of " + st.Name.Name}}})
+			}
+			sym := &Symbol{Name: st.Name.Name, Def: st, Stmt: i, Value: r.Value, Err: r.Err, key: key}
+			s.Symbols = append(s.Symbols, sym)
+			scope[sym.Name] = sym
+			s.Names[sym.Name] = sym
+		}
+		if r.Err != nil {
+			if f, ok := evalFinding(r.Err, st.Span(), src, scope); ok {
+				s.Findings = append(s.Findings, f)
+			}
+		}
+		s.Results = append(s.Results, r)
+	}
+	s.unusedNames()
+	sort.SliceStable(s.Findings, func(i, j int) bool {
+		return s.Findings[i].Range.Pos.Offset < s.Findings[j].Range.Pos.Offset
+	})
+	return s
+}
+
+// resolveUses links each name a statement reads to the binding in scope
+// before the statement runs (a binding's right-hand side sees the earlier
+// binding of its own name).
+func (s *Sheet) resolveUses(st grammar.Stmt, scope scopeEnv) (deps []*Symbol) {
+	var root grammar.Node = st
+	if b, ok := st.(*grammar.Binding); ok {
+		root = b.Value
+	}
+	s.resolveNames(root, scope, &deps)
+	return deps
+}
+
+// evalStatement evaluates a statement, or takes its result from cache when
+// neither its text nor the bindings it reads changed. key is the statement's
+// cache key (the key of the symbol it binds).
+func (s *Sheet) evalStatement(st grammar.Stmt, src []byte, scope scopeEnv, deps []*Symbol, cache *Cache) (key uint64, r stmtResult, hit bool) {
+	var text string
+	pos := st.Span().Pos
+	if cache != nil {
+		text = string(src[pos.Offset:st.Span().End.Offset])
+		depKeys := make([]uint64, len(deps))
+		for i, d := range deps {
+			depKeys[i] = d.key
+		}
+		key = statementKey(text, pos.Column, depKeys)
+		if r, ok := cache.lookup(key, text, pos.Column, depKeys, pos); ok {
+			return key, r, true
+		}
+		defer func() { cache.store(key, text, pos.Column, depKeys, pos, r) }()
+	}
+	var sites []CallSite
+	switch st := st.(type) {
+	case *grammar.Binding:
+		r.value, r.err = evalSites(st.Value, scope, &sites)
+		r.hints = hintFindings(st)
+	case *grammar.ExprStmt:
+		r.value, r.err = evalSites(st.X, scope, &sites)
+	case *grammar.Assert:
+		r.err = s.checkAssert(st, scope, &sites)
+	}
+	r.calls = callFindings(sites, scope)
+	return key, r, false
+}
+
+// stmtResult is what evaluating a statement yields (and the cache keeps).
+type stmtResult struct {
+	value layout.Value
+	err   error
+	hints []Finding
+	calls []callFinding // what the calls' checks found
+}
+
+func (s *Sheet) resolveNames(root grammar.Node, scope scopeEnv, deps *[]*Symbol) {
+	grammar.Inspect(root, func(n grammar.Node) bool {
+		if call, ok := n.(*grammar.Call); ok {
+			// The operation's name is not a sheet name, nor are the bare
+			// words it reads.
+			op, isSheetOp := sheetOps[call.Fun.Name]
+			for _, a := range call.Args {
+				if name, ok := a.(*grammar.Name); ok && isSheetOp && op.isKeyword(name.Name) && scope[name.Name] == nil {
+					continue
+				}
+				s.resolveNames(a, scope, deps)
+			}
+			return false
+		}
+		name, ok := n.(*grammar.Name)
+		if !ok {
+			return true
+		}
+		if _, isTag := tags[name.Name]; isTag && scope[name.Name] == nil {
+			return true
+		}
+		sym := scope[name.Name]
+		s.Refs[name] = sym
+		if sym != nil {
+			sym.Uses = append(sym.Uses, name)
+			*deps = append(*deps, sym)
+		}
+		return true
+	})
+}
+
+func (s *Sheet) unusedNames() {
+	for _, sym := range s.Symbols {
+		if len(sym.Uses) == 0 && sym.Name[0] != '_' {
+			s.Findings = append(s.Findings, Finding{Range: sym.Def.Name.Range, Severity: SeverityHint, Code: CodeUnused,
+				Message: fmt.Sprintf("%s is bound but never used", sym.Name)})
+		}
+	}
+}
+
+// checkAssert evaluates both sides and checks the relation.
+func (s *Sheet) checkAssert(a *grammar.Assert, env Env, sites *[]CallSite) error {
+	left, err := evalSites(a.Left, env, sites)
+	if err != nil {
+		return err
+	}
+	right, err := evalSites(a.Right, env, sites)
+	if err != nil {
+		return err
+	}
+	var msg string
+	switch a.Op {
+	case grammar.AssertIs:
+		if !SameRepresentation(left, right) {
+			msg = fmt.Sprintf("assert failed: %v is not %v", left, right)
+		}
+	default:
+		same, why, err := SameFunction(left, right)
+		if err != nil {
+			return &EvalError{Range: a.Range, Code: CodeAlgebra, Message: "cannot compare: " + err.Error(), Err: err}
+		}
+		if !same {
+			msg = fmt.Sprintf("assert failed: %v != %v: %s", left, right, why)
+		}
+	}
+	if msg == "" {
+		return nil
+	}
+	e := &EvalError{Range: a.Range, Code: CodeAssertFailed, Message: msg,
+		Related: []Related{{a.Left.Span(), fmt.Sprintf("left side: %v", left)}, {a.Right.Span(), fmt.Sprintf("right side: %v", right)}}}
+	e.Fixes = []Fix{{Title: "Replace the right side with " + left.String(), Edits: []Edit{{a.Right.Span(), left.String()}}}}
+	return e
+}
+
+func syntaxFinding(e *grammar.Error) Finding {
+	f := Finding{Range: e.Range, Severity: SeverityError, Code: CodeSyntax, Message: e.Message}
+	syntaxFixes(&f, e)
+	return f
+}
+
+// evalFinding renders an evaluation error; a use of a failed name is not
+// reported again (ok is false).
+func evalFinding(err error, at grammar.Range, src []byte, scope scopeEnv) (Finding, bool) {
+	if errors.Is(err, errNoValue) {
+		return Finding{}, false
+	}
+	var ee *EvalError
+	if errors.As(err, &ee) {
+		sev := SeverityError
+		if ee.Code == CodeUnknownValue {
+			sev = SeverityInfo
+		}
+		f := Finding{Range: ee.Range, Severity: sev, Code: ee.Code, Message: ee.Message, Related: ee.Related, Fixes: ee.Fixes}
+		switch ee.Code {
+		case CodeUndefined:
+			names := make([]string, 0, len(scope))
+			for n := range scope {
+				names = append(names, n)
+			}
+			nameFixes(&f, ee.Range, string(src[ee.Range.Pos.Offset:ee.Range.End.Offset]), names)
+		case CodeUnknownOp:
+			var names []string
+			for _, op := range Ops() {
+				names = append(names, op.Name)
+			}
+			nameFixes(&f, ee.Range, string(src[ee.Range.Pos.Offset:ee.Range.End.Offset]), names)
+		}
+		return f, true
+	}
+	var pe *grammar.Error
+	if errors.As(err, &pe) {
+		return syntaxFinding(pe), true
+	}
+	return Finding{Range: at, Severity: SeverityError, Code: CodeAlgebra, Message: err.Error()}, true
+}

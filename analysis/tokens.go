@@ -1,0 +1,87 @@
+package analysis
+
+import (
+	"sort"
+
+	"github.com/cute-lsp/cute-lsp/grammar"
+)
+
+// TokenType classifies a piece of a sheet for highlighting.
+type TokenType int
+
+const (
+	TokenKeyword    TokenType = iota // assert, is
+	TokenVariable                    // a sheet name
+	TokenFunction                    // a CuTe operation
+	TokenNumber                      // an integer, a basis
+	TokenComment                     // # ..., // ...
+	TokenSwizzle                     // a swizzle
+	TokenEnumMember                  // LayoutLeft, LayoutRight
+)
+
+// TokenTypeNames are the names of the token types, in TokenType order (the
+// LSP legend).
+var TokenTypeNames = []string{"keyword", "variable", "function", "number", "comment", "type", "enumMember"}
+
+// Token is a classified range; Declaration marks a binding's name.
+type Token struct {
+	Range       grammar.Range
+	Type        TokenType
+	Declaration bool
+}
+
+// Tokens classifies the sheet's names, operations, numbers, swizzles,
+// keywords and comments, in source order without overlaps.
+func (s *Sheet) Tokens() []Token {
+	var out []Token
+	for _, c := range s.File.Comments {
+		out = append(out, Token{Range: c.Range, Type: TokenComment})
+	}
+	for _, st := range s.File.Statements {
+		if a, ok := st.(*grammar.Assert); ok {
+			kw := a.Range
+			kw.End = kw.Pos
+			kw.End.Offset += len("assert")
+			kw.End.Column += len("assert")
+			out = append(out, Token{Range: kw, Type: TokenKeyword})
+			if a.Op == grammar.AssertIs {
+				out = append(out, Token{Range: a.OpRange, Type: TokenKeyword})
+			}
+		}
+		grammar.Inspect(st, func(n grammar.Node) bool {
+			switch n := n.(type) {
+			case *grammar.Binding:
+				out = append(out, Token{Range: n.Name.Range, Type: TokenVariable, Declaration: true})
+				grammar.Inspect(n.Value, func(m grammar.Node) bool { return s.classify(m, &out) })
+				return false
+			}
+			return s.classify(n, &out)
+		})
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Range.Pos.Offset < out[j].Range.Pos.Offset })
+	return out
+}
+
+func (s *Sheet) classify(n grammar.Node, out *[]Token) bool {
+	switch n := n.(type) {
+	case *grammar.Call:
+		*out = append(*out, Token{Range: n.Fun.Range, Type: TokenFunction})
+		for _, a := range n.Args {
+			grammar.Inspect(a, func(m grammar.Node) bool { return s.classify(m, out) })
+		}
+		return false
+	case *grammar.Name:
+		if _, isTag := tags[n.Name]; isTag && s.Refs[n] == nil {
+			*out = append(*out, Token{Range: n.Range, Type: TokenEnumMember})
+		} else {
+			*out = append(*out, Token{Range: n.Range, Type: TokenVariable})
+		}
+	case *grammar.Int, *grammar.Basis:
+		*out = append(*out, Token{Range: n.Span(), Type: TokenNumber})
+		return false
+	case *grammar.Swizzle:
+		*out = append(*out, Token{Range: n.Range, Type: TokenSwizzle})
+		return false
+	}
+	return true
+}

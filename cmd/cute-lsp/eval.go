@@ -1,0 +1,109 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/cute-lsp/cute-lsp/analysis"
+	"github.com/cute-lsp/cute-lsp/grammar"
+	"github.com/cute-lsp/cute-lsp/layout"
+)
+
+func init() {
+	commands["eval"] = command{
+		summary: "evaluate a sheet expression, or golden-corpus lines with --jsonl",
+		run:     runEval,
+	}
+}
+
+func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("eval", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	jsonl := fs.Bool("jsonl", false, "read golden-corpus lines on stdin and write each back with \"got\" or \"got_error\" added")
+	static := fs.Bool("static", false, "print compile-time integers with CuTe's _ mark, as CuTe's print() does")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: cute-lsp eval [--static] 'EXPR'")
+		fmt.Fprintln(stderr, "       cute-lsp eval --jsonl < corpus.jsonl")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if *jsonl {
+		if fs.NArg() > 0 {
+			fmt.Fprintln(stderr, "cute-lsp eval: --jsonl reads stdin and takes no expression")
+			return 2
+		}
+		return evalJSONL(stdin, stdout, stderr)
+	}
+	if fs.NArg() == 0 {
+		fs.Usage()
+		return 2
+	}
+	src := strings.Join(fs.Args(), " ")
+	v, err := analysis.EvalString(src)
+	if err != nil {
+		fmt.Fprintf(stdout, "error: %s\n", describeEvalError(src, err))
+		return 1
+	}
+	fmt.Fprintln(stdout, formatValue(v, *static))
+	return 0
+}
+
+// evalJSONL annotates corpus lines in order and never stops on a failing case.
+func evalJSONL(stdin io.Reader, stdout, stderr io.Writer) int {
+	sc := bufio.NewScanner(stdin)
+	sc.Buffer(make([]byte, 1<<20), 1<<26)
+	w := bufio.NewWriter(stdout)
+	defer w.Flush()
+	for sc.Scan() {
+		line := sc.Bytes()
+		if len(strings.TrimSpace(string(line))) == 0 {
+			continue
+		}
+		w.Write(analysis.AnnotateCorpusLine(line))
+		w.WriteByte('\n')
+	}
+	if err := sc.Err(); err != nil {
+		fmt.Fprintf(stderr, "cute-lsp eval: reading stdin: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// describeEvalError places an error in the expression: "1:14: message".
+func describeEvalError(src string, err error) string {
+	var pe *grammar.Error
+	if errors.As(err, &pe) {
+		return pe.Error()
+	}
+	var ee *analysis.EvalError
+	if errors.As(err, &ee) {
+		r := ee.Range
+		if r.End.Offset > r.Pos.Offset && r.End.Offset <= len(src) {
+			return fmt.Sprintf("%d:%d: %s (in %s)", r.Pos.Line, r.Pos.Column, ee.Message, src[r.Pos.Offset:r.End.Offset])
+		}
+		return fmt.Sprintf("%d:%d: %s", r.Pos.Line, r.Pos.Column, ee.Message)
+	}
+	return err.Error()
+}
+
+// formatValue prints a value in CuTe's notation, with static marks when asked.
+func formatValue(v layout.Value, static bool) string {
+	if !static {
+		return v.String()
+	}
+	switch v := v.(type) {
+	case layout.Layout:
+		return v.Format(true)
+	case layout.Composed:
+		return v.Format(true)
+	case layout.IntTuple:
+		return v.Format(true)
+	}
+	return v.String()
+}

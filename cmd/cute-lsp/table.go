@@ -1,0 +1,55 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/cute-lsp/cute-lsp/analysis"
+	"github.com/cute-lsp/cute-lsp/hover"
+)
+
+func init() {
+	commands["table"] = command{
+		summary: "print a layout's offset table as hover shows it: table [--rows N --cols N --slices N] LAYOUT",
+		run:     runTable,
+	}
+}
+
+func runTable(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("table", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	rows := fs.Int("rows", 64, "most rows shown per slice")
+	cols := fs.Int("cols", 64, "most columns shown per slice")
+	slices := fs.Int("slices", 8, "most 2-D slices shown for layouts of rank > 2")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: cute-lsp table [--rows N] [--cols N] [--slices N] LAYOUT")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() == 0 {
+		fs.Usage()
+		return 2
+	}
+	if *rows < 1 || *cols < 1 || *slices < 1 {
+		fmt.Fprintln(stderr, "cute-lsp table: --rows, --cols and --slices must be at least 1")
+		return 2
+	}
+	src := strings.Join(fs.Args(), " ")
+	v, err := analysis.EvalString(src)
+	if err != nil {
+		fmt.Fprintf(stdout, "error: %s\n", describeEvalError(src, err))
+		return 1
+	}
+	table, err := hover.Table(v, hover.TableLimits{MaxRows: *rows, MaxCols: *cols, MaxSlices: *slices})
+	if err != nil {
+		fmt.Fprintf(stdout, "error: %s\n", err)
+		return 1
+	}
+	fmt.Fprintln(stdout, v)
+	fmt.Fprint(stdout, table)
+	return 0
+}

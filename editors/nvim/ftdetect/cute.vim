@@ -1,0 +1,2 @@
+" Layout sheets of cute-lsp.
+autocmd BufRead,BufNewFile *.cute setfiletype cute

@@ -1,0 +1,449 @@
+package grammar
+
+import (
+	"errors"
+	"strings"
+	"sync"
+
+	"github.com/alecthomas/participle/v2"
+	"github.com/alecthomas/participle/v2/lexer"
+)
+
+// gExpr is a sheet expression, read by hand: stages joined by "o", each a
+// literal, a call or a tiler (read here) or a swizzle, MLIR type, TIRx
+// layout, pointer or angle list (handed to their participle parsers).
+type gExpr struct {
+	Node Node
+	Errs []*Error
+}
+
+// Parse implements participle.Parseable. In a sheet the expression arrives
+// as one Expr token holding its source text (see stmtLexer), which is
+// scanned here and read from a plain slice: participle never copies the
+// tokens of expressions. Elsewhere the expression is read from participle's
+// lexer.
+func (g *gExpr) Parse(lex *lexer.PeekingLexer) error {
+	if t := lex.Peek(); t.Type == tokExpr {
+		lex.Next()
+		buf := tokenBuffers.Get().(*[]lexer.Token)
+		defer tokenBuffers.Put(buf)
+		toks := visibleTokens(scanInto((*buf)[:0], t.Value, t.Pos.Offset, t.Pos.Line, t.Pos.Column))
+		*buf = toks
+		if err := checkLimits(stmtTokens{toks: toks}); err != nil {
+			return err
+		}
+		// Past its end the expression meets what follows it in the statement.
+		src := &sliceSource{toks: toks, eof: *lex.Peek()}
+		r := &exprReader{literalParser{lex: src}}
+		n, err := r.expr()
+		if err != nil {
+			return err
+		}
+		if src.i < len(toks) {
+			return unexpected(&toks[src.i])
+		}
+		g.Node, g.Errs = n, r.errs
+		return nil
+	}
+	r := &exprReader{literalParser{lex: peekingSource{lex}}}
+	n, err := r.expr()
+	if err != nil {
+		return err
+	}
+	g.Node, g.Errs = n, r.errs
+	return nil
+}
+
+type exprReader struct{ literalParser }
+
+// tokenBuffers recycles the token slices expressions are scanned into.
+var tokenBuffers = sync.Pool{New: func() any { b := make([]lexer.Token, 0, 64); return &b }}
+
+func (r *exprReader) expr() (Node, error) {
+	first, err := r.stage()
+	if err != nil {
+		return nil, err
+	}
+	if r.lex.Peek().Type != tokCompose {
+		return first, nil
+	}
+	c := &Composed{Range: first.Span(), Stages: []Node{first}}
+	for r.lex.Peek().Type == tokCompose {
+		r.lex.Next()
+		s, err := r.stage()
+		if err != nil {
+			return nil, err
+		}
+		c.Stages = append(c.Stages, s)
+		c.End = s.Span().End
+	}
+	return c, nil
+}
+
+func (r *exprReader) stage() (Node, error) {
+	t := r.lex.Peek()
+	switch t.Type {
+	case tokInt, tokStatic:
+		return r.literal()
+	case tokPySwizzle:
+		return r.swizzle()
+	case tokPunct:
+		switch t.Value {
+		case "(", "?", "_":
+			return r.literal()
+		case "[":
+			return r.tiler()
+		case "!":
+			return r.mlir()
+		case "<":
+			return r.angle()
+		}
+	case tokIdent:
+		next := r.lex.PeekAfter()
+		if next.Type != tokPunct {
+			return r.literal()
+		}
+		switch next.Value {
+		case "(":
+			return r.call()
+		case "<":
+			switch t.Value {
+			case "Swizzle", "swizzle", "Sw", "S":
+				return r.swizzle()
+			}
+		case "[":
+			if t.Value == "S" || t.Value == "R" {
+				return r.tirx()
+			}
+			return r.pointer()
+		}
+		return r.literal()
+	}
+	return nil, unexpected(t)
+}
+
+func (r *exprReader) literal() (Node, error) {
+	return r.layoutLiteral()
+}
+
+func (r *exprReader) call() (Node, error) {
+	fun := r.lex.Next()
+	r.lex.Next() // "("
+	c := &Call{Range: tokSpan(*fun), Fun: &Name{Range: tokSpan(*fun), Name: fun.Value}}
+	if close := r.lex.Peek(); isPunctTok(close, ")") {
+		r.lex.Next()
+		c.End = tokSpan(*close).End
+		return c, nil
+	}
+	for {
+		a, err := r.expr()
+		if err != nil {
+			return nil, err
+		}
+		c.Args = append(c.Args, a)
+		sep := r.lex.Next()
+		switch {
+		case isPunctTok(sep, ","):
+		case isPunctTok(sep, ")"):
+			c.End = tokSpan(*sep).End
+			return c, nil
+		default:
+			return nil, unexpected(sep)
+		}
+	}
+}
+
+func (r *exprReader) tiler() (Node, error) {
+	open := r.lex.Next()
+	t := &Tiler{Range: tokSpan(*open)}
+	if close := r.lex.Peek(); isPunctTok(close, "]") {
+		r.lex.Next()
+		t.End = tokSpan(*close).End
+		return t, nil
+	}
+	for {
+		m, err := r.expr()
+		if err != nil {
+			return nil, err
+		}
+		t.Modes = append(t.Modes, m)
+		sep := r.lex.Next()
+		switch {
+		case isPunctTok(sep, ";"):
+		case isPunctTok(sep, "]"):
+			t.End = tokSpan(*sep).End
+			return t, nil
+		default:
+			return nil, unexpected(sep)
+		}
+	}
+}
+
+// sub runs a participle parser from the current token; it stops where its
+// production ends.
+func sub[G any](r *exprReader, p *participle.Parser[G]) (*G, error) {
+	switch src := r.lex.(type) {
+	case *sliceSource:
+		// participle copies what it is given: give it this stage only.
+		end := stageEnd(src.toks, src.i)
+		eof := src.eof.Pos
+		if end < len(src.toks) {
+			eof = src.toks[end].Pos
+		}
+		pl, err := lexer.Upgrade(&sliceLexer{tokens: src.toks[src.i:end], eof: eof})
+		if err != nil {
+			return nil, err
+		}
+		g, err := p.ParseFromLexer(pl, participle.AllowTrailing(true))
+		src.i += pl.Cursor()
+		// Running out of the stage's tokens means meeting the token after it.
+		var perr participle.Error
+		if err != nil && end < len(src.toks) && errors.As(err, &perr) && perr.Position().Offset == eof.Offset {
+			return nil, unexpected(&src.toks[end])
+		}
+		return g, err
+	case peekingSource:
+		return p.ParseFromLexer(src.PeekingLexer, participle.AllowTrailing(true))
+	}
+	panic("grammar: unknown token source")
+}
+
+func (r *exprReader) swizzle() (Node, error) {
+	g, err := sub(r, swizzleParser)
+	if err != nil {
+		return nil, err
+	}
+	s := &Swizzle{}
+	if g.Py != nil {
+		s.Spelling = SpellPycute
+		s.Range = tokSpan(*g.Py)
+		// SW_B_M_S: the three numbers at their own columns inside the token.
+		fields := strings.SplitN(g.Py.Value[3:], "_", 3)
+		at := 3
+		var params [3]*Int
+		for i, f := range fields {
+			t := lexer.Token{Type: tokInt, Value: f, Pos: g.Py.Pos}
+			t.Pos.Offset += at
+			t.Pos.Column += at
+			params[i] = r.integer(t)
+			at += len(f) + 1
+		}
+		s.B, s.M, s.S = params[0], params[1], params[2]
+	} else {
+		switch g.Kw.Value {
+		case "Swizzle", "swizzle":
+			s.Spelling = SpellSwizzle
+		case "S":
+			s.Spelling = SpellS
+		default:
+			s.Spelling = SpellSw
+		}
+		s.Range = join(tokSpan(g.Kw), tokSpan(g.Close))
+		s.B, s.M, s.S = r.integer(g.B), r.integer(g.M), r.integer(g.S)
+	}
+	if g.Braces != nil {
+		s.Braced = true
+		s.End = tokSpan(*g.Braces).End
+	}
+	return s, nil
+}
+
+func (r *exprReader) pointer() (Node, error) {
+	g, err := sub(r, pointerParser)
+	if err != nil {
+		return nil, err
+	}
+	return &Pointer{
+		Range: join(tokSpan(g.Kind), tokSpan(g.Close)),
+		Kind:  g.Kind.Value,
+		Bits:  g.Bits.Value,
+		Addr:  joinTokens(g.Addr),
+	}, nil
+}
+
+// joinTokens is the text of consecutive tokens, one space where the source had space.
+func joinTokens(toks []lexer.Token) string {
+	var b strings.Builder
+	for i, t := range toks {
+		if i > 0 && t.Pos.Offset > toks[i-1].Pos.Offset+len(toks[i-1].Value) {
+			b.WriteByte(' ')
+		}
+		b.WriteString(t.Value)
+	}
+	return b.String()
+}
+
+func (r *exprReader) angle() (Node, error) {
+	g, err := sub(r, angleParser)
+	if err != nil {
+		return nil, err
+	}
+	a := &AngleList{Range: join(tokSpan(g.Open), tokSpan(g.Close))}
+	for _, m := range g.Modes {
+		a.Modes = append(a.Modes, r.take(m))
+	}
+	return a, nil
+}
+
+// take adopts a literal parsed inside a participle production.
+func (r *exprReader) take(g *gLayout) Node {
+	r.errs = append(r.errs, g.Errs...)
+	return g.Node
+}
+
+// mlirKinds are the CuTe DSL types whose payload is a descriptor.
+var mlirKinds = []string{"layout", "composed_layout", "swizzle", "tile", "coord", "shape", "stride", "int_tuple"}
+
+func (r *exprReader) mlir() (Node, error) {
+	g, err := sub(r, mlirParser)
+	if err != nil {
+		return nil, err
+	}
+	m := &MLIRType{Range: join(tokSpan(g.Bang), tokSpan(g.Close)), Kind: g.Kind.Value}
+	if g.Dialect.Value != "cute" {
+		r.fail(errorAt(tokSpan(g.Dialect), quote(g.Dialect.Value), "'cute'",
+			"expected 'cute' after '!', found %s", quote(g.Dialect.Value)))
+	}
+	known := false
+	for _, k := range mlirKinds {
+		known = known || k == g.Kind.Value
+	}
+	if !known {
+		expected := "one of " + strings.Join(mlirKinds, ", ")
+		r.fail(errorAt(tokSpan(g.Kind), quote(g.Kind.Value), expected,
+			"unknown CuTe type !cute.%s: expected %s", g.Kind.Value, expected))
+	}
+	if g.Inner != nil {
+		m.Inner = g.Inner.Node
+		r.errs = append(r.errs, g.Inner.Errs...)
+		m.Payload = m.Inner.Span()
+		return m, nil
+	}
+	p := *g.Payload
+	ps := tokSpan(p)
+	if len(p.Value) < 2 || !strings.HasSuffix(p.Value, `"`) {
+		r.fail(errorAt(Range{Pos: ps.End, End: ps.End}, "end of line", `'"'`,
+			"unterminated string: expected '\"', found end of line"))
+		return m, nil
+	}
+	inner := p.Value[1 : len(p.Value)-1]
+	start := ps.Pos.advance(`"`)
+	m.Payload = Range{Pos: start, End: start.advance(inner)}
+	node, errs := parsePayload(inner, start)
+	r.errs = append(r.errs, errs...)
+	m.Inner = node
+	if len(errs) == 0 {
+		// The DSL prints descriptors only: no calls, no nested types, no TIRx.
+		Inspect(node, func(n Node) bool {
+			what := ""
+			switch n.(type) {
+			case *Call:
+				what = "a call"
+			case *MLIRType:
+				what = "an MLIR type"
+			case *TirxLayout:
+				what = "a TIRx layout"
+			default:
+				return true
+			}
+			text := Print(n, Cute)
+			r.fail(errorAt(n.Span(), quote(text), "a descriptor",
+				"%s cannot appear inside !cute.%s<\"...\">, found %s", what, m.Kind, quote(text)))
+			return false
+		})
+	}
+	return m, nil
+}
+
+func (r *exprReader) tirxPart(kw lexer.Token, g *gLayout, close lexer.Token) *TirxPart {
+	p := &TirxPart{Range: join(tokSpan(kw), tokSpan(close)), Kind: kw.Value}
+	n := r.take(g)
+	if l, ok := n.(*Layout); ok {
+		p.Layout = l
+	} else {
+		r.fail(errorAt(tokSpan(close), foundText(close), "':'",
+			"expected ':' and strides after the %s[...] shape %s, found %s", kw.Value, nodeText(n), foundText(close)))
+		p.Layout = &Layout{Range: n.Span(), Shape: n}
+	}
+	return p
+}
+
+func (r *exprReader) tirx() (Node, error) {
+	g, err := sub(r, tirxParser)
+	if err != nil {
+		return nil, err
+	}
+	first := r.tirxPart(g.Kw, g.Shard, g.Close)
+	t := &TirxLayout{Range: first.Range}
+	if first.Kind == "S" {
+		t.Shard = first
+	} else {
+		t.Replicas = append(t.Replicas, first)
+	}
+	for _, term := range g.Terms {
+		if term.Kw != nil {
+			rep := r.tirxPart(*term.Kw, term.Layout, term.Close)
+			t.Replicas = append(t.Replicas, rep)
+			t.End = rep.End
+			continue
+		}
+		off := r.take(term.Offset)
+		switch off.(type) {
+		case *Basis, *Int:
+		default:
+			text := nodeText(off)
+			r.fail(errorAt(off.Span(), quote(text), "an offset such as 5@warpid",
+				"a TIRx offset must be an integer or a basis such as 5@warpid, found %s", quote(text)))
+		}
+		t.Offsets = append(t.Offsets, off)
+		t.End = off.Span().End
+	}
+	return t, nil
+}
+
+// stageEnd is the index just past the stage that starts at toks[i]: the
+// first "o", ",", ";" or unmatched closing bracket outside brackets. A ">"
+// closes only a "<" (a pointer's address may hold a stray one).
+func stageEnd(toks []lexer.Token, i int) int {
+	var open []byte
+	for ; i < len(toks); i++ {
+		t := &toks[i]
+		switch t.Type {
+		case tokCompose:
+			if len(open) == 0 {
+				return i
+			}
+		case tokPunct:
+			switch v := t.Value; v {
+			case "(", "[", "{", "<":
+				open = append(open, v[0])
+			case ")", "]", "}", ">":
+				want := opener(v[0])
+				switch {
+				case len(open) > 0 && open[len(open)-1] == want:
+					open = open[:len(open)-1]
+				case v == ">":
+				case len(open) == 0:
+					return i
+				}
+			case ",", ";":
+				if len(open) == 0 {
+					return i
+				}
+			}
+		}
+	}
+	return i
+}
+
+func opener(closer byte) byte {
+	switch closer {
+	case ')':
+		return '('
+	case ']':
+		return '['
+	case '}':
+		return '{'
+	}
+	return '<'
+}

@@ -1,0 +1,159 @@
+package hover
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/cute-lsp/cute-lsp/analysis"
+	"github.com/cute-lsp/cute-lsp/grammar"
+	"github.com/cute-lsp/cute-lsp/layout"
+)
+
+// Options are what the user can configure about hovers.
+type Options struct {
+	Limits TableLimits
+}
+
+// DefaultOptions are the settings before any configuration arrives.
+var DefaultOptions = Options{Limits: DefaultLimits}
+
+// Target renders the hover for what a position in a sheet points at.
+func Target(t analysis.Target, opts Options) string {
+	var b strings.Builder
+	if name, ok := t.Node.(*grammar.Name); ok {
+		if t.Symbol != nil && t.Symbol.Def != nil {
+			fmt.Fprintf(&b, "**%s** (bound on line %d)\n\n", name.Name, t.Symbol.Def.Range.Pos.Line)
+		} else {
+			fmt.Fprintf(&b, "**%s**\n\n", name.Name)
+		}
+	}
+	if call, ok := t.Node.(*grammar.Call); ok {
+		if op, ok := analysis.LookupOp(call.Fun.Name); ok {
+			fmt.Fprintf(&b, "`%s`", op.Signature)
+			if op.Doc != "" {
+				b.WriteString(": " + op.Doc)
+			}
+			b.WriteString("\n\n")
+		}
+	}
+	if t.Err != nil {
+		fmt.Fprintf(&b, "**error:** %s\n", t.Err)
+		return b.String()
+	}
+	b.WriteString(Value(t.Value, opts))
+	if call, ok := t.Node.(*grammar.Call); ok {
+		if steps := Steps(call, t.Env); steps != "" {
+			b.WriteString("\n" + steps)
+		}
+	}
+	return b.String()
+}
+
+// Value renders a value: its notation, its properties and its offset table.
+func Value(v layout.Value, opts Options) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "```cute\n%s\n```\n", v)
+	switch a := v.(type) {
+	case analysis.BankValue:
+		b.WriteString(bankReport(a))
+		return b.String()
+	case analysis.AdviceValue:
+		b.WriteString(adviceText(a))
+		v = a.Layout
+	}
+	switch v := v.(type) {
+	case layout.Swizzle:
+		b.WriteString(swizzleFacts(v))
+		return b.String()
+	case layout.Tiler:
+		fmt.Fprintf(&b, "tiler with %d modes\n", len(v.Modes))
+		return b.String()
+	case layout.Tag:
+		return b.String()
+	case layout.IntTuple:
+		if v.IsTuple() {
+			size, err := layout.Product(v)
+			if err == nil {
+				fmt.Fprintf(&b, "rank %d · depth %d · size %v\n", v.Rank(), v.Depth(), size)
+			}
+			return b.String()
+		}
+		if v.IsBasis() || v.IsUnknown() {
+			return b.String()
+		}
+		// An integer: as a layout it is N:1, which is what most hovers on one want.
+		return b.String()
+	}
+	b.WriteString(facts(v))
+	if table, err := Table(v, opts.Limits); err == nil {
+		fmt.Fprintf(&b, "\n```text\n%s```\n", table)
+	} else {
+		fmt.Fprintf(&b, "\n_no offset table: %s_\n", err)
+	}
+	return b.String()
+}
+
+// facts is the one-line summary of a layout's numbers and properties.
+func facts(v layout.Value) string {
+	var parts []string
+	shape, _, ok := domainShape(v)
+	if ok {
+		parts = append(parts, fmt.Sprintf("rank %d", shape.Rank()), fmt.Sprintf("depth %d", shape.Depth()))
+	}
+	if s, err := layout.Apply("size", v); err == nil {
+		parts = append(parts, "size "+s.String())
+	}
+	if c, err := layout.Apply("cosize", v); err == nil {
+		parts = append(parts, "cosize "+c.String())
+	}
+	var props []string
+	if inj, err := layout.IsInjective(v); err == nil {
+		if bij, err := layout.IsBijective(v); err == nil && bij {
+			props = append(props, "bijective onto [0, cosize)")
+		} else if inj {
+			props = append(props, "injective")
+		} else {
+			props = append(props, "not injective")
+		}
+	}
+	if n, err := layout.Contiguity(v); err == nil && n > 1 {
+		props = append(props, fmt.Sprintf("first %d elements contiguous", n))
+	}
+	out := strings.Join(parts, " · ") + "\n"
+	if len(props) > 0 {
+		out += "\n" + strings.Join(props, " · ") + "\n"
+	}
+	if l, ok := v.(layout.Layout); ok {
+		if c, err := layout.Coalesce(l); err == nil && c.String() != l.String() {
+			out += fmt.Sprintf("\ncoalesced: `%s`\n", c)
+		}
+	}
+	return out
+}
+
+// swizzleFacts shows which bits a swizzle reads and writes, and how it
+// permutes the units of one row: row y moves unit x to x ^ y.
+func swizzleFacts(s layout.Swizzle) string {
+	var b strings.Builder
+	if err := s.Validate("Swizzle"); err != nil {
+		fmt.Fprintf(&b, "**invalid:** %s\n", err)
+		return b.String()
+	}
+	unit := int64(1) << s.M
+	fmt.Fprintf(&b, "XORs the %d bits at [%d, %d) into the bits at [%d, %d): ", s.B, s.M+max(0, s.S), s.M+max(0, s.S)+s.B, s.M-min(0, s.S), s.M-min(0, s.S)+s.B)
+	fmt.Fprintf(&b, "units of %d elements are permuted within each row of %d units.\n", unit, 1<<s.B)
+	if s.B == 0 || s.B > 4 {
+		return b.String()
+	}
+	rows := 1 << s.B
+	b.WriteString("\n```text\nrow | where units 0.. of the row land\n")
+	for y := 0; y < rows; y++ {
+		fmt.Fprintf(&b, "%3d |", y)
+		for x := 0; x < rows; x++ {
+			fmt.Fprintf(&b, " %2d", x^y)
+		}
+		b.WriteByte('\n')
+	}
+	b.WriteString("```\n")
+	return b.String()
+}

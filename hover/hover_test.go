@@ -1,0 +1,119 @@
+package hover
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/cute-lsp/cute-lsp/analysis"
+	"github.com/cute-lsp/cute-lsp/layout"
+)
+
+func mustEval(t *testing.T, src string) layout.Value {
+	t.Helper()
+	v, err := analysis.EvalString(src)
+	if err != nil {
+		t.Fatalf("%s: %v", src, err)
+	}
+	return v
+}
+
+func TestTableRank2(t *testing.T) {
+	got, err := Table(mustEval(t, "(2,(2,2)):(4,(2,1))"), DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "" +
+		"    0   1   2   3 \n" +
+		"   +---+---+---+---+\n" +
+		"0  | 0 | 2 | 1 | 3 |\n" +
+		"   +---+---+---+---+\n" +
+		"1  | 4 | 6 | 5 | 7 |\n" +
+		"   +---+---+---+---+\n"
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestTableRank1AndCut(t *testing.T) {
+	got, err := Table(mustEval(t, "8:2"), DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(got, "0  |  0 |  2 |  4 |  6 |  8 | 10 | 12 | 14 |") {
+		t.Errorf("rank 1 is one row:\n%s", got)
+	}
+	got, err = Table(mustEval(t, "(64,32):(32,1)"), TableLimits{MaxRows: 4, MaxCols: 3, MaxSlices: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"... (3 of 32 columns)", "... (4 of 64 rows)", "3  | 96 | 97 | 98 |"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("cut table lacks %q:\n%s", want, got)
+		}
+	}
+}
+
+func TestTableSlicesAndSwizzled(t *testing.T) {
+	got, err := Table(mustEval(t, "(2,2,3):(1,2,4)"), TableLimits{MaxRows: 8, MaxCols: 8, MaxSlices: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"slice 1 of 3", "slice 2 of 3", "... 1 more slices not shown", "1  | 5 | 7 |"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("sliced table lacks %q:\n%s", want, got)
+		}
+	}
+	got, err = Table(mustEval(t, "Sw<1,0,1> o 0 o (2,2):(1,2)"), DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(got, "1  | 1 | 2 |") {
+		t.Errorf("swizzled table:\n%s", got)
+	}
+	if _, err := Table(mustEval(t, "Sw<3,4,3>"), DefaultLimits); err == nil {
+		t.Errorf("a swizzle alone has no offset table")
+	}
+}
+
+func TestValueFacts(t *testing.T) {
+	got := Value(mustEval(t, "(2,4):(1,2)"), DefaultOptions)
+	for _, want := range []string{"```cute\n(2,4):(1,2)\n```", "rank 2 · depth 1 · size 8 · cosize 8", "bijective onto [0, cosize)", "first 8 elements contiguous", "coalesced: `8:1`"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("hover lacks %q:\n%s", want, got)
+		}
+	}
+	got = Value(mustEval(t, "(4,2):(0,1)"), DefaultOptions)
+	if !strings.Contains(got, "not injective") {
+		t.Errorf("broadcast layout:\n%s", got)
+	}
+	got = Value(mustEval(t, "Sw<2,0,2>"), DefaultOptions)
+	if !strings.Contains(got, "  1 |  1  0  3  2") {
+		t.Errorf("swizzle permutation:\n%s", got)
+	}
+}
+
+func TestTargetSteps(t *testing.T) {
+	src := "A = (4,6):(1,4)\nB = logical_divide(A, 2:3)\nC = composition((8,8):(8,1), (2,2):(1,8))\nD = logical_product(4:1, 3:1)\n"
+	s := analysis.AnalyzeSheet("t.cute", []byte(src))
+	line := func(n int) int { return len(strings.Join(strings.Split(src, "\n")[:n-1], "\n")) + 1 }
+	for _, tc := range []struct {
+		off  int
+		want []string
+	}{
+		{line(2) + 5, []string{"logical_divide(", "complement(B, size(A) = 24) = `(3,4):(1,6)`", "A o (B, complement)"}},
+		{line(3) + 5, []string{"B mode 0 `2:1` → `2:8`", "B mode 1 `2:8` → `2:1`"}},
+		{line(4) + 5, []string{"complement(A, size(A)·cosize(B) = 12) = `3:4`", "(A, complement o B) = `(4,3):(1,4)`"}},
+		{line(2) + 20, []string{"**A** (bound on line 1)", "(4,6):(1,4)"}},
+	} {
+		tg, ok := s.TargetAt(tc.off)
+		if !ok {
+			t.Fatalf("no target at %d", tc.off)
+		}
+		got := Target(tg, DefaultOptions)
+		for _, w := range tc.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("hover at %d lacks %q:\n%s", tc.off, w, got)
+			}
+		}
+	}
+}

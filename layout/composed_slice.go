@@ -1,0 +1,238 @@
+package layout
+
+// Slicing a swizzled layout as CuTe does (slice_and_offset of
+// ComposedLayout<Swizzle,...>): the sliced-away coordinate is split into the
+// bits the swizzle touches (kept in the layout's offset) and the rest (a
+// pointer offset); and where the remaining modes never meet both a Y bit and
+// its Z bit, the result decays to a plain layout whose strides carry the
+// swizzle's effect.
+
+// CondMixedBitsPow2 is CuTe's static_assert text in to_mixed_bits.
+const CondMixedBitsPow2 = "Requires pow2 shape*stride."
+
+// SliceAndOffsetComposed is CuTe's slice_and_offset(coord, Sw o off o L) for
+// a coordinate with "_" leaves: the sub-layout R and the pointer offset P.
+// All "_": R = Sw o off o slice(coord, L), P = 0. Otherwise, with the
+// projections of the offsets onto Sw's Z and Y bits (only_zy) and onto the
+// other bits (anti_zy), the diced part of the coordinate contributes
+// off_zy = off ^ only_zy(diced) and P_anti = anti_zy(diced); then
+//
+//	R = Sw o off_zy o slice(coord, L), P = P_anti            if the sliced modes reach a Y bit and its Z bit
+//	R = D o slice(coord, L),           P = Sw(off_zy) + P_anti otherwise,
+//
+// where D is the plain layout over Sw's bits whose strides are Sw's effect
+// for the fixed off_zy (a Z bit's stride flips sign when its Y bit is set in
+// off_zy, a Y bit's stride is Y+Z or Y-Z by its Z bit).
+// Law: for every coordinate k of R, R(k) + P == C at coord with "_" given by
+// k, when the offset's bits are disjoint from those the layout reaches (CuTe
+// assumes it: offsets come from earlier slices).
+func SliceAndOffsetComposed(coord IntTuple, c Composed) (Value, int64, error) {
+	const op = "slice"
+	sw := c.Outer
+	if err := sw.Validate(op); err != nil {
+		return nil, 0, err
+	}
+	off, err := offsetValue(op, c.Offset)
+	if err != nil {
+		return nil, 0, err
+	}
+	sliced, err := Slice(coord, c.Inner)
+	if err != nil {
+		return nil, 0, err
+	}
+	if allUnderscore(coord) {
+		v, err := composeSwizzle(op, sw, c.Offset, sliced)
+		return v, 0, err
+	}
+	m, b, s := sw.M, sw.B, absInt(sw.S)
+	box, err := MakeLayout(Tup(Int(1<<m), Int(1<<b), Int(1<<(s-b)), Int(1<<b), Int(1)))
+	if err != nil {
+		return nil, 0, err
+	}
+	st := box.Stride.Elems()
+	antiZY := Make(box.Shape, Tup(st[0], Int(0), st[2], Int(0), Int(sw.Size())))
+	onlyZY := Make(box.Shape, Tup(Int(0), st[1], Int(0), st[3], Int(0)))
+
+	diced, err := Dice(coord, c.Inner)
+	if err != nil {
+		return nil, 0, err
+	}
+	dicedCoord, err := Dice(coord, Make(coord, coord))
+	if err != nil {
+		return nil, 0, err
+	}
+	dicedAnti, err := composeLayouts(op, antiZY, diced)
+	if err != nil {
+		return nil, 0, err
+	}
+	dicedOnly, err := composeLayouts(op, onlyZY, diced)
+	if err != nil {
+		return nil, 0, err
+	}
+	bits, err := toMixedBits(op, dicedOnly, dicedCoord.Shape)
+	if err != nil {
+		return nil, 0, err
+	}
+	offZY := off ^ bits
+	anti, err := evalCoordInt(op, dicedAnti, dicedCoord.Shape)
+	if err != nil {
+		return nil, 0, err
+	}
+
+	slicedOnly, err := composeLayouts(op, onlyZY, sliced)
+	if err != nil {
+		return nil, 0, err
+	}
+	n, err := slicedOnly.Size()
+	if err != nil {
+		return nil, 0, err
+	}
+	active, err := slicedOnly.Eval(n - 1)
+	if err != nil {
+		return nil, 0, err
+	}
+	if active&^sw.apply(active) != 0 { // a Y bit and its Z bit both vary: no plain layout
+		v, err := composeSwizzle(op, sw, Int(offZY), sliced)
+		return v, anti, err
+	}
+	z, y := sw.ZMask()&-sw.ZMask(), sw.YMask()&-sw.YMask()
+	lo := swizzleStrides(z < y, z, y, offZY, b)
+	hi := swizzleStrides(z > y, z, y, offZY, b)
+	twos := repeatLeaf(Int(2), b)
+	decayed := Make(
+		Tup(Int(1<<m), twos, Int(1<<(s-b)), twos, Int(1)),
+		Tup(Int(1), lo, Int(1<<(m+b)), hi, Int(1<<(m+b+s))))
+	r, err := composeLayouts(op, decayed, sliced)
+	if err != nil {
+		return nil, 0, err
+	}
+	p, err := addOffset(op, sw.apply(offZY), anti)
+	return r, p, err
+}
+
+// SliceComposed is CuTe's slice(coord, Sw o off o L): the layout of
+// SliceAndOffsetComposed (a slice drops the pointer offset, as for plain layouts).
+func SliceComposed(coord IntTuple, c Composed) (Value, error) {
+	v, _, err := SliceAndOffsetComposed(coord, c)
+	return v, err
+}
+
+// swizzleStrides is CuTe's make_swizzle_strides: the strides of the B bits
+// of one mask for the fixed offset. For the Z bits (zBits): +Z*2^i, or -Z*2^i
+// when the offset has Y bit i set; for the Y bits: (Y+Z)*2^i, or (Y-Z)*2^i
+// when the offset has Z bit i set. One bit is a leaf, as CuTe's repeat<1>.
+func swizzleStrides(zBits bool, z, y, off int64, b int) IntTuple {
+	out := make([]IntTuple, b)
+	for i := range b {
+		switch {
+		case zBits && off&(y<<i) == 0:
+			out[i] = Int(z << i)
+		case zBits:
+			out[i] = Int(-z << i)
+		case off&(z<<i) == 0:
+			out[i] = Int((y + z) << i)
+		default:
+			out[i] = Int((y - z) << i)
+		}
+	}
+	if b == 1 {
+		return out[0]
+	}
+	return Tup(out...)
+}
+
+// repeatLeaf is CuTe's repeat<n>(x): x itself for n == 1, else an n-tuple.
+func repeatLeaf(x IntTuple, n int) IntTuple {
+	if n == 1 {
+		return x
+	}
+	out := make([]IntTuple, n)
+	for i := range out {
+		out[i] = x
+	}
+	return Tup(out...)
+}
+
+// toMixedBits is CuTe's to_mixed_bits(layout, coord) for known values: the
+// XOR over the modes of (c*d) & ((s-1)*d), at the natural coordinate of coord;
+// every mode must span a power of two (s*d == 0 or 2^k).
+func toMixedBits(op string, l Layout, coord IntTuple) (int64, error) {
+	natural, err := Idx2Crd(coord, l.Shape)
+	if err != nil {
+		return 0, err
+	}
+	var walk func(s, d, c IntTuple) (int64, error)
+	walk = func(s, d, c IntTuple) (int64, error) {
+		if s.IsTuple() {
+			if !d.IsTuple() || !c.IsTuple() || d.Len() != s.Len() || c.Len() != s.Len() {
+				return 0, errorf(op, CondCongruent, "mixed bits of %v at %v", l, natural)
+			}
+			acc := int64(0)
+			for i := range s.Len() {
+				x, err := walk(s.At(i), d.At(i), c.At(i))
+				if err != nil {
+					return 0, err
+				}
+				acc ^= x
+			}
+			return acc, nil
+		}
+		sv, dv, cv := s.Value(), d.Value(), c.Value()
+		if s.IsTuple() || d.IsTuple() || c.IsTuple() || s.IsUnknown() || d.IsUnknown() || c.IsUnknown() {
+			return 0, errorf(op, CondUnknown, "mixed bits of %v at %v", l, natural)
+		}
+		span, ok := mulChecked(sv, dv)
+		if !ok {
+			return 0, errorf(op, CondOverflow, "%d * %d", sv, dv)
+		}
+		if span != 0 && (span < 0 || span&(span-1) != 0) {
+			return 0, errorf(op, CondMixedBitsPow2, "mode %v:%v of %v spans %d", s, d, l, span)
+		}
+		cd, ok1 := mulChecked(cv, dv)
+		mask, ok2 := mulChecked(sv-1, dv)
+		if !ok1 || !ok2 {
+			return 0, errorf(op, CondOverflow, "mixed bits of %v at %v", l, natural)
+		}
+		return cd & mask, nil
+	}
+	return walk(l.Shape, l.Stride, natural)
+}
+
+// composeLayouts is composition(a, b) of two plain layouts through the registry.
+func composeLayouts(op string, a, b Layout) (Layout, error) {
+	v, err := Apply("composition", a, b)
+	if err != nil {
+		return Layout{}, err
+	}
+	l, ok := v.(Layout)
+	if !ok {
+		return Layout{}, errorf(op, CondComposedNotPlain, "%v o %v = %v", a, b, v)
+	}
+	return l, nil
+}
+
+// evalCoordInt is l at the coordinate c, as a known integer.
+func evalCoordInt(op string, l Layout, c IntTuple) (int64, error) {
+	v, err := l.EvalCoord(c)
+	if err != nil {
+		return 0, err
+	}
+	x, ok := intArg(v)
+	if !ok {
+		return 0, errorf(op, CondUnknown, "%v at %v is %v", l, c, v)
+	}
+	return x, nil
+}
+
+// allUnderscore reports whether every leaf of c is "_".
+func allUnderscore(c IntTuple) bool {
+	if !c.IsTuple() {
+		return c.IsUnderscore()
+	}
+	for _, e := range c.Elems() {
+		if !allUnderscore(e) {
+			return false
+		}
+	}
+	return true
+}

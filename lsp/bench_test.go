@@ -1,0 +1,242 @@
+package lsp
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// generatedSheet is a sheet of n lines in the mix users write: literals,
+// calls of the common operations, asserts, comments (with non-ASCII text),
+// and every 500 lines a call left open, so there are findings with fixes.
+func generatedSheet(n int) string {
+	var b strings.Builder
+	written := 0
+	for i := 0; ; i++ {
+		lines := []string{
+			fmt.Sprintf("# stage %d: tiles é😀", i),
+			fmt.Sprintf("a%d = (%d,(2,2)):(4,(2,1))", i, 1+i%8),
+			fmt.Sprintf("sw%d = composition(Sw<3,4,3>, (8,64):(64,1))", i),
+			fmt.Sprintf("tv%d = logical_divide((128,64):(64,1), [32:1;8:1])", i),
+			fmt.Sprintf("c%d = coalesce(a%d)", i, i),
+			fmt.Sprintf("z%d = zipped_divide(tv%d, [4:1;_])", i, i),
+			fmt.Sprintf("assert size(tv%d) == 8192", i),
+			fmt.Sprintf("k%d = complement((4,%d):(1,8), 256) // rest", i, 1+i%2),
+			fmt.Sprintf("r%d = make_layout((4,8), LayoutRight)", i),
+			fmt.Sprintf("u%d = composition(c%d, r%d)", i, i, i),
+		}
+		for _, l := range lines {
+			if written == n {
+				return b.String()
+			}
+			if written%500 == 499 {
+				l = fmt.Sprintf("open%d = composition(a%d, (2,2):(1,2)", i, i)
+			}
+			b.WriteString(l + "\n")
+			written++
+		}
+	}
+}
+
+const benchLines = 5000
+
+// quantileMS is the q-quantile of durations in milliseconds.
+func quantileMS(ds []time.Duration, q float64) float64 {
+	if len(ds) == 0 {
+		return 0
+	}
+	sorted := append([]time.Duration(nil), ds...)
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i] < sorted[j] })
+	i := int(q * float64(len(sorted)-1))
+	return float64(sorted[i]) / float64(time.Millisecond)
+}
+
+// reportLatency reports the latency quantiles, and the process's CPU time
+// per operation since cpu0 (server and client together): on a busy machine
+// the quantiles include waiting for a core, the CPU time does not.
+func reportLatency(b *testing.B, ds []time.Duration, cpu0 time.Duration) {
+	b.ReportMetric(quantileMS(ds, 0.5), "p50-ms")
+	b.ReportMetric(quantileMS(ds, 0.99), "p99-ms")
+	b.ReportMetric(float64(processCPU()-cpu0)/float64(time.Millisecond)/float64(max(1, len(ds))), "cpu-ms/op")
+}
+
+// processCPU is the CPU time this process has used.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// featureSets are what the benchmarks measure: the server as it ships
+// (package analysis), and the parser-free fallback, whose figures are the
+// cost of the server itself.
+var featureSets = []struct {
+	name string
+	make func() Features
+}{
+	{"analysis", func() Features { return NewAnalyzed() }},
+	{"fallback", func() Features { return Fallback{} }},
+}
+
+// eachFeatureSet runs bench once per feature set, as sub-benchmarks.
+func eachFeatureSet(b *testing.B, bench func(b *testing.B, f Features)) {
+	for _, fs := range featureSets {
+		b.Run(fs.name, func(b *testing.B) { bench(b, fs.make()) })
+	}
+}
+
+func benchSession(b *testing.B, f Features) (*session, string) {
+	s := startSession(b, Options{Features: f})
+	s.initialize()
+	text := generatedSheet(benchLines)
+	s.open(sheetURI, text)
+	s.diagnosticsFor(sheetURI, 1)
+	return s, text
+}
+
+// BenchmarkHover: hover at random names of the 5,000-line sheet, each
+// request answered before the next is sent. Target: p99 <= 5 ms.
+func BenchmarkHover(b *testing.B) { eachFeatureSet(b, benchHover) }
+
+func benchHover(b *testing.B, f Features) {
+	s, text := benchSession(b, f)
+	lines := strings.Split(text, "\n")
+	r := rand.New(rand.NewPCG(1, 1))
+	lat := make([]time.Duration, 0, b.N)
+	cpu0 := processCPU()
+	for b.Loop() {
+		l := r.IntN(benchLines)
+		c := r.IntN(len(lines[l]) + 1)
+		start := time.Now()
+		s.call("textDocument/hover", at(sheetURI, l, c), nil)
+		lat = append(lat, time.Since(start))
+	}
+	reportLatency(b, lat, cpu0)
+}
+
+// BenchmarkDiagnosticsAfterEdit: a one-line edit, then the time until the
+// diagnostics of that version are published. Edits are spaced past the
+// debounce window, as a user's are; edits closer together than it are
+// coalesced by design and wait out the window. Target: p99 <= 20 ms.
+func BenchmarkDiagnosticsAfterEdit(b *testing.B) { eachFeatureSet(b, benchDiagnosticsAfterEdit) }
+
+func benchDiagnosticsAfterEdit(b *testing.B, f Features) {
+	s, _ := benchSession(b, f)
+	s.setCountOnly(true)
+	r := rand.New(rand.NewPCG(2, 2))
+	version := 1
+	lat := make([]time.Duration, 0, b.N)
+	_, cfg, _ := s.server.session()
+	cpu0 := processCPU()
+	for b.Loop() {
+		b.StopTimer()
+		time.Sleep(cfg.DiagnosticsDelay + time.Millisecond)
+		b.StartTimer()
+		l := r.IntN(benchLines)
+		version++
+		start := time.Now()
+		// Insert a character at a line's start, or take it out again.
+		if version%2 == 0 {
+			s.change(sheetURI, version, lspPos{l, 0}, lspPos{l, 0}, "x")
+		} else {
+			s.change(sheetURI, version, lspPos{l, 0}, lspPos{l, 1}, "")
+		}
+		s.diagnosticsFor(sheetURI, version)
+		lat = append(lat, time.Since(start))
+	}
+	reportLatency(b, lat, cpu0)
+}
+
+// BenchmarkOpen: open the 5,000-line sheet under a new name and wait for its
+// first diagnostics. Target: p99 <= 250 ms.
+func BenchmarkOpen(b *testing.B) { eachFeatureSet(b, benchOpen) }
+
+func benchOpen(b *testing.B, f Features) {
+	s := startSession(b, Options{Features: f})
+	s.initialize()
+	s.setCountOnly(true)
+	text := generatedSheet(benchLines)
+	lat := make([]time.Duration, 0, b.N)
+	i := 0
+	cpu0 := processCPU()
+	for b.Loop() {
+		i++
+		uri := fmt.Sprintf("file:///bench/open%d.cute", i)
+		start := time.Now()
+		s.open(uri, text)
+		s.diagnosticsFor(uri, 1)
+		lat = append(lat, time.Since(start))
+		s.notify("textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": uri}})
+	}
+	reportLatency(b, lat, cpu0)
+}
+
+// BenchmarkResidentMemory runs the real binary, opens the 5,000-line sheet,
+// edits it and hovers, and reports the process's peak resident set.
+// Target: <= 80 MB.
+func BenchmarkResidentMemory(b *testing.B) {
+	bin := cuteLSPBinary(b)
+	var peak float64
+	for b.Loop() {
+		cmd := exec.Command(bin)
+		in, _ := cmd.StdinPipe()
+		out, _ := cmd.StdoutPipe()
+		if err := cmd.Start(); err != nil {
+			b.Fatal(err)
+		}
+		c := newTestClient(b, out, in)
+		c.call("initialize", map[string]any{"capabilities": map[string]any{}}, nil)
+		c.notify("initialized", map[string]any{})
+		c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": sheetURI, "languageId": "cute", "version": 1, "text": generatedSheet(benchLines)}})
+		c.diagnosticsFor(sheetURI, 1)
+		for v := 2; v < 32; v++ {
+			c.notify("textDocument/didChange", map[string]any{"textDocument": map[string]any{"uri": sheetURI, "version": v},
+				"contentChanges": []any{map[string]any{"range": lspRange{lspPos{v * 7, 0}, lspPos{v * 7, 0}}, "text": "x"}}})
+			c.call("textDocument/hover", at(sheetURI, v*11, 1), nil)
+			c.call("textDocument/semanticTokens/full", map[string]any{"textDocument": map[string]any{"uri": sheetURI}}, nil)
+		}
+		c.diagnosticsFor(sheetURI, 31)
+		if kb := procStatusKB(cmd.Process.Pid, "VmHWM"); float64(kb)/1024 > peak {
+			peak = float64(kb) / 1024
+		}
+		c.call("shutdown", nil, nil)
+		c.notify("exit", nil)
+		cmd.Wait()
+	}
+	b.ReportMetric(peak, "peak-rss-MB")
+}
+
+// procStatusKB reads a "kB" field of /proc/PID/status (0 where there is none).
+func procStatusKB(pid int, field string) int {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if v, ok := strings.CutPrefix(line, field+":"); ok {
+			n, _ := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(v), " kB"))
+			return n
+		}
+	}
+	return 0
+}
+
+// BenchmarkFallbackAnalyze is the fallback's whole analysis of the
+// 5,000-line sheet, without the server around it.
+func BenchmarkFallbackAnalyze(b *testing.B) {
+	text := generatedSheet(benchLines)
+	for b.Loop() {
+		snap := NewSnapshot(sheetURI, 1, KindSheet, text)
+		Fallback{}.Analyze(context.Background(), snap, DefaultConfig())
+	}
+}
