@@ -23,6 +23,9 @@ const (
 	CodeCoalescible      = "coalescible"
 	CodeZeroStride       = "zero-stride"
 	CodeNonCompact       = "non-compact"
+	CodeBankConflict     = "bank-conflict"
+	CodeVectorWidth      = "vector-width"
+	CodeNoAdvice         = "no-swizzle-advice"
 )
 
 // CodeDoc describes a finding code for rule lists (SARIF, editor docs).
@@ -52,4 +55,7 @@ var Codes = []CodeDoc{
 	{CodeCoalescible, "The layout has a shorter form with the same function."},
 	{CodeZeroStride, "A mode with stride 0 broadcasts one element."},
 	{CodeNonCompact, "The layout's image has holes: it is not compact."},
+	{CodeBankConflict, "A shared-memory access takes more wavefronts than the ideal (bank_conflicts, bank_wavefronts)."},
+	{CodeVectorWidth, "A requested access width is wider than the layouts' contiguous, aligned runs allow."},
+	{CodeNoAdvice, "No swizzle or padding of the shared-memory layout makes the access conflict-free at its vector width."},
 }

@@ -84,6 +84,9 @@ func AnalyzeFile(f *grammar.File, src []byte, cache *Cache) *Sheet {
 			}
 			r.Value, r.Err = res.value, res.err
 			s.Findings = append(s.Findings, res.hints...)
+			for _, c := range res.calls {
+				s.Findings = append(s.Findings, c.resolve(scope))
+			}
 		}
 		switch st := st.(type) {
 		case *grammar.BadStmt:
@@ -143,15 +146,17 @@ func (s *Sheet) evalStatement(st grammar.Stmt, src []byte, scope scopeEnv, deps 
 		}
 		defer func() { cache.store(key, text, pos.Column, depKeys, pos, r) }()
 	}
+	var sites []CallSite
 	switch st := st.(type) {
 	case *grammar.Binding:
-		r.value, r.err = Eval(st.Value, scope)
+		r.value, r.err = evalSites(st.Value, scope, &sites)
 		r.hints = hintFindings(st)
 	case *grammar.ExprStmt:
-		r.value, r.err = Eval(st.X, scope)
+		r.value, r.err = evalSites(st.X, scope, &sites)
 	case *grammar.Assert:
-		r.err = s.checkAssert(st, scope)
+		r.err = s.checkAssert(st, scope, &sites)
 	}
+	r.calls = callFindings(sites, scope)
 	return key, r, false
 }
 
@@ -160,13 +165,19 @@ type stmtResult struct {
 	value layout.Value
 	err   error
 	hints []Finding
+	calls []callFinding // what the calls' checks found
 }
 
 func (s *Sheet) resolveNames(root grammar.Node, scope scopeEnv, deps *[]*Symbol) {
 	grammar.Inspect(root, func(n grammar.Node) bool {
 		if call, ok := n.(*grammar.Call); ok {
-			// The operation's name is not a sheet name.
+			// The operation's name is not a sheet name, nor are the bare
+			// words it reads.
+			op, isSheetOp := sheetOps[call.Fun.Name]
 			for _, a := range call.Args {
+				if name, ok := a.(*grammar.Name); ok && isSheetOp && op.isKeyword(name.Name) && scope[name.Name] == nil {
+					continue
+				}
 				s.resolveNames(a, scope, deps)
 			}
 			return false
@@ -198,12 +209,12 @@ func (s *Sheet) unusedNames() {
 }
 
 // checkAssert evaluates both sides and checks the relation.
-func (s *Sheet) checkAssert(a *grammar.Assert, env Env) error {
-	left, err := Eval(a.Left, env)
+func (s *Sheet) checkAssert(a *grammar.Assert, env Env, sites *[]CallSite) error {
+	left, err := evalSites(a.Left, env, sites)
 	if err != nil {
 		return err
 	}
-	right, err := Eval(a.Right, env)
+	right, err := evalSites(a.Right, env, sites)
 	if err != nil {
 		return err
 	}
@@ -259,7 +270,7 @@ func evalFinding(err error, at grammar.Range, src []byte, scope scopeEnv) (Findi
 			nameFixes(&f, ee.Range, string(src[ee.Range.Pos.Offset:ee.Range.End.Offset]), names)
 		case CodeUnknownOp:
 			var names []string
-			for _, op := range layout.Ops() {
+			for _, op := range Ops() {
 				names = append(names, op.Name)
 			}
 			nameFixes(&f, ee.Range, string(src[ee.Range.Pos.Offset:ee.Range.End.Offset]), names)

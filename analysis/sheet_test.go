@@ -136,7 +136,8 @@ func TestEvalString(t *testing.T) {
 		{"<8 : 2>", "8:2"},
 		{"logical_divide((4,6):(1,4), <2, 3>)", "((2,2),(3,2)):((1,2),(4,12))"},
 		{"(4,8):(1@0,1@1)", "(4,8):(1@0,1@1)"},
-		{"Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)", "Sw<3,4,3> o 0 o (8,64):(64,1)"},
+		{"Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)", "Sw<3,3,3> o 0 o (8,64):(64,1)"},
+		{"Sw<3,4,3> o smem_ptr[32b](unset) o (8,32):(32,1)", "Sw<3,2,3> o 0 o (8,32):(32,1)"},
 		{"Sw<3,4,3> o (8,64):(64,1)", "Sw<3,4,3> o 0 o (8,64):(64,1)"},
 		{"(8,8):(8,1) o (2,2):(1,2)", "(2,2):(8,16)"},
 		{"size((?,4):(1,?))", "?"},
@@ -150,7 +151,7 @@ func TestEvalString(t *testing.T) {
 			t.Errorf("EvalString(%q) = %v, want %s", tc.src, v, tc.want)
 		}
 	}
-	for _, src := range []string{"(4,", "frob(1)", "x", "1/0@0"} {
+	for _, src := range []string{"(4,", "frob(1)", "x", "1/0@0", "Sw<3,4,3> o smem_ptr[0b](unset) o 8:1", "Sw<3,4,3> o smem_ptr[3b](unset) o 8:1", "8:1 o smem_ptr[16b](unset) o 8:1"} {
 		if v, err := EvalString(src); err == nil {
 			t.Errorf("EvalString(%q) = %v, want an error", src, v)
 		}
