@@ -7,7 +7,10 @@ package analysis
 import (
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 
+	"github.com/cute-lsp/cute-lsp/analysis/gmma"
 	"github.com/cute-lsp/cute-lsp/grammar"
 	"github.com/cute-lsp/cute-lsp/layout"
 )
@@ -74,7 +77,14 @@ func EvalString(src string) (layout.Value, error) {
 }
 
 type binder struct {
-	env Env
+	env   Env
+	sites *[]CallSite // calls of operations with a Check, when the caller collects them
+}
+
+// evalSites is Eval collecting the calls of operations with a Check into sites.
+func evalSites(n grammar.Node, env Env, sites *[]CallSite) (layout.Value, error) {
+	b := binder{env: env, sites: sites}
+	return b.value(n)
 }
 
 func (b binder) fail(n grammar.Node, code, format string, args ...any) *EvalError {
@@ -246,8 +256,36 @@ func (b binder) composed(n *grammar.Composed) (layout.Value, error) {
 	}
 	for i := len(stages) - 2; i >= 0; i-- {
 		st := stages[i]
-		if _, isPtr := st.(*grammar.Pointer); isPtr {
-			continue // the address is not part of the layout function
+		if ptr, isPtr := st.(*grammar.Pointer); isPtr {
+			// "Sw o smem_ptr[16b](...) o L": CuTe keeps the swizzle on byte
+			// addresses; the layout counts elements, so the swizzle moves to
+			// element offsets (the address itself is not part of the function).
+			if i == 0 {
+				continue
+			}
+			sw, err := b.value(stages[i-1])
+			if err != nil {
+				return nil, err
+			}
+			bsw, ok := sw.(layout.Swizzle)
+			if !ok {
+				return nil, b.fail(stages[i-1], CodeType, "a pointer stage follows a swizzle, not a %s", kindOf(sw))
+			}
+			bits, err := pointerBits(ptr)
+			if err != nil {
+				return nil, err
+			}
+			esw, err := gmma.ElementSwizzle(bsw, bits)
+			if err != nil {
+				return nil, &EvalError{Range: n.Range, Code: CodeBadSwizzle, Err: err,
+					Message: fmt.Sprintf("%v on the bytes of %d-bit elements has no equivalent on element offsets: %v", bsw, bits, err)}
+			}
+			v, err = swizzledLayout(esw, layout.Int(0), v)
+			if err != nil {
+				return nil, b.algebraError(n, "composition", err, stages[i-1], stages[i+1])
+			}
+			i--
+			continue
 		}
 		if off, isOffset := offsetStage(st); isOffset && i > 0 {
 			// "Sw o off o L": the offset belongs to the swizzle to its left.
@@ -353,6 +391,9 @@ func (b binder) angleList(n *grammar.AngleList) (layout.Value, error) {
 
 // call evaluates a CuTe operation by its CuTe name.
 func (b binder) call(n *grammar.Call) (layout.Value, error) {
+	if op, ok := sheetOps[n.Fun.Name]; ok {
+		return b.sheetCall(n, op)
+	}
 	op, ok := layout.LookupOp(n.Fun.Name)
 	if !ok {
 		return nil, &EvalError{Range: n.Fun.Range, Code: CodeUnknownOp, Message: fmt.Sprintf("unknown operation %s", n.Fun.Name)}
@@ -363,7 +404,7 @@ func (b binder) call(n *grammar.Call) (layout.Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		args[i] = v
+		args[i] = plain(v)
 	}
 	v, err := op.Apply(args)
 	if err != nil {
@@ -446,4 +487,14 @@ func positiveShape(shape grammar.Node) error {
 	}
 	return &EvalError{Range: bad.Range, Code: CodeNonPositiveShape,
 		Message: fmt.Sprintf("shape leaf %d: every mode of a shape needs at least one element", bad.Value)}
+}
+
+// pointerBits reads the element width of a pointer stage: "16b" is 16 bits.
+func pointerBits(p *grammar.Pointer) (int, error) {
+	text := strings.TrimSuffix(p.Bits, "b")
+	bits, err := strconv.Atoi(text)
+	if err != nil || bits <= 0 || text != p.Bits[:len(p.Bits)-1] {
+		return 0, &EvalError{Range: p.Range, Code: CodeType, Message: fmt.Sprintf("the pointer's element width %q is not a number of bits such as 16b", p.Bits)}
+	}
+	return bits, nil
 }

@@ -29,6 +29,7 @@ type cacheEntry struct {
 	value layout.Value
 	err   error
 	hints []Finding
+	calls []callFinding
 	gen   uint64
 }
 
@@ -71,18 +72,25 @@ func (c *Cache) lookup(key uint64, text string, col int, deps []uint64, pos gram
 	}
 	e.gen = c.gen
 	dOff, dLine := pos.Offset-e.pos.Offset, pos.Line-e.pos.Line
-	r := stmtResult{value: e.value, err: shiftError(e.err, dOff, dLine), hints: e.hints}
+	r := stmtResult{value: e.value, err: shiftError(e.err, dOff, dLine), hints: e.hints, calls: e.calls}
 	if dOff != 0 || dLine != 0 {
 		r.hints = make([]Finding, len(e.hints))
 		for i, h := range e.hints {
 			r.hints[i] = shiftFinding(h, dOff, dLine)
+		}
+		// A call's fix on another statement's binding is resolved after
+		// lookup (callFinding.resolve); only its own ranges move here.
+		r.calls = make([]callFinding, len(e.calls))
+		for i, c := range e.calls {
+			c.Finding = shiftFinding(c.Finding, dOff, dLine)
+			r.calls[i] = c
 		}
 	}
 	return r, true
 }
 
 func (c *Cache) store(key uint64, text string, col int, deps []uint64, pos grammar.Position, r stmtResult) {
-	c.entries[key] = &cacheEntry{text: text, col: col, deps: deps, pos: pos, value: r.value, err: r.err, hints: r.hints, gen: c.gen}
+	c.entries[key] = &cacheEntry{text: text, col: col, deps: deps, pos: pos, value: r.value, err: r.err, hints: r.hints, calls: r.calls, gen: c.gen}
 }
 
 func sameKeys(a, b []uint64) bool {

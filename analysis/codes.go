@@ -23,6 +23,9 @@ const (
 	CodeCoalescible      = "coalescible"
 	CodeZeroStride       = "zero-stride"
 	CodeNonCompact       = "non-compact"
+	CodeBankConflict     = "bank-conflict"
+	CodeVectorWidth      = "vector-width"
+	CodeNoAdvice         = "no-swizzle-advice"
 )
 
 // CodeDoc describes a finding code for rule lists (SARIF, editor docs).
@@ -35,8 +38,8 @@ type CodeDoc struct {
 var Codes = []CodeDoc{
 	{CodeSyntax, "The text does not parse as a descriptor or sheet statement."},
 	{CodeUndefined, "A name is used before or without a binding."},
-	{CodeUnused, "A binding that no statement uses."},
-	{CodeRedefined, "A name is bound a second time."},
+	{CodeUnused, "A value overwritten by a new binding of its name before anything reads it."},
+	{CodeRedefined, "A name bound again without reading its earlier value."},
 	{CodeIncongruent, "Shape and stride are not congruent trees."},
 	{CodeNonPositiveShape, "A shape leaf is zero or negative."},
 	{CodeZeroDenominator, "A basis count has a zero denominator (1/0@d)."},
@@ -52,4 +55,7 @@ var Codes = []CodeDoc{
 	{CodeCoalescible, "The layout has a shorter form with the same function."},
 	{CodeZeroStride, "A mode with stride 0 broadcasts one element."},
 	{CodeNonCompact, "The layout's image has holes: it is not compact."},
+	{CodeBankConflict, "A shared-memory access takes more wavefronts than the ideal (bank_conflicts, bank_wavefronts)."},
+	{CodeVectorWidth, "A requested access width is wider than the layouts' contiguous, aligned runs allow."},
+	{CodeNoAdvice, "No swizzle or padding of the shared-memory layout makes the access conflict-free at its vector width."},
 }

@@ -26,6 +26,7 @@ type function interface {
 // and equal offsets at every index (assert ... == ...). When they differ, why
 // names the first index where they do.
 func SameFunction(a, b layout.Value) (same bool, why string, err error) {
+	a, b = plain(a), plain(b)
 	_, intA := a.(layout.IntTuple)
 	_, intB := b.(layout.IntTuple)
 	if intA && intB {

@@ -3,8 +3,6 @@ package analysis
 import (
 	"sort"
 	"strings"
-
-	"github.com/cute-lsp/cute-lsp/layout"
 )
 
 // CompletionKind says what a completion inserts.
@@ -80,7 +78,7 @@ func (s *Sheet) Complete(offset int) []Completion {
 		}
 		add(c)
 	}
-	for _, op := range layout.Ops() {
+	for _, op := range Ops() {
 		add(Completion{Label: op.Name, Kind: CompleteOperation, Detail: op.Signature, Doc: op.Doc})
 	}
 	for _, sw := range swizzleAtoms {
@@ -97,7 +95,7 @@ func (s *Sheet) Complete(offset int) []Completion {
 
 // Signature is the call a position is inside, for signature help.
 type Signature struct {
-	Op          layout.Op
+	Op          Op
 	Params      []string // the parameters of Op.Signature, as written there
 	ActiveParam int
 }
@@ -133,7 +131,7 @@ func SignatureAt(src []byte, offset int) (Signature, bool) {
 				continue
 			}
 			name, _ := wordBefore(src, i)
-			op, ok := layout.LookupOp(name)
+			op, ok := LookupOp(name)
 			if !ok {
 				return Signature{}, false // inside a tuple, not a call
 			}

@@ -5,7 +5,6 @@ import (
 	"regexp"
 
 	"github.com/cute-lsp/cute-lsp/grammar"
-	"github.com/cute-lsp/cute-lsp/layout"
 )
 
 // SymbolAt is the binding that the name at offset defines or reads, or nil.
@@ -58,7 +57,7 @@ func (s *Sheet) Rename(offset int, newName string) ([]Edit, error) {
 	case tags[newName] != "":
 		return nil, fmt.Errorf("%q is a layout tag", newName)
 	}
-	if _, isOp := layout.LookupOp(newName); isOp {
+	if _, isOp := LookupOp(newName); isOp {
 		return nil, fmt.Errorf("%q is a CuTe operation", newName)
 	}
 	for _, other := range s.Symbols {

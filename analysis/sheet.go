@@ -84,15 +84,16 @@ func AnalyzeFile(f *grammar.File, src []byte, cache *Cache) *Sheet {
 			}
 			r.Value, r.Err = res.value, res.err
 			s.Findings = append(s.Findings, res.hints...)
+			for _, c := range res.calls {
+				s.Findings = append(s.Findings, c.resolve(scope))
+			}
 		}
 		switch st := st.(type) {
 		case *grammar.BadStmt:
 			s.Findings = append(s.Findings, syntaxFinding(st.Err))
 		case *grammar.Binding:
 			if prev := scope[st.Name.Name]; prev != nil {
-				s.Findings = append(s.Findings, Finding{Range: st.Name.Range, Severity: SeverityWarning, Code: CodeRedefined,
-					Message: fmt.Sprintf("%s is bound again; the earlier binding is shadowed from here on", st.Name.Name),
-					Related: []Related{{prev.Def.Name.Range, "earlier binding of " + st.Name.Name}}})
+				s.Findings = append(s.Findings, rebindingFindings(prev, st, deps)...)
 			}
 			sym := &Symbol{Name: st.Name.Name, Def: st, Stmt: i, Value: r.Value, Err: r.Err, key: key}
 			s.Symbols = append(s.Symbols, sym)
@@ -106,7 +107,6 @@ func AnalyzeFile(f *grammar.File, src []byte, cache *Cache) *Sheet {
 		}
 		s.Results = append(s.Results, r)
 	}
-	s.unusedNames()
 	sort.SliceStable(s.Findings, func(i, j int) bool {
 		return s.Findings[i].Range.Pos.Offset < s.Findings[j].Range.Pos.Offset
 	})
@@ -143,15 +143,17 @@ func (s *Sheet) evalStatement(st grammar.Stmt, src []byte, scope scopeEnv, deps 
 		}
 		defer func() { cache.store(key, text, pos.Column, depKeys, pos, r) }()
 	}
+	var sites []CallSite
 	switch st := st.(type) {
 	case *grammar.Binding:
-		r.value, r.err = Eval(st.Value, scope)
+		r.value, r.err = evalSites(st.Value, scope, &sites)
 		r.hints = hintFindings(st)
 	case *grammar.ExprStmt:
-		r.value, r.err = Eval(st.X, scope)
+		r.value, r.err = evalSites(st.X, scope, &sites)
 	case *grammar.Assert:
-		r.err = s.checkAssert(st, scope)
+		r.err = s.checkAssert(st, scope, &sites)
 	}
+	r.calls = callFindings(sites, scope)
 	return key, r, false
 }
 
@@ -160,13 +162,19 @@ type stmtResult struct {
 	value layout.Value
 	err   error
 	hints []Finding
+	calls []callFinding // what the calls' checks found
 }
 
 func (s *Sheet) resolveNames(root grammar.Node, scope scopeEnv, deps *[]*Symbol) {
 	grammar.Inspect(root, func(n grammar.Node) bool {
 		if call, ok := n.(*grammar.Call); ok {
-			// The operation's name is not a sheet name.
+			// The operation's name is not a sheet name, nor are the bare
+			// words it reads.
+			op, isSheetOp := sheetOps[call.Fun.Name]
 			for _, a := range call.Args {
+				if name, ok := a.(*grammar.Name); ok && isSheetOp && op.isKeyword(name.Name) && scope[name.Name] == nil {
+					continue
+				}
 				s.resolveNames(a, scope, deps)
 			}
 			return false
@@ -188,22 +196,34 @@ func (s *Sheet) resolveNames(root grammar.Node, scope scopeEnv, deps *[]*Symbol)
 	})
 }
 
-func (s *Sheet) unusedNames() {
-	for _, sym := range s.Symbols {
-		if len(sym.Uses) == 0 && sym.Name[0] != '_' {
-			s.Findings = append(s.Findings, Finding{Range: sym.Def.Name.Range, Severity: SeverityHint, Code: CodeUnused,
-				Message: fmt.Sprintf("%s is bound but never used", sym.Name)})
+// rebindingFindings judges binding a name again. A sheet is a notebook:
+// a binding nobody reads is a result to look at, and "A = coalesce(A)" is an
+// update; but a value overwritten before anything read it is lost work, and
+// a rebinding that ignores the old value changes what later lines read.
+func rebindingFindings(prev *Symbol, st *grammar.Binding, deps []*Symbol) []Finding {
+	name := st.Name.Name
+	if len(prev.Uses) == 0 && name[0] != '_' {
+		return []Finding{{Range: prev.Def.Name.Range, Severity: SeverityWarning, Code: CodeUnused,
+			Message: fmt.Sprintf("the value bound to %s here is never used: %s is bound again on line %d before anything reads it", name, name, st.Range.Pos.Line),
+			Related: []Related{{st.Name.Range, "the next binding of " + name}}}}
+	}
+	for _, d := range deps {
+		if d == prev {
+			return nil
 		}
 	}
+	return []Finding{{Range: st.Name.Range, Severity: SeverityHint, Code: CodeRedefined,
+		Message: fmt.Sprintf("%s is bound again: from here on %s is this value, not the one bound on line %d", name, name, prev.Def.Range.Pos.Line),
+		Related: []Related{{prev.Def.Name.Range, "earlier binding of " + name}}}}
 }
 
 // checkAssert evaluates both sides and checks the relation.
-func (s *Sheet) checkAssert(a *grammar.Assert, env Env) error {
-	left, err := Eval(a.Left, env)
+func (s *Sheet) checkAssert(a *grammar.Assert, env Env, sites *[]CallSite) error {
+	left, err := evalSites(a.Left, env, sites)
 	if err != nil {
 		return err
 	}
-	right, err := Eval(a.Right, env)
+	right, err := evalSites(a.Right, env, sites)
 	if err != nil {
 		return err
 	}
@@ -259,7 +279,7 @@ func evalFinding(err error, at grammar.Range, src []byte, scope scopeEnv) (Findi
 			nameFixes(&f, ee.Range, string(src[ee.Range.Pos.Offset:ee.Range.End.Offset]), names)
 		case CodeUnknownOp:
 			var names []string
-			for _, op := range layout.Ops() {
+			for _, op := range Ops() {
 				names = append(names, op.Name)
 			}
 			nameFixes(&f, ee.Range, string(src[ee.Range.Pos.Offset:ee.Range.End.Offset]), names)

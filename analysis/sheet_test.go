@@ -25,11 +25,12 @@ func TestSheetFindings(t *testing.T) {
 	}{
 		{"clean", "A = (4,2):(1,4)\nassert size(A) == 8\n", nil},
 		{"undefined", "B = coalesce(A)\nassert B == B\n", []string{"1:14 undefined-name: undefined: A"}},
-		{"use before definition", "assert A == A\nA = 8:1\n", []string{"1:8 undefined-name: undefined: A", "2:1 unused-name: A is bound but never used"}},
-		{"unused", "A = 8:1\n", []string{"1:1 unused-name: A is bound but never used"}},
+		{"use before definition", "assert A == A\nA = 8:1\n", []string{"1:8 undefined-name: undefined: A"}},
+		{"a binding nobody reads is a result", "A = 8:1\n", nil},
+		{"overwritten before use", "A = 8:1\nA = 4:1\nassert A == A\n", []string{"1:1 unused-name: the value bound to A here is never used: A is bound again on line 2 before anything reads it"}},
 		{"underscore names are not reported unused", "_scratch = 8:1\n", nil},
-		{"redefined", "A = 8:1\nA = 4:1\nassert A == A\n", []string{"1:1 unused-name: A is bound but never used", "2:1 redefined-name: A is bound again"}},
-		{"redefinition reads the earlier binding", "A = 8:1\nA = coalesce(A)\nassert A == A\n", []string{"2:1 redefined-name: A is bound again"}},
+		{"redefined", "A = 8:1\nassert A == A\nA = 4:1\nassert A == A\n", []string{"3:1 redefined-name: A is bound again: from here on A is this value, not the one bound on line 1"}},
+		{"an update reads the earlier binding", "A = 8:1\nA = coalesce(A)\nassert A == A\n", nil},
 		{"incongruent", "A = (4,2):(1,(2,3))\nassert A == A\n", []string{"1:5 incongruent: "}},
 		{"bad swizzle", "S = Sw<3,4,2>\nassert S is S\n", []string{"1:5 invalid-swizzle: "}},
 		{"precondition", "C = complement((2,2):(1,1))\nassert C == C\n", []string{"1:5 precondition: complement: "}},
@@ -136,7 +137,8 @@ func TestEvalString(t *testing.T) {
 		{"<8 : 2>", "8:2"},
 		{"logical_divide((4,6):(1,4), <2, 3>)", "((2,2),(3,2)):((1,2),(4,12))"},
 		{"(4,8):(1@0,1@1)", "(4,8):(1@0,1@1)"},
-		{"Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)", "Sw<3,4,3> o 0 o (8,64):(64,1)"},
+		{"Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1)", "Sw<3,3,3> o 0 o (8,64):(64,1)"},
+		{"Sw<3,4,3> o smem_ptr[32b](unset) o (8,32):(32,1)", "Sw<3,2,3> o 0 o (8,32):(32,1)"},
 		{"Sw<3,4,3> o (8,64):(64,1)", "Sw<3,4,3> o 0 o (8,64):(64,1)"},
 		{"(8,8):(8,1) o (2,2):(1,2)", "(2,2):(8,16)"},
 		{"size((?,4):(1,?))", "?"},
@@ -150,7 +152,7 @@ func TestEvalString(t *testing.T) {
 			t.Errorf("EvalString(%q) = %v, want %s", tc.src, v, tc.want)
 		}
 	}
-	for _, src := range []string{"(4,", "frob(1)", "x", "1/0@0"} {
+	for _, src := range []string{"(4,", "frob(1)", "x", "1/0@0", "Sw<3,4,3> o smem_ptr[0b](unset) o 8:1", "Sw<3,4,3> o smem_ptr[3b](unset) o 8:1", "8:1 o smem_ptr[16b](unset) o 8:1"} {
 		if v, err := EvalString(src); err == nil {
 			t.Errorf("EvalString(%q) = %v, want an error", src, v)
 		}

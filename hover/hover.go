@@ -28,7 +28,7 @@ func Target(t analysis.Target, opts Options) string {
 		}
 	}
 	if call, ok := t.Node.(*grammar.Call); ok {
-		if op, ok := layout.LookupOp(call.Fun.Name); ok {
+		if op, ok := analysis.LookupOp(call.Fun.Name); ok {
 			fmt.Fprintf(&b, "`%s`", op.Signature)
 			if op.Doc != "" {
 				b.WriteString(": " + op.Doc)
@@ -53,6 +53,14 @@ func Target(t analysis.Target, opts Options) string {
 func Value(v layout.Value, opts Options) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "```cute\n%s\n```\n", v)
+	switch a := v.(type) {
+	case analysis.BankValue:
+		b.WriteString(bankReport(a))
+		return b.String()
+	case analysis.AdviceValue:
+		b.WriteString(adviceText(a))
+		v = a.Layout
+	}
 	switch v := v.(type) {
 	case layout.Swizzle:
 		b.WriteString(swizzleFacts(v))

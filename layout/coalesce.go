@@ -185,43 +185,72 @@ type FlatLayout struct {
 // Law: dst.Layout().Eval(i) == l.Eval(i) for every i.
 func (l Layout) FlattenInto(dst *FlatLayout) error {
 	dst.Rank = 0
-	return flattenInto(dst, l, l.Shape, l.Stride)
-}
-
-func flattenInto(dst *FlatLayout, l Layout, s, d IntTuple) error {
-	if s.IsTuple() {
-		if !d.IsTuple() || len(d.elems) != len(s.elems) {
-			return errorf("flatten", CondCongruent, "%v", l)
-		}
-		for i := range s.elems {
-			if err := flattenInto(dst, l, s.elems[i], d.elems[i]); err != nil {
-				return err
-			}
-		}
+	var bad flatFailure
+	if flattenLeaves(dst, &l.Shape, &l.Stride, &bad) {
 		return nil
 	}
-	if d.IsTuple() {
-		return errorf("flatten", CondCongruent, "%v", l)
-	}
-	if s.kind == kindUnknown || d.kind == kindUnknown {
+	switch bad.why {
+	case flatNotCongruent:
+		return errorf("flatten", CondCongruent, "the shape %v and the stride %v of the layout are not congruent", l.Shape, l.Stride)
+	case flatUnknown:
 		return unknownErr("flatten", "a mode of "+l.String())
+	case flatNotInteger:
+		return errorf("flatten", "", "%v has the non-integer mode %v:%v", l, bad.s, bad.d)
 	}
-	if !s.isPlainInt() || !d.isPlainInt() {
-		return errorf("flatten", "", "%v has a non-integer mode %v:%v", l, s, d)
+	return errorf("flatten", "", "%v has more than %d modes", l, MaxFlatRank)
+}
+
+type flatFailure struct {
+	why  int
+	s, d IntTuple
+}
+
+const (
+	flatNotCongruent = iota + 1
+	flatUnknown
+	flatNotInteger
+	flatTooMany
+)
+
+// flattenLeaves appends the leaves of s:d to dst; on failure it says why in bad.
+func flattenLeaves(dst *FlatLayout, s, d *IntTuple, bad *flatFailure) bool {
+	if s.kind == kindTuple {
+		if d.kind != kindTuple || len(d.elems) != len(s.elems) {
+			bad.why = flatNotCongruent
+			return false
+		}
+		for i := range s.elems {
+			if !flattenLeaves(dst, &s.elems[i], &d.elems[i], bad) {
+				return false
+			}
+		}
+		return true
 	}
-	if dst.Rank == MaxFlatRank {
-		return errorf("flatten", "", "%v has more than %d modes", l, MaxFlatRank)
+	switch {
+	case d.kind == kindTuple:
+		bad.why = flatNotCongruent
+		return false
+	case s.kind == kindUnknown || d.kind == kindUnknown:
+		bad.why = flatUnknown
+		return false
+	case !s.isPlainInt() || !d.isPlainInt():
+		bad.why, bad.s, bad.d = flatNotInteger, *s, *d
+		return false
+	case dst.Rank == MaxFlatRank:
+		bad.why = flatTooMany
+		return false
 	}
 	dst.Shape[dst.Rank], dst.Stride[dst.Rank] = s.val, d.val
 	dst.Rank++
-	return nil
+	return true
 }
 
 // flattenStatic is FlattenInto for layouts of static plain integers only
 // (the ones on which CoalesceFlat agrees with Coalesce).
 func (l Layout) flattenStatic(dst *FlatLayout) bool {
 	dst.Rank = 0
-	return allStatic(&l.Shape) && allStatic(&l.Stride) && flattenInto(dst, l, l.Shape, l.Stride) == nil
+	var bad flatFailure
+	return allStatic(&l.Shape) && allStatic(&l.Stride) && flattenLeaves(dst, &l.Shape, &l.Stride, &bad)
 }
 
 // Layout is f as a Layout: integer-shaped for rank 1, a flat tuple otherwise.
@@ -230,8 +259,8 @@ func (f *FlatLayout) Layout() Layout {
 	if f.Rank == 1 {
 		return Layout{Shape: Int(f.Shape[0]), Stride: Int(f.Stride[0])}
 	}
-	shapes := make([]IntTuple, f.Rank)
-	strides := make([]IntTuple, f.Rank)
+	both := make([]IntTuple, 2*f.Rank) // one allocation for the two trees
+	shapes, strides := both[:f.Rank:f.Rank], both[f.Rank:]
 	for i := range f.Rank {
 		shapes[i], strides[i] = Int(f.Shape[i]), Int(f.Stride[i])
 	}

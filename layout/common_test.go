@@ -119,7 +119,7 @@ func TestCommonErrors(t *testing.T) {
 	wantError(t, "max_common_vector right inverse", err, "max_common_vector", CondCongruent, "in right_inverse")
 	_, err = MaxCommonLayout(mustLayout("4:1"), Layout{Shape: Ints(2, 2), Stride: Int(1)})
 	wantError(t, "max_common_layout right inverse", err, "max_common_layout", CondCongruent)
-	_, err = MaxCommonLayout(mustLayout("4:1"), Layout{Shape: Ints(1<<40, 1<<40), Stride: Ints(1, 1<<41)})
+	_, err = MaxCommonLayout(mustLayout("4:1"), Layout{Shape: Ints(1<<40, 1<<40, 2), Stride: Ints(1, 1<<41, 3)})
 	wantError(t, "max_common_layout overflow", err, "max_common_layout", CondOverflow)
 	_, err = Nullspace(Layout{Shape: Ints(1<<40, 1<<40), Stride: Ints(0, 0)})
 	wantError(t, "nullspace overflow", err, "nullspace", CondOverflow)

@@ -93,24 +93,12 @@ func ceilDivTuple(t IntTuple, b int64, prod *int64) (int64, bool) {
 		}
 		return ceilDivC(b, t.val)
 	}
+	// A nested mode passes on ceil_div(b, product(mode)) in CuTe; for the
+	// positive sizes of a shape that is what the fold through the mode
+	// leaves, ceil(ceil(b/x)/y) being ceil(b/(x*y)).
 	for _, e := range t.elems {
-		if e.IsLeaf() {
-			var ok bool
-			if b, ok = ceilDivTuple(e, b, prod); !ok {
-				return 0, false
-			}
-			continue
-		}
-		// A nested mode divides by the rest as a whole, then passes on
-		// ceil_div(rest, product(mode)).
-		if _, ok := ceilDivTuple(e, b, prod); !ok {
-			return 0, false
-		}
-		p, ok := productOf(e)
-		if !ok {
-			return 0, false
-		}
-		if b, ok = ceilDivC(b, p); !ok {
+		var ok bool
+		if b, ok = ceilDivTuple(e, b, prod); !ok {
 			return 0, false
 		}
 	}

@@ -181,6 +181,10 @@ func TestComplementErrors(t *testing.T) {
 	wantError(t, "nested cotarget overflow", err, "complement", CondOverflow)
 	_, err = ComplementTo(mustLayout("4:2"), Tup(Ints(1<<62, 1<<62), Int(3)))
 	wantError(t, "nested cotarget product overflow", err, "complement", CondOverflow)
+	if got, err := ComplementTo(mustLayout("4:2"), Tup(Ints(3, 5), Int(7))); err != nil || got.String() != "(2,14):(1,8)" {
+		// ceil_div((3,5),8) = (1,2), then 7 divided by ceil_div(8, 15) = 1: rest 1*2*7.
+		t.Errorf("complement(4:2, ((3,5),7)) = %v, %v; want (2,14):(1,8)", got, err)
+	}
 	_, err = ComplementTo(mustLayout("4:0"), Ints(1<<62, 1<<62))
 	wantError(t, "empty layout, cotarget overflow", err, "complement", CondOverflow)
 	_, err = ComplementTo(mustLayout("4:2"), Ints(8, 0))

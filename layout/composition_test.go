@@ -542,6 +542,21 @@ func TestBwCoalesce(t *testing.T) {
 	if got := flatLayout(s, d).String(); !ok || got != "(4,2):(1,7)" {
 		t.Errorf("coalesceX((4,1):(1,7)) = %s, want (4,2):(1,7) (the trailing size-1 mode keeps stride 7)", got)
 	}
+	p0, p1 := []int{0}, []int{1}
+	s, d, paths, ok := bwCoalescePaths([]int64{2, 1, 1}, []int64{1, 5, 3}, [][]int{p0, nil, p1}, 1, 3)
+	if l := flatLayoutPaths(s, d, paths); !ok || l.String() != "2:1@0" {
+		t.Errorf("bwCoalescePaths((2,1,1):(1@0,5,3@1)) = %v, want 2:1@0 (size-1 modes go, the front one replaced)", l)
+	}
+	s, d, paths, ok = bwCoalescePaths([]int64{1, 1}, []int64{1, 3}, [][]int{p0, p1}, 1, 3)
+	if l := flatLayoutPaths(s, d, paths); !ok || l.String() != "1:0" {
+		t.Errorf("bwCoalescePaths((1,1):(1@0,3@1)) = %v, want 1:0", l)
+	}
+	s, d, paths, ok = bwCoalescePaths([]int64{2, 4}, []int64{1, 2}, [][]int{p0, p1}, 4, 2)
+	if l := flatLayoutPaths(s, d, paths); !ok || l.String() != "(2,4):(1@0,2@1)" {
+		t.Errorf("bwCoalescePaths((2,4):(1@0,2@1)) = %v: different bases must not merge", l)
+	}
+	_, err := Composition(Layout{Shape: Int(4), Stride: Basis(1<<62, 0)}, mustLayout("2:4"))
+	wantError(t, "basis A of rank 1, overflow", err, "composition", CondOverflow)
 	if _, _, ok := bwCoalesce([]int64{1 << 62, 4}, []int64{1, 1 << 62}, 4, 1<<62); ok {
 		t.Errorf("bwCoalesce: overflowing merge accepted")
 	}

@@ -22,8 +22,9 @@ import (
 // With scaled-basis strides the offset is a basis sum (an arithmetic tuple).
 // Law: Crd2Idx(c, s, d) == InnerProduct(c, d) for every coordinate c congruent to s.
 func Crd2Idx(coord, shape, stride IntTuple) (IntTuple, error) {
-	if v, ok := fastCrd2Idx(&coord, &shape, &stride); ok {
-		return intLeaf(v, coord.static && allStatic(&shape) && allStatic(&stride)), nil
+	static := true
+	if v, ok := fastCrd2Idx(&coord, &shape, &stride, &static); ok {
+		return intLeaf(v, static), nil
 	}
 	return crd2idx(coord, shape, stride)
 }
@@ -45,19 +46,20 @@ func allStatic(t *IntTuple) bool {
 // ok is false whenever the general path is needed (unknowns, bases, "_",
 // tuples out of place, overflow, a zero size), which then gives the answer
 // or the error.
-func fastCrd2Idx(c, s, d *IntTuple) (int64, bool) {
+func fastCrd2Idx(c, s, d *IntTuple, static *bool) (int64, bool) {
 	if c.kind != kindTuple {
 		if c.kind != kindInt || len(c.modes) != 0 {
 			return 0, false
 		}
-		return fastSplit(c.val, s, d)
+		*static = *static && c.static
+		return fastSplit(c.val, s, d, static)
 	}
 	if s.kind != kindTuple || d.kind != kindTuple || len(c.elems) != len(s.elems) || len(d.elems) != len(s.elems) {
 		return 0, false
 	}
 	var acc int64
 	for i := range c.elems {
-		v, ok := fastCrd2Idx(&c.elems[i], &s.elems[i], &d.elems[i])
+		v, ok := fastCrd2Idx(&c.elems[i], &s.elems[i], &d.elems[i], static)
 		if !ok {
 			return 0, false
 		}
@@ -68,11 +70,12 @@ func fastCrd2Idx(c, s, d *IntTuple) (int64, bool) {
 	return acc, true
 }
 
-func fastSplit(idx int64, s, d *IntTuple) (int64, bool) {
+func fastSplit(idx int64, s, d *IntTuple, static *bool) (int64, bool) {
 	if s.kind != kindTuple {
 		if d.kind != kindInt || len(d.modes) != 0 {
 			return 0, false
 		}
+		*static = *static && d.static
 		return mulChecked(idx, d.val)
 	}
 	n := len(s.elems)
@@ -85,14 +88,14 @@ func fastSplit(idx int64, s, d *IntTuple) (int64, bool) {
 		if i < n-1 {
 			c = 0
 			if idx != 0 {
-				p, ok := fastProduct(&s.elems[i])
+				p, ok := fastProduct(&s.elems[i], static)
 				if !ok || p == 0 {
 					return 0, false
 				}
 				c, idx = idx%p, idx/p
 			}
 		}
-		v, ok := fastSplit(c, &s.elems[i], &d.elems[i])
+		v, ok := fastSplit(c, &s.elems[i], &d.elems[i], static)
 		if !ok {
 			return 0, false
 		}
@@ -103,13 +106,14 @@ func fastSplit(idx int64, s, d *IntTuple) (int64, bool) {
 	return acc, true
 }
 
-func fastProduct(s *IntTuple) (int64, bool) {
+func fastProduct(s *IntTuple, static *bool) (int64, bool) {
 	if s.kind != kindTuple {
+		*static = *static && s.static
 		return s.val, s.kind == kindInt && len(s.modes) == 0
 	}
 	p := int64(1)
 	for i := range s.elems {
-		v, ok := fastProduct(&s.elems[i])
+		v, ok := fastProduct(&s.elems[i], static)
 		if !ok {
 			return 0, false
 		}

@@ -368,3 +368,17 @@ func TestIdx2CrdStride(t *testing.T) {
 		t.Errorf("idx2crd(3, ((4,2),4), 1) = %v, %v", got, err)
 	}
 }
+
+func TestCrd2IdxStaticMark(t *testing.T) {
+	l := mustLayout("(4,(2,3)):(1,(4,8))")
+	if v, _ := Crd2Idx(Int(13), l.Shape, l.Stride); !v.IsStatic() || v.Value() != 13 {
+		t.Errorf("static layout at 13 = %v (static %v)", v, v.IsStatic())
+	}
+	dynStride := Tup(Int(1), Tup(Dyn(4), Int(8)))
+	if v, _ := Crd2Idx(Int(13), l.Shape, dynStride); v.IsStatic() || v.Value() != 13 {
+		t.Errorf("run-time stride at 13 = %v (static %v)", v, v.IsStatic())
+	}
+	if v, _ := Crd2Idx(Dyn(13), l.Shape, l.Stride); v.IsStatic() {
+		t.Errorf("run-time index gives a static offset %v", v)
+	}
+}

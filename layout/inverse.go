@@ -106,8 +106,11 @@ func coalesceModes(op string, a Layout, shape, stride []int64) ([]int64, []int64
 // exclusivePrefixProduct appends 1, s0, s0*s1, ... (one per shape) to out.
 func exclusivePrefixProduct(shape []int64, out []int64) ([]int64, bool) {
 	p := int64(1)
-	for _, s := range shape {
+	for i, s := range shape {
 		out = append(out, p)
+		if i == len(shape)-1 {
+			break // the full product is not needed, and may not fit
+		}
 		var ok bool
 		if p, ok = mulChecked(p, s); !ok {
 			return nil, false

@@ -91,18 +91,21 @@ func TestSortByStride(t *testing.T) {
 func TestInverseErrors(t *testing.T) {
 	_, err := LeftInverse(mustLayout("(8,2,2):(4,3,5)"))
 	wantError(t, "left inverse divisibility", err, "left_inverse", CondLeftInverse, "stride 4", "multiple of 3")
-	_, err = LeftInverse(Layout{Shape: Ints(1<<40, 1<<40), Stride: Ints(1, 1<<41)})
+	_, err = LeftInverse(Layout{Shape: Ints(1<<40, 1<<40, 2), Stride: Ints(1, 1<<41, 3)})
 	wantError(t, "left inverse size overflow", err, "left_inverse", CondOverflow)
 	_, err = LeftInverse(Layout{Shape: Ints(1<<62, 4), Stride: Ints(1, 1<<62)})
 	wantError(t, "left inverse coalesce overflow", err, "left_inverse", CondOverflow)
 	_, err = LeftInverse(Layout{Shape: Ints(2, 2), Stride: Int(1)})
 	wantError(t, "left inverse, not congruent", err, "left_inverse", CondCongruent)
-	_, err = RightInverse(Layout{Shape: Ints(1<<40, 1<<40), Stride: Ints(1, 1<<41)})
+	_, err = RightInverse(Layout{Shape: Ints(1<<40, 1<<40, 2), Stride: Ints(1, 1<<41, 3)})
 	wantError(t, "right inverse size overflow", err, "right_inverse", CondOverflow)
 	_, err = RightInverse(Layout{Shape: Ints(1<<62, 2, 4), Stride: Ints(1, 0, 1<<62)})
 	wantError(t, "right inverse coalesce overflow", err, "right_inverse", CondOverflow)
-	_, err = RightInverse(Layout{Shape: Ints(2, 1<<62), Stride: Ints(1, 2)})
+	_, err = RightInverse(Layout{Shape: Ints(1<<62, 2), Stride: Ints(2, 1)})
 	wantError(t, "right inverse cosize overflow", err, "right_inverse", CondOverflow)
+	if got, err := RightInverse(Layout{Shape: Ints(1<<40, 1<<40), Stride: Ints(1, 1<<41)}); err != nil || got.String() != "1099511627776:1" {
+		t.Errorf("right inverse of a layout whose size overflows = %v, %v (the size itself is never needed)", got, err)
+	}
 	_, err = RightInverse(Layout{Shape: Ints(2, 2), Stride: Int(1)})
 	wantError(t, "right inverse, not congruent", err, "right_inverse", CondCongruent)
 

@@ -14,24 +14,36 @@ import (
 	"time"
 )
 
-// generatedSheet is a sheet of n lines: bindings of layouts, uses of earlier
-// bindings, comments with non-ASCII text and an unclosed bracket every 500
-// lines, so every feature has work to do.
+// generatedSheet is a sheet of n lines in the mix users write: literals,
+// calls of the common operations, asserts, comments (with non-ASCII text),
+// and every 500 lines a call left open, so there are findings with fixes.
 func generatedSheet(n int) string {
 	var b strings.Builder
-	for i := 0; i < n; i++ {
-		switch {
-		case i%500 == 499:
-			fmt.Fprintf(&b, "bad%d = ((4,8),(2,2):((1,4),(32,64))\n", i)
-		case i%10 == 0:
-			fmt.Fprintf(&b, "# section %d: thread-value layouts é😀\n", i)
-		case i%3 == 0 && i > 3:
-			fmt.Fprintf(&b, "use%d = compose(l%d, (2,2):(1,2))\n", i, i-2)
-		default:
-			fmt.Fprintf(&b, "l%d = ((4,8),(2,%d)):((1,4),(32,%d))\n", i, 1+i%4, 64*(1+i%3))
+	written := 0
+	for i := 0; ; i++ {
+		lines := []string{
+			fmt.Sprintf("# stage %d: tiles é😀", i),
+			fmt.Sprintf("a%d = (%d,(2,2)):(4,(2,1))", i, 1+i%8),
+			fmt.Sprintf("sw%d = composition(Sw<3,4,3>, (8,64):(64,1))", i),
+			fmt.Sprintf("tv%d = logical_divide((128,64):(64,1), [32:1;8:1])", i),
+			fmt.Sprintf("c%d = coalesce(a%d)", i, i),
+			fmt.Sprintf("z%d = zipped_divide(tv%d, [4:1;_])", i, i),
+			fmt.Sprintf("assert size(tv%d) == 8192", i),
+			fmt.Sprintf("k%d = complement((4,%d):(1,8), 256) // rest", i, 1+i%2),
+			fmt.Sprintf("r%d = make_layout((4,8), LayoutRight)", i),
+			fmt.Sprintf("u%d = composition(c%d, r%d)", i, i, i),
+		}
+		for _, l := range lines {
+			if written == n {
+				return b.String()
+			}
+			if written%500 == 499 {
+				l = fmt.Sprintf("open%d = composition(a%d, (2,2):(1,2)", i, i)
+			}
+			b.WriteString(l + "\n")
+			written++
 		}
 	}
-	return b.String()
 }
 
 const benchLines = 5000
@@ -65,8 +77,26 @@ func processCPU() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-func benchSession(b *testing.B) (*session, string) {
-	s := startSession(b, Options{})
+// featureSets are what the benchmarks measure: the server as it ships
+// (package analysis), and the parser-free fallback, whose figures are the
+// cost of the server itself.
+var featureSets = []struct {
+	name string
+	make func() Features
+}{
+	{"analysis", func() Features { return NewAnalyzed() }},
+	{"fallback", func() Features { return Fallback{} }},
+}
+
+// eachFeatureSet runs bench once per feature set, as sub-benchmarks.
+func eachFeatureSet(b *testing.B, bench func(b *testing.B, f Features)) {
+	for _, fs := range featureSets {
+		b.Run(fs.name, func(b *testing.B) { bench(b, fs.make()) })
+	}
+}
+
+func benchSession(b *testing.B, f Features) (*session, string) {
+	s := startSession(b, Options{Features: f})
 	s.initialize()
 	text := generatedSheet(benchLines)
 	s.open(sheetURI, text)
@@ -76,8 +106,10 @@ func benchSession(b *testing.B) (*session, string) {
 
 // BenchmarkHover: hover at random names of the 5,000-line sheet, each
 // request answered before the next is sent. Target: p99 <= 5 ms.
-func BenchmarkHover(b *testing.B) {
-	s, text := benchSession(b)
+func BenchmarkHover(b *testing.B) { eachFeatureSet(b, benchHover) }
+
+func benchHover(b *testing.B, f Features) {
+	s, text := benchSession(b, f)
 	lines := strings.Split(text, "\n")
 	r := rand.New(rand.NewPCG(1, 1))
 	lat := make([]time.Duration, 0, b.N)
@@ -96,8 +128,10 @@ func BenchmarkHover(b *testing.B) {
 // diagnostics of that version are published. Edits are spaced past the
 // debounce window, as a user's are; edits closer together than it are
 // coalesced by design and wait out the window. Target: p99 <= 20 ms.
-func BenchmarkDiagnosticsAfterEdit(b *testing.B) {
-	s, _ := benchSession(b)
+func BenchmarkDiagnosticsAfterEdit(b *testing.B) { eachFeatureSet(b, benchDiagnosticsAfterEdit) }
+
+func benchDiagnosticsAfterEdit(b *testing.B, f Features) {
+	s, _ := benchSession(b, f)
 	s.setCountOnly(true)
 	r := rand.New(rand.NewPCG(2, 2))
 	version := 1
@@ -125,8 +159,10 @@ func BenchmarkDiagnosticsAfterEdit(b *testing.B) {
 
 // BenchmarkOpen: open the 5,000-line sheet under a new name and wait for its
 // first diagnostics. Target: p99 <= 250 ms.
-func BenchmarkOpen(b *testing.B) {
-	s := startSession(b, Options{})
+func BenchmarkOpen(b *testing.B) { eachFeatureSet(b, benchOpen) }
+
+func benchOpen(b *testing.B, f Features) {
+	s := startSession(b, Options{Features: f})
 	s.initialize()
 	s.setCountOnly(true)
 	text := generatedSheet(benchLines)
@@ -163,13 +199,13 @@ func BenchmarkResidentMemory(b *testing.B) {
 		c.notify("initialized", map[string]any{})
 		c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": sheetURI, "languageId": "cute", "version": 1, "text": generatedSheet(benchLines)}})
 		c.diagnosticsFor(sheetURI, 1)
-		for v := 2; v < 200; v++ {
+		for v := 2; v < 32; v++ {
 			c.notify("textDocument/didChange", map[string]any{"textDocument": map[string]any{"uri": sheetURI, "version": v},
 				"contentChanges": []any{map[string]any{"range": lspRange{lspPos{v * 7, 0}, lspPos{v * 7, 0}}, "text": "x"}}})
 			c.call("textDocument/hover", at(sheetURI, v*11, 1), nil)
 			c.call("textDocument/semanticTokens/full", map[string]any{"textDocument": map[string]any{"uri": sheetURI}}, nil)
 		}
-		c.diagnosticsFor(sheetURI, 199)
+		c.diagnosticsFor(sheetURI, 31)
 		if kb := procStatusKB(cmd.Process.Pid, "VmHWM"); float64(kb)/1024 > peak {
 			peak = float64(kb) / 1024
 		}

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"sync"
@@ -34,6 +35,17 @@ func (s *Server) findings(snap *Snapshot) []Finding {
 	})
 	f, _ := v.([]Finding)
 	return f
+}
+
+// safeFindings is findings with a panic in the analysis turned into an error.
+func (s *Server) safeFindings(snap *Snapshot) (findings []Finding, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			s.logf("panic analyzing %s: %v\n%s", snap.URI, r, debug.Stack())
+			findings, err = nil, fmt.Errorf("internal error: %v", r)
+		}
+	}()
+	return s.findings(snap), nil
 }
 
 // toDiagnostics converts findings to LSP diagnostics, ordered by position.
@@ -339,12 +351,12 @@ func (d *diagnosticScheduler) run(u string, w *diagnosticWorker) {
 }
 
 func (d *diagnosticScheduler) publish(snap *Snapshot) {
-	defer func() {
-		if r := recover(); r != nil {
-			d.s.logf("panic analyzing %s: %v", snap.URI, r)
-		}
-	}()
-	findings := d.s.findings(snap)
+	findings, err := d.s.safeFindings(snap)
+	if err != nil {
+		// The user sees that the analysis broke, not stale diagnostics.
+		d.s.logf("%v", err)
+		findings = []Finding{{Severity: SeverityError, Code: "internal-error", Message: "cute-lsp could not analyze this document: " + err.Error()}}
+	}
 	if !d.s.pushEnabled() {
 		return
 	}

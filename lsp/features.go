@@ -47,6 +47,13 @@ type Features interface {
 	Format(ctx context.Context, snap *Snapshot, cfg Config) []Edit
 }
 
+// DocumentCloser is implemented by a Features that keeps something per
+// document (a cache across versions); the server tells it when the editor
+// closes one.
+type DocumentCloser interface {
+	Closed(uri string)
+}
+
 // Severity of a finding, as LSP numbers it.
 type Severity int
 
@@ -125,9 +132,10 @@ const (
 	TokenOperator
 	TokenTypeName
 	TokenParameter
+	TokenEnumMember
 )
 
-var tokenTypeNames = []string{"variable", "function", "keyword", "number", "string", "comment", "operator", "type", "parameter"}
+var tokenTypeNames = []string{"variable", "function", "keyword", "number", "string", "comment", "operator", "type", "parameter", "enumMember"}
 
 // TokenModifier is a bit set of semantic token modifiers, in legend order.
 type TokenModifier uint32
@@ -170,10 +178,12 @@ type Symbol struct {
 type CompletionKind int
 
 const (
-	CompletionFunction CompletionKind = 3
-	CompletionVariable CompletionKind = 6
-	CompletionKeyword  CompletionKind = 14
-	CompletionSnippet  CompletionKind = 15
+	CompletionFunction   CompletionKind = 3
+	CompletionVariable   CompletionKind = 6
+	CompletionKeyword    CompletionKind = 14
+	CompletionSnippet    CompletionKind = 15
+	CompletionEnumMember CompletionKind = 20
+	CompletionConstant   CompletionKind = 21
 )
 
 // CompletionItem is one proposal. Replace is the span the insertion replaces

@@ -74,6 +74,13 @@ func TestLifecycleOpenEditHoverCodeActionShutdown(t *testing.T) {
 		t.Fatalf("line 1 after the fix = %q", snap.Line(1))
 	}
 
+	// A whole-document change replaces the text.
+	s.notify("textDocument/didChange", map[string]any{"textDocument": map[string]any{"uri": sheetURI, "version": 3},
+		"contentChanges": []any{map[string]any{"text": "x = ((\n"}}})
+	if d := s.diagnosticsFor(sheetURI, 3); len(d.Diagnostics) != 2 {
+		t.Fatalf("diagnostics after a full change = %+v", d.Diagnostics)
+	}
+
 	if code := s.shutdownAndExit(); code != 0 {
 		t.Errorf("exit code after shutdown+exit = %d, want 0", code)
 	}
@@ -333,6 +340,31 @@ func TestPanicInHandlerAnswersAndServerLives(t *testing.T) {
 	}
 }
 
+// A panicking analysis: the editor is shown an internal-error diagnostic,
+// requests that need the analysis answer InternalError, and the server
+// goes on.
+func TestPanicInAnalysis(t *testing.T) {
+	s := startSession(t, Options{Features: panickingAnalysis{}})
+	s.initialize()
+	s.open(sheetURI, brokenSheet)
+	d := s.diagnosticsFor(sheetURI, 1)
+	if len(d.Diagnostics) != 1 || d.Diagnostics[0].Code != "internal-error" || !strings.Contains(d.Diagnostics[0].Message, "analysis exploded") {
+		t.Fatalf("diagnostics = %+v", d.Diagnostics)
+	}
+	for range 2 {
+		if e := s.callErr("textDocument/diagnostic", map[string]any{"textDocument": map[string]any{"uri": sheetURI}}); e.Code != -32603 || !strings.Contains(e.Message, "analysis exploded") {
+			t.Errorf("pull diagnostics = %+v", e)
+		}
+	}
+	s.call("textDocument/hover", at(sheetURI, 2, 7), nil)
+}
+
+type panickingAnalysis struct{ Fallback }
+
+func (panickingAnalysis) Analyze(context.Context, *Snapshot, Config) []Finding {
+	panic("analysis exploded")
+}
+
 type panickingFeatures struct{ Fallback }
 
 func (panickingFeatures) Hover(context.Context, *Snapshot, Config, int) (Hover, bool) {
@@ -394,6 +426,12 @@ func TestPullDiagnostics(t *testing.T) {
 		t.Errorf("pull with the same result id = %+v, want unchanged", again)
 	}
 
+	// Folders added later are searched too; removed ones no longer are.
+	extra := t.TempDir()
+	os.WriteFile(filepath.Join(extra, "e.cute"), []byte("e = (((\n"), 0o644)
+	s.notify("workspace/didChangeWorkspaceFolders", map[string]any{"event": map[string]any{
+		"added": []any{map[string]any{"uri": fileURI(extra), "name": "extra"}}, "removed": []any{}}})
+
 	var ws struct {
 		Items []struct {
 			URI     string
@@ -410,8 +448,14 @@ func TestPullDiagnostics(t *testing.T) {
 			t.Errorf("open document reported with version %v, want 3", it.Version)
 		}
 	}
-	if len(got) != 2 || got["a.cute"] != 1 || got["b.cute"] != 1 {
-		t.Errorf("workspace diagnostics per file = %v, want a.cute:1 b.cute:1 (open text), nothing else", got)
+	if len(got) != 3 || got["a.cute"] != 1 || got["b.cute"] != 1 || got["e.cute"] != 3 {
+		t.Errorf("workspace diagnostics per file = %v, want a.cute:1 b.cute:1 (open text) e.cute:3, nothing else", got)
+	}
+	s.notify("workspace/didChangeWorkspaceFolders", map[string]any{"event": map[string]any{
+		"added": []any{}, "removed": []any{map[string]any{"uri": fileURI(extra), "name": "extra"}}}})
+	s.call("workspace/diagnostic", map[string]any{"previousResultIds": []any{}}, &ws)
+	if len(ws.Items) != 2 {
+		t.Errorf("after removing the folder: %d reports, want 2", len(ws.Items))
 	}
 
 	// A configuration change asks the pulling client to pull again.

@@ -16,6 +16,7 @@ func init() {
 	notificationHandlers[protocol.MethodTextDocumentDidClose] = didClose
 	notificationHandlers[protocol.MethodTextDocumentDidSave] = func(context.Context, *Server, []byte) error { return nil }
 	notificationHandlers[protocol.MethodWorkspaceDidChangeConfiguration] = didChangeConfiguration
+	notificationHandlers[protocol.MethodWorkspaceDidChangeWorkspaceFolders] = didChangeWorkspaceFolders
 }
 
 // negotiateEncoding picks utf-8 when the client offers it (no conversion on
@@ -118,6 +119,9 @@ func capabilities(enc Encoding) protocol.ServerCapabilities {
 		CompletionProvider:         &protocol.CompletionOptions{TriggerCharacters: []string{"(", ",", ":", "<", "@"}},
 		SignatureHelpProvider:      &protocol.SignatureHelpOptions{TriggerCharacters: []string{"(", ","}},
 		DocumentFormattingProvider: protocol.Boolean(true),
+		Workspace: &protocol.WorkspaceOptions{WorkspaceFolders: &protocol.WorkspaceFoldersServerCapabilities{
+			Supported: &yes, ChangeNotifications: protocol.Boolean(true),
+		}},
 		DiagnosticProvider: &protocol.DiagnosticOptions{
 			Identifier:            &diagnosticID,
 			InterFileDependencies: false,
@@ -179,6 +183,9 @@ func didClose(_ context.Context, s *Server, params []byte) error {
 	uri := string(p.TextDocument.URI)
 	s.store.Close(uri)
 	s.diags.forget(uri)
+	if c, ok := s.features.(DocumentCloser); ok {
+		c.Closed(uri)
+	}
 	return nil
 }
 
@@ -215,6 +222,34 @@ func didChangeConfiguration(_ context.Context, s *Server, params []byte) error {
 			}
 		}()
 	}
+	return nil
+}
+
+// didChangeWorkspaceFolders keeps the roots that workspace diagnostics
+// search in step with the editor's folders.
+func didChangeWorkspaceFolders(_ context.Context, s *Server, params []byte) error {
+	var p protocol.DidChangeWorkspaceFoldersParams
+	if err := decode(params, &p); err != nil {
+		return err
+	}
+	removed := map[string]bool{}
+	for _, f := range p.Event.Removed {
+		removed[filePath(string(f.URI))] = true
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	roots := s.roots[:0:0]
+	for _, r := range s.roots {
+		if !removed[r] {
+			roots = append(roots, r)
+		}
+	}
+	for _, f := range p.Event.Added {
+		if dir := filePath(string(f.URI)); dir != "" {
+			roots = append(roots, dir)
+		}
+	}
+	s.roots = roots
 	return nil
 }
 

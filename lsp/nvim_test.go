@@ -11,9 +11,13 @@ import (
 	"time"
 )
 
-// nvimSheet has an unclosed bracket on line 2, after non-ASCII text, so the
-// fix exercises the editor's UTF-16 positions.
-const nvimSheet = "tile = (4,8):(1,4)\nthr = (\"é😀\", tile, (2,2) # threads\nval = tile\n"
+// nvimSheet has a call left open on line 2 (the analyzer offers to insert
+// the ')'); nvimHost has a malformed descriptor after non-ASCII text in a
+// comment, so its diagnostic's column goes through UTF-16 and back.
+const (
+	nvimSheet = "tile = (4,8):(1,4) # é😀\nthr = composition(tile, (2,2):(1,2) # é😀 threads\nval = thr\n"
+	nvimHost  = "// é😀 tile: (4,8):(1,4)\n// é😀 bad: (4,8):(1,4,5)\n__global__ void k() {}\n"
+)
 
 // TestNeovimEndToEnd drives a real Neovim (headless) through the
 // editors/nvim configuration: open a sheet, receive diagnostics, hover,
@@ -26,7 +30,11 @@ func TestNeovimEndToEnd(t *testing.T) {
 	dir := t.TempDir()
 	bin := cuteLSPBinary(t)
 	sheet := filepath.Join(dir, "tile.cute")
+	host := filepath.Join(dir, "kernel.cu")
 	if err := os.WriteFile(sheet, []byte(nvimSheet), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(host, []byte(nvimHost), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	nvimDir, _ := filepath.Abs("../editors/nvim")
@@ -38,7 +46,7 @@ func TestNeovimEndToEnd(t *testing.T) {
 	cmd := exec.CommandContext(ctx, nvim, "--headless", "--clean", "-n", "-i", "NONE", "-c", "luafile "+script)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(),
-		"CUTE_LSP_BIN="+bin, "CUTE_SHEET="+sheet, "CUTE_NVIM_DIR="+nvimDir, "CUTE_RESULT="+resultPath,
+		"CUTE_LSP_BIN="+bin, "CUTE_SHEET="+sheet, "CUTE_HOST="+host, "CUTE_NVIM_DIR="+nvimDir, "CUTE_RESULT="+resultPath,
 		"XDG_CONFIG_HOME="+filepath.Join(dir, "config"), "XDG_DATA_HOME="+filepath.Join(dir, "data"),
 		"XDG_STATE_HOME="+filepath.Join(dir, "state"), "XDG_CACHE_HOME="+filepath.Join(dir, "cache"))
 	out, err := cmd.CombinedOutput()
@@ -52,17 +60,19 @@ func TestNeovimEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatalf("no result from nvim (%v); output:\n%s", err, out)
 	}
+	type diagnostic struct {
+		Lnum, Col int
+		Message   string
+	}
 	var res struct {
-		Steps       []string
-		Error       *string
-		Filetype    string
-		Diagnostics []struct {
-			Lnum, Col int
-			Message   string
-		}
-		Hover   string
-		Actions []string
-		Lines   []string
+		Steps           []string
+		Error           *string
+		Filetype        string
+		Diagnostics     []diagnostic
+		HostDiagnostics []diagnostic `json:"host_diagnostics"`
+		Hover           string
+		Actions         []string
+		Lines           []string
 	}
 	if err := json.Unmarshal(data, &res); err != nil {
 		t.Fatalf("result %s: %v", data, err)
@@ -74,18 +84,28 @@ func TestNeovimEndToEnd(t *testing.T) {
 	if res.Filetype != "cute" {
 		t.Errorf("filetype = %q, want cute", res.Filetype)
 	}
-	// Neovim reports byte columns: the '(' after "thr = " is byte 6.
-	if len(res.Diagnostics) != 1 || res.Diagnostics[0].Lnum != 1 || res.Diagnostics[0].Col != 6 || !strings.Contains(res.Diagnostics[0].Message, "never closed") {
-		t.Errorf("diagnostics = %+v, want one 'never closed' at line 1 column 6", res.Diagnostics)
+	// Neovim reports byte columns: the error is where the ')' is missing.
+	line := strings.Split(nvimSheet, "\n")[1]
+	wantCol := strings.Index(line, " #")
+	atFix := false
+	for _, d := range res.Diagnostics {
+		atFix = atFix || d.Lnum == 1 && d.Col == wantCol
 	}
-	if !strings.Contains(res.Hover, "tile = (4,8):(1,4)") {
-		t.Errorf("hover = %q, want the binding of tile", res.Hover)
+	if !atFix {
+		t.Errorf("errors = %+v, want one at line 1 column %d", res.Diagnostics, wantCol)
 	}
-	if len(res.Actions) != 1 || res.Actions[0] != "Insert the missing ')'" {
-		t.Errorf("code actions offered = %q", res.Actions)
+	if !strings.Contains(res.Hover, "(4,8):(1,4)") {
+		t.Errorf("hover = %q, want the value of tile", res.Hover)
 	}
-	want := []string{"tile = (4,8):(1,4)", "thr = (\"é😀\", tile, (2,2)) # threads", "val = tile"}
+	if len(res.Actions) == 0 || res.Actions[0] != "Insert ')'" {
+		t.Errorf("code actions offered = %q, want \"Insert ')'\" first", res.Actions)
+	}
+	want := []string{"tile = (4,8):(1,4) # é😀", "thr = composition(tile, (2,2):(1,2)) # é😀 threads", "val = thr"}
 	if strings.Join(res.Lines, "\n") != strings.Join(want, "\n") {
 		t.Errorf("buffer after the fix:\n%s\nwant:\n%s", strings.Join(res.Lines, "\n"), strings.Join(want, "\n"))
+	}
+	hostLine := strings.Split(nvimHost, "\n")[1]
+	if len(res.HostDiagnostics) != 1 || res.HostDiagnostics[0].Lnum != 1 || res.HostDiagnostics[0].Col != strings.Index(hostLine, "(") {
+		t.Errorf("host errors = %+v, want one at line 1 byte column %d", res.HostDiagnostics, strings.Index(hostLine, "("))
 	}
 }

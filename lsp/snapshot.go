@@ -113,8 +113,9 @@ type Snapshot struct {
 }
 
 type memoEntry struct {
-	once  sync.Once
-	value any
+	once     sync.Once
+	value    any
+	panicked any // what compute panicked with, if it did
 }
 
 // Memo returns compute's value for key, computing it once per snapshot: a
@@ -131,7 +132,19 @@ func (s *Snapshot) Memo(key any, compute func() any) any {
 		s.memo[key] = e
 	}
 	s.memoMu.Unlock()
-	e.once.Do(func() { e.value = compute() })
+	e.once.Do(func() {
+		defer func() {
+			if r := recover(); r != nil {
+				e.panicked = r
+			}
+		}()
+		e.value = compute()
+	})
+	if e.panicked != nil {
+		// Every caller fails as the first did, each recovered by its own
+		// request, rather than reading a missing value.
+		panic(e.panicked)
+	}
 	return e.value
 }
 

@@ -66,11 +66,17 @@ var stressSnippets = []string{"(", ")", "[", "]", "x", "tile", " = ", "(4,8):(1,
 // was answered without error, that the server's text matches the test's
 // model, and that the heap and the goroutines came back to where they were.
 func TestStressRandomEditsAndRequests(t *testing.T) {
+	for _, fs := range featureSets {
+		t.Run(fs.name, func(t *testing.T) { stress(t, fs.make()) })
+	}
+}
+
+func stress(t *testing.T, f Features) {
 	ops := 10000
 	if testing.Short() {
 		ops = 2000
 	}
-	s := startSession(t, Options{})
+	s := startSession(t, Options{Features: f})
 	s.initialize("utf-8")
 	model := &textModel{text: strings.Repeat("tile = (4,8):(1,4)\nthr = (tile, (2,2))\n# comment é😀\n", 20)}
 	s.open(sheetURI, model.text)

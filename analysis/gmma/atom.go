@@ -234,3 +234,26 @@ func ByteSwizzle(sw layout.Swizzle, bits int) (layout.Swizzle, error) {
 	}
 	return layout.UpcastSwizzle(sw, int64(n))
 }
+
+// FromPointerForm reads a layout CuTe prints with a smem_ptr stage
+// ("Sw<3,4,3> o smem_ptr[16b](unset) o L", the swizzle on byte addresses;
+// pass it as a Composed with that swizzle) as this package reads layouts:
+// the swizzle moved to element offsets of bits-bit elements, as CuTe's
+// as_position_independent_swizzle_layout does. A plain layout is unchanged.
+// Law: for the atoms, FromPointerForm(pointer form) == Atom.Layout().
+func FromPointerForm(v layout.Value, bits int) (layout.Value, error) {
+	c, ok := v.(layout.Composed)
+	if !ok {
+		return v, nil
+	}
+	sw, err := ElementSwizzle(c.Outer, bits)
+	if err != nil {
+		return nil, err
+	}
+	if sw.B == 0 {
+		if off, known := c.Offset, !c.Offset.IsTuple() && !c.Offset.IsUnknown(); known && off.Value() == 0 {
+			return c.Inner, nil
+		}
+	}
+	return layout.Composed{Outer: sw, Offset: c.Offset, Inner: c.Inner}, nil
+}

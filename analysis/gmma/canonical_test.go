@@ -1,6 +1,10 @@
 package gmma
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/cute-lsp/cute-lsp/layout"
+)
 
 // checkCanonical is the law of MakeDesc: the descriptor's canonical layout,
 // evaluated at every coordinate of the block, is the block's offset from its start.
@@ -33,4 +37,21 @@ func checkCanonical(d Descriptor, major Major, op Operand) error {
 		}
 	}
 	return nil
+}
+
+// offsets evaluates l at the 1-D coordinates 0..n-1.
+func offsets(l layout.Layout, n int64) ([]int64, error) {
+	var flat layout.FlatLayout
+	if err := l.FlattenInto(&flat); err != nil {
+		return nil, err
+	}
+	out := make([]int64, n)
+	for i := range n {
+		v, err := flat.Crd2Idx(i)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = v
+	}
+	return out, nil
 }

@@ -91,12 +91,17 @@ func modeName(i int) string {
 //	K-major, swizzled:   ((8,n),(2,1)):((W,SBO),(1,x))
 //	K-major, INTER:      ((8,n),(2,1)):((1,SBO),(LBO,x))
 //
-// and the descriptor holds LBO, SBO, the start address >> 4 and the swizzle
+// (SM100: K divided by 4 for SW128_32B, and no check of the K extent) and
+// the descriptor holds LBO, SBO, the start address >> 4 and the swizzle
 // kind; CuTe writes base_offset 0 (and on SM100 version 1, lbo_mode 0).
-// Law: CanonicalLayout of the result, evaluated at every coordinate of the
-// block, equals the block's offset (for a K-major INTER layout, only where
-// K spans two 16-byte chunks, the one LBO the descriptor holds).
-// A layout CuTe rejects is a *NotCanonical error.
+// Law: for a dense block (32 bytes of K), CanonicalLayout(d, major, Bits,
+// MN, K), evaluated at every coordinate of the block, equals the block's
+// offset less its start. (For a sparse K-major block of 64 bytes CuTe
+// checks only the first 32: where the other 32 lie, no field says.)
+// A layout CuTe rejects is a *NotCanonical error; so are three that CuTe
+// lets through to a wrong descriptor: a start address off a 16-byte
+// boundary or past the 14-bit field, a buffer off the swizzle's period, and
+// an LBO or SBO outside its 14-bit field (CuTe keeps the low bits).
 func MakeDesc(arch Arch, major Major, op Operand) (Descriptor, error) {
 	fail := func(mode int, cond, format string, args ...any) (Descriptor, error) {
 		return Descriptor{}, &NotCanonical{Arch: arch, Major: major, Mode: mode, Cond: cond, Detail: fmt.Sprintf(format, args...)}
@@ -340,15 +345,23 @@ func (g geometry) explainProfile(canon layout.Layout, mode int, tiler layout.Til
 	part := layout.Make(canon.Shape.At(mode), canon.Stride.At(mode))
 	tile := tiler.Modes[mode].Layout
 	rest := layout.Make(part.Shape.At(part.Shape.Len()-1), part.Stride.At(part.Stride.Len()-1))
-	what := "8-row groups (SBO)"
-	if (g.major == MajorMN) == (mode == 0) {
-		what = "repeats of the atom along the contiguous mode (LBO)"
+	var what string
+	switch {
+	case g.major == MajorK && mode == 0:
+		what = "groups of 8 rows (SBO)"
+	case g.major == MajorK:
+		what = "16-byte chunks along K (LBO)"
+	case mode == 0 && g.kind == Interleave:
+		what = "16-byte columns along M/N (SBO)"
+	case mode == 0:
+		what = "atoms along M/N (LBO)"
+	case g.kind == Interleave:
+		what = "groups of 8 along K (LBO)"
+	default:
+		what = "groups of 8 along K (SBO)"
 	}
-	if g.major == MajorMN && mode == 1 {
-		what = "8-column groups along K (SBO)"
-	}
-	return fmt.Sprintf("%s in 16-byte units is %v; past its first %v it continues as %v, several strides (%v bytes), where the descriptor has one stride for the %s",
-		modeName(mode), part, tile.Shape, rest, scaleStrides(rest.Stride, 16), what)
+	return fmt.Sprintf("%s, read in 16-byte units, is %v; past its first %v it continues as %v, strides %v elements = %v bytes, where the descriptor has one stride for the %s",
+		modeName(mode), part, tile.Shape, rest, scaleStrides(rest.Stride, g.t), scaleStrides(rest.Stride, 16), what)
 }
 
 func scaleStrides(t layout.IntTuple, k int64) layout.IntTuple {

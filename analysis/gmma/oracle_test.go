@@ -198,6 +198,7 @@ func checkRecord(t *testing.T, r oracleRecord, seen map[string]Tiling) error {
 // TestOracleErrorPaths reproduces the hand-written blocks: CuTe's descriptor
 // where it accepts the layout, and where it rejects it the same check failing.
 func TestOracleErrorPaths(t *testing.T) {
+	explained := 0
 	for _, r := range readRecords(t, "gmma_desc_errors.jsonl") {
 		arch := r.arch()
 		var sw layout.Swizzle
@@ -248,6 +249,87 @@ func TestOracleErrorPaths(t *testing.T) {
 		if !strings.Contains(r.Error, nc.Cond) {
 			t.Errorf("%s %s: CuTe says %q, we fail %q: %v", r.ID, r.Note, r.Error, nc.Cond, nc)
 		}
-		t.Logf("%s %s: %v", r.ID, r.Note, nc)
+		explained++
+		want, ok := explanations[r.ID]
+		if !ok {
+			t.Errorf("%s %s: no expected explanation for %v", r.ID, r.Note, nc)
+		}
+		for _, w := range want {
+			if !strings.Contains(nc.Error(), w) {
+				t.Errorf("%s %s: the explanation lacks %q: %v", r.ID, r.Note, w, nc)
+			}
+		}
+	}
+	if explained != len(explanations) {
+		t.Errorf("%d rejections explained, %d expected", explained, len(explanations))
+	}
+}
+
+// explanations are what each rejection must say, in the layout's own numbers.
+var explanations = map[string][]string{
+	"E001": {"mode 0 (M/N)", "144 bytes apart", "64:72 in elements"},
+	"E002": {"mode 1 (K)", "64 elements of 16 bits"},
+	"E004": {"mode 0 (M/N)", "(2,4):(64,256)", "(512,2048) elements"},
+	"E005": {"mode 0 (M/N)", "64 bytes apart (one SW64 row", "128 bytes apart"},
+	"E006": {"mode 0 (M/N)", "4 rows"},
+	"E007": {"mode 1 (K)", "spans 64 elements", "16 elements of 16 bits"},
+	"E008": {"mode 1 (K)", "128 bytes apart", "64 bytes apart", "16:32 in elements"},
+	"E009": {"mode 1 (K)", "looks K-major"},
+	"E010": {"mode 1 (K)", "looks MN-major"},
+	"E011": {"Sw<3,2,3>", "Swizzle<3,3,3>"},
+	"E012": {"mode 0 (M/N)", "stride 12 elements"},
+	"E013": {"mode 1 (K)", "32 bytes apart", "128 bytes apart"},
+	"E014": {"Swizzle<2,5,2>", "SM90"},
+	"E015": {"rank 3"},
+	"E017": {"mode 1 (K)", "16 bytes apart", "128 bytes apart"},
+	"E019": {"mode 0 (M/N)", "32 bytes apart", "64 bytes apart"},
+	"E020": {"SW128_32B", "only MN-major"},
+	"E021": {"mode 0 (M/N)", "144 bytes apart"},
+	"E023": {"mode 0 (M/N)", "128 bytes apart", "looks K-major"},
+	"E024": {"Swizzle<3,3,3>", "SM100"},
+	"E031": {"mode 1 (K)", "144 bytes apart"},
+}
+
+// TestPointerForm: every atom and tile CuTe printed with a smem_ptr stage,
+// read through FromPointerForm, is the position-independent layout CuTe printed.
+func TestPointerForm(t *testing.T) {
+	type rec struct {
+		AtomLayout string `json:"atom_layout"`
+		AtomPI     string `json:"atom_pi"`
+		Smem       string `json:"smem"`
+		SmemPI     string `json:"smem_pi"`
+		Bits       int    `json:"bits"`
+	}
+	f, err := os.Open("../../testdata/oracle/gmma_desc.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	n := 0
+	for sc.Scan() {
+		var r rec
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range [][2]string{{r.AtomLayout, r.AtomPI}, {r.Smem, r.SmemPI}} {
+			ptr := strings.Replace(p[0], fmt.Sprintf(" o smem_ptr[%db](unset) o ", r.Bits), " o 0 o ", 1)
+			v, err := parseValue(ptr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := FromPointerForm(v, r.Bits)
+			if err != nil || got.String() != p[1] {
+				t.Fatalf("%s: %v, %v; CuTe %s", p[0], got, err, p[1])
+			}
+			n++
+		}
+	}
+	if n == 0 {
+		t.Fatal("no records")
+	}
+	if _, err := FromPointerForm(layout.Composed{Outer: layout.Swizzle{B: 3, M: 4, S: 3}, Inner: layout.Make(layout.Int(8), layout.Int(1))}, 5); err == nil {
+		t.Error("5-bit elements accepted")
 	}
 }

@@ -117,10 +117,6 @@ func Recognize(arch Arch, op Operand) (Tiling, error) {
 	if n > maxCompare {
 		return Tiling{}, fmt.Errorf("the tile has %d elements, more than the %d compared", n, maxCompare)
 	}
-	want, err := offsets(inner, n)
-	if err != nil {
-		return Tiling{}, err
-	}
 	var near *mismatch
 	for _, major := range majorsByHint(inner) {
 		a := Atom{Major: major, Kind: kind, Bits: op.Bits}
@@ -149,20 +145,18 @@ func Recognize(arch Arch, op Operand) (Tiling, error) {
 				return Tiling{}, err
 			}
 			_, _, tinner, _ := parts(tv)
-			idx := int64(-1)
-			var got []int64
+			idx, w, g := int64(-1), int64(0), int64(0)
 			if !tinner.Shape.Equal(inner.Shape) || !tinner.Stride.Equal(inner.Stride) {
 				// Different trees may still be the same function: compare offsets.
-				if got, err = offsets(tinner, n); err != nil {
+				if idx, w, g, err = firstDiff(inner, tinner, n); err != nil {
 					return Tiling{}, err
 				}
-				idx = firstDiff(want, got)
 			}
 			if idx < 0 {
 				return Tiling{Atom: a, Shape: ext, Reps: [2]int64{ext[0] / aext[0], ext[1] / aext[1]}, Order: order}, nil
 			}
 			if near == nil || (!near.sizes && idx > near.index) {
-				near = &mismatch{atom: a, order: order, index: idx, want: want[idx], got: got[idx], ext: ext}
+				near = &mismatch{atom: a, order: order, index: idx, want: w, got: g, ext: ext}
 			}
 		}
 	}
@@ -199,28 +193,28 @@ func majorsByHint(inner layout.Layout) []Major {
 	return []Major{MajorK, MajorMN}
 }
 
-// offsets evaluates l at the 1-D coordinates 0..n-1.
-func offsets(l layout.Layout, n int64) ([]int64, error) {
-	var flat layout.FlatLayout
-	if err := l.FlattenInto(&flat); err != nil {
-		return nil, err
+// firstDiff is the first 1-D coordinate below n where a and b differ, with
+// their offsets there; -1 where they agree on all of them.
+func firstDiff(a, b layout.Layout, n int64) (int64, int64, int64, error) {
+	var fa, fb layout.FlatLayout
+	if err := a.FlattenInto(&fa); err != nil {
+		return 0, 0, 0, err
 	}
-	out := make([]int64, n)
+	if err := b.FlattenInto(&fb); err != nil {
+		return 0, 0, 0, err
+	}
 	for i := range n {
-		v, err := flat.Crd2Idx(i)
+		va, err := fa.Crd2Idx(i)
 		if err != nil {
-			return nil, err
+			return 0, 0, 0, err
 		}
-		out[i] = v
-	}
-	return out, nil
-}
-
-func firstDiff(a, b []int64) int64 {
-	for i := range a {
-		if a[i] != b[i] {
-			return int64(i)
+		vb, err := fb.Crd2Idx(i)
+		if err != nil {
+			return 0, 0, 0, err
+		}
+		if va != vb {
+			return i, va, vb, nil
 		}
 	}
-	return -1
+	return -1, 0, 0, nil
 }

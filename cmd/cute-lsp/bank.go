@@ -14,7 +14,7 @@ import (
 
 func init() {
 	commands["bank"] = command{
-		summary: "shared-memory bank conflicts of an access (--smem LAYOUT --access LAYOUT --elem-bits N [--json])",
+		summary: "shared-memory bank conflicts of an access (--smem LAYOUT --access LAYOUT --elem-bits N [--advise] [--json])",
 		run:     runBank,
 	}
 }
@@ -32,6 +32,25 @@ type bankJSON struct {
 	ContiguousElems int            `json:"contiguous_elems"`
 	Findings        []bank.Finding `json:"findings"`
 	Phases          []phaseJSON    `json:"phases"`
+	Advice          *adviceJSON    `json:"advice,omitempty"`
+}
+
+// adviceJSON is --advise's part of the --json output.
+type adviceJSON struct {
+	Already     bool            `json:"already"`      // the layout is conflict-free at the kept width
+	VectorBytes int             `json:"vector_bytes"` // the width every candidate keeps
+	Candidates  []candidateJSON `json:"candidates"`   // conflict-free layouts, best first
+	Reason      string          `json:"reason,omitempty"`
+}
+
+type candidateJSON struct {
+	Layout     string `json:"layout"`
+	Canonical  bool   `json:"canonical,omitempty"`
+	Pad        int64  `json:"pad,omitempty"`
+	Row        int64  `json:"row,omitempty"`
+	ExtraElems int64  `json:"extra_elems,omitempty"`
+	Wavefronts int    `json:"wavefronts"`
+	Ideal      int    `json:"ideal"`
 }
 
 type phaseJSON struct {
@@ -54,9 +73,10 @@ func runBank(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	matrices := fs.Int("matrices", 4, "ldmatrix/stmatrix matrix count: 1, 2 or 4")
 	trans := fs.Bool("trans", false, "ldmatrix/stmatrix .trans")
 	vectorBits := fs.Int("vector-bits", 0, "access width to ask for, in bits (0: the widest the layouts allow)")
+	advise := fs.Bool("advise", false, "also advise the swizzle (or row padding) of --smem that makes the access conflict-free")
 	asJSON := fs.Bool("json", false, "print JSON")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: cute-lsp bank --smem LAYOUT --access LAYOUT --elem-bits N [--op ld|st|ldmatrix|stmatrix] [--matrices N] [--trans] [--vector-bits N] [--json]")
+		fmt.Fprintln(stderr, "usage: cute-lsp bank --smem LAYOUT --access LAYOUT --elem-bits N [--op ld|st|ldmatrix|stmatrix] [--matrices N] [--trans] [--vector-bits N] [--advise] [--json]")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -98,6 +118,13 @@ func runBank(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "cute-lsp bank: %v\n", err)
 		return 1
 	}
+	var adv *bank.Advice
+	if *advise {
+		if adv, err = bank.Advise(a); err != nil {
+			fmt.Fprintf(stderr, "cute-lsp bank: --advise: %v\n", err)
+			return 1
+		}
+	}
 	if *asJSON {
 		out := bankJSON{
 			Wavefronts: r.Wavefronts, Ideal: r.Ideal, Instructions: len(r.Instructions), VectorBytes: r.VectorBytes,
@@ -114,13 +141,24 @@ func runBank(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			}
 			out.Phases[i] = q
 		}
+		if adv != nil {
+			out.Advice = &adviceJSON{Already: adv.Already, VectorBytes: adv.VectorBytes, Candidates: []candidateJSON{}, Reason: adv.Reason}
+			for _, c := range adv.Candidates {
+				out.Advice.Candidates = append(out.Advice.Candidates, candidateJSON{Layout: c.Layout.String(), Canonical: c.Canonical,
+					Pad: c.Pad, Row: c.Row, ExtraElems: c.ExtraElems, Wavefronts: c.Report.Wavefronts, Ideal: c.Report.Ideal})
+			}
+		}
 		enc := json.NewEncoder(stdout)
+		enc.SetEscapeHTML(false) // swizzles print as Sw<B,M,S>
 		if err := enc.Encode(out); err != nil {
 			fmt.Fprintf(stderr, "cute-lsp bank: %v\n", err)
 			return 1
 		}
 	} else {
 		writeBankText(stdout, op, r)
+		if adv != nil {
+			writeAdviceText(stdout, adv)
+		}
 	}
 	if len(r.Findings) > 0 {
 		return 1
@@ -159,5 +197,23 @@ func writeBankText(w io.Writer, op bank.Op, r *bank.Report) {
 		}
 		fmt.Fprintf(w, "  warp %d instruction %d lanes %d-%d: %d wavefronts (%d words in bank %s)\n",
 			p.Warp, p.Step, p.FirstLane, p.FirstLane+p.Lanes-1, p.Wavefronts, p.Wavefronts, strings.Join(banks, ", "))
+	}
+}
+
+// writeAdviceText prints the advice and the other conflict-free layouts.
+func writeAdviceText(w io.Writer, adv *bank.Advice) {
+	fmt.Fprintf(w, "advice: %s\n", adv.Summary())
+	for i, c := range adv.Candidates {
+		if i == 0 {
+			continue
+		}
+		if i == 1 {
+			fmt.Fprintln(w, "also conflict-free:")
+		}
+		note := ""
+		if c.Canonical {
+			note = " (CuTe's shared-memory atom)"
+		}
+		fmt.Fprintf(w, "  %s%s\n", c.String(), note)
 	}
 }

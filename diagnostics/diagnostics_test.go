@@ -1,0 +1,105 @@
+package diagnostics
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/cute-lsp/cute-lsp/analysis"
+	"github.com/cute-lsp/cute-lsp/grammar"
+)
+
+func at(line, col, endCol int) grammar.Range {
+	return grammar.Range{Pos: grammar.Position{Line: line, Column: col}, End: grammar.Position{Line: line, Column: endCol}}
+}
+
+var sample = []File{{Path: "a.cute", Findings: []analysis.Finding{
+	{Range: at(2, 5, 9), Severity: analysis.SeverityError, Code: analysis.CodeAlgebra, Message: "complement: not injective",
+		Related: []analysis.Related{{Range: at(2, 16, 27), Message: "operand 1 of complement"}},
+		Fixes:   []analysis.Fix{{Title: "Change to x"}}},
+	{Range: at(3, 1, 1), Severity: analysis.SeverityHint, Code: analysis.CodeUnused, Message: "x is bound but never used"},
+}}}
+
+func TestText(t *testing.T) {
+	var b bytes.Buffer
+	if err := Text(&b, sample); err != nil {
+		t.Fatal(err)
+	}
+	want := "a.cute:2:5: error: complement: not injective [precondition]\na.cute:3:1: hint: x is bound but never used [unused-name]\n"
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+	if !HasErrors(sample) || HasErrors([]File{{Path: "b", Findings: sample[0].Findings[1:]}}) {
+		t.Errorf("HasErrors is wrong")
+	}
+}
+
+func TestJSON(t *testing.T) {
+	var b bytes.Buffer
+	if err := JSON(&b, sample); err != nil {
+		t.Fatal(err)
+	}
+	var got []map[string]any
+	if err := json.Unmarshal(b.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[0]["end_column"] != 9.0 || got[0]["fixes"].([]any)[0] != "Change to x" || got[1]["severity"] != "hint" {
+		t.Errorf("json: %v", got)
+	}
+	b.Reset()
+	JSON(&b, nil)
+	if strings.TrimSpace(b.String()) != "[]" {
+		t.Errorf("no findings: %q, want []", b.String())
+	}
+}
+
+func TestSARIF(t *testing.T) {
+	var b bytes.Buffer
+	if err := SARIF(&b, sample, "1.2.3"); err != nil {
+		t.Fatal(err)
+	}
+	var log struct {
+		Schema  string `json:"$schema"`
+		Version string
+		Runs    []struct {
+			Tool struct {
+				Driver struct {
+					Name, Version string
+					Rules         []struct{ ID string }
+				}
+			}
+			ColumnKind string
+			Results    []struct {
+				RuleID    string
+				RuleIndex int
+				Level     string
+				Locations []struct {
+					PhysicalLocation struct {
+						ArtifactLocation struct{ URI string }
+						Region           struct{ StartLine, StartColumn, EndLine, EndColumn int }
+					}
+				}
+				RelatedLocations []struct{ ID int }
+			}
+		}
+	}
+	if err := json.Unmarshal(b.Bytes(), &log); err != nil {
+		t.Fatal(err)
+	}
+	run := log.Runs[0]
+	if log.Version != "2.1.0" || !strings.Contains(log.Schema, "sarif-2.1.0") || run.Tool.Driver.Version != "1.2.3" || run.ColumnKind != "unicodeCodePoints" {
+		t.Fatalf("log header: %+v", log)
+	}
+	if len(run.Tool.Driver.Rules) != len(analysis.Codes) {
+		t.Errorf("%d rules, want one per code (%d)", len(run.Tool.Driver.Rules), len(analysis.Codes))
+	}
+	r0, r1 := run.Results[0], run.Results[1]
+	if r0.Level != "error" || run.Tool.Driver.Rules[r0.RuleIndex].ID != r0.RuleID || len(r0.RelatedLocations) != 1 || r0.RelatedLocations[0].ID != 1 {
+		t.Errorf("first result: %+v", r0)
+	}
+	// An empty range still marks one character, as code scanning requires.
+	if reg := r1.Locations[0].PhysicalLocation.Region; r1.Level != "note" || reg.EndColumn != reg.StartColumn+1 {
+		t.Errorf("second result: %+v", r1)
+	}
+}

@@ -1,0 +1,332 @@
+package lsp
+
+import (
+	"context"
+	"path"
+	"strings"
+	"sync"
+
+	"github.com/cute-lsp/cute-lsp/analysis"
+	"github.com/cute-lsp/cute-lsp/grammar"
+	render "github.com/cute-lsp/cute-lsp/hover"
+)
+
+// Analyzed is the server's feature set over package analysis: sheets are
+// parsed and evaluated statement by statement, host files (C++/CUDA,
+// Python, MLIR) are searched for descriptors, and every answer is read off
+// that analysis. Each snapshot is analyzed once (Snapshot.Memo); a per-document
+// statement cache lets an edit re-evaluate only the statements it touched.
+type Analyzed struct {
+	mu     sync.Mutex
+	caches map[string]*analysis.Cache
+}
+
+var _ Features = (*Analyzed)(nil)
+
+// NewAnalyzed makes the analysis-backed feature set.
+func NewAnalyzed() *Analyzed { return &Analyzed{caches: map[string]*analysis.Cache{}} }
+
+// Closed drops what was kept for a closed document.
+func (a *Analyzed) Closed(uri string) {
+	a.mu.Lock()
+	delete(a.caches, uri)
+	a.mu.Unlock()
+}
+
+func (a *Analyzed) cache(uri string) *analysis.Cache {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	c, ok := a.caches[uri]
+	if !ok {
+		c = analysis.NewCache()
+		a.caches[uri] = c
+	}
+	return c
+}
+
+// filename is the name analysis sees: the URI's base name, with the
+// extension of the snapshot's kind when the name has none it knows (an
+// untitled buffer, a language chosen by the editor).
+func filename(snap *Snapshot) string {
+	name := path.Base(snap.URI)
+	if KindOf(name, "") == snap.Kind {
+		return name
+	}
+	switch snap.Kind {
+	case KindSheet:
+		return name + ".cute"
+	case KindMLIR:
+		return name + ".mlir"
+	case KindCpp:
+		return name + ".cu"
+	case KindPython:
+		return name + ".py"
+	}
+	return name
+}
+
+type sheetKey struct{}
+type hostKey struct{}
+
+// sheet is the analysis of a sheet snapshot, nil for other kinds.
+func (a *Analyzed) sheet(snap *Snapshot) *analysis.Sheet {
+	if snap.Kind != KindSheet {
+		return nil
+	}
+	return snap.Memo(sheetKey{}, func() any {
+		return analysis.AnalyzeSheetCached(filename(snap), []byte(snap.Text), a.cache(snap.URI))
+	}).(*analysis.Sheet)
+}
+
+// host is the analysis of a host-file snapshot, nil for sheets and unknown kinds.
+func (a *Analyzed) host(snap *Snapshot) *analysis.Host {
+	switch snap.Kind {
+	case KindMLIR, KindCpp, KindPython:
+	default:
+		return nil
+	}
+	return snap.Memo(hostKey{}, func() any {
+		return analysis.AnalyzeHost(filename(snap), []byte(snap.Text))
+	}).(*analysis.Host)
+}
+
+func spanOf(r grammar.Range) Span { return Span{r.Pos.Offset, r.End.Offset} }
+
+func editsOf(in []analysis.Edit) []Edit {
+	out := make([]Edit, 0, len(in))
+	for _, e := range in {
+		out = append(out, Edit{Span: spanOf(e.Range), NewText: e.NewText})
+	}
+	return out
+}
+
+func findingsOf(in []analysis.Finding) []Finding {
+	out := make([]Finding, 0, len(in))
+	for _, f := range in {
+		g := Finding{Span: spanOf(f.Range), Severity: Severity(f.Severity), Code: f.Code, Message: f.Message}
+		for _, r := range f.Related {
+			g.Related = append(g.Related, Related{Span: spanOf(r.Range), Message: r.Message})
+		}
+		for _, fix := range f.Fixes {
+			g.Fixes = append(g.Fixes, Fix{Title: fix.Title, Edits: editsOf(fix.Edits)})
+		}
+		out = append(out, g)
+	}
+	return out
+}
+
+func (a *Analyzed) Analyze(_ context.Context, snap *Snapshot, _ Config) []Finding {
+	if s := a.sheet(snap); s != nil {
+		return findingsOf(s.Findings)
+	}
+	if h := a.host(snap); h != nil {
+		return findingsOf(h.Findings)
+	}
+	return nil
+}
+
+func hoverOptions(cfg Config) render.Options {
+	opts := render.DefaultOptions
+	if cfg.TableCap > 0 {
+		opts.Limits.MaxRows, opts.Limits.MaxCols = cfg.TableCap, cfg.TableCap
+	}
+	return opts
+}
+
+// Hover renders the value at off: in a sheet, what the innermost name,
+// call or literal there evaluates to; in a host file, the descriptor there.
+func (a *Analyzed) Hover(_ context.Context, snap *Snapshot, cfg Config, off int) (Hover, bool) {
+	if s := a.sheet(snap); s != nil {
+		t, ok := s.TargetAt(off)
+		if !ok {
+			return Hover{}, false
+		}
+		return Hover{Span: spanOf(t.Node.Span()), Markdown: render.Target(t, hoverOptions(cfg))}, true
+	}
+	if h := a.host(snap); h != nil {
+		for _, d := range h.Descriptors {
+			sp := spanOf(d.Range)
+			if !sp.Contains(off) {
+				continue
+			}
+			if d.Err != nil {
+				return Hover{Span: sp, Markdown: "**error:** " + d.Err.Error()}, true
+			}
+			if d.Value == nil {
+				return Hover{}, false
+			}
+			return Hover{Span: sp, Markdown: render.Value(d.Value, hoverOptions(cfg))}, true
+		}
+	}
+	return Hover{}, false
+}
+
+// CodeActions are the sheet's rewrites of the value at the span's start.
+func (a *Analyzed) CodeActions(_ context.Context, snap *Snapshot, _ Config, span Span) []Action {
+	s := a.sheet(snap)
+	if s == nil {
+		return nil
+	}
+	var out []Action
+	for _, r := range s.Refactors(span.Start) {
+		out = append(out, Action{Title: r.Title, Kind: r.Kind, Edits: editsOf(r.Edits)})
+	}
+	return out
+}
+
+func (a *Analyzed) InlayHints(_ context.Context, snap *Snapshot, _ Config, span Span) []InlayHint {
+	s := a.sheet(snap)
+	if s == nil {
+		return nil
+	}
+	var out []InlayHint
+	for _, h := range s.InlayHints(span.Start, span.End) {
+		out = append(out, InlayHint{Offset: h.At.Offset, Label: strings.TrimSpace(h.Label)})
+	}
+	return out
+}
+
+// tokenTypeOf maps analysis's token types onto the server's legend.
+var tokenTypeOf = map[analysis.TokenType]TokenType{
+	analysis.TokenKeyword:    TokenKeyword,
+	analysis.TokenVariable:   TokenVariable,
+	analysis.TokenFunction:   TokenFunction,
+	analysis.TokenNumber:     TokenNumber,
+	analysis.TokenComment:    TokenComment,
+	analysis.TokenSwizzle:    TokenTypeName,
+	analysis.TokenEnumMember: TokenEnumMember,
+}
+
+func (a *Analyzed) SemanticTokens(_ context.Context, snap *Snapshot) []Token {
+	s := a.sheet(snap)
+	if s == nil {
+		return nil
+	}
+	toks := s.Tokens()
+	out := make([]Token, 0, len(toks))
+	for _, t := range toks {
+		tt, ok := tokenTypeOf[t.Type]
+		if !ok {
+			continue
+		}
+		var mod TokenModifier
+		if t.Declaration {
+			mod = ModDeclaration
+		}
+		out = append(out, Token{Span: spanOf(t.Range), Type: tt, Modifiers: mod})
+	}
+	return out
+}
+
+func (a *Analyzed) Symbols(_ context.Context, snap *Snapshot) []Symbol {
+	s := a.sheet(snap)
+	if s == nil {
+		return nil
+	}
+	outline := s.Outline()
+	out := make([]Symbol, 0, len(outline))
+	for _, o := range outline {
+		detail := o.Detail
+		if o.Kind != "" && o.Kind != "error" {
+			detail = o.Kind + " " + detail
+		}
+		out = append(out, Symbol{Name: o.Name, Detail: truncate(detail, 80), Kind: SymbolVariable, Span: spanOf(o.Range), NameSpan: spanOf(o.Select)})
+	}
+	return out
+}
+
+func (a *Analyzed) Definition(_ context.Context, snap *Snapshot, off int) []Span {
+	s := a.sheet(snap)
+	if s == nil {
+		return nil
+	}
+	sym := s.SymbolAt(off)
+	if sym == nil || sym.Def == nil {
+		return nil
+	}
+	return []Span{spanOf(sym.Def.Name.Range)}
+}
+
+func (a *Analyzed) References(_ context.Context, snap *Snapshot, off int, includeDecl bool) []Span {
+	s := a.sheet(snap)
+	if s == nil {
+		return nil
+	}
+	sym := s.SymbolAt(off)
+	if sym == nil || sym.Def == nil {
+		return nil
+	}
+	var out []Span
+	for _, r := range s.References(sym, includeDecl) {
+		out = append(out, spanOf(r))
+	}
+	return out
+}
+
+func (a *Analyzed) Rename(_ context.Context, snap *Snapshot, off int, newName string) ([]Edit, error) {
+	s := a.sheet(snap)
+	if s == nil {
+		return nil, errNoSheet
+	}
+	edits, err := s.Rename(off, newName)
+	if err != nil {
+		return nil, err
+	}
+	return editsOf(edits), nil
+}
+
+var completionKindOf = map[analysis.CompletionKind]CompletionKind{
+	analysis.CompleteName:      CompletionVariable,
+	analysis.CompleteOperation: CompletionFunction,
+	analysis.CompleteSwizzle:   CompletionConstant,
+	analysis.CompleteTag:       CompletionEnumMember,
+}
+
+func (a *Analyzed) Completion(_ context.Context, snap *Snapshot, _ Config, off int) []CompletionItem {
+	s := a.sheet(snap)
+	if s == nil {
+		return nil
+	}
+	word := snap.WordAt(off)
+	replace := Span{min(word.Start, off), off}
+	var out []CompletionItem
+	for _, c := range s.Complete(off) {
+		out = append(out, CompletionItem{Label: c.Label, Detail: c.Detail, Doc: c.Doc, Kind: completionKindOf[c.Kind], Insert: c.Insert, Replace: replace})
+	}
+	return out
+}
+
+func (a *Analyzed) SignatureHelp(_ context.Context, snap *Snapshot, _ Config, off int) (SignatureHelp, bool) {
+	if snap.Kind != KindSheet {
+		return SignatureHelp{}, false
+	}
+	sig, ok := analysis.SignatureAt([]byte(snap.Text), off)
+	if !ok {
+		return SignatureHelp{}, false
+	}
+	return SignatureHelp{Label: sig.Op.Signature, Doc: sig.Op.Doc, Params: sig.Params, Active: sig.ActiveParam}, true
+}
+
+// Format prints a sheet that parses in the canonical notation, as
+// `cute-lsp fmt` does; a sheet with syntax errors is left alone.
+func (a *Analyzed) Format(_ context.Context, snap *Snapshot, _ Config) []Edit {
+	if snap.Kind != KindSheet {
+		return nil
+	}
+	f, errs := grammar.ParseFile(filename(snap), []byte(snap.Text))
+	if len(errs) > 0 {
+		return nil
+	}
+	style, _ := grammar.ParseStyle("cute")
+	out := grammar.PrintFile(f, style)
+	if out == snap.Text {
+		return nil
+	}
+	return []Edit{{Span: Span{0, len(snap.Text)}, NewText: out}}
+}
+
+type analyzedError string
+
+func (e analyzedError) Error() string { return string(e) }
+
+const errNoSheet = analyzedError("names can be renamed in .cute sheets only")
