@@ -288,6 +288,30 @@ func (c Composed) Eval(i int64) (int64, error) {
 	return c.Outer.apply(s), nil
 }
 
+// EvalCoord is the swizzled layout at a coordinate of its inner shape (an
+// integer index, an R-D or a natural coordinate; CuTe's layout(c)):
+// Sw(Offset + Inner(c)).
+// Law: c.EvalCoord(Idx2Crd(i, c.Inner.Shape)) == c.Eval(i) for i < size.
+func (c Composed) EvalCoord(coord IntTuple) (int64, error) {
+	const op = "composed layout"
+	if err := c.Outer.Validate(op); err != nil {
+		return 0, err
+	}
+	off, err := offsetValue(op, c.Offset)
+	if err != nil {
+		return 0, err
+	}
+	x, err := evalCoordInt(op, c.Inner, coord)
+	if err != nil {
+		return 0, err
+	}
+	s, err := addOffset(op, off, x)
+	if err != nil {
+		return 0, err
+	}
+	return c.Outer.apply(s), nil
+}
+
 // Eval of a nested swizzled layout: Sw(Offset + Inner.Eval(i)).
 func (n NestedComposed) Eval(i int64) (int64, error) {
 	const op = "composed layout"

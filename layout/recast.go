@@ -137,7 +137,8 @@ func castRatio(oldBits, newBits int64) (num, den int64, err error) {
 }
 
 // UpcastComposed is CuTe's upcast<N> of Sw o off o L: the swizzle, the offset
-// (divided by N) and the inner layout each upcast.
+// (divided by N) and the inner layout each upcast. The result stays a
+// swizzled layout even when the swizzle becomes the identity, as in CuTe.
 func UpcastComposed(c Composed, n int64) (Value, error) {
 	const op = "upcast"
 	sw, err := UpcastSwizzle(c.Outer, n)
@@ -152,7 +153,9 @@ func UpcastComposed(c Composed, n int64) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	return composeSwizzle(op, sw, off, inner)
+	// No identity collapse: CuTe's cast offset is an unsigned constant, which
+	// its composition(Swizzle<0,M,S>, Int<0>, L) shortcut does not match.
+	return Composed{Outer: sw, Offset: off, Inner: inner}, nil
 }
 
 // DowncastComposed is CuTe's downcast<N> of Sw o off o L: the swizzle, the
@@ -171,7 +174,7 @@ func DowncastComposed(c Composed, n int64) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	return composeSwizzle(op, sw, off, inner)
+	return Composed{Outer: sw, Offset: off, Inner: inner}, nil // no collapse, as in UpcastComposed
 }
 
 // RecastComposed is recast_layout of a swizzled layout, by the same rule as RecastLayout.
@@ -192,10 +195,7 @@ func RecastComposed(c Composed, oldBits, newBits int64) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	if upc, ok := up.(Composed); ok {
-		return DowncastComposed(upc, den)
-	}
-	return Downcast(up.(Layout), den)
+	return DowncastComposed(up.(Composed), den)
 }
 
 // RecastSwizzle is recast_layout of a swizzle, by the same rule as RecastLayout

@@ -217,7 +217,7 @@ func TestRecastComposed(t *testing.T) {
 		{16, 32, "Sw<3,3,3> o 0 o (8,32):(32,1)"},
 		{16, 8, "Sw<3,5,3> o 0 o (8,128):(128,1)"},
 		{8, 256, "Sw<2,0,3> o 0 o (8,2):(2,1)"},
-		{8, 1024, "(4,1):(1,1)"},
+		{8, 1024, "Sw<0,0,3> o 0 o (4,1):(1,1)"},
 	}
 	for _, c2 := range cases {
 		got, err := RecastComposed(c, c2.oldBits, c2.newBits)
