@@ -66,13 +66,12 @@ func startsLiteral(lex tokenSource) bool {
 }
 
 type literalParser struct {
-	lex  tokenSource
-	errs []*Error
+	lex   tokenSource
+	errs  []*Error
 	elems []Node // the elements of the tuples being read, innermost last
 }
 
 func (p *literalParser) fail(e *Error) { p.errs = append(p.errs, e) }
-
 
 func unexpected(t *lexer.Token) error { return &participle.UnexpectedTokenError{Unexpected: *t} }
 
