@@ -257,8 +257,8 @@ func TestBankFindingsCached(t *testing.T) {
 	v1 := "sA = " + colSmem + "\nassert bank_conflicts(sA, " + colTV + ", 32) == 0\n"
 	edits := []string{
 		v1,
-		"# a comment\n" + v1,                                  // everything moves down
-		"sA = " + colSmem + "\n\n\n" + v1[len("sA = "+colSmem+"\n"):], // only the assert moves
+		"# a comment\n" + v1, // everything moves down
+		"sA = " + colSmem + "\n\n\n" + v1[len("sA = "+colSmem+"\n"):],                    // only the assert moves
 		"sA = " + colSmem + "\nassert bank_conflicts(sA, " + colTV + ", 32) == 0 # ok\n", // only the assert's text changes
 		"sA = " + colSmem + "\nx = 1\nassert bank_conflicts(sA, " + colTV + ", 32) == 0\n",
 	}

@@ -30,7 +30,9 @@ const (
 // past its size, and a trailing size-1 mode keeps its stride), then every
 // leaf mode s:d of B is split over A's modes: it becomes one mode, or a
 // flat tuple of modes where it crosses modes of A. Results are not
-// simplified further.
+// simplified further. A's strides may be scaled bases (an identity layout):
+// each result stride then carries the basis of the mode of A it came from.
+// B's strides must be integers.
 //
 // Law: for every leaf mode B_m of B, Composition(A,B)_m(c) == A(B_m(c)),
 // wherever the stride of B_m, walking over A's modes, is a multiple of each
@@ -62,7 +64,7 @@ func Composition(a, b Layout) (Layout, error) {
 	if isFlatTuple(b.Shape) && isFlatTuple(b.Stride) && len(b.Shape.elems) == len(b.Stride.elems) {
 		s, d, err = c.flatModes(b.Shape.elems, b.Stride.elems, paths)
 	} else {
-		s, d, err = c.mode(b.Shape, b.Stride, paths)
+		s, d, err = c.mode(&b.Shape, &b.Stride, paths)
 	}
 	if err == errCompositionFault {
 		return Layout{}, faultError(a, as, ad, paths, c.fault)
@@ -356,15 +358,15 @@ var errCompositionFault = errors.New("composition fault")
 
 // mode is composition_impl on one mode s:d of B: tuples distribute, a leaf
 // mode becomes one mode or a flat tuple of modes.
-func (c *composer) mode(s, d IntTuple, paths [][]int) (IntTuple, IntTuple, error) {
+func (c *composer) mode(s, d *IntTuple, paths [][]int) (IntTuple, IntTuple, error) {
 	if s.IsTuple() {
 		if !d.IsTuple() || len(d.elems) != len(s.elems) {
-			return IntTuple{}, IntTuple{}, notCongruent("composition", s, d)
+			return IntTuple{}, IntTuple{}, notCongruent("composition", *s, *d)
 		}
 		n := len(s.elems)
 		slab := make([]IntTuple, 2*n)
 		for i := range s.elems {
-			rs, rd, err := c.mode(s.elems[i], d.elems[i], paths)
+			rs, rd, err := c.mode(&s.elems[i], &d.elems[i], paths)
 			if err != nil {
 				return IntTuple{}, IntTuple{}, err
 			}
@@ -373,13 +375,13 @@ func (c *composer) mode(s, d IntTuple, paths [][]int) (IntTuple, IntTuple, error
 		return tupleOf(slab[:n:n]), tupleOf(slab[n:]), nil
 	}
 	if d.IsTuple() {
-		return IntTuple{}, IntTuple{}, notCongruent("composition", s, d)
+		return IntTuple{}, IntTuple{}, notCongruent("composition", *s, *d)
 	}
-	if err := checkIntLeaf("composition", s); err != nil {
-		return IntTuple{}, IntTuple{}, err
-	}
-	if err := checkIntLeaf("composition", d); err != nil {
-		return IntTuple{}, IntTuple{}, err
+	if !s.isPlainInt() || !d.isPlainInt() {
+		if err := checkIntLeaf("composition", *s); err != nil {
+			return IntTuple{}, IntTuple{}, err
+		}
+		return IntTuple{}, IntTuple{}, checkIntLeaf("composition", *d)
 	}
 	var sb, db, ib [flatInline]int64
 	rs, rd, ri, ok := c.leaf(s.val, d.val, sb[:0], db[:0], ib[:0])
@@ -407,16 +409,20 @@ func (c *composer) mode(s, d IntTuple, paths [][]int) (IntTuple, IntTuple, error
 // gathered first so that one allocation holds the whole result.
 func (c *composer) flatModes(ss, ds []IntTuple, paths [][]int) (IntTuple, IntTuple, error) {
 	n := len(ss)
-	var rsb, rdb, rib [4 * flatInline]int64
+	var rsb, rdb [2 * flatInline]int64
 	var endb [flatInline]int
-	rs, rd, ri, ends := rsb[:0], rdb[:0], rib[:0], endb[:0]
+	rs, rd, ends := rsb[:0], rdb[:0], endb[:0]
+	var ri []int64 // sources of the strides, only when A has bases
+	if paths != nil {
+		ri = make([]int64, 0, 2*flatInline)
+	}
 	extra := 0 // IntTuples for the leaves of B that become flat tuples
 	for i := range n {
-		if err := checkIntLeaf("composition", ss[i]); err != nil {
-			return IntTuple{}, IntTuple{}, err
-		}
-		if err := checkIntLeaf("composition", ds[i]); err != nil {
-			return IntTuple{}, IntTuple{}, err
+		if !ss[i].isPlainInt() || !ds[i].isPlainInt() {
+			if err := checkIntLeaf("composition", ss[i]); err != nil {
+				return IntTuple{}, IntTuple{}, err
+			}
+			return IntTuple{}, IntTuple{}, checkIntLeaf("composition", ds[i])
 		}
 		start := len(rs)
 		var ok bool
@@ -430,20 +436,24 @@ func (c *composer) flatModes(ss, ds []IntTuple, paths [][]int) (IntTuple, IntTup
 	}
 	slab := make([]IntTuple, 2*n+extra)
 	top, sub := slab[:2*n], slab[2*n:]
-	stride := func(j int) IntTuple {
+	// Strides go in through setInt unless they carry a basis; see setInt.
+	stride := func(t *IntTuple, j int) {
 		if paths == nil {
-			return Int(rd[j])
+			setInt(t, rd[j])
+		} else {
+			*t = strideLeaf(paths, ri[j], rd[j])
 		}
-		return strideLeaf(paths, ri[j], rd[j])
 	}
 	start := 0
 	for i, end := range ends {
 		if end-start == 1 {
-			top[i], top[n+i] = Int(rs[start]), stride(start)
+			setInt(&top[i], rs[start])
+			stride(&top[n+i], start)
 		} else {
 			k := end - start
 			for j := range k {
-				sub[j], sub[k+j] = Int(rs[start+j]), stride(start+j)
+				setInt(&sub[j], rs[start+j])
+				stride(&sub[k+j], start+j)
 			}
 			top[i], top[n+i] = tupleOf(sub[:k:k]), tupleOf(sub[k:2*k:2*k])
 			sub = sub[2*k:]
@@ -451,6 +461,13 @@ func (c *composer) flatModes(ss, ds []IntTuple, paths [][]int) (IntTuple, IntTup
 		start = end
 	}
 	return tupleOf(top[:n:n]), tupleOf(top[n:]), nil
+}
+
+// setInt makes the zero IntTuple *t the static integer v. Only its
+// pointer-free fields are written, which spares the GC write barrier a
+// whole-struct store into fresh heap memory costs.
+func setInt(t *IntTuple, v int64) {
+	t.val, t.kind, t.static = v, kindInt, true
 }
 
 // isFlatTuple reports whether t is a tuple of integer leaves.
@@ -744,21 +761,8 @@ func divmod(a, b int64) (int64, int64) {
 // that l's shape and stride are congruent and that every leaf is a known
 // integer.
 func flattenModes(op string, l Layout, shape, stride []int64) ([]int64, []int64, error) {
-	if isFlatTuple(l.Shape) && isFlatTuple(l.Stride) && len(l.Shape.elems) == len(l.Stride.elems) && len(l.Shape.elems) > 0 {
-		// The common flat layout, without the recursion.
-		ss, ds := l.Shape.elems, l.Stride.elems
-		n0 := len(shape)
-		for i := range ss {
-			if !ss[i].isPlainInt() || !ds[i].isPlainInt() {
-				// Unknown or basis leaves: the general walk says which.
-				return appendModes(op, l.Shape, l.Stride, shape[:n0], stride[:n0])
-			}
-			shape, stride = append(shape, ss[i].val), append(stride, ds[i].val)
-		}
-		return shape, stride, nil
-	}
 	var err error
-	shape, stride, err = appendModes(op, l.Shape, l.Stride, shape, stride)
+	shape, stride, err = appendModes(op, &l.Shape, &l.Stride, shape, stride)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -769,30 +773,36 @@ func flattenModes(op string, l Layout, shape, stride []int64) ([]int64, []int64,
 	return shape, stride, nil
 }
 
-func appendModes(op string, s, d IntTuple, shape, stride []int64) ([]int64, []int64, error) {
-	if s.IsTuple() {
-		if !d.IsTuple() || len(d.elems) != len(s.elems) {
-			return nil, nil, notCongruent(op, s, d)
+// appendModes walks s and d by pointer (an IntTuple is 64 bytes; copying
+// one per node was most of the walk's time), leaves inline.
+func appendModes(op string, s, d *IntTuple, shape, stride []int64) ([]int64, []int64, error) {
+	if s.kind != kindTuple {
+		if d.kind == kindTuple {
+			return nil, nil, notCongruent(op, *s, *d)
 		}
-		var err error
-		for i := range s.elems {
-			shape, stride, err = appendModes(op, s.elems[i], d.elems[i], shape, stride)
-			if err != nil {
+		if !s.isPlainInt() || !d.isPlainInt() {
+			if err := checkIntLeaf(op, *s); err != nil {
 				return nil, nil, err
 			}
+			return nil, nil, checkIntLeaf(op, *d)
 		}
-		return shape, stride, nil
+		return append(shape, s.val), append(stride, d.val), nil
 	}
-	if d.IsTuple() {
-		return nil, nil, notCongruent(op, s, d)
+	if d.kind != kindTuple || len(d.elems) != len(s.elems) {
+		return nil, nil, notCongruent(op, *s, *d)
 	}
-	if err := checkIntLeaf(op, s); err != nil {
-		return nil, nil, err
+	for i := range s.elems {
+		se, de := &s.elems[i], &d.elems[i]
+		if se.kind == kindInt && de.kind == kindInt && len(se.modes) == 0 && len(de.modes) == 0 {
+			shape, stride = append(shape, se.val), append(stride, de.val)
+			continue
+		}
+		var err error
+		if shape, stride, err = appendModes(op, se, de, shape, stride); err != nil {
+			return nil, nil, err
+		}
 	}
-	if err := checkIntLeaf(op, d); err != nil {
-		return nil, nil, err
-	}
-	return append(shape, s.val), append(stride, d.val), nil
+	return shape, stride, nil
 }
 
 // checkIntLeaf rejects the leaves the int64 kernels cannot take: run-time
@@ -832,8 +842,8 @@ func flatTuples(shape, stride []int64) (IntTuple, IntTuple, error) {
 	n := len(shape)
 	slab := make([]IntTuple, 2*n)
 	for i := range n {
-		slab[i] = Int(shape[i])
-		slab[n+i] = Int(stride[i])
+		setInt(&slab[i], shape[i])
+		setInt(&slab[n+i], stride[i])
 	}
 	return tupleOf(slab[:n:n]), tupleOf(slab[n:]), nil
 }

@@ -135,7 +135,24 @@ func Advise(a Access) (*Advice, error) {
 	}
 	canon := canonicalSwizzles(a.ElemBits)
 	tried, outside := 0, 0
+	if c, ok := a.Smem.(layout.Composed); ok && c.Outer.B > 0 {
+		// The given swizzle may be what conflicts: the inner layout alone.
+		tried++
+		if c, ok := try(Candidate{Layout: withSwizzle(layout.Swizzle{}, offset, inner)}); ok {
+			adv.Candidates = append(adv.Candidates, c)
+		}
+	}
+	// A swizzle that flips only bits at or above byte 128 changes no bank,
+	// no phase slot, no word's distinctness: it costs what the inner
+	// layout alone costs, so it is not tried.
+	flipsAbove := 1 << 62
+	if a.ElemBits&(a.ElemBits-1) == 0 {
+		flipsAbove = 10 - bits.TrailingZeros(uint(a.ElemBits)) // element bit of byte bit 7
+	}
 	for _, sw := range swizzleSpace(minM, img.topBit, canon) {
+		if sw.M >= flipsAbove {
+			continue
+		}
 		if !img.permutedBy(sw) {
 			outside++
 			continue
@@ -253,6 +270,9 @@ func swizzleLess(x, y layout.Swizzle, canon map[layout.Swizzle]bool) bool {
 func sortCandidates(cs []Candidate) {
 	sort.SliceStable(cs, func(i, j int) bool {
 		x, y := &cs[i], &cs[j]
+		if xi, yi := x.Swizzle.B == 0 && !x.Padded(), y.Swizzle.B == 0 && !y.Padded(); xi != yi {
+			return xi // dropping a swizzle is simplest of all
+		}
 		if x.Padded() != y.Padded() {
 			return !x.Padded() // a swizzle costs no memory
 		}

@@ -1,0 +1,211 @@
+// Package atom is the catalog of CuTe's MMA and copy atoms: for every atom,
+// named as CuTe names it, the thread-value layouts of its traits (printed by
+// CuTe C++ itself, see testdata/oracle/atoms.md), its value and register
+// types, and the PTX instruction it issues.
+//
+// Conventions are CuTe's. An MMA atom's ALayout maps (thread, value) to the
+// column-major index m + M*k of its M x K tile, BLayout to n + N*k of N x K,
+// CLayout to m + M*n of M x N; the thread is the logical one, and ThrID maps
+// it to the hardware thread. A copy atom's SrcLayout and DstLayout map
+// (thread, value) to a bit of the data one copy moves; RefLayout is the one
+// of the two a TiledCopy partitions by.
+package atom
+
+//go:generate go run ./internal/gen -in ../../testdata/oracle/atoms.jsonl -out catalog_gen.go
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/cute-lsp/cute-lsp/layout"
+)
+
+// ValType is an element type of an operand, as CuTe names it, with its width.
+type ValType struct {
+	Name string // half_t, bfloat16_t, tfloat32_t, float_e4m3_t, float, int8_t, ...
+	Bits int
+}
+
+// Registers is the register array one thread passes for an operand: Count
+// registers of Type, each Bits wide. The zero value is CuTe's void (no
+// registers: the operand lives in shared or tensor memory, or is C itself).
+type Registers struct {
+	Type  string // uint32_t, float, double, uint64_t (a shared-memory descriptor), ...
+	Count int
+	Bits  int
+}
+
+// None reports whether the operand passes no registers (CuTe's void).
+func (r Registers) None() bool { return r.Count == 0 }
+
+// MMA is an MMA atom: CuTe's MMA_Traits of one MMA operation.
+type MMA struct {
+	Name string
+	// Instantiation is the C++ type the data was printed from where the atom
+	// is a template (GMMA: its majors, which do not change the layouts).
+	Instantiation string
+	ShapeMNK      layout.IntTuple
+	ThrID         layout.Layout
+	ALayout       layout.Layout // (thread, value) -> m + M*k
+	BLayout       layout.Layout // (thread, value) -> n + N*k
+	CLayout       layout.Layout // (thread, value) -> m + M*n
+	ValD          ValType
+	ValA          ValType
+	ValB          ValType
+	ValC          ValType
+	RegD          Registers
+	RegA          Registers
+	RegB          Registers
+	RegC          Registers
+	PTX           string // the instruction with its modifiers; empty where CuTe issues several (complex) or none
+}
+
+// Copy is a copy atom: CuTe's Copy_Traits of one copy operation.
+type Copy struct {
+	Name      string
+	ThrID     layout.Layout
+	SrcLayout layout.Layout // (thread, value) -> bit
+	DstLayout layout.Layout // (thread, value) -> bit
+	RefLayout layout.Layout
+	RegS      Registers
+	RegD      Registers
+	PTX       string   // the instruction; empty for copies CuTe writes as plain C++ assignments
+	PTXByRank []string // TMA: the instruction for tensors of rank 1, 2, ...
+	// NumBitsPerTMA is the bits one TMA or bulk copy moves (a template
+	// argument of its traits, fixed when CuTe builds the atom from a tile).
+	NumBitsPerTMA int64
+}
+
+// Kind of an atom.
+type Kind int
+
+const (
+	KindMMA Kind = iota
+	KindCopy
+)
+
+// M, N and K of an MMA atom's tile.
+func (a *MMA) M() int64 { return a.ShapeMNK.At(0).Value() }
+func (a *MMA) N() int64 { return a.ShapeMNK.At(1).Value() }
+func (a *MMA) K() int64 { return a.ShapeMNK.At(2).Value() }
+
+// Threads is the number of threads that issue the atom together.
+func (a *MMA) Threads() (int64, error) { return a.ThrID.Size() }
+
+// Threads is the number of threads that issue the copy together.
+func (c *Copy) Threads() (int64, error) { return c.ThrID.Size() }
+
+var (
+	mmaByKey  map[string]*MMA
+	copyByKey map[string]*Copy
+	allNames  []string
+	lowerKeys []string // lowerKeys[i] is Key(allNames[i]) in lower case, for Suggest
+)
+
+func init() {
+	mmaByKey = make(map[string]*MMA, len(mmaCatalog))
+	copyByKey = make(map[string]*Copy, len(copyCatalog))
+	for i := range mmaCatalog {
+		a := &mmaCatalog[i]
+		mmaByKey[Key(a.Name)] = a
+		allNames = append(allNames, a.Name)
+	}
+	for i := range copyCatalog {
+		c := &copyCatalog[i]
+		copyByKey[Key(c.Name)] = c
+		allNames = append(allNames, c.Name)
+	}
+	sort.Strings(allNames)
+	for _, n := range allNames {
+		lowerKeys = append(lowerKeys, strings.ToLower(Key(n)))
+	}
+}
+
+// MMAs is every catalogued MMA atom, in CuTe's header order.
+func MMAs() []MMA { return mmaCatalog }
+
+// Copies is every catalogued copy atom.
+func Copies() []Copy { return copyCatalog }
+
+// Names is every catalogued atom name, sorted.
+func Names() []string { return allNames }
+
+// Key is the form names are compared in: spaces and the cute:: and cutlass::
+// qualifiers dropped, and a GMMA atom's template arguments (its majors and
+// scales, which leave the layouts unchanged) dropped.
+func Key(name string) string {
+	s := strings.Join(strings.Fields(name), "")
+	s = strings.ReplaceAll(s, "cute::", "")
+	s = strings.ReplaceAll(s, "cutlass::", "")
+	if strings.HasPrefix(s, "SM90_64x") {
+		if i := strings.IndexByte(s, '<'); i > 0 {
+			s = s[:i]
+		}
+	}
+	return s
+}
+
+// NotFound is a name the catalog does not hold, with the nearest names it does.
+type NotFound struct {
+	Name       string
+	Kind       string // "MMA atom", "copy atom" or "atom"
+	Suggestion []string
+	Hint       string // why a family name alone is not enough, where it is one
+}
+
+func (e *NotFound) Error() string {
+	msg := fmt.Sprintf("no %s named %s", e.Kind, e.Name)
+	if e.Hint != "" {
+		msg += ": " + e.Hint
+	}
+	if len(e.Suggestion) > 0 {
+		msg += "; did you mean " + strings.Join(e.Suggestion, ", ") + "?"
+	}
+	return msg
+}
+
+// LookupMMA finds an MMA atom by CuTe's name (see Key for what is ignored).
+func LookupMMA(name string) (*MMA, error) {
+	if a, ok := mmaByKey[Key(name)]; ok {
+		return a, nil
+	}
+	return nil, notFound(name, "MMA atom")
+}
+
+// LookupCopy finds a copy atom by CuTe's name. A TMA or bulk copy is named
+// with the bits it moves, SM90_TMA_LOAD<NumBitsPerTMA=65536>: its layouts
+// depend on that number, which CuTe fixes from the tile it is built for.
+func LookupCopy(name string) (*Copy, error) {
+	k := Key(name)
+	if c, ok := copyByKey[k]; ok {
+		return c, nil
+	}
+	if c, err := bulkCopy(k); c != nil || err != nil {
+		return c, err
+	}
+	return nil, notFound(name, "copy atom")
+}
+
+// Lookup finds an atom of either kind; exactly one of the results is non-nil
+// when the error is nil.
+func Lookup(name string) (*MMA, *Copy, error) {
+	if a, err := LookupMMA(name); err == nil {
+		return a, nil, nil
+	}
+	if c, err := LookupCopy(name); err == nil {
+		return nil, c, nil
+	} else if nf, ok := err.(*NotFound); !ok || nf.Hint != "" {
+		return nil, nil, err
+	}
+	return nil, nil, notFound(name, "atom")
+}
+
+func notFound(name, kind string) *NotFound {
+	return &NotFound{Name: name, Kind: kind, Suggestion: Suggest(name, 3)}
+}
+
+type layoutTuple = layout.IntTuple
+
+func tup(es ...layout.IntTuple) layout.IntTuple { return layout.Tup(es...) }
+func intLeaf(v int64) layout.IntTuple           { return layout.Int(v) }

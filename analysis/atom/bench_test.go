@@ -1,0 +1,35 @@
+package atom
+
+import "testing"
+
+func BenchmarkLookupMMA(b *testing.B) {
+	for b.Loop() {
+		if _, err := LookupMMA("SM90_64x128x16_F32F16F16_SS<GMMA::Major::K, GMMA::Major::K>"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkSuggest(b *testing.B) {
+	for b.Loop() {
+		Suggest("SM80_16x8x16_F32F16F16F32_NT", 3)
+	}
+}
+
+func BenchmarkGridSM80A(b *testing.B) {
+	a, _ := LookupMMA("SM80_16x8x16_F32F16F16F32_TN")
+	for b.Loop() {
+		if _, err := a.Grid('A'); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkGridGMMAC(b *testing.B) {
+	a, _ := LookupMMA("SM90_64x256x16_F32F16F16_SS")
+	for b.Loop() {
+		if _, err := a.Grid('C'); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

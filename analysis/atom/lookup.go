@@ -1,0 +1,148 @@
+package atom
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// bulkFamilies are the copies whose traits take the bits one copy moves as a
+// template argument (NumBitsPerTMA).
+var bulkFamilies = []string{"SM90_TMA_LOAD", "SM90_TMA_LOAD_MULTICAST", "SM90_TMA_STORE", "SM90_TMA_REDUCE_ADD",
+	"SM90_BULK_COPY_G2S", "SM90_BULK_COPY_S2G"}
+
+const bitsArg = "<NumBitsPerTMA="
+
+// bulkCopy builds a TMA or bulk copy atom for any NumBitsPerTMA from a
+// catalogued instance of its family: the traits use the number only as the
+// size of the value mode, so the instance's layouts are rebuilt with the new
+// number where the old one stood. It returns nil, nil for a name of no such family.
+func bulkCopy(key string) (*Copy, error) {
+	family, arg := key, ""
+	if i := strings.IndexByte(key, '<'); i >= 0 {
+		family, arg = key[:i], key[i:]
+	}
+	known := false
+	for _, f := range bulkFamilies {
+		known = known || f == family
+	}
+	if !known {
+		return nil, nil
+	}
+	if arg == "" {
+		return nil, &NotFound{Name: key, Kind: "copy atom",
+			Hint:       family + "'s layouts depend on the bits one copy moves, fixed by the tile it is made for",
+			Suggestion: []string{family + bitsArg + "65536>"}}
+	}
+	bits, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimPrefix(arg, bitsArg), ">"), 10, 64)
+	if err != nil || !strings.HasPrefix(arg, bitsArg) || !strings.HasSuffix(arg, ">") || bits <= 0 {
+		return nil, &NotFound{Name: key, Kind: "copy atom", Hint: "expected " + family + bitsArg + "N> with N > 0 bits",
+			Suggestion: []string{family + bitsArg + "65536>"}}
+	}
+	var proto *Copy
+	for i := range copyCatalog {
+		if strings.HasPrefix(copyCatalog[i].Name, family+bitsArg) {
+			proto = &copyCatalog[i]
+			break
+		}
+	}
+	if proto == nil {
+		return nil, nil
+	}
+	c := *proto
+	c.Name = family + bitsArg + strconv.FormatInt(bits, 10) + ">"
+	c.NumBitsPerTMA = bits
+	c.SrcLayout.Shape = replaceLeaf(c.SrcLayout.Shape, proto.NumBitsPerTMA, bits)
+	c.DstLayout.Shape = replaceLeaf(c.DstLayout.Shape, proto.NumBitsPerTMA, bits)
+	c.RefLayout.Shape = replaceLeaf(c.RefLayout.Shape, proto.NumBitsPerTMA, bits)
+	return &c, nil
+}
+
+func replaceLeaf(t layoutTuple, from, to int64) layoutTuple {
+	if t.IsTuple() {
+		es := t.Elems()
+		out := make([]layoutTuple, len(es))
+		for i, e := range es {
+			out[i] = replaceLeaf(e, from, to)
+		}
+		return tup(out...)
+	}
+	if t.Value() == from {
+		return intLeaf(to)
+	}
+	return t
+}
+
+// Suggest is up to n catalogued names nearest to name: names that contain
+// what was typed first, then by edit distance, case ignored; none when
+// nothing is close.
+func Suggest(name string, n int) []string {
+	q := strings.ToLower(Key(name))
+	if q == "" {
+		return nil
+	}
+	type cand struct {
+		name string
+		d    int
+	}
+	var cs []cand
+	limit := len(q)/3 + 2
+	for i, full := range allNames {
+		k := lowerKeys[i]
+		d := editDistance(q, k, limit)
+		if strings.Contains(k, q) && len(q) >= 4 {
+			d = 0
+		}
+		if d <= limit {
+			cs = append(cs, cand{full, d})
+		}
+	}
+	sort.SliceStable(cs, func(i, j int) bool {
+		if cs[i].d != cs[j].d {
+			return cs[i].d < cs[j].d
+		}
+		return len(cs[i].name) < len(cs[j].name)
+	})
+	var out []string
+	seen := map[string]bool{}
+	for _, c := range cs {
+		if len(out) == n {
+			break
+		}
+		if k := Key(c.name); !seen[k] {
+			seen[k] = true
+			out = append(out, c.name)
+		}
+	}
+	return out
+}
+
+// editDistance is the Levenshtein distance of a and b, or limit+1 once it
+// is certain to exceed limit.
+func editDistance(a, b string, limit int) int {
+	if d := len(a) - len(b); d > limit || -d > limit {
+		return limit + 1
+	}
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		best := cur[0]
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			best = min(best, cur[j])
+		}
+		if best > limit {
+			return limit + 1
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

@@ -1,0 +1,117 @@
+package atom
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+func itoa(v int64) string { return strconv.FormatInt(v, 10) }
+
+func familyOf(name string) string {
+	if i := strings.IndexByte(name, '<'); i >= 0 {
+		return name[:i]
+	}
+	return name
+}
+
+func TestLookupSpellings(t *testing.T) {
+	for _, tc := range []struct{ query, want string }{
+		{"SM80_16x8x16_F32F16F16F32_TN", "SM80_16x8x16_F32F16F16F32_TN"},
+		{"cute::SM80_16x8x16_F32F16F16F32_TN", "SM80_16x8x16_F32F16F16F32_TN"},
+		{"SM90_64x128x16_F32F16F16_SS", "SM90_64x128x16_F32F16F16_SS"},
+		{"SM90_64x128x16_F32F16F16_SS<GMMA::Major::MN, GMMA::Major::K>", "SM90_64x128x16_F32F16F16_SS"},
+		{"SM90_64x200x32_F32E4M3E4M3_SS_TN", "SM90_64x200x32_F32E4M3E4M3_SS_TN"},
+		{"SM100_MMA_F16BF16_SS<cutlass::half_t,cutlass::half_t,float,128,256,UMMA::Major::K,UMMA::Major::K>",
+			"SM100_MMA_F16BF16_SS<half_t, half_t, float, 128, 256, UMMA::Major::K, UMMA::Major::K>"},
+	} {
+		a, err := LookupMMA(tc.query)
+		if err != nil {
+			t.Errorf("%s: %v", tc.query, err)
+			continue
+		}
+		if a.Name != tc.want {
+			t.Errorf("%s: found %s, want %s", tc.query, a.Name, tc.want)
+		}
+	}
+	for _, q := range []string{"SM75_U32x4_LDSM_N", "SM75_U16x8_LDSM_T", "SM90_U32x4_STSM_N", "SM80_CP_ASYNC_CACHEALWAYS<uint128_t>",
+		"SM80_CP_ASYNC_CACHEALWAYS<cute::uint128_t>", "UniversalCopy<uint32_t>", "SM90_TMA_LOAD<NumBitsPerTMA=65536>"} {
+		if _, err := LookupCopy(q); err != nil {
+			t.Errorf("%s: %v", q, err)
+		}
+	}
+	if a, c, err := Lookup("SM75_U32x1_LDSM_N"); err != nil || a != nil || c == nil {
+		t.Errorf("Lookup of a copy atom: %v %v %v", a, c, err)
+	}
+	if a, c, err := Lookup("SM80_8x8x4_F64F64F64F64_TN"); err != nil || a == nil || c != nil {
+		t.Errorf("Lookup of an MMA atom: %v %v %v", a, c, err)
+	}
+}
+
+func TestLookupSuggests(t *testing.T) {
+	for _, tc := range []struct{ query, want string }{
+		{"SM80_16x8x16_F32F16F16F32_NT", "SM80_16x8x16_F32F16F16F32_TN"},
+		{"sm80_16x8x16_f32f16f16f32_tn", "SM80_16x8x16_F32F16F16F32_TN"},
+		{"SM90_64x128x16_F32F16F16", "SM90_64x128x16_F32F16F16_SS"},
+		{"SM75_U32x4_LDSM_T", "SM75_U32x4_LDSM_N"},
+		{"SM80_CP_ASYNC_CACHEALWAYS<uint128>", "SM80_CP_ASYNC_CACHEALWAYS<uint128_t>"},
+	} {
+		_, _, err := Lookup(tc.query)
+		var nf *NotFound
+		if !errors.As(err, &nf) {
+			t.Errorf("%s: got %v, want a NotFound", tc.query, err)
+			continue
+		}
+		found := false
+		for _, s := range nf.Suggestion {
+			found = found || s == tc.want
+		}
+		if !found {
+			t.Errorf("%s: suggestions %v lack %s", tc.query, nf.Suggestion, tc.want)
+		}
+		if !strings.Contains(err.Error(), "did you mean") {
+			t.Errorf("%s: message %q", tc.query, err)
+		}
+	}
+	_, _, err := Lookup("completely_unrelated_words_here")
+	var nf *NotFound
+	if !errors.As(err, &nf) || len(nf.Suggestion) != 0 {
+		t.Errorf("unrelated name: %v", err)
+	}
+}
+
+func TestLookupTMA(t *testing.T) {
+	c, err := LookupCopy("SM90_TMA_LOAD<NumBitsPerTMA=4096>")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := c.SrcLayout.Format(true); got != "(_1,_4096):(_0,_1)" {
+		t.Errorf("SrcLayout %s", got)
+	}
+	if c.NumBitsPerTMA != 4096 || len(c.PTXByRank) != 5 || !strings.HasPrefix(c.PTXByRank[1], "cp.async.bulk.tensor.2d.") {
+		t.Errorf("%+v", c)
+	}
+	for _, bad := range []string{"SM90_TMA_LOAD", "SM90_TMA_STORE<NumBitsPerTMA=0>", "SM90_TMA_STORE<NumBitsPerTMA=x>", "SM90_TMA_STORE<4096>"} {
+		_, err := LookupCopy(bad)
+		var nf *NotFound
+		if !errors.As(err, &nf) || nf.Hint == "" || len(nf.Suggestion) == 0 {
+			t.Errorf("%s: %v", bad, err)
+		}
+	}
+	if _, _, err := Lookup("SM90_TMA_LOAD"); err == nil || !strings.Contains(err.Error(), "NumBitsPerTMA") {
+		t.Errorf("Lookup(SM90_TMA_LOAD): %v", err)
+	}
+}
+
+func TestEditDistance(t *testing.T) {
+	for _, tc := range []struct {
+		a, b  string
+		limit int
+		want  int
+	}{{"kitten", "sitting", 5, 3}, {"", "abc", 5, 3}, {"abc", "abc", 0, 0}, {"abcdef", "ghijkl", 2, 3}, {"a", "abcdef", 2, 3}} {
+		if got := editDistance(tc.a, tc.b, tc.limit); got != tc.want {
+			t.Errorf("editDistance(%q,%q,%d) = %d, want %d", tc.a, tc.b, tc.limit, got, tc.want)
+		}
+	}
+}
