@@ -38,8 +38,8 @@ type CodeDoc struct {
 var Codes = []CodeDoc{
 	{CodeSyntax, "The text does not parse as a descriptor or sheet statement."},
 	{CodeUndefined, "A name is used before or without a binding."},
-	{CodeUnused, "A binding that no statement uses."},
-	{CodeRedefined, "A name is bound a second time."},
+	{CodeUnused, "A value overwritten by a new binding of its name before anything reads it."},
+	{CodeRedefined, "A name bound again without reading its earlier value."},
 	{CodeIncongruent, "Shape and stride are not congruent trees."},
 	{CodeNonPositiveShape, "A shape leaf is zero or negative."},
 	{CodeZeroDenominator, "A basis count has a zero denominator (1/0@d)."},

@@ -93,9 +93,7 @@ func AnalyzeFile(f *grammar.File, src []byte, cache *Cache) *Sheet {
 			s.Findings = append(s.Findings, syntaxFinding(st.Err))
 		case *grammar.Binding:
 			if prev := scope[st.Name.Name]; prev != nil {
-				s.Findings = append(s.Findings, Finding{Range: st.Name.Range, Severity: SeverityWarning, Code: CodeRedefined,
-					Message: fmt.Sprintf("%s is bound again; the earlier binding is shadowed from here on", st.Name.Name),
-					Related: []Related{{prev.Def.Name.Range, "earlier binding of " + st.Name.Name}}})
+				s.Findings = append(s.Findings, rebindingFindings(prev, st, deps)...)
 			}
 			sym := &Symbol{Name: st.Name.Name, Def: st, Stmt: i, Value: r.Value, Err: r.Err, key: key}
 			s.Symbols = append(s.Symbols, sym)
@@ -109,7 +107,6 @@ func AnalyzeFile(f *grammar.File, src []byte, cache *Cache) *Sheet {
 		}
 		s.Results = append(s.Results, r)
 	}
-	s.unusedNames()
 	sort.SliceStable(s.Findings, func(i, j int) bool {
 		return s.Findings[i].Range.Pos.Offset < s.Findings[j].Range.Pos.Offset
 	})
@@ -199,13 +196,25 @@ func (s *Sheet) resolveNames(root grammar.Node, scope scopeEnv, deps *[]*Symbol)
 	})
 }
 
-func (s *Sheet) unusedNames() {
-	for _, sym := range s.Symbols {
-		if len(sym.Uses) == 0 && sym.Name[0] != '_' {
-			s.Findings = append(s.Findings, Finding{Range: sym.Def.Name.Range, Severity: SeverityHint, Code: CodeUnused,
-				Message: fmt.Sprintf("%s is bound but never used", sym.Name)})
+// rebindingFindings judges binding a name again. A sheet is a notebook:
+// a binding nobody reads is a result to look at, and "A = coalesce(A)" is an
+// update; but a value overwritten before anything read it is lost work, and
+// a rebinding that ignores the old value changes what later lines read.
+func rebindingFindings(prev *Symbol, st *grammar.Binding, deps []*Symbol) []Finding {
+	name := st.Name.Name
+	if len(prev.Uses) == 0 && name[0] != '_' {
+		return []Finding{{Range: prev.Def.Name.Range, Severity: SeverityWarning, Code: CodeUnused,
+			Message: fmt.Sprintf("the value bound to %s here is never used: %s is bound again on line %d before anything reads it", name, name, st.Range.Pos.Line),
+			Related: []Related{{st.Name.Range, "the next binding of " + name}}}}
+	}
+	for _, d := range deps {
+		if d == prev {
+			return nil
 		}
 	}
+	return []Finding{{Range: st.Name.Range, Severity: SeverityHint, Code: CodeRedefined,
+		Message: fmt.Sprintf("%s is bound again: from here on %s is this value, not the one bound on line %d", name, name, prev.Def.Range.Pos.Line),
+		Related: []Related{{prev.Def.Name.Range, "earlier binding of " + name}}}}
 }
 
 // checkAssert evaluates both sides and checks the relation.

@@ -135,7 +135,24 @@ func Advise(a Access) (*Advice, error) {
 	}
 	canon := canonicalSwizzles(a.ElemBits)
 	tried, outside := 0, 0
+	if c, ok := a.Smem.(layout.Composed); ok && c.Outer.B > 0 {
+		// The given swizzle may be what conflicts: the inner layout alone.
+		tried++
+		if c, ok := try(Candidate{Layout: withSwizzle(layout.Swizzle{}, offset, inner)}); ok {
+			adv.Candidates = append(adv.Candidates, c)
+		}
+	}
+	// A swizzle that flips only bits at or above byte 128 changes no bank,
+	// no phase slot, no word's distinctness: it costs what the inner
+	// layout alone costs, so it is not tried.
+	flipsAbove := 1 << 62
+	if a.ElemBits&(a.ElemBits-1) == 0 {
+		flipsAbove = 10 - bits.TrailingZeros(uint(a.ElemBits)) // element bit of byte bit 7
+	}
 	for _, sw := range swizzleSpace(minM, img.topBit, canon) {
+		if sw.M >= flipsAbove {
+			continue
+		}
 		if !img.permutedBy(sw) {
 			outside++
 			continue
@@ -184,11 +201,7 @@ func splitSmem(v layout.Value) (layout.Layout, int64, error) {
 	case *layout.Composed:
 		return splitSmem(*s)
 	}
-	_, err := compileSmem(v)
-	if err == nil {
-		err = fmt.Errorf("bank: %s is not a layout or a swizzled layout", v)
-	}
-	return layout.Layout{}, 0, err
+	return layout.Layout{}, 0, fmt.Errorf("bank: %v is not a layout or a swizzled layout", v)
 }
 
 // withSwizzle is Sw o offset o inner; with the identity swizzle and no
@@ -253,6 +266,9 @@ func swizzleLess(x, y layout.Swizzle, canon map[layout.Swizzle]bool) bool {
 func sortCandidates(cs []Candidate) {
 	sort.SliceStable(cs, func(i, j int) bool {
 		x, y := &cs[i], &cs[j]
+		if xi, yi := x.Swizzle.B == 0 && !x.Padded(), y.Swizzle.B == 0 && !y.Padded(); xi != yi {
+			return xi // dropping a swizzle is simplest of all
+		}
 		if x.Padded() != y.Padded() {
 			return !x.Padded() // a swizzle costs no memory
 		}
@@ -404,14 +420,6 @@ func padRows(l layout.Layout, n, pad int64) layout.Layout {
 // noAdviceReason explains why no candidate works.
 func noAdviceReason(adv *Advice, tried, outside, minM int, img *image) string {
 	var b strings.Builder
-	if tried == 0 {
-		fmt.Fprintf(&b, "the layout's image (%d elements, offsets up to %d) is permuted by no swizzle with M >= %d", img.count, img.top, minM)
-		if minM > 0 {
-			fmt.Fprintf(&b, " (M >= %d keeps each %d-byte vector whole)", minM, adv.VectorBytes)
-		}
-		b.WriteString(", and its rows cannot be padded")
-		return b.String()
-	}
 	fmt.Fprintf(&b, "none of %d swizzles (B <= %d, M >= %d to keep %d-byte vectors) or row paddings removes every conflict", tried, maxSwizzleBits, minM, adv.VectorBytes)
 	if c := adv.Closest; c != nil && c.Report.Conflicts() >= adv.Before.Conflicts() {
 		fmt.Fprintf(&b, "; none even reduces them (%d wavefronts where %d would do)", adv.Before.Wavefronts, adv.Before.Ideal)

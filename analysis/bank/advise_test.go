@@ -1,6 +1,7 @@
 package bank
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -59,6 +60,12 @@ func checkCandidates(t *testing.T, adv *Advice) {
 			}
 			if c.Pad%int64(vecElems) != 0 {
 				t.Errorf("%s: a pad of %d breaks %d-element vectors", c.String(), c.Pad, vecElems)
+			}
+			continue
+		}
+		if c.Swizzle.B == 0 {
+			if c.Layout.String() != withSwizzle(layout.Swizzle{}, offset, inner).String() {
+				t.Errorf("%s: no swizzle, want the inner layout %v", c.String(), inner)
 			}
 			continue
 		}
@@ -284,5 +291,135 @@ func BenchmarkAdviseLdmatrixTile(b *testing.B) {
 		if _, err := Advise(a); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// A swizzle that causes the conflicts: the advice drops it.
+func TestAdviseDropsAHarmfulSwizzle(t *testing.T) {
+	// Rows of 64 fp16 read along the row: conflict-free plain, but
+	// Sw<3,0,6> XORs the row into the low element bits, breaking the vectors.
+	adv := adviseCase(t, "Sw<3,0,6> o 0 o (8,64):(64,1)", "((8,4),8,2):((64,1),8,4)", 16, Load, 0)
+	if adv.Before.Wavefronts == adv.Before.Ideal && adv.Before.VectorBytes == 16 {
+		t.Fatalf("the case is already fine: %d wavefronts, %d bytes", adv.Before.Wavefronts, adv.Before.VectorBytes)
+	}
+	if b := adv.Best(); b == nil || b.Layout.String() != "(8,64):(64,1)" {
+		t.Fatalf("best = %v, want the inner layout (8,64):(64,1)", b)
+	}
+	checkCandidates(t, adv)
+}
+
+// Swizzles that flip only bits above the 128-byte phase window are skipped:
+// they cost what the inner layout costs. The search agrees with trying them.
+func TestAdviseSkipsSwizzlesAboveTheBanks(t *testing.T) {
+	a := Access{Smem: mustNotation(t, "(128,64):(64,1)"), TV: mustNotation(t, "((16,2),8,(8,4)):((1,1024),128,(16,2048))").(layout.Layout), ElemBits: 16, Op: LdMatrix, Matrices: 4}
+	plain, err := AnalyzeAccess(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sw := range []layout.Swizzle{{B: 1, M: 6, S: 1}, {B: 2, M: 6, S: 3}, {B: 3, M: 7, S: 3}} {
+		a.Smem = layout.Composed{Outer: sw, Offset: layout.Int(0), Inner: mustNotation(t, "(128,64):(64,1)").(layout.Layout)}
+		r, err := AnalyzeAccess(a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Wavefronts != plain.Wavefronts || r.Ideal != plain.Ideal {
+			t.Errorf("%v: %d/%d wavefronts, the inner layout %d/%d", sw, r.Wavefronts, r.Ideal, plain.Wavefronts, plain.Ideal)
+		}
+	}
+}
+
+// TestAdviseMatchesExhaustiveSearch checks the search on random row-major
+// tiles and lane patterns against every swizzle of the space, unpruned: a
+// swizzle that permutes the image, keeps the width and is conflict-free is
+// among the candidates, and every candidate is one.
+func TestAdviseMatchesExhaustiveSearch(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 7))
+	conflicted, advised := 0, 0
+	defer func() {
+		if conflicted < 20 || advised < 10 {
+			t.Errorf("%d of 40 cases conflict, %d get advice: the generator no longer tests the search", conflicted, advised)
+		}
+	}()
+	for n := 0; n < 40; n++ {
+		logR, logC := 2+rng.IntN(4), 3+rng.IntN(4) // rows 4..32, columns 8..64
+		R, C := int64(1)<<logR, int64(1)<<logC
+		bitsChoice := []int{8, 16, 32, 64}[rng.IntN(4)]
+		logV := rng.IntN(min(logC, 3) + 1)
+		if int64(1)<<logV*int64(bitsChoice) > 128 {
+			logV = 0
+		}
+		// Coordinate bits: rows 0..logR-1, then columns; the value mode takes
+		// the lowest column bits, the 5 lane bits any others (repeats broadcast).
+		var free []int
+		for b := 0; b < logR+logC; b++ {
+			if b < logR || b >= logR+logV {
+				free = append(free, b)
+			}
+		}
+		lane := make([]int64, 5)
+		for i := range lane {
+			lane[i] = int64(1) << free[rng.IntN(len(free))]
+		}
+		tv := layout.Make(
+			layout.Tup(layout.Tup(layout.Ints(2, 2, 2, 2, 2).Elems()...), layout.Int(int64(1)<<logV)),
+			layout.Tup(layout.Tup(layout.Ints(lane...).Elems()...), layout.Int(R)))
+		inner := layout.Make(layout.Ints(R, C), layout.Ints(C, 1))
+		a := Access{Smem: inner, TV: tv, ElemBits: bitsChoice}
+		adv, err := Advise(a)
+		if err != nil {
+			t.Fatalf("%v %v %d: %v", inner, tv, bitsChoice, err)
+		}
+		if adv.Already {
+			continue
+		}
+		conflicted++
+		if adv.Best() != nil {
+			advised++
+		}
+		checkCandidates(t, adv)
+		offered := map[layout.Swizzle]bool{}
+		for _, c := range adv.Candidates {
+			if !c.Padded() {
+				offered[c.Swizzle] = true
+			}
+		}
+		img, _ := imageOf(inner, 0)
+		vecElems := adv.VectorBytes * 8 / bitsChoice
+		for b := 1; b <= maxSwizzleBits; b++ {
+			for m := 0; m <= img.topBit; m++ {
+				for s := b; m+s+b <= img.topBit; s++ {
+					sw := layout.Swizzle{B: b, M: m, S: s}
+					if 1<<m < vecElems || !img.permutedBy(sw) {
+						continue
+					}
+					t2 := a
+					t2.Smem = layout.Composed{Outer: sw, Offset: layout.Int(0), Inner: inner}
+					r, err := AnalyzeAccess(t2)
+					free := err == nil && r.VectorBytes >= adv.VectorBytes && r.Wavefronts == r.Ideal
+					if free != offered[sw] {
+						t.Errorf("%v %v %d-bit: %v conflict-free %v, offered %v", inner, tv, bitsChoice, sw, free, offered[sw])
+					}
+				}
+			}
+		}
+	}
+}
+
+// Layouts given by pointer are read as the values they point to.
+func TestAdvisePointers(t *testing.T) {
+	tv := mustNotation(t, "((8,4),1):((1,64),0)").(layout.Layout)
+	l := mustNotation(t, "(8,64):(64,1)").(layout.Layout)
+	c := layout.Composed{Outer: layout.Swizzle{B: 1, M: 0, S: 6}, Offset: layout.Int(0), Inner: l}
+	for _, smem := range []layout.Value{&l, &c} {
+		adv, err := Advise(Access{Smem: smem, TV: tv, ElemBits: 32})
+		if err != nil {
+			t.Fatalf("%v: %v", smem, err)
+		}
+		if b := adv.Best(); b == nil || b.Layout.String() != "Sw<3,0,6> o 0 o (8,64):(64,1)" {
+			t.Errorf("%v: best %v", smem, b)
+		}
+	}
+	if _, _, err := splitSmem(layout.Int(3)); err == nil || !strings.Contains(err.Error(), "3 is not a layout or a swizzled layout") {
+		t.Errorf("splitSmem(3): %v", err)
 	}
 }

@@ -34,8 +34,8 @@ func TestLintCleanAndHints(t *testing.T) {
 	if code != 0 || stdout != "" {
 		t.Errorf("clean file: exit %d, output %q", code, stdout)
 	}
-	code, stdout, _ = runCLI(t, "", "lint", "--hints", "../../testdata/lint/bad.cute")
-	if code != 1 || !strings.Contains(stdout, "hint: A is bound but never used [unused-name]") {
+	code, stdout, _ = runCLI(t, "", "lint", "--hints", "../../testdata/lint/hints.cute")
+	if code != 0 || !strings.Contains(stdout, "hints.cute:3:1: hint: A is bound again: from here on A is this value, not the one bound on line 1 [redefined-name]") {
 		t.Errorf("--hints: exit %d, output %q", code, stdout)
 	}
 }
