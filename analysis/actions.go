@@ -18,10 +18,17 @@ type Refactor struct {
 }
 
 // hintFindings are the hints on layouts the user writes as literals in
-// bindings: a shorter equal form, broadcast modes, holes in the image.
+// bindings: a shorter equal form, broadcast modes, holes in the image. A
+// literal that is an operand of a call or a mode of a tiler is left alone:
+// a strided tile or access pattern is meant to have holes, and its nesting shapes the
+// result, so neither "not compact" nor "coalesce it" is advice there.
 func hintFindings(b *grammar.Binding) []Finding {
 	var out []Finding
 	grammar.Inspect(b.Value, func(n grammar.Node) bool {
+		switch n.(type) {
+		case *grammar.Call, *grammar.Tiler, *grammar.AngleList:
+			return false
+		}
 		lit, ok := n.(*grammar.Layout)
 		if !ok {
 			return true
