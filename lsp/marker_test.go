@@ -17,8 +17,8 @@ package lsp
 // line above that holds code (so a comment-only line of markers annotates the
 // line above it).
 //
-// Arguments are Go-quoted strings ("..."), regular expressions (re"..."),
-// integers, and identifiers. A location (loc) is
+// Arguments are Go-quoted strings ("..." or `...`), regular expressions
+// (re"..." or re`...`), integers, and identifiers. A location (loc) is
 //
 //   - "text": the first occurrence of text on the marker's line (in the part
 //     before the first marker);
@@ -230,7 +230,7 @@ func parseMarkerArgs(s string) (args []markerArg, n int, err error) {
 		}
 		var a markerArg
 		switch {
-		case strings.HasPrefix(s[i:], `re"`):
+		case strings.HasPrefix(s[i:], `re"`), strings.HasPrefix(s[i:], "re`"):
 			q, err := strconv.QuotedPrefix(s[i+2:])
 			if err != nil {
 				return nil, 0, err
