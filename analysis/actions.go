@@ -194,7 +194,10 @@ func (s *Sheet) Refactors(offset int) []Refactor {
 		return out
 	}
 	if l, ok := t.Value.(layout.Layout); ok {
-		if c, err := layout.Coalesce(l); err == nil {
+		// A rewrite that leaves the value as it is (coalescing what is
+		// already coalesced) would only drop static marks or replace a
+		// call: the other actions say that under their own names.
+		if c, err := layout.Coalesce(l); err == nil && c.String() != l.String() {
 			add("refactor.rewrite", "Coalesce to "+c.String(), c.String())
 		}
 		// filter differs from coalesce only by dropping broadcast modes,
@@ -206,7 +209,9 @@ func (s *Sheet) Refactors(offset int) []Refactor {
 				add("refactor.rewrite", fmt.Sprintf("Normalize: drop the broadcast (stride-0) modes and coalesce to %v (size %d → %d)", f, from, to), f.String())
 			}
 		}
-		add("refactor.rewrite", "Flatten to "+l.Flatten().String(), l.Flatten().String())
+		if f := l.Flatten(); f.String() != l.String() {
+			add("refactor.rewrite", "Flatten to "+f.String(), f.String())
+		}
 	}
 	if _, isCall := t.Node.(*grammar.Call); !isCall {
 		switch v := t.Value.(type) {
