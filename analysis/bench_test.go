@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"github.com/cute-lsp/cute-lsp/grammar"
 	"strings"
 	"testing"
 )
@@ -48,6 +49,25 @@ func BenchmarkAnalyzeSheet5000Edit(b *testing.B) {
 			AnalyzeSheetCached("bench.cute", edited, cache)
 		} else {
 			AnalyzeSheetCached("bench.cute", src, cache)
+		}
+	}
+}
+
+// BenchmarkAnalyzeFile5000Cached is the analysis alone (the sheet parsed
+// already) after a one-line edit, every statement but one found in the cache.
+func BenchmarkAnalyzeFile5000Cached(b *testing.B) {
+	src := sheet5000()
+	edited := []byte(strings.Replace(string(src), "A7 = (8,(2,2)):(4,(2,1))", "A7 = (9,(2,2)):(4,(2,1))", 1))
+	f1, _ := grammar.ParseFile("bench.cute", src)
+	f2, _ := grammar.ParseFile("bench.cute", edited)
+	cache := NewCache()
+	AnalyzeFile(f1, src, cache)
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		if i%2 == 0 {
+			AnalyzeFile(f2, edited, cache)
+		} else {
+			AnalyzeFile(f1, src, cache)
 		}
 	}
 }

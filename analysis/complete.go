@@ -24,15 +24,17 @@ type Completion struct {
 	Insert string // the text that replaces the word being typed
 }
 
-// swizzleAtoms are the swizzles CuTe's shared-memory atoms use, with what
-// they are for (16-bit elements; the byte width scales with the element).
+// swizzleAtoms are the swizzles of CuTe's shared-memory atoms. CuTe keeps
+// them on byte addresses (Sw<3,4,3> o smem_ptr[16b](unset) o L); on element
+// offsets the base bit M drops by log2 of the element's bytes.
 var swizzleAtoms = []Completion{
-	{Label: "Sw<3,4,3>", Detail: "128-byte swizzle (SW128) for 16-bit elements: 8 rows of 64 elements"},
-	{Label: "Sw<2,4,3>", Detail: "64-byte swizzle (SW64) for 16-bit elements: 8 rows of 32 elements"},
-	{Label: "Sw<1,4,3>", Detail: "32-byte swizzle (SW32) for 16-bit elements: 8 rows of 16 elements"},
-	{Label: "Sw<3,3,3>", Detail: "128-byte rows of 8-byte units: 8 rows of 64 16-bit elements addressed in units of 8"},
-	{Label: "Sw<2,3,3>", Detail: "the SM80 64-byte swizzle for 16-bit elements (units of 8)"},
-	{Label: "Sw<3,5,3>", Detail: "128-byte swizzle for 32-bit elements counted in bytes"},
+	{Label: "Sw<3,3,3>", Detail: "128-byte swizzle (SW128) on 16-bit element offsets: 8 rows of 64 fp16/bf16"},
+	{Label: "Sw<2,3,3>", Detail: "64-byte swizzle (SW64) on 16-bit element offsets: 8 rows of 32 fp16/bf16"},
+	{Label: "Sw<1,3,3>", Detail: "32-byte swizzle (SW32) on 16-bit element offsets: 8 rows of 16 fp16/bf16"},
+	{Label: "Sw<3,2,3>", Detail: "128-byte swizzle (SW128) on 32-bit element offsets: 8 rows of 32 fp32/tf32"},
+	{Label: "Sw<3,4,3>", Detail: "128-byte swizzle (SW128) on byte addresses: as CuTe prints it with a smem_ptr stage, or on 8-bit element offsets"},
+	{Label: "Sw<2,4,3>", Detail: "64-byte swizzle (SW64) on byte addresses, or on 8-bit element offsets"},
+	{Label: "Sw<1,4,3>", Detail: "32-byte swizzle (SW32) on byte addresses, or on 8-bit element offsets"},
 }
 
 // wordBefore is the identifier that ends at offset and where it starts.

@@ -66,23 +66,12 @@ func startsLiteral(lex tokenSource) bool {
 }
 
 type literalParser struct {
-	lex  tokenSource
-	errs []*Error
-	// Allocation helpers: a literal has many small nodes.
-	ints  []Int  // a slab the Int leaves are cut from
+	lex   tokenSource
+	errs  []*Error
 	elems []Node // the elements of the tuples being read, innermost last
 }
 
 func (p *literalParser) fail(e *Error) { p.errs = append(p.errs, e) }
-
-// newInt returns a zeroed Int from the slab.
-func (p *literalParser) newInt() *Int {
-	if len(p.ints) == cap(p.ints) {
-		p.ints = make([]Int, 0, min(64, max(4, 2*cap(p.ints))))
-	}
-	p.ints = p.ints[:len(p.ints)+1]
-	return &p.ints[len(p.ints)-1]
-}
 
 func unexpected(t *lexer.Token) error { return &participle.UnexpectedTokenError{Unexpected: *t} }
 
@@ -269,7 +258,7 @@ func (p *literalParser) unknown(q lexer.Token) (*Unknown, error) {
 // integer converts an Int or Static token; an overflow is an error at the
 // token's own range.
 func (p *literalParser) integer(t lexer.Token) *Int {
-	n := p.newInt()
+	n := &Int{}
 	if err := setInt(n, t); err != nil {
 		p.fail(err)
 	}

@@ -64,7 +64,8 @@ func negateOffset(op string, t IntTuple) (IntTuple, error) {
 }
 
 // NestedComposed is Sw o Offset o (Sw' o Offset' o L): what CuTe's
-// composition of two swizzled layouts returns when the swizzles do not cancel
+// composition of two swizzled layouts returns when the right one's swizzle,
+// moved across the left one's inner layout, is not the identity
 // (ComposedLayout<Swizzle, Offset, ComposedLayout<...>>).
 type NestedComposed struct {
 	Outer  Swizzle

@@ -173,7 +173,9 @@ func LookupMMA(name string) (*MMA, error) {
 	return nil, notFound(name, "MMA atom")
 }
 
-// LookupCopy finds a copy atom by CuTe's name. A TMA or bulk copy is named
+// LookupCopy finds a copy atom by CuTe's name. A copy templated on its
+// element type may name any type: UniversalCopy<half_t> is the atom of
+// UniversalCopy<uint16_t> (CuTe's traits use only the width). A TMA or bulk copy is named
 // with the bits it moves, SM90_TMA_LOAD<NumBitsPerTMA=65536>: its layouts
 // depend on that number, which CuTe fixes from the tile it is built for.
 func LookupCopy(name string) (*Copy, error) {
@@ -182,6 +184,9 @@ func LookupCopy(name string) (*Copy, error) {
 		return c, nil
 	}
 	if c, err := bulkCopy(k); c != nil || err != nil {
+		return c, err
+	}
+	if c, err := typedCopy(k); c != nil || err != nil {
 		return c, err
 	}
 	return nil, notFound(name, "copy atom")

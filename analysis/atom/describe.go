@@ -48,3 +48,46 @@ func (r Registers) String() string {
 	}
 	return fmt.Sprintf("%s[%d]", r.Type, r.Count)
 }
+
+// PTXType is the PTX type of one register of the array, for lowering to
+// inline assembly: b32 for 32-bit integer registers (which also carry packed
+// 16- and 8-bit values), f32, f64, and b64 for 64-bit ones (shared-memory
+// descriptors, addresses). It is empty for void and for types no single
+// PTX register holds (uint128_t: ldmatrix's 16-byte row in shared memory;
+// complex values).
+func (r Registers) PTXType() string {
+	switch r.Type {
+	case "uint32_t", "int32_t":
+		return "b32"
+	case "float":
+		return "f32"
+	case "double":
+		return "f64"
+	case "uint64_t", "int64_t":
+		return "b64"
+	case "uint16_t", "int16_t":
+		return "b16"
+	case "uint8_t", "int8_t":
+		return "b8"
+	}
+	return ""
+}
+
+// Constraint is the inline-assembly operand constraint CUDA uses for one
+// register of the array: r (32-bit), l (64-bit), f (float), d (double),
+// h (16-bit); empty where PTXType is.
+func (r Registers) Constraint() string {
+	switch r.PTXType() {
+	case "b32":
+		return "r"
+	case "b64":
+		return "l"
+	case "f32":
+		return "f"
+	case "f64":
+		return "d"
+	case "b16":
+		return "h"
+	}
+	return ""
+}

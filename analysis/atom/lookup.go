@@ -1,10 +1,53 @@
 package atom
 
 import (
+	"fmt"
 	"sort"
 	"strconv"
 	"strings"
 )
+
+// typeBits is the width of the element types a copy atom's template may
+// name; CuTe's copy traits depend on the type only through its width.
+var typeBits = map[string]int{
+	"int8_t": 8, "uint8_t": 8, "float_e4m3_t": 8, "float_e5m2_t": 8, "char": 8,
+	"int16_t": 16, "uint16_t": 16, "half_t": 16, "bfloat16_t": 16, "half": 16, "__half": 16,
+	"int32_t": 32, "uint32_t": 32, "float": 32, "tfloat32_t": 32, "int": 32,
+	"int64_t": 64, "uint64_t": 64, "double": 64,
+	"uint128_t": 128,
+}
+
+var uintOfBits = map[int]string{8: "uint8_t", 16: "uint16_t", 32: "uint32_t", 64: "uint64_t", 128: "uint128_t"}
+
+// typedCopy finds a copy atom whose template names an element type, such
+// as UniversalCopy<half_t>, as the catalogued atom of the same width
+// (UniversalCopy<uint16_t>). It returns nil, nil when name is no such atom.
+func typedCopy(key string) (*Copy, error) {
+	open := strings.IndexByte(key, '<')
+	if open < 0 || !strings.HasSuffix(key, ">") {
+		return nil, nil
+	}
+	family, arg := key[:open], key[open+1:len(key)-1]
+	bits, ok := typeBits[arg]
+	if !ok {
+		return nil, nil
+	}
+	c, ok := copyByKey[family+"<"+uintOfBits[bits]+">"]
+	if !ok {
+		hasFamily := false
+		for _, n := range allNames {
+			hasFamily = hasFamily || strings.HasPrefix(n, family+"<")
+		}
+		if !hasFamily {
+			return nil, nil
+		}
+		return nil, &NotFound{Name: key, Kind: "copy atom", Hint: fmt.Sprintf("%s does not move %d-bit values", family, bits),
+			Suggestion: Suggest(family, 3)}
+	}
+	typed := *c
+	typed.Name = key
+	return &typed, nil
+}
 
 // bulkFamilies are the copies whose traits take the bits one copy moves as a
 // template argument (NumBitsPerTMA).

@@ -115,3 +115,32 @@ func TestEditDistance(t *testing.T) {
 		}
 	}
 }
+
+func TestLookupTypedCopy(t *testing.T) {
+	for _, tc := range []struct{ query, like string }{
+		{"UniversalCopy<half_t>", "UniversalCopy<uint16_t>"},
+		{"UniversalCopy<cutlass::bfloat16_t>", "UniversalCopy<uint16_t>"},
+		{"SM80_CP_ASYNC_CACHEALWAYS<float>", "SM80_CP_ASYNC_CACHEALWAYS<uint32_t>"},
+		{"SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>", "SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>"},
+	} {
+		c, err := LookupCopy(tc.query)
+		if err != nil {
+			t.Errorf("%s: %v", tc.query, err)
+			continue
+		}
+		want, _ := LookupCopy(tc.like)
+		if c.SrcLayout.Format(true) != want.SrcLayout.Format(true) || c.PTX != want.PTX {
+			t.Errorf("%s: %v, want %v", tc.query, c.SrcLayout, want.SrcLayout)
+		}
+	}
+	for _, bad := range []string{"SM80_CP_ASYNC_CACHEALWAYS<half_t>", "SM80_CP_ASYNC_CACHEGLOBAL<float>"} {
+		_, err := LookupCopy(bad)
+		var nf *NotFound
+		if !errors.As(err, &nf) || nf.Hint == "" {
+			t.Errorf("%s: %v", bad, err)
+		}
+	}
+	if _, err := LookupCopy("SM80_CP_ASYNC_CACHEALWAYS"); err == nil || !strings.Contains(err.Error(), "SM80_CP_ASYNC_CACHEALWAYS<") {
+		t.Errorf("bare cp.async family: %v", err)
+	}
+}

@@ -188,35 +188,49 @@ func sortHolders(hs []Holder) {
 // pairs hold shows the first and how many more (T0V0+127: an operand every
 // thread sees, such as one read through a shared-memory descriptor); a
 // cell no pair holds shows "-".
-func (g *Grid) String() string {
+func (g *Grid) String() string { return g.Window(g.Rows, g.Cols) }
+
+// Window prints the grid as String does, but only its first rows rows and
+// cols columns, saying how many it leaves out (for hover on large tiles).
+func (g *Grid) Window(rows, cols int64) string {
+	rows, cols = max(0, min(rows, g.Rows)), max(0, min(cols, g.Cols))
 	cells := make([]string, len(g.Cells))
-	w := 1
-	for i, hs := range g.Cells {
-		switch len(hs) {
-		case 0:
-			cells[i] = "-"
-		case 1:
-			cells[i] = hs[0].String()
-		default:
-			cells[i] = fmt.Sprintf("%s+%d", hs[0], len(hs)-1)
+	w := len(fmt.Sprint(max(cols-1, 0)))
+	for c := int64(0); c < cols; c++ {
+		for r := int64(0); r < rows; r++ {
+			i := r + g.Rows*c
+			switch hs := g.Cells[i]; len(hs) {
+			case 0:
+				cells[i] = "-"
+			case 1:
+				cells[i] = hs[0].String()
+			default:
+				cells[i] = fmt.Sprintf("%s+%d", hs[0], len(hs)-1)
+			}
+			w = max(w, len(cells[i]))
 		}
-		w = max(w, len(cells[i]))
 	}
-	lw := len(fmt.Sprint(g.Rows-1)) + len(g.RowName) + 1
+	lw := len(fmt.Sprint(max(rows-1, 0))) + len(g.RowName) + 1
 	var b strings.Builder
 	b.WriteString(g.Title)
 	b.WriteByte('\n')
 	fmt.Fprintf(&b, "%*s", lw, g.RowName+"\\"+g.ColName)
-	for c := int64(0); c < g.Cols; c++ {
+	for c := int64(0); c < cols; c++ {
 		fmt.Fprintf(&b, " %*d", w, c)
 	}
 	b.WriteByte('\n')
-	for r := int64(0); r < g.Rows; r++ {
+	for r := int64(0); r < rows; r++ {
 		fmt.Fprintf(&b, "%*d", lw, r)
-		for c := int64(0); c < g.Cols; c++ {
+		for c := int64(0); c < cols; c++ {
 			fmt.Fprintf(&b, " %*s", w, cells[r+g.Rows*c])
 		}
+		if cols < g.Cols {
+			b.WriteString(" ...")
+		}
 		b.WriteByte('\n')
+	}
+	if rows < g.Rows || cols < g.Cols {
+		fmt.Fprintf(&b, "(%d of %d rows, %d of %d columns shown)\n", rows, g.Rows, cols, g.Cols)
 	}
 	return b.String()
 }

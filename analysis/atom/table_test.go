@@ -181,3 +181,46 @@ func TestDescribe(t *testing.T) {
 		t.Errorf("ldmatrix description:\n%s", got)
 	}
 }
+
+func TestGridWindow(t *testing.T) {
+	g, err := mustMMA(t, "SM90_64x256x16_F32F16F16_SS").Grid('C')
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := g.Window(2, 3)
+	lines := strings.Split(strings.TrimSuffix(got, "\n"), "\n")
+	if len(lines) != 5 || !strings.HasSuffix(lines[2], " ...") || lines[4] != "(2 of 64 rows, 3 of 256 columns shown)" {
+		t.Errorf("window:\n%s", got)
+	}
+	if !strings.HasPrefix(lines[2], "  0 T0V0 T0V1 T1V0") {
+		t.Errorf("row 0: %q", lines[2])
+	}
+	if full := g.Window(100, 1000); full != g.String() || strings.Contains(full, "shown") {
+		t.Error("a window larger than the grid is the whole grid")
+	}
+}
+
+func TestRegisterTypes(t *testing.T) {
+	a := mustMMA(t, "SM80_16x8x16_F32F16F16F32_TN")
+	for _, tc := range []struct {
+		r         Registers
+		ptx, cons string
+		count     int
+	}{{a.RegA, "b32", "r", 4}, {a.RegB, "b32", "r", 2}, {a.RegC, "f32", "f", 4}, {a.RegD, "f32", "f", 4}} {
+		if tc.r.PTXType() != tc.ptx || tc.r.Constraint() != tc.cons || tc.r.Count != tc.count {
+			t.Errorf("%+v: %s %s", tc.r, tc.r.PTXType(), tc.r.Constraint())
+		}
+	}
+	g := mustMMA(t, "SM90_64x64x16_F32F16F16_SS")
+	if g.RegA.PTXType() != "b64" || g.RegA.Constraint() != "l" || !g.RegD.None() || g.RegD.PTXType() != "" || g.RegC.Count != 32 {
+		t.Errorf("GMMA registers: %+v %+v %+v", g.RegA, g.RegC, g.RegD)
+	}
+	d := mustMMA(t, "SM80_8x8x4_F64F64F64F64_TN")
+	if d.RegA.Constraint() != "d" {
+		t.Errorf("F64: %+v", d.RegA)
+	}
+	l, _ := LookupCopy("SM75_U32x4_LDSM_N")
+	if l.RegS.PTXType() != "" || l.RegD.Constraint() != "r" {
+		t.Errorf("ldmatrix: %+v %+v", l.RegS, l.RegD)
+	}
+}

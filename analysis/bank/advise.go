@@ -201,11 +201,7 @@ func splitSmem(v layout.Value) (layout.Layout, int64, error) {
 	case *layout.Composed:
 		return splitSmem(*s)
 	}
-	_, err := compileSmem(v)
-	if err == nil {
-		err = fmt.Errorf("bank: %s is not a layout or a swizzled layout", v)
-	}
-	return layout.Layout{}, 0, err
+	return layout.Layout{}, 0, fmt.Errorf("bank: %v is not a layout or a swizzled layout", v)
 }
 
 // withSwizzle is Sw o offset o inner; with the identity swizzle and no
@@ -424,14 +420,6 @@ func padRows(l layout.Layout, n, pad int64) layout.Layout {
 // noAdviceReason explains why no candidate works.
 func noAdviceReason(adv *Advice, tried, outside, minM int, img *image) string {
 	var b strings.Builder
-	if tried == 0 {
-		fmt.Fprintf(&b, "the layout's image (%d elements, offsets up to %d) is permuted by no swizzle with M >= %d", img.count, img.top, minM)
-		if minM > 0 {
-			fmt.Fprintf(&b, " (M >= %d keeps each %d-byte vector whole)", minM, adv.VectorBytes)
-		}
-		b.WriteString(", and its rows cannot be padded")
-		return b.String()
-	}
 	fmt.Fprintf(&b, "none of %d swizzles (B <= %d, M >= %d to keep %d-byte vectors) or row paddings removes every conflict", tried, maxSwizzleBits, minM, adv.VectorBytes)
 	if c := adv.Closest; c != nil && c.Report.Conflicts() >= adv.Before.Conflicts() {
 		fmt.Fprintf(&b, "; none even reduces them (%d wavefronts where %d would do)", adv.Before.Wavefronts, adv.Before.Ideal)

@@ -404,3 +404,22 @@ func TestAdviseMatchesExhaustiveSearch(t *testing.T) {
 		}
 	}
 }
+
+// Layouts given by pointer are read as the values they point to.
+func TestAdvisePointers(t *testing.T) {
+	tv := mustNotation(t, "((8,4),1):((1,64),0)").(layout.Layout)
+	l := mustNotation(t, "(8,64):(64,1)").(layout.Layout)
+	c := layout.Composed{Outer: layout.Swizzle{B: 1, M: 0, S: 6}, Offset: layout.Int(0), Inner: l}
+	for _, smem := range []layout.Value{&l, &c} {
+		adv, err := Advise(Access{Smem: smem, TV: tv, ElemBits: 32})
+		if err != nil {
+			t.Fatalf("%v: %v", smem, err)
+		}
+		if b := adv.Best(); b == nil || b.Layout.String() != "Sw<3,0,6> o 0 o (8,64):(64,1)" {
+			t.Errorf("%v: best %v", smem, b)
+		}
+	}
+	if _, _, err := splitSmem(layout.Int(3)); err == nil || !strings.Contains(err.Error(), "3 is not a layout or a swizzled layout") {
+		t.Errorf("splitSmem(3): %v", err)
+	}
+}
