@@ -12,6 +12,13 @@ import "errors"
 // IsUnknown reports whether err is an *Error saying the operation needed a
 // value known only at run time (a "?" leaf): the answer is unknown, not wrong.
 func IsUnknown(err error) bool {
+	if err == nil {
+		return false
+	}
+	// The direct case first: errors.As would move e to the heap on every call.
+	if e, ok := err.(*Error); ok {
+		return e.Condition == CondUnknown
+	}
 	var e *Error
 	return errors.As(err, &e) && e.Condition == CondUnknown
 }

@@ -12,12 +12,13 @@ package layout
 // merges), as in CuTe. The empty layout coalesces to 1:0.
 // Law: Coalesce(l).Eval(i) == l.Eval(i) for 0 <= i < Size(l), Size is kept, and Coalesce is idempotent.
 func Coalesce(l Layout) (Layout, error) {
-	if err := checkCongruent("coalesce", l.Shape, l.Stride, nil); err != nil {
-		return Layout{}, err
-	}
+	// A layout that flattens is congruent: the check is needed only after.
 	var flat FlatLayout
 	if l.flattenStatic(&flat) && CoalesceFlat(&flat, &flat) == nil {
 		return flat.Layout(), nil
+	}
+	if err := checkCongruent("coalesce", l.Shape, l.Stride, nil); err != nil {
+		return Layout{}, err
 	}
 	shape, stride := FlattenToTuple(l.Shape).elems, FlattenToTuple(l.Stride).elems
 	r := len(shape)

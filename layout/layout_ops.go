@@ -67,6 +67,31 @@ func checkShape(op string, shape IntTuple) error {
 
 // checkCongruent names the first mode where shape and stride differ in profile.
 func checkCongruent(op string, shape, stride IntTuple, path []int) error {
+	if congruent(&shape, &stride) {
+		return nil
+	}
+	return congruenceError(op, shape, stride, path)
+}
+
+// congruent reports whether s and d have the same tree (no allocation: the
+// mode path is built only for the error).
+func congruent(s, d *IntTuple) bool {
+	if s.kind != kindTuple {
+		return d.kind != kindTuple
+	}
+	if d.kind != kindTuple || len(s.elems) != len(d.elems) {
+		return false
+	}
+	for i := range s.elems {
+		if !congruent(&s.elems[i], &d.elems[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// congruenceError says where shape and stride first differ in their trees.
+func congruenceError(op string, shape, stride IntTuple, path []int) error {
 	if shape.IsTuple() != stride.IsTuple() || shape.IsTuple() && len(shape.elems) != len(stride.elems) {
 		where := ""
 		if len(path) > 0 {
@@ -81,7 +106,7 @@ func checkCongruent(op string, shape, stride IntTuple, path []int) error {
 		return errorf(op, CondCongruent, "%sthe shape %v is an integer but the stride %v is a tuple", where, shape, stride)
 	}
 	for i := range shape.elems {
-		if err := checkCongruent(op, shape.elems[i], stride.elems[i], append(path, i)); err != nil {
+		if err := congruenceError(op, shape.elems[i], stride.elems[i], append(path, i)); err != nil {
 			return err
 		}
 	}
@@ -111,8 +136,8 @@ func pathString(path []int) string {
 // given layouts (one layout is wrapped: make_layout(3:1) = (3):(1)).
 // Law: MakeLayoutOf(ls...).Get(i) == ls[i].
 func MakeLayoutOf(ls ...Layout) Layout {
-	shapes := make([]IntTuple, len(ls))
-	strides := make([]IntTuple, len(ls))
+	both := make([]IntTuple, 2*len(ls)) // one allocation for the two trees
+	shapes, strides := both[:len(ls):len(ls)], both[len(ls):]
 	for i, l := range ls {
 		shapes[i], strides[i] = l.Shape, l.Stride
 	}
