@@ -52,7 +52,7 @@ func MakeLayoutStride(shape, stride IntTuple) (Layout, error) {
 // checkShape rejects shapes holding bases or "_".
 func checkShape(op string, shape IntTuple) error {
 	if shape.IsTuple() {
-		for _, e := range shape.elems {
+		for _, e := range shape.elems() {
 			if err := checkShape(op, e); err != nil {
 				return err
 			}
@@ -79,11 +79,11 @@ func congruent(s, d *IntTuple) bool {
 	if s.kind != kindTuple {
 		return d.kind != kindTuple
 	}
-	if d.kind != kindTuple || len(s.elems) != len(d.elems) {
+	if d.kind != kindTuple || len(s.elems()) != len(d.elems()) {
 		return false
 	}
-	for i := range s.elems {
-		if !congruent(&s.elems[i], &d.elems[i]) {
+	for i := range s.elems() {
+		if !congruent(&s.elems()[i], &d.elems()[i]) {
 			return false
 		}
 	}
@@ -92,21 +92,21 @@ func congruent(s, d *IntTuple) bool {
 
 // congruenceError says where shape and stride first differ in their trees.
 func congruenceError(op string, shape, stride IntTuple, path []int) error {
-	if shape.IsTuple() != stride.IsTuple() || shape.IsTuple() && len(shape.elems) != len(stride.elems) {
+	if shape.IsTuple() != stride.IsTuple() || shape.IsTuple() && len(shape.elems()) != len(stride.elems()) {
 		where := ""
 		if len(path) > 0 {
 			where = "in mode " + pathString(path) + ", "
 		}
 		switch {
 		case shape.IsTuple() && stride.IsTuple():
-			return errorf(op, CondCongruent, "%sthe shape %v has %d modes but the stride %v has %d", where, shape, len(shape.elems), stride, len(stride.elems))
+			return errorf(op, CondCongruent, "%sthe shape %v has %d modes but the stride %v has %d", where, shape, len(shape.elems()), stride, len(stride.elems()))
 		case shape.IsTuple():
 			return errorf(op, CondCongruent, "%sthe shape %v is a tuple but the stride %v is an integer", where, shape, stride)
 		}
 		return errorf(op, CondCongruent, "%sthe shape %v is an integer but the stride %v is a tuple", where, shape, stride)
 	}
-	for i := range shape.elems {
-		if err := congruenceError(op, shape.elems[i], stride.elems[i], append(path, i)); err != nil {
+	for i := range shape.elems() {
+		if err := congruenceError(op, shape.elems()[i], stride.elems()[i], append(path, i)); err != nil {
 			return err
 		}
 	}
@@ -216,8 +216,8 @@ func coCoord(shape, stride IntTuple) (IntTuple, error) {
 		return mulLeaf("cosize", m1, d)
 	}
 	acc := Int(0)
-	for i := range shape.elems {
-		c, err := coCoord(shape.elems[i], stride.elems[i])
+	for i := range shape.elems() {
+		c, err := coCoord(shape.elems()[i], stride.elems()[i])
 		if err != nil {
 			return IntTuple{}, err
 		}
@@ -235,8 +235,8 @@ func plusOneLeaves(t IntTuple) (IntTuple, error) {
 	if !t.IsTuple() {
 		return addOp("cosize", t, Int(1))
 	}
-	out := make([]IntTuple, len(t.elems))
-	for i, e := range t.elems {
+	out := make([]IntTuple, len(t.elems()))
+	for i, e := range t.elems() {
 		p, err := plusOneLeaves(e)
 		if err != nil {
 			return IntTuple{}, err
@@ -433,10 +433,10 @@ func Replace(l Layout, n int, x Layout) (Layout, error) {
 	}
 	rep := func(t, y IntTuple) IntTuple {
 		out := make([]IntTuple, 0, max(r, n+1))
-		out = append(out, t.elems[:n]...)
+		out = append(out, t.elems()[:n]...)
 		out = append(out, y)
 		if n+1 < r {
-			out = append(out, t.elems[n+1:]...)
+			out = append(out, t.elems()[n+1:]...)
 		}
 		return Tup(out...)
 	}
