@@ -272,8 +272,12 @@ func evalFinding(err error, at grammar.Range, src []byte, scope scopeEnv) (Findi
 		f := Finding{Range: ee.Range, Severity: sev, Code: ee.Code, Message: ee.Message, Related: ee.Related, Fixes: ee.Fixes}
 		switch ee.Code {
 		case CodeUndefined:
-			names := make([]string, 0, len(scope))
+			names := make([]string, 0, len(scope)+len(tags))
 			for n := range scope {
+				names = append(names, n)
+			}
+			// A misspelt layout tag (LayoutRigth) is read as a name too.
+			for n := range tags {
 				names = append(names, n)
 			}
 			nameFixes(&f, ee.Range, string(src[ee.Range.Pos.Offset:ee.Range.End.Offset]), names)
