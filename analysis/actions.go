@@ -18,10 +18,17 @@ type Refactor struct {
 }
 
 // hintFindings are the hints on layouts the user writes as literals in
-// bindings: a shorter equal form, broadcast modes, holes in the image.
+// bindings: a shorter equal form, broadcast modes, holes in the image. A
+// literal that is an operand of a call or a mode of a tiler is left alone:
+// a strided tile or access pattern is meant to have holes, and its nesting shapes the
+// result, so neither "not compact" nor "coalesce it" is advice there.
 func hintFindings(b *grammar.Binding) []Finding {
 	var out []Finding
 	grammar.Inspect(b.Value, func(n grammar.Node) bool {
+		switch n.(type) {
+		case *grammar.Call, *grammar.Tiler, *grammar.AngleList:
+			return false
+		}
 		lit, ok := n.(*grammar.Layout)
 		if !ok {
 			return true
@@ -187,7 +194,10 @@ func (s *Sheet) Refactors(offset int) []Refactor {
 		return out
 	}
 	if l, ok := t.Value.(layout.Layout); ok {
-		if c, err := layout.Coalesce(l); err == nil {
+		// A rewrite that leaves the value as it is (coalescing what is
+		// already coalesced) would only drop static marks or replace a
+		// call: the other actions say that under their own names.
+		if c, err := layout.Coalesce(l); err == nil && c.String() != l.String() {
 			add("refactor.rewrite", "Coalesce to "+c.String(), c.String())
 		}
 		// filter differs from coalesce only by dropping broadcast modes,
@@ -199,7 +209,9 @@ func (s *Sheet) Refactors(offset int) []Refactor {
 				add("refactor.rewrite", fmt.Sprintf("Normalize: drop the broadcast (stride-0) modes and coalesce to %v (size %d → %d)", f, from, to), f.String())
 			}
 		}
-		add("refactor.rewrite", "Flatten to "+l.Flatten().String(), l.Flatten().String())
+		if f := l.Flatten(); f.String() != l.String() {
+			add("refactor.rewrite", "Flatten to "+f.String(), f.String())
+		}
 	}
 	if _, isCall := t.Node.(*grammar.Call); !isCall {
 		switch v := t.Value.(type) {

@@ -23,6 +23,7 @@ const (
 	CodeCoalescible      = "coalescible"
 	CodeZeroStride       = "zero-stride"
 	CodeNonCompact       = "non-compact"
+	CodeNotCanonical     = "not-canonical"
 	CodeBankConflict     = "bank-conflict"
 	CodeVectorWidth      = "vector-width"
 	CodeNoAdvice         = "no-swizzle-advice"
@@ -55,6 +56,7 @@ var Codes = []CodeDoc{
 	{CodeCoalescible, "The layout has a shorter form with the same function."},
 	{CodeZeroStride, "A mode with stride 0 broadcasts one element."},
 	{CodeNonCompact, "The layout's image has holes: it is not compact."},
+	{CodeNotCanonical, "A shared-memory layout no GMMA/UMMA descriptor describes: the mode at fault and why."},
 	{CodeBankConflict, "A shared-memory access takes more wavefronts than the ideal (bank_conflicts, bank_wavefronts)."},
 	{CodeVectorWidth, "A requested access width is wider than the layouts' contiguous, aligned runs allow."},
 	{CodeNoAdvice, "No swizzle or padding of the shared-memory layout makes the access conflict-free at its vector width."},

@@ -83,6 +83,15 @@ func (s *Sheet) Complete(offset int) []Completion {
 	for _, op := range Ops() {
 		add(Completion{Label: op.Name, Kind: CompleteOperation, Detail: op.Signature, Doc: op.Doc})
 	}
+	// Inside the arguments of an operation that reads bare words (the
+	// instruction of bank_conflicts: ld, ldmatrix_x4, ...), those words.
+	if sig, ok := SignatureAt(s.Src, offset); ok {
+		for _, k := range sig.Op.Keywords {
+			if !seen[k] {
+				add(Completion{Label: k, Kind: CompleteTag, Detail: sig.Op.Name + " keyword"})
+			}
+		}
+	}
 	for _, sw := range swizzleAtoms {
 		sw.Kind = CompleteSwizzle
 		add(sw)

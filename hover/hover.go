@@ -60,6 +60,9 @@ func Value(v layout.Value, opts Options) string {
 	case analysis.AdviceValue:
 		b.WriteString(adviceText(a))
 		v = a.Layout
+	case analysis.DescValue:
+		fmt.Fprintf(&b, "```text\n%s```\n", a.Report)
+		return b.String()
 	}
 	switch v := v.(type) {
 	case layout.Swizzle:

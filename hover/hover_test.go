@@ -117,3 +117,12 @@ func TestTargetSteps(t *testing.T) {
 		}
 	}
 }
+
+func TestDescriptorHover(t *testing.T) {
+	got := Value(mustEval(t, "gmma_desc(tile_to_shape(Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1), (64,64)), 16)"), DefaultOptions)
+	for _, want := range []string{"```cute\n0x", "GmmaDescriptor: 0x", "leading_byte_offset", "stride_byte_offset", "layout_type"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("descriptor hover lacks %q:\n%s", want, got)
+		}
+	}
+}

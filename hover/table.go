@@ -98,11 +98,11 @@ func writeGrid(b *strings.Builder, f function, rows, cols, k int64, lim TableLim
 		cells[r] = make([]string, shownCols)
 		for c := range shownCols {
 			idx := r + rows*(c+cols*k)
-			off, err := f.Eval(idx)
+			cell, err := cellText(f, idx)
 			if err != nil {
 				return err
 			}
-			cells[r][c] = strconv.FormatInt(off, 10)
+			cells[r][c] = cell
 			width = max(width, len(cells[r][c]))
 		}
 	}
@@ -134,4 +134,22 @@ func writeGrid(b *strings.Builder, f function, rows, cols, k int64, lim TableLim
 		fmt.Fprintf(b, "%s... (%d of %d rows)\n", pad, shownRows, rows)
 	}
 	return nil
+}
+
+// cellText is f(idx) as a table shows it: an offset, or for a layout with
+// basis strides (make_identity_layout, TMA coordinate layouts) the
+// coordinate it maps to, as CuTe's print_layout shows one.
+func cellText(f function, idx int64) (string, error) {
+	if l, ok := f.(layout.Layout); ok {
+		r, err := l.EvalCoord(layout.Int(idx))
+		if err != nil {
+			return "", err
+		}
+		return r.String(), nil
+	}
+	off, err := f.Eval(idx)
+	if err != nil {
+		return "", err
+	}
+	return strconv.FormatInt(off, 10), nil
 }

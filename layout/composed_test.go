@@ -465,6 +465,7 @@ func FuzzComposed(f *testing.F) {
 	f.Add(int8(40), int8(-1), int8(100), int64(1<<62), int64(-3), int64(0), int64(0), int64(-7), int64(0))
 	f.Fuzz(func(t *testing.T, b, m, s int8, x, s0, s1, d0, d1, n int64) {
 		sw := Swizzle{B: int(b), M: int(m), S: int(s)}
+		_, _, _, _ = sw.YMask(), sw.ZMask(), sw.Size(), sw.Cosize()
 		_, _ = sw.Apply(x)
 		_, _ = MakeSwizzle("fuzz", x, s0)
 		_, _ = UpcastSwizzle(sw, n)

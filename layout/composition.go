@@ -22,6 +22,7 @@ const (
 	CondShapeDivisibility  = "Shape Divisibility Condition"
 	CondTilerRank          = "tuple_size<Tiler>::value <= Layout<LShape,LStride>::rank"
 	CondDivideByZero       = "division by zero"
+	CondBasisSum           = "Arithmetic tuple op+ error!"
 )
 
 // Composition is CuTe's composition(A, B), written A o B: the layout with
@@ -32,7 +33,8 @@ const (
 // flat tuple of modes where it crosses modes of A. Results are not
 // simplified further. A's strides may be scaled bases (an identity layout):
 // each result stride then carries the basis of the mode of A it came from.
-// B's strides must be integers.
+// A mode s:n@m of B (a scaled-basis stride) composes with mode m of A as
+// s:n does; see compositionBasisB.
 //
 // Law: for every leaf mode B_m of B, Composition(A,B)_m(c) == A(B_m(c)),
 // wherever the stride of B_m, walking over A's modes, is a multiple of each
@@ -44,6 +46,18 @@ const (
 // stride smaller than a mode's shape that does not divide it is accepted,
 // and the result is then not A o B, exactly as CuTe returns it.
 func Composition(a, b Layout) (Layout, error) {
+	r, err := composition(a, b)
+	if err != nil && hasBasis(b.Stride) {
+		// The integer path stops at B's first scaled basis (or earlier, at
+		// a check that B's coprofile would not reach): B's bases take
+		// their own path, looked for only after a failure.
+		return compositionBasisB(a, b)
+	}
+	return r, err
+}
+
+// composition is Composition for a B with integer strides.
+func composition(a, b Layout) (Layout, error) {
 	var sb, db [flatInline]int64
 	var paths [][]int
 	as, ad, err := flattenModes("composition", a, sb[:0], db[:0])
@@ -73,6 +87,218 @@ func Composition(a, b Layout) (Layout, error) {
 		return Layout{}, err
 	}
 	return Layout{Shape: s, Stride: d}, nil
+}
+
+// compositionBasisB is Composition for a B with scaled-basis strides
+// (n@d): the leaf mode s:n@d of B composes with A's mode at the basis path
+// d as s:n would (CuTe's basis_get special case), after A has been
+// coalesced mode by mode along the coprofile of B (the shape of the sum of
+// B's strides as an arithmetic tuple); the rest of A is left alone.
+func compositionBasisB(a, b Layout) (Layout, error) {
+	if err := checkTopCongruent("composition", b); err != nil {
+		return Layout{}, err
+	}
+	sum, err := coprofileOf(b.Stride)
+	if err != nil {
+		return Layout{}, err
+	}
+	lhs, err := coalesceAlong(a, sum)
+	if err != nil {
+		return Layout{}, err
+	}
+	s, d, err := lhs.compose(b.Shape, b.Stride)
+	if err != nil {
+		return Layout{}, err
+	}
+	return Layout{Shape: s, Stride: d}, nil
+}
+
+// maxBasisIndex bounds the mode index of a scaled basis in B, so that a
+// typo cannot ask for a billion-mode arithmetic tuple.
+const maxBasisIndex = 1 << 12
+
+// atuple is the sum of strides as CuTe's arithmetic tuples add them: an
+// integer, or a tuple of sums (a scaled basis n@(i,...) being the tuple
+// with n at its path and zeros before it).
+type atuple struct {
+	n    int64
+	elem []*atuple // nil for an integer
+}
+
+// coprofileOf is the sum of the strides of t, folded as CuTe's sum does.
+// An integer other than 0 added to a tuple is CuTe's "op+ error".
+func coprofileOf(t IntTuple) (*atuple, error) {
+	if t.IsLeaf() {
+		if !t.IsBasis() {
+			if err := checkIntLeaf("composition", t); err != nil {
+				return nil, err
+			}
+			return &atuple{n: t.val}, nil
+		}
+		v := &atuple{n: t.val}
+		for _, m := range t.modes {
+			if m < 0 || m >= maxBasisIndex {
+				return nil, errorf("composition", "", "the scaled basis %v indexes mode %d, outside [0, %d)", t, m, maxBasisIndex)
+			}
+		}
+		for k := len(t.modes) - 1; k >= 0; k-- {
+			elem := make([]*atuple, t.modes[k]+1)
+			for i := range elem {
+				elem[i] = &atuple{}
+			}
+			elem[t.modes[k]] = v
+			v = &atuple{elem: elem}
+		}
+		return v, nil
+	}
+	sum := &atuple{}
+	for _, e := range t.elems {
+		x, err := coprofileOf(e)
+		if err != nil {
+			return nil, err
+		}
+		if sum, err = addAtuple(sum, x); err != nil {
+			return nil, err
+		}
+	}
+	return sum, nil
+}
+
+func addAtuple(x, y *atuple) (*atuple, error) {
+	switch {
+	case x.elem == nil && y.elem == nil:
+		v, ok := addChecked(x.n, y.n)
+		if !ok {
+			return nil, errorf("composition", CondOverflow, "the sum of the strides overflows int64")
+		}
+		return &atuple{n: v}, nil
+	case x.elem == nil || y.elem == nil:
+		n := x.n
+		if x.elem == nil {
+			x, y = y, x
+		} else {
+			n = y.n
+		}
+		if n != 0 {
+			return nil, errorf("composition", CondBasisSum,
+				"B's strides add the integer %d to scaled bases; CuTe adds only 0 to an arithmetic tuple", n)
+		}
+		return x, nil
+	}
+	elem := make([]*atuple, max(len(x.elem), len(y.elem)))
+	for i := range elem {
+		switch {
+		case i >= len(x.elem):
+			elem[i] = y.elem[i]
+		case i >= len(y.elem):
+			elem[i] = x.elem[i]
+		default:
+			var err error
+			if elem[i], err = addAtuple(x.elem[i], y.elem[i]); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return &atuple{elem: elem}, nil
+}
+
+// lhsTree is A coalesced along a coprofile: at each profile leaf, the flat
+// coalesced modes of A's sub-layout there (with their bases, if any).
+type lhsTree struct {
+	sub           []*lhsTree // at a profile tuple: one per profile mode
+	shape, stride []int64
+	paths         [][]int
+	a             Layout // the sub-layout of A, for messages
+}
+
+// coalesceAlong is CuTe's coalesce_x(A, coprofile): coalesce_x at the
+// profile's leaves; a profile with more modes than A has is an error.
+func coalesceAlong(a Layout, p *atuple) (*lhsTree, error) {
+	if p.elem == nil {
+		var paths [][]int
+		shape, stride, err := flattenModes("composition", a, nil, nil)
+		if err != nil && hasBasis(a.Stride) {
+			shape, stride, paths, err = flattenBasisModes(a, nil, nil)
+		}
+		if err != nil {
+			return nil, err
+		}
+		shape, stride, paths, ok := coalesceXPaths(shape, stride, paths)
+		if !ok {
+			return nil, errorf("composition", CondOverflow, "coalescing %v overflows int64", a)
+		}
+		return &lhsTree{shape: shape, stride: stride, paths: paths, a: a}, nil
+	}
+	if err := checkTopCongruent("composition", a); err != nil {
+		return nil, err
+	}
+	if rank := a.Shape.Len(); len(p.elem) > rank {
+		return nil, errorf("composition", CondProfileRank,
+			"B's strides reach mode %d of %v, which has rank %d", len(p.elem)-1, a, rank)
+	}
+	t := &lhsTree{sub: make([]*lhsTree, len(p.elem)), a: a}
+	for i, e := range p.elem {
+		var err error
+		if t.sub[i], err = coalesceAlong(Layout{Shape: a.Shape.At(i), Stride: a.Stride.At(i)}, e); err != nil {
+			return nil, err
+		}
+	}
+	return t, nil
+}
+
+// compose is composition_impl of the coalesced A with the mode s:d of B.
+func (t *lhsTree) compose(s, d IntTuple) (IntTuple, IntTuple, error) {
+	if s.IsTuple() {
+		if !d.IsTuple() || len(d.elems) != len(s.elems) {
+			return IntTuple{}, IntTuple{}, notCongruent("composition", s, d)
+		}
+		n := len(s.elems)
+		slab := make([]IntTuple, 2*n)
+		for i := range s.elems {
+			var err error
+			if slab[i], slab[n+i], err = t.compose(s.elems[i], d.elems[i]); err != nil {
+				return IntTuple{}, IntTuple{}, err
+			}
+		}
+		return tupleOf(slab[:n:n]), tupleOf(slab[n:]), nil
+	}
+	if d.IsTuple() {
+		return IntTuple{}, IntTuple{}, notCongruent("composition", s, d)
+	}
+	if err := checkIntLeaf("composition", s); err != nil {
+		return IntTuple{}, IntTuple{}, err
+	}
+	if !d.IsBasis() {
+		// A plain stride beside bases is 0 (coprofileOf rejects the rest).
+		return s, d, nil
+	}
+	at := t
+	for _, m := range d.modes {
+		at = at.sub[m] // the coprofile has every path of B's strides
+	}
+	c := composer{shape: at.shape, stride: at.stride, track: at.paths != nil}
+	rs, rd, ri, ok := c.leaf(s.val, d.val, nil, nil, nil)
+	if !ok {
+		return IntTuple{}, IntTuple{}, faultError(at.a, at.shape, at.stride, at.paths, c.fault)
+	}
+	if len(rs) == 1 {
+		return Int(rs[0]), strideLeafAt(at.paths, ri, 0, rd[0]), nil
+	}
+	n := len(rs)
+	slab := make([]IntTuple, 2*n)
+	for j := range n {
+		slab[j], slab[n+j] = Int(rs[j]), strideLeafAt(at.paths, ri, j, rd[j])
+	}
+	return tupleOf(slab[:n:n]), tupleOf(slab[n:]), nil
+}
+
+// strideLeafAt is strideLeaf for result mode j when sources were tracked
+// (ri is nil when A has no bases).
+func strideLeafAt(paths [][]int, ri []int64, j int, v int64) IntTuple {
+	if ri == nil {
+		return Int(v)
+	}
+	return strideLeaf(paths, ri[j], v)
 }
 
 // hasBasis reports whether a leaf of t is a scaled basis.

@@ -440,8 +440,6 @@ func TestCompositionErrors(t *testing.T) {
 	if err := checkIntLeaf("x", Tup()); err == nil || !strings.Contains(err.Error(), "() is not an integer") {
 		t.Errorf("checkIntLeaf(()) = %v", err)
 	}
-	_, err = Composition(mustLayout("4:1"), Layout{Shape: Int(4), Stride: Basis(1, 0)})
-	wantError(t, "scaled basis in B", err, "composition", "", "scaled-basis")
 	_, err = Composition(Layout{Shape: Ints(4, 4), Stride: Tup(Basis(1, 0), Unknown())}, mustLayout("2:1"))
 	wantError(t, "unknown beside a basis in A", err, "composition", CondUnknown)
 	_, err = Composition(Layout{Shape: Tup(Unknown(), Int(4)), Stride: Tup(Basis(1, 0), Basis(1, 1))}, mustLayout("2:1"))
@@ -800,5 +798,123 @@ func TestCompositionBasisExamples(t *testing.T) {
 	v, err := Apply("logical_divide", id(Ints(8, 8)), Tiler{Modes: []TilerMode{{Layout: mustLayout("2:1")}, {Layout: mustLayout("4:1")}}})
 	if err != nil || v.String() != "((2,4),(4,2)):((1@0,2@0),(1@1,4@1))" {
 		t.Errorf("logical_divide of an identity layout = %v, %v", v, err)
+	}
+}
+
+// TestCompositionBasisBLaw: a leaf mode s:v@m of B composes with mode m of
+// A as s:v does: mode by mode, Composition(A,B)_k(c) == A_m(c*v).
+func TestCompositionBasisBLaw(t *testing.T) {
+	r := rand.New(rand.NewPCG(23, 24))
+	checked := 0
+	for range 2000 {
+		a := lawLayout(r, true)
+		rank := a.Shape.Len()
+		n := 1 + r.IntN(3)
+		var ss, dd []IntTuple
+		var subs []Layout
+		for range n {
+			m := r.IntN(rank)
+			sub := Layout{Shape: a.Shape.At(m), Stride: a.Stride.At(m)}
+			if !a.Shape.IsTuple() {
+				m, sub = 0, a
+			}
+			tile := randomTile(r, sub)
+			ts, td := leavesRef(tile)
+			ss, dd = append(ss, Int(ts[0])), append(dd, Basis(td[0], m))
+			subs = append(subs, sub)
+		}
+		b := Layout{Shape: Tup(ss...), Stride: Tup(dd...)}
+		composable := true
+		for k := range n {
+			composable = composable && composableLeaf(subs[k], ss[k].Value(), dd[k].Value())
+		}
+		got, err := Composition(a, b)
+		if !composable {
+			continue
+		}
+		if err != nil {
+			t.Fatalf("Composition(%v, %v): %v", a, b, err)
+		}
+		modes := leafModes(got, b)
+		for k := range n {
+			for c := range ss[k].Value() {
+				if g, want := evalRef(modes[k], c), evalRef(subs[k], c*dd[k].Value()); g != want {
+					t.Fatalf("Composition(%v, %v) = %v: mode %d at %d gives %d, A_m(c*v) = %d", a, b, got, k, c, g, want)
+				}
+			}
+		}
+		checked++
+	}
+	if checked < 500 {
+		t.Fatalf("only %d composable draws", checked)
+	}
+}
+
+func composableLeaf(a Layout, s, d int64) bool {
+	return composable(a, Layout{Shape: Int(s), Stride: Int(d)})
+}
+
+func TestCompositionBasisBExamples(t *testing.T) {
+	id, err := MakeIdentityLayout(Ints(4, 8))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		a, b Layout
+		want string
+	}{
+		// B picks A's coordinates: (c0, c1) -> (x, y) = (2*c1, c0).
+		{mustLayout("(4,8):(8,1)"), Layout{Shape: Ints(2, 4), Stride: Tup(Basis(1, 1), Basis(2, 0))}, "(2,4):(1,16)"},
+		{id, Layout{Shape: Ints(8, 4), Stride: Tup(Basis(1, 1), Basis(1, 0))}, "(8,4):(1@1,1@0)"},
+		{mustLayout("4:1"), Layout{Shape: Int(4), Stride: Basis(1, 0)}, "4:1"},
+		// A plain 0 beside bases; a nested B; a mode of A left uncoalesced.
+		{mustLayout("((2,2),8,3):((1,2),4,0)"), Layout{Shape: Tup(Int(3), Ints(2, 2)), Stride: Tup(Int(0), Tup(Basis(1, 0), Basis(2, 0)))}, "(3,(2,2)):(0,(1,2))"},
+		{mustLayout("(4,(2,8)):(16,(1,2))"), Layout{Shape: Ints(4, 2), Stride: Tup(Basis(1, 1, 1), Basis(1, 1, 0))}, "(4,2):(2,1)"},
+	} {
+		got, err := Composition(c.a, c.b)
+		if err != nil || got.String() != c.want {
+			t.Errorf("Composition(%v, %v) = %v, %v; want %s", c.a, c.b, got, err, c.want)
+		}
+	}
+}
+
+func TestCompositionBasisBErrors(t *testing.T) {
+	b2 := func(d0, d1 IntTuple) Layout { return Layout{Shape: Ints(2, 2), Stride: Tup(d0, d1)} }
+	_, err := Composition(mustLayout("(4,4):(1,4)"), b2(Basis(1, 0), Int(3)))
+	wantError(t, "integer beside a basis", err, "composition", CondBasisSum, "integer 3")
+	_, err = Composition(mustLayout("(4,4):(1,4)"), b2(Int(3), Basis(1, 0)))
+	wantError(t, "integer before a basis", err, "composition", CondBasisSum, "integer 3")
+	_, err = Composition(mustLayout("(4,(4,2)):(1,(4,16))"), b2(Basis(1, 1), Basis(1, 1, 0)))
+	wantError(t, "a basis path inside another", err, "composition", CondBasisSum)
+	_, err = Composition(mustLayout("4:1"), Layout{Shape: Int(2), Stride: Basis(1, -1)})
+	wantError(t, "negative basis index", err, "composition", "", "indexes mode -1")
+	_, err = Composition(mustLayout("4:1"), Layout{Shape: Int(2), Stride: Basis(1, 1<<20)})
+	wantError(t, "huge basis index", err, "composition", "", "outside [0, 4096)")
+	_, err = Composition(mustLayout("4:1"), b2(Basis(1, 0), Basis(1, 1)))
+	wantError(t, "coprofile deeper than A", err, "composition", CondProfileRank, "rank 1")
+	_, err = Composition(mustLayout("(4,(4,8)):(1,(1,5))"), Layout{Shape: Int(2), Stride: Basis(6, 1)})
+	wantError(t, "stride divisibility at a basis", err, "composition", CondStrideDivisibility, "stride 6")
+	_, err = Composition(mustLayout("(4,4):(1,4)"), Layout{Shape: Ints(2, 2), Stride: Basis(1, 0)})
+	wantError(t, "B not congruent", err, "composition", CondCongruent)
+	_, err = Composition(mustLayout("(4,4):(1,4)"), Layout{Shape: Tup(Int(2), Ints(2, 2)), Stride: Tup(Basis(1, 0), Basis(1, 1))})
+	wantError(t, "B's tuple against a basis", err, "composition", CondCongruent)
+	_, err = Composition(mustLayout("(4,4):(1,4)"), Layout{Shape: Tup(Int(2), Ints(2, 2)), Stride: Tup(Basis(1, 0), Tup(Basis(1, 1)))})
+	wantError(t, "B's ranks differ", err, "composition", CondCongruent)
+	_, err = Composition(mustLayout("(4,4):(1,4)"), Layout{Shape: Ints(2, 2), Stride: Tup(Basis(1, 0), Tup(Basis(1, 1), Basis(1, 1)))})
+	wantError(t, "B's leaf against a tuple", err, "composition", CondCongruent)
+	_, err = Composition(mustLayout("(4,4):(1,4)"), Layout{Shape: Tup(Unknown(), Int(2)), Stride: Tup(Basis(1, 0), Basis(1, 1))})
+	wantError(t, "unknown shape in B", err, "composition", CondUnknown)
+	_, err = Composition(mustLayout("(4,4):(1,4)"), b2(Basis(1, 0), Unknown()))
+	wantError(t, "unknown stride in B", err, "composition", CondUnknown)
+	_, err = Composition(mustLayout("(4,4):(1,4)"), Layout{Shape: Ints(2, 2, 2), Stride: Tup(Int(1<<62), Int(1<<62), Basis(1, 0))})
+	wantError(t, "stride sum overflow", err, "composition", CondOverflow)
+	_, err = Composition(Layout{Shape: Ints(4, 4), Stride: Int(1)}, b2(Basis(1, 0), Basis(1, 1)))
+	wantError(t, "A not congruent", err, "composition", CondCongruent)
+	_, err = Composition(Layout{Shape: Tup(Unknown(), Int(4)), Stride: Ints(1, 4)}, b2(Basis(1, 0), Basis(1, 1)))
+	wantError(t, "unknown in A", err, "composition", CondUnknown)
+	_, err = Composition(Layout{Shape: Tup(Ints(1<<62, 4), Int(2)), Stride: Tup(Ints(1, 1<<62), Int(0))}, b2(Basis(1, 0), Basis(1, 1)))
+	wantError(t, "coalescing A overflows", err, "composition", CondOverflow)
+	if got, err := Composition(Layout{Shape: Ints(4, 4), Stride: Tup(Basis(1, 0), Basis(1, 1))}, b2(Basis(1, 0), Basis(1, 1))); err != nil || got.String() != "(2,2):(1@0,1@1)" {
+		t.Errorf("identity o identity-like B = %v, %v", got, err)
 	}
 }

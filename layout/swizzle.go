@@ -46,14 +46,19 @@ func (s Swizzle) Validate(op string) error {
 	return nil
 }
 
-// YMask is the mask of the bits that are read (the YYY bits): (2^B-1) << (M+max(0,S)).
-func (s Swizzle) YMask() int64 {
-	return (int64(1)<<s.B - 1) << (s.M + max(0, s.S))
-}
+// YMask is the mask of the bits that are read (the YYY bits):
+// (2^B-1) << (M+max(0,S)); 0 for a swizzle that does not Validate.
+func (s Swizzle) YMask() int64 { return s.mask(s.M + max(0, s.S)) }
 
-// ZMask is the mask of the bits that are flipped (the ZZZ bits): (2^B-1) << (M-min(0,S)).
-func (s Swizzle) ZMask() int64 {
-	return (int64(1)<<s.B - 1) << (s.M - min(0, s.S))
+// ZMask is the mask of the bits that are flipped (the ZZZ bits):
+// (2^B-1) << (M-min(0,S)); 0 for a swizzle that does not Validate.
+func (s Swizzle) ZMask() int64 { return s.mask(s.M - min(0, s.S)) }
+
+func (s Swizzle) mask(shift int) int64 {
+	if s.Validate("swizzle") != nil {
+		return 0
+	}
+	return (int64(1)<<s.B - 1) << shift
 }
 
 // Bits is the number of low bits the swizzle can change or read: M+B+|S|.
@@ -63,7 +68,13 @@ func (s Swizzle) Bits() int { return s.M + s.B + absInt(s.S) }
 // Size is the length 2^(M+B+|S|) of the aligned blocks s permutes: s is a
 // bijection of [k*Size, (k+1)*Size) onto itself for every k. (CuTe's
 // make_layout(Swizzle) instead uses M+B+|S| itself as a domain size; see MakeSwizzleLayout.)
-func (s Swizzle) Size() int64 { return int64(1) << s.Bits() }
+// A swizzle that does not Validate has size 0.
+func (s Swizzle) Size() int64 {
+	if s.Validate("swizzle") != nil {
+		return 0
+	}
+	return int64(1) << s.Bits()
+}
 
 // Cosize equals Size: a swizzle permutes each aligned block of Size offsets.
 func (s Swizzle) Cosize() int64 { return s.Size() }
@@ -83,7 +94,7 @@ func (s Swizzle) Apply(x int64) (int64, error) {
 
 // apply is Apply for a swizzle already validated.
 func (s Swizzle) apply(x int64) int64 {
-	y := x & s.YMask()
+	y := x & ((int64(1)<<s.B - 1) << (s.M + max(0, s.S)))
 	if s.S >= 0 {
 		return x ^ (y >> s.S)
 	}

@@ -34,6 +34,11 @@ func TestSwizzleMasks(t *testing.T) {
 	if sw := (Swizzle{3, 4, 3}); sw.Bits() != 10 || sw.Size() != 1024 || sw.Cosize() != 1024 {
 		t.Errorf("Sw<3,4,3>: bits %d size %d cosize %d", sw.Bits(), sw.Size(), sw.Cosize())
 	}
+	for _, bad := range []Swizzle{{-1, 0, 0}, {3, 4, 2}, {70, 3, 80}, {1, -5, 1}} {
+		if bad.YMask() != 0 || bad.ZMask() != 0 || bad.Size() != 0 {
+			t.Errorf("%v: masks %d %d size %d, want 0 for a swizzle CuTe rejects", bad, bad.YMask(), bad.ZMask(), bad.Size())
+		}
+	}
 	if !(Swizzle{0, 3, 3}).IsIdentity() || (Swizzle{1, 3, 3}).IsIdentity() {
 		t.Error("IsIdentity")
 	}

@@ -250,30 +250,33 @@ func RowMajorIndex(shape, coord []int64) (int64, error) {
 }
 
 // Split is TIRx's split of a flat index over the shard extents, innermost
-// last: c_k = floor(flat / prod_{l>k} e_l) mod e_k.
-func (t TileLayout) Split(flat int64) []int64 {
+// last: c_k = floor(flat / prod_{l>k} e_l) mod e_k, for 0 <= flat < Size.
+func (t TileLayout) Split(flat int64) ([]int64, error) {
+	if err := t.Validate(); err != nil {
+		return nil, err
+	}
+	if size, _ := t.Size(); flat < 0 || flat >= size {
+		return nil, errorf("TileLayout", CondTIRxCoord, "flat index %d is outside [0, %d)", flat, size)
+	}
 	c := make([]int64, len(t.Shard))
 	for k := len(t.Shard) - 1; k >= 0; k-- {
 		e := t.Shard[k].Extent
 		c[k] = flat % e
 		flat /= e
 	}
-	return c
+	return c, nil
 }
 
 // Base is D(x) + O for the flat index x: the shard components accumulated
 // onto their axes with their strides, plus the offset. Every axis of t
 // appears in the point (0 where nothing lands).
 func (t TileLayout) Base(flat int64) (Point, error) {
-	if err := t.Validate(); err != nil {
+	split, err := t.Split(flat)
+	if err != nil {
 		return nil, err
 	}
-	size, _ := t.Size()
-	if flat < 0 || flat >= size {
-		return nil, errorf("TileLayout", CondTIRxCoord, "flat index %d is outside [0, %d)", flat, size)
-	}
 	p := t.zeroPoint()
-	for k, c := range t.Split(flat) {
+	for k, c := range split {
 		if err := p.add(t.Shard[k].Axis, c, t.Shard[k].Stride); err != nil {
 			return nil, err
 		}

@@ -48,7 +48,7 @@ func TestTileLayoutTensorCoreTile(t *testing.T) {
 		if err != nil || flat != c.flat {
 			t.Errorf("RowMajorIndex(%d,%d) = %d, %v; want %d", c.i, c.j, flat, err, c.flat)
 		}
-		if got := tensorCoreTile.Split(flat); fmt.Sprint(got) != fmt.Sprint(c.split[:]) {
+		if got, err := tensorCoreTile.Split(flat); err != nil || fmt.Sprint(got) != fmt.Sprint(c.split[:]) {
 			t.Errorf("Split(%d) = %v, want %v", flat, got, c.split)
 		}
 		pts, err := tensorCoreTile.Map(shape, []int64{c.i, c.j})
@@ -158,6 +158,8 @@ func TestTileLayoutErrors(t *testing.T) {
 		{"coordinate outside", func() error { _, err := tensorCoreTile.Map([]int64{8, 16}, []int64{8, 0}); return err }, CondTIRxCoord},
 		{"rank mismatch", func() error { _, err := tensorCoreTile.Map([]int64{128}, []int64{0, 0}); return err }, CondTIRxCoord},
 		{"flat outside", func() error { _, err := tensorCoreTile.MapIndex(128); return err }, CondTIRxCoord},
+		{"split of an invalid layout", func() error { _, err := TileLayout{Shard: []Iter{{0, 1, "m"}}}.Split(0); return err }, CondTIRxExtent},
+		{"split outside", func() error { _, err := tensorCoreTile.Split(-1); return err }, CondTIRxCoord},
 		{"size overflow", func() error {
 			return TileLayout{Shard: []Iter{{1 << 40, 1, "m"}, {1 << 40, 1, "m"}}}.Validate()
 		}, CondOverflow},

@@ -15,6 +15,8 @@ package atom
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -101,6 +103,9 @@ var (
 	copyByKey map[string]*Copy
 	allNames  []string
 	lowerKeys []string // lowerKeys[i] is Key(allNames[i]) in lower case, for Suggest
+
+	sortedLowerKeys []string          // lowerKeys sorted, for Complete
+	nameOfLowerKey  map[string]string // a lower-case key's catalogued name
 )
 
 func init() {
@@ -117,9 +122,13 @@ func init() {
 		allNames = append(allNames, c.Name)
 	}
 	sort.Strings(allNames)
+	nameOfLowerKey = make(map[string]string, len(allNames))
 	for _, n := range allNames {
-		lowerKeys = append(lowerKeys, strings.ToLower(Key(n)))
+		k := strings.ToLower(Key(n))
+		lowerKeys = append(lowerKeys, k)
+		nameOfLowerKey[k] = n
 	}
+	sortedLowerKeys = slices.Sorted(maps.Keys(nameOfLowerKey))
 }
 
 // MMAs is every catalogued MMA atom, in CuTe's header order.
@@ -138,12 +147,40 @@ func Key(name string) string {
 	s := strings.Join(strings.Fields(name), "")
 	s = strings.ReplaceAll(s, "cute::", "")
 	s = strings.ReplaceAll(s, "cutlass::", "")
+	s, _ = Unwrap(s)
 	if strings.HasPrefix(s, "SM90_64x") {
 		if i := strings.IndexByte(s, '<'); i > 0 {
 			s = s[:i]
 		}
 	}
 	return s
+}
+
+// Unwrap reads the atom out of the C++ spellings that wrap it:
+// MMA_Atom<Op>, Copy_Atom<Op, T>, MMA_Traits<Op> and Copy_Traits<Op>, giving
+// the op and, for Copy_Atom, its value type T. Any other text is returned as is.
+func Unwrap(s string) (op, valType string) {
+	for _, w := range []string{"MMA_Atom<", "Copy_Atom<", "MMA_Traits<", "Copy_Traits<"} {
+		if !strings.HasPrefix(s, w) || !strings.HasSuffix(s, ">") {
+			continue
+		}
+		inner := s[len(w) : len(s)-1]
+		depth := 0
+		for i, c := range inner {
+			switch c {
+			case '<':
+				depth++
+			case '>':
+				depth--
+			case ',':
+				if depth == 0 {
+					return strings.TrimSpace(inner[:i]), strings.TrimSpace(inner[i+1:])
+				}
+			}
+		}
+		return strings.TrimSpace(inner), ""
+	}
+	return s, ""
 }
 
 // NotFound is a name the catalog does not hold, with the nearest names it does.

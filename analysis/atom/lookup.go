@@ -189,3 +189,15 @@ func editDistance(a, b string, limit int) int {
 	}
 	return prev[len(b)]
 }
+
+// Complete is up to n catalogued names that start with prefix (case
+// ignored, compared as keys), in sorted order: for completion as a name is typed.
+func Complete(prefix string, n int) []string {
+	p := strings.ToLower(Key(prefix))
+	i := sort.SearchStrings(sortedLowerKeys, p)
+	var out []string
+	for ; i < len(sortedLowerKeys) && len(out) < n && strings.HasPrefix(sortedLowerKeys[i], p); i++ {
+		out = append(out, nameOfLowerKey[sortedLowerKeys[i]])
+	}
+	return out
+}

@@ -144,3 +144,42 @@ func TestLookupTypedCopy(t *testing.T) {
 		t.Errorf("bare cp.async family: %v", err)
 	}
 }
+
+func TestUnwrap(t *testing.T) {
+	for _, tc := range []struct{ in, op, val string }{
+		{"Copy_Atom<SM75_U32x4_LDSM_N, half_t>", "SM75_U32x4_LDSM_N", "half_t"},
+		{"Copy_Atom<UniversalCopy<uint128_t>,half_t>", "UniversalCopy<uint128_t>", "half_t"},
+		{"MMA_Atom<SM80_16x8x16_F32F16F16F32_TN>", "SM80_16x8x16_F32F16F16F32_TN", ""},
+		{"MMA_Atom<SM90_64x128x16_F32F16F16_SS<GMMA::Major::K,GMMA::Major::K>>", "SM90_64x128x16_F32F16F16_SS<GMMA::Major::K,GMMA::Major::K>", ""},
+		{"SM75_U32x4_LDSM_N", "SM75_U32x4_LDSM_N", ""},
+		{"Copy_Atom<", "Copy_Atom<", ""},
+	} {
+		op, val := Unwrap(tc.in)
+		if op != tc.op || val != tc.val {
+			t.Errorf("Unwrap(%q) = %q, %q; want %q, %q", tc.in, op, val, tc.op, tc.val)
+		}
+	}
+	if _, err := LookupCopy("cute::Copy_Atom<cute::SM80_CP_ASYNC_CACHEGLOBAL<cute::uint128_t>, cutlass::half_t>"); err != nil {
+		t.Error(err)
+	}
+	if _, err := LookupMMA("MMA_Atom<SM90_64x128x16_F32F16F16_SS<GMMA::Major::K, GMMA::Major::MN>>"); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestComplete(t *testing.T) {
+	got := Complete("sm75_u32x", 10)
+	want := []string{"SM75_U32x1_LDSM_N", "SM75_U32x1_MOVM_T", "SM75_U32x2_LDSM_N", "SM75_U32x4_LDSM_N"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("Complete(sm75_u32x) = %v, want %v", got, want)
+	}
+	if got := Complete("SM90_64x256x16_F32F16F16_", 5); len(got) != 2 {
+		t.Errorf("GMMA completions: %v", got)
+	}
+	if got := Complete("SM80", 3); len(got) != 3 {
+		t.Errorf("limit: %v", got)
+	}
+	if got := Complete("nothing_like_it", 3); len(got) != 0 {
+		t.Errorf("no match: %v", got)
+	}
+}

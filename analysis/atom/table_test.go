@@ -3,6 +3,8 @@ package atom
 import (
 	"strings"
 	"testing"
+
+	"github.com/cute-lsp/cute-lsp/layout"
 )
 
 func mustMMA(t *testing.T, name string) *MMA {
@@ -222,5 +224,46 @@ func TestRegisterTypes(t *testing.T) {
 	l, _ := LookupCopy("SM75_U32x4_LDSM_N")
 	if l.RegS.PTXType() != "" || l.RegD.Constraint() != "r" {
 		t.Errorf("ldmatrix: %+v %+v", l.RegS, l.RegD)
+	}
+}
+
+// Atoms no catalog holds, built to reach the error paths of the grids.
+func TestGridErrors(t *testing.T) {
+	l := func(shape, stride layout.IntTuple) layout.Layout { return layout.Make(shape, stride) }
+	ints := func(vs ...int64) layout.IntTuple { return layout.Ints(vs...) }
+	one := l(layout.Int(1), layout.Int(0))
+	shape := layout.Ints(2, 2, 1)
+	for _, tc := range []struct {
+		name string
+		a    MMA
+	}{
+		{"outside the tile", MMA{Name: "outside", ShapeMNK: shape, ThrID: one, ALayout: l(ints(1, 4), ints(0, 2)), CLayout: one, BLayout: one}},
+		{"unknown extent", MMA{Name: "unknown", ShapeMNK: shape, ThrID: one, ALayout: l(layout.Tup(layout.Int(1), layout.Unknown()), ints(0, 1))}},
+		{"too large", MMA{Name: "large", ShapeMNK: layout.Ints(1<<12, 1<<12, 1<<12), ThrID: one, ALayout: l(ints(1, 1<<24), ints(0, 1))}},
+		{"bad thread id", MMA{Name: "thr", ShapeMNK: shape, ThrID: l(layout.Unknown(), layout.Int(1)), ALayout: l(ints(1, 4), ints(0, 1))}},
+	} {
+		if _, err := tc.a.Grid('A'); err == nil {
+			t.Errorf("%s: want an error", tc.name)
+		}
+	}
+	misaligned := Copy{Name: "misaligned", ThrID: one, SrcLayout: l(ints(1, 24), ints(0, 1)), DstLayout: l(ints(1, 24), ints(0, 1))}
+	// 24 bits in 16-bit elements is not whole; 8-bit elements of a 24-bit copy are fine.
+	if _, err := misaligned.Grid(Src, 16, 0); err == nil {
+		t.Error("24 bits in 16-bit elements: want an error")
+	}
+	if _, err := misaligned.Grid(Src, 8, 0); err != nil {
+		t.Errorf("24 bits in 8-bit elements: %v", err)
+	}
+	shifted := Copy{Name: "shifted", ThrID: l(layout.Int(2), layout.Int(1)), SrcLayout: l(ints(2, 16), ints(8, 1))}
+	if _, err := shifted.Grid(Src, 16, 0); err == nil {
+		t.Error("a thread starting inside an element: want an error")
+	}
+	oddThreads := Copy{Name: "odd", ThrID: one, SrcLayout: l(ints(1, 12), ints(0, 1))}
+	if _, err := oddThreads.Grid(Src, 8, 0); err == nil {
+		t.Error("12 bits a thread in 8-bit elements: want an error")
+	}
+	noCount := Copy{Name: "SM75_X_LDSM_N", SrcLayout: l(ints(32, 128), ints(128, 1)), PTX: "ldmatrix"}
+	if _, err := noCount.SmemAccess(16); err == nil {
+		t.Error("ldmatrix without a matrix count: want an error")
 	}
 }

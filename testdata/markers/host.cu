@@ -1,0 +1,15 @@
+// Descriptors in C++/CUDA comments and string literals.
+#include <cute/tensor.hpp>
+
+// smem tile: (_8,_64):(_64,_1)
+// @hover("(_8")
+static const char* kTile = "(4,8):(1,4)";   // @hover("(4,8)")
+// broken: (4,2):(1,(2,3))
+// @diag("(4,2)", "incongruent", "not congruent") @hover("(4,2)")
+// swizzled: Sw<3,4,3> o _0 o (8,64):(64,1)
+// @hover("Sw")
+// bad swizzle: Sw<3,2,1> o _0 o (8,8):(8,1)
+// @diag("Sw<3,2,1>", "invalid-swizzle", "")
+// 共享内存 tile — (2,4):(4,1) ✓
+// @hover("(2,4)")
+int main() { return 0; }  // @nodiag

@@ -1,0 +1,11 @@
+# Descriptors in Python comments and strings (the CuTe DSL, pycute).
+import cutlass.cute as cute
+
+# thread layout: (32,4):(4,1)
+# @hover("(32,4)")
+tv = "((16,2),8):((1,1024),128)"   # @hover("((16")
+bad = "(4,8):(1,(2,3))"            # @diag("(4,8)", "incongruent", "")
+# Ünïcödé prose, and 😀 before a layout: (8,8):(8,1)
+# @hover("(8,8)")
+def kernel():  # @nodiag
+    pass
