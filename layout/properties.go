@@ -19,14 +19,16 @@ import (
 //	              is one-to-one on all integers).
 //	IsSurjective  plain: exact, always (the strides sorted ascending must each
 //	              be at most one past the span of the smaller ones).
-//	              swizzled: exact when the offset is 0, the inner layout is onto
-//	              [0, cosize) and cosize is a multiple of the swizzle's block
-//	              (Swizzle.Size); otherwise enumerated.
+//	              swizzled: when the offset is 0 and cosize is whole swizzle
+//	              blocks (Swizzle.Size), exactly the inner layout's answer (the
+//	              swizzle maps [0, cosize) onto itself); otherwise enumerated.
 //	IsBijective   surjective and size == cosize; exact where IsSurjective is.
 //	IsCompact     IsBijective (see there).
 //	Image         one interval when surjective; otherwise enumerated.
 //	Contiguity    plain: exact, always. swizzled: exact, walking the inner
-//	              layout's contiguous run in steps of 2^M (bounded).
+//	              layout's contiguous run in steps of 2^M, then point by point
+//	              past it (a swizzle can continue a run by coincidence); both
+//	              walks bounded.
 //	OffsetTableOf enumerates every offset: bounded by its limit argument.
 //
 // The domain is CuTe's: indices 0 <= i < size, colexicographic. CuTe's cosize
