@@ -20,6 +20,8 @@ type Sheet struct {
 	Refs     map[*grammar.Name]*Symbol // each use of a name: the binding it reads (nil when undefined)
 	Findings []Finding
 	Reused   int // statements whose results came from the cache
+
+	depKeys []uint64 // scratch: the keys of a statement's dependencies
 }
 
 // Result is what one statement evaluated to.
@@ -59,14 +61,20 @@ func AnalyzeSheet(filename string, src []byte) *Sheet {
 // AnalyzeSheetCached is AnalyzeSheet reusing the results in cache (nil for
 // none) of statements that have not changed since it was last used.
 func AnalyzeSheetCached(filename string, src []byte, cache *Cache) *Sheet {
-	f, _ := grammar.ParseFile(filename, src)
+	if cache == nil {
+		f, _ := grammar.ParseFile(filename, src)
+		return AnalyzeFile(f, src, nil)
+	}
+	f, _ := grammar.ParseFileCached(filename, src, cache.parsed)
 	return AnalyzeFile(f, src, cache)
 }
 
 // AnalyzeFile evaluates a parsed sheet; src is the text it was parsed from.
 func AnalyzeFile(f *grammar.File, src []byte, cache *Cache) *Sheet {
-	s := &Sheet{File: f, Src: src, Names: map[string]*Symbol{}, Refs: map[*grammar.Name]*Symbol{}}
-	scope := scopeEnv{}
+	n := len(f.Statements)
+	s := &Sheet{File: f, Src: src, Names: make(map[string]*Symbol, n), Refs: make(map[*grammar.Name]*Symbol, n),
+		Results: make([]Result, 0, n), Symbols: make([]*Symbol, 0, n)}
+	scope := make(scopeEnv, n)
 	if cache != nil {
 		cache.begin()
 		defer cache.end()
@@ -129,19 +137,21 @@ func (s *Sheet) resolveUses(st grammar.Stmt, scope scopeEnv) (deps []*Symbol) {
 // neither its text nor the bindings it reads changed. key is the statement's
 // cache key (the key of the symbol it binds).
 func (s *Sheet) evalStatement(st grammar.Stmt, src []byte, scope scopeEnv, deps []*Symbol, cache *Cache) (key uint64, r stmtResult, hit bool) {
-	var text string
-	pos := st.Span().Pos
 	if cache != nil {
-		text = string(src[pos.Offset:st.Span().End.Offset])
-		depKeys := make([]uint64, len(deps))
-		for i, d := range deps {
-			depKeys[i] = d.key
+		span := st.Span()
+		text := src[span.Pos.Offset:span.End.Offset]
+		depKeys := s.depKeys[:0]
+		for _, d := range deps {
+			depKeys = append(depKeys, d.key)
 		}
-		key = statementKey(text, pos.Column, depKeys)
-		if r, ok := cache.lookup(key, text, pos.Column, depKeys, pos); ok {
+		s.depKeys = depKeys
+		key = statementKey(text, span.Pos.Column, depKeys)
+		if r, ok := cache.lookup(key, text, span.Pos.Column, depKeys, span.Pos); ok {
 			return key, r, true
 		}
-		defer func() { cache.store(key, text, pos.Column, depKeys, pos, r) }()
+		defer func() {
+			cache.store(key, string(text), span.Pos.Column, append([]uint64(nil), depKeys...), span.Pos, r)
+		}()
 	}
 	var sites []CallSite
 	switch st := st.(type) {
@@ -165,35 +175,65 @@ type stmtResult struct {
 	calls []callFinding // what the calls' checks found
 }
 
-func (s *Sheet) resolveNames(root grammar.Node, scope scopeEnv, deps *[]*Symbol) {
-	grammar.Inspect(root, func(n grammar.Node) bool {
-		if call, ok := n.(*grammar.Call); ok {
-			// The operation's name is not a sheet name, nor are the bare
-			// words it reads.
-			op, isSheetOp := sheetOps[call.Fun.Name]
-			for _, a := range call.Args {
-				if name, ok := a.(*grammar.Name); ok && isSheetOp && op.isKeyword(name.Name) && scope[name.Name] == nil {
-					continue
-				}
-				s.resolveNames(a, scope, deps)
-			}
-			return false
+func (s *Sheet) resolveNames(n grammar.Node, scope scopeEnv, deps *[]*Symbol) {
+	// The walk of grammar.Inspect, in its order, without visiting the
+	// leaves that hold no names: it runs on every statement of every
+	// analysis, cached or not.
+	switch n := n.(type) {
+	case nil, *grammar.Int, *grammar.Unknown, *grammar.Underscore, *grammar.Swizzle, *grammar.Pointer, *grammar.BasisMode:
+	case *grammar.Name:
+		if _, isTag := tags[n.Name]; isTag && scope[n.Name] == nil {
+			return
 		}
-		name, ok := n.(*grammar.Name)
-		if !ok {
-			return true
-		}
-		if _, isTag := tags[name.Name]; isTag && scope[name.Name] == nil {
-			return true
-		}
-		sym := scope[name.Name]
-		s.Refs[name] = sym
+		sym := scope[n.Name]
+		s.Refs[n] = sym
 		if sym != nil {
-			sym.Uses = append(sym.Uses, name)
+			sym.Uses = append(sym.Uses, n)
 			*deps = append(*deps, sym)
 		}
-		return true
-	})
+	case *grammar.Call:
+		// The operation's name is not a sheet name, nor are the bare
+		// words it reads.
+		op, isSheetOp := sheetOps[n.Fun.Name]
+		for _, a := range n.Args {
+			if name, ok := a.(*grammar.Name); ok && isSheetOp && op.isKeyword(name.Name) && scope[name.Name] == nil {
+				continue
+			}
+			s.resolveNames(a, scope, deps)
+		}
+	case *grammar.Tuple:
+		s.resolveAll(n.Elems, scope, deps)
+	case *grammar.Layout:
+		s.resolveNames(n.Shape, scope, deps)
+		s.resolveNames(n.Stride, scope, deps)
+	case *grammar.Composed:
+		s.resolveAll(n.Stages, scope, deps)
+	case *grammar.Tiler:
+		s.resolveAll(n.Modes, scope, deps)
+	case *grammar.AngleList:
+		s.resolveAll(n.Modes, scope, deps)
+	case *grammar.MLIRType:
+		s.resolveNames(n.Inner, scope, deps)
+	case *grammar.Assert:
+		s.resolveNames(n.Left, scope, deps)
+		s.resolveNames(n.Right, scope, deps)
+	case *grammar.ExprStmt:
+		s.resolveNames(n.X, scope, deps)
+	default:
+		grammar.Inspect(n, func(c grammar.Node) bool {
+			if c == n {
+				return true
+			}
+			s.resolveNames(c, scope, deps)
+			return false
+		})
+	}
+}
+
+func (s *Sheet) resolveAll(ns []grammar.Node, scope scopeEnv, deps *[]*Symbol) {
+	for _, n := range ns {
+		s.resolveNames(n, scope, deps)
+	}
 }
 
 // rebindingFindings judges binding a name again. A sheet is a notebook:
