@@ -239,10 +239,14 @@ func (s *Sheet) resolveAll(ns []grammar.Node, scope scopeEnv, deps *[]*Symbol) {
 // rebindingFindings judges binding a name again. A sheet is a notebook:
 // a binding nobody reads is a result to look at, and "A = coalesce(A)" is an
 // update; but a value overwritten before anything read it is lost work, and
-// a rebinding that ignores the old value changes what later lines read.
+// a rebinding that ignores the old value changes what later lines read. A
+// name starting with _ is scratch, rebound at will.
 func rebindingFindings(prev *Symbol, st *grammar.Binding, deps []*Symbol) []Finding {
 	name := st.Name.Name
-	if len(prev.Uses) == 0 && name[0] != '_' {
+	if name[0] == '_' {
+		return nil // a scratch name: rebinding it is what it is for
+	}
+	if len(prev.Uses) == 0 {
 		return []Finding{{Range: prev.Def.Name.Range, Severity: SeverityWarning, Code: CodeUnused,
 			Message: fmt.Sprintf("the value bound to %s here is never used: %s is bound again on line %d before anything reads it", name, name, st.Range.Pos.Line),
 			Related: []Related{{st.Name.Range, "the next binding of " + name}}}}
