@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Style selects the notation Print writes.
@@ -333,30 +334,58 @@ func PrintFile(f *File, style Style) string {
 		}
 	}
 	sort.SliceStable(items, func(i, j int) bool { return items[i].span.Pos.Offset < items[j].span.Pos.Offset })
-	p := &printer{style: style}
+	// Each output line is its code and the comment that trails it; the
+	// trailing comments of consecutive lines are aligned afterwards.
+	type line struct{ code, comment string }
+	var lines []line
 	lastLine := 0
 	for i, it := range items {
-		if i > 0 {
-			switch {
-			case it.span.Pos.Line == lastLine:
-				if _, ok := it.node.(*Comment); ok {
-					p.b.WriteString("  ")
-				} else {
-					p.b.WriteByte('\n')
-				}
-			case it.span.Pos.Line > lastLine+1:
-				p.b.WriteString("\n\n")
-			default:
-				p.b.WriteByte('\n')
-			}
-		}
+		p := &printer{style: style}
 		p.node(it.node)
+		text := p.b.String()
+		_, isComment := it.node.(*Comment)
+		switch {
+		case i > 0 && it.span.Pos.Line == lastLine && isComment && lines[len(lines)-1].comment == "":
+			lines[len(lines)-1].comment = text
+		case i > 0 && it.span.Pos.Line == lastLine && isComment:
+			lines[len(lines)-1].comment += "  " + text
+		default:
+			if i > 0 && it.span.Pos.Line > lastLine+1 {
+				lines = append(lines, line{})
+			}
+			lines = append(lines, line{code: text})
+		}
 		if it.span.End.Line > lastLine {
 			lastLine = it.span.End.Line
 		}
 	}
-	if len(items) > 0 {
-		p.b.WriteByte('\n')
+	// A run of consecutive lines with code and a trailing comment has its
+	// comments in one column, two spaces past the widest code (as gofmt
+	// aligns them); a line without one ends the run.
+	pads := make([]int, len(lines))
+	for i := 0; i < len(lines); {
+		j, width := i, 0
+		for j < len(lines) && lines[j].code != "" && lines[j].comment != "" {
+			width = max(width, lastLineWidth(lines[j].code))
+			j++
+		}
+		for k := i; k < j; k++ {
+			pads[k] = width + 2 - lastLineWidth(lines[k].code)
+		}
+		i = max(j, i+1)
 	}
-	return p.b.String()
+	var b strings.Builder
+	for i, l := range lines {
+		b.WriteString(l.code)
+		if l.comment != "" {
+			b.WriteString(strings.Repeat(" ", max(pads[i], 2)) + l.comment)
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// lastLineWidth is the width in characters of the last line of s.
+func lastLineWidth(s string) int {
+	return utf8.RuneCountInString(s[strings.LastIndexByte(s, '\n')+1:])
 }

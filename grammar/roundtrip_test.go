@@ -300,3 +300,24 @@ func TestParticipleLexer(t *testing.T) {
 		t.Fatalf("%v %+v", err, g)
 	}
 }
+
+// Trailing comments of consecutive lines share a column, as gofmt aligns
+// them; a line without one, or a blank line, starts a new run.
+func TestPrintFileAlignsTrailingComments(t *testing.T) {
+	src := "gA = (128,64):(64,1)  // global\nsw = Sw<3,4,3>   # swizzle\nsA = composition(sw, gA) // atom\nn = 4\nx = 8:1 # alone\n\ny = 2:1   # after a blank ü\nlonger = 4:1 # é\n"
+	f, errs := ParseFile("t.cute", []byte(src))
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	want := "gA = (128,64):(64,1)      // global\n" +
+		"sw = Sw<3,4,3>            # swizzle\n" +
+		"sA = composition(sw, gA)  // atom\n" +
+		"n = 4\n" +
+		"x = 8:1  # alone\n" +
+		"\n" +
+		"y = 2:1       # after a blank ü\n" +
+		"longer = 4:1  # é\n"
+	if got := PrintFile(f, Cute); got != want {
+		t.Errorf("PrintFile =\n%s\nwant\n%s", got, want)
+	}
+}

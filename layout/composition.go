@@ -46,9 +46,18 @@ const (
 // stride smaller than a mode's shape that does not divide it is accepted,
 // and the result is then not A o B, exactly as CuTe returns it.
 func Composition(a, b Layout) (Layout, error) {
-	if hasBasis(b.Stride) {
+	r, err := composition(a, b)
+	if err != nil && hasBasis(b.Stride) {
+		// The integer path stops at B's first scaled basis (or earlier, at
+		// a check that B's coprofile would not reach): B's bases take
+		// their own path, looked for only after a failure.
 		return compositionBasisB(a, b)
 	}
+	return r, err
+}
+
+// composition is Composition for a B with integer strides.
+func composition(a, b Layout) (Layout, error) {
 	var sb, db [flatInline]int64
 	var paths [][]int
 	as, ad, err := flattenModes("composition", a, sb[:0], db[:0])

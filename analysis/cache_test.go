@@ -1,0 +1,83 @@
+package analysis
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// editLines makes a random edit of a sheet: a line changed, inserted,
+// deleted or duplicated, or a piece of text typed somewhere.
+func editLines(r *rand.Rand, src string) string {
+	lines := []string{
+		"A = (4,6):(1,4)", "B = logical_divide(A, [2:1;3:1])", "C = coalesce(B)", "assert B == B", "A = 8:1",
+		"D = complement((2,2):(1,1))", "E = composition(Sw<3,4,3>, (8,64):(64,1))", "assert size(A) == 24",
+		"F = zipped_divide(C, [4:1;_])", "# comment", "", "G = (4,2:(1,4)", "x = frobnicate(A)", "assert A is (4,6):(1,4)",
+		"H = make_layout((4,8), LayoutRight)", "C = C", "_t = A", "K = complement((4,2):(1,8), 256) // tail",
+	}
+	pieces := []string{"(", ")", ",", ":", "1", "A", "B", " ", "\n", "=", "8"}
+	ls := strings.Split(src, "\n")
+	i := r.IntN(len(ls))
+	switch r.IntN(5) {
+	case 0:
+		ls[i] = lines[r.IntN(len(lines))]
+	case 1:
+		ls = append(ls[:i], append([]string{lines[r.IntN(len(lines))]}, ls[i:]...)...)
+	case 2:
+		if len(ls) > 1 {
+			ls = append(ls[:i], ls[i+1:]...)
+		}
+	case 3:
+		ls = append(ls[:i], append([]string{ls[i]}, ls[i:]...)...)
+	default:
+		at := r.IntN(len(ls[i]) + 1)
+		ls[i] = ls[i][:at] + pieces[r.IntN(len(pieces))] + ls[i][at:]
+	}
+	return strings.Join(ls, "\n")
+}
+
+func renderFindings(s *Sheet) string {
+	var b strings.Builder
+	for _, f := range s.Findings {
+		fmt.Fprintf(&b, "%v\n", f)
+	}
+	return b.String()
+}
+
+func renderResults(s *Sheet) string {
+	var b strings.Builder
+	for _, r := range s.Results {
+		fmt.Fprintf(&b, "%v %v\n", r.Value, r.Err)
+	}
+	return b.String()
+}
+
+// TestCachedAnalysisMatchesFresh: over random edit sequences, the cached
+// analysis of every version has the findings and results of a fresh one.
+func TestCachedAnalysisMatchesFresh(t *testing.T) {
+	base := "A = (4,6):(1,4)\nB = logical_divide(A, [2:1;3:1])\nC = coalesce(B)\nassert B == B\n" +
+		"D = complement((2,2):(1,1))\nE = coalesce(D)\nF = zipped_divide(C, [4:1;_])\nassert size(A) == 24\n" +
+		"G = (4,2:(1,4)\nA = 8:1\nH = composition(A, (2,2):(1,2))\n"
+	r := rand.New(rand.NewPCG(3, 5))
+	reused := 0
+	for seq := 0; seq < 30; seq++ {
+		cache := NewCache()
+		src := base
+		for step := 0; step < 30; step++ {
+			cached := AnalyzeSheetCached("p.cute", []byte(src), cache)
+			fresh := AnalyzeSheet("p.cute", []byte(src))
+			if got, want := renderFindings(cached), renderFindings(fresh); got != want {
+				t.Fatalf("sequence %d step %d: cached findings\n%s\nfresh\n%s\nsource:\n%s", seq, step, got, want, src)
+			}
+			if got, want := renderResults(cached), renderResults(fresh); got != want {
+				t.Fatalf("sequence %d step %d: cached results\n%s\nfresh\n%s\nsource:\n%s", seq, step, got, want, src)
+			}
+			reused += cached.Reused
+			src = editLines(r, src)
+		}
+	}
+	if reused == 0 {
+		t.Fatalf("the cache was never used")
+	}
+}
