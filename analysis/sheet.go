@@ -244,10 +244,14 @@ func (s *Sheet) resolveAll(ns []grammar.Node, scope scopeEnv, deps *[]*Symbol) {
 // rebindingFindings judges binding a name again. A sheet is a notebook:
 // a binding nobody reads is a result to look at, and "A = coalesce(A)" is an
 // update; but a value overwritten before anything read it is lost work, and
-// a rebinding that ignores the old value changes what later lines read.
+// a rebinding that ignores the old value changes what later lines read. A
+// name starting with _ is scratch, rebound at will.
 func rebindingFindings(prev *Symbol, st *grammar.Binding, deps []*Symbol) []Finding {
 	name := st.Name.Name
-	if len(prev.Uses) == 0 && name[0] != '_' {
+	if name[0] == '_' {
+		return nil // a scratch name: rebinding it is what it is for
+	}
+	if len(prev.Uses) == 0 {
 		return []Finding{{Range: prev.Def.Name.Range, Severity: SeverityWarning, Code: CodeUnused,
 			Message: fmt.Sprintf("the value bound to %s here is never used: %s is bound again on line %d before anything reads it", name, name, st.Range.Pos.Line),
 			Related: []Related{{st.Name.Range, "the next binding of " + name}}}}
@@ -318,6 +322,7 @@ func evalFinding(err error, at grammar.Range, src []byte, names *boundNames) (Fi
 		f := Finding{Range: ee.Range, Severity: sev, Code: ee.Code, Message: ee.Message, Related: ee.Related, Fixes: ee.Fixes}
 		switch ee.Code {
 		case CodeUndefined:
+			// A misspelt layout tag (LayoutRigth) is read as a name too.
 			if best, ok := names.closest(string(src[ee.Range.Pos.Offset:ee.Range.End.Offset])); ok {
 				suggestName(&f, ee.Range, best)
 			}
@@ -337,8 +342,8 @@ func evalFinding(err error, at grammar.Range, src []byte, names *boundNames) (Fi
 	return Finding{Range: at, Severity: SeverityError, Code: CodeAlgebra, Message: err.Error()}, true
 }
 
-// boundNames are the names a sheet has bound so far, to suggest one for a
-// name nobody binds. The suggestion depends on the set of names alone, so
+// boundNames are the names a sheet has bound so far, to suggest one (or a
+// layout tag) for a name nobody binds; nil outside a sheet. The suggestion depends on the set of names alone, so
 // the cache keeps it for as long as the set is the same: a sheet with a
 // few undefined names and thousands of bindings would otherwise compare
 // each with every binding on every keystroke.
@@ -356,20 +361,30 @@ func (b *boundNames) add(name string) {
 	b.sum += h.Sum64()
 }
 
-// closest is the bound name closest to name, if one is close enough.
+// closest is the bound name or layout tag closest to name, if one is close
+// enough.
 func (b *boundNames) closest(name string) (string, bool) {
-	if b == nil {
-		return "", false
+	var bound []string
+	if b != nil {
+		bound = b.names
 	}
-	if b.cache == nil {
-		return closest(name, b.names)
+	candidates := func() []string {
+		c := make([]string, 0, len(bound)+len(tags))
+		c = append(c, bound...)
+		for t := range tags {
+			c = append(c, t)
+		}
+		return c
+	}
+	if b == nil || b.cache == nil {
+		return closest(name, candidates())
 	}
 	k := suggestKey{name: name, sum: b.sum, count: len(b.names)}
 	if s, ok := b.cache.suggestions[k]; ok {
 		s.gen = b.cache.gen
 		return s.best, s.ok
 	}
-	best, ok := closest(name, b.names)
+	best, ok := closest(name, candidates())
 	b.cache.suggestions[k] = &suggestion{best: best, ok: ok, gen: b.cache.gen}
 	return best, ok
 }

@@ -918,3 +918,39 @@ func TestCompositionBasisBErrors(t *testing.T) {
 		t.Errorf("identity o identity-like B = %v, %v", got, err)
 	}
 }
+
+// TestCompositionBasisBAgrees: over A wrapped as a 1-tuple, B's strides as
+// multiples of the basis 1@0 select A itself, so the result is the same as
+// with integer strides (errors included).
+func TestCompositionBasisBAgrees(t *testing.T) {
+	r := rand.New(rand.NewPCG(25, 26))
+	for range 2000 {
+		a := lawLayout(r, true)
+		b := randomTile(r, a)
+		wrapped := Layout{Shape: Tup(a.Shape), Stride: Tup(a.Stride)}
+		var toBasis func(d IntTuple) IntTuple
+		toBasis = func(d IntTuple) IntTuple {
+			if d.IsTuple() {
+				elems := make([]IntTuple, d.Len())
+				for i, e := range d.Elems() {
+					elems[i] = toBasis(e)
+				}
+				return Tup(elems...)
+			}
+			return Basis(d.Value(), 0)
+		}
+		bb := Layout{Shape: b.Shape, Stride: toBasis(b.Stride)}
+		want, werr := Composition(a, b)
+		got, err := Composition(wrapped, bb)
+		switch {
+		case (werr == nil) != (err == nil):
+			t.Fatalf("Composition(%v, %v) = %v, %v but Composition(%v, %v) = %v, %v", a, b, want, werr, wrapped, bb, got, err)
+		case werr != nil:
+			if !sameCondition(werr, err) {
+				t.Fatalf("Composition(%v, %v): %v, with bases: %v", a, b, werr, err)
+			}
+		case got.String() != want.String():
+			t.Fatalf("Composition(%v, %v) = %v, with bases %v", a, b, want, got)
+		}
+	}
+}
