@@ -19,6 +19,21 @@ type Cache struct {
 	mu      sync.Mutex
 	entries map[uint64]*cacheEntry
 	gen     uint64
+	parsed  *grammar.Cache // the statements' trees (AnalyzeSheetCached)
+	// suggestions are the names offered for undefined names (boundNames).
+	suggestions map[suggestKey]*suggestion
+}
+
+type suggestKey struct {
+	name  string
+	sum   uint64
+	count int
+}
+
+type suggestion struct {
+	best string
+	ok   bool
+	gen  uint64
 }
 
 type cacheEntry struct {
@@ -34,17 +49,19 @@ type cacheEntry struct {
 }
 
 // NewCache makes an empty cache.
-func NewCache() *Cache { return &Cache{entries: map[uint64]*cacheEntry{}} }
+func NewCache() *Cache {
+	return &Cache{entries: map[uint64]*cacheEntry{}, parsed: grammar.NewCache(), suggestions: map[suggestKey]*suggestion{}}
+}
 
 // statementKey hashes a statement's text, its starting column and the keys
 // of the bindings it reads.
-func statementKey(text string, col int, deps []uint64) uint64 {
+func statementKey(text []byte, col int, deps []uint64) uint64 {
 	h := fnv.New64a()
-	h.Write([]byte(text))
-	h.Write([]byte{0})
-	h.Write(strconv.AppendInt(nil, int64(col), 10))
+	h.Write(text)
+	var buf [24]byte
+	h.Write(strconv.AppendInt(append(buf[:0], 0), int64(col), 10))
 	for _, d := range deps {
-		h.Write(strconv.AppendUint([]byte{0}, d, 16))
+		h.Write(strconv.AppendUint(append(buf[:0], 0), d, 16))
 	}
 	return h.Sum64()
 }
@@ -61,13 +78,18 @@ func (c *Cache) end() {
 			delete(c.entries, k)
 		}
 	}
+	for k, s := range c.suggestions {
+		if s.gen != c.gen {
+			delete(c.suggestions, k)
+		}
+	}
 	c.mu.Unlock()
 }
 
 // lookup finds a statement's earlier result, moved to where the statement is now.
-func (c *Cache) lookup(key uint64, text string, col int, deps []uint64, pos grammar.Position) (stmtResult, bool) {
+func (c *Cache) lookup(key uint64, text []byte, col int, deps []uint64, pos grammar.Position) (stmtResult, bool) {
 	e, ok := c.entries[key]
-	if !ok || e.text != text || e.col != col || !sameKeys(e.deps, deps) {
+	if !ok || e.text != string(text) || e.col != col || !sameKeys(e.deps, deps) {
 		return stmtResult{}, false
 	}
 	e.gen = c.gen

@@ -3,6 +3,7 @@ package analysis
 import (
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"sort"
 
 	"github.com/cute-lsp/cute-lsp/grammar"
@@ -20,6 +21,8 @@ type Sheet struct {
 	Refs     map[*grammar.Name]*Symbol // each use of a name: the binding it reads (nil when undefined)
 	Findings []Finding
 	Reused   int // statements whose results came from the cache
+
+	depKeys []uint64 // scratch: the keys of a statement's dependencies
 }
 
 // Result is what one statement evaluated to.
@@ -59,14 +62,21 @@ func AnalyzeSheet(filename string, src []byte) *Sheet {
 // AnalyzeSheetCached is AnalyzeSheet reusing the results in cache (nil for
 // none) of statements that have not changed since it was last used.
 func AnalyzeSheetCached(filename string, src []byte, cache *Cache) *Sheet {
-	f, _ := grammar.ParseFile(filename, src)
+	if cache == nil {
+		f, _ := grammar.ParseFile(filename, src)
+		return AnalyzeFile(f, src, nil)
+	}
+	f, _ := grammar.ParseFileCached(filename, src, cache.parsed)
 	return AnalyzeFile(f, src, cache)
 }
 
 // AnalyzeFile evaluates a parsed sheet; src is the text it was parsed from.
 func AnalyzeFile(f *grammar.File, src []byte, cache *Cache) *Sheet {
-	s := &Sheet{File: f, Src: src, Names: map[string]*Symbol{}, Refs: map[*grammar.Name]*Symbol{}}
-	scope := scopeEnv{}
+	n := len(f.Statements)
+	s := &Sheet{File: f, Src: src, Names: make(map[string]*Symbol, n), Refs: make(map[*grammar.Name]*Symbol, n),
+		Results: make([]Result, 0, n), Symbols: make([]*Symbol, 0, n)}
+	scope := make(scopeEnv, n)
+	bound := &boundNames{cache: cache}
 	if cache != nil {
 		cache.begin()
 		defer cache.end()
@@ -96,12 +106,15 @@ func AnalyzeFile(f *grammar.File, src []byte, cache *Cache) *Sheet {
 				s.Findings = append(s.Findings, rebindingFindings(prev, st, deps)...)
 			}
 			sym := &Symbol{Name: st.Name.Name, Def: st, Stmt: i, Value: r.Value, Err: r.Err, key: key}
+			if scope[sym.Name] == nil {
+				bound.add(sym.Name)
+			}
 			s.Symbols = append(s.Symbols, sym)
 			scope[sym.Name] = sym
 			s.Names[sym.Name] = sym
 		}
 		if r.Err != nil {
-			if f, ok := evalFinding(r.Err, st.Span(), src, scope); ok {
+			if f, ok := evalFinding(r.Err, st.Span(), src, bound); ok {
 				s.Findings = append(s.Findings, f)
 			}
 		}
@@ -129,19 +142,21 @@ func (s *Sheet) resolveUses(st grammar.Stmt, scope scopeEnv) (deps []*Symbol) {
 // neither its text nor the bindings it reads changed. key is the statement's
 // cache key (the key of the symbol it binds).
 func (s *Sheet) evalStatement(st grammar.Stmt, src []byte, scope scopeEnv, deps []*Symbol, cache *Cache) (key uint64, r stmtResult, hit bool) {
-	var text string
-	pos := st.Span().Pos
 	if cache != nil {
-		text = string(src[pos.Offset:st.Span().End.Offset])
-		depKeys := make([]uint64, len(deps))
-		for i, d := range deps {
-			depKeys[i] = d.key
+		span := st.Span()
+		text := src[span.Pos.Offset:span.End.Offset]
+		depKeys := s.depKeys[:0]
+		for _, d := range deps {
+			depKeys = append(depKeys, d.key)
 		}
-		key = statementKey(text, pos.Column, depKeys)
-		if r, ok := cache.lookup(key, text, pos.Column, depKeys, pos); ok {
+		s.depKeys = depKeys
+		key = statementKey(text, span.Pos.Column, depKeys)
+		if r, ok := cache.lookup(key, text, span.Pos.Column, depKeys, span.Pos); ok {
 			return key, r, true
 		}
-		defer func() { cache.store(key, text, pos.Column, depKeys, pos, r) }()
+		defer func() {
+			cache.store(key, string(text), span.Pos.Column, append([]uint64(nil), depKeys...), span.Pos, r)
+		}()
 	}
 	var sites []CallSite
 	switch st := st.(type) {
@@ -165,44 +180,78 @@ type stmtResult struct {
 	calls []callFinding // what the calls' checks found
 }
 
-func (s *Sheet) resolveNames(root grammar.Node, scope scopeEnv, deps *[]*Symbol) {
-	grammar.Inspect(root, func(n grammar.Node) bool {
-		if call, ok := n.(*grammar.Call); ok {
-			// The operation's name is not a sheet name, nor are the bare
-			// words it reads.
-			op, isSheetOp := sheetOps[call.Fun.Name]
-			for _, a := range call.Args {
-				if name, ok := a.(*grammar.Name); ok && isSheetOp && op.isKeyword(name.Name) && scope[name.Name] == nil {
-					continue
-				}
-				s.resolveNames(a, scope, deps)
-			}
-			return false
+func (s *Sheet) resolveNames(n grammar.Node, scope scopeEnv, deps *[]*Symbol) {
+	// The walk of grammar.Inspect, in its order, without visiting the
+	// leaves that hold no names: it runs on every statement of every
+	// analysis, cached or not.
+	switch n := n.(type) {
+	case nil, *grammar.Int, *grammar.Unknown, *grammar.Underscore, *grammar.Swizzle, *grammar.Pointer, *grammar.BasisMode:
+	case *grammar.Name:
+		if _, isTag := tags[n.Name]; isTag && scope[n.Name] == nil {
+			return
 		}
-		name, ok := n.(*grammar.Name)
-		if !ok {
-			return true
-		}
-		if _, isTag := tags[name.Name]; isTag && scope[name.Name] == nil {
-			return true
-		}
-		sym := scope[name.Name]
-		s.Refs[name] = sym
+		sym := scope[n.Name]
+		s.Refs[n] = sym
 		if sym != nil {
-			sym.Uses = append(sym.Uses, name)
+			sym.Uses = append(sym.Uses, n)
 			*deps = append(*deps, sym)
 		}
-		return true
-	})
+	case *grammar.Call:
+		// The operation's name is not a sheet name, nor are the bare
+		// words it reads.
+		op, isSheetOp := sheetOps[n.Fun.Name]
+		for _, a := range n.Args {
+			if name, ok := a.(*grammar.Name); ok && isSheetOp && op.isKeyword(name.Name) && scope[name.Name] == nil {
+				continue
+			}
+			s.resolveNames(a, scope, deps)
+		}
+	case *grammar.Tuple:
+		s.resolveAll(n.Elems, scope, deps)
+	case *grammar.Layout:
+		s.resolveNames(n.Shape, scope, deps)
+		s.resolveNames(n.Stride, scope, deps)
+	case *grammar.Composed:
+		s.resolveAll(n.Stages, scope, deps)
+	case *grammar.Tiler:
+		s.resolveAll(n.Modes, scope, deps)
+	case *grammar.AngleList:
+		s.resolveAll(n.Modes, scope, deps)
+	case *grammar.MLIRType:
+		s.resolveNames(n.Inner, scope, deps)
+	case *grammar.Assert:
+		s.resolveNames(n.Left, scope, deps)
+		s.resolveNames(n.Right, scope, deps)
+	case *grammar.ExprStmt:
+		s.resolveNames(n.X, scope, deps)
+	default:
+		grammar.Inspect(n, func(c grammar.Node) bool {
+			if c == n {
+				return true
+			}
+			s.resolveNames(c, scope, deps)
+			return false
+		})
+	}
+}
+
+func (s *Sheet) resolveAll(ns []grammar.Node, scope scopeEnv, deps *[]*Symbol) {
+	for _, n := range ns {
+		s.resolveNames(n, scope, deps)
+	}
 }
 
 // rebindingFindings judges binding a name again. A sheet is a notebook:
 // a binding nobody reads is a result to look at, and "A = coalesce(A)" is an
 // update; but a value overwritten before anything read it is lost work, and
-// a rebinding that ignores the old value changes what later lines read.
+// a rebinding that ignores the old value changes what later lines read. A
+// name starting with _ is scratch, rebound at will.
 func rebindingFindings(prev *Symbol, st *grammar.Binding, deps []*Symbol) []Finding {
 	name := st.Name.Name
-	if len(prev.Uses) == 0 && name[0] != '_' {
+	if name[0] == '_' {
+		return nil // a scratch name: rebinding it is what it is for
+	}
+	if len(prev.Uses) == 0 {
 		return []Finding{{Range: prev.Def.Name.Range, Severity: SeverityWarning, Code: CodeUnused,
 			Message: fmt.Sprintf("the value bound to %s here is never used: %s is bound again on line %d before anything reads it", name, name, st.Range.Pos.Line),
 			Related: []Related{{st.Name.Range, "the next binding of " + name}}}}
@@ -259,7 +308,8 @@ func syntaxFinding(e *grammar.Error) Finding {
 
 // evalFinding renders an evaluation error; a use of a failed name is not
 // reported again (ok is false).
-func evalFinding(err error, at grammar.Range, src []byte, scope scopeEnv) (Finding, bool) {
+// names are the sheet names bound so far (nil outside a sheet).
+func evalFinding(err error, at grammar.Range, src []byte, names *boundNames) (Finding, bool) {
 	if errors.Is(err, errNoValue) {
 		return Finding{}, false
 	}
@@ -272,11 +322,10 @@ func evalFinding(err error, at grammar.Range, src []byte, scope scopeEnv) (Findi
 		f := Finding{Range: ee.Range, Severity: sev, Code: ee.Code, Message: ee.Message, Related: ee.Related, Fixes: ee.Fixes}
 		switch ee.Code {
 		case CodeUndefined:
-			names := make([]string, 0, len(scope))
-			for n := range scope {
-				names = append(names, n)
+			// A misspelt layout tag (LayoutRigth) is read as a name too.
+			if best, ok := names.closest(string(src[ee.Range.Pos.Offset:ee.Range.End.Offset])); ok {
+				suggestName(&f, ee.Range, best)
 			}
-			nameFixes(&f, ee.Range, string(src[ee.Range.Pos.Offset:ee.Range.End.Offset]), names)
 		case CodeUnknownOp:
 			var names []string
 			for _, op := range Ops() {
@@ -291,4 +340,51 @@ func evalFinding(err error, at grammar.Range, src []byte, scope scopeEnv) (Findi
 		return syntaxFinding(pe), true
 	}
 	return Finding{Range: at, Severity: SeverityError, Code: CodeAlgebra, Message: err.Error()}, true
+}
+
+// boundNames are the names a sheet has bound so far, to suggest one (or a
+// layout tag) for a name nobody binds; nil outside a sheet. The suggestion depends on the set of names alone, so
+// the cache keeps it for as long as the set is the same: a sheet with a
+// few undefined names and thousands of bindings would otherwise compare
+// each with every binding on every keystroke.
+type boundNames struct {
+	names []string
+	sum   uint64 // the sum of the names' hashes: the same for the same set in any order
+	cache *Cache
+}
+
+// add records a name bound for the first time.
+func (b *boundNames) add(name string) {
+	b.names = append(b.names, name)
+	h := fnv.New64a()
+	h.Write([]byte(name))
+	b.sum += h.Sum64()
+}
+
+// closest is the bound name or layout tag closest to name, if one is close
+// enough.
+func (b *boundNames) closest(name string) (string, bool) {
+	var bound []string
+	if b != nil {
+		bound = b.names
+	}
+	candidates := func() []string {
+		c := make([]string, 0, len(bound)+len(tags))
+		c = append(c, bound...)
+		for t := range tags {
+			c = append(c, t)
+		}
+		return c
+	}
+	if b == nil || b.cache == nil {
+		return closest(name, candidates())
+	}
+	k := suggestKey{name: name, sum: b.sum, count: len(b.names)}
+	if s, ok := b.cache.suggestions[k]; ok {
+		s.gen = b.cache.gen
+		return s.best, s.ok
+	}
+	best, ok := closest(name, candidates())
+	b.cache.suggestions[k] = &suggestion{best: best, ok: ok, gen: b.cache.gen}
+	return best, ok
 }

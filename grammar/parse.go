@@ -17,19 +17,105 @@ import (
 // inside open brackets that starts with "assert" or "name =" begins a new
 // statement all the same, so a missing ')' costs one statement, not the file.
 func ParseFile(filename string, src []byte) (*File, []*Error) {
+	return ParseFileCached(filename, src, nil)
+}
+
+// ParseFileCached is ParseFile reusing, from cache (nil for none), the tree
+// of every statement whose text and starting column are unchanged since the
+// cache was last used, moved to where the statement is now. The whole file
+// is still scanned and split into statements; only the statements not found
+// go to the parser. The result is the one ParseFile gives, positions included.
+func ParseFileCached(filename string, src []byte, cache *Cache) (*File, []*Error) {
 	text := string(src)
 	f := &File{Name: filename}
-	// Token streams of a few hundred tokens, statements separated by End
-	// tokens; each statement is parsed from a checkpoint at its first token.
-	// (A stream per statement, or one for the whole file, costs more: the
-	// stream is a slice that participle grows one token at a time.)
+	if cache != nil {
+		cache.begin()
+		defer cache.end()
+	}
 	l := &stmtLexer{sc: scanner{src: text, line: 1, col: 1}, src: text, comments: &f.Comments}
 	if strings.HasPrefix(text, "\ufeff") { // a byte order mark is no column
 		l.sc.i = len("\ufeff")
 	}
-	for !l.done() {
-		pl, _ := lexer.Upgrade(l)
-		parseChunk(f, text, pl)
+	var (
+		errs    [][]*Error    // each statement's errors
+		batch   []lexer.Token // the shell tokens of statements to parse, back to back
+		pending []int         // the statements in batch
+		stmtSrc []string      // their own copy of their text
+		keys    []stmtKey     // their cache keys
+	)
+	// Token streams of a few hundred tokens, statements separated by End
+	// tokens; each statement is parsed from a checkpoint at its first token.
+	// (A stream per statement, or one for the whole file, costs more: the
+	// stream is a slice that participle grows one token at a time.)
+	flush := func() {
+		if len(pending) == 0 {
+			return
+		}
+		pl, _ := lexer.Upgrade(&sliceLexer{tokens: batch, eof: l.lastEnd})
+		for k, i := range pending {
+			for pl.Peek().Type == tokEnd {
+				pl.Next()
+			}
+			start := pl.MakeCheckpoint()
+			for t := pl.Peek(); t.Type != tokEnd && !t.EOF(); t = pl.Peek() {
+				pl.Next()
+			}
+			stop := pl.MakeCheckpoint()
+			st := stmtTokens{toks: pl.Range(start.RawCursor(), stop.RawCursor()), end: *pl.Peek()}
+			pl.LoadCheckpoint(start)
+			first, _ := st.first()
+			f.Statements[i], errs[i] = parseStatement(stmtSrc[k], first.Pos.Offset, st, pl)
+			if cache != nil {
+				cache.store(keys[k], pos(first.Pos), f.Statements[i], errs[i])
+			}
+			pl.LoadCheckpoint(stop)
+		}
+		batch, pending, stmtSrc, keys = batch[:0], pending[:0], stmtSrc[:0], keys[:0]
+	}
+	for l.statement() {
+		q := l.queue
+		i := len(f.Statements)
+		f.Statements = append(f.Statements, nil)
+		errs = append(errs, nil)
+		first, end := q[0], q[len(q)-1]
+		last := q[len(q)-2]
+		for _, t := range q {
+			if t.Type != tokEnd {
+				l.lastEnd = tokenEnd(t)
+			}
+		}
+		lastEnd := tokenEnd(last)
+		own := text[first.Pos.Offset:lastEnd.Offset]
+		if cache != nil {
+			key := stmtKey{text: own, col: first.Pos.Column, eof: end.EOF(),
+				endOffset: end.Pos.Offset - first.Pos.Offset, endLine: end.Pos.Line - first.Pos.Line, endCol: end.Pos.Column}
+			if s, e, ok := cache.lookup(key, pos(first.Pos)); ok {
+				f.Statements[i], errs[i] = s, e
+				continue
+			}
+			key.text = strings.Clone(own)
+			keys = append(keys, key)
+			own = key.text
+		} else {
+			own = strings.Clone(own)
+		}
+		// The tree keeps its own copy of the statement's text, not the
+		// file's: a tree kept by a cache holds on to no old version.
+		for k := range q[:len(q)-1] {
+			t := &q[k]
+			from := t.Pos.Offset - first.Pos.Offset
+			t.Value = own[from : from+len(t.Value)]
+		}
+		batch = append(batch, q...)
+		pending = append(pending, i)
+		stmtSrc = append(stmtSrc, own)
+		if len(batch) >= chunkTokens {
+			flush()
+		}
+	}
+	flush()
+	for _, e := range errs {
+		f.Errors = append(f.Errors, e...)
 	}
 	sort.SliceStable(f.Errors, func(i, j int) bool {
 		return f.Errors[i].Range.Pos.Offset < f.Errors[j].Range.Pos.Offset
@@ -39,30 +125,6 @@ func ParseFile(filename string, src []byte) (*File, []*Error) {
 
 // chunkTokens is about how many tokens one participle token stream holds.
 const chunkTokens = 200
-
-func parseChunk(f *File, text string, pl *lexer.PeekingLexer) {
-	for {
-		t := pl.Peek()
-		if t.EOF() {
-			return
-		}
-		if t.Type == tokEnd {
-			pl.Next()
-			continue
-		}
-		start := pl.MakeCheckpoint()
-		for t := pl.Peek(); t.Type != tokEnd && !t.EOF(); t = pl.Peek() {
-			pl.Next()
-		}
-		stop := pl.MakeCheckpoint()
-		st := stmtTokens{toks: pl.Range(start.RawCursor(), stop.RawCursor()), end: *pl.Peek()}
-		pl.LoadCheckpoint(start)
-		s, errs := parseStatement(text, st, pl)
-		f.Statements = append(f.Statements, s)
-		f.Errors = append(f.Errors, errs...)
-		pl.LoadCheckpoint(stop)
-	}
-}
 
 // stmtLexer is the lexer of a sheet as participle sees it. Each statement
 // becomes its shell, with every expression handed over as one Expr token
@@ -79,16 +141,10 @@ type stmtLexer struct {
 	src      string
 	ahead    []lexer.Token // tokens scanned but not yet used, from ahead[head]
 	head     int
-	queue    []lexer.Token // tokens of the current statement not yet handed out
+	queue    []lexer.Token // the current statement's shell tokens, its End (or EOF) last
 	comments *[]*Comment
-	lastEnd  lexer.Position // the end of the last token handed out
-	emitted  int            // tokens in the current chunk
-	cut      bool           // the chunk is complete: the next token is its EOF
-	finished bool           // the scanner is exhausted
+	lastEnd  lexer.Position // the end of the last token of the statements read
 }
-
-// done reports whether every token has been handed out.
-func (l *stmtLexer) done() bool { return l.finished && !l.cut && len(l.queue) == 0 }
 
 // token returns the next token that is not a comment, collecting comments.
 func (l *stmtLexer) token() (lexer.Token, bool) {
@@ -128,27 +184,6 @@ func (l *stmtLexer) peekToken() (lexer.Token, bool) {
 			return l.ahead[i], true
 		}
 	}
-}
-
-// Next implements lexer.Lexer.
-func (l *stmtLexer) Next() (lexer.Token, error) {
-	if l.cut {
-		l.cut, l.emitted = false, 0
-		return lexer.EOFToken(l.lastEnd), nil
-	}
-	if len(l.queue) == 0 && !l.statement() {
-		l.finished = true
-		return lexer.EOFToken(l.lastEnd), nil
-	}
-	t := l.queue[0]
-	l.queue = l.queue[1:]
-	l.emitted++
-	if t.Type == tokEnd {
-		l.cut = l.emitted >= chunkTokens
-	} else {
-		l.lastEnd = tokenEnd(t)
-	}
-	return t, nil
 }
 
 // statement reads the next statement into the queue; false at the end.
@@ -455,16 +490,18 @@ func classify(st stmtTokens) stmtKind {
 	return kindExpr
 }
 
-func parseStatement(src string, st stmtTokens, pl *lexer.PeekingLexer) (Stmt, []*Error) {
+// parseStatement parses one statement from pl; src is the statement's text,
+// which begins at offset base of the file.
+func parseStatement(src string, base int, st stmtTokens, pl *lexer.PeekingLexer) (Stmt, []*Error) {
 	kind := classify(st)
 	first, _ := st.first()
 	whole := Range{Pos: pos(first.Pos), End: pos(tokenEnd(st.last()))}
 	bad := func(errs []*Error) (Stmt, []*Error) {
-		return &BadStmt{Range: whole, Text: src[whole.Pos.Offset:whole.End.Offset], Err: errs[0]}, errs
+		return &BadStmt{Range: whole, Text: src[whole.Pos.Offset-base : whole.End.Offset-base], Err: errs[0]}, errs
 	}
 	// The statement's own tokens, to explain a syntax error.
 	fine := func() stmtTokens {
-		text := src[whole.Pos.Offset:whole.End.Offset]
+		text := src[whole.Pos.Offset-base : whole.End.Offset-base]
 		return stmtTokens{toks: visibleTokens(scan(text, whole.Pos.Offset, whole.Pos.Line, whole.Pos.Column)), end: st.end}
 	}
 	if err := checkLimits(st); err != nil {

@@ -68,25 +68,31 @@ func compositionSteps(a, b layout.Value) string {
 	return s.String()
 }
 
-// divideSteps shows logical_divide(A, B) = A o (B, complement(B, size(A))).
+// divideSteps shows logical_divide(A, B) = A o (B, complement(B, shape(coalesce(A)))),
+// with the complement the algebra takes: against the coalesced shape of A,
+// which is A's size when A coalesces to one mode.
 func divideSteps(op string, a, b layout.Value) string {
 	A, okA := a.(layout.Layout)
 	B, okB := b.(layout.Layout)
 	if !okA || !okB {
 		return ""
 	}
-	size, err := A.Size()
+	c, err := layout.Coalesce(A)
 	if err != nil {
 		return ""
 	}
-	comp, err := layout.ComplementTo(B, layout.Int(size))
+	comp, err := layout.ComplementTo(B, c.Shape)
 	if err != nil {
 		return ""
 	}
 	joined := layout.MakeLayoutOf(B, comp)
 	var s strings.Builder
 	s.WriteString("**Steps**:\n\n")
-	fmt.Fprintf(&s, "1. complement(B, size(A) = %d) = `%v`: the tiles' positions\n", size, comp)
+	if c.Shape.IsTuple() {
+		fmt.Fprintf(&s, "1. complement(B, shape(coalesce(A)) = %v) = `%v`: the tiles' positions\n", c.Shape, comp)
+	} else {
+		fmt.Fprintf(&s, "1. complement(B, size(A) = %v) = `%v`: the tiles' positions\n", c.Shape, comp)
+	}
 	fmt.Fprintf(&s, "2. (B, complement) = `%v`\n", joined)
 	if ld, err := layout.Composition(A, joined); err == nil {
 		fmt.Fprintf(&s, "3. A o (B, complement) = `%v` (logical_divide)\n", ld)

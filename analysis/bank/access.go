@@ -316,7 +316,7 @@ func (p *Plan) build(a Access, els *elements, T, V, R int) error {
 		}
 	}
 	if a.Op.IsMatrix() && width != 16 {
-		return fmt.Errorf("bank: %s moves 16-byte rows, but each thread's value mode gives %d-byte aligned runs (%d contiguous %d-bit elements)", a.Op, width, p.ContiguousElems, a.ElemBits)
+		return fmt.Errorf("bank: %s moves 16-byte rows, but each thread's value mode gives %d-byte aligned runs (%d contiguous %d-bit element%s)", a.Op, width, p.ContiguousElems, a.ElemBits, plural(p.ContiguousElems))
 	}
 	p.VectorBytes = width
 	p.PerWarp = R * runs * pieces
@@ -453,4 +453,12 @@ func worstPhase(ps []Phase) int {
 		w = max(w, ps[i].Wavefronts)
 	}
 	return w
+}
+
+// plural is the "s" a count other than one takes.
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }

@@ -13,3 +13,10 @@ static const char* kTile = "(4,8):(1,4)";   // @hover("(4,8)")
 // 共享内存 tile — (2,4):(4,1) ✓
 // @hover("(2,4)")
 int main() { return 0; }  // @nodiag
+// Prose is not a descriptor: Returns (M, N): the tile sizes; see step (2).
+// @nodiag @hover("(M, N)") @hover("(2)")
+// A time 10:30 or a ratio 16:9 reads as a layout; it is harmless (no finding).
+// @nodiag @hover("10:30")
+const char* msg = "error: (%d, %d) out of range";  // @nodiag @hover("(%d")
+// TMA coordinates: (4,8):(1@0,1@1), a broken one: (4,8):(1@0,1@1
+// @hover("(4,8):(1@0,1@1)") @diag(re`1@1()$`, "syntax", "expected") @fix(re`1@1()$`, "Insert")

@@ -9,3 +9,8 @@ bad = "(4,8):(1,(2,3))"            # @diag("(4,8)", "incongruent", "")
 # @hover("(8,8)")
 def kernel():  # @nodiag
     pass
+# Returns (m, n): the shape.  @nodiag @hover("(m, n)")
+layout = cute.make_layout((4, 8), stride=(1, 4))  # @nodiag @hover("(4, 8)")
+s = "Sw<3,4,3> o 0 o (8,64):(64,1)"  # @hover("Sw")
+'''Docstring: the smem layout is (8,64):(64,1) here.'''
+# @hover("(8,64)")

@@ -1,0 +1,135 @@
+package analysis
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// editLines makes a random edit of a sheet: a line changed, inserted,
+// deleted or duplicated, or a piece of text typed somewhere.
+func editLines(r *rand.Rand, src string) string {
+	lines := []string{
+		"A = (4,6):(1,4)", "B = logical_divide(A, [2:1;3:1])", "C = coalesce(B)", "assert B == B", "A = 8:1",
+		"D = complement((2,2):(1,1))", "E = composition(Sw<3,4,3>, (8,64):(64,1))", "assert size(A) == 24",
+		"F = zipped_divide(C, [4:1;_])", "# comment", "", "G = (4,2:(1,4)", "x = frobnicate(A)", "assert A is (4,6):(1,4)",
+		"H = make_layout((4,8), LayoutRight)", "C = C", "Y = coalesce(AA)", "Z = composition(Cx, Dd)", "_t = A", "K = complement((4,2):(1,8), 256) // tail",
+	}
+	pieces := []string{"(", ")", ",", ":", "1", "A", "B", " ", "\n", "=", "8"}
+	ls := strings.Split(src, "\n")
+	i := r.IntN(len(ls))
+	switch r.IntN(5) {
+	case 0:
+		ls[i] = lines[r.IntN(len(lines))]
+	case 1:
+		ls = append(ls[:i], append([]string{lines[r.IntN(len(lines))]}, ls[i:]...)...)
+	case 2:
+		if len(ls) > 1 {
+			ls = append(ls[:i], ls[i+1:]...)
+		}
+	case 3:
+		ls = append(ls[:i], append([]string{ls[i]}, ls[i:]...)...)
+	default:
+		at := r.IntN(len(ls[i]) + 1)
+		ls[i] = ls[i][:at] + pieces[r.IntN(len(pieces))] + ls[i][at:]
+	}
+	return strings.Join(ls, "\n")
+}
+
+func renderFindings(s *Sheet) string {
+	var b strings.Builder
+	for _, f := range s.Findings {
+		fmt.Fprintf(&b, "%v\n", f)
+	}
+	return b.String()
+}
+
+func renderResults(s *Sheet) string {
+	var b strings.Builder
+	for _, r := range s.Results {
+		fmt.Fprintf(&b, "%v %v\n", r.Value, r.Err)
+	}
+	return b.String()
+}
+
+// TestCachedAnalysisMatchesFresh: over random edit sequences, the cached
+// analysis of every version has the findings and results of a fresh one.
+func TestCachedAnalysisMatchesFresh(t *testing.T) {
+	base := "A = (4,6):(1,4)\nB = logical_divide(A, [2:1;3:1])\nC = coalesce(B)\nassert B == B\n" +
+		"D = complement((2,2):(1,1))\nE = coalesce(D)\nF = zipped_divide(C, [4:1;_])\nassert size(A) == 24\n" +
+		"G = (4,2:(1,4)\nA = 8:1\nH = composition(A, (2,2):(1,2))\n"
+	r := rand.New(rand.NewPCG(3, 5))
+	reused := 0
+	for seq := 0; seq < 30; seq++ {
+		cache := NewCache()
+		src := base
+		for step := 0; step < 30; step++ {
+			cached := AnalyzeSheetCached("p.cute", []byte(src), cache)
+			fresh := AnalyzeSheet("p.cute", []byte(src))
+			if got, want := renderFindings(cached), renderFindings(fresh); got != want {
+				t.Fatalf("sequence %d step %d: cached findings\n%s\nfresh\n%s\nsource:\n%s", seq, step, got, want, src)
+			}
+			if got, want := renderResults(cached), renderResults(fresh); got != want {
+				t.Fatalf("sequence %d step %d: cached results\n%s\nfresh\n%s\nsource:\n%s", seq, step, got, want, src)
+			}
+			reused += cached.Reused
+			src = editLines(r, src)
+		}
+	}
+	if reused == 0 {
+		t.Fatalf("the cache was never used")
+	}
+}
+
+// TestClosestAgreesWithFullDistance: the bounded distance picks the name the
+// full Levenshtein distance picks.
+func TestClosestAgreesWithFullDistance(t *testing.T) {
+	full := func(a, b string) int {
+		prev := make([]int, len(b)+1)
+		for j := range prev {
+			prev[j] = j
+		}
+		for i := 1; i <= len(a); i++ {
+			cur := make([]int, len(b)+1)
+			cur[0] = i
+			for j := 1; j <= len(b); j++ {
+				cost := 1
+				if a[i-1] == b[j-1] {
+					cost = 0
+				}
+				cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			}
+			prev = cur
+		}
+		return prev[len(b)]
+	}
+	r := rand.New(rand.NewPCG(9, 9))
+	word := func() string {
+		b := make([]byte, r.IntN(40))
+		for i := range b {
+			b[i] = "abt12_"[r.IntN(6)]
+		}
+		return string(b)
+	}
+	for i := 0; i < 300; i++ {
+		name := word()
+		var cands []string
+		for k := r.IntN(30); k > 0; k-- {
+			cands = append(cands, word())
+		}
+		want, bestDist := "", len(name)/2+1
+		for _, c := range cands {
+			if d := full(name, c); d < bestDist || (d == bestDist && want != "" && c < want) {
+				want, bestDist = c, d
+			}
+		}
+		if got, _ := closest(name, cands); got != want {
+			t.Fatalf("closest(%q, %q) = %q, want %q", name, cands, got, want)
+		}
+		a, b := word(), word()
+		if d := full(a, b); editDistanceWithin(a, b, d) != d || editDistanceWithin(a, b, 100) != d || (d > 0 && editDistanceWithin(a, b, d-1) < d) {
+			t.Fatalf("editDistanceWithin(%q, %q) disagrees with %d", a, b, d)
+		}
+	}
+}

@@ -1,0 +1,297 @@
+package grammar
+
+import "sync"
+
+// Cache keeps the trees of a sheet's statements between parses (see
+// ParseFileCached): an editor re-parses a sheet on every keystroke, and all
+// but a statement or two are as they were. Entries the latest parse did not
+// use are dropped, so a cache holds about one sheet's worth. Trees handed out
+// are never changed afterwards: a statement found at another place is copied
+// with its positions moved, so trees of earlier parses stay valid for their
+// readers. A Cache may be used by one parse at a time; it locks for the rest.
+type Cache struct {
+	mu      sync.Mutex
+	entries map[stmtKey][]*cacheEntry
+	gen     uint64
+}
+
+// stmtKey is everything a statement's tree depends on: its text (from its
+// first token to the end of its last one), the column it starts at (columns
+// of its first line count from there), and where the token that ended it
+// lies relative to its start (an error at the end of a statement points
+// there). Offsets and lines elsewhere in the file only move the tree.
+type stmtKey struct {
+	text      string
+	col       int
+	eof       bool // ended by the end of the file rather than a line break
+	endOffset int
+	endLine   int
+	endCol    int
+}
+
+type cacheEntry struct {
+	at   Position // where the statement's first token was
+	stmt Stmt
+	errs []*Error
+	gen  uint64 // the parse that last used it
+}
+
+// NewCache makes an empty cache.
+func NewCache() *Cache { return &Cache{entries: map[stmtKey][]*cacheEntry{}} }
+
+func (c *Cache) begin() {
+	c.mu.Lock()
+	c.gen++
+}
+
+// end drops the entries the parse just finished did not use.
+func (c *Cache) end() {
+	for k, es := range c.entries {
+		kept := es[:0]
+		for _, e := range es {
+			if e.gen == c.gen {
+				kept = append(kept, e)
+			}
+		}
+		switch {
+		case len(kept) == 0:
+			delete(c.entries, k)
+		case len(kept) < len(es):
+			clear(es[len(kept):])
+			c.entries[k] = kept
+		}
+	}
+	c.mu.Unlock()
+}
+
+// Len is the number of statements the cache holds.
+func (c *Cache) Len() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := 0
+	for _, es := range c.entries {
+		n += len(es)
+	}
+	return n
+}
+
+// lookup finds the tree of a statement with key starting at at. Among equal
+// statements it prefers the one that was at the same place, then any not yet
+// used by this parse, so that repeated lines each keep their own entry.
+func (c *Cache) lookup(key stmtKey, at Position) (Stmt, []*Error, bool) {
+	es := c.entries[key]
+	var pick *cacheEntry
+	for _, e := range es {
+		if e.gen == c.gen {
+			continue
+		}
+		if e.at == at {
+			pick = e
+			break
+		}
+		if pick == nil {
+			pick = e
+		}
+	}
+	if pick == nil {
+		if len(es) == 0 {
+			return nil, nil, false
+		}
+		// Every entry is taken by an equal statement of this parse: copy
+		// one and keep the copy as this statement's entry.
+		src := es[0]
+		dOff, dLine := at.Offset-src.at.Offset, at.Line-src.at.Line
+		s, errs := moveStmt(src.stmt, src.errs, dOff, dLine)
+		c.entries[key] = append(es, &cacheEntry{at: at, stmt: s, errs: errs, gen: c.gen})
+		return s, errs, true
+	}
+	pick.gen = c.gen
+	if pick.at != at {
+		pick.stmt, pick.errs = moveStmt(pick.stmt, pick.errs, at.Offset-pick.at.Offset, at.Line-pick.at.Line)
+		pick.at = at
+	}
+	return pick.stmt, pick.errs, true
+}
+
+// store records a statement just parsed; key.text must not share memory
+// with the file's text.
+func (c *Cache) store(key stmtKey, at Position, s Stmt, errs []*Error) {
+	c.entries[key] = append(c.entries[key], &cacheEntry{at: at, stmt: s, errs: errs, gen: c.gen})
+}
+
+// moveStmt copies a statement's tree and errors with every position moved
+// by dOff bytes and dLine lines. Columns stay: the statement starts at the
+// same column and its text is the same. A BadStmt's Err stays the first of
+// errs, as the parser makes it.
+func moveStmt(s Stmt, errs []*Error, dOff, dLine int) (Stmt, []*Error) {
+	m := mover{dOff, dLine}
+	var moved []*Error
+	if errs != nil {
+		moved = make([]*Error, len(errs))
+		for i, e := range errs {
+			moved[i] = m.err(e)
+		}
+	}
+	if b, ok := s.(*BadStmt); ok {
+		c := *b
+		c.Range = m.rng(b.Range)
+		switch {
+		case b.Err == nil:
+		case len(errs) > 0 && b.Err == errs[0]:
+			c.Err = moved[0]
+		default:
+			c.Err = m.err(b.Err)
+		}
+		return &c, moved
+	}
+	return m.node(s).(Stmt), moved
+}
+
+// moveNode copies the tree under n with every position moved by dOffset
+// bytes and dLine lines (columns unchanged).
+func moveNode(n Node, dOffset, dLine int) Node { return mover{dOffset, dLine}.node(n) }
+
+type mover struct{ dOff, dLine int }
+
+func (m mover) pos(p Position) Position {
+	p.Offset += m.dOff
+	p.Line += m.dLine
+	return p
+}
+
+func (m mover) rng(r Range) Range { return Range{Pos: m.pos(r.Pos), End: m.pos(r.End)} }
+
+func (m mover) err(e *Error) *Error {
+	if e == nil {
+		return nil
+	}
+	c := *e
+	c.Range = m.rng(e.Range)
+	return &c
+}
+
+func (m mover) nodes(ns []Node) []Node {
+	if ns == nil {
+		return nil
+	}
+	out := make([]Node, len(ns))
+	for i, n := range ns {
+		out[i] = m.node(n)
+	}
+	return out
+}
+
+func (m mover) integer(n *Int) *Int {
+	if n == nil {
+		return nil
+	}
+	c := *n
+	c.Range = m.rng(n.Range)
+	return &c
+}
+
+func (m mover) name(n *Name) *Name {
+	if n == nil {
+		return nil
+	}
+	c := *n
+	c.Range = m.rng(n.Range)
+	return &c
+}
+
+func (m mover) layout(n *Layout) *Layout {
+	if n == nil {
+		return nil
+	}
+	return &Layout{Range: m.rng(n.Range), Shape: m.node(n.Shape), Stride: m.node(n.Stride)}
+}
+
+func (m mover) tirxPart(n *TirxPart) *TirxPart {
+	if n == nil {
+		return nil
+	}
+	return &TirxPart{Range: m.rng(n.Range), Kind: n.Kind, Layout: m.layout(n.Layout)}
+}
+
+func (m mover) node(n Node) Node {
+	if n == nil {
+		return nil
+	}
+	switch n := n.(type) {
+	case *Int:
+		return m.integer(n)
+	case *Unknown:
+		c := *n
+		c.Range = m.rng(n.Range)
+		return &c
+	case *Underscore:
+		return &Underscore{Range: m.rng(n.Range)}
+	case *Name:
+		return m.name(n)
+	case *Basis:
+		c := &Basis{Range: m.rng(n.Range), Count: m.node(n.Count), Den: m.integer(n.Den)}
+		if n.Modes != nil {
+			c.Modes = make([]*BasisMode, len(n.Modes))
+			for i, bm := range n.Modes {
+				mc := *bm
+				mc.Range = m.rng(bm.Range)
+				c.Modes[i] = &mc
+			}
+		}
+		return c
+	case *BasisMode:
+		c := *n
+		c.Range = m.rng(n.Range)
+		return &c
+	case *Tuple:
+		return &Tuple{Range: m.rng(n.Range), Elems: m.nodes(n.Elems)}
+	case *Layout:
+		return m.layout(n)
+	case *AngleList:
+		return &AngleList{Range: m.rng(n.Range), Modes: m.nodes(n.Modes)}
+	case *Swizzle:
+		c := *n
+		c.Range = m.rng(n.Range)
+		c.B, c.M, c.S = m.integer(n.B), m.integer(n.M), m.integer(n.S)
+		return &c
+	case *Pointer:
+		c := *n
+		c.Range = m.rng(n.Range)
+		return &c
+	case *Composed:
+		return &Composed{Range: m.rng(n.Range), Stages: m.nodes(n.Stages)}
+	case *Tiler:
+		return &Tiler{Range: m.rng(n.Range), Modes: m.nodes(n.Modes)}
+	case *TirxLayout:
+		c := &TirxLayout{Range: m.rng(n.Range), Shard: m.tirxPart(n.Shard), Offsets: m.nodes(n.Offsets)}
+		if n.Replicas != nil {
+			c.Replicas = make([]*TirxPart, len(n.Replicas))
+			for i, r := range n.Replicas {
+				c.Replicas[i] = m.tirxPart(r)
+			}
+		}
+		return c
+	case *TirxPart:
+		return m.tirxPart(n)
+	case *MLIRType:
+		return &MLIRType{Range: m.rng(n.Range), Kind: n.Kind, Inner: m.node(n.Inner), Payload: m.rng(n.Payload)}
+	case *Call:
+		return &Call{Range: m.rng(n.Range), Fun: m.name(n.Fun), Args: m.nodes(n.Args)}
+	case *Binding:
+		return &Binding{Range: m.rng(n.Range), Name: m.name(n.Name), Value: m.node(n.Value)}
+	case *Assert:
+		return &Assert{Range: m.rng(n.Range), Left: m.node(n.Left), Op: n.Op, OpRange: m.rng(n.OpRange), Right: m.node(n.Right)}
+	case *ExprStmt:
+		return &ExprStmt{Range: m.rng(n.Range), X: m.node(n.X)}
+	case *BadStmt:
+		c := *n
+		c.Range = m.rng(n.Range)
+		c.Err = m.err(n.Err)
+		return &c
+	case *Comment:
+		c := *n
+		c.Range = m.rng(n.Range)
+		return &c
+	}
+	panic("grammar: MoveNode: unknown node type")
+}

@@ -1,0 +1,239 @@
+package grammar
+
+import (
+	"math/rand/v2"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// everyKind is a sheet with every node kind in it.
+const everyKind = `# a comment
+A = (2,(_2,?)):(4,(?{i64},_))
+B = composition(Sw<3,4,3>{}, (8,64):(64,1)) // tail
+C = [(4,8):(1,4);_;32] o SW_3_4_3 o smem_ptr[16b](unset) o (8,64):(64,1)
+D = S[(8,2):(4@laneid,1/2@0@1)] + R[2:4@warpid] + 5@warpid
+E = !cute.layout<"((2,3),4):((1@0@0,1@1@0),1@1)">
+F = !cute.tile<[4:1;8:1]>
+G = <8:1, 4:8>
+H = LayoutLeft{}
+assert A == B
+assert coalesce(A) is (8,
+  1):(1,8)
+logical_divide(A, [2:1;3:1])
+X = (4,2:(1,4)
+`
+
+// nodeTypes is every type of the AST.
+var nodeTypes = []Node{
+	&Int{}, &Unknown{}, &Underscore{}, &Name{}, &Basis{}, &BasisMode{}, &Tuple{}, &Layout{}, &AngleList{},
+	&Swizzle{}, &Pointer{}, &Composed{}, &Tiler{}, &TirxLayout{}, &TirxPart{}, &MLIRType{}, &Call{},
+	&Binding{}, &Assert{}, &ExprStmt{}, &BadStmt{}, &Comment{},
+}
+
+// positions lists, in a fixed order, every Position reachable from v, and
+// every pointer it goes through.
+func positions(v reflect.Value, out *[]Position, ptrs map[uintptr]bool) {
+	switch v.Kind() {
+	case reflect.Pointer:
+		if v.IsNil() {
+			return
+		}
+		ptrs[v.Pointer()] = true
+		positions(v.Elem(), out, ptrs)
+	case reflect.Interface:
+		if !v.IsNil() {
+			positions(v.Elem(), out, ptrs)
+		}
+	case reflect.Slice:
+		for i := 0; i < v.Len(); i++ {
+			positions(v.Index(i), out, ptrs)
+		}
+	case reflect.Struct:
+		if p, ok := v.Interface().(Position); ok {
+			*out = append(*out, p)
+			return
+		}
+		for i := 0; i < v.NumField(); i++ {
+			positions(v.Field(i), out, ptrs)
+		}
+	}
+}
+
+func TestMoveNodeCoversEveryKind(t *testing.T) {
+	f, errs := ParseFile("k.cute", []byte(everyKind))
+	if len(errs) != 1 {
+		t.Fatalf("errors %v, want the one on the last line", errs)
+	}
+	seen := map[reflect.Type]bool{}
+	var all []Node
+	for _, s := range f.Statements {
+		all = append(all, s)
+		Inspect(s, func(n Node) bool {
+			seen[reflect.TypeOf(n)] = true
+			return true
+		})
+	}
+	for _, c := range f.Comments {
+		all = append(all, c)
+	}
+	seen[reflect.TypeOf(&BadStmt{})] = seen[reflect.TypeOf(f.Statements[len(f.Statements)-1])]
+	seen[reflect.TypeOf(&Comment{})] = len(f.Comments) > 0
+	for _, n := range nodeTypes {
+		if !seen[reflect.TypeOf(n)] {
+			t.Errorf("the test sheet has no %T", n)
+		}
+	}
+	const dOff, dLine = 1000, 17
+	for _, n := range all {
+		moved := moveNode(n, dOff, dLine)
+		var before, after []Position
+		ptrsBefore, ptrsAfter := map[uintptr]bool{}, map[uintptr]bool{}
+		positions(reflect.ValueOf(n), &before, ptrsBefore)
+		positions(reflect.ValueOf(moved), &after, ptrsAfter)
+		if len(before) != len(after) || len(before) == 0 {
+			t.Fatalf("%T: %d positions before, %d after", n, len(before), len(after))
+		}
+		for i := range before {
+			want := Position{Offset: before[i].Offset + dOff, Line: before[i].Line + dLine, Column: before[i].Column}
+			if after[i] != want {
+				t.Errorf("%T: position %d moved to %+v, want %+v", n, i, after[i], want)
+			}
+		}
+		for p := range ptrsAfter {
+			if ptrsBefore[p] {
+				t.Errorf("%T: the moved tree shares memory with the original", n)
+				break
+			}
+		}
+		back := moveNode(moved, -dOff, -dLine)
+		if !reflect.DeepEqual(back, n) {
+			t.Errorf("%T: moving there and back changes the tree", n)
+		}
+	}
+}
+
+// editSheet makes a random edit: a character, a token or a line inserted or
+// deleted, or a line duplicated, at a random place.
+func editSheet(r *rand.Rand, src string) string {
+	pieces := []string{"(", ")", ",", ":", "\n", " ", "A", "B1", "=", "assert ", "==", " is ", "Sw<3,4,3>", "[", "]", ";",
+		"@", "1", "_2", "# note\n", "!cute.layout<\"", "\"", "S[", "+", " o ", "é", "?", "{}", "8:1", "\nC = (4,2):(1,4)\n"}
+	at := r.IntN(len(src) + 1)
+	for at > 0 && at < len(src) && (src[at]&0xC0) == 0x80 {
+		at-- // never split a character
+	}
+	switch r.IntN(5) {
+	case 0, 1:
+		return src[:at] + pieces[r.IntN(len(pieces))] + src[at:]
+	case 2:
+		end := min(len(src), at+1+r.IntN(8))
+		for end < len(src) && (src[end]&0xC0) == 0x80 {
+			end++
+		}
+		return src[:at] + src[end:]
+	case 3:
+		// Delete or duplicate a whole line.
+		start := strings.LastIndexByte(src[:at], '\n') + 1
+		end := strings.IndexByte(src[at:], '\n')
+		if end < 0 {
+			return src[:start]
+		}
+		line := src[start : at+end+1]
+		if r.IntN(2) == 0 {
+			return src[:start] + src[at+end+1:]
+		}
+		return src[:start] + line + src[start:]
+	}
+	return src[:at] + "\n" + src[at:]
+}
+
+// TestParseFileCachedMatchesFresh: after every edit of random edit
+// sequences, the cached parse is the fresh parse, positions, errors and
+// comments included; the trees of the earlier parse are left as they were;
+// the cache holds no more than the latest sheet's statements.
+func TestParseFileCachedMatchesFresh(t *testing.T) {
+	base := everyKind + string(sheet5000()[:3000]) + "Z = (1,\n  2):(1,\n  2)\nassert 1 == \n"
+	r := rand.New(rand.NewPCG(7, 11))
+	for seq := 0; seq < 20; seq++ {
+		cache := NewCache()
+		src := base
+		var prev *File
+		var prevSrc string
+		for step := 0; step < 25; step++ {
+			got, gotErrs := ParseFileCached("e.cute", []byte(src), cache)
+			want, wantErrs := ParseFile("e.cute", []byte(src))
+			if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(gotErrs, wantErrs) {
+				t.Fatalf("sequence %d step %d: the cached parse differs from a fresh one on\n%s", seq, step, src)
+			}
+			for _, s := range got.Statements {
+				if b, ok := s.(*BadStmt); ok && !containsError(got.Errors, b.Err) {
+					t.Fatalf("sequence %d step %d: a bad statement's error is not among the file's", seq, step)
+				}
+			}
+			if n := cache.Len(); n > len(got.Statements) {
+				t.Fatalf("sequence %d step %d: the cache holds %d statements, the sheet %d", seq, step, n, len(got.Statements))
+			}
+			if prev != nil {
+				again, _ := ParseFile("e.cute", []byte(prevSrc))
+				if !reflect.DeepEqual(prev, again) {
+					t.Fatalf("sequence %d step %d: a later parse changed the trees of an earlier one", seq, step)
+				}
+			}
+			prev, prevSrc = got, src
+			for k := 1 + r.IntN(3); k > 0; k-- {
+				src = editSheet(r, src)
+			}
+		}
+	}
+}
+
+func containsError(errs []*Error, e *Error) bool {
+	for _, x := range errs {
+		if x == e {
+			return true
+		}
+	}
+	return false
+}
+
+func TestParseFileCachedReuses(t *testing.T) {
+	cache := NewCache()
+	src := "A = (4,2):(1,4)\nB = coalesce(A)\nassert A == A\nassert A == A\n"
+	f1, _ := ParseFileCached("r.cute", []byte(src), cache)
+	f2, _ := ParseFileCached("r.cute", []byte(src), cache)
+	for i := range f1.Statements {
+		if f1.Statements[i] != f2.Statements[i] {
+			t.Errorf("statement %d at the same place was parsed again", i)
+		}
+	}
+	f3, _ := ParseFileCached("r.cute", []byte("# moved\n"+src), cache)
+	if got := f3.Statements[1].(*Binding).Value.Span().Pos; got != (Position{Offset: 28, Line: 3, Column: 5}) {
+		t.Errorf("a moved statement is at %+v", got)
+	}
+	if f3.Statements[0] == f2.Statements[0] {
+		t.Errorf("a moved statement shares its tree with the earlier parse")
+	}
+	if n := cache.Len(); n != 4 {
+		t.Errorf("the cache holds %d statements, want 4", n)
+	}
+}
+
+// BenchmarkParseSheet5000Edit re-parses the 5,000-line sheet with a cache
+// after a one-character edit on one line, alternating with the original.
+func BenchmarkParseSheet5000Edit(b *testing.B) {
+	src := sheet5000()
+	at := len(src) / 2
+	edited := append(append(append([]byte{}, src[:at]...), 'x'), src[at:]...)
+	cache := NewCache()
+	ParseFileCached("bench.cute", src, cache)
+	b.ReportAllocs()
+	start := cpuTime()
+	for i := 0; b.Loop(); i++ {
+		s := src
+		if i%2 == 0 {
+			s = edited
+		}
+		ParseFileCached("bench.cute", s, cache)
+	}
+	b.ReportMetric(float64((cpuTime()-start).Nanoseconds())/float64(b.N), "cpu-ns/op")
+}
