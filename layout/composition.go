@@ -69,19 +69,26 @@ func composition(a, b Layout) (Layout, error) {
 	if err != nil {
 		return Layout{}, err
 	}
+	return composeModes(as, ad, paths, b, func() Layout { return a })
+}
+
+// composeModes is composition(A, B) from A's flattened modes as:ad (with
+// their basis paths, or nil); a gives A itself, needed only for an error.
+func composeModes(as, ad []int64, paths [][]int, b Layout, a func() Layout) (Layout, error) {
 	as, ad, paths, ok := coalesceXPaths(as, ad, paths)
 	if !ok {
-		return Layout{}, errorf("composition", CondOverflow, "coalescing %v overflows int64", a)
+		return Layout{}, errorf("composition", CondOverflow, "coalescing %v overflows int64", a())
 	}
 	c := composer{shape: as, stride: ad, track: paths != nil}
 	var s, d IntTuple
+	var err error
 	if isFlatTuple(b.Shape) && isFlatTuple(b.Stride) && len(b.Shape.elems()) == len(b.Stride.elems()) {
 		s, d, err = c.flatModes(b.Shape.elems(), b.Stride.elems(), paths)
 	} else {
 		s, d, err = c.mode(&b.Shape, &b.Stride, paths)
 	}
 	if err == errCompositionFault {
-		return Layout{}, faultError(a, as, ad, paths, c.fault)
+		return Layout{}, faultError(a(), as, ad, paths, c.fault)
 	}
 	if err != nil {
 		return Layout{}, err
@@ -1001,8 +1008,8 @@ func flattenModes(op string, l Layout, shape, stride []int64) ([]int64, []int64,
 	return shape, stride, nil
 }
 
-// appendModes walks s and d by pointer (an IntTuple is 64 bytes; copying
-// one per node was most of the walk's time), leaves inline.
+// appendModes walks s and d by pointer (copying an IntTuple per node was
+// once most of the walk's time), leaves inline.
 func appendModes(op string, s, d *IntTuple, shape, stride []int64) ([]int64, []int64, error) {
 	dElems, sElems := d.elems(), s.elems()
 	if s.kind != kindTuple {
