@@ -1029,7 +1029,7 @@ func appendModes(op string, s, d *IntTuple, shape, stride []int64) ([]int64, []i
 	}
 	for i := range sElems {
 		se, de := &sElems[i], &dElems[i]
-		if se.kind == kindInt && de.kind == kindInt && len(se.modes()) == 0 && len(de.modes()) == 0 {
+		if se.kind == kindInt && de.kind == kindInt && se.n == 0 && de.n == 0 {
 			shape, stride = append(shape, se.val), append(stride, de.val)
 			continue
 		}

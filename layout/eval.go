@@ -50,7 +50,7 @@ func allStatic(t *IntTuple) bool {
 func fastCrd2Idx(c, s, d *IntTuple, static *bool) (int64, bool) {
 	cElems, dElems, sElems := c.elems(), d.elems(), s.elems()
 	if c.kind != kindTuple {
-		if c.kind != kindInt || len(c.modes()) != 0 {
+		if c.kind != kindInt || c.n != 0 {
 			return 0, false
 		}
 		*static = *static && c.static
@@ -75,7 +75,7 @@ func fastCrd2Idx(c, s, d *IntTuple, static *bool) (int64, bool) {
 func fastSplit(idx int64, s, d *IntTuple, static *bool) (int64, bool) {
 	dElems, sElems := d.elems(), s.elems()
 	if s.kind != kindTuple {
-		if d.kind != kindInt || len(d.modes()) != 0 {
+		if d.kind != kindInt || d.n != 0 {
 			return 0, false
 		}
 		*static = *static && d.static
@@ -113,7 +113,7 @@ func fastProduct(s *IntTuple, static *bool) (int64, bool) {
 	sElems := s.elems()
 	if s.kind != kindTuple {
 		*static = *static && s.static
-		return s.val, s.kind == kindInt && len(s.modes()) == 0
+		return s.val, s.kind == kindInt && s.n == 0
 	}
 	p := int64(1)
 	for i := range sElems {
