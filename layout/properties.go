@@ -1,6 +1,7 @@
 package layout
 
 import (
+	"math/bits"
 	"slices"
 	"sort"
 )
@@ -19,14 +20,16 @@ import (
 //	              is one-to-one on all integers).
 //	IsSurjective  plain: exact, always (the strides sorted ascending must each
 //	              be at most one past the span of the smaller ones).
-//	              swizzled: exact when the offset is 0, the inner layout is onto
-//	              [0, cosize) and cosize is a multiple of the swizzle's block
-//	              (Swizzle.Size); otherwise enumerated.
+//	              swizzled: when the offset is 0 and cosize is whole swizzle
+//	              blocks (Swizzle.Size), exactly the inner layout's answer (the
+//	              swizzle maps [0, cosize) onto itself); otherwise enumerated.
 //	IsBijective   surjective and size == cosize; exact where IsSurjective is.
 //	IsCompact     IsBijective (see there).
 //	Image         one interval when surjective; otherwise enumerated.
 //	Contiguity    plain: exact, always. swizzled: exact, walking the inner
-//	              layout's contiguous run in steps of 2^M (bounded).
+//	              layout's contiguous run in steps of 2^M, then point by point
+//	              past it (a swizzle can continue a run by coincidence); both
+//	              walks bounded.
 //	OffsetTableOf enumerates every offset: bounded by its limit argument.
 //
 // The domain is CuTe's: indices 0 <= i < size, colexicographic. CuTe's cosize
@@ -120,13 +123,35 @@ func IsInjective(v Value) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	slices.Sort(vals)
-	for i := 1; i < len(vals); i++ {
-		if vals[i] == vals[i-1] {
-			return false, nil
-		}
+	distinct := sortedDistinct(vals)
+	return len(distinct) == len(vals), nil
+}
+
+// sortedDistinct is the distinct values of vals in ascending order (vals is
+// reused); a bitmap over the span when it is small, a sort otherwise.
+func sortedDistinct(vals []int64) []int64 {
+	if len(vals) == 0 {
+		return vals
 	}
-	return true, nil
+	lo, hi := slices.Min(vals), slices.Max(vals)
+	if span := uint64(hi) - uint64(lo); span < uint64(16*len(vals)+1024) {
+		seen := make([]uint64, span/64+1)
+		for _, v := range vals {
+			d := uint64(v) - uint64(lo)
+			seen[d/64] |= 1 << (d % 64)
+		}
+		out := vals[:0]
+		for w, word := range seen {
+			for word != 0 {
+				b := bits.TrailingZeros64(word)
+				out = append(out, lo+int64(w*64+b))
+				word &= word - 1
+			}
+		}
+		return out
+	}
+	slices.Sort(vals)
+	return slices.Compact(vals)
 }
 
 // IsSurjective reports whether the offsets cover [0, cosize) exactly (every
@@ -162,8 +187,7 @@ func IsSurjective(v Value) (bool, error) {
 	if len(vals) == 0 {
 		return false, nil // cosize is at least 1
 	}
-	slices.Sort(vals)
-	vals = slices.Compact(vals)
+	vals = sortedDistinct(vals)
 	return int64(len(vals)) == co && vals[0] == 0 && vals[len(vals)-1] == co-1, nil
 }
 
@@ -215,7 +239,7 @@ func Image(v Value) ([]Interval, error) {
 	if err != nil {
 		return nil, err
 	}
-	slices.Sort(vals)
+	vals = sortedDistinct(vals)
 	var out []Interval
 	for _, x := range vals {
 		if n := len(out); n > 0 && out[n-1].Hi >= x {

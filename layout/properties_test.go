@@ -137,6 +137,8 @@ func TestPropertiesExamples(t *testing.T) {
 		{"(3,2):(2,3)", true, false, false, false, "[{0 1} {2 6} {7 8}]", 1},
 		{"4:-1", true, false, false, false, "[{-3 1}]", 1},
 		{"(1,1):(5,7)", true, true, true, true, "[{0 1}]", 1},
+		{"(2,2,2):(1,100000,100000)", false, false, false, false, "[{0 2} {100000 100002} {200000 200002}]", 2},
+		{"(2,3):(-7,-100000)", true, false, false, false, "[{-200007 -200006} {-200000 -199999} {-100007 -100006} {-100000 -99999} {-7 -6} {0 1}]", 1},
 	}
 	for _, c := range cases {
 		l := mustLayout(c.l)
