@@ -124,9 +124,14 @@ func compactLike(l layout.Layout) (layout.Layout, bool) {
 // nameFixes suggests the closest of candidates for a name nobody defines.
 func nameFixes(f *Finding, at grammar.Range, name string, candidates []string) {
 	if best, ok := closest(name, candidates); ok {
-		f.Fixes = append(f.Fixes, Fix{Title: "Change to " + best, Edits: []Edit{{at, best}}})
-		f.Message += fmt.Sprintf(" (did you mean %s?)", best)
+		suggestName(f, at, best)
 	}
+}
+
+// suggestName offers best in place of the name at at.
+func suggestName(f *Finding, at grammar.Range, best string) {
+	f.Fixes = append(f.Fixes, Fix{Title: "Change to " + best, Edits: []Edit{{at, best}}})
+	f.Message += fmt.Sprintf(" (did you mean %s?)", best)
 }
 
 // closest is the candidate at the smallest edit distance from name, if it is
@@ -134,27 +139,45 @@ func nameFixes(f *Finding, at grammar.Range, name string, candidates []string) {
 func closest(name string, candidates []string) (string, bool) {
 	best, bestDist := "", len(name)/2+1
 	for _, c := range candidates {
-		if d := editDistance(name, c); d < bestDist || (d == bestDist && best != "" && c < best) {
+		// The distance is at least the difference in length: a candidate
+		// that differs in length by more than the best distance cannot win.
+		if diff := len(c) - len(name); diff > bestDist || -diff > bestDist {
+			continue
+		}
+		if d := editDistanceWithin(name, c, bestDist); d < bestDist || (d == bestDist && best != "" && c < best) {
 			best, bestDist = c, d
 		}
 	}
 	return best, best != ""
 }
 
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
+// editDistanceWithin is the Levenshtein distance of a and b when it is at
+// most limit, and some number above limit otherwise (the rows stop once
+// every entry exceeds it).
+func editDistanceWithin(a, b string, limit int) int {
+	var rows [2][32]int
+	var prev, cur []int
+	if len(b) < len(rows[0]) {
+		prev, cur = rows[0][:len(b)+1], rows[1][:len(b)+1]
+	} else {
+		prev, cur = make([]int, len(b)+1), make([]int, len(b)+1)
+	}
 	for j := range prev {
 		prev[j] = j
 	}
 	for i := 1; i <= len(a); i++ {
 		cur[0] = i
+		low := cur[0]
 		for j := 1; j <= len(b); j++ {
 			cost := 1
 			if a[i-1] == b[j-1] {
 				cost = 0
 			}
 			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			low = min(low, cur[j])
+		}
+		if low > limit {
+			return low
 		}
 		prev, cur = cur, prev
 	}

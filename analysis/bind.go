@@ -427,7 +427,13 @@ func (b binder) algebraError(n grammar.Node, op string, err error, operands ...g
 	case errors.As(err, &le) && le.Condition == layout.CondOverflow:
 		code = CodeOverflow
 	}
-	e := &EvalError{Range: n.Span(), Code: code, Message: err.Error(), Err: err}
+	msg := err.Error()
+	if !strings.HasPrefix(msg, op+":") {
+		// The algebra names the step that failed (product, inside size);
+		// the user named the operation they called.
+		msg = op + ": " + msg
+	}
+	e := &EvalError{Range: n.Span(), Code: code, Message: msg, Err: err}
 	for i, o := range operands {
 		e.Related = append(e.Related, Related{Range: o.Span(), Message: fmt.Sprintf("operand %d of %s", i+1, op)})
 	}

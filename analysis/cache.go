@@ -20,6 +20,20 @@ type Cache struct {
 	entries map[uint64]*cacheEntry
 	gen     uint64
 	parsed  *grammar.Cache // the statements' trees (AnalyzeSheetCached)
+	// suggestions are the names offered for undefined names (boundNames).
+	suggestions map[suggestKey]*suggestion
+}
+
+type suggestKey struct {
+	name  string
+	sum   uint64
+	count int
+}
+
+type suggestion struct {
+	best string
+	ok   bool
+	gen  uint64
 }
 
 type cacheEntry struct {
@@ -36,7 +50,7 @@ type cacheEntry struct {
 
 // NewCache makes an empty cache.
 func NewCache() *Cache {
-	return &Cache{entries: map[uint64]*cacheEntry{}, parsed: grammar.NewCache()}
+	return &Cache{entries: map[uint64]*cacheEntry{}, parsed: grammar.NewCache(), suggestions: map[suggestKey]*suggestion{}}
 }
 
 // statementKey hashes a statement's text, its starting column and the keys
@@ -62,6 +76,11 @@ func (c *Cache) end() {
 	for k, e := range c.entries {
 		if e.gen != c.gen {
 			delete(c.entries, k)
+		}
+	}
+	for k, s := range c.suggestions {
+		if s.gen != c.gen {
+			delete(c.suggestions, k)
 		}
 	}
 	c.mu.Unlock()

@@ -14,7 +14,7 @@ func editLines(r *rand.Rand, src string) string {
 		"A = (4,6):(1,4)", "B = logical_divide(A, [2:1;3:1])", "C = coalesce(B)", "assert B == B", "A = 8:1",
 		"D = complement((2,2):(1,1))", "E = composition(Sw<3,4,3>, (8,64):(64,1))", "assert size(A) == 24",
 		"F = zipped_divide(C, [4:1;_])", "# comment", "", "G = (4,2:(1,4)", "x = frobnicate(A)", "assert A is (4,6):(1,4)",
-		"H = make_layout((4,8), LayoutRight)", "C = C", "_t = A", "K = complement((4,2):(1,8), 256) // tail",
+		"H = make_layout((4,8), LayoutRight)", "C = C", "Y = coalesce(AA)", "Z = composition(Cx, Dd)", "_t = A", "K = complement((4,2):(1,8), 256) // tail",
 	}
 	pieces := []string{"(", ")", ",", ":", "1", "A", "B", " ", "\n", "=", "8"}
 	ls := strings.Split(src, "\n")
@@ -79,5 +79,57 @@ func TestCachedAnalysisMatchesFresh(t *testing.T) {
 	}
 	if reused == 0 {
 		t.Fatalf("the cache was never used")
+	}
+}
+
+// TestClosestAgreesWithFullDistance: the bounded distance picks the name the
+// full Levenshtein distance picks.
+func TestClosestAgreesWithFullDistance(t *testing.T) {
+	full := func(a, b string) int {
+		prev := make([]int, len(b)+1)
+		for j := range prev {
+			prev[j] = j
+		}
+		for i := 1; i <= len(a); i++ {
+			cur := make([]int, len(b)+1)
+			cur[0] = i
+			for j := 1; j <= len(b); j++ {
+				cost := 1
+				if a[i-1] == b[j-1] {
+					cost = 0
+				}
+				cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			}
+			prev = cur
+		}
+		return prev[len(b)]
+	}
+	r := rand.New(rand.NewPCG(9, 9))
+	word := func() string {
+		b := make([]byte, r.IntN(40))
+		for i := range b {
+			b[i] = "abt12_"[r.IntN(6)]
+		}
+		return string(b)
+	}
+	for i := 0; i < 300; i++ {
+		name := word()
+		var cands []string
+		for k := r.IntN(30); k > 0; k-- {
+			cands = append(cands, word())
+		}
+		want, bestDist := "", len(name)/2+1
+		for _, c := range cands {
+			if d := full(name, c); d < bestDist || (d == bestDist && want != "" && c < want) {
+				want, bestDist = c, d
+			}
+		}
+		if got, _ := closest(name, cands); got != want {
+			t.Fatalf("closest(%q, %q) = %q, want %q", name, cands, got, want)
+		}
+		a, b := word(), word()
+		if d := full(a, b); editDistanceWithin(a, b, d) != d || editDistanceWithin(a, b, 100) != d || (d > 0 && editDistanceWithin(a, b, d-1) < d) {
+			t.Fatalf("editDistanceWithin(%q, %q) disagrees with %d", a, b, d)
+		}
 	}
 }

@@ -3,6 +3,7 @@ package analysis
 import (
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"sort"
 
 	"github.com/cute-lsp/cute-lsp/grammar"
@@ -75,6 +76,7 @@ func AnalyzeFile(f *grammar.File, src []byte, cache *Cache) *Sheet {
 	s := &Sheet{File: f, Src: src, Names: make(map[string]*Symbol, n), Refs: make(map[*grammar.Name]*Symbol, n),
 		Results: make([]Result, 0, n), Symbols: make([]*Symbol, 0, n)}
 	scope := make(scopeEnv, n)
+	bound := &boundNames{cache: cache}
 	if cache != nil {
 		cache.begin()
 		defer cache.end()
@@ -104,12 +106,15 @@ func AnalyzeFile(f *grammar.File, src []byte, cache *Cache) *Sheet {
 				s.Findings = append(s.Findings, rebindingFindings(prev, st, deps)...)
 			}
 			sym := &Symbol{Name: st.Name.Name, Def: st, Stmt: i, Value: r.Value, Err: r.Err, key: key}
+			if scope[sym.Name] == nil {
+				bound.add(sym.Name)
+			}
 			s.Symbols = append(s.Symbols, sym)
 			scope[sym.Name] = sym
 			s.Names[sym.Name] = sym
 		}
 		if r.Err != nil {
-			if f, ok := evalFinding(r.Err, st.Span(), src, scope); ok {
+			if f, ok := evalFinding(r.Err, st.Span(), src, bound); ok {
 				s.Findings = append(s.Findings, f)
 			}
 		}
@@ -239,10 +244,14 @@ func (s *Sheet) resolveAll(ns []grammar.Node, scope scopeEnv, deps *[]*Symbol) {
 // rebindingFindings judges binding a name again. A sheet is a notebook:
 // a binding nobody reads is a result to look at, and "A = coalesce(A)" is an
 // update; but a value overwritten before anything read it is lost work, and
-// a rebinding that ignores the old value changes what later lines read.
+// a rebinding that ignores the old value changes what later lines read. A
+// name starting with _ is scratch, rebound at will.
 func rebindingFindings(prev *Symbol, st *grammar.Binding, deps []*Symbol) []Finding {
 	name := st.Name.Name
-	if len(prev.Uses) == 0 && name[0] != '_' {
+	if name[0] == '_' {
+		return nil // a scratch name: rebinding it is what it is for
+	}
+	if len(prev.Uses) == 0 {
 		return []Finding{{Range: prev.Def.Name.Range, Severity: SeverityWarning, Code: CodeUnused,
 			Message: fmt.Sprintf("the value bound to %s here is never used: %s is bound again on line %d before anything reads it", name, name, st.Range.Pos.Line),
 			Related: []Related{{st.Name.Range, "the next binding of " + name}}}}
@@ -299,7 +308,8 @@ func syntaxFinding(e *grammar.Error) Finding {
 
 // evalFinding renders an evaluation error; a use of a failed name is not
 // reported again (ok is false).
-func evalFinding(err error, at grammar.Range, src []byte, scope scopeEnv) (Finding, bool) {
+// names are the sheet names bound so far (nil outside a sheet).
+func evalFinding(err error, at grammar.Range, src []byte, names *boundNames) (Finding, bool) {
 	if errors.Is(err, errNoValue) {
 		return Finding{}, false
 	}
@@ -312,15 +322,10 @@ func evalFinding(err error, at grammar.Range, src []byte, scope scopeEnv) (Findi
 		f := Finding{Range: ee.Range, Severity: sev, Code: ee.Code, Message: ee.Message, Related: ee.Related, Fixes: ee.Fixes}
 		switch ee.Code {
 		case CodeUndefined:
-			names := make([]string, 0, len(scope)+len(tags))
-			for n := range scope {
-				names = append(names, n)
-			}
 			// A misspelt layout tag (LayoutRigth) is read as a name too.
-			for n := range tags {
-				names = append(names, n)
+			if best, ok := names.closest(string(src[ee.Range.Pos.Offset:ee.Range.End.Offset])); ok {
+				suggestName(&f, ee.Range, best)
 			}
-			nameFixes(&f, ee.Range, string(src[ee.Range.Pos.Offset:ee.Range.End.Offset]), names)
 		case CodeUnknownOp:
 			var names []string
 			for _, op := range Ops() {
@@ -335,4 +340,51 @@ func evalFinding(err error, at grammar.Range, src []byte, scope scopeEnv) (Findi
 		return syntaxFinding(pe), true
 	}
 	return Finding{Range: at, Severity: SeverityError, Code: CodeAlgebra, Message: err.Error()}, true
+}
+
+// boundNames are the names a sheet has bound so far, to suggest one (or a
+// layout tag) for a name nobody binds; nil outside a sheet. The suggestion depends on the set of names alone, so
+// the cache keeps it for as long as the set is the same: a sheet with a
+// few undefined names and thousands of bindings would otherwise compare
+// each with every binding on every keystroke.
+type boundNames struct {
+	names []string
+	sum   uint64 // the sum of the names' hashes: the same for the same set in any order
+	cache *Cache
+}
+
+// add records a name bound for the first time.
+func (b *boundNames) add(name string) {
+	b.names = append(b.names, name)
+	h := fnv.New64a()
+	h.Write([]byte(name))
+	b.sum += h.Sum64()
+}
+
+// closest is the bound name or layout tag closest to name, if one is close
+// enough.
+func (b *boundNames) closest(name string) (string, bool) {
+	var bound []string
+	if b != nil {
+		bound = b.names
+	}
+	candidates := func() []string {
+		c := make([]string, 0, len(bound)+len(tags))
+		c = append(c, bound...)
+		for t := range tags {
+			c = append(c, t)
+		}
+		return c
+	}
+	if b == nil || b.cache == nil {
+		return closest(name, candidates())
+	}
+	k := suggestKey{name: name, sum: b.sum, count: len(b.names)}
+	if s, ok := b.cache.suggestions[k]; ok {
+		s.gen = b.cache.gen
+		return s.best, s.ok
+	}
+	best, ok := closest(name, candidates())
+	b.cache.suggestions[k] = &suggestion{best: best, ok: ok, gen: b.cache.gen}
+	return best, ok
 }
