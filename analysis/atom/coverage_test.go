@@ -84,3 +84,35 @@ func TestCoverage(t *testing.T) {
 		t.Errorf("%d GMMA atoms catalogued, %d looked up", gmma, n)
 	}
 }
+
+// TestUMMACoverage checks that every N the UMMA ops allow is catalogued for
+// the instantiated families, and that the layouts follow M, N and K.
+func TestUMMACoverage(t *testing.T) {
+	for _, f := range []struct {
+		op, types string
+		m         int
+		step      int
+		k         int64
+	}{
+		{"SM100_MMA_F16BF16_SS", "half_t, half_t, float", 64, 8, 16},
+		{"SM100_MMA_F16BF16_SS", "half_t, half_t, float", 128, 8, 16},
+		{"SM100_MMA_F16BF16_TS", "half_t, half_t, float", 128, 16, 16},
+		{"SM100_MMA_TF32_SS", "tfloat32_t, tfloat32_t, float", 128, 8, 8},
+		{"SM100_MMA_S8_SS", "int8_t, int8_t, int32_t", 128, 16, 32},
+		{"SM100_MMA_F8F6F4_SS", "float_e4m3_t, float_e4m3_t, float", 64, 8, 32},
+		{"SM100_MMA_F16BF16_2x1SM_SS", "half_t, half_t, float", 256, 16, 16},
+		{"SM100_MMA_F16BF16_2x1SM_TS", "half_t, half_t, float", 256, 32, 16},
+	} {
+		for n := f.step; n <= 256; n += f.step {
+			name := fmt.Sprintf("%s<%s, %d, %d, UMMA::Major::K, UMMA::Major::K>", f.op, f.types, f.m, n)
+			a, err := LookupMMA(name)
+			if err != nil {
+				t.Error(err)
+				continue
+			}
+			if a.M() != int64(f.m) || a.N() != int64(n) || a.K() != f.k {
+				t.Errorf("%s: shape %v", name, a.ShapeMNK)
+			}
+		}
+	}
+}

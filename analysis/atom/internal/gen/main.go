@@ -70,7 +70,7 @@ func run(in, out string) error {
 	if err := sc.Err(); err != nil {
 		return err
 	}
-	e := &emitter{index: map[string]int{}}
+	e := &emitter{index: map[string]int{}, layoutIndex: map[string]int{}, valIndex: map[string]int{}, regIndex: map[string]int{}}
 	var mma, cpy bytes.Buffer
 	for _, r := range recs {
 		switch r.Kind {
@@ -93,6 +93,18 @@ func run(in, out string) error {
 	for i, s := range e.exprs {
 		fmt.Fprintf(&b, "\t%s, // %d: %s\n", s, i, e.texts[i])
 	}
+	b.WriteString("}\n\n// layouts holds every distinct layout of the catalog once.\nvar layouts = [...]layout.Layout{\n")
+	for i, l := range e.layouts {
+		fmt.Fprintf(&b, "\t%s, // %d: %s\n", l, i, e.layoutTexts[i])
+	}
+	b.WriteString("}\n\nvar valTypes = [...]ValType{\n")
+	for _, v := range e.vals {
+		fmt.Fprintf(&b, "\t%s,\n", v)
+	}
+	b.WriteString("}\n\nvar registers = [...]Registers{\n")
+	for _, r := range e.regList {
+		fmt.Fprintf(&b, "\t%s,\n", r)
+	}
 	b.WriteString("}\n\nvar mmaCatalog = []MMA{\n")
 	b.Write(mma.Bytes())
 	b.WriteString("}\n\nvar copyCatalog = []Copy{\n")
@@ -109,6 +121,24 @@ type emitter struct {
 	index map[string]int
 	exprs []string
 	texts []string
+	// Layouts, value types and register arrays, each once.
+	layoutIndex map[string]int
+	layouts     []string
+	layoutTexts []string
+	valIndex    map[string]int
+	vals        []string
+	regIndex    map[string]int
+	regList     []string
+}
+
+// intern returns the index of expr in list, adding it once.
+func intern(index map[string]int, list *[]string, expr string) int {
+	if i, ok := index[expr]; ok {
+		return i
+	}
+	index[expr] = len(*list)
+	*list = append(*list, expr)
+	return index[expr]
 }
 
 // tuple returns a reference to the shared tuple table for CuTe's printed tuple s.
@@ -149,20 +179,29 @@ func (e *emitter) layout(s string) (string, error) {
 				if err != nil {
 					return "", err
 				}
-				return fmt.Sprintf("layout.Make(%s, %s)", sh, st), nil
+				expr := fmt.Sprintf("layout.Make(%s, %s)", sh, st)
+				n := len(e.layouts)
+				i := intern(e.layoutIndex, &e.layouts, expr)
+				if i == n {
+					e.layoutTexts = append(e.layoutTexts, s)
+				}
+				return fmt.Sprintf("layouts[%d]", i), nil
 			}
 		}
 	}
 	return "", fmt.Errorf("%q is not shape:stride", s)
 }
 
-func valType(t typeInfo) string { return fmt.Sprintf("ValType{%q, %d}", t.Type, t.Bits) }
+func (e *emitter) valType(t typeInfo) string {
+	return fmt.Sprintf("valTypes[%d]", intern(e.valIndex, &e.vals, fmt.Sprintf("{%q, %d}", t.Type, t.Bits)))
+}
 
-func regs(t typeInfo) string {
-	if t.Type == "void" || t.Type == "" {
-		return "Registers{}"
+func (e *emitter) regs(t typeInfo) string {
+	lit := "{}"
+	if t.Type != "void" && t.Type != "" {
+		lit = fmt.Sprintf("{%q, %d, %d}", t.Type, t.Count, t.Bits)
 	}
-	return fmt.Sprintf("Registers{%q, %d, %d}", t.Type, t.Count, t.Bits)
+	return fmt.Sprintf("registers[%d]", intern(e.regIndex, &e.regList, lit))
 }
 
 func (e *emitter) mma(b *bytes.Buffer, r record) error {
@@ -177,10 +216,14 @@ func (e *emitter) mma(b *bytes.Buffer, r record) error {
 			return err
 		}
 	}
-	fmt.Fprintf(b, "\t{Name: %q, Instantiation: %q, ShapeMNK: %s, ThrID: %s, ALayout: %s, BLayout: %s, CLayout: %s,\n",
-		r.Name, r.InstantiatedAs, shape, ls["ThrID"], ls["ALayout"], ls["BLayout"], ls["CLayout"])
-	fmt.Fprintf(b, "\t\tValD: %s, ValA: %s, ValB: %s, ValC: %s,\n", valType(r.ValTypes["D"]), valType(r.ValTypes["A"]), valType(r.ValTypes["B"]), valType(r.ValTypes["C"]))
-	fmt.Fprintf(b, "\t\tRegD: %s, RegA: %s, RegB: %s, RegC: %s, PTX: %q},\n", regs(r.Registers["D"]), regs(r.Registers["A"]), regs(r.Registers["B"]), regs(r.Registers["C"]), r.PTX)
+	inst := ""
+	if r.InstantiatedAs != "" {
+		inst = fmt.Sprintf(" Instantiation: %q,", r.InstantiatedAs)
+	}
+	fmt.Fprintf(b, "\t{Name: %q,%s ShapeMNK: %s, ThrID: %s, ALayout: %s, BLayout: %s, CLayout: %s,\n",
+		r.Name, inst, shape, ls["ThrID"], ls["ALayout"], ls["BLayout"], ls["CLayout"])
+	fmt.Fprintf(b, "\t\tValD: %s, ValA: %s, ValB: %s, ValC: %s,\n", e.valType(r.ValTypes["D"]), e.valType(r.ValTypes["A"]), e.valType(r.ValTypes["B"]), e.valType(r.ValTypes["C"]))
+	fmt.Fprintf(b, "\t\tRegD: %s, RegA: %s, RegB: %s, RegC: %s, PTX: %q},\n", e.regs(r.Registers["D"]), e.regs(r.Registers["A"]), e.regs(r.Registers["B"]), e.regs(r.Registers["C"]), r.PTX)
 	return nil
 }
 
@@ -193,16 +236,16 @@ func (e *emitter) copy(b *bytes.Buffer, r record) error {
 			return err
 		}
 	}
-	dims := "nil"
+	bulk := ""
 	if len(r.PTXDims) > 0 {
 		q := make([]string, len(r.PTXDims))
 		for i, d := range r.PTXDims {
 			q[i] = strconv.Quote(d)
 		}
-		dims = "[]string{" + strings.Join(q, ", ") + "}"
+		bulk = fmt.Sprintf(", PTXByRank: []string{%s}, NumBitsPerTMA: %d", strings.Join(q, ", "), r.NumBitsPerTMA)
 	}
 	fmt.Fprintf(b, "\t{Name: %q, ThrID: %s, SrcLayout: %s, DstLayout: %s, RefLayout: %s,\n", r.Name, ls["ThrID"], ls["SrcLayout"], ls["DstLayout"], ls["RefLayout"])
-	fmt.Fprintf(b, "\t\tRegS: %s, RegD: %s, PTX: %q, PTXByRank: %s, NumBitsPerTMA: %d},\n", regs(r.Registers["S"]), regs(r.Registers["D"]), r.PTX, dims, r.NumBitsPerTMA)
+	fmt.Fprintf(b, "\t\tRegS: %s, RegD: %s, PTX: %q%s},\n", e.regs(r.Registers["S"]), e.regs(r.Registers["D"]), r.PTX, bulk)
 	return nil
 }
 
