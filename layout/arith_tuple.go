@@ -12,6 +12,13 @@ import "errors"
 // IsUnknown reports whether err is an *Error saying the operation needed a
 // value known only at run time (a "?" leaf): the answer is unknown, not wrong.
 func IsUnknown(err error) bool {
+	if err == nil {
+		return false
+	}
+	// The direct case first: errors.As would move e to the heap on every call.
+	if e, ok := err.(*Error); ok {
+		return e.Condition == CondUnknown
+	}
 	var e *Error
 	return errors.As(err, &e) && e.Condition == CondUnknown
 }
@@ -22,7 +29,7 @@ func intLeaf(v int64, static bool) IntTuple {
 }
 
 // isPlainInt reports whether t is a known integer leaf (not a basis).
-func (t IntTuple) isPlainInt() bool { return t.kind == kindInt && len(t.modes) == 0 }
+func (t IntTuple) isPlainInt() bool { return t.kind == kindInt && len(t.modes()) == 0 }
 
 // isConst is CuTe's is_constant<v, T>: a static integer leaf equal to v.
 func (t IntTuple) isConst(v int64) bool { return t.isPlainInt() && t.static && t.val == v }
@@ -78,9 +85,9 @@ func mulLeaf(op string, a, b IntTuple) (IntTuple, error) {
 	out := intLeaf(v, a.static && b.static)
 	switch {
 	case a.IsBasis():
-		out.modes = a.modes
+		out = out.withModes(a.modes())
 	case b.IsBasis():
-		out.modes = b.modes
+		out = out.withModes(b.modes())
 	}
 	return out, nil
 }
@@ -113,13 +120,13 @@ func addOp(op string, a, b IntTuple) (IntTuple, error) {
 			return IntTuple{}, errorf(op, CondOverflow, "%v + %v overflows int64", a, b)
 		}
 		return intLeaf(v, a.static && b.static), nil
-	case a.IsBasis() && b.IsBasis() && sameModes(a.modes, b.modes):
+	case a.IsBasis() && b.IsBasis() && sameModes(a.modes(), b.modes()):
 		v, ok := addChecked(a.val, b.val)
 		if !ok {
 			return IntTuple{}, errorf(op, CondOverflow, "%v + %v overflows int64", a, b)
 		}
 		out := intLeaf(v, a.static && b.static)
-		out.modes = a.modes
+		out = out.withModes(a.modes())
 		return out, nil
 	case a.isPlainInt() || b.isPlainInt():
 		if a.isKnown(0) || b.isKnown(0) { // 0 + tuple
@@ -134,15 +141,15 @@ func addOp(op string, a, b IntTuple) (IntTuple, error) {
 		return IntTuple{}, errorf(op, "", "cannot add %v and %v: basis modes must lie in [0, %d]", a, b, maxBasisMode)
 	}
 	at, bt := asArithmeticTuple(a), asArithmeticTuple(b)
-	n := max(len(at.elems), len(bt.elems))
+	n := max(len(at.elems()), len(bt.elems()))
 	out := make([]IntTuple, n)
 	for i := range out {
 		x, y := Int(0), Int(0)
-		if i < len(at.elems) {
-			x = at.elems[i]
+		if i < len(at.elems()) {
+			x = at.elems()[i]
 		}
-		if i < len(bt.elems) {
-			y = bt.elems[i]
+		if i < len(bt.elems()) {
+			y = bt.elems()[i]
 		}
 		s, err := addOp(op, x, y)
 		if err != nil {
@@ -158,12 +165,12 @@ func addOp(op string, a, b IntTuple) (IntTuple, error) {
 const maxBasisMode = 1 << 10
 
 func basisModesInRange(t IntTuple) bool {
-	for _, m := range t.modes {
+	for _, m := range t.modes() {
 		if m < 0 || m > maxBasisMode {
 			return false
 		}
 	}
-	for _, e := range t.elems {
+	for _, e := range t.elems() {
 		if !basisModesInRange(e) {
 			return false
 		}
@@ -189,12 +196,9 @@ func asArithmeticTuple(t IntTuple) IntTuple {
 	if !t.IsBasis() {
 		return t
 	}
-	m0 := t.modes[0]
+	m0 := t.modes()[0]
 	inner := t
-	inner.modes = t.modes[1:]
-	if len(inner.modes) == 0 {
-		inner.modes = nil
-	}
+	inner = inner.withModes(t.modes()[1:])
 	inner = asArithmeticTuple(inner)
 	out := make([]IntTuple, m0+1)
 	for i := range out {
@@ -210,8 +214,8 @@ func Scale(t, k IntTuple) (IntTuple, error) {
 	if !t.IsTuple() {
 		return mulLeaf("scale", t, k)
 	}
-	out := make([]IntTuple, len(t.elems))
-	for i, e := range t.elems {
+	out := make([]IntTuple, len(t.elems()))
+	for i, e := range t.elems() {
 		s, err := Scale(e, k)
 		if err != nil {
 			return IntTuple{}, err

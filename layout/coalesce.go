@@ -12,14 +12,15 @@ package layout
 // merges), as in CuTe. The empty layout coalesces to 1:0.
 // Law: Coalesce(l).Eval(i) == l.Eval(i) for 0 <= i < Size(l), Size is kept, and Coalesce is idempotent.
 func Coalesce(l Layout) (Layout, error) {
-	if err := checkCongruent("coalesce", l.Shape, l.Stride, nil); err != nil {
-		return Layout{}, err
-	}
+	// A layout that flattens is congruent: the check is needed only after.
 	var flat FlatLayout
 	if l.flattenStatic(&flat) && CoalesceFlat(&flat, &flat) == nil {
 		return flat.Layout(), nil
 	}
-	shape, stride := FlattenToTuple(l.Shape).elems, FlattenToTuple(l.Stride).elems
+	if err := checkCongruent("coalesce", l.Shape, l.Stride, nil); err != nil {
+		return Layout{}, err
+	}
+	shape, stride := FlattenToTuple(l.Shape).elems(), FlattenToTuple(l.Stride).elems()
 	r := len(shape)
 	if r == 0 {
 		return PadLayout, nil
@@ -92,8 +93,8 @@ func byProfile(op string, l Layout, profile IntTuple, f func(Layout) (Layout, er
 		return f(l)
 	}
 	r := l.Rank()
-	if len(profile.elems) > r {
-		return Layout{}, errorf(op, CondProfileRank, "the profile %v has %d modes, the layout %v has rank %d", profile, len(profile.elems), l, r)
+	if len(profile.elems()) > r {
+		return Layout{}, errorf(op, CondProfileRank, "the profile %v has %d modes, the layout %v has rank %d", profile, len(profile.elems()), l, r)
 	}
 	modes := make([]Layout, r)
 	for i := range r {
@@ -101,8 +102,8 @@ func byProfile(op string, l Layout, profile IntTuple, f func(Layout) (Layout, er
 		if err != nil {
 			return Layout{}, err
 		}
-		if i < len(profile.elems) {
-			if m, err = byProfile(op, m, profile.elems[i], f); err != nil {
+		if i < len(profile.elems()) {
+			if m, err = byProfile(op, m, profile.elems()[i], f); err != nil {
 				return Layout{}, err
 			}
 		}
@@ -136,12 +137,12 @@ func filterZeros(p, t IntTuple) (IntTuple, error) {
 		}
 		return t, nil
 	}
-	if !t.IsTuple() || len(t.elems) != len(p.elems) {
+	if !t.IsTuple() || len(t.elems()) != len(p.elems()) {
 		return IntTuple{}, errorf("filter_zeros", CondCongruent, "the profile %v does not match the shape %v", p, t)
 	}
-	out := make([]IntTuple, len(p.elems))
-	for i := range p.elems {
-		f, err := filterZeros(p.elems[i], t.elems[i])
+	out := make([]IntTuple, len(p.elems()))
+	for i := range p.elems() {
+		f, err := filterZeros(p.elems()[i], t.elems()[i])
 		if err != nil {
 			return IntTuple{}, err
 		}
@@ -215,12 +216,12 @@ const (
 // flattenLeaves appends the leaves of s:d to dst; on failure it says why in bad.
 func flattenLeaves(dst *FlatLayout, s, d *IntTuple, bad *flatFailure) bool {
 	if s.kind == kindTuple {
-		if d.kind != kindTuple || len(d.elems) != len(s.elems) {
+		if d.kind != kindTuple || len(d.elems()) != len(s.elems()) {
 			bad.why = flatNotCongruent
 			return false
 		}
-		for i := range s.elems {
-			if !flattenLeaves(dst, &s.elems[i], &d.elems[i], bad) {
+		for i := range s.elems() {
+			if !flattenLeaves(dst, &s.elems()[i], &d.elems()[i], bad) {
 				return false
 			}
 		}

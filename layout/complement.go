@@ -96,7 +96,7 @@ func ceilDivTuple(t IntTuple, b int64, prod *int64) (int64, bool) {
 	// A nested mode passes on ceil_div(b, product(mode)) in CuTe; for the
 	// positive sizes of a shape that is what the fold through the mode
 	// leaves, ceil(ceil(b/x)/y) being ceil(b/(x*y)).
-	for _, e := range t.elems {
+	for _, e := range t.elems() {
 		var ok bool
 		if b, ok = ceilDivTuple(e, b, prod); !ok {
 			return 0, false
@@ -110,7 +110,7 @@ func productOf(t IntTuple) (int64, bool) {
 		return t.val, true
 	}
 	p := int64(1)
-	for _, e := range t.elems {
+	for _, e := range t.elems() {
 		q, ok := productOf(e)
 		if ok {
 			p, ok = mulChecked(p, q)
@@ -332,7 +332,7 @@ func checkLeaves(op string, t IntTuple) error {
 	if t.IsLeaf() {
 		return checkIntLeaf(op, t)
 	}
-	for _, e := range t.elems {
+	for _, e := range t.elems() {
 		if err := checkLeaves(op, e); err != nil {
 			return err
 		}
@@ -344,5 +344,5 @@ func hasZeroLeaf(t IntTuple) bool {
 	if t.IsLeaf() {
 		return t.val == 0
 	}
-	return slices.ContainsFunc(t.elems, hasZeroLeaf)
+	return slices.ContainsFunc(t.elems(), hasZeroLeaf)
 }

@@ -75,8 +75,8 @@ func composition(a, b Layout) (Layout, error) {
 	}
 	c := composer{shape: as, stride: ad, track: paths != nil}
 	var s, d IntTuple
-	if isFlatTuple(b.Shape) && isFlatTuple(b.Stride) && len(b.Shape.elems) == len(b.Stride.elems) {
-		s, d, err = c.flatModes(b.Shape.elems, b.Stride.elems, paths)
+	if isFlatTuple(b.Shape) && isFlatTuple(b.Stride) && len(b.Shape.elems()) == len(b.Stride.elems()) {
+		s, d, err = c.flatModes(b.Shape.elems(), b.Stride.elems(), paths)
 	} else {
 		s, d, err = c.mode(&b.Shape, &b.Stride, paths)
 	}
@@ -136,23 +136,23 @@ func coprofileOf(t IntTuple) (*atuple, error) {
 			return &atuple{n: t.val}, nil
 		}
 		v := &atuple{n: t.val}
-		for _, m := range t.modes {
+		for _, m := range t.modes() {
 			if m < 0 || m >= maxBasisIndex {
 				return nil, errorf("composition", "", "the scaled basis %v indexes mode %d, outside [0, %d)", t, m, maxBasisIndex)
 			}
 		}
-		for k := len(t.modes) - 1; k >= 0; k-- {
-			elem := make([]*atuple, t.modes[k]+1)
+		for k := len(t.modes()) - 1; k >= 0; k-- {
+			elem := make([]*atuple, t.modes()[k]+1)
 			for i := range elem {
 				elem[i] = &atuple{}
 			}
-			elem[t.modes[k]] = v
+			elem[t.modes()[k]] = v
 			v = &atuple{elem: elem}
 		}
 		return v, nil
 	}
 	sum := &atuple{}
-	for _, e := range t.elems {
+	for _, e := range t.elems() {
 		x, err := coprofileOf(e)
 		if err != nil {
 			return nil, err
@@ -249,14 +249,14 @@ func coalesceAlong(a Layout, p *atuple) (*lhsTree, error) {
 // compose is composition_impl of the coalesced A with the mode s:d of B.
 func (t *lhsTree) compose(s, d IntTuple) (IntTuple, IntTuple, error) {
 	if s.IsTuple() {
-		if !d.IsTuple() || len(d.elems) != len(s.elems) {
+		if !d.IsTuple() || len(d.elems()) != len(s.elems()) {
 			return IntTuple{}, IntTuple{}, notCongruent("composition", s, d)
 		}
-		n := len(s.elems)
+		n := len(s.elems())
 		slab := make([]IntTuple, 2*n)
-		for i := range s.elems {
+		for i := range s.elems() {
 			var err error
-			if slab[i], slab[n+i], err = t.compose(s.elems[i], d.elems[i]); err != nil {
+			if slab[i], slab[n+i], err = t.compose(s.elems()[i], d.elems()[i]); err != nil {
 				return IntTuple{}, IntTuple{}, err
 			}
 		}
@@ -273,7 +273,7 @@ func (t *lhsTree) compose(s, d IntTuple) (IntTuple, IntTuple, error) {
 		return s, d, nil
 	}
 	at := t
-	for _, m := range d.modes {
+	for _, m := range d.modes() {
 		at = at.sub[m] // the coprofile has every path of B's strides
 	}
 	c := composer{shape: at.shape, stride: at.stride, track: at.paths != nil}
@@ -304,7 +304,7 @@ func strideLeafAt(paths [][]int, ri []int64, j int, v int64) IntTuple {
 // hasBasis reports whether a leaf of t is a scaled basis.
 func hasBasis(t IntTuple) bool {
 	if t.IsTuple() {
-		return slices.ContainsFunc(t.elems, hasBasis)
+		return slices.ContainsFunc(t.elems(), hasBasis)
 	}
 	return t.IsBasis()
 }
@@ -319,12 +319,12 @@ func flattenBasisModes(a Layout, shape, stride []int64) ([]int64, []int64, [][]i
 
 func appendBasisModes(s, d IntTuple, shape, stride []int64, paths [][]int) ([]int64, []int64, [][]int, error) {
 	if s.IsTuple() {
-		if !d.IsTuple() || len(d.elems) != len(s.elems) {
+		if !d.IsTuple() || len(d.elems()) != len(s.elems()) {
 			return nil, nil, nil, notCongruent("composition", s, d)
 		}
 		var err error
-		for i := range s.elems {
-			if shape, stride, paths, err = appendBasisModes(s.elems[i], d.elems[i], shape, stride, paths); err != nil {
+		for i := range s.elems() {
+			if shape, stride, paths, err = appendBasisModes(s.elems()[i], d.elems()[i], shape, stride, paths); err != nil {
 				return nil, nil, nil, err
 			}
 		}
@@ -341,7 +341,7 @@ func appendBasisModes(s, d IntTuple, shape, stride []int64, paths [][]int) ([]in
 			return nil, nil, nil, err
 		}
 	}
-	return append(shape, s.val), append(stride, d.val), append(paths, d.modes), nil
+	return append(shape, s.val), append(stride, d.val), append(paths, d.modes()), nil
 }
 
 // CompositionFlat is Composition on flat layouts, written into dst (which
@@ -555,7 +555,7 @@ func strideLeaf(paths [][]int, src int64, v int64) IntTuple {
 	if paths == nil || src < 0 || paths[src] == nil {
 		return Int(v)
 	}
-	return IntTuple{val: v, kind: kindInt, static: true, modes: paths[src]}
+	return Int(v).withModes(paths[src])
 }
 
 // compositionFault is a split of a mode rShape:rStride of B that failed at
@@ -586,13 +586,13 @@ var errCompositionFault = errors.New("composition fault")
 // mode becomes one mode or a flat tuple of modes.
 func (c *composer) mode(s, d *IntTuple, paths [][]int) (IntTuple, IntTuple, error) {
 	if s.IsTuple() {
-		if !d.IsTuple() || len(d.elems) != len(s.elems) {
+		if !d.IsTuple() || len(d.elems()) != len(s.elems()) {
 			return IntTuple{}, IntTuple{}, notCongruent("composition", *s, *d)
 		}
-		n := len(s.elems)
+		n := len(s.elems())
 		slab := make([]IntTuple, 2*n)
-		for i := range s.elems {
-			rs, rd, err := c.mode(&s.elems[i], &d.elems[i], paths)
+		for i := range s.elems() {
+			rs, rd, err := c.mode(&s.elems()[i], &d.elems()[i], paths)
 			if err != nil {
 				return IntTuple{}, IntTuple{}, err
 			}
@@ -701,8 +701,8 @@ func isFlatTuple(t IntTuple) bool {
 	if !t.IsTuple() {
 		return false
 	}
-	for i := range t.elems {
-		if t.elems[i].kind == kindTuple {
+	for i := range t.elems() {
+		if t.elems()[i].kind == kindTuple {
 			return false
 		}
 	}
@@ -1014,12 +1014,12 @@ func appendModes(op string, s, d *IntTuple, shape, stride []int64) ([]int64, []i
 		}
 		return append(shape, s.val), append(stride, d.val), nil
 	}
-	if d.kind != kindTuple || len(d.elems) != len(s.elems) {
+	if d.kind != kindTuple || len(d.elems()) != len(s.elems()) {
 		return nil, nil, notCongruent(op, *s, *d)
 	}
-	for i := range s.elems {
-		se, de := &s.elems[i], &d.elems[i]
-		if se.kind == kindInt && de.kind == kindInt && len(se.modes) == 0 && len(de.modes) == 0 {
+	for i := range s.elems() {
+		se, de := &s.elems()[i], &d.elems()[i]
+		if se.kind == kindInt && de.kind == kindInt && len(se.modes()) == 0 && len(de.modes()) == 0 {
 			shape, stride = append(shape, se.val), append(stride, de.val)
 			continue
 		}
@@ -1058,11 +1058,6 @@ func notCongruent(op string, s, d IntTuple) error {
 	return errorf(op, CondCongruent, "shape %v and stride %v do not have the same tree", s, d)
 }
 
-// tupleOf is the tuple whose elements are elems (not copied).
-func tupleOf(elems []IntTuple) IntTuple {
-	return IntTuple{elems: elems, kind: kindTuple}
-}
-
 // flatTuples builds the flat tuples (s0,s1,...) and (d0,d1,...) with one allocation.
 func flatTuples(shape, stride []int64) (IntTuple, IntTuple, error) {
 	n := len(shape)
@@ -1091,11 +1086,12 @@ func flatLayoutPaths(shape, stride []int64, paths [][]int) Layout {
 		return l
 	}
 	if len(shape) == 1 {
-		l.Stride.modes = paths[0]
+		l.Stride = l.Stride.withModes(paths[0])
 		return l
 	}
 	for i := range paths {
-		l.Stride.elems[i].modes = paths[i]
+		e := &l.Stride.elems()[i]
+		*e = e.withModes(paths[i])
 	}
 	return l
 }

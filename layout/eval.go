@@ -34,8 +34,8 @@ func allStatic(t *IntTuple) bool {
 	if t.kind != kindTuple {
 		return t.kind == kindInt && t.static
 	}
-	for i := range t.elems {
-		if !allStatic(&t.elems[i]) {
+	for i := range t.elems() {
+		if !allStatic(&t.elems()[i]) {
 			return false
 		}
 	}
@@ -48,18 +48,18 @@ func allStatic(t *IntTuple) bool {
 // or the error.
 func fastCrd2Idx(c, s, d *IntTuple, static *bool) (int64, bool) {
 	if c.kind != kindTuple {
-		if c.kind != kindInt || len(c.modes) != 0 {
+		if c.kind != kindInt || len(c.modes()) != 0 {
 			return 0, false
 		}
 		*static = *static && c.static
 		return fastSplit(c.val, s, d, static)
 	}
-	if s.kind != kindTuple || d.kind != kindTuple || len(c.elems) != len(s.elems) || len(d.elems) != len(s.elems) {
+	if s.kind != kindTuple || d.kind != kindTuple || len(c.elems()) != len(s.elems()) || len(d.elems()) != len(s.elems()) {
 		return 0, false
 	}
 	var acc int64
-	for i := range c.elems {
-		v, ok := fastCrd2Idx(&c.elems[i], &s.elems[i], &d.elems[i], static)
+	for i := range c.elems() {
+		v, ok := fastCrd2Idx(&c.elems()[i], &s.elems()[i], &d.elems()[i], static)
 		if !ok {
 			return 0, false
 		}
@@ -72,14 +72,14 @@ func fastCrd2Idx(c, s, d *IntTuple, static *bool) (int64, bool) {
 
 func fastSplit(idx int64, s, d *IntTuple, static *bool) (int64, bool) {
 	if s.kind != kindTuple {
-		if d.kind != kindInt || len(d.modes) != 0 {
+		if d.kind != kindInt || len(d.modes()) != 0 {
 			return 0, false
 		}
 		*static = *static && d.static
 		return mulChecked(idx, d.val)
 	}
-	n := len(s.elems)
-	if d.kind != kindTuple || len(d.elems) != n || n == 0 {
+	n := len(s.elems())
+	if d.kind != kindTuple || len(d.elems()) != n || n == 0 {
 		return 0, false
 	}
 	var acc int64
@@ -88,14 +88,14 @@ func fastSplit(idx int64, s, d *IntTuple, static *bool) (int64, bool) {
 		if i < n-1 {
 			c = 0
 			if idx != 0 {
-				p, ok := fastProduct(&s.elems[i], static)
+				p, ok := fastProduct(&s.elems()[i], static)
 				if !ok || p == 0 {
 					return 0, false
 				}
 				c, idx = idx%p, idx/p
 			}
 		}
-		v, ok := fastSplit(c, &s.elems[i], &d.elems[i], static)
+		v, ok := fastSplit(c, &s.elems()[i], &d.elems()[i], static)
 		if !ok {
 			return 0, false
 		}
@@ -109,11 +109,11 @@ func fastSplit(idx int64, s, d *IntTuple, static *bool) (int64, bool) {
 func fastProduct(s *IntTuple, static *bool) (int64, bool) {
 	if s.kind != kindTuple {
 		*static = *static && s.static
-		return s.val, s.kind == kindInt && len(s.modes) == 0
+		return s.val, s.kind == kindInt && len(s.modes()) == 0
 	}
 	p := int64(1)
-	for i := range s.elems {
-		v, ok := fastProduct(&s.elems[i], static)
+	for i := range s.elems() {
+		v, ok := fastProduct(&s.elems()[i], static)
 		if !ok {
 			return 0, false
 		}
@@ -129,15 +129,15 @@ func crd2idx(coord, shape, stride IntTuple) (IntTuple, error) {
 		if !shape.IsTuple() {
 			return IntTuple{}, errorf("crd2idx", CondInvalidParams, "the coordinate %v is a tuple but the shape %v is an integer", coord, shape)
 		}
-		if len(coord.elems) != len(shape.elems) {
-			return IntTuple{}, errorf("crd2idx", CondMismatchedRanks, "the coordinate %v has rank %d, the shape %v has rank %d", coord, len(coord.elems), shape, len(shape.elems))
+		if len(coord.elems()) != len(shape.elems()) {
+			return IntTuple{}, errorf("crd2idx", CondMismatchedRanks, "the coordinate %v has rank %d, the shape %v has rank %d", coord, len(coord.elems()), shape, len(shape.elems()))
 		}
-		if !stride.IsTuple() || len(stride.elems) != len(shape.elems) {
+		if !stride.IsTuple() || len(stride.elems()) != len(shape.elems()) {
 			return IntTuple{}, errorf("crd2idx", CondCongruent, "shape %v, stride %v", shape, stride)
 		}
 		acc := Int(0)
-		for i := range coord.elems {
-			r, err := crd2idx(coord.elems[i], shape.elems[i], stride.elems[i])
+		for i := range coord.elems() {
+			r, err := crd2idx(coord.elems()[i], shape.elems()[i], stride.elems()[i])
 			if err != nil {
 				return IntTuple{}, inMode(err, i)
 			}
@@ -151,10 +151,10 @@ func crd2idx(coord, shape, stride IntTuple) (IntTuple, error) {
 		coord = Int(0)
 	}
 	if shape.IsTuple() {
-		if !stride.IsTuple() || len(stride.elems) != len(shape.elems) {
+		if !stride.IsTuple() || len(stride.elems()) != len(shape.elems()) {
 			return IntTuple{}, errorf("crd2idx", CondCongruent, "shape %v, stride %v", shape, stride)
 		}
-		if len(shape.elems) == 0 {
+		if len(shape.elems()) == 0 {
 			return IntTuple{}, errorf("crd2idx", CondInvalidParams, "the coordinate %v indexes the empty shape ()", coord)
 		}
 		return crd2idxSplit(coord, shape, stride)
@@ -186,14 +186,14 @@ func inMode(err error, i int) error {
 
 // crd2idxSplit is crd2idx of an integer coordinate over the modes of a tuple shape.
 func crd2idxSplit(coord, shape, stride IntTuple) (IntTuple, error) {
-	last := len(shape.elems) - 1
+	last := len(shape.elems()) - 1
 	acc := Int(0)
 	for i := 0; i < last; i++ {
-		mod, div, err := divmodMode("crd2idx", coord, shape.elems[i], i)
+		mod, div, err := divmodMode("crd2idx", coord, shape.elems()[i], i)
 		if err != nil {
 			return IntTuple{}, err
 		}
-		r, err := crd2idx(mod, shape.elems[i], stride.elems[i])
+		r, err := crd2idx(mod, shape.elems()[i], stride.elems()[i])
 		if err != nil {
 			return IntTuple{}, err
 		}
@@ -202,7 +202,7 @@ func crd2idxSplit(coord, shape, stride IntTuple) (IntTuple, error) {
 		}
 		coord = div
 	}
-	r, err := crd2idx(coord, shape.elems[last], stride.elems[last])
+	r, err := crd2idx(coord, shape.elems()[last], stride.elems()[last])
 	if err != nil {
 		return IntTuple{}, err
 	}
@@ -243,12 +243,12 @@ func Idx2Crd(coord, shape IntTuple) (IntTuple, error) {
 		if !shape.IsTuple() {
 			return IntTuple{}, errorf("idx2crd", CondInvalidParams, "the coordinate %v is a tuple but the shape %v is an integer", coord, shape)
 		}
-		if len(coord.elems) != len(shape.elems) {
-			return IntTuple{}, errorf("idx2crd", CondMismatchedRanks, "the coordinate %v has rank %d, the shape %v has rank %d", coord, len(coord.elems), shape, len(shape.elems))
+		if len(coord.elems()) != len(shape.elems()) {
+			return IntTuple{}, errorf("idx2crd", CondMismatchedRanks, "the coordinate %v has rank %d, the shape %v has rank %d", coord, len(coord.elems()), shape, len(shape.elems()))
 		}
-		out := make([]IntTuple, len(coord.elems))
-		for i := range coord.elems {
-			c, err := Idx2Crd(coord.elems[i], shape.elems[i])
+		out := make([]IntTuple, len(coord.elems()))
+		for i := range coord.elems() {
+			c, err := Idx2Crd(coord.elems()[i], shape.elems()[i])
 			if err != nil {
 				return IntTuple{}, err
 			}
@@ -259,22 +259,22 @@ func Idx2Crd(coord, shape IntTuple) (IntTuple, error) {
 	if !shape.IsTuple() {
 		return coord, nil
 	}
-	if len(shape.elems) == 0 {
+	if len(shape.elems()) == 0 {
 		return IntTuple{}, errorf("idx2crd", CondInvalidParams, "the index %v into the empty shape ()", coord)
 	}
-	out := make([]IntTuple, len(shape.elems))
-	last := len(shape.elems) - 1
+	out := make([]IntTuple, len(shape.elems()))
+	last := len(shape.elems()) - 1
 	for i := 0; i < last; i++ {
-		mod, div, err := divmodMode("idx2crd", coord, shape.elems[i], i)
+		mod, div, err := divmodMode("idx2crd", coord, shape.elems()[i], i)
 		if err != nil {
 			return IntTuple{}, err
 		}
-		if out[i], err = Idx2Crd(mod, shape.elems[i]); err != nil {
+		if out[i], err = Idx2Crd(mod, shape.elems()[i]); err != nil {
 			return IntTuple{}, err
 		}
 		coord = div
 	}
-	c, err := Idx2Crd(coord, shape.elems[last])
+	c, err := Idx2Crd(coord, shape.elems()[last])
 	if err != nil {
 		return IntTuple{}, err
 	}
@@ -299,16 +299,16 @@ func Idx2CrdStride(idx, shape, stride IntTuple) (IntTuple, error) {
 				return IntTuple{}, err
 			}
 		}
-		if len(stride.elems) != len(shape.elems) || idx.IsTuple() && len(idx.elems) != len(shape.elems) {
+		if len(stride.elems()) != len(shape.elems()) || idx.IsTuple() && len(idx.elems()) != len(shape.elems()) {
 			return IntTuple{}, errorf(op, CondMismatchedRanks, "index %v, shape %v, stride %v", idx, shape, stride)
 		}
-		out := make([]IntTuple, len(shape.elems))
-		for i := range shape.elems {
+		out := make([]IntTuple, len(shape.elems()))
+		for i := range shape.elems() {
 			x := idx
 			if idx.IsTuple() {
-				x = idx.elems[i]
+				x = idx.elems()[i]
 			}
-			c, err := Idx2CrdStride(x, shape.elems[i], stride.elems[i])
+			c, err := Idx2CrdStride(x, shape.elems()[i], stride.elems()[i])
 			if err != nil {
 				return IntTuple{}, err
 			}
@@ -348,14 +348,14 @@ func Crd2IdxColex(coord, shape IntTuple) (IntTuple, error) {
 	if !shape.IsTuple() {
 		return IntTuple{}, errorf("crd2idx", CondInvalidParams, "the coordinate %v is a tuple but the shape %v is an integer", coord, shape)
 	}
-	if len(coord.elems) != len(shape.elems) {
-		return IntTuple{}, errorf("crd2idx", CondMismatchedRanks, "the coordinate %v has rank %d, the shape %v has rank %d", coord, len(coord.elems), shape, len(shape.elems))
+	if len(coord.elems()) != len(shape.elems()) {
+		return IntTuple{}, errorf("crd2idx", CondMismatchedRanks, "the coordinate %v has rank %d, the shape %v has rank %d", coord, len(coord.elems()), shape, len(shape.elems()))
 	}
 	like, err := ProductLike(shape, coord)
 	if err != nil {
 		return IntTuple{}, err
 	}
-	fc, fs := FlattenToTuple(coord).elems, FlattenToTuple(like).elems
+	fc, fs := FlattenToTuple(coord).elems(), FlattenToTuple(like).elems()
 	if len(fc) == 0 {
 		return Int(0), nil
 	}
@@ -378,12 +378,12 @@ func Crd2IdxColex(coord, shape IntTuple) (IntTuple, error) {
 // Law: Crd2Crd(c, s, s) == Idx2Crd(Crd2IdxColex(c, s), s).
 func Crd2Crd(coord, src, dst IntTuple) (IntTuple, error) {
 	if coord.IsTuple() && src.IsTuple() && dst.IsTuple() {
-		if len(coord.elems) != len(src.elems) || len(coord.elems) != len(dst.elems) {
+		if len(coord.elems()) != len(src.elems()) || len(coord.elems()) != len(dst.elems()) {
 			return IntTuple{}, errorf("crd2crd", CondMismatchedRanks, "coordinate %v, shapes %v and %v", coord, src, dst)
 		}
-		out := make([]IntTuple, len(coord.elems))
-		for i := range coord.elems {
-			c, err := Crd2Crd(coord.elems[i], src.elems[i], dst.elems[i])
+		out := make([]IntTuple, len(coord.elems()))
+		for i := range coord.elems() {
+			c, err := Crd2Crd(coord.elems()[i], src.elems()[i], dst.elems()[i])
 			if err != nil {
 				return IntTuple{}, err
 			}
@@ -433,7 +433,7 @@ func hasUnderscore(c IntTuple) bool {
 	if c.kind == kindUnderscore {
 		return true
 	}
-	for _, e := range c.elems {
+	for _, e := range c.elems() {
 		if hasUnderscore(e) {
 			return true
 		}
@@ -510,12 +510,12 @@ func liftSlice(op string, c, t IntTuple, keepUnderscore bool, dst []IntTuple) ([
 		}
 		return dst, nil
 	}
-	if !t.IsTuple() || len(t.elems) != len(c.elems) {
-		return nil, errorf(op, CondMismatchedRanks, "the coordinate %v has rank %d, %v has rank %d", c, len(c.elems), t, t.Rank())
+	if !t.IsTuple() || len(t.elems()) != len(c.elems()) {
+		return nil, errorf(op, CondMismatchedRanks, "the coordinate %v has rank %d, %v has rank %d", c, len(c.elems()), t, t.Rank())
 	}
-	for i := range c.elems {
+	for i := range c.elems() {
 		var err error
-		if dst, err = liftSlice(op, c.elems[i], t.elems[i], keepUnderscore, dst); err != nil {
+		if dst, err = liftSlice(op, c.elems()[i], t.elems()[i], keepUnderscore, dst); err != nil {
 			return nil, err
 		}
 	}

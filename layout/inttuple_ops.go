@@ -24,7 +24,7 @@ func (t IntTuple) Depth() int {
 		return 0
 	}
 	d := 0
-	for _, e := range t.elems {
+	for _, e := range t.elems() {
 		d = max(d, e.Depth())
 	}
 	return 1 + d
@@ -41,7 +41,7 @@ func Product(t IntTuple) (IntTuple, error) {
 		return t, nil
 	}
 	acc := Int(1)
-	for _, e := range t.elems {
+	for _, e := range t.elems() {
 		p, err := Product(e)
 		if err != nil {
 			return IntTuple{}, err
@@ -75,7 +75,7 @@ func Sum(t IntTuple) (IntTuple, error) {
 		return t, nil
 	}
 	acc := Int(0)
-	for _, e := range t.elems {
+	for _, e := range t.elems() {
 		s, err := Sum(e)
 		if err != nil {
 			return IntTuple{}, err
@@ -91,12 +91,12 @@ func Sum(t IntTuple) (IntTuple, error) {
 // Law: InnerProduct(a, b) == InnerProduct(b, a).
 func InnerProduct(a, b IntTuple) (IntTuple, error) {
 	if a.IsTuple() && b.IsTuple() {
-		if len(a.elems) != len(b.elems) {
-			return IntTuple{}, errorf("inner_product", CondMismatchedRanks, "%v has rank %d, %v has rank %d", a, len(a.elems), b, len(b.elems))
+		if len(a.elems()) != len(b.elems()) {
+			return IntTuple{}, errorf("inner_product", CondMismatchedRanks, "%v has rank %d, %v has rank %d", a, len(a.elems()), b, len(b.elems()))
 		}
 		acc := Int(0)
-		for i := range a.elems {
-			p, err := InnerProduct(a.elems[i], b.elems[i])
+		for i := range a.elems() {
+			p, err := InnerProduct(a.elems()[i], b.elems()[i])
 			if err != nil {
 				return IntTuple{}, err
 			}
@@ -128,16 +128,16 @@ func ShapeDiv(a, b IntTuple) (IntTuple, error) { return divide("shape_div", a, b
 func divide(op string, a, b IntTuple, shape bool) (IntTuple, error) {
 	switch {
 	case a.IsTuple() && b.IsTuple():
-		if shape && len(a.elems) != len(b.elems) || !shape && len(a.elems) < len(b.elems) {
-			return IntTuple{}, errorf(op, CondMismatchedRanks, "%v has rank %d, %v has rank %d", a, len(a.elems), b, len(b.elems))
+		if shape && len(a.elems()) != len(b.elems()) || !shape && len(a.elems()) < len(b.elems()) {
+			return IntTuple{}, errorf(op, CondMismatchedRanks, "%v has rank %d, %v has rank %d", a, len(a.elems()), b, len(b.elems()))
 		}
-		out := make([]IntTuple, len(a.elems))
-		for i := range a.elems {
+		out := make([]IntTuple, len(a.elems()))
+		for i := range a.elems() {
 			y := Int(1)
-			if i < len(b.elems) {
-				y = b.elems[i]
+			if i < len(b.elems()) {
+				y = b.elems()[i]
 			}
-			q, err := divide(op, a.elems[i], y, shape)
+			q, err := divide(op, a.elems()[i], y, shape)
 			if err != nil {
 				return IntTuple{}, err
 			}
@@ -145,9 +145,9 @@ func divide(op string, a, b IntTuple, shape bool) (IntTuple, error) {
 		}
 		return Tup(out...), nil
 	case a.IsTuple():
-		out := make([]IntTuple, len(a.elems))
+		out := make([]IntTuple, len(a.elems()))
 		rest := b
-		for i, ai := range a.elems {
+		for i, ai := range a.elems() {
 			q, err := divide(op, ai, rest, shape)
 			if err != nil {
 				return IntTuple{}, err
@@ -195,12 +195,12 @@ func ElemScale(a, b IntTuple) (IntTuple, error) {
 		}
 		return mulLeaf("elem_scale", a, p)
 	}
-	if !b.IsTuple() || len(b.elems) != len(a.elems) {
+	if !b.IsTuple() || len(b.elems()) != len(a.elems()) {
 		return IntTuple{}, errorf("elem_scale", CondMismatchedRanks, "%v and %v have different ranks", a, b)
 	}
-	out := make([]IntTuple, len(a.elems))
-	for i := range a.elems {
-		s, err := ElemScale(a.elems[i], b.elems[i])
+	out := make([]IntTuple, len(a.elems()))
+	for i := range a.elems() {
+		s, err := ElemScale(a.elems()[i], b.elems()[i])
 		if err != nil {
 			return IntTuple{}, err
 		}
@@ -219,11 +219,11 @@ func Congruent(a, b IntTuple) bool {
 	if !a.IsTuple() {
 		return true
 	}
-	if len(a.elems) != len(b.elems) {
+	if len(a.elems()) != len(b.elems()) {
 		return false
 	}
-	for i := range a.elems {
-		if !Congruent(a.elems[i], b.elems[i]) {
+	for i := range a.elems() {
+		if !Congruent(a.elems()[i], b.elems()[i]) {
 			return false
 		}
 	}
@@ -237,11 +237,11 @@ func WeaklyCongruent(a, b IntTuple) bool {
 	if !a.IsTuple() {
 		return true
 	}
-	if !b.IsTuple() || len(a.elems) != len(b.elems) {
+	if !b.IsTuple() || len(a.elems()) != len(b.elems()) {
 		return false
 	}
-	for i := range a.elems {
-		if !WeaklyCongruent(a.elems[i], b.elems[i]) {
+	for i := range a.elems() {
+		if !WeaklyCongruent(a.elems()[i], b.elems()[i]) {
 			return false
 		}
 	}
@@ -257,11 +257,11 @@ func Compatible(a, b IntTuple) bool {
 		p, err := Product(b)
 		return err == nil && a.isPlainInt() && p.isPlainInt() && a.val == p.val
 	}
-	if !b.IsTuple() || len(a.elems) != len(b.elems) {
+	if !b.IsTuple() || len(a.elems()) != len(b.elems()) {
 		return false
 	}
-	for i := range a.elems {
-		if !Compatible(a.elems[i], b.elems[i]) {
+	for i := range a.elems() {
+		if !Compatible(a.elems()[i], b.elems()[i]) {
 			return false
 		}
 	}
@@ -290,13 +290,13 @@ func scanProduct(op string, a, cur IntTuple, reverse bool) (IntTuple, IntTuple, 
 		next, err := mulLeaf(op, cur, a)
 		return cur, next, err
 	}
-	out := make([]IntTuple, len(a.elems))
-	for k := range a.elems {
+	out := make([]IntTuple, len(a.elems()))
+	for k := range a.elems() {
 		i := k
 		if reverse {
-			i = len(a.elems) - 1 - k
+			i = len(a.elems()) - 1 - k
 		}
-		r, next, err := scanProduct(op, a.elems[i], cur, reverse)
+		r, next, err := scanProduct(op, a.elems()[i], cur, reverse)
 		if err != nil {
 			return IntTuple{}, IntTuple{}, err
 		}
@@ -328,7 +328,7 @@ func countLeaves(t IntTuple) int {
 		return 1
 	}
 	n := 0
-	for _, e := range t.elems {
+	for _, e := range t.elems() {
 		n += countLeaves(e)
 	}
 	return n
@@ -338,7 +338,7 @@ func appendLeaves(dst []IntTuple, t IntTuple) []IntTuple {
 	if !t.IsTuple() {
 		return append(dst, t)
 	}
-	for _, e := range t.elems {
+	for _, e := range t.elems() {
 		dst = appendLeaves(dst, e)
 	}
 	return dst
@@ -366,8 +366,8 @@ func unflatten(leaves []IntTuple, profile IntTuple) (IntTuple, []IntTuple, error
 		}
 		return leaves[0], leaves[1:], nil
 	}
-	out := make([]IntTuple, len(profile.elems))
-	for i, p := range profile.elems {
+	out := make([]IntTuple, len(profile.elems()))
+	for i, p := range profile.elems() {
 		var err error
 		if out[i], leaves, err = unflatten(leaves, p); err != nil {
 			return IntTuple{}, nil, err
@@ -402,7 +402,7 @@ func foldLeaves(op string, t IntTuple, f func(a, b int64) int64) (IntTuple, erro
 	var walk func(IntTuple) error
 	walk = func(x IntTuple) error {
 		if x.IsTuple() {
-			for _, e := range x.elems {
+			for _, e := range x.elems() {
 				if err := walk(e); err != nil {
 					return err
 				}
@@ -433,11 +433,11 @@ func foldLeaves(op string, t IntTuple, f func(a, b int64) int64) (IntTuple, erro
 // Law: ElemLess(c, s) for every coordinate c of shape s.
 func ElemLess(a, b IntTuple) (bool, error) {
 	if a.IsTuple() && b.IsTuple() {
-		for i := range a.elems {
-			if i >= len(b.elems) {
+		for i := range a.elems() {
+			if i >= len(b.elems()) {
 				return false, nil
 			}
-			ok, err := ElemLess(a.elems[i], b.elems[i])
+			ok, err := ElemLess(a.elems()[i], b.elems()[i])
 			if err != nil || !ok {
 				return false, err
 			}
@@ -463,8 +463,8 @@ func Get(t IntTuple, is ...int) (IntTuple, error) { return getMode("get", t, is)
 func getMode(op string, t IntTuple, is []int) (IntTuple, error) {
 	for depth, i := range is {
 		switch {
-		case t.IsTuple() && i >= 0 && i < len(t.elems):
-			t = t.elems[i]
+		case t.IsTuple() && i >= 0 && i < len(t.elems()):
+			t = t.elems()[i]
 		case !t.IsTuple() && i == 0:
 		default:
 			what := "the shape " + t.String()
@@ -484,12 +484,12 @@ func ProductLike(t, guide IntTuple) (IntTuple, error) {
 	if !guide.IsTuple() {
 		return Product(t)
 	}
-	if !t.IsTuple() || len(t.elems) != len(guide.elems) {
+	if !t.IsTuple() || len(t.elems()) != len(guide.elems()) {
 		return IntTuple{}, errorf("product_like", CondMismatchedRanks, "%v does not refine the profile of %v", t, guide)
 	}
-	out := make([]IntTuple, len(guide.elems))
-	for i := range guide.elems {
-		p, err := ProductLike(t.elems[i], guide.elems[i])
+	out := make([]IntTuple, len(guide.elems()))
+	for i := range guide.elems() {
+		p, err := ProductLike(t.elems()[i], guide.elems()[i])
 		if err != nil {
 			return IntTuple{}, err
 		}
@@ -504,8 +504,8 @@ func RepeatLike(t, x IntTuple) IntTuple {
 	if !t.IsTuple() {
 		return x
 	}
-	out := make([]IntTuple, len(t.elems))
-	for i, e := range t.elems {
+	out := make([]IntTuple, len(t.elems()))
+	for i, e := range t.elems() {
 		out[i] = RepeatLike(e, x)
 	}
 	return Tup(out...)
@@ -520,8 +520,8 @@ func basisLike(t IntTuple, path []int) IntTuple {
 	if !t.IsTuple() {
 		return Basis(1, path...)
 	}
-	out := make([]IntTuple, len(t.elems))
-	for i, e := range t.elems {
+	out := make([]IntTuple, len(t.elems()))
+	for i, e := range t.elems() {
 		out[i] = basisLike(e, append(path[:len(path):len(path)], i))
 	}
 	return Tup(out...)
@@ -541,12 +541,12 @@ func CompactMajor(shape, current IntTuple, major Tag) (IntTuple, error) {
 		if !shape.IsTuple() {
 			return IntTuple{}, errorf("compact_major", CondInvalidParams, "tuple start %v for the integer shape %v", current, shape)
 		}
-		if len(shape.elems) != len(current.elems) {
-			return IntTuple{}, errorf("compact_major", CondMismatchedRanks, "shape %v has rank %d, start %v has rank %d", shape, len(shape.elems), current, len(current.elems))
+		if len(shape.elems()) != len(current.elems()) {
+			return IntTuple{}, errorf("compact_major", CondMismatchedRanks, "shape %v has rank %d, start %v has rank %d", shape, len(shape.elems()), current, len(current.elems()))
 		}
-		out := make([]IntTuple, len(shape.elems))
-		for i := range shape.elems {
-			s, err := CompactMajor(shape.elems[i], current.elems[i], major)
+		out := make([]IntTuple, len(shape.elems()))
+		for i := range shape.elems() {
+			s, err := CompactMajor(shape.elems()[i], current.elems()[i], major)
 			if err != nil {
 				return IntTuple{}, err
 			}
@@ -581,13 +581,13 @@ func compact(shape, current IntTuple, right bool) (IntTuple, IntTuple, error) {
 		next, err := mulLeaf("compact_major", current, shape)
 		return current, next, err
 	}
-	out := make([]IntTuple, len(shape.elems))
-	for k := range shape.elems {
+	out := make([]IntTuple, len(shape.elems()))
+	for k := range shape.elems() {
 		i := k
 		if right {
-			i = len(shape.elems) - 1 - k
+			i = len(shape.elems()) - 1 - k
 		}
-		s, next, err := compact(shape.elems[i], current, right)
+		s, next, err := compact(shape.elems()[i], current, right)
 		if err != nil {
 			return IntTuple{}, IntTuple{}, err
 		}
@@ -607,8 +607,8 @@ func CompactOrder(shape, order IntTuple) (IntTuple, error) {
 	if err != nil {
 		return IntTuple{}, errorf("compact_order", "Need equal rank of shape and order", "order %v does not match the modes of shape %v", order, shape)
 	}
-	refShape := FlattenToTuple(ref).elems
-	flatOrder := FlattenToTuple(order).elems
+	refShape := FlattenToTuple(ref).elems()
+	flatOrder := FlattenToTuple(order).elems()
 	maxOrder := int64(0)
 	for _, o := range flatOrder {
 		if o.isPlainInt() && o.static && o.val > maxOrder {
@@ -629,12 +629,12 @@ func CompactOrder(shape, order IntTuple) (IntTuple, error) {
 	var build func(s IntTuple, o IntTuple, leaf *int) (IntTuple, error)
 	build = func(s, o IntTuple, leaf *int) (IntTuple, error) {
 		if o.IsTuple() {
-			if !s.IsTuple() || len(s.elems) != len(o.elems) {
+			if !s.IsTuple() || len(s.elems()) != len(o.elems()) {
 				return IntTuple{}, errorf("compact_order", "Need equal rank of shape and order", "shape %v and order %v differ in rank", s, o)
 			}
-			out := make([]IntTuple, len(o.elems))
-			for i := range o.elems {
-				r, err := build(s.elems[i], o.elems[i], leaf)
+			out := make([]IntTuple, len(o.elems()))
+			for i := range o.elems() {
+				r, err := build(s.elems()[i], o.elems()[i], leaf)
 				if err != nil {
 					return IntTuple{}, err
 				}

@@ -52,7 +52,7 @@ func MakeLayoutStride(shape, stride IntTuple) (Layout, error) {
 // checkShape rejects shapes holding bases or "_".
 func checkShape(op string, shape IntTuple) error {
 	if shape.IsTuple() {
-		for _, e := range shape.elems {
+		for _, e := range shape.elems() {
 			if err := checkShape(op, e); err != nil {
 				return err
 			}
@@ -67,21 +67,46 @@ func checkShape(op string, shape IntTuple) error {
 
 // checkCongruent names the first mode where shape and stride differ in profile.
 func checkCongruent(op string, shape, stride IntTuple, path []int) error {
-	if shape.IsTuple() != stride.IsTuple() || shape.IsTuple() && len(shape.elems) != len(stride.elems) {
+	if congruent(&shape, &stride) {
+		return nil
+	}
+	return congruenceError(op, shape, stride, path)
+}
+
+// congruent reports whether s and d have the same tree (no allocation: the
+// mode path is built only for the error).
+func congruent(s, d *IntTuple) bool {
+	if s.kind != kindTuple {
+		return d.kind != kindTuple
+	}
+	if d.kind != kindTuple || len(s.elems()) != len(d.elems()) {
+		return false
+	}
+	for i := range s.elems() {
+		if !congruent(&s.elems()[i], &d.elems()[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// congruenceError says where shape and stride first differ in their trees.
+func congruenceError(op string, shape, stride IntTuple, path []int) error {
+	if shape.IsTuple() != stride.IsTuple() || shape.IsTuple() && len(shape.elems()) != len(stride.elems()) {
 		where := ""
 		if len(path) > 0 {
 			where = "in mode " + pathString(path) + ", "
 		}
 		switch {
 		case shape.IsTuple() && stride.IsTuple():
-			return errorf(op, CondCongruent, "%sthe shape %v has %d modes but the stride %v has %d", where, shape, len(shape.elems), stride, len(stride.elems))
+			return errorf(op, CondCongruent, "%sthe shape %v has %d modes but the stride %v has %d", where, shape, len(shape.elems()), stride, len(stride.elems()))
 		case shape.IsTuple():
 			return errorf(op, CondCongruent, "%sthe shape %v is a tuple but the stride %v is an integer", where, shape, stride)
 		}
 		return errorf(op, CondCongruent, "%sthe shape %v is an integer but the stride %v is a tuple", where, shape, stride)
 	}
-	for i := range shape.elems {
-		if err := checkCongruent(op, shape.elems[i], stride.elems[i], append(path, i)); err != nil {
+	for i := range shape.elems() {
+		if err := congruenceError(op, shape.elems()[i], stride.elems()[i], append(path, i)); err != nil {
 			return err
 		}
 	}
@@ -111,8 +136,8 @@ func pathString(path []int) string {
 // given layouts (one layout is wrapped: make_layout(3:1) = (3):(1)).
 // Law: MakeLayoutOf(ls...).Get(i) == ls[i].
 func MakeLayoutOf(ls ...Layout) Layout {
-	shapes := make([]IntTuple, len(ls))
-	strides := make([]IntTuple, len(ls))
+	both := make([]IntTuple, 2*len(ls)) // one allocation for the two trees
+	shapes, strides := both[:len(ls):len(ls)], both[len(ls):]
 	for i, l := range ls {
 		shapes[i], strides[i] = l.Shape, l.Stride
 	}
@@ -191,8 +216,8 @@ func coCoord(shape, stride IntTuple) (IntTuple, error) {
 		return mulLeaf("cosize", m1, d)
 	}
 	acc := Int(0)
-	for i := range shape.elems {
-		c, err := coCoord(shape.elems[i], stride.elems[i])
+	for i := range shape.elems() {
+		c, err := coCoord(shape.elems()[i], stride.elems()[i])
 		if err != nil {
 			return IntTuple{}, err
 		}
@@ -210,8 +235,8 @@ func plusOneLeaves(t IntTuple) (IntTuple, error) {
 	if !t.IsTuple() {
 		return addOp("cosize", t, Int(1))
 	}
-	out := make([]IntTuple, len(t.elems))
-	for i, e := range t.elems {
+	out := make([]IntTuple, len(t.elems()))
+	for i, e := range t.elems() {
 		p, err := plusOneLeaves(e)
 		if err != nil {
 			return IntTuple{}, err
@@ -408,10 +433,10 @@ func Replace(l Layout, n int, x Layout) (Layout, error) {
 	}
 	rep := func(t, y IntTuple) IntTuple {
 		out := make([]IntTuple, 0, max(r, n+1))
-		out = append(out, t.elems[:n]...)
+		out = append(out, t.elems()[:n]...)
 		out = append(out, y)
 		if n+1 < r {
-			out = append(out, t.elems[n+1:]...)
+			out = append(out, t.elems()[n+1:]...)
 		}
 		return Tup(out...)
 	}

@@ -28,15 +28,26 @@ var ops = map[string]Op{}
 type overload func(args []Value) (result Value, handled bool, err error)
 
 // overloads are consulted, in registration order, before an operation's own Apply.
-var overloads = map[string][]overload{}
+// Each list is held by pointer so that an operation's Apply finds its
+// overloads without a map look-up per call, whichever init registers first.
+var overloads = map[string]*[]overload{}
+
+func overloadsOf(name string) *[]overload {
+	fs, ok := overloads[name]
+	if !ok {
+		fs = new([]overload)
+		overloads[name] = fs
+	}
+	return fs
+}
 
 func register(op Op) {
 	if _, dup := ops[op.Name]; dup {
 		panic("layout: operation registered twice: " + op.Name)
 	}
-	name, base := op.Name, op.Apply
+	base, fs := op.Apply, overloadsOf(op.Name)
 	op.Apply = func(args []Value) (Value, error) {
-		for _, f := range overloads[name] {
+		for _, f := range *fs {
 			if v, handled, err := f(args); handled {
 				return v, err
 			}
@@ -49,7 +60,8 @@ func register(op Op) {
 // registerOverload adds an overload of the operation name, whether or not
 // the operation itself is registered yet (init order across files is free).
 func registerOverload(name string, f overload) {
-	overloads[name] = append(overloads[name], f)
+	fs := overloadsOf(name)
+	*fs = append(*fs, f)
 }
 
 // LookupOp finds an operation by its CuTe name.
