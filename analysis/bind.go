@@ -426,6 +426,8 @@ func (b binder) algebraError(n grammar.Node, op string, err error, operands ...g
 		code = CodeUnknownValue
 	case errors.As(err, &le) && le.Condition == layout.CondOverflow:
 		code = CodeOverflow
+	case errors.As(err, &le) && le.Kind:
+		code = CodeType
 	}
 	msg := err.Error()
 	if !strings.HasPrefix(msg, op+":") {
