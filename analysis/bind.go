@@ -110,6 +110,8 @@ func (b binder) value(n grammar.Node) (layout.Value, error) {
 		return b.value(n.Inner)
 	case *grammar.Name:
 		return b.name(n)
+	case *grammar.String:
+		return Str(n.Value), nil
 	case *grammar.Call:
 		return b.call(n)
 	case *grammar.TirxLayout:
@@ -426,6 +428,8 @@ func (b binder) algebraError(n grammar.Node, op string, err error, operands ...g
 		code = CodeUnknownValue
 	case errors.As(err, &le) && le.Condition == layout.CondOverflow:
 		code = CodeOverflow
+	case errors.As(err, &le) && le.Kind:
+		code = CodeType
 	}
 	msg := err.Error()
 	if !strings.HasPrefix(msg, op+":") {
@@ -458,6 +462,10 @@ func kindOf(v layout.Value) string {
 		return "tiler"
 	case layout.Tag:
 		return "layout tag"
+	case Str:
+		return "string"
+	case AtomValue:
+		return "atom"
 	}
 	return fmt.Sprintf("%T", v)
 }

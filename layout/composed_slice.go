@@ -1,5 +1,7 @@
 package layout
 
+import "strconv"
+
 // Slicing a swizzled layout as CuTe does (slice_and_offset of
 // ComposedLayout<Swizzle,...>): the sliced-away coordinate is split into the
 // bits the swizzle touches (kept in the layout's offset) and the rest (a
@@ -235,4 +237,113 @@ func allUnderscore(c IntTuple) bool {
 		}
 	}
 	return true
+}
+
+// ComposedPartition is a partition of a swizzled tensor as CuTe makes it:
+// the sliced layout (swizzled, or decayed to a plain layout) and the pointer
+// offset of the cut.
+type ComposedPartition struct {
+	Layout Value // a Composed or a Layout
+	Offset int64
+}
+
+func (p ComposedPartition) String() string {
+	return p.Layout.String() + " + " + strconv.FormatInt(p.Offset, 10)
+}
+
+// PartitionComposed is inner_partition, outer_partition, local_tile or
+// local_partition (op, with the arguments those take after the layout) of a
+// swizzled layout: the same cut as for a plain layout (a zipped_divide and a
+// coordinate with "_" for the kept modes), made on Sw o off o zipped_divide(L)
+// by SliceAndOffsetComposed, as CuTe slices a swizzled tensor.
+// Law: for k below the partition's size, R(k) + P is the swizzled layout's
+// value at the element the plain partition of L picks, when the offset's bits
+// are disjoint from the layout's (SliceAndOffsetComposed's condition).
+func PartitionComposed(op string, c Composed, rest ...Value) (Value, error) {
+	if err := c.Outer.Validate(op); err != nil {
+		return nil, err
+	}
+	t, coord, inner, err := partitionArgs(op, rest)
+	if err != nil {
+		return nil, err
+	}
+	z, cut, err := partitionCut(op, c.Inner, t, coord, inner)
+	if err != nil {
+		return nil, err
+	}
+	r, p, err := SliceAndOffsetComposed(cut, Composed{Outer: c.Outer, Offset: c.Offset, Inner: z})
+	if err != nil {
+		return nil, err
+	}
+	return ComposedPartition{Layout: r, Offset: p}, nil
+}
+
+// partitionArgs reads the arguments after the layout of a partition op into
+// the tiler, the coordinate and the side the partition keeps, as the
+// operations on plain layouts do.
+func partitionArgs(op string, rest []Value) (tileArg, IntTuple, bool, error) {
+	args := append([]Value{Int(0)}, rest...) // argument positions as in op(L, ...)
+	most := 3
+	if op == "local_tile" || op == "local_partition" {
+		most = 4
+	}
+	if err := wantArgs(op, args, 3, most); err != nil {
+		return tileArg{}, IntTuple{}, false, err
+	}
+	var proj IntTuple
+	if len(args) == 4 {
+		p, ok := args[3].(IntTuple)
+		if !ok {
+			return tileArg{}, IntTuple{}, false, errorf(op, "", "the projection %v is not an IntTuple", args[3])
+		}
+		proj = p
+	}
+	if op == "local_partition" {
+		tile, err := layoutArg(op, args, 1)
+		if err != nil {
+			return tileArg{}, IntTuple{}, false, err
+		}
+		i, ok := intArg(args[2])
+		if !ok {
+			return tileArg{}, IntTuple{}, false, errorf(op, CondUnknown, "the index %v must be an integer", args[2])
+		}
+		if len(args) == 4 {
+			s, err := diceTuple(op, proj, tile.Shape)
+			if err != nil {
+				return tileArg{}, IntTuple{}, false, err
+			}
+			d, err := diceTuple(op, proj, tile.Stride)
+			if err != nil {
+				return tileArg{}, IntTuple{}, false, err
+			}
+			tile = Make(s, d)
+		}
+		shape, err := productEach(op, tile.Shape)
+		if err != nil {
+			return tileArg{}, IntTuple{}, false, err
+		}
+		c, err := flatCoord(op, tile, i)
+		if err != nil {
+			return tileArg{}, IntTuple{}, false, err
+		}
+		t, err := toTileArg(op, shape)
+		return t, c, false, err
+	}
+	c, ok := args[2].(IntTuple)
+	if !ok {
+		return tileArg{}, IntTuple{}, false, errorf(op, "", "the coordinate %v is not an IntTuple", args[2])
+	}
+	t, err := toTileArg(op, args[1])
+	if err != nil {
+		return tileArg{}, IntTuple{}, false, err
+	}
+	if len(args) == 4 {
+		if t, err = diceTileArg(op, proj, t); err != nil {
+			return tileArg{}, IntTuple{}, false, err
+		}
+		if c, err = diceTuple(op, proj, c); err != nil {
+			return tileArg{}, IntTuple{}, false, err
+		}
+	}
+	return t, c, op != "outer_partition", nil
 }

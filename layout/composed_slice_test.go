@@ -96,3 +96,44 @@ func TestComposedOpsOracle(t *testing.T) {
 		t.Logf("%d of %d cases differ from CuTe", failed, total)
 	}
 }
+
+// testdata/composed_partition.jsonl: local_tile and local_partition of
+// swizzled tensors as CuTe C++ makes them (the partition's layout, " + ", the
+// pointer offset), with static coordinates and thread indices.
+func TestPartitionComposedOracle(t *testing.T) {
+	fh, err := os.Open("testdata/composed_partition.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	sc := bufio.NewScanner(fh)
+	total, failed := 0, 0
+	for sc.Scan() {
+		var c goldenCase
+		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
+			t.Fatal(err)
+		}
+		total++
+		args, err := goldenArgs(c)
+		if err != nil {
+			t.Fatalf("%s: %v", c.ID, err)
+		}
+		got, err := Apply(c.Op, args...)
+		switch {
+		case c.Error != nil && err == nil:
+			t.Errorf("%s: %s%v = %v, CuTe rejects it: %s", c.ID, c.Op, c.Args, got, *c.Error)
+		case c.Error != nil:
+			continue
+		case err != nil:
+			t.Errorf("%s: %s%v: %v, CuTe gives %s", c.ID, c.Op, c.Args, err, *c.Result)
+		case got.String() != *c.Result:
+			t.Errorf("%s: %s%v = %v, CuTe gives %s", c.ID, c.Op, c.Args, got, *c.Result)
+		default:
+			continue
+		}
+		failed++
+	}
+	if failed > 0 {
+		t.Logf("%d of %d cases differ from CuTe", failed, total)
+	}
+}

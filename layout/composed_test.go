@@ -491,6 +491,8 @@ func FuzzComposed(f *testing.F) {
 		_, _ = Apply("recast_layout", c, Int(n), Int(s0))
 		_, _ = Apply("make_layout", sw)
 		_, _ = SliceComposed(Tup(Int(x), Underscore()), c)
+		_, _ = Apply("local_tile", c, Ints(d0, d1), Ints(0, n))
+		_, _ = Apply("local_partition", c, Make(Ints(d0, d1), Ints(1, d0)), Int(n))
 	})
 }
 
@@ -595,7 +597,7 @@ func TestPartitionComposedProperty(t *testing.T) {
 	r := rand.New(rand.NewPCG(45, 46))
 	for range 300 {
 		sw := randomSwizzle(r)
-		off := r.Int64N(32)
+		off := 128 * r.Int64N(4) // bits disjoint from the layout's
 		inner := Make(Ints(8, 16), Ints(16, 1))
 		c := Composed{Outer: sw, Offset: Int(off), Inner: inner}
 		calls := [][]Value{
@@ -612,13 +614,14 @@ func TestPartitionComposedProperty(t *testing.T) {
 				t.Fatal(err)
 			}
 			p := pv.(Partition)
-			f, _ := asIndexFunction("test", v)
+			cp := v.(ComposedPartition)
+			f, _ := asIndexFunction("test", cp.Layout)
 			n, _ := p.Layout.Size()
 			for i := range n {
 				x, _ := p.Layout.Eval(i)
 				want := sw.apply(off + p.Offset.Value() + x)
-				if got, _ := f.Eval(i); got != want {
-					t.Fatalf("%s(%v, %v) = %v at %d: %d, want %d", name, c, calls[k], v, i, got, want)
+				if got, _ := f.Eval(i); got+cp.Offset != want {
+					t.Fatalf("%s(%v, %v) = %v at %d: %d, want %d", name, c, calls[k], v, i, got+cp.Offset, want)
 				}
 			}
 		}
@@ -630,7 +633,10 @@ func TestPartitionComposedProperty(t *testing.T) {
 		want string
 	}{
 		{"slice", []Value{Tup(Int(1), Underscore()), c}, "((8,2,4)):((1,-8,16))"},
-		{"local_tile", []Value{c, Ints(8, 64), Ints(1, 0)}, "Sw<3,3,3> o 512 o (8,64):(64,1)"},
+		{"local_tile", []Value{c, Ints(8, 64), Ints(1, 0)}, "Sw<3,3,3> o 0 o (8,64):(64,1) + 512"},
+		{"local_tile", []Value{c, Ints(8, 16, 4), Ints(1, 1, 0), Tup(Int(1), Int(1), Underscore())}, "Sw<3,3,3> o 16 o (8,16):(64,1) + 512"},
+		{"outer_partition", []Value{c, Ints(8, 8), Ints(1, 1)}, "(8,(2,4)):(512,(-8,16)) + 73"},                                              // CuTe C++
+		{"local_partition", []Value{c, mustLayout("(4,8):(8,1)"), Int(5), Tup(Int(1), Underscore())}, "Sw<3,3,3> o 0 o (16,64):(256,1) + 0"}, // CuTe C++
 		{"filter", []Value{c, Ints(1, 1)}, "Sw<3,3,3> o 0 o (64,64):(64,1)"},
 		{"nullspace", []Value{c}, "1:0"},
 		{"zip", []Value{c}, "Sw<3,3,3> o 0 o ((64,64)):((64,1))"},
@@ -645,11 +651,31 @@ func TestPartitionComposedProperty(t *testing.T) {
 		{Composed{Swizzle{3, 3, 2}, Int(0), c.Inner}, Ints(8, 64), Ints(1, 0)},
 		{c, Ints(8, 64), Ints(9, 0, 4)},
 		{Composed{Swizzle{3, 3, 3}, Unknown(), c.Inner}, Ints(8, 64), Ints(1, 0)},
-		{Composed{Swizzle{3, 3, 3}, Int(1<<63 - 1), c.Inner}, Ints(8, 64), Ints(1, 0)},
+		{c, Ints(8, 64)},
+		{c, Ints(8, 64), mustLayout("2:1")},
+		{c, Ints(8, 64), Ints(1, 0), mustLayout("2:1")},
+		{c, Ints(8, 64), Ints(1, 0), Ints(1, 1, 1)},
+		{c, Swizzle{1, 2, 3}, Ints(1, 0)},
 	}
 	for _, args := range bad {
 		if _, err := Apply("local_tile", args...); err == nil {
 			t.Errorf("local_tile(%v): no error", args)
 		}
+	}
+	for _, args := range [][]Value{
+		{c, Ints(8, 64), Int(0)},
+		{c, mustLayout("(4,8):(8,1)"), Unknown()},
+		{c, mustLayout("(4,8):(8,1)"), Int(1), mustLayout("2:1")},
+		{c, mustLayout("(4,8):(8,1)"), Int(1), Ints(1, 1, 1)},
+	} {
+		if _, err := Apply("local_partition", args...); err == nil {
+			t.Errorf("local_partition(%v): no error", args)
+		}
+	}
+	if v, err := Apply("outer_partition", c, Ints(8, 8), Ints(1, 1), Ints(1, 1)); err == nil {
+		t.Errorf("outer_partition with four arguments = %v", v)
+	}
+	if v, err := Apply("local_tile", Composed{Swizzle{3, 3, 3}, Int(0), mustLayout("(6,6):(6,1)")}, Ints(4, 4), Ints(1, 1)); err == nil {
+		t.Errorf("local_tile of a non-dividing swizzled layout = %v", v)
 	}
 }

@@ -9,6 +9,10 @@ type Error struct {
 	Op        string // the operation, as CuTe names it: "composition", "shape_div", ...
 	Condition string // CuTe's name for the failed check, e.g. "Stride Divisibility Condition"
 	Detail    string // the explanation in the user's numbers
+	// Kind is set when the operation was given a value of a kind it does
+	// not take (the size of a swizzle) or the wrong number of them: a
+	// misuse of the operation rather than a failed precondition.
+	Kind bool
 }
 
 func (e *Error) Error() string {
@@ -24,6 +28,13 @@ func (e *Error) Error() string {
 // errorf builds an *Error for op with the given condition and formatted detail.
 func errorf(op, condition, format string, args ...any) *Error {
 	return &Error{Op: op, Condition: condition, Detail: fmt.Sprintf(format, args...)}
+}
+
+// kindErrorf builds the *Error of an operand of the wrong kind or count.
+func kindErrorf(op, format string, args ...any) *Error {
+	e := errorf(op, "", format, args...)
+	e.Kind = true
+	return e
 }
 
 // Conditions shared by several operations.

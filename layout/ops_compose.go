@@ -110,7 +110,7 @@ func wantArgs(op string, args []Value, least, most int) error {
 	if most > least {
 		want = fmt.Sprintf("%d to %d", least, most)
 	}
-	return &Error{Op: op, Detail: fmt.Sprintf("takes %s arguments, got %d", want, len(args))}
+	return kindErrorf(op, "takes %s arguments, got %d", want, len(args))
 }
 
 // layoutArg is argument i of op as a layout; an integer N is the layout N:1.

@@ -49,7 +49,7 @@ func argCount(op string, args []Value, lo, hi int) error {
 		case hi != lo:
 			want = fmt.Sprintf("%d to %d", lo, hi)
 		}
-		return errorf(op, "", "takes %s arguments, got %d", want, len(args))
+		return kindErrorf(op, "takes %s arguments, got %d", want, len(args))
 	}
 	return nil
 }
@@ -64,14 +64,14 @@ func coreLayoutArg(op string, v Value) (Layout, error) {
 			return Layout{Shape: v, Stride: Int(1)}, nil
 		}
 	}
-	return Layout{}, errorf(op, "", "expected a layout, got %v (%s)", v, coreKindName(v))
+	return Layout{}, kindErrorf(op, "expected a layout, got %v (%s)", v, coreKindName(v))
 }
 
 func coreTupleArg(op string, v Value) (IntTuple, error) {
 	if t, ok := v.(IntTuple); ok {
 		return t, nil
 	}
-	return IntTuple{}, errorf(op, "", "expected an integer tuple, got %v (%s)", v, coreKindName(v))
+	return IntTuple{}, kindErrorf(op, "expected an integer tuple, got %v (%s)", v, coreKindName(v))
 }
 
 func coreIndexArg(op string, v Value) (int, error) {
@@ -127,7 +127,7 @@ func intResult(n int64, err error) (Value, error) {
 }
 
 func notSupported(op string, v Value) error {
-	return errorf(op, "", "%s does not apply to %s (%v)", op, coreKindName(v), v)
+	return kindErrorf(op, "%s does not apply to %s (%v)", op, coreKindName(v), v)
 }
 
 func applySize(args []Value) (Value, error) {

@@ -283,9 +283,18 @@ func innerPartition(op string, l Layout, tiler Value, c IntTuple) (Partition, er
 // or in the tile mode (outer), the other mode kept whole; a tuple c is
 // padded with "_" to the rank of the mode it slices.
 func partition(op string, l Layout, t tileArg, c IntTuple, inner bool) (Partition, error) {
-	z, err := zippedDivide(op, l, t)
+	z, coord, err := partitionCut(op, l, t, c, inner)
 	if err != nil {
 		return Partition{}, err
+	}
+	return sliceAndOffset(op, coord, z)
+}
+
+// partitionCut is the zipped divide a partition slices and the coordinate it slices at.
+func partitionCut(op string, l Layout, t tileArg, c IntTuple, inner bool) (Layout, IntTuple, error) {
+	z, err := zippedDivide(op, l, t)
+	if err != nil {
+		return Layout{}, IntTuple{}, err
 	}
 	sliced, kept := 0, 1
 	if inner {
@@ -293,12 +302,12 @@ func partition(op string, l Layout, t tileArg, c IntTuple, inner bool) (Partitio
 	}
 	if c.IsTuple() {
 		if c, err = padCoord(op, c, z.Shape.At(sliced).Len()); err != nil {
-			return Partition{}, err
+			return Layout{}, IntTuple{}, err
 		}
 	}
 	coord := []IntTuple{c, c}
 	coord[kept] = underscores(z.Shape.At(kept).Len())
-	return sliceAndOffset(op, Tup(coord...), z)
+	return z, Tup(coord...), nil
 }
 
 // OuterPartition is CuTe's outer_partition(T, tiler, c) on a layout: with

@@ -67,6 +67,8 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+
+	"github.com/cute-lsp/cute-lsp/analysis"
 )
 
 var updateGoldens = flag.Bool("update", false, "rewrite the marker tests' golden files")
@@ -887,5 +889,43 @@ func TestMarkerParsing(t *testing.T) {
 	}
 	if d := lineChanges("a\nb\nc", "a\nB\nc"); d != "-2: b\n+2: B\n" {
 		t.Errorf("lineChanges = %q", d)
+	}
+}
+
+// markerExemptCodes are the finding codes no source can show, and why.
+var markerExemptCodes = map[string]string{
+	analysis.CodeZeroDenominator: "the parser rejects 1/0@d first (a syntax finding, in diagnostics.cute); only a hand-built AST reaches the binder's check",
+	analysis.CodeNoValue:         "a use of a name whose definition failed is not reported again; hover shows it (diagnostics.cute)",
+}
+
+// Every finding code is expected by some @diag of the marker sources.
+func TestMarkersCoverEveryCode(t *testing.T) {
+	entries, err := os.ReadDir(markerDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, e := range entries {
+		if KindOf(e.Name(), "") == KindUnknown {
+			continue
+		}
+		src, err := os.ReadFile(filepath.Join(markerDir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := parseMarkedFile(e.Name(), string(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range f.markers {
+			if m.name == "diag" {
+				seen[m.args[1].text] = true
+			}
+		}
+	}
+	for _, c := range analysis.Codes {
+		if _, exempt := markerExemptCodes[c.Code]; !exempt && !seen[c.Code] {
+			t.Errorf("no @diag marker expects a %s finding (%s)", c.Code, c.Summary)
+		}
 	}
 }

@@ -267,3 +267,26 @@ func TestGridErrors(t *testing.T) {
 		t.Error("ldmatrix without a matrix count: want an error")
 	}
 }
+
+// SM70's 8x8x4 MMA runs on a quad pair: lanes 0-3 and 16-19 (PTX ISA,
+// mma.m8n8k4); the grid names them through ThrID.
+func TestGridQuadPair(t *testing.T) {
+	g, err := mustMMA(t, "SM70_8x8x4_F32F16F16F32_TN").Grid('C')
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[int64]bool{}
+	for _, hs := range g.Cells {
+		for _, h := range hs {
+			seen[h.Thread] = true
+		}
+	}
+	for _, lane := range []int64{0, 1, 2, 3, 16, 17, 18, 19} {
+		if !seen[lane] {
+			t.Errorf("lane %d holds no element of C", lane)
+		}
+	}
+	if len(seen) != 8 {
+		t.Errorf("C held by lanes %v", seen)
+	}
+}
