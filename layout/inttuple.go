@@ -50,7 +50,7 @@ const maxTupleLen = 1<<31 - 1
 
 // elems is a tuple's elements (shared); nil for a leaf.
 func (t IntTuple) elems() []IntTuple {
-	if t.kind != kindTuple {
+	if t.kind != kindTuple || t.n == 0 {
 		return nil
 	}
 	// Through an array pointer: one bounds check, fewer than unsafe.Slice's.
