@@ -110,6 +110,8 @@ func (b binder) value(n grammar.Node) (layout.Value, error) {
 		return b.value(n.Inner)
 	case *grammar.Name:
 		return b.name(n)
+	case *grammar.String:
+		return Str(n.Value), nil
 	case *grammar.Call:
 		return b.call(n)
 	case *grammar.TirxLayout:
@@ -463,6 +465,10 @@ func kindOf(v layout.Value) string {
 		return "tiler"
 	case layout.Tag:
 		return "layout tag"
+	case Str:
+		return "string"
+	case AtomValue:
+		return "atom"
 	}
 	return fmt.Sprintf("%T", v)
 }

@@ -25,6 +25,7 @@ const (
 	CodeZeroStride       = "zero-stride"
 	CodeNonCompact       = "non-compact"
 	CodeNotCanonical     = "not-canonical"
+	CodeUnknownAtom      = "unknown-atom"
 	CodeBankConflict     = "bank-conflict"
 	CodeVectorWidth      = "vector-width"
 	CodeNoAdvice         = "no-swizzle-advice"
@@ -58,6 +59,7 @@ var Codes = []CodeDoc{
 	{CodeCoalescible, "The layout has a shorter form with the same function."},
 	{CodeZeroStride, "A mode with stride 0 broadcasts one element."},
 	{CodeNonCompact, "The layout's image has holes: it is not compact."},
+	{CodeUnknownAtom, "An atom name CuTe does not define (with the closest names)."},
 	{CodeNotCanonical, "A shared-memory layout no GMMA/UMMA descriptor describes: the mode at fault and why."},
 	{CodeBankConflict, "A shared-memory access takes more wavefronts than the ideal (bank_conflicts, bank_wavefronts)."},
 	{CodeVectorWidth, "A requested access width is wider than the layouts' contiguous, aligned runs allow."},

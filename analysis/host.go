@@ -46,7 +46,7 @@ func AnalyzeHost(filename string, src []byte) *Host {
 	case LangPython:
 		regions = pythonRegions(text)
 	case LangMLIR:
-		h.mlir(text, lines)
+		h.mlir(text)
 		return h
 	default:
 		return h
@@ -271,39 +271,22 @@ func malformedLayout(s string) bool {
 	return true
 }
 
-// mlir takes the payload of every !cute.* type and #cute.* attribute outside comments.
-func (h *Host) mlir(text string, lines lineIndex) {
-	for i := 0; i < len(text); {
-		j := strings.Index(text[i:], "cute.")
-		if j < 0 {
-			return
-		}
-		j += i
-		i = j + 5
-		if j == 0 || (text[j-1] != '!' && text[j-1] != '#') || inLineComment(text, j) {
+// mlir takes the payload of every !cute.* type and #cute.* attribute
+// outside comments, in source order.
+func (h *Host) mlir(text string) {
+	types, errs := grammar.FindMLIRTypes([]byte(text))
+	for len(types) > 0 || len(errs) > 0 {
+		if len(errs) == 0 || len(types) > 0 && types[0].Pos.Offset < errs[0].Range.Pos.Offset {
+			if !inLineComment(text, types[0].Pos.Offset) {
+				h.add(types[0])
+			}
+			types = types[1:]
 			continue
 		}
-		start := j - 1
-		q := strings.Index(text[j:], "<\"")
-		if q < 0 {
-			continue
+		if !inLineComment(text, errs[0].Range.Pos.Offset) {
+			h.Findings = append(h.Findings, syntaxFinding(errs[0]))
 		}
-		q += j
-		if strings.ContainsAny(text[j:q], " \t\n") {
-			continue
-		}
-		close := strings.Index(text[q+2:], "\">")
-		if close < 0 || strings.Contains(text[q+2:q+2+close], "\n") {
-			continue
-		}
-		end := q + 2 + close + 2
-		n, err := grammar.ParseExprAt(text[start:end], lines.position(start))
-		if err != nil {
-			h.Findings = append(h.Findings, syntaxFinding(err))
-		} else {
-			h.add(n)
-		}
-		i = end
+		errs = errs[1:]
 	}
 }
 

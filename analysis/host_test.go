@@ -98,6 +98,25 @@ func TestHostMLIR(t *testing.T) {
 	}
 }
 
+// TestHostMLIRAttributes: #cute.* attributes are read like types, types that
+// are not descriptors are passed over, and a misspelt kind is reported.
+func TestHostMLIRAttributes(t *testing.T) {
+	src := "%0 = cute.x() {l = #cute.layout<\"(4,8):(1,4)\">} : !cute.ptr<f16, smem>\n" +
+		"  // #cute.layout<\"(9,9):(1,9)\">\n" +
+		"  %1 = cute.y : !cute.layuot<\"8:1\">, !cute.tile<[4:1;8:1]>\n"
+	h := AnalyzeHost("k.mlir", []byte(src))
+	want := []string{
+		`1:20 #cute.layout<"(4,8):(1,4)"> = (4,8):(1,4)`,
+		`3:38 !cute.tile<[4:1;8:1]> = [4:1;8:1]`,
+	}
+	if got := descriptorsOf(h); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("descriptors:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if f := findingsOfHost(h); len(f) != 1 || !strings.HasPrefix(f[0], "3:23 syntax: unknown CuTe type !cute.layuot") {
+		t.Errorf("findings %v, want the misspelt kind on line 3", f)
+	}
+}
+
 func TestHostUnterminated(t *testing.T) {
 	for _, src := range []string{"/* (4,2):(1,2)", "const char* s = \"(4,2):(1,2)", "x = R\"(abc", "// (4,", "'"} {
 		h := AnalyzeHost("k.cpp", []byte(src))

@@ -7,10 +7,15 @@ import (
 	"github.com/alecthomas/participle/v2/lexer"
 )
 
-// FindMLIRTypes finds every CuTe DSL type (!cute.layout<"...">, ...) in a host
-// file (MLIR, or anything that quotes it) and parses each on its own: a
-// malformed type is reported (and left out) and the others are returned.
-// Positions are those of src.
+// FindMLIRTypes finds every CuTe DSL descriptor type (!cute.layout<"...">,
+// !cute.tile<...>, ...) and attribute (#cute.layout<"...">) in a host file
+// (MLIR, or anything that quotes it) and parses each on its own: a malformed
+// one is reported (and left out) and the others are returned, in source
+// order. An attribute comes back as the MLIRType of its payload, its range
+// starting at the '#'. Types of other kinds with an unquoted parameter
+// (!cute.ptr<f16, smem>, ...) are not descriptors and are passed over; one
+// with a quoted payload is read (an unknown kind is reported). Positions are
+// those of src.
 func FindMLIRTypes(src []byte) ([]*MLIRType, []*Error) {
 	text := string(src)
 	var (
@@ -19,24 +24,32 @@ func FindMLIRTypes(src []byte) ([]*MLIRType, []*Error) {
 		at    = Position{Offset: 0, Line: 1, Column: 1}
 	)
 	for {
-		i := strings.Index(text[at.Offset:], "!cute.")
+		i := nextMLIRType(text, at.Offset)
 		if i < 0 {
 			return types, errs
 		}
-		at = at.advance(text[at.Offset : at.Offset+i])
+		at = at.advance(text[at.Offset:i])
 		// The type ends at the end of its line at the latest.
 		end := strings.IndexByte(text[at.Offset:], '\n')
 		if end < 0 {
 			end = len(text) - at.Offset
 		}
 		line := text[at.Offset : at.Offset+end]
-		toks := scan(line, at.Offset, at.Line, at.Column)
+		var toks []lexer.Token
+		if line[0] == '#' {
+			// An attribute: '#' would start a comment, so it is read as
+			// the '!' of a type at the same place.
+			bang := lexer.Token{Type: tokPunct, Value: "!", Pos: lexer.Position{Offset: at.Offset, Line: at.Line, Column: at.Column}}
+			toks = scanInto([]lexer.Token{bang}, line[1:], at.Offset+1, at.Line, at.Column+1)
+		} else {
+			toks = scan(line, at.Offset, at.Line, at.Column)
+		}
 		src := &sliceSource{toks: toks, eof: lexer.EOFToken(lexer.Position{Offset: at.Offset + end, Line: at.Line, Column: at.Column + utf8.RuneCountInString(line)})}
 		r := &exprReader{literalParser{lex: src}}
 		n, err := r.mlir()
 		if err != nil {
 			errs = append(errs, syntaxError(err, stmtTokens{toks: toks[:min(len(toks), stageEnd(toks, 0)+1)], end: src.eof}, kindExpr, "end of line"))
-			at = at.advance("!cute.")
+			at = at.advance(line[:len("!cute.")])
 			continue
 		}
 		m := n.(*MLIRType)
@@ -46,5 +59,37 @@ func FindMLIRTypes(src []byte) ([]*MLIRType, []*Error) {
 			types = append(types, m)
 		}
 		at = m.End
+	}
+}
+
+// nextMLIRType is the offset of the next "!cute.KIND<" or "#cute.KIND<" at
+// or after from with KIND a descriptor kind (see mlirKinds) or followed by
+// a quoted payload, or -1.
+func nextMLIRType(text string, from int) int {
+	for i := from; ; {
+		j := strings.Index(text[i:], "cute.")
+		if j < 0 {
+			return -1
+		}
+		j += i
+		i = j + len("cute.")
+		if j == 0 || text[j-1] != '!' && text[j-1] != '#' {
+			continue
+		}
+		k := i
+		for k < len(text) && isWordByte(text[k]) {
+			k++
+		}
+		if k == len(text) || text[k] != '<' {
+			continue
+		}
+		if k+1 < len(text) && text[k+1] == '"' {
+			return j - 1 // a quoted payload: a descriptor, or a misspelt kind to report
+		}
+		for _, kind := range mlirKinds {
+			if kind == text[i:k] {
+				return j - 1
+			}
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package grammar
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -279,6 +280,23 @@ func TestFindMLIRTypes(t *testing.T) {
 	if len(errs) != 1 || errs[0].Range.Pos.Line != 2 || errs[0].Range.Pos.Column != 35 ||
 		errs[0].Message != "expected ',' or ')' after 4, found ':'" {
 		t.Errorf("errors %v", errs)
+	}
+}
+
+func TestFindMLIRAttributes(t *testing.T) {
+	src := "%0 = cute.x() {l = #cute.layout<\"(4,8):(1,4)\">} : !cute.ptr<f16, smem>, !cute.tile<[4:1;8:1]>\n" +
+		"  #cute.shape<\"(2,3\">\n"
+	types, errs := FindMLIRTypes([]byte(src))
+	var got []string
+	for _, m := range types {
+		got = append(got, fmt.Sprintf("%d:%d %s", m.Pos.Line, m.Pos.Column, textOf(src, m)))
+	}
+	want := []string{`1:20 #cute.layout<"(4,8):(1,4)">`, `1:73 !cute.tile<[4:1;8:1]>`}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if len(errs) != 1 || errs[0].Range.Pos.Line != 2 {
+		t.Errorf("errors %v, want the one on line 2", errs)
 	}
 }
 

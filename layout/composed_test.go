@@ -491,6 +491,8 @@ func FuzzComposed(f *testing.F) {
 		_, _ = Apply("recast_layout", c, Int(n), Int(s0))
 		_, _ = Apply("make_layout", sw)
 		_, _ = SliceComposed(Tup(Int(x), Underscore()), c)
+		_, _ = Apply("local_tile", c, Ints(d0, d1), Ints(0, n))
+		_, _ = Apply("local_partition", c, Make(Ints(d0, d1), Ints(1, d0)), Int(n))
 	})
 }
 
