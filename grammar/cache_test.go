@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // everyKind is a sheet with every node kind in it.
@@ -182,6 +183,12 @@ func TestParseFileCachedMatchesFresh(t *testing.T) {
 			prev, prevSrc = got, src
 			for k := 1 + r.IntN(3); k > 0; k-- {
 				src = editSheet(r, src)
+			}
+			if step%10 == 9 { // a large change: a cut and a paste
+				src = src[:r.IntN(len(src)+1)] + base[r.IntN(len(base)):]
+				for len(src) > 0 && !utf8.ValidString(src) {
+					src = src[1:]
+				}
 			}
 		}
 	}
