@@ -110,6 +110,8 @@ func (b binder) value(n grammar.Node) (layout.Value, error) {
 		return b.value(n.Inner)
 	case *grammar.Name:
 		return b.name(n)
+	case *grammar.String:
+		return Str(n.Value), nil
 	case *grammar.Call:
 		return b.call(n)
 	case *grammar.TirxLayout:
@@ -410,6 +412,9 @@ func (b binder) call(n *grammar.Call) (layout.Value, error) {
 	if err != nil {
 		return nil, b.algebraError(n, op.Name, err, n.Args...)
 	}
+	if check, ok := algebraChecks[op.Name]; ok && b.sites != nil {
+		*b.sites = append(*b.sites, CallSite{Call: n, Op: Op{Name: op.Name, Check: check}, Args: args, Result: v})
+	}
 	return v, nil
 }
 
@@ -460,6 +465,10 @@ func kindOf(v layout.Value) string {
 		return "tiler"
 	case layout.Tag:
 		return "layout tag"
+	case Str:
+		return "string"
+	case AtomValue:
+		return "atom"
 	}
 	return fmt.Sprintf("%T", v)
 }

@@ -20,10 +20,12 @@ const (
 	CodeUnknownOp        = "unknown-operation"
 	CodeUnsupported      = "unsupported"
 	CodeNoValue          = "no-value"
+	CodeInexact          = "inexact"
 	CodeCoalescible      = "coalescible"
 	CodeZeroStride       = "zero-stride"
 	CodeNonCompact       = "non-compact"
 	CodeNotCanonical     = "not-canonical"
+	CodeUnknownAtom      = "unknown-atom"
 	CodeBankConflict     = "bank-conflict"
 	CodeVectorWidth      = "vector-width"
 	CodeNoAdvice         = "no-swizzle-advice"
@@ -53,9 +55,11 @@ var Codes = []CodeDoc{
 	{CodeType, "A value of the wrong kind for its place."},
 	{CodeUnknownOp, "A call of a name that is not a CuTe operation."},
 	{CodeUnsupported, "Read, but not evaluated by cute-lsp."},
+	{CodeInexact, "CuTe accepts the call, but its weak divisibility check lets through a result that is not the mathematical one (a composition that is not A o B, a divide larger than its input)."},
 	{CodeCoalescible, "The layout has a shorter form with the same function."},
 	{CodeZeroStride, "A mode with stride 0 broadcasts one element."},
 	{CodeNonCompact, "The layout's image has holes: it is not compact."},
+	{CodeUnknownAtom, "An atom name CuTe does not define (with the closest names)."},
 	{CodeNotCanonical, "A shared-memory layout no GMMA/UMMA descriptor describes: the mode at fault and why."},
 	{CodeBankConflict, "A shared-memory access takes more wavefronts than the ideal (bank_conflicts, bank_wavefronts)."},
 	{CodeVectorWidth, "A requested access width is wider than the layouts' contiguous, aligned runs allow."},

@@ -68,6 +68,8 @@ type OpError struct {
 	Code    string
 	Message string
 	Err     error
+	// Suggest are texts that could replace argument Arg (quick fixes).
+	Suggest []string
 }
 
 func (e *OpError) Error() string { return e.Op + ": " + e.Message }
@@ -171,7 +173,13 @@ func (b binder) sheetCall(n *grammar.Call, op Op) (layout.Value, error) {
 			if code == "" {
 				code = CodeType
 			}
-			return nil, &EvalError{Range: at, Code: code, Message: err.Error(), Err: err}
+			e := &EvalError{Range: at, Code: code, Message: err.Error(), Err: err}
+			if oe.Arg >= 1 && oe.Arg <= len(n.Args) {
+				for _, text := range oe.Suggest {
+					e.Fixes = append(e.Fixes, Fix{Title: "Change to " + text, Edits: []Edit{{at, text}}})
+				}
+			}
+			return nil, e
 		}
 		return nil, b.algebraError(n, op.Name, err, n.Args...)
 	}

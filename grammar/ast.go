@@ -125,6 +125,13 @@ type Unknown struct {
 	Braced bool
 }
 
+// String is a quoted string, as sheets name atoms: mma_atom("SM80_16x8x16_F32F16F16F32_TN").
+// Value is the text between the quotes, with \" and \\ unescaped.
+type String struct {
+	Range
+	Value string
+}
+
 // Underscore is "_": cute::_ in a coordinate or a tiler (take the whole mode).
 type Underscore struct{ Range }
 
@@ -331,6 +338,7 @@ func (*Int) node()        {}
 func (*Unknown) node()    {}
 func (*Underscore) node() {}
 func (*Name) node()       {}
+func (*String) node()     {}
 func (*Basis) node()      {}
 func (*BasisMode) node()  {}
 func (*Tuple) node()      {}

@@ -27,6 +27,9 @@ func equal(a, b Node, noStatic bool) bool {
 	case *Name:
 		b, ok := b.(*Name)
 		return ok && a.Name == b.Name
+	case *String:
+		b, ok := b.(*String)
+		return ok && a.Value == b.Value
 	case *Basis:
 		b, ok := b.(*Basis)
 		if !ok || !equal(a.Count, b.Count, noStatic) || (a.Den == nil) != (b.Den == nil) || len(a.Modes) != len(b.Modes) {

@@ -2,6 +2,7 @@ package grammar
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -136,7 +137,13 @@ func (r *exprReader) call() (Node, error) {
 		return c, nil
 	}
 	for {
-		a, err := r.expr()
+		var a Node
+		var err error
+		if r.lex.Peek().Type == tokString {
+			a, err = r.stringLit() // names of atoms: only arguments are strings
+		} else {
+			a, err = r.expr()
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -510,4 +517,18 @@ func opener(closer byte) byte {
 		return '{'
 	}
 	return '<'
+}
+
+// stringLit reads a quoted string; an unterminated one is an error at its start.
+func (r *exprReader) stringLit() (Node, error) {
+	t := r.lex.Next()
+	text := t.Value
+	if len(text) < 2 || text[len(text)-1] != '"' {
+		return nil, errorAt(tokSpan(*t), text, `'"'`, "unterminated string %s: expected a closing '\"'", text)
+	}
+	v, err := strconv.Unquote(text)
+	if err != nil {
+		return nil, errorAt(tokSpan(*t), text, "a string", "malformed string %s: %v", text, err)
+	}
+	return &String{Range: tokSpan(*t), Value: v}, nil
 }

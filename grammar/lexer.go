@@ -184,6 +184,9 @@ func (s *scanner) next() (lexer.Token, bool) {
 		typ = tokString
 		i++
 		for i < len(src) && src[i] != '"' && src[i] != '\n' {
+			if src[i] == '\\' && i+1 < len(src) && src[i+1] != '\n' {
+				i++ // an escaped character, \" included
+			}
 			i++
 		}
 		if i < len(src) && src[i] == '"' {

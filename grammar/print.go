@@ -172,6 +172,8 @@ func (p *printer) node(n Node) {
 		p.b.WriteByte('_')
 	case *Name:
 		p.b.WriteString(n.Name)
+	case *String:
+		p.b.WriteString(strconv.Quote(n.Value))
 	case *Basis:
 		p.node(n.Count)
 		if n.Den != nil {

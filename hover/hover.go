@@ -63,6 +63,9 @@ func Value(v layout.Value, opts Options) string {
 	case analysis.DescValue:
 		fmt.Fprintf(&b, "```text\n%s```\n", a.Report)
 		return b.String()
+	case analysis.AtomValue:
+		b.WriteString(atomText(a, opts))
+		return b.String()
 	}
 	switch v := v.(type) {
 	case layout.Swizzle:

@@ -126,3 +126,18 @@ func TestDescriptorHover(t *testing.T) {
 		}
 	}
 }
+
+func TestAtomHover(t *testing.T) {
+	got := Value(mustEval(t, `mma_atom("SM80_16x8x16_F32F16F16F32_TN")`), DefaultOptions)
+	for _, want := range []string{"MMA atom, 16 x 8 x 16", "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32", "A (M x K): thread and value", "T0V0", "C (M x N)"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("MMA hover lacks %q:\n%s", want, got)
+		}
+	}
+	got = Value(mustEval(t, `copy_atom("SM75_U32x4_LDSM_N")`), DefaultOptions)
+	for _, want := range []string{"copy atom", "ldmatrix", "source (16-bit elements)", "destination (16-bit elements)"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("copy hover lacks %q:\n%s", want, got)
+		}
+	}
+}
