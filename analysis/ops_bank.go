@@ -14,7 +14,10 @@ import (
 // an element offset, access maps (thread, value, step...) to that
 // coordinate, bits is the element width; op is ld (the default), st,
 // ldmatrix or stmatrix, with _x1, _x2 or _x4 (x4 by default) and _trans;
-// vector_bits asks for an access width.
+// vector_bits asks for an access width. The access may also be an
+// ldmatrix/stmatrix copy_atom(...): the atom fixes the instruction and its
+// (thread, value) map, and smem's 1-D coordinate is then the atom's tile —
+// the elements of each 16-byte row, then the rows (8 per matrix).
 func init() {
 	RegisterOp(Op{Name: "bank_conflicts", Signature: "bank_conflicts(smem, access, bits [, op] [, vector_bits])",
 		Doc:   "shared-memory wavefronts beyond the ideal (one per phase) over every warp instruction of the access; 0 when conflict-free",
@@ -80,11 +83,16 @@ func bankAccess(name string, args []layout.Value) (bank.Access, error) {
 	default:
 		return a, opArgError(name, 1, "the shared-memory layout %v is a %s, not a layout or a swizzled layout", args[0], kindOf(args[0]))
 	}
-	tv, ok := args[1].(layout.Layout)
-	if !ok {
-		return a, opArgError(name, 2, "the access layout %v is a %s, not a (thread, value, step...) layout", args[1], kindOf(args[1]))
+	tv, isLayout := args[1].(layout.Layout)
+	atomArg, isAtom := args[1].(AtomValue)
+	switch {
+	case isLayout:
+		a.TV = tv
+	case isAtom && atomArg.Copy != nil:
+		// An ldmatrix/stmatrix atom's own warp access (set once bits are known).
+	default:
+		return a, opArgError(name, 2, "the access %v is a %s, not a (thread, value, step...) layout or an ldmatrix/stmatrix copy_atom", args[1], kindOf(args[1]))
 	}
-	a.TV = tv
 	bits, ok := plainInt(args[2])
 	if !ok {
 		return a, opArgError(name, 3, "the element width %v is a %s, not a number of bits", args[2], kindOf(args[2]))
@@ -100,6 +108,20 @@ func bankAccess(name string, args []layout.Value) (bank.Access, error) {
 	}
 	a.ElemBits = int(bits)
 	a.Op, a.Matrices = bank.Load, 0
+	if isAtom {
+		if len(args) > 3 {
+			return a, opArgError(name, 4, "a copy atom fixes the instruction: give (smem, copy_atom(...), bits) only")
+		}
+		sa, err := atomArg.Copy.SmemAccess(int(bits))
+		if err != nil {
+			return a, opArgError(name, 2, "%v", strings.TrimPrefix(err.Error(), "smem access: "))
+		}
+		if err := readBankOp(sa.Op, &a); err != nil {
+			return a, opArgError(name, 2, "%v", err)
+		}
+		a.TV, a.Matrices, a.Trans = sa.TV, sa.Matrices, sa.Trans
+		return a, nil
+	}
 	var sawOp, sawWidth bool
 	for i, v := range args[3:] {
 		arg := i + 4

@@ -11,8 +11,8 @@ import (
 )
 
 // gExpr is a sheet expression, read by hand: stages joined by "o", each a
-// literal, a call or a tiler (read here) or a swizzle, MLIR type, TIRx
-// layout, pointer or angle list (handed to their participle parsers).
+// literal, a call, a tiler, a swizzle or a TIRx layout (read here) or an
+// MLIR type, a pointer or an angle list (handed to their participle parsers).
 type gExpr struct {
 	Node Node
 	Errs []*Error
@@ -215,21 +215,23 @@ func sub[G any](r *exprReader, p *participle.Parser[G]) (*G, error) {
 	panic("grammar: unknown token source")
 }
 
+// swizzle reads a swizzle:
+//
+//	swizzle = ( ( "Swizzle" | "swizzle" | "Sw" | "S" ) "<" int "," int "," int ">" | SW_B_M_S ) [ "{" "}" ]
+//
+// stage has seen the keyword and the "<" (or the SW_B_M_S token).
 func (r *exprReader) swizzle() (Node, error) {
-	g, err := sub(r, swizzleParser)
-	if err != nil {
-		return nil, err
-	}
+	kw := r.lex.Next()
 	s := &Swizzle{}
-	if g.Py != nil {
+	if kw.Type == tokPySwizzle {
 		s.Spelling = SpellPycute
-		s.Range = tokSpan(*g.Py)
+		s.Range = tokSpan(*kw)
 		// SW_B_M_S: the three numbers at their own columns inside the token.
-		fields := strings.SplitN(g.Py.Value[3:], "_", 3)
+		fields := strings.SplitN(kw.Value[3:], "_", 3)
 		at := 3
 		var params [3]*Int
 		for i, f := range fields {
-			t := lexer.Token{Type: tokInt, Value: f, Pos: g.Py.Pos}
+			t := lexer.Token{Type: tokInt, Value: f, Pos: kw.Pos}
 			t.Pos.Offset += at
 			t.Pos.Column += at
 			params[i] = r.integer(t)
@@ -237,7 +239,7 @@ func (r *exprReader) swizzle() (Node, error) {
 		}
 		s.B, s.M, s.S = params[0], params[1], params[2]
 	} else {
-		switch g.Kw.Value {
+		switch kw.Value {
 		case "Swizzle", "swizzle":
 			s.Spelling = SpellSwizzle
 		case "S":
@@ -245,12 +247,40 @@ func (r *exprReader) swizzle() (Node, error) {
 		default:
 			s.Spelling = SpellSw
 		}
-		s.Range = join(tokSpan(g.Kw), tokSpan(g.Close))
-		s.B, s.M, s.S = r.integer(g.B), r.integer(g.M), r.integer(g.S)
+		first := *kw
+		r.lex.Next() // "<"
+		var params [3]*Int
+		for i := range params {
+			t := r.lex.Peek()
+			if t.Type != tokInt && t.Type != tokStatic {
+				return nil, unexpected(t)
+			}
+			r.lex.Next()
+			params[i] = r.integer(*t)
+			want := ","
+			if i == 2 {
+				want = ">"
+			}
+			sep := r.lex.Peek()
+			if !isPunctTok(sep, want) {
+				return nil, unexpected(sep)
+			}
+			r.lex.Next()
+			if i == 2 {
+				s.Range = join(tokSpan(first), tokSpan(*sep))
+			}
+		}
+		s.B, s.M, s.S = params[0], params[1], params[2]
 	}
-	if g.Braces != nil {
+	if open := r.lex.Peek(); isPunctTok(open, "{") {
+		r.lex.Next()
+		close := r.lex.Peek()
+		if !isPunctTok(close, "}") {
+			return nil, unexpected(close)
+		}
+		r.lex.Next()
 		s.Braced = true
-		s.End = tokSpan(*g.Braces).End
+		s.End = tokSpan(*close).End
 	}
 	return s, nil
 }
@@ -362,9 +392,8 @@ func (r *exprReader) mlir() (Node, error) {
 	return m, nil
 }
 
-func (r *exprReader) tirxPart(kw lexer.Token, g *gLayout, close lexer.Token) *TirxPart {
+func (r *exprReader) tirxPartOf(kw lexer.Token, n Node, close lexer.Token) *TirxPart {
 	p := &TirxPart{Range: join(tokSpan(kw), tokSpan(close)), Kind: kw.Value}
-	n := r.take(g)
 	if l, ok := n.(*Layout); ok {
 		p.Layout = l
 	} else {
@@ -375,26 +404,61 @@ func (r *exprReader) tirxPart(kw lexer.Token, g *gLayout, close lexer.Token) *Ti
 	return p
 }
 
+// tirx reads a TIRx layout:
+//
+//	tirx = ( "S" | "R" ) "[" layout "]" { "+" ( "R" "[" layout "]" | leaf ) }
+//
+// stage has seen the keyword and the "[". A term after "+" that starts with
+// R is a replica; the literal it holds, and an offset, are read as literals.
 func (r *exprReader) tirx() (Node, error) {
-	g, err := sub(r, tirxParser)
+	part := func() (*TirxPart, error) {
+		kw := *r.lex.Next()
+		r.lex.Next() // "["
+		if !startsLiteral(r.lex) {
+			return nil, unexpected(r.lex.Peek())
+		}
+		n, err := r.layoutLiteral()
+		if err != nil {
+			return nil, err
+		}
+		close := r.lex.Peek()
+		if !isPunctTok(close, "]") {
+			return nil, unexpected(close)
+		}
+		r.lex.Next()
+		return r.tirxPartOf(kw, n, *close), nil
+	}
+	first, err := part()
 	if err != nil {
 		return nil, err
 	}
-	first := r.tirxPart(g.Kw, g.Shard, g.Close)
 	t := &TirxLayout{Range: first.Range}
 	if first.Kind == "S" {
 		t.Shard = first
 	} else {
 		t.Replicas = append(t.Replicas, first)
 	}
-	for _, term := range g.Terms {
-		if term.Kw != nil {
-			rep := r.tirxPart(*term.Kw, term.Layout, term.Close)
+	for isPunctTok(r.lex.Peek(), "+") {
+		r.lex.Next()
+		if next := r.lex.Peek(); next.Value == "R" && next.Type == tokIdent {
+			if open := r.lex.PeekAfter(); !isPunctTok(open, "[") {
+				return nil, unexpected(open)
+			}
+			rep, err := part()
+			if err != nil {
+				return nil, err
+			}
 			t.Replicas = append(t.Replicas, rep)
 			t.End = rep.End
 			continue
 		}
-		off := r.take(term.Offset)
+		if !startsLiteral(r.lex) {
+			return nil, unexpected(r.lex.Peek())
+		}
+		off, err := r.layoutLiteral()
+		if err != nil {
+			return nil, err
+		}
 		switch off.(type) {
 		case *Basis, *Int:
 		default:

@@ -6,12 +6,12 @@ import (
 )
 
 // The grammar. participle parses the statements (one parser per statement
-// kind: assert, binding, expression) and the swizzle, pointer, MLIR type,
-// TIRx and angle-list constructs; the productions every statement is made of
-// (layout literals, calls, tilers and the "o" chain of stages) are read by
-// hand (expr.go, literal.go) as participle.Parseable types, because
-// participle's reflection over them cost several times the time budget of a
-// 5,000-line sheet. In a sheet participle sees each statement's shell with
+// kind: assert, binding, expression) and the pointer, MLIR type and
+// angle-list constructs; the productions every statement is made of (layout
+// literals, calls, tilers, swizzles, TIRx layouts and the "o" chain of
+// stages) are read by hand (expr.go, literal.go) as participle.Parseable
+// types, because participle's reflection over them cost several times the
+// time budget of a 5,000-line sheet. In a sheet participle sees each statement's shell with
 // every expression as one Expr token (see stmtLexer). Each statement is
 // parsed on its own, so one error never hides the next statement. End
 // positions come from the last token of a node (participle's EndPos would
@@ -56,16 +56,6 @@ type gLayout struct {
 	Errs []*Error
 }
 
-type gSwizzle struct {
-	Kw     lexer.Token  `parser:"(  @( 'Swizzle' | 'swizzle' | 'Sw' | 'S' ) '<'"`
-	B      lexer.Token  `parser:"   @( Int | Static ) ','"`
-	M      lexer.Token  `parser:"   @( Int | Static ) ','"`
-	S      lexer.Token  `parser:"   @( Int | Static )"`
-	Close  lexer.Token  `parser:"   @'>'"`
-	Py     *lexer.Token `parser:"| @PySwizzle )"`
-	Braces *lexer.Token `parser:"( '{' @'}' )?"`
-}
-
 type gPointer struct {
 	Kind  lexer.Token   `parser:"@Ident '['"`
 	Bits  lexer.Token   `parser:"@( Word | Int ) ']'"`
@@ -89,20 +79,6 @@ type gAngle struct {
 	Close lexer.Token `parser:"@'>'"`
 }
 
-type gTirx struct {
-	Kw    lexer.Token  `parser:"@( 'S' | 'R' ) '['"`
-	Shard *gLayout     `parser:"@@"`
-	Close lexer.Token  `parser:"@']'"`
-	Terms []*gTirxTerm `parser:"( '+' @@ )*"`
-}
-
-type gTirxTerm struct {
-	Kw     *lexer.Token `parser:"(  @'R' '['"`
-	Layout *gLayout     `parser:"   @@"`
-	Close  lexer.Token  `parser:"   @']'"`
-	Offset *gLayout     `parser:") | @@"`
-}
-
 var (
 	parserOptions = []participle.Option{
 		participle.Lexer(definition{}),
@@ -111,9 +87,7 @@ var (
 	assertParser  = participle.MustBuild[gAssert](parserOptions...)
 	bindingParser = participle.MustBuild[gBinding](parserOptions...)
 	exprParser    = participle.MustBuild[gExprStmt](parserOptions...)
-	swizzleParser = participle.MustBuild[gSwizzle](parserOptions...)
 	pointerParser = participle.MustBuild[gPointer](parserOptions...)
 	mlirParser    = participle.MustBuild[gMLIR](parserOptions...)
 	angleParser   = participle.MustBuild[gAngle](parserOptions...)
-	tirxParser    = participle.MustBuild[gTirx](parserOptions...)
 )
