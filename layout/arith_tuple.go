@@ -29,7 +29,7 @@ func intLeaf(v int64, static bool) IntTuple {
 }
 
 // isPlainInt reports whether t is a known integer leaf (not a basis).
-func (t IntTuple) isPlainInt() bool { return t.kind == kindInt && len(t.modes()) == 0 }
+func (t IntTuple) isPlainInt() bool { return t.kind == kindInt && t.n == 0 }
 
 // isConst is CuTe's is_constant<v, T>: a static integer leaf equal to v.
 func (t IntTuple) isConst(v int64) bool { return t.isPlainInt() && t.static && t.val == v }

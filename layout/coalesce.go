@@ -215,13 +215,14 @@ const (
 
 // flattenLeaves appends the leaves of s:d to dst; on failure it says why in bad.
 func flattenLeaves(dst *FlatLayout, s, d *IntTuple, bad *flatFailure) bool {
+	dElems, sElems := d.elems(), s.elems()
 	if s.kind == kindTuple {
-		if d.kind != kindTuple || len(d.elems()) != len(s.elems()) {
+		if d.kind != kindTuple || len(dElems) != len(sElems) {
 			bad.why = flatNotCongruent
 			return false
 		}
-		for i := range s.elems() {
-			if !flattenLeaves(dst, &s.elems()[i], &d.elems()[i], bad) {
+		for i := range sElems {
+			if !flattenLeaves(dst, &sElems[i], &dElems[i], bad) {
 				return false
 			}
 		}

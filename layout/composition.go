@@ -69,19 +69,26 @@ func composition(a, b Layout) (Layout, error) {
 	if err != nil {
 		return Layout{}, err
 	}
+	return composeModes(as, ad, paths, b, func() Layout { return a })
+}
+
+// composeModes is composition(A, B) from A's flattened modes as:ad (with
+// their basis paths, or nil); a gives A itself, needed only for an error.
+func composeModes(as, ad []int64, paths [][]int, b Layout, a func() Layout) (Layout, error) {
 	as, ad, paths, ok := coalesceXPaths(as, ad, paths)
 	if !ok {
-		return Layout{}, errorf("composition", CondOverflow, "coalescing %v overflows int64", a)
+		return Layout{}, errorf("composition", CondOverflow, "coalescing %v overflows int64", a())
 	}
 	c := composer{shape: as, stride: ad, track: paths != nil}
 	var s, d IntTuple
+	var err error
 	if isFlatTuple(b.Shape) && isFlatTuple(b.Stride) && len(b.Shape.elems()) == len(b.Stride.elems()) {
 		s, d, err = c.flatModes(b.Shape.elems(), b.Stride.elems(), paths)
 	} else {
 		s, d, err = c.mode(&b.Shape, &b.Stride, paths)
 	}
 	if err == errCompositionFault {
-		return Layout{}, faultError(a, as, ad, paths, c.fault)
+		return Layout{}, faultError(a(), as, ad, paths, c.fault)
 	}
 	if err != nil {
 		return Layout{}, err
@@ -585,14 +592,15 @@ var errCompositionFault = errors.New("composition fault")
 // mode is composition_impl on one mode s:d of B: tuples distribute, a leaf
 // mode becomes one mode or a flat tuple of modes.
 func (c *composer) mode(s, d *IntTuple, paths [][]int) (IntTuple, IntTuple, error) {
+	dElems, sElems := d.elems(), s.elems()
 	if s.IsTuple() {
-		if !d.IsTuple() || len(d.elems()) != len(s.elems()) {
+		if !d.IsTuple() || len(dElems) != len(sElems) {
 			return IntTuple{}, IntTuple{}, notCongruent("composition", *s, *d)
 		}
-		n := len(s.elems())
+		n := len(sElems)
 		slab := make([]IntTuple, 2*n)
-		for i := range s.elems() {
-			rs, rd, err := c.mode(&s.elems()[i], &d.elems()[i], paths)
+		for i := range sElems {
+			rs, rd, err := c.mode(&sElems[i], &dElems[i], paths)
 			if err != nil {
 				return IntTuple{}, IntTuple{}, err
 			}
@@ -698,11 +706,12 @@ func setInt(t *IntTuple, v int64) {
 
 // isFlatTuple reports whether t is a tuple of integer leaves.
 func isFlatTuple(t IntTuple) bool {
+	tElems := t.elems()
 	if !t.IsTuple() {
 		return false
 	}
-	for i := range t.elems() {
-		if t.elems()[i].kind == kindTuple {
+	for i := range tElems {
+		if tElems[i].kind == kindTuple {
 			return false
 		}
 	}
@@ -999,9 +1008,10 @@ func flattenModes(op string, l Layout, shape, stride []int64) ([]int64, []int64,
 	return shape, stride, nil
 }
 
-// appendModes walks s and d by pointer (an IntTuple is 64 bytes; copying
-// one per node was most of the walk's time), leaves inline.
+// appendModes walks s and d by pointer (copying an IntTuple per node was
+// once most of the walk's time), leaves inline.
 func appendModes(op string, s, d *IntTuple, shape, stride []int64) ([]int64, []int64, error) {
+	dElems, sElems := d.elems(), s.elems()
 	if s.kind != kindTuple {
 		if d.kind == kindTuple {
 			return nil, nil, notCongruent(op, *s, *d)
@@ -1014,12 +1024,12 @@ func appendModes(op string, s, d *IntTuple, shape, stride []int64) ([]int64, []i
 		}
 		return append(shape, s.val), append(stride, d.val), nil
 	}
-	if d.kind != kindTuple || len(d.elems()) != len(s.elems()) {
+	if d.kind != kindTuple || len(dElems) != len(sElems) {
 		return nil, nil, notCongruent(op, *s, *d)
 	}
-	for i := range s.elems() {
-		se, de := &s.elems()[i], &d.elems()[i]
-		if se.kind == kindInt && de.kind == kindInt && len(se.modes()) == 0 && len(de.modes()) == 0 {
+	for i := range sElems {
+		se, de := &sElems[i], &dElems[i]
+		if se.kind == kindInt && de.kind == kindInt && se.n == 0 && de.n == 0 {
 			shape, stride = append(shape, se.val), append(stride, de.val)
 			continue
 		}

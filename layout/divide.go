@@ -200,13 +200,13 @@ func logicalDivide(l Layout, t tileArg) (Layout, error) {
 		return byMode(op, CondDivideTooManyModes, l, t, logicalDivide)
 	}
 	b := t.layout
-	c, err := Coalesce(l)
+	shape, err := coalescedShape(l)
 	if err != nil {
 		return Layout{}, inOp(op, fmt.Sprintf("coalesce(%v)", l), err)
 	}
-	rest, err := ComplementTo(b, c.Shape)
+	rest, err := ComplementTo(b, shape)
 	if err != nil {
-		return Layout{}, inOp(op, fmt.Sprintf("complement(%v, %v)", b, c.Shape), err)
+		return Layout{}, inOp(op, fmt.Sprintf("complement(%v, %v)", b, shape), err)
 	}
 	inner := MakeLayoutOf(b, rest)
 	out, err := Composition(l, inner)
@@ -214,6 +214,24 @@ func logicalDivide(l Layout, t tileArg) (Layout, error) {
 		return Layout{}, inOp(op, fmt.Sprintf("composition(%v, %v)", l, inner), err)
 	}
 	return out, nil
+}
+
+// coalescedShape is shape(coalesce(l)), without building coalesce's stride
+// tree when l is flat and static (an integer shape then costs nothing).
+func coalescedShape(l Layout) (IntTuple, error) {
+	var flat FlatLayout
+	if l.flattenStatic(&flat) && CoalesceFlat(&flat, &flat) == nil {
+		if flat.Rank == 1 {
+			return Int(flat.Shape[0]), nil
+		}
+		shape := make([]IntTuple, flat.Rank)
+		for i := range flat.Rank {
+			shape[i] = Int(flat.Shape[i])
+		}
+		return Tup(shape...), nil
+	}
+	c, err := Coalesce(l)
+	return c.Shape, err
 }
 
 // ZippedDivide is CuTe's zipped_divide(L, T) == tile_unzip(logical_divide(L, T), T):

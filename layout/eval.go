@@ -31,11 +31,12 @@ func Crd2Idx(coord, shape, stride IntTuple) (IntTuple, error) {
 
 // allStatic reports whether every leaf of t is static.
 func allStatic(t *IntTuple) bool {
+	tElems := t.elems()
 	if t.kind != kindTuple {
 		return t.kind == kindInt && t.static
 	}
-	for i := range t.elems() {
-		if !allStatic(&t.elems()[i]) {
+	for i := range tElems {
+		if !allStatic(&tElems[i]) {
 			return false
 		}
 	}
@@ -47,19 +48,20 @@ func allStatic(t *IntTuple) bool {
 // tuples out of place, overflow, a zero size), which then gives the answer
 // or the error.
 func fastCrd2Idx(c, s, d *IntTuple, static *bool) (int64, bool) {
+	cElems, dElems, sElems := c.elems(), d.elems(), s.elems()
 	if c.kind != kindTuple {
-		if c.kind != kindInt || len(c.modes()) != 0 {
+		if c.kind != kindInt || c.n != 0 {
 			return 0, false
 		}
 		*static = *static && c.static
 		return fastSplit(c.val, s, d, static)
 	}
-	if s.kind != kindTuple || d.kind != kindTuple || len(c.elems()) != len(s.elems()) || len(d.elems()) != len(s.elems()) {
+	if s.kind != kindTuple || d.kind != kindTuple || len(cElems) != len(sElems) || len(dElems) != len(sElems) {
 		return 0, false
 	}
 	var acc int64
-	for i := range c.elems() {
-		v, ok := fastCrd2Idx(&c.elems()[i], &s.elems()[i], &d.elems()[i], static)
+	for i := range cElems {
+		v, ok := fastCrd2Idx(&cElems[i], &sElems[i], &dElems[i], static)
 		if !ok {
 			return 0, false
 		}
@@ -71,15 +73,16 @@ func fastCrd2Idx(c, s, d *IntTuple, static *bool) (int64, bool) {
 }
 
 func fastSplit(idx int64, s, d *IntTuple, static *bool) (int64, bool) {
+	dElems, sElems := d.elems(), s.elems()
 	if s.kind != kindTuple {
-		if d.kind != kindInt || len(d.modes()) != 0 {
+		if d.kind != kindInt || d.n != 0 {
 			return 0, false
 		}
 		*static = *static && d.static
 		return mulChecked(idx, d.val)
 	}
-	n := len(s.elems())
-	if d.kind != kindTuple || len(d.elems()) != n || n == 0 {
+	n := len(sElems)
+	if d.kind != kindTuple || len(dElems) != n || n == 0 {
 		return 0, false
 	}
 	var acc int64
@@ -88,14 +91,14 @@ func fastSplit(idx int64, s, d *IntTuple, static *bool) (int64, bool) {
 		if i < n-1 {
 			c = 0
 			if idx != 0 {
-				p, ok := fastProduct(&s.elems()[i], static)
+				p, ok := fastProduct(&sElems[i], static)
 				if !ok || p == 0 {
 					return 0, false
 				}
 				c, idx = idx%p, idx/p
 			}
 		}
-		v, ok := fastSplit(c, &s.elems()[i], &d.elems()[i], static)
+		v, ok := fastSplit(c, &sElems[i], &dElems[i], static)
 		if !ok {
 			return 0, false
 		}
@@ -107,13 +110,14 @@ func fastSplit(idx int64, s, d *IntTuple, static *bool) (int64, bool) {
 }
 
 func fastProduct(s *IntTuple, static *bool) (int64, bool) {
+	sElems := s.elems()
 	if s.kind != kindTuple {
 		*static = *static && s.static
-		return s.val, s.kind == kindInt && len(s.modes()) == 0
+		return s.val, s.kind == kindInt && s.n == 0
 	}
 	p := int64(1)
-	for i := range s.elems() {
-		v, ok := fastProduct(&s.elems()[i], static)
+	for i := range sElems {
+		v, ok := fastProduct(&sElems[i], static)
 		if !ok {
 			return 0, false
 		}

@@ -45,7 +45,7 @@ type IntTuple struct {
 
 // elems is a tuple's elements (shared); nil for a leaf.
 func (t IntTuple) elems() []IntTuple {
-	if t.kind != kindTuple || t.n == 0 {
+	if t.kind != kindTuple {
 		return nil
 	}
 	return unsafe.Slice((*IntTuple)(t.ptr), t.n)
@@ -132,7 +132,7 @@ func (t IntTuple) IsUnknown() bool { return t.kind == kindUnknown }
 func (t IntTuple) IsStatic() bool { return t.kind == kindInt && t.static }
 
 // IsBasis reports whether t is a scaled basis leaf (n@d).
-func (t IntTuple) IsBasis() bool { return t.kind == kindInt && len(t.modes()) > 0 }
+func (t IntTuple) IsBasis() bool { return t.kind == kindInt && t.n > 0 }
 
 // Value is the integer of a leaf (the coefficient of a scaled basis); 0 for tuples and unknowns.
 func (t IntTuple) Value() int64 { return t.val }

@@ -76,14 +76,15 @@ func checkCongruent(op string, shape, stride IntTuple, path []int) error {
 // congruent reports whether s and d have the same tree (no allocation: the
 // mode path is built only for the error).
 func congruent(s, d *IntTuple) bool {
+	dElems, sElems := d.elems(), s.elems()
 	if s.kind != kindTuple {
 		return d.kind != kindTuple
 	}
-	if d.kind != kindTuple || len(s.elems()) != len(d.elems()) {
+	if d.kind != kindTuple || len(sElems) != len(dElems) {
 		return false
 	}
-	for i := range s.elems() {
-		if !congruent(&s.elems()[i], &d.elems()[i]) {
+	for i := range sElems {
+		if !congruent(&sElems[i], &dElems[i]) {
 			return false
 		}
 	}

@@ -46,14 +46,37 @@ func logicalProduct(a Layout, t tileArg) (Layout, error) {
 	if !ok {
 		return Layout{}, errorf(op, CondOverflow, "size(%v)*cosize(%v) = %d*%d overflows int64", a, b, sa, cb)
 	}
-	bound := Int(n)
-	rest, err := ComplementTo(a, bound)
+	// complement(A, n) is a flat layout of integers: B composes with its
+	// modes directly, and its tree is built only for an error message.
+	var sb, db [flatInline]int64
+	fs, fd, err := filterModes("complement", a, sb[:0], db[:0])
 	if err != nil {
-		return Layout{}, inOp(op, fmt.Sprintf("complement(%v, %v)", a, bound), err)
+		return Layout{}, inOp(op, fmt.Sprintf("complement(%v, %v)", a, Int(n)), err)
 	}
-	rep, err := Composition(rest, b)
+	var rsb, rdb [flatInline + 1]int64
+	rs, rd, fault, ok := complementModes(fs, fd, cotargetInt(n), rsb[:0], rdb[:0])
+	if !ok {
+		return Layout{}, inOp(op, fmt.Sprintf("complement(%v, %v)", a, Int(n)), complementError(a, cotargetInt(n), fault))
+	}
+	var rep Layout
+	var keepS, keepD [flatInline + 1]int64
+	if k := len(rs); k == 0 || k > len(keepS) {
+		rep, err = Composition(flatLayout(rs, rd), b)
+		if err != nil {
+			return Layout{}, inOp(op, fmt.Sprintf("composition(%v, %v)", flatLayout(rs, rd), b), err)
+		}
+		return MakeLayoutOf(a, rep), nil
+	}
+	// composeModes coalesces rs:rd in place; the error message wants it whole.
+	copy(keepS[:], rs)
+	copy(keepD[:], rd)
+	rest := func() Layout { return flatLayout(keepS[:len(rs)], keepD[:len(rd)]) }
+	rep, err = composeModes(rs, rd, nil, b, rest)
+	if err != nil && hasBasis(b.Stride) {
+		rep, err = compositionBasisB(rest(), b) // as Composition does
+	}
 	if err != nil {
-		return Layout{}, inOp(op, fmt.Sprintf("composition(%v, %v)", rest, b), err)
+		return Layout{}, inOp(op, fmt.Sprintf("composition(%v, %v)", rest(), b), err)
 	}
 	return MakeLayoutOf(a, rep), nil
 }
