@@ -412,6 +412,9 @@ func (b binder) call(n *grammar.Call) (layout.Value, error) {
 	if err != nil {
 		return nil, b.algebraError(n, op.Name, err, n.Args...)
 	}
+	if check, ok := algebraChecks[op.Name]; ok && b.sites != nil {
+		*b.sites = append(*b.sites, CallSite{Call: n, Op: Op{Name: op.Name, Check: check}, Args: args, Result: v})
+	}
 	return v, nil
 }
 

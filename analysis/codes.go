@@ -20,6 +20,7 @@ const (
 	CodeUnknownOp        = "unknown-operation"
 	CodeUnsupported      = "unsupported"
 	CodeNoValue          = "no-value"
+	CodeInexact          = "inexact"
 	CodeCoalescible      = "coalescible"
 	CodeZeroStride       = "zero-stride"
 	CodeNonCompact       = "non-compact"
@@ -54,6 +55,7 @@ var Codes = []CodeDoc{
 	{CodeType, "A value of the wrong kind for its place."},
 	{CodeUnknownOp, "A call of a name that is not a CuTe operation."},
 	{CodeUnsupported, "Read, but not evaluated by cute-lsp."},
+	{CodeInexact, "CuTe accepts the call, but its weak divisibility check lets through a result that is not the mathematical one (a composition that is not A o B, a divide larger than its input)."},
 	{CodeCoalescible, "The layout has a shorter form with the same function."},
 	{CodeZeroStride, "A mode with stride 0 broadcasts one element."},
 	{CodeNonCompact, "The layout's image has holes: it is not compact."},

@@ -1,6 +1,11 @@
 package grammar
 
-import "sync"
+import (
+	"sort"
+	"sync"
+
+	"github.com/alecthomas/participle/v2/lexer"
+)
 
 // Cache keeps the trees of a sheet's statements between parses (see
 // ParseFileCached): an editor re-parses a sheet on every keystroke, and all
@@ -13,6 +18,25 @@ type Cache struct {
 	mu      sync.Mutex
 	entries map[stmtKey][]*cacheEntry
 	gen     uint64
+	last    *lastParse
+}
+
+// lastParse is the latest parse, statement by statement: a new version
+// shares a prefix and a suffix with it, whose statements are taken over
+// without being scanned again.
+type lastParse struct {
+	src      string
+	records  []stmtRecord
+	comments []*Comment
+}
+
+// stmtRecord is one statement of a parse.
+type stmtRecord struct {
+	key     stmtKey
+	at      Position       // its first token
+	entry   *cacheEntry    // its tree
+	resume  lexer.Position // the start of the line after its End; Offset -1 when the file's end ended it
+	lastTok lexer.Position // the end of its last token
 }
 
 // stmtKey is everything a statement's tree depends on: its text (from its
@@ -78,7 +102,7 @@ func (c *Cache) Len() int {
 // lookup finds the tree of a statement with key starting at at. Among equal
 // statements it prefers the one that was at the same place, then any not yet
 // used by this parse, so that repeated lines each keep their own entry.
-func (c *Cache) lookup(key stmtKey, at Position) (Stmt, []*Error, bool) {
+func (c *Cache) lookup(key stmtKey, at Position) (*cacheEntry, bool) {
 	es := c.entries[key]
 	var pick *cacheEntry
 	for _, e := range es {
@@ -95,28 +119,120 @@ func (c *Cache) lookup(key stmtKey, at Position) (Stmt, []*Error, bool) {
 	}
 	if pick == nil {
 		if len(es) == 0 {
-			return nil, nil, false
+			return nil, false
 		}
-		// Every entry is taken by an equal statement of this parse: copy
-		// one and keep the copy as this statement's entry.
-		src := es[0]
-		dOff, dLine := at.Offset-src.at.Offset, at.Line-src.at.Line
-		s, errs := moveStmt(src.stmt, src.errs, dOff, dLine)
-		c.entries[key] = append(es, &cacheEntry{at: at, stmt: s, errs: errs, gen: c.gen})
-		return s, errs, true
+		pick = es[0]
 	}
-	pick.gen = c.gen
-	if pick.at != at {
-		pick.stmt, pick.errs = moveStmt(pick.stmt, pick.errs, at.Offset-pick.at.Offset, at.Line-pick.at.Line)
-		pick.at = at
+	return c.reuse(key, pick, at), true
+}
+
+// reuse takes entry e of key for a statement now at at: moved there, or,
+// when an equal statement of this parse has it already, copied there as a
+// new entry.
+func (c *Cache) reuse(key stmtKey, e *cacheEntry, at Position) *cacheEntry {
+	if e.gen == c.gen {
+		s, errs := moveStmt(e.stmt, e.errs, at.Offset-e.at.Offset, at.Line-e.at.Line)
+		ne := &cacheEntry{at: at, stmt: s, errs: errs, gen: c.gen}
+		c.entries[key] = append(c.entries[key], ne)
+		return ne
 	}
-	return pick.stmt, pick.errs, true
+	e.gen = c.gen
+	if e.at != at {
+		e.stmt, e.errs = moveStmt(e.stmt, e.errs, at.Offset-e.at.Offset, at.Line-e.at.Line)
+		e.at = at
+	}
+	return e
 }
 
 // store records a statement just parsed; key.text must not share memory
 // with the file's text.
-func (c *Cache) store(key stmtKey, at Position, s Stmt, errs []*Error) {
-	c.entries[key] = append(c.entries[key], &cacheEntry{at: at, stmt: s, errs: errs, gen: c.gen})
+func (c *Cache) store(key stmtKey, at Position, s Stmt, errs []*Error) *cacheEntry {
+	e := &cacheEntry{at: at, stmt: s, errs: errs, gen: c.gen}
+	c.entries[key] = append(c.entries[key], e)
+	return e
+}
+
+// editSpan is where a new version differs from the latest parse: the text
+// before prefix and from the ends (len minus suffix) on is the same.
+type editSpan struct {
+	old            *lastParse
+	prefix         int
+	oldEnd, newEnd int // the end of the changed text in the old and new version
+	synced         bool
+}
+
+func newEditSpan(old *lastParse, text string) *editSpan {
+	n := min(len(old.src), len(text))
+	p := 0
+	for p < n && old.src[p] == text[p] {
+		p++
+	}
+	s := 0
+	for s < n-p && old.src[len(old.src)-1-s] == text[len(text)-1-s] {
+		s++
+	}
+	return &editSpan{old: old, prefix: p, oldEnd: len(old.src) - s, newEnd: len(text) - s}
+}
+
+// prefixStatements is how many of the old statements can be taken as they
+// are: each one, and the next (which the splitter may have looked into),
+// lie wholly before the edit.
+func (e *editSpan) prefixStatements() int {
+	n := 0
+	rs := e.old.records
+	for n+1 < len(rs) && rs[n+1].resume.Offset >= 0 && rs[n+1].resume.Offset <= e.prefix {
+		n++
+	}
+	return n
+}
+
+// sync is called after each statement scanned (rec): once the scanner stands
+// at a line start past the edit where an old statement ended too, the rest
+// of the old statements are the same, moved; they are taken over and the
+// scanner jumps past them (the file's last statement, when the end of the
+// file ended it, is scanned again: where it ends depends on the statement
+// before).
+func (e *editSpan) sync(l *stmtLexer, c *Cache, f *File, add func(Stmt, []*Error, stmtRecord), rec stmtRecord) {
+	if e.synced || rec.resume.Offset < 0 || rec.resume.Offset < e.newEnd {
+		return
+	}
+	delta := e.newEnd - e.oldEnd
+	oldAt := rec.resume.Offset - delta
+	rs := e.old.records
+	j := sort.Search(len(rs), func(i int) bool { return rs[i].resume.Offset >= oldAt })
+	if j == len(rs) || rs[j].resume.Offset != oldAt {
+		return
+	}
+	e.synced = true
+	last := len(rs)
+	if rs[last-1].resume.Offset < 0 {
+		last--
+	}
+	if last <= j+1 {
+		return
+	}
+	dLine := rec.resume.Line - rs[j].resume.Line
+	m := mover{delta, dLine}
+	for _, r := range rs[j+1 : last] {
+		r.at = m.pos(r.at)
+		r.entry = c.reuse(r.key, r.entry, r.at)
+		r.resume.Offset += delta
+		r.resume.Line += dLine
+		r.lastTok.Offset += delta
+		r.lastTok.Line += dLine
+		add(r.entry.stmt, r.entry.errs, r)
+	}
+	end := rs[last-1].resume
+	for _, cm := range e.old.comments {
+		if cm.Pos.Offset >= end.Offset {
+			break
+		}
+		if cm.Pos.Offset >= oldAt {
+			f.Comments = append(f.Comments, m.node(cm).(*Comment))
+		}
+	}
+	r := rs[last-1]
+	l.resume(lexer.Position{Offset: r.resume.Offset + delta, Line: r.resume.Line + dLine}, lexer.Position{Offset: r.lastTok.Offset + delta, Line: r.lastTok.Line + dLine, Column: r.lastTok.Column})
 }
 
 // moveStmt copies a statement's tree and errors with every position moved

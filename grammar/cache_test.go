@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // everyKind is a sheet with every node kind in it.
@@ -183,6 +184,12 @@ func TestParseFileCachedMatchesFresh(t *testing.T) {
 			for k := 1 + r.IntN(3); k > 0; k-- {
 				src = editSheet(r, src)
 			}
+			if step%10 == 9 { // a large change: a cut and a paste
+				src = src[:r.IntN(len(src)+1)] + base[r.IntN(len(base)):]
+				for len(src) > 0 && !utf8.ValidString(src) {
+					src = src[1:]
+				}
+			}
 		}
 	}
 }
@@ -234,6 +241,20 @@ func BenchmarkParseSheet5000Edit(b *testing.B) {
 			s = edited
 		}
 		ParseFileCached("bench.cute", s, cache)
+	}
+	b.ReportMetric(float64((cpuTime()-start).Nanoseconds())/float64(b.N), "cpu-ns/op")
+}
+
+// BenchmarkParseSheet5000Unchanged re-parses the 5,000-line sheet, unchanged,
+// with a cache: the floor of a cached parse.
+func BenchmarkParseSheet5000Unchanged(b *testing.B) {
+	src := sheet5000()
+	cache := NewCache()
+	ParseFileCached("bench.cute", src, cache)
+	b.ReportAllocs()
+	start := cpuTime()
+	for b.Loop() {
+		ParseFileCached("bench.cute", src, cache)
 	}
 	b.ReportMetric(float64((cpuTime()-start).Nanoseconds())/float64(b.N), "cpu-ns/op")
 }

@@ -38,11 +38,18 @@ func ParseFileCached(filename string, src []byte, cache *Cache) (*File, []*Error
 	}
 	var (
 		errs    [][]*Error    // each statement's errors
+		recs    []stmtRecord  // each statement's record, for the next parse (with a cache)
 		batch   []lexer.Token // the shell tokens of statements to parse, back to back
 		pending []int         // the statements in batch
 		stmtSrc []string      // their own copy of their text
-		keys    []stmtKey     // their cache keys
 	)
+	add := func(s Stmt, e []*Error, r stmtRecord) {
+		f.Statements = append(f.Statements, s)
+		errs = append(errs, e)
+		if cache != nil {
+			recs = append(recs, r)
+		}
+	}
 	// Token streams of a few hundred tokens, statements separated by End
 	// tokens; each statement is parsed from a checkpoint at its first token.
 	// (A stream per statement, or one for the whole file, costs more: the
@@ -66,17 +73,37 @@ func ParseFileCached(filename string, src []byte, cache *Cache) (*File, []*Error
 			first, _ := st.first()
 			f.Statements[i], errs[i] = parseStatement(stmtSrc[k], first.Pos.Offset, st, pl)
 			if cache != nil {
-				cache.store(keys[k], pos(first.Pos), f.Statements[i], errs[i])
+				recs[i].entry = cache.store(recs[i].key, recs[i].at, f.Statements[i], errs[i])
 			}
 			pl.LoadCheckpoint(stop)
 		}
-		batch, pending, stmtSrc, keys = batch[:0], pending[:0], stmtSrc[:0], keys[:0]
+		batch, pending, stmtSrc = batch[:0], pending[:0], stmtSrc[:0]
+	}
+	var edit *editSpan
+	if cache != nil && cache.last != nil {
+		n := len(cache.last.records) + 8
+		f.Statements, errs, recs = make([]Stmt, 0, n), make([][]*Error, 0, n), make([]stmtRecord, 0, n)
+		f.Comments = make([]*Comment, 0, len(cache.last.comments)+8)
+		edit = newEditSpan(cache.last, text)
+		// The statements before the edit are as they were.
+		n = edit.prefixStatements()
+		for _, r := range edit.old.records[:n] {
+			r.entry = cache.reuse(r.key, r.entry, r.at)
+			add(r.entry.stmt, r.entry.errs, r)
+		}
+		if n > 0 {
+			r := edit.old.records[n-1]
+			l.resume(r.resume, r.lastTok)
+			for _, c := range edit.old.comments {
+				if c.Pos.Offset >= r.resume.Offset {
+					break
+				}
+				f.Comments = append(f.Comments, c)
+			}
+		}
 	}
 	for l.statement() {
 		q := l.queue
-		i := len(f.Statements)
-		f.Statements = append(f.Statements, nil)
-		errs = append(errs, nil)
 		first, end := q[0], q[len(q)-1]
 		last := q[len(q)-2]
 		for _, t := range q {
@@ -86,16 +113,24 @@ func ParseFileCached(filename string, src []byte, cache *Cache) (*File, []*Error
 		}
 		lastEnd := tokenEnd(last)
 		own := text[first.Pos.Offset:lastEnd.Offset]
+		var rec stmtRecord
 		if cache != nil {
-			key := stmtKey{text: own, col: first.Pos.Column, eof: end.EOF(),
+			rec = stmtRecord{at: pos(first.Pos), lastTok: l.lastEnd, resume: lexer.Position{Offset: -1}}
+			if !end.EOF() {
+				rec.resume = lexer.Position{Offset: end.Pos.Offset + 1, Line: end.Pos.Line + 1, Column: 1}
+			}
+			rec.key = stmtKey{text: own, col: first.Pos.Column, eof: end.EOF(),
 				endOffset: end.Pos.Offset - first.Pos.Offset, endLine: end.Pos.Line - first.Pos.Line, endCol: end.Pos.Column}
-			if s, e, ok := cache.lookup(key, pos(first.Pos)); ok {
-				f.Statements[i], errs[i] = s, e
+			if e, ok := cache.lookup(rec.key, rec.at); ok {
+				rec.entry = e
+				add(e.stmt, e.errs, rec)
+				if edit != nil {
+					edit.sync(l, cache, f, add, rec)
+				}
 				continue
 			}
-			key.text = strings.Clone(own)
-			keys = append(keys, key)
-			own = key.text
+			rec.key.text = strings.Clone(own)
+			own = rec.key.text
 		} else {
 			own = strings.Clone(own)
 		}
@@ -106,11 +141,15 @@ func ParseFileCached(filename string, src []byte, cache *Cache) (*File, []*Error
 			from := t.Pos.Offset - first.Pos.Offset
 			t.Value = own[from : from+len(t.Value)]
 		}
+		pending = append(pending, len(f.Statements))
+		add(nil, nil, rec)
 		batch = append(batch, q...)
-		pending = append(pending, i)
 		stmtSrc = append(stmtSrc, own)
 		if len(batch) >= chunkTokens {
 			flush()
+		}
+		if edit != nil {
+			edit.sync(l, cache, f, add, rec)
 		}
 	}
 	flush()
@@ -120,6 +159,9 @@ func ParseFileCached(filename string, src []byte, cache *Cache) (*File, []*Error
 	sort.SliceStable(f.Errors, func(i, j int) bool {
 		return f.Errors[i].Range.Pos.Offset < f.Errors[j].Range.Pos.Offset
 	})
+	if cache != nil {
+		cache.last = &lastParse{src: text, records: recs, comments: f.Comments}
+	}
 	return f, f.Errors
 }
 
@@ -184,6 +226,14 @@ func (l *stmtLexer) peekToken() (lexer.Token, bool) {
 			return l.ahead[i], true
 		}
 	}
+}
+
+// resume sets the lexer at the start of a line (just past a statement's
+// End), lastEnd being the end of the last token before it.
+func (l *stmtLexer) resume(at, lastEnd lexer.Position) {
+	l.sc.i, l.sc.line, l.sc.col = at.Offset, at.Line, 1
+	l.ahead, l.head, l.queue = l.ahead[:0], 0, l.queue[:0]
+	l.lastEnd = lastEnd
 }
 
 // statement reads the next statement into the queue; false at the end.

@@ -244,7 +244,28 @@ func Lookup(name string) (*MMA, *Copy, error) {
 }
 
 func notFound(name, kind string) *NotFound {
-	return &NotFound{Name: name, Kind: kind, Suggestion: Suggest(name, 3)}
+	nf := &NotFound{Name: name, Kind: kind}
+	k := Key(name)
+	switch {
+	case kind == "copy atom" && mmaByKey[k] != nil:
+		nf.Hint = fmt.Sprintf("it is an MMA atom: mma_atom(%q) reads it", name)
+		return nf
+	case kind == "MMA atom" && copyByKey[k] != nil:
+		nf.Hint = fmt.Sprintf("it is a copy atom: copy_atom(%q) reads it", name)
+		return nf
+	}
+	// The nearest names of the kind asked for: an MMA atom is no answer
+	// to a copy atom's misspelling.
+	for _, s := range Suggest(name, 20) {
+		sk := Key(s)
+		if kind == "MMA atom" && mmaByKey[sk] == nil || kind == "copy atom" && copyByKey[sk] == nil {
+			continue
+		}
+		if nf.Suggestion = append(nf.Suggestion, s); len(nf.Suggestion) == 3 {
+			break
+		}
+	}
+	return nf
 }
 
 type layoutTuple = layout.IntTuple

@@ -183,3 +183,26 @@ func TestComplete(t *testing.T) {
 		t.Errorf("no match: %v", got)
 	}
 }
+
+// Asking for one kind of atom by the name of the other says so, and a
+// misspelling is answered with names of the kind asked for only.
+func TestNotFoundKeepsToItsKind(t *testing.T) {
+	_, err := LookupCopy("SM80_16x8x16_F32F16F16F32_TN")
+	if err == nil || !strings.Contains(err.Error(), `it is an MMA atom: mma_atom("SM80_16x8x16_F32F16F16F32_TN") reads it`) || strings.Contains(err.Error(), "did you mean") {
+		t.Errorf("copy atom by an MMA name: %v", err)
+	}
+	_, err = LookupMMA("SM75_U32x4_LDSM_N")
+	if err == nil || !strings.Contains(err.Error(), "it is a copy atom") {
+		t.Errorf("MMA atom by a copy name: %v", err)
+	}
+	_, err = LookupCopy("SM75_U32x4_LDSM_T_typo")
+	var nf *NotFound
+	if !errors.As(err, &nf) || len(nf.Suggestion) == 0 {
+		t.Fatalf("misspelt copy atom: %v", err)
+	}
+	for _, s := range nf.Suggestion {
+		if _, err := LookupCopy(s); err != nil {
+			t.Errorf("suggestion %s is not a copy atom: %v", s, err)
+		}
+	}
+}
