@@ -215,8 +215,8 @@ const (
 
 // flattenLeaves appends the leaves of s:d to dst; on failure it says why in bad.
 func flattenLeaves(dst *FlatLayout, s, d *IntTuple, bad *flatFailure) bool {
-	dElems, sElems := d.elems(), s.elems()
 	if s.kind == kindTuple {
+		dElems, sElems := elemsAt(d), elemsAt(s)
 		if d.kind != kindTuple || len(dElems) != len(sElems) {
 			bad.why = flatNotCongruent
 			return false

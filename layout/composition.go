@@ -592,8 +592,8 @@ var errCompositionFault = errors.New("composition fault")
 // mode is composition_impl on one mode s:d of B: tuples distribute, a leaf
 // mode becomes one mode or a flat tuple of modes.
 func (c *composer) mode(s, d *IntTuple, paths [][]int) (IntTuple, IntTuple, error) {
-	dElems, sElems := d.elems(), s.elems()
 	if s.IsTuple() {
+		dElems, sElems := elemsAt(d), elemsAt(s)
 		if !d.IsTuple() || len(dElems) != len(sElems) {
 			return IntTuple{}, IntTuple{}, notCongruent("composition", *s, *d)
 		}
@@ -706,10 +706,10 @@ func setInt(t *IntTuple, v int64) {
 
 // isFlatTuple reports whether t is a tuple of integer leaves.
 func isFlatTuple(t IntTuple) bool {
-	tElems := t.elems()
 	if !t.IsTuple() {
 		return false
 	}
+	tElems := t.elems()
 	for i := range tElems {
 		if tElems[i].kind == kindTuple {
 			return false
@@ -1011,7 +1011,6 @@ func flattenModes(op string, l Layout, shape, stride []int64) ([]int64, []int64,
 // appendModes walks s and d by pointer (copying an IntTuple per node was
 // once most of the walk's time), leaves inline.
 func appendModes(op string, s, d *IntTuple, shape, stride []int64) ([]int64, []int64, error) {
-	dElems, sElems := d.elems(), s.elems()
 	if s.kind != kindTuple {
 		if d.kind == kindTuple {
 			return nil, nil, notCongruent(op, *s, *d)
@@ -1024,6 +1023,7 @@ func appendModes(op string, s, d *IntTuple, shape, stride []int64) ([]int64, []i
 		}
 		return append(shape, s.val), append(stride, d.val), nil
 	}
+	dElems, sElems := elemsAt(d), elemsAt(s)
 	if d.kind != kindTuple || len(dElems) != len(sElems) {
 		return nil, nil, notCongruent(op, *s, *d)
 	}

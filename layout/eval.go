@@ -31,10 +31,10 @@ func Crd2Idx(coord, shape, stride IntTuple) (IntTuple, error) {
 
 // allStatic reports whether every leaf of t is static.
 func allStatic(t *IntTuple) bool {
-	tElems := t.elems()
 	if t.kind != kindTuple {
 		return t.kind == kindInt && t.static
 	}
+	tElems := elemsAt(t)
 	for i := range tElems {
 		if !allStatic(&tElems[i]) {
 			return false
@@ -48,7 +48,6 @@ func allStatic(t *IntTuple) bool {
 // tuples out of place, overflow, a zero size), which then gives the answer
 // or the error.
 func fastCrd2Idx(c, s, d *IntTuple, static *bool) (int64, bool) {
-	cElems, dElems, sElems := c.elems(), d.elems(), s.elems()
 	if c.kind != kindTuple {
 		if c.kind != kindInt || c.n != 0 {
 			return 0, false
@@ -56,6 +55,7 @@ func fastCrd2Idx(c, s, d *IntTuple, static *bool) (int64, bool) {
 		*static = *static && c.static
 		return fastSplit(c.val, s, d, static)
 	}
+	cElems, dElems, sElems := elemsAt(c), elemsAt(d), elemsAt(s)
 	if s.kind != kindTuple || d.kind != kindTuple || len(cElems) != len(sElems) || len(dElems) != len(sElems) {
 		return 0, false
 	}
@@ -73,7 +73,6 @@ func fastCrd2Idx(c, s, d *IntTuple, static *bool) (int64, bool) {
 }
 
 func fastSplit(idx int64, s, d *IntTuple, static *bool) (int64, bool) {
-	dElems, sElems := d.elems(), s.elems()
 	if s.kind != kindTuple {
 		if d.kind != kindInt || d.n != 0 {
 			return 0, false
@@ -81,6 +80,7 @@ func fastSplit(idx int64, s, d *IntTuple, static *bool) (int64, bool) {
 		*static = *static && d.static
 		return mulChecked(idx, d.val)
 	}
+	dElems, sElems := elemsAt(d), elemsAt(s)
 	n := len(sElems)
 	if d.kind != kindTuple || len(dElems) != n || n == 0 {
 		return 0, false
@@ -110,11 +110,11 @@ func fastSplit(idx int64, s, d *IntTuple, static *bool) (int64, bool) {
 }
 
 func fastProduct(s *IntTuple, static *bool) (int64, bool) {
-	sElems := s.elems()
 	if s.kind != kindTuple {
 		*static = *static && s.static
 		return s.val, s.kind == kindInt && s.n == 0
 	}
+	sElems := elemsAt(s)
 	p := int64(1)
 	for i := range sElems {
 		v, ok := fastProduct(&sElems[i], static)

@@ -43,18 +43,38 @@ type IntTuple struct {
 	static bool
 }
 
-// maxTupleLen bounds the elements of a tuple and the modes of a basis: the
-// count is an int32 (the array types below are never allocated, only
-// pointed into; a tuple that long would take 48 GiB).
-const maxTupleLen = 1<<31 - 1
+// sliceOf has the memory layout of a Go slice: elems and modes build their
+// slice headers directly, without unsafe.Slice's checks (ptr and n come
+// only from tupleOf and withModes, which took them from a slice), since
+// the tree walks of crd2idx and composition read elements at every node.
+type sliceOf struct {
+	data     unsafe.Pointer
+	len, cap int
+}
 
 // elems is a tuple's elements (shared); nil for a leaf.
 func (t IntTuple) elems() []IntTuple {
-	if t.kind != kindTuple || t.n == 0 {
+	if t.kind != kindTuple {
 		return nil
 	}
-	// Through an array pointer: one bounds check, fewer than unsafe.Slice's.
-	return (*[maxTupleLen]IntTuple)(t.ptr)[:t.n:t.n]
+	return t.tupleElems()
+}
+
+// tupleElems is elems for a t known to be a tuple.
+func (t IntTuple) tupleElems() []IntTuple {
+	h := sliceOf{t.ptr, int(t.n), int(t.n)}
+	return *(*[]IntTuple)(unsafe.Pointer(&h))
+}
+
+// elemsAt is elems of the IntTuple at t. The tree walks hold nodes by
+// pointer: a method on the value would first copy the five-field struct
+// (too many fields for the compiler to keep in registers) onto the stack.
+func elemsAt(t *IntTuple) []IntTuple {
+	if t.kind != kindTuple {
+		return nil
+	}
+	h := sliceOf{t.ptr, int(t.n), int(t.n)}
+	return *(*[]IntTuple)(unsafe.Pointer(&h))
 }
 
 // modes is a basis leaf's path (shared); nil for anything else.
@@ -62,7 +82,8 @@ func (t IntTuple) modes() []int {
 	if t.kind == kindTuple || t.n == 0 {
 		return nil
 	}
-	return (*[maxTupleLen]int)(t.ptr)[:t.n:t.n]
+	h := sliceOf{t.ptr, int(t.n), int(t.n)}
+	return *(*[]int)(unsafe.Pointer(&h))
 }
 
 // withModes is the leaf t scaling the basis path modes (shared, not copied;
@@ -78,9 +99,6 @@ func (t IntTuple) withModes(modes []int) IntTuple {
 // tupleOf is the tuple whose elements are elems (not copied).
 func tupleOf(elems []IntTuple) IntTuple {
 	t := IntTuple{kind: kindTuple}
-	if len(elems) > maxTupleLen {
-		panic("layout: a tuple of more than 2^31-1 elements")
-	}
 	if len(elems) > 0 {
 		t.ptr, t.n = unsafe.Pointer(unsafe.SliceData(elems)), int32(len(elems))
 	}

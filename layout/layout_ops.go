@@ -76,10 +76,10 @@ func checkCongruent(op string, shape, stride IntTuple, path []int) error {
 // congruent reports whether s and d have the same tree (no allocation: the
 // mode path is built only for the error).
 func congruent(s, d *IntTuple) bool {
-	dElems, sElems := d.elems(), s.elems()
 	if s.kind != kindTuple {
 		return d.kind != kindTuple
 	}
+	dElems, sElems := elemsAt(d), elemsAt(s)
 	if d.kind != kindTuple || len(sElems) != len(dElems) {
 		return false
 	}
