@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/cute-lsp/cute-lsp/analysis/atom"
 	"github.com/cute-lsp/cute-lsp/codegen/ptx"
 )
 
@@ -21,7 +22,7 @@ func init() {
 func runPTX(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("ptx", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	all := fs.String("all", "", "write every lowerable atom's module to this folder, with manifest.tsv and skipped.tsv")
+	all := fs.String("all", "", "write every lowerable atom's module to this folder, with manifest.tsv, skipped.tsv, and runs.tsv with the .frag reference fragments of the mma.sync atoms")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: cute-lsp ptx \"ATOM NAME\" | cute-lsp ptx --all DIR")
 		fs.PrintDefaults()
@@ -57,12 +58,30 @@ func writeAllPTX(dir string) error {
 	}
 	mods, skips := ptx.All()
 	var manifest, skipped strings.Builder
+	var runs strings.Builder
 	for i, m := range mods {
 		file := fmt.Sprintf("%04d.ptx", i)
 		if err := os.WriteFile(filepath.Join(dir, file), []byte(m.Text), 0o644); err != nil {
 			return err
 		}
 		fmt.Fprintf(&manifest, "%s\t%s\t%s\n", file, m.Target, m.Name)
+		a, err := atom.LookupMMA(m.Name)
+		if err != nil {
+			continue
+		}
+		f, err := ptx.Reference(a)
+		if err != nil {
+			continue // no reference run for this atom (not mma.sync, or no exact encoding of its types)
+		}
+		frag := fmt.Sprintf("%04d.frag", i)
+		data := append(append(append(append([]byte{}, f.A...), f.B...), f.C...), f.D...)
+		if err := os.WriteFile(filepath.Join(dir, frag), data, 0o644); err != nil {
+			return err
+		}
+		fmt.Fprintf(&runs, "%s\t%s\t%d\t%d\t%d\t%d\t%d\t%s\n", file, frag, f.Threads, len(f.A), len(f.B), len(f.C), len(f.D), m.Name)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "runs.tsv"), []byte(runs.String()), 0o644); err != nil {
+		return err
 	}
 	for _, s := range skips {
 		fmt.Fprintf(&skipped, "%s\t%s\n", s.Name, s.Reason)

@@ -136,3 +136,25 @@ func TestCheckCatchesBrokenModules(t *testing.T) {
 		}
 	}
 }
+
+func TestReferenceFragments(t *testing.T) {
+	if half(1) != 0x3c00 || half(-2) != 0xc000 || half(147) != 0x5898 {
+		t.Errorf("half: %x %x %x", half(1), half(-2), half(147))
+	}
+	a, err := atom.LookupMMA("SM80_16x8x16_F32F16F16F32_TN")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := Reference(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.A) != 32*16 || len(f.B) != 32*8 || len(f.C) != 32*16 || len(f.D) != 32*16 {
+		t.Fatalf("sizes %d %d %d %d", len(f.A), len(f.B), len(f.C), len(f.D))
+	}
+	// Thread 0 holds A(0,0), A(0,1) in its first register (CuTe's SM80 A layout),
+	// 3*0+5*1 mod 7 - 3 = 2 for the second.
+	if f.A[0] != 0x00 || f.A[1] != 0xc2 || f.A[2] != 0x00 || f.A[3] != 0x40 {
+		t.Errorf("thread 0 A register 0: % x", f.A[:4])
+	}
+}
