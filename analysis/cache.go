@@ -1,8 +1,8 @@
 package analysis
 
 import (
-	"hash/fnv"
-	"strconv"
+	"encoding/binary"
+	"hash/maphash"
 	"sync"
 
 	"github.com/cute-lsp/cute-lsp/grammar"
@@ -20,6 +20,7 @@ type Cache struct {
 	entries map[uint64]*cacheEntry
 	gen     uint64
 	parsed  *grammar.Cache // the statements' trees (AnalyzeSheetCached)
+	seed    maphash.Seed
 	// suggestions are the names offered for undefined names (boundNames).
 	suggestions map[suggestKey]*suggestion
 }
@@ -50,18 +51,21 @@ type cacheEntry struct {
 
 // NewCache makes an empty cache.
 func NewCache() *Cache {
-	return &Cache{entries: map[uint64]*cacheEntry{}, parsed: grammar.NewCache(), suggestions: map[suggestKey]*suggestion{}}
+	return &Cache{entries: map[uint64]*cacheEntry{}, parsed: grammar.NewCache(), suggestions: map[suggestKey]*suggestion{}, seed: maphash.MakeSeed()}
 }
 
 // statementKey hashes a statement's text, its starting column and the keys
 // of the bindings it reads.
-func statementKey(text []byte, col int, deps []uint64) uint64 {
-	h := fnv.New64a()
+func (c *Cache) statementKey(text []byte, col int, deps []uint64) uint64 {
+	var h maphash.Hash
+	h.SetSeed(c.seed)
 	h.Write(text)
-	var buf [24]byte
-	h.Write(strconv.AppendInt(append(buf[:0], 0), int64(col), 10))
+	var buf [8]byte
+	binary.LittleEndian.PutUint64(buf[:], uint64(col))
+	h.Write(buf[:])
 	for _, d := range deps {
-		h.Write(strconv.AppendUint(append(buf[:0], 0), d, 16))
+		binary.LittleEndian.PutUint64(buf[:], d)
+		h.Write(buf[:])
 	}
 	return h.Sum64()
 }

@@ -862,8 +862,8 @@ func faultError(a Layout, shape, stride []int64, paths [][]int, f compositionFau
 			f.rStride, f.rShape, f.rStride, f.i, mode, note, f.restStride, f.cs)
 	case faultShape:
 		return errorf("composition", CondShapeDivisibility,
-			"shape %d of mode %d:%d of B, %d of it left at mode %d (%s) of A%s, is not a multiple of %d, the part of that mode it covers at stride %d",
-			f.rShape, f.rShape, f.rStride, f.restShape, f.i, mode, note, f.taken, f.restStride)
+			"mode %d:%d of B has %d elements left to take at mode %d (%s) of A%s, which holds %d of them at stride %d; %d is not a multiple of %d, so they cannot continue evenly into A's next mode",
+			f.rShape, f.rStride, f.restShape, f.i, mode, note, f.taken, f.restStride, f.restShape, f.taken)
 	case faultZero:
 		if f.cs == 0 {
 			return errorf("composition", CondDivideByZero, "layout %v has a mode of shape 0", a)

@@ -396,7 +396,7 @@ func TestCompositionErrors(t *testing.T) {
 	_, err := Composition(mustLayout("(4,8):(1,5)"), mustLayout("2:6"))
 	wantError(t, "stride divisibility", err, "composition", CondStrideDivisibility, "stride 6", "(4:1)")
 	_, err = Composition(mustLayout("(3,4):(4,1)"), mustLayout("4:1"))
-	wantError(t, "shape divisibility", err, "composition", CondShapeDivisibility, "shape 4", "multiple of 3")
+	wantError(t, "shape divisibility", err, "composition", CondShapeDivisibility, "has 4 elements left to take", "4 is not a multiple of 3")
 	_, err = Composition(mustLayout("(2,2,8):(1,2,5)"), mustLayout("2:6"))
 	wantError(t, "coalesced note", err, "composition", CondStrideDivisibility, "(A coalesced is (4,8):(1,5))")
 	_, err = CompositionTiler(mustLayout("(8,8):(8,1)"), Tiler{Modes: []TilerMode{{Skip: true}, {Skip: true}, {Skip: true}}})
