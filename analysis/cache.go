@@ -3,6 +3,7 @@ package analysis
 import (
 	"encoding/binary"
 	"hash/maphash"
+	"slices"
 	"sync"
 
 	"github.com/cute-lsp/cute-lsp/grammar"
@@ -93,7 +94,7 @@ func (c *Cache) end() {
 // lookup finds a statement's earlier result, moved to where the statement is now.
 func (c *Cache) lookup(key uint64, text []byte, col int, deps []uint64, pos grammar.Position) (stmtResult, bool) {
 	e, ok := c.entries[key]
-	if !ok || e.text != string(text) || e.col != col || !sameKeys(e.deps, deps) {
+	if !ok || e.text != string(text) || e.col != col || !slices.Equal(e.deps, deps) {
 		return stmtResult{}, false
 	}
 	e.gen = c.gen
@@ -117,18 +118,6 @@ func (c *Cache) lookup(key uint64, text []byte, col int, deps []uint64, pos gram
 
 func (c *Cache) store(key uint64, text string, col int, deps []uint64, pos grammar.Position, r stmtResult) {
 	c.entries[key] = &cacheEntry{text: text, col: col, deps: deps, pos: pos, value: r.value, err: r.err, hints: r.hints, calls: r.calls, gen: c.gen}
-}
-
-func sameKeys(a, b []uint64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // shiftError moves the ranges of an evaluation error by whole lines (the

@@ -43,12 +43,18 @@ type IntTuple struct {
 	static bool
 }
 
+// maxTupleLen bounds the elements of a tuple and the modes of a basis: the
+// count is an int32 (the array types below are never allocated, only
+// pointed into; a tuple that long would take 48 GiB).
+const maxTupleLen = 1<<31 - 1
+
 // elems is a tuple's elements (shared); nil for a leaf.
 func (t IntTuple) elems() []IntTuple {
-	if t.kind != kindTuple {
+	if t.kind != kindTuple || t.n == 0 {
 		return nil
 	}
-	return unsafe.Slice((*IntTuple)(t.ptr), t.n)
+	// Through an array pointer: one bounds check, fewer than unsafe.Slice's.
+	return (*[maxTupleLen]IntTuple)(t.ptr)[:t.n:t.n]
 }
 
 // modes is a basis leaf's path (shared); nil for anything else.
@@ -56,7 +62,7 @@ func (t IntTuple) modes() []int {
 	if t.kind == kindTuple || t.n == 0 {
 		return nil
 	}
-	return unsafe.Slice((*int)(t.ptr), t.n)
+	return (*[maxTupleLen]int)(t.ptr)[:t.n:t.n]
 }
 
 // withModes is the leaf t scaling the basis path modes (shared, not copied;
@@ -72,6 +78,9 @@ func (t IntTuple) withModes(modes []int) IntTuple {
 // tupleOf is the tuple whose elements are elems (not copied).
 func tupleOf(elems []IntTuple) IntTuple {
 	t := IntTuple{kind: kindTuple}
+	if len(elems) > maxTupleLen {
+		panic("layout: a tuple of more than 2^31-1 elements")
+	}
 	if len(elems) > 0 {
 		t.ptr, t.n = unsafe.Pointer(unsafe.SliceData(elems)), int32(len(elems))
 	}
