@@ -1,8 +1,9 @@
 package analysis
 
 import (
-	"hash/fnv"
-	"strconv"
+	"encoding/binary"
+	"hash/maphash"
+	"slices"
 	"sync"
 
 	"github.com/cute-lsp/cute-lsp/grammar"
@@ -20,6 +21,7 @@ type Cache struct {
 	entries map[uint64]*cacheEntry
 	gen     uint64
 	parsed  *grammar.Cache // the statements' trees (AnalyzeSheetCached)
+	seed    maphash.Seed
 	// suggestions are the names offered for undefined names (boundNames).
 	suggestions map[suggestKey]*suggestion
 }
@@ -50,18 +52,21 @@ type cacheEntry struct {
 
 // NewCache makes an empty cache.
 func NewCache() *Cache {
-	return &Cache{entries: map[uint64]*cacheEntry{}, parsed: grammar.NewCache(), suggestions: map[suggestKey]*suggestion{}}
+	return &Cache{entries: map[uint64]*cacheEntry{}, parsed: grammar.NewCache(), suggestions: map[suggestKey]*suggestion{}, seed: maphash.MakeSeed()}
 }
 
 // statementKey hashes a statement's text, its starting column and the keys
 // of the bindings it reads.
-func statementKey(text []byte, col int, deps []uint64) uint64 {
-	h := fnv.New64a()
+func (c *Cache) statementKey(text []byte, col int, deps []uint64) uint64 {
+	var h maphash.Hash
+	h.SetSeed(c.seed)
 	h.Write(text)
-	var buf [24]byte
-	h.Write(strconv.AppendInt(append(buf[:0], 0), int64(col), 10))
+	var buf [8]byte
+	binary.LittleEndian.PutUint64(buf[:], uint64(col))
+	h.Write(buf[:])
 	for _, d := range deps {
-		h.Write(strconv.AppendUint(append(buf[:0], 0), d, 16))
+		binary.LittleEndian.PutUint64(buf[:], d)
+		h.Write(buf[:])
 	}
 	return h.Sum64()
 }
@@ -89,7 +94,7 @@ func (c *Cache) end() {
 // lookup finds a statement's earlier result, moved to where the statement is now.
 func (c *Cache) lookup(key uint64, text []byte, col int, deps []uint64, pos grammar.Position) (stmtResult, bool) {
 	e, ok := c.entries[key]
-	if !ok || e.text != string(text) || e.col != col || !sameKeys(e.deps, deps) {
+	if !ok || e.text != string(text) || e.col != col || !slices.Equal(e.deps, deps) {
 		return stmtResult{}, false
 	}
 	e.gen = c.gen
@@ -113,18 +118,6 @@ func (c *Cache) lookup(key uint64, text []byte, col int, deps []uint64, pos gram
 
 func (c *Cache) store(key uint64, text string, col int, deps []uint64, pos grammar.Position, r stmtResult) {
 	c.entries[key] = &cacheEntry{text: text, col: col, deps: deps, pos: pos, value: r.value, err: r.err, hints: r.hints, calls: r.calls, gen: c.gen}
-}
-
-func sameKeys(a, b []uint64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // shiftError moves the ranges of an evaluation error by whole lines (the

@@ -150,7 +150,7 @@ func (s *Sheet) evalStatement(st grammar.Stmt, src []byte, scope scopeEnv, deps 
 			depKeys = append(depKeys, d.key)
 		}
 		s.depKeys = depKeys
-		key = statementKey(text, span.Pos.Column, depKeys)
+		key = cache.statementKey(text, span.Pos.Column, depKeys)
 		if r, ok := cache.lookup(key, text, span.Pos.Column, depKeys, span.Pos); ok {
 			return key, r, true
 		}
@@ -187,10 +187,12 @@ func (s *Sheet) resolveNames(n grammar.Node, scope scopeEnv, deps *[]*Symbol) {
 	switch n := n.(type) {
 	case nil, *grammar.Int, *grammar.Unknown, *grammar.Underscore, *grammar.Swizzle, *grammar.Pointer, *grammar.BasisMode:
 	case *grammar.Name:
-		if _, isTag := tags[n.Name]; isTag && scope[n.Name] == nil {
-			return
-		}
 		sym := scope[n.Name]
+		if sym == nil {
+			if _, isTag := tags[n.Name]; isTag {
+				return
+			}
+		}
 		s.Refs[n] = sym
 		if sym != nil {
 			sym.Uses = append(sym.Uses, n)
@@ -199,9 +201,8 @@ func (s *Sheet) resolveNames(n grammar.Node, scope scopeEnv, deps *[]*Symbol) {
 	case *grammar.Call:
 		// The operation's name is not a sheet name, nor are the bare
 		// words it reads.
-		op, isSheetOp := sheetOps[n.Fun.Name]
 		for _, a := range n.Args {
-			if name, ok := a.(*grammar.Name); ok && isSheetOp && op.isKeyword(name.Name) && scope[name.Name] == nil {
+			if name, ok := a.(*grammar.Name); ok && s.isKeywordOf(n, name) && scope[name.Name] == nil {
 				continue
 			}
 			s.resolveNames(a, scope, deps)
@@ -233,6 +234,12 @@ func (s *Sheet) resolveNames(n grammar.Node, scope scopeEnv, deps *[]*Symbol) {
 			return false
 		})
 	}
+}
+
+// isKeywordOf reports whether name is a bare word the call's operation reads.
+func (s *Sheet) isKeywordOf(call *grammar.Call, name *grammar.Name) bool {
+	op, ok := sheetOps[call.Fun.Name]
+	return ok && op.isKeyword(name.Name)
 }
 
 func (s *Sheet) resolveAll(ns []grammar.Node, scope scopeEnv, deps *[]*Symbol) {

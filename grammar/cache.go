@@ -212,7 +212,7 @@ func (e *editSpan) sync(l *stmtLexer, c *Cache, f *File, add func(Stmt, []*Error
 		return
 	}
 	dLine := rec.resume.Line - rs[j].resume.Line
-	m := mover{delta, dLine}
+	m := &mover{dOff: delta, dLine: dLine}
 	for _, r := range rs[j+1 : last] {
 		r.at = m.pos(r.at)
 		r.entry = c.reuse(r.key, r.entry, r.at)
@@ -240,7 +240,7 @@ func (e *editSpan) sync(l *stmtLexer, c *Cache, f *File, add func(Stmt, []*Error
 // same column and its text is the same. A BadStmt's Err stays the first of
 // errs, as the parser makes it.
 func moveStmt(s Stmt, errs []*Error, dOff, dLine int) (Stmt, []*Error) {
-	m := mover{dOff, dLine}
+	m := &mover{dOff: dOff, dLine: dLine}
 	var moved []*Error
 	if errs != nil {
 		moved = make([]*Error, len(errs))
@@ -265,19 +265,22 @@ func moveStmt(s Stmt, errs []*Error, dOff, dLine int) (Stmt, []*Error) {
 
 // moveNode copies the tree under n with every position moved by dOffset
 // bytes and dLine lines (columns unchanged).
-func moveNode(n Node, dOffset, dLine int) Node { return mover{dOffset, dLine}.node(n) }
+func moveNode(n Node, dOffset, dLine int) Node { return (&mover{dOff: dOffset, dLine: dLine}).node(n) }
 
-type mover struct{ dOff, dLine int }
+type mover struct {
+	dOff, dLine int
+	ints        []Int // the integers of the tree being copied are allocated a few at a time
+}
 
-func (m mover) pos(p Position) Position {
+func (m *mover) pos(p Position) Position {
 	p.Offset += m.dOff
 	p.Line += m.dLine
 	return p
 }
 
-func (m mover) rng(r Range) Range { return Range{Pos: m.pos(r.Pos), End: m.pos(r.End)} }
+func (m *mover) rng(r Range) Range { return Range{Pos: m.pos(r.Pos), End: m.pos(r.End)} }
 
-func (m mover) err(e *Error) *Error {
+func (m *mover) err(e *Error) *Error {
 	if e == nil {
 		return nil
 	}
@@ -286,7 +289,7 @@ func (m mover) err(e *Error) *Error {
 	return &c
 }
 
-func (m mover) nodes(ns []Node) []Node {
+func (m *mover) nodes(ns []Node) []Node {
 	if ns == nil {
 		return nil
 	}
@@ -297,7 +300,21 @@ func (m mover) nodes(ns []Node) []Node {
 	return out
 }
 
-func (m mover) integer(n *Int) *Int {
+func (m *mover) integer(n *Int) *Int {
+	if n == nil {
+		return nil
+	}
+	if len(m.ints) == 0 {
+		m.ints = make([]Int, 4)
+	}
+	c := &m.ints[0]
+	m.ints = m.ints[1:]
+	*c = *n
+	c.Range = m.rng(n.Range)
+	return c
+}
+
+func (m *mover) name(n *Name) *Name {
 	if n == nil {
 		return nil
 	}
@@ -306,30 +323,21 @@ func (m mover) integer(n *Int) *Int {
 	return &c
 }
 
-func (m mover) name(n *Name) *Name {
-	if n == nil {
-		return nil
-	}
-	c := *n
-	c.Range = m.rng(n.Range)
-	return &c
-}
-
-func (m mover) layout(n *Layout) *Layout {
+func (m *mover) layout(n *Layout) *Layout {
 	if n == nil {
 		return nil
 	}
 	return &Layout{Range: m.rng(n.Range), Shape: m.node(n.Shape), Stride: m.node(n.Stride)}
 }
 
-func (m mover) tirxPart(n *TirxPart) *TirxPart {
+func (m *mover) tirxPart(n *TirxPart) *TirxPart {
 	if n == nil {
 		return nil
 	}
 	return &TirxPart{Range: m.rng(n.Range), Kind: n.Kind, Layout: m.layout(n.Layout)}
 }
 
-func (m mover) node(n Node) Node {
+func (m *mover) node(n Node) Node {
 	if n == nil {
 		return nil
 	}

@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"fmt"
 	"path"
 	"strings"
 	"sync"
@@ -137,6 +138,9 @@ func hoverOptions(cfg Config) render.Options {
 // call or literal there evaluates to; in a host file, the descriptor there.
 func (a *Analyzed) Hover(_ context.Context, snap *Snapshot, cfg Config, off int) (Hover, bool) {
 	if s := a.sheet(snap); s != nil {
+		if h, ok := assertHover(s, off); ok {
+			return h, true
+		}
 		t, ok := s.TargetAt(off)
 		if !ok {
 			return Hover{}, false
@@ -159,6 +163,42 @@ func (a *Analyzed) Hover(_ context.Context, snap *Snapshot, cfg Config, off int)
 		}
 	}
 	return Hover{}, false
+}
+
+// assertHover tells, on an assert's keyword or relation, whether it holds
+// and what its two sides are.
+func assertHover(s *analysis.Sheet, off int) (Hover, bool) {
+	i := s.StatementAt(off)
+	if i < 0 {
+		return Hover{}, false
+	}
+	as, ok := s.File.Statements[i].(*grammar.Assert)
+	if !ok {
+		return Hover{}, false
+	}
+	keyword := Span{as.Pos.Offset, as.Pos.Offset + len("assert")}
+	relation := spanOf(as.OpRange)
+	if !keyword.Contains(off) && !relation.Contains(off) {
+		return Hover{}, false
+	}
+	env := s.EnvAt(i)
+	side := func(n grammar.Node) string {
+		v, err := analysis.Eval(n, env)
+		if err != nil {
+			return "(error)"
+		}
+		return "`" + v.String() + "`"
+	}
+	verdict := "holds"
+	if err := s.Results[i].Err; err != nil {
+		verdict = "fails: " + strings.TrimPrefix(err.Error(), "assert failed: ")
+	}
+	meaning := "the same function (equal size and offsets)"
+	if as.Op == grammar.AssertIs {
+		meaning = "the same representation (shape and stride trees)"
+	}
+	md := fmt.Sprintf("**assert** %s\n\nleft: %s\n\nright: %s\n\n`%s` asks for %s\n", verdict, side(as.Left), side(as.Right), as.Op, meaning)
+	return Hover{Span: spanOf(as.Range), Markdown: md}, true
 }
 
 // CodeActions are the sheet's rewrites of the value at the span's start.

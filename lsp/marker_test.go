@@ -321,7 +321,6 @@ func (f *markedFile) locate(snap *Snapshot, m *marker, a markerArg) (Span, error
 
 // markerRun is the state of one file's test.
 type markerRun struct {
-	t        *testing.T
 	f        *markedFile
 	snap     *Snapshot // of the analyzed text
 	features *Analyzed
@@ -740,17 +739,31 @@ func TestMarkers(t *testing.T) {
 }
 
 func runMarkerFile(t *testing.T, name string) {
-	src, err := os.ReadFile(filepath.Join(markerDir, name))
+	failures, err := checkMarkerFile(markerDir, name, *updateGoldens)
 	if err != nil {
 		t.Fatal(err)
+	}
+	for _, msg := range failures {
+		t.Error(msg)
+	}
+}
+
+// checkMarkerFile runs the markers of dir/name and compares their output
+// with dir/name.golden (or rewrites it, when update is set); each failure
+// names the file and line of the marker. err is set when the test cannot
+// run at all (an unreadable file, a malformed marker or golden).
+func checkMarkerFile(dir, name string, update bool) (failures []string, err error) {
+	src, err := os.ReadFile(filepath.Join(dir, name))
+	if err != nil {
+		return nil, err
 	}
 	f, err := parseMarkedFile(name, string(src))
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	cfg := DefaultConfig()
 	cfg.TableCap = 8 // tables as the editor shows them, small enough to read in a golden
-	r := &markerRun{t: t, f: f, features: NewAnalyzed(), cfg: cfg, claimed: map[int]bool{}, got: map[string]string{}}
+	r := &markerRun{f: f, features: NewAnalyzed(), cfg: cfg, claimed: map[int]bool{}, got: map[string]string{}}
 	r.snap = NewSnapshot("file:///markers/"+name, 1, f.kind, f.blanked)
 	r.findings = r.features.Analyze(context.Background(), r.snap, r.cfg)
 	sort.SliceStable(r.findings, func(i, j int) bool { return r.findings[i].Span.Start < r.findings[j].Span.Start })
@@ -763,24 +776,19 @@ func runMarkerFile(t *testing.T, name string) {
 		}
 	}
 	r.checkTokens()
-	for _, msg := range r.failures {
-		t.Error(msg)
-	}
+	failures = r.failures
 
-	goldenPath := filepath.Join(markerDir, name+".golden")
-	if *updateGoldens {
-		if err := os.WriteFile(goldenPath, []byte(writeSections(r.order, r.got)), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
+	goldenPath := filepath.Join(dir, name+".golden")
+	if update {
+		return failures, os.WriteFile(goldenPath, []byte(writeSections(r.order, r.got)), 0o644)
 	}
 	data, err := os.ReadFile(goldenPath)
 	if err != nil {
-		t.Fatalf("%v (run go test ./lsp -run Marker -update)", err)
+		return nil, fmt.Errorf("%v (run go test ./lsp -run Marker -update)", err)
 	}
 	want, wantOrder, err := readSections(string(data))
 	if err != nil {
-		t.Fatalf("%s: %v", goldenPath, err)
+		return nil, fmt.Errorf("%s: %v", goldenPath, err)
 	}
 	lineOf := map[string]int{}
 	for _, m := range f.markers {
@@ -790,18 +798,19 @@ func runMarkerFile(t *testing.T, name string) {
 		w, ok := want[h]
 		line := lineOf[strings.SplitN(h, " #", 2)[0]]
 		if !ok {
-			t.Errorf("%s:%d: no golden section %q (run with -update)", name, line, h)
+			failures = append(failures, fmt.Sprintf("%s:%d: no golden section %q (run with -update)", name, line, h))
 			continue
 		}
 		if w != r.got[h] {
-			t.Errorf("%s:%d: %s: output differs from the golden (- want, + got):\n%s", name, line, h, textDiff(w, r.got[h]))
+			failures = append(failures, fmt.Sprintf("%s:%d: %s: output differs from the golden (- want, + got):\n%s", name, line, h, textDiff(w, r.got[h])))
 		}
 	}
 	for _, h := range wantOrder {
 		if _, ok := r.got[h]; !ok {
-			t.Errorf("%s: golden section %q has no marker (run with -update)", goldenPath, h)
+			failures = append(failures, fmt.Sprintf("%s: golden section %q has no marker (run with -update)", goldenPath, h))
 		}
 	}
+	return failures, nil
 }
 
 // The golden files are sections, each a header line "-- NAME --" and the
@@ -926,6 +935,43 @@ func TestMarkersCoverEveryCode(t *testing.T) {
 	for _, c := range analysis.Codes {
 		if _, exempt := markerExemptCodes[c.Code]; !exempt && !seen[c.Code] {
 			t.Errorf("no @diag marker expects a %s finding (%s): add a source line that raises it, with its @diag, to a file of %s (see its README.md) and run go test ./lsp -run Marker -update; or, if no source can raise it, say why in markerExemptCodes", c.Code, c.Summary, markerDir)
+		}
+	}
+}
+
+// A marker whose expectation fails says where and how: the file and line of
+// the marker, and a diff of the golden against the output.
+func TestMarkerFailuresNameTheLine(t *testing.T) {
+	dir := t.TempDir()
+	src := "tile = (4,8):(1,4)\n# @hover(\"tile\") @diag(\"tile\", \"syntax\", \"\")\nx = (4,2):(1,(2,3))\n"
+	if err := os.WriteFile(filepath.Join(dir, "t.cute"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := checkMarkerFile(dir, "t.cute", true); err != nil {
+		t.Fatal(err)
+	}
+	golden := filepath.Join(dir, "t.cute.golden")
+	data, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wrong := strings.Replace(string(data), "(4,8):(1,4)", "(4,8):(1,5)", 1)
+	if err := os.WriteFile(golden, []byte(wrong), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	failures, err := checkMarkerFile(dir, "t.cute", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := strings.Join(failures, "\n")
+	for _, want := range []string{
+		`t.cute:2: @diag("tile", "syntax", ""): no syntax finding at 1:1`,
+		"t.cute:3: a finding no @diag expects: error incongruent",
+		`t.cute:2: 1: @hover("tile"): output differs from the golden (- want, + got)`,
+		"\t- (4,8):(1,5)\n\t+ (4,8):(1,4)",
+	} {
+		if !strings.Contains(all, want) {
+			t.Errorf("failures do not contain %q:\n%s", want, all)
 		}
 	}
 }

@@ -27,6 +27,11 @@ func LowerMMA(a *atom.MMA) (*Module, error) {
 	switch {
 	case a.PTX == "":
 		return nil, &Skip{Name: a.Name, Reason: "CuTe issues no single instruction for it (complex MMAs are several real ones, written in C++)"}
+	case strings.HasPrefix(a.PTX, "dp2a."):
+		// CuTe's SM61_DP2A writes "dp2a.s32.s32"; PTX requires the .lo or .hi
+		// half, and ptxas 13.0 rejects it (testdata/ptx/assembled.tsv of the
+		// first run). Choosing a half would be a different instruction.
+		return nil, &Skip{Name: a.Name, Reason: "CuTe's dp2a.s32.s32 lacks the .lo/.hi mode PTX requires (ptxas: '.hi/.lo' modifier required for instruction 'dp2a')"}
 	case strings.HasPrefix(a.PTX, "wgmma."):
 		return lowerGMMA(a, n)
 	case strings.HasPrefix(a.PTX, "tcgen05.mma"):
@@ -64,11 +69,29 @@ func LowerMMA(a *atom.MMA) (*Module, error) {
 	}
 	k.emit("%s", instr)
 	k.store("param_d", "d", a.RegD, rd)
+	v := mmaVersion(a.PTX)
 	return &Module{
-		Name: a.Name, Target: "sm_90a", Version: "8.0", Threads: n,
+		Name: a.Name, Target: "sm_90a", Version: v, Threads: n,
 		Instructions: []string{instr}, Vectors: [][]int{vecs},
-		Text: module(a.Name, "sm_90a", "8.0", n, []*kernel{k}),
+		Text: module(a.Name, "sm_90a", v, n, []*kernel{k}),
 	}, nil
+}
+
+// mmaVersion is the oldest PTX ISA that has the instruction, as ptxas 13.0
+// reports it: FP8 mma.sync came with 8.4, its FP16 accumulation with 8.7,
+// wgmma of mixed signed and unsigned 8-bit integers with 8.4; everything
+// else here assembles for sm_90a at 8.0, the first ISA with sm_90a.
+func mmaVersion(ptx string) string {
+	fp8 := strings.Contains(ptx, ".e4m3") || strings.Contains(ptx, ".e5m2")
+	switch {
+	case strings.HasPrefix(ptx, "mma.sync") && fp8 && strings.Contains(ptx, ".f16.e"):
+		return "8.7"
+	case strings.HasPrefix(ptx, "mma.sync") && fp8:
+		return "8.4"
+	case strings.HasPrefix(ptx, "wgmma") && (strings.Contains(ptx, ".s8.u8") || strings.Contains(ptx, ".u8.s8")):
+		return "8.4"
+	}
+	return "8.0"
 }
 
 func skipRegs(name, operand string, err error) error {
@@ -141,10 +164,11 @@ func lowerGMMA(a *atom.MMA, n int64) (*Module, error) {
 	k.emit("wgmma.commit_group.sync.aligned;")
 	k.emit("wgmma.wait_group.sync.aligned 0;")
 	k.store("param_c", "c", a.RegC, rc)
+	v := mmaVersion(a.PTX)
 	return &Module{
-		Name: a.Name, Target: "sm_90a", Version: "8.0", Threads: n,
+		Name: a.Name, Target: "sm_90a", Version: v, Threads: n,
 		Instructions: []string{instr}, Vectors: [][]int{vecs},
-		Text: module(a.Name, "sm_90a", "8.0", n, []*kernel{k}),
+		Text: module(a.Name, "sm_90a", v, n, []*kernel{k}),
 	}, nil
 }
 

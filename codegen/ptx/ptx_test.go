@@ -86,6 +86,12 @@ func TestInstructionLines(t *testing.T) {
 	if len(m.Instructions) != 5 || m.Instructions[2] != "cp.async.bulk.tensor.3d.global.shared::cta.bulk_group [%tensormap, {%crd0, %crd1, %crd2}], [%smem_addr];" {
 		t.Errorf("TMA store forms: %q", m.Instructions)
 	}
+	for name, v := range map[string]string{"SM89_16x8x32_F16E4M3E5M2F16_TN": "8.7", "SM89_16x8x32_F32E4M3E5M2F32_TN": "8.4",
+		"SM90_64x8x32_S32S8U8_SS_TN": "8.4", "SM90_64x8x32_S32S8S8_SS_TN": "8.0", "SM80_16x8x16_F32F16F16F32_TN": "8.0"} {
+		if m, err := Lower(name); err != nil || m.Version != v {
+			t.Errorf("%s: want PTX ISA %s, have %+v %v", name, v, m, err)
+		}
+	}
 	if m, _ := Lower("SM90_TMA_LOAD<NumBitsPerTMA=1024>"); m == nil || m.Version != "8.6" {
 		t.Errorf("a TMA load into shared::cta needs PTX ISA 8.6: %+v", m)
 	}
