@@ -823,6 +823,11 @@ func splitStep(cs, rest int64) (nextShape, nextStride int64, fault faultKind) {
 		if q > 0 {
 			nextShape = 1
 		} else {
+			if ars == 0 {
+				// A stride of B worn down to 0 by a negative shape of A
+				// before it: CuTe would divide by it.
+				return 0, 0, faultZero
+			}
 			q, r := divmod(cs, ars)
 			nextShape = q
 			if r != 0 {
@@ -867,6 +872,10 @@ func faultError(a Layout, shape, stride []int64, paths [][]int, f compositionFau
 	case faultZero:
 		if f.cs == 0 {
 			return errorf("composition", CondDivideByZero, "layout %v has a mode of shape 0", a)
+		}
+		if f.restStride == 0 && f.rStride != 0 {
+			return errorf("composition", CondDivideByZero,
+				"mode %d:%d of B has stride 0 left when it reaches mode %d (%d:%d) of A, and the next step divides by it", f.rShape, f.rStride, f.i, f.cs, f.cd)
 		}
 		return errorf("composition", CondDivideByZero, "mode %d:%d of B has shape 0", f.rShape, f.rStride)
 	}

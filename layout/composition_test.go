@@ -954,3 +954,18 @@ func TestCompositionBasisBAgrees(t *testing.T) {
 		}
 	}
 }
+
+// A negative shape of A can wear B's stride down to 0 before a later mode
+// of A, whose split would then divide by it: an error, not a panic (found
+// by FuzzDivideProduct, whose seed corpus keeps the case).
+func TestCompositionStrideWornToZero(t *testing.T) {
+	if _, _, fault := splitStep(8, 0); fault != faultZero {
+		t.Fatalf("splitStep(8, 0) fault = %v, want faultZero", fault)
+	}
+	f := compositionFault{kind: faultZero, i: 1, rShape: 6, rStride: -2, cs: 8, cd: 3, restStride: 0}
+	err := faultError(Make(Ints(-3, 8), Ints(1, 3)), []int64{-3, 8}, []int64{1, 3}, nil, f)
+	wantError(t, "stride worn to 0", err, "composition", CondDivideByZero)
+	if !strings.Contains(err.Error(), "stride 0 left") {
+		t.Errorf("error %q does not say the stride ran out", err)
+	}
+}
