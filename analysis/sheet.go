@@ -22,7 +22,8 @@ type Sheet struct {
 	Findings []Finding
 	Reused   int // statements whose results came from the cache
 
-	depKeys []uint64 // scratch: the keys of a statement's dependencies
+	depKeys []uint64  // scratch: the keys of a statement's dependencies
+	deps    []*Symbol // scratch: a statement's dependencies
 }
 
 // Result is what one statement evaluated to.
@@ -77,6 +78,14 @@ func AnalyzeFile(f *grammar.File, src []byte, cache *Cache) *Sheet {
 		Results: make([]Result, 0, n), Symbols: make([]*Symbol, 0, n)}
 	scope := make(scopeEnv, n)
 	bound := &boundNames{cache: cache}
+	// The symbols live as long as the sheet: one allocation for all.
+	bindings := 0
+	for _, st := range f.Statements {
+		if _, ok := st.(*grammar.Binding); ok {
+			bindings++
+		}
+	}
+	syms := make([]Symbol, bindings)
 	if cache != nil {
 		cache.begin()
 		defer cache.end()
@@ -105,7 +114,9 @@ func AnalyzeFile(f *grammar.File, src []byte, cache *Cache) *Sheet {
 			if prev := scope[st.Name.Name]; prev != nil {
 				s.Findings = append(s.Findings, rebindingFindings(prev, st, deps)...)
 			}
-			sym := &Symbol{Name: st.Name.Name, Def: st, Stmt: i, Value: r.Value, Err: r.Err, key: key}
+			sym := &syms[0]
+			syms = syms[1:]
+			*sym = Symbol{Name: st.Name.Name, Def: st, Stmt: i, Value: r.Value, Err: r.Err, key: key}
 			if scope[sym.Name] == nil {
 				bound.add(sym.Name)
 			}
@@ -129,12 +140,15 @@ func AnalyzeFile(f *grammar.File, src []byte, cache *Cache) *Sheet {
 // resolveUses links each name a statement reads to the binding in scope
 // before the statement runs (a binding's right-hand side sees the earlier
 // binding of its own name).
+// The slice returned is valid until the next call.
 func (s *Sheet) resolveUses(st grammar.Stmt, scope scopeEnv) (deps []*Symbol) {
 	var root grammar.Node = st
 	if b, ok := st.(*grammar.Binding); ok {
 		root = b.Value
 	}
+	deps = s.deps[:0]
 	s.resolveNames(root, scope, &deps)
+	s.deps = deps
 	return deps
 }
 
