@@ -96,20 +96,22 @@ func byProfile(op string, l Layout, profile IntTuple, f func(Layout) (Layout, er
 	if len(profile.elems()) > r {
 		return Layout{}, errorf(op, CondProfileRank, "the profile %v has %d modes, the layout %v has rank %d", profile, len(profile.elems()), l, r)
 	}
-	modes := make([]Layout, r)
+	// The result's two trees in one allocation, as MakeLayoutOf builds them.
+	both := make([]IntTuple, 2*r)
+	sub := profile.elems()
 	for i := range r {
 		m, err := l.Get(i)
 		if err != nil {
 			return Layout{}, err
 		}
-		if i < len(profile.elems()) {
-			if m, err = byProfile(op, m, profile.elems()[i], f); err != nil {
+		if i < len(sub) {
+			if m, err = byProfile(op, m, sub[i], f); err != nil {
 				return Layout{}, err
 			}
 		}
-		modes[i] = m
+		both[i], both[r+i] = m.Shape, m.Stride
 	}
-	return MakeLayoutOf(modes...), nil
+	return Layout{Shape: Tup(both[:r:r]...), Stride: Tup(both[r:]...)}, nil
 }
 
 // FilterZeros is CuTe's filter_zeros(l): every mode of static stride 0 gets

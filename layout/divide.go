@@ -156,7 +156,8 @@ func byMode(op, cond string, l Layout, t tileArg, f func(Layout, tileArg) (Layou
 	if len(t.modes) > r {
 		return Layout{}, errorf(op, cond, "the tiler %v has %d modes but the layout %v has rank %d", t, len(t.modes), l, r)
 	}
-	modes := make([]Layout, r)
+	// The result's two trees in one allocation, as MakeLayoutOf builds them.
+	both := make([]IntTuple, 2*r)
 	for i := range r {
 		m := modeAt(l, i)
 		if i < len(t.modes) {
@@ -165,9 +166,9 @@ func byMode(op, cond string, l Layout, t tileArg, f func(Layout, tileArg) (Layou
 				return Layout{}, err
 			}
 		}
-		modes[i] = m
+		both[i], both[r+i] = m.Shape, m.Stride
 	}
-	return MakeLayoutOf(modes...), nil
+	return Layout{Shape: Tup(both[:r:r]...), Stride: Tup(both[r:]...)}, nil
 }
 
 // LogicalDivide is CuTe's logical_divide(L, T): L split into (tile, rest).
