@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"math/bits"
 	"sort"
 	"strings"
 
@@ -135,20 +136,53 @@ func suggestName(f *Finding, at grammar.Range, best string) {
 }
 
 // closest is the candidate at the smallest edit distance from name, if it is
-// close enough to be a likely typo.
+// close enough to be a likely typo (ties go to the candidate first in
+// byte order, so the answer does not depend on the candidates' order).
 func closest(name string, candidates []string) (string, bool) {
-	best, bestDist := "", len(name)/2+1
-	for _, c := range candidates {
-		// The distance is at least the difference in length: a candidate
-		// that differs in length by more than the best distance cannot win.
+	return closestIn(name, candidates, nil, "", false)
+}
+
+// closestIn is closest with the candidates' letter masks (nil to compute
+// them here), starting from a best answer found among other candidates.
+func closestIn(name string, candidates []string, masks []uint64, best string, found bool) (string, bool) {
+	bestDist := len(name)/2 + 1
+	if found {
+		bestDist = editDistanceWithin(name, best, bestDist)
+	}
+	nameMask := letterMask(name)
+	for i, c := range candidates {
+		// The distance is at least the difference in length, and at
+		// least the number of letters either has that the other lacks:
+		// a candidate whose bound exceeds the best distance cannot win.
 		if diff := len(c) - len(name); diff > bestDist || -diff > bestDist {
 			continue
 		}
-		if d := editDistanceWithin(name, c, bestDist); d < bestDist || (d == bestDist && best != "" && c < best) {
-			best, bestDist = c, d
+		var m uint64
+		if masks != nil {
+			m = masks[i]
+		} else {
+			m = letterMask(c)
+		}
+		if bits.OnesCount64(nameMask&^m) > bestDist || bits.OnesCount64(m&^nameMask) > bestDist {
+			continue
+		}
+		if d := editDistanceWithin(name, c, bestDist); d < bestDist || (d == bestDist && found && c < best) {
+			best, bestDist, found = c, d, true
 		}
 	}
-	return best, best != ""
+	return best, found
+}
+
+// letterMask has bit b set when s has a byte equal to b modulo 64. Each bit
+// one string has and the other lacks stands for a distinct byte the other
+// lacks, which an edit must remove or bring in: the count of such bits is
+// at most the edit distance.
+func letterMask(s string) uint64 {
+	var m uint64
+	for i := 0; i < len(s); i++ {
+		m |= 1 << (s[i] & 63)
+	}
+	return m
 }
 
 // editDistanceWithin is the Levenshtein distance of a and b when it is at

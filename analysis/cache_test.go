@@ -127,6 +127,17 @@ func TestClosestAgreesWithFullDistance(t *testing.T) {
 		if got, _ := closest(name, cands); got != want {
 			t.Fatalf("closest(%q, %q) = %q, want %q", name, cands, got, want)
 		}
+		// Split in two, the first half's answer carried into the second's
+		// search with precomputed masks, as a sheet's names and tags are.
+		half := len(cands) / 2
+		masks := make([]uint64, len(cands))
+		for i, c := range cands {
+			masks[i] = letterMask(c)
+		}
+		first, ok := closest(name, cands[:half])
+		if got, _ := closestIn(name, cands[half:], masks[half:], first, ok); got != want {
+			t.Fatalf("closestIn(%q, %q then %q) = %q, want %q", name, cands[:half], cands[half:], got, want)
+		}
 		a, b := word(), word()
 		if d := full(a, b); editDistanceWithin(a, b, d) != d || editDistanceWithin(a, b, 100) != d || (d > 0 && editDistanceWithin(a, b, d-1) < d) {
 			t.Fatalf("editDistanceWithin(%q, %q) disagrees with %d", a, b, d)

@@ -44,15 +44,29 @@ func (s *Sheet) StatementAt(offset int) int {
 
 // EnvAt resolves names as statement i sees them: the latest binding of each
 // name among the statements before it.
+// It reads the sheet's names and allocates nothing per name: a hover runs
+// it on every request, and a scope map of a long sheet costs more than
+// the hover itself.
 func (s *Sheet) EnvAt(i int) Env {
-	scope := scopeEnv{}
-	for _, sym := range s.Symbols {
-		if sym.Stmt >= i {
-			break
-		}
-		scope[sym.Name] = sym
+	return envAt{s, i}
+}
+
+// envAt is the scope before statement stmt of a sheet: the last binding of
+// a name, then the bindings it replaced, latest first.
+type envAt struct {
+	sheet *Sheet
+	stmt  int
+}
+
+func (e envAt) Lookup(name string) (layout.Value, bool, error) {
+	sym := e.sheet.Names[name]
+	for sym != nil && sym.Stmt >= e.stmt {
+		sym = sym.earlier
 	}
-	return scope
+	if sym == nil {
+		return nil, false, nil
+	}
+	return sym.Value, true, sym.Err
 }
 
 // Evaluable reports whether a node stands for a value of its own (as

@@ -42,6 +42,9 @@ type Symbol struct {
 	Value layout.Value
 	Err   error
 	key   uint64 // the cache key of its statement: dependents include it in theirs
+	// earlier is the binding of the same name this one replaces (nil for
+	// the first): EnvAt walks these instead of rebuilding a scope.
+	earlier *Symbol
 }
 
 // scopeEnv resolves names to the bindings evaluated so far.
@@ -116,7 +119,7 @@ func AnalyzeFile(f *grammar.File, src []byte, cache *Cache) *Sheet {
 			}
 			sym := &syms[0]
 			syms = syms[1:]
-			*sym = Symbol{Name: st.Name.Name, Def: st, Stmt: i, Value: r.Value, Err: r.Err, key: key}
+			*sym = Symbol{Name: st.Name.Name, Def: st, Stmt: i, Value: r.Value, Err: r.Err, key: key, earlier: scope[st.Name.Name]}
 			if scope[sym.Name] == nil {
 				bound.add(sym.Name)
 			}
@@ -370,42 +373,45 @@ func evalFinding(err error, at grammar.Range, src []byte, names *boundNames) (Fi
 // each with every binding on every keystroke.
 type boundNames struct {
 	names []string
-	sum   uint64 // the sum of the names' hashes: the same for the same set in any order
+	masks []uint64 // letterMask of each name
+	sum   uint64   // the sum of the names' hashes: the same for the same set in any order
 	cache *Cache
 }
 
 // add records a name bound for the first time.
 func (b *boundNames) add(name string) {
 	b.names = append(b.names, name)
+	b.masks = append(b.masks, letterMask(name))
 	h := fnv.New64a()
 	h.Write([]byte(name))
 	b.sum += h.Sum64()
 }
 
+// tagNames are the layout tags' names, to suggest one for a misspelt tag.
+var tagNames = func() []string {
+	out := make([]string, 0, len(tags))
+	for t := range tags {
+		out = append(out, t)
+	}
+	return out
+}()
+
 // closest is the bound name or layout tag closest to name, if one is close
 // enough.
 func (b *boundNames) closest(name string) (string, bool) {
-	var bound []string
-	if b != nil {
-		bound = b.names
+	best, ok := closest(name, tagNames)
+	if b == nil {
+		return best, ok
 	}
-	candidates := func() []string {
-		c := make([]string, 0, len(bound)+len(tags))
-		c = append(c, bound...)
-		for t := range tags {
-			c = append(c, t)
-		}
-		return c
-	}
-	if b == nil || b.cache == nil {
-		return closest(name, candidates())
+	if b.cache == nil {
+		return closestIn(name, b.names, b.masks, best, ok)
 	}
 	k := suggestKey{name: name, sum: b.sum, count: len(b.names)}
 	if s, ok := b.cache.suggestions[k]; ok {
 		s.gen = b.cache.gen
 		return s.best, s.ok
 	}
-	best, ok := closest(name, candidates())
+	best, ok = closestIn(name, b.names, b.masks, best, ok)
 	b.cache.suggestions[k] = &suggestion{best: best, ok: ok, gen: b.cache.gen}
 	return best, ok
 }
