@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/cute-lsp/cute-lsp/analysis"
+	"github.com/cute-lsp/cute-lsp/analysis/gmma"
 	"github.com/cute-lsp/cute-lsp/grammar"
 	"github.com/cute-lsp/cute-lsp/layout"
 )
@@ -12,10 +13,36 @@ import (
 // Options are what the user can configure about hovers.
 type Options struct {
 	Limits TableLimits
+	// Element is the element type assumed for a layout (its bytes, and the
+	// width of the GMMA descriptor shown for a canonical layout).
+	Element Element
+	// Arch is the target architecture: sm90 (GMMA) or sm100 (UMMA)
+	// descriptors are shown for canonical layouts; other targets show none.
+	Arch string
+}
+
+// Element is an element type by name and width.
+type Element struct {
+	Name string
+	Bits int
 }
 
 // DefaultOptions are the settings before any configuration arrives.
-var DefaultOptions = Options{Limits: DefaultLimits}
+var DefaultOptions = Options{Limits: DefaultLimits, Element: Element{"half_t", 16}, Arch: "sm90"}
+
+// elementBits are CuTe's element type names by width.
+var elementBits = map[string]int{
+	"half_t": 16, "bfloat16_t": 16, "float": 32, "tfloat32_t": 32, "double": 64,
+	"float_e4m3_t": 8, "float_e5m2_t": 8, "int8_t": 8, "uint8_t": 8, "int32_t": 32,
+	"uint32_t": 32, "int16_t": 16, "uint16_t": 16, "int64_t": 64, "uint64_t": 64,
+	"int4b_t": 4, "uint4b_t": 4, "float_e2m1_t": 4, "float_e3m2_t": 6, "float_e2m3_t": 6,
+}
+
+// ElementNamed is the element type CuTe calls name (half_t, float, int8_t, ...).
+func ElementNamed(name string) (Element, bool) {
+	bits, ok := elementBits[name]
+	return Element{Name: name, Bits: bits}, ok
+}
 
 // Target renders the hover for what a position in a sheet points at.
 func Target(t analysis.Target, opts Options) string {
@@ -91,6 +118,7 @@ func Value(v layout.Value, opts Options) string {
 		return b.String()
 	}
 	b.WriteString(facts(v))
+	b.WriteString(memoryFacts(v, opts))
 	if table, err := Table(v, opts.Limits); err == nil {
 		fmt.Fprintf(&b, "\n```text\n%s```\n", table)
 	} else {
@@ -161,5 +189,28 @@ func swizzleFacts(s layout.Swizzle) string {
 		b.WriteByte('\n')
 	}
 	b.WriteString("```\n")
+	return b.String()
+}
+
+// memoryFacts is what a layout means in shared memory for the configured
+// element type and target: its bytes, and for a canonical GMMA/UMMA layout
+// the descriptor of its first instruction block.
+func memoryFacts(v layout.Value, opts Options) string {
+	if opts.Element.Bits <= 0 {
+		return ""
+	}
+	var b strings.Builder
+	if c, err := layout.Apply("cosize", v); err == nil {
+		if n, ok := c.(layout.IntTuple); ok && n.IsLeaf() && !n.IsUnknown() {
+			fmt.Fprintf(&b, "\nspans %d bytes of %s\n", n.Value()*int64(opts.Element.Bits)/8, opts.Element.Name)
+		}
+	}
+	arch, ok := map[string]gmma.Arch{"sm90": gmma.SM90, "sm90a": gmma.SM90, "sm100": gmma.SM100, "sm100a": gmma.SM100}[opts.Arch]
+	if !ok {
+		return b.String()
+	}
+	if r, err := gmma.Analyze(arch, gmma.Operand{Smem: v, Bits: opts.Element.Bits}); err == nil && r.Tiling != nil {
+		fmt.Fprintf(&b, "\nas a %s operand of %s: %v, descriptor 0x%016x (`gmma_desc` decodes it)\n", arch, opts.Element.Name, *r.Tiling, r.Desc.Encode())
+	}
 	return b.String()
 }

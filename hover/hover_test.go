@@ -141,3 +141,21 @@ func TestAtomHover(t *testing.T) {
 		}
 	}
 }
+
+func TestMemoryFacts(t *testing.T) {
+	v := mustEval(t, "tile_to_shape(Sw<3,4,3> o smem_ptr[16b](unset) o (8,64):(64,1), (64,64))")
+	got := Value(v, DefaultOptions)
+	for _, want := range []string{"spans 8192 bytes of half_t", "as a SM90 operand of half_t: tile_to_shape(Layout_K_SW128_Atom<16b>", "descriptor 0x"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("hover lacks %q:\n%s", want, got)
+		}
+	}
+	f32, _ := ElementNamed("float")
+	got = Value(mustEval(t, "(8,64):(64,1)"), Options{Limits: DefaultLimits, Element: f32, Arch: "sm80"})
+	if !strings.Contains(got, "spans 2048 bytes of float") || strings.Contains(got, "operand") {
+		t.Errorf("float, sm80:\n%s", got)
+	}
+	if _, ok := ElementNamed("quux"); ok {
+		t.Errorf("an unknown type has no width")
+	}
+}

@@ -131,6 +131,12 @@ func hoverOptions(cfg Config) render.Options {
 	if cfg.TableCap > 0 {
 		opts.Limits.MaxRows, opts.Limits.MaxCols = cfg.TableCap, cfg.TableCap
 	}
+	if e, ok := render.ElementNamed(cfg.DefaultElementType); ok {
+		opts.Element = e
+	}
+	if cfg.Arch != "" {
+		opts.Arch = cfg.Arch
+	}
 	return opts
 }
 

@@ -2,6 +2,7 @@ package gmma
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -97,7 +98,7 @@ func descOf(arch Arch, fields map[string]uint64) Descriptor {
 // TestOracleDescriptors reproduces every tiled vector: the atom, the tiling,
 // its recognition, the instruction block and CuTe's descriptor of it.
 func TestOracleDescriptors(t *testing.T) {
-	recs := readRecords(t, "gmma_desc.jsonl")
+	recs := append(readRecords(t, "gmma_desc.jsonl"), readRecords(t, "umma_desc.jsonl")...)
 	pass := map[string]int{}
 	seen := map[string]Tiling{}
 	for _, r := range recs {
@@ -300,12 +301,15 @@ func TestPointerForm(t *testing.T) {
 		SmemPI     string `json:"smem_pi"`
 		Bits       int    `json:"bits"`
 	}
-	f, err := os.Open("../../testdata/oracle/gmma_desc.jsonl")
-	if err != nil {
-		t.Fatal(err)
+	var lines []byte
+	for _, name := range []string{"gmma_desc.jsonl", "umma_desc.jsonl"} {
+		data, err := os.ReadFile("../../testdata/oracle/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, data...)
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(bytes.NewReader(lines))
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	n := 0
 	for sc.Scan() {
