@@ -24,6 +24,11 @@ type Cache struct {
 	seed    maphash.Seed
 	// suggestions are the names offered for undefined names (boundNames).
 	suggestions map[suggestKey]*suggestion
+	// used are the keys of the entries the current analysis took or
+	// stored, prevUsed the previous analysis's: after an analysis the cache
+	// holds its used entries alone, so those the next one drops are among
+	// them, and end need not look at every key.
+	used, prevUsed []uint64
 }
 
 type suggestKey struct {
@@ -74,12 +79,13 @@ func (c *Cache) statementKey(text []byte, col int, deps []uint64) uint64 {
 func (c *Cache) begin() {
 	c.mu.Lock()
 	c.gen++
+	c.prevUsed, c.used = c.used, c.prevUsed[:0]
 }
 
 // end drops the entries the analysis just finished did not use.
 func (c *Cache) end() {
-	for k, e := range c.entries {
-		if e.gen != c.gen {
+	for _, k := range c.prevUsed {
+		if e, ok := c.entries[k]; ok && e.gen != c.gen {
 			delete(c.entries, k)
 		}
 	}
@@ -98,6 +104,7 @@ func (c *Cache) lookup(key uint64, text []byte, col int, deps []uint64, pos gram
 		return stmtResult{}, false
 	}
 	e.gen = c.gen
+	c.used = append(c.used, key)
 	dOff, dLine := pos.Offset-e.pos.Offset, pos.Line-e.pos.Line
 	r := stmtResult{value: e.value, err: shiftError(e.err, dOff, dLine), hints: e.hints, calls: e.calls}
 	if dOff != 0 || dLine != 0 {
@@ -118,6 +125,7 @@ func (c *Cache) lookup(key uint64, text []byte, col int, deps []uint64, pos gram
 
 func (c *Cache) store(key uint64, text string, col int, deps []uint64, pos grammar.Position, r stmtResult) {
 	c.entries[key] = &cacheEntry{text: text, col: col, deps: deps, pos: pos, value: r.value, err: r.err, hints: r.hints, calls: r.calls, gen: c.gen}
+	c.used = append(c.used, key)
 }
 
 // shiftError moves the ranges of an evaluation error by whole lines (the

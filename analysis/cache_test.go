@@ -73,6 +73,10 @@ func TestCachedAnalysisMatchesFresh(t *testing.T) {
 			if got, want := renderResults(cached), renderResults(fresh); got != want {
 				t.Fatalf("sequence %d step %d: cached results\n%s\nfresh\n%s\nsource:\n%s", seq, step, got, want, src)
 			}
+			// Entries the latest analysis did not use are dropped.
+			if n := len(cache.entries); n > len(cached.File.Statements) {
+				t.Fatalf("sequence %d step %d: the cache holds %d entries for %d statements", seq, step, n, len(cached.File.Statements))
+			}
 			reused += cached.Reused
 			src = editLines(r, src)
 		}

@@ -1,6 +1,7 @@
 package grammar
 
 import (
+	"slices"
 	"sort"
 	"sync"
 
@@ -19,6 +20,16 @@ type Cache struct {
 	entries map[stmtKey][]*cacheEntry
 	gen     uint64
 	last    *lastParse
+	// used are the entries the current parse took or stored, prevUsed the
+	// previous parse's: after a parse the cache holds its used entries
+	// alone, so those the next parse drops are among them, and end need not
+	// look at every key.
+	used, prevUsed []keyedEntry
+}
+
+type keyedEntry struct {
+	key   stmtKey
+	entry *cacheEntry
 }
 
 // lastParse is the latest parse, statement by statement: a new version
@@ -66,26 +77,27 @@ func NewCache() *Cache { return &Cache{entries: map[stmtKey][]*cacheEntry{}} }
 func (c *Cache) begin() {
 	c.mu.Lock()
 	c.gen++
+	c.prevUsed, c.used = c.used, c.prevUsed[:0]
 }
 
 // end drops the entries the parse just finished did not use.
 func (c *Cache) end() {
-	for k, es := range c.entries {
-		kept := es[:0]
-		for _, e := range es {
-			if e.gen == c.gen {
-				kept = append(kept, e)
-			}
+	defer c.mu.Unlock()
+	for _, ke := range c.prevUsed {
+		if ke.entry.gen == c.gen {
+			continue
 		}
+		es := c.entries[ke.key]
+		i := slices.Index(es, ke.entry)
 		switch {
-		case len(kept) == 0:
-			delete(c.entries, k)
-		case len(kept) < len(es):
-			clear(es[len(kept):])
-			c.entries[k] = kept
+		case i < 0:
+		case len(es) == 1:
+			delete(c.entries, ke.key)
+		default:
+			c.entries[ke.key] = slices.Delete(es, i, i+1)
 		}
 	}
-	c.mu.Unlock()
+	clear(c.prevUsed)
 }
 
 // Len is the number of statements the cache holds.
@@ -134,9 +146,11 @@ func (c *Cache) reuse(key stmtKey, e *cacheEntry, at Position) *cacheEntry {
 		s, errs := moveStmt(e.stmt, e.errs, at.Offset-e.at.Offset, at.Line-e.at.Line)
 		ne := &cacheEntry{at: at, stmt: s, errs: errs, gen: c.gen}
 		c.entries[key] = append(c.entries[key], ne)
+		c.used = append(c.used, keyedEntry{key, ne})
 		return ne
 	}
 	e.gen = c.gen
+	c.used = append(c.used, keyedEntry{key, e})
 	if e.at != at {
 		e.stmt, e.errs = moveStmt(e.stmt, e.errs, at.Offset-e.at.Offset, at.Line-e.at.Line)
 		e.at = at
@@ -149,6 +163,7 @@ func (c *Cache) reuse(key stmtKey, e *cacheEntry, at Position) *cacheEntry {
 func (c *Cache) store(key stmtKey, at Position, s Stmt, errs []*Error) *cacheEntry {
 	e := &cacheEntry{at: at, stmt: s, errs: errs, gen: c.gen}
 	c.entries[key] = append(c.entries[key], e)
+	c.used = append(c.used, keyedEntry{key, e})
 	return e
 }
 
