@@ -178,11 +178,20 @@ type editSpan struct {
 
 func newEditSpan(old *lastParse, text string) *editSpan {
 	n := min(len(old.src), len(text))
+	// Whole blocks compare at memory speed; the byte loops then only
+	// cross the block the versions differ in.
+	const block = 256
 	p := 0
+	for p+block <= n && old.src[p:p+block] == text[p:p+block] {
+		p += block
+	}
 	for p < n && old.src[p] == text[p] {
 		p++
 	}
 	s := 0
+	for s+block <= n-p && old.src[len(old.src)-s-block:len(old.src)-s] == text[len(text)-s-block:len(text)-s] {
+		s += block
+	}
 	for s < n-p && old.src[len(old.src)-1-s] == text[len(text)-1-s] {
 		s++
 	}

@@ -258,3 +258,39 @@ func BenchmarkParseSheet5000Unchanged(b *testing.B) {
 	}
 	b.ReportMetric(float64((cpuTime()-start).Nanoseconds())/float64(b.N), "cpu-ns/op")
 }
+
+// TestEditSpanFindsCommonEnds: the blockwise comparison finds the longest
+// common prefix, and the longest common suffix not overlapping it, as a
+// byte-by-byte one does.
+func TestEditSpanFindsCommonEnds(t *testing.T) {
+	r := rand.New(rand.NewPCG(4, 4))
+	word := func(n int) string {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = "ab"[r.IntN(2)]
+		}
+		return string(b)
+	}
+	for i := 0; i < 500; i++ {
+		common := word(r.IntN(1500))
+		old := common[:r.IntN(len(common)+1)]
+		old += word(r.IntN(3)) + common[len(old):]
+		text := common
+		if r.IntN(2) == 0 {
+			text = word(r.IntN(1200))
+		}
+		e := newEditSpan(&lastParse{src: old}, text)
+		n := min(len(old), len(text))
+		p := 0
+		for p < n && old[p] == text[p] {
+			p++
+		}
+		s := 0
+		for s < n-p && old[len(old)-1-s] == text[len(text)-1-s] {
+			s++
+		}
+		if e.prefix != p || e.oldEnd != len(old)-s || e.newEnd != len(text)-s {
+			t.Fatalf("old %d bytes, new %d: got prefix %d ends %d/%d, want %d %d/%d", len(old), len(text), e.prefix, e.oldEnd, e.newEnd, p, len(old)-s, len(text)-s)
+		}
+	}
+}
