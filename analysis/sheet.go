@@ -3,7 +3,6 @@ package analysis
 import (
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"sort"
 
 	"github.com/cute-lsp/cute-lsp/grammar"
@@ -79,8 +78,9 @@ func AnalyzeFile(f *grammar.File, src []byte, cache *Cache) *Sheet {
 	n := len(f.Statements)
 	s := &Sheet{File: f, Src: src, Names: make(map[string]*Symbol, n), Refs: make(map[*grammar.Name]*Symbol, n),
 		Results: make([]Result, 0, n), Symbols: make([]*Symbol, 0, n)}
-	scope := make(scopeEnv, n)
-	bound := &boundNames{cache: cache}
+	// The names bound so far are the scope of the next statement: the map
+	// of the last binding of each name, filled in as the analysis goes.
+	scope := scopeEnv(s.Names)
 	// The symbols live as long as the sheet: one allocation for all.
 	bindings := 0
 	for _, st := range f.Statements {
@@ -89,6 +89,7 @@ func AnalyzeFile(f *grammar.File, src []byte, cache *Cache) *Sheet {
 		}
 	}
 	syms := make([]Symbol, bindings)
+	bound := &boundNames{cache: cache, names: make([]string, 0, bindings), masks: make([]uint64, 0, bindings)}
 	if cache != nil {
 		cache.begin()
 		defer cache.end()
@@ -125,7 +126,6 @@ func AnalyzeFile(f *grammar.File, src []byte, cache *Cache) *Sheet {
 			}
 			s.Symbols = append(s.Symbols, sym)
 			scope[sym.Name] = sym
-			s.Names[sym.Name] = sym
 		}
 		if r.Err != nil {
 			if f, ok := evalFinding(r.Err, st.Span(), src, bound); ok {
@@ -382,9 +382,13 @@ type boundNames struct {
 func (b *boundNames) add(name string) {
 	b.names = append(b.names, name)
 	b.masks = append(b.masks, letterMask(name))
-	h := fnv.New64a()
-	h.Write([]byte(name))
-	b.sum += h.Sum64()
+	// FNV-1a, computed in place: this runs for every name of every analysis.
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(name); i++ {
+		h ^= uint64(name[i])
+		h *= 1099511628211
+	}
+	b.sum += h
 }
 
 // tagNames are the layout tags' names, to suggest one for a misspelt tag.
