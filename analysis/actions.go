@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/cute-lsp/cute-lsp/grammar"
+	"github.com/cute-lsp/cute-lsp/internal/editdist"
 	"github.com/cute-lsp/cute-lsp/layout"
 )
 
@@ -147,7 +148,7 @@ func closest(name string, candidates []string) (string, bool) {
 func closestIn(name string, candidates []string, masks []uint64, best string, found bool) (string, bool) {
 	bestDist := len(name)/2 + 1
 	if found {
-		bestDist = editDistanceWithin(name, best, bestDist)
+		bestDist = editdist.Within(name, best, bestDist)
 	}
 	nameMask := letterMask(name)
 	for i, c := range candidates {
@@ -166,7 +167,7 @@ func closestIn(name string, candidates []string, masks []uint64, best string, fo
 		if bits.OnesCount64(nameMask&^m) > bestDist || bits.OnesCount64(m&^nameMask) > bestDist {
 			continue
 		}
-		if d := editDistanceWithin(name, c, bestDist); d < bestDist || (d == bestDist && found && c < best) {
+		if d := editdist.Within(name, c, bestDist); d < bestDist || (d == bestDist && found && c < best) {
 			best, bestDist, found = c, d, true
 		}
 	}
@@ -183,39 +184,6 @@ func letterMask(s string) uint64 {
 		m |= 1 << (s[i] & 63)
 	}
 	return m
-}
-
-// editDistanceWithin is the Levenshtein distance of a and b when it is at
-// most limit, and some number above limit otherwise (the rows stop once
-// every entry exceeds it).
-func editDistanceWithin(a, b string, limit int) int {
-	var rows [2][32]int
-	var prev, cur []int
-	if len(b) < len(rows[0]) {
-		prev, cur = rows[0][:len(b)+1], rows[1][:len(b)+1]
-	} else {
-		prev, cur = make([]int, len(b)+1), make([]int, len(b)+1)
-	}
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		low := cur[0]
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			low = min(low, cur[j])
-		}
-		if low > limit {
-			return low
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // syntaxFixes offers to insert a missing closing bracket where the parser

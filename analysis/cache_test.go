@@ -142,9 +142,5 @@ func TestClosestAgreesWithFullDistance(t *testing.T) {
 		if got, _ := closestIn(name, cands[half:], masks[half:], first, ok); got != want {
 			t.Fatalf("closestIn(%q, %q then %q) = %q, want %q", name, cands[:half], cands[half:], got, want)
 		}
-		a, b := word(), word()
-		if d := full(a, b); editDistanceWithin(a, b, d) != d || editDistanceWithin(a, b, 100) != d || (d > 0 && editDistanceWithin(a, b, d-1) < d) {
-			t.Fatalf("editDistanceWithin(%q, %q) disagrees with %d", a, b, d)
-		}
 	}
 }

@@ -2,6 +2,7 @@ package atom
 
 import (
 	"fmt"
+	"github.com/cute-lsp/cute-lsp/internal/editdist"
 	"sort"
 	"strconv"
 	"strings"
@@ -132,7 +133,7 @@ func Suggest(name string, n int) []string {
 	limit := len(q)/3 + 2
 	for i, full := range allNames {
 		k := lowerKeys[i]
-		d := editDistance(q, k, limit)
+		d := editdist.Within(q, k, limit)
 		if strings.Contains(k, q) && len(q) >= 4 {
 			d = 0
 		}
@@ -158,36 +159,6 @@ func Suggest(name string, n int) []string {
 		}
 	}
 	return out
-}
-
-// editDistance is the Levenshtein distance of a and b, or limit+1 once it
-// is certain to exceed limit.
-func editDistance(a, b string, limit int) int {
-	if d := len(a) - len(b); d > limit || -d > limit {
-		return limit + 1
-	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		best := cur[0]
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			best = min(best, cur[j])
-		}
-		if best > limit {
-			return limit + 1
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // Complete is up to n catalogued names that start with prefix (case

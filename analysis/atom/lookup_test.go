@@ -104,18 +104,6 @@ func TestLookupTMA(t *testing.T) {
 	}
 }
 
-func TestEditDistance(t *testing.T) {
-	for _, tc := range []struct {
-		a, b  string
-		limit int
-		want  int
-	}{{"kitten", "sitting", 5, 3}, {"", "abc", 5, 3}, {"abc", "abc", 0, 0}, {"abcdef", "ghijkl", 2, 3}, {"a", "abcdef", 2, 3}} {
-		if got := editDistance(tc.a, tc.b, tc.limit); got != tc.want {
-			t.Errorf("editDistance(%q,%q,%d) = %d, want %d", tc.a, tc.b, tc.limit, got, tc.want)
-		}
-	}
-}
-
 func TestLookupTypedCopy(t *testing.T) {
 	for _, tc := range []struct{ query, like string }{
 		{"UniversalCopy<half_t>", "UniversalCopy<uint16_t>"},
