@@ -6,8 +6,6 @@ package hover
 
 import (
 	"fmt"
-	"math"
-	"math/bits"
 	"strconv"
 	"strings"
 
@@ -100,13 +98,20 @@ func writeGrid(b *strings.Builder, f function, rows, cols, k int64, lim TableLim
 	ends := make([]int, shownRows*shownCols)
 	text := make([]byte, 0, len(ends)*4)
 	width := len(strconv.FormatInt(max(shownCols-1, shownRows-1), 10))
-	flat, plain := plainOffsets(f)
+	// A layout of known integer leaves is evaluated on its flat form, with
+	// no coordinate built per cell; anything else (bases, unknowns, an
+	// offset that overflows) is rendered cell by cell.
+	var flat layout.FlatLayout
+	plain := false
+	if l, ok := f.(layout.Layout); ok {
+		plain = l.FlattenInto(&flat) == nil
+	}
 	for r := range shownRows {
 		for c := range shownCols {
 			idx := r + rows*(c+cols*k)
 			start := len(text)
-			if plain {
-				text = strconv.AppendInt(text, flat.offset(idx), 10)
+			if off, ok := flatOffset(&flat, plain, idx); ok {
+				text = strconv.AppendInt(text, off, 10)
 			} else {
 				cell, err := cellText(f, idx)
 				if err != nil {
@@ -168,65 +173,14 @@ func writePadded(b *strings.Builder, text []byte, width int) {
 	b.Write(text)
 }
 
-// flatLayout is a layout of known integer leaves, flattened: the offset of
-// index i in its domain is the sum over modes of (i's coordinate in the mode)
-// times the mode's stride, coordinates taken colexicographically.
-type flatLayout struct {
-	shape, stride []int64
-}
-
-func (fl flatLayout) offset(idx int64) int64 {
-	var off int64
-	for m, s := range fl.shape {
-		off += (idx % s) * fl.stride[m]
-		idx /= s
+// flatOffset is the offset of idx on the flat form, when there is one and
+// the offset does not overflow.
+func flatOffset(flat *layout.FlatLayout, plain bool, idx int64) (int64, bool) {
+	if !plain {
+		return 0, false
 	}
-	return off
-}
-
-// plainOffsets flattens f when it is a layout whose offsets are plain
-// integers that cannot overflow (every shape leaf at least 1, every stride
-// a known integer, and the sum of the largest coordinate times the stride's
-// magnitude within int64): its cells are then computed without building
-// coordinates. ok is false otherwise, and cellText renders each cell.
-func plainOffsets(f function) (flatLayout, bool) {
-	l, ok := f.(layout.Layout)
-	if !ok {
-		return flatLayout{}, false
-	}
-	shape, stride := layout.FlattenToTuple(l.Shape), layout.FlattenToTuple(l.Stride)
-	if shape.Len() != stride.Len() {
-		return flatLayout{}, false
-	}
-	fl := flatLayout{shape: make([]int64, shape.Len()), stride: make([]int64, shape.Len())}
-	var bound uint64
-	for m := range fl.shape {
-		s, d := shape.At(m), stride.At(m)
-		if !plainLeaf(s) || !plainLeaf(d) || s.Value() < 1 {
-			return flatLayout{}, false
-		}
-		mag := d.Value()
-		if mag < 0 {
-			if mag == math.MinInt64 {
-				return flatLayout{}, false
-			}
-			mag = -mag
-		}
-		hi, term := bits.Mul64(uint64(s.Value()-1), uint64(mag))
-		var carry uint64
-		bound, carry = bits.Add64(bound, term, 0)
-		if hi != 0 || carry != 0 || bound > math.MaxInt64 {
-			return flatLayout{}, false
-		}
-		fl.shape[m], fl.stride[m] = s.Value(), d.Value()
-	}
-	return fl, true
-}
-
-// plainLeaf reports whether t is a known integer leaf (not a tuple, basis,
-// unknown or _).
-func plainLeaf(t layout.IntTuple) bool {
-	return !t.IsTuple() && !t.IsUnknown() && !t.IsBasis() && !t.IsUnderscore()
+	off, err := flat.Crd2Idx(idx)
+	return off, err == nil
 }
 
 // cellText is f(idx) as a table shows it: an offset, or for a layout with
