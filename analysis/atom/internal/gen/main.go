@@ -13,6 +13,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/cute-lsp/cute-lsp/grammar"
 )
 
 // record is one line of atoms.jsonl.
@@ -146,13 +148,13 @@ func (e *emitter) tuple(s string) (string, error) {
 	if i, ok := e.index[s]; ok {
 		return fmt.Sprintf("tuples[%d]", i), nil
 	}
-	r := &reader{s: s}
-	expr, err := r.tuple()
-	if err != nil {
-		return "", err
+	n, perr := grammar.ParseDescriptor(s)
+	if perr != nil {
+		return "", fmt.Errorf("%q: %v", s, perr)
 	}
-	if r.pos != len(s) {
-		return "", fmt.Errorf("trailing text %q in %q", s[r.pos:], s)
+	expr, err := goExpr(n)
+	if err != nil {
+		return "", fmt.Errorf("%q: %v", s, err)
 	}
 	e.index[s] = len(e.exprs)
 	e.exprs = append(e.exprs, expr)
@@ -249,54 +251,25 @@ func (e *emitter) copy(b *bytes.Buffer, r record) error {
 	return nil
 }
 
-// reader reads CuTe's printed integer tuples: _8, 8, (_4,(_2,_2)), and
-// emits the Go expression that builds them.
-type reader struct {
-	s   string
-	pos int
-}
-
-func (r *reader) tuple() (string, error) {
-	if r.pos < len(r.s) && r.s[r.pos] == '(' {
-		r.pos++
-		var elems []string
-		for {
-			el, err := r.tuple()
+// goExpr is the Go expression that builds the integer tuple CuTe printed:
+// _8 is a static integer (layout.Int), 8 a run-time one (layout.Dyn).
+func goExpr(n grammar.Node) (string, error) {
+	switch n := n.(type) {
+	case *grammar.Tuple:
+		elems := make([]string, len(n.Elems))
+		for i, el := range n.Elems {
+			expr, err := goExpr(el)
 			if err != nil {
 				return "", err
 			}
-			elems = append(elems, el)
-			if r.pos >= len(r.s) {
-				return "", fmt.Errorf("unclosed ( in %q", r.s)
-			}
-			c := r.s[r.pos]
-			r.pos++
-			if c == ')' {
-				return "layout.Tup(" + strings.Join(elems, ", ") + ")", nil
-			}
-			if c != ',' {
-				return "", fmt.Errorf("expected , or ) at %d in %q", r.pos-1, r.s)
-			}
+			elems[i] = expr
 		}
+		return "layout.Tup(" + strings.Join(elems, ", ") + ")", nil
+	case *grammar.Int:
+		if n.Static {
+			return fmt.Sprintf("layout.Int(%d)", n.Value), nil
+		}
+		return fmt.Sprintf("layout.Dyn(%d)", n.Value), nil
 	}
-	static := false
-	if r.pos < len(r.s) && r.s[r.pos] == '_' {
-		static = true
-		r.pos++
-	}
-	start := r.pos
-	if r.pos < len(r.s) && r.s[r.pos] == '-' {
-		r.pos++
-	}
-	for r.pos < len(r.s) && r.s[r.pos] >= '0' && r.s[r.pos] <= '9' {
-		r.pos++
-	}
-	v, err := strconv.ParseInt(r.s[start:r.pos], 10, 64)
-	if err != nil {
-		return "", fmt.Errorf("expected an integer at %d in %q", start, r.s)
-	}
-	if static {
-		return fmt.Sprintf("layout.Int(%d)", v), nil
-	}
-	return fmt.Sprintf("layout.Dyn(%d)", v), nil
+	return "", fmt.Errorf("%s is not an integer tuple", grammar.Print(n, grammar.Cute))
 }
