@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"hash/maphash"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/cute-lsp/cute-lsp/grammar"
@@ -24,6 +25,10 @@ type Cache struct {
 	seed    maphash.Seed
 	// suggestions are the names offered for undefined names (boundNames).
 	suggestions map[suggestKey]*suggestion
+	// texts are the names each statement text reads, so that a statement
+	// an edit only moved is resolved without walking its new tree.
+	texts                   map[string]*stmtNames
+	usedTexts, prevUsedText []*stmtNames
 	// used are the keys of the entries the current analysis took or
 	// stored, prevUsed the previous analysis's: after an analysis the cache
 	// holds its used entries alone, so those the next one drops are among
@@ -55,18 +60,48 @@ type cacheEntry struct {
 	gen   uint64
 }
 
-// NewCache makes an empty cache.
-func NewCache() *Cache {
-	return &Cache{entries: map[uint64]*cacheEntry{}, parsed: grammar.NewCache(), suggestions: map[suggestKey]*suggestion{}, seed: maphash.MakeSeed()}
+// stmtNames is what a statement's text reads: its names in the order of
+// eachName. The names depend on the text alone (a statement's tree is a
+// function of its text), their bindings on the scope.
+type stmtNames struct {
+	text string
+	hash uint64 // the text's hash
+	uses []nameUse
+	gen  uint64
 }
 
-// statementKey hashes a statement's text, its starting column and the keys
-// of the bindings it reads.
-func (c *Cache) statementKey(text []byte, col int, deps []uint64) uint64 {
+// NewCache makes an empty cache.
+func NewCache() *Cache {
+	return &Cache{entries: map[uint64]*cacheEntry{}, parsed: grammar.NewCache(), suggestions: map[suggestKey]*suggestion{},
+		texts: map[string]*stmtNames{}, seed: maphash.MakeSeed()}
+}
+
+// names finds the names statement st, whose text is text, reads.
+func (c *Cache) names(text []byte, st grammar.Stmt) *stmtNames {
+	e, ok := c.texts[string(text)]
+	if !ok {
+		e = &stmtNames{text: string(text), hash: maphash.Bytes(c.seed, text)}
+		eachName(st, func(n *grammar.Name, unboundSkipped bool) {
+			// A name's text may share memory with the whole file's.
+			e.uses = append(e.uses, nameUse{strings.Clone(n.Name), unboundSkipped})
+		})
+		c.texts[e.text] = e
+	}
+	if e.gen != c.gen {
+		e.gen = c.gen
+		c.usedTexts = append(c.usedTexts, e)
+	}
+	return e
+}
+
+// statementKey hashes a statement's text (by its hash), its starting column
+// and the keys of the bindings it reads.
+func (c *Cache) statementKey(textHash uint64, col int, deps []uint64) uint64 {
 	var h maphash.Hash
 	h.SetSeed(c.seed)
-	h.Write(text)
 	var buf [8]byte
+	binary.LittleEndian.PutUint64(buf[:], textHash)
+	h.Write(buf[:])
 	binary.LittleEndian.PutUint64(buf[:], uint64(col))
 	h.Write(buf[:])
 	for _, d := range deps {
@@ -80,6 +115,7 @@ func (c *Cache) begin() {
 	c.mu.Lock()
 	c.gen++
 	c.prevUsed, c.used = c.used, c.prevUsed[:0]
+	c.prevUsedText, c.usedTexts = c.usedTexts, c.prevUsedText[:0]
 }
 
 // end drops the entries the analysis just finished did not use.
@@ -89,6 +125,12 @@ func (c *Cache) end() {
 			delete(c.entries, k)
 		}
 	}
+	for _, e := range c.prevUsedText {
+		if e.gen != c.gen {
+			delete(c.texts, e.text)
+		}
+	}
+	clear(c.prevUsedText)
 	for k, s := range c.suggestions {
 		if s.gen != c.gen {
 			delete(c.suggestions, k)

@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/cute-lsp/cute-lsp/grammar"
 )
 
 // editLines makes a random edit of a sheet: a line changed, inserted,
@@ -15,6 +17,7 @@ func editLines(r *rand.Rand, src string) string {
 		"D = complement((2,2):(1,1))", "E = composition(Sw<3,4,3>, (8,64):(64,1))", "assert size(A) == 24",
 		"F = zipped_divide(C, [4:1;_])", "# comment", "", "G = (4,2:(1,4)", "x = frobnicate(A)", "assert A is (4,6):(1,4)",
 		"H = make_layout((4,8), LayoutRight)", "C = C", "Y = coalesce(AA)", "Z = composition(Cx, Dd)", "_t = A", "K = complement((4,2):(1,8), 256) // tail",
+		"c = bank_conflicts(64:1, 32:1, 32, ld)", "ld = 8:1", "LayoutLeft = A", "n = make_layout((2,2), LayoutLeft)",
 	}
 	pieces := []string{"(", ")", ",", ":", "1", "A", "B", " ", "\n", "=", "8"}
 	ls := strings.Split(src, "\n")
@@ -41,6 +44,43 @@ func renderFindings(s *Sheet) string {
 	var b strings.Builder
 	for _, f := range s.Findings {
 		fmt.Fprintf(&b, "%v\n", f)
+	}
+	return b.String()
+}
+
+// renderNames lists, in order, each name the statements read with the
+// binding it resolves to (by statement and name), and each binding's uses.
+// It checks that Ref agrees with Refs on every name of the trees.
+func renderNames(t *testing.T, s *Sheet) string {
+	var b strings.Builder
+	refs := s.Refs()
+	for i, st := range s.File.Statements {
+		grammar.Inspect(st, func(n grammar.Node) bool {
+			name, ok := n.(*grammar.Name)
+			if !ok {
+				return true
+			}
+			sym, in := refs[name]
+			if got := s.Ref(name); got != sym {
+				t.Errorf("statement %d: Ref(%s at %v) = %v, Refs has %v", i, name.Name, name.Range, got, sym)
+			}
+			switch {
+			case !in:
+				fmt.Fprintf(&b, "%d %s %v: -\n", i, name.Name, name.Range)
+			case sym == nil:
+				fmt.Fprintf(&b, "%d %s %v: unbound\n", i, name.Name, name.Range)
+			default:
+				fmt.Fprintf(&b, "%d %s %v: %s of %d\n", i, name.Name, name.Range, sym.Name, sym.Stmt)
+			}
+			return true
+		})
+	}
+	for _, sym := range s.Symbols {
+		fmt.Fprintf(&b, "%s of %d read at", sym.Name, sym.Stmt)
+		for _, u := range s.Uses(sym) {
+			fmt.Fprintf(&b, " %v", u.Range)
+		}
+		b.WriteString("\n")
 	}
 	return b.String()
 }
@@ -73,7 +113,13 @@ func TestCachedAnalysisMatchesFresh(t *testing.T) {
 			if got, want := renderResults(cached), renderResults(fresh); got != want {
 				t.Fatalf("sequence %d step %d: cached results\n%s\nfresh\n%s\nsource:\n%s", seq, step, got, want, src)
 			}
+			if got, want := renderNames(t, cached), renderNames(t, fresh); got != want {
+				t.Fatalf("sequence %d step %d: cached names\n%s\nfresh\n%s\nsource:\n%s", seq, step, got, want, src)
+			}
 			// Entries the latest analysis did not use are dropped.
+			if n := len(cache.texts); n > len(cached.File.Statements) {
+				t.Fatalf("sequence %d step %d: the cache holds %d texts for %d statements", seq, step, n, len(cached.File.Statements))
+			}
 			if n := len(cache.entries); n > len(cached.File.Statements) {
 				t.Fatalf("sequence %d step %d: the cache holds %d entries for %d statements", seq, step, n, len(cached.File.Statements))
 			}

@@ -24,7 +24,7 @@ func (s *Sheet) SymbolAt(offset int) *Symbol {
 	if b, ok := s.File.Statements[i].(*grammar.Binding); ok && b.Name == name {
 		return s.symbolAt(i)
 	}
-	return s.Refs[name]
+	return s.Ref(name)
 }
 
 // References are the ranges where sym is read, and its binding's name first
@@ -34,7 +34,7 @@ func (s *Sheet) References(sym *Symbol, includeDecl bool) []grammar.Range {
 	if includeDecl {
 		out = append(out, sym.Def.Name.Range)
 	}
-	for _, u := range sym.Uses {
+	for _, u := range s.Uses(sym) {
 		out = append(out, u.Range)
 	}
 	return out

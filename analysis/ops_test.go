@@ -135,7 +135,7 @@ func TestBankKeywordShadowedByBinding(t *testing.T) {
 		t.Errorf("findings %q", got)
 	}
 	s := AnalyzeSheet("t.cute", []byte("c = bank_conflicts(64:1, 32:1, 32, st)\nassert c == 0\n"))
-	for name, sym := range s.Refs {
+	for name, sym := range s.Refs() {
 		if name.Name == "st" {
 			t.Errorf("the keyword st resolves as a sheet name (%v)", sym)
 		}

@@ -110,7 +110,7 @@ func (s *Sheet) TargetAt(offset int) (Target, bool) {
 	n := path[k]
 	t := Target{Stmt: i, Node: n, Path: path[:k+1], Env: s.EnvAt(i)}
 	if name, ok := n.(*grammar.Name); ok {
-		t.Symbol = s.Refs[name]
+		t.Symbol = s.Ref(name)
 		if b, ok := s.File.Statements[i].(*grammar.Binding); ok && b.Name == name {
 			t.Symbol = s.symbolAt(i)
 			t.Value, t.Err = s.Results[i].Value, s.Results[i].Err

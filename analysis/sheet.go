@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"sync"
 
 	"github.com/cute-lsp/cute-lsp/grammar"
 	"github.com/cute-lsp/cute-lsp/layout"
@@ -17,12 +18,22 @@ type Sheet struct {
 	Results  []Result                  // one per statement, in order
 	Symbols  []*Symbol                 // every binding, in order
 	Names    map[string]*Symbol        // the last binding of each name
-	Refs     map[*grammar.Name]*Symbol // each use of a name: the binding it reads (nil when undefined)
 	Findings []Finding
 	Reused   int // statements whose results came from the cache
 
+	// reads are the bindings the names of the statements read, statement
+	// by statement in the order of eachName (nil where a name is unbound):
+	// statement i's are reads[readStart[i]:readStart[i+1]]. The names' nodes
+	// are found from them on demand (Ref, Refs, Uses): an analysis after an
+	// edit resolves names without walking the trees.
+	reads     []*Symbol
+	readStart []int32
+	refsOnce  sync.Once
+	refs      map[*grammar.Name]*Symbol
+
 	depKeys []uint64  // scratch: the keys of a statement's dependencies
 	deps    []*Symbol // scratch: a statement's dependencies
+	names   []nameUse // scratch: the names a statement reads
 }
 
 // Result is what one statement evaluated to.
@@ -37,10 +48,10 @@ type Symbol struct {
 	Name  string
 	Def   *grammar.Binding
 	Stmt  int // the binding's statement index
-	Uses  []*grammar.Name
 	Value layout.Value
 	Err   error
 	key   uint64 // the cache key of its statement: dependents include it in theirs
+	uses  int    // how many names read it (Sheet.Uses lists them)
 	// earlier is the binding of the same name this one replaces (nil for
 	// the first): EnvAt walks these instead of rebuilding a scope.
 	earlier *Symbol
@@ -76,8 +87,9 @@ func AnalyzeSheetCached(filename string, src []byte, cache *Cache) *Sheet {
 // AnalyzeFile evaluates a parsed sheet; src is the text it was parsed from.
 func AnalyzeFile(f *grammar.File, src []byte, cache *Cache) *Sheet {
 	n := len(f.Statements)
-	s := &Sheet{File: f, Src: src, Names: make(map[string]*Symbol, n), Refs: make(map[*grammar.Name]*Symbol, n),
-		Results: make([]Result, 0, n), Symbols: make([]*Symbol, 0, n)}
+	s := &Sheet{File: f, Src: src, Names: make(map[string]*Symbol, n),
+		Results: make([]Result, 0, n), Symbols: make([]*Symbol, 0, n),
+		reads: make([]*Symbol, 0, 2*n), readStart: make([]int32, 0, n+1)}
 	// The names bound so far are the scope of the next statement: the map
 	// of the last binding of each name, filled in as the analysis goes.
 	scope := scopeEnv(s.Names)
@@ -95,13 +107,22 @@ func AnalyzeFile(f *grammar.File, src []byte, cache *Cache) *Sheet {
 		defer cache.end()
 	}
 	for i, st := range f.Statements {
-		deps := s.resolveUses(st, scope)
+		s.readStart = append(s.readStart, int32(len(s.reads)))
+		_, bad := st.(*grammar.BadStmt)
+		var text []byte
+		var names *stmtNames
+		if cache != nil && !bad {
+			span := st.Span()
+			text = src[span.Pos.Offset:span.End.Offset]
+			names = cache.names(text, st)
+		}
+		deps := s.resolveUses(st, names, scope)
 		r := Result{Stmt: st}
 		var key uint64
-		if _, bad := st.(*grammar.BadStmt); !bad {
+		if !bad {
 			var res stmtResult
 			var hit bool
-			key, res, hit = s.evalStatement(st, src, scope, deps, cache)
+			key, res, hit = s.evalStatement(st, text, names, scope, deps, cache)
 			if hit {
 				s.Reused++
 			}
@@ -134,6 +155,7 @@ func AnalyzeFile(f *grammar.File, src []byte, cache *Cache) *Sheet {
 		}
 		s.Results = append(s.Results, r)
 	}
+	s.readStart = append(s.readStart, int32(len(s.reads)))
 	sort.SliceStable(s.Findings, func(i, j int) bool {
 		return s.Findings[i].Range.Pos.Offset < s.Findings[j].Range.Pos.Offset
 	})
@@ -142,15 +164,29 @@ func AnalyzeFile(f *grammar.File, src []byte, cache *Cache) *Sheet {
 
 // resolveUses links each name a statement reads to the binding in scope
 // before the statement runs (a binding's right-hand side sees the earlier
-// binding of its own name).
+// binding of its own name), appending them to s.reads. names are the
+// statement's names from the cache, nil to walk its tree.
 // The slice returned is valid until the next call.
-func (s *Sheet) resolveUses(st grammar.Stmt, scope scopeEnv) (deps []*Symbol) {
-	var root grammar.Node = st
-	if b, ok := st.(*grammar.Binding); ok {
-		root = b.Value
+func (s *Sheet) resolveUses(st grammar.Stmt, names *stmtNames, scope scopeEnv) (deps []*Symbol) {
+	var uses []nameUse
+	if names != nil {
+		uses = names.uses
+	} else {
+		uses = s.names[:0]
+		eachName(st, func(n *grammar.Name, unboundSkipped bool) {
+			uses = append(uses, nameUse{n.Name, unboundSkipped})
+		})
+		s.names = uses
 	}
 	deps = s.deps[:0]
-	s.resolveNames(root, scope, &deps)
+	for _, u := range uses {
+		sym := scope[u.name]
+		s.reads = append(s.reads, sym)
+		if sym != nil {
+			sym.uses++
+			deps = append(deps, sym)
+		}
+	}
 	s.deps = deps
 	return deps
 }
@@ -158,21 +194,22 @@ func (s *Sheet) resolveUses(st grammar.Stmt, scope scopeEnv) (deps []*Symbol) {
 // evalStatement evaluates a statement, or takes its result from cache when
 // neither its text nor the bindings it reads changed. key is the statement's
 // cache key (the key of the symbol it binds).
-func (s *Sheet) evalStatement(st grammar.Stmt, src []byte, scope scopeEnv, deps []*Symbol, cache *Cache) (key uint64, r stmtResult, hit bool) {
+// text is the statement's text and names its entry in cache (both unset
+// without a cache).
+func (s *Sheet) evalStatement(st grammar.Stmt, text []byte, names *stmtNames, scope scopeEnv, deps []*Symbol, cache *Cache) (key uint64, r stmtResult, hit bool) {
 	if cache != nil {
 		span := st.Span()
-		text := src[span.Pos.Offset:span.End.Offset]
 		depKeys := s.depKeys[:0]
 		for _, d := range deps {
 			depKeys = append(depKeys, d.key)
 		}
 		s.depKeys = depKeys
-		key = cache.statementKey(text, span.Pos.Column, depKeys)
+		key = cache.statementKey(names.hash, span.Pos.Column, depKeys)
 		if r, ok := cache.lookup(key, text, span.Pos.Column, depKeys, span.Pos); ok {
 			return key, r, true
 		}
 		defer func() {
-			cache.store(key, string(text), span.Pos.Column, append([]uint64(nil), depKeys...), span.Pos, r)
+			cache.store(key, names.text, span.Pos.Column, append([]uint64(nil), depKeys...), span.Pos, r)
 		}()
 	}
 	var sites []CallSite
@@ -197,72 +234,141 @@ type stmtResult struct {
 	calls []callFinding // what the calls' checks found
 }
 
-func (s *Sheet) resolveNames(n grammar.Node, scope scopeEnv, deps *[]*Symbol) {
-	// The walk of grammar.Inspect, in its order, without visiting the
-	// leaves that hold no names: it runs on every statement of every
-	// analysis, cached or not.
+// nameUse is a name a statement reads; unboundSkipped marks a layout tag
+// or a bare word its operation reads, which is no sheet name unless the
+// sheet binds it.
+type nameUse struct {
+	name           string
+	unboundSkipped bool
+}
+
+// eachName calls visit on each name statement st reads, in a fixed order
+// (grammar.Inspect's): not the name a binding binds, not an operation's
+// name. The order is the order of Sheet.reads.
+func eachName(st grammar.Stmt, visit func(n *grammar.Name, unboundSkipped bool)) {
+	var root grammar.Node = st
+	if b, ok := st.(*grammar.Binding); ok {
+		root = b.Value
+	}
+	walkNames(root, visit)
+}
+
+func walkNames(n grammar.Node, visit func(*grammar.Name, bool)) {
 	switch n := n.(type) {
-	case nil, *grammar.Int, *grammar.Unknown, *grammar.Underscore, *grammar.Swizzle, *grammar.Pointer, *grammar.BasisMode:
+	case nil, *grammar.Int, *grammar.Unknown, *grammar.Underscore, *grammar.Swizzle, *grammar.Pointer, *grammar.BasisMode, *grammar.BadStmt:
 	case *grammar.Name:
-		sym := scope[n.Name]
-		if sym == nil {
-			if _, isTag := tags[n.Name]; isTag {
-				return
-			}
-		}
-		s.Refs[n] = sym
-		if sym != nil {
-			sym.Uses = append(sym.Uses, n)
-			*deps = append(*deps, sym)
-		}
+		_, isTag := tags[n.Name]
+		visit(n, isTag)
 	case *grammar.Call:
 		// The operation's name is not a sheet name, nor are the bare
 		// words it reads.
+		op, isSheetOp := sheetOps[n.Fun.Name]
 		for _, a := range n.Args {
-			if name, ok := a.(*grammar.Name); ok && s.isKeywordOf(n, name) && scope[name.Name] == nil {
+			if name, ok := a.(*grammar.Name); ok {
+				_, isTag := tags[name.Name]
+				visit(name, isTag || (isSheetOp && op.isKeyword(name.Name)))
 				continue
 			}
-			s.resolveNames(a, scope, deps)
+			walkNames(a, visit)
 		}
 	case *grammar.Tuple:
-		s.resolveAll(n.Elems, scope, deps)
+		walkAllNames(n.Elems, visit)
 	case *grammar.Layout:
-		s.resolveNames(n.Shape, scope, deps)
-		s.resolveNames(n.Stride, scope, deps)
+		walkNames(n.Shape, visit)
+		walkNames(n.Stride, visit)
 	case *grammar.Composed:
-		s.resolveAll(n.Stages, scope, deps)
+		walkAllNames(n.Stages, visit)
 	case *grammar.Tiler:
-		s.resolveAll(n.Modes, scope, deps)
+		walkAllNames(n.Modes, visit)
 	case *grammar.AngleList:
-		s.resolveAll(n.Modes, scope, deps)
+		walkAllNames(n.Modes, visit)
 	case *grammar.MLIRType:
-		s.resolveNames(n.Inner, scope, deps)
+		walkNames(n.Inner, visit)
 	case *grammar.Assert:
-		s.resolveNames(n.Left, scope, deps)
-		s.resolveNames(n.Right, scope, deps)
+		walkNames(n.Left, visit)
+		walkNames(n.Right, visit)
 	case *grammar.ExprStmt:
-		s.resolveNames(n.X, scope, deps)
+		walkNames(n.X, visit)
 	default:
 		grammar.Inspect(n, func(c grammar.Node) bool {
 			if c == n {
 				return true
 			}
-			s.resolveNames(c, scope, deps)
+			walkNames(c, visit)
 			return false
 		})
 	}
 }
 
-// isKeywordOf reports whether name is a bare word the call's operation reads.
-func (s *Sheet) isKeywordOf(call *grammar.Call, name *grammar.Name) bool {
-	op, ok := sheetOps[call.Fun.Name]
-	return ok && op.isKeyword(name.Name)
+func walkAllNames(ns []grammar.Node, visit func(*grammar.Name, bool)) {
+	for _, n := range ns {
+		walkNames(n, visit)
+	}
 }
 
-func (s *Sheet) resolveAll(ns []grammar.Node, scope scopeEnv, deps *[]*Symbol) {
-	for _, n := range ns {
-		s.resolveNames(n, scope, deps)
+// Ref is the binding a use of a name reads; nil when the name is unbound,
+// is not read as a sheet name (a layout tag, an operation's keyword), or is
+// not a name of the sheet's statements.
+func (s *Sheet) Ref(n *grammar.Name) *Symbol {
+	i := s.StatementAt(n.Range.Pos.Offset)
+	if i < 0 {
+		return nil
 	}
+	k := s.readStart[i]
+	var sym *Symbol
+	eachName(s.File.Statements[i], func(m *grammar.Name, _ bool) {
+		if m == n {
+			sym = s.reads[k]
+		}
+		k++
+	})
+	return sym
+}
+
+// Refs maps each use of a sheet name to the binding it reads (nil when it
+// is unbound); the layout tags and operations' keywords the sheet does not
+// bind are not among them. It is built on the first call.
+func (s *Sheet) Refs() map[*grammar.Name]*Symbol {
+	s.refsOnce.Do(func() {
+		refs := make(map[*grammar.Name]*Symbol, len(s.reads))
+		for i, st := range s.File.Statements {
+			k := s.readStart[i]
+			eachName(st, func(n *grammar.Name, unboundSkipped bool) {
+				if sym := s.reads[k]; sym != nil || !unboundSkipped {
+					refs[n] = sym
+				}
+				k++
+			})
+		}
+		s.refs = refs
+	})
+	return s.refs
+}
+
+// Uses are the names that read sym, in order.
+func (s *Sheet) Uses(sym *Symbol) []*grammar.Name {
+	if sym.uses == 0 {
+		return nil
+	}
+	out := make([]*grammar.Name, 0, sym.uses)
+	for i := sym.Stmt + 1; i < len(s.File.Statements) && len(out) < sym.uses; i++ {
+		lo, hi := s.readStart[i], s.readStart[i+1]
+		reads := false
+		for _, r := range s.reads[lo:hi] {
+			reads = reads || r == sym
+		}
+		if !reads {
+			continue
+		}
+		k := lo
+		eachName(s.File.Statements[i], func(n *grammar.Name, _ bool) {
+			if s.reads[k] == sym {
+				out = append(out, n)
+			}
+			k++
+		})
+	}
+	return out
 }
 
 // rebindingFindings judges binding a name again. A sheet is a notebook:
@@ -275,7 +381,7 @@ func rebindingFindings(prev *Symbol, st *grammar.Binding, deps []*Symbol) []Find
 	if name[0] == '_' {
 		return nil // a scratch name: rebinding it is what it is for
 	}
-	if len(prev.Uses) == 0 {
+	if prev.uses == 0 {
 		return []Finding{{Range: prev.Def.Name.Range, Severity: SeverityWarning, Code: CodeUnused,
 			Message: fmt.Sprintf("the value bound to %s here is never used: %s is bound again on line %d before anything reads it", name, name, st.Range.Pos.Line),
 			Related: []Related{{st.Name.Range, "the next binding of " + name}}}}

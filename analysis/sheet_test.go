@@ -73,10 +73,14 @@ func TestSheetResultsAndSymbols(t *testing.T) {
 		t.Errorf("B = %s", got)
 	}
 	a := s.Names["A"]
-	if a == nil || a.Def == nil || len(a.Uses) != 1 || a.Uses[0].Range.Pos.Line != 2 {
-		t.Errorf("symbol A = %+v, want its definition and one use on line 2", a)
+	if a == nil {
+		t.Fatal("A is not bound")
 	}
-	if s.Refs[a.Uses[0]] != a {
+	uses := s.Uses(a)
+	if a.Def == nil || len(uses) != 1 || uses[0].Range.Pos.Line != 2 {
+		t.Fatalf("symbol A = %+v used at %v, want its definition and one use on line 2", a, uses)
+	}
+	if s.Refs()[uses[0]] != a || s.Ref(uses[0]) != a {
 		t.Errorf("the use of A does not resolve to its binding")
 	}
 }

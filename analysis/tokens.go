@@ -70,7 +70,7 @@ func (s *Sheet) classify(n grammar.Node, out *[]Token) bool {
 		for _, a := range n.Args {
 			// A bare word the operation reads (ldmatrix_x4) is a constant
 			// of the operation, not a sheet name, unless the sheet binds it.
-			if name, ok := a.(*grammar.Name); ok && isSheetOp && op.isKeyword(name.Name) && s.Refs[name] == nil {
+			if name, ok := a.(*grammar.Name); ok && isSheetOp && op.isKeyword(name.Name) && s.Refs()[name] == nil {
 				*out = append(*out, Token{Range: name.Range, Type: TokenEnumMember})
 				continue
 			}
@@ -78,7 +78,7 @@ func (s *Sheet) classify(n grammar.Node, out *[]Token) bool {
 		}
 		return false
 	case *grammar.Name:
-		if _, isTag := tags[n.Name]; isTag && s.Refs[n] == nil {
+		if _, isTag := tags[n.Name]; isTag && s.Refs()[n] == nil {
 			*out = append(*out, Token{Range: n.Range, Type: TokenEnumMember})
 		} else {
 			*out = append(*out, Token{Range: n.Range, Type: TokenVariable})
