@@ -15,9 +15,9 @@ import (
 type Sheet struct {
 	File     *grammar.File
 	Src      []byte
-	Results  []Result                  // one per statement, in order
-	Symbols  []*Symbol                 // every binding, in order
-	Names    map[string]*Symbol        // the last binding of each name
+	Results  []Result           // one per statement, in order
+	Symbols  []*Symbol          // every binding, in order
+	Names    map[string]*Symbol // the last binding of each name
 	Findings []Finding
 	Reused   int // statements whose results came from the cache
 
