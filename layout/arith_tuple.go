@@ -25,7 +25,7 @@ func IsUnknown(err error) bool {
 
 // intLeaf is a known integer leaf with the given static mark.
 func intLeaf(v int64, static bool) IntTuple {
-	return IntTuple{val: v, kind: kindInt, static: static}
+	return IntTuple{val: v, leafInfo: leafInfo{kindInt, static}}
 }
 
 // isPlainInt reports whether t is a known integer leaf (not a basis).

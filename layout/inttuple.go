@@ -36,9 +36,17 @@ const (
 // size it would be with two slices, and so a third of the memory to
 // allocate, clear and scan.
 type IntTuple struct {
-	val    int64
-	ptr    unsafe.Pointer // kindTuple: *[n]IntTuple; a basis leaf: *[n]int
-	n      int32
+	val int64
+	ptr unsafe.Pointer // kindTuple: *[n]IntTuple; a basis leaf: *[n]int
+	n   int32
+	leafInfo
+}
+
+// leafInfo is what kind of node an IntTuple is, and its static mark. The two
+// share one field of IntTuple so that IntTuple has four fields, the most
+// the compiler keeps in registers: with five, every copy of an IntTuple
+// went through memory, in overlapping moves that stall the store buffer.
+type leafInfo struct {
 	kind   leafKind
 	static bool
 }
@@ -98,7 +106,7 @@ func (t IntTuple) withModes(modes []int) IntTuple {
 
 // tupleOf is the tuple whose elements are elems (not copied).
 func tupleOf(elems []IntTuple) IntTuple {
-	t := IntTuple{kind: kindTuple}
+	t := IntTuple{leafInfo: leafInfo{kind: kindTuple}}
 	if len(elems) > 0 {
 		t.ptr, t.n = unsafe.Pointer(unsafe.SliceData(elems)), int32(len(elems))
 	}
@@ -108,13 +116,13 @@ func tupleOf(elems []IntTuple) IntTuple {
 // Int is a static integer leaf. Almost everything a user writes is static in
 // CuTe's sense (the corpus and the DSL's printed constants), so that is the
 // default; Dyn makes a run-time one.
-func Int(v int64) IntTuple { return IntTuple{val: v, kind: kindInt, static: true} }
+func Int(v int64) IntTuple { return IntTuple{val: v, leafInfo: leafInfo{kindInt, true}} }
 
 // Dyn is a run-time (non-static) integer leaf.
-func Dyn(v int64) IntTuple { return IntTuple{val: v, kind: kindInt} }
+func Dyn(v int64) IntTuple { return IntTuple{val: v, leafInfo: leafInfo{kind: kindInt}} }
 
 // Unknown is a run-time leaf whose value we do not know.
-func Unknown() IntTuple { return IntTuple{kind: kindUnknown} }
+func Unknown() IntTuple { return IntTuple{leafInfo: leafInfo{kind: kindUnknown}} }
 
 // Basis is coef times the basis vector E<modes...> (modes outermost first).
 func Basis(coef int64, modes ...int) IntTuple {
@@ -127,7 +135,7 @@ func Basis(coef int64, modes ...int) IntTuple {
 // Underscore is CuTe's "_" as a coordinate leaf: slice keeps the modes it
 // marks, dice drops them, and crd2idx reads it as 0 (CuTe's Underscore is an
 // Int<0>). It only ever appears in coordinates, never in shapes or strides.
-func Underscore() IntTuple { return IntTuple{kind: kindUnderscore, static: true} }
+func Underscore() IntTuple { return IntTuple{leafInfo: leafInfo{kindUnderscore, true}} }
 
 // IsUnderscore reports whether t is the "_" coordinate leaf.
 func (t IntTuple) IsUnderscore() bool { return t.kind == kindUnderscore }
