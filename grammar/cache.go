@@ -70,6 +70,7 @@ type cacheEntry struct {
 	errs  []*Error
 	gen   uint64     // the parse that last used it
 	shape *treeShape // how many nodes of each kind the tree has; set by its first move
+	note  any        // what a user of the cache keeps with the statement (Notes)
 }
 
 // NewCache makes an empty cache.
@@ -110,6 +111,27 @@ func (c *Cache) Len() int {
 		n += len(es)
 	}
 	return n
+}
+
+// Notes are places where a user of the cache keeps something about each
+// statement of f: what is put in notes[i] stays with statement i's tree
+// while its text is unchanged, moved or not, and is nil for a statement
+// parsed anew. A note is a statement's when f is the cache's latest parse
+// (or its statements are that parse's trees); notes[i] is nil where not.
+// A Cache keeps notes for one user at a time.
+func (c *Cache) Notes(f *File) []*any {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.last == nil || len(c.last.records) != len(f.Statements) {
+		return nil
+	}
+	notes := make([]*any, len(f.Statements))
+	for i, r := range c.last.records {
+		if r.entry.stmt == f.Statements[i] {
+			notes[i] = &r.entry.note
+		}
+	}
+	return notes
 }
 
 // lookup finds the tree of a statement with key starting at at. Among equal
