@@ -39,6 +39,7 @@ type Cache struct {
 	texts                   map[string]*stmtNames
 	usedTexts, prevUsedText []*stmtNames
 	scratch                 stmtNote // the note of a statement with no place for one
+	notes                   []*any   // the places of the notes of the statements being analyzed
 	// used are the keys of the entries the current analysis took or
 	// stored, prevUsed the previous analysis's: after an analysis the cache
 	// holds its used entries alone, so those the next one drops are among

@@ -113,7 +113,10 @@ func AnalyzeFile(f *grammar.File, src []byte, cache *Cache) *Sheet {
 	if cache != nil {
 		cache.begin()
 		defer cache.end()
-		notes = cache.parsed.Notes(f)
+		notes = cache.parsed.Notes(f, cache.notes)
+		if notes != nil {
+			cache.notes = notes
+		}
 	}
 	for i, st := range f.Statements {
 		s.readStart = append(s.readStart, int32(len(s.reads)))

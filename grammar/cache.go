@@ -25,6 +25,10 @@ type Cache struct {
 	// alone, so those the next parse drops are among them, and end need not
 	// look at every key.
 	used, prevUsed []keyedEntry
+	// spare is the records of the parse before the latest, which nothing
+	// reads any more: the next parse writes its records there.
+	spare    []stmtRecord
+	lastSeen *lastParse // last when the current parse began
 }
 
 type keyedEntry struct {
@@ -78,6 +82,7 @@ func NewCache() *Cache { return &Cache{entries: map[stmtKey][]*cacheEntry{}} }
 
 func (c *Cache) begin() {
 	c.mu.Lock()
+	c.lastSeen = c.last
 	c.gen++
 	c.prevUsed, c.used = c.used, c.prevUsed[:0]
 }
@@ -85,6 +90,10 @@ func (c *Cache) begin() {
 // end drops the entries the parse just finished did not use.
 func (c *Cache) end() {
 	defer c.mu.Unlock()
+	if c.lastSeen != nil && c.lastSeen != c.last {
+		c.spare = c.lastSeen.records
+	}
+	c.lastSeen = nil
 	for _, ke := range c.prevUsed {
 		if ke.entry.gen == c.gen {
 			continue
@@ -113,19 +122,38 @@ func (c *Cache) Len() int {
 	return n
 }
 
+// spareRecords is where a parse writes its records, room for n made.
+func (c *Cache) spareRecords(n int) []stmtRecord {
+	s := c.spare
+	c.spare = nil
+	if cap(s) < n {
+		return make([]stmtRecord, 0, n)
+	}
+	// The records of two parses ago point at entries and texts that may
+	// be gone.
+	clear(s[:cap(s)])
+	return s[:0]
+}
+
 // Notes are places where a user of the cache keeps something about each
 // statement of f: what is put in notes[i] stays with statement i's tree
 // while its text is unchanged, moved or not, and is nil for a statement
 // parsed anew. A note is a statement's when f is the cache's latest parse
 // (or its statements are that parse's trees); notes[i] is nil where not.
-// A Cache keeps notes for one user at a time.
-func (c *Cache) Notes(f *File) []*any {
+// A Cache keeps notes for one user at a time. The notes are written to dst
+// when it has room.
+func (c *Cache) Notes(f *File, dst []*any) []*any {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.last == nil || len(c.last.records) != len(f.Statements) {
 		return nil
 	}
-	notes := make([]*any, len(f.Statements))
+	notes := dst[:0]
+	if cap(notes) < len(f.Statements) {
+		notes = make([]*any, len(f.Statements))
+	}
+	notes = notes[:len(f.Statements)]
+	clear(notes)
 	for i, r := range c.last.records {
 		if r.entry.stmt == f.Statements[i] {
 			notes[i] = &r.entry.note
