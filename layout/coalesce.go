@@ -253,8 +253,30 @@ func flattenLeaves(dst *FlatLayout, s, d *IntTuple, bad *flatFailure) bool {
 // (the ones on which CoalesceFlat agrees with Coalesce).
 func (l Layout) flattenStatic(dst *FlatLayout) bool {
 	dst.Rank = 0
-	var bad flatFailure
-	return allStatic(&l.Shape) && allStatic(&l.Stride) && flattenLeaves(dst, &l.Shape, &l.Stride, &bad)
+	return flattenStaticLeaves(dst, &l.Shape, &l.Stride)
+}
+
+// flattenStaticLeaves is flattenLeaves for static plain integers, in one
+// walk; it reports false for anything else, without saying why.
+func flattenStaticLeaves(dst *FlatLayout, s, d *IntTuple) bool {
+	if s.kind == kindTuple {
+		dElems, sElems := elemsAt(d), elemsAt(s)
+		if d.kind != kindTuple || len(dElems) != len(sElems) {
+			return false
+		}
+		for i := range sElems {
+			if !flattenStaticLeaves(dst, &sElems[i], &dElems[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	if !s.static || !d.static || !s.isPlainInt() || !d.isPlainInt() || dst.Rank == MaxFlatRank {
+		return false
+	}
+	dst.Shape[dst.Rank], dst.Stride[dst.Rank] = s.val, d.val
+	dst.Rank++
+	return true
 }
 
 // Layout is f as a Layout: integer-shaped for rank 1, a flat tuple otherwise.
