@@ -269,3 +269,28 @@ func BenchmarkGoldenDirect(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkCoalesceFlatRank3 is CoalesceFlat (no allocation) on the golden
+// coalesce inputs with exactly three flat modes, the case of the CuTe C++
+// figure (1.4 ns per rank-3 coalesce, run-time integers).
+func BenchmarkCoalesceFlatRank3(b *testing.B) {
+	var in []FlatLayout
+	for _, args := range goldenInputs(b, "coalesce") {
+		l, ok := args[0].(Layout)
+		var f FlatLayout
+		if ok && len(args) == 1 && l.FlattenInto(&f) == nil && f.Rank == 3 {
+			in = append(in, f)
+		}
+	}
+	if len(in) == 0 {
+		b.Skip("no rank-3 coalesce in the corpus")
+	}
+	b.ReportAllocs()
+	var dst FlatLayout
+	for i := 0; b.Loop(); i++ {
+		if err := CoalesceFlat(&dst, &in[i%len(in)]); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(len(in)), "cases")
+}
