@@ -6,16 +6,14 @@ import "math/bits"
 // instead of wrapping, because a wrapped offset is a silently wrong answer.
 
 func mulChecked(a, b int64) (int64, bool) {
-	if a == 0 || b == 0 {
-		return 0, true
-	}
-	hi, lo := bits.Mul64(uabs(a), uabs(b))
-	neg := (a < 0) != (b < 0)
-	if hi != 0 || lo > 1<<63 || (lo == 1<<63 && !neg) {
+	// The signed 128-bit product from the unsigned one: its high word is
+	// the unsigned high word less b where a < 0 and a where b < 0. The
+	// product fits when that high word is the sign extension of the low
+	// one. Branch-free and small enough to inline into the kernels' loops.
+	hi, lo := bits.Mul64(uint64(a), uint64(b))
+	h := int64(hi) - (a>>63)&b - (b>>63)&a
+	if h != int64(lo)>>63 {
 		return 0, false
-	}
-	if neg {
-		return -int64(lo), true
 	}
 	return int64(lo), true
 }
@@ -26,13 +24,6 @@ func addChecked(a, b int64) (int64, bool) {
 		return 0, false
 	}
 	return s, true
-}
-
-func uabs(a int64) uint64 {
-	if a < 0 {
-		return uint64(-a)
-	}
-	return uint64(a)
 }
 
 func abs64(a int64) int64 {

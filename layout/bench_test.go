@@ -211,3 +211,86 @@ func BenchmarkComplementFlat(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkGoldenDirect is BenchmarkGolden without the registry: each case
+// calls the typed function (Coalesce, Composition, ...) on the golden
+// inputs whose arguments are layouts (and a tiler or cotarget where the
+// operation takes one), so ns/op is the algebra and its result tree alone,
+// not the name look-up and the boxing of the result into a Value.
+func BenchmarkGoldenDirect(b *testing.B) {
+	type call func() (Layout, error)
+	calls := map[string][]call{}
+	for _, op := range []string{"coalesce", "composition", "complement", "logical_divide", "logical_product", "right_inverse"} {
+		for _, args := range goldenInputs(b, op) {
+			a, ok := args[0].(Layout)
+			if !ok {
+				continue
+			}
+			var c call
+			switch {
+			case len(args) == 1 && op == "coalesce":
+				c = func() (Layout, error) { return Coalesce(a) }
+			case len(args) == 1 && op == "complement":
+				c = func() (Layout, error) { return Complement(a) }
+			case len(args) == 1 && op == "right_inverse":
+				c = func() (Layout, error) { return RightInverse(a) }
+			case len(args) == 2 && op == "complement":
+				if m, ok := args[1].(IntTuple); ok {
+					c = func() (Layout, error) { return ComplementTo(a, m) }
+				}
+			case len(args) == 2 && op == "composition":
+				if y, ok := args[1].(Layout); ok {
+					c = func() (Layout, error) { return Composition(a, y) }
+				}
+			case len(args) == 2 && op == "logical_divide":
+				t := args[1]
+				c = func() (Layout, error) { return LogicalDivide(a, t) }
+			case len(args) == 2 && op == "logical_product":
+				t := args[1]
+				c = func() (Layout, error) { return LogicalProduct(a, t) }
+			}
+			if c != nil {
+				if _, err := c(); err == nil {
+					calls[op] = append(calls[op], c)
+				}
+			}
+		}
+	}
+	for _, op := range []string{"coalesce", "composition", "complement", "logical_divide", "logical_product", "right_inverse"} {
+		b.Run(op, func(b *testing.B) {
+			cs := calls[op]
+			b.ReportAllocs()
+			for i := 0; b.Loop(); i++ {
+				if _, err := cs[i%len(cs)](); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(len(cs)), "cases")
+		})
+	}
+}
+
+// BenchmarkCoalesceFlatRank3 is CoalesceFlat (no allocation) on the golden
+// coalesce inputs with exactly three flat modes, the case of the CuTe C++
+// figure (1.4 ns per rank-3 coalesce, run-time integers).
+func BenchmarkCoalesceFlatRank3(b *testing.B) {
+	var in []FlatLayout
+	for _, args := range goldenInputs(b, "coalesce") {
+		l, ok := args[0].(Layout)
+		var f FlatLayout
+		if ok && len(args) == 1 && l.FlattenInto(&f) == nil && f.Rank == 3 {
+			in = append(in, f)
+		}
+	}
+	if len(in) == 0 {
+		b.Skip("no rank-3 coalesce in the corpus")
+	}
+	b.ReportAllocs()
+	var dst FlatLayout
+	for i := 0; b.Loop(); i++ {
+		if err := CoalesceFlat(&dst, &in[i%len(in)]); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(len(in)), "cases")
+}

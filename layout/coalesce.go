@@ -17,6 +17,12 @@ func Coalesce(l Layout) (Layout, error) {
 	if l.flattenStatic(&flat) && CoalesceFlat(&flat, &flat) == nil {
 		return flat.Layout(), nil
 	}
+	return coalesceTree(l)
+}
+
+// coalesceTree is Coalesce on the IntTuples themselves, CuTe's scan from
+// the back: the path of run-time values, unknowns, bases and errors.
+func coalesceTree(l Layout) (Layout, error) {
 	if err := checkCongruent("coalesce", l.Shape, l.Stride, nil); err != nil {
 		return Layout{}, err
 	}
@@ -253,8 +259,30 @@ func flattenLeaves(dst *FlatLayout, s, d *IntTuple, bad *flatFailure) bool {
 // (the ones on which CoalesceFlat agrees with Coalesce).
 func (l Layout) flattenStatic(dst *FlatLayout) bool {
 	dst.Rank = 0
-	var bad flatFailure
-	return allStatic(&l.Shape) && allStatic(&l.Stride) && flattenLeaves(dst, &l.Shape, &l.Stride, &bad)
+	return flattenStaticLeaves(dst, &l.Shape, &l.Stride)
+}
+
+// flattenStaticLeaves is flattenLeaves for static plain integers, in one
+// walk; it reports false for anything else, without saying why.
+func flattenStaticLeaves(dst *FlatLayout, s, d *IntTuple) bool {
+	if s.kind == kindTuple {
+		dElems, sElems := elemsAt(d), elemsAt(s)
+		if d.kind != kindTuple || len(dElems) != len(sElems) {
+			return false
+		}
+		for i := range sElems {
+			if !flattenStaticLeaves(dst, &sElems[i], &dElems[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	if !s.static || !d.static || !s.isPlainInt() || !d.isPlainInt() || dst.Rank == MaxFlatRank {
+		return false
+	}
+	dst.Shape[dst.Rank], dst.Stride[dst.Rank] = s.val, d.val
+	dst.Rank++
+	return true
 }
 
 // Layout is f as a Layout: integer-shaped for rank 1, a flat tuple otherwise.
@@ -277,47 +305,41 @@ func (f *FlatLayout) Layout() Layout {
 // Law: CoalesceFlat(src).Layout() == Coalesce(src.Layout()).
 func CoalesceFlat(dst, src *FlatLayout) error {
 	r := src.Rank
-	if r == 0 {
-		*dst = FlatLayout{Rank: 1}
-		dst.Shape[0] = 1
-		return nil
+	if r < 0 || r > MaxFlatRank {
+		return errorf("coalesce", "", "flat layout of rank %d: a flat layout holds 0 to %d modes", r, MaxFlatRank)
 	}
-	if r > MaxFlatRank {
-		return errorf("coalesce", "", "flat layout of rank %d exceeds %d", r, MaxFlatRank)
-	}
-	var outS, outD [MaxFlatRank]int64 // back to front
-	n := 1
-	outS[0], outD[0] = src.Shape[r-1], src.Stride[r-1]
-	for i := r - 2; i >= 0; i-- {
+	// Front to back and in place (w <= i): CuTe scans from the back, but
+	// a run of modes each starting where the one before ends merges into
+	// one mode whichever way it is walked, and size-1 modes drop out
+	// either way.
+	w := -1 // the last mode written
+	for i := range r {
 		s, d := src.Shape[i], src.Stride[i]
-		switch {
-		case s == 1:
-		case n == 1 && outS[0] == 1:
-			outS[0], outD[0] = s, d
-		default:
-			end, ok := mulChecked(s, d)
+		if s == 1 {
+			continue
+		}
+		if w >= 0 {
+			end, ok := mulChecked(dst.Shape[w], dst.Stride[w])
 			if !ok {
-				return errorf("coalesce", CondOverflow, "%d * %d overflows int64", s, d)
+				return errorf("coalesce", CondOverflow, "%d * %d overflows int64", dst.Shape[w], dst.Stride[w])
 			}
-			if end == outD[n-1] {
-				m, ok := mulChecked(s, outS[n-1])
+			if end == d {
+				m, ok := mulChecked(dst.Shape[w], s)
 				if !ok {
-					return errorf("coalesce", CondOverflow, "%d * %d overflows int64", s, outS[n-1])
+					return errorf("coalesce", CondOverflow, "%d * %d overflows int64", dst.Shape[w], s)
 				}
-				outS[n-1], outD[n-1] = m, d
-			} else {
-				outS[n], outD[n] = s, d
-				n++
+				dst.Shape[w] = m
+				continue
 			}
 		}
+		w++
+		dst.Shape[w], dst.Stride[w] = s, d
 	}
-	if n == 1 && outS[0] == 1 {
-		outD[0] = 0
+	if w < 0 {
+		dst.Shape[0], dst.Stride[0] = 1, 0
+		w = 0
 	}
-	dst.Rank = n
-	for i := range n {
-		dst.Shape[i], dst.Stride[i] = outS[n-1-i], outD[n-1-i]
-	}
+	dst.Rank = w + 1
 	return nil
 }
 

@@ -86,6 +86,46 @@ func TestCoalesceLaws(t *testing.T) {
 	}
 }
 
+// TestCoalesceFlatMatchesTree: the flat kernel (front to back, in place)
+// builds the same layout as the scan from the back on the IntTuples, on
+// flat layouts rich in size-1 modes, merges, zero and negative strides.
+func TestCoalesceFlatMatchesTree(t *testing.T) {
+	r := rand.New(rand.NewPCG(30, 2))
+	vals := []int64{1, 1, 2, 3, 4, 8, 0, -1, -2, 6}
+	for range 20 * propertyRounds {
+		var f FlatLayout
+		f.Rank = r.IntN(MaxFlatRank + 1)
+		for i := range f.Rank {
+			f.Shape[i] = vals[r.IntN(6)]
+			switch {
+			case i > 0 && r.IntN(2) == 0: // often where the mode before ends
+				f.Stride[i] = f.Shape[i-1] * f.Stride[i-1]
+			default:
+				f.Stride[i] = vals[r.IntN(len(vals))]
+			}
+		}
+		l := f.Layout()
+		if f.Rank == 0 {
+			l = Layout{Shape: Tup(), Stride: Tup()}
+		}
+		want, err := coalesceTree(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out FlatLayout
+		if err := CoalesceFlat(&out, &f); err != nil {
+			t.Fatalf("CoalesceFlat(%v): %v", l, err)
+		}
+		if got := out.Layout(); got.String() != want.String() {
+			t.Fatalf("CoalesceFlat(%v) = %v, the scan from the back gives %v", l, got, want)
+		}
+		in := f
+		if err := CoalesceFlat(&in, &in); err != nil || in.Layout().String() != out.Layout().String() {
+			t.Fatalf("CoalesceFlat(%v) in place = %v, %v; want %v", l, in.Layout(), err, out.Layout())
+		}
+	}
+}
+
 func TestCoalesceCases(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{"(2,4):(4,1)", "(2,4):(4,1)"},

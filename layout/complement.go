@@ -146,28 +146,25 @@ func complementModes(fs, fd []int64, m cotarget, rs, rd []int64) ([]int64, []int
 		}
 		return append(rs, n), append(rd, 1), complementFault{}, true
 	}
+	// Modes are taken in increasing stride, equal strides in their order
+	// (CuTe's min picks the first of equals): a stable insertion sort.
+	var orderb [flatInline]int
+	order := orderb[:0]
+	if len(fs) > len(orderb) {
+		order = make([]int, 0, len(fs))
+	}
+	for j := range fs {
+		order = append(order, j)
+		for i := len(order) - 1; i > 0 && fd[order[i]] < fd[order[i-1]]; i-- {
+			order[i], order[i-1] = order[i-1], order[i]
+		}
+	}
 	start := len(rs)
 	lastStride := int64(1)
-	// Modes are taken in increasing stride; taken marks those used.
-	var takenb [64]bool
-	taken := takenb[:]
-	if len(fs) > len(takenb) {
-		taken = make([]bool, len(fs))
-	}
-	for range len(fs) {
-		// The mode of least stride still left (the first of equals, as CuTe's min and find pick).
-		k := -1
-		for j := range fs {
-			if !taken[j] && (k < 0 || fd[j] < fd[k]) {
-				k = j
-			}
-		}
-		taken[k] = true
+	for _, k := range order {
 		minStride, minShape := fd[k], fs[k]
-		f := complementFault{kind: faultShape, minShape: minShape, minStride: minStride, lastStride: lastStride}
 		if lastStride == 0 {
-			f.kind = faultZero
-			return nil, nil, f, false
+			return nil, nil, complementFault{faultZero, minShape, minStride, lastStride}, false
 		}
 		gap := minStride
 		switch {
@@ -178,12 +175,11 @@ func complementModes(fs, fd []int64, m cotarget, rs, rd []int64) ([]int64, []int
 			gap = minStride / lastStride
 		}
 		if gap == 0 {
-			return nil, nil, f, false
+			return nil, nil, complementFault{faultShape, minShape, minStride, lastStride}, false
 		}
 		next, ok := mulChecked(minStride, minShape)
 		if !ok {
-			f.kind = faultOverflow
-			return nil, nil, f, false
+			return nil, nil, complementFault{faultOverflow, minShape, minStride, lastStride}, false
 		}
 		rs, rd = append(rs, gap), append(rd, lastStride)
 		lastStride = next
