@@ -16,9 +16,12 @@ import (
 // Cache remembers what sheet statements evaluated to, keyed by the
 // statement's text and, recursively, by the keys of the bindings it reads:
 // after an edit only the statements whose text changed, and those that read
-// what they bind, are evaluated again. Entries unused by the latest analysis
-// are dropped, so the cache holds about one sheet's worth. A Cache is safe
-// for use by one analysis at a time per document; it locks for the rest.
+// what they bind, are evaluated again; the statements before the first one
+// that differs from the latest analysis's are taken over from it as a whole.
+// Entries unused by the latest analysis are dropped once they outnumber the
+// sheet's statements, so the cache holds about two sheets' worth. A Cache
+// is safe for use by one analysis at a time per document; it locks for the
+// rest.
 type Cache struct {
 	mu      sync.Mutex
 	entries map[uint64]*cacheEntry
@@ -36,15 +39,21 @@ type Cache struct {
 	near     map[string]*nearNames
 	// texts are the names each statement text reads, so that a statement
 	// an edit only moved is resolved without walking its new tree.
-	texts                   map[string]*stmtNames
-	usedTexts, prevUsedText []*stmtNames
-	scratch                 stmtNote // the note of a statement with no place for one
-	notes                   []*any   // the places of the notes of the statements being analyzed
-	// used are the keys of the entries the current analysis took or
-	// stored, prevUsed the previous analysis's: after an analysis the cache
-	// holds its used entries alone, so those the next one drops are among
-	// them, and end need not look at every key.
-	used, prevUsed []uint64
+	texts   map[string]*stmtNames
+	scratch stmtNote // the note of a statement with no place for one
+	notes   []*any   // the places of the notes of the statements being analyzed
+	// last is the latest analysis, and lastEpoch the universe's epoch
+	// during it (takePrefix).
+	last      *Sheet
+	lastEpoch uint64
+	// statements is how many the current analysis has; entries and texts
+	// not used by an analysis are dropped once the maps hold more than
+	// twice that (sweep), and swept is the analysis that last did: an
+	// entry or text last used before it may be gone from its map (the
+	// statements taken over by takePrefix are not marked used).
+	statements int
+	swept      uint64
+	slack      int // how many more than twice the statements the maps may hold
 }
 
 // nearNames are the names of the universe within a suggestion's reach of
@@ -198,12 +207,10 @@ func (c *Cache) useNames(e *stmtNames) {
 	if e.gen == c.gen {
 		return
 	}
-	if e.gen+1 != c.gen {
-		// The latest analysis did not use it: it may have been dropped.
-		c.texts[e.text] = e
+	if e.gen < c.swept {
+		c.texts[e.text] = e // it may have been dropped
 	}
 	e.gen = c.gen
-	c.usedTexts = append(c.usedTexts, e)
 }
 
 // names finds the names statement st, whose text is text, reads.
@@ -220,10 +227,7 @@ func (c *Cache) names(text []byte, st grammar.Stmt) *stmtNames {
 		})
 		c.texts[e.text] = e
 	}
-	if e.gen != c.gen {
-		e.gen = c.gen
-		c.usedTexts = append(c.usedTexts, e)
-	}
+	e.gen = c.gen
 	return e
 }
 
@@ -244,32 +248,44 @@ func (c *Cache) statementKey(textHash uint64, col int, deps []uint64) uint64 {
 	return h.Sum64()
 }
 
-func (c *Cache) begin() {
+// begin starts an analysis of a sheet of n statements.
+func (c *Cache) begin(n int) {
 	c.mu.Lock()
 	c.gen++
-	c.prevUsed, c.used = c.used, c.prevUsed[:0]
-	c.prevUsedText, c.usedTexts = c.usedTexts, c.prevUsedText[:0]
+	c.statements = n
 }
 
-// end drops the entries the analysis just finished did not use.
+// finish records s, the analysis just done, for the next one to take its
+// statements from; count names are bound in it.
+func (c *Cache) finish(s *Sheet, count int) {
+	c.last, c.lastEpoch = s, c.epoch
+	c.trimUniverse(count)
+}
+
+// end drops the entries the analysis just finished did not use, once they
+// outnumber the statements.
 func (c *Cache) end() {
-	for _, k := range c.prevUsed {
-		if e, ok := c.entries[k]; ok && e.gen != c.gen {
+	defer c.mu.Unlock()
+	limit := 2*c.statements + c.slack
+	if len(c.entries) <= limit && len(c.texts) <= limit && len(c.near) <= limit {
+		return
+	}
+	for k, e := range c.entries {
+		if e.gen != c.gen {
 			delete(c.entries, k)
 		}
 	}
-	for _, e := range c.prevUsedText {
+	for k, e := range c.texts {
 		if e.gen != c.gen {
-			delete(c.texts, e.text)
+			delete(c.texts, k)
 		}
 	}
-	clear(c.prevUsedText)
 	for k, n := range c.near {
 		if n.gen != c.gen {
 			delete(c.near, k)
 		}
 	}
-	c.mu.Unlock()
+	c.swept = c.gen
 }
 
 // lookup finds the earlier result of a statement of text text, starting at
@@ -284,14 +300,10 @@ func (c *Cache) lookup(key uint64, text []byte, col int, deps []uint64) (*cacheE
 
 // take is the result of e, moved to where the statement is now (pos).
 func (c *Cache) take(e *cacheEntry, pos grammar.Position) stmtResult {
-	if e.gen != c.gen {
-		if e.gen+1 != c.gen {
-			// The latest analysis did not use it: it may have been dropped.
-			c.entries[e.key] = e
-		}
-		e.gen = c.gen
-		c.used = append(c.used, e.key)
+	if e.gen < c.swept {
+		c.entries[e.key] = e // it may have been dropped
 	}
+	e.gen = c.gen
 	dOff, dLine := pos.Offset-e.pos.Offset, pos.Line-e.pos.Line
 	r := stmtResult{value: e.value, err: shiftError(e.err, dOff, dLine), hints: e.hints, calls: e.calls}
 	if dOff != 0 || dLine != 0 {
@@ -313,7 +325,6 @@ func (c *Cache) take(e *cacheEntry, pos grammar.Position) stmtResult {
 func (c *Cache) store(key uint64, text string, col int, deps []uint64, pos grammar.Position, r stmtResult) *cacheEntry {
 	e := &cacheEntry{key: key, text: text, col: col, deps: deps, pos: pos, value: r.value, err: r.err, hints: r.hints, calls: r.calls, gen: c.gen}
 	c.entries[key] = e
-	c.used = append(c.used, key)
 	return e
 }
 

@@ -103,6 +103,9 @@ func TestCachedAnalysisMatchesFresh(t *testing.T) {
 	reused := 0
 	for seq := 0; seq < 30; seq++ {
 		cache := NewCache()
+		if seq%2 == 1 {
+			cache.slack = 0 // entries are dropped as soon as they can be
+		}
 		src := base
 		for step := 0; step < 30; step++ {
 			cached := AnalyzeSheetCached("p.cute", []byte(src), cache)
@@ -116,11 +119,13 @@ func TestCachedAnalysisMatchesFresh(t *testing.T) {
 			if got, want := renderNames(t, cached), renderNames(t, fresh); got != want {
 				t.Fatalf("sequence %d step %d: cached names\n%s\nfresh\n%s\nsource:\n%s", seq, step, got, want, src)
 			}
-			// Entries the latest analysis did not use are dropped.
-			if n := len(cache.texts); n > len(cached.File.Statements) {
+			// Entries the latest analysis did not use are dropped once
+			// they outnumber the statements.
+			limit := 2*len(cached.File.Statements) + cache.slack
+			if n := len(cache.texts); n > limit {
 				t.Fatalf("sequence %d step %d: the cache holds %d texts for %d statements", seq, step, n, len(cached.File.Statements))
 			}
-			if n := len(cache.entries); n > len(cached.File.Statements) {
+			if n := len(cache.entries); n > limit {
 				t.Fatalf("sequence %d step %d: the cache holds %d entries for %d statements", seq, step, n, len(cached.File.Statements))
 			}
 			reused += cached.Reused
@@ -252,5 +257,25 @@ func TestSuggestionsMatchFresh(t *testing.T) {
 	}
 	if suggested == 0 || cache.epoch < 2 {
 		t.Fatalf("%d suggestions, the universe cleared %d times: the test misses what it tests", suggested, cache.epoch)
+	}
+}
+
+// TestPrefixNeedsTheSameText: the statements an analysis takes over from
+// the latest one must stand on the same text, not only be the same trees.
+func TestPrefixNeedsTheSameText(t *testing.T) {
+	cache := NewCache()
+	src := []byte("Ab = 4:1\nC = coalesce(Ab)\nD = coalesce(Ax)\n")
+	first := AnalyzeSheetCached("p.cute", src, cache)
+	// The same trees over other text (the undefined name's finding quotes
+	// the text).
+	other := []byte("Ab = 4:1\nC = coalesce(Ab)\nD = coalesce(Zz)\n")
+	got := AnalyzeFile(first.File, other, cache)
+	want := AnalyzeFile(first.File, other, nil)
+	if g, w := renderFindings(got), renderFindings(want); g != w {
+		t.Fatalf("findings\n%s\nwant\n%s", g, w)
+	}
+	again := AnalyzeFile(first.File, src, cache)
+	if again.Reused != len(first.File.Statements) {
+		t.Fatalf("the same file again reused %d of %d statements", again.Reused, len(first.File.Statements))
 	}
 }

@@ -1,8 +1,10 @@
 package analysis
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"sync"
@@ -32,6 +34,15 @@ type Sheet struct {
 	readStart []int32
 	refsOnce  sync.Once
 	refs      map[*grammar.Name]*Symbol
+	// useCount is how many names read each symbol (by Symbol.index): the
+	// symbols of the statements before an edit are shared with the
+	// analysis before it, and counted by each.
+	useCount []int32
+	// found are the findings in the order the statements made them
+	// (Findings is them sorted): statement i's are found[foundStart[i]:
+	// foundStart[i+1]].
+	found      []Finding
+	foundStart []int32
 
 	depKeys []uint64  // scratch: the keys of a statement's dependencies
 	deps    []*Symbol // scratch: a statement's dependencies
@@ -53,7 +64,7 @@ type Symbol struct {
 	Value layout.Value
 	Err   error
 	key   uint64 // the cache key of its statement: dependents include it in theirs
-	uses  int    // how many names read it (Sheet.Uses lists them)
+	index int    // its index in Sheet.Symbols
 	// earlier is the binding of the same name this one replaces (nil for
 	// the first): EnvAt walks these instead of rebuilding a scope.
 	earlier *Symbol
@@ -89,37 +100,45 @@ func AnalyzeSheetCached(filename string, src []byte, cache *Cache) *Sheet {
 // AnalyzeFile evaluates a parsed sheet; src is the text it was parsed from.
 func AnalyzeFile(f *grammar.File, src []byte, cache *Cache) *Sheet {
 	n := len(f.Statements)
-	s := &Sheet{File: f, Src: src, Names: make(map[string]*Symbol, n),
-		Results: make([]Result, 0, n), Symbols: make([]*Symbol, 0, n),
-		reads: make([]*Symbol, 0, 2*n), readStart: make([]int32, 0, n+1)}
-	// The names bound so far are the scope of the next statement: the map
-	// of the last binding of each name, filled in as the analysis goes.
-	scope := scopeEnv(s.Names)
-	// The symbols live as long as the sheet: one allocation for all.
-	bindings := 0
-	for _, st := range f.Statements {
-		if _, ok := st.(*grammar.Binding); ok {
-			bindings++
-		}
-	}
-	syms := make([]Symbol, bindings)
-	bound := &boundNames{cache: cache, scope: scope}
-	if cache == nil {
-		bound.names, bound.masks = make([]string, 0, bindings), make([]uint64, 0, bindings)
-	}
+	s := &Sheet{File: f, Src: src,
+		Results: make([]Result, 0, n), Symbols: make([]*Symbol, 0, n), useCount: make([]int32, 0, n),
+		reads: make([]*Symbol, 0, 2*n), readStart: make([]int32, 0, n+1), foundStart: make([]int32, 0, n+1)}
+	bound := &boundNames{cache: cache}
 	// notes[i] is where the cache keeps what it knows of statement i with
 	// the statement's tree (nil where that is not the tree here).
 	var notes []*any
+	from := 0
 	if cache != nil {
-		cache.begin()
+		cache.begin(n)
 		defer cache.end()
 		notes = cache.parsed.Notes(f, cache.notes)
 		if notes != nil {
 			cache.notes = notes
 		}
+		from = s.takePrefix(cache, bound)
 	}
-	for i, st := range f.Statements {
+	if s.Names == nil {
+		s.Names = make(map[string]*Symbol, n)
+	}
+	// The names bound so far are the scope of the next statement: the map
+	// of the last binding of each name, filled in as the analysis goes.
+	scope := scopeEnv(s.Names)
+	bound.scope = scope
+	// The symbols live as long as the sheet: one allocation for all.
+	bindings := 0
+	for _, st := range f.Statements[from:] {
+		if _, ok := st.(*grammar.Binding); ok {
+			bindings++
+		}
+	}
+	syms := make([]Symbol, bindings)
+	if cache == nil {
+		bound.names, bound.masks = make([]string, 0, bindings), make([]uint64, 0, bindings)
+	}
+	for i := from; i < n; i++ {
+		st := f.Statements[i]
 		s.readStart = append(s.readStart, int32(len(s.reads)))
+		s.foundStart = append(s.foundStart, int32(len(s.found)))
 		_, bad := st.(*grammar.BadStmt)
 		var note *stmtNote
 		if cache != nil && !bad {
@@ -136,45 +155,109 @@ func AnalyzeFile(f *grammar.File, src []byte, cache *Cache) *Sheet {
 				s.Reused++
 			}
 			r.Value, r.Err = res.value, res.err
-			s.Findings = append(s.Findings, res.hints...)
+			s.found = append(s.found, res.hints...)
 			for _, c := range res.calls {
-				s.Findings = append(s.Findings, c.resolve(scope))
+				s.found = append(s.found, c.resolve(scope))
 			}
 		}
 		switch st := st.(type) {
 		case *grammar.BadStmt:
-			s.Findings = append(s.Findings, syntaxFinding(st.Err))
+			s.found = append(s.found, syntaxFinding(st.Err))
 		case *grammar.Binding:
-			if prev := scope[st.Name.Name]; prev != nil {
-				s.Findings = append(s.Findings, rebindingFindings(prev, st, deps)...)
+			prev := scope[st.Name.Name]
+			if prev != nil {
+				s.found = append(s.found, rebindingFindings(prev, s.useCount[prev.index], st, deps)...)
 			}
 			sym := &syms[0]
 			syms = syms[1:]
-			*sym = Symbol{Name: st.Name.Name, Def: st, Stmt: i, Value: r.Value, Err: r.Err, key: key, earlier: scope[st.Name.Name]}
-			if scope[sym.Name] == nil {
+			*sym = Symbol{Name: st.Name.Name, Def: st, Stmt: i, Value: r.Value, Err: r.Err, key: key, index: len(s.Symbols), earlier: prev}
+			if prev == nil {
 				bound.add(sym.Name)
 			}
 			if cache != nil {
 				cache.seeBound(note.names)
 			}
 			s.Symbols = append(s.Symbols, sym)
+			s.useCount = append(s.useCount, 0)
 			scope[sym.Name] = sym
 		}
 		if r.Err != nil {
 			if f, ok := evalFinding(r.Err, st.Span(), src, bound); ok {
-				s.Findings = append(s.Findings, f)
+				s.found = append(s.found, f)
 			}
 		}
 		s.Results = append(s.Results, r)
 	}
 	s.readStart = append(s.readStart, int32(len(s.reads)))
+	s.foundStart = append(s.foundStart, int32(len(s.found)))
 	if cache != nil {
-		cache.trimUniverse(bound.count)
+		cache.finish(s, bound.count)
 	}
+	s.Findings = slices.Clone(s.found)
 	sort.SliceStable(s.Findings, func(i, j int) bool {
 		return s.Findings[i].Range.Pos.Offset < s.Findings[j].Range.Pos.Offset
 	})
 	return s
+}
+
+// takePrefix takes over from the cache's latest analysis the statements it
+// shares with s at the start of the sheet, the same trees over the same
+// text: the analysis of each depends on the statements before it alone, so
+// their results, bindings, reads and findings are the same. It returns how
+// many it took, sets up the scope (s.Names) after them, and counts in bound
+// the names they bind.
+func (s *Sheet) takePrefix(cache *Cache, bound *boundNames) int {
+	prev := cache.last
+	if prev == nil || cache.lastEpoch != cache.epoch {
+		// The universe of names no longer has all of prev's (trimUniverse).
+		return 0
+	}
+	old, cur := prev.File.Statements, s.File.Statements
+	p := 0
+	for p < len(old) && p < len(cur) && old[p] == cur[p] {
+		p++
+	}
+	if p == 0 {
+		return 0
+	}
+	if end := cur[p-1].Span().End.Offset; end > len(s.Src) || end > len(prev.Src) || !bytes.Equal(s.Src[:end], prev.Src[:end]) {
+		return 0
+	}
+	q := sort.Search(len(prev.Symbols), func(k int) bool { return prev.Symbols[k].Stmt >= p })
+	s.Results = append(s.Results, prev.Results[:p]...)
+	s.Symbols = append(s.Symbols, prev.Symbols[:q]...)
+	s.reads = append(s.reads, prev.reads[:prev.readStart[p]]...)
+	s.readStart = append(s.readStart, prev.readStart[:p]...)
+	s.found = append(s.found, prev.found[:prev.foundStart[p]]...)
+	s.foundStart = append(s.foundStart, prev.foundStart[:p]...)
+	s.useCount = s.useCount[:q]
+	for _, r := range s.reads {
+		if r != nil {
+			s.useCount[r.index]++
+		}
+	}
+	for _, sym := range s.Symbols {
+		if sym.earlier == nil {
+			bound.count++
+		}
+	}
+	for _, st := range cur[:p] {
+		if _, bad := st.(*grammar.BadStmt); !bad {
+			s.Reused++
+		}
+	}
+	// The scope after the prefix: prev's last, with the bindings after the
+	// prefix undone, latest first.
+	s.Names = maps.Clone(prev.Names)
+	for k := len(prev.Symbols) - 1; k >= q; k-- {
+		sym := prev.Symbols[k]
+		if sym.earlier != nil {
+			s.Names[sym.Name] = sym.earlier
+		} else {
+			delete(s.Names, sym.Name)
+		}
+	}
+	return p
 }
 
 // resolveUses links each name a statement reads to the binding in scope
@@ -198,7 +281,7 @@ func (s *Sheet) resolveUses(st grammar.Stmt, note *stmtNote, scope scopeEnv) (de
 		sym := scope[u.name]
 		s.reads = append(s.reads, sym)
 		if sym != nil {
-			sym.uses++
+			s.useCount[sym.index]++
 			deps = append(deps, sym)
 		}
 	}
@@ -368,11 +451,12 @@ func (s *Sheet) Refs() map[*grammar.Name]*Symbol {
 
 // Uses are the names that read sym, in order.
 func (s *Sheet) Uses(sym *Symbol) []*grammar.Name {
-	if sym.uses == 0 {
+	if sym.index >= len(s.Symbols) || s.Symbols[sym.index] != sym || s.useCount[sym.index] == 0 {
 		return nil
 	}
-	out := make([]*grammar.Name, 0, sym.uses)
-	for i := sym.Stmt + 1; i < len(s.File.Statements) && len(out) < sym.uses; i++ {
+	count := int(s.useCount[sym.index])
+	out := make([]*grammar.Name, 0, count)
+	for i := sym.Stmt + 1; i < len(s.File.Statements) && len(out) < count; i++ {
 		lo, hi := s.readStart[i], s.readStart[i+1]
 		reads := false
 		for _, r := range s.reads[lo:hi] {
@@ -397,12 +481,13 @@ func (s *Sheet) Uses(sym *Symbol) []*grammar.Name {
 // update; but a value overwritten before anything read it is lost work, and
 // a rebinding that ignores the old value changes what later lines read. A
 // name starting with _ is scratch, rebound at will.
-func rebindingFindings(prev *Symbol, st *grammar.Binding, deps []*Symbol) []Finding {
+// prevUses is how many names read prev so far.
+func rebindingFindings(prev *Symbol, prevUses int32, st *grammar.Binding, deps []*Symbol) []Finding {
 	name := st.Name.Name
 	if name[0] == '_' {
 		return nil // a scratch name: rebinding it is what it is for
 	}
-	if prev.uses == 0 {
+	if prevUses == 0 {
 		return []Finding{{Range: prev.Def.Name.Range, Severity: SeverityWarning, Code: CodeUnused,
 			Message: fmt.Sprintf("the value bound to %s here is never used: %s is bound again on line %d before anything reads it", name, name, st.Range.Pos.Line),
 			Related: []Related{{st.Name.Range, "the next binding of " + name}}}}
