@@ -294,3 +294,29 @@ func BenchmarkCoalesceFlatRank3(b *testing.B) {
 	}
 	b.ReportMetric(float64(len(in)), "cases")
 }
+
+// BenchmarkGoldenBuffer is BenchmarkGoldenDirect with the results built in
+// a caller's Buffer, reset after each call: the cost of the algebra and of
+// laying out its result tree, without the heap.
+func BenchmarkGoldenBuffer(b *testing.B) {
+	calls := bufferCalls(b)
+	for _, op := range []string{"coalesce", "composition", "complement", "logical_divide", "logical_product", "right_inverse"} {
+		b.Run(op, func(b *testing.B) {
+			var cs []bufferCall
+			for _, c := range calls[op] {
+				if _, err := c.f(nil); err == nil {
+					cs = append(cs, c)
+				}
+			}
+			buf := NewBuffer(1024)
+			b.ReportAllocs()
+			for i := 0; b.Loop(); i++ {
+				if _, err := cs[i%len(cs)].f(buf); err != nil {
+					b.Fatal(err)
+				}
+				buf.Reset()
+			}
+			b.ReportMetric(float64(len(cs)), "cases")
+		})
+	}
+}
