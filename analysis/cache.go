@@ -3,11 +3,13 @@ package analysis
 import (
 	"encoding/binary"
 	"hash/maphash"
+	"math/bits"
 	"slices"
 	"strings"
 	"sync"
 
 	"github.com/cute-lsp/cute-lsp/grammar"
+	"github.com/cute-lsp/cute-lsp/internal/editdist"
 	"github.com/cute-lsp/cute-lsp/layout"
 )
 
@@ -23,12 +25,21 @@ type Cache struct {
 	gen     uint64
 	parsed  *grammar.Cache // the statements' trees (AnalyzeSheetCached)
 	seed    maphash.Seed
-	// suggestions are the names offered for undefined names (boundNames).
-	suggestions map[suggestKey]*suggestion
+	// universe are the names bound in the analyses since it was last
+	// cleared (with their letterMask), epoch counts the clearings, and
+	// near has, for each undefined name of the latest analysis, the names
+	// of universe close enough to suggest (boundNames.closest): a
+	// suggestion is the first of those bound before the undefined name,
+	// found without comparing it with every name bound.
+	universe map[string]uint64
+	epoch    uint64
+	near     map[string]*nearNames
 	// texts are the names each statement text reads, so that a statement
 	// an edit only moved is resolved without walking its new tree.
 	texts                   map[string]*stmtNames
 	usedTexts, prevUsedText []*stmtNames
+	scratch                 stmtNote // the note of a statement with no place for one
+	notes                   []*any   // the places of the notes of the statements being analyzed
 	// used are the keys of the entries the current analysis took or
 	// stored, prevUsed the previous analysis's: after an analysis the cache
 	// holds its used entries alone, so those the next one drops are among
@@ -36,19 +47,90 @@ type Cache struct {
 	used, prevUsed []uint64
 }
 
-type suggestKey struct {
-	name  string
-	sum   uint64
-	count int
-}
-
-type suggestion struct {
-	best string
-	ok   bool
+// nearNames are the names of the universe within a suggestion's reach of
+// an undefined name, by distance then in byte order.
+type nearNames struct {
+	list []nearName
 	gen  uint64
 }
 
+type nearName struct {
+	name string
+	dist int
+}
+
+// nearOf is the universe's names near name (see Cache.near).
+func (c *Cache) nearOf(name string) []nearName {
+	if n, ok := c.near[name]; ok {
+		n.gen = c.gen
+		return n.list
+	}
+	n := &nearNames{gen: c.gen}
+	reach, mask := len(name)/2, letterMask(name)
+	for u, m := range c.universe {
+		if d, ok := within(name, mask, u, m, reach); ok {
+			n.list = append(n.list, nearName{u, d})
+		}
+	}
+	slices.SortFunc(n.list, compareNear)
+	c.near[strings.Clone(name)] = n
+	return n.list
+}
+
+func compareNear(a, b nearName) int {
+	if a.dist != b.dist {
+		return a.dist - b.dist
+	}
+	return strings.Compare(a.name, b.name)
+}
+
+// within is the edit distance of name and u when it is at most reach;
+// masks are their letterMasks.
+func within(name string, nameMask uint64, u string, uMask uint64, reach int) (int, bool) {
+	if diff := len(u) - len(name); diff > reach || -diff > reach {
+		return 0, false
+	}
+	if bits.OnesCount64(nameMask&^uMask) > reach || bits.OnesCount64(uMask&^nameMask) > reach {
+		return 0, false
+	}
+	d := editdist.Within(name, u, reach)
+	return d, d <= reach
+}
+
+// seeBound adds the name a statement of names binds to the universe.
+func (c *Cache) seeBound(names *stmtNames) {
+	if names.epoch == c.epoch {
+		return
+	}
+	names.epoch = c.epoch
+	u := names.bound
+	if _, ok := c.universe[u]; ok {
+		return
+	}
+	m := letterMask(u)
+	c.universe[u] = m
+	for name, n := range c.near {
+		if d, ok := within(name, letterMask(name), u, m, len(name)/2); ok {
+			i, _ := slices.BinarySearchFunc(n.list, nearName{u, d}, compareNear)
+			n.list = slices.Insert(n.list, i, nearName{u, d})
+		}
+	}
+}
+
+// trimUniverse clears the universe when most of it is names no longer
+// bound (the sheet's analysis just finished bound count names), so that
+// it does not grow with every name typed.
+func (c *Cache) trimUniverse(count int) {
+	if len(c.universe) <= 2*count+256 {
+		return
+	}
+	clear(c.universe)
+	clear(c.near)
+	c.epoch++
+}
+
 type cacheEntry struct {
+	key   uint64
 	text  string
 	col   int
 	deps  []uint64
@@ -64,23 +146,74 @@ type cacheEntry struct {
 // eachName. The names depend on the text alone (a statement's tree is a
 // function of its text), their bindings on the scope.
 type stmtNames struct {
-	text string
-	hash uint64 // the text's hash
-	uses []nameUse
-	gen  uint64
+	text  string
+	hash  uint64 // the text's hash
+	uses  []nameUse
+	bound string // the name a binding binds
+	gen   uint64
+	epoch uint64 // bound is in the universe of this epoch (Cache.seeBound)
 }
 
 // NewCache makes an empty cache.
 func NewCache() *Cache {
-	return &Cache{entries: map[uint64]*cacheEntry{}, parsed: grammar.NewCache(), suggestions: map[suggestKey]*suggestion{},
-		texts: map[string]*stmtNames{}, seed: maphash.MakeSeed()}
+	return &Cache{entries: map[uint64]*cacheEntry{}, parsed: grammar.NewCache(), universe: map[string]uint64{},
+		near: map[string]*nearNames{}, texts: map[string]*stmtNames{}, seed: maphash.MakeSeed()}
+}
+
+// stmtNote is what the cache keeps with a statement's tree in the parse
+// cache (grammar.Cache.Notes), so that a statement an edit did not change
+// finds its names and result without a look-up by its text.
+type stmtNote struct {
+	names  *stmtNames
+	result *cacheEntry // its latest result, nil before its first
+}
+
+// note is statement i's (st, of a sheet with text src): the one kept with
+// its tree where notes has one, else a new one.
+func (c *Cache) note(notes []*any, i int, st grammar.Stmt, src []byte) *stmtNote {
+	var place *any
+	if notes != nil {
+		place = notes[i]
+	}
+	if place != nil {
+		if n, ok := (*place).(*stmtNote); ok {
+			c.useNames(n.names)
+			return n
+		}
+	}
+	span := st.Span()
+	names := c.names(src[span.Pos.Offset:span.End.Offset], st)
+	if place == nil {
+		// Nowhere to keep it: a note for this statement alone.
+		c.scratch = stmtNote{names: names}
+		return &c.scratch
+	}
+	n := &stmtNote{names: names}
+	*place = n
+	return n
+}
+
+// useNames marks e used by this analysis; e was looked up by an earlier one.
+func (c *Cache) useNames(e *stmtNames) {
+	if e.gen == c.gen {
+		return
+	}
+	if e.gen+1 != c.gen {
+		// The latest analysis did not use it: it may have been dropped.
+		c.texts[e.text] = e
+	}
+	e.gen = c.gen
+	c.usedTexts = append(c.usedTexts, e)
 }
 
 // names finds the names statement st, whose text is text, reads.
 func (c *Cache) names(text []byte, st grammar.Stmt) *stmtNames {
 	e, ok := c.texts[string(text)]
 	if !ok {
-		e = &stmtNames{text: string(text), hash: maphash.Bytes(c.seed, text)}
+		e = &stmtNames{text: string(text), hash: maphash.Bytes(c.seed, text), epoch: c.epoch - 1}
+		if b, ok := st.(*grammar.Binding); ok {
+			e.bound = strings.Clone(b.Name.Name)
+		}
 		eachName(st, func(n *grammar.Name, unboundSkipped bool) {
 			// A name's text may share memory with the whole file's.
 			e.uses = append(e.uses, nameUse{strings.Clone(n.Name), unboundSkipped})
@@ -131,22 +264,34 @@ func (c *Cache) end() {
 		}
 	}
 	clear(c.prevUsedText)
-	for k, s := range c.suggestions {
-		if s.gen != c.gen {
-			delete(c.suggestions, k)
+	for k, n := range c.near {
+		if n.gen != c.gen {
+			delete(c.near, k)
 		}
 	}
 	c.mu.Unlock()
 }
 
-// lookup finds a statement's earlier result, moved to where the statement is now.
-func (c *Cache) lookup(key uint64, text []byte, col int, deps []uint64, pos grammar.Position) (stmtResult, bool) {
+// lookup finds the earlier result of a statement of text text, starting at
+// column col, reading the bindings of keys deps.
+func (c *Cache) lookup(key uint64, text []byte, col int, deps []uint64) (*cacheEntry, bool) {
 	e, ok := c.entries[key]
 	if !ok || e.text != string(text) || e.col != col || !slices.Equal(e.deps, deps) {
-		return stmtResult{}, false
+		return nil, false
 	}
-	e.gen = c.gen
-	c.used = append(c.used, key)
+	return e, true
+}
+
+// take is the result of e, moved to where the statement is now (pos).
+func (c *Cache) take(e *cacheEntry, pos grammar.Position) stmtResult {
+	if e.gen != c.gen {
+		if e.gen+1 != c.gen {
+			// The latest analysis did not use it: it may have been dropped.
+			c.entries[e.key] = e
+		}
+		e.gen = c.gen
+		c.used = append(c.used, e.key)
+	}
 	dOff, dLine := pos.Offset-e.pos.Offset, pos.Line-e.pos.Line
 	r := stmtResult{value: e.value, err: shiftError(e.err, dOff, dLine), hints: e.hints, calls: e.calls}
 	if dOff != 0 || dLine != 0 {
@@ -162,12 +307,14 @@ func (c *Cache) lookup(key uint64, text []byte, col int, deps []uint64, pos gram
 			r.calls[i] = c
 		}
 	}
-	return r, true
+	return r
 }
 
-func (c *Cache) store(key uint64, text string, col int, deps []uint64, pos grammar.Position, r stmtResult) {
-	c.entries[key] = &cacheEntry{text: text, col: col, deps: deps, pos: pos, value: r.value, err: r.err, hints: r.hints, calls: r.calls, gen: c.gen}
+func (c *Cache) store(key uint64, text string, col int, deps []uint64, pos grammar.Position, r stmtResult) *cacheEntry {
+	e := &cacheEntry{key: key, text: text, col: col, deps: deps, pos: pos, value: r.value, err: r.err, hints: r.hints, calls: r.calls, gen: c.gen}
+	c.entries[key] = e
 	c.used = append(c.used, key)
+	return e
 }
 
 // shiftError moves the ranges of an evaluation error by whole lines (the

@@ -124,6 +124,20 @@ func TestCachedAnalysisMatchesFresh(t *testing.T) {
 				t.Fatalf("sequence %d step %d: the cache holds %d entries for %d statements", seq, step, n, len(cached.File.Statements))
 			}
 			reused += cached.Reused
+			if step%7 == 6 {
+				// Another sheet analyzed with the cache drops this one's
+				// entries; the trees of the latest parse still carry
+				// theirs, and take them back.
+				other, _ := grammar.ParseFile("o.cute", []byte(base))
+				AnalyzeFile(other, []byte(base), cache)
+				again := AnalyzeFile(cached.File, []byte(src), cache)
+				if got, want := renderFindings(again)+renderResults(again)+renderNames(t, again), renderFindings(fresh)+renderResults(fresh)+renderNames(t, fresh); got != want {
+					t.Fatalf("sequence %d step %d: analysis after another sheet's\n%s\nfresh\n%s\nsource:\n%s", seq, step, got, want, src)
+				}
+				if again.Reused == 0 && len(again.File.Statements) > 3 {
+					t.Fatalf("sequence %d step %d: nothing reused after another sheet's analysis", seq, step)
+				}
+			}
 			src = editLines(r, src)
 		}
 	}
@@ -188,5 +202,55 @@ func TestClosestAgreesWithFullDistance(t *testing.T) {
 		if got, _ := closestIn(name, cands[half:], masks[half:], first, ok); got != want {
 			t.Fatalf("closestIn(%q, %q then %q) = %q, want %q", name, cands[:half], cands[half:], got, want)
 		}
+	}
+}
+
+// TestSuggestionsMatchFresh: the names suggested for undefined names, found
+// among the names the cache has seen bound, are those a fresh analysis
+// finds among the names bound before the use, over sheets whose bindings
+// are renamed, added and removed (enough new names that the cache clears
+// what it has seen more than once).
+func TestSuggestionsMatchFresh(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 13))
+	word := func() string {
+		b := make([]byte, 1+r.IntN(6))
+		for i := range b {
+			b[i] = "abAB12_"[r.IntN(7)]
+		}
+		if b[0] >= '0' && b[0] <= '9' {
+			b[0] = 'x'
+		}
+		return string(b)
+	}
+	cache := NewCache()
+	var lines []string
+	for i := 0; i < 60; i++ {
+		lines = append(lines, word()+" = 4:1")
+	}
+	suggested := 0
+	for step := 0; step < 300; step++ {
+		for k := 0; k < 1+r.IntN(40); k++ {
+			i := r.IntN(len(lines))
+			switch r.IntN(4) {
+			case 0:
+				lines[i] = word() + " = 4:1"
+			case 1:
+				lines[i] = "c = coalesce(" + word() + ")"
+			case 2:
+				lines[i] = word() + " = composition(" + word() + ", " + word() + ")"
+			default:
+				lines[i] = "LayoutRigth"
+			}
+		}
+		src := []byte(strings.Join(lines, "\n"))
+		cached := AnalyzeSheetCached("s.cute", src, cache)
+		fresh := AnalyzeSheet("s.cute", src)
+		if got, want := renderFindings(cached), renderFindings(fresh); got != want {
+			t.Fatalf("step %d: cached findings\n%s\nfresh\n%s\nsource:\n%s", step, got, want, src)
+		}
+		suggested += strings.Count(renderFindings(fresh), "did you mean")
+	}
+	if suggested == 0 || cache.epoch < 2 {
+		t.Fatalf("%d suggestions, the universe cleared %d times: the test misses what it tests", suggested, cache.epoch)
 	}
 }

@@ -3,10 +3,12 @@ package analysis
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"sync"
 
 	"github.com/cute-lsp/cute-lsp/grammar"
+	"github.com/cute-lsp/cute-lsp/internal/editdist"
 	"github.com/cute-lsp/cute-lsp/layout"
 )
 
@@ -101,28 +103,35 @@ func AnalyzeFile(f *grammar.File, src []byte, cache *Cache) *Sheet {
 		}
 	}
 	syms := make([]Symbol, bindings)
-	bound := &boundNames{cache: cache, names: make([]string, 0, bindings), masks: make([]uint64, 0, bindings)}
+	bound := &boundNames{cache: cache, scope: scope}
+	if cache == nil {
+		bound.names, bound.masks = make([]string, 0, bindings), make([]uint64, 0, bindings)
+	}
+	// notes[i] is where the cache keeps what it knows of statement i with
+	// the statement's tree (nil where that is not the tree here).
+	var notes []*any
 	if cache != nil {
 		cache.begin()
 		defer cache.end()
+		notes = cache.parsed.Notes(f, cache.notes)
+		if notes != nil {
+			cache.notes = notes
+		}
 	}
 	for i, st := range f.Statements {
 		s.readStart = append(s.readStart, int32(len(s.reads)))
 		_, bad := st.(*grammar.BadStmt)
-		var text []byte
-		var names *stmtNames
+		var note *stmtNote
 		if cache != nil && !bad {
-			span := st.Span()
-			text = src[span.Pos.Offset:span.End.Offset]
-			names = cache.names(text, st)
+			note = cache.note(notes, i, st, src)
 		}
-		deps := s.resolveUses(st, names, scope)
+		deps := s.resolveUses(st, note, scope)
 		r := Result{Stmt: st}
 		var key uint64
 		if !bad {
 			var res stmtResult
 			var hit bool
-			key, res, hit = s.evalStatement(st, text, names, scope, deps, cache)
+			key, res, hit = s.evalStatement(st, src, note, scope, deps, cache)
 			if hit {
 				s.Reused++
 			}
@@ -145,6 +154,9 @@ func AnalyzeFile(f *grammar.File, src []byte, cache *Cache) *Sheet {
 			if scope[sym.Name] == nil {
 				bound.add(sym.Name)
 			}
+			if cache != nil {
+				cache.seeBound(note.names)
+			}
 			s.Symbols = append(s.Symbols, sym)
 			scope[sym.Name] = sym
 		}
@@ -156,6 +168,9 @@ func AnalyzeFile(f *grammar.File, src []byte, cache *Cache) *Sheet {
 		s.Results = append(s.Results, r)
 	}
 	s.readStart = append(s.readStart, int32(len(s.reads)))
+	if cache != nil {
+		cache.trimUniverse(bound.count)
+	}
 	sort.SliceStable(s.Findings, func(i, j int) bool {
 		return s.Findings[i].Range.Pos.Offset < s.Findings[j].Range.Pos.Offset
 	})
@@ -164,13 +179,13 @@ func AnalyzeFile(f *grammar.File, src []byte, cache *Cache) *Sheet {
 
 // resolveUses links each name a statement reads to the binding in scope
 // before the statement runs (a binding's right-hand side sees the earlier
-// binding of its own name), appending them to s.reads. names are the
-// statement's names from the cache, nil to walk its tree.
+// binding of its own name), appending them to s.reads. note is the
+// statement's from the cache, nil to walk its tree.
 // The slice returned is valid until the next call.
-func (s *Sheet) resolveUses(st grammar.Stmt, names *stmtNames, scope scopeEnv) (deps []*Symbol) {
+func (s *Sheet) resolveUses(st grammar.Stmt, note *stmtNote, scope scopeEnv) (deps []*Symbol) {
 	var uses []nameUse
-	if names != nil {
-		uses = names.uses
+	if note != nil {
+		uses = note.names.uses
 	} else {
 		uses = s.names[:0]
 		eachName(st, func(n *grammar.Name, unboundSkipped bool) {
@@ -194,9 +209,8 @@ func (s *Sheet) resolveUses(st grammar.Stmt, names *stmtNames, scope scopeEnv) (
 // evalStatement evaluates a statement, or takes its result from cache when
 // neither its text nor the bindings it reads changed. key is the statement's
 // cache key (the key of the symbol it binds).
-// text is the statement's text and names its entry in cache (both unset
-// without a cache).
-func (s *Sheet) evalStatement(st grammar.Stmt, text []byte, names *stmtNames, scope scopeEnv, deps []*Symbol, cache *Cache) (key uint64, r stmtResult, hit bool) {
+// note is what cache knows of the statement (nil without a cache).
+func (s *Sheet) evalStatement(st grammar.Stmt, src []byte, note *stmtNote, scope scopeEnv, deps []*Symbol, cache *Cache) (key uint64, r stmtResult, hit bool) {
 	if cache != nil {
 		span := st.Span()
 		depKeys := s.depKeys[:0]
@@ -204,12 +218,19 @@ func (s *Sheet) evalStatement(st grammar.Stmt, text []byte, names *stmtNames, sc
 			depKeys = append(depKeys, d.key)
 		}
 		s.depKeys = depKeys
-		key = cache.statementKey(names.hash, span.Pos.Column, depKeys)
-		if r, ok := cache.lookup(key, text, span.Pos.Column, depKeys, span.Pos); ok {
-			return key, r, true
+		// The result this tree had last, if what it reads is the same;
+		// else the result of any statement of the same text reading the
+		// same.
+		if e := note.result; e != nil && e.col == span.Pos.Column && slices.Equal(e.deps, depKeys) {
+			return e.key, cache.take(e, span.Pos), true
+		}
+		key = cache.statementKey(note.names.hash, span.Pos.Column, depKeys)
+		if e, ok := cache.lookup(key, src[span.Pos.Offset:span.End.Offset], span.Pos.Column, depKeys); ok {
+			note.result = e
+			return key, cache.take(e, span.Pos), true
 		}
 		defer func() {
-			cache.store(key, names.text, span.Pos.Column, append([]uint64(nil), depKeys...), span.Pos, r)
+			note.result = cache.store(key, note.names.text, span.Pos.Column, append([]uint64(nil), depKeys...), span.Pos, r)
 		}()
 	}
 	var sites []CallSite
@@ -480,21 +501,21 @@ func evalFinding(err error, at grammar.Range, src []byte, names *boundNames) (Fi
 type boundNames struct {
 	names []string
 	masks []uint64 // letterMask of each name
-	sum   uint64   // the sum of the names' hashes: the same for the same set in any order
 	cache *Cache
+	// scope holds the names bound so far (with a cache, which finds the
+	// candidates near a name among all it has seen bound: Cache.nearOf).
+	scope scopeEnv
+	count int // how many names are bound
 }
 
 // add records a name bound for the first time.
 func (b *boundNames) add(name string) {
+	b.count++
+	if b.cache != nil {
+		return
+	}
 	b.names = append(b.names, name)
 	b.masks = append(b.masks, letterMask(name))
-	// FNV-1a, computed in place: this runs for every name of every analysis.
-	h := uint64(14695981039346656037)
-	for i := 0; i < len(name); i++ {
-		h ^= uint64(name[i])
-		h *= 1099511628211
-	}
-	b.sum += h
 }
 
 // tagNames are the layout tags' names, to suggest one for a misspelt tag.
@@ -516,12 +537,19 @@ func (b *boundNames) closest(name string) (string, bool) {
 	if b.cache == nil {
 		return closestIn(name, b.names, b.masks, best, ok)
 	}
-	k := suggestKey{name: name, sum: b.sum, count: len(b.names)}
-	if s, ok := b.cache.suggestions[k]; ok {
-		s.gen = b.cache.gen
-		return s.best, s.ok
+	// The near names come by distance, then in byte order, as closestIn
+	// ranks them: the first bound so far is the best bound name.
+	for _, c := range b.cache.nearOf(name) {
+		if b.scope[c.name] == nil {
+			continue
+		}
+		if !ok {
+			return c.name, true
+		}
+		if d := editdist.Within(name, best, len(name)/2+1); c.dist < d || (c.dist == d && c.name < best) {
+			return c.name, true
+		}
+		break
 	}
-	best, ok = closestIn(name, b.names, b.masks, best, ok)
-	b.cache.suggestions[k] = &suggestion{best: best, ok: ok, gen: b.cache.gen}
 	return best, ok
 }

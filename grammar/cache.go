@@ -25,6 +25,10 @@ type Cache struct {
 	// alone, so those the next parse drops are among them, and end need not
 	// look at every key.
 	used, prevUsed []keyedEntry
+	// spare is the records of the parse before the latest, which nothing
+	// reads any more: the next parse writes its records there.
+	spare    []stmtRecord
+	lastSeen *lastParse // last when the current parse began
 }
 
 type keyedEntry struct {
@@ -65,10 +69,12 @@ type stmtKey struct {
 }
 
 type cacheEntry struct {
-	at   Position // where the statement's first token was
-	stmt Stmt
-	errs []*Error
-	gen  uint64 // the parse that last used it
+	at    Position // where the statement's first token was
+	stmt  Stmt
+	errs  []*Error
+	gen   uint64     // the parse that last used it
+	shape *treeShape // how many nodes of each kind the tree has; set by its first move
+	note  any        // what a user of the cache keeps with the statement (Notes)
 }
 
 // NewCache makes an empty cache.
@@ -76,6 +82,7 @@ func NewCache() *Cache { return &Cache{entries: map[stmtKey][]*cacheEntry{}} }
 
 func (c *Cache) begin() {
 	c.mu.Lock()
+	c.lastSeen = c.last
 	c.gen++
 	c.prevUsed, c.used = c.used, c.prevUsed[:0]
 }
@@ -83,6 +90,10 @@ func (c *Cache) begin() {
 // end drops the entries the parse just finished did not use.
 func (c *Cache) end() {
 	defer c.mu.Unlock()
+	if c.lastSeen != nil && c.lastSeen != c.last {
+		c.spare = c.lastSeen.records
+	}
+	c.lastSeen = nil
 	for _, ke := range c.prevUsed {
 		if ke.entry.gen == c.gen {
 			continue
@@ -109,6 +120,46 @@ func (c *Cache) Len() int {
 		n += len(es)
 	}
 	return n
+}
+
+// spareRecords is where a parse writes its records, room for n made.
+func (c *Cache) spareRecords(n int) []stmtRecord {
+	s := c.spare
+	c.spare = nil
+	if cap(s) < n {
+		return make([]stmtRecord, 0, n)
+	}
+	// The records of two parses ago point at entries and texts that may
+	// be gone.
+	clear(s[:cap(s)])
+	return s[:0]
+}
+
+// Notes are places where a user of the cache keeps something about each
+// statement of f: what is put in notes[i] stays with statement i's tree
+// while its text is unchanged, moved or not, and is nil for a statement
+// parsed anew. A note is a statement's when f is the cache's latest parse
+// (or its statements are that parse's trees); notes[i] is nil where not.
+// A Cache keeps notes for one user at a time. The notes are written to dst
+// when it has room.
+func (c *Cache) Notes(f *File, dst []*any) []*any {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.last == nil || len(c.last.records) != len(f.Statements) {
+		return nil
+	}
+	notes := dst[:0]
+	if cap(notes) < len(f.Statements) {
+		notes = make([]*any, len(f.Statements))
+	}
+	notes = notes[:len(f.Statements)]
+	clear(notes)
+	for i, r := range c.last.records {
+		if r.entry.stmt == f.Statements[i] {
+			notes[i] = &r.entry.note
+		}
+	}
+	return notes
 }
 
 // lookup finds the tree of a statement with key starting at at. Among equal
@@ -143,8 +194,8 @@ func (c *Cache) lookup(key stmtKey, at Position) (*cacheEntry, bool) {
 // new entry.
 func (c *Cache) reuse(key stmtKey, e *cacheEntry, at Position) *cacheEntry {
 	if e.gen == c.gen {
-		s, errs := moveStmt(e.stmt, e.errs, at.Offset-e.at.Offset, at.Line-e.at.Line)
-		ne := &cacheEntry{at: at, stmt: s, errs: errs, gen: c.gen}
+		s, errs := moveStmt(e.stmt, e.errs, at.Offset-e.at.Offset, at.Line-e.at.Line, e.treeShape())
+		ne := &cacheEntry{at: at, stmt: s, errs: errs, gen: c.gen, shape: e.shape}
 		c.entries[key] = append(c.entries[key], ne)
 		c.used = append(c.used, keyedEntry{key, ne})
 		return ne
@@ -152,10 +203,54 @@ func (c *Cache) reuse(key stmtKey, e *cacheEntry, at Position) *cacheEntry {
 	e.gen = c.gen
 	c.used = append(c.used, keyedEntry{key, e})
 	if e.at != at {
-		e.stmt, e.errs = moveStmt(e.stmt, e.errs, at.Offset-e.at.Offset, at.Line-e.at.Line)
+		e.stmt, e.errs = moveStmt(e.stmt, e.errs, at.Offset-e.at.Offset, at.Line-e.at.Line, e.treeShape())
 		e.at = at
 	}
 	return e
+}
+
+func (e *cacheEntry) treeShape() *treeShape {
+	if e.shape == nil {
+		e.shape = shapeOf(e.stmt)
+	}
+	return e.shape
+}
+
+// treeShape counts a tree's nodes of the kinds a move allocates together:
+// a moved statement takes each kind's nodes from one allocation of its own
+// (a statement's nodes live and die together), not one allocation a node.
+type treeShape struct {
+	ints, names, tuples, layouts, calls, elems int
+}
+
+func shapeOf(n Node) *treeShape {
+	var s treeShape
+	Inspect(n, func(n Node) bool {
+		switch n := n.(type) {
+		case *Int:
+			s.ints++
+		case *Name:
+			s.names++
+		case *Tuple:
+			s.tuples++
+			s.elems += len(n.Elems)
+		case *Layout:
+			s.layouts++
+		case *Call:
+			s.calls++
+			s.elems += len(n.Args)
+		case *AngleList:
+			s.elems += len(n.Modes)
+		case *Composed:
+			s.elems += len(n.Stages)
+		case *Tiler:
+			s.elems += len(n.Modes)
+		case *TirxLayout:
+			s.elems += len(n.Offsets)
+		}
+		return true
+	})
+	return &s
 }
 
 // store records a statement just parsed; key.text must not share memory
@@ -262,9 +357,12 @@ func (e *editSpan) sync(l *stmtLexer, c *Cache, f *File, add func(Stmt, []*Error
 // moveStmt copies a statement's tree and errors with every position moved
 // by dOff bytes and dLine lines. Columns stay: the statement starts at the
 // same column and its text is the same. A BadStmt's Err stays the first of
-// errs, as the parser makes it.
-func moveStmt(s Stmt, errs []*Error, dOff, dLine int) (Stmt, []*Error) {
+// errs, as the parser makes it. shape is the statement's (nil when not known).
+func moveStmt(s Stmt, errs []*Error, dOff, dLine int, shape *treeShape) (Stmt, []*Error) {
 	m := &mover{dOff: dOff, dLine: dLine}
+	if shape != nil {
+		m.reserve(shape)
+	}
 	var moved []*Error
 	if errs != nil {
 		moved = make([]*Error, len(errs))
@@ -289,11 +387,45 @@ func moveStmt(s Stmt, errs []*Error, dOff, dLine int) (Stmt, []*Error) {
 
 // moveNode copies the tree under n with every position moved by dOffset
 // bytes and dLine lines (columns unchanged).
-func moveNode(n Node, dOffset, dLine int) Node { return (&mover{dOff: dOffset, dLine: dLine}).node(n) }
+func moveNode(n Node, dOffset, dLine int) Node {
+	m := &mover{dOff: dOffset, dLine: dLine}
+	m.reserve(shapeOf(n))
+	return m.node(n)
+}
 
 type mover struct {
 	dOff, dLine int
-	ints        []Int // the integers of the tree being copied are allocated a few at a time
+	// The nodes of the tree being copied are taken from these (reserve);
+	// without a shape, integers are allocated a few at a time and the rest
+	// one by one.
+	ints    []Int
+	names   []Name
+	tuples  []Tuple
+	layouts []Layout
+	calls   []Call
+	elems   []Node
+}
+
+// reserve allocates the nodes of a tree of shape s.
+func (m *mover) reserve(s *treeShape) {
+	if s.ints > 0 {
+		m.ints = make([]Int, s.ints)
+	}
+	if s.names > 0 {
+		m.names = make([]Name, s.names)
+	}
+	if s.tuples > 0 {
+		m.tuples = make([]Tuple, s.tuples)
+	}
+	if s.layouts > 0 {
+		m.layouts = make([]Layout, s.layouts)
+	}
+	if s.calls > 0 {
+		m.calls = make([]Call, s.calls)
+	}
+	if s.elems > 0 {
+		m.elems = make([]Node, s.elems)
+	}
 }
 
 func (m *mover) pos(p Position) Position {
@@ -317,7 +449,13 @@ func (m *mover) nodes(ns []Node) []Node {
 	if ns == nil {
 		return nil
 	}
-	out := make([]Node, len(ns))
+	var out []Node
+	if len(ns) > 0 && len(m.elems) >= len(ns) {
+		out = m.elems[:len(ns):len(ns)]
+		m.elems = m.elems[len(ns):]
+	} else {
+		out = make([]Node, len(ns))
+	}
 	for i, n := range ns {
 		out[i] = m.node(n)
 	}
@@ -342,16 +480,29 @@ func (m *mover) name(n *Name) *Name {
 	if n == nil {
 		return nil
 	}
-	c := *n
+	var c *Name
+	if len(m.names) > 0 {
+		c, m.names = &m.names[0], m.names[1:]
+	} else {
+		c = new(Name)
+	}
+	*c = *n
 	c.Range = m.rng(n.Range)
-	return &c
+	return c
 }
 
 func (m *mover) layout(n *Layout) *Layout {
 	if n == nil {
 		return nil
 	}
-	return &Layout{Range: m.rng(n.Range), Shape: m.node(n.Shape), Stride: m.node(n.Stride)}
+	var c *Layout
+	if len(m.layouts) > 0 {
+		c, m.layouts = &m.layouts[0], m.layouts[1:]
+	} else {
+		c = new(Layout)
+	}
+	*c = Layout{Range: m.rng(n.Range), Shape: m.node(n.Shape), Stride: m.node(n.Stride)}
+	return c
 }
 
 func (m *mover) tirxPart(n *TirxPart) *TirxPart {
@@ -392,7 +543,14 @@ func (m *mover) node(n Node) Node {
 		c.Range = m.rng(n.Range)
 		return &c
 	case *Tuple:
-		return &Tuple{Range: m.rng(n.Range), Elems: m.nodes(n.Elems)}
+		var c *Tuple
+		if len(m.tuples) > 0 {
+			c, m.tuples = &m.tuples[0], m.tuples[1:]
+		} else {
+			c = new(Tuple)
+		}
+		*c = Tuple{Range: m.rng(n.Range), Elems: m.nodes(n.Elems)}
+		return c
 	case *Layout:
 		return m.layout(n)
 	case *AngleList:
@@ -424,7 +582,14 @@ func (m *mover) node(n Node) Node {
 	case *MLIRType:
 		return &MLIRType{Range: m.rng(n.Range), Kind: n.Kind, Inner: m.node(n.Inner), Payload: m.rng(n.Payload)}
 	case *Call:
-		return &Call{Range: m.rng(n.Range), Fun: m.name(n.Fun), Args: m.nodes(n.Args)}
+		var c *Call
+		if len(m.calls) > 0 {
+			c, m.calls = &m.calls[0], m.calls[1:]
+		} else {
+			c = new(Call)
+		}
+		*c = Call{Range: m.rng(n.Range), Fun: m.name(n.Fun), Args: m.nodes(n.Args)}
+		return c
 	case *Binding:
 		return &Binding{Range: m.rng(n.Range), Name: m.name(n.Name), Value: m.node(n.Value)}
 	case *Assert:

@@ -82,7 +82,7 @@ func ParseFileCached(filename string, src []byte, cache *Cache) (*File, []*Error
 	var edit *editSpan
 	if cache != nil && cache.last != nil {
 		n := len(cache.last.records) + 8
-		f.Statements, errs, recs = make([]Stmt, 0, n), make([][]*Error, 0, n), make([]stmtRecord, 0, n)
+		f.Statements, errs, recs = make([]Stmt, 0, n), make([][]*Error, 0, n), cache.spareRecords(n)
 		f.Comments = make([]*Comment, 0, len(cache.last.comments)+8)
 		edit = newEditSpan(cache.last, text)
 		// The statements before the edit are as they were.
