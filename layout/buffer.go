@@ -10,6 +10,8 @@ package layout
 type Buffer struct {
 	nodes []IntTuple
 	used  int
+	tiles []tileArg // the modes of tilers read from arguments
+	tUsed int
 }
 
 // NewBuffer is a Buffer with room for n IntTuple nodes (it grows as needed).
@@ -17,7 +19,7 @@ func NewBuffer(n int) *Buffer { return &Buffer{nodes: make([]IntTuple, n)} }
 
 // Reset makes the whole buffer free again; results built in it before are
 // no longer valid.
-func (b *Buffer) Reset() { b.used = 0 }
+func (b *Buffer) Reset() { b.used, b.tUsed = 0, 0 }
 
 // tuples is n IntTuples, from the buffer or, for a nil buffer or one that
 // is full, from the heap. Nodes handed out again after Reset still hold
@@ -34,6 +36,20 @@ func (b *Buffer) tuples(n int) []IntTuple {
 	}
 	s := b.nodes[b.used : b.used+n : b.used+n]
 	b.used += n
+	return s
+}
+
+// tileArgs is n tiler modes, as tuples is n IntTuples; every writer
+// writes whole tileArgs.
+func (b *Buffer) tileArgs(n int) []tileArg {
+	if b == nil {
+		return make([]tileArg, n)
+	}
+	if len(b.tiles)-b.tUsed < n {
+		b.tiles, b.tUsed = make([]tileArg, max(2*len(b.tiles), n, 16)), 0
+	}
+	s := b.tiles[b.tUsed : b.tUsed+n : b.tUsed+n]
+	b.tUsed += n
 	return s
 }
 

@@ -122,8 +122,7 @@ func TestBufferAllocatesNothing(t *testing.T) {
 
 // smallArgs reports whether the arguments are what the zero-allocation
 // promise covers: layouts of at most MaxFlatRank leaves (longer ones spill
-// the kernels' stack arrays to the heap), and a layout or an integer as
-// the tiler (a tiler's modes are read into a slice of their own).
+// the kernels' stack arrays to the heap); tilers' layouts too.
 func smallArgs(args []Value) bool {
 	for _, a := range args {
 		switch a := a.(type) {
@@ -131,12 +130,12 @@ func smallArgs(args []Value) bool {
 			if Flatten(a.Shape).Len() > MaxFlatRank {
 				return false
 			}
-		case IntTuple:
-			if a.IsTuple() {
-				return false
+		case Tiler:
+			for _, m := range a.Modes {
+				if m.Sub != nil || Flatten(m.Layout.Shape).Len() > MaxFlatRank {
+					return false
+				}
 			}
-		default:
-			return false
 		}
 	}
 	return true

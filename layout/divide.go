@@ -56,33 +56,36 @@ func (t tileArg) String() string {
 
 // toTileArg reads the tiler argument of op: a Layout, a Tiler (make_tile), a
 // tuple shape (each element a tiler), an integer N (N:1), or "_".
-func toTileArg(op string, v Value) (tileArg, error) {
+func toTileArg(op string, v Value) (tileArg, error) { return (*Buffer)(nil).toTileArg(op, v) }
+
+// toTileArg is toTileArg with the tiler's modes in buf.
+func (buf *Buffer) toTileArg(op string, v Value) (tileArg, error) {
 	switch v := v.(type) {
 	case Layout:
 		return tileArg{kind: tileLayout, layout: v}, nil
 	case Tiler:
-		return tilerArg(op, v)
+		return buf.tilerArg(op, v)
 	case *Tiler:
 		if v == nil {
 			return tileArg{}, errorf(op, "", "the tiler is missing")
 		}
-		return tilerArg(op, *v)
+		return buf.tilerArg(op, *v)
 	case IntTuple:
-		return shapeTileArg(op, v)
+		return buf.shapeTileArg(op, v)
 	case nil:
 		return tileArg{}, errorf(op, "", "the tiler is missing")
 	}
 	return tileArg{}, errorf(op, "", "the tiler %v is not a layout, a tile or a shape", v)
 }
 
-func tilerArg(op string, t Tiler) (tileArg, error) {
-	out := tileArg{kind: tileTuple, modes: make([]tileArg, len(t.Modes))}
+func (buf *Buffer) tilerArg(op string, t Tiler) (tileArg, error) {
+	out := tileArg{kind: tileTuple, modes: buf.tileArgs(len(t.Modes))}
 	for i, m := range t.Modes {
 		switch {
 		case m.Skip:
 			out.modes[i] = tileArg{kind: tileSkip}
 		case m.Sub != nil:
-			sub, err := tilerArg(op, *m.Sub)
+			sub, err := buf.tilerArg(op, *m.Sub)
 			if err != nil {
 				return tileArg{}, err
 			}
@@ -96,12 +99,12 @@ func tilerArg(op string, t Tiler) (tileArg, error) {
 	return out, nil
 }
 
-func shapeTileArg(op string, s IntTuple) (tileArg, error) {
+func (buf *Buffer) shapeTileArg(op string, s IntTuple) (tileArg, error) {
 	switch {
 	case s.IsTuple():
-		out := tileArg{kind: tileTuple, modes: make([]tileArg, s.Len())}
-		for i, e := range s.Elems() {
-			m, err := shapeTileArg(op, e)
+		out := tileArg{kind: tileTuple, modes: buf.tileArgs(s.Len())}
+		for i, e := range s.elems() {
+			m, err := buf.shapeTileArg(op, e)
 			if err != nil {
 				return tileArg{}, err
 			}
@@ -190,7 +193,7 @@ func (b *Buffer) LogicalDivide(l Layout, tiler Value) (Layout, error) {
 	if err := checkCongruent(op, l.Shape, l.Stride, nil); err != nil {
 		return Layout{}, err
 	}
-	t, err := toTileArg(op, tiler)
+	t, err := b.toTileArg(op, tiler)
 	if err != nil {
 		return Layout{}, err
 	}

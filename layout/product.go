@@ -23,7 +23,7 @@ func (b *Buffer) LogicalProduct(a Layout, tiler Value) (Layout, error) {
 	if err := checkCongruent(op, a.Shape, a.Stride, nil); err != nil {
 		return Layout{}, err
 	}
-	t, err := toTileArg(op, tiler)
+	t, err := b.toTileArg(op, tiler)
 	if err != nil {
 		return Layout{}, err
 	}
