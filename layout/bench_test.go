@@ -73,7 +73,8 @@ func BenchmarkGolden(b *testing.B) {
 }
 
 // BenchmarkCompositionRank2 calls Composition directly on the golden cases
-// where both layouts are flat rank-2 layouts.
+// where both layouts are flat rank-2 layouts, the result on the heap or in
+// a caller's Buffer.
 func BenchmarkCompositionRank2(b *testing.B) {
 	var as, bs []Layout
 	for _, args := range goldenInputs(b, "composition") {
@@ -86,14 +87,26 @@ func BenchmarkCompositionRank2(b *testing.B) {
 	if len(as) == 0 {
 		b.Skip("no rank-2 composition in the corpus")
 	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := range b.N {
-		k := i % len(as)
-		if _, err := Composition(as[k], bs[k]); err != nil {
-			b.Fatal(err)
+	b.Run("heap", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; b.Loop(); i++ {
+			k := i % len(as)
+			if _, err := Composition(as[k], bs[k]); err != nil {
+				b.Fatal(err)
+			}
 		}
-	}
+	})
+	b.Run("buffer", func(b *testing.B) {
+		buf := NewBuffer(64)
+		b.ReportAllocs()
+		for i := 0; b.Loop(); i++ {
+			k := i % len(as)
+			if _, err := buf.Composition(as[k], bs[k]); err != nil {
+				b.Fatal(err)
+			}
+			buf.Reset()
+		}
+	})
 }
 
 // BenchmarkComplementDirect calls Complement / ComplementTo directly on the
@@ -293,4 +306,30 @@ func BenchmarkCoalesceFlatRank3(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(len(in)), "cases")
+}
+
+// BenchmarkGoldenBuffer is BenchmarkGoldenDirect with the results built in
+// a caller's Buffer, reset after each call: the cost of the algebra and of
+// laying out its result tree, without the heap.
+func BenchmarkGoldenBuffer(b *testing.B) {
+	calls := bufferCalls(b)
+	for _, op := range []string{"coalesce", "composition", "complement", "logical_divide", "logical_product", "right_inverse"} {
+		b.Run(op, func(b *testing.B) {
+			var cs []bufferCall
+			for _, c := range calls[op] {
+				if _, err := c.f(nil); err == nil {
+					cs = append(cs, c)
+				}
+			}
+			buf := NewBuffer(1024)
+			b.ReportAllocs()
+			for i := 0; b.Loop(); i++ {
+				if _, err := cs[i%len(cs)].f(buf); err != nil {
+					b.Fatal(err)
+				}
+				buf.Reset()
+			}
+			b.ReportMetric(float64(len(cs)), "cases")
+		})
+	}
 }

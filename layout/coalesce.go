@@ -11,11 +11,14 @@ package layout
 // Only static values simplify (a run-time 1 is not dropped, an unknown never
 // merges), as in CuTe. The empty layout coalesces to 1:0.
 // Law: Coalesce(l).Eval(i) == l.Eval(i) for 0 <= i < Size(l), Size is kept, and Coalesce is idempotent.
-func Coalesce(l Layout) (Layout, error) {
+func Coalesce(l Layout) (Layout, error) { return (*Buffer)(nil).Coalesce(l) }
+
+// Coalesce is the package's Coalesce with its result built in b.
+func (b *Buffer) Coalesce(l Layout) (Layout, error) {
 	// A layout that flattens is congruent: the check is needed only after.
 	var flat FlatLayout
 	if l.flattenStatic(&flat) && CoalesceFlat(&flat, &flat) == nil {
-		return flat.Layout(), nil
+		return b.flatLayout(flat.Shape[:flat.Rank], flat.Stride[:flat.Rank]), nil
 	}
 	return coalesceTree(l)
 }

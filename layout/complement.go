@@ -8,7 +8,10 @@ const CondNonInjective = "Non-injective Layout detected in complement."
 
 // Complement is CuTe's complement(A): ComplementTo(A, cosize(filter(A))),
 // the complement within the span A itself reaches.
-func Complement(a Layout) (Layout, error) {
+func Complement(a Layout) (Layout, error) { return (*Buffer)(nil).Complement(a) }
+
+// Complement is the package's Complement with its result built in b.
+func (b *Buffer) Complement(a Layout) (Layout, error) {
 	var sb, db [flatInline]int64
 	fs, fd, err := filterModes("complement", a, sb[:0], db[:0])
 	if err != nil {
@@ -24,7 +27,7 @@ func Complement(a Layout) (Layout, error) {
 			return Layout{}, errorf("complement", CondOverflow, "the cosize of %v overflows int64", a)
 		}
 	}
-	return complementFlat(a, fs, fd, cotargetInt(cosize))
+	return b.complementFlat(a, fs, fd, cotargetInt(cosize))
 }
 
 // ComplementTo is CuTe's complement(A, M), M an integer or a shape: the
@@ -41,6 +44,11 @@ func Complement(a Layout) (Layout, error) {
 // extent of the modes below it, the layout (filter(A), R) is a bijection
 // onto [0, size(filter(A))*size(R)), which reaches an integer M.
 func ComplementTo(a Layout, m IntTuple) (Layout, error) {
+	return (*Buffer)(nil).ComplementTo(a, m)
+}
+
+// ComplementTo is the package's ComplementTo with its result built in b.
+func (b *Buffer) ComplementTo(a Layout, m IntTuple) (Layout, error) {
 	var sb, db [flatInline]int64
 	fs, fd, err := filterModes("complement", a, sb[:0], db[:0])
 	if err != nil {
@@ -49,7 +57,7 @@ func ComplementTo(a Layout, m IntTuple) (Layout, error) {
 	if err := checkLeaves("complement", m); err != nil {
 		return Layout{}, err
 	}
-	return complementFlat(a, fs, fd, cotargetTuple(m))
+	return b.complementFlat(a, fs, fd, cotargetTuple(m))
 }
 
 // cotarget is M, an integer or a shape, without building an IntTuple for
@@ -207,13 +215,13 @@ func complementModes(fs, fd []int64, m cotarget, rs, rd []int64) ([]int64, []int
 
 // complementFlat is the complement of the filtered flat modes fs:fd of a
 // within m, as a layout.
-func complementFlat(a Layout, fs, fd []int64, m cotarget) (Layout, error) {
+func (b *Buffer) complementFlat(a Layout, fs, fd []int64, m cotarget) (Layout, error) {
 	var rsb, rdb [flatInline + 1]int64
 	rs, rd, f, ok := complementModes(fs, fd, m, rsb[:0], rdb[:0])
 	if !ok {
 		return Layout{}, complementError(a, m, f)
 	}
-	return flatLayout(rs, rd), nil
+	return b.flatLayout(rs, rd), nil
 }
 
 func complementError(a Layout, m cotarget, f complementFault) error {

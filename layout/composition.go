@@ -45,8 +45,11 @@ const (
 // not a multiple of it, or an inexact shape split), and so does this: a
 // stride smaller than a mode's shape that does not divide it is accepted,
 // and the result is then not A o B, exactly as CuTe returns it.
-func Composition(a, b Layout) (Layout, error) {
-	r, err := composition(a, b)
+func Composition(a, b Layout) (Layout, error) { return (*Buffer)(nil).Composition(a, b) }
+
+// Composition is the package's Composition with its result built in buf.
+func (buf *Buffer) Composition(a, b Layout) (Layout, error) {
+	r, err := buf.composition(a, b)
 	if err != nil && hasBasis(b.Stride) {
 		// The integer path stops at B's first scaled basis (or earlier, at
 		// a check that B's coprofile would not reach): B's bases take
@@ -57,7 +60,7 @@ func Composition(a, b Layout) (Layout, error) {
 }
 
 // composition is Composition for a B with integer strides.
-func composition(a, b Layout) (Layout, error) {
+func (buf *Buffer) composition(a, b Layout) (Layout, error) {
 	var sb, db [flatInline]int64
 	var paths [][]int
 	as, ad, err := flattenModes("composition", a, sb[:0], db[:0])
@@ -69,17 +72,17 @@ func composition(a, b Layout) (Layout, error) {
 	if err != nil {
 		return Layout{}, err
 	}
-	return composeModes(as, ad, paths, b, func() Layout { return a })
+	return buf.composeModes(as, ad, paths, b, func() Layout { return a })
 }
 
 // composeModes is composition(A, B) from A's flattened modes as:ad (with
 // their basis paths, or nil); a gives A itself, needed only for an error.
-func composeModes(as, ad []int64, paths [][]int, b Layout, a func() Layout) (Layout, error) {
+func (buf *Buffer) composeModes(as, ad []int64, paths [][]int, b Layout, a func() Layout) (Layout, error) {
 	as, ad, paths, ok := coalesceXPaths(as, ad, paths)
 	if !ok {
 		return Layout{}, errorf("composition", CondOverflow, "coalescing %v overflows int64", a())
 	}
-	c := composer{shape: as, stride: ad, track: paths != nil}
+	c := composer{shape: as, stride: ad, track: paths != nil, buf: buf}
 	var s, d IntTuple
 	var err error
 	if isFlatTuple(b.Shape) && isFlatTuple(b.Stride) && len(b.Shape.elems()) == len(b.Stride.elems()) {
@@ -553,6 +556,7 @@ type composer struct {
 	// reports and the bases travel beside the composer, never in it, so
 	// that the composer's arrays stay on the stack.
 	track bool
+	buf   *Buffer // where the result's tuples go
 }
 
 // strideLeaf is the stride v coming from mode src of A: an integer, or v
@@ -598,7 +602,7 @@ func (c *composer) mode(s, d *IntTuple, paths [][]int) (IntTuple, IntTuple, erro
 			return IntTuple{}, IntTuple{}, notCongruent("composition", *s, *d)
 		}
 		n := len(sElems)
-		slab := make([]IntTuple, 2*n)
+		slab := c.buf.tuples(2 * n)
 		for i := range sElems {
 			rs, rd, err := c.mode(&sElems[i], &dElems[i], paths)
 			if err != nil {
@@ -626,13 +630,14 @@ func (c *composer) mode(s, d *IntTuple, paths [][]int) (IntTuple, IntTuple, erro
 		if len(rs) == 1 {
 			return Int(rs[0]), Int(rd[0]), nil
 		}
-		return flatTuples(rs, rd)
+		s, d := c.buf.flatTuples(rs, rd)
+		return s, d, nil
 	}
 	if len(rs) == 1 {
 		return Int(rs[0]), strideLeaf(paths, ri[0], rd[0]), nil
 	}
 	n := len(rs)
-	slab := make([]IntTuple, 2*n)
+	slab := c.buf.tuples(2 * n)
 	for j := range n {
 		slab[j], slab[n+j] = Int(rs[j]), strideLeaf(paths, ri[j], rd[j])
 	}
@@ -668,12 +673,12 @@ func (c *composer) flatModes(ss, ds []IntTuple, paths [][]int) (IntTuple, IntTup
 		}
 		ends = append(ends, len(rs))
 	}
-	slab := make([]IntTuple, 2*n+extra)
+	slab := c.buf.tuples(2*n + extra)
 	top, sub := slab[:2*n], slab[2*n:]
 	// Strides go in through setInt unless they carry a basis; see setInt.
 	stride := func(t *IntTuple, j int) {
 		if paths == nil {
-			setInt(t, rd[j])
+			c.buf.putInt(t, rd[j])
 		} else {
 			*t = strideLeaf(paths, ri[j], rd[j])
 		}
@@ -681,12 +686,12 @@ func (c *composer) flatModes(ss, ds []IntTuple, paths [][]int) (IntTuple, IntTup
 	start := 0
 	for i, end := range ends {
 		if end-start == 1 {
-			setInt(&top[i], rs[start])
+			c.buf.putInt(&top[i], rs[start])
 			stride(&top[n+i], start)
 		} else {
 			k := end - start
 			for j := range k {
-				setInt(&sub[j], rs[start+j])
+				c.buf.putInt(&sub[j], rs[start+j])
 				stride(&sub[k+j], start+j)
 			}
 			top[i], top[n+i] = tupleOf(sub[:k:k]), tupleOf(sub[k:2*k:2*k])
@@ -1077,25 +1082,9 @@ func notCongruent(op string, s, d IntTuple) error {
 	return errorf(op, CondCongruent, "shape %v and stride %v do not have the same tree", s, d)
 }
 
-// flatTuples builds the flat tuples (s0,s1,...) and (d0,d1,...) with one allocation.
-func flatTuples(shape, stride []int64) (IntTuple, IntTuple, error) {
-	n := len(shape)
-	slab := make([]IntTuple, 2*n)
-	for i := range n {
-		setInt(&slab[i], shape[i])
-		setInt(&slab[n+i], stride[i])
-	}
-	return tupleOf(slab[:n:n]), tupleOf(slab[n:]), nil
-}
-
-// flatLayout is the layout of flat modes: a single mode is the integer
-// layout s:d, more modes the flat tuple layout.
+// flatLayout is Buffer.flatLayout on the heap.
 func flatLayout(shape, stride []int64) Layout {
-	if len(shape) == 1 {
-		return Layout{Shape: Int(shape[0]), Stride: Int(stride[0])}
-	}
-	s, d, _ := flatTuples(shape, stride)
-	return Layout{Shape: s, Stride: d}
+	return (*Buffer)(nil).flatLayout(shape, stride)
 }
 
 // flatLayoutPaths is flatLayout with each stride times its basis path.

@@ -56,33 +56,36 @@ func (t tileArg) String() string {
 
 // toTileArg reads the tiler argument of op: a Layout, a Tiler (make_tile), a
 // tuple shape (each element a tiler), an integer N (N:1), or "_".
-func toTileArg(op string, v Value) (tileArg, error) {
+func toTileArg(op string, v Value) (tileArg, error) { return (*Buffer)(nil).toTileArg(op, v) }
+
+// toTileArg is toTileArg with the tiler's modes in buf.
+func (buf *Buffer) toTileArg(op string, v Value) (tileArg, error) {
 	switch v := v.(type) {
 	case Layout:
 		return tileArg{kind: tileLayout, layout: v}, nil
 	case Tiler:
-		return tilerArg(op, v)
+		return buf.tilerArg(op, v)
 	case *Tiler:
 		if v == nil {
 			return tileArg{}, errorf(op, "", "the tiler is missing")
 		}
-		return tilerArg(op, *v)
+		return buf.tilerArg(op, *v)
 	case IntTuple:
-		return shapeTileArg(op, v)
+		return buf.shapeTileArg(op, v)
 	case nil:
 		return tileArg{}, errorf(op, "", "the tiler is missing")
 	}
 	return tileArg{}, errorf(op, "", "the tiler %v is not a layout, a tile or a shape", v)
 }
 
-func tilerArg(op string, t Tiler) (tileArg, error) {
-	out := tileArg{kind: tileTuple, modes: make([]tileArg, len(t.Modes))}
+func (buf *Buffer) tilerArg(op string, t Tiler) (tileArg, error) {
+	out := tileArg{kind: tileTuple, modes: buf.tileArgs(len(t.Modes))}
 	for i, m := range t.Modes {
 		switch {
 		case m.Skip:
 			out.modes[i] = tileArg{kind: tileSkip}
 		case m.Sub != nil:
-			sub, err := tilerArg(op, *m.Sub)
+			sub, err := buf.tilerArg(op, *m.Sub)
 			if err != nil {
 				return tileArg{}, err
 			}
@@ -96,12 +99,12 @@ func tilerArg(op string, t Tiler) (tileArg, error) {
 	return out, nil
 }
 
-func shapeTileArg(op string, s IntTuple) (tileArg, error) {
+func (buf *Buffer) shapeTileArg(op string, s IntTuple) (tileArg, error) {
 	switch {
 	case s.IsTuple():
-		out := tileArg{kind: tileTuple, modes: make([]tileArg, s.Len())}
-		for i, e := range s.Elems() {
-			m, err := shapeTileArg(op, e)
+		out := tileArg{kind: tileTuple, modes: buf.tileArgs(s.Len())}
+		for i, e := range s.elems() {
+			m, err := buf.shapeTileArg(op, e)
 			if err != nil {
 				return tileArg{}, err
 			}
@@ -151,13 +154,13 @@ func inOp(op, where string, err error) error {
 // byMode is CuTe's transform_layout(layout, tiler, f): f applied to the first
 // len(tiler) modes with their tilers, the remaining modes kept, all
 // concatenated (so the result is always a tuple, even of one mode).
-func byMode(op, cond string, l Layout, t tileArg, f func(Layout, tileArg) (Layout, error)) (Layout, error) {
+func (buf *Buffer) byMode(op, cond string, l Layout, t tileArg, f func(Layout, tileArg) (Layout, error)) (Layout, error) {
 	r := l.Rank()
 	if len(t.modes) > r {
 		return Layout{}, errorf(op, cond, "the tiler %v has %d modes but the layout %v has rank %d", t, len(t.modes), l, r)
 	}
-	// The result's two trees in one allocation, as MakeLayoutOf builds them.
-	both := make([]IntTuple, 2*r)
+	// The result's two trees in one block, as MakeLayoutOf builds them.
+	both := buf.tuples(2 * r)
 	for i := range r {
 		m := modeAt(l, i)
 		if i < len(t.modes) {
@@ -181,36 +184,41 @@ func byMode(op, cond string, l Layout, t tileArg, f func(Layout, tileArg) (Layou
 // and a result larger than L. A Tiler (or a tuple shape) divides mode by
 // mode, "_" leaving a mode whole, modes past the tiler's rank kept as they are.
 func LogicalDivide(l Layout, tiler Value) (Layout, error) {
+	return (*Buffer)(nil).LogicalDivide(l, tiler)
+}
+
+// LogicalDivide is the package's LogicalDivide with its result built in b.
+func (b *Buffer) LogicalDivide(l Layout, tiler Value) (Layout, error) {
 	const op = "logical_divide"
 	if err := checkCongruent(op, l.Shape, l.Stride, nil); err != nil {
 		return Layout{}, err
 	}
-	t, err := toTileArg(op, tiler)
+	t, err := b.toTileArg(op, tiler)
 	if err != nil {
 		return Layout{}, err
 	}
-	return logicalDivide(l, t)
+	return b.logicalDivide(l, t)
 }
 
-func logicalDivide(l Layout, t tileArg) (Layout, error) {
+func (buf *Buffer) logicalDivide(l Layout, t tileArg) (Layout, error) {
 	const op = "logical_divide"
 	switch t.kind {
 	case tileSkip:
 		return l, nil
 	case tileTuple:
-		return byMode(op, CondDivideTooManyModes, l, t, logicalDivide)
+		return buf.byMode(op, CondDivideTooManyModes, l, t, buf.logicalDivide)
 	}
 	b := t.layout
-	shape, err := coalescedShape(l)
+	shape, err := buf.coalescedShape(l)
 	if err != nil {
 		return Layout{}, inOp(op, fmt.Sprintf("coalesce(%v)", l), err)
 	}
-	rest, err := ComplementTo(b, shape)
+	rest, err := buf.ComplementTo(b, shape)
 	if err != nil {
 		return Layout{}, inOp(op, fmt.Sprintf("complement(%v, %v)", b, shape), err)
 	}
-	inner := MakeLayoutOf(b, rest)
-	out, err := Composition(l, inner)
+	inner := buf.makeLayoutOf(b, rest)
+	out, err := buf.Composition(l, inner)
 	if err != nil {
 		return Layout{}, inOp(op, fmt.Sprintf("composition(%v, %v)", l, inner), err)
 	}
@@ -219,17 +227,17 @@ func logicalDivide(l Layout, t tileArg) (Layout, error) {
 
 // coalescedShape is shape(coalesce(l)), without building coalesce's stride
 // tree when l is flat and static (an integer shape then costs nothing).
-func coalescedShape(l Layout) (IntTuple, error) {
+func (buf *Buffer) coalescedShape(l Layout) (IntTuple, error) {
 	var flat FlatLayout
 	if l.flattenStatic(&flat) && CoalesceFlat(&flat, &flat) == nil {
 		if flat.Rank == 1 {
 			return Int(flat.Shape[0]), nil
 		}
-		shape := make([]IntTuple, flat.Rank)
+		shape := buf.tuples(flat.Rank)
 		for i := range flat.Rank {
-			shape[i] = Int(flat.Shape[i])
+			buf.putInt(&shape[i], flat.Shape[i])
 		}
-		return Tup(shape...), nil
+		return tupleOf(shape), nil
 	}
 	c, err := Coalesce(l)
 	return c.Shape, err
@@ -253,7 +261,7 @@ func zippedDivide(op string, l Layout, t tileArg) (Layout, error) {
 	if err := checkCongruent(op, l.Shape, l.Stride, nil); err != nil {
 		return Layout{}, err
 	}
-	d, err := logicalDivide(l, t)
+	d, err := (*Buffer)(nil).logicalDivide(l, t)
 	if err != nil {
 		return Layout{}, inOp(op, "", err)
 	}

@@ -2,6 +2,7 @@ package layout
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -10,8 +11,11 @@ import (
 	"testing"
 )
 
-// goldenDir is the corpus computed by CuTe C++; CI keeps ../shared beside the checkout.
-const goldenDir = "../../shared/golden"
+// goldenDir is the corpus computed by CuTe C++; CI keeps ../shared beside
+// the checkout. CUTE_GOLDEN_DIR points the golden tests at another corpus
+// in the same format, such as one generated with ../shared/oracle/gen.py
+// from another seed.
+var goldenDir = cmp.Or(os.Getenv("CUTE_GOLDEN_DIR"), "../../shared/golden")
 
 type goldenCase struct {
 	ID      string  `json:"id"`

@@ -9,7 +9,10 @@ const CondLeftInverse = "Left inverse divisibility condition"
 // domain.
 //
 // Law: A(R(i)) == i for all i < size(R).
-func RightInverse(a Layout) (Layout, error) {
+func RightInverse(a Layout) (Layout, error) { return (*Buffer)(nil).RightInverse(a) }
+
+// RightInverse is the package's RightInverse with its result built in b.
+func (b *Buffer) RightInverse(a Layout) (Layout, error) {
 	var sb, db [flatInline]int64
 	ls, ld, err := coalesceModes("right_inverse", a, sb[:0], db[:0])
 	if err != nil {
@@ -40,7 +43,7 @@ func RightInverse(a Layout) (Layout, error) {
 	if !ok {
 		return Layout{}, errorf("right_inverse", CondOverflow, "the right inverse of %v overflows int64", a)
 	}
-	return flatLayout(rs, rd), nil
+	return b.flatLayout(rs, rd), nil
 }
 
 // LeftInverse is CuTe's left_inverse(A): the layout L over A's codomain,

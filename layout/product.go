@@ -14,24 +14,29 @@ import "fmt"
 // offsets A leaves free. A Tiler (or tuple shape) multiplies mode by mode,
 // "_" leaving a mode alone, modes past the tiler's rank kept as they are.
 func LogicalProduct(a Layout, tiler Value) (Layout, error) {
+	return (*Buffer)(nil).LogicalProduct(a, tiler)
+}
+
+// LogicalProduct is the package's LogicalProduct with its result built in b.
+func (b *Buffer) LogicalProduct(a Layout, tiler Value) (Layout, error) {
 	const op = "logical_product"
 	if err := checkCongruent(op, a.Shape, a.Stride, nil); err != nil {
 		return Layout{}, err
 	}
-	t, err := toTileArg(op, tiler)
+	t, err := b.toTileArg(op, tiler)
 	if err != nil {
 		return Layout{}, err
 	}
-	return logicalProduct(a, t)
+	return b.logicalProduct(a, t)
 }
 
-func logicalProduct(a Layout, t tileArg) (Layout, error) {
+func (buf *Buffer) logicalProduct(a Layout, t tileArg) (Layout, error) {
 	const op = "logical_product"
 	switch t.kind {
 	case tileSkip:
 		return a, nil
 	case tileTuple:
-		return byMode(op, CondProductTooManyModes, a, t, logicalProduct)
+		return buf.byMode(op, CondProductTooManyModes, a, t, buf.logicalProduct)
 	}
 	b := t.layout
 	sa, err := a.Size()
@@ -61,24 +66,24 @@ func logicalProduct(a Layout, t tileArg) (Layout, error) {
 	var rep Layout
 	var keepS, keepD [flatInline + 1]int64
 	if k := len(rs); k == 0 || k > len(keepS) {
-		rep, err = Composition(flatLayout(rs, rd), b)
+		rep, err = buf.Composition(flatLayout(rs, rd), b)
 		if err != nil {
 			return Layout{}, inOp(op, fmt.Sprintf("composition(%v, %v)", flatLayout(rs, rd), b), err)
 		}
-		return MakeLayoutOf(a, rep), nil
+		return buf.makeLayoutOf(a, rep), nil
 	}
 	// composeModes coalesces rs:rd in place; the error message wants it whole.
 	copy(keepS[:], rs)
 	copy(keepD[:], rd)
 	rest := func() Layout { return flatLayout(keepS[:len(rs)], keepD[:len(rd)]) }
-	rep, err = composeModes(rs, rd, nil, b, rest)
+	rep, err = buf.composeModes(rs, rd, nil, b, rest)
 	if err != nil && hasBasis(b.Stride) {
 		rep, err = compositionBasisB(rest(), b) // as Composition does
 	}
 	if err != nil {
 		return Layout{}, inOp(op, fmt.Sprintf("composition(%v, %v)", rest(), b), err)
 	}
-	return MakeLayoutOf(a, rep), nil
+	return buf.makeLayoutOf(a, rep), nil
 }
 
 // ZippedProduct is CuTe's zipped_product(A, T) == tile_unzip(logical_product(A, T), T):
@@ -96,7 +101,7 @@ func zippedProduct(op string, a Layout, t tileArg) (Layout, error) {
 	if err := checkCongruent(op, a.Shape, a.Stride, nil); err != nil {
 		return Layout{}, err
 	}
-	p, err := logicalProduct(a, t)
+	p, err := (*Buffer)(nil).logicalProduct(a, t)
 	if err != nil {
 		return Layout{}, inOp(op, "", err)
 	}
@@ -151,7 +156,7 @@ func rankedProduct(op string, a, b Layout, raked bool) (Layout, error) {
 	if err != nil {
 		return Layout{}, inOp(op, "", err)
 	}
-	p, err := logicalProduct(pa, tileArg{kind: tileLayout, layout: pb})
+	p, err := (*Buffer)(nil).logicalProduct(pa, tileArg{kind: tileLayout, layout: pb})
 	if err != nil {
 		return Layout{}, inOp(op, "", err)
 	}
