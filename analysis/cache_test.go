@@ -3,8 +3,10 @@ package analysis
 import (
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cute-lsp/cute-lsp/grammar"
 )
@@ -278,4 +280,36 @@ func TestPrefixNeedsTheSameText(t *testing.T) {
 	if again.Reused != len(first.File.Statements) {
 		t.Fatalf("the same file again reused %d of %d statements", again.Reused, len(first.File.Statements))
 	}
+}
+
+// TestTakenOverBindingsKeepNoOldTrees: an analysis that takes over the
+// bindings of the statements before an edit keeps nothing else of the
+// analysis they come from alive, such as the trees of the statements after
+// the edit, which the parse has moved since.
+func TestTakenOverBindingsKeepNoOldTrees(t *testing.T) {
+	lines := make([]string, 20)
+	for i := range lines {
+		lines[i] = fmt.Sprintf("A%d = (%d,2):(1,4)", i, i+1)
+	}
+	cache := NewCache()
+	AnalyzeSheetCached("k.cute", []byte(strings.Join(lines, "\n")), cache)
+	lines[2] = "# " + lines[2]
+	s1 := AnalyzeSheetCached("k.cute", []byte(strings.Join(lines, "\n")), cache)
+	freed := make(chan bool, 1)
+	runtime.SetFinalizer(s1.File.Statements[len(s1.File.Statements)-1].(*grammar.Binding), func(*grammar.Binding) { freed <- true })
+	s1 = nil
+	// The statements before line 4 are taken over, among them one bound
+	// by the analysis before; the last statement is moved again.
+	lines[4] = "# " + lines[4]
+	s2 := AnalyzeSheetCached("k.cute", []byte(strings.Join(lines, "\n")), cache)
+	for range 20 {
+		runtime.GC()
+		select {
+		case <-freed:
+			runtime.KeepAlive(s2)
+			return
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	t.Fatalf("the tree of the last statement as the analysis before the latest saw it is still alive")
 }

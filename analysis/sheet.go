@@ -124,14 +124,12 @@ func AnalyzeFile(f *grammar.File, src []byte, cache *Cache) *Sheet {
 	// of the last binding of each name, filled in as the analysis goes.
 	scope := scopeEnv(s.Names)
 	bound.scope = scope
-	// The symbols live as long as the sheet: one allocation for all.
 	bindings := 0
 	for _, st := range f.Statements[from:] {
 		if _, ok := st.(*grammar.Binding); ok {
 			bindings++
 		}
 	}
-	syms := make([]Symbol, bindings)
 	if cache == nil {
 		bound.names, bound.masks = make([]string, 0, bindings), make([]uint64, 0, bindings)
 	}
@@ -168,9 +166,10 @@ func AnalyzeFile(f *grammar.File, src []byte, cache *Cache) *Sheet {
 			if prev != nil {
 				s.found = append(s.found, rebindingFindings(prev, s.useCount[prev.index], st, deps)...)
 			}
-			sym := &syms[0]
-			syms = syms[1:]
-			*sym = Symbol{Name: st.Name.Name, Def: st, Stmt: i, Value: r.Value, Err: r.Err, key: key, index: len(s.Symbols), earlier: prev}
+			// Each symbol is an allocation of its own: a later analysis
+			// shares some of them (takePrefix), and one allocation for
+			// all would keep the rest, and the trees they point at, alive.
+			sym := &Symbol{Name: st.Name.Name, Def: st, Stmt: i, Value: r.Value, Err: r.Err, key: key, index: len(s.Symbols), earlier: prev}
 			if prev == nil {
 				bound.add(sym.Name)
 			}
