@@ -31,6 +31,11 @@ func loadGolden(t testing.TB) map[string][]goldenCase {
 	if len(files) == 0 {
 		t.Fatalf("no golden corpus in %s: CuTe's vectors live in ../shared/golden beside the checkout", goldenDir)
 	}
+	return loadCorpus(t, files...)
+}
+
+// loadCorpus reads corpus lines (the golden format) from files, by operation.
+func loadCorpus(t testing.TB, files ...string) map[string][]goldenCase {
 	byOp := map[string][]goldenCase{}
 	for _, f := range files {
 		fh, err := os.Open(f)
@@ -70,8 +75,23 @@ func goldenArgs(c goldenCase) ([]Value, error) {
 
 // TestGolden reproduces every case CuTe C++ computed: the same printed
 // result (so the same shape and stride trees), or an error where CuTe rejects.
-func TestGolden(t *testing.T) {
-	byOp := loadGolden(t)
+func TestGolden(t *testing.T) { checkCorpus(t, loadGolden(t)) }
+
+// TestRandomCorpora: random cases from two more seeds of
+// shared/oracle/gen.py (1,653 from seed 4242 at scale 0.3, 5,338 from seed
+// 777 at scale 1.0), computed by CuTe C++ and kept in testdata/random
+// without their offsets.
+func TestRandomCorpora(t *testing.T) {
+	files, _ := filepath.Glob("testdata/random/*.jsonl")
+	if len(files) < 2 {
+		t.Fatalf("testdata/random has %d corpora, want 2", len(files))
+	}
+	checkCorpus(t, loadCorpus(t, files...))
+}
+
+// checkCorpus runs every case through the registry: the result must print
+// as CuTe's, and CuTe's errors must be errors.
+func checkCorpus(t *testing.T, byOp map[string][]goldenCase) {
 	names := make([]string, 0, len(byOp))
 	for op := range byOp {
 		names = append(names, op)
