@@ -31,11 +31,17 @@ func (b *Buffer) tuples(n int) []IntTuple {
 	if b == nil {
 		return make([]IntTuple, n)
 	}
-	if len(b.nodes)-b.used < n {
-		b.nodes, b.used = make([]IntTuple, max(2*len(b.nodes), n, 64)), 0
+	return carve(&b.nodes, &b.used, n, 64)
+}
+
+// carve is the next n elements of *block past *used; a block without room
+// is replaced by a new one, at least twice as large (and least elements).
+func carve[T any](block *[]T, used *int, n, least int) []T {
+	if len(*block)-*used < n {
+		*block, *used = make([]T, max(2*len(*block), n, least)), 0
 	}
-	s := b.nodes[b.used : b.used+n : b.used+n]
-	b.used += n
+	s := (*block)[*used : *used+n : *used+n]
+	*used += n
 	return s
 }
 
@@ -45,12 +51,7 @@ func (b *Buffer) tileArgs(n int) []tileArg {
 	if b == nil {
 		return make([]tileArg, n)
 	}
-	if len(b.tiles)-b.tUsed < n {
-		b.tiles, b.tUsed = make([]tileArg, max(2*len(b.tiles), n, 16)), 0
-	}
-	s := b.tiles[b.tUsed : b.tUsed+n : b.tUsed+n]
-	b.tUsed += n
-	return s
+	return carve(&b.tiles, &b.tUsed, n, 16)
 }
 
 // flatLayout is the layout of flat modes in b: a single mode is the
