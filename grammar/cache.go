@@ -75,6 +75,7 @@ type cacheEntry struct {
 	gen   uint64     // the parse that last used it
 	shape *treeShape // how many nodes of each kind the tree has; set by its first move
 	note  any        // what a user of the cache keeps with the statement (Notes)
+	text  string     // its key's text, sharing no memory with a file's text
 }
 
 // NewCache makes an empty cache.
@@ -164,9 +165,11 @@ func (c *Cache) Notes(f *File, dst []*any) []*any {
 
 // lookup finds the tree of a statement with key starting at at. Among equal
 // statements it prefers the one that was at the same place, then any not yet
-// used by this parse, so that repeated lines each keep their own entry.
-func (c *Cache) lookup(key stmtKey, at Position) (*cacheEntry, bool) {
-	es := c.entries[key]
+// used by this parse, so that repeated lines each keep their own entry. On
+// success key's text becomes the cache's copy: the one given is part of the
+// file's text, which a record kept for later parses would keep alive.
+func (c *Cache) lookup(key *stmtKey, at Position) (*cacheEntry, bool) {
+	es := c.entries[*key]
 	var pick *cacheEntry
 	for _, e := range es {
 		if e.gen == c.gen {
@@ -186,7 +189,8 @@ func (c *Cache) lookup(key stmtKey, at Position) (*cacheEntry, bool) {
 		}
 		pick = es[0]
 	}
-	return c.reuse(key, pick, at), true
+	key.text = pick.text
+	return c.reuse(*key, pick, at), true
 }
 
 // reuse takes entry e of key for a statement now at at: moved there, or,
@@ -195,7 +199,7 @@ func (c *Cache) lookup(key stmtKey, at Position) (*cacheEntry, bool) {
 func (c *Cache) reuse(key stmtKey, e *cacheEntry, at Position) *cacheEntry {
 	if e.gen == c.gen {
 		s, errs := moveStmt(e.stmt, e.errs, at.Offset-e.at.Offset, at.Line-e.at.Line, e.treeShape())
-		ne := &cacheEntry{at: at, stmt: s, errs: errs, gen: c.gen, shape: e.shape}
+		ne := &cacheEntry{at: at, stmt: s, errs: errs, gen: c.gen, shape: e.shape, text: e.text}
 		c.entries[key] = append(c.entries[key], ne)
 		c.used = append(c.used, keyedEntry{key, ne})
 		return ne
@@ -256,7 +260,7 @@ func shapeOf(n Node) *treeShape {
 // store records a statement just parsed; key.text must not share memory
 // with the file's text.
 func (c *Cache) store(key stmtKey, at Position, s Stmt, errs []*Error) *cacheEntry {
-	e := &cacheEntry{at: at, stmt: s, errs: errs, gen: c.gen}
+	e := &cacheEntry{at: at, stmt: s, errs: errs, gen: c.gen, text: key.text}
 	c.entries[key] = append(c.entries[key], e)
 	c.used = append(c.used, keyedEntry{key, e})
 	return e

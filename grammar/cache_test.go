@@ -1,8 +1,10 @@
 package grammar
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -292,5 +294,47 @@ func TestEditSpanFindsCommonEnds(t *testing.T) {
 		if e.prefix != p || e.oldEnd != len(old)-s || e.newEnd != len(text)-s {
 			t.Fatalf("old %d bytes, new %d: got prefix %d ends %d/%d, want %d %d/%d", len(old), len(text), e.prefix, e.oldEnd, e.newEnd, p, len(old)-s, len(text)-s)
 		}
+	}
+}
+
+// TestCacheKeepsNoOldText: what a cache keeps for later parses (keys,
+// comments, trees) shares no memory with the text of the parse that made
+// it, so a long run of edits does not keep a copy of every version alive.
+func TestCacheKeepsNoOldText(t *testing.T) {
+	var b strings.Builder
+	for i := 0; i < 1000; i++ {
+		if i%10 == 0 {
+			fmt.Fprintf(&b, "# stage %d é\n", i)
+			continue
+		}
+		fmt.Fprintf(&b, "a%d = composition(Sw<3,4,3>, (8,%d):(64,1)) // tail\n", i, i)
+	}
+	lines := strings.Split(b.String(), "\n")
+	cache := NewCache()
+	r := rand.New(rand.NewPCG(4, 4))
+	heap := func() uint64 {
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		return ms.HeapAlloc
+	}
+	var early uint64
+	for step := 0; step < 220; step++ {
+		l := r.IntN(len(lines))
+		if step%2 == 0 {
+			lines[l] = "x" + lines[l]
+		} else if lines[l] != "" {
+			lines[l] = lines[l][1:]
+		}
+		ParseFileCached("t.cute", []byte(strings.Join(lines, "\n")), cache)
+		if step == 19 {
+			early = heap()
+		}
+	}
+	// Each version's text is about 50 kB: 200 of them kept would be 10 MB.
+	late := heap()
+	runtime.KeepAlive(cache)
+	if late > early+2<<20 {
+		t.Fatalf("the heap grew from %d to %d bytes over 200 edits", early, late)
 	}
 }

@@ -121,7 +121,7 @@ func ParseFileCached(filename string, src []byte, cache *Cache) (*File, []*Error
 			}
 			rec.key = stmtKey{text: own, col: first.Pos.Column, eof: end.EOF(),
 				endOffset: end.Pos.Offset - first.Pos.Offset, endLine: end.Pos.Line - first.Pos.Line, endCol: end.Pos.Column}
-			if e, ok := cache.lookup(rec.key, rec.at); ok {
+			if e, ok := cache.lookup(&rec.key, rec.at); ok {
 				rec.entry = e
 				add(e.stmt, e.errs, rec)
 				if edit != nil {
@@ -205,7 +205,9 @@ func (l *stmtLexer) token() (lexer.Token, bool) {
 			}
 		}
 		if t.Type == tokComment {
-			*l.comments = append(*l.comments, &Comment{Range: tokSpan(t), Text: t.Value})
+			// A comment's text is its own: a cache keeps comments for
+			// later parses, and a piece of the file's text keeps it all.
+			*l.comments = append(*l.comments, &Comment{Range: tokSpan(t), Text: strings.Clone(t.Value)})
 			continue
 		}
 		return t, true
