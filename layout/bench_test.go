@@ -21,25 +21,28 @@ var (
 	benchCases map[string][][]Value
 )
 
+// acceptedGoldenArgs is the parsed arguments of every golden case CuTe
+// accepts, by operation.
+func acceptedGoldenArgs(t testing.TB) map[string][][]Value {
+	out := map[string][][]Value{}
+	for name, cases := range loadGolden(t) {
+		for _, c := range cases {
+			if c.Error != nil {
+				continue
+			}
+			if args, err := goldenArgs(c); err == nil {
+				out[name] = append(out[name], args)
+			}
+		}
+	}
+	return out
+}
+
 // goldenInputs is the parsed arguments of every case of op that CuTe
 // accepts and the registered op answers without error.
 func goldenInputs(b *testing.B, op string) [][]Value {
 	b.Helper()
-	benchOnce.Do(func() {
-		benchCases = map[string][][]Value{}
-		for name, cases := range loadGolden(b) {
-			for _, c := range cases {
-				if c.Error != nil {
-					continue
-				}
-				args, err := goldenArgs(c)
-				if err != nil {
-					continue
-				}
-				benchCases[name] = append(benchCases[name], args)
-			}
-		}
-	})
+	benchOnce.Do(func() { benchCases = acceptedGoldenArgs(b) })
 	if _, ok := LookupOp(op); !ok {
 		b.Skipf("operation %s is not implemented yet", op)
 	}

@@ -31,11 +31,17 @@ func (b *Buffer) tuples(n int) []IntTuple {
 	if b == nil {
 		return make([]IntTuple, n)
 	}
-	if len(b.nodes)-b.used < n {
-		b.nodes, b.used = make([]IntTuple, max(2*len(b.nodes), n, 64)), 0
+	return carve(&b.nodes, &b.used, n, 64)
+}
+
+// carve is the next n elements of *block past *used; a block without room
+// is replaced by a new one, at least twice as large (and least elements).
+func carve[T any](block *[]T, used *int, n, least int) []T {
+	if len(*block)-*used < n {
+		*block, *used = make([]T, max(2*len(*block), n, least)), 0
 	}
-	s := b.nodes[b.used : b.used+n : b.used+n]
-	b.used += n
+	s := (*block)[*used : *used+n : *used+n]
+	*used += n
 	return s
 }
 
@@ -45,33 +51,51 @@ func (b *Buffer) tileArgs(n int) []tileArg {
 	if b == nil {
 		return make([]tileArg, n)
 	}
-	if len(b.tiles)-b.tUsed < n {
-		b.tiles, b.tUsed = make([]tileArg, max(2*len(b.tiles), n, 16)), 0
-	}
-	s := b.tiles[b.tUsed : b.tUsed+n : b.tUsed+n]
-	b.tUsed += n
-	return s
+	return carve(&b.tiles, &b.tUsed, n, 16)
 }
 
 // flatLayout is the layout of flat modes in b: a single mode is the
 // integer layout s:d, more modes the flat tuple layout.
+// In the kernels' return statements, write
+//
+//	if len(shape) == 1 { return Layout{Shape: Int(shape[0]), Stride: Int(stride[0])}, nil }
+//	return slabLayout(b.flatSlab(shape, stride)), nil
+//
+// instead: a Layout returned by a call that is not inlined is copied
+// through memory right after the callee's stores, which stalls (about a
+// fifth of a coalesce through a Buffer).
 func (b *Buffer) flatLayout(shape, stride []int64) Layout {
 	if len(shape) == 1 {
 		return Layout{Shape: Int(shape[0]), Stride: Int(stride[0])}
 	}
-	s, d := b.flatTuples(shape, stride)
-	return Layout{Shape: s, Stride: d}
+	return slabLayout(b.flatSlab(shape, stride))
+}
+
+// slabLayout is the flat layout whose leaves flatSlab laid out.
+func slabLayout(slab []IntTuple) Layout {
+	n := len(slab) / 2
+	return Layout{Shape: tupleOf(slab[:n:n]), Stride: tupleOf(slab[n:])}
 }
 
 // flatTuples is the flat tuples of shape and stride, in one block of b.
 func (b *Buffer) flatTuples(shape, stride []int64) (IntTuple, IntTuple) {
+	n := len(shape)
+	slab := b.flatSlab(shape, stride)
+	return tupleOf(slab[:n:n]), tupleOf(slab[n:])
+}
+
+// flatSlab is the leaves of the flat tuples of shape and stride, shapes
+// first, in one block of b. It returns the block, not the tuples: a slice
+// comes back in registers, two IntTuples through memory, and a caller
+// reading them right after this function's stores waits for the stores.
+func (b *Buffer) flatSlab(shape, stride []int64) []IntTuple {
 	n := len(shape)
 	slab := b.tuples(2 * n)
 	for i := range n {
 		b.putInt(&slab[i], shape[i])
 		b.putInt(&slab[n+i], stride[i])
 	}
-	return tupleOf(slab[:n:n]), tupleOf(slab[n:])
+	return slab
 }
 
 // makeLayoutOf is MakeLayoutOf in b.

@@ -11,15 +11,8 @@ type bufferCall struct {
 
 func bufferCalls(t testing.TB) map[string][]bufferCall {
 	calls := map[string][]bufferCall{}
-	for name, cases := range loadGolden(t) {
-		for _, c := range cases {
-			if c.Error != nil {
-				continue
-			}
-			args, err := goldenArgs(c)
-			if err != nil {
-				continue
-			}
+	for name, cases := range acceptedGoldenArgs(t) {
+		for _, args := range cases {
 			a, ok := args[0].(Layout)
 			if !ok {
 				continue

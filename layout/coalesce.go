@@ -18,7 +18,11 @@ func (b *Buffer) Coalesce(l Layout) (Layout, error) {
 	// A layout that flattens is congruent: the check is needed only after.
 	var flat FlatLayout
 	if l.flattenStatic(&flat) && CoalesceFlat(&flat, &flat) == nil {
-		return b.flatLayout(flat.Shape[:flat.Rank], flat.Stride[:flat.Rank]), nil
+		// b.flatLayout, written out (see there).
+		if flat.Rank == 1 {
+			return Layout{Shape: Int(flat.Shape[0]), Stride: Int(flat.Stride[0])}, nil
+		}
+		return slabLayout(b.flatSlab(flat.Shape[:flat.Rank], flat.Stride[:flat.Rank])), nil
 	}
 	return coalesceTree(l)
 }

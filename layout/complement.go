@@ -27,7 +27,16 @@ func (b *Buffer) Complement(a Layout) (Layout, error) {
 			return Layout{}, errorf("complement", CondOverflow, "the cosize of %v overflows int64", a)
 		}
 	}
-	return b.complementFlat(a, fs, fd, cotargetInt(cosize))
+	var rsb, rdb [flatInline + 1]int64
+	rs, rd, err := complementOf(a, fs, fd, cotargetInt(cosize), rsb[:0], rdb[:0])
+	if err != nil {
+		return Layout{}, err
+	}
+	// b.flatLayout, written out (see there).
+	if len(rs) == 1 {
+		return Layout{Shape: Int(rs[0]), Stride: Int(rd[0])}, nil
+	}
+	return slabLayout(b.flatSlab(rs, rd)), nil
 }
 
 // ComplementTo is CuTe's complement(A, M), M an integer or a shape: the
@@ -57,7 +66,16 @@ func (b *Buffer) ComplementTo(a Layout, m IntTuple) (Layout, error) {
 	if err := checkLeaves("complement", m); err != nil {
 		return Layout{}, err
 	}
-	return b.complementFlat(a, fs, fd, cotargetTuple(m))
+	var rsb, rdb [flatInline + 1]int64
+	rs, rd, err := complementOf(a, fs, fd, cotargetTuple(m), rsb[:0], rdb[:0])
+	if err != nil {
+		return Layout{}, err
+	}
+	// b.flatLayout, written out (see there).
+	if len(rs) == 1 {
+		return Layout{Shape: Int(rs[0]), Stride: Int(rd[0])}, nil
+	}
+	return slabLayout(b.flatSlab(rs, rd)), nil
 }
 
 // cotarget is M, an integer or a shape, without building an IntTuple for
@@ -213,15 +231,14 @@ func complementModes(fs, fd []int64, m cotarget, rs, rd []int64) ([]int64, []int
 	return rs[:start+len(cs)], rd[:start+len(cd)], complementFault{}, true
 }
 
-// complementFlat is the complement of the filtered flat modes fs:fd of a
-// within m, as a layout.
-func (b *Buffer) complementFlat(a Layout, fs, fd []int64, m cotarget) (Layout, error) {
-	var rsb, rdb [flatInline + 1]int64
-	rs, rd, f, ok := complementModes(fs, fd, m, rsb[:0], rdb[:0])
+// complementOf is the complement of the filtered flat modes fs:fd of a
+// within m, appended to rs and rd; a failure is worded for a.
+func complementOf(a Layout, fs, fd []int64, m cotarget, rs, rd []int64) ([]int64, []int64, error) {
+	rs, rd, f, ok := complementModes(fs, fd, m, rs, rd)
 	if !ok {
-		return Layout{}, complementError(a, m, f)
+		return nil, nil, complementError(a, m, f)
 	}
-	return b.flatLayout(rs, rd), nil
+	return rs, rd, nil
 }
 
 func complementError(a Layout, m cotarget, f complementFault) error {

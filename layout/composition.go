@@ -49,6 +49,20 @@ func Composition(a, b Layout) (Layout, error) { return (*Buffer)(nil).Compositio
 
 // Composition is the package's Composition with its result built in buf.
 func (buf *Buffer) Composition(a, b Layout) (Layout, error) {
+	if flatB(b) {
+		// The common case, its result built in this return statement (see
+		// Buffer.flatLayout for why).
+		var sb, db [flatInline]int64
+		if as, ad, err := flattenModes("composition", a, sb[:0], db[:0]); err == nil {
+			top, err := buf.composeFlatB(as, ad, nil, b, func() Layout { return a })
+			if err == nil {
+				return slabLayout(top), nil
+			}
+			if !hasBasis(b.Stride) {
+				return Layout{}, err
+			}
+		}
+	}
 	r, err := buf.composition(a, b)
 	if err != nil && hasBasis(b.Stride) {
 		// The integer path stops at B's first scaled basis (or earlier, at
@@ -78,18 +92,19 @@ func (buf *Buffer) composition(a, b Layout) (Layout, error) {
 // composeModes is composition(A, B) from A's flattened modes as:ad (with
 // their basis paths, or nil); a gives A itself, needed only for an error.
 func (buf *Buffer) composeModes(as, ad []int64, paths [][]int, b Layout, a func() Layout) (Layout, error) {
+	if flatB(b) {
+		top, err := buf.composeFlatB(as, ad, paths, b, a)
+		if err != nil {
+			return Layout{}, err
+		}
+		return slabLayout(top), nil
+	}
 	as, ad, paths, ok := coalesceXPaths(as, ad, paths)
 	if !ok {
 		return Layout{}, errorf("composition", CondOverflow, "coalescing %v overflows int64", a())
 	}
 	c := composer{shape: as, stride: ad, track: paths != nil, buf: buf}
-	var s, d IntTuple
-	var err error
-	if isFlatTuple(b.Shape) && isFlatTuple(b.Stride) && len(b.Shape.elems()) == len(b.Stride.elems()) {
-		s, d, err = c.flatModes(b.Shape.elems(), b.Stride.elems(), paths)
-	} else {
-		s, d, err = c.mode(&b.Shape, &b.Stride, paths)
-	}
+	s, d, err := c.mode(&b.Shape, &b.Stride, paths)
 	if err == errCompositionFault {
 		return Layout{}, faultError(a(), as, ad, paths, c.fault)
 	}
@@ -97,6 +112,26 @@ func (buf *Buffer) composeModes(as, ad []int64, paths [][]int, b Layout, a func(
 		return Layout{}, err
 	}
 	return Layout{Shape: s, Stride: d}, nil
+}
+
+// flatB reports whether b is a flat tuple of leaf modes.
+func flatB(b Layout) bool {
+	return isFlatTuple(b.Shape) && isFlatTuple(b.Stride) && len(b.Shape.elems()) == len(b.Stride.elems())
+}
+
+// composeFlatB is composeModes for a flat B: the result's shapes and then
+// its strides, its top-level modes, as one block (see slabLayout).
+func (buf *Buffer) composeFlatB(as, ad []int64, paths [][]int, b Layout, a func() Layout) ([]IntTuple, error) {
+	as, ad, paths, ok := coalesceXPaths(as, ad, paths)
+	if !ok {
+		return nil, errorf("composition", CondOverflow, "coalescing %v overflows int64", a())
+	}
+	c := composer{shape: as, stride: ad, track: paths != nil, buf: buf}
+	top, err := c.flatModes(b.Shape.elems(), b.Stride.elems(), paths)
+	if err == errCompositionFault {
+		return nil, faultError(a(), as, ad, paths, c.fault)
+	}
+	return top, err
 }
 
 // compositionBasisB is Composition for a B with scaled-basis strides
@@ -645,8 +680,9 @@ func (c *composer) mode(s, d *IntTuple, paths [][]int) (IntTuple, IntTuple, erro
 }
 
 // flatModes is mode on a flat tuple mode of B, with the leaf results
-// gathered first so that one allocation holds the whole result.
-func (c *composer) flatModes(ss, ds []IntTuple, paths [][]int) (IntTuple, IntTuple, error) {
+// gathered first so that one allocation holds the whole result; it returns
+// the result's top level, shapes then strides (see slabLayout).
+func (c *composer) flatModes(ss, ds []IntTuple, paths [][]int) ([]IntTuple, error) {
 	n := len(ss)
 	var rsb, rdb [2 * flatInline]int64
 	var endb [flatInline]int
@@ -659,14 +695,14 @@ func (c *composer) flatModes(ss, ds []IntTuple, paths [][]int) (IntTuple, IntTup
 	for i := range n {
 		if !ss[i].isPlainInt() || !ds[i].isPlainInt() {
 			if err := checkIntLeaf("composition", ss[i]); err != nil {
-				return IntTuple{}, IntTuple{}, err
+				return nil, err
 			}
-			return IntTuple{}, IntTuple{}, checkIntLeaf("composition", ds[i])
+			return nil, checkIntLeaf("composition", ds[i])
 		}
 		start := len(rs)
 		var ok bool
 		if rs, rd, ri, ok = c.leaf(ss[i].val, ds[i].val, rs, rd, ri); !ok {
-			return IntTuple{}, IntTuple{}, errCompositionFault
+			return nil, errCompositionFault
 		}
 		if k := len(rs) - start; k > 1 {
 			extra += 2 * k
@@ -699,7 +735,7 @@ func (c *composer) flatModes(ss, ds []IntTuple, paths [][]int) (IntTuple, IntTup
 		}
 		start = end
 	}
-	return tupleOf(top[:n:n]), tupleOf(top[n:]), nil
+	return top, nil
 }
 
 // setInt makes the zero IntTuple *t the static integer v. Only its

@@ -213,6 +213,9 @@ func (buf *Buffer) logicalDivide(l Layout, t tileArg) (Layout, error) {
 	if err != nil {
 		return Layout{}, inOp(op, fmt.Sprintf("coalesce(%v)", l), err)
 	}
+	if top, ok := buf.divideFused(l, b, shape); ok {
+		return slabLayout(top), nil
+	}
 	rest, err := buf.ComplementTo(b, shape)
 	if err != nil {
 		return Layout{}, inOp(op, fmt.Sprintf("complement(%v, %v)", b, shape), err)
@@ -223,6 +226,55 @@ func (buf *Buffer) logicalDivide(l Layout, t tileArg) (Layout, error) {
 		return Layout{}, inOp(op, fmt.Sprintf("composition(%v, %v)", l, inner), err)
 	}
 	return out, nil
+}
+
+// divideFused is composition(l, make_layout(b, complement(b, shape))),
+// the layout-tiler case of logical_divide, on flat modes: the complement's
+// modes are composed with l's as they are, and the result's top level
+// (the tile, then the rest) comes back as one block for the caller's
+// return statement (see slabLayout). It reports false where any step
+// fails, or l has scaled-basis strides: the general path then gives the
+// result or the error, worded step by step.
+func (buf *Buffer) divideFused(l, b Layout, shape IntTuple) ([]IntTuple, bool) {
+	var fsb, fdb [flatInline]int64
+	fs, fd, err := filterModes("complement", b, fsb[:0], fdb[:0])
+	if err != nil || checkLeaves("complement", shape) != nil {
+		return nil, false
+	}
+	var rsb, rdb [flatInline + 1]int64
+	rs, rd, _, ok := complementModes(fs, fd, cotargetTuple(shape), rsb[:0], rdb[:0])
+	if !ok {
+		return nil, false
+	}
+	var asb, adb [flatInline]int64
+	as, ad, err := flattenModes("composition", l, asb[:0], adb[:0])
+	if err != nil {
+		return nil, false
+	}
+	if as, ad, ok = coalesceX(as, ad); !ok {
+		return nil, false
+	}
+	c := composer{shape: as, stride: ad, buf: buf}
+	top := buf.tuples(4) // (tile, rest) shapes, then strides
+	if top[0], top[2], err = c.mode(&b.Shape, &b.Stride, nil); err != nil {
+		return nil, false
+	}
+	if len(rs) == 1 {
+		s, d := Int(rs[0]), Int(rd[0])
+		if top[1], top[3], err = c.mode(&s, &d, nil); err != nil {
+			return nil, false
+		}
+		return top, true
+	}
+	rest := buf.flatSlab(rs, rd)
+	k := len(rs)
+	restTop, err := c.flatModes(rest[:k], rest[k:], nil)
+	if err != nil {
+		return nil, false
+	}
+	rl := slabLayout(restTop)
+	top[1], top[3] = rl.Shape, rl.Stride
+	return top, true
 }
 
 // coalescedShape is shape(coalesce(l)), without building coalesce's stride

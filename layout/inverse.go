@@ -43,7 +43,11 @@ func (b *Buffer) RightInverse(a Layout) (Layout, error) {
 	if !ok {
 		return Layout{}, errorf("right_inverse", CondOverflow, "the right inverse of %v overflows int64", a)
 	}
-	return b.flatLayout(rs, rd), nil
+	// b.flatLayout, written out (see there).
+	if len(rs) == 1 {
+		return Layout{Shape: Int(rs[0]), Stride: Int(rd[0])}, nil
+	}
+	return slabLayout(b.flatSlab(rs, rd)), nil
 }
 
 // LeftInverse is CuTe's left_inverse(A): the layout L over A's codomain,
