@@ -163,9 +163,11 @@ func AnalyzeFile(f *grammar.File, src []byte, cache *Cache) *Sheet {
 		case *grammar.BadStmt:
 			s.found = append(s.found, syntaxFinding(st.Err))
 		case *grammar.Binding:
-			name := st.Name.Name
+			var name string
 			if note != nil {
 				name = note.names.bound // the same, without reading the tree
+			} else {
+				name = st.Name.Name
 			}
 			prev := scope[name]
 			if prev != nil {
