@@ -601,3 +601,4 @@ func BenchmarkLocalPartition(b *testing.B) {
 }
 
 var _ = fmt.Sprint
+
