@@ -601,4 +601,3 @@ func BenchmarkLocalPartition(b *testing.B) {
 }
 
 var _ = fmt.Sprint
-
