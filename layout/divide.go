@@ -223,6 +223,13 @@ func (buf *Buffer) logicalDivide(l Layout, t tileArg) (Layout, error) {
 	if top, ok := buf.divideFused(l, b); ok {
 		return slabLayout(top), nil
 	}
+	return buf.divideSteps(l, b)
+}
+
+// divideSteps is logical_divide(l, b) for a layout b, step by step as its
+// definition reads, each failure worded as the step's.
+func (buf *Buffer) divideSteps(l, b Layout) (Layout, error) {
+	const op = "logical_divide"
 	shape, err := buf.coalescedShape(l)
 	if err != nil {
 		return Layout{}, inOp(op, fmt.Sprintf("coalesce(%v)", l), err)
