@@ -40,8 +40,8 @@ type Cache struct {
 	// texts are the names each statement text reads, so that a statement
 	// an edit only moved is resolved without walking its new tree.
 	texts   map[string]*stmtNames
-	scratch stmtNote // the note of a statement with no place for one
-	notes   []*any   // the places of the notes of the statements being analyzed
+	scratch stmtNote       // the note of a statement with no place for one
+	notes   []grammar.Note // the notes of the statements being analyzed
 	// last is the latest analysis, and lastEpoch the universe's epoch
 	// during it (takePrefix).
 	last      *Sheet
@@ -177,17 +177,18 @@ type stmtNote struct {
 	result *cacheEntry // its latest result, nil before its first
 }
 
-// note is statement i's (st, of a sheet with text src): the one kept with
-// its tree where notes has one, else a new one.
-func (c *Cache) note(notes []*any, i int, st grammar.Stmt, src []byte) *stmtNote {
+// note is the k-th of notes (nil when there are none), for statement st
+// of a sheet with text src: the one kept with its tree where there is one,
+// else a new one; at is where st starts.
+func (c *Cache) note(notes []grammar.Note, k int, st grammar.Stmt, src []byte) (*stmtNote, grammar.Position) {
 	var place *any
 	if notes != nil {
-		place = notes[i]
+		place = notes[k].Place
 	}
 	if place != nil {
 		if n, ok := (*place).(*stmtNote); ok {
 			c.useNames(n.names)
-			return n
+			return n, notes[k].At
 		}
 	}
 	span := st.Span()
@@ -195,11 +196,11 @@ func (c *Cache) note(notes []*any, i int, st grammar.Stmt, src []byte) *stmtNote
 	if place == nil {
 		// Nowhere to keep it: a note for this statement alone.
 		c.scratch = stmtNote{names: names}
-		return &c.scratch
+		return &c.scratch, span.Pos
 	}
 	n := &stmtNote{names: names}
 	*place = n
-	return n
+	return n, span.Pos
 }
 
 // useNames marks e used by this analysis; e was looked up by an earlier one.
@@ -290,9 +291,9 @@ func (c *Cache) end() {
 
 // lookup finds the earlier result of a statement of text text, starting at
 // column col, reading the bindings of keys deps.
-func (c *Cache) lookup(key uint64, text []byte, col int, deps []uint64) (*cacheEntry, bool) {
+func (c *Cache) lookup(key uint64, text string, col int, deps []uint64) (*cacheEntry, bool) {
 	e, ok := c.entries[key]
-	if !ok || e.text != string(text) || e.col != col || !slices.Equal(e.deps, deps) {
+	if !ok || e.text != text || e.col != col || !slices.Equal(e.deps, deps) {
 		return nil, false
 	}
 	return e, true

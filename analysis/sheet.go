@@ -104,18 +104,18 @@ func AnalyzeFile(f *grammar.File, src []byte, cache *Cache) *Sheet {
 		Results: make([]Result, 0, n), Symbols: make([]*Symbol, 0, n), useCount: make([]int32, 0, n),
 		reads: make([]*Symbol, 0, 2*n), readStart: make([]int32, 0, n+1), foundStart: make([]int32, 0, n+1)}
 	bound := &boundNames{cache: cache}
-	// notes[i] is where the cache keeps what it knows of statement i with
-	// the statement's tree (nil where that is not the tree here).
-	var notes []*any
+	// notes[i-from] is where the cache keeps what it knows of statement i
+	// with the statement's tree.
+	var notes []grammar.Note
 	from := 0
 	if cache != nil {
 		cache.begin(n)
 		defer cache.end()
-		notes = cache.parsed.Notes(f, cache.notes)
+		from = s.takePrefix(cache, bound)
+		notes = cache.parsed.Notes(f, from, cache.notes)
 		if notes != nil {
 			cache.notes = notes
 		}
-		from = s.takePrefix(cache, bound)
 	}
 	if s.Names == nil {
 		s.Names = make(map[string]*Symbol, n)
@@ -139,8 +139,9 @@ func AnalyzeFile(f *grammar.File, src []byte, cache *Cache) *Sheet {
 		s.foundStart = append(s.foundStart, int32(len(s.found)))
 		_, bad := st.(*grammar.BadStmt)
 		var note *stmtNote
+		var at grammar.Position
 		if cache != nil && !bad {
-			note = cache.note(notes, i, st, src)
+			note, at = cache.note(notes, i-from, st, src)
 		}
 		deps := s.resolveUses(st, note, scope)
 		r := Result{Stmt: st}
@@ -148,7 +149,7 @@ func AnalyzeFile(f *grammar.File, src []byte, cache *Cache) *Sheet {
 		if !bad {
 			var res stmtResult
 			var hit bool
-			key, res, hit = s.evalStatement(st, src, note, scope, deps, cache)
+			key, res, hit = s.evalStatement(st, src, note, at, scope, deps, cache)
 			if hit {
 				s.Reused++
 			}
@@ -162,14 +163,18 @@ func AnalyzeFile(f *grammar.File, src []byte, cache *Cache) *Sheet {
 		case *grammar.BadStmt:
 			s.found = append(s.found, syntaxFinding(st.Err))
 		case *grammar.Binding:
-			prev := scope[st.Name.Name]
+			name := st.Name.Name
+			if note != nil {
+				name = note.names.bound // the same, without reading the tree
+			}
+			prev := scope[name]
 			if prev != nil {
 				s.found = append(s.found, rebindingFindings(prev, s.useCount[prev.index], st, deps)...)
 			}
 			// Each symbol is an allocation of its own: a later analysis
 			// shares some of them (takePrefix), and one allocation for
 			// all would keep the rest, and the trees they point at, alive.
-			sym := &Symbol{Name: st.Name.Name, Def: st, Stmt: i, Value: r.Value, Err: r.Err, key: key, index: len(s.Symbols), earlier: prev}
+			sym := &Symbol{Name: name, Def: st, Stmt: i, Value: r.Value, Err: r.Err, key: key, index: len(s.Symbols), earlier: prev}
 			if prev == nil {
 				bound.add(sym.Name)
 			}
@@ -245,8 +250,16 @@ func (s *Sheet) takePrefix(cache *Cache, bound *boundNames) int {
 			s.Reused++
 		}
 	}
-	// The scope after the prefix: prev's last, with the bindings after the
-	// prefix undone, latest first.
+	// The scope after the prefix: the prefix's bindings in order, or, when
+	// fewer come after the prefix, prev's scope with those undone, latest
+	// first.
+	if q <= len(prev.Symbols)-q {
+		s.Names = make(map[string]*Symbol, len(cur))
+		for _, sym := range s.Symbols {
+			s.Names[sym.Name] = sym
+		}
+		return p
+	}
 	s.Names = maps.Clone(prev.Names)
 	for k := len(prev.Symbols) - 1; k >= q; k-- {
 		sym := prev.Symbols[k]
@@ -291,10 +304,10 @@ func (s *Sheet) resolveUses(st grammar.Stmt, note *stmtNote, scope scopeEnv) (de
 // evalStatement evaluates a statement, or takes its result from cache when
 // neither its text nor the bindings it reads changed. key is the statement's
 // cache key (the key of the symbol it binds).
-// note is what cache knows of the statement (nil without a cache).
-func (s *Sheet) evalStatement(st grammar.Stmt, src []byte, note *stmtNote, scope scopeEnv, deps []*Symbol, cache *Cache) (key uint64, r stmtResult, hit bool) {
+// note is what cache knows of the statement (nil without a cache), at
+// where the statement starts.
+func (s *Sheet) evalStatement(st grammar.Stmt, src []byte, note *stmtNote, at grammar.Position, scope scopeEnv, deps []*Symbol, cache *Cache) (key uint64, r stmtResult, hit bool) {
 	if cache != nil {
-		span := st.Span()
 		depKeys := s.depKeys[:0]
 		for _, d := range deps {
 			depKeys = append(depKeys, d.key)
@@ -303,16 +316,16 @@ func (s *Sheet) evalStatement(st grammar.Stmt, src []byte, note *stmtNote, scope
 		// The result this tree had last, if what it reads is the same;
 		// else the result of any statement of the same text reading the
 		// same.
-		if e := note.result; e != nil && e.col == span.Pos.Column && slices.Equal(e.deps, depKeys) {
-			return e.key, cache.take(e, span.Pos), true
+		if e := note.result; e != nil && e.col == at.Column && slices.Equal(e.deps, depKeys) {
+			return e.key, cache.take(e, at), true
 		}
-		key = cache.statementKey(note.names.hash, span.Pos.Column, depKeys)
-		if e, ok := cache.lookup(key, src[span.Pos.Offset:span.End.Offset], span.Pos.Column, depKeys); ok {
+		key = cache.statementKey(note.names.hash, at.Column, depKeys)
+		if e, ok := cache.lookup(key, note.names.text, at.Column, depKeys); ok {
 			note.result = e
-			return key, cache.take(e, span.Pos), true
+			return key, cache.take(e, at), true
 		}
 		defer func() {
-			note.result = cache.store(key, note.names.text, span.Pos.Column, append([]uint64(nil), depKeys...), span.Pos, r)
+			note.result = cache.store(key, note.names.text, at.Column, append([]uint64(nil), depKeys...), at, r)
 		}()
 	}
 	var sites []CallSite

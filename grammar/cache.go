@@ -136,28 +136,37 @@ func (c *Cache) spareRecords(n int) []stmtRecord {
 	return s[:0]
 }
 
-// Notes are places where a user of the cache keeps something about each
-// statement of f: what is put in notes[i] stays with statement i's tree
-// while its text is unchanged, moved or not, and is nil for a statement
-// parsed anew. A note is a statement's when f is the cache's latest parse
-// (or its statements are that parse's trees); notes[i] is nil where not.
-// A Cache keeps notes for one user at a time. The notes are written to dst
-// when it has room.
-func (c *Cache) Notes(f *File, dst []*any) []*any {
+// Note is where a user of the cache keeps something about a statement of
+// a parse (Notes), and where the statement starts.
+type Note struct {
+	// Place is what the user puts here stays with the statement's tree
+	// while its text is unchanged, moved or not; it holds nil for a
+	// statement parsed anew. Place is nil where the statement is not the
+	// tree of the cache's latest parse.
+	Place *any
+	At    Position // where Place is set, the statement's start (its Span().Pos), known without its tree
+}
+
+// Notes are the notes of the statements of f from from on: notes[k] is
+// statement from+k's. f is the cache's latest parse (or its statements are
+// that parse's trees), or the notes are nil. A Cache keeps notes for one
+// user at a time. The notes are written to dst when it has room.
+func (c *Cache) Notes(f *File, from int, dst []Note) []Note {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.last == nil || len(c.last.records) != len(f.Statements) {
+	if c.last == nil || len(c.last.records) != len(f.Statements) || from > len(f.Statements) {
 		return nil
 	}
+	n := len(f.Statements) - from
 	notes := dst[:0]
-	if cap(notes) < len(f.Statements) {
-		notes = make([]*any, len(f.Statements))
+	if cap(notes) < n {
+		notes = make([]Note, n)
 	}
-	notes = notes[:len(f.Statements)]
-	clear(notes)
-	for i, r := range c.last.records {
-		if r.entry.stmt == f.Statements[i] {
-			notes[i] = &r.entry.note
+	notes = notes[:n]
+	for k, r := range c.last.records[from:] {
+		notes[k] = Note{}
+		if r.entry.stmt == f.Statements[from+k] {
+			notes[k] = Note{Place: &r.entry.note, At: r.at}
 		}
 	}
 	return notes

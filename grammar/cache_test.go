@@ -173,6 +173,16 @@ func TestParseFileCachedMatchesFresh(t *testing.T) {
 					t.Fatalf("sequence %d step %d: a bad statement's error is not among the file's", seq, step)
 				}
 			}
+			notes := cache.Notes(got, step%3, nil)
+			if len(notes) != max(0, len(got.Statements)-step%3) {
+				t.Fatalf("sequence %d step %d: %d notes for %d statements from %d", seq, step, len(notes), len(got.Statements), step%3)
+			}
+			for k, note := range notes {
+				st := got.Statements[step%3+k]
+				if note.Place == nil || note.At != st.Span().Pos {
+					t.Fatalf("sequence %d step %d: statement %d's note is %+v, its start %+v", seq, step, step%3+k, note, st.Span().Pos)
+				}
+			}
 			if n := cache.Len(); n > len(got.Statements) {
 				t.Fatalf("sequence %d step %d: the cache holds %d statements, the sheet %d", seq, step, n, len(got.Statements))
 			}

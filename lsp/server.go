@@ -119,9 +119,23 @@ func (lspCodec) Marshal(v any) ([]byte, error) {
 			return []byte("null"), nil
 		}
 		return m, nil
+	case *protocol.PublishDiagnosticsParams:
+		// A sheet's diagnostics run to a hundred kilobytes: the buffer
+		// starts about as large as the latest ones' size per diagnostic
+		// says, rather than doubling its way there.
+		per := diagnosticBytes.Load()
+		b, err := protocol.AppendMarshal(make([]byte, 0, 256+len(m.Diagnostics)*int(per+per/8)), v)
+		if len(m.Diagnostics) > 0 {
+			diagnosticBytes.Store(int64(len(b) / len(m.Diagnostics)))
+		}
+		return b, err
 	}
 	return protocol.Marshal(v)
 }
+
+// diagnosticBytes is how many bytes a diagnostic took in the latest
+// diagnostics marshalled.
+var diagnosticBytes atomic.Int64
 
 func (lspCodec) Unmarshal(data []byte, v any) error {
 	if p, ok := v.(*jsonrpc2.RawMessage); ok {
