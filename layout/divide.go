@@ -154,7 +154,9 @@ func inOp(op, where string, err error) error {
 // byMode is CuTe's transform_layout(layout, tiler, f): f applied to the first
 // len(tiler) modes with their tilers, the remaining modes kept, all
 // concatenated (so the result is always a tuple, even of one mode).
-func (buf *Buffer) byMode(op, cond string, l Layout, t tileArg, f func(Layout, tileArg) (Layout, error)) (Layout, error) {
+// f writes its result's shape and stride where byMode says: straight into
+// the result's block (see slabLayout for why not through a Layout).
+func (buf *Buffer) byMode(op, cond string, l Layout, t tileArg, f func(l Layout, t tileArg, shape, stride *IntTuple) error) (Layout, error) {
 	r := l.Rank()
 	if len(t.modes) > r {
 		return Layout{}, errorf(op, cond, "the tiler %v has %d modes but the layout %v has rank %d", t, len(t.modes), l, r)
@@ -162,16 +164,25 @@ func (buf *Buffer) byMode(op, cond string, l Layout, t tileArg, f func(Layout, t
 	// The result's two trees in one block, as MakeLayoutOf builds them.
 	both := buf.tuples(2 * r)
 	for i := range r {
-		m := modeAt(l, i)
+		m := Layout{Shape: l.Shape.At(i), Stride: l.Stride.At(i)} // modeAt, inlined
 		if i < len(t.modes) {
-			var err error
-			if m, err = f(m, t.modes[i]); err != nil {
+			if err := f(m, t.modes[i], &both[i], &both[r+i]); err != nil {
 				return Layout{}, err
 			}
+			continue
 		}
 		both[i], both[r+i] = m.Shape, m.Stride
 	}
-	return Layout{Shape: Tup(both[:r:r]...), Stride: Tup(both[r:]...)}, nil
+	return slabLayout(both), nil
+}
+
+// into adapts an operation to byMode.
+func into(op func(Layout, tileArg) (Layout, error)) func(Layout, tileArg, *IntTuple, *IntTuple) error {
+	return func(l Layout, t tileArg, shape, stride *IntTuple) error {
+		r, err := op(l, t)
+		*shape, *stride = r.Shape, r.Stride
+		return err
+	}
 }
 
 // LogicalDivide is CuTe's logical_divide(L, T): L split into (tile, rest).
@@ -206,15 +217,22 @@ func (buf *Buffer) logicalDivide(l Layout, t tileArg) (Layout, error) {
 	case tileSkip:
 		return l, nil
 	case tileTuple:
-		return buf.byMode(op, CondDivideTooManyModes, l, t, buf.logicalDivide)
+		return buf.byMode(op, CondDivideTooManyModes, l, t, buf.divideInto)
 	}
 	b := t.layout
+	if top, ok := buf.divideFused(l, b); ok {
+		return slabLayout(top), nil
+	}
+	return buf.divideSteps(l, b)
+}
+
+// divideSteps is logical_divide(l, b) for a layout b, step by step as its
+// definition reads, each failure worded as the step's.
+func (buf *Buffer) divideSteps(l, b Layout) (Layout, error) {
+	const op = "logical_divide"
 	shape, err := buf.coalescedShape(l)
 	if err != nil {
 		return Layout{}, inOp(op, fmt.Sprintf("coalesce(%v)", l), err)
-	}
-	if top, ok := buf.divideFused(l, b, shape); ok {
-		return slabLayout(top), nil
 	}
 	rest, err := buf.ComplementTo(b, shape)
 	if err != nil {
@@ -228,27 +246,47 @@ func (buf *Buffer) logicalDivide(l Layout, t tileArg) (Layout, error) {
 	return out, nil
 }
 
-// divideFused is composition(l, make_layout(b, complement(b, shape))),
+// divideInto is logicalDivide for byMode.
+func (buf *Buffer) divideInto(l Layout, t tileArg, shape, stride *IntTuple) error {
+	if t.kind == tileLayout {
+		if top, ok := buf.divideFused(l, t.layout); ok {
+			*shape, *stride = tupleOf(top[:2:2]), tupleOf(top[2:])
+			return nil
+		}
+	}
+	return into(buf.logicalDivide)(l, t, shape, stride)
+}
+
+// divideFused is composition(l, make_layout(b, complement(b, shape(coalesce(l))))),
 // the layout-tiler case of logical_divide, on flat modes: the complement's
 // modes are composed with l's as they are, and the result's top level
 // (the tile, then the rest) comes back as one block for the caller's
 // return statement (see slabLayout). It reports false where any step
-// fails, or l has scaled-basis strides: the general path then gives the
-// result or the error, worded step by step.
-func (buf *Buffer) divideFused(l, b Layout, shape IntTuple) ([]IntTuple, bool) {
+// fails, or l is not all static integers (run-time values, scaled bases):
+// the general path then gives the result or the error, worded step by step.
+func (buf *Buffer) divideFused(l, b Layout) ([]IntTuple, bool) {
+	// One walk of l gives its flat modes and, coalesced, shape(coalesce(l)).
+	var flat FlatLayout
+	if !l.flattenStatic(&flat) {
+		return nil, false
+	}
+	var asb, adb [MaxFlatRank]int64
+	as, ad := appendFlat(asb[:0], adb[:0], &flat)
+	if len(as) == 0 {
+		as, ad = append(as, 1), append(ad, 0) // as flattenModes reads ():()
+	}
+	if CoalesceFlat(&flat, &flat) != nil {
+		return nil, false
+	}
+	shape := buf.flatShape(&flat)
 	var fsb, fdb [flatInline]int64
 	fs, fd, err := filterModes("complement", b, fsb[:0], fdb[:0])
-	if err != nil || checkLeaves("complement", shape) != nil {
+	if err != nil {
 		return nil, false
 	}
 	var rsb, rdb [flatInline + 1]int64
 	rs, rd, _, ok := complementModes(fs, fd, cotargetTuple(shape), rsb[:0], rdb[:0])
 	if !ok {
-		return nil, false
-	}
-	var asb, adb [flatInline]int64
-	as, ad, err := flattenModes("composition", l, asb[:0], adb[:0])
-	if err != nil {
 		return nil, false
 	}
 	if as, ad, ok = coalesceX(as, ad); !ok {
@@ -277,19 +315,24 @@ func (buf *Buffer) divideFused(l, b Layout, shape IntTuple) ([]IntTuple, bool) {
 	return top, true
 }
 
+// flatShape is the shape of flat: an integer for one mode.
+func (buf *Buffer) flatShape(flat *FlatLayout) IntTuple {
+	if flat.Rank == 1 {
+		return Int(flat.Shape[0])
+	}
+	shape := buf.tuples(flat.Rank)
+	for i := range flat.Rank {
+		buf.putInt(&shape[i], flat.Shape[i])
+	}
+	return tupleOf(shape)
+}
+
 // coalescedShape is shape(coalesce(l)), without building coalesce's stride
 // tree when l is flat and static (an integer shape then costs nothing).
 func (buf *Buffer) coalescedShape(l Layout) (IntTuple, error) {
 	var flat FlatLayout
 	if l.flattenStatic(&flat) && CoalesceFlat(&flat, &flat) == nil {
-		if flat.Rank == 1 {
-			return Int(flat.Shape[0]), nil
-		}
-		shape := buf.tuples(flat.Rank)
-		for i := range flat.Rank {
-			buf.putInt(&shape[i], flat.Shape[i])
-		}
-		return tupleOf(shape), nil
+		return buf.flatShape(&flat), nil
 	}
 	c, err := Coalesce(l)
 	return c.Shape, err

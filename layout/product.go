@@ -36,7 +36,7 @@ func (buf *Buffer) logicalProduct(a Layout, t tileArg) (Layout, error) {
 	case tileSkip:
 		return a, nil
 	case tileTuple:
-		return buf.byMode(op, CondProductTooManyModes, a, t, buf.logicalProduct)
+		return buf.byMode(op, CondProductTooManyModes, a, t, into(buf.logicalProduct))
 	}
 	b := t.layout
 	sa, err := a.Size()
