@@ -43,6 +43,7 @@ type lastParse struct {
 	src      string
 	records  []stmtRecord
 	comments []*Comment
+	file     *File // the parse's result (Notes)
 }
 
 // stmtRecord is one statement of a parse.
@@ -141,20 +142,19 @@ func (c *Cache) spareRecords(n int) []stmtRecord {
 type Note struct {
 	// Place is what the user puts here stays with the statement's tree
 	// while its text is unchanged, moved or not; it holds nil for a
-	// statement parsed anew. Place is nil where the statement is not the
-	// tree of the cache's latest parse.
+	// statement parsed anew.
 	Place *any
-	At    Position // where Place is set, the statement's start (its Span().Pos), known without its tree
+	At    Position // the statement's start (its Span().Pos), known without its tree
 }
 
 // Notes are the notes of the statements of f from from on: notes[k] is
-// statement from+k's. f is the cache's latest parse (or its statements are
-// that parse's trees), or the notes are nil. A Cache keeps notes for one
-// user at a time. The notes are written to dst when it has room.
+// statement from+k's. f is the cache's latest parse, or the notes are nil.
+// A Cache keeps notes for one user at a time. The notes are written to dst
+// when it has room.
 func (c *Cache) Notes(f *File, from int, dst []Note) []Note {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.last == nil || len(c.last.records) != len(f.Statements) || from > len(f.Statements) {
+	if c.last == nil || c.last.file != f || len(c.last.records) != len(f.Statements) || from > len(f.Statements) {
 		return nil
 	}
 	n := len(f.Statements) - from
@@ -163,11 +163,11 @@ func (c *Cache) Notes(f *File, from int, dst []Note) []Note {
 		notes = make([]Note, n)
 	}
 	notes = notes[:n]
-	for k, r := range c.last.records[from:] {
-		notes[k] = Note{}
-		if r.entry.stmt == f.Statements[from+k] {
-			notes[k] = Note{Place: &r.entry.note, At: r.at}
-		}
+	// The records' entries hold the statements' trees (f is their parse):
+	// no entry need be read here.
+	for k := range notes {
+		r := &c.last.records[from+k]
+		notes[k] = Note{Place: &r.entry.note, At: r.at}
 	}
 	return notes
 }

@@ -160,7 +160,7 @@ func ParseFileCached(filename string, src []byte, cache *Cache) (*File, []*Error
 		return f.Errors[i].Range.Pos.Offset < f.Errors[j].Range.Pos.Offset
 	})
 	if cache != nil {
-		cache.last = &lastParse{src: text, records: recs, comments: f.Comments}
+		cache.last = &lastParse{src: text, records: recs, comments: f.Comments, file: f}
 	}
 	return f, f.Errors
 }
