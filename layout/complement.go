@@ -13,21 +13,30 @@ func Complement(a Layout) (Layout, error) { return (*Buffer)(nil).Complement(a) 
 // Complement is the package's Complement with its result built in b.
 func (b *Buffer) Complement(a Layout) (Layout, error) {
 	var sb, db [flatInline]int64
-	fs, fd, err := filterModes("complement", a, sb[:0], db[:0])
+	var rsb, rdb [flatInline + 1]int64
+	fs, fd, err := flattenModes("complement", a, sb[:0], db[:0])
 	if err != nil {
 		return Layout{}, err
 	}
-	cosize := int64(1)
-	for i := range fs {
-		span, ok := mulChecked(fs[i]-1, abs64(fd[i]))
-		if ok {
-			cosize, ok = addChecked(cosize, span)
-		}
-		if !ok || fd[i] == minInt64 {
-			return Layout{}, errorf("complement", CondOverflow, "the cosize of %v overflows int64", a)
+	if fs, fd, ok := usedModes(fs, fd); ok {
+		if cosize, ok := cosizeOf(fs, fd); ok {
+			if rs, rd, _, ok := complementModes(fs, fd, cotargetInt(cosize), rsb[:0], rdb[:0]); ok {
+				// b.flatLayout, written out (see there).
+				if len(rs) == 1 {
+					return Layout{Shape: Int(rs[0]), Stride: Int(rd[0])}, nil
+				}
+				return slabLayout(b.flatSlab(rs, rd)), nil
+			}
 		}
 	}
-	var rsb, rdb [flatInline + 1]int64
+	fs, fd, err = filterModes("complement", a, sb[:0], db[:0])
+	if err != nil {
+		return Layout{}, err
+	}
+	cosize, ok := cosizeOf(fs, fd)
+	if !ok {
+		return Layout{}, errorf("complement", CondOverflow, "the cosize of %v overflows int64", a)
+	}
 	rs, rd, err := complementOf(a, fs, fd, cotargetInt(cosize), rsb[:0], rdb[:0])
 	if err != nil {
 		return Layout{}, err
@@ -59,14 +68,27 @@ func ComplementTo(a Layout, m IntTuple) (Layout, error) {
 // ComplementTo is the package's ComplementTo with its result built in b.
 func (b *Buffer) ComplementTo(a Layout, m IntTuple) (Layout, error) {
 	var sb, db [flatInline]int64
-	fs, fd, err := filterModes("complement", a, sb[:0], db[:0])
+	var rsb, rdb [flatInline + 1]int64
+	fs, fd, err := flattenModes("complement", a, sb[:0], db[:0])
 	if err != nil {
 		return Layout{}, err
 	}
 	if err := checkLeaves("complement", m); err != nil {
 		return Layout{}, err
 	}
-	var rsb, rdb [flatInline + 1]int64
+	if fs, fd, ok := usedModes(fs, fd); ok {
+		if rs, rd, _, ok := complementModes(fs, fd, cotargetTuple(m), rsb[:0], rdb[:0]); ok {
+			// b.flatLayout, written out (see there).
+			if len(rs) == 1 {
+				return Layout{Shape: Int(rs[0]), Stride: Int(rd[0])}, nil
+			}
+			return slabLayout(b.flatSlab(rs, rd)), nil
+		}
+	}
+	fs, fd, err = filterModes("complement", a, sb[:0], db[:0])
+	if err != nil {
+		return Layout{}, err
+	}
 	rs, rd, err := complementOf(a, fs, fd, cotargetTuple(m), rsb[:0], rdb[:0])
 	if err != nil {
 		return Layout{}, err
@@ -229,6 +251,47 @@ func complementModes(fs, fd []int64, m cotarget, rs, rd []int64) ([]int64, []int
 		return nil, nil, complementFault{kind: faultOverflow}, false
 	}
 	return rs[:start+len(cs)], rd[:start+len(cd)], complementFault{}, true
+}
+
+// usedModes is the flat modes of A that filter keeps (size above 1,
+// stride not 0), in place and not coalesced, for complement's quick path:
+// with every stride positive, two modes that coalesce would merge are taken
+// one after the other and only add a size-1 gap, which the complement's
+// own coalesce drops, so the result is filter's whenever the complement
+// succeeds. ok is false when a stride is negative; the caller then goes
+// through filterModes, as it does when the quick path fails, so that
+// errors name the modes filter makes. No mode left is the mode 1:0.
+func usedModes(shape, stride []int64) ([]int64, []int64, bool) {
+	w := 0
+	for i := range shape {
+		switch {
+		case shape[i] == 1 || stride[i] == 0:
+			continue
+		case stride[i] < 0:
+			return nil, nil, false
+		}
+		shape[w], stride[w] = shape[i], stride[i]
+		w++
+	}
+	if w == 0 {
+		return append(shape[:0], 1), append(stride[:0], 0), true
+	}
+	return shape[:w], stride[:w], true
+}
+
+// cosizeOf is 1 + the sum of (s-1)*|d| over the modes; false on overflow.
+func cosizeOf(shape, stride []int64) (int64, bool) {
+	cosize := int64(1)
+	for i := range shape {
+		span, ok := mulChecked(shape[i]-1, abs64(stride[i]))
+		if ok {
+			cosize, ok = addChecked(cosize, span)
+		}
+		if !ok || stride[i] == minInt64 {
+			return 0, false
+		}
+	}
+	return cosize, true
 }
 
 // complementOf is the complement of the filtered flat modes fs:fd of a

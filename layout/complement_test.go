@@ -312,3 +312,45 @@ func TestComplementFlatErrors(t *testing.T) {
 		t.Errorf("ComplementFlat(empty) = %v, %v; want 1:0", dst.Layout(), err)
 	}
 }
+
+// TestComplementQuickPathMatchesFilter: complement from the used modes
+// alone (not coalesced) gives what it gives from filter(A), wherever the
+// quick path answers; and it answers most of the time.
+func TestComplementQuickPathMatchesFilter(t *testing.T) {
+	r := rand.New(rand.NewPCG(41, 3))
+	answered := 0
+	for range 20 * propertyRounds {
+		a := randomLayout(r, 5, 2)
+		m := cotargetInt(int64(1 + r.IntN(4096)))
+		var sb, db [flatInline]int64
+		fs, fd, err := flattenModes("complement", a, sb[:0], db[:0])
+		if err != nil {
+			continue
+		}
+		us, ud, ok := usedModes(fs, fd)
+		if !ok {
+			continue
+		}
+		got, gotD, _, ok := complementModes(us, ud, m, nil, nil)
+		if !ok {
+			continue
+		}
+		answered++
+		var fb, gb [flatInline]int64
+		ws, wd, err := filterModes("complement", a, fb[:0], gb[:0])
+		if err != nil {
+			t.Fatalf("complement(%v, %d): the quick path answers, filter fails: %v", a, m.n, err)
+		}
+		want, wantD, _, ok := complementModes(ws, wd, m, nil, nil)
+		if !ok {
+			t.Fatalf("complement(%v, %d): the quick path answers %v, through filter it fails", a, m.n, flatLayout(got, gotD))
+		}
+		if g, w := flatLayout(got, gotD), flatLayout(want, wantD); g.String() != w.String() {
+			t.Fatalf("complement(%v, %d): the quick path gives %v, through filter %v", a, m.n, g, w)
+		}
+	}
+	t.Logf("the quick path answered %d of %d", answered, 20*propertyRounds)
+	if answered < 2*propertyRounds {
+		t.Fatalf("the quick path answered only %d cases", answered)
+	}
+}
