@@ -324,28 +324,53 @@ func complementError(a Layout, m cotarget, f complementFault) error {
 // may be a) without allocating.
 // Law: ComplementFlat(a) as a layout equals Complement(a.Layout()).
 func ComplementFlat(dst, a *FlatLayout) error {
+	if complementFlatQuick(dst, a, -1) {
+		return nil
+	}
 	var sb, db [MaxFlatRank]int64
 	fs, fd, err := filterFlat(a, sb[:0], db[:0])
 	if err != nil {
 		return err
 	}
-	cosize := int64(1)
-	for i := range fs {
-		span, ok := mulChecked(fs[i]-1, abs64(fd[i]))
-		if ok {
-			cosize, ok = addChecked(cosize, span)
-		}
-		if !ok || fd[i] == minInt64 {
-			return errorf("complement", CondOverflow, "the cosize of %v overflows int64", a.Layout())
-		}
+	cosize, ok := cosizeOf(fs, fd)
+	if !ok {
+		return errorf("complement", CondOverflow, "the cosize of %v overflows int64", a.Layout())
 	}
 	return complementInto(dst, a, fs, fd, cosize)
+}
+
+// complementFlatQuick is ComplementFlat (m < 0) or ComplementFlatTo on the
+// used modes of a (see usedModes); false where that does not answer.
+func complementFlatQuick(dst, a *FlatLayout, m int64) bool {
+	if a.Rank < 0 || a.Rank > MaxFlatRank {
+		return false
+	}
+	var sb, db [MaxFlatRank]int64
+	fs, fd, ok := usedModes(appendFlat(sb[:0], db[:0], a))
+	if !ok {
+		return false
+	}
+	if m < 0 {
+		if m, ok = cosizeOf(fs, fd); !ok {
+			return false
+		}
+	}
+	var rsb, rdb [MaxFlatRank + 1]int64
+	rs, rd, _, ok := complementModes(fs, fd, cotargetInt(m), rsb[:0], rdb[:0])
+	if !ok || len(rs) > MaxFlatRank {
+		return false
+	}
+	setFlat(dst, rs, rd)
+	return true
 }
 
 // ComplementFlatTo is ComplementTo(A, m) for an integer m on a flat layout,
 // written into dst (which may be a) without allocating.
 // Law: ComplementFlatTo(a, m) as a layout equals ComplementTo(a.Layout(), m).
 func ComplementFlatTo(dst, a *FlatLayout, m int64) error {
+	if m >= 0 && complementFlatQuick(dst, a, m) {
+		return nil
+	}
 	var sb, db [MaxFlatRank]int64
 	fs, fd, err := filterFlat(a, sb[:0], db[:0])
 	if err != nil {
