@@ -171,14 +171,7 @@ func editLoop(b *testing.B, c *testClient, delay time.Duration, cpu func() time.
 // against the cute-lsp binary as it ships (its own process and runtime
 // settings), the client in this process; cpu-ms/op is the server's.
 func BenchmarkDiagnosticsAfterEditBinary(b *testing.B) {
-	bin := cuteLSPBinary(b)
-	cmd := exec.Command(bin)
-	in, _ := cmd.StdinPipe()
-	out, _ := cmd.StdoutPipe()
-	if err := cmd.Start(); err != nil {
-		b.Fatal(err)
-	}
-	c := newTestClient(b, out, in)
+	cmd, c := startBinary(b)
 	s := &session{testClient: c}
 	s.initialize()
 	s.open(sheetURI, generatedSheet(benchLines))
@@ -237,20 +230,24 @@ func benchOpen(b *testing.B, f Features) {
 	reportLatency(b, lat, cpu0, processCPU)
 }
 
+// startBinary starts the cute-lsp binary with a client on its stdio.
+func startBinary(b *testing.B) (*exec.Cmd, *testClient) {
+	cmd := exec.Command(cuteLSPBinary(b))
+	in, _ := cmd.StdinPipe()
+	out, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	return cmd, newTestClient(b, out, in)
+}
+
 // BenchmarkResidentMemory runs the real binary, opens the 5,000-line sheet,
 // edits it and hovers, and reports the process's peak resident set.
 // Target: <= 80 MB.
 func BenchmarkResidentMemory(b *testing.B) {
-	bin := cuteLSPBinary(b)
 	var peak float64
 	for b.Loop() {
-		cmd := exec.Command(bin)
-		in, _ := cmd.StdinPipe()
-		out, _ := cmd.StdoutPipe()
-		if err := cmd.Start(); err != nil {
-			b.Fatal(err)
-		}
-		c := newTestClient(b, out, in)
+		cmd, c := startBinary(b)
 		c.call("initialize", map[string]any{"capabilities": map[string]any{}}, nil)
 		c.notify("initialized", map[string]any{})
 		c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": sheetURI, "languageId": "cute", "version": 1, "text": generatedSheet(benchLines)}})
