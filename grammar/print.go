@@ -59,6 +59,12 @@ func Print(node Node, style Style) string {
 type printer struct {
 	b     strings.Builder
 	style Style
+	// breaks keeps the line breaks the source has between a call's
+	// arguments (PrintFile: a formatter must not join what the user split).
+	breaks bool
+	// srcLines is, with breaks, the source line of each line printed after
+	// the first.
+	srcLines []int
 }
 
 // mlirKindOf is the !cute type a descriptor is wrapped in by the MLIR style;
@@ -117,18 +123,45 @@ func (p *printer) top(n Node) {
 	}
 	switch n := n.(type) {
 	case *Call:
-		p.b.WriteString(n.Fun.Name)
-		p.b.WriteByte('(')
-		for i, a := range n.Args {
-			if i > 0 {
-				p.b.WriteString(", ")
-			}
-			p.top(a)
-		}
-		p.b.WriteByte(')')
+		p.call(n, p.top)
 		return
 	}
 	p.node(n)
+}
+
+// call prints a call, each argument by arg. With breaks, an argument the
+// source starts on a later line than the one before it ends (or than the
+// call's parenthesis, for the first) starts a new line, aligned with the
+// first argument, or indented four spaces past the call's line when the
+// first argument is itself on a new line.
+func (p *printer) call(n *Call, arg func(Node)) {
+	p.b.WriteString(n.Fun.Name)
+	p.b.WriteByte('(')
+	lineStart := strings.LastIndexByte(p.b.String(), '\n') + 1
+	indent := utf8.RuneCountInString(p.b.String()[lineStart:])
+	prevLine := n.Fun.End.Line
+	for i, a := range n.Args {
+		span := a.Span()
+		broken := p.breaks && span.Pos.Line > prevLine
+		if i == 0 && broken {
+			lead := p.b.String()[lineStart:]
+			indent = len(lead) - len(strings.TrimLeft(lead, " ")) + 4
+		}
+		switch {
+		case broken && i > 0:
+			p.b.WriteString(",\n" + strings.Repeat(" ", indent))
+		case broken:
+			p.b.WriteString("\n" + strings.Repeat(" ", indent))
+		case i > 0:
+			p.b.WriteString(", ")
+		}
+		if broken {
+			p.srcLines = append(p.srcLines, span.Pos.Line)
+		}
+		arg(a)
+		prevLine = span.End.Line
+	}
+	p.b.WriteByte(')')
 }
 
 func (p *printer) mlirType(kind string, inner Node) {
@@ -274,15 +307,7 @@ func (p *printer) node(n Node) {
 	case *MLIRType:
 		p.mlirType(n.Kind, n.Inner)
 	case *Call:
-		p.b.WriteString(n.Fun.Name)
-		p.b.WriteByte('(')
-		for i, a := range n.Args {
-			if i > 0 {
-				p.b.WriteString(", ")
-			}
-			p.arg(a)
-		}
-		p.b.WriteByte(')')
+		p.call(n, p.arg)
 	case *Binding:
 		p.b.WriteString(n.Name.Name)
 		p.b.WriteString(" = ")
@@ -337,25 +362,50 @@ func PrintFile(f *File, style Style) string {
 	}
 	sort.SliceStable(items, func(i, j int) bool { return items[i].span.Pos.Offset < items[j].span.Pos.Offset })
 	// Each output line is its code and the comment that trails it; the
-	// trailing comments of consecutive lines are aligned afterwards.
+	// trailing comments of consecutive lines are aligned afterwards. A
+	// comment inside a statement's lines goes at the end of the output
+	// line that printed its source line (a call split over lines keeps its
+	// comments where they were, a joined line takes those of its parts).
 	type line struct{ code, comment string }
+	type printedLine struct{ src, at int }
 	var lines []line
+	var stmt []printedLine // the latest statement's output lines
+	stmtEnd := 0           // and its last source line
 	lastLine := 0
 	for i, it := range items {
-		p := &printer{style: style}
+		p := &printer{style: style, breaks: true}
 		p.node(it.node)
 		text := p.b.String()
 		_, isComment := it.node.(*Comment)
+		at := -1
+		if isComment && i > 0 && it.span.Pos.Line <= stmtEnd {
+			for _, pl := range stmt {
+				if pl.src <= it.span.Pos.Line {
+					at = pl.at
+				}
+			}
+		}
 		switch {
-		case i > 0 && it.span.Pos.Line == lastLine && isComment && lines[len(lines)-1].comment == "":
-			lines[len(lines)-1].comment = text
-		case i > 0 && it.span.Pos.Line == lastLine && isComment:
-			lines[len(lines)-1].comment += "  " + text
+		case at >= 0 && lines[at].comment == "":
+			lines[at].comment = text
+		case at >= 0:
+			lines[at].comment += "  " + text
 		default:
 			if i > 0 && it.span.Pos.Line > lastLine+1 {
 				lines = append(lines, line{})
 			}
-			lines = append(lines, line{code: text})
+			stmt, stmtEnd = stmt[:0], it.span.End.Line
+			srcLine := it.span.Pos.Line
+			for k, part := range strings.Split(text, "\n") {
+				switch {
+				case k > 0 && k <= len(p.srcLines):
+					srcLine = p.srcLines[k-1]
+				case k > 0: // a statement kept verbatim runs over its source lines
+					srcLine++
+				}
+				stmt = append(stmt, printedLine{srcLine, len(lines)})
+				lines = append(lines, line{code: part})
+			}
 		}
 		if it.span.End.Line > lastLine {
 			lastLine = it.span.End.Line

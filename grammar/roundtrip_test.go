@@ -339,3 +339,42 @@ func TestPrintFileAlignsTrailingComments(t *testing.T) {
 		t.Errorf("PrintFile =\n%s\nwant\n%s", got, want)
 	}
 }
+
+// A call the source splits over lines stays split where it was, aligned
+// with its first argument (or indented four spaces when that argument is
+// on a line of its own), with its comments on their lines; printing the
+// result again changes nothing.
+func TestPrintFileKeepsCallLineBreaks(t *testing.T) {
+	src := "a = composition((4,2):(1,4),   # first\n  (2,2):(1,2))\n" +
+		"c = composition(\n  (4,2):(1,4),\n     logical_divide(8:1,\n 2:1))\n" +
+		"d = coalesce(  (2,4):(1,2)  )\n" +
+		"e = logical_divide((128,64):(64,1),\n    [32:1;\n     8:1])  # tile\n"
+	want := "a = composition((4,2):(1,4),  # first\n" +
+		"                (2,2):(1,2))\n" +
+		"c = composition(\n" +
+		"    (4,2):(1,4),\n" +
+		"    logical_divide(8:1,\n" +
+		"                   2:1))\n" +
+		"d = coalesce((2,4):(1,2))\n" +
+		"e = logical_divide((128,64):(64,1),\n" +
+		"                   [32:1;8:1])  # tile\n"
+	f, errs := ParseFile("t.cute", []byte(src))
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	got := PrintFile(f, Cute)
+	if got != want {
+		t.Fatalf("PrintFile =\n%s\nwant\n%s", got, want)
+	}
+	f2, errs := ParseFile("t.cute", []byte(got))
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	if again := PrintFile(f2, Cute); again != got {
+		t.Errorf("printing again gives\n%s", again)
+	}
+	// Print, for one node, keeps a call on one line.
+	if one := Print(f.Statements[0], Cute); one != "a = composition((4,2):(1,4), (2,2):(1,2))" {
+		t.Errorf("Print = %q", one)
+	}
+}
