@@ -15,9 +15,11 @@ func Coalesce(l Layout) (Layout, error) { return (*Buffer)(nil).Coalesce(l) }
 
 // Coalesce is the package's Coalesce with its result built in b.
 func (b *Buffer) Coalesce(l Layout) (Layout, error) {
-	// A layout that flattens is congruent: the check is needed only after.
+	// Its leaves pushed as they are walked: a layout that flattens is
+	// congruent, the check is needed only after.
 	var flat FlatLayout
-	if l.flattenStatic(&flat) && CoalesceFlat(&flat, &flat) == nil {
+	if pushStaticLeaves(&flat, &l.Shape, &l.Stride) {
+		flat.finish()
 		// b.flatLayout, written out (see there).
 		if flat.Rank == 1 {
 			return Layout{Shape: Int(flat.Shape[0]), Stride: Int(flat.Stride[0])}, nil
@@ -269,6 +271,27 @@ func (l Layout) flattenStatic(dst *FlatLayout) bool {
 	return flattenStaticLeaves(dst, &l.Shape, &l.Stride)
 }
 
+// pushStaticLeaves is flattenStaticLeaves coalescing as it goes (push).
+func pushStaticLeaves(dst *FlatLayout, s, d *IntTuple) bool {
+	if s.kind == kindTuple {
+		dElems, sElems := elemsAt(d), elemsAt(s)
+		if d.kind != kindTuple || len(dElems) != len(sElems) {
+			return false
+		}
+		for i := range sElems {
+			if !pushStaticLeaves(dst, &sElems[i], &dElems[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	if !s.static || !d.static || !s.isPlainInt() || !d.isPlainInt() {
+		return false
+	}
+	_, _, ok := dst.push(s.val, d.val)
+	return ok
+}
+
 // flattenStaticLeaves is flattenLeaves for static plain integers, in one
 // walk; it reports false for anything else, without saying why.
 func flattenStaticLeaves(dst *FlatLayout, s, d *IntTuple) bool {
@@ -315,10 +338,8 @@ func CoalesceFlat(dst, src *FlatLayout) error {
 	if r < 0 || r > MaxFlatRank {
 		return errorf("coalesce", "", "flat layout of rank %d: a flat layout holds 0 to %d modes", r, MaxFlatRank)
 	}
-	// Front to back and in place (w <= i): CuTe scans from the back, but
-	// a run of modes each starting where the one before ends merges into
-	// one mode whichever way it is walked, and size-1 modes drop out
-	// either way.
+	// push's merge, written out: a call per mode costs this loop a fifth.
+	// In place, as mode i is read before anything is written past it.
 	w := -1 // the last mode written
 	for i := range r {
 		s, d := src.Shape[i], src.Stride[i]
@@ -342,12 +363,47 @@ func CoalesceFlat(dst, src *FlatLayout) error {
 		w++
 		dst.Shape[w], dst.Stride[w] = s, d
 	}
-	if w < 0 {
-		dst.Shape[0], dst.Stride[0] = 1, 0
-		w = 0
-	}
 	dst.Rank = w + 1
+	dst.finish()
 	return nil
+}
+
+// push appends the mode s:d to f as coalesce merges, for walks that
+// coalesce as they go: front to back (CuTe scans from the back, but a run
+// of modes each starting where the one before ends merges into one mode
+// whichever way it is walked), size-1 modes dropped. It reports false, with the factors, when a product
+// overflows, and false when a new mode does not fit (x == y == 0).
+func (f *FlatLayout) push(s, d int64) (x, y int64, ok bool) {
+	if s == 1 {
+		return 0, 0, true
+	}
+	if w := f.Rank - 1; w >= 0 {
+		end, ok := mulChecked(f.Shape[w], f.Stride[w])
+		if !ok {
+			return f.Shape[w], f.Stride[w], false
+		}
+		if end == d {
+			m, ok := mulChecked(f.Shape[w], s)
+			if !ok {
+				return f.Shape[w], s, false
+			}
+			f.Shape[w] = m
+			return 0, 0, true
+		}
+	}
+	if f.Rank == MaxFlatRank {
+		return 0, 0, false
+	}
+	f.Shape[f.Rank], f.Stride[f.Rank] = s, d
+	f.Rank++
+	return 0, 0, true
+}
+
+// finish ends a run of pushes: no mode left is the mode 1:0.
+func (f *FlatLayout) finish() {
+	if f.Rank == 0 {
+		f.Shape[0], f.Stride[0], f.Rank = 1, 0, 1
+	}
 }
 
 // Crd2Idx is crd2idx of the 1-D index idx on f: colexicographic, the last

@@ -86,8 +86,9 @@ func TestCoalesceLaws(t *testing.T) {
 	}
 }
 
-// TestCoalesceFlatMatchesTree: the flat kernel (front to back, in place)
-// builds the same layout as the scan from the back on the IntTuples, on
+// TestCoalesceFlatMatchesTree: the flat kernel (front to back, in place),
+// and Coalesce (which pushes leaves as it walks them), build the same
+// layout as the scan from the back on the IntTuples, on
 // flat layouts rich in size-1 modes, merges, zero and negative strides.
 func TestCoalesceFlatMatchesTree(t *testing.T) {
 	r := rand.New(rand.NewPCG(30, 2))
@@ -118,6 +119,9 @@ func TestCoalesceFlatMatchesTree(t *testing.T) {
 		}
 		if got := out.Layout(); got.String() != want.String() {
 			t.Fatalf("CoalesceFlat(%v) = %v, the scan from the back gives %v", l, got, want)
+		}
+		if got, err := Coalesce(l); err != nil || got.String() != want.String() {
+			t.Fatalf("Coalesce(%v) = %v, %v; the scan from the back gives %v", l, got, err, want)
 		}
 		in := f
 		if err := CoalesceFlat(&in, &in); err != nil || in.Layout().String() != out.Layout().String() {
