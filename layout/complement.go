@@ -66,6 +66,8 @@ func ComplementTo(a Layout, m IntTuple) (Layout, error) {
 }
 
 // ComplementTo is the package's ComplementTo with its result built in b.
+// Its steps are Complement's, written out again: the two sharing them
+// through a helper measured 12-25 ns slower per call (of about 65).
 func (b *Buffer) ComplementTo(a Layout, m IntTuple) (Layout, error) {
 	var sb, db [flatInline]int64
 	var rsb, rdb [flatInline + 1]int64
