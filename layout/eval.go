@@ -29,20 +29,6 @@ func Crd2Idx(coord, shape, stride IntTuple) (IntTuple, error) {
 	return crd2idx(coord, shape, stride)
 }
 
-// allStatic reports whether every leaf of t is static.
-func allStatic(t *IntTuple) bool {
-	if t.kind != kindTuple {
-		return t.kind == kindInt && t.static
-	}
-	tElems := elemsAt(t)
-	for i := range tElems {
-		if !allStatic(&tElems[i]) {
-			return false
-		}
-	}
-	return true
-}
-
 // fastCrd2Idx is Crd2Idx for plain integers only, on pointers and int64s;
 // ok is false whenever the general path is needed (unknowns, bases, "_",
 // tuples out of place, overflow, a zero size), which then gives the answer
