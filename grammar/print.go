@@ -418,11 +418,11 @@ func PrintFile(f *File, style Style) string {
 	for i := 0; i < len(lines); {
 		j, width := i, 0
 		for j < len(lines) && lines[j].code != "" && lines[j].comment != "" {
-			width = max(width, lastLineWidth(lines[j].code))
+			width = max(width, utf8.RuneCountInString(lines[j].code))
 			j++
 		}
 		for k := i; k < j; k++ {
-			pads[k] = width + 2 - lastLineWidth(lines[k].code)
+			pads[k] = width + 2 - utf8.RuneCountInString(lines[k].code)
 		}
 		i = max(j, i+1)
 	}
@@ -435,9 +435,4 @@ func PrintFile(f *File, style Style) string {
 		b.WriteByte('\n')
 	}
 	return b.String()
-}
-
-// lastLineWidth is the width in characters of the last line of s.
-func lastLineWidth(s string) int {
-	return utf8.RuneCountInString(s[strings.LastIndexByte(s, '\n')+1:])
 }
