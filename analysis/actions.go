@@ -201,6 +201,7 @@ func syntaxFixes(f *Finding, e *grammar.Error) {
 // literal or a call's result in another form. Each keeps the function,
 // except Normalize, which keeps the image and says what it drops.
 func (s *Sheet) Refactors(offset int) []Refactor {
+	s.Settle()
 	t, ok := s.TargetAt(offset)
 	if !ok || t.Err != nil || t.Value == nil {
 		return nil

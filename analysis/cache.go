@@ -169,6 +169,13 @@ func NewCache() *Cache {
 		near: map[string]*nearNames{}, texts: map[string]*stmtNames{}, seed: maphash.MakeSeed()}
 }
 
+// DeferMoves makes the analyses with c, from the next on, leave the
+// trees of the statements an edit only moved where they were until the
+// sheet is settled (Sheet.Settle): the findings are ready without them.
+// Sheet's methods settle it first; a reader of its trees (File, Results,
+// Symbols) calls Settle before it reads them.
+func (c *Cache) DeferMoves(on bool) { c.parsed.DeferMoves(on) }
+
 // stmtNote is what the cache keeps with a statement's tree in the parse
 // cache (grammar.Cache.Notes), so that a statement an edit did not change
 // finds its names and result without a look-up by its text.
@@ -177,10 +184,10 @@ type stmtNote struct {
 	result *cacheEntry // its latest result, nil before its first
 }
 
-// note is the k-th of notes (nil when there are none), for statement st
-// of a sheet with text src: the one kept with its tree where there is one,
-// else a new one; at is where st starts.
-func (c *Cache) note(notes []grammar.Note, k int, st grammar.Stmt, src []byte) (*stmtNote, grammar.Position) {
+// note is the k-th of notes (nil when there are none), for statement i
+// of f, a sheet with text src: the one kept with its tree where there is one,
+// else a new one; at is where the statement starts.
+func (c *Cache) note(notes []grammar.Note, k int, f *grammar.File, i int, src []byte) (*stmtNote, grammar.Position) {
 	var place *any
 	if notes != nil {
 		place = notes[k].Place
@@ -191,6 +198,8 @@ func (c *Cache) note(notes []grammar.Note, k int, st grammar.Stmt, src []byte) (
 			return n, notes[k].At
 		}
 	}
+	f.SettleStatement(i) // its names are read off its tree
+	st := f.Statements[i]
 	span := st.Span()
 	names := c.names(src[span.Pos.Offset:span.End.Offset], st)
 	if place == nil {

@@ -9,6 +9,7 @@ import (
 
 // SymbolAt is the binding that the name at offset defines or reads, or nil.
 func (s *Sheet) SymbolAt(offset int) *Symbol {
+	s.Settle()
 	i := s.StatementAt(offset)
 	if i < 0 {
 		return nil
@@ -30,6 +31,7 @@ func (s *Sheet) SymbolAt(offset int) *Symbol {
 // References are the ranges where sym is read, and its binding's name first
 // when includeDecl is set.
 func (s *Sheet) References(sym *Symbol, includeDecl bool) []grammar.Range {
+	s.Settle()
 	var out []grammar.Range
 	if includeDecl {
 		out = append(out, sym.Def.Name.Range)
@@ -45,6 +47,7 @@ var identifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 // Rename is the edits that rename the binding at offset, and every use of
 // it, to newName; an error says why it cannot be done.
 func (s *Sheet) Rename(offset int, newName string) ([]Edit, error) {
+	s.Settle()
 	sym := s.SymbolAt(offset)
 	if sym == nil {
 		return nil, fmt.Errorf("there is no sheet name here to rename")
@@ -83,6 +86,7 @@ type Outline struct {
 
 // Outline lists the sheet's bindings in order.
 func (s *Sheet) Outline() []Outline {
+	s.Settle()
 	out := make([]Outline, 0, len(s.Symbols))
 	for _, sym := range s.Symbols {
 		o := Outline{Name: sym.Name, Range: sym.Def.Range, Select: sym.Def.Name.Range}
@@ -110,6 +114,7 @@ const maxInlayLength = 60
 // that lie within [start, end) (byte offsets), shown when the value is not
 // written out already (a binding of a literal shows nothing).
 func (s *Sheet) InlayHints(start, end int) []InlayHint {
+	s.Settle()
 	var out []InlayHint
 	for i, st := range s.File.Statements {
 		r := st.Span()

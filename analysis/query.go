@@ -26,6 +26,7 @@ func PathAt(root grammar.Node, offset int) []grammar.Node {
 
 // StatementAt is the index of the statement containing offset, or -1.
 func (s *Sheet) StatementAt(offset int) int {
+	s.Settle()
 	stmts := s.File.Statements
 	lo, hi := 0, len(stmts)
 	for lo < hi {
@@ -48,6 +49,7 @@ func (s *Sheet) StatementAt(offset int) int {
 // it on every request, and a scope map of a long sheet costs more than
 // the hover itself.
 func (s *Sheet) EnvAt(i int) Env {
+	s.Settle()
 	return envAt{s, i}
 }
 
@@ -98,6 +100,7 @@ type Target struct {
 // the offset is in no statement or on nothing evaluable (a comment, "=").
 // A binding's name evaluates to the binding's value.
 func (s *Sheet) TargetAt(offset int) (Target, bool) {
+	s.Settle()
 	i := s.StatementAt(offset)
 	if i < 0 {
 		return Target{}, false

@@ -49,6 +49,11 @@ type Sheet struct {
 	names   []nameUse // scratch: the names a statement reads
 }
 
+// Settle puts every node of the sheet's trees in place. It is needed only
+// after an analysis with deferred moves (Cache.DeferMoves), before the
+// trees are read; the methods of Sheet call it themselves.
+func (s *Sheet) Settle() { s.File.Settle() }
+
 // Result is what one statement evaluated to.
 type Result struct {
 	Stmt  grammar.Stmt
@@ -141,7 +146,7 @@ func AnalyzeFile(f *grammar.File, src []byte, cache *Cache) *Sheet {
 		var note *stmtNote
 		var at grammar.Position
 		if cache != nil && !bad {
-			note, at = cache.note(notes, i-from, st, src)
+			note, at = cache.note(notes, i-from, f, i, src)
 		}
 		deps := s.resolveUses(st, note, scope)
 		r := Result{Stmt: st}
@@ -149,13 +154,16 @@ func AnalyzeFile(f *grammar.File, src []byte, cache *Cache) *Sheet {
 		if !bad {
 			var res stmtResult
 			var hit bool
-			key, res, hit = s.evalStatement(st, src, note, at, scope, deps, cache)
+			key, res, hit = s.evalStatement(i, st, src, note, at, scope, deps, cache)
 			if hit {
 				s.Reused++
 			}
 			r.Value, r.Err = res.value, res.err
 			s.found = append(s.found, res.hints...)
 			for _, c := range res.calls {
+				if sym := scope[c.rebind]; sym != nil {
+					f.SettleStatement(sym.Stmt) // the fix edits its tree's value
+				}
 				s.found = append(s.found, c.resolve(scope))
 			}
 		}
@@ -171,6 +179,8 @@ func AnalyzeFile(f *grammar.File, src []byte, cache *Cache) *Sheet {
 			}
 			prev := scope[name]
 			if prev != nil {
+				f.SettleStatement(i)
+				f.SettleStatement(prev.Stmt)
 				s.found = append(s.found, rebindingFindings(prev, s.useCount[prev.index], st, deps)...)
 			}
 			// Each symbol is an allocation of its own: a later analysis
@@ -308,7 +318,7 @@ func (s *Sheet) resolveUses(st grammar.Stmt, note *stmtNote, scope scopeEnv) (de
 // cache key (the key of the symbol it binds).
 // note is what cache knows of the statement (nil without a cache), at
 // where the statement starts.
-func (s *Sheet) evalStatement(st grammar.Stmt, src []byte, note *stmtNote, at grammar.Position, scope scopeEnv, deps []*Symbol, cache *Cache) (key uint64, r stmtResult, hit bool) {
+func (s *Sheet) evalStatement(i int, st grammar.Stmt, src []byte, note *stmtNote, at grammar.Position, scope scopeEnv, deps []*Symbol, cache *Cache) (key uint64, r stmtResult, hit bool) {
 	if cache != nil {
 		depKeys := s.depKeys[:0]
 		for _, d := range deps {
@@ -329,6 +339,12 @@ func (s *Sheet) evalStatement(st grammar.Stmt, src []byte, note *stmtNote, at gr
 		defer func() {
 			note.result = cache.store(key, note.names.text, at.Column, append([]uint64(nil), depKeys...), at, r)
 		}()
+	}
+	// Evaluation reads the statement's tree and those of the bindings it
+	// reads (a fix may rewrite one).
+	s.File.SettleStatement(i)
+	for _, d := range deps {
+		s.File.SettleStatement(d.Stmt)
 	}
 	var sites []CallSite
 	switch st := st.(type) {
@@ -428,6 +444,7 @@ func walkAllNames(ns []grammar.Node, visit func(*grammar.Name, bool)) {
 // is not read as a sheet name (a layout tag, an operation's keyword), or is
 // not a name of the sheet's statements.
 func (s *Sheet) Ref(n *grammar.Name) *Symbol {
+	s.Settle()
 	i := s.StatementAt(n.Range.Pos.Offset)
 	if i < 0 {
 		return nil
@@ -447,6 +464,7 @@ func (s *Sheet) Ref(n *grammar.Name) *Symbol {
 // is unbound); the layout tags and operations' keywords the sheet does not
 // bind are not among them. It is built on the first call.
 func (s *Sheet) Refs() map[*grammar.Name]*Symbol {
+	s.Settle()
 	s.refsOnce.Do(func() {
 		refs := make(map[*grammar.Name]*Symbol, len(s.reads))
 		for i, st := range s.File.Statements {
@@ -465,6 +483,7 @@ func (s *Sheet) Refs() map[*grammar.Name]*Symbol {
 
 // Uses are the names that read sym, in order.
 func (s *Sheet) Uses(sym *Symbol) []*grammar.Name {
+	s.Settle()
 	if sym.index >= len(s.Symbols) || s.Symbols[sym.index] != sym || s.useCount[sym.index] == 0 {
 		return nil
 	}

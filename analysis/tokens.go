@@ -33,6 +33,7 @@ type Token struct {
 // Tokens classifies the sheet's names, operations, numbers, swizzles,
 // keywords and comments, in source order without overlaps.
 func (s *Sheet) Tokens() []Token {
+	s.Settle()
 	var out []Token
 	for _, c := range s.File.Comments {
 		out = append(out, Token{Range: c.Range, Type: TokenComment})

@@ -267,12 +267,14 @@ type Call struct {
 	Args []Node
 }
 
-// File is a parsed layout sheet.
+// File is a parsed layout sheet. A file from a cache that defers moves
+// (Cache.DeferMoves) is read after Settle.
 type File struct {
 	Name       string
 	Statements []Stmt
 	Comments   []*Comment
 	Errors     []*Error
+	settling   *settling // the moves a cache deferred (Settle); nil when none
 }
 
 // Stmt is a sheet statement: *Binding, *Assert, *ExprStmt or *BadStmt.

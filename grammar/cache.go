@@ -4,6 +4,7 @@ import (
 	"slices"
 	"sort"
 	"sync"
+	"sync/atomic"
 
 	"github.com/alecthomas/participle/v2/lexer"
 )
@@ -29,6 +30,22 @@ type Cache struct {
 	// reads any more: the next parse writes its records there.
 	spare    []stmtRecord
 	lastSeen *lastParse // last when the current parse began
+	// deferMoves leaves the children of moved statements where they were
+	// until the file is settled (DeferMoves).
+	deferMoves bool
+}
+
+// DeferMoves makes the parses with c, from the next on, defer moving
+// the trees of statements found at another place: such a statement's own
+// range is in place at once, its children once File.Settle (or
+// SettleStatement) has run, which a reader must call before it reads
+// them. An edit near the top of a long sheet moves every statement after
+// it; an analysis that knows those statements from their text alone can
+// then report without waiting for the copies.
+func (c *Cache) DeferMoves(on bool) {
+	c.mu.Lock()
+	c.deferMoves = on
+	c.mu.Unlock()
 }
 
 type keyedEntry struct {
@@ -70,13 +87,20 @@ type stmtKey struct {
 }
 
 type cacheEntry struct {
-	at    Position // where the statement's first token was
-	stmt  Stmt
-	errs  []*Error
-	gen   uint64     // the parse that last used it
-	shape *treeShape // how many nodes of each kind the tree has; set by its first move
-	note  any        // what a user of the cache keeps with the statement (Notes)
-	text  string     // its key's text, sharing no memory with a file's text
+	at   Position // where the statement's first token was
+	stmt Stmt
+	errs []*Error
+	// src is a tree of the statement with every node in place, at srcAt,
+	// with its errors srcErrs: moves copy from it. It is stmt itself unless
+	// moves are deferred; then stmt's children are put in place by lazy.
+	src     Stmt
+	srcAt   Position
+	srcErrs []*Error
+	lazy    *lazyStmt  // nil when stmt is in place
+	gen     uint64     // the parse that last used it
+	shape   *treeShape // how many nodes of each kind the tree has; set by its first move
+	note    any        // what a user of the cache keeps with the statement (Notes)
+	text    string     // its key's text, sharing no memory with a file's text
 }
 
 // NewCache makes an empty cache.
@@ -207,8 +231,10 @@ func (c *Cache) lookup(key *stmtKey, at Position) (*cacheEntry, bool) {
 // new entry.
 func (c *Cache) reuse(key stmtKey, e *cacheEntry, at Position) *cacheEntry {
 	if e.gen == c.gen {
-		s, errs := moveStmt(e.stmt, e.errs, at.Offset-e.at.Offset, at.Line-e.at.Line, e.treeShape())
-		ne := &cacheEntry{at: at, stmt: s, errs: errs, gen: c.gen, shape: e.shape, text: e.text}
+		ne := &cacheEntry{gen: c.gen, shape: e.shape, text: e.text}
+		ne.src, ne.srcAt, ne.srcErrs = e.source()
+		ne.stmt, ne.at, ne.errs = ne.src, ne.srcAt, ne.srcErrs
+		c.place(ne, at)
 		c.entries[key] = append(c.entries[key], ne)
 		c.used = append(c.used, keyedEntry{key, ne})
 		return ne
@@ -216,15 +242,55 @@ func (c *Cache) reuse(key stmtKey, e *cacheEntry, at Position) *cacheEntry {
 	e.gen = c.gen
 	c.used = append(c.used, keyedEntry{key, e})
 	if e.at != at {
-		e.stmt, e.errs = moveStmt(e.stmt, e.errs, at.Offset-e.at.Offset, at.Line-e.at.Line, e.treeShape())
-		e.at = at
+		c.place(e, at)
 	}
 	return e
 }
 
+// source is the tree e's moves copy from, where it is, and its errors.
+func (e *cacheEntry) source() (Stmt, Position, []*Error) {
+	if e.lazy != nil && e.lazy.done.Load() {
+		// The latest move is in place: later ones copy from it, and the
+		// older tree can go.
+		e.src, e.srcAt, e.srcErrs, e.lazy = e.stmt, e.at, e.errs, nil
+	}
+	return e.src, e.srcAt, e.srcErrs
+}
+
+// place moves e's statement to at: at once, or, with moves deferred, its
+// own range at once and the rest when the tree is settled.
+func (c *Cache) place(e *cacheEntry, at Position) {
+	src, srcAt, srcErrs := e.source()
+	e.at = at
+	if at == srcAt {
+		e.stmt, e.errs, e.lazy = src, srcErrs, nil
+		return
+	}
+	dOff, dLine := at.Offset-srcAt.Offset, at.Line-srcAt.Line
+	if !c.deferMoves {
+		e.stmt, e.errs = moveStmt(src, srcErrs, dOff, dLine, e.treeShape())
+		e.src, e.srcAt, e.srcErrs = e.stmt, at, e.errs
+		return
+	}
+	e.lazy = deferMove(src, dOff, dLine, e.treeShape())
+	if e.lazy == nil { // a bad statement has no children: moved at once
+		e.stmt, e.errs = moveStmt(src, srcErrs, dOff, dLine, nil)
+		return
+	}
+	e.stmt = e.lazy.node
+	e.errs = nil
+	if srcErrs != nil {
+		m := mover{dOff: dOff, dLine: dLine}
+		e.errs = make([]*Error, len(srcErrs))
+		for i, er := range srcErrs {
+			e.errs[i] = m.err(er)
+		}
+	}
+}
+
 func (e *cacheEntry) treeShape() *treeShape {
 	if e.shape == nil {
-		e.shape = shapeOf(e.stmt)
+		e.shape = shapeOf(e.src)
 	}
 	return e.shape
 }
@@ -269,7 +335,7 @@ func shapeOf(n Node) *treeShape {
 // store records a statement just parsed; key.text must not share memory
 // with the file's text.
 func (c *Cache) store(key stmtKey, at Position, s Stmt, errs []*Error) *cacheEntry {
-	e := &cacheEntry{at: at, stmt: s, errs: errs, gen: c.gen, text: key.text}
+	e := &cacheEntry{at: at, stmt: s, errs: errs, src: s, srcAt: at, srcErrs: errs, gen: c.gen, text: key.text}
 	c.entries[key] = append(c.entries[key], e)
 	c.used = append(c.used, keyedEntry{key, e})
 	return e
@@ -620,4 +686,96 @@ func (m *mover) node(n Node) Node {
 		return &c
 	}
 	panic("grammar: MoveNode: unknown node type")
+}
+
+// lazyStmt is a statement whose move is deferred (Cache.DeferMoves): node
+// has its own range in place from the start and gets its children, copied
+// from src with their positions moved, when settled.
+type lazyStmt struct {
+	once        sync.Once
+	done        atomic.Bool // the children are in place
+	node        Stmt
+	src         Stmt
+	dOff, dLine int
+	shape       *treeShape
+}
+
+// deferMove is src moved by dOff bytes and dLine lines, children to come;
+// nil for a statement that has none (a BadStmt).
+func deferMove(src Stmt, dOff, dLine int, shape *treeShape) *lazyStmt {
+	m := mover{dOff: dOff, dLine: dLine}
+	l := &lazyStmt{src: src, dOff: dOff, dLine: dLine, shape: shape}
+	switch s := src.(type) {
+	case *Binding:
+		l.node = &Binding{Range: m.rng(s.Range)}
+	case *Assert:
+		l.node = &Assert{Range: m.rng(s.Range), Op: s.Op, OpRange: m.rng(s.OpRange)}
+	case *ExprStmt:
+		l.node = &ExprStmt{Range: m.rng(s.Range)}
+	default:
+		return nil
+	}
+	return l
+}
+
+func (l *lazyStmt) settle() {
+	l.once.Do(func() {
+		m := &mover{dOff: l.dOff, dLine: l.dLine}
+		m.reserve(l.shape)
+		switch n := l.node.(type) {
+		case *Binding:
+			s := l.src.(*Binding)
+			n.Name, n.Value = m.name(s.Name), m.node(s.Value)
+		case *Assert:
+			s := l.src.(*Assert)
+			n.Left, n.Right = m.node(s.Left), m.node(s.Right)
+		case *ExprStmt:
+			n.X = m.node(l.src.(*ExprStmt).X)
+		}
+		l.done.Store(true)
+	})
+}
+
+// settling is what a parse with deferred moves left to do for its file:
+// lazy[i] is statement i's move, nil where there is none.
+type settling struct {
+	once sync.Once
+	lazy []*lazyStmt
+}
+
+// Settle puts every node of f in place: the children of the statements
+// whose moves a cache deferred (Cache.DeferMoves) are copied to where the
+// statements are now. A file parsed without deferred moves is settled
+// already. Settle may be called from several goroutines at once.
+func (f *File) Settle() {
+	if f.settling == nil {
+		return
+	}
+	f.settling.once.Do(func() {
+		for _, l := range f.settling.lazy {
+			if l != nil {
+				l.settle()
+			}
+		}
+	})
+}
+
+// SettleStatement puts the nodes of statement i of f in place (see Settle).
+func (f *File) SettleStatement(i int) {
+	if f.settling != nil && i >= 0 && i < len(f.settling.lazy) {
+		if l := f.settling.lazy[i]; l != nil {
+			l.settle()
+		}
+	}
+}
+
+// deferred notes that statement i of f is lazily moved by l.
+func (f *File) deferred(i int, l *lazyStmt, n int) {
+	if f.settling == nil {
+		f.settling = &settling{lazy: make([]*lazyStmt, 0, n)}
+	}
+	for len(f.settling.lazy) < i {
+		f.settling.lazy = append(f.settling.lazy, nil)
+	}
+	f.settling.lazy = append(f.settling.lazy, l)
 }

@@ -154,18 +154,46 @@ func editSheet(r *rand.Rand, src string) string {
 // sequences, the cached parse is the fresh parse, positions, errors and
 // comments included; the trees of the earlier parse are left as they were;
 // the cache holds no more than the latest sheet's statements.
+//
+// With moves deferred, the file is settled before it is compared, on some
+// steps only after the next parse (which moves its statements again), and
+// the parse before is settled only then.
 func TestParseFileCachedMatchesFresh(t *testing.T) {
+	for _, deferred := range []bool{false, true} {
+		t.Run(fmt.Sprintf("deferred=%v", deferred), func(t *testing.T) { testCachedMatchesFresh(t, deferred) })
+	}
+}
+
+func testCachedMatchesFresh(t *testing.T, deferred bool) {
 	base := everyKind + string(sheet5000()[:3000]) + "Z = (1,\n  2):(1,\n  2)\nassert 1 == \n"
 	r := rand.New(rand.NewPCG(7, 11))
+	deferredFiles := 0
+	defer func() {
+		if deferred != (deferredFiles > 0) {
+			t.Errorf("%d parses deferred moves", deferredFiles)
+		}
+	}()
 	for seq := 0; seq < 20; seq++ {
 		cache := NewCache()
+		cache.DeferMoves(deferred)
 		src := base
 		var prev *File
 		var prevSrc string
 		for step := 0; step < 25; step++ {
 			got, gotErrs := ParseFileCached("e.cute", []byte(src), cache)
+			if got.settling != nil {
+				deferredFiles++
+			}
+			if deferred && r.IntN(2) == 0 {
+				// Left for the check of the next step: settled after the
+				// next parse.
+				prev, prevSrc = got, src
+				src = editSheet(r, src)
+				continue
+			}
+			got.Settle()
 			want, wantErrs := ParseFile("e.cute", []byte(src))
-			if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(gotErrs, wantErrs) {
+			if !reflect.DeepEqual(settled(got), want) || !reflect.DeepEqual(gotErrs, wantErrs) {
 				t.Fatalf("sequence %d step %d: the cached parse differs from a fresh one on\n%s", seq, step, src)
 			}
 			for _, s := range got.Statements {
@@ -187,8 +215,9 @@ func TestParseFileCachedMatchesFresh(t *testing.T) {
 				t.Fatalf("sequence %d step %d: the cache holds %d statements, the sheet %d", seq, step, n, len(got.Statements))
 			}
 			if prev != nil {
+				prev.Settle()
 				again, _ := ParseFile("e.cute", []byte(prevSrc))
-				if !reflect.DeepEqual(prev, again) {
+				if !reflect.DeepEqual(settled(prev), again) {
 					t.Fatalf("sequence %d step %d: a later parse changed the trees of an earlier one", seq, step)
 				}
 			}
@@ -204,6 +233,14 @@ func TestParseFileCachedMatchesFresh(t *testing.T) {
 			}
 		}
 	}
+}
+
+// settled is f without its record of deferred moves, to compare with a
+// fresh parse.
+func settled(f *File) *File {
+	c := *f
+	c.settling = nil
+	return &c
 }
 
 func containsError(errs []*Error, e *Error) bool {
@@ -346,5 +383,41 @@ func TestCacheKeepsNoOldText(t *testing.T) {
 	runtime.KeepAlive(cache)
 	if late > early+2<<20 {
 		t.Fatalf("the heap grew from %d to %d bytes over 200 edits", early, late)
+	}
+}
+
+// TestDeferredMovesSettleWhileParsing settles a file from several
+// goroutines while later versions are parsed with the same cache (run it
+// with -race), then checks every version against a fresh parse.
+func TestDeferredMovesSettleWhileParsing(t *testing.T) {
+	cache := NewCache()
+	cache.DeferMoves(true)
+	src := string(sheet5000()[:20000])
+	ParseFileCached("s.cute", []byte(src), cache)
+	var files []*File
+	var srcs []string
+	done := make(chan bool)
+	for k := 0; k < 6; k++ {
+		src = "#" + src // every statement moves by a byte
+		f, _ := ParseFileCached("s.cute", []byte(src), cache)
+		if f.settling == nil {
+			t.Fatalf("version %d: no move was deferred", k)
+		}
+		files, srcs = append(files, f), append(srcs, src)
+		for g := 0; g < 2; g++ {
+			go func() {
+				f.Settle()
+				done <- true
+			}()
+		}
+	}
+	for range 2 * len(files) {
+		<-done
+	}
+	for k, f := range files {
+		want, _ := ParseFile("s.cute", []byte(srcs[k]))
+		if !reflect.DeepEqual(settled(f), want) {
+			t.Errorf("version %d differs from a fresh parse once settled", k)
+		}
 	}
 }

@@ -44,6 +44,9 @@ func ParseFileCached(filename string, src []byte, cache *Cache) (*File, []*Error
 		stmtSrc []string      // their own copy of their text
 	)
 	add := func(s Stmt, e []*Error, r stmtRecord) {
+		if r.entry != nil && r.entry.lazy != nil && !r.entry.lazy.done.Load() {
+			f.deferred(len(f.Statements), r.entry.lazy, cap(f.Statements))
+		}
 		f.Statements = append(f.Statements, s)
 		errs = append(errs, e)
 		if cache != nil {

@@ -40,6 +40,9 @@ func (a *Analyzed) cache(uri string) *analysis.Cache {
 	c, ok := a.caches[uri]
 	if !ok {
 		c = analysis.NewCache()
+		// The findings of an edit are out before the trees of the
+		// statements it moved are copied (Published settles them).
+		c.DeferMoves(true)
 		a.caches[uri] = c
 	}
 	return c
@@ -69,14 +72,32 @@ func filename(snap *Snapshot) string {
 type sheetKey struct{}
 type hostKey struct{}
 
-// sheet is the analysis of a sheet snapshot, nil for other kinds.
+// sheet is the analysis of a sheet snapshot, its trees settled; nil for
+// other kinds.
 func (a *Analyzed) sheet(snap *Snapshot) *analysis.Sheet {
+	s := a.findingsOnly(snap)
+	if s != nil {
+		s.Settle()
+	}
+	return s
+}
+
+// findingsOnly is the analysis of a sheet snapshot, nil for other kinds;
+// its trees may not be settled yet (read its Findings alone).
+func (a *Analyzed) findingsOnly(snap *Snapshot) *analysis.Sheet {
 	if snap.Kind != KindSheet {
 		return nil
 	}
 	return snap.Memo(sheetKey{}, func() any {
 		return analysis.AnalyzeSheetCached(filename(snap), []byte(snap.Text), a.cache(snap.URI))
 	}).(*analysis.Sheet)
+}
+
+// Published settles the trees of a sheet whose diagnostics are out.
+func (a *Analyzed) Published(snap *Snapshot) {
+	if s := a.findingsOnly(snap); s != nil {
+		s.Settle()
+	}
 }
 
 // host is the analysis of a host-file snapshot, nil for sheets and unknown kinds.
@@ -117,7 +138,7 @@ func findingsOf(in []analysis.Finding) []Finding {
 }
 
 func (a *Analyzed) Analyze(_ context.Context, snap *Snapshot, _ Config) []Finding {
-	if s := a.sheet(snap); s != nil {
+	if s := a.findingsOnly(snap); s != nil {
 		return findingsOf(s.Findings)
 	}
 	if h := a.host(snap); h != nil {

@@ -370,6 +370,9 @@ func (d *diagnosticScheduler) publish(snap *Snapshot) {
 		Version:     protocol.NewOptional(snap.Version),
 		Diagnostics: toDiagnostics(snap, enc, findings),
 	})
+	if p, ok := d.s.features.(Publisher); ok {
+		p.Published(snap)
+	}
 }
 
 func (s *Server) pushEnabled() bool {
