@@ -1,6 +1,9 @@
 package layout
 
-import "slices"
+import (
+	"math"
+	"slices"
+)
 
 // CondNonInjective is CuTe's assertion text for a complement of a layout
 // that maps two coordinates to one index.
@@ -18,16 +21,12 @@ func (b *Buffer) Complement(a Layout) (Layout, error) {
 	if err != nil {
 		return Layout{}, err
 	}
-	if fs, fd, ok := usedModes(fs, fd); ok {
-		if cosize, ok := cosizeOf(fs, fd); ok {
-			if rs, rd, _, ok := complementModes(fs, fd, cotargetInt(cosize), rsb[:0], rdb[:0]); ok {
-				// b.flatLayout, written out (see there).
-				if len(rs) == 1 {
-					return Layout{Shape: Int(rs[0]), Stride: Int(rd[0])}, nil
-				}
-				return slabLayout(b.flatSlab(rs, rd)), nil
-			}
+	if n, ok := complementQuick(fs, fd, -1, &rsb, &rdb); ok {
+		// b.flatLayout, written out (see there).
+		if n == 1 {
+			return Layout{Shape: Int(rsb[0]), Stride: Int(rdb[0])}, nil
 		}
+		return slabLayout(b.flatSlab(rsb[:n], rdb[:n])), nil
 	}
 	fs, fd, err = filterModes("complement", a, sb[:0], db[:0])
 	if err != nil {
@@ -78,7 +77,15 @@ func (b *Buffer) ComplementTo(a Layout, m IntTuple) (Layout, error) {
 	if err := checkLeaves("complement", m); err != nil {
 		return Layout{}, err
 	}
-	if fs, fd, ok := usedModes(fs, fd); ok {
+	if m.IsLeaf() && m.val > 0 {
+		if n, ok := complementQuick(fs, fd, m.val, &rsb, &rdb); ok {
+			// b.flatLayout, written out (see there).
+			if n == 1 {
+				return Layout{Shape: Int(rsb[0]), Stride: Int(rdb[0])}, nil
+			}
+			return slabLayout(b.flatSlab(rsb[:n], rdb[:n])), nil
+		}
+	} else if fs, fd, ok := usedModes(fs, fd); ok {
 		if rs, rd, _, ok := complementModes(fs, fd, cotargetTuple(m), rsb[:0], rdb[:0]); ok {
 			// b.flatLayout, written out (see there).
 			if len(rs) == 1 {
@@ -347,23 +354,99 @@ func complementFlatQuick(dst, a *FlatLayout, m int64) bool {
 	if a.Rank < 0 || a.Rank > MaxFlatRank {
 		return false
 	}
-	var sb, db [MaxFlatRank]int64
-	fs, fd, ok := usedModes(appendFlat(sb[:0], db[:0], a))
-	if !ok {
+	var rs, rd [MaxFlatRank + 1]int64
+	n, ok := complementQuick(a.Shape[:a.Rank], a.Stride[:a.Rank], m, &rs, &rd)
+	if !ok || n > MaxFlatRank {
 		return false
+	}
+	dst.Rank = n
+	for i := range n {
+		dst.Shape[i], dst.Stride[i] = rs[i], rd[i]
+	}
+	return true
+}
+
+// complementQuick is the complement of the flat modes shape:stride within
+// m (m < 0: within their cosize) when every mode of size above 1 and
+// stride not 0 has a positive size and stride and there are at most
+// MaxFlatRank of them: the result's n modes are written to rs and rd.
+// false where it does not answer (other modes, an error of CuTe's,
+// overflow, m of 0); the caller then takes the general path, which words
+// the error.
+//
+// It is complementModes for that case in one pass: such modes, in stride
+// order, leave gaps that never coalesce with each other (gap_k*L_k <=
+// stride_k < L_(k+1), where L is the extent reached so far), so coalescing
+// the result only drops its size-1 modes.
+func complementQuick(shape, stride []int64, m int64, rs, rd *[MaxFlatRank + 1]int64) (int, bool) {
+	if len(shape) > MaxFlatRank || len(stride) != len(shape) {
+		return 0, false
+	}
+	// The used modes in increasing stride, equal strides in their order
+	// (CuTe's min picks the first of equals).
+	var fs, fd [MaxFlatRank]int64
+	k := 0
+	cosize := int64(1)
+	for i, s := range shape {
+		d := stride[i]
+		if s == 1 || d == 0 {
+			continue
+		}
+		if s <= 0 || d < 0 {
+			return 0, false
+		}
+		if m < 0 {
+			span, ok := mulChecked(s-1, d)
+			if ok {
+				cosize, ok = addChecked(cosize, span)
+			}
+			if !ok {
+				return 0, false
+			}
+		}
+		j := k
+		for ; j > 0 && d < fd[j-1]; j-- {
+			fs[j], fd[j] = fs[j-1], fd[j-1]
+		}
+		fs[j], fd[j] = s, d
+		k++
 	}
 	if m < 0 {
-		if m, ok = cosizeOf(fs, fd); !ok {
-			return false
+		m = cosize
+	}
+	if m == 0 {
+		return 0, false
+	}
+	n := 0
+	last := int64(1)
+	for j := range k {
+		gap := fd[j] / last
+		if gap == 0 {
+			return 0, false // non-injective
 		}
+		if gap != 1 {
+			rs[n], rd[n] = gap, last
+			n++
+		}
+		next, ok := mulChecked(fd[j], fs[j])
+		if !ok {
+			return 0, false
+		}
+		last = next
 	}
-	var rsb, rdb [MaxFlatRank + 1]int64
-	rs, rd, _, ok := complementModes(fs, fd, cotargetInt(m), rsb[:0], rdb[:0])
-	if !ok || len(rs) > MaxFlatRank {
-		return false
+	// CuTe's ceil_div adds last-1 to m: past int64 that is an error.
+	if m > math.MaxInt64-(last-1) {
+		return 0, false
 	}
-	setFlat(dst, rs, rd)
-	return true
+	if rest := (m-1)/last + 1; rest != 1 {
+		rs[n], rd[n] = rest, last
+		n++
+	}
+	if n == 0 {
+		rs[0], rd[0] = 1, 0
+		n = 1
+	}
+	return n, true
 }
 
 // ComplementFlatTo is ComplementTo(A, m) for an integer m on a flat layout,
