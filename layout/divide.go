@@ -278,18 +278,32 @@ func (buf *Buffer) divideFused(l, b Layout) ([]IntTuple, bool) {
 	if CoalesceFlat(&flat, &flat) != nil {
 		return nil, false
 	}
-	shape := buf.flatShape(&flat)
 	var fsb, fdb [flatInline]int64
-	fs, fd, err := filterModes("complement", b, fsb[:0], fdb[:0])
+	fs, fd, err := flattenModes("complement", b, fsb[:0], fdb[:0])
 	if err != nil {
 		return nil, false
 	}
-	var rsb, rdb [flatInline + 1]int64
-	rs, rd, _, ok := complementModes(fs, fd, cotargetTuple(shape), rsb[:0], rdb[:0])
-	if !ok {
-		return nil, false
+	var rsb, rdb [MaxFlatRank + 1]int64
+	var rs, rd []int64
+	n, ok := 0, false
+	if flat.Rank == 1 && flat.Shape[0] > 0 {
+		n, ok = complementQuick(fs, fd, flat.Shape[0], &rsb, &rdb)
 	}
-	if as, ad, ok = coalesceX(as, ad); !ok {
+	if ok {
+		rs, rd = rsb[:n], rdb[:n]
+	} else {
+		if fs, fd, err = filterModes("complement", b, fsb[:0], fdb[:0]); err != nil {
+			return nil, false
+		}
+		if rs, rd, _, ok = complementModes(fs, fd, cotargetTuple(buf.flatShape(&flat)), rsb[:0], rdb[:0]); !ok {
+			return nil, false
+		}
+	}
+	// Composition coalesces l's modes as coalesce does, but for a last
+	// mode of size 1 (coalesceX): unless l ends in one, they are flat's.
+	if as[len(as)-1] != 1 && flat.Rank > 0 {
+		as, ad = appendFlat(asb[:0], adb[:0], &flat)
+	} else if as, ad, ok = coalesceX(as, ad); !ok {
 		return nil, false
 	}
 	c := composer{shape: as, stride: ad, buf: buf}
