@@ -111,6 +111,10 @@ func coreKindName(v Value) string {
 		return "a tiler"
 	case Tag:
 		return "a tag"
+	case TileLayout:
+		return "a TIRx layout"
+	case PointSet:
+		return "a TIRx point set"
 	}
 	return fmt.Sprintf("%T", v)
 }
