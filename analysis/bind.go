@@ -115,7 +115,7 @@ func (b binder) value(n grammar.Node) (layout.Value, error) {
 	case *grammar.Call:
 		return b.call(n)
 	case *grammar.TirxLayout:
-		return nil, b.fail(n, CodeUnsupported, "TIRx layouts are read but not evaluated yet")
+		return b.tirx(n)
 	case *grammar.Pointer:
 		return nil, b.fail(n, CodeUnsupported, "a pointer stage only appears inside a composed layout")
 	case nil:
@@ -469,6 +469,10 @@ func kindOf(v layout.Value) string {
 		return "string"
 	case AtomValue:
 		return "atom"
+	case layout.TileLayout:
+		return "TIRx layout"
+	case layout.PointSet:
+		return "TIRx point set"
 	}
 	return fmt.Sprintf("%T", v)
 }

@@ -48,7 +48,8 @@ func TestSheetFindings(t *testing.T) {
 		{"integral fraction", "assert (4,8):(2/2@0,1@1) is (4,8):(1@0,1@1)\n", nil},
 		{"named axis", "A = (4,8):(1@laneid,1)\nassert A is A\n", []string{"1:14 unsupported: named axis @laneid"}},
 		{"tiler mode kind", "A = logical_divide(8:1, [Sw<1,2,3>])\nassert A is A\n", []string{"1:26 type-mismatch: a tiler mode is a layout"}},
-		{"tirx not evaluated", "T = S[(8,2):(4@laneid,1)] + R[2:4@warpid]\nassert T is T\n", []string{"1:5 unsupported: TIRx layouts"}},
+		{"tirx evaluated", "T = S[(8,2):(4@laneid,1)] + R[2:4@warpid]\nassert T is T\n", nil},
+		{"tirx extent", "T = S[(8,0):(4@laneid,1)]\nassert T is T\n", []string{"1:10 non-positive-shape: extent 0 of iter 1 of S[...]"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := findingsOf(tc.src)

@@ -45,6 +45,9 @@ func FuzzParse(f *testing.F) {
 		if len(again.Statements) != len(file.Statements) {
 			t.Fatalf("%q: formatting changed the statement count:\n%s", src, printed)
 		}
+		if twice := PrintFile(again, Cute); twice != printed {
+			t.Fatalf("%q: formatting twice changes\n%s\ninto\n%s", src, printed, twice)
+		}
 		n, err := ParseDescriptor(src)
 		if err != nil {
 			if strings.Contains(err.Message, "internal parser error") {

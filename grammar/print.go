@@ -129,39 +129,46 @@ func (p *printer) top(n Node) {
 	p.node(n)
 }
 
-// call prints a call, each argument by arg. With breaks, an argument the
-// source starts on a later line than the one before it ends (or than the
-// call's parenthesis, for the first) starts a new line, aligned with the
-// first argument, or indented four spaces past the call's line when the
-// first argument is itself on a new line.
+// call prints a call, each argument by arg, keeping the source's line
+// breaks between them (list).
 func (p *printer) call(n *Call, arg func(Node)) {
 	p.b.WriteString(n.Fun.Name)
 	p.b.WriteByte('(')
+	p.list(n.Fun.End.Line, n.Args, ", ", arg)
+	p.b.WriteByte(')')
+}
+
+// list prints elems, each by each, sep between them. With breaks (and
+// outside an MLIR string), an element the source starts on a later line
+// than the one before it ends (or than openLine, the line of the opening
+// bracket, for the first) starts a new line, aligned with the first
+// element, or indented four spaces past the bracket's line when the first
+// element is itself on a new line.
+func (p *printer) list(openLine int, elems []Node, sep string, each func(Node)) {
 	lineStart := strings.LastIndexByte(p.b.String(), '\n') + 1
 	indent := utf8.RuneCountInString(p.b.String()[lineStart:])
-	prevLine := n.Fun.End.Line
-	for i, a := range n.Args {
+	prevLine := openLine
+	for i, a := range elems {
 		span := a.Span()
-		broken := p.breaks && span.Pos.Line > prevLine
+		broken := p.breaks && p.style != MLIR && span.Pos.Line > prevLine
 		if i == 0 && broken {
 			lead := p.b.String()[lineStart:]
 			indent = len(lead) - len(strings.TrimLeft(lead, " ")) + 4
 		}
 		switch {
 		case broken && i > 0:
-			p.b.WriteString(",\n" + strings.Repeat(" ", indent))
+			p.b.WriteString(strings.TrimRight(sep, " ") + "\n" + strings.Repeat(" ", indent))
 		case broken:
 			p.b.WriteString("\n" + strings.Repeat(" ", indent))
 		case i > 0:
-			p.b.WriteString(", ")
+			p.b.WriteString(sep)
 		}
 		if broken {
 			p.srcLines = append(p.srcLines, span.Pos.Line)
 		}
-		arg(a)
+		each(a)
 		prevLine = span.End.Line
 	}
-	p.b.WriteByte(')')
 }
 
 func (p *printer) mlirType(kind string, inner Node) {
@@ -223,12 +230,7 @@ func (p *printer) node(n Node) {
 		}
 	case *Tuple:
 		p.b.WriteByte('(')
-		for i, e := range n.Elems {
-			if i > 0 {
-				p.b.WriteString(p.sep())
-			}
-			p.node(e)
-		}
+		p.list(n.Pos.Line, n.Elems, p.sep(), p.node)
 		if p.style == Pycute && len(n.Elems) == 1 {
 			p.b.WriteByte(',')
 		}
@@ -278,12 +280,7 @@ func (p *printer) node(n Node) {
 		}
 	case *Tiler:
 		p.b.WriteByte('[')
-		for i, m := range n.Modes {
-			if i > 0 {
-				p.b.WriteByte(';')
-			}
-			p.node(m)
-		}
+		p.list(n.Pos.Line, n.Modes, ";", p.node)
 		p.b.WriteByte(']')
 	case *TirxLayout:
 		if n.Shard != nil {

@@ -344,11 +344,15 @@ func TestPrintFileAlignsTrailingComments(t *testing.T) {
 // with its first argument (or indented four spaces when that argument is
 // on a line of its own), with its comments on their lines; printing the
 // result again changes nothing.
-func TestPrintFileKeepsCallLineBreaks(t *testing.T) {
+// TestPrintFileKeepsLineBreaks: the formatter keeps the line breaks the
+// source has between a call's arguments, a tiler's modes and a tuple's
+// elements (never inside an MLIR string).
+func TestPrintFileKeepsLineBreaks(t *testing.T) {
 	src := "a = composition((4,2):(1,4),   # first\n  (2,2):(1,2))\n" +
 		"c = composition(\n  (4,2):(1,4),\n     logical_divide(8:1,\n 2:1))\n" +
 		"d = coalesce(  (2,4):(1,2)  )\n" +
-		"e = logical_divide((128,64):(64,1),\n    [32:1;\n     8:1])  # tile\n"
+		"e = logical_divide((128,64):(64,1),\n    [32:1;\n     8:1])  # tile\n" +
+		"f = (8,\n 1):(1,8)\n"
 	want := "a = composition((4,2):(1,4),  # first\n" +
 		"                (2,2):(1,2))\n" +
 		"c = composition(\n" +
@@ -357,7 +361,10 @@ func TestPrintFileKeepsCallLineBreaks(t *testing.T) {
 		"                   2:1))\n" +
 		"d = coalesce((2,4):(1,2))\n" +
 		"e = logical_divide((128,64):(64,1),\n" +
-		"                   [32:1;8:1])  # tile\n"
+		"                   [32:1;\n" +
+		"                    8:1])  # tile\n" +
+		"f = (8,\n" +
+		"     1):(1,8)\n"
 	f, errs := ParseFile("t.cute", []byte(src))
 	if len(errs) > 0 {
 		t.Fatal(errs)
@@ -372,6 +379,13 @@ func TestPrintFileKeepsCallLineBreaks(t *testing.T) {
 	}
 	if again := PrintFile(f2, Cute); again != got {
 		t.Errorf("printing again gives\n%s", again)
+	}
+	mlir := PrintFile(f, MLIR)
+	for _, line := range strings.Split(mlir, "\n") {
+		if strings.Count(line, `"`)%2 != 0 {
+			t.Errorf("a line break inside an MLIR string:\n%s", mlir)
+			break
+		}
 	}
 	// Print, for one node, keeps a call on one line.
 	if one := Print(f.Statements[0], Cute); one != "a = composition((4,2):(1,4), (2,2):(1,2))" {

@@ -160,17 +160,24 @@ func init() {
 	}
 }
 
+// composedSliceArgs reads (c, S) for slicing a swizzled layout S; false
+// when the arguments are not of those kinds.
+func composedSliceArgs(args []Value) (IntTuple, Composed, bool) {
+	if len(args) != 2 {
+		return IntTuple{}, Composed{}, false
+	}
+	c, ok := args[1].(Composed)
+	coord, okc := args[0].(IntTuple)
+	return coord, c, ok && okc
+}
+
 // registerComposedTensorOps adds the swizzled-layout forms of slicing and
 // partitioning: CuTe slices a swizzled tensor's inner layout and accumulates
 // the offset of the cut in the swizzled layout (the pointer does not move).
 func registerComposedTensorOps() {
 	registerOverload("slice", func(args []Value) (Value, bool, error) {
-		if len(args) != 2 {
-			return nil, false, nil
-		}
-		c, ok := args[1].(Composed)
-		coord, okc := args[0].(IntTuple)
-		if !ok || !okc {
+		coord, c, ok := composedSliceArgs(args)
+		if !ok {
 			return nil, false, nil
 		}
 		v, err := SliceComposed(coord, c)

@@ -111,6 +111,10 @@ func coreKindName(v Value) string {
 		return "a tiler"
 	case Tag:
 		return "a tag"
+	case TileLayout:
+		return "a TIRx layout"
+	case PointSet:
+		return "a TIRx point set"
 	}
 	return fmt.Sprintf("%T", v)
 }
@@ -430,18 +434,24 @@ func applyReplace(args []Value) (Value, error) {
 }
 
 func applySliceOrDice(op string, args []Value, f func(IntTuple, Layout) (Layout, error)) (Value, error) {
-	if err := argCount(op, args, 2, 2); err != nil {
-		return nil, err
-	}
-	c, err := coreTupleArg(op, args[0])
-	if err != nil {
-		return nil, err
-	}
-	l, err := coreLayoutArg(op, args[1])
+	c, l, err := sliceArgs(op, args)
 	if err != nil {
 		return nil, err
 	}
 	return f(c, l)
+}
+
+// sliceArgs reads the arguments (c, L) of a slicing operation.
+func sliceArgs(op string, args []Value) (IntTuple, Layout, error) {
+	if err := argCount(op, args, 2, 2); err != nil {
+		return IntTuple{}, Layout{}, err
+	}
+	c, err := coreTupleArg(op, args[0])
+	if err != nil {
+		return IntTuple{}, Layout{}, err
+	}
+	l, err := coreLayoutArg(op, args[1])
+	return c, l, err
 }
 
 func applySlice(args []Value) (Value, error) { return applySliceOrDice("slice", args, Slice) }

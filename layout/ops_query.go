@@ -11,12 +11,8 @@ func init() {
 	register(Op{Name: "get", Signature: "get<I...>(X)", Doc: "mode I... of a layout (as layout<I...>) or of an integer tuple", Apply: applyGet})
 	register(Op{Name: "slice_and_offset", Signature: "slice_and_offset(c, L)", Doc: "slice(c, L) and the offset of c with each _ read as 0", Apply: applySliceAndOffset})
 	registerOverload("slice_and_offset", func(args []Value) (Value, bool, error) {
-		if len(args) != 2 {
-			return nil, false, nil
-		}
-		c, ok := args[1].(Composed)
-		coord, okc := args[0].(IntTuple)
-		if !ok || !okc {
+		coord, c, ok := composedSliceArgs(args)
+		if !ok {
 			return nil, false, nil
 		}
 		v, off, err := SliceAndOffsetComposed(coord, c)
@@ -74,14 +70,7 @@ func applyGet(args []Value) (Value, error) {
 }
 
 func applySliceAndOffset(args []Value) (Value, error) {
-	if err := argCount("slice_and_offset", args, 2, 2); err != nil {
-		return nil, err
-	}
-	c, err := coreTupleArg("slice_and_offset", args[0])
-	if err != nil {
-		return nil, err
-	}
-	l, err := coreLayoutArg("slice_and_offset", args[1])
+	c, l, err := sliceArgs("slice_and_offset", args)
 	if err != nil {
 		return nil, err
 	}

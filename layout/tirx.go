@@ -68,6 +68,44 @@ func (p Point) String() string {
 	return b.String()
 }
 
+// PointSet is L(x): the distinct points one logical element maps to, in
+// lexicographic order of their axis values. It prints its points joined by
+// " | ", each as {axis:value, ...} in the layout's axis order:
+//
+//	{laneid:0, warpid:5, m:0} | {laneid:0, warpid:9, m:0}
+//
+// A layout without replicas maps every element to a single point, which
+// prints alone.
+type PointSet []Point
+
+// String prints the points joined by " | ".
+func (s PointSet) String() string {
+	parts := make([]string, len(s))
+	for i, p := range s {
+		parts[i] = p.String()
+	}
+	return strings.Join(parts, " | ")
+}
+
+// AxisList is the axes of a TIRx layout as a value (tirx_axes), printed as
+// a parenthesised list: (laneid, warpid, m).
+type AxisList []Axis
+
+// String prints the axes as (laneid, warpid, m).
+func (l AxisList) String() string {
+	parts := make([]string, len(l))
+	for i, a := range l {
+		parts[i] = string(a)
+	}
+	return "(" + strings.Join(parts, ", ") + ")"
+}
+
+// AxisRange is the closed range [Lo, Hi] of the values a layout reaches on one axis.
+type AxisRange struct {
+	Axis   Axis
+	Lo, Hi int64
+}
+
 // TileLayout is TIRx's shard + replica + offset layout.
 type TileLayout struct {
 	Shard   []Iter      // D: one or more iters; the logical index is split over them, last fastest
@@ -206,6 +244,56 @@ func (t TileLayout) Axes() []Axis {
 	return axes
 }
 
+// ReplicaCount is the number of replica combinations: the product of the
+// replica extents (1 without replicas). Past MaxReplicas it is an error.
+func (t TileLayout) ReplicaCount() (int64, error) { return replicaCount(t.Replica) }
+
+// Span is, for each axis of t in Axes order, the least and greatest value
+// any element reaches on it over all replicas. Each shard component c_k
+// takes every value of [0, e_k) independently of the others (the split is a
+// bijection onto that box) and so does each replica index, so an axis
+// reaches O[a] + sum of min(0, (e-1)*s) at least and O[a] + sum of
+// max(0, (e-1)*s) at most, both attained.
+func (t TileLayout) Span() ([]AxisRange, error) {
+	if err := t.Validate(); err != nil {
+		return nil, err
+	}
+	axes := t.Axes()
+	out := make([]AxisRange, len(axes))
+	at := func(a Axis) *AxisRange { return &out[slices.Index(axes, a)] }
+	for i, a := range axes {
+		out[i].Axis = a
+	}
+	overflow := func(a Axis) error {
+		return errorf("TileLayout", CondOverflow, "the points of %v reach past int64 on axis %s", t, a)
+	}
+	for _, it := range slices.Concat(t.Shard, t.Replica) {
+		reach, ok := mulChecked(it.Extent-1, it.Stride)
+		if !ok {
+			return nil, overflow(it.Axis)
+		}
+		r := at(it.Axis)
+		if reach < 0 {
+			r.Lo, ok = addChecked(r.Lo, reach)
+		} else {
+			r.Hi, ok = addChecked(r.Hi, reach)
+		}
+		if !ok {
+			return nil, overflow(it.Axis)
+		}
+	}
+	for _, o := range t.Offset {
+		r := at(o.Axis)
+		lo, okLo := addChecked(r.Lo, o.Value)
+		hi, okHi := addChecked(r.Hi, o.Value)
+		if !okLo || !okHi {
+			return nil, overflow(o.Axis)
+		}
+		r.Lo, r.Hi = lo, hi
+	}
+	return out, nil
+}
+
 // Admits checks that shape is admitted: its size equals t's size.
 func (t TileLayout) Admits(shape []int64) error {
 	size, err := t.Size()
@@ -216,14 +304,14 @@ func (t TileLayout) Admits(shape []int64) error {
 	for _, s := range shape {
 		var ok bool
 		if s <= 0 {
-			return errorf("TileLayout", CondTIRxAdmit, "shape %v has extent %d", shape, s)
+			return errorf("TileLayout", CondTIRxAdmit, "shape %s has extent %d", tupleText(shape), s)
 		}
 		if n, ok = mulChecked(n, s); !ok {
-			return errorf("TileLayout", CondOverflow, "size of shape %v", shape)
+			return errorf("TileLayout", CondOverflow, "size of shape %s", tupleText(shape))
 		}
 	}
 	if n != size {
-		return errorf("TileLayout", CondTIRxAdmit, "shape %v has %d elements, %v maps %d", shape, n, t, size)
+		return errorf("TileLayout", CondTIRxAdmit, "shape %s has %d elements, %v maps %d", tupleText(shape), n, t, size)
 	}
 	return nil
 }
@@ -232,17 +320,17 @@ func (t TileLayout) Admits(shape []int64) error {
 func RowMajorIndex(shape, coord []int64) (int64, error) {
 	const op = "TileLayout"
 	if len(shape) != len(coord) {
-		return 0, errorf(op, CondTIRxCoord, "coordinate %v has rank %d, shape %v rank %d", coord, len(coord), shape, len(shape))
+		return 0, errorf(op, CondTIRxCoord, "coordinate %s has rank %d, shape %s rank %d", tupleText(coord), len(coord), tupleText(shape), len(shape))
 	}
 	flat := int64(0)
 	for d := range shape {
 		if coord[d] < 0 || coord[d] >= shape[d] {
-			return 0, errorf(op, CondTIRxCoord, "coordinate %v is outside shape %v in mode %d", coord, shape, d)
+			return 0, errorf(op, CondTIRxCoord, "coordinate %s is outside shape %s: mode %d is %d, not in [0, %d)", tupleText(coord), tupleText(shape), d, coord[d], shape[d])
 		}
 		// flat*S_d + x_d < prod S, which Admits has bounded.
 		var ok bool
 		if flat, ok = mulChecked(flat, shape[d]); !ok {
-			return 0, errorf(op, CondOverflow, "flat index of %v in %v", coord, shape)
+			return 0, errorf(op, CondOverflow, "flat index of %s in %s", tupleText(coord), tupleText(shape))
 		}
 		flat += coord[d]
 	}
@@ -293,7 +381,7 @@ func (t TileLayout) Base(flat int64) (Point, error) {
 // the replica iters (r_t in [0, e_t), adding r_t*s_t on axis a_t), as a set
 // (duplicates removed) in lexicographic order of the axis values. Past
 // MaxReplicas combinations it is an error.
-func (t TileLayout) MapIndex(flat int64) ([]Point, error) {
+func (t TileLayout) MapIndex(flat int64) (PointSet, error) {
 	base, err := t.Base(flat)
 	if err != nil {
 		return nil, err
@@ -322,7 +410,7 @@ func (t TileLayout) MapIndex(flat int64) ([]Point, error) {
 
 // Map is L(x) for the coordinate coord of a logical shape that t admits:
 // the coordinate is flattened row-major and mapped by MapIndex.
-func (t TileLayout) Map(shape, coord []int64) ([]Point, error) {
+func (t TileLayout) Map(shape, coord []int64) (PointSet, error) {
 	if err := t.Admits(shape); err != nil {
 		return nil, err
 	}
@@ -353,7 +441,7 @@ func (p Point) add(a Axis, c, stride int64) error {
 			p[i].Value, ok = addChecked(p[i].Value, term)
 		}
 		if !ok {
-			return errorf("TileLayout", CondOverflow, "%d*%d on axis %s", c, stride, a)
+			return errorf("TileLayout", CondOverflow, "axis %s: %d plus %d*%d", a, p[i].Value, c, stride)
 		}
 		return nil
 	}
@@ -430,4 +518,16 @@ func SharedMemoryBank(addr int64, dtypeBits int) (bank, line int64, err error) {
 	}
 	word := b / 32
 	return word % 32, word / 32, nil
+}
+
+// tupleText prints a flat coordinate or shape as the sheets write it: (8,16); one mode alone: 8.
+func tupleText(v []int64) string {
+	if len(v) == 1 {
+		return strconv.FormatInt(v[0], 10)
+	}
+	parts := make([]string, len(v))
+	for i, x := range v {
+		parts[i] = strconv.FormatInt(x, 10)
+	}
+	return "(" + strings.Join(parts, ",") + ")"
 }

@@ -124,7 +124,7 @@ func TestTileLayoutScaleFactorReplica(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := fmt.Sprint(pts), "[{TLane:3, TCol:2} {TLane:35, TCol:2} {TLane:67, TCol:2} {TLane:99, TCol:2}]"; got != want {
+	if got, want := fmt.Sprint(pts), "{TLane:3, TCol:2} | {TLane:35, TCol:2} | {TLane:67, TCol:2} | {TLane:99, TCol:2}"; got != want {
 		t.Errorf("Map = %s, want %s", got, want)
 	}
 }
