@@ -1,0 +1,141 @@
+// A stand-in for the `vscode` module, which exists only inside VS Code's
+// extension host. It implements what extension.js uses (settings with the
+// defaults package.json contributes, configuration-change events, messages)
+// and records the calls; any other member (vscode-languageclient touches
+// many while it constructs a client) is an inert object that can be called,
+// constructed and read from.
+'use strict';
+
+const fs = require('node:fs');
+const path = require('node:path');
+const Module = require('node:module');
+
+const extensionDir = path.resolve(__dirname, '..');
+const manifest = JSON.parse(fs.readFileSync(path.join(extensionDir, 'package.json'), 'utf8'));
+
+// contributedDefaults: "cute.tableCap" -> 64, ... as package.json declares.
+function contributedDefaults() {
+  const out = {};
+  const props = (manifest.contributes.configuration || {}).properties || {};
+  for (const [key, spec] of Object.entries(props)) {
+    out[key] = spec.default;
+  }
+  return out;
+}
+
+function inert(name) {
+  const target = function () {};
+  return new Proxy(target, {
+    get(_, key) {
+      if (key === 'then') return undefined; // not a promise
+      if (key === Symbol.toPrimitive) return () => `<${name}>`;
+      if (key === 'dispose') return () => {};
+      return inert(`${name}.${String(key)}`);
+    },
+    apply() {
+      return inert(`${name}()`);
+    },
+    construct() {
+      return inert(`new ${name}`);
+    },
+  });
+}
+
+// makeVSCode returns { vscode, state }: vscode is the module, state what it
+// recorded. userSettings are full keys ("cute.tableCap": 8) over the
+// contributed defaults.
+function makeVSCode(userSettings = {}, version = '1.95.3') {
+  const settings = { ...contributedDefaults(), ...userSettings };
+  const state = { settings, messages: [], configListeners: [], sectionsRead: [] };
+
+  function getConfiguration(section) {
+    state.sectionsRead.push(section);
+    const prefix = section ? `${section}.` : '';
+    return {
+      get(key, fallback) {
+        const full = prefix + key;
+        return Object.prototype.hasOwnProperty.call(settings, full) && settings[full] !== undefined
+          ? settings[full]
+          : fallback;
+      },
+      has(key) {
+        return Object.prototype.hasOwnProperty.call(settings, prefix + key);
+      },
+    };
+  }
+
+  const known = {
+    version,
+    workspace: new Proxy(
+      {
+        getConfiguration,
+        onDidChangeConfiguration(listener) {
+          const disposable = {
+            disposed: false,
+            dispose() {
+              this.disposed = true;
+            },
+          };
+          state.configListeners.push({ listener, disposable });
+          return disposable;
+        },
+      },
+      { get: (t, k) => (k in t ? t[k] : inert(`vscode.workspace.${String(k)}`)) },
+    ),
+    window: new Proxy(
+      {
+        showInformationMessage(message, ...items) {
+          state.messages.push({ level: 'info', message, items });
+          return Promise.resolve(undefined);
+        },
+        showWarningMessage(message, ...items) {
+          state.messages.push({ level: 'warning', message, items });
+          return Promise.resolve(undefined);
+        },
+        showErrorMessage(message, ...items) {
+          state.messages.push({ level: 'error', message, items });
+          return Promise.resolve(undefined);
+        },
+      },
+      { get: (t, k) => (k in t ? t[k] : inert(`vscode.window.${String(k)}`)) },
+    ),
+  };
+  const vscode = new Proxy(known, { get: (t, k) => (k in t ? t[k] : inert(`vscode.${String(k)}`)) });
+  return { vscode, state };
+}
+
+// fireConfigurationChange tells every listener that the given full keys
+// changed, with VS Code's affectsConfiguration rule: a section is affected
+// when a changed key is it, lies below it, or lies above it.
+function fireConfigurationChange(state, changedKeys) {
+  const event = {
+    affectsConfiguration(section) {
+      return changedKeys.some((k) => k === section || k.startsWith(`${section}.`) || section.startsWith(`${k}.`));
+    },
+  };
+  for (const { listener, disposable } of state.configListeners) {
+    if (!disposable.disposed) listener(event);
+  }
+}
+
+// loadWith requires `file` afresh with the named modules replaced
+// (module name -> exports); other requires resolve as usual. Modules that
+// the replaced ones load are left in the cache.
+function loadWith(file, replacements) {
+  const resolved = require.resolve(file);
+  delete require.cache[resolved];
+  const original = Module._load;
+  Module._load = function (request, parent, isMain) {
+    if (Object.prototype.hasOwnProperty.call(replacements, request)) {
+      return replacements[request];
+    }
+    return original.call(this, request, parent, isMain);
+  };
+  try {
+    return require(resolved);
+  } finally {
+    Module._load = original;
+  }
+}
+
+module.exports = { extensionDir, manifest, makeVSCode, fireConfigurationChange, loadWith };
