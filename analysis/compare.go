@@ -2,6 +2,8 @@ package analysis
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/cute-lsp/cute-lsp/layout"
 )
@@ -34,6 +36,11 @@ func SameFunction(a, b layout.Value) (same bool, why string, err error) {
 			return true, "", nil
 		}
 		return false, "the values differ", nil
+	}
+	ta, tirxA := a.(layout.TileLayout)
+	tb, tirxB := b.(layout.TileLayout)
+	if tirxA && tirxB {
+		return sameMapping(ta, tb)
 	}
 	fa, okA := asFunction(a)
 	fb, okB := asFunction(b)
@@ -104,4 +111,63 @@ func sizeOf(v layout.Value) (int64, error) {
 		return 0, fmt.Errorf("the size of %v is not known", v)
 	}
 	return t.Value(), nil
+}
+
+// sameMapping reports whether two TIRx layouts map every logical index to
+// the same set of points; an axis one layout does not name reads as 0 there.
+func sameMapping(a, b layout.TileLayout) (bool, string, error) {
+	sa, err := a.Size()
+	if err != nil {
+		return false, "", err
+	}
+	sb, err := b.Size()
+	if err != nil {
+		return false, "", err
+	}
+	if sa != sb {
+		return false, fmt.Sprintf("sizes differ: %d and %d", sa, sb), nil
+	}
+	if sa > maxCompareSize {
+		return false, "", fmt.Errorf("size %d is too large to compare element by element (limit %d)", sa, maxCompareSize)
+	}
+	axes := unionAxes(a.Axes(), b.Axes())
+	for x := int64(0); x < sa; x++ {
+		pa, err := a.MapIndex(x)
+		if err != nil {
+			return false, "", err
+		}
+		pb, err := b.MapIndex(x)
+		if err != nil {
+			return false, "", err
+		}
+		if ka, kb := pointKeys(pa, axes), pointKeys(pb, axes); !slices.Equal(ka, kb) {
+			return false, fmt.Sprintf("element %d maps to %v on the left and to %v on the right", x, pa, pb), nil
+		}
+	}
+	return true, "", nil
+}
+
+func unionAxes(a, b []layout.Axis) []layout.Axis {
+	out := slices.Clone(a)
+	for _, x := range b {
+		if !slices.Contains(out, x) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// pointKeys is a point set with every point written on axes, in one order.
+func pointKeys(ps layout.PointSet, axes []layout.Axis) []string {
+	keys := make([]string, len(ps))
+	for i, p := range ps {
+		var b strings.Builder
+		for _, a := range axes {
+			v, _ := p.Get(a)
+			fmt.Fprintf(&b, "%d,", v)
+		}
+		keys[i] = b.String()
+	}
+	slices.Sort(keys)
+	return keys
 }

@@ -76,7 +76,8 @@ func (e envAt) Lookup(name string) (layout.Value, bool, error) {
 func Evaluable(n grammar.Node) bool {
 	switch n.(type) {
 	case *grammar.Name, *grammar.Call, *grammar.Layout, *grammar.Composed, *grammar.Swizzle,
-		*grammar.Tiler, *grammar.AngleList, *grammar.MLIRType, *grammar.Tuple, *grammar.Int, *grammar.Basis:
+		*grammar.Tiler, *grammar.AngleList, *grammar.MLIRType, *grammar.Tuple, *grammar.Int, *grammar.Basis,
+		*grammar.TirxLayout:
 		return true
 	}
 	return false
@@ -151,7 +152,8 @@ func targetIndex(path []grammar.Node) int {
 // rather than values of their own.
 func absorbsParts(n grammar.Node) bool {
 	switch n.(type) {
-	case *grammar.Layout, *grammar.Swizzle, *grammar.Basis, *grammar.Tuple, *grammar.Composed, *grammar.MLIRType:
+	case *grammar.Layout, *grammar.Swizzle, *grammar.Basis, *grammar.Tuple, *grammar.Composed, *grammar.MLIRType,
+		*grammar.TirxLayout, *grammar.TirxPart:
 		return true
 	}
 	return false

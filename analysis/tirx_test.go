@@ -3,6 +3,7 @@ package analysis
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"strings"
 	"testing"
 
@@ -197,5 +198,25 @@ func TestTIRxDuplicateOffsetRelated(t *testing.T) {
 	ee, ok := err.(*EvalError)
 	if !ok || len(ee.Related) != 1 || ee.Related[0].Range.Pos.Column != 10 || ee.Related[0].Range.End.Column != 18 {
 		t.Fatalf("error %#v, want one related range at 5@warpid", err)
+	}
+}
+
+// The example sheet of TIRx layouts evaluates without a finding.
+func TestTIRxExampleSheetIsClean(t *testing.T) {
+	src, err := os.ReadFile("../examples/tirx.cute")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := AnalyzeSheet("tirx.cute", src)
+	for _, f := range s.Findings {
+		if f.Code != CodeUnused {
+			t.Errorf("%d:%d %s: %s", f.Range.Pos.Line, f.Range.Pos.Column, f.Code, f.Message)
+		}
+	}
+	if got := boundString(t, s, "last"); got != "{laneid:31, warpid:6, m:1} | {laneid:31, warpid:10, m:1}" {
+		t.Errorf("last = %s", got)
+	}
+	if got := boundString(t, s, "corner"); got != "{TCol:223, TLane:127}" {
+		t.Errorf("corner = %s", got)
 	}
 }

@@ -101,7 +101,13 @@ func Value(v layout.Value, opts Options) string {
 	case layout.Tiler:
 		fmt.Fprintf(&b, "tiler with %d modes\n", len(v.Modes))
 		return b.String()
-	case layout.Tag:
+	case layout.Tag, layout.AxisList:
+		return b.String()
+	case layout.TileLayout:
+		b.WriteString(tirxText(v, opts.Limits))
+		return b.String()
+	case layout.PointSet:
+		b.WriteString(pointSetText(v))
 		return b.String()
 	case layout.IntTuple:
 		if v.IsTuple() {

@@ -2,8 +2,8 @@ package layout
 
 import "errors"
 
-// Sheet operations on TIRx layouts (tirx.go). size(T) needs no entry here:
-// TileLayout has a Size method, which applySize takes for any value kind.
+// Sheet operations on TIRx layouts (tirx.go), and size(T): the product of
+// the shard extents, the number of logical elements T maps.
 //
 // A logical element is named either by its flat index x, 0 <= x < size(T),
 // or by a coordinate c of a logical shape S that T admits (size(S) ==
@@ -12,6 +12,20 @@ import "errors"
 // the same layout reads a coordinate differently under each admitted shape.
 
 func init() {
+	registerOverload("size", func(args []Value) (Value, bool, error) {
+		if len(args) != 1 {
+			return nil, false, nil
+		}
+		t, ok := args[0].(TileLayout)
+		if !ok {
+			return nil, false, nil
+		}
+		n, err := t.Size()
+		if err != nil {
+			return nil, true, renamed("size", err)
+		}
+		return Int(n), true, nil
+	})
 	register(Op{Name: "tirx_map", Signature: "tirx_map(T, x) / tirx_map(T, c, S)",
 		Doc:   "L(x) = { D(x) + r + O | r in R }: the points element x (or coordinate c of the admitted shape S, flattened row-major) lives at",
 		Apply: applyTIRxMap})

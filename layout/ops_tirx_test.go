@@ -106,9 +106,6 @@ func TestTIRxOpErrors(t *testing.T) {
 			continue
 		}
 		wantOp := c.op
-		if c.op == "size" {
-			wantOp = "TileLayout"
-		}
 		if le.Op != wantOp || le.Condition != c.cond || le.Kind != c.kind || !strings.Contains(le.Error(), c.detail) {
 			t.Errorf("%s: got %#v, want op %s, condition %q, kind %v, detail containing %q", c.name, le, wantOp, c.cond, c.kind, c.detail)
 		}
@@ -349,5 +346,15 @@ func TestTileLayoutLaws(t *testing.T) {
 	// The conditional laws must have been exercised.
 	if injectiveSeen < 100 || distinctReplicasSeen < 100 {
 		t.Errorf("only %d injective shards and %d non-overlapping replica sets drawn", injectiveSeen, distinctReplicasSeen)
+	}
+}
+
+func BenchmarkTIRxMap(b *testing.B) {
+	for b.Loop() {
+		for x := range int64(128) {
+			if _, err := TIRxMap(tensorCoreTile, x); err != nil {
+				b.Fatal(err)
+			}
+		}
 	}
 }
