@@ -256,7 +256,7 @@ test('the protocol libraries are the ones vscode-languageclient uses', () => {
   }
 });
 
-test('a VS Code session: pull diagnostics, quick fix, hover, tokens, symbols, completion, formatting, cancel, exit', async (t) => {
+test('a VS Code session: diagnostics, configuration, quick fix, hints, tokens, symbols, navigation, completion, formatting, cancel, exit', async (t) => {
   const workspace = tempWorkspace(t);
   const uri = pathToFileURL(path.join(workspace, 'tile.cute')).href;
   // A sheet on disk that is never opened: workspace diagnostics read it.
@@ -365,7 +365,7 @@ test('a VS Code session: pull diagnostics, quick fix, hover, tokens, symbols, co
     assert.equal(tableRows(hover.contents.value).get(3)?.join(','), '3,19,35,51');
   });
 
-  await t.test('workspace/diagnostic: the open sheet and the unopened one on disk', async () => {
+  await t.test('workspace/diagnostic: the open sheet and the unopened one on disk, then unchanged', async () => {
     const report = await s.request(lsp.WorkspaceDiagnosticRequest.type, {
       identifier: 'cute-lsp',
       previousResultIds: [],
@@ -376,6 +376,18 @@ test('a VS Code session: pull diagnostics, quick fix, hover, tokens, symbols, co
     assert.equal(byName.get('tile.cute').version, 1);
     assert.equal(byName.get('other.cute').version, null);
     assert.deepEqual(byName.get('other.cute').items.map((d) => d.code), ['incongruent']);
+
+    // VS Code pulls the workspace again 2 s after every answer, sending the
+    // result ids it holds: nothing changed, so nothing is reported anew.
+    const again = await s.request(lsp.WorkspaceDiagnosticRequest.type, {
+      identifier: 'cute-lsp',
+      previousResultIds: report.items.map((r) => ({ uri: r.uri, value: r.resultId })),
+      partialResultToken: 'vscode-workspace-pull-2',
+    });
+    assert.deepEqual(
+      again.items.map((r) => [path.basename(new URL(r.uri).pathname), r.kind, r.resultId]).sort(),
+      report.items.map((r) => [path.basename(new URL(r.uri).pathname), 'unchanged', r.resultId]).sort(),
+    );
   });
 
   await t.test('hover: the value of tile and its offset table', async () => {
@@ -489,6 +501,66 @@ test('a VS Code session: pull diagnostics, quick fix, hover, tokens, symbols, co
     assert.deepEqual(symbols.map((x) => x.name), ['tile', 'thr', 'val']);
     assert.deepEqual(symbols[1].selectionRange, { start: { line: 2, character: 0 }, end: { line: 2, character: 3 } });
     assert.match(symbols[1].detail, /\(2,2\):\(1,2\)/);
+  });
+
+  await t.test('semanticTokens/range (the visible lines): the same tokens as the full request', async () => {
+    const full = await s.request(lsp.SemanticTokensRequest.type, { textDocument: { uri } });
+    const ranged = await s.request(lsp.SemanticTokensRangeRequest.type, {
+      textDocument: { uri },
+      range: { start: { line: 1, character: 0 }, end: { line: 2, character: 0 } },
+    });
+    const absolute = (data) => {
+      const out = [];
+      let line = 0;
+      let char = 0;
+      for (let i = 0; i < data.length; i += 5) {
+        line += data[i];
+        char = data[i] === 0 ? char + data[i + 1] : data[i + 1];
+        out.push([line, char, data[i + 2], data[i + 3], data[i + 4]].join(':'));
+      }
+      return out;
+    };
+    const onLine1 = (tokens) => tokens.filter((x) => x.startsWith('1:'));
+    const got = absolute(ranged.data);
+    check(onLine1(got).length > 0, 'tokens on line 1');
+    assert.deepEqual(onLine1(got), onLine1(absolute(full.data)));
+    // A server may answer more than the range, never a token the full answer lacks.
+    for (const tok of got) check(absolute(full.data).includes(tok), `token ${tok} is not in the full answer`);
+  });
+
+  await t.test('signatureHelp, definition, references, prepareRename and rename', async () => {
+    const comma = where(text, 2, ', (2,2)');
+    const help = await s.request(lsp.SignatureHelpRequest.type, {
+      textDocument: { uri },
+      position: { line: 2, character: comma.character + 2 },
+      context: { triggerKind: lsp.SignatureHelpTriggerKind.TriggerCharacter, triggerCharacter: ',', isRetrigger: false },
+    });
+    assert.equal(help.signatures[help.activeSignature].label, 'composition(A, B)');
+    assert.equal(help.activeParameter, 1);
+
+    const use = where(text, 2, 'tile');
+    const decl = { start: { line: 1, character: 0 }, end: { line: 1, character: 4 } };
+    const defs = await s.request(lsp.DefinitionRequest.type, { textDocument: { uri }, position: { line: 2, character: use.character + 1 } });
+    const targets = (Array.isArray(defs) ? defs : [defs]).map((d) => [d.uri || d.targetUri, d.range || d.targetSelectionRange]);
+    assert.deepEqual(targets, [[uri, decl]]);
+
+    const refs = await s.request(lsp.ReferencesRequest.type, {
+      textDocument: { uri },
+      position: { line: 1, character: 1 },
+      context: { includeDeclaration: true },
+    });
+    const useRange = { start: use, end: { line: 2, character: use.character + 4 } };
+    assert.deepEqual(refs.map((r) => [r.uri, r.range]), [[uri, decl], [uri, useRange]]);
+
+    const prepared = await s.request(lsp.PrepareRenameRequest.type, { textDocument: { uri }, position: { line: 1, character: 1 } });
+    assert.deepEqual(prepared.range, decl);
+    const inComment = await s.request(lsp.PrepareRenameRequest.type, { textDocument: { uri }, position: { line: 0, character: 3 } });
+    assert.equal(inComment, null, 'a comment cannot be renamed');
+    const edit = await s.request(lsp.RenameRequest.type, { textDocument: { uri }, position: { line: 1, character: 1 }, newName: 'tile2' });
+    check(lsp.WorkspaceEdit.is(edit), 'a workspace edit');
+    const renamed = applyEdits(text, edit.changes[uri]).split('\n');
+    assert.equal(renamed[1], 'tile2 = (16,4):(1,16)   # é😀 sixteen by four');
+    assert.equal(renamed[2], 'thr = composition(tile2, (2,2):(1,2)) # é😀 threads');
   });
 
   await t.test('textDocument/completion: typing a new line, a single-line edit around the cursor', async () => {
