@@ -144,7 +144,8 @@ class Session {
     s.process.stderr.on('data', (d) => {
       s.stderr += d;
     });
-    s.exited = new Promise((resolve) => s.process.on('exit', (code, signal) => resolve({ code, signal })));
+    // 'close' comes after stderr is drained, unlike 'exit'.
+    s.exited = new Promise((resolve) => s.process.on('close', (code, signal) => resolve({ code, signal })));
     s.connection = lsp.createProtocolConnection(reader, writer);
     s.notes = [];
     s.serverRequests = [];
@@ -663,6 +664,9 @@ test('a VS Code session: diagnostics, configuration, quick fix, hints, tokens, s
     const { code, signal } = await s.stopLikeTheClient();
     assert.equal(signal, null, `killed by ${signal} (the client's 2 s grace ran out); stderr:\n${s.stderr}`);
     assert.equal(code, 0, `stderr:\n${s.stderr}`);
+    // The server logs only what went wrong (a message it rejected, params
+    // it could not read, a recovered panic): a VS Code session gives none.
+    assert.equal(s.stderr, '', 'the server logged during the session');
   });
 });
 
@@ -695,4 +699,5 @@ test('a client without pull diagnostics is pushed them, versioned, in UTF-16', a
   assert.deepEqual(after.diagnostics.filter((d) => d.severity === lsp.DiagnosticSeverity.Error), []);
 
   assert.deepEqual(await s.stopLikeTheClient(), { code: 0, signal: null });
+  assert.equal(s.stderr, '', 'the server logged during the session');
 });
