@@ -57,7 +57,9 @@ func (s *Sheet) Complete(offset int) []Completion {
 	word, _ := wordBefore(s.Src, offset)
 	var out []Completion
 	add := func(c Completion) {
-		if strings.HasPrefix(c.Label, word) && c.Label != word {
+		// A name typed out in full is still offered: its detail shows
+		// the value or the signature.
+		if strings.HasPrefix(c.Label, word) {
 			if c.Insert == "" {
 				c.Insert = c.Label
 			}

@@ -120,6 +120,10 @@ func TestComplete(t *testing.T) {
 	if fmt.Sprint(got) != "[Also Alpha]" {
 		t.Errorf("after 'Al': %v", got)
 	}
+	full := AnalyzeSheet("t.cute", []byte("Alpha = 8:1\nC = Alpha"))
+	if got := full.Complete(len("Alpha = 8:1\nC = Alpha")); len(got) != 1 || got[0].Label != "Alpha" || got[0].Detail != "8:1" {
+		t.Errorf("a name typed out in full: %+v", got)
+	}
 	got = labels(strings.Index(src, "log")) // nothing typed: everything, names first
 	if len(got) < 40 || got[0] != "Also" && got[0] != "Alpha" {
 		t.Errorf("empty prefix: %d items starting %v", len(got), got[:3])

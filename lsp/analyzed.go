@@ -354,8 +354,9 @@ func (a *Analyzed) Completion(_ context.Context, snap *Snapshot, _ Config, off i
 	if s == nil {
 		return nil
 	}
-	word := snap.WordAt(off)
-	replace := Span{min(word.Start, off), off}
+	// The proposal replaces the whole word the cursor is in, so that one
+	// accepted in the middle of a word does not leave its tail behind.
+	replace := snap.WordAt(off)
 	var out []CompletionItem
 	for _, c := range s.Complete(off) {
 		out = append(out, CompletionItem{Label: c.Label, Detail: c.Detail, Doc: c.Doc, Kind: completionKindOf[c.Kind], Insert: c.Insert, Replace: replace})
