@@ -125,8 +125,14 @@ func documentDiagnostic(_ context.Context, s *Server, params []byte) (any, error
 		return &protocol.RelatedUnchangedDocumentDiagnosticReport{UnchangedDocumentDiagnosticReport: protocol.UnchangedDocumentDiagnosticReport{
 			Kind: string(protocol.DocumentDiagnosticReportKindUnchanged), ResultID: id}}, nil
 	}
+	items := toDiagnostics(snap, enc, s.findings(snap))
+	if p, ok := s.features.(Publisher); ok {
+		// The work the analysis left (see Publisher) runs while the
+		// answer is sent.
+		go p.Published(snap)
+	}
 	return &protocol.RelatedFullDocumentDiagnosticReport{FullDocumentDiagnosticReport: protocol.FullDocumentDiagnosticReport{
-		Kind: string(protocol.DocumentDiagnosticReportKindFull), ResultID: &id, Items: toDiagnostics(snap, enc, s.findings(snap))}}, nil
+		Kind: string(protocol.DocumentDiagnosticReportKindFull), ResultID: &id, Items: items}}, nil
 }
 
 // Workspace diagnostics cover the open .cute documents and the .cute files

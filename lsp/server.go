@@ -173,7 +173,7 @@ func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) int {
 	}()
 	select {
 	case <-closed:
-	case <-time.After(time.Second):
+	case <-time.After(250 * time.Millisecond):
 	}
 	return code
 }
