@@ -133,3 +133,30 @@ func smallArgs(args []Value) bool {
 	}
 	return true
 }
+
+// TestBufferCoalesceGivesBackUnusedNodes: a coalesce through a buffer whose
+// result is one mode, or that goes the tree's way (a run-time or unknown
+// leaf), leaves the buffer as it was, and its result is the heap's.
+func TestBufferCoalesceGivesBackUnusedNodes(t *testing.T) {
+	buf := NewBuffer(64)
+	for _, l := range []Layout{
+		mustLayout("(2,4):(1,2)"),
+		mustLayout("(1,1):(3,5)"),
+		Make(Tup(Int(2), Dyn(4)), Ints(1, 2)),
+		mustLayout("(2,?):(1,2)"),
+		Make(Ints(2, 4), Ints(1, 2, 3)),
+	} {
+		used := buf.used
+		got, gotErr := buf.Coalesce(l)
+		want, wantErr := Coalesce(l)
+		if got.String() != want.String() || (gotErr == nil) != (wantErr == nil) {
+			t.Errorf("coalesce(%v): buffer %v, %v; heap %v, %v", l, got, gotErr, want, wantErr)
+		}
+		if buf.used != used {
+			t.Errorf("coalesce(%v) = %v kept %d nodes of the buffer", l, got, buf.used-used)
+		}
+	}
+	if got, _ := buf.Coalesce(mustLayout("(2,4):(1,4)")); got.String() != "(2,4):(1,4)" || buf.used != 2*MaxFlatRank {
+		t.Errorf("a result of two modes: %v, %d nodes used", got, buf.used)
+	}
+}

@@ -17,6 +17,24 @@ func Coalesce(l Layout) (Layout, error) { return (*Buffer)(nil).Coalesce(l) }
 func (b *Buffer) Coalesce(l Layout) (Layout, error) {
 	// Its leaves pushed as they are walked: a layout that flattens is
 	// congruent, the check is needed only after.
+	if b != nil {
+		// Straight into the result's nodes: shapes at [0, MaxFlatRank),
+		// strides from MaxFlatRank on.
+		slab := b.tuples(2 * MaxFlatRank)
+		n := 0
+		ok := pushStaticNodes(slab, &n, &l.Shape, &l.Stride)
+		if ok && n > 1 {
+			return Layout{Shape: tupleOf(slab[:n:n]), Stride: tupleOf(slab[MaxFlatRank : MaxFlatRank+n : MaxFlatRank+n])}, nil
+		}
+		b.used -= 2 * MaxFlatRank // the nodes were the last taken; no result points into them
+		switch {
+		case !ok:
+			return coalesceTree(l)
+		case n == 1:
+			return Layout{Shape: slab[0], Stride: slab[MaxFlatRank]}, nil
+		}
+		return Layout{Shape: Int(1), Stride: Int(0)}, nil
+	}
 	var flat FlatLayout
 	if pushStaticLeaves(&flat, &l.Shape, &l.Stride) {
 		flat.finish()
@@ -290,6 +308,47 @@ func pushStaticLeaves(dst *FlatLayout, s, d *IntTuple) bool {
 	}
 	_, _, ok := dst.push(s.val, d.val)
 	return ok
+}
+
+// pushStaticNodes is pushStaticLeaves into nodes: the coalesced modes'
+// shapes are nodes[:*n], their strides nodes[MaxFlatRank:MaxFlatRank+*n].
+func pushStaticNodes(nodes []IntTuple, n *int, s, d *IntTuple) bool {
+	if s.kind == kindTuple {
+		dElems, sElems := elemsAt(d), elemsAt(s)
+		if d.kind != kindTuple || len(dElems) != len(sElems) {
+			return false
+		}
+		for i := range sElems {
+			if !pushStaticNodes(nodes, n, &sElems[i], &dElems[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	if !s.static || !d.static || !s.isPlainInt() || !d.isPlainInt() {
+		return false
+	}
+	// FlatLayout.push on the nodes.
+	if s.val == 1 {
+		return true
+	}
+	if w := *n - 1; w >= 0 {
+		end, ok := mulChecked(nodes[w].val, nodes[MaxFlatRank+w].val)
+		if !ok {
+			return false
+		}
+		if end == d.val {
+			m, ok := mulChecked(nodes[w].val, s.val)
+			nodes[w].val = m
+			return ok
+		}
+	}
+	if *n == MaxFlatRank {
+		return false
+	}
+	nodes[*n], nodes[MaxFlatRank+*n] = Int(s.val), Int(d.val)
+	*n++
+	return true
 }
 
 // flattenStaticLeaves is flattenLeaves for static plain integers, in one
