@@ -20,6 +20,8 @@ import (
 // colexicographically (c mod size(s_0) into mode 0, the quotient on), the
 // last mode getting the remainder unreduced; integer by integer is c*d.
 // With scaled-basis strides the offset is a basis sum (an arithmetic tuple).
+// An empty tuple coordinate, at the top or in any mode, is an error: CuTe
+// sums a tuple's modes with no starting term, which an empty tuple has not.
 // Law: Crd2Idx(c, s, d) == InnerProduct(c, d) for every coordinate c congruent to s.
 func Crd2Idx(coord, shape, stride IntTuple) (IntTuple, error) {
 	static := true
@@ -42,7 +44,7 @@ func fastCrd2Idx(c, s, d *IntTuple, static *bool) (int64, bool) {
 		return fastSplit(c.val, s, d, static)
 	}
 	cElems, dElems, sElems := elemsAt(c), elemsAt(d), elemsAt(s)
-	if s.kind != kindTuple || d.kind != kindTuple || len(cElems) != len(sElems) || len(dElems) != len(sElems) {
+	if s.kind != kindTuple || d.kind != kindTuple || len(cElems) != len(sElems) || len(dElems) != len(sElems) || len(cElems) == 0 {
 		return 0, false
 	}
 	var acc int64
@@ -124,6 +126,9 @@ func crd2idx(coord, shape, stride IntTuple) (IntTuple, error) {
 		}
 		if !stride.IsTuple() || len(stride.elems()) != len(shape.elems()) {
 			return IntTuple{}, errorf("crd2idx", CondCongruent, "shape %v, stride %v", shape, stride)
+		}
+		if len(coord.elems()) == 0 {
+			return IntTuple{}, errorf("crd2idx", CondInvalidParams, "the coordinate () has no modes to sum (shape %v)", shape)
 		}
 		acc := Int(0)
 		for i := range coord.elems() {

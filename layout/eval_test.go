@@ -276,9 +276,11 @@ func TestSliceAndDice(t *testing.T) {
 			t.Fatal(err)
 		}
 		k := Tup(liftCoord(marked, c, nil)...)
-		got, err := s.EvalCoord(k)
-		if err != nil {
-			t.Fatalf("slice %v at %v: %v", s, k, err)
+		got := Int(0) // no "_": the slice is ():(), which CuTe cannot evaluate at ()
+		if len(k.Elems()) > 0 {
+			if got, err = s.EvalCoord(k); err != nil {
+				t.Fatalf("slice %v at %v: %v", s, k, err)
+			}
 		}
 		sum, _ := Add(got, off)
 		if !sum.Equal(want) {

@@ -430,19 +430,22 @@ func foldLeaves(op string, t IntTuple, f func(a, b int64) int64) (IntTuple, erro
 
 // ElemLess reports whether every leaf of a is less than the matching leaf of
 // b (a may have fewer modes than b; extra modes of a make it false).
+// CuTe compares every pair of modes the two tuples share, even after one
+// pair is found not less, so a tuple against an integer in any shared mode
+// is an error (CuTe has no tuple < integer), whatever the other modes say.
 // Law: ElemLess(c, s) for every coordinate c of shape s.
 func ElemLess(a, b IntTuple) (bool, error) {
 	if a.IsTuple() && b.IsTuple() {
-		for i := range a.elems() {
-			if i >= len(b.elems()) {
-				return false, nil
+		as, bs := a.elems(), b.elems()
+		less := len(as) <= len(bs)
+		for i := range min(len(as), len(bs)) {
+			ok, err := ElemLess(as[i], bs[i])
+			if err != nil {
+				return false, inMode(err, i)
 			}
-			ok, err := ElemLess(a.elems()[i], b.elems()[i])
-			if err != nil || !ok {
-				return false, err
-			}
+			less = less && ok
 		}
-		return true, nil
+		return less, nil
 	}
 	x, err := leafValue("elem_less", a)
 	if err != nil {

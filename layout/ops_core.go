@@ -507,8 +507,27 @@ func init() {
 	tuple1("max", "the largest leaf of T", Max)
 	tuple1("min", "the smallest leaf of T", Min)
 	tuple1("gcd", "the greatest common divisor of the leaves of T", Gcd)
-	tuple1("compact_col_major", "the column-major (LayoutLeft) strides of shape T", CompactColMajor)
-	tuple1("compact_row_major", "the row-major (LayoutRight) strides of shape T", CompactRowMajor)
+	// compact_col_major(S, current) and compact_row_major(S, current) start
+	// at current, as CuTe's default argument does (1 when left out).
+	for _, m := range []struct {
+		name, doc string
+		major     Tag
+	}{
+		{"compact_col_major", "the column-major (LayoutLeft) strides of shape T, the first being current (default 1)", LayoutLeft},
+		{"compact_row_major", "the row-major (LayoutRight) strides of shape T, the last being current (default 1)", LayoutRight},
+	} {
+		register(Op{Name: m.name, Signature: m.name + "(T [, current])", Doc: m.doc, Apply: func(args []Value) (Value, error) {
+			ts, err := tupleArgs(m.name, args, 1, 2)
+			if err != nil {
+				return nil, err
+			}
+			current := Int(1)
+			if len(ts) == 2 {
+				current = ts[1]
+			}
+			return CompactMajor(ts[0], current, m.major)
+		}})
+	}
 	tuple2("inner_product", "sum(a_i * b_i) over congruent A and B", InnerProduct)
 	tuple2("ceil_div", "A / B rounded up, mode by mode or folded across A's modes", CeilDiv)
 	tuple2("shape_div", "A / B for shapes, with CuTe's divisibility check", ShapeDiv)

@@ -19,7 +19,8 @@ const (
 // ((a,b,...),(x,y,...)) it gives ((a,x),(b,y),...); with several layouts it
 // zips their modes: zip(A, B) has modes (A_i, B_i). When the first operand is
 // not a tuple nothing is transposed: zip(A, B) == make_layout(make_layout(A, B))
-// for an integer-shaped A. Every operand must have the first one's rank.
+// for an integer-shaped A. Every operand must have the first one's rank, and
+// a layout of no modes cannot be zipped (CuTe reads its mode 0).
 func Zip(layouts ...Layout) (Layout, error) {
 	const op = "zip"
 	switch len(layouts) {
@@ -44,7 +45,10 @@ func zipLayouts(op string, ls ...Layout) (Layout, error) {
 
 // zipModes is CuTe's zip(T) on the shape and stride of a layout at once.
 func zipModes(op string, s, d IntTuple) (Layout, error) {
-	if !s.IsTuple() || s.Len() == 0 || !s.At(0).IsTuple() {
+	if s.IsTuple() && s.Len() == 0 {
+		return Layout{}, errorf(op, CondIndexRange, "zip reads mode 0 of its argument to learn the rank, and %v has no modes", Make(s, d))
+	}
+	if !s.IsTuple() || !s.At(0).IsTuple() {
 		if s.IsTuple() {
 			return Make(Tup(s), Tup(d)), nil
 		}

@@ -1,0 +1,89 @@
+package layout
+
+import "testing"
+
+// CuTe instantiates the comparison of every mode the two tuples share, so a
+// tuple against an integer is rejected even after an earlier mode decided.
+func TestElemLessComparesEverySharedMode(t *testing.T) {
+	if _, err := ElemLess(mustTuple("(1,(8,4))"), mustTuple("(0,2)")); err == nil {
+		t.Error("elem_less((1,(8,4)), (0,2)): tuple against integer in mode 1 not reported")
+	}
+	if _, err := ElemLess(mustTuple("((8,4),1)"), mustTuple("(2,0)")); err == nil {
+		t.Error("elem_less(((8,4),1), (2,0)) not reported")
+	}
+	for _, tc := range []struct {
+		a, b string
+		want bool
+	}{
+		{"(1,2,3)", "(4,4)", false},
+		{"(1,2)", "(4,4,(2,2))", true},
+		{"(1,5)", "(4,4,(2,2))", false},
+		{"()", "(1)", true},
+		{"(5)", "()", false},
+	} {
+		got, err := ElemLess(mustTuple(tc.a), mustTuple(tc.b))
+		if err != nil || got != tc.want {
+			t.Errorf("elem_less(%s, %s) = %v, %v; want %v", tc.a, tc.b, got, err, tc.want)
+		}
+	}
+}
+
+// CuTe sums a tuple coordinate's modes with no starting term: an empty tuple
+// coordinate, wherever it sits, does not compile.
+func TestCrd2IdxRejectsEmptyCoordinate(t *testing.T) {
+	for _, tc := range []struct{ coord, layout string }{
+		{"()", "():()"},
+		{"((),1)", "((),4):((),1)"},
+		{"((),_)", "((),4):((),1)"},
+	} {
+		l := mustLayout(tc.layout)
+		if v, err := Crd2Idx(mustTuple(tc.coord), l.Shape, l.Stride); err == nil {
+			t.Errorf("crd2idx(%s, %s) = %v, want an error", tc.coord, tc.layout, v)
+		}
+		if s, off, err := SliceAndOffset(mustTuple(tc.coord), l); err == nil {
+			t.Errorf("slice_and_offset(%s, %s) = %v + %v, want an error", tc.coord, tc.layout, s, off)
+		}
+	}
+	// Slicing alone never evaluates: slice((), ():()) is ():().
+	if s, err := Slice(mustTuple("()"), mustLayout("():()")); err != nil || s.String() != "():()" {
+		t.Errorf("slice((), ():()) = %v, %v", s, err)
+	}
+	// A projection that drops every mode of the thread layout leaves an
+	// empty tile, whose coordinate () CuTe cannot evaluate.
+	if p, err := Apply("local_partition", mustLayout("(32,4):(4,1)"), mustLayout("(1,2):(1,1)"), Int(0), mustTuple("(_,_)")); err == nil {
+		t.Errorf("local_partition with projection (_,_) = %v, want an error", p)
+	}
+}
+
+// compact_col_major(S, current) and compact_row_major(S, current) take
+// CuTe's optional start.
+func TestCompactMajorStart(t *testing.T) {
+	for _, tc := range []struct{ op, shape, current, want string }{
+		{"compact_col_major", "(4,2)", "3", "(3,12)"},
+		{"compact_col_major", "(4,(6,(2,1)))", "2", "(2,(8,(48,0)))"},
+		{"compact_row_major", "(2,8)", "3", "(24,3)"},
+		{"compact_col_major", "(2,3)", "(1,5)", "(1,5)"},
+		{"compact_row_major", "(4,2)", "1", "(2,1)"},
+	} {
+		got, err := Apply(tc.op, mustTuple(tc.shape), mustTuple(tc.current))
+		if err != nil || got.String() != tc.want {
+			t.Errorf("%s(%s, %s) = %v, %v; want %s", tc.op, tc.shape, tc.current, got, err, tc.want)
+		}
+	}
+	if got, err := Apply("compact_col_major", mustTuple("4"), mustTuple("(1,5)")); err == nil {
+		t.Errorf("compact_col_major(4, (1,5)) = %v, want an error", got)
+	}
+	if got, err := Apply("compact_col_major", mustTuple("4"), Int(1), Int(1)); err == nil {
+		t.Errorf("compact_col_major with three arguments = %v, want an error", got)
+	}
+}
+
+// CuTe's zip reads mode 0 of a tuple to learn the rank of the result.
+func TestZipRejectsNoModes(t *testing.T) {
+	if z, err := Zip(mustLayout("():()")); err == nil {
+		t.Errorf("zip(():()) = %v, want an error", z)
+	}
+	if z, err := Zip(mustLayout("(4):(1)")); err != nil || z.String() != "((4)):((1))" {
+		t.Errorf("zip((4):(1)) = %v, %v; want ((4)):((1))", z, err)
+	}
+}
