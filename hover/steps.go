@@ -21,6 +21,9 @@ func Steps(call *grammar.Call, env analysis.Env) string {
 		}
 		args[i] = v
 	}
+	if call.Fun.Name == "tirx_map" {
+		return tirxMapSteps(args)
+	}
 	if len(args) != 2 {
 		return ""
 	}

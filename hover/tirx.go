@@ -175,3 +175,94 @@ func plural(n int64, noun string) string {
 	}
 	return strconv.FormatInt(n, 10) + " " + noun + "s"
 }
+
+// tirxMapSteps shows tirx_map(T, x) or tirx_map(T, c, S) as TIRx defines
+// the forward mapping: the coordinate flattened row-major, the flat index
+// split over the shard extents, each component times its stride added to
+// its axis with the offset, then every replica combination.
+func tirxMapSteps(args []layout.Value) string {
+	if len(args) < 2 {
+		return ""
+	}
+	t, ok := args[0].(layout.TileLayout)
+	if !ok {
+		return ""
+	}
+	points, err := layout.Apply("tirx_map", args...)
+	if err != nil {
+		return ""
+	}
+	comps, err := layout.Apply("tirx_split", args...)
+	if err != nil {
+		return ""
+	}
+	c := tupleInts(comps)
+	var flat int64
+	extents := make([]int64, len(t.Shard))
+	for k, it := range t.Shard {
+		extents[k] = it.Extent
+	}
+	for k, ck := range c { // the components are the flat index's digits
+		flat = flat*extents[k] + ck
+	}
+	var b strings.Builder
+	b.WriteString("**Steps** (L(x) = { D(x) + r + O | r in R }):\n\n")
+	step := 1
+	if len(args) == 3 {
+		fmt.Fprintf(&b, "%d. flatten %v row-major in %v (last fastest): x = %d\n", step, args[1], args[2], flat)
+		step++
+	}
+	fmt.Fprintf(&b, "%d. split x = %d by the shard extents %v: c = %v\n", step, flat, layout.Ints(extents...), comps)
+	step++
+	offset := map[layout.Axis]int64{}
+	for _, o := range t.Offset {
+		offset[o.Axis] += o.Value
+	}
+	var sums []string
+	for _, a := range t.Axes() {
+		var terms []string
+		var sum int64
+		for k, it := range t.Shard {
+			if it.Axis == a {
+				terms = append(terms, fmt.Sprintf("%d·%d", it.Stride, c[k]))
+				sum += it.Stride * c[k]
+			}
+		}
+		if o, ok := offset[a]; ok {
+			terms = append(terms, fmt.Sprintf("%d", o))
+			sum += o
+		}
+		if len(terms) == 0 {
+			terms = []string{"0"}
+		}
+		sums = append(sums, fmt.Sprintf("%s = %s = %d", a, strings.Join(terms, " + "), sum))
+	}
+	fmt.Fprintf(&b, "%d. each c_k times its stride onto its axis, plus the offset: %s\n", step, strings.Join(sums, "; "))
+	step++
+	if len(t.Replica) > 0 {
+		var rs []string
+		for _, it := range t.Replica {
+			rs = append(rs, fmt.Sprintf("r·%d on %s, r < %d", it.Stride, it.Axis, it.Extent))
+		}
+		fmt.Fprintf(&b, "%d. every replica adds %s: `%v`\n", step, strings.Join(rs, "; "), points)
+	} else {
+		fmt.Fprintf(&b, "%d. no replica: `%v`\n", step, points)
+	}
+	return b.String()
+}
+
+// tupleInts is the integers of a flat tuple value (nil for anything else).
+func tupleInts(v layout.Value) []int64 {
+	t, ok := v.(layout.IntTuple)
+	if !ok {
+		return nil
+	}
+	if !t.IsTuple() {
+		return []int64{t.Value()}
+	}
+	out := make([]int64, t.Len())
+	for i := range out {
+		out[i] = t.At(i).Value()
+	}
+	return out
+}

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cute-lsp/cute-lsp/analysis"
 	"github.com/cute-lsp/cute-lsp/layout"
 )
 
@@ -74,5 +75,44 @@ func TestTIRxHoverValues(t *testing.T) {
 	far := layout.TileLayout{Shard: []layout.Iter{{Extent: 4, Stride: 1 << 62, Axis: "m"}}}
 	if got := Value(far, DefaultOptions); !strings.Contains(got, "_no mapping table: ") || strings.Contains(got, "reaches") {
 		t.Errorf("points past int64: %s", got)
+	}
+}
+
+// TestTIRxMapSteps: hovering tirx_map shows the seed's four steps with the
+// numbers of the element: (7,15) of the register tile and a flat index of
+// the tensor-memory tile.
+func TestTIRxMapSteps(t *testing.T) {
+	src := "T = S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid] + 5@warpid\n" +
+		"p = tirx_map(T, (7,15), (8,16))\n" +
+		"q = tirx_map(S[(2,128,112):(112@TCol,1@TLane,1@TCol)], 300)\n"
+	s := analysis.AnalyzeSheet("t.cute", []byte(src))
+	for _, tc := range []struct {
+		at   string
+		want []string
+	}{
+		{"tirx_map(T", []string{
+			"1. flatten (7,15) row-major in (8,16) (last fastest): x = 127",
+			"2. split x = 127 by the shard extents (8,2,4,2): c = (7,1,3,1)",
+			"3. each c_k times its stride onto its axis, plus the offset: laneid = 4·7 + 1·3 = 31; warpid = 1·1 + 5 = 6; m = 1·1 = 1\n",
+			"4. every replica adds r·4 on warpid, r < 2: `{laneid:31, warpid:6, m:1} | {laneid:31, warpid:10, m:1}`"}},
+		{"tirx_map(S", []string{
+			"1. split x = 300 by the shard extents (2,128,112): c = (0,2,76)",
+			"TCol = 112·0 + 1·76 = 76; TLane = 1·2 = 2",
+			"3. no replica: `{TCol:76, TLane:2}`"}},
+	} {
+		tg, ok := s.TargetAt(strings.Index(src, tc.at) + 2)
+		if !ok {
+			t.Fatalf("no target at %s", tc.at)
+		}
+		got := Target(tg, DefaultOptions)
+		for _, w := range tc.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("hover of %s lacks %q:\n%s", tc.at, w, got)
+			}
+		}
+	}
+	// Not a TIRx layout, or arguments that fail: no steps.
+	if got := tirxMapSteps([]layout.Value{layout.Int(3), layout.Int(1)}); got != "" {
+		t.Errorf("steps of a non-TIRx argument: %q", got)
 	}
 }

@@ -73,11 +73,16 @@ func applyTIRxSplit(args []Value) (Value, error) {
 	return Ints(c...), nil
 }
 
-func applyTIRxAxes(args []Value) (Value, error) {
-	if err := argCount("tirx_axes", args, 1, 1); err != nil {
-		return nil, err
+// soleTIRxArg reads the one argument, a TIRx layout, of op.
+func soleTIRxArg(op string, args []Value) (TileLayout, error) {
+	if err := argCount(op, args, 1, 1); err != nil {
+		return TileLayout{}, err
 	}
-	t, err := tirxLayoutArg("tirx_axes", args[0])
+	return tirxLayoutArg(op, args[0])
+}
+
+func applyTIRxAxes(args []Value) (Value, error) {
+	t, err := soleTIRxArg("tirx_axes", args)
 	if err != nil {
 		return nil, err
 	}
@@ -85,10 +90,7 @@ func applyTIRxAxes(args []Value) (Value, error) {
 }
 
 func applyTIRxReplicas(args []Value) (Value, error) {
-	if err := argCount("tirx_replicas", args, 1, 1); err != nil {
-		return nil, err
-	}
-	t, err := tirxLayoutArg("tirx_replicas", args[0])
+	t, err := soleTIRxArg("tirx_replicas", args)
 	if err != nil {
 		return nil, err
 	}

@@ -140,6 +140,7 @@ func documentDiagnostic(_ context.Context, s *Server, params []byte) (any, error
 const (
 	maxWorkspaceSheets = 2000
 	maxSheetBytes      = 4 << 20
+	maxDiskBytes       = 16 << 20 // of sheets read from disk kept between requests
 )
 
 func workspaceDiagnostic(ctx context.Context, s *Server, params []byte) (any, error) {
@@ -209,7 +210,7 @@ func (s *Server) workspaceSheets() []*Snapshot {
 				return nil
 			}
 			seen[u] = true
-			if snap := readSnapshot(u, path); snap != nil {
+			if snap := s.readSnapshot(u, path); snap != nil {
 				out = append(out, snap)
 			}
 			return nil
@@ -225,21 +226,41 @@ func (s *Server) snapshot(u string) *Snapshot {
 		return snap
 	}
 	if path := filePath(u); path != "" {
-		return readSnapshot(u, path)
+		return s.readSnapshot(u, path)
 	}
 	return nil
 }
 
-func readSnapshot(u, path string) *Snapshot {
+// readSnapshot is the file at path as a snapshot of uri u (version 0): the
+// one read before when the file's size and modification time are the
+// same, else read now. nil when it is not a regular file of at most
+// maxSheetBytes.
+func (s *Server) readSnapshot(u, path string) *Snapshot {
 	info, err := os.Stat(path)
 	if err != nil || !info.Mode().IsRegular() || info.Size() > maxSheetBytes {
 		return nil
+	}
+	s.diskMu.Lock()
+	d, ok := s.onDisk[path]
+	s.diskMu.Unlock()
+	if ok && d.snap.URI == u && d.size == info.Size() && d.modTime.Equal(info.ModTime()) {
+		return d.snap
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil
 	}
-	return NewSnapshot(u, 0, KindOf(u, ""), string(data))
+	snap := NewSnapshot(u, 0, KindOf(u, ""), string(data))
+	s.diskMu.Lock()
+	// What is kept is bounded (files, and bytes of text with their
+	// analyses); past it the files are read afresh.
+	if s.onDisk == nil || len(s.onDisk) >= maxWorkspaceSheets || s.onDiskBytes+info.Size() > maxDiskBytes {
+		s.onDisk, s.onDiskBytes = map[string]diskSnapshot{}, 0
+	}
+	s.onDisk[path] = diskSnapshot{size: info.Size(), modTime: info.ModTime(), snap: snap}
+	s.onDiskBytes += info.Size()
+	s.diskMu.Unlock()
+	return snap
 }
 
 // diagnosticScheduler publishes diagnostics for open documents. Each open

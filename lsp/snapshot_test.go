@@ -2,6 +2,8 @@ package lsp
 
 import (
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf16"
@@ -135,5 +137,33 @@ func TestKindOf(t *testing.T) {
 	}
 	if KindOf("untitled:1", "cute") != KindSheet {
 		t.Error("language id cute not recognized")
+	}
+}
+
+// TestDiskSnapshotsAreKept: a sheet on disk is read once while its size
+// and modification time stay, and read again when it changes.
+func TestDiskSnapshotsAreKept(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "a.cute")
+	if err := os.WriteFile(path, []byte("A = 8:1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := NewServer(Options{})
+	u := fileURI(path)
+	first := s.readSnapshot(u, path)
+	if first == nil || first.Text != "A = 8:1\n" {
+		t.Fatalf("first read: %+v", first)
+	}
+	if again := s.readSnapshot(u, path); again != first {
+		t.Errorf("an unchanged file was read again")
+	}
+	if err := os.WriteFile(path, []byte("A = 16:1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if changed := s.readSnapshot(u, path); changed == first || changed.Text != "A = 16:1\n" {
+		t.Errorf("a changed file gives %+v", changed)
+	}
+	if s.readSnapshot(u, filepath.Join(dir, "missing.cute")) != nil || s.readSnapshot(u, dir) != nil {
+		t.Errorf("a missing file or a directory gives a snapshot")
 	}
 }
