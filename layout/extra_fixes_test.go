@@ -87,3 +87,41 @@ func TestZipRejectsNoModes(t *testing.T) {
 		t.Errorf("zip((4):(1)) = %v, %v; want ((4)):((1))", z, err)
 	}
 }
+
+// CuTe has layout overloads of zip for one and two layouts only; three go to
+// the generic tuple zip, which gives a tuple of layouts the sheet cannot hold.
+func TestZipTakesAtMostTwoLayouts(t *testing.T) {
+	a, b, c := mustLayout("(2,3):(1,2)"), mustLayout("(4,5):(6,24)"), mustLayout("(6,7):(1,6)")
+	if z, err := Zip(a, b, c); err == nil {
+		t.Errorf("zip of three layouts = %v, want an error", z)
+	}
+	if z, err := Zip(a, b); err != nil || z.String() != "((2,4),(3,5)):((1,6),(2,24))" {
+		t.Errorf("zip(A, B) = %v, %v", z, err)
+	}
+}
+
+// CuTe's gcd folds from the right with a signed Euclid, and leaves a lone leaf as it is.
+func TestGcdFoldsAsCuTe(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"(3,-1)", "-1"},
+		{"((-3,2))", "-1"},
+		{"((-2,0),-2,2,-3)", "-1"},
+		{"(-8,(0,1))", "1"},
+		{"(0,0,(4))", "4"},
+		{"(12,(18,8))", "2"},
+		{"-6", "-6"},
+	} {
+		got, err := Gcd(mustTuple(tc.in))
+		if err != nil || got.String() != tc.want {
+			t.Errorf("gcd(%s) = %v, %v; want %s", tc.in, got, err, tc.want)
+		}
+	}
+	for _, bad := range []string{"()", "((),1)", "(2,())"} {
+		if got, err := Gcd(mustTuple(bad)); err == nil {
+			t.Errorf("gcd(%s) = %v, want an error", bad, got)
+		}
+	}
+	if got, err := Apply("compact_order", mustTuple("(2,(3,1),4)"), LayoutRight); err != nil || got.String() != "(12,(4,0),1)" {
+		t.Errorf("compact_order((2,(3,1),4), LayoutRight) = %v, %v", got, err)
+	}
+}

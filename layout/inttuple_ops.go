@@ -384,13 +384,59 @@ func Max(t IntTuple) (IntTuple, error) { return foldLeaves("max", t, maxLeaf) }
 // Law: Min(t) <= every leaf of t.
 func Min(t IntTuple) (IntTuple, error) { return foldLeaves("min", t, minLeaf) }
 
-// Gcd is the greatest common divisor of the leaves of t (unknown if a leaf is unknown).
+// Gcd is CuTe's gcd(t), the greatest common divisor of the leaves of t
+// (unknown if a leaf is unknown), folded as CuTe folds it: from the right,
+// gcd(t0, gcd(t1, ...)), each tuple mode first reduced on its own, with
+// CuTe's two-integer gcd (Euclid on C++'s truncating remainder, no absolute
+// value taken). So a negative leaf can make it negative, gcd((3,-1)) == -1,
+// and a leaf alone is itself. A tuple with no modes, anywhere, is an error.
 // Law: Gcd(t) divides every leaf of t.
-func Gcd(t IntTuple) (IntTuple, error) { return foldLeaves("gcd", t, gcdLeaf) }
+func Gcd(t IntTuple) (IntTuple, error) {
+	if !t.IsTuple() {
+		if t.kind != kindUnknown && !t.isPlainInt() {
+			return IntTuple{}, errorf("gcd", "", "%v is not an integer", t)
+		}
+		return t, nil
+	}
+	es := t.elems()
+	if len(es) == 0 {
+		return IntTuple{}, errorf("gcd", "", "gcd of the empty tuple")
+	}
+	acc, err := Gcd(es[len(es)-1])
+	if err != nil {
+		return IntTuple{}, err
+	}
+	for i := len(es) - 2; i >= 0; i-- {
+		x, err := Gcd(es[i])
+		if err != nil {
+			return IntTuple{}, err
+		}
+		if x.kind == kindUnknown || acc.kind == kindUnknown {
+			acc = Unknown()
+			continue
+		}
+		acc = intLeaf(cuteGcd(x.val, acc.val), x.static && acc.static)
+	}
+	return acc, nil
+}
+
+// cuteGcd is CuTe's gcd(t, u): Euclid's algorithm on C++'s truncating
+// remainder, keeping the signs it meets (gcd(3, -1) == -1, gcd(0, u) == u).
+func cuteGcd(t, u int64) int64 {
+	for {
+		if t == 0 {
+			return u
+		}
+		u %= t
+		if u == 0 {
+			return t
+		}
+		t %= u
+	}
+}
 
 func maxLeaf(a, b int64) int64 { return max(a, b) }
 func minLeaf(a, b int64) int64 { return min(a, b) }
-func gcdLeaf(a, b int64) int64 { return gcd64(a, b) }
 
 func foldLeaves(op string, t IntTuple, f func(a, b int64) int64) (IntTuple, error) {
 	n := countLeaves(t)

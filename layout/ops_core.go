@@ -532,7 +532,23 @@ func init() {
 	tuple2("ceil_div", "A / B rounded up, mode by mode or folded across A's modes", CeilDiv)
 	tuple2("shape_div", "A / B for shapes, with CuTe's divisibility check", ShapeDiv)
 	tuple2("elem_scale", "each leaf of A times the size of the matching mode of B", ElemScale)
-	tuple2("compact_order", "compact strides for shape A laid out in the order B", CompactOrder)
+	register(Op{Name: "compact_order", Signature: "compact_order(A, B | LayoutLeft | LayoutRight)", Doc: "compact strides for shape A laid out in the order B (a tag: compact_col_major or compact_row_major)", Apply: func(args []Value) (Value, error) {
+		if err := argCount("compact_order", args, 2, 2); err != nil {
+			return nil, err
+		}
+		if tag, ok := args[1].(Tag); ok {
+			shape, err := coreTupleArg("compact_order", args[0])
+			if err != nil {
+				return nil, err
+			}
+			return CompactMajor(shape, Int(1), tag)
+		}
+		ts, err := tupleArgs("compact_order", args, 2, 2)
+		if err != nil {
+			return nil, err
+		}
+		return CompactOrder(ts[0], ts[1])
+	}})
 	tuple2("unflatten", "the flat tuple A regrouped into the profile B", Unflatten)
 	tuple2("prefix_product", "the exclusive prefix product of A starting at B", PrefixProduct)
 	tuple2("suffix_product", "the exclusive suffix product of A starting at B", SuffixProduct)

@@ -101,7 +101,7 @@ func init() {
 	})
 	register(Op{
 		Name:      "zip",
-		Signature: "zip(L [, M...])",
+		Signature: "zip(L [, M])",
 		Doc:       "transpose of modes: zip(((a,b),(x,y))) = ((a,x),(b,y)); zip(A, B) has modes (A_i, B_i)",
 		Apply: func(args []Value) (Value, error) {
 			ls := make([]Layout, len(args))

@@ -16,16 +16,21 @@ const (
 )
 
 // Zip is CuTe's zip on layouts, a transpose of modes. With one layout
-// ((a,b,...),(x,y,...)) it gives ((a,x),(b,y),...); with several layouts it
+// ((a,b,...),(x,y,...)) it gives ((a,x),(b,y),...); with two layouts it
 // zips their modes: zip(A, B) has modes (A_i, B_i). When the first operand is
 // not a tuple nothing is transposed: zip(A, B) == make_layout(make_layout(A, B))
-// for an integer-shaped A. Every operand must have the first one's rank, and
-// a layout of no modes cannot be zipped (CuTe reads its mode 0).
+// for an integer-shaped A. Both operands must have the same rank, and
+// a layout of no modes cannot be zipped (CuTe reads its mode 0). CuTe zips
+// one or two layouts only: three or more go to its generic tuple zip, which
+// wraps them in a tuple of layouts, not a layout, so they are an error here.
 func Zip(layouts ...Layout) (Layout, error) {
 	const op = "zip"
 	switch len(layouts) {
 	case 0:
 		return Layout{}, errorf(op, "", "nothing to zip")
+	case 1, 2:
+	default:
+		return Layout{}, errorf(op, CondInvalidParams, "zip takes one or two layouts, got %d: CuTe makes a tuple of %d layouts of them, not a layout", len(layouts), len(layouts))
 	}
 	for _, l := range layouts {
 		if err := checkCongruent(op, l.Shape, l.Stride, nil); err != nil {
