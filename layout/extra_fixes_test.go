@@ -125,3 +125,31 @@ func TestGcdFoldsAsCuTe(t *testing.T) {
 		t.Errorf("compact_order((2,(3,1),4), LayoutRight) = %v, %v", got, err)
 	}
 }
+
+// coalesce and filter_zeros of a shape tuple are CuTe's IntTuple overloads.
+func TestCoalesceAndFilterZerosOfATuple(t *testing.T) {
+	for _, tc := range []struct{ op, in, want string }{
+		{"coalesce", "(2,(1,4),3)", "24"},
+		{"coalesce", "((4))", "4"},
+		{"filter_zeros", "(2,0,(1,3))", "(2,1,(1,3))"},
+		{"filter_zeros", "((0,-2),0)", "((1,-2),1)"},
+		{"coalesce", "5", "5:1"}, // an integer where a layout is expected is N:1
+	} {
+		got, err := Apply(tc.op, mustTuple(tc.in))
+		if err != nil || got.String() != tc.want {
+			t.Errorf("%s(%s) = %v, %v; want %s", tc.op, tc.in, got, err, tc.want)
+		}
+	}
+	// Static and run-time leaves are multiplied only with their own kind.
+	dyn := Tup(Int(2), Int(3).WithStatic(false), Int(5).WithStatic(false), Int(4), Int(6))
+	got, err := CoalesceShape(dyn)
+	if err != nil || got.Format(true) != "(_2,15,_24)" {
+		t.Errorf("coalesce(%v) = %v, %v; want (_2,15,_24)", dyn.Format(true), got.Format(true), err)
+	}
+	if got := FilterZerosTuple(Tup(Int(0).WithStatic(false), Int(0))); got.Format(true) != "(0,_1)" {
+		t.Errorf("filter_zeros keeps a run-time 0: got %v", got.Format(true))
+	}
+	if got, err := CoalesceShape(mustTuple("((),())")); err == nil {
+		t.Errorf("coalesce(((),())) = %v, want an error", got)
+	}
+}

@@ -707,3 +707,50 @@ func CompactOrder(shape, order IntTuple) (IntTuple, error) {
 	leaf := 0
 	return build(shape, order, &leaf)
 }
+
+// CoalesceShape is CuTe's coalesce(S) on a shape: the leaves of S, left to
+// right, with each run of neighbours that are all static or all run-time
+// multiplied into one; a single run is an integer, more runs a flat tuple.
+// A fully static shape coalesces to its size: coalesce((2,(1,4),3)) == 24.
+// Law: Size(CoalesceShape(s)) == Size(s) and depth(CoalesceShape(s)) <= 1.
+func CoalesceShape(s IntTuple) (IntTuple, error) {
+	const op = "coalesce"
+	leaves := FlattenToTuple(s).elems()
+	if len(leaves) == 0 {
+		return IntTuple{}, errorf(op, "", "coalesce of the empty shape %v: CuTe folds from its first leaf", s)
+	}
+	runs := []IntTuple{leaves[0]}
+	for _, x := range leaves[1:] {
+		back := runs[len(runs)-1]
+		if back.IsStatic() != x.IsStatic() {
+			runs = append(runs, x)
+			continue
+		}
+		p, err := mulLeaf(op, back, x)
+		if err != nil {
+			return IntTuple{}, err
+		}
+		runs[len(runs)-1] = p
+	}
+	if len(runs) == 1 {
+		return runs[0], nil
+	}
+	return Tup(runs...), nil
+}
+
+// FilterZerosTuple is CuTe's filter_zeros(T) on an IntTuple: every static 0
+// leaf becomes a static 1 (a 0 known only at run time stays).
+// Law: FilterZerosTuple(t) has no static zero leaf and t's profile.
+func FilterZerosTuple(t IntTuple) IntTuple {
+	if t.IsTuple() {
+		out := make([]IntTuple, len(t.elems()))
+		for i, e := range t.elems() {
+			out[i] = FilterZerosTuple(e)
+		}
+		return Tup(out...)
+	}
+	if t.isConst(0) {
+		return Int(1)
+	}
+	return t
+}

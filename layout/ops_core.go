@@ -22,8 +22,8 @@ func init() {
 	register(Op{Name: "depth", Signature: "depth(L)", Doc: "the nesting depth of L's shape", Apply: applyDepth})
 	register(Op{Name: "crd2idx", Signature: "crd2idx(c, L)", Doc: "the offset of coordinate c (an index, an R-D or a natural coordinate) in L", Apply: applyCrd2Idx})
 	register(Op{Name: "idx2crd", Signature: "idx2crd(c, S [, D])", Doc: "the natural coordinate of index c in shape S (of offset c in the compact layout S:D)", Apply: applyIdx2Crd})
-	register(Op{Name: "coalesce", Signature: "coalesce(L [, P])", Doc: "L with size-1 modes dropped and contiguous modes merged (by mode of profile P)", Apply: applyCoalesce})
-	register(Op{Name: "filter_zeros", Signature: "filter_zeros(L [, P])", Doc: "L with the shape of every stride-0 mode set to 1", Apply: applyFilterZeros})
+	register(Op{Name: "coalesce", Signature: "coalesce(L [, P])", Doc: "L with size-1 modes dropped and contiguous modes merged (by mode of profile P); of a shape tuple, its static leaves multiplied", Apply: applyCoalesce})
+	register(Op{Name: "filter_zeros", Signature: "filter_zeros(L [, P])", Doc: "L with the shape of every stride-0 mode set to 1; of a tuple, every static 0 leaf set to 1", Apply: applyFilterZeros})
 	register(Op{Name: "filter", Signature: "filter(L [, P])", Doc: "coalesce(filter_zeros(L)): L without stride-0 and size-1 modes", Apply: applyFilter})
 	register(Op{Name: "make_layout", Signature: "make_layout(S [, D | LayoutLeft | LayoutRight]) / make_layout(L0, L1, ...)", Doc: "the layout of shape S (compact, or with strides D), or the layout whose modes are L0, L1, ...", Apply: applyMakeLayout})
 	register(Op{Name: "make_ordered_layout", Signature: "make_ordered_layout(S, O)", Doc: "the compact layout of S whose modes are laid out in the order O", Apply: applyMakeOrderedLayout})
@@ -242,12 +242,29 @@ func applyProfiled(op string, args []Value, whole func(Layout) (Layout, error), 
 	return prof(l, p)
 }
 
+// coalesce(S) and filter_zeros(T) of a tuple take CuTe's IntTuple overloads;
+// an integer N stays the layout N:1, as everywhere a layout is expected.
 func applyCoalesce(args []Value) (Value, error) {
+	if t, ok := lonelyTuple(args); ok {
+		return CoalesceShape(t)
+	}
 	return applyProfiled("coalesce", args, Coalesce, CoalesceProfile)
 }
 
 func applyFilterZeros(args []Value) (Value, error) {
+	if t, ok := lonelyTuple(args); ok {
+		return FilterZerosTuple(t), nil
+	}
 	return applyProfiled("filter_zeros", args, FilterZeros, FilterZerosProfile)
+}
+
+// lonelyTuple is the argument of a one-argument call when it is a tuple IntTuple.
+func lonelyTuple(args []Value) (IntTuple, bool) {
+	if len(args) != 1 {
+		return IntTuple{}, false
+	}
+	t, ok := args[0].(IntTuple)
+	return t, ok && t.IsTuple()
 }
 
 func applyFilter(args []Value) (Value, error) {
