@@ -153,3 +153,43 @@ func TestCoalesceAndFilterZerosOfATuple(t *testing.T) {
 		t.Errorf("coalesce(((),())) = %v, want an error", got)
 	}
 }
+
+// max, min and gcd take CuTe's variadic form, and an empty tuple anywhere
+// is an error (CuTe reduces a tuple by calling the function on its modes).
+func TestMaxMinGcdVariadic(t *testing.T) {
+	for _, tc := range []struct {
+		op   string
+		args []string
+		want string
+	}{
+		{"max", []string{"(2,7)", "3", "(9)"}, "9"},
+		{"min", []string{"4", "(2,(-1))"}, "-1"},
+		{"gcd", []string{"12", "(18,-8)"}, "2"},
+		{"gcd", []string{"(3,-1)"}, "-1"},
+	} {
+		args := make([]Value, len(tc.args))
+		for i, a := range tc.args {
+			args[i] = mustTuple(a)
+		}
+		got, err := Apply(tc.op, args...)
+		if err != nil || got.String() != tc.want {
+			t.Errorf("%s%v = %v, %v; want %s", tc.op, tc.args, got, err, tc.want)
+		}
+	}
+	for _, bad := range [][]Value{{mustTuple("((),1)")}, {Int(2), mustTuple("()")}, {}} {
+		if got, err := Apply("max", bad...); err == nil {
+			t.Errorf("max%v = %v, want an error", bad, got)
+		}
+	}
+}
+
+// unflatten of a layout regroups its shape and its stride alike.
+func TestUnflattenLayout(t *testing.T) {
+	got, err := Apply("unflatten", mustLayout("(2,3,4):(1,2,6)"), mustTuple("((1,1),1)"))
+	if err != nil || got.String() != "((2,3),4):((1,2),6)" {
+		t.Errorf("unflatten((2,3,4):(1,2,6), ((1,1),1)) = %v, %v", got, err)
+	}
+	if got, err := Apply("unflatten", mustLayout("(2,3):(1,2)"), mustTuple("(1,1,1)")); err == nil {
+		t.Errorf("unflatten with too few modes = %v, want an error", got)
+	}
+}

@@ -359,6 +359,21 @@ func Unflatten(flat, profile IntTuple) (IntTuple, error) {
 	return out, nil
 }
 
+// UnflattenLayout is CuTe's unflatten(L, profile): the shape and the stride
+// of L regrouped alike, make_layout(Unflatten(shape, p), Unflatten(stride, p)).
+// Law: Flatten(UnflattenLayout(l, p)) == l for a flat l with as many modes as p has leaves.
+func UnflattenLayout(l Layout, profile IntTuple) (Layout, error) {
+	s, err := Unflatten(l.Shape, profile)
+	if err != nil {
+		return Layout{}, err
+	}
+	d, err := Unflatten(l.Stride, profile)
+	if err != nil {
+		return Layout{}, err
+	}
+	return Make(s, d), nil
+}
+
 func unflatten(leaves []IntTuple, profile IntTuple) (IntTuple, []IntTuple, error) {
 	if !profile.IsTuple() {
 		if len(leaves) == 0 {
@@ -376,13 +391,16 @@ func unflatten(leaves []IntTuple, profile IntTuple) (IntTuple, []IntTuple, error
 	return Tup(out...), leaves, nil
 }
 
-// Max is the largest leaf of t (unknown if a leaf is unknown).
+// Max is CuTe's max(t): the largest leaf of t (unknown if a leaf is
+// unknown). A tuple with no modes, anywhere in t, is an error: CuTe reduces
+// each tuple with max of its modes, and max of nothing is not defined. The
+// sheet's max(t0, t1, ...) is CuTe's variadic max, as reduceLeaves folds it.
 // Law: Max(t) >= every leaf of t.
-func Max(t IntTuple) (IntTuple, error) { return foldLeaves("max", t, maxLeaf) }
+func Max(t IntTuple) (IntTuple, error) { return reduceLeaves("max", []IntTuple{t}, maxLeaf) }
 
-// Min is the smallest leaf of t (unknown if a leaf is unknown).
+// Min is CuTe's min(t): the smallest leaf of t, with Max's rules.
 // Law: Min(t) <= every leaf of t.
-func Min(t IntTuple) (IntTuple, error) { return foldLeaves("min", t, minLeaf) }
+func Min(t IntTuple) (IntTuple, error) { return reduceLeaves("min", []IntTuple{t}, minLeaf) }
 
 // Gcd is CuTe's gcd(t), the greatest common divisor of the leaves of t
 // (unknown if a leaf is unknown), folded as CuTe folds it: from the right,
@@ -391,23 +409,21 @@ func Min(t IntTuple) (IntTuple, error) { return foldLeaves("min", t, minLeaf) }
 // value taken). So a negative leaf can make it negative, gcd((3,-1)) == -1,
 // and a leaf alone is itself. A tuple with no modes, anywhere, is an error.
 // Law: Gcd(t) divides every leaf of t.
-func Gcd(t IntTuple) (IntTuple, error) {
-	if !t.IsTuple() {
-		if t.kind != kindUnknown && !t.isPlainInt() {
-			return IntTuple{}, errorf("gcd", "", "%v is not an integer", t)
-		}
-		return t, nil
+func Gcd(t IntTuple) (IntTuple, error) { return reduceLeaves("gcd", []IntTuple{t}, cuteGcd) }
+
+// reduceLeaves is CuTe's fold of max, min and gcd over their arguments ts:
+// f(r0, f(r1, ... f(r_{n-2}, r_{n-1}))) where r_i reduces ts[i], a tuple
+// reducing its modes the same way.
+func reduceLeaves(op string, ts []IntTuple, f func(a, b int64) int64) (IntTuple, error) {
+	if len(ts) == 0 {
+		return IntTuple{}, errorf(op, "", "%s of nothing", op)
 	}
-	es := t.elems()
-	if len(es) == 0 {
-		return IntTuple{}, errorf("gcd", "", "gcd of the empty tuple")
-	}
-	acc, err := Gcd(es[len(es)-1])
+	acc, err := reduceLeaf(op, ts[len(ts)-1], f)
 	if err != nil {
 		return IntTuple{}, err
 	}
-	for i := len(es) - 2; i >= 0; i-- {
-		x, err := Gcd(es[i])
+	for i := len(ts) - 2; i >= 0; i-- {
+		x, err := reduceLeaf(op, ts[i], f)
 		if err != nil {
 			return IntTuple{}, err
 		}
@@ -415,9 +431,22 @@ func Gcd(t IntTuple) (IntTuple, error) {
 			acc = Unknown()
 			continue
 		}
-		acc = intLeaf(cuteGcd(x.val, acc.val), x.static && acc.static)
+		acc = intLeaf(f(x.val, acc.val), x.static && acc.static)
 	}
 	return acc, nil
+}
+
+func reduceLeaf(op string, t IntTuple, f func(a, b int64) int64) (IntTuple, error) {
+	if t.IsTuple() {
+		if len(t.elems()) == 0 {
+			return IntTuple{}, errorf(op, "", "%s of the empty tuple", op)
+		}
+		return reduceLeaves(op, t.elems(), f)
+	}
+	if t.kind != kindUnknown && !t.isPlainInt() {
+		return IntTuple{}, errorf(op, "", "%v is not an integer", t)
+	}
+	return t, nil
 }
 
 // cuteGcd is CuTe's gcd(t, u): Euclid's algorithm on C++'s truncating
@@ -437,42 +466,6 @@ func cuteGcd(t, u int64) int64 {
 
 func maxLeaf(a, b int64) int64 { return max(a, b) }
 func minLeaf(a, b int64) int64 { return min(a, b) }
-
-func foldLeaves(op string, t IntTuple, f func(a, b int64) int64) (IntTuple, error) {
-	n := countLeaves(t)
-	if t.IsTuple() && n == 0 {
-		return IntTuple{}, errorf(op, "", "%s of the empty tuple", op)
-	}
-	var acc IntTuple
-	first := true
-	var walk func(IntTuple) error
-	walk = func(x IntTuple) error {
-		if x.IsTuple() {
-			for _, e := range x.elems() {
-				if err := walk(e); err != nil {
-					return err
-				}
-			}
-			return nil
-		}
-		switch {
-		case x.kind == kindUnknown:
-			acc, first = Unknown(), false
-			return nil
-		case !x.isPlainInt():
-			return errorf(op, "", "%v is not an integer", x)
-		case first:
-			acc, first = x, false
-		case acc.kind != kindUnknown:
-			acc = intLeaf(f(acc.val, x.val), acc.static && x.static)
-		}
-		return nil
-	}
-	if err := walk(t); err != nil {
-		return IntTuple{}, err
-	}
-	return acc, nil
-}
 
 // ElemLess reports whether every leaf of a is less than the matching leaf of
 // b (a may have fewer modes than b; extra modes of a make it false).

@@ -521,9 +521,22 @@ func init() {
 	}
 	tuple1("product", "the product of the leaves of T", Product)
 	tuple1("sum", "the sum of the leaves of T", Sum)
-	tuple1("max", "the largest leaf of T", Max)
-	tuple1("min", "the smallest leaf of T", Min)
-	tuple1("gcd", "the greatest common divisor of the leaves of T", Gcd)
+	for _, r := range []struct {
+		name, doc string
+		f         func(a, b int64) int64
+	}{
+		{"max", "the largest leaf of T and of the other arguments", maxLeaf},
+		{"min", "the smallest leaf of T and of the other arguments", minLeaf},
+		{"gcd", "the greatest common divisor of the leaves of T and of the other arguments, folded from the right as CuTe does", cuteGcd},
+	} {
+		register(Op{Name: r.name, Signature: r.name + "(T, ...)", Doc: r.doc, Apply: func(args []Value) (Value, error) {
+			ts, err := tupleArgs(r.name, args, 1, -1)
+			if err != nil {
+				return nil, err
+			}
+			return reduceLeaves(r.name, ts, r.f)
+		}})
+	}
 	// compact_col_major(S, current) and compact_row_major(S, current) start
 	// at current, as CuTe's default argument does (1 when left out).
 	for _, m := range []struct {
@@ -566,7 +579,23 @@ func init() {
 		}
 		return CompactOrder(ts[0], ts[1])
 	}})
-	tuple2("unflatten", "the flat tuple A regrouped into the profile B", Unflatten)
+	register(Op{Name: "unflatten", Signature: "unflatten(A, B)", Doc: "the flat tuple A (or the modes of the flat layout A) regrouped into the profile B", Apply: func(args []Value) (Value, error) {
+		if err := argCount("unflatten", args, 2, 2); err != nil {
+			return nil, err
+		}
+		if l, ok := args[0].(Layout); ok {
+			profile, err := coreTupleArg("unflatten", args[1])
+			if err != nil {
+				return nil, err
+			}
+			return UnflattenLayout(l, profile)
+		}
+		ts, err := tupleArgs("unflatten", args, 2, 2)
+		if err != nil {
+			return nil, err
+		}
+		return Unflatten(ts[0], ts[1])
+	}})
 	tuple2("prefix_product", "the exclusive prefix product of A starting at B", PrefixProduct)
 	tuple2("suffix_product", "the exclusive suffix product of A starting at B", SuffixProduct)
 	pred2("congruent", "whether A and B have the same profile", Congruent)
