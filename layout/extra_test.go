@@ -2,7 +2,6 @@ package layout
 
 import (
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 )
@@ -17,45 +16,7 @@ func TestExtraCorpora(t *testing.T) {
 	if len(files) == 0 {
 		t.Fatal("testdata/extra holds no corpus")
 	}
-	byOp := loadCorpus(t, files...)
-	names := make([]string, 0, len(byOp))
-	for op := range byOp {
-		names = append(names, op)
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		cases := byOp[name]
-		t.Run(name, func(t *testing.T) {
-			failed := 0
-			for _, c := range cases {
-				args, err := goldenArgs(c)
-				if err != nil {
-					t.Fatalf("%s: reading args: %v", c.ID, err)
-				}
-				got, err := Apply(c.Op, args...)
-				if err == nil {
-					got, err = asCuTePrints(c.Op, args, got)
-				}
-				call := c.Op + "(" + strings.Join(argStrings(c.Args), ", ") + ")"
-				switch {
-				case c.Error != nil && err == nil:
-					t.Errorf("%s: %s = %v, CuTe rejects it: %s", c.ID, call, got, *c.Error)
-				case c.Error != nil:
-					continue
-				case err != nil:
-					t.Errorf("%s: %s: unexpected error %v, CuTe gives %s", c.ID, call, err, *c.Result)
-				case got.String() != *c.Result:
-					t.Errorf("%s: %s = %v, CuTe gives %s", c.ID, call, got, *c.Result)
-				default:
-					continue
-				}
-				failed++
-			}
-			if failed > 0 {
-				t.Logf("%s: %d of %d cases differ from CuTe", name, failed, len(cases))
-			}
-		})
-	}
+	checkCorpus(t, loadCorpus(t, files...), asCuTePrints)
 }
 
 // asCuTePrints maps a sheet result onto what the oracle printed where the two
