@@ -265,11 +265,6 @@ func (p *literalParser) integer(t lexer.Token) *Int {
 	return n
 }
 
-func intOf(t lexer.Token) (*Int, *Error) {
-	n := &Int{}
-	return n, setInt(n, t)
-}
-
 func setInt(n *Int, t lexer.Token) *Error {
 	*n = Int{Range: tokSpan(t), Text: t.Value}
 	digits := t.Value

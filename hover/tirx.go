@@ -124,11 +124,7 @@ func tirxTable(t layout.TileLayout, size int64, lim TableLimits) (string, error)
 	for r, row := range rows {
 		for i, cell := range row {
 			if i > 0 {
-				if groupEnds[i-1] {
-					b.WriteString(" | ")
-				} else {
-					b.WriteByte(' ')
-				}
+				b.WriteString(between(groupEnds[i-1], " | ", " "))
 			}
 			b.WriteString(strings.Repeat(" ", widths[i]-len(cell)))
 			b.WriteString(cell)
@@ -137,11 +133,7 @@ func tirxTable(t layout.TileLayout, size int64, lim TableLimits) (string, error)
 		if r == 0 {
 			for i, w := range widths {
 				if i > 0 {
-					if groupEnds[i-1] {
-						b.WriteString("-+-")
-					} else {
-						b.WriteByte('-')
-					}
+					b.WriteString(between(groupEnds[i-1], "-+-", "-"))
 				}
 				b.WriteString(strings.Repeat("-", w))
 			}
@@ -265,4 +257,13 @@ func tupleInts(v layout.Value) []int64 {
 		out[i] = t.At(i).Value()
 	}
 	return out
+}
+
+// between is the separator of two table columns: group when the left one
+// ends a group of columns, plain otherwise.
+func between(groupEnd bool, group, plain string) string {
+	if groupEnd {
+		return group
+	}
+	return plain
 }

@@ -345,17 +345,11 @@ func (c *testClient) callErr(method string, params any) *rpcError {
 	return m.Error
 }
 
-// nullIDErrors is how many id-less error answers have arrived.
+// setCountOnly switches the client to counting answers (see countOnly).
 func (c *testClient) setCountOnly(on bool) {
 	c.mu.Lock()
 	c.countOnly = on
 	c.mu.Unlock()
-}
-
-func (c *testClient) nullIDErrors() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return len(c.nullIDs)
 }
 
 // diagnosticsFor waits for a publication for uri at version (any version

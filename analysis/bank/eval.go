@@ -86,16 +86,6 @@ func (f *flat) leaves(shape, stride layout.IntTuple, what string) error {
 	return nil
 }
 
-// hasNegativeStride reports whether some leaf of f has a negative stride.
-func (f *flat) hasNegativeStride() bool {
-	for _, d := range f.stride {
-		if d < 0 {
-			return true
-		}
-	}
-	return false
-}
-
 // at evaluates f at an index in [0, size): no overflow is possible there.
 func (f *flat) at(i int64) int64 {
 	var off int64
