@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/cute-lsp/cute-lsp/grammar"
 	"github.com/cute-lsp/cute-lsp/internal/editdist"
@@ -260,9 +261,9 @@ func unknownCodeFinding(src []byte, starts []int, u unknownCode) Finding {
 	return f
 }
 
-// positionAt is the position of byte offset off (1-based line and column,
-// the column in bytes as elsewhere in grammar).
+// positionAt is the grammar.Position of byte offset off: 1-based line, and
+// 1-based column counted in runes.
 func positionAt(src []byte, starts []int, off int) grammar.Position {
 	line := sort.SearchInts(starts, off+1) - 1
-	return grammar.Position{Offset: off, Line: line + 1, Column: off - starts[line] + 1}
+	return grammar.Position{Offset: off, Line: line + 1, Column: utf8.RuneCount(src[starts[line]:off]) + 1}
 }

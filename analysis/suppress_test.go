@@ -127,6 +127,14 @@ func TestUnknownSuppressionCode(t *testing.T) {
 	if w.Range.Pos.Line != 1 || w.Range.Pos.Column != strings.Index(src, "non-compat")+1 {
 		t.Errorf("position %+v", w.Range.Pos)
 	}
+	// Columns count runes, as grammar's positions do.
+	wide := "x = (4,8):(1,5)   # é cute-lsp: ignore[non-compat]\n"
+	got, _ = Analyze("s.cute", []byte(wide))
+	for _, f := range got {
+		if f.Code == CodeUnknownSuppression && f.Range.Pos.Column != strings.Index(wide, "non-compat") {
+			t.Errorf("column %d after a two-byte rune, want %d", f.Range.Pos.Column, strings.Index(wide, "non-compat"))
+		}
+	}
 	known := "x = (4,8):(1,5)   # cute-lsp: ignore[non-compact]\n"
 	if got, _ := Analyze("s.cute", []byte(known)); len(got) != 0 {
 		t.Errorf("known code: %v", got)
