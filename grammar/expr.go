@@ -61,24 +61,40 @@ type exprReader struct{ literalParser }
 var tokenBuffers = sync.Pool{New: func() any { b := make([]lexer.Token, 0, 64); return &b }}
 
 func (r *exprReader) expr() (Node, error) {
-	first, err := r.stage()
-	if err != nil {
-		return nil, err
-	}
-	if r.lex.Peek().Type != tokCompose {
-		return first, nil
-	}
-	c := &Composed{Range: first.Span(), Stages: []Node{first}}
-	for r.lex.Peek().Type == tokCompose {
-		r.lex.Next()
+	var stages []Node
+	for {
 		s, err := r.stage()
 		if err != nil {
 			return nil, err
 		}
-		c.Stages = append(c.Stages, s)
-		c.End = s.Span().End
+		stages = append(stages, s)
+		if sw, ok := s.(*Swizzle); ok && r.gluedPointerFollows(sw) {
+			p, err := r.pointer()
+			if err != nil {
+				return nil, err
+			}
+			ptr := p.(*Pointer)
+			ptr.Kind, ptr.Swizzled = ptr.Kind[1:], true
+			stages = append(stages, ptr)
+		}
+		if r.lex.Peek().Type != tokCompose {
+			break
+		}
+		r.lex.Next()
 	}
-	return c, nil
+	if len(stages) == 1 {
+		return stages[0], nil
+	}
+	return &Composed{Range: Range{Pos: stages[0].Span().Pos, End: stages[len(stages)-1].Span().End}, Stages: stages}, nil
+}
+
+// gluedPointerFollows reports whether a swizzled pointer's print goes on
+// right after sw: "Sw<3,4,3>_smem_ptr[16b](...)", the "_" and the pointer's
+// kind scanned as one word that touches the ">".
+func (r *exprReader) gluedPointerFollows(sw *Swizzle) bool {
+	t := r.lex.Peek()
+	return t.Type == tokIdent && len(t.Value) > 1 && t.Value[0] == '_' && !sw.Braced &&
+		sw.Spelling != SpellPycute && t.Pos.Offset == sw.End.Offset && isPunctTok(r.lex.PeekAfter(), "[")
 }
 
 func (r *exprReader) stage() (Node, error) {
@@ -106,6 +122,9 @@ func (r *exprReader) stage() (Node, error) {
 		}
 		switch next.Value {
 		case "(":
+			if isIteratorName(t.Value) {
+				return r.iterator()
+			}
 			return r.call()
 		case "<":
 			switch t.Value {
@@ -298,11 +317,37 @@ func (r *exprReader) pointer() (Node, error) {
 	}, nil
 }
 
+// isIteratorName reports whether name is one of the coordinate iterators
+// CuTe prints before " o " in a tensor's print: ArithTuple(_0,0) (an
+// identity tensor's origin) and counting_iter(5). They are never operations.
+func isIteratorName(name string) bool {
+	return name == "ArithTuple" || name == "counting_iter"
+}
+
+// iterator reads ArithTuple(_0,0) or counting_iter(5): the name and a tuple
+// of integers, kept as the pointer's Addr.
+func (r *exprReader) iterator() (Node, error) {
+	name := r.lex.Next()
+	origin, err := r.literal()
+	if err != nil {
+		return nil, err
+	}
+	t, ok := origin.(*Tuple)
+	if !ok || len(t.Elems) == 0 || hasNames(t) {
+		text := nodeText(origin)
+		return nil, errorAt(origin.Span(), quote(text), "a coordinate such as (_0,0)",
+			"%s takes a coordinate of integers such as (_0,0), found %s", name.Value, quote(text))
+	}
+	text := Print(t, Cute)
+	return &Pointer{Range: join(tokSpan(*name), t.Range), Kind: name.Value, Addr: text[1 : len(text)-1]}, nil
+}
+
 // joinTokens is the text of consecutive tokens, one space where the source had space.
-func joinTokens(toks []lexer.Token) string {
+func joinTokens(toks []gAddrToken) string {
 	var b strings.Builder
-	for i, t := range toks {
-		if i > 0 && t.Pos.Offset > toks[i-1].Pos.Offset+len(toks[i-1].Value) {
+	for i, a := range toks {
+		t := a.Tok
+		if i > 0 && t.Pos.Offset > toks[i-1].Tok.Pos.Offset+len(toks[i-1].Tok.Value) {
 			b.WriteByte(' ')
 		}
 		b.WriteString(t.Value)
