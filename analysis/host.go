@@ -57,20 +57,26 @@ func AnalyzeHost(filename string, src []byte) *Host {
 	return h
 }
 
-func (h *Host) add(n grammar.Node) {
+// add evaluates a descriptor found in a comment or string; alone says
+// whether it stands alone there (see standsAlone), which decides how loud
+// a failure is.
+func (h *Host) add(n grammar.Node, alone bool) {
 	d := &Descriptor{Range: n.Span(), Node: n}
 	d.Value, d.Err = Eval(n, nil)
 	h.Descriptors = append(h.Descriptors, d)
 	if d.Err != nil {
 		if f, ok := evalFinding(d.Err, d.Range, h.Src, nil); ok {
-			h.Findings = append(h.Findings, f)
+			h.Findings = append(h.Findings, inProse(f, alone))
 		}
 	}
 }
 
+// addMLIR takes a descriptor of MLIR code, which is never prose.
+func (h *Host) addMLIR(n grammar.Node) { h.add(n, true) }
+
 // scanRegion takes every descriptor of a comment or string: a string whose
 // whole contents parse is one descriptor; otherwise each candidate that
-// starts like a descriptor and is not plain prose.
+// starts like a descriptor and is not plain prose (notProse, bitRange).
 func (h *Host) scanRegion(text string, r region, lines lineIndex) {
 	body := text[r.start:r.end]
 	if r.literal {
@@ -78,11 +84,12 @@ func (h *Host) scanRegion(text string, r region, lines lineIndex) {
 		lead := strings.Index(body, trimmed)
 		if trimmed != "" && looksLikeDescriptor(trimmed) {
 			if n, err := grammar.ParseExprAt(trimmed, lines.position(r.start+lead)); err == nil && notProse(n) {
-				h.add(n)
+				h.add(n, true)
 				return
 			}
 		}
 	}
+	bits := speaksOfBits(body)
 	for i := 0; i < len(body); {
 		start, end, ok := nextCandidate(body, i)
 		if !ok {
@@ -91,10 +98,10 @@ func (h *Host) scanRegion(text string, r region, lines lineIndex) {
 		cand := body[start:end]
 		n, err := grammar.ParseExprAt(cand, lines.position(r.start+start))
 		switch {
-		case err == nil && notProse(n):
-			h.add(n)
+		case err == nil && notProse(n) && !(bits && bitRange(n)):
+			h.add(n, standsAlone(body, start, end))
 		case err != nil && malformedLayout(cand):
-			h.Findings = append(h.Findings, syntaxFinding(err))
+			h.Findings = append(h.Findings, inProse(syntaxFinding(err), standsAlone(body, start, end)))
 		}
 		i = end
 	}
@@ -102,7 +109,10 @@ func (h *Host) scanRegion(text string, r region, lines lineIndex) {
 
 // nextCandidate finds the next stretch of body from i that starts like a
 // descriptor: a bracket group (with its ":stride" part), a swizzle with its
-// composed stages, a tiler.
+// composed stages, a tiler, a tensor's print (an iterator such as
+// gmem_ptr[16b](A) or ArithTuple(_0,0) and its " o " stages). A bracket
+// right after a word or a closing bracket is a call, an index or a slice
+// (f(x), vec[i], arr(i)[0:4]), never a descriptor.
 func nextCandidate(body string, i int) (start, end int, ok bool) {
 	for ; i < len(body); i++ {
 		c := body[i]
@@ -110,6 +120,8 @@ func nextCandidate(body string, i int) (start, end int, ok bool) {
 			continue // inside a word: f(x), vec[i]
 		}
 		switch {
+		case c == '[' && i > 0 && (body[i-1] == ')' || body[i-1] == ']'):
+			continue // a subscript: arr((i, j))[0:4]
 		case c == '(' || c == '[':
 			end := groupEnd(body, i)
 			end = extendLayout(body, end)
@@ -121,12 +133,70 @@ func nextCandidate(body string, i int) (start, end int, ok bool) {
 				end = i + gt + 1
 				if strings.HasPrefix(body[end:], "{}") {
 					end += 2
+				} else if p, ok := iteratorEnd(body, end); ok && body[end] == '_' {
+					end = p // a swizzled pointer: Sw<3,4,3>_smem_ptr[16b](A)
 				}
 			}
 			return i, extendComposed(body, end), true
+		case isIdentByte(c):
+			// A tensor's print starts with its iterator; an iterator
+			// without " o " after it is not a descriptor.
+			if p, ok := iteratorEnd(body, i); ok {
+				if end := extendComposed(body, p); end > p {
+					return i, end, true
+				}
+				i = p - 1
+			}
 		}
 	}
 	return 0, 0, false
+}
+
+// iteratorEnd is the end of the iterator CuTe prints at i, a word followed
+// by "[16b](...)" (gmem_ptr[16b](A), tmem_[32b](0x0000.0000)), or
+// ArithTuple(...) or counting_iter(...).
+func iteratorEnd(body string, i int) (int, bool) {
+	j := i
+	for j < len(body) && isIdentByte(body[j]) {
+		j++
+	}
+	if j == i || j == len(body) {
+		return 0, false
+	}
+	switch word := body[i:j]; {
+	case word == "ArithTuple" || word == "counting_iter":
+		if body[j] != '(' {
+			return 0, false
+		}
+	case body[j] == '[':
+		k := j + 1
+		for k < len(body) && body[k] >= '0' && body[k] <= '9' {
+			k++
+		}
+		if k == j+1 || !strings.HasPrefix(body[k:], "b](") {
+			return 0, false
+		}
+		j = k + len("b]")
+	default:
+		return 0, false
+	}
+	end := groupEnd(body, j)
+	if end == len(body) || body[end] == '\n' {
+		// groupEnd stops at the line's end when the group stays open.
+		depth := 0
+		for _, c := range body[j:end] {
+			switch c {
+			case '(', '[':
+				depth++
+			case ')', ']':
+				depth--
+			}
+		}
+		if depth != 0 {
+			return 0, false
+		}
+	}
+	return end, true
 }
 
 // groupEnd is the end of the bracket group opening at i (or of the line,
@@ -155,9 +225,13 @@ func extendLayout(body string, end int) int {
 	if j >= len(body) || body[j] != ':' {
 		return end
 	}
+	colon := j
 	j = skipSpaces(body, j+1)
 	if j < len(body) && body[j] == '(' {
 		return groupEnd(body, j)
+	}
+	if j > colon+1 {
+		return end // a colon of prose: "(192, 1, 1): 6 warps"; a stride that is no tuple hugs its ':'
 	}
 	k := j
 	for k < len(body) && (isIdentByte(body[k]) || body[k] == '-' || body[k] == '@' || body[k] == '?') {
@@ -278,7 +352,7 @@ func (h *Host) mlir(text string) {
 	for len(types) > 0 || len(errs) > 0 {
 		if len(errs) == 0 || len(types) > 0 && types[0].Pos.Offset < errs[0].Range.Pos.Offset {
 			if !inLineComment(text, types[0].Pos.Offset) {
-				h.add(types[0])
+				h.addMLIR(types[0])
 			}
 			types = types[1:]
 			continue

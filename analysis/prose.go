@@ -1,0 +1,101 @@
+package analysis
+
+import (
+	"strings"
+
+	"github.com/cute-lsp/cute-lsp/grammar"
+)
+
+// The rules that tell a descriptor written in a comment or a string from
+// the prose around it (see the package doc, "Host files").
+
+// standsAlone reports whether the candidate body[start:end] is all its line
+// says: nothing before it but comment marks ("//", "*", "#", "///<") and at
+// most a label ("mA:", "layout =", "tCsA:"), nothing after it but one
+// closing punctuation mark. Such a descriptor is unmistakably one; a
+// candidate inside a sentence may be a sentence's brackets.
+func standsAlone(body string, start, end int) bool {
+	lineStart := strings.LastIndexByte(body[:start], '\n') + 1
+	lineEnd := strings.IndexByte(body[end:], '\n')
+	if lineEnd < 0 {
+		lineEnd = len(body) - end
+	}
+	before := strings.TrimLeft(body[lineStart:start], " \t/*#!<")
+	after := strings.TrimSpace(body[end : end+lineEnd])
+	if len(after) > 1 || after != "" && !strings.Contains(".,;", after) {
+		return false
+	}
+	return isLabel(strings.TrimSpace(before))
+}
+
+// isLabel reports whether s is empty or a name followed by ':' or '='
+// ("mA:", "sA_layout:", "layout =", "self.tile:").
+func isLabel(s string) bool {
+	if s == "" {
+		return true
+	}
+	name := strings.TrimSpace(strings.TrimRight(s, ":="))
+	if name == "" || len(s)-len(strings.TrimRight(s, ":=")) != 1 {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		if !isIdentByte(name[i]) && name[i] != '.' {
+			return false
+		}
+	}
+	return true
+}
+
+// inProse lowers a finding about a descriptor that does not stand alone to
+// a warning: "(4,8):(1,4,2)" inside a sentence is worth a look but may be
+// the sentence's own brackets, so it never fails a lint run.
+func inProse(f Finding, alone bool) Finding {
+	if !alone && f.Severity == SeverityError {
+		f.Severity = SeverityWarning
+	}
+	return f
+}
+
+// speaksOfBits reports whether a comment or string is about bit fields: it
+// says "bit" (bits, 32-bit, Bits) or writes a range down to bit 0 ("[15:0]").
+// There "[hi:lo]" is a bit range, not a tiler.
+func speaksOfBits(body string) bool {
+	if strings.Contains(strings.ToLower(body), "bit") {
+		return true
+	}
+	for i := strings.Index(body, ":0]"); i >= 0; i = next(body, i, ":0]") {
+		j := i
+		for j > 0 && body[j-1] >= '0' && body[j-1] <= '9' {
+			j--
+		}
+		if j < i && j > 0 && body[j-1] == '[' {
+			return true
+		}
+	}
+	return false
+}
+
+// next is the index of the next sep in s after the one at i, or -1.
+func next(s string, i int, sep string) int {
+	j := strings.Index(s[i+1:], sep)
+	if j < 0 {
+		return -1
+	}
+	return i + 1 + j
+}
+
+// bitRange reports whether n is written like a bit range, "[hi:lo]": a
+// tiler of one mode, two plain integers with hi >= lo.
+func bitRange(n grammar.Node) bool {
+	t, ok := n.(*grammar.Tiler)
+	if !ok || len(t.Modes) != 1 {
+		return false
+	}
+	l, ok := t.Modes[0].(*grammar.Layout)
+	if !ok {
+		return false
+	}
+	hi, ok1 := l.Shape.(*grammar.Int)
+	lo, ok2 := l.Stride.(*grammar.Int)
+	return ok1 && ok2 && !hi.Static && !lo.Static && hi.Value >= lo.Value
+}
