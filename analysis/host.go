@@ -127,7 +127,8 @@ func nextCandidate(body string, i int) (start, end int, ok bool) {
 			end = extendLayout(body, end)
 			end = extendComposed(body, end)
 			return i, end, true
-		case strings.HasPrefix(body[i:], "Sw<") || strings.HasPrefix(body[i:], "Swizzle<") || strings.HasPrefix(body[i:], "SW_"):
+		case strings.HasPrefix(body[i:], "Sw<") || strings.HasPrefix(body[i:], "Swizzle<") || strings.HasPrefix(body[i:], "SW_") ||
+			strings.HasPrefix(body[i:], "S<") && i+2 < len(body) && body[i+2] >= '0' && body[i+2] <= '9': // the DSL's S<3,4,3>
 			end := i + strings.IndexAny(body[i:]+" ", " \t\n,;")
 			if gt := strings.IndexByte(body[i:], '>'); gt >= 0 && !strings.HasPrefix(body[i:], "SW_") {
 				end = i + gt + 1

@@ -143,6 +143,8 @@ func findingsOfHost(h *Host) []string {
 func FuzzAnalyzeHost(f *testing.F) {
 	for _, seed := range []string{
 		"// (4,8):(1,4)\n", "\"(4,2:(1,4)\"", "/* Sw<3,4,3> o (8,64):(64,1) */", "R\"x((16,8):(8,1))x\"",
+		"// mA: gmem_ptr[16b](GMEM_ADDR_A + off) o (512,256):(256,_1)", "# Sw<3,4,3>_smem_ptr[16b](X) o 8:1, ArithTuple(_0,0) o (4,8):(1@0,1@1)",
+		"// tmem_[32b](0x0000.0000 o (4,8", "# bits [15:0] and [31:16], arr((i, j))[0:4], (192, 1, 1): 6 warps", "/* S<3,4,3> o 0 o 8:1 */",
 		"# ((2,2),4):((1,4),2)", "'''(4,8):(1,4)'''", "!cute.layout<\"(4,8):(1,4)\">", "// [4:1;8:1] o",
 	} {
 		f.Add(seed)
