@@ -77,7 +77,7 @@ func (h *Host) addMLIR(n grammar.Node) { h.add(n, true) }
 // scanRegion takes every descriptor of a comment or string: a string whose
 // whole contents parse is one descriptor; otherwise each candidate that
 // starts like a descriptor and is not plain prose (notProse, bitRange).
-func (h *Host) scanRegion(text string, r region, lines lineIndex) {
+func (h *Host) scanRegion(text string, r region, lines *lineIndex) {
 	body := text[r.start:r.end]
 	if r.literal {
 		trimmed := strings.TrimSpace(body)
@@ -89,7 +89,16 @@ func (h *Host) scanRegion(text string, r region, lines lineIndex) {
 			}
 		}
 	}
-	bits := speaksOfBits(body)
+	bits := -1 // whether body speaks of bits, once a bit range asks (-1: not yet known)
+	aboutBits := func() bool {
+		if bits < 0 {
+			bits = 0
+			if speaksOfBits(body) {
+				bits = 1
+			}
+		}
+		return bits == 1
+	}
 	for i := 0; i < len(body); {
 		start, end, ok := nextCandidate(body, i)
 		if !ok {
@@ -98,7 +107,7 @@ func (h *Host) scanRegion(text string, r region, lines lineIndex) {
 		cand := body[start:end]
 		n, err := grammar.ParseExprAt(cand, lines.position(r.start+start))
 		switch {
-		case err == nil && notProse(n) && !(bits && bitRange(n)):
+		case err == nil && notProse(n) && !(bitRange(n) && aboutBits()):
 			h.add(n, standsAlone(body, start, end))
 		case err != nil && malformedLayout(cand):
 			h.Findings = append(h.Findings, inProse(syntaxFinding(err), standsAlone(body, start, end)))
@@ -153,6 +162,9 @@ func nextCandidate(body string, i int) (start, end int, ok bool) {
 	return 0, 0, false
 }
 
+// maxIteratorArg bounds the parenthesised part of an iterator's print.
+const maxIteratorArg = 256
+
 // iteratorEnd is the end of the iterator CuTe prints at i, a word followed
 // by "[16b](...)" (gmem_ptr[16b](A), tmem_[32b](0x0000.0000)), or
 // ArithTuple(...) or counting_iter(...).
@@ -181,8 +193,11 @@ func iteratorEnd(body string, i int) (int, bool) {
 	default:
 		return 0, false
 	}
-	end := groupEnd(body, j)
-	if end == len(body) || body[end] == '\n' {
+	// CuTe prints an iterator's address or origin in a few dozen bytes:
+	// looking further for its ')' would make a line of unclosed
+	// "ArithTuple(" quadratic.
+	end := groupEnd(body[:min(len(body), j+maxIteratorArg)], j)
+	if end == len(body) || body[end] == '\n' || end == j+maxIteratorArg {
 		// groupEnd stops at the line's end when the group stays open.
 		depth := 0
 		for _, c := range body[j:end] {
@@ -466,23 +481,27 @@ func pythonRegions(s string) []region {
 	return out
 }
 
-// lineIndex converts byte offsets to positions (rune columns).
+// lineIndex converts byte offsets to positions (rune columns). It keeps the
+// last position it gave: the scanner asks in increasing order, and counting
+// the runes of a long line from its start for every candidate on it would
+// be quadratic.
 type lineIndex struct {
 	text   string
 	starts []int
+	last   grammar.Position
 }
 
-func newLineIndex(text string) lineIndex {
+func newLineIndex(text string) *lineIndex {
 	starts := []int{0}
 	for i := 0; i < len(text); i++ {
 		if text[i] == '\n' {
 			starts = append(starts, i+1)
 		}
 	}
-	return lineIndex{text: text, starts: starts}
+	return &lineIndex{text: text, starts: starts}
 }
 
-func (l lineIndex) position(offset int) grammar.Position {
+func (l *lineIndex) position(offset int) grammar.Position {
 	lo, hi := 0, len(l.starts)
 	for lo+1 < hi {
 		mid := (lo + hi) / 2
@@ -492,5 +511,10 @@ func (l lineIndex) position(offset int) grammar.Position {
 			hi = mid
 		}
 	}
-	return grammar.Position{Offset: offset, Line: lo + 1, Column: utf8.RuneCountInString(l.text[l.starts[lo]:offset]) + 1}
+	from, col := l.starts[lo], 1
+	if l.last.Line == lo+1 && l.last.Offset <= offset {
+		from, col = l.last.Offset, l.last.Column
+	}
+	l.last = grammar.Position{Offset: offset, Line: lo + 1, Column: col + utf8.RuneCountInString(l.text[from:offset])}
+	return l.last
 }

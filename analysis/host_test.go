@@ -177,6 +177,8 @@ func TestHostProse(t *testing.T) {
 s = "(4,8):(1,4)"
 # layout: (4,8):(8,1)
 # tiler [32:1] and [8:1;4:8], a spaced stride (4,8) : (1,4)
+# an arbitrary tiler [16:2]
+# the bitfield [7:4]
 `
 	h := AnalyzeHost("k.py", []byte(src))
 	want := []string{
@@ -187,6 +189,7 @@ s = "(4,8):(1,4)"
 		"12:9 [32:1] = [32:1]",
 		"12:20 [8:1;4:8] = [8:1;4:8]",
 		"12:47 (4,8) : (1,4) = (4,8):(1,4)",
+		"13:22 [16:2] = [16:2]",
 	}
 	if got := descriptorsOf(h); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("descriptors:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

@@ -57,11 +57,14 @@ func inProse(f Finding, alone bool) Finding {
 }
 
 // speaksOfBits reports whether a comment or string is about bit fields: it
-// says "bit" (bits, 32-bit, Bits) or writes a range down to bit 0 ("[15:0]").
-// There "[hi:lo]" is a bit range, not a tiler.
+// has a word that starts with "bit" (bits, 32-bit, Bits, bitfield; not
+// arbitrary) or writes a range down to bit 0 ("[15:0]"). There "[hi:lo]"
+// is a bit range, not a tiler.
 func speaksOfBits(body string) bool {
-	if strings.Contains(strings.ToLower(body), "bit") {
-		return true
+	for i := 0; i+3 <= len(body); i++ {
+		if (body[i] == 'b' || body[i] == 'B') && strings.EqualFold(body[i:i+3], "bit") && (i == 0 || !isLetter(body[i-1])) {
+			return true
+		}
 	}
 	for i := strings.Index(body, ":0]"); i >= 0; i = next(body, i, ":0]") {
 		j := i
@@ -74,6 +77,8 @@ func speaksOfBits(body string) bool {
 	}
 	return false
 }
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
 // next is the index of the next sep in s after the one at i, or -1.
 func next(s string, i int, sep string) int {
