@@ -24,10 +24,11 @@
 //   - an iterator without " o " after it is not a descriptor.
 //
 // A descriptor that fails to parse or evaluate is an error only where it
-// stands alone: a whole string, or a comment line that holds nothing but
-// the descriptor after at most a label ("// mA: gmem_ptr[16b](A) o L",
-// "# layout: (4,8):(8,1)") and before at most one closing punctuation mark.
-// Inside a sentence it is a warning: worth a look, never a failed lint run.
+// stands alone: a whole string, or a descriptor that ends its comment line
+// (but for one closing punctuation mark) with nothing before it on the line
+// or text that introduces it with ':' or '=' ("// (4,8):(1,4)", "// mA:
+// gmem_ptr[16b](A) o L", "# bad swizzle: Sw<3,2,1> o _0 o L"). Inside a
+// sentence it is a warning: worth a look, never a failed lint run.
 package analysis
 
 import (

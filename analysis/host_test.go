@@ -44,8 +44,8 @@ auto r = R"x((16,8):(8,1))x";
 	if got := descriptorsOf(h); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("descriptors:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if len(h.Findings) != 1 || h.Findings[0].Code != CodeSyntax || h.Findings[0].Range.Pos.Line != 4 || h.Findings[0].Severity != SeverityWarning {
-		t.Errorf("findings %v, want the one syntax warning (a typo inside a sentence) on line 4", findingsOfHost(h))
+	if len(h.Findings) != 1 || h.Findings[0].Code != CodeSyntax || h.Findings[0].Range.Pos.Line != 4 || h.Findings[0].Severity != SeverityError {
+		t.Errorf("findings %v, want the one syntax error (a typo that ends its line after ':') on line 4", findingsOfHost(h))
 	}
 }
 
@@ -200,8 +200,9 @@ s = "(4,8):(1,4)"
 }
 
 // TestHostSeverity: a descriptor that fails is an error where it stands
-// alone (a whole string, a comment line that is only the descriptor, after
-// at most a label), a warning inside a sentence.
+// alone (a whole string, a descriptor that ends its comment line with
+// nothing or an introduction ending in ':' before it), a warning inside a
+// sentence.
 func TestHostSeverity(t *testing.T) {
 	src := `// (4,8):(1,4,2)
 // mA: gmem_ptr[16b](A) o (4,8):(1,4,2)
@@ -210,7 +211,7 @@ func TestHostSeverity(t *testing.T) {
  */
 const char* s = "(4,8):(1,4,2)";
 // the layout (4,8):(1,4,2) is wrong
-// and a typo: (4,2:(1,4)
+// and a typo (4,2:(1,4)
 // (4,2:(1,4)
 const char* p = "see (4,8):(1,4,2) here";
 `
@@ -221,7 +222,7 @@ const char* p = "see (4,8):(1,4,2) here";
 		"4:4 error incongruent",
 		"6:18 error incongruent",
 		"7:15 warning incongruent",
-		"8:20 warning syntax",
+		"8:19 warning syntax",
 		"9:8 error syntax",
 		"10:22 warning incongruent",
 	}

@@ -9,41 +9,25 @@ import (
 // The rules that tell a descriptor written in a comment or a string from
 // the prose around it (see the package doc, "Host files").
 
-// standsAlone reports whether the candidate body[start:end] is all its line
-// says: nothing before it but comment marks ("//", "*", "#", "///<") and at
-// most a label ("mA:", "layout =", "tCsA:"), nothing after it but one
-// closing punctuation mark. Such a descriptor is unmistakably one; a
-// candidate inside a sentence may be a sentence's brackets.
+// standsAlone reports whether the candidate body[start:end] ends its line
+// (but for one closing punctuation mark) and nothing but comment marks
+// ("//", "*", "#", "///<") or text that introduces it with ':' or '='
+// comes before it on its line: "// (4,8):(1,4)", "// mA: gmem_ptr[16b](A)
+// o L", "# bad swizzle: Sw<3,2,1> o _0 o L", "layout = (4,8):(1,4)". Such a
+// descriptor is unmistakably one; a candidate inside a sentence may be the
+// sentence's own brackets.
 func standsAlone(body string, start, end int) bool {
 	lineStart := strings.LastIndexByte(body[:start], '\n') + 1
 	lineEnd := strings.IndexByte(body[end:], '\n')
 	if lineEnd < 0 {
 		lineEnd = len(body) - end
 	}
-	before := strings.TrimLeft(body[lineStart:start], " \t/*#!<")
 	after := strings.TrimSpace(body[end : end+lineEnd])
 	if len(after) > 1 || after != "" && !strings.Contains(".,;", after) {
 		return false
 	}
-	return isLabel(strings.TrimSpace(before))
-}
-
-// isLabel reports whether s is empty or a name followed by ':' or '='
-// ("mA:", "sA_layout:", "layout =", "self.tile:").
-func isLabel(s string) bool {
-	if s == "" {
-		return true
-	}
-	name := strings.TrimSpace(strings.TrimRight(s, ":="))
-	if name == "" || len(s)-len(strings.TrimRight(s, ":=")) != 1 {
-		return false
-	}
-	for i := 0; i < len(name); i++ {
-		if !isIdentByte(name[i]) && name[i] != '.' {
-			return false
-		}
-	}
-	return true
+	before := strings.TrimSpace(strings.TrimLeft(body[lineStart:start], " \t/*#!<"))
+	return before == "" || strings.HasSuffix(before, ":") || strings.HasSuffix(before, "=")
 }
 
 // inProse lowers a finding about a descriptor that does not stand alone to
