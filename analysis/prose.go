@@ -46,11 +46,16 @@ func inProse(f Finding, alone bool) Finding {
 // is a bit range, not a tiler.
 func speaksOfBits(body string) bool {
 	for i := 0; i+3 <= len(body); i++ {
-		if (body[i] == 'b' || body[i] == 'B') && strings.EqualFold(body[i:i+3], "bit") && (i == 0 || !isLetter(body[i-1])) {
+		if strings.EqualFold(body[i:i+3], "bit") && (i == 0 || !isLetterByte(body[i-1])) {
 			return true
 		}
 	}
-	for i := strings.Index(body, ":0]"); i >= 0; i = next(body, i, ":0]") {
+	for from := 0; ; {
+		i := strings.Index(body[from:], ":0]")
+		if i < 0 {
+			return false
+		}
+		i += from
 		j := i
 		for j > 0 && body[j-1] >= '0' && body[j-1] <= '9' {
 			j--
@@ -58,20 +63,12 @@ func speaksOfBits(body string) bool {
 		if j < i && j > 0 && body[j-1] == '[' {
 			return true
 		}
+		from = i + 1
 	}
-	return false
 }
 
-func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
-
-// next is the index of the next sep in s after the one at i, or -1.
-func next(s string, i int, sep string) int {
-	j := strings.Index(s[i+1:], sep)
-	if j < 0 {
-		return -1
-	}
-	return i + 1 + j
-}
+// isLetterByte reports whether c is an ASCII letter.
+func isLetterByte(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
 
 // bitRange reports whether n is written like a bit range, "[hi:lo]": a
 // tiler of one mode, two plain integers with hi >= lo.

@@ -61,40 +61,48 @@ type exprReader struct{ literalParser }
 var tokenBuffers = sync.Pool{New: func() any { b := make([]lexer.Token, 0, 64); return &b }}
 
 func (r *exprReader) expr() (Node, error) {
-	var stages []Node
+	first, err := r.stage()
+	if err != nil {
+		return nil, err
+	}
+	if r.lex.Peek().Type != tokCompose && !r.gluedPointerFollows(first) {
+		return first, nil
+	}
+	c := &Composed{Range: first.Span(), Stages: []Node{first}}
 	for {
-		s, err := r.stage()
-		if err != nil {
-			return nil, err
-		}
-		stages = append(stages, s)
-		if sw, ok := s.(*Swizzle); ok && r.gluedPointerFollows(sw) {
+		if last := c.Stages[len(c.Stages)-1]; r.gluedPointerFollows(last) {
 			p, err := r.pointer()
 			if err != nil {
 				return nil, err
 			}
 			ptr := p.(*Pointer)
 			ptr.Kind, ptr.Swizzled = ptr.Kind[1:], true
-			stages = append(stages, ptr)
+			c.Stages = append(c.Stages, ptr)
 		}
+		c.End = c.Stages[len(c.Stages)-1].Span().End
 		if r.lex.Peek().Type != tokCompose {
-			break
+			return c, nil
 		}
 		r.lex.Next()
+		s, err := r.stage()
+		if err != nil {
+			return nil, err
+		}
+		c.Stages = append(c.Stages, s)
 	}
-	if len(stages) == 1 {
-		return stages[0], nil
-	}
-	return &Composed{Range: Range{Pos: stages[0].Span().Pos, End: stages[len(stages)-1].Span().End}, Stages: stages}, nil
 }
 
 // gluedPointerFollows reports whether a swizzled pointer's print goes on
-// right after sw: "Sw<3,4,3>_smem_ptr[16b](...)", the "_" and the pointer's
-// kind scanned as one word that touches the ">".
-func (r *exprReader) gluedPointerFollows(sw *Swizzle) bool {
+// right after the stage n: "Sw<3,4,3>_smem_ptr[16b](...)", the "_" and the
+// pointer's kind scanned as one word that touches the swizzle's ">".
+func (r *exprReader) gluedPointerFollows(n Node) bool {
+	sw, ok := n.(*Swizzle)
+	if !ok || sw.Braced || sw.Spelling == SpellPycute {
+		return false
+	}
 	t := r.lex.Peek()
-	return t.Type == tokIdent && len(t.Value) > 1 && t.Value[0] == '_' && !sw.Braced &&
-		sw.Spelling != SpellPycute && t.Pos.Offset == sw.End.Offset && isPunctTok(r.lex.PeekAfter(), "[")
+	return t.Type == tokIdent && len(t.Value) > 1 && t.Value[0] == '_' && t.Pos.Offset == sw.End.Offset &&
+		isPunctTok(r.lex.PeekAfter(), "[")
 }
 
 func (r *exprReader) stage() (Node, error) {
