@@ -124,3 +124,20 @@ func BenchmarkAnalyzeSheet5000Insert(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkAnalyzeHostLongLines scans comments of one long line each that
+// hold many candidate starts: unclosed iterators ("ArithTuple(" 20,000
+// times; before the bound on an iterator's argument this took seconds) and
+// tensor prints with layouts.
+func BenchmarkAnalyzeHostLongLines(b *testing.B) {
+	srcs := [][]byte{
+		[]byte("// " + strings.Repeat("ArithTuple(", 20000) + "\n"),
+		[]byte("// " + strings.Repeat("gmem_ptr[16b](A) o (4,8):(1,4), ", 2000) + "\n"),
+	}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		for _, src := range srcs {
+			AnalyzeHost("k.cu", src)
+		}
+	}
+}

@@ -2,6 +2,33 @@
 // descriptors into layout values, evaluates sheet expressions and calls, runs
 // the checks, and reports what it finds as neutral findings (ranges, codes,
 // messages, fixes) that the editor glue and the command line render.
+//
+// # Host files
+//
+// In C++/CUDA and Python sources (AnalyzeHost) descriptors are read from
+// comments and string literals, where they share the text with prose. A
+// string whose whole contents parse is one descriptor. Elsewhere a
+// candidate starts at a bracket, a swizzle or the iterator of a CuTe tensor
+// print ("gmem_ptr[16b](A) o (512,256):(256,_1)", "Sw<3,4,3>_smem_ptr[16b](A)
+// o L", "tmem_[32b](T) o L", "ArithTuple(_0,0) o L") and is read unless it
+// is prose:
+//
+//   - brackets right after a word or a closing bracket are a call, an index
+//     or a slice (f(x), vec[i], arr((i, j))[0:4]);
+//   - a stride that is not a tuple hugs its colon: in "(192, 1, 1): 6 warps"
+//     the colon is the sentence's, and the tuple alone is not a descriptor;
+//   - plain tuples, words and calls are not descriptors ("(a, b)", "(1, 2)");
+//   - in a comment or string about bits (it says "bit", or writes a range
+//     down to bit 0 such as "[15:0]"), "[hi:lo]" with hi >= lo is a bit
+//     range, not a one-mode tiler;
+//   - an iterator without " o " after it is not a descriptor.
+//
+// A descriptor that fails to parse or evaluate is an error only where it
+// stands alone: a whole string, or a descriptor that ends its comment line
+// (but for one closing punctuation mark) with nothing before it on the line
+// or text that introduces it with ':' or '=' ("// (4,8):(1,4)", "// mA:
+// gmem_ptr[16b](A) o L", "# bad swizzle: Sw<3,2,1> o _0 o L"). Inside a
+// sentence it is a warning: worth a look, never a failed lint run.
 package analysis
 
 import (

@@ -23,6 +23,7 @@ func FuzzAnalyzeSheet(f *testing.F) {
 	}
 	f.Add("A = (4,2):(1,4)\nB = logical_divide(A, [2:1;_])\nassert B == B\n")
 	f.Add("T = S[(8,2):(4@laneid,1)] + R[2:4@warpid]\nx = tirx_map(T, (1,1), (4,4))\n")
+	f.Add("t = Sw<3,4,3>_smem_ptr[16b](SMEM_ADDR_A) o ((_128,_16),_1,_4):((_64,_1),_0,_16)\ng = ArithTuple(_0,0) o (4,8):(1@1,1@0)\nm = tmem_[32b](0x0000.0000) o (128,64):(65536,1)\nassert t == composition(Sw<3,4,3>, t)\n")
 	f.Fuzz(func(t *testing.T, src string) {
 		if len(src) > 4096 {
 			return

@@ -61,31 +61,47 @@ func AnalyzeHost(filename string, src []byte) *Host {
 // suppress drops the findings that the file's suppression comments silence.
 func (h *Host) suppress() { h.Findings = Unsuppressed(h.Src, h.Findings) }
 
-func (h *Host) add(n grammar.Node) {
+// add evaluates a descriptor found in a comment or string; alone says
+// whether it stands alone there (see standsAlone), which decides how loud
+// a failure is.
+func (h *Host) add(n grammar.Node, alone bool) {
 	d := &Descriptor{Range: n.Span(), Node: n}
 	d.Value, d.Err = Eval(n, nil)
 	h.Descriptors = append(h.Descriptors, d)
 	if d.Err != nil {
 		if f, ok := evalFinding(d.Err, d.Range, h.Src, nil); ok {
-			h.Findings = append(h.Findings, f)
+			h.Findings = append(h.Findings, inProse(f, alone))
 		}
 	}
 }
 
+// addMLIR takes a descriptor of MLIR code, which is never prose.
+func (h *Host) addMLIR(n grammar.Node) { h.add(n, true) }
+
 // scanRegion takes every descriptor of a comment or string: a string whose
 // whole contents parse is one descriptor; otherwise each candidate that
-// starts like a descriptor and is not plain prose.
-func (h *Host) scanRegion(text string, r region, lines lineIndex) {
+// starts like a descriptor and is not plain prose (notProse, bitRange).
+func (h *Host) scanRegion(text string, r region, lines *lineIndex) {
 	body := text[r.start:r.end]
 	if r.literal {
 		trimmed := strings.TrimSpace(body)
 		lead := strings.Index(body, trimmed)
 		if trimmed != "" && looksLikeDescriptor(trimmed) {
 			if n, err := grammar.ParseExprAt(trimmed, lines.position(r.start+lead)); err == nil && notProse(n) {
-				h.add(n)
+				h.add(n, true)
 				return
 			}
 		}
+	}
+	bits := -1 // whether body speaks of bits, once a bit range asks (-1: not yet known)
+	aboutBits := func() bool {
+		if bits < 0 {
+			bits = 0
+			if speaksOfBits(body) {
+				bits = 1
+			}
+		}
+		return bits == 1
 	}
 	for i := 0; i < len(body); {
 		start, end, ok := nextCandidate(body, i)
@@ -95,10 +111,10 @@ func (h *Host) scanRegion(text string, r region, lines lineIndex) {
 		cand := body[start:end]
 		n, err := grammar.ParseExprAt(cand, lines.position(r.start+start))
 		switch {
-		case err == nil && notProse(n):
-			h.add(n)
+		case err == nil && notProse(n) && !(bitRange(n) && aboutBits()):
+			h.add(n, standsAlone(body, start, end))
 		case err != nil && malformedLayout(cand):
-			h.Findings = append(h.Findings, syntaxFinding(err))
+			h.Findings = append(h.Findings, inProse(syntaxFinding(err), standsAlone(body, start, end)))
 		}
 		i = end
 	}
@@ -106,7 +122,10 @@ func (h *Host) scanRegion(text string, r region, lines lineIndex) {
 
 // nextCandidate finds the next stretch of body from i that starts like a
 // descriptor: a bracket group (with its ":stride" part), a swizzle with its
-// composed stages, a tiler.
+// composed stages, a tiler, a tensor's print (an iterator such as
+// gmem_ptr[16b](A) or ArithTuple(_0,0) and its " o " stages). A bracket
+// right after a word or a closing bracket is a call, an index or a slice
+// (f(x), vec[i], arr(i)[0:4]), never a descriptor.
 func nextCandidate(body string, i int) (start, end int, ok bool) {
 	for ; i < len(body); i++ {
 		c := body[i]
@@ -114,23 +133,90 @@ func nextCandidate(body string, i int) (start, end int, ok bool) {
 			continue // inside a word: f(x), vec[i]
 		}
 		switch {
+		case c == '[' && i > 0 && (body[i-1] == ')' || body[i-1] == ']'):
+			continue // a subscript: arr((i, j))[0:4]
 		case c == '(' || c == '[':
 			end := groupEnd(body, i)
 			end = extendLayout(body, end)
 			end = extendComposed(body, end)
 			return i, end, true
-		case strings.HasPrefix(body[i:], "Sw<") || strings.HasPrefix(body[i:], "Swizzle<") || strings.HasPrefix(body[i:], "SW_"):
+		case strings.HasPrefix(body[i:], "Sw<") || strings.HasPrefix(body[i:], "Swizzle<") || strings.HasPrefix(body[i:], "SW_") ||
+			strings.HasPrefix(body[i:], "S<") && i+2 < len(body) && body[i+2] >= '0' && body[i+2] <= '9': // the DSL's S<3,4,3>
 			end := i + strings.IndexAny(body[i:]+" ", " \t\n,;")
 			if gt := strings.IndexByte(body[i:], '>'); gt >= 0 && !strings.HasPrefix(body[i:], "SW_") {
 				end = i + gt + 1
 				if strings.HasPrefix(body[end:], "{}") {
 					end += 2
+				} else if p, ok := iteratorEnd(body, end); ok && body[end] == '_' {
+					end = p // a swizzled pointer: Sw<3,4,3>_smem_ptr[16b](A)
 				}
 			}
 			return i, extendComposed(body, end), true
+		case isIdentByte(c):
+			// A tensor's print starts with its iterator; an iterator
+			// without " o " after it is not a descriptor.
+			if p, ok := iteratorEnd(body, i); ok {
+				if end := extendComposed(body, p); end > p {
+					return i, end, true
+				}
+				i = p - 1
+			}
 		}
 	}
 	return 0, 0, false
+}
+
+// maxIteratorArg bounds the parenthesised part of an iterator's print.
+const maxIteratorArg = 256
+
+// iteratorEnd is the end of the iterator CuTe prints at i, a word followed
+// by "[16b](...)" (gmem_ptr[16b](A), tmem_[32b](0x0000.0000)), or
+// ArithTuple(...) or counting_iter(...).
+func iteratorEnd(body string, i int) (int, bool) {
+	j := i
+	for j < len(body) && isIdentByte(body[j]) {
+		j++
+	}
+	if j == i || j == len(body) {
+		return 0, false
+	}
+	switch word := body[i:j]; {
+	case word == "ArithTuple" || word == "counting_iter":
+		if body[j] != '(' {
+			return 0, false
+		}
+	case body[j] == '[':
+		k := j + 1
+		for k < len(body) && body[k] >= '0' && body[k] <= '9' {
+			k++
+		}
+		if k == j+1 || !strings.HasPrefix(body[k:], "b](") {
+			return 0, false
+		}
+		j = k + len("b]")
+	default:
+		return 0, false
+	}
+	// CuTe prints an iterator's address or origin in a few dozen bytes:
+	// looking further for its ')' would make a line of unclosed
+	// "ArithTuple(" quadratic.
+	end := groupEnd(body[:min(len(body), j+maxIteratorArg)], j)
+	if end == len(body) || body[end] == '\n' || end == j+maxIteratorArg {
+		// groupEnd stops at the line's end when the group stays open.
+		depth := 0
+		for _, c := range body[j:end] {
+			switch c {
+			case '(', '[':
+				depth++
+			case ')', ']':
+				depth--
+			}
+		}
+		if depth != 0 {
+			return 0, false
+		}
+	}
+	return end, true
 }
 
 // groupEnd is the end of the bracket group opening at i (or of the line,
@@ -159,9 +245,13 @@ func extendLayout(body string, end int) int {
 	if j >= len(body) || body[j] != ':' {
 		return end
 	}
+	colon := j
 	j = skipSpaces(body, j+1)
 	if j < len(body) && body[j] == '(' {
 		return groupEnd(body, j)
+	}
+	if j > colon+1 {
+		return end // a colon of prose: "(192, 1, 1): 6 warps"; a stride that is no tuple hugs its ':'
 	}
 	k := j
 	for k < len(body) && (isIdentByte(body[k]) || body[k] == '-' || body[k] == '@' || body[k] == '?') {
@@ -282,7 +372,7 @@ func (h *Host) mlir(text string) {
 	for len(types) > 0 || len(errs) > 0 {
 		if len(errs) == 0 || len(types) > 0 && types[0].Pos.Offset < errs[0].Range.Pos.Offset {
 			if !inLineComment(text, types[0].Pos.Offset) {
-				h.add(types[0])
+				h.addMLIR(types[0])
 			}
 			types = types[1:]
 			continue
@@ -395,23 +485,27 @@ func pythonRegions(s string) []region {
 	return out
 }
 
-// lineIndex converts byte offsets to positions (rune columns).
+// lineIndex converts byte offsets to positions (rune columns). It keeps the
+// last position it gave: the scanner asks in increasing order, and counting
+// the runes of a long line from its start for every candidate on it would
+// be quadratic.
 type lineIndex struct {
 	text   string
 	starts []int
+	last   grammar.Position
 }
 
-func newLineIndex(text string) lineIndex {
+func newLineIndex(text string) *lineIndex {
 	starts := []int{0}
 	for i := 0; i < len(text); i++ {
 		if text[i] == '\n' {
 			starts = append(starts, i+1)
 		}
 	}
-	return lineIndex{text: text, starts: starts}
+	return &lineIndex{text: text, starts: starts}
 }
 
-func (l lineIndex) position(offset int) grammar.Position {
+func (l *lineIndex) position(offset int) grammar.Position {
 	lo, hi := 0, len(l.starts)
 	for lo+1 < hi {
 		mid := (lo + hi) / 2
@@ -421,5 +515,10 @@ func (l lineIndex) position(offset int) grammar.Position {
 			hi = mid
 		}
 	}
-	return grammar.Position{Offset: offset, Line: lo + 1, Column: utf8.RuneCountInString(l.text[l.starts[lo]:offset]) + 1}
+	from, col := l.starts[lo], 1
+	if l.last.Line == lo+1 && l.last.Offset <= offset {
+		from, col = l.last.Offset, l.last.Column
+	}
+	l.last = grammar.Position{Offset: offset, Line: lo + 1, Column: col + utf8.RuneCountInString(l.text[from:offset])}
+	return l.last
 }

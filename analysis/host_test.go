@@ -44,8 +44,8 @@ auto r = R"x((16,8):(8,1))x";
 	if got := descriptorsOf(h); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("descriptors:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if len(h.Findings) != 1 || h.Findings[0].Code != CodeSyntax || h.Findings[0].Range.Pos.Line != 4 {
-		t.Errorf("findings %v, want the one syntax error on line 4", findingsOfHost(h))
+	if len(h.Findings) != 1 || h.Findings[0].Code != CodeSyntax || h.Findings[0].Range.Pos.Line != 4 || h.Findings[0].Severity != SeverityError {
+		t.Errorf("findings %v, want the one syntax error (a typo that ends its line after ':') on line 4", findingsOfHost(h))
 	}
 }
 
@@ -143,6 +143,8 @@ func findingsOfHost(h *Host) []string {
 func FuzzAnalyzeHost(f *testing.F) {
 	for _, seed := range []string{
 		"// (4,8):(1,4)\n", "\"(4,2:(1,4)\"", "/* Sw<3,4,3> o (8,64):(64,1) */", "R\"x((16,8):(8,1))x\"",
+		"// mA: gmem_ptr[16b](GMEM_ADDR_A + off) o (512,256):(256,_1)", "# Sw<3,4,3>_smem_ptr[16b](X) o 8:1, ArithTuple(_0,0) o (4,8):(1@0,1@1)",
+		"// tmem_[32b](0x0000.0000 o (4,8", "# bits [15:0] and [31:16], arr((i, j))[0:4], (192, 1, 1): 6 warps", "/* S<3,4,3> o 0 o 8:1 */",
 		"# ((2,2),4):((1,4),2)", "'''(4,8):(1,4)'''", "!cute.layout<\"(4,8):(1,4)\">", "// [4:1;8:1] o",
 	} {
 		f.Add(seed)
@@ -157,4 +159,108 @@ func FuzzAnalyzeHost(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestHostProse: brackets of prose are not descriptors. Each line is one
+// CUTLASS taught (a tuple and a colon of prose, bit ranges, a Python slice
+// after a call), beside the descriptors that must still be read.
+func TestHostProse(t *testing.T) {
+	src := `# - block=(192, 1, 1): 6 warps × 32 threads/warp = 192 threads
+# - (8, 8, 2): 8 tiles in M, 8 tiles in K, 2 batches = 128 total tiles
+# - (128, 64): One tile of A
+# [15:0] for column index and [31:16] for lane/row index
+# For 32-bit inputs, returns bits [63:32]. For 64-bit inputs, returns bits [127:64].
+# Bits [31:24] are ignored.
+# a vector slice: ` + "``arr.subview((i, j, k, l, 0))[0:4]``" + `
+# (_8,_4):(_4,_1)
+# ((_2,_2),_8):((_1,_16),_2)
+s = "(4,8):(1,4)"
+# layout: (4,8):(8,1)
+# tiler [32:1] and [8:1;4:8], a spaced stride (4,8) : (1,4)
+# an arbitrary tiler [16:2]
+# the bitfield [7:4]
+`
+	h := AnalyzeHost("k.py", []byte(src))
+	want := []string{
+		"8:3 (_8,_4):(_4,_1) = (8,4):(4,1)",
+		"9:3 ((_2,_2),_8):((_1,_16),_2) = ((2,2),8):((1,16),2)",
+		"10:6 (4,8):(1,4) = (4,8):(1,4)",
+		"11:11 (4,8):(8,1) = (4,8):(8,1)",
+		"12:9 [32:1] = [32:1]",
+		"12:20 [8:1;4:8] = [8:1;4:8]",
+		"12:47 (4,8) : (1,4) = (4,8):(1,4)",
+		"13:22 [16:2] = [16:2]",
+	}
+	if got := descriptorsOf(h); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("descriptors:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if len(h.Findings) != 0 {
+		t.Errorf("findings %v, want none", findingsOfHost(h))
+	}
+}
+
+// TestHostSeverity: a descriptor that fails is an error where it stands
+// alone (a whole string, a descriptor that ends its comment line with
+// nothing or an introduction ending in ':' before it), a warning inside a
+// sentence.
+func TestHostSeverity(t *testing.T) {
+	src := `// (4,8):(1,4,2)
+// mA: gmem_ptr[16b](A) o (4,8):(1,4,2)
+/* tile:
+ * (4,8):(1,(2,3)).
+ */
+const char* s = "(4,8):(1,4,2)";
+// the layout (4,8):(1,4,2) is wrong
+// and a typo (4,2:(1,4)
+// (4,2:(1,4)
+const char* p = "see (4,8):(1,4,2) here";
+`
+	h := AnalyzeHost("k.cu", []byte(src))
+	want := []string{
+		"1:4 error incongruent",
+		"2:27 error incongruent",
+		"4:4 error incongruent",
+		"6:18 error incongruent",
+		"7:15 warning incongruent",
+		"8:19 warning syntax",
+		"9:8 error syntax",
+		"10:22 warning incongruent",
+	}
+	var got []string
+	for _, f := range h.Findings {
+		got = append(got, fmt.Sprintf("%d:%d %v %s", f.Range.Pos.Line, f.Range.Pos.Column, f.Severity, f.Code))
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestHostTensorPrints: CuTe C++ tensor prints in comments are read whole,
+// their layout evaluated; a swizzled pointer means CuTe's composed form.
+func TestHostTensorPrints(t *testing.T) {
+	src := `// mA:   gmem_ptr[16b](GMEM_ADDR_A) o (512,256):(256,_1)
+// tCsA:   Sw<3,4,3>_smem_ptr[16b](SMEM_ADDR_A) o ((_128,_16),_1,_4):((_64,_1),_0,_16)
+// tCtAcc: tmem_[32b](TMEM_ADDR) o ((_128,_256),_1,_1):((_65536,_1),_0,_0)
+// gA:   ArithTuple(_0,0) o (_128,_64,4):(_1@1,_1@0,_64@0)
+// host:	ptr[16b](ADDR_A) o (512,256):(256,_1), rmem_ptr[32b](0x7ffd2c1e0a40) o (_4,_8):(_1,_4)
+// sub: subptr[4b](0x7f00.3) o (_32):(_1) and a pointer alone: gmem_ptr[16b](A), f(x) o y
+// sA_layout:   Sw<3,4,3> o smem_ptr[16b](unset) o ((_128,_16),_1,_4):((_64,_1),_0,_16)
+`
+	h := AnalyzeHost("k.cu", []byte(src))
+	want := []string{
+		"1:10 gmem_ptr[16b](GMEM_ADDR_A) o (512,256):(256,_1) = (512,256):(256,1)",
+		"2:12 Sw<3,4,3>_smem_ptr[16b](SMEM_ADDR_A) o ((_128,_16),_1,_4):((_64,_1),_0,_16) = Sw<3,3,3> o 0 o ((128,16),1,4):((64,1),0,16)",
+		"3:12 tmem_[32b](TMEM_ADDR) o ((_128,_256),_1,_1):((_65536,_1),_0,_0) = ((128,256),1,1):((65536,1),0,0)",
+		"4:10 ArithTuple(_0,0) o (_128,_64,4):(_1@1,_1@0,_64@0) = (128,64,4):(1@1,1@0,64@0)",
+		"5:10 ptr[16b](ADDR_A) o (512,256):(256,_1) = (512,256):(256,1)",
+		"5:49 rmem_ptr[32b](0x7ffd2c1e0a40) o (_4,_8):(_1,_4) = (4,8):(1,4)",
+		"6:9 subptr[4b](0x7f00.3) o (_32):(_1) = (32):(1)",
+		"7:17 Sw<3,4,3> o smem_ptr[16b](unset) o ((_128,_16),_1,_4):((_64,_1),_0,_16) = Sw<3,3,3> o 0 o ((128,16),1,4):((64,1),0,16)",
+	}
+	if got := descriptorsOf(h); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("descriptors:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if len(h.Findings) != 0 {
+		t.Errorf("findings %v, want none", findingsOfHost(h))
+	}
 }

@@ -205,14 +205,25 @@ type Swizzle struct {
 	Braced   bool
 }
 
-// Pointer is the pointer stage CuTe C++ prints inside a composed layout:
-// smem_ptr[16b](unset). Kind is the word before "[" (smem_ptr, gmem_ptr, ...),
-// Bits the element width as written (16b), Addr the text between the parentheses.
+// Pointer is the iterator stage CuTe C++ prints inside a composed layout
+// (smem_ptr[16b](unset)) and before " o " in a tensor's print, the engine
+// of "gmem_ptr[16b](0x7f00) o (512,256):(256,_1)". Kind is the word before
+// "[" (smem_ptr, gmem_ptr, rmem_ptr, ptr, subptr, tmem_, ...), Bits the
+// element width as written (16b), Addr the text between the parentheses
+// (0x7f00, unset, 0x0000.0000 for tensor memory). The coordinate iterators
+// ArithTuple(_0,0) and counting_iter(5) have no Bits: Addr is their origin.
+//
+// Swizzled marks a swizzled pointer's print, Sw<3,4,3>_smem_ptr[16b](0x7f00):
+// the parser reads it as the stages Sw<3,4,3> and smem_ptr[16b](0x7f00) of a
+// composed layout, the pointer Swizzled (joined to its swizzle by "_", part
+// of its range), so that it means what CuTe's composed form
+// "Sw<3,4,3> o smem_ptr[16b](unset) o L" means.
 type Pointer struct {
 	Range
-	Kind string
-	Bits string
-	Addr string
+	Kind     string
+	Bits     string
+	Addr     string
+	Swizzled bool
 }
 
 // Composed is a composed layout, its stages in the written order (outermost

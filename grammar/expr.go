@@ -65,20 +65,44 @@ func (r *exprReader) expr() (Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	if r.lex.Peek().Type != tokCompose {
+	if r.lex.Peek().Type != tokCompose && !r.gluedPointerFollows(first) {
 		return first, nil
 	}
 	c := &Composed{Range: first.Span(), Stages: []Node{first}}
-	for r.lex.Peek().Type == tokCompose {
+	for {
+		if last := c.Stages[len(c.Stages)-1]; r.gluedPointerFollows(last) {
+			p, err := r.pointer()
+			if err != nil {
+				return nil, err
+			}
+			ptr := p.(*Pointer)
+			ptr.Kind, ptr.Swizzled = ptr.Kind[1:], true
+			c.Stages = append(c.Stages, ptr)
+		}
+		c.End = c.Stages[len(c.Stages)-1].Span().End
+		if r.lex.Peek().Type != tokCompose {
+			return c, nil
+		}
 		r.lex.Next()
 		s, err := r.stage()
 		if err != nil {
 			return nil, err
 		}
 		c.Stages = append(c.Stages, s)
-		c.End = s.Span().End
 	}
-	return c, nil
+}
+
+// gluedPointerFollows reports whether a swizzled pointer's print goes on
+// right after the stage n: "Sw<3,4,3>_smem_ptr[16b](...)", the "_" and the
+// pointer's kind scanned as one word that touches the swizzle's ">".
+func (r *exprReader) gluedPointerFollows(n Node) bool {
+	sw, ok := n.(*Swizzle)
+	if !ok || sw.Braced || sw.Spelling == SpellPycute {
+		return false
+	}
+	t := r.lex.Peek()
+	return t.Type == tokIdent && len(t.Value) > 1 && t.Value[0] == '_' && t.Pos.Offset == sw.End.Offset &&
+		isPunctTok(r.lex.PeekAfter(), "[")
 }
 
 func (r *exprReader) stage() (Node, error) {
@@ -106,6 +130,9 @@ func (r *exprReader) stage() (Node, error) {
 		}
 		switch next.Value {
 		case "(":
+			if isIteratorName(t.Value) {
+				return r.iterator()
+			}
 			return r.call()
 		case "<":
 			switch t.Value {
@@ -298,11 +325,37 @@ func (r *exprReader) pointer() (Node, error) {
 	}, nil
 }
 
+// isIteratorName reports whether name is one of the coordinate iterators
+// CuTe prints before " o " in a tensor's print: ArithTuple(_0,0) (an
+// identity tensor's origin) and counting_iter(5). They are never operations.
+func isIteratorName(name string) bool {
+	return name == "ArithTuple" || name == "counting_iter"
+}
+
+// iterator reads ArithTuple(_0,0) or counting_iter(5): the name and a tuple
+// of integers, kept as the pointer's Addr.
+func (r *exprReader) iterator() (Node, error) {
+	name := r.lex.Next()
+	origin, err := r.literal()
+	if err != nil {
+		return nil, err
+	}
+	t, ok := origin.(*Tuple)
+	if !ok || len(t.Elems) == 0 || hasNames(t) {
+		text := nodeText(origin)
+		return nil, errorAt(origin.Span(), quote(text), "a coordinate such as (_0,0)",
+			"%s takes a coordinate of integers such as (_0,0), found %s", name.Value, quote(text))
+	}
+	text := Print(t, Cute)
+	return &Pointer{Range: join(tokSpan(*name), t.Range), Kind: name.Value, Addr: text[1 : len(text)-1]}, nil
+}
+
 // joinTokens is the text of consecutive tokens, one space where the source had space.
-func joinTokens(toks []lexer.Token) string {
+func joinTokens(toks []gAddrToken) string {
 	var b strings.Builder
-	for i, t := range toks {
-		if i > 0 && t.Pos.Offset > toks[i-1].Pos.Offset+len(toks[i-1].Value) {
+	for i, a := range toks {
+		t := a.Tok
+		if i > 0 && t.Pos.Offset > toks[i-1].Tok.Pos.Offset+len(toks[i-1].Tok.Value) {
 			b.WriteByte(' ')
 		}
 		b.WriteString(t.Value)

@@ -16,6 +16,8 @@ func FuzzParse(f *testing.F) {
 		"S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid] + 5@warpid",
 		`!cute.composed_layout<"S<3,4,3> o 0 o (8,64):(64,1)">`, "logical_divide(A, [4:1;8:1])",
 		"A = (4,8):(1,4) # c\nassert A == composition(A, 8:1)\nB = (1,\n 2)\n", "(4:8)", "1/0@0",
+		"gmem_ptr[16b](GMEM_ADDR_A) o (512,256):(256,_1)", "Sw<3,4,3>_smem_ptr[16b](SMEM_ADDR_A) o ((_128,_16),_1,_4):((_64,_1),_0,_16)",
+		"tmem_[32b](0x0000.0000) o ((_128,_256),_1,_1):((_65536,_1),_0,_0)", "ArithTuple(_0,0) o (_128,_64,4):(_1@1,_1@0,_64@0)",
 	} {
 		f.Add(s)
 	}

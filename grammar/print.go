@@ -67,6 +67,16 @@ type printer struct {
 	srcLines []int
 }
 
+// glued reports whether the stage s is printed joined to the stage before
+// it by "_", as CuTe prints a swizzled pointer: Sw<3,4,3>_smem_ptr[16b](...).
+// pycute's SW_3_4_3 would run into the pointer's kind, so that style writes
+// the composed form "SW_3_4_3 o smem_ptr[16b](...)", which means the same.
+func (p *printer) glued(before, s Node) bool {
+	ptr, ok := s.(*Pointer)
+	_, afterSwizzle := before.(*Swizzle)
+	return ok && ptr.Swizzled && afterSwizzle && p.style != Pycute
+}
+
 // mlirKindOf is the !cute type a descriptor is wrapped in by the MLIR style;
 // "" for nodes that have no MLIR type (names, calls, TIRx layouts).
 func mlirKindOf(n Node) string {
@@ -266,14 +276,21 @@ func (p *printer) node(n Node) {
 		p.b.WriteByte('>')
 	case *Pointer:
 		p.b.WriteString(n.Kind)
-		p.b.WriteByte('[')
-		p.b.WriteString(n.Bits)
-		p.b.WriteString("](")
+		if n.Bits != "" {
+			p.b.WriteByte('[')
+			p.b.WriteString(n.Bits)
+			p.b.WriteByte(']')
+		}
+		p.b.WriteByte('(')
 		p.b.WriteString(n.Addr)
 		p.b.WriteByte(')')
 	case *Composed:
 		for i, s := range n.Stages {
-			if i > 0 {
+			switch {
+			case i == 0:
+			case p.glued(n.Stages[i-1], s):
+				p.b.WriteByte('_')
+			default:
 				p.b.WriteString(" o ")
 			}
 			p.node(s)

@@ -99,6 +99,21 @@ func (g gen) tiler(depth int) *Tiler {
 	return t
 }
 
+// pointer is a random iterator of a tensor's print, as CuTe prints them.
+func (g gen) pointer() *Pointer {
+	switch g.r.IntN(5) {
+	case 0:
+		return &Pointer{Kind: "tmem_", Bits: "32b", Addr: "0x0000.0010"}
+	case 1:
+		return &Pointer{Kind: "gmem_ptr", Bits: "16b", Addr: "GMEM_ADDR_A + offset"}
+	case 2:
+		return &Pointer{Kind: "ArithTuple", Addr: "_0,(0,_3)"}
+	case 3:
+		return &Pointer{Kind: "subptr", Bits: "4b", Addr: "0x7f42efc00000.3"}
+	}
+	return &Pointer{Kind: "rmem_ptr", Bits: "32b", Addr: "0x7ffd2c1e0a40"}
+}
+
 // descriptor is a random node of any kind ParseDescriptor returns.
 func (g gen) descriptor(depth int) Node {
 	switch g.r.IntN(10) {
@@ -108,8 +123,18 @@ func (g gen) descriptor(depth int) Node {
 		return g.swizzle()
 	case 2:
 		c := &Composed{Stages: []Node{g.swizzle(), g.tuple(1, true), g.layout(depth)}}
-		if g.r.IntN(3) == 0 {
+		switch g.r.IntN(6) {
+		case 0:
 			c.Stages[1] = &Pointer{Kind: "smem_ptr", Bits: "16b", Addr: "unset"}
+		case 1:
+			c.Stages[1] = g.pointer()
+		case 2:
+			// A tensor's print: ITERATOR o LAYOUT, a swizzled pointer glued to its swizzle.
+			c.Stages = []Node{g.pointer(), g.layout(depth)}
+			if p := c.Stages[0].(*Pointer); p.Bits != "" && g.r.IntN(2) == 0 {
+				p.Swizzled = true
+				c.Stages = []Node{g.swizzle(), p, g.layout(depth)}
+			}
 		}
 		return c
 	case 3:

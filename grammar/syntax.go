@@ -19,7 +19,7 @@ import (
 //
 // Expression grammar:
 //
-//	expr    = stage { "o" stage }
+//	expr    = stage { "o" stage }           (a swizzle glued to a pointer by "_" is two stages)
 //	stage   = layout | call | tiler | swizzle | mlir | tirx | pointer | angle
 //	layout  = tuple [ ":" tuple ]
 //	tuple   = "(" [ tuple { "," tuple } [ "," ] ] ")" | leaf
@@ -30,7 +30,8 @@ import (
 //	swizzle = ( ( "Swizzle" | "swizzle" | "Sw" | "S" ) "<" int "," int "," int ">" | SW_B_M_S ) [ "{" "}" ]
 //	mlir    = "!" Name "." Name "<" ( String | expr ) ">"
 //	tirx    = ( "S" | "R" ) "[" layout "]" { "+" ( "R" "[" layout "]" | leaf ) }
-//	pointer = Name "[" ( Word | Int ) "]" "(" { Name | Int | Word | "+" | "*" } ")"
+//	pointer = [ swizzle "_" ] Name "[" ( Word | Int ) "]" "(" { Name | Int | Word | "+" | "*" | "." } ")"
+//	        | ( "ArithTuple" | "counting_iter" ) tuple
 //	angle   = "<" layout { "," layout } ">"
 
 type gAssert struct {
@@ -57,11 +58,17 @@ type gLayout struct {
 }
 
 type gPointer struct {
-	Kind  lexer.Token   `parser:"@Ident '['"`
-	Bits  lexer.Token   `parser:"@( Word | Int ) ']'"`
-	Open  lexer.Token   `parser:"@'('"`
-	Addr  []lexer.Token `parser:"@( Ident | Int | Word | '+' | '*' )*"`
-	Close lexer.Token   `parser:"@')'"`
+	Kind  lexer.Token  `parser:"@Ident '['"`
+	Bits  lexer.Token  `parser:"@( Word | Int ) ']'"`
+	Open  lexer.Token  `parser:"@'('"`
+	Addr  []gAddrToken `parser:"@@*"`
+	Close lexer.Token  `parser:"@')'"`
+}
+
+// gAddrToken is one token of a pointer's address: a capture into a
+// []lexer.Token field would keep only the last one.
+type gAddrToken struct {
+	Tok lexer.Token `parser:"@( Ident | Int | Word | '+' | '*' | '.' )"`
 }
 
 type gMLIR struct {
