@@ -37,7 +37,7 @@ test:
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null; } \
 		|| { echo "make test: node and npm are missing and could not be installed; skipping the VS Code extension tests"; test -z "$$CI"; }
 	@if command -v npm >/dev/null 2>&1; then \
-		cd editors/vscode && npm ci --no-audit --no-fund --loglevel=error \
+		cd editors/vscode && npm ci --prefer-offline --no-audit --no-fund --loglevel=error \
 		&& CUTE_LSP_BIN=$(abspath bin/cute-lsp) npm test --silent; fi
 
 # The main job: evaluate, format and lint the example sheet.

@@ -77,6 +77,12 @@
                            (jsonrpc-request server :textDocument/hover (eglot--TextDocumentPositionParams))))
     (eglot-shutdown server)))
 
+(defvar lsp-client-packages)
+(defvar lsp-enable-snippet)
+(defvar lsp-modeline-workspace-status-enable)
+(defvar lsp-modeline-code-actions-enable)
+(defvar lsp-modeline-diagnostics-enable)
+(defvar lsp-headerline-breadcrumb-enable)
 (defvar lsp-session-file)
 (defvar lsp-auto-guess-root)
 (defvar lsp-enable-file-watchers)
@@ -92,10 +98,18 @@
 
 (defun cute-test-lsp-mode ()
   "Start lsp-mode with cute-lsp as registered by cute-mode.el; diagnostics and hover."
+  ;; Only the server under test: lsp-mode would otherwise load its ~100
+  ;; client packages first (seconds, and nothing to do with cute-lsp).
+  (setq lsp-client-packages nil)
   (require 'lsp-mode)
   (setq lsp-session-file (expand-file-name "lsp-session" temporary-file-directory)
         lsp-auto-guess-root t
         lsp-enable-file-watchers nil
+        lsp-enable-snippet nil
+        lsp-modeline-workspace-status-enable nil
+        lsp-modeline-code-actions-enable nil
+        lsp-modeline-diagnostics-enable nil
+        lsp-headerline-breadcrumb-enable nil
         lsp-restart 'ignore
         lsp-keep-workspace-alive nil)
   (lsp)
@@ -118,6 +132,7 @@
          (contents (gethash "contents" hover)))
     (cute-test-put 'hover (if (hash-table-p contents) (gethash "value" contents) (format "%s" contents)))))
 
+(when (getenv "CUTE_TIMING") (load (getenv "CUTE_TIMING")))
 (condition-case err
     (progn
       (add-to-list 'load-path (getenv "CUTE_EMACS_DIR"))
