@@ -146,6 +146,8 @@
       (cute-test-put 'comment_start comment-start)
       (cute-test-put 'faces (cute-test-faces))
       (setq cute-server-command (list (getenv "CUTE_LSP_BIN") "serve" "--stdio"))
+      ;; A table cut at 2 rows shows that the settings reach the server.
+      (setq cute-server-settings (list :tableCap 2))
       (pcase (getenv "CUTE_CLIENT")
         ("eglot" (cute-test-eglot))
         ("lsp-mode" (cute-test-lsp-mode))))
