@@ -47,7 +47,7 @@ test('the .vsix holds the extension and its runtime dependencies, not tests or d
     assert.ok(files.includes(path.normalize(g.path)), `grammar ${g.path} is missing from the package`);
   }
   assert.ok(files.includes('node_modules/vscode-languageclient/node.js'), 'the client library is shipped');
-  const forbidden = [/^test\//, /^node_modules\/(vscode-tmgrammar-test|@vscode\/vsce|vscode-textmate|vscode-oniguruma)\//, /^package-lock\.json$/, /\.vsix$/, /\.d\.ts$/];
+  const forbidden = [/^test\//, /^\.gitignore$/, /^node_modules\/(vscode-tmgrammar-test|@vscode\/vsce|vscode-textmate|vscode-oniguruma)\//, /^package-lock\.json$/, /\.vsix$/, /\.d\.ts$/];
   for (const f of files) {
     for (const re of forbidden) assert.doesNotMatch(f, re, `${f} should not be packaged`);
   }
