@@ -15,12 +15,21 @@ install: build
 	@echo "installed $(DESTDIR)$(PREFIX)/bin/cute-lsp: $$($(DESTDIR)$(PREFIX)/bin/cute-lsp --version)"
 
 # Every test. The golden vectors are read from ../shared/golden beside the checkout.
-# Neovim (Debian's 0.7.2) drives the editor end-to-end test of package lsp; node and npm
-# (Debian's nodejs and npm) run the VS Code extension's tests against the built binary.
+# Neovim (Debian's 0.7.2) drives the editor end-to-end tests of packages lsp and editors,
+# Emacs (Debian's emacs-nox, elpa-eglot, elpa-lsp-mode) those of package editors; node
+# and npm (Debian's nodejs and npm) run the VS Code extension's tests against the built
+# binary. Each is installed once per machine when missing, and make test says so. npm ci
+# skips install scripts: only keytar and vsce-sign have any, for publishing, not for tests.
 test:
-	@command -v nvim >/dev/null 2>&1 || { echo "make test: installing Debian's neovim (apt-get) for the Neovim end-to-end test"; \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq neovim >/dev/null; } \
-		|| { echo "make test: could not install neovim; TestNeovimEndToEnd will skip"; test -z "$$CI"; }
+	@pkgs=""; command -v nvim >/dev/null 2>&1 || pkgs="neovim"; \
+		command -v emacs >/dev/null 2>&1 || pkgs="$$pkgs emacs-nox"; \
+		for lib in eglot lsp-mode; do \
+			emacs --batch -q --eval "(require '$$lib)" >/dev/null 2>&1 || pkgs="$$pkgs elpa-$$lib"; done; \
+		if [ -n "$$pkgs" ]; then \
+			echo "make test: installing Debian's$$pkgs (apt-get) for the editor end-to-end tests"; \
+			{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$pkgs >/dev/null; } \
+			|| { echo "make test: could not install$$pkgs; the editor tests that need them will skip"; test -z "$$CI"; }; \
+		fi
 	$(GO) vet ./...
 	$(GO) test -count=1 ./...
 	$(BUILD) -o bin/cute-lsp ./cmd/cute-lsp
@@ -29,7 +38,7 @@ test:
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null; } \
 		|| { echo "make test: node and npm are missing and could not be installed; skipping the VS Code extension tests"; test -z "$$CI"; }
 	@if command -v npm >/dev/null 2>&1; then \
-		cd editors/vscode && npm ci --no-audit --no-fund --loglevel=error \
+		cd editors/vscode && npm ci --prefer-offline --ignore-scripts --no-audit --no-fund --loglevel=error \
 		&& CUTE_LSP_BIN=$(abspath bin/cute-lsp) npm test --silent; fi
 
 # The main job: evaluate, format and lint the example sheet.

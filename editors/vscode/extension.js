@@ -1,40 +1,182 @@
 // cute-lsp for VS Code: starts the server on stdio for CuTe sheets and the
-// host languages descriptors appear in, and forwards the "cute" settings.
+// host languages descriptors appear in, forwards the "cute" settings, shows
+// the server's state in the status bar, and adds three commands (restart the
+// server, show the offset table under the cursor, evaluate a sheet).
 'use strict';
 
+const path = require('node:path');
 const vscode = require('vscode');
-const { LanguageClient, TransportKind } = require('vscode-languageclient/node');
+const { LanguageClient, TransportKind, State } = require('vscode-languageclient/node');
+const { resolveServer, missingServerMessage } = require('./src/server-path');
+const requests = require('./src/requests');
+
+// The languages the server is attached to once the extension runs. The
+// extension itself starts only for sheets, MLIR, or a workspace that uses
+// CuTe (package.json's activationEvents), not for every C++ or Python file.
+const SERVED_LANGUAGES = ['cute', 'mlir', 'cuda-cpp', 'cpp', 'python'];
 
 let client;
+let status;
+let serverCommand;
 
 function activate(context) {
-  const config = vscode.workspace.getConfiguration('cute');
-  const command = config.get('serverPath', 'cute-lsp');
-  const serverOptions = {
-    run: { command, args: ['serve', '--stdio'], transport: TransportKind.stdio },
-    debug: { command, args: ['serve', '--stdio'], transport: TransportKind.stdio },
-  };
-  const clientOptions = {
-    documentSelector: [
-      { scheme: 'file', language: 'cute' },
-      { scheme: 'untitled', language: 'cute' },
-      { scheme: 'file', language: 'mlir' },
-      { scheme: 'file', language: 'cuda-cpp' },
-      { scheme: 'file', language: 'cpp' },
-      { scheme: 'file', language: 'python' },
-    ],
-    synchronize: { configurationSection: 'cute' },
-    initializationOptions: settings(),
-  };
-  client = new LanguageClient('cute-lsp', 'CuTe layouts', serverOptions, clientOptions);
+  status = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Right, 100);
+  status.name = 'cute-lsp';
+  status.command = 'cute.restartServer';
   context.subscriptions.push(
+    status,
+    vscode.commands.registerCommand('cute.restartServer', restartServer),
+    vscode.commands.registerCommand('cute.showOffsetTable', showOffsetTable),
+    vscode.commands.registerCommand('cute.evaluateSheet', evaluateSheet),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('cute.serverPath')) {
-        vscode.window.showInformationMessage('cute-lsp: reload the window to use the new server path.');
+        vscode.window
+          .showInformationMessage('cute-lsp: the server path changed; restart the server to use it.', 'Restart Server')
+          .then((choice) => (choice === 'Restart Server' ? restartServer() : undefined));
       }
     }),
   );
-  return client.start();
+  return startServer();
+}
+
+function showStatus(icon, text, tooltip) {
+  status.text = `$(${icon}) ${text}`;
+  status.tooltip = tooltip;
+  status.show();
+}
+
+// startServer creates the client for the configured binary and starts it;
+// a binary that cannot be found gets an error message naming the setting
+// and no client (the restart command looks again).
+function startServer() {
+  const config = vscode.workspace.getConfiguration('cute');
+  const command = config.get('serverPath', 'cute-lsp');
+  const folders = vscode.workspace.workspaceFolders;
+  const baseDir = folders && folders.length > 0 ? folders[0].uri.fsPath : undefined;
+  const resolved = resolveServer(command, { baseDir });
+  if (!resolved) {
+    client = undefined;
+    showStatus('error', 'cute-lsp', `cute-lsp: "${command}" not found (cute.serverPath). Click to try again.`);
+    vscode.window.showErrorMessage(missingServerMessage(command), 'Open Settings').then((choice) => {
+      if (choice === 'Open Settings') vscode.commands.executeCommand('workbench.action.openSettings', 'cute.serverPath');
+    });
+    return Promise.resolve(undefined);
+  }
+  serverCommand = resolved;
+  const serverOptions = {
+    run: { command: resolved, args: ['serve', '--stdio'], transport: TransportKind.stdio },
+    debug: { command: resolved, args: ['serve', '--stdio'], transport: TransportKind.stdio },
+  };
+  const clientOptions = {
+    documentSelector: SERVED_LANGUAGES.flatMap((language) =>
+      language === 'cute'
+        ? [
+            { scheme: 'file', language },
+            { scheme: 'untitled', language },
+          ]
+        : [{ scheme: 'file', language }],
+    ),
+    synchronize: { configurationSection: 'cute' },
+    initializationOptions: settings(),
+  };
+  const started = new LanguageClient('cute-lsp', 'CuTe layouts', serverOptions, clientOptions);
+  client = started;
+  showStatus('sync~spin', 'cute-lsp', `cute-lsp: starting ${resolved}`);
+  started.onDidChangeState((e) => {
+    if (client === started) showState(started, e.newState);
+  });
+  return started.start().then(
+    (result) => {
+      if (client === started) showState(started, State.Running);
+      return result;
+    },
+    (err) => {
+      if (client === started) showStatus('error', 'cute-lsp', `cute-lsp failed to start: ${err && err.message ? err.message : err}`);
+      throw err;
+    },
+  );
+}
+
+// showState puts the client's state and the server's version in the status bar.
+function showState(c, state) {
+  if (state === State.Running) {
+    const info = c.initializeResult && c.initializeResult.serverInfo;
+    const version = info && info.version ? info.version : 'unknown version';
+    showStatus('check', `cute-lsp ${version}`, `cute-lsp ${version} running (${serverCommand}). Click to restart.`);
+  } else if (state === State.Starting) {
+    showStatus('sync~spin', 'cute-lsp', 'cute-lsp: starting');
+  } else {
+    showStatus('debug-stop', 'cute-lsp', 'cute-lsp: stopped. Click to restart.');
+  }
+}
+
+// restartServer stops the running client, if any, and starts one for the
+// current cute.serverPath.
+async function restartServer() {
+  const old = client;
+  client = undefined;
+  if (old) {
+    try {
+      await old.stop();
+    } catch {
+      // A server that already died cannot be stopped; start a new one anyway.
+    }
+  }
+  return startServer();
+}
+
+// runningClient is the client when its server runs, else undefined after
+// telling the user why the command cannot work.
+function runningClient() {
+  if (client && client.state === State.Running) return client;
+  vscode.window.showErrorMessage('cute-lsp: the server is not running; run "CuTe: Restart Server" (see the status bar).');
+  return undefined;
+}
+
+// showOffsetTable shows the hover of the layout under the cursor (its facts
+// and offset table, cut at cute.tableCap rows) in a Markdown document beside
+// the editor.
+async function showOffsetTable() {
+  const editor = vscode.window.activeTextEditor;
+  if (!editor) {
+    vscode.window.showWarningMessage('cute-lsp: put the cursor on a layout in an editor first.');
+    return undefined;
+  }
+  const c = runningClient();
+  if (!c) return undefined;
+  const hover = await c.sendRequest('textDocument/hover', requests.hoverParams(editor.document, editor.selection.active));
+  const text = requests.hoverText(hover);
+  if (text === '') {
+    vscode.window.showInformationMessage('cute-lsp: no layout under the cursor.');
+    return undefined;
+  }
+  const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: text + '\n' });
+  return vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preview: true, preserveFocus: true });
+}
+
+// evaluateSheet lists every value of the active sheet (the server's inlay
+// hints) and its errors, beside the editor.
+async function evaluateSheet() {
+  const editor = vscode.window.activeTextEditor;
+  if (!editor || editor.document.languageId !== 'cute') {
+    vscode.window.showWarningMessage('cute-lsp: Evaluate Sheet works on a .cute sheet; open one first.');
+    return undefined;
+  }
+  const c = runningClient();
+  if (!c) return undefined;
+  const document = editor.document;
+  const hints = await c.sendRequest('textDocument/inlayHint', {
+    textDocument: { uri: document.uri.toString() },
+    range: requests.wholeDocument(document),
+  });
+  const errors = vscode.languages
+    .getDiagnostics(document.uri)
+    .filter((d) => d.severity === vscode.DiagnosticSeverity.Error)
+    .map((d) => ({ line: d.range.start.line + 1, message: d.message }));
+  const name = path.basename(document.uri.fsPath || document.uri.path || 'sheet');
+  const content = requests.valuesReport(name, requests.sheetValues(document, hints), errors);
+  const doc = await vscode.workspace.openTextDocument({ language: 'plaintext', content });
+  return vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preview: true, preserveFocus: true });
 }
 
 // settings is the configuration the server reads (see lsp/config.go).
@@ -53,4 +195,4 @@ function deactivate() {
   return client ? client.stop() : undefined;
 }
 
-module.exports = { activate, deactivate };
+module.exports = { activate, deactivate, SERVED_LANGUAGES };

@@ -7,12 +7,27 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
 
 const { extensionDir, manifest, makeVSCode, fireConfigurationChange, loadWith } = require('./vscode-stub');
 
 const repoRoot = path.resolve(extensionDir, '..', '..');
 const extensionFile = path.join(extensionDir, manifest.main);
+
+// Stand-in server binaries: the extension looks for its binary before it
+// starts the client, so the tests give it executables to find (one on PATH
+// under the default name, one at a full path) and none for the missing case.
+const fakeRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'cute-vscode-'));
+const fakeBinDir = path.join(fakeRoot, 'bin');
+const fakeServer = path.join(fakeBinDir, 'cute-lsp');
+const fakeFullPath = path.join(fakeRoot, 'opt', 'cuda-tools', 'bin', 'cute-lsp');
+for (const file of [fakeServer, fakeFullPath]) {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+}
+process.env.PATH = `${fakeBinDir}${path.delimiter}${process.env.PATH || ''}`;
+test.after(() => fs.rmSync(fakeRoot, { recursive: true, force: true }));
 
 // The client library as installed by `npm ci`, loaded once with a stand-in
 // `vscode` (it reads vscode.version and little else while loading).
@@ -21,8 +36,11 @@ function realClientModule() {
   return loadWith(file, { vscode: makeVSCode().vscode });
 }
 
-// A recording vscode-languageclient/node with the real TransportKind values.
+// A recording vscode-languageclient/node with the real TransportKind and
+// State values. Each client records its state listeners and requests;
+// respond (method, params) -> result answers sendRequest.
 function recordingClientModule() {
+  const real = realClientModule();
   const created = [];
   class LanguageClient {
     constructor(...args) {
@@ -30,21 +48,42 @@ function recordingClientModule() {
       [this.id, this.name, this.serverOptions, this.clientOptions] = args;
       this.started = 0;
       this.stopped = 0;
+      this.state = real.State.Stopped;
+      this.stateListeners = [];
+      this.requests = [];
+      this.respond = () => null;
+      this.initializeResult = { capabilities: {}, serverInfo: { name: 'cute-lsp', version: 'v9.8.7' } };
       this.startResult = Promise.resolve('started');
       this.stopResult = Promise.resolve('stopped');
       created.push(this);
     }
+    onDidChangeState(listener) {
+      this.stateListeners.push(listener);
+      return { dispose() {} };
+    }
+    setState(newState) {
+      const oldState = this.state;
+      this.state = newState;
+      for (const l of this.stateListeners) l({ oldState, newState });
+    }
     start() {
       this.started++;
+      this.state = real.State.Running;
       return this.startResult;
     }
     stop() {
       this.stopped++;
+      this.state = real.State.Stopped;
       return this.stopResult;
     }
+    sendRequest(method, params) {
+      this.requests.push({ method, params });
+      return Promise.resolve(this.respond(method, params));
+    }
   }
-  const TransportKind = { ...realClientModule().TransportKind };
-  return { module: { LanguageClient, TransportKind }, created };
+  const TransportKind = { ...real.TransportKind };
+  const State = { ...real.State };
+  return { module: { LanguageClient, TransportKind, State }, created };
 }
 
 // activateWith loads a fresh extension.js under the given user settings
@@ -55,15 +94,39 @@ function activateWith(userSettings) {
   const ext = loadWith(extensionFile, { vscode, 'vscode-languageclient/node': client.module });
   const context = { subscriptions: [] };
   const started = ext.activate(context);
-  return { ext, state, context, started, created: client.created, TransportKind: client.module.TransportKind };
+  return {
+    ext,
+    vscode,
+    state,
+    context,
+    started,
+    created: client.created,
+    TransportKind: client.module.TransportKind,
+    State: client.module.State,
+  };
 }
 
+// A document as the commands see it: uri, language, lines.
+function fakeDocument(file, languageId, text) {
+  const lines = text.split('\n');
+  const uri = { fsPath: file, path: file, toString: () => `file://${file}` };
+  return { uri, languageId, lineCount: lines.length, lineAt: (i) => ({ text: lines[i] }), getText: () => text };
+}
+
+function editorAt(document, line, character) {
+  return { document, selection: { active: { line, character } } };
+}
+
+// activationLanguages: the languages whose files activate the extension
+// (onLanguage:<id>); the other events are workspaceContains patterns.
 function activationLanguages() {
-  return manifest.activationEvents.map((event) => {
-    const m = /^onLanguage:(.+)$/.exec(event);
-    assert.ok(m, `activation event ${event} is not onLanguage:<id>; the client serves languages only`);
-    return m[1];
-  });
+  return manifest.activationEvents
+    .map((event) => {
+      const m = /^onLanguage:(.+)$/.exec(event);
+      assert.ok(m || event.startsWith('workspaceContains:'), `activation event ${event} is neither onLanguage:<id> nor workspaceContains:<glob>`);
+      return m ? m[1] : undefined;
+    })
+    .filter(Boolean);
 }
 
 function settingKeys() {
@@ -119,7 +182,7 @@ test('the names extension.js imports exist in the installed client library', () 
 });
 
 test('the server starts from cute.serverPath with serve --stdio over stdio', async () => {
-  const { created, started, TransportKind } = activateWith({ 'cute.serverPath': '/opt/cuda-tools/bin/cute-lsp' });
+  const { created, started, TransportKind } = activateWith({ 'cute.serverPath': fakeFullPath });
   assert.equal(created.length, 1, 'one LanguageClient');
   const client = created[0];
   assert.equal(client.id, 'cute-lsp');
@@ -127,7 +190,7 @@ test('the server starts from cute.serverPath with serve --stdio over stdio', asy
   for (const mode of ['run', 'debug']) {
     const exe = client.serverOptions[mode];
     assert.ok(exe, `serverOptions.${mode}`);
-    assert.equal(exe.command, '/opt/cuda-tools/bin/cute-lsp', `${mode}.command`);
+    assert.equal(exe.command, fakeFullPath, `${mode}.command`);
     assert.deepEqual(exe.args, ['serve', '--stdio'], `${mode}.args`);
     assert.equal(exe.transport, TransportKind.stdio, `${mode}.transport`);
     assert.equal(exe.module, undefined, `${mode} is an executable, not a node module`);
@@ -139,13 +202,226 @@ test('the server starts from cute.serverPath with serve --stdio over stdio', asy
 test('without a cute.serverPath setting the server is cute-lsp from PATH', () => {
   const { created } = activateWith({});
   const exe = created[0].serverOptions.run;
-  assert.equal(exe.command, 'cute-lsp');
+  // The name is resolved on PATH before the start, as the shell would.
+  assert.equal(exe.command, fakeServer);
   assert.equal(manifest.contributes.configuration.properties['cute.serverPath'].default, 'cute-lsp');
   // ... which is the binary this repository builds.
-  assert.ok(fs.existsSync(path.join(repoRoot, 'cmd', exe.command)), `cmd/${exe.command} does not exist`);
+  assert.ok(fs.existsSync(path.join(repoRoot, 'cmd', path.basename(exe.command))), `cmd/${path.basename(exe.command)} does not exist`);
 });
 
-test('the document selector covers exactly the activation languages', () => {
+test('a relative cute.serverPath is found from the first workspace folder', () => {
+  const { vscode, state } = makeVSCode({ 'cute.serverPath': 'opt/cuda-tools/bin/cute-lsp' });
+  state.workspaceFolders = [{ uri: { fsPath: fakeRoot } }];
+  const client = recordingClientModule();
+  const ext = loadWith(extensionFile, { vscode, 'vscode-languageclient/node': client.module });
+  ext.activate({ subscriptions: [] });
+  assert.equal(client.created.length, 1);
+  assert.equal(client.created[0].serverOptions.run.command, fakeFullPath);
+});
+
+test('a missing binary gets an error naming the setting and make install, and no client', async () => {
+  for (const serverPath of ['cute-lsp-not-installed', path.join(fakeRoot, 'nowhere', 'cute-lsp'), fakeBinDir]) {
+    const { state, created, started } = activateWith({ 'cute.serverPath': serverPath });
+    assert.equal(await started, undefined);
+    assert.equal(created.length, 0, `${serverPath}: no client is started for a binary that does not exist`);
+    const errors = state.messages.filter((m) => m.level === 'error');
+    assert.equal(errors.length, 1, `${serverPath}: one error message`);
+    const text = errors[0].message;
+    assert.ok(text.includes(`"${serverPath}"`), `the message names the binary: ${text}`);
+    assert.match(text, /was not found/);
+    assert.match(text, /cute\.serverPath/, 'the message names the setting');
+    assert.match(text, /make install/, 'the message says how to install the binary');
+    assert.match(text, serverPath.includes('/') ? /at that path/ : /on PATH/);
+    assert.deepEqual(errors[0].items, ['Open Settings']);
+    const item = state.statusItems[0];
+    assert.ok(item.visible && /error/.test(item.text), `status item shows the failure: ${item.text}`);
+  }
+  // "Open Settings" opens the setting.
+  const { vscode, state } = makeVSCode({ 'cute.serverPath': 'cute-lsp-not-installed' });
+  state.answer = (_, items) => items[0];
+  const ext = loadWith(extensionFile, { vscode, 'vscode-languageclient/node': recordingClientModule().module });
+  await ext.activate({ subscriptions: [] });
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.deepEqual(state.executed[0], ['workbench.action.openSettings', 'cute.serverPath']);
+});
+
+test('after a missing binary is installed, Restart Server starts it', async () => {
+  const dir = fs.mkdtempSync(path.join(fakeRoot, 'later-'));
+  const later = path.join(dir, 'cute-lsp');
+  const { state, created } = activateWith({ 'cute.serverPath': later });
+  assert.equal(created.length, 0);
+  fs.writeFileSync(later, '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+  await state.commands.get('cute.restartServer')();
+  assert.equal(created.length, 1);
+  assert.equal(created[0].serverOptions.run.command, later);
+  assert.equal(created[0].started, 1);
+});
+
+test('the status bar item shows the server state and version', async () => {
+  const { state, created, started, State } = activateWith({});
+  assert.equal(state.statusItems.length, 1, 'one status bar item');
+  const item = state.statusItems[0];
+  await started;
+  assert.ok(item.visible);
+  assert.match(item.text, /cute-lsp v9\.8\.7/, 'the version from initializeResult.serverInfo');
+  assert.match(item.tooltip, /running/);
+  assert.ok(item.tooltip.includes(fakeServer), 'the tooltip names the binary');
+  assert.equal(item.command, 'cute.restartServer', 'a click restarts the server');
+  created[0].setState(State.Stopped);
+  assert.match(item.text, /cute-lsp/);
+  assert.doesNotMatch(item.text, /v9/);
+  assert.match(item.tooltip, /stopped/);
+  created[0].setState(State.Starting);
+  assert.match(item.tooltip, /starting/);
+  created[0].initializeResult = { capabilities: {} }; // a server without serverInfo
+  created[0].setState(State.Running);
+  assert.match(item.text, /unknown version/);
+});
+
+test('a server that fails to start shows in the status bar', async () => {
+  const { vscode, state } = makeVSCode({});
+  const client = recordingClientModule();
+  const original = client.module.LanguageClient.prototype.start;
+  client.module.LanguageClient.prototype.start = function () {
+    original.call(this);
+    return Promise.reject(new Error('exec format error'));
+  };
+  const ext = loadWith(extensionFile, { vscode, 'vscode-languageclient/node': client.module });
+  await assert.rejects(ext.activate({ subscriptions: [] }), /exec format error/);
+  assert.match(state.statusItems[0].tooltip, /failed to start: exec format error/);
+});
+
+test('Restart Server stops the running client and starts a new one', async () => {
+  const { state, created, started } = activateWith({});
+  await started;
+  assert.ok(state.commands.has('cute.restartServer'));
+  await state.commands.get('cute.restartServer')();
+  assert.equal(created.length, 2, 'a new client');
+  assert.equal(created[0].stopped, 1, 'the old one is stopped');
+  assert.equal(created[1].started, 1, 'the new one is started');
+  // A client whose stop fails (its server died) does not block the restart.
+  created[1].stop = () => Promise.reject(new Error('server died'));
+  await state.commands.get('cute.restartServer')();
+  assert.equal(created.length, 3);
+});
+
+test('every contributed command is registered, and disposed with the extension', () => {
+  const { state, context } = activateWith({});
+  const contributed = manifest.contributes.commands.map((c) => c.command).sort();
+  assert.deepEqual(contributed, ['cute.evaluateSheet', 'cute.restartServer', 'cute.showOffsetTable']);
+  assert.deepEqual([...state.commands.keys()].sort(), contributed);
+  for (const c of manifest.contributes.commands) {
+    assert.equal(c.category, 'CuTe');
+    assert.equal(typeof c.title, 'string');
+  }
+  for (const d of context.subscriptions) d.dispose();
+  assert.equal(state.commands.size, 0);
+  assert.ok(state.statusItems[0].disposed);
+});
+
+test('Show Offset Table shows the hover under the cursor beside the editor', async () => {
+  const { state, created, started } = activateWith({});
+  await started;
+  const doc = fakeDocument('/w/tile.cute', 'cute', 'tile = (4,8):(1,4)\n');
+  state.activeTextEditor = editorAt(doc, 0, 9);
+  const table = '`(4,8):(1,4)`\n\n```\n     0   1\n 0 | 0 | 4 |\n```';
+  created[0].respond = (method) => (method === 'textDocument/hover' ? { contents: { kind: 'markdown', value: table } } : null);
+  await state.commands.get('cute.showOffsetTable')();
+  assert.deepEqual(created[0].requests, [
+    { method: 'textDocument/hover', params: { textDocument: { uri: 'file:///w/tile.cute' }, position: { line: 0, character: 9 } } },
+  ]);
+  assert.equal(state.shownDocuments.length, 1);
+  const shown = state.shownDocuments[0];
+  assert.equal(shown.document.languageId, 'markdown');
+  assert.equal(shown.document.getText(), table + '\n');
+  assert.equal(shown.options.viewColumn, -2, 'beside the editor');
+  assert.equal(shown.options.preserveFocus, true);
+
+  // Older hover forms: MarkedString arrays.
+  created[0].respond = () => ({ contents: ['facts', { language: 'text', value: '0 | 4' }] });
+  await state.commands.get('cute.showOffsetTable')();
+  assert.equal(state.shownDocuments[1].document.getText(), 'facts\n\n```text\n0 | 4\n```\n');
+
+  // Nothing under the cursor: a message, no document.
+  created[0].respond = () => null;
+  await state.commands.get('cute.showOffsetTable')();
+  assert.equal(state.shownDocuments.length, 2);
+  assert.match(state.messages.at(-1).message, /no layout under the cursor/);
+});
+
+test('Show Offset Table without an editor or a running server says why', async () => {
+  const { state, created, started, State } = activateWith({});
+  await started;
+  await state.commands.get('cute.showOffsetTable')();
+  assert.equal(state.messages.at(-1).level, 'warning');
+  assert.match(state.messages.at(-1).message, /cursor on a layout/);
+  state.activeTextEditor = editorAt(fakeDocument('/w/a.cute', 'cute', 'x = 8:1'), 0, 4);
+  created[0].state = State.Stopped;
+  await state.commands.get('cute.showOffsetTable')();
+  assert.equal(state.messages.at(-1).level, 'error');
+  assert.match(state.messages.at(-1).message, /not running.*Restart Server/);
+  assert.equal(created[0].requests.length, 0);
+});
+
+test('Evaluate Sheet lists the values (inlay hints) and errors of the sheet', async () => {
+  const { state, created, started } = activateWith({});
+  await started;
+  const text = ['# tile', 'gA = (128,64):(64,1)', 'blocks = logical_divide(gA, [32:1;8:1])   # blocks', 'n = size(gA) // count', 'bad = oops(', ''].join('\n');
+  const doc = fakeDocument('/w/tiles.cute', 'cute', text);
+  state.activeTextEditor = editorAt(doc, 0, 0);
+  state.diagnostics.set('file:///w/tiles.cute', [
+    { severity: 0, range: { start: { line: 4, character: 6 } }, message: 'unknown function oops' },
+    { severity: 1, range: { start: { line: 3, character: 0 } }, message: 'a warning is not listed' },
+  ]);
+  created[0].respond = (method) =>
+    method === 'textDocument/inlayHint'
+      ? [
+          { position: { line: 3, character: 12 }, label: ' = 8192' },
+          { position: { line: 2, character: 39 }, label: [{ value: ' = ' }, { value: '((32,4),(8,8)):((64,2048),(1,8))' }] },
+        ]
+      : null;
+  await state.commands.get('cute.evaluateSheet')();
+  assert.deepEqual(created[0].requests, [
+    {
+      method: 'textDocument/inlayHint',
+      params: { textDocument: { uri: 'file:///w/tiles.cute' }, range: { start: { line: 0, character: 0 }, end: { line: 6, character: 0 } } },
+    },
+  ]);
+  const shown = state.shownDocuments[0].document.getText();
+  assert.equal(
+    shown,
+    [
+      '# tiles.cute: 2 values, 1 error (cute-lsp)',
+      '3: blocks = logical_divide(gA, [32:1;8:1])  = ((32,4),(8,8)):((64,2048),(1,8))',
+      '4: n = size(gA)                             = 8192',
+      '5: error: unknown function oops',
+      '',
+    ].join('\n'),
+  );
+});
+
+test('Evaluate Sheet outside a sheet says so', async () => {
+  const { state, created, started } = activateWith({});
+  await started;
+  state.activeTextEditor = editorAt(fakeDocument('/w/k.cu', 'cuda-cpp', '// (4,8):(1,4)'), 0, 4);
+  await state.commands.get('cute.evaluateSheet')();
+  assert.match(state.messages.at(-1).message, /\.cute sheet/);
+  assert.equal(created[0].requests.length, 0);
+  assert.equal(state.shownDocuments.length, 0);
+});
+
+test('the extension starts for sheets, MLIR and CuTe workspaces, not for every C++ or Python file', () => {
+  const onLanguage = activationLanguages();
+  assert.deepEqual(onLanguage.sort(), ['cute', 'mlir']);
+  const patterns = manifest.activationEvents.filter((e) => e.startsWith('workspaceContains:')).map((e) => e.slice('workspaceContains:'.length));
+  assert.deepEqual(patterns.sort(), ['**/*.cute', '**/cutlass/cute/__init__.py', '**/include/cute/layout.hpp']);
+  assert.equal(onLanguage.length + patterns.length, manifest.activationEvents.length, 'no other activation events');
+  // The patterns name files that exist in a CuTe workspace: CuTe's own header
+  // is where a CUTLASS checkout keeps it, and the repository has sheets.
+  assert.ok(fs.readdirSync(path.join(repoRoot, 'examples')).some((f) => f.endsWith('.cute')));
+});
+
+test('the document selector covers exactly the served languages', () => {
   const { created } = activateWith({});
   const selector = created[0].clientOptions.documentSelector;
   assert.ok(Array.isArray(selector) && selector.length > 0);
@@ -156,8 +432,10 @@ test('the document selector covers exactly the activation languages', () => {
     assert.equal(filter.pattern, undefined);
   }
   const served = new Set(selector.map((f) => f.language));
-  const activated = new Set(activationLanguages());
+  const { SERVED_LANGUAGES } = loadWith(extensionFile, { vscode: makeVSCode().vscode, 'vscode-languageclient/node': recordingClientModule().module });
+  const activated = new Set(SERVED_LANGUAGES);
   assert.deepEqual([...served].sort(), [...activated].sort());
+  for (const lang of activationLanguages()) assert.ok(served.has(lang), `${lang} activates the extension but is not served`);
   for (const lang of activated) {
     assert.ok(
       selector.some((f) => f.language === lang && f.scheme === 'file'),
@@ -208,7 +486,7 @@ test('the contributed settings are well formed', () => {
   }
 });
 
-test('a change of cute.serverPath asks for a reload; other changes do not', () => {
+test('a change of cute.serverPath offers a restart; other changes do not', async () => {
   const { state, context } = activateWith({});
   assert.equal(state.configListeners.length, 1, 'one configuration listener');
   assert.ok(
@@ -223,13 +501,25 @@ test('a change of cute.serverPath asks for a reload; other changes do not', () =
   fireConfigurationChange(state, ['cute.serverPath']);
   assert.equal(state.messages.length, 1);
   assert.equal(state.messages[0].level, 'info');
-  assert.match(state.messages[0].message, /reload/i);
+  assert.match(state.messages[0].message, /restart/i);
   assert.match(state.messages[0].message, /server path/i);
+  assert.deepEqual(state.messages[0].items, ['Restart Server']);
 
   // Disposed with the extension: no more messages.
   for (const d of context.subscriptions) d.dispose();
   fireConfigurationChange(state, ['cute.serverPath']);
   assert.equal(state.messages.length, 1);
+
+  // Choosing "Restart Server" starts the server from the new path.
+  const run = activateWith({});
+  run.state.answer = (_, items) => items[0];
+  run.state.settings['cute.serverPath'] = fakeFullPath;
+  fireConfigurationChange(run.state, ['cute.serverPath']);
+  await new Promise((resolve) => setImmediate(resolve));
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(run.created.length, 2);
+  assert.equal(run.created[0].stopped, 1);
+  assert.equal(run.created[1].serverOptions.run.command, fakeFullPath);
 });
 
 test('deactivate stops the client, and is harmless before activate', async () => {

@@ -701,3 +701,37 @@ test('a client without pull diagnostics is pushed them, versioned, in UTF-16', a
   assert.deepEqual(await s.stopLikeTheClient(), { code: 0, signal: null });
   assert.equal(s.stderr, '', 'the server logged during the session');
 });
+
+// The requests behind the extension's commands, against the binary: Show
+// Offset Table shows the hover (it must hold the offset table), Evaluate
+// Sheet lists the inlay hints (one value per computed statement), and the
+// status bar shows serverInfo.version.
+test('the commands get an offset table, the sheet values and a version from the binary', async (t) => {
+  const requests = require('../src/requests');
+  const workspace = tempWorkspace(t);
+  const uri = pathToFileURL(path.join(workspace, 'tiles.cute')).href;
+  const text = ['# tiles', 'tile = (4,8):(1,4)', 'thr = composition(tile, (2,2):(1,2))  # threads', 'n = size(tile)', ''].join('\n');
+  const lines = text.split('\n');
+  const document = { uri: { toString: () => uri }, lineCount: lines.length, lineAt: (i) => ({ text: lines[i] }) };
+  const s = await Session.start(workspace);
+  t.after(() => s.close());
+  const result = await s.request(lsp.InitializeRequest.type, s.initParams);
+  check(typeof result.serverInfo.version === 'string' && result.serverInfo.version !== '', `serverInfo.version ${JSON.stringify(result.serverInfo)}`);
+  s.notify(lsp.InitializedNotification.type, {});
+  s.open(uri, 'cute', text);
+
+  const hover = await s.request(lsp.HoverRequest.type, requests.hoverParams(document, where(text, 1, '(4,8)')));
+  const shown = requests.hoverText(hover);
+  const rows = tableRows(shown);
+  assert.equal(rows.size, 4, `four rows of (4,8):(1,4) in\n${shown}`);
+  assert.deepEqual(rows.get(1), [1, 5, 9, 13, 17, 21, 25, 29]);
+
+  const hints = await s.request(lsp.InlayHintRequest.type, { textDocument: { uri }, range: requests.wholeDocument(document) });
+  const values = requests.sheetValues(document, hints);
+  const evalCLI = (expr) => execFileSync(binary, ['eval', expr], { encoding: 'utf8' }).trim();
+  assert.deepEqual(values, [
+    { line: 3, source: 'thr = composition(tile, (2,2):(1,2))', value: evalCLI('composition((4,8):(1,4), (2,2):(1,2))') },
+    { line: 4, source: 'n = size(tile)', value: '32' },
+  ]);
+  assert.deepEqual(await s.stopLikeTheClient(), { code: 0, signal: null });
+});

@@ -1,7 +1,8 @@
 // A stand-in for the `vscode` module, which exists only inside VS Code's
 // extension host. It implements what extension.js uses (settings with the
-// defaults package.json contributes, configuration-change events, messages)
-// and records the calls; any other member (vscode-languageclient touches
+// defaults package.json contributes, configuration-change events, messages
+// and the button a user picks, commands, the status bar item, the active
+// editor, opening and showing documents, diagnostics) and records the calls; any other member (vscode-languageclient touches
 // many while it constructs a client) is an inert object that can be called,
 // constructed and read from.
 'use strict';
@@ -46,7 +47,25 @@ function inert(name) {
 // contributed defaults.
 function makeVSCode(userSettings = {}, version = '1.95.3') {
   const settings = { ...contributedDefaults(), ...userSettings };
-  const state = { settings, messages: [], configListeners: [], sectionsRead: [] };
+  const state = {
+    settings,
+    messages: [],
+    configListeners: [],
+    sectionsRead: [],
+    commands: new Map(), // command id -> handler
+    executed: [], // [command id, ...args] run through vscode.commands.executeCommand
+    statusItems: [],
+    shownDocuments: [], // { document, options } given to showTextDocument
+    activeTextEditor: undefined,
+    workspaceFolders: undefined,
+    diagnostics: new Map(), // uri string -> Diagnostic[]
+    // answer picks the button a message's user clicks: (message, items) -> item.
+    answer: () => undefined,
+  };
+  const message = (level) => (text, ...items) => {
+    state.messages.push({ level, message: text, items });
+    return Promise.resolve(state.answer(text, items));
+  };
 
   function getConfiguration(section) {
     state.sectionsRead.push(section);
@@ -69,6 +88,12 @@ function makeVSCode(userSettings = {}, version = '1.95.3') {
     workspace: new Proxy(
       {
         getConfiguration,
+        get workspaceFolders() {
+          return state.workspaceFolders;
+        },
+        openTextDocument(options) {
+          return Promise.resolve({ languageId: options.language, getText: () => options.content, untitled: true });
+        },
         onDidChangeConfiguration(listener) {
           const disposable = {
             disposed: false,
@@ -84,22 +109,64 @@ function makeVSCode(userSettings = {}, version = '1.95.3') {
     ),
     window: new Proxy(
       {
-        showInformationMessage(message, ...items) {
-          state.messages.push({ level: 'info', message, items });
-          return Promise.resolve(undefined);
+        showInformationMessage: message('info'),
+        showWarningMessage: message('warning'),
+        showErrorMessage: message('error'),
+        get activeTextEditor() {
+          return state.activeTextEditor;
         },
-        showWarningMessage(message, ...items) {
-          state.messages.push({ level: 'warning', message, items });
-          return Promise.resolve(undefined);
+        createStatusBarItem(alignment, priority) {
+          const item = { alignment, priority, text: '', tooltip: undefined, visible: false, disposed: false };
+          item.show = () => {
+            item.visible = true;
+          };
+          item.hide = () => {
+            item.visible = false;
+          };
+          item.dispose = () => {
+            item.disposed = true;
+          };
+          state.statusItems.push(item);
+          return item;
         },
-        showErrorMessage(message, ...items) {
-          state.messages.push({ level: 'error', message, items });
-          return Promise.resolve(undefined);
+        showTextDocument(document, options) {
+          state.shownDocuments.push({ document, options });
+          return Promise.resolve({ document });
         },
       },
       { get: (t, k) => (k in t ? t[k] : inert(`vscode.window.${String(k)}`)) },
     ),
   };
+  known.StatusBarAlignment = { Left: 1, Right: 2 };
+  known.ViewColumn = { Active: -1, Beside: -2, One: 1, Two: 2 };
+  known.DiagnosticSeverity = { Error: 0, Warning: 1, Information: 2, Hint: 3 };
+  known.commands = new Proxy(
+    {
+      registerCommand(id, handler) {
+        if (state.commands.has(id)) throw new Error(`command ${id} already exists`);
+        state.commands.set(id, handler);
+        return {
+          dispose() {
+            state.commands.delete(id);
+          },
+        };
+      },
+      executeCommand(id, ...args) {
+        state.executed.push([id, ...args]);
+        const handler = state.commands.get(id);
+        return Promise.resolve(handler ? handler(...args) : undefined);
+      },
+    },
+    { get: (t, k) => (k in t ? t[k] : inert(`vscode.commands.${String(k)}`)) },
+  );
+  known.languages = new Proxy(
+    {
+      getDiagnostics(uri) {
+        return state.diagnostics.get(uri.toString()) || [];
+      },
+    },
+    { get: (t, k) => (k in t ? t[k] : inert(`vscode.languages.${String(k)}`)) },
+  );
   const vscode = new Proxy(known, { get: (t, k) => (k in t ? t[k] : inert(`vscode.${String(k)}`)) });
   return { vscode, state };
 }
