@@ -13,7 +13,7 @@ import (
 )
 
 // secretSheet parses as a sheet whose diagnostics would quote its text.
-const secretSheet = "hunter2 = (((\n"
+const secretSheet = "x = (2,2) hunter2\n"
 
 // workspaceWithSecrets makes a workspace folder holding a.cute (broken, so
 // it has diagnostics), and beside it a folder the workspace does not
