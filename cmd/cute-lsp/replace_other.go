@@ -1,0 +1,12 @@
+//go:build !unix
+
+package main
+
+import (
+	"io/fs"
+	"os"
+)
+
+func linkCount(fs.FileInfo) uint64 { return 1 }
+
+func keepOwner(*os.File, fs.FileInfo) {}
