@@ -24,3 +24,11 @@ func keepOwner(f *os.File, info fs.FileInfo) {
 		_ = f.Chown(int(st.Uid), int(st.Gid))
 	}
 }
+
+// idOf is the device and inode of a file.
+func idOf(info fs.FileInfo) (fileID, bool) {
+	if st, ok := info.Sys().(*syscall.Stat_t); ok {
+		return fileID{uint64(st.Dev), uint64(st.Ino)}, true
+	}
+	return fileID{}, false
+}
