@@ -228,6 +228,16 @@ func TestWorkspaceWalkIsBounded(t *testing.T) {
 	if cut != "" || strings.Join(visited, " ") != "a.cute sub/e.cute" {
 		t.Errorf("walk = %v (cut %q), want a.cute sub/e.cute", visited, cut)
 	}
+	if cut := walkSheets(context.Background(), []string{"/"}, walkLimits{budget: time.Nanosecond}, func(string) int64 { return 0 }); !strings.Contains(cut, "took") {
+		t.Errorf("a walk of / with a budget of 1 ns stopped with %q", cut)
+	}
+	// Time spent analyzing (in visit) does not count against the walk.
+	if cut := walkSheets(context.Background(), []string{ws}, walkLimits{budget: 250 * time.Millisecond}, func(string) int64 {
+		time.Sleep(150 * time.Millisecond)
+		return 0
+	}); cut != "" {
+		t.Errorf("slow visits cut the walk: %q", cut)
+	}
 	visited = nil
 	if cut := walkSheets(context.Background(), []string{ws}, walkLimits{files: 1}, func(path string) int64 {
 		visited = append(visited, path)
@@ -318,6 +328,7 @@ func TestWorkspaceDiagnosticsHeapStaysFlat(t *testing.T) {
 		t.Fatal(err)
 	}
 	grown := int64(heap()) - int64(base)
+	runtime.KeepAlive(s) // what the server keeps is what is measured
 	// The bound is what the cache may hold by its estimate, twice over for
 	// the estimate's error, plus room for the runtime's own.
 	if limit := 2*s.disk.maxCost + 8<<20; grown > limit {
