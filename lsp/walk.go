@@ -19,7 +19,7 @@ type walkLimits struct {
 	budget  time.Duration // time spent walking folders (not in visit)
 }
 
-var defaultWalk = walkLimits{entries: 100000, files: 2000, bytes: 64 << 20, budget: 5 * time.Second}
+var defaultWalk = walkLimits{entries: 100000, files: 2000, bytes: 32 << 20, budget: 5 * time.Second}
 
 func (l walkLimits) orDefaults() walkLimits {
 	if l.entries == 0 {
