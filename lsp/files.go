@@ -113,8 +113,9 @@ type SkipError struct {
 func (e *SkipError) Error() string { return fmt.Sprintf("%s: skipped: %s", e.Path, e.Reason) }
 
 // ReadRegularFile reads a regular file of at most limit bytes. It never
-// blocks on a FIFO or reads a device: the file is opened non-blocking and
-// the opened descriptor is checked (no gap between a check and the open),
+// blocks on a FIFO or reads a device: what is not a regular file is not
+// opened, and the file is opened non-blocking and the opened descriptor
+// checked again (a file swapped in after the first check is caught),
 // at most limit+1 bytes are read whatever the file claims (files of /proc
 // report a size of 0), and a file whose size or modification time moved
 // while it was read is refused rather than returned half old, half new.
@@ -133,6 +134,17 @@ func readNoFollow(path string, limit int64) ([]byte, fs.FileInfo, error) {
 }
 
 func readRegular(path string, limit int64, flags int) ([]byte, fs.FileInfo, error) {
+	// A device is not even opened (opening one can act: a tape rewinds, a
+	// modem dials); the fstat below catches a file swapped in since.
+	stat := os.Stat
+	if flags&openNoFollow != 0 {
+		stat = os.Lstat
+	}
+	if info, err := stat(path); err != nil {
+		return nil, nil, err
+	} else if !info.Mode().IsRegular() {
+		return nil, nil, &SkipError{path, "not a regular file (" + fileType(info.Mode()) + ")"}
+	}
 	f, err := os.OpenFile(path, os.O_RDONLY|openNonblock|flags, 0)
 	if err != nil {
 		return nil, nil, err
