@@ -2,17 +2,14 @@ package lsp
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"hash/fnv"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"runtime/debug"
 	"sort"
-	"strings"
 	"sync"
 	"time"
 
+	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 )
@@ -103,11 +100,9 @@ func fromRange(snap *Snapshot, enc Encoding, r protocol.Range) Span {
 // resultID names one diagnostics report: the same text under the same
 // configuration yields the same id, so a client's previousResultId can be
 // answered with "unchanged".
-func resultID(snap *Snapshot, gen int) string {
-	h := fnv.New64a()
-	h.Write([]byte(snap.Text))
-	return fmt.Sprintf("%d.%x", gen, h.Sum64())
-}
+func resultID(snap *Snapshot, gen int) string { return hashID(textHash(snap.Text), gen) }
+
+func hashID(hash uint64, gen int) string { return fmt.Sprintf("%d.%x", gen, hash) }
 
 func documentDiagnostic(_ context.Context, s *Server, params []byte) (any, error) {
 	var p protocol.DocumentDiagnosticParams
@@ -115,7 +110,11 @@ func documentDiagnostic(_ context.Context, s *Server, params []byte) (any, error
 		return nil, err
 	}
 	enc, _, gen := s.session()
-	snap := s.snapshot(string(p.TextDocument.URI))
+	snap, err := s.document(string(p.TextDocument.URI))
+	var bad *URIError
+	if errors.As(err, &bad) {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, bad.Error())
+	}
 	if snap == nil {
 		return &protocol.RelatedFullDocumentDiagnosticReport{FullDocumentDiagnosticReport: protocol.FullDocumentDiagnosticReport{
 			Kind: string(protocol.DocumentDiagnosticReportKindFull), Items: []protocol.Diagnostic{}}}, nil
@@ -135,14 +134,12 @@ func documentDiagnostic(_ context.Context, s *Server, params []byte) (any, error
 		Kind: string(protocol.DocumentDiagnosticReportKindFull), ResultID: &id, Items: items}}, nil
 }
 
-// Workspace diagnostics cover the open .cute documents and the .cute files
-// under the workspace roots, within these bounds.
-const (
-	maxWorkspaceSheets = 2000
-	maxSheetBytes      = 4 << 20
-	maxDiskBytes       = 16 << 20 // of sheets read from disk kept between requests
-)
-
+// workspaceDiagnostic reports on the open sheets, then on the .cute files
+// under the workspace folders that are not open, within the bounds of
+// walkLimits and the rule of files.go. Each file is read, analyzed and
+// reported in turn, so memory holds the reports and what diskFiles keeps,
+// not every file's analysis at once; a file unchanged since the client's
+// previous result is answered "unchanged" without being read.
 func workspaceDiagnostic(ctx context.Context, s *Server, params []byte) (any, error) {
 	var p protocol.WorkspaceDiagnosticParams
 	if err := decode(params, &p); err != nil {
@@ -154,113 +151,119 @@ func workspaceDiagnostic(ctx context.Context, s *Server, params []byte) (any, er
 		previous[string(r.URI)] = r.Value
 	}
 	report := &protocol.WorkspaceDiagnosticReport{Items: []protocol.WorkspaceDocumentDiagnosticReport{}}
-	for _, snap := range s.workspaceSheets() {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		var version *int32
-		if _, open := s.store.Get(snap.URI); open {
-			v := snap.Version
-			version = &v
-		}
+	unchanged := func(u, id string, version *int32) {
+		report.Items = append(report.Items, &protocol.WorkspaceUnchangedDocumentDiagnosticReport{
+			UnchangedDocumentDiagnosticReport: protocol.UnchangedDocumentDiagnosticReport{Kind: string(protocol.DocumentDiagnosticReportKindUnchanged), ResultID: id},
+			URI:                               uri.URI(u), Version: version})
+	}
+	full := func(snap *Snapshot, version *int32) {
 		id := resultID(snap, gen)
-		if previous[snap.URI] == id {
-			report.Items = append(report.Items, &protocol.WorkspaceUnchangedDocumentDiagnosticReport{
-				UnchangedDocumentDiagnosticReport: protocol.UnchangedDocumentDiagnosticReport{Kind: string(protocol.DocumentDiagnosticReportKindUnchanged), ResultID: id},
-				URI:                               uri.URI(snap.URI), Version: version})
-			continue
-		}
 		report.Items = append(report.Items, &protocol.WorkspaceFullDocumentDiagnosticReport{
 			FullDocumentDiagnosticReport: protocol.FullDocumentDiagnosticReport{Kind: string(protocol.DocumentDiagnosticReportKindFull), ResultID: &id, Items: toDiagnostics(snap, enc, s.findings(snap))},
 			URI:                          uri.URI(snap.URI), Version: version})
 	}
+	seen := map[string]bool{}
+	for _, snap := range s.store.All() {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if snap.Kind != KindSheet {
+			continue
+		}
+		seen[snap.URI] = true
+		v := snap.Version
+		if id := resultID(snap, gen); previous[snap.URI] == id {
+			unchanged(snap.URI, id, &v)
+		} else {
+			full(snap, &v)
+		}
+	}
+	roots := s.workspaceRoots()
+	cut := walkSheets(ctx, roots, s.disk.walk, func(path string) int64 {
+		u := fileURI(path)
+		if seen[u] {
+			return 0
+		}
+		seen[u] = true
+		real, err := readablePath(path, roots)
+		if err != nil {
+			return 0
+		}
+		if hash, ok := s.disk.unchanged(real); ok && previous[u] == hashID(hash, gen) {
+			unchanged(u, previous[u], nil)
+			return 0
+		}
+		snap, read, err := s.loadDisk(u, real)
+		if err != nil {
+			s.logf("workspace diagnostics: %v", err)
+			return 0
+		}
+		full(snap, nil)
+		return read
+	})
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if cut != "" {
+		s.logf("workspace diagnostics stopped early (%s); the files past that point are not reported", cut)
+	}
 	return report, nil
 }
 
-// workspaceSheets is every open sheet, then every sheet on disk under the
-// roots that is not open (hidden directories skipped).
-func (s *Server) workspaceSheets() []*Snapshot {
-	var out []*Snapshot
-	seen := map[string]bool{}
-	for _, snap := range s.store.All() {
-		if snap.Kind == KindSheet {
-			out = append(out, snap)
-			seen[snap.URI] = true
-		}
-	}
+func (s *Server) workspaceRoots() []string {
 	s.mu.Lock()
-	roots := append([]string(nil), s.roots...)
-	s.mu.Unlock()
-	for _, root := range roots {
-		_ = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-			if err != nil || len(out) >= maxWorkspaceSheets {
-				return filepath.SkipDir
-			}
-			if d.IsDir() {
-				if path != root && (strings.HasPrefix(d.Name(), ".") || d.Name() == "node_modules") {
-					return filepath.SkipDir
-				}
-				return nil
-			}
-			if filepath.Ext(path) != ".cute" {
-				return nil
-			}
-			u := fileURI(path)
-			if seen[u] {
-				return nil
-			}
-			seen[u] = true
-			if snap := s.readSnapshot(u, path); snap != nil {
-				out = append(out, snap)
-			}
-			return nil
-		})
-	}
-	return out
+	defer s.mu.Unlock()
+	return append([]string(nil), s.roots...)
 }
 
 // snapshot is the latest snapshot of uri: the open document, or else the
-// file on disk (version 0), or nil when there is neither.
+// file on disk (version 0) where files.go allows reading it; nil when there
+// is neither (why is logged).
 func (s *Server) snapshot(u string) *Snapshot {
-	if snap, ok := s.store.Get(u); ok {
-		return snap
+	snap, err := s.document(u)
+	if err != nil {
+		s.logf("not read: %v", err)
 	}
-	if path := filePath(u); path != "" {
-		return s.readSnapshot(u, path)
-	}
-	return nil
+	return snap
 }
 
-// readSnapshot is the file at path as a snapshot of uri u (version 0): the
-// one read before when the file's size and modification time are the
-// same, else read now. nil when it is not a regular file of at most
-// maxSheetBytes.
-func (s *Server) readSnapshot(u, path string) *Snapshot {
-	info, err := os.Stat(path)
-	if err != nil || !info.Mode().IsRegular() || info.Size() > maxSheetBytes {
-		return nil
+// document is snapshot with the reason a file is not read; a URI the
+// server refuses outright is a *URIError.
+func (s *Server) document(u string) (*Snapshot, error) {
+	if snap, ok := s.store.Get(u); ok {
+		return snap, nil
 	}
-	s.diskMu.Lock()
-	d, ok := s.onDisk[path]
-	s.diskMu.Unlock()
-	if ok && d.snap.URI == u && d.size == info.Size() && d.modTime.Equal(info.ModTime()) {
-		return d.snap
+	path, err := fileURIPath(u)
+	if err != nil || path == "" {
+		return nil, err
 	}
-	data, err := os.ReadFile(path)
+	real, err := readablePath(path, s.workspaceRoots())
 	if err != nil {
-		return nil
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	snap := NewSnapshot(u, 0, KindOf(u, ""), string(data))
-	s.diskMu.Lock()
-	// What is kept is bounded (files, and bytes of text with their
-	// analyses); past it the files are read afresh.
-	if s.onDisk == nil || len(s.onDisk) >= maxWorkspaceSheets || s.onDiskBytes+info.Size() > maxDiskBytes {
-		s.onDisk, s.onDiskBytes = map[string]diskSnapshot{}, 0
+	snap, _, err := s.loadDisk(u, real)
+	return snap, err
+}
+
+// loadDisk is diskFiles.load, telling the features to drop what they keep
+// for the URIs whose snapshots the cache let go (unless the editor has
+// opened them since).
+func (s *Server) loadDisk(u, real string) (*Snapshot, int64, error) {
+	snap, read, released, err := s.disk.load(u, real)
+	s.releaseURIs(released)
+	return snap, read, err
+}
+
+func (s *Server) releaseURIs(uris []string) {
+	c, ok := s.features.(DocumentCloser)
+	if !ok {
+		return
 	}
-	s.onDisk[path] = diskSnapshot{size: info.Size(), modTime: info.ModTime(), snap: snap}
-	s.onDiskBytes += info.Size()
-	s.diskMu.Unlock()
-	return snap
+	for _, u := range uris {
+		if _, open := s.store.Get(u); !open {
+			c.Closed(u)
+		}
+	}
 }
 
 // diagnosticScheduler publishes diagnostics for open documents. Each open

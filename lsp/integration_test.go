@@ -274,13 +274,20 @@ func TestRequestsForUnopenedDocuments(t *testing.T) {
 	s.change(missing, 2, lspPos{}, lspPos{}, "x")
 	s.notify("textDocument/didClose", map[string]any{"textDocument": doc})
 
-	// An unopened document that exists on disk is read from it.
+	// An unopened document that exists on disk is read from it once it
+	// lies in a workspace folder (files.go), not before.
 	dir := t.TempDir()
 	path := filepath.Join(dir, "disk.cute")
 	if err := os.WriteFile(path, []byte(brokenSheet), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	var full struct{ Items []any }
+	s.call("textDocument/diagnostic", map[string]any{"textDocument": map[string]any{"uri": fileURI(path)}}, &full)
+	if len(full.Items) != 0 {
+		t.Errorf("pull diagnostics of an unopened file outside any workspace folder: %d items, want 0", len(full.Items))
+	}
+	s.notify("workspace/didChangeWorkspaceFolders", map[string]any{"event": map[string]any{
+		"added": []any{map[string]any{"uri": fileURI(dir), "name": "disk"}}, "removed": []any{}}})
 	s.call("textDocument/diagnostic", map[string]any{"textDocument": map[string]any{"uri": fileURI(path)}}, &full)
 	if len(full.Items) != 1 {
 		t.Errorf("pull diagnostics of an unopened file on disk: %d items, want 1", len(full.Items))

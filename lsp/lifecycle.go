@@ -2,7 +2,6 @@ package lsp
 
 import (
 	"context"
-	"net/url"
 	"strings"
 
 	"go.lsp.dev/protocol"
@@ -253,16 +252,14 @@ func didChangeWorkspaceFolders(_ context.Context, s *Server, params []byte) erro
 	return nil
 }
 
-// filePath is the local path of a file: URI, or "" for any other scheme.
+// filePath is the local path of a file: URI, or "" for any other scheme
+// and for a URI fileURIPath refuses (a host, a query, a fragment).
 func filePath(u string) string {
-	if !strings.HasPrefix(u, "file:") {
-		return ""
-	}
-	parsed, err := url.Parse(u)
+	path, err := fileURIPath(u)
 	if err != nil {
 		return ""
 	}
-	return parsed.Path
+	return path
 }
 
 // fileURI is the file: URI of a local path.

@@ -79,19 +79,8 @@ type Server struct {
 
 	diags *diagnosticScheduler
 
-	// onDisk are the snapshots of sheets read from disk (workspace
-	// diagnostics, requests for unopened files), by path: a file whose
-	// size and modification time are unchanged is not read again, and
-	// its analysis is kept with its snapshot.
-	diskMu      sync.Mutex
-	onDisk      map[string]diskSnapshot
-	onDiskBytes int64
-}
-
-type diskSnapshot struct {
-	size    int64
-	modTime time.Time
-	snap    *Snapshot
+	// disk keeps what was read from disk (files.go, diskcache.go).
+	disk diskFiles
 }
 
 // NewServer makes a server; Serve runs it on a connection.

@@ -150,20 +150,24 @@ func TestDiskSnapshotsAreKept(t *testing.T) {
 	}
 	s := NewServer(Options{})
 	u := fileURI(path)
-	first := s.readSnapshot(u, path)
+	read := func(path string) *Snapshot {
+		snap, _, _ := s.loadDisk(u, path)
+		return snap
+	}
+	first := read(path)
 	if first == nil || first.Text != "A = 8:1\n" {
 		t.Fatalf("first read: %+v", first)
 	}
-	if again := s.readSnapshot(u, path); again != first {
+	if again := read(path); again != first {
 		t.Errorf("an unchanged file was read again")
 	}
 	if err := os.WriteFile(path, []byte("A = 16:1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if changed := s.readSnapshot(u, path); changed == first || changed.Text != "A = 16:1\n" {
+	if changed := read(path); changed == first || changed.Text != "A = 16:1\n" {
 		t.Errorf("a changed file gives %+v", changed)
 	}
-	if s.readSnapshot(u, filepath.Join(dir, "missing.cute")) != nil || s.readSnapshot(u, dir) != nil {
+	if read(filepath.Join(dir, "missing.cute")) != nil || read(dir) != nil {
 		t.Errorf("a missing file or a directory gives a snapshot")
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -8,9 +9,12 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/cute-lsp/cute-lsp/analysis"
 	"github.com/cute-lsp/cute-lsp/diagnostics"
+	"github.com/cute-lsp/cute-lsp/grammar"
+	"github.com/cute-lsp/cute-lsp/lsp"
 )
 
 // version is the tool version reported in SARIF logs.
@@ -23,41 +27,55 @@ func init() {
 	}
 }
 
+// Lint's exit codes: 0 when no error is found, 1 when one is, 2 for bad
+// usage, a failure to write the report, or when entries were named but not
+// one file could be read. An entry that cannot be read (missing, a FIFO or
+// a device, over the size limit, a dangling or looping link, a folder that
+// cannot be listed) is skipped with a warning on stderr, and a note in the
+// JSON and SARIF reports; it does not change the exit code otherwise.
+const (
+	lintClean  = 0
+	lintErrors = 1
+	lintFatal  = 2
+)
+
+// skippedCode is the code of the note a skipped entry leaves in the JSON
+// and SARIF reports.
+const skippedCode = "skipped"
+
 func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fset := flag.NewFlagSet("lint", flag.ContinueOnError)
 	fset.SetOutput(stderr)
 	format := fset.String("format", "text", "output format: text, json or sarif")
 	hints := fset.Bool("hints", false, "also report hints (unused names, coalescible layouts, ...), as editors show them")
 	fset.Usage = func() {
-		fmt.Fprintln(stderr, "usage: cute-lsp lint [--format text|json|sarif] PATH...")
+		fmt.Fprintln(stderr, "usage: cute-lsp lint [--format text|json|sarif] [--hints] PATH...")
 		fmt.Fprintln(stderr, "Checks .cute sheets (and the descriptors in .mlir, C++/CUDA and Python files);")
-		fmt.Fprintln(stderr, "folders are walked recursively. Exit 1 when any error is found.")
+		fmt.Fprintln(stderr, "folders are walked recursively (linked folders followed once, .git and node_modules left out).")
+		fmt.Fprintf(stderr, "What cannot be read (FIFOs, devices, files over %d bytes, broken or looping links) is\n", lsp.MaxFileBytes)
+		fmt.Fprintln(stderr, "skipped with a warning. Exit 0: no errors; 1: errors found; 2: bad usage, or nothing could be read.")
 		fset.PrintDefaults()
 	}
 	if err := fset.Parse(args); err != nil {
-		return 2
+		return lintFatal
 	}
 	switch *format {
 	case "text", "json", "sarif":
 	default:
 		fmt.Fprintf(stderr, "cute-lsp lint: unknown format %q (text, json or sarif)\n", *format)
-		return 2
+		return lintFatal
 	}
 	if fset.NArg() == 0 {
 		fset.Usage()
-		return 2
+		return lintFatal
 	}
-	paths, err := lintPaths(fset.Args())
-	if err != nil {
-		fmt.Fprintf(stderr, "cute-lsp lint: %v\n", err)
-		return 2
-	}
+	paths, skips := lintPaths(fset.Args())
 	var files []diagnostics.File
 	for _, p := range paths {
-		src, err := os.ReadFile(p)
+		src, _, err := lsp.ReadRegularFile(p, lsp.MaxFileBytes)
 		if err != nil {
-			fmt.Fprintf(stderr, "cute-lsp lint: %v\n", err)
-			return 2
+			skips = append(skips, skipped(p, err))
+			continue
 		}
 		findings, _ := analysis.Analyze(p, src)
 		if !*hints {
@@ -65,64 +83,169 @@ func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		files = append(files, diagnostics.File{Path: p, Findings: findings})
 	}
+	for _, sk := range skips {
+		fmt.Fprintf(stderr, "cute-lsp lint: warning: %s: skipped: %s\n", sk.Path, sk.Reason)
+	}
+	report := files
+	if *format != "text" && len(skips) > 0 {
+		// Text output is findings alone; the warnings above say it.
+		report = append(append([]diagnostics.File(nil), files...), skipNotes(skips)...)
+	}
+	var err error
 	switch *format {
 	case "json":
-		err = diagnostics.JSON(stdout, files)
+		err = diagnostics.JSON(stdout, report)
 	case "sarif":
-		err = diagnostics.SARIF(stdout, files, version)
+		err = diagnostics.SARIF(stdout, report, version)
 	default:
-		err = diagnostics.Text(stdout, files)
+		err = diagnostics.Text(stdout, report)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "cute-lsp lint: %v\n", err)
-		return 2
+		return lintFatal
 	}
-	if diagnostics.HasErrors(files) {
-		return 1
+	switch {
+	case len(files) == 0 && len(skips) > 0:
+		fmt.Fprintln(stderr, "cute-lsp lint: no file could be read")
+		return lintFatal
+	case diagnostics.HasErrors(files):
+		return lintErrors
 	}
-	return 0
+	return lintClean
 }
 
-// lintPaths expands folders into the files cute-lsp reads, sorted; a file
-// named on the command line is linted whatever its extension says, as long
-// as cute-lsp reads that language.
-func lintPaths(args []string) ([]string, error) {
-	var out []string
+// skipped is the SkipError for an entry that could not be read.
+func skipped(path string, err error) *lsp.SkipError {
+	var sk *lsp.SkipError
+	if errors.As(err, &sk) {
+		return sk
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err // the path is said once, by the skip
+	}
+	return &lsp.SkipError{Path: path, Reason: err.Error()}
+}
+
+// skipNotes are the skipped entries as notes of the JSON and SARIF
+// reports, each at the start of its path.
+func skipNotes(skips []*lsp.SkipError) []diagnostics.File {
+	start := grammar.Position{Line: 1, Column: 1}
+	out := make([]diagnostics.File, 0, len(skips))
+	for _, sk := range skips {
+		out = append(out, diagnostics.File{Path: sk.Path, Findings: []analysis.Finding{{
+			Range:    grammar.Range{Pos: start, End: start},
+			Severity: analysis.SeverityInfo,
+			Code:     skippedCode,
+			Message:  "not linted: " + sk.Reason,
+		}}})
+	}
+	return out
+}
+
+// lintPaths expands folders into the files cute-lsp reads, sorted, and
+// lists the entries it had to skip. A file named on the command line is
+// linted whatever its extension says, as long as cute-lsp reads that
+// language. Linked folders are followed, each folder (by device and inode)
+// walked once, so a link loop ends; /proc, /sys and /dev are never walked.
+func lintPaths(args []string) (files []string, skips []*lsp.SkipError) {
+	w := &lintWalk{visited: map[fileID]bool{}}
 	for _, a := range args {
 		info, err := os.Stat(a)
 		if err != nil {
-			return nil, err
+			w.skips = append(w.skips, skipped(a, err))
+			continue
 		}
 		if !info.IsDir() {
 			if analysis.LanguageOf(a) == analysis.LangNone {
-				return nil, fmt.Errorf("%s: not a file cute-lsp reads (.cute, .mlir, .cu, .cuh, .cpp, .hpp, .h, .cc, .py)", a)
+				w.skips = append(w.skips, &lsp.SkipError{Path: a, Reason: "not a file cute-lsp reads (.cute, .mlir, .cu, .cuh, .cpp, .hpp, .h, .cc, .cxx, .hxx, .py, .pyi)"})
+				continue
 			}
-			out = append(out, a)
+			w.files = append(w.files, a)
 			continue
 		}
-		var found []string
-		err = filepath.WalkDir(a, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if d.IsDir() {
-				if name := d.Name(); p != a && (name == ".git" || name == "node_modules") {
-					return filepath.SkipDir
-				}
-				return nil
-			}
-			if analysis.LanguageOf(p) != analysis.LangNone {
-				found = append(found, p)
-			}
-			return nil
-		})
-		if err != nil {
-			return nil, err
-		}
-		sort.Strings(found)
-		out = append(out, found...)
+		before := len(w.files)
+		w.dir(a, info, 0)
+		sort.Strings(w.files[before:])
 	}
-	return out, nil
+	return w.files, w.skips
+}
+
+// fileID names a file across links: its device and inode.
+type fileID struct{ dev, ino uint64 }
+
+type lintWalk struct {
+	visited map[fileID]bool
+	files   []string
+	skips   []*lsp.SkipError
+}
+
+// maxLintDepth bounds how deep folders nest, where no inode tells a
+// folder seen before (and against absurd trees).
+const maxLintDepth = 256
+
+// dir adds the files under the folder at path (info is its stat, links
+// followed), depth folders below a named one.
+func (w *lintWalk) dir(path string, info fs.FileInfo, depth int) {
+	if depth > maxLintDepth {
+		w.skips = append(w.skips, &lsp.SkipError{Path: path, Reason: fmt.Sprintf("nested more than %d folders deep", maxLintDepth)})
+		return
+	}
+	if id, ok := idOf(info); ok {
+		if w.visited[id] {
+			w.skips = append(w.skips, &lsp.SkipError{Path: path, Reason: "a folder already walked (a link loop or a second link to it)"})
+			return
+		}
+		w.visited[id] = true
+	}
+	if real, err := filepath.EvalSymlinks(path); err == nil && isSystemDir(real) {
+		w.skips = append(w.skips, &lsp.SkipError{Path: path, Reason: "a system folder"})
+		return
+	}
+	entries, err := os.ReadDir(path)
+	if err != nil {
+		w.skips = append(w.skips, skipped(path, err))
+		// ReadDir returns what it read before the error; those are walked.
+	}
+	for _, e := range entries {
+		p := filepath.Join(path, e.Name())
+		if e.IsDir() {
+			if e.Name() == ".git" || e.Name() == "node_modules" {
+				continue
+			}
+			if sub, err := os.Stat(p); err == nil {
+				w.dir(p, sub, depth+1)
+			} else {
+				w.skips = append(w.skips, skipped(p, err))
+			}
+			continue
+		}
+		if e.Type()&fs.ModeSymlink != 0 {
+			target, err := os.Stat(p)
+			if err != nil {
+				if analysis.LanguageOf(p) != analysis.LangNone {
+					w.skips = append(w.skips, skipped(p, err)) // dangling or looping
+				}
+				continue
+			}
+			if target.IsDir() {
+				w.dir(p, target, depth+1)
+				continue
+			}
+		}
+		if analysis.LanguageOf(p) != analysis.LangNone {
+			w.files = append(w.files, p)
+		}
+	}
+}
+
+func isSystemDir(path string) bool {
+	for _, dir := range []string{"/proc", "/sys", "/dev"} {
+		if path == dir || strings.HasPrefix(path, dir+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 func withoutHints(findings []analysis.Finding) []analysis.Finding {
