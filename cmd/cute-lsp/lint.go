@@ -53,7 +53,9 @@ func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "Checks .cute sheets (and the descriptors in .mlir, C++/CUDA and Python files);")
 		fmt.Fprintln(stderr, "folders are walked recursively (linked folders followed once, .git and node_modules left out).")
 		fmt.Fprintf(stderr, "What cannot be read (FIFOs, devices, files over %d bytes, broken or looping links) is\n", lsp.MaxFileBytes)
-		fmt.Fprintln(stderr, "skipped with a warning. Exit 0: no errors; 1: errors found; 2: bad usage, or nothing could be read.")
+		fmt.Fprintln(stderr, "skipped with a warning. Exit 0: no errors; 1: errors found; 2: bad usage, a broken")
+		fmt.Fprintln(stderr, ".cute-lsp.json, or nothing could be read. The nearest .cute-lsp.json in a file's folder or")
+		fmt.Fprintln(stderr, "above (up to the repository root) sets severities per code and excludes paths.")
 		fset.PrintDefaults()
 	}
 	if err := fset.Parse(args); err != nil {
@@ -70,18 +72,20 @@ func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return lintFatal
 	}
 	paths, skips := lintPaths(fset.Args())
+	configs, err := findConfigs(paths)
+	if err != nil {
+		fmt.Fprintf(stderr, "cute-lsp lint: %v\n", err)
+		return lintFatal
+	}
+	paths = configs.included(paths, fset.Args())
+	results := lintFiles(paths, configs, *hints)
 	var files []diagnostics.File
-	for _, p := range paths {
-		src, _, err := lsp.ReadRegularFile(p, lsp.MaxFileBytes)
-		if err != nil {
-			skips = append(skips, skipped(p, err))
+	for _, r := range results {
+		if r.skip != nil {
+			skips = append(skips, r.skip)
 			continue
 		}
-		findings, _ := analysis.Analyze(p, src)
-		if !*hints {
-			findings = withoutHints(findings)
-		}
-		files = append(files, diagnostics.File{Path: p, Findings: findings})
+		files = append(files, r.file)
 	}
 	for _, sk := range skips {
 		fmt.Fprintf(stderr, "cute-lsp lint: warning: %s: skipped: %s\n", sk.Path, sk.Reason)
@@ -91,7 +95,6 @@ func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		// Text output is findings alone; the warnings above say it.
 		report = append(append([]diagnostics.File(nil), files...), skipNotes(skips)...)
 	}
-	var err error
 	switch *format {
 	case "json":
 		err = diagnostics.JSON(stdout, report)
