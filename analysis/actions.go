@@ -213,8 +213,20 @@ func (s *Sheet) Refactors(offset int) []Refactor {
 			out = append(out, Refactor{Fix: Fix{Title: title, Edits: []Edit{{r, text}}}, Kind: kind})
 		}
 	}
+	// offer offers v written out (with static marks or not) as a rewrite
+	// titled title + v: a value too long to write out whole is not offered,
+	// and the title shows a prefix of it.
+	offer := func(kind, title string, v layout.Value, static bool) {
+		if text, ok := editText(v, static); ok {
+			shownText := Show(v, ShowDetailBytes)
+			if static {
+				shownText = ShowStatic(v, ShowDetailBytes)
+			}
+			add(kind, strings.ReplaceAll(title, "%v", shownText), text)
+		}
+	}
 	if _, isCall := t.Node.(*grammar.Call); isCall {
-		add("refactor.inline", "Replace the call with its result "+t.Value.String(), t.Value.String())
+		offer("refactor.inline", "Replace the call with its result %v", t.Value, false)
 	}
 	if _, isName := t.Node.(*grammar.Name); isName {
 		return out
@@ -223,30 +235,31 @@ func (s *Sheet) Refactors(offset int) []Refactor {
 		// A rewrite that leaves the value as it is (coalescing what is
 		// already coalesced) would only drop static marks or replace a
 		// call: the other actions say that under their own names.
-		if c, err := layout.Coalesce(l); err == nil && c.String() != l.String() {
-			add("refactor.rewrite", "Coalesce to "+c.String(), c.String())
+		if c, err := layout.Coalesce(l); err == nil && !c.Shape.Equal(l.Shape) || err == nil && !c.Stride.Equal(l.Stride) {
+			offer("refactor.rewrite", "Coalesce to %v", c, false)
 		}
 		// filter differs from coalesce only by dropping broadcast modes,
 		// which changes the size: the title says so.
 		if f, err := layout.Filter(l); err == nil {
-			if c, err := layout.Coalesce(l); err == nil && c.String() != f.String() {
+			if c, err := layout.Coalesce(l); err == nil && !(c.Shape.Equal(f.Shape) && c.Stride.Equal(f.Stride)) {
 				from, _ := l.Size()
 				to, _ := f.Size()
-				add("refactor.rewrite", fmt.Sprintf("Normalize: drop the broadcast (stride-0) modes and coalesce to %v (size %d → %d)", f, from, to), f.String())
+				offer("refactor.rewrite", fmt.Sprintf("Normalize: drop the broadcast (stride-0) modes and coalesce to %%v (size %d → %d)", from, to), f, false)
 			}
 		}
-		if f := l.Flatten(); f.String() != l.String() {
-			add("refactor.rewrite", "Flatten to "+f.String(), f.String())
+		if f := l.Flatten(); !(f.Shape.Equal(l.Shape) && f.Stride.Equal(l.Stride)) {
+			offer("refactor.rewrite", "Flatten to %v", f, false)
 		}
 	}
 	if _, isCall := t.Node.(*grammar.Call); !isCall {
 		switch v := t.Value.(type) {
-		case layout.Layout:
-			add("refactor.rewrite", "Write with static marks (_N)", v.Format(true))
-			add("refactor.rewrite", "Write without static marks", v.Format(false))
-		case layout.Composed:
-			add("refactor.rewrite", "Write with static marks (_N)", v.Format(true))
-			add("refactor.rewrite", "Write without static marks", v.Format(false))
+		case layout.Layout, layout.Composed:
+			if text, ok := editText(v, true); ok {
+				add("refactor.rewrite", "Write with static marks (_N)", text)
+			}
+			if text, ok := editText(v, false); ok {
+				add("refactor.rewrite", "Write without static marks", text)
+			}
 		}
 		for _, style := range []grammar.Style{grammar.Cute, grammar.Pycute, grammar.MLIR} {
 			add("refactor.rewrite", "Write in "+style.String()+" notation", grammar.Print(t.Node, style))

@@ -29,6 +29,7 @@ const (
 	CodeBankConflict     = "bank-conflict"
 	CodeVectorWidth      = "vector-width"
 	CodeNoAdvice         = "no-swizzle-advice"
+	CodeTooLarge         = "too-large"
 )
 
 // CodeDoc describes a finding code for rule lists (SARIF, editor docs).
@@ -64,4 +65,5 @@ var Codes = []CodeDoc{
 	{CodeBankConflict, "A shared-memory access takes more wavefronts than the ideal (bank_conflicts, bank_wavefronts)."},
 	{CodeVectorWidth, "A requested access width is wider than the layouts' contiguous, aligned runs allow."},
 	{CodeNoAdvice, "No swizzle or padding of the shared-memory layout makes the access conflict-free at its vector width."},
+	{CodeTooLarge, "A value with more leaves than any CuTe code needs (over 1,048,576): an error, not an allocation."},
 }
