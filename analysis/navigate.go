@@ -93,7 +93,7 @@ func (s *Sheet) Outline() []Outline {
 		o := Outline{Name: sym.Name, Range: sym.Def.Range, Select: sym.Def.Name.Range}
 		switch {
 		case sym.Err != nil:
-			o.Kind, o.Detail = "error", capMessage(sym.Err.Error())
+			o.Kind, o.Detail = "error", CapMessage(sym.Err.Error())
 		case sym.Value != nil:
 			o.Kind, o.Detail = kindOf(sym.Value), Show(sym.Value, ShowDetailBytes)
 		}

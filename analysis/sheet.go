@@ -590,7 +590,7 @@ func evalFinding(err error, at grammar.Range, src []byte, names *boundNames) (Fi
 		if ee.Code == CodeUnknownValue {
 			sev = SeverityInfo
 		}
-		f := Finding{Range: ee.Range, Severity: sev, Code: ee.Code, Message: capMessage(ee.Message), Related: ee.Related, Fixes: ee.Fixes}
+		f := Finding{Range: ee.Range, Severity: sev, Code: ee.Code, Message: CapMessage(ee.Message), Related: ee.Related, Fixes: ee.Fixes}
 		switch ee.Code {
 		case CodeUndefined:
 			// A misspelt layout tag (LayoutRigth) is read as a name too.
@@ -610,7 +610,7 @@ func evalFinding(err error, at grammar.Range, src []byte, names *boundNames) (Fi
 	if errors.As(err, &pe) {
 		return syntaxFinding(pe), true
 	}
-	return Finding{Range: at, Severity: SeverityError, Code: CodeAlgebra, Message: capMessage(err.Error())}, true
+	return Finding{Range: at, Severity: SeverityError, Code: CodeAlgebra, Message: CapMessage(err.Error())}, true
 }
 
 // boundNames are the names a sheet has bound so far, to suggest one (or a

@@ -48,7 +48,7 @@ func editText(v layout.Value, static bool) (string, bool) {
 
 // capMessage cuts a message built elsewhere (the algebra's errors name
 // their operands) to maxMessageBytes, saying how much it left out.
-func capMessage(msg string) string {
+func CapMessage(msg string) string {
 	if len(msg) <= maxMessageBytes {
 		return msg
 	}
