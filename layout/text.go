@@ -127,6 +127,8 @@ type Shown struct {
 	// Bytes is the length of the whole text, for a value printed by its
 	// String method and cut at a character (0 otherwise).
 	Bytes int
+	// Unit is what Leaves counts: "leaves", or "intervals" for an image.
+	Unit string
 }
 
 // String is the text, with what was cut said at its end:
@@ -139,7 +141,11 @@ func (s Shown) String() string {
 		return s.Text + "... (" + groupThousands(int64(s.Bytes)) + " characters; " +
 			groupThousands(int64(s.Bytes-len(s.Text))) + " not shown)"
 	}
-	return s.Text + "... (" + groupThousands(s.Leaves) + " leaves; " + groupThousands(s.Hidden) + " not shown)"
+	unit := s.Unit
+	if unit == "" {
+		unit = "leaves"
+	}
+	return s.Text + "... (" + groupThousands(s.Leaves) + " " + unit + "; " + groupThousands(s.Hidden) + " not shown)"
 }
 
 // FormatLimited prints v as its String (or Format(static)) does, but
@@ -148,6 +154,25 @@ func (s Shown) String() string {
 // taken without walking shared subtrees twice.
 func FormatLimited(v Value, static bool, maxBytes int) Shown {
 	w := textWriter{budget: max(maxBytes, 1)}
+	if iv, ok := v.(Intervals); ok && len(iv) > 0 {
+		// An image may hold millions of intervals: written one by one.
+		var buf [48]byte
+		for i, r := range iv {
+			b := buf[:0]
+			if i > 0 {
+				b = append(b, " u "...)
+			}
+			b = append(b, '[')
+			b = strconv.AppendInt(b, r.Lo, 10)
+			b = append(b, ',')
+			b = strconv.AppendInt(b, r.Hi, 10)
+			w.leafBytes(append(b, ')'))
+			if w.cut {
+				return Shown{Text: w.String(), Cut: true, Leaves: int64(len(iv)), Hidden: int64(len(iv)) - w.shown, Unit: "intervals"}
+			}
+		}
+		return Shown{Text: w.String()}
+	}
 	if !writeValue(&w, v, static) {
 		// Values without trees of their own (swizzles, tags, TIRx
 		// layouts, interval sets) print in full, then are cut.

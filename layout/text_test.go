@@ -52,14 +52,21 @@ func TestFormatLimitedWholeWhenItFits(t *testing.T) {
 	}
 }
 
-func TestFormatLimitedCutsOtherValuesAtACharacter(t *testing.T) {
+func TestFormatLimitedCutsIntervalsAndOtherValues(t *testing.T) {
 	iv := Intervals{}
 	for i := range int64(1000) {
 		iv = append(iv, Interval{Lo: 4 * i, Hi: 4*i + 2})
 	}
 	s := FormatLimited(iv, false, 50)
-	if !s.Cut || len(s.Text) > 50 || !strings.Contains(s.String(), "not shown") {
-		t.Errorf("cut %v, %d bytes: %s", s.Cut, len(s.Text), s)
+	if want := "[0,2) u [4,6) u [8,10) u [12,14) u [16,18)... (1,000 intervals; 995 not shown)"; s.String() != want {
+		t.Errorf("got  %s\nwant %s", s, want)
+	}
+	if s := FormatLimited(iv[:3], false, 50); s.Cut || s.Text != iv[:3].String() {
+		t.Errorf("got %s, want %s", s.Text, iv[:3])
+	}
+	long := Tag(strings.Repeat("x", 100))
+	if s := FormatLimited(long, false, 50); !s.Cut || s.String() != strings.Repeat("x", 50)+"... (100 characters; 50 not shown)" {
+		t.Errorf("got %s", s)
 	}
 }
 
