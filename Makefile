@@ -1,21 +1,32 @@
 # The two commands a new machine needs: `make example` and `make test`.
 GO ?= go
+# Where `make install` puts the binary: $(PREFIX)/bin, on PATH on most systems.
+PREFIX ?= /usr/local
+# -buildvcs=auto records the commit in the binary (cute-lsp --version) even where
+# GOFLAGS turns it off; outside a git checkout it records nothing and still builds.
+BUILD = $(GO) build -buildvcs=auto
 
-.PHONY: build test example bench fuzz
+.PHONY: build install test example bench fuzz
 build:
-	$(GO) build -o bin/cute-lsp ./cmd/cute-lsp
+	$(BUILD) -o bin/cute-lsp ./cmd/cute-lsp
+
+install: build
+	install -D -m 0755 bin/cute-lsp $(DESTDIR)$(PREFIX)/bin/cute-lsp
+	@echo "installed $(DESTDIR)$(PREFIX)/bin/cute-lsp: $$($(DESTDIR)$(PREFIX)/bin/cute-lsp --version)"
 
 # Every test. The golden vectors are read from ../shared/golden beside the checkout.
 # Neovim (Debian's 0.7.2) drives the editor end-to-end test of package lsp; node and npm
 # (Debian's nodejs and npm) run the VS Code extension's tests against the built binary.
 test:
-	@command -v nvim >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq neovim >/dev/null; } \
+	@command -v nvim >/dev/null 2>&1 || { echo "make test: installing Debian's neovim (apt-get) for the Neovim end-to-end test"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq neovim >/dev/null; } \
 		|| { echo "make test: could not install neovim; TestNeovimEndToEnd will skip"; test -z "$$CI"; }
 	$(GO) vet ./...
 	$(GO) test -count=1 ./...
-	$(GO) build -o bin/cute-lsp ./cmd/cute-lsp
+	$(BUILD) -o bin/cute-lsp ./cmd/cute-lsp
 	@{ command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; } \
-		|| { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null; } \
+		|| { echo "make test: installing Debian's nodejs and npm (apt-get) for the VS Code extension's tests"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null; } \
 		|| { echo "make test: node and npm are missing and could not be installed; skipping the VS Code extension tests"; test -z "$$CI"; }
 	@if command -v npm >/dev/null 2>&1; then \
 		cd editors/vscode && npm ci --no-audit --no-fund --loglevel=error \

@@ -30,6 +30,8 @@ const (
 	CodeVectorWidth      = "vector-width"
 	CodeNoAdvice         = "no-swizzle-advice"
 	CodeTooLarge         = "too-large"
+	// CodeUnknownSuppression: a suppression comment names no finding code.
+	CodeUnknownSuppression = "unknown-suppression"
 )
 
 // CodeDoc describes a finding code for rule lists (SARIF, editor docs).
@@ -64,6 +66,7 @@ var Codes = []CodeDoc{
 	{CodeNotCanonical, "A shared-memory layout no GMMA/UMMA descriptor describes: the mode at fault and why."},
 	{CodeBankConflict, "A shared-memory access takes more wavefronts than the ideal (bank_conflicts, bank_wavefronts)."},
 	{CodeVectorWidth, "A requested access width is wider than the layouts' contiguous, aligned runs allow."},
+	{CodeUnknownSuppression, "A cute-lsp: ignore[...] comment names a code that no finding has, so it silences nothing."},
 	{CodeNoAdvice, "No swizzle or padding of the shared-memory layout makes the access conflict-free at its vector width."},
 	{CodeTooLarge, "A value with more leaves than any CuTe code needs (over 1,048,576): an error, not an allocation."},
 }

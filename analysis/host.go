@@ -37,6 +37,7 @@ type region struct {
 // AnalyzeHost finds and evaluates the descriptors of a host file.
 func AnalyzeHost(filename string, src []byte) *Host {
 	h := &Host{Src: src, Language: LanguageOf(filename)}
+	defer h.suppress()
 	text := string(src)
 	lines := newLineIndex(text)
 	var regions []region
@@ -56,6 +57,9 @@ func AnalyzeHost(filename string, src []byte) *Host {
 	}
 	return h
 }
+
+// suppress drops the findings that the file's suppression comments silence.
+func (h *Host) suppress() { h.Findings = Unsuppressed(h.Src, h.Findings) }
 
 func (h *Host) add(n grammar.Node) {
 	d := &Descriptor{Range: n.Span(), Node: n}

@@ -209,7 +209,7 @@ func AnalyzeFile(f *grammar.File, src []byte, cache *Cache) *Sheet {
 	if cache != nil {
 		cache.finish(s, bound.count)
 	}
-	s.Findings = slices.Clone(s.found)
+	s.Findings = Unsuppressed(src, slices.Clone(s.found))
 	sort.SliceStable(s.Findings, func(i, j int) bool {
 		return s.Findings[i].Range.Pos.Offset < s.Findings[j].Range.Pos.Offset
 	})

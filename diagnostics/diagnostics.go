@@ -56,10 +56,13 @@ type jsonFinding struct {
 	Fixes     []string      `json:"fixes,omitempty"`
 }
 
+// jsonRelated is a related location, in the keys of jsonFinding.
 type jsonRelated struct {
-	Line, Column       int
-	EndLine, EndColumn int
-	Message            string
+	Line      int    `json:"line"`
+	Column    int    `json:"column"`
+	EndLine   int    `json:"end_line"`
+	EndColumn int    `json:"end_column"`
+	Message   string `json:"message"`
 }
 
 // JSON writes every finding as one JSON array.

@@ -3,6 +3,8 @@ package diagnostics
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -101,5 +103,82 @@ func TestSARIF(t *testing.T) {
 	// An empty range still marks one character, as code scanning requires.
 	if reg := r1.Locations[0].PhysicalLocation.Region; r1.Level != "note" || reg.EndColumn != reg.StartColumn+1 {
 		t.Errorf("second result: %+v", r1)
+	}
+}
+
+// TestJSONMatchesItsSchema: every object lint --format json writes has
+// exactly the keys lint.schema.json documents, required ones present, with
+// the documented JSON types, related entries included.
+func TestJSONMatchesItsSchema(t *testing.T) {
+	raw, err := os.ReadFile("lint.schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var schema map[string]any
+	if err := json.Unmarshal(raw, &schema); err != nil {
+		t.Fatalf("lint.schema.json: %v", err)
+	}
+	var b bytes.Buffer
+	if err := JSON(&b, sample); err != nil {
+		t.Fatal(err)
+	}
+	var got any
+	if err := json.Unmarshal(b.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	checkSchema(t, "$", schema, got)
+}
+
+// checkSchema checks v against the subset of JSON Schema lint.schema.json
+// uses: type, enum, items, properties, required, additionalProperties.
+func checkSchema(t *testing.T, at string, schema map[string]any, v any) {
+	t.Helper()
+	if enum, ok := schema["enum"].([]any); ok {
+		for _, e := range enum {
+			if e == v {
+				return
+			}
+		}
+		t.Errorf("%s: %v is not one of %v", at, v, enum)
+		return
+	}
+	switch schema["type"] {
+	case "array":
+		arr, ok := v.([]any)
+		if !ok {
+			t.Errorf("%s: want an array, got %T", at, v)
+			return
+		}
+		for i, e := range arr {
+			checkSchema(t, fmt.Sprintf("%s[%d]", at, i), schema["items"].(map[string]any), e)
+		}
+	case "object":
+		obj, ok := v.(map[string]any)
+		if !ok {
+			t.Errorf("%s: want an object, got %T", at, v)
+			return
+		}
+		props := schema["properties"].(map[string]any)
+		for k, e := range obj {
+			p, ok := props[k]
+			if !ok {
+				t.Errorf("%s: key %q is not in the schema", at, k)
+				continue
+			}
+			checkSchema(t, at+"."+k, p.(map[string]any), e)
+		}
+		for _, r := range schema["required"].([]any) {
+			if _, ok := obj[r.(string)]; !ok {
+				t.Errorf("%s: required key %q missing", at, r)
+			}
+		}
+	case "string":
+		if _, ok := v.(string); !ok {
+			t.Errorf("%s: want a string, got %T", at, v)
+		}
+	case "integer":
+		if f, ok := v.(float64); !ok || f != float64(int64(f)) {
+			t.Errorf("%s: want an integer, got %v", at, v)
+		}
 	}
 }

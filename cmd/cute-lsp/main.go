@@ -35,6 +35,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "-h", "--help", "help":
 		usage(stdout)
 		return 0
+	case "-v", "--version":
+		return runVersion(args[1:], stdin, stdout, stderr)
 	}
 	cmd, ok := commands[args[0]]
 	if !ok {
