@@ -52,15 +52,15 @@ func layoutHints(lit *grammar.Layout, l layout.Layout) []Finding {
 	// and only merges what the nesting does not need.
 	if c, ok := coalesceModes(l); ok {
 		out = append(out, Finding{Range: lit.Range, Severity: SeverityHint, Code: CodeCoalescible,
-			Message: fmt.Sprintf("%v coalesces mode by mode to %v, the same function with fewer sub-modes", l, c),
-			Fixes:   []Fix{{Title: "Replace with " + c.String(), Edits: []Edit{{lit.Range, c.String()}}}}})
+			Message: fmt.Sprintf("%v coalesces mode by mode to %v, the same function with fewer sub-modes", shown{l}, shown{c}),
+			Fixes:   []Fix{{Title: "Replace with " + Show(c, ShowDetailBytes), Edits: []Edit{{lit.Range, c.String()}}}}})
 	}
 	flat := l.Flatten()
 	for i := range flat.Shape.Len() {
 		s, d := flat.Shape.At(i), flat.Stride.At(i)
 		if s.IsLeaf() && !s.IsUnknown() && s.Value() > 1 && d.IsLeaf() && !d.IsBasis() && !d.IsUnknown() && d.Value() == 0 {
 			out = append(out, Finding{Range: lit.Stride.Span(), Severity: SeverityHint, Code: CodeZeroStride,
-				Message: fmt.Sprintf("mode %d of %v has stride 0: its %d coordinates all map to the same offset (a broadcast)", i, l, s.Value())})
+				Message: fmt.Sprintf("mode %d of %v has stride 0: its %d coordinates all map to the same offset (a broadcast)", i, shown{l}, s.Value())})
 		}
 	}
 	if inj, err := layout.IsInjective(l); err == nil && inj {
@@ -68,9 +68,9 @@ func layoutHints(lit *grammar.Layout, l layout.Layout) []Finding {
 			size, _ := l.Size()
 			cosize, _ := l.Cosize()
 			f := Finding{Range: lit.Range, Severity: SeverityHint, Code: CodeNonCompact,
-				Message: fmt.Sprintf("%v is not compact: it reaches %d offsets within a span of %d (padding?)", l, size, cosize)}
+				Message: fmt.Sprintf("%v is not compact: it reaches %d offsets within a span of %d (padding?)", shown{l}, size, cosize)}
 			if compact, ok := compactLike(l); ok {
-				f.Fixes = []Fix{{Title: "Replace with the compact layout " + compact.String() + " (same mode order)", Edits: []Edit{{lit.Range, compact.String()}}}}
+				f.Fixes = []Fix{{Title: "Replace with the compact layout " + Show(compact, ShowDetailBytes) + " (same mode order)", Edits: []Edit{{lit.Range, compact.String()}}}}
 			}
 			out = append(out, f)
 		}
