@@ -108,13 +108,18 @@ func (b binder) value(n grammar.Node) (layout.Value, error) {
 	return v, nil
 }
 
-// checkLeaves refuses a value with more than layout.MaxLeaves leaves: a
+// checkLeaves refuses a value with more than layout.MaxLeaves leaves, or
+// nested deeper than layout.MaxValueDepth: a
 // name repeated in a tuple shares its value's tree, so a few lines can name
 // a tree of 2^30 leaves, which every feature that prints or walks it would
 // then pay for. The check stops counting past the limit.
 func (b binder) checkLeaves(n grammar.Node, v layout.Value) error {
-	if _, ok := layout.WithinLeaves(v, layout.MaxLeaves); ok {
+	_, tooDeep, ok := layout.WithinLimits(v, layout.MaxLeaves)
+	switch {
+	case ok:
 		return nil
+	case tooDeep:
+		return b.fail(n, CodeTooLarge, "this %s nests deeper than the limit of %d levels", kindOf(v), layout.MaxValueDepth)
 	}
 	total := layout.CountLeaves(v)
 	return b.fail(n, CodeTooLarge, "this %s has %s leaves, more than the limit of %s", kindOf(v),

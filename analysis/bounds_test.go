@@ -103,3 +103,17 @@ func TestShowSaysWhatItCut(t *testing.T) {
 		t.Errorf("Show(8) = %s", s)
 	}
 }
+
+// a1 = (a0), a2 = (a1), ...: each line nests one level deeper; past
+// layout.MaxValueDepth the value is an error (every walk of it recurses).
+func TestTooDeepValueIsAnError(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("a0 = 2\n")
+	for i := 1; i <= 300; i++ {
+		fmt.Fprintf(&b, "a%d = (a%d)\n", i, i-1)
+	}
+	got := findingsOf(b.String())
+	if len(got) != 1 || !strings.HasPrefix(got[0], "258:8 too-large: this integer tuple nests deeper than the limit of 256 levels") {
+		t.Errorf("findings:\n%s", strings.Join(got, "\n"))
+	}
+}

@@ -68,5 +68,5 @@ var Codes = []CodeDoc{
 	{CodeVectorWidth, "A requested access width is wider than the layouts' contiguous, aligned runs allow."},
 	{CodeUnknownSuppression, "A cute-lsp: ignore[...] comment names a code that no finding has, so it silences nothing."},
 	{CodeNoAdvice, "No swizzle or padding of the shared-memory layout makes the access conflict-free at its vector width."},
-	{CodeTooLarge, "A value with more leaves than any CuTe code needs (over 1,048,576): an error, not an allocation."},
+	{CodeTooLarge, "A value with more leaves (over 1,048,576) or deeper nesting (over 256 levels) than any CuTe code needs: an error, not an allocation."},
 }

@@ -313,33 +313,59 @@ func addSaturating(a, b int64) int64 {
 	return a + b
 }
 
-// WithinLeaves reports whether v's trees hold at most limit leaves in all,
-// and how many they hold (exact when within, else some count past limit).
-// It stops walking once past limit, so it costs at most limit steps
-// whatever v's size, and it allocates nothing. Values of kinds this package
-// does not know are within.
+// MaxValueDepth is the deepest nesting a value's trees may have: CuTe's
+// layouts nest a few levels, but a sheet line (a1 = (a0)) can nest one
+// level deeper than the line before, and every walk of a tree recurses.
+const MaxValueDepth = 256
+
+// WithinLeaves reports whether v's trees hold at most limit leaves in all
+// and nest at most MaxValueDepth deep, with how many leaves they hold
+// (exact when within the leaf limit, else some count past it) and whether
+// they are too deep. It stops walking once past either limit, so it costs
+// at most limit steps whatever v's size, and it allocates nothing. Values
+// of kinds this package does not know are within.
 func WithinLeaves(v Value, limit int64) (n int64, ok bool) {
-	ts, _ := trees(v)
-	for _, t := range ts {
-		n = leavesUpTo(t, n, limit)
-		if n > limit {
-			return CountLeaves(v), false
-		}
-	}
-	return n, true
+	n, _, ok = WithinLimits(v, limit)
+	return n, ok
 }
 
-// leavesUpTo adds t's leaves to n, stopping as soon as n passes limit.
-func leavesUpTo(t IntTuple, n, limit int64) int64 {
-	if t.kind != kindTuple {
-		return n + 1
-	}
-	for _, e := range t.tupleElems() {
-		if n = leavesUpTo(e, n, limit); n > limit {
-			return n
+// WithinLimits is WithinLeaves telling also whether the trees nest deeper
+// than MaxValueDepth (tooDeep; ok is then false).
+func WithinLimits(v Value, limit int64) (n int64, tooDeep, ok bool) {
+	ts, _ := trees(v)
+	w := limitWalk{limit: limit}
+	for _, t := range ts {
+		w.walk(t, 0)
+		if w.deep {
+			return w.n, true, false
+		}
+		if w.n > limit {
+			return CountLeaves(v), false, false
 		}
 	}
-	return n
+	return w.n, false, true
+}
+
+// limitWalk counts leaves until past limit or MaxValueDepth.
+type limitWalk struct {
+	n, limit int64
+	deep     bool
+}
+
+func (w *limitWalk) walk(t IntTuple, depth int) {
+	if t.kind != kindTuple {
+		w.n++
+		return
+	}
+	if depth >= MaxValueDepth {
+		w.deep = true
+		return
+	}
+	for _, e := range t.tupleElems() {
+		if w.walk(e, depth+1); w.n > w.limit || w.deep {
+			return
+		}
+	}
 }
 
 // groupThousands writes n with commas between groups of three digits: 1,073,741,824.
