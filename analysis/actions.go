@@ -52,15 +52,15 @@ func layoutHints(lit *grammar.Layout, l layout.Layout) []Finding {
 	// and only merges what the nesting does not need.
 	if c, ok := coalesceModes(l); ok {
 		out = append(out, Finding{Range: lit.Range, Severity: SeverityHint, Code: CodeCoalescible,
-			Message: fmt.Sprintf("%v coalesces mode by mode to %v, the same function with fewer sub-modes", l, c),
-			Fixes:   []Fix{{Title: "Replace with " + c.String(), Edits: []Edit{{lit.Range, c.String()}}}}})
+			Message: fmt.Sprintf("%v coalesces mode by mode to %v, the same function with fewer sub-modes", shown{l}, shown{c}),
+			Fixes:   []Fix{{Title: "Replace with " + Show(c, ShowDetailBytes), Edits: []Edit{{lit.Range, c.String()}}}}})
 	}
 	flat := l.Flatten()
 	for i := range flat.Shape.Len() {
 		s, d := flat.Shape.At(i), flat.Stride.At(i)
 		if s.IsLeaf() && !s.IsUnknown() && s.Value() > 1 && d.IsLeaf() && !d.IsBasis() && !d.IsUnknown() && d.Value() == 0 {
 			out = append(out, Finding{Range: lit.Stride.Span(), Severity: SeverityHint, Code: CodeZeroStride,
-				Message: fmt.Sprintf("mode %d of %v has stride 0: its %d coordinates all map to the same offset (a broadcast)", i, l, s.Value())})
+				Message: fmt.Sprintf("mode %d of %v has stride 0: its %d coordinates all map to the same offset (a broadcast)", i, shown{l}, s.Value())})
 		}
 	}
 	if inj, err := layout.IsInjective(l); err == nil && inj {
@@ -68,9 +68,9 @@ func layoutHints(lit *grammar.Layout, l layout.Layout) []Finding {
 			size, _ := l.Size()
 			cosize, _ := l.Cosize()
 			f := Finding{Range: lit.Range, Severity: SeverityHint, Code: CodeNonCompact,
-				Message: fmt.Sprintf("%v is not compact: it reaches %d offsets within a span of %d (padding?)", l, size, cosize)}
+				Message: fmt.Sprintf("%v is not compact: it reaches %d offsets within a span of %d (padding?)", shown{l}, size, cosize)}
 			if compact, ok := compactLike(l); ok {
-				f.Fixes = []Fix{{Title: "Replace with the compact layout " + compact.String() + " (same mode order)", Edits: []Edit{{lit.Range, compact.String()}}}}
+				f.Fixes = []Fix{{Title: "Replace with the compact layout " + Show(compact, ShowDetailBytes) + " (same mode order)", Edits: []Edit{{lit.Range, compact.String()}}}}
 			}
 			out = append(out, f)
 		}
@@ -213,8 +213,20 @@ func (s *Sheet) Refactors(offset int) []Refactor {
 			out = append(out, Refactor{Fix: Fix{Title: title, Edits: []Edit{{r, text}}}, Kind: kind})
 		}
 	}
+	// offer offers v written out (with static marks or not) as a rewrite
+	// titled title + v: a value too long to write out whole is not offered,
+	// and the title shows a prefix of it.
+	offer := func(kind, title string, v layout.Value, static bool) {
+		if text, ok := editText(v, static); ok {
+			shownText := Show(v, ShowDetailBytes)
+			if static {
+				shownText = ShowStatic(v, ShowDetailBytes)
+			}
+			add(kind, strings.ReplaceAll(title, "%v", shownText), text)
+		}
+	}
 	if _, isCall := t.Node.(*grammar.Call); isCall {
-		add("refactor.inline", "Replace the call with its result "+t.Value.String(), t.Value.String())
+		offer("refactor.inline", "Replace the call with its result %v", t.Value, false)
 	}
 	if _, isName := t.Node.(*grammar.Name); isName {
 		return out
@@ -223,30 +235,31 @@ func (s *Sheet) Refactors(offset int) []Refactor {
 		// A rewrite that leaves the value as it is (coalescing what is
 		// already coalesced) would only drop static marks or replace a
 		// call: the other actions say that under their own names.
-		if c, err := layout.Coalesce(l); err == nil && c.String() != l.String() {
-			add("refactor.rewrite", "Coalesce to "+c.String(), c.String())
+		if c, err := layout.Coalesce(l); err == nil && !c.Shape.Equal(l.Shape) || err == nil && !c.Stride.Equal(l.Stride) {
+			offer("refactor.rewrite", "Coalesce to %v", c, false)
 		}
 		// filter differs from coalesce only by dropping broadcast modes,
 		// which changes the size: the title says so.
 		if f, err := layout.Filter(l); err == nil {
-			if c, err := layout.Coalesce(l); err == nil && c.String() != f.String() {
+			if c, err := layout.Coalesce(l); err == nil && !(c.Shape.Equal(f.Shape) && c.Stride.Equal(f.Stride)) {
 				from, _ := l.Size()
 				to, _ := f.Size()
-				add("refactor.rewrite", fmt.Sprintf("Normalize: drop the broadcast (stride-0) modes and coalesce to %v (size %d → %d)", f, from, to), f.String())
+				offer("refactor.rewrite", fmt.Sprintf("Normalize: drop the broadcast (stride-0) modes and coalesce to %%v (size %d → %d)", from, to), f, false)
 			}
 		}
-		if f := l.Flatten(); f.String() != l.String() {
-			add("refactor.rewrite", "Flatten to "+f.String(), f.String())
+		if f := l.Flatten(); !(f.Shape.Equal(l.Shape) && f.Stride.Equal(l.Stride)) {
+			offer("refactor.rewrite", "Flatten to %v", f, false)
 		}
 	}
 	if _, isCall := t.Node.(*grammar.Call); !isCall {
 		switch v := t.Value.(type) {
-		case layout.Layout:
-			add("refactor.rewrite", "Write with static marks (_N)", v.Format(true))
-			add("refactor.rewrite", "Write without static marks", v.Format(false))
-		case layout.Composed:
-			add("refactor.rewrite", "Write with static marks (_N)", v.Format(true))
-			add("refactor.rewrite", "Write without static marks", v.Format(false))
+		case layout.Layout, layout.Composed:
+			if text, ok := editText(v, true); ok {
+				add("refactor.rewrite", "Write with static marks (_N)", text)
+			}
+			if text, ok := editText(v, false); ok {
+				add("refactor.rewrite", "Write without static marks", text)
+			}
 		}
 		for _, style := range []grammar.Style{grammar.Cute, grammar.Pycute, grammar.MLIR} {
 			add("refactor.rewrite", "Write in "+style.String()+" notation", grammar.Print(t.Node, style))

@@ -120,6 +120,41 @@ func (b binder) fail(n grammar.Node, code, format string, args ...any) *EvalErro
 
 // value binds any expression node.
 func (b binder) value(n grammar.Node) (layout.Value, error) {
+	switch n.(type) {
+	case *grammar.Name, *grammar.Int, *grammar.Unknown, *grammar.Basis, *grammar.Tuple, *grammar.Underscore:
+		// A name's value was checked where it was bound; intTuple checks tuples.
+		return b.node(n)
+	}
+	v, err := b.node(n)
+	if err != nil {
+		return nil, err
+	}
+	if err := b.checkLeaves(n, v); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// checkLeaves refuses a value with more than layout.MaxLeaves leaves, or
+// nested deeper than layout.MaxValueDepth: a
+// name repeated in a tuple shares its value's tree, so a few lines can name
+// a tree of 2^30 leaves, which every feature that prints or walks it would
+// then pay for. The check stops counting past the limit.
+func (b binder) checkLeaves(n grammar.Node, v layout.Value) error {
+	_, tooDeep, ok := layout.WithinLimits(v, layout.MaxLeaves)
+	switch {
+	case ok:
+		return nil
+	case tooDeep:
+		return b.fail(n, CodeTooLarge, "this %s nests deeper than the limit of %d levels", kindOf(v), layout.MaxValueDepth)
+	}
+	total := layout.CountLeaves(v)
+	return b.fail(n, CodeTooLarge, "this %s has %s leaves, more than the limit of %s", kindOf(v),
+		groupThousands(total), groupThousands(layout.MaxLeaves))
+}
+
+// node binds any expression node, its size unchecked.
+func (b binder) node(n grammar.Node) (layout.Value, error) {
 	switch n := n.(type) {
 	case *grammar.Int, *grammar.Unknown, *grammar.Basis, *grammar.Tuple, *grammar.Underscore:
 		return b.intTuple(n)
@@ -195,7 +230,11 @@ func (b binder) intTuple(n grammar.Node) (layout.IntTuple, error) {
 			}
 			elems[i] = t
 		}
-		return layout.Tup(elems...), nil
+		t := layout.Tup(elems...)
+		if err := b.checkLeaves(n, t); err != nil {
+			return layout.IntTuple{}, err
+		}
+		return t, nil
 	case *grammar.Name:
 		v, err := b.name(n)
 		if err != nil {
@@ -258,7 +297,7 @@ func (b binder) layout(n *grammar.Layout) (layout.Layout, error) {
 	l, err := layout.MakeLayoutStride(shape, stride)
 	if err != nil {
 		return layout.Layout{}, &EvalError{Range: n.Range, Code: CodeIncongruent, Message: err.Error(), Err: err,
-			Related: []Related{{n.Shape.Span(), "shape " + shape.String()}, {n.Stride.Span(), "stride " + stride.String()}}}
+			Related: []Related{{n.Shape.Span(), "shape " + Show(shape, ShowDetailBytes)}, {n.Stride.Span(), "stride " + Show(stride, ShowDetailBytes)}}}
 	}
 	return l, nil
 }
@@ -545,4 +584,17 @@ func pointerBits(p *grammar.Pointer) (int, error) {
 		return 0, &EvalError{Range: p.Range, Code: CodeType, Message: fmt.Sprintf("the pointer's element width %q is not a number of bits such as 16b", p.Bits)}
 	}
 	return bits, nil
+}
+
+// groupThousands writes n with commas between groups of three digits: 1,048,576.
+func groupThousands(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	var out []byte
+	for i := range len(s) {
+		if i > 0 && s[i-1] != '-' && (len(s)-i)%3 == 0 {
+			out = append(out, ',')
+		}
+		out = append(out, s[i])
+	}
+	return string(out)
 }

@@ -29,6 +29,7 @@ const (
 	CodeBankConflict     = "bank-conflict"
 	CodeVectorWidth      = "vector-width"
 	CodeNoAdvice         = "no-swizzle-advice"
+	CodeTooLarge         = "too-large"
 	// CodeUnknownSuppression: a suppression comment names no finding code.
 	CodeUnknownSuppression = "unknown-suppression"
 )
@@ -67,4 +68,5 @@ var Codes = []CodeDoc{
 	{CodeVectorWidth, "A requested access width is wider than the layouts' contiguous, aligned runs allow."},
 	{CodeUnknownSuppression, "A cute-lsp: ignore[...] comment names a code that no finding has, so it silences nothing."},
 	{CodeNoAdvice, "No swizzle or padding of the shared-memory layout makes the access conflict-free at its vector width."},
+	{CodeTooLarge, "A value with more leaves (over 1,048,576) or deeper nesting (over 256 levels) than any CuTe code needs: an error, not an allocation."},
 }

@@ -79,7 +79,7 @@ func (s *Sheet) Complete(offset int) []Completion {
 		seen[sym.Name] = true
 		c := Completion{Label: sym.Name, Kind: CompleteName}
 		if sym.Value != nil {
-			c.Detail = sym.Value.String()
+			c.Detail = Show(sym.Value, ShowDetailBytes)
 		}
 		add(c)
 	}

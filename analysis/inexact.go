@@ -68,7 +68,7 @@ func checkComposition(c *CallSite) []CallFinding {
 	}
 	bi, _ := b.Eval(i)
 	return []CallFinding{{Finding: Finding{Range: c.Call.Span(), Severity: SeverityWarning, Code: CodeInexact,
-		Message: fmt.Sprintf("CuTe accepts composition(%v, %v) and returns %v, but that is not A o B: at i = %d, A(B(%d)) = A(%d) = %d while the result gives %d (CuTe's divisibility check is weak: a stride of B that neither divides a mode of A nor is a multiple of it)", a, b, r, i, i, bi, want, got)}}}
+		Message: fmt.Sprintf("CuTe accepts composition(%v, %v) and returns %v, but that is not A o B: at i = %d, A(B(%d)) = A(%d) = %d while the result gives %d (CuTe's divisibility check is weak: a stride of B that neither divides a mode of A nor is a multiple of it)", shown{a}, shown{b}, shown{r}, i, i, bi, want, got)}}}
 }
 
 func checkDivideSize(c *CallSite) []CallFinding {
@@ -86,5 +86,5 @@ func checkDivideSize(c *CallSite) []CallFinding {
 		return nil
 	}
 	return []CallFinding{{Finding: Finding{Range: c.Call.Span(), Severity: SeverityWarning, Code: CodeInexact,
-		Message: fmt.Sprintf("the tile does not divide %v: CuTe rounds the rest up, so the result %v has %d coordinates where the layout has %d; the last tiles run past it and need predication", a, r, out, in)}}}
+		Message: fmt.Sprintf("the tile does not divide %v: CuTe rounds the rest up, so the result %v has %d coordinates where the layout has %d; the last tiles run past it and need predication", shown{a}, shown{r}, out, in)}}}
 }

@@ -5,6 +5,7 @@ import (
 	"regexp"
 
 	"github.com/cute-lsp/cute-lsp/grammar"
+	"github.com/cute-lsp/cute-lsp/layout"
 )
 
 // SymbolAt is the binding that the name at offset defines or reads, or nil.
@@ -92,9 +93,9 @@ func (s *Sheet) Outline() []Outline {
 		o := Outline{Name: sym.Name, Range: sym.Def.Range, Select: sym.Def.Name.Range}
 		switch {
 		case sym.Err != nil:
-			o.Kind, o.Detail = "error", sym.Err.Error()
+			o.Kind, o.Detail = "error", CapMessage(sym.Err.Error())
 		case sym.Value != nil:
-			o.Kind, o.Detail = kindOf(sym.Value), sym.Value.String()
+			o.Kind, o.Detail = kindOf(sym.Value), Show(sym.Value, ShowDetailBytes)
 		}
 		out = append(out, o)
 	}
@@ -137,9 +138,10 @@ func (s *Sheet) InlayHints(start, end int) []InlayHint {
 		if !computes(expr) {
 			continue
 		}
-		label := res.Value.String()
-		if len(label) > maxInlayLength {
-			label = label[:maxInlayLength-1] + "…"
+		s := layout.FormatLimited(res.Value, false, maxInlayLength)
+		label := s.Text
+		if s.Cut || len(label) > maxInlayLength {
+			label = truncateUTF8(label, maxInlayLength-1) + "…"
 		}
 		out = append(out, InlayHint{At: r.End, Label: " = " + label})
 	}

@@ -549,7 +549,7 @@ func (s *Sheet) checkAssert(a *grammar.Assert, env Env, sites *[]CallSite) error
 	switch a.Op {
 	case grammar.AssertIs:
 		if !SameRepresentation(left, right) {
-			msg = fmt.Sprintf("assert failed: %v is not %v", left, right)
+			msg = fmt.Sprintf("assert failed: %v is not %v", shown{left}, shown{right})
 		}
 	default:
 		same, why, err := SameFunction(left, right)
@@ -557,15 +557,17 @@ func (s *Sheet) checkAssert(a *grammar.Assert, env Env, sites *[]CallSite) error
 			return &EvalError{Range: a.Range, Code: CodeAlgebra, Message: "cannot compare: " + err.Error(), Err: err}
 		}
 		if !same {
-			msg = fmt.Sprintf("assert failed: %v != %v: %s", left, right, why)
+			msg = fmt.Sprintf("assert failed: %v != %v: %s", shown{left}, shown{right}, why)
 		}
 	}
 	if msg == "" {
 		return nil
 	}
 	e := &EvalError{Range: a.Range, Code: CodeAssertFailed, Message: msg,
-		Related: []Related{{a.Left.Span(), fmt.Sprintf("left side: %v", left)}, {a.Right.Span(), fmt.Sprintf("right side: %v", right)}}}
-	e.Fixes = []Fix{{Title: "Replace the right side with " + left.String(), Edits: []Edit{{a.Right.Span(), left.String()}}}}
+		Related: []Related{{a.Left.Span(), fmt.Sprintf("left side: %v", shown{left})}, {a.Right.Span(), fmt.Sprintf("right side: %v", shown{right})}}}
+	if text, ok := editText(left, false); ok {
+		e.Fixes = []Fix{{Title: "Replace the right side with " + Show(left, ShowDetailBytes), Edits: []Edit{{a.Right.Span(), text}}}}
+	}
 	return e
 }
 
@@ -588,7 +590,7 @@ func evalFinding(err error, at grammar.Range, src []byte, names *boundNames) (Fi
 		if ee.Code == CodeUnknownValue {
 			sev = SeverityInfo
 		}
-		f := Finding{Range: ee.Range, Severity: sev, Code: ee.Code, Message: ee.Message, Related: ee.Related, Fixes: ee.Fixes}
+		f := Finding{Range: ee.Range, Severity: sev, Code: ee.Code, Message: CapMessage(ee.Message), Related: ee.Related, Fixes: ee.Fixes}
 		switch ee.Code {
 		case CodeUndefined:
 			// A misspelt layout tag (LayoutRigth) is read as a name too.
@@ -608,7 +610,7 @@ func evalFinding(err error, at grammar.Range, src []byte, names *boundNames) (Fi
 	if errors.As(err, &pe) {
 		return syntaxFinding(pe), true
 	}
-	return Finding{Range: at, Severity: SeverityError, Code: CodeAlgebra, Message: err.Error()}, true
+	return Finding{Range: at, Severity: SeverityError, Code: CodeAlgebra, Message: CapMessage(err.Error())}, true
 }
 
 // boundNames are the names a sheet has bound so far, to suggest one (or a

@@ -26,12 +26,15 @@ type gExpr struct {
 func (g *gExpr) Parse(lex *lexer.PeekingLexer) error {
 	if t := lex.Peek(); t.Type == tokExpr {
 		lex.Next()
+		if err := tooLong(t.Value, pos(t.Pos)); err != nil {
+			return err
+		}
 		buf := tokenBuffers.Get().(*[]lexer.Token)
 		defer tokenBuffers.Put(buf)
-		toks := visibleTokens(scanInto((*buf)[:0], t.Value, t.Pos.Offset, t.Pos.Line, t.Pos.Column))
+		toks, limitErr := scanChecked((*buf)[:0], t.Value, t.Pos.Offset, t.Pos.Line, t.Pos.Column)
 		*buf = toks
-		if err := checkLimits(stmtTokens{toks: toks}); err != nil {
-			return err
+		if limitErr != nil {
+			return limitErr
 		}
 		// Past its end the expression meets what follows it in the statement.
 		src := &sliceSource{toks: toks, eof: *lex.Peek()}

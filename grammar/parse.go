@@ -1,6 +1,7 @@
 package grammar
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -387,9 +388,16 @@ func ParseExpr(src string) (Node, *Error) {
 // (a comment or a string literal of a host file): the positions in the AST
 // and in the error are those of the larger source.
 func ParseExprAt(src string, start Position) (Node, *Error) {
-	all := scan(src, start.Offset, start.Line, start.Column)
-	end := lexer.EOFToken(endOf(all, lexer.Position{Offset: start.Offset, Line: start.Line, Column: start.Column}))
-	node, errs := parseExprTokens(visibleTokens(all), end, "end of input")
+	if err := tooLong(src, start); err != nil {
+		return nil, err
+	}
+	toks, err := scanChecked(nil, src, start.Offset, start.Line, start.Column)
+	if err != nil {
+		return nil, err
+	}
+	e := start.advance(src)
+	end := lexer.EOFToken(lexer.Position{Offset: e.Offset, Line: e.Line, Column: e.Column})
+	node, errs := parseExprTokens(toks, end, "end of input")
 	if len(errs) > 0 {
 		return node, errs[0]
 	}
@@ -501,24 +509,8 @@ func (st stmtTokens) last() lexer.Token {
 func checkLimits(st stmtTokens) *Error {
 	depth := 0
 	for _, t := range st.toks {
-		if len(t.Value) > MaxTokenLength && t.Type != tokExpr {
-			return errorAt(tokSpan(t), foundText(t), fmt.Sprintf("at most %d characters", MaxTokenLength),
-				"token of %d characters is longer than the limit of %d", len(t.Value), MaxTokenLength)
-		}
-		if t.Type != tokPunct {
-			continue
-		}
-		switch t.Value {
-		case "(", "[", "{", "<":
-			depth++
-			if depth > MaxDepth {
-				return errorAt(tokSpan(t), quote(t.Value), fmt.Sprintf("at most %d nested brackets", MaxDepth),
-					"brackets nested deeper than the limit of %d", MaxDepth)
-			}
-		case ")", "]", "}", ">":
-			if depth > 0 {
-				depth--
-			}
+		if err := limitOf(t, &depth); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -559,6 +551,16 @@ func parseStatement(src string, base int, st stmtTokens, pl *lexer.PeekingLexer)
 		text := src[whole.Pos.Offset-base : whole.End.Offset-base]
 		return stmtTokens{toks: visibleTokens(scan(text, whole.Pos.Offset, whole.Pos.Line, whole.Pos.Column)), end: st.end}
 	}
+	// explain is the error to report; the statement is scanned again only
+	// for a participle error (a limit's error is already placed: the
+	// statement it refused may be megabytes long).
+	explain := func(err error) *Error {
+		var own *Error
+		if errors.As(err, &own) {
+			return own
+		}
+		return syntaxError(err, fine(), kind, "end of line")
+	}
 	if err := checkLimits(st); err != nil {
 		return bad([]*Error{err})
 	}
@@ -568,7 +570,7 @@ func parseStatement(src string, base int, st stmtTokens, pl *lexer.PeekingLexer)
 	case kindAssert:
 		g, err := runParserAt(assertParser, st, pl)
 		if err != nil {
-			return bad([]*Error{syntaxError(err, fine(), kind, "end of line")})
+			return bad([]*Error{explain(err)})
 		}
 		a := &Assert{Range: whole, Left: g.Left.Node, Right: g.Right.Node, OpRange: tokSpan(g.Op)}
 		errs = append(g.Left.Errs, g.Right.Errs...)
@@ -579,14 +581,14 @@ func parseStatement(src string, base int, st stmtTokens, pl *lexer.PeekingLexer)
 	case kindBinding:
 		g, err := runParserAt(bindingParser, st, pl)
 		if err != nil {
-			return bad([]*Error{syntaxError(err, fine(), kind, "end of line")})
+			return bad([]*Error{explain(err)})
 		}
 		s = &Binding{Range: whole, Name: &Name{Range: tokSpan(g.Name), Name: g.Name.Value}, Value: g.Value.Node}
 		errs = g.Value.Errs
 	default:
 		g, err := runParserAt(exprParser, st, pl)
 		if err != nil {
-			return bad([]*Error{syntaxError(err, fine(), kind, "end of line")})
+			return bad([]*Error{explain(err)})
 		}
 		s = &ExprStmt{Range: whole, X: g.X.Node}
 		errs = g.X.Errs

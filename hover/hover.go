@@ -64,7 +64,7 @@ func Target(t analysis.Target, opts Options) string {
 		}
 	}
 	if t.Err != nil {
-		fmt.Fprintf(&b, "**error:** %s\n", t.Err)
+		fmt.Fprintf(&b, "**error:** %s\n", analysis.CapMessage(t.Err.Error()))
 		return b.String()
 	}
 	b.WriteString(Value(t.Value, opts))
@@ -79,7 +79,7 @@ func Target(t analysis.Target, opts Options) string {
 // Value renders a value: its notation, its properties and its offset table.
 func Value(v layout.Value, opts Options) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "```cute\n%s\n```\n", v)
+	fmt.Fprintf(&b, "```cute\n%s\n```\n", analysis.Show(v, analysis.ShowHoverBytes))
 	switch a := v.(type) {
 	case analysis.BankValue:
 		b.WriteString(bankReport(a))
@@ -128,7 +128,7 @@ func Value(v layout.Value, opts Options) string {
 	if table, err := Table(v, opts.Limits); err == nil {
 		fmt.Fprintf(&b, "\n```text\n%s```\n", table)
 	} else {
-		fmt.Fprintf(&b, "\n_no offset table: %s_\n", err)
+		fmt.Fprintf(&b, "\n_no offset table: %s_\n", analysis.CapMessage(err.Error()))
 	}
 	return b.String()
 }
@@ -164,8 +164,8 @@ func facts(v layout.Value) string {
 		out += "\n" + strings.Join(props, " · ") + "\n"
 	}
 	if l, ok := v.(layout.Layout); ok {
-		if c, err := layout.Coalesce(l); err == nil && c.String() != l.String() {
-			out += fmt.Sprintf("\ncoalesced: `%s`\n", c)
+		if c, err := layout.Coalesce(l); err == nil && !(c.Shape.Equal(l.Shape) && c.Stride.Equal(l.Stride)) {
+			out += fmt.Sprintf("\ncoalesced: `%s`\n", analysis.Show(c, analysis.ShowHoverBytes))
 		}
 	}
 	return out

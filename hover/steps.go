@@ -61,12 +61,16 @@ func compositionSteps(a, b layout.Value) string {
 	var s strings.Builder
 	s.WriteString("**Steps** (A o B, mode by mode of B: a mode s:d of B takes s elements of A, d apart):\n\n")
 	for i, m := range modes {
+		if i == maxStepModes {
+			fmt.Fprintf(&s, "- ... %d more modes of B not shown\n", len(modes)-i)
+			break
+		}
 		r, err := layout.Composition(A, m)
 		if err != nil {
-			fmt.Fprintf(&s, "- B mode %d `%v`: %v\n", i, m, err)
+			fmt.Fprintf(&s, "- B mode %d `%v`: %s\n", i, short{m}, analysis.CapMessage(err.Error()))
 			continue
 		}
-		fmt.Fprintf(&s, "- B mode %d `%v` → `%v`\n", i, m, r)
+		fmt.Fprintf(&s, "- B mode %d `%v` → `%v`\n", i, short{m}, short{r})
 	}
 	return s.String()
 }
@@ -92,13 +96,13 @@ func divideSteps(op string, a, b layout.Value) string {
 	var s strings.Builder
 	s.WriteString("**Steps**:\n\n")
 	if c.Shape.IsTuple() {
-		fmt.Fprintf(&s, "1. complement(B, shape(coalesce(A)) = %v) = `%v`: the tiles' positions\n", c.Shape, comp)
+		fmt.Fprintf(&s, "1. complement(B, shape(coalesce(A)) = %v) = `%v`: the tiles' positions\n", short{c.Shape}, short{comp})
 	} else {
-		fmt.Fprintf(&s, "1. complement(B, size(A) = %v) = `%v`: the tiles' positions\n", c.Shape, comp)
+		fmt.Fprintf(&s, "1. complement(B, size(A) = %v) = `%v`: the tiles' positions\n", short{c.Shape}, short{comp})
 	}
-	fmt.Fprintf(&s, "2. (B, complement) = `%v`\n", joined)
+	fmt.Fprintf(&s, "2. (B, complement) = `%v`\n", short{joined})
 	if ld, err := layout.Composition(A, joined); err == nil {
-		fmt.Fprintf(&s, "3. A o (B, complement) = `%v` (logical_divide)\n", ld)
+		fmt.Fprintf(&s, "3. A o (B, complement) = `%v` (logical_divide)\n", short{ld})
 	}
 	if op != "logical_divide" {
 		fmt.Fprintf(&s, "4. %s regroups the tile and rest modes of that result\n", op)
@@ -127,13 +131,21 @@ func productSteps(op string, a, b layout.Value) string {
 	}
 	var s strings.Builder
 	s.WriteString("**Steps**:\n\n")
-	fmt.Fprintf(&s, "1. complement(A, size(A)·cosize(B) = %d) = `%v`: where copies of A can go\n", size*cosize, comp)
+	fmt.Fprintf(&s, "1. complement(A, size(A)·cosize(B) = %d) = `%v`: where copies of A can go\n", size*cosize, short{comp})
 	if r, err := layout.Composition(comp, B); err == nil {
-		fmt.Fprintf(&s, "2. complement o B = `%v`: the copies B selects\n", r)
-		fmt.Fprintf(&s, "3. (A, complement o B) = `%v` (logical_product)\n", layout.MakeLayoutOf(A, r))
+		fmt.Fprintf(&s, "2. complement o B = `%v`: the copies B selects\n", short{r})
+		fmt.Fprintf(&s, "3. (A, complement o B) = `%v` (logical_product)\n", short{layout.MakeLayoutOf(A, r)})
 	}
 	if op != "logical_product" {
 		fmt.Fprintf(&s, "4. %s regroups the modes of that result\n", op)
 	}
 	return s.String()
 }
+
+// maxStepModes is how many modes of B the steps of a composition list.
+const maxStepModes = 32
+
+// short is a value in a step: printed cut to analysis.ShowDetailBytes.
+type short struct{ v layout.Value }
+
+func (s short) String() string { return analysis.Show(s.v, analysis.ShowDetailBytes) }

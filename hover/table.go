@@ -21,6 +21,25 @@ type TableLimits struct {
 // DefaultLimits fits a hover window.
 var DefaultLimits = TableLimits{MaxRows: 16, MaxCols: 16, MaxSlices: 4}
 
+// The most a table shows, whatever its limits ask: a 256 x 256 slice is
+// already more than a hover window or a terminal shows, and the table
+// stops adding slices once it holds maxTableBytes, so that no setting
+// makes a hover cost more than a few megabytes.
+const (
+	MaxTableCap    = 256 // rows, and columns, of a slice
+	MaxTableSlices = 64
+	maxTableBytes  = 1 << 20
+)
+
+// clamped is lim within 1 and the maxima.
+func (lim TableLimits) clamped() TableLimits {
+	return TableLimits{
+		MaxRows:   min(max(lim.MaxRows, 1), MaxTableCap),
+		MaxCols:   min(max(lim.MaxCols, 1), MaxTableCap),
+		MaxSlices: min(max(lim.MaxSlices, 1), MaxTableSlices),
+	}
+}
+
 // function is a layout seen as a map from a 1-D index to an offset.
 type function interface {
 	layout.Value
@@ -51,8 +70,9 @@ func domainShape(v layout.Value) (layout.IntTuple, function, bool) {
 func Table(v layout.Value, lim TableLimits) (string, error) {
 	shape, f, ok := domainShape(v)
 	if !ok {
-		return "", fmt.Errorf("%v has no offset table: it is not a layout", v)
+		return "", fmt.Errorf("%v has no offset table: it is not a layout", layout.FormatLimited(v, false, 200))
 	}
+	lim = lim.clamped()
 	sizes := make([]int64, shape.Len())
 	for i := range sizes {
 		n, err := layout.Size(shape.At(i))
@@ -76,6 +96,10 @@ func Table(v layout.Value, lim TableLimits) (string, error) {
 	var b strings.Builder
 	shownSlices := min(slices, int64(lim.MaxSlices))
 	for k := int64(0); k < shownSlices; k++ {
+		if b.Len() >= maxTableBytes {
+			shownSlices = k
+			break
+		}
 		if slices > 1 {
 			fmt.Fprintf(&b, "slice %d of %d (modes 2.. at index %d):\n", k+1, slices, k)
 		}

@@ -26,9 +26,25 @@ func (e *Error) Error() string {
 }
 
 // errorf builds an *Error for op with the given condition and formatted detail.
+// A value among args is printed cut to errorValueBytes: an error names its
+// operands, which may hold a million leaves.
 func errorf(op, condition, format string, args ...any) *Error {
+	for i, a := range args {
+		switch v := a.(type) {
+		case IntTuple, Layout, Composed, NestedComposed, Tiler, TilerMode, Partition, ComposedPartition:
+			args[i] = errorValue{v.(Value)}
+		}
+	}
 	return &Error{Op: op, Condition: condition, Detail: fmt.Sprintf(format, args...)}
 }
+
+// errorValueBytes is how much of a value an error message shows.
+const errorValueBytes = 512
+
+// errorValue is a value in an error message, printed within errorValueBytes.
+type errorValue struct{ v Value }
+
+func (e errorValue) String() string { return FormatLimited(e.v, false, errorValueBytes).String() }
 
 // kindErrorf builds the *Error of an operand of the wrong kind or count.
 func kindErrorf(op, format string, args ...any) *Error {

@@ -6,7 +6,6 @@ package layout
 
 import (
 	"strconv"
-	"strings"
 	"unsafe"
 )
 
@@ -251,34 +250,46 @@ func (t IntTuple) String() string { return t.Format(false) }
 // Format prints t in CuTe's notation; with static, compile-time integers get
 // CuTe's "_" mark (_8, _-1), as CuTe's print() shows them.
 func (t IntTuple) Format(static bool) string {
-	var b strings.Builder
-	t.write(&b, static)
-	return b.String()
+	w := unlimitedText()
+	t.write(&w, static)
+	return w.String()
 }
 
-func (t IntTuple) write(b *strings.Builder, static bool) {
+// write prints t into w, leaf by leaf, until w's budget is spent: a tree of
+// a million leaves costs no more than the prefix that fits.
+func (t IntTuple) write(w *textWriter, static bool) {
+	if w.cut {
+		return
+	}
 	switch t.kind {
 	case kindTuple:
-		b.WriteByte('(')
+		w.punct('(')
 		for i, e := range t.elems() {
 			if i > 0 {
-				b.WriteByte(',')
+				w.punct(',')
 			}
-			e.write(b, static)
+			e.write(w, static)
+			if w.cut {
+				return
+			}
 		}
-		b.WriteByte(')')
+		w.punct(')')
+		return
 	case kindUnknown:
-		b.WriteByte('?')
+		w.leaf("?")
 	case kindUnderscore:
-		b.WriteByte('_')
+		w.leaf("_")
 	default:
+		var buf [64]byte
+		leaf := buf[:0]
 		if static && t.static {
-			b.WriteByte('_')
+			leaf = append(leaf, '_')
 		}
-		b.WriteString(strconv.FormatInt(t.val, 10))
+		leaf = strconv.AppendInt(leaf, t.val, 10)
 		for i := len(t.modes()) - 1; i >= 0; i-- {
-			b.WriteByte('@')
-			b.WriteString(strconv.Itoa(t.modes()[i]))
+			leaf = append(leaf, '@')
+			leaf = strconv.AppendInt(leaf, int64(t.modes()[i]), 10)
 		}
+		w.leafBytes(leaf)
 	}
 }

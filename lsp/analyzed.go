@@ -214,11 +214,11 @@ func assertHover(s *analysis.Sheet, off int) (Hover, bool) {
 		if err != nil {
 			return "(error)"
 		}
-		return "`" + v.String() + "`"
+		return "`" + analysis.Show(v, analysis.ShowHoverBytes) + "`"
 	}
 	verdict := "holds"
 	if err := s.Results[i].Err; err != nil {
-		verdict = "fails: " + strings.TrimPrefix(err.Error(), "assert failed: ")
+		verdict = "fails: " + strings.TrimPrefix(analysis.CapMessage(err.Error()), "assert failed: ")
 	}
 	meaning := "the same function (equal size and offsets)"
 	if as.Op == grammar.AssertIs {

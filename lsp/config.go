@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"time"
+
+	render "github.com/cute-lsp/cute-lsp/hover"
 )
 
 // Config is what the editor can set through initializationOptions and
@@ -11,7 +13,9 @@ import (
 //
 //	{"cute": {"tableCap": 64, "defaultElementType": "half_t", "arch": "sm90"}}
 type Config struct {
-	// TableCap bounds how many rows of a layout's index table hover renders.
+	// TableCap bounds how many rows, and columns, of a layout's offset
+	// table hover renders: 1 to render.MaxTableCap (256), whatever the
+	// editor sends, since each cell is work and text of every hover.
 	TableCap int `json:"tableCap"`
 	// DefaultElementType is the element type assumed where a descriptor names
 	// none (it sets the byte width of bank-conflict checks).
@@ -58,8 +62,8 @@ func (c Config) Merge(raw []byte) (Config, error) {
 	}
 	out := c
 	if in.TableCap != nil {
-		if *in.TableCap < 1 || *in.TableCap > 1<<16 {
-			return c, fmt.Errorf("settings: tableCap %d out of range 1..65536", *in.TableCap)
+		if *in.TableCap < 1 || *in.TableCap > render.MaxTableCap {
+			return c, fmt.Errorf("settings: tableCap %d out of range 1..%d", *in.TableCap, render.MaxTableCap)
 		}
 		out.TableCap = *in.TableCap
 	}

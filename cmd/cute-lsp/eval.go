@@ -85,25 +85,19 @@ func describeEvalError(src string, err error) string {
 	if errors.As(err, &ee) {
 		r := ee.Range
 		if r.End.Offset > r.Pos.Offset && r.End.Offset <= len(src) {
-			return fmt.Sprintf("%d:%d: %s (in %s)", r.Pos.Line, r.Pos.Column, ee.Message, src[r.Pos.Offset:r.End.Offset])
+			return fmt.Sprintf("%d:%d: %s (in %s)", r.Pos.Line, r.Pos.Column, analysis.CapMessage(ee.Message), analysis.CapMessage(src[r.Pos.Offset:r.End.Offset]))
 		}
-		return fmt.Sprintf("%d:%d: %s", r.Pos.Line, r.Pos.Column, ee.Message)
+		return fmt.Sprintf("%d:%d: %s", r.Pos.Line, r.Pos.Column, analysis.CapMessage(ee.Message))
 	}
 	return err.Error()
 }
 
-// formatValue prints a value in CuTe's notation, with static marks when asked.
+// evalOutputBytes bounds the value eval prints: a value may hold a million
+// leaves (layout.MaxLeaves), more than anyone reads on a terminal.
+const evalOutputBytes = 64 << 10
+
+// formatValue prints a value in CuTe's notation, with static marks when
+// asked, cut to evalOutputBytes with what was left out said at its end.
 func formatValue(v layout.Value, static bool) string {
-	if !static {
-		return v.String()
-	}
-	switch v := v.(type) {
-	case layout.Layout:
-		return v.Format(true)
-	case layout.Composed:
-		return v.Format(true)
-	case layout.IntTuple:
-		return v.Format(true)
-	}
-	return v.String()
+	return layout.FormatLimited(v, static, evalOutputBytes).String()
 }

@@ -95,6 +95,9 @@ func TestTableCommand(t *testing.T) {
 	}{
 		{[]string{"table"}, 2},
 		{[]string{"table", "--rows", "0", "8:1"}, 2},
+		{[]string{"table", "--rows", "65536", "--cols", "65536", "8:1"}, 2},
+		{[]string{"table", "--cols", "257", "8:1"}, 2},
+		{[]string{"table", "--slices", "65", "8:1"}, 2},
 		{[]string{"table", "--nope", "8:1"}, 2},
 		{[]string{"table", "(8,"}, 1},
 		{[]string{"table", "Sw<3,4,3>"}, 1},

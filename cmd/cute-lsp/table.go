@@ -20,9 +20,9 @@ func init() {
 func runTable(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("table", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	rows := fs.Int("rows", 64, "most rows shown per slice")
-	cols := fs.Int("cols", 64, "most columns shown per slice")
-	slices := fs.Int("slices", 8, "most 2-D slices shown for layouts of rank > 2")
+	rows := fs.Int("rows", 64, fmt.Sprintf("most rows shown per slice (1 to %d)", hover.MaxTableCap))
+	cols := fs.Int("cols", 64, fmt.Sprintf("most columns shown per slice (1 to %d)", hover.MaxTableCap))
+	slices := fs.Int("slices", 8, fmt.Sprintf("most 2-D slices shown for layouts of rank > 2 (1 to %d)", hover.MaxTableSlices))
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: cute-lsp table [--rows N] [--cols N] [--slices N] LAYOUT")
 		fs.PrintDefaults()
@@ -38,6 +38,10 @@ func runTable(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "cute-lsp table: --rows, --cols and --slices must be at least 1")
 		return 2
 	}
+	if *rows > hover.MaxTableCap || *cols > hover.MaxTableCap || *slices > hover.MaxTableSlices {
+		fmt.Fprintf(stderr, "cute-lsp table: --rows and --cols are at most %d, --slices at most %d\n", hover.MaxTableCap, hover.MaxTableSlices)
+		return 2
+	}
 	src := strings.Join(fs.Args(), " ")
 	v, err := analysis.EvalString(src)
 	if err != nil {
@@ -49,7 +53,7 @@ func runTable(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "error: %s\n", err)
 		return 1
 	}
-	fmt.Fprintln(stdout, v)
+	fmt.Fprintln(stdout, formatValue(v, false))
 	fmt.Fprint(stdout, table)
 	return 0
 }
