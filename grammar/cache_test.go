@@ -240,11 +240,14 @@ func testCachedMatchesFresh(t *testing.T, deferred bool) {
 }
 
 // settled is f without its record of deferred moves, to compare with a
-// fresh parse; an empty list of comments or errors is nil, as a fresh
-// parse of a sheet without any has it.
+// fresh parse; an empty list of statements, comments or errors is nil, as
+// a fresh parse of a sheet without any has it.
 func settled(f *File) *File {
 	c := *f
 	c.settling = nil
+	if len(c.Statements) == 0 {
+		c.Statements = nil
+	}
 	if len(c.Comments) == 0 {
 		c.Comments = nil
 	}
