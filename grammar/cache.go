@@ -222,29 +222,36 @@ func (c *Cache) lookup(key *stmtKey, at Position) (*cacheEntry, bool) {
 		}
 		pick = es[0]
 	}
-	key.text = pick.text
-	return c.reuse(*key, pick, at), true
+	e, ok := c.reuse(*key, pick, at)
+	if ok {
+		key.text = pick.text
+	}
+	return e, ok
 }
 
 // reuse takes entry e of key for a statement now at at: moved there, or,
 // when an equal statement of this parse has it already, copied there as a
-// new entry.
-func (c *Cache) reuse(key stmtKey, e *cacheEntry, at Position) *cacheEntry {
+// new entry. It fails, changing nothing, when the tree cannot be moved (see
+// place): the statement is then parsed anew, and e, unused, is dropped at
+// the end of the parse.
+func (c *Cache) reuse(key stmtKey, e *cacheEntry, at Position) (*cacheEntry, bool) {
 	if e.gen == c.gen {
 		ne := &cacheEntry{gen: c.gen, shape: e.shape, text: e.text}
 		ne.src, ne.srcAt, ne.srcErrs = e.source()
 		ne.stmt, ne.at, ne.errs = ne.src, ne.srcAt, ne.srcErrs
-		c.place(ne, at)
+		if !c.place(ne, at) {
+			return nil, false
+		}
 		c.entries[key] = append(c.entries[key], ne)
 		c.used = append(c.used, keyedEntry{key, ne})
-		return ne
+		return ne, true
+	}
+	if e.at != at && !c.place(e, at) {
+		return nil, false
 	}
 	e.gen = c.gen
 	c.used = append(c.used, keyedEntry{key, e})
-	if e.at != at {
-		c.place(e, at)
-	}
-	return e
+	return e, true
 }
 
 // source is the tree e's moves copy from, where it is, and its errors.
@@ -258,25 +265,40 @@ func (e *cacheEntry) source() (Stmt, Position, []*Error) {
 }
 
 // place moves e's statement to at: at once, or, with moves deferred, its
-// own range at once and the rest when the tree is settled.
-func (c *Cache) place(e *cacheEntry, at Position) {
+// own range at once and the rest when the tree is settled. It reports
+// false, leaving e as it was, when the tree holds a node the mover does not
+// know (treeShape.unmovable): a move deferred could not fail later.
+func (c *Cache) place(e *cacheEntry, at Position) bool {
 	src, srcAt, srcErrs := e.source()
-	e.at = at
 	if at == srcAt {
+		e.at = at
 		e.stmt, e.errs, e.lazy = src, srcErrs, nil
-		return
+		return true
+	}
+	shape := e.treeShape()
+	if shape.unmovable {
+		return false
 	}
 	dOff, dLine := at.Offset-srcAt.Offset, at.Line-srcAt.Line
 	if !c.deferMoves {
-		e.stmt, e.errs = moveStmt(src, srcErrs, dOff, dLine, e.treeShape())
+		stmt, errs, ok := moveStmt(src, srcErrs, dOff, dLine, shape)
+		if !ok {
+			return false
+		}
+		e.at, e.stmt, e.errs, e.lazy = at, stmt, errs, nil
 		e.src, e.srcAt, e.srcErrs = e.stmt, at, e.errs
-		return
+		return true
 	}
-	e.lazy = deferMove(src, dOff, dLine, e.treeShape())
-	if e.lazy == nil { // a bad statement has no children: moved at once
-		e.stmt, e.errs = moveStmt(src, srcErrs, dOff, dLine, nil)
-		return
+	lazy := deferMove(src, dOff, dLine, shape)
+	if lazy == nil { // a bad statement has no children: moved at once
+		stmt, errs, ok := moveStmt(src, srcErrs, dOff, dLine, nil)
+		if !ok {
+			return false
+		}
+		e.at, e.stmt, e.errs, e.lazy = at, stmt, errs, nil
+		return true
 	}
+	e.at, e.lazy = at, lazy
 	e.stmt = e.lazy.node
 	e.errs = nil
 	if srcErrs != nil {
@@ -286,6 +308,7 @@ func (c *Cache) place(e *cacheEntry, at Position) {
 			e.errs[i] = m.err(er)
 		}
 	}
+	return true
 }
 
 func (e *cacheEntry) treeShape() *treeShape {
@@ -298,8 +321,11 @@ func (e *cacheEntry) treeShape() *treeShape {
 // treeShape counts a tree's nodes of the kinds a move allocates together:
 // a moved statement takes each kind's nodes from one allocation of its own
 // (a statement's nodes live and die together), not one allocation a node.
+// unmovable records a node of a type the mover does not know: such a tree
+// is never moved (nor its move deferred), its statement is parsed anew.
 type treeShape struct {
 	ints, names, tuples, layouts, calls, elems int
+	unmovable                                  bool
 }
 
 func shapeOf(n Node) *treeShape {
@@ -326,6 +352,11 @@ func shapeOf(n Node) *treeShape {
 			s.elems += len(n.Modes)
 		case *TirxLayout:
 			s.elems += len(n.Offsets)
+		case *Unknown, *Underscore, *String, *Basis, *BasisMode, *Swizzle, *Pointer, *TirxPart, *MLIRType,
+			*Binding, *Assert, *ExprStmt, *BadStmt, *Comment:
+			// Moved one by one (mover.node).
+		default:
+			s.unmovable = true
 		}
 		return true
 	})
@@ -411,25 +442,37 @@ func (e *editSpan) sync(l *stmtLexer, c *Cache, f *File, add func(Stmt, []*Error
 	}
 	dLine := rec.resume.Line - rs[j].resume.Line
 	m := &mover{dOff: delta, dLine: dLine}
-	for _, r := range rs[j+1 : last] {
+	// taken is the last old statement taken over; a statement whose tree
+	// cannot be moved ends the run, and the scanner goes on from there.
+	taken := j
+	for k := j + 1; k < last; k++ {
+		r := rs[k]
 		r.at = m.pos(r.at)
-		r.entry = c.reuse(r.key, r.entry, r.at)
+		entry, ok := c.reuse(r.key, r.entry, r.at)
+		if !ok {
+			break
+		}
+		r.entry = entry
 		r.resume.Offset += delta
 		r.resume.Line += dLine
 		r.lastTok.Offset += delta
 		r.lastTok.Line += dLine
 		add(r.entry.stmt, r.entry.errs, r)
+		taken = k
 	}
-	end := rs[last-1].resume
+	if taken == j {
+		return
+	}
+	end := rs[taken].resume
 	for _, cm := range e.old.comments {
 		if cm.Pos.Offset >= end.Offset {
 			break
 		}
 		if cm.Pos.Offset >= oldAt {
-			f.Comments = append(f.Comments, m.node(cm).(*Comment))
+			f.Comments = append(f.Comments, m.comment(cm))
 		}
 	}
-	r := rs[last-1]
+	r := rs[taken]
 	l.resume(lexer.Position{Offset: r.resume.Offset + delta, Line: r.resume.Line + dLine}, lexer.Position{Offset: r.lastTok.Offset + delta, Line: r.lastTok.Line + dLine, Column: r.lastTok.Column})
 }
 
@@ -437,16 +480,17 @@ func (e *editSpan) sync(l *stmtLexer, c *Cache, f *File, add func(Stmt, []*Error
 // by dOff bytes and dLine lines. Columns stay: the statement starts at the
 // same column and its text is the same. A BadStmt's Err stays the first of
 // errs, as the parser makes it. shape is the statement's (nil when not known).
-func moveStmt(s Stmt, errs []*Error, dOff, dLine int, shape *treeShape) (Stmt, []*Error) {
+// It reports false when the tree holds a node the mover does not know.
+func moveStmt(s Stmt, errs []*Error, dOff, dLine int, shape *treeShape) (Stmt, []*Error, bool) {
 	m := &mover{dOff: dOff, dLine: dLine}
 	if shape != nil {
 		m.reserve(shape)
 	}
-	var moved []*Error
+	var movedErrs []*Error
 	if errs != nil {
-		moved = make([]*Error, len(errs))
+		movedErrs = make([]*Error, len(errs))
 		for i, e := range errs {
-			moved[i] = m.err(e)
+			movedErrs[i] = m.err(e)
 		}
 	}
 	if b, ok := s.(*BadStmt); ok {
@@ -455,25 +499,37 @@ func moveStmt(s Stmt, errs []*Error, dOff, dLine int, shape *treeShape) (Stmt, [
 		switch {
 		case b.Err == nil:
 		case len(errs) > 0 && b.Err == errs[0]:
-			c.Err = moved[0]
+			c.Err = movedErrs[0]
 		default:
 			c.Err = m.err(b.Err)
 		}
-		return &c, moved
+		return &c, movedErrs, true
 	}
-	return m.node(s).(Stmt), moved
+	moved, ok := m.node(s).(Stmt)
+	if !ok || m.unknown != nil {
+		return nil, nil, false
+	}
+	return moved, movedErrs, true
 }
 
 // moveNode copies the tree under n with every position moved by dOffset
-// bytes and dLine lines (columns unchanged).
-func moveNode(n Node, dOffset, dLine int) Node {
+// bytes and dLine lines (columns unchanged); nil and false when the tree
+// holds a node the mover does not know.
+func moveNode(n Node, dOffset, dLine int) (Node, bool) {
 	m := &mover{dOff: dOffset, dLine: dLine}
 	m.reserve(shapeOf(n))
-	return m.node(n)
+	moved := m.node(n)
+	if m.unknown != nil {
+		return nil, false
+	}
+	return moved, true
 }
 
 type mover struct {
 	dOff, dLine int
+	// unknown is the first node met of a type the mover does not know:
+	// the copy is then incomplete, and its user parses the text anew.
+	unknown Node
 	// The nodes of the tree being copied are taken from these (reserve);
 	// without a shape, integers are allocated a few at a time and the rest
 	// one by one.
@@ -680,12 +736,23 @@ func (m *mover) node(n Node) Node {
 		c.Range = m.rng(n.Range)
 		c.Err = m.err(n.Err)
 		return &c
-	case *Comment:
+	case *String:
 		c := *n
 		c.Range = m.rng(n.Range)
 		return &c
+	case *Comment:
+		return m.comment(n)
 	}
-	panic("grammar: MoveNode: unknown node type")
+	if m.unknown == nil {
+		m.unknown = n
+	}
+	return nil
+}
+
+func (m *mover) comment(n *Comment) *Comment {
+	c := *n
+	c.Range = m.rng(n.Range)
+	return &c
 }
 
 // lazyStmt is a statement whose move is deferred (Cache.DeferMoves): node
@@ -718,6 +785,9 @@ func deferMove(src Stmt, dOff, dLine int, shape *treeShape) *lazyStmt {
 	return l
 }
 
+// settle copies the children. It cannot fail: a tree holding a node the
+// mover does not know is never deferred (place checks its treeShape, which
+// TestMoverKnowsEveryNodeType keeps in step with the mover).
 func (l *lazyStmt) settle() {
 	l.once.Do(func() {
 		m := &mover{dOff: l.dOff, dLine: l.dLine}

@@ -20,6 +20,7 @@ E = !cute.layout<"((2,3),4):((1@0@0,1@1@0),1@1)">
 F = !cute.tile<[4:1;8:1]>
 G = <8:1, 4:8>
 H = LayoutLeft{}
+I = mma_atom("SM80_16x8x16_F32F16F16F32_TN")
 assert A == B
 assert coalesce(A) is (8,
   1):(1,8)
@@ -29,7 +30,7 @@ X = (4,2:(1,4)
 
 // nodeTypes is every type of the AST.
 var nodeTypes = []Node{
-	&Int{}, &Unknown{}, &Underscore{}, &Name{}, &Basis{}, &BasisMode{}, &Tuple{}, &Layout{}, &AngleList{},
+	&Int{}, &Unknown{}, &Underscore{}, &Name{}, &String{}, &Basis{}, &BasisMode{}, &Tuple{}, &Layout{}, &AngleList{},
 	&Swizzle{}, &Pointer{}, &Composed{}, &Tiler{}, &TirxLayout{}, &TirxPart{}, &MLIRType{}, &Call{},
 	&Binding{}, &Assert{}, &ExprStmt{}, &BadStmt{}, &Comment{},
 }
@@ -89,7 +90,10 @@ func TestMoveNodeCoversEveryKind(t *testing.T) {
 	}
 	const dOff, dLine = 1000, 17
 	for _, n := range all {
-		moved := moveNode(n, dOff, dLine)
+		moved, ok := moveNode(n, dOff, dLine)
+		if !ok {
+			t.Fatalf("%T: not moved", n)
+		}
 		var before, after []Position
 		ptrsBefore, ptrsAfter := map[uintptr]bool{}, map[uintptr]bool{}
 		positions(reflect.ValueOf(n), &before, ptrsBefore)
@@ -109,8 +113,8 @@ func TestMoveNodeCoversEveryKind(t *testing.T) {
 				break
 			}
 		}
-		back := moveNode(moved, -dOff, -dLine)
-		if !reflect.DeepEqual(back, n) {
+		back, ok := moveNode(moved, -dOff, -dLine)
+		if !ok || !reflect.DeepEqual(back, n) {
 			t.Errorf("%T: moving there and back changes the tree", n)
 		}
 	}
@@ -236,10 +240,20 @@ func testCachedMatchesFresh(t *testing.T, deferred bool) {
 }
 
 // settled is f without its record of deferred moves, to compare with a
-// fresh parse.
+// fresh parse; an empty list of statements, comments or errors is nil, as
+// a fresh parse of a sheet without any has it.
 func settled(f *File) *File {
 	c := *f
 	c.settling = nil
+	if len(c.Statements) == 0 {
+		c.Statements = nil
+	}
+	if len(c.Comments) == 0 {
+		c.Comments = nil
+	}
+	if len(c.Errors) == 0 {
+		c.Errors = nil
+	}
 	return &c
 }
 

@@ -90,9 +90,16 @@ func ParseFileCached(filename string, src []byte, cache *Cache) (*File, []*Error
 		f.Comments = make([]*Comment, 0, len(cache.last.comments)+8)
 		edit = newEditSpan(cache.last, text)
 		// The statements before the edit are as they were.
+		// A statement whose tree the cache cannot take (Cache.reuse) ends
+		// them: it and the rest are scanned again.
 		n = edit.prefixStatements()
-		for _, r := range edit.old.records[:n] {
-			r.entry = cache.reuse(r.key, r.entry, r.at)
+		for i, r := range edit.old.records[:n] {
+			e, ok := cache.reuse(r.key, r.entry, r.at)
+			if !ok {
+				n = i
+				break
+			}
+			r.entry = e
 			add(r.entry.stmt, r.entry.errs, r)
 		}
 		if n > 0 {
