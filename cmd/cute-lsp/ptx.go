@@ -23,12 +23,21 @@ func runPTX(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("ptx", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	all := fs.String("all", "", "write every lowerable atom's module to this folder, with manifest.tsv, skipped.tsv, and runs.tsv with the .frag reference fragments of the mma.sync atoms")
+	probe := fs.String("probe", "", "write the layout probes (ldmatrix, stmatrix, cp.async, wgmma) to this folder for codegen/ptx/device/probe.sh")
+	probeResults := fs.String("probe-results", "", "read probe.sh's probed_raw.tsv and print the recorded form (testdata/ptx/probed.tsv)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: cute-lsp ptx \"ATOM NAME\" | cute-lsp ptx --all DIR")
+		fmt.Fprintln(stderr, "usage: cute-lsp ptx \"ATOM NAME\" | cute-lsp ptx --all DIR | --probe DIR | --probe-results FILE")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
 		return 2
+	}
+	if *probe != "" || *probeResults != "" {
+		if err := runProbeFlags(*probe, *probeResults, stdout); err != nil {
+			fmt.Fprintf(stderr, "cute-lsp ptx: %v\n", err)
+			return 1
+		}
+		return 0
 	}
 	if *all != "" {
 		if err := writeAllPTX(*all); err != nil {
@@ -90,4 +99,16 @@ func writeAllPTX(dir string) error {
 		return err
 	}
 	return os.WriteFile(filepath.Join(dir, "skipped.tsv"), []byte(skipped.String()), 0o644)
+}
+
+func runProbeFlags(dir, results string, stdout io.Writer) error {
+	if dir != "" {
+		return ptx.WriteProbes(dir)
+	}
+	f, err := os.Open(results)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return ptx.ProbeResults(f, stdout)
 }

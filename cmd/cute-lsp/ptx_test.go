@@ -49,3 +49,30 @@ func TestPTXAll(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+func TestPTXProbeFlags(t *testing.T) {
+	dir := t.TempDir()
+	var out, errb bytes.Buffer
+	if rc := run([]string{"ptx", "--probe", dir}, nil, &out, &errb); rc != 0 {
+		t.Fatalf("rc %d: %s", rc, errb.String())
+	}
+	manifest, err := os.ReadFile(filepath.Join(dir, "probes.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(manifest), "SM75_U16x8_LDSM_T") || !strings.Contains(string(manifest), "SM90_64x16x16_F32F16F16_SS\tC\tMN,MN") {
+		t.Errorf("probes.tsv:\n%.500s", manifest)
+	}
+	raw := filepath.Join(dir, "raw.tsv")
+	if err := os.WriteFile(raw, []byte("0\t0\tERROR load: CUDA_ERROR_INVALID_PTX\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	if rc := run([]string{"ptx", "--probe-results", raw}, nil, &out, &errb); rc != 0 || !strings.HasPrefix(out.String(), "SM75_U32x1_LDSM_N\tD\t\tnot run: ERROR load: CUDA_ERROR_INVALID_PTX") {
+		t.Errorf("rc %d, %.200q", rc, out.String())
+	}
+	errb.Reset()
+	if rc := run([]string{"ptx", "--probe-results", filepath.Join(dir, "missing")}, nil, &out, &errb); rc != 1 || !strings.Contains(errb.String(), "no such file") {
+		t.Errorf("missing file: rc %d, %q", rc, errb.String())
+	}
+}
