@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"path"
+	"runtime/debug"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/cute-lsp/cute-lsp/analysis"
 	"github.com/cute-lsp/cute-lsp/grammar"
@@ -20,6 +22,13 @@ import (
 type Analyzed struct {
 	mu     sync.Mutex
 	caches map[string]*analysis.Cache
+	// report is told of each panic recovered here (the server's
+	// reportPanic; nil until a server takes this feature set).
+	report func(where string, r any, stack []byte)
+	// beforeIncremental and beforeSettle, when set, run before each
+	// incremental analysis and each settling: tests inject panics there.
+	beforeIncremental func(snap *Snapshot)
+	beforeSettle      func(snap *Snapshot)
 }
 
 var _ Features = (*Analyzed)(nil)
@@ -72,33 +81,121 @@ func filename(snap *Snapshot) string {
 type sheetKey struct{}
 type hostKey struct{}
 
+// sheetSlot is the memoized analysis of one sheet snapshot. Settling it
+// may replace it: a settling that panicked leaves trees half moved, and
+// those are thrown away for an analysis from scratch.
+type sheetSlot struct {
+	sheet   atomic.Pointer[analysis.Sheet]
+	mu      sync.Mutex // held while settling
+	settled bool
+}
+
 // sheet is the analysis of a sheet snapshot, its trees settled; nil for
 // other kinds.
 func (a *Analyzed) sheet(snap *Snapshot) *analysis.Sheet {
-	s := a.findingsOnly(snap)
-	if s != nil {
-		s.Settle()
+	slot := a.slot(snap)
+	if slot == nil {
+		return nil
 	}
-	return s
+	slot.mu.Lock()
+	defer slot.mu.Unlock()
+	if !slot.settled {
+		if r, stack := catch(func() {
+			if a.beforeSettle != nil {
+				a.beforeSettle(snap)
+			}
+			slot.sheet.Load().Settle()
+		}); r != nil {
+			a.recovered("settling the analysis of "+snap.URI, r, stack)
+			a.dropCache(snap.URI)
+			slot.sheet.Store(analysis.AnalyzeSheetCached(filename(snap), []byte(snap.Text), nil))
+		}
+		slot.settled = true
+	}
+	return slot.sheet.Load()
 }
 
 // findingsOnly is the analysis of a sheet snapshot, nil for other kinds;
 // its trees may not be settled yet (read its Findings alone).
 func (a *Analyzed) findingsOnly(snap *Snapshot) *analysis.Sheet {
+	slot := a.slot(snap)
+	if slot == nil {
+		return nil
+	}
+	// Findings do not wait for a settling under way.
+	return slot.sheet.Load()
+}
+
+func (a *Analyzed) slot(snap *Snapshot) *sheetSlot {
 	if snap.Kind != KindSheet {
 		return nil
 	}
 	return snap.Memo(sheetKey{}, func() any {
-		return analysis.AnalyzeSheetCached(filename(snap), []byte(snap.Text), a.cache(snap.URI))
-	}).(*analysis.Sheet)
+		slot := &sheetSlot{}
+		slot.sheet.Store(a.analyzeSheet(snap))
+		return slot
+	}).(*sheetSlot)
+}
+
+// analyzeSheet analyzes a sheet incrementally, from what the document's
+// cache kept of its previous version. A panic there (a bug in the
+// incremental parser or evaluator) may leave the cache half updated: it is
+// reported, the cache dropped, and the sheet analyzed again from scratch,
+// so the edit that hit the bug still gets its diagnostics and the next
+// ones start from a sound cache. A second panic is the analysis's own and
+// is left to the caller (Snapshot.Memo keeps it for the snapshot).
+func (a *Analyzed) analyzeSheet(snap *Snapshot) *analysis.Sheet {
+	name, src := filename(snap), []byte(snap.Text)
+	var sheet *analysis.Sheet
+	r, stack := catch(func() {
+		if a.beforeIncremental != nil {
+			a.beforeIncremental(snap)
+		}
+		sheet = analysis.AnalyzeSheetCached(name, src, a.cache(snap.URI))
+	})
+	if r == nil {
+		return sheet
+	}
+	a.recovered("the incremental analysis of "+snap.URI, r, stack)
+	a.dropCache(snap.URI)
+	return analysis.AnalyzeSheetCached(name, src, a.cache(snap.URI))
+}
+
+// catch runs fn and returns what it panicked with, and where.
+func catch(fn func()) (r any, stack []byte) {
+	defer func() {
+		if r = recover(); r != nil {
+			stack = debug.Stack()
+		}
+	}()
+	fn()
+	return nil, nil
+}
+
+func (a *Analyzed) reportPanicsTo(report func(where string, r any, stack []byte)) {
+	a.mu.Lock()
+	a.report = report
+	a.mu.Unlock()
+}
+
+func (a *Analyzed) recovered(where string, r any, stack []byte) {
+	a.mu.Lock()
+	report := a.report
+	a.mu.Unlock()
+	if report != nil {
+		report(where, r, stack)
+	}
+}
+
+// dropCache forgets what was kept of a document's earlier versions.
+func (a *Analyzed) dropCache(uri string) {
+	a.mu.Lock()
+	delete(a.caches, uri)
+	a.mu.Unlock()
 }
 
 // Published settles the trees of a sheet whose diagnostics are out.
-func (a *Analyzed) Published(snap *Snapshot) {
-	if s := a.findingsOnly(snap); s != nil {
-		s.Settle()
-	}
-}
+func (a *Analyzed) Published(snap *Snapshot) { a.sheet(snap) }
 
 // host is the analysis of a host-file snapshot, nil for sheets and unknown kinds.
 func (a *Analyzed) host(snap *Snapshot) *analysis.Host {

@@ -41,7 +41,7 @@ func (s *Server) findings(snap *Snapshot) []Finding {
 func (s *Server) safeFindings(snap *Snapshot) (findings []Finding, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			s.logf("panic analyzing %s: %v\n%s", snap.URI, r, debug.Stack())
+			s.reportPanic("the analysis of "+snap.URI, r, debug.Stack())
 			findings, err = nil, fmt.Errorf("internal error: %v", r)
 		}
 	}()
@@ -129,7 +129,7 @@ func documentDiagnostic(_ context.Context, s *Server, params []byte) (any, error
 	if p, ok := s.features.(Publisher); ok {
 		// The work the analysis left (see Publisher) runs while the
 		// answer is sent.
-		go p.Published(snap)
+		s.goSafe("settling "+snap.URI, func() { p.Published(snap) })
 	}
 	return &protocol.RelatedFullDocumentDiagnosticReport{FullDocumentDiagnosticReport: protocol.FullDocumentDiagnosticReport{
 		Kind: string(protocol.DocumentDiagnosticReportKindFull), ResultID: &id, Items: items}}, nil
@@ -299,7 +299,7 @@ func (d *diagnosticScheduler) schedule(u string, immediate bool) {
 		w = &diagnosticWorker{kick: make(chan bool, 1), quit: make(chan struct{})}
 		d.workers[u] = w
 		d.wg.Add(1)
-		go d.run(u, w)
+		d.s.goSafe("the diagnostics of "+u, func() { d.run(u, w) })
 	}
 	select {
 	case w.kick <- immediate:
@@ -373,8 +373,15 @@ func (d *diagnosticScheduler) run(u string, w *diagnosticWorker) {
 		if !ok {
 			continue
 		}
-		d.publish(snap)
+		d.publishSafely(snap)
 	}
+}
+
+// publishSafely is publish with a panic reported and survived: the worker
+// goes on serving later edits of its document.
+func (d *diagnosticScheduler) publishSafely(snap *Snapshot) {
+	defer d.s.recoverPanic("the diagnostics of " + snap.URI)
+	d.publish(snap)
 }
 
 func (d *diagnosticScheduler) publish(snap *Snapshot) {

@@ -79,6 +79,10 @@ type Server struct {
 
 	diags *diagnosticScheduler
 
+	// panicShown is set once the user has been shown that something
+	// panicked; later panics go to window/logMessage and the log alone.
+	panicShown atomic.Bool
+
 	// onDisk are the snapshots of sheets read from disk (workspace
 	// diagnostics, requests for unopened files), by path: a file whose
 	// size and modification time are unchanged is not read again, and
@@ -116,6 +120,9 @@ func NewServer(opts Options) *Server {
 		s.cfg = *opts.Config
 	}
 	s.diags = newDiagnosticScheduler(s)
+	if r, ok := s.features.(panicReporting); ok {
+		r.reportPanicsTo(s.reportPanic)
+	}
 	return s
 }
 
@@ -248,10 +255,10 @@ func (s *Server) handle(ctx context.Context, req *jsonrpc2.Request) (any, error)
 		err    error
 	}
 	done := make(chan answer, 1)
-	go func() {
+	s.goSafe(method, func() {
 		result, err := s.run(ctx, method, h, params)
 		done <- answer{result, err}
-	}()
+	})
 	select {
 	case a := <-done:
 		if ctx.Err() != nil && a.err == nil {
@@ -270,7 +277,7 @@ func (s *Server) handle(ctx context.Context, req *jsonrpc2.Request) (any, error)
 func (s *Server) run(ctx context.Context, method string, h requestFunc, params []byte) (result any, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			s.logf("panic in %s: %v\n%s", method, r, debug.Stack())
+			s.reportPanic(method, r, debug.Stack())
 			result, err = nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "internal error in %s: %v", method, r)
 		}
 	}()
@@ -314,11 +321,7 @@ func (s *Server) notification(ctx context.Context, method string, params []byte)
 		return
 	}
 	func() {
-		defer func() {
-			if r := recover(); r != nil {
-				s.logf("panic in %s: %v\n%s", method, r, debug.Stack())
-			}
-		}()
+		defer s.recoverPanic(method)
 		if err := h(ctx, s, params); err != nil {
 			s.logf("%s: %v", method, err)
 		}
