@@ -241,28 +241,35 @@ func (s *Snapshot) Offset(p Position, enc Encoding) int {
 		return len(s.Text)
 	}
 	line := s.LineSpan(p.Line)
-	if p.Character <= 0 {
-		return line.Start
+	return line.Start + characterOffset(s.Text[line.Start:line.End], p.Character, enc)
+}
+
+// characterOffset is the byte offset in line (a line's text without its
+// break) of the character-th character counted in enc, clamped to the
+// line's end and to the start of a character it falls inside.
+func characterOffset(line string, character int, enc Encoding) int {
+	if character <= 0 {
+		return 0
 	}
 	if enc == UTF8 {
-		off := min(line.Start+p.Character, line.End)
-		for off > line.Start && off < line.End && !utf8.RuneStart(s.Text[off]) {
+		off := min(character, len(line))
+		for off > 0 && off < len(line) && !utf8.RuneStart(line[off]) {
 			off--
 		}
 		return off
 	}
 	units := 0
-	for i, r := range s.Text[line.Start:line.End] {
+	for i, r := range line {
 		w := 1
 		if enc == UTF16 && r >= 0x10000 {
 			w = 2
 		}
-		if units+w > p.Character {
-			return line.Start + i
+		if units+w > character {
+			return i
 		}
 		units += w
 	}
-	return line.End
+	return len(line)
 }
 
 // Position converts a byte offset (clamped to the text) to an LSP position.
