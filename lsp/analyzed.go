@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path"
+	"runtime"
 	"runtime/debug"
 	"strings"
 	"sync"
@@ -29,12 +30,42 @@ type Analyzed struct {
 	// incremental analysis and each settling: tests inject panics there.
 	beforeIncremental func(snap *Snapshot)
 	beforeSettle      func(snap *Snapshot)
+	// beforeRender, when set, runs as each rendering gets its turn.
+	beforeRender func()
+	// turns holds a token per rendering under way (see renderTurn).
+	turns chan struct{}
 }
 
 var _ Features = (*Analyzed)(nil)
 
 // NewAnalyzed makes the analysis-backed feature set.
-func NewAnalyzed() *Analyzed { return &Analyzed{caches: map[string]*analysis.Cache{}} }
+func NewAnalyzed() *Analyzed {
+	return &Analyzed{caches: map[string]*analysis.Cache{}, turns: make(chan struct{}, max(2, runtime.GOMAXPROCS(0)))}
+}
+
+// renderTurn waits for a rendering's turn: as many run at once as there
+// are processors, so a burst of hovers over large layouts (an editor sends
+// one per mouse move, and cancels the ones before) renders a few at a time,
+// and one cancelled while it waits never renders. ok is false when ctx
+// ended first; otherwise release must be called once rendered.
+func (a *Analyzed) renderTurn(ctx context.Context) (release func(), ok bool) {
+	if a.turns == nil {
+		return func() {}, ctx.Err() == nil
+	}
+	select {
+	case a.turns <- struct{}{}:
+	case <-ctx.Done():
+		return nil, false
+	}
+	if ctx.Err() != nil {
+		<-a.turns
+		return nil, false
+	}
+	if a.beforeRender != nil {
+		a.beforeRender()
+	}
+	return func() { <-a.turns }, true
+}
 
 // Closed drops what was kept for a closed document.
 func (a *Analyzed) Closed(uri string) {
@@ -92,8 +123,8 @@ type sheetSlot struct {
 
 // sheet is the analysis of a sheet snapshot, its trees settled; nil for
 // other kinds.
-func (a *Analyzed) sheet(snap *Snapshot) *analysis.Sheet {
-	slot := a.slot(snap)
+func (a *Analyzed) sheet(ctx context.Context, snap *Snapshot) *analysis.Sheet {
+	slot := a.slot(ctx, snap)
 	if slot == nil {
 		return nil
 	}
@@ -117,8 +148,8 @@ func (a *Analyzed) sheet(snap *Snapshot) *analysis.Sheet {
 
 // findingsOnly is the analysis of a sheet snapshot, nil for other kinds;
 // its trees may not be settled yet (read its Findings alone).
-func (a *Analyzed) findingsOnly(snap *Snapshot) *analysis.Sheet {
-	slot := a.slot(snap)
+func (a *Analyzed) findingsOnly(ctx context.Context, snap *Snapshot) *analysis.Sheet {
+	slot := a.slot(ctx, snap)
 	if slot == nil {
 		return nil
 	}
@@ -126,15 +157,21 @@ func (a *Analyzed) findingsOnly(snap *Snapshot) *analysis.Sheet {
 	return slot.sheet.Load()
 }
 
-func (a *Analyzed) slot(snap *Snapshot) *sheetSlot {
+// slot is nil for other kinds, and when ctx ends before the analysis
+// does (the analysis goes on for the next request).
+func (a *Analyzed) slot(ctx context.Context, snap *Snapshot) *sheetSlot {
 	if snap.Kind != KindSheet {
 		return nil
 	}
-	return snap.Memo(sheetKey{}, func() any {
+	v, err := snap.MemoContext(ctx, sheetKey{}, func() any {
 		slot := &sheetSlot{}
 		slot.sheet.Store(a.analyzeSheet(snap))
 		return slot
-	}).(*sheetSlot)
+	})
+	if err != nil {
+		return nil
+	}
+	return v.(*sheetSlot)
 }
 
 // analyzeSheet analyzes a sheet incrementally, from what the document's
@@ -195,18 +232,22 @@ func (a *Analyzed) dropCache(uri string) {
 }
 
 // Published settles the trees of a sheet whose diagnostics are out.
-func (a *Analyzed) Published(snap *Snapshot) { a.sheet(snap) }
+func (a *Analyzed) Published(snap *Snapshot) { a.sheet(context.Background(), snap) }
 
 // host is the analysis of a host-file snapshot, nil for sheets and unknown kinds.
-func (a *Analyzed) host(snap *Snapshot) *analysis.Host {
+func (a *Analyzed) host(ctx context.Context, snap *Snapshot) *analysis.Host {
 	switch snap.Kind {
 	case KindMLIR, KindCpp, KindPython:
 	default:
 		return nil
 	}
-	return snap.Memo(hostKey{}, func() any {
+	v, err := snap.MemoContext(ctx, hostKey{}, func() any {
 		return analysis.AnalyzeHost(filename(snap), []byte(snap.Text))
-	}).(*analysis.Host)
+	})
+	if err != nil {
+		return nil
+	}
+	return v.(*analysis.Host)
 }
 
 func spanOf(r grammar.Range) Span { return Span{r.Pos.Offset, r.End.Offset} }
@@ -234,11 +275,11 @@ func findingsOf(in []analysis.Finding) []Finding {
 	return out
 }
 
-func (a *Analyzed) Analyze(_ context.Context, snap *Snapshot, _ Config) []Finding {
-	if s := a.findingsOnly(snap); s != nil {
+func (a *Analyzed) Analyze(ctx context.Context, snap *Snapshot, _ Config) []Finding {
+	if s := a.findingsOnly(ctx, snap); s != nil {
 		return findingsOf(s.Findings)
 	}
-	if h := a.host(snap); h != nil {
+	if h := a.host(ctx, snap); h != nil {
 		return findingsOf(h.Findings)
 	}
 	return nil
@@ -260,8 +301,16 @@ func hoverOptions(cfg Config) render.Options {
 
 // Hover renders the value at off: in a sheet, what the innermost name,
 // call or literal there evaluates to; in a host file, the descriptor there.
-func (a *Analyzed) Hover(_ context.Context, snap *Snapshot, cfg Config, off int) (Hover, bool) {
-	if s := a.sheet(snap); s != nil {
+//
+// A cancelled hover stops before it renders (tables of large layouts are
+// the costly part), and renderings take turns (see renderTurn).
+func (a *Analyzed) Hover(ctx context.Context, snap *Snapshot, cfg Config, off int) (Hover, bool) {
+	if s := a.sheet(ctx, snap); s != nil {
+		release, ok := a.renderTurn(ctx)
+		if !ok {
+			return Hover{}, false
+		}
+		defer release()
 		if h, ok := assertHover(s, off); ok {
 			return h, true
 		}
@@ -271,7 +320,12 @@ func (a *Analyzed) Hover(_ context.Context, snap *Snapshot, cfg Config, off int)
 		}
 		return Hover{Span: spanOf(t.Node.Span()), Markdown: render.Target(t, hoverOptions(cfg))}, true
 	}
-	if h := a.host(snap); h != nil {
+	if h := a.host(ctx, snap); h != nil {
+		release, ok := a.renderTurn(ctx)
+		if !ok {
+			return Hover{}, false
+		}
+		defer release()
 		for _, d := range h.Descriptors {
 			sp := spanOf(d.Range)
 			if !sp.Contains(off) {
@@ -326,8 +380,8 @@ func assertHover(s *analysis.Sheet, off int) (Hover, bool) {
 }
 
 // CodeActions are the sheet's rewrites of the value at the span's start.
-func (a *Analyzed) CodeActions(_ context.Context, snap *Snapshot, _ Config, span Span) []Action {
-	s := a.sheet(snap)
+func (a *Analyzed) CodeActions(ctx context.Context, snap *Snapshot, _ Config, span Span) []Action {
+	s := a.sheet(ctx, snap)
 	if s == nil {
 		return nil
 	}
@@ -338,8 +392,8 @@ func (a *Analyzed) CodeActions(_ context.Context, snap *Snapshot, _ Config, span
 	return out
 }
 
-func (a *Analyzed) InlayHints(_ context.Context, snap *Snapshot, _ Config, span Span) []InlayHint {
-	s := a.sheet(snap)
+func (a *Analyzed) InlayHints(ctx context.Context, snap *Snapshot, _ Config, span Span) []InlayHint {
+	s := a.sheet(ctx, snap)
 	if s == nil {
 		return nil
 	}
@@ -361,8 +415,8 @@ var tokenTypeOf = map[analysis.TokenType]TokenType{
 	analysis.TokenEnumMember: TokenEnumMember,
 }
 
-func (a *Analyzed) SemanticTokens(_ context.Context, snap *Snapshot) []Token {
-	s := a.sheet(snap)
+func (a *Analyzed) SemanticTokens(ctx context.Context, snap *Snapshot) []Token {
+	s := a.sheet(ctx, snap)
 	if s == nil {
 		return nil
 	}
@@ -382,8 +436,8 @@ func (a *Analyzed) SemanticTokens(_ context.Context, snap *Snapshot) []Token {
 	return out
 }
 
-func (a *Analyzed) Symbols(_ context.Context, snap *Snapshot) []Symbol {
-	s := a.sheet(snap)
+func (a *Analyzed) Symbols(ctx context.Context, snap *Snapshot) []Symbol {
+	s := a.sheet(ctx, snap)
 	if s == nil {
 		return nil
 	}
@@ -399,8 +453,8 @@ func (a *Analyzed) Symbols(_ context.Context, snap *Snapshot) []Symbol {
 	return out
 }
 
-func (a *Analyzed) Definition(_ context.Context, snap *Snapshot, off int) []Span {
-	s := a.sheet(snap)
+func (a *Analyzed) Definition(ctx context.Context, snap *Snapshot, off int) []Span {
+	s := a.sheet(ctx, snap)
 	if s == nil {
 		return nil
 	}
@@ -411,8 +465,8 @@ func (a *Analyzed) Definition(_ context.Context, snap *Snapshot, off int) []Span
 	return []Span{spanOf(sym.Def.Name.Range)}
 }
 
-func (a *Analyzed) References(_ context.Context, snap *Snapshot, off int, includeDecl bool) []Span {
-	s := a.sheet(snap)
+func (a *Analyzed) References(ctx context.Context, snap *Snapshot, off int, includeDecl bool) []Span {
+	s := a.sheet(ctx, snap)
 	if s == nil {
 		return nil
 	}
@@ -427,8 +481,11 @@ func (a *Analyzed) References(_ context.Context, snap *Snapshot, off int, includ
 	return out
 }
 
-func (a *Analyzed) Rename(_ context.Context, snap *Snapshot, off int, newName string) ([]Edit, error) {
-	s := a.sheet(snap)
+func (a *Analyzed) Rename(ctx context.Context, snap *Snapshot, off int, newName string) ([]Edit, error) {
+	s := a.sheet(ctx, snap)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	if s == nil {
 		return nil, errNoSheet
 	}
@@ -446,8 +503,8 @@ var completionKindOf = map[analysis.CompletionKind]CompletionKind{
 	analysis.CompleteTag:       CompletionEnumMember,
 }
 
-func (a *Analyzed) Completion(_ context.Context, snap *Snapshot, _ Config, off int) []CompletionItem {
-	s := a.sheet(snap)
+func (a *Analyzed) Completion(ctx context.Context, snap *Snapshot, _ Config, off int) []CompletionItem {
+	s := a.sheet(ctx, snap)
 	if s == nil {
 		return nil
 	}
@@ -461,7 +518,7 @@ func (a *Analyzed) Completion(_ context.Context, snap *Snapshot, _ Config, off i
 	return out
 }
 
-func (a *Analyzed) SignatureHelp(_ context.Context, snap *Snapshot, _ Config, off int) (SignatureHelp, bool) {
+func (a *Analyzed) SignatureHelp(ctx context.Context, snap *Snapshot, _ Config, off int) (SignatureHelp, bool) {
 	if snap.Kind != KindSheet {
 		return SignatureHelp{}, false
 	}
@@ -474,7 +531,7 @@ func (a *Analyzed) SignatureHelp(_ context.Context, snap *Snapshot, _ Config, of
 
 // Format prints a sheet that parses in the canonical notation, as
 // `cute-lsp fmt` does; a sheet with syntax errors is left alone.
-func (a *Analyzed) Format(_ context.Context, snap *Snapshot, _ Config) []Edit {
+func (a *Analyzed) Format(ctx context.Context, snap *Snapshot, _ Config) []Edit {
 	if snap.Kind != KindSheet {
 		return nil
 	}

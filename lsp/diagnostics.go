@@ -29,12 +29,22 @@ type analysisKey struct{ cfgGen int }
 // configuration. The analysis is shared by every request on the snapshot, so
 // it runs detached from any one request's cancellation.
 func (s *Server) findings(snap *Snapshot) []Finding {
+	f, _ := s.findingsContext(context.Background(), snap)
+	return f
+}
+
+// findingsContext is findings for a request: it stops waiting for the
+// analysis when ctx ends (the analysis goes on for the others).
+func (s *Server) findingsContext(ctx context.Context, snap *Snapshot) ([]Finding, error) {
 	_, cfg, gen := s.session()
-	v := snap.Memo(analysisKey{gen}, func() any {
+	v, err := snap.MemoContext(ctx, analysisKey{gen}, func() any {
 		return s.features.Analyze(context.Background(), snap, cfg)
 	})
+	if err != nil {
+		return nil, err
+	}
 	f, _ := v.([]Finding)
-	return f
+	return f, nil
 }
 
 // safeFindings is findings with a panic in the analysis turned into an error.
@@ -109,7 +119,7 @@ func resultID(snap *Snapshot, gen int) string {
 	return fmt.Sprintf("%d.%x", gen, h.Sum64())
 }
 
-func documentDiagnostic(_ context.Context, s *Server, params []byte) (any, error) {
+func documentDiagnostic(ctx context.Context, s *Server, params []byte) (any, error) {
 	var p protocol.DocumentDiagnosticParams
 	if err := decode(params, &p); err != nil {
 		return nil, err
@@ -125,7 +135,11 @@ func documentDiagnostic(_ context.Context, s *Server, params []byte) (any, error
 		return &protocol.RelatedUnchangedDocumentDiagnosticReport{UnchangedDocumentDiagnosticReport: protocol.UnchangedDocumentDiagnosticReport{
 			Kind: string(protocol.DocumentDiagnosticReportKindUnchanged), ResultID: id}}, nil
 	}
-	items := toDiagnostics(snap, enc, s.findings(snap))
+	findings, err := s.findingsContext(ctx, snap)
+	if err != nil {
+		return nil, err
+	}
+	items := toDiagnostics(snap, enc, findings)
 	if p, ok := s.features.(Publisher); ok {
 		// The work the analysis left (see Publisher) runs while the
 		// answer is sent.
@@ -154,7 +168,9 @@ func workspaceDiagnostic(ctx context.Context, s *Server, params []byte) (any, er
 		previous[string(r.URI)] = r.Value
 	}
 	report := &protocol.WorkspaceDiagnosticReport{Items: []protocol.WorkspaceDocumentDiagnosticReport{}}
-	for _, snap := range s.workspaceSheets() {
+	for _, snap := range s.workspaceSheets(ctx) {
+		// Each sheet's analysis is waited for (and its files read) only
+		// while the client still wants the report.
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
@@ -170,8 +186,12 @@ func workspaceDiagnostic(ctx context.Context, s *Server, params []byte) (any, er
 				URI:                               uri.URI(snap.URI), Version: version})
 			continue
 		}
+		findings, err := s.findingsContext(ctx, snap)
+		if err != nil {
+			return nil, err
+		}
 		report.Items = append(report.Items, &protocol.WorkspaceFullDocumentDiagnosticReport{
-			FullDocumentDiagnosticReport: protocol.FullDocumentDiagnosticReport{Kind: string(protocol.DocumentDiagnosticReportKindFull), ResultID: &id, Items: toDiagnostics(snap, enc, s.findings(snap))},
+			FullDocumentDiagnosticReport: protocol.FullDocumentDiagnosticReport{Kind: string(protocol.DocumentDiagnosticReportKindFull), ResultID: &id, Items: toDiagnostics(snap, enc, findings)},
 			URI:                          uri.URI(snap.URI), Version: version})
 	}
 	return report, nil
@@ -179,7 +199,7 @@ func workspaceDiagnostic(ctx context.Context, s *Server, params []byte) (any, er
 
 // workspaceSheets is every open sheet, then every sheet on disk under the
 // roots that is not open (hidden directories skipped).
-func (s *Server) workspaceSheets() []*Snapshot {
+func (s *Server) workspaceSheets(ctx context.Context) []*Snapshot {
 	var out []*Snapshot
 	seen := map[string]bool{}
 	for _, snap := range s.store.All() {
@@ -193,6 +213,9 @@ func (s *Server) workspaceSheets() []*Snapshot {
 	s.mu.Unlock()
 	for _, root := range roots {
 		_ = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if ctx.Err() != nil {
+				return filepath.SkipAll
+			}
 			if err != nil || len(out) >= maxWorkspaceSheets {
 				return filepath.SkipDir
 			}

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"context"
 	"path"
 	"strings"
 	"sync"
@@ -113,7 +114,7 @@ type Snapshot struct {
 }
 
 type memoEntry struct {
-	once     sync.Once
+	done     chan struct{} // closed once value or panicked is set
 	value    any
 	panicked any // what compute panicked with, if it did
 }
@@ -122,30 +123,52 @@ type memoEntry struct {
 // parse or an analysis done for one request is shared by every later request
 // on the same version. compute must be a pure function of the snapshot.
 func (s *Snapshot) Memo(key any, compute func() any) any {
+	v, _ := s.MemoContext(context.Background(), key, compute)
+	return v
+}
+
+// MemoContext is Memo for a caller that may be cancelled: it stops waiting
+// for the value when ctx ends, returning ctx's error. The computation is
+// shared by every caller, so it is not cancelled with one: it goes on, on
+// a goroutine of its own, for the others and for the next request.
+func (s *Snapshot) MemoContext(ctx context.Context, key any, compute func() any) (any, error) {
 	s.memoMu.Lock()
 	if s.memo == nil {
 		s.memo = map[any]*memoEntry{}
 	}
 	e, ok := s.memo[key]
 	if !ok {
-		e = &memoEntry{}
+		e = &memoEntry{done: make(chan struct{})}
 		s.memo[key] = e
 	}
 	s.memoMu.Unlock()
-	e.once.Do(func() {
-		defer func() {
-			if r := recover(); r != nil {
-				e.panicked = r
-			}
-		}()
-		e.value = compute()
-	})
+	if !ok {
+		run := func() {
+			defer close(e.done)
+			defer func() {
+				if r := recover(); r != nil {
+					e.panicked = r
+				}
+			}()
+			e.value = compute()
+		}
+		if ctx.Done() == nil {
+			run()
+		} else {
+			go run()
+		}
+	}
+	select {
+	case <-e.done:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 	if e.panicked != nil {
 		// Every caller fails as the first did, each recovered by its own
 		// request, rather than reading a missing value.
 		panic(e.panicked)
 	}
-	return e.value
+	return e.value, nil
 }
 
 // NewSnapshot indexes text's lines. Line ends are "\n", "\r\n" and "\r", as
