@@ -188,10 +188,10 @@ func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) int {
 	// exits anyway, so the wait for the loop is bounded.
 	_ = rwc.Close()
 	closed := make(chan struct{})
-	go func() {
+	s.goSafe("closing the connection", func() {
 		_ = s.conn.Close()
 		close(closed)
-	}()
+	})
 	select {
 	case <-closed:
 	case <-time.After(250 * time.Millisecond):
@@ -203,8 +203,16 @@ func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) int {
 // order, so an edit is applied before any later request reads the document.
 // Requests are released to run concurrently (so $/cancelRequest can reach
 // them) after they are registered for cancellation.
-func (s *Server) handle(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+func (s *Server) handle(ctx context.Context, req *jsonrpc2.Request) (result any, err error) {
 	method := req.Method()
+	// This runs on the connection's read loop: a panic here would end the
+	// process.
+	defer func() {
+		if r := recover(); r != nil {
+			s.reportPanic("dispatching "+method, r, debug.Stack())
+			result, err = nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "internal error in %s: %v", method, r)
+		}
+	}()
 	if !req.IsCall() {
 		s.notification(ctx, method, req.Params())
 		return nil, nil
