@@ -2,8 +2,10 @@ package lsp
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -20,7 +22,10 @@ import (
 // cancellation or a well-formed InvalidParams, and must hold the text the
 // test's own model of the edits holds.
 //
-// go test ./lsp -run '^$' -fuzz FuzzServer -fuzztime 5m
+// cd lsp && go test -run '^$' -fuzz FuzzServer -fuzztime 5m
+//
+// CUTE_FUZZ_KNOWN=text lets a run go on past panics naming text (a bug
+// found and being fixed elsewhere).
 
 // fuzzSheets are the documents the programs start from.
 var fuzzSheets = []string{
@@ -83,8 +88,9 @@ type fuzzOutcome struct {
 }
 
 // runFuzzProgram plays a program against a fresh server and checks the
-// answers; log collects the server's log.
-func runFuzzProgram(t testing.TB, data []byte, f Features) {
+// answers, and returns how many panics the server recovered: with
+// knownPanic set, a panic naming it is no failure.
+func runFuzzProgram(t testing.TB, data []byte, f Features, knownPanic string) int {
 	var log lockedBuffer
 	s := startSession(t, Options{Features: f, Log: &log})
 	s.initialize("utf-8")
@@ -177,8 +183,16 @@ func runFuzzProgram(t testing.TB, data []byte, f Features) {
 		}
 	}
 	s.wait(fmt.Sprintf("answers to all %d requests", requests), func() bool { return s.answered == requests })
+	// The last version's diagnostics, read whole (a no-op edit after the
+	// counting stops), are a fresh analysis's.
 	s.setCountOnly(false)
-	s.diagnosticsFor(sheetURI, version)
+	version++
+	s.change(sheetURI, version, lspPos{0, 0}, lspPos{0, 0}, "")
+	got := s.diagnosticsFor(sheetURI, version)
+	_, cfg, _ := s.server.session()
+	if want := NewAnalyzed().Analyze(context.Background(), NewSnapshot(sheetURI, 1, KindSheet, model.text), cfg); len(got.Diagnostics) != len(want) {
+		t.Errorf("the last version has %d diagnostics, a fresh analysis %d", len(got.Diagnostics), len(want))
+	}
 	s.mu.Lock()
 	for code, n := range s.errorCodes {
 		switch {
@@ -193,9 +207,24 @@ func runFuzzProgram(t testing.TB, data []byte, f Features) {
 	if snap, _ := s.server.store.Get(sheetURI); snap == nil || snap.Text != model.text {
 		t.Errorf("the server's text differs from the model's")
 	}
-	if l := log.String(); strings.Contains(l, "panic") {
+	if l := log.String(); strings.Contains(l, "panic") && !onlyKnownPanics(l, knownPanic) {
 		t.Errorf("the server panicked:\n%s", panicLines(l))
 	}
+	return strings.Count(log.String(), "cute-lsp: panic in")
+}
+
+// onlyKnownPanics reports whether every panic in a server log names known
+// (never when known is empty).
+func onlyKnownPanics(log, known string) bool {
+	if known == "" {
+		return false
+	}
+	for _, line := range strings.Split(log, "\n") {
+		if strings.HasPrefix(line, "cute-lsp: panic in") && !strings.Contains(line, known) {
+			return false
+		}
+	}
+	return true
 }
 
 type lockedBuffer struct {
@@ -234,8 +263,24 @@ func FuzzServer(f *testing.F) {
 		if len(data) > 2048 {
 			return
 		}
-		runFuzzProgram(t, data, NewAnalyzed())
+		runFuzzProgram(t, data, NewAnalyzed(), os.Getenv("CUTE_FUZZ_KNOWN"))
 	})
+}
+
+// The first finding of FuzzServer (19 s into its first run): the
+// incremental parser's "grammar: MoveNode: unknown node type", raised now
+// in the incremental analysis, now in a settling, depending on how the
+// diagnostics and the requests interleave. Until grammar/cache.go is
+// fixed, the program is played a hundred times here and the server must
+// survive each panic it meets: every request answered, the text right,
+// and the last diagnostics those of a fresh analysis.
+func TestFuzzFindingMoveNodeIsSurvived(t *testing.T) {
+	program := []byte("\x04\x00\x01\xe8\x03\x04\x0f\x01\x01\x00\r\x0f\x01\x03\x00\x06\x00\a\x00\x01\xe8\xe8\x02\xe8")
+	panics := 0
+	for range 100 {
+		panics += runFuzzProgram(t, program, NewAnalyzed(), "MoveNode: unknown node type")
+	}
+	t.Logf("%d panics recovered in 100 plays", panics)
 }
 
 // panicLines is the part of a server log from its first panic on, cut to
