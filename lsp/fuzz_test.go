@@ -100,7 +100,7 @@ func runFuzzProgram(t testing.TB, data []byte, f Features, knownPanic string) in
 	s.setCountOnly(true)
 	version, requests := 1, 0
 	doc := map[string]any{"uri": sheetURI}
-	for ops := 0; !p.done() && ops < 200; ops++ {
+	for ops := 0; !p.done() && ops < 64; ops++ {
 		switch op := p.next() % 16; {
 		case op < 5:
 			// Up to four range edits in one didChange.
@@ -260,7 +260,7 @@ func FuzzServer(f *testing.F) {
 	}
 	f.Add([]byte("\x03\x00\x03\x00\x05\x00\x10\x07\x0f\x00\x00\x00\x00\x0d\x06\x01\x0f\x01\x02\x03\x04\x0c\x00\x09\x00"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		if len(data) > 2048 {
+		if len(data) > 512 {
 			return
 		}
 		runFuzzProgram(t, data, NewAnalyzed(), os.Getenv("CUTE_FUZZ_KNOWN"))
