@@ -4,8 +4,11 @@ import (
 	"context"
 	"fmt"
 	"path"
+	"runtime"
+	"runtime/debug"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/cute-lsp/cute-lsp/analysis"
 	"github.com/cute-lsp/cute-lsp/grammar"
@@ -20,12 +23,49 @@ import (
 type Analyzed struct {
 	mu     sync.Mutex
 	caches map[string]*analysis.Cache
+	// report is told of each panic recovered here (the server's
+	// reportPanic; nil until a server takes this feature set).
+	report func(where string, r any, stack []byte)
+	// beforeIncremental and beforeSettle, when set, run before each
+	// incremental analysis and each settling: tests inject panics there.
+	beforeIncremental func(snap *Snapshot)
+	beforeSettle      func(snap *Snapshot)
+	// beforeRender, when set, runs as each rendering gets its turn.
+	beforeRender func()
+	// turns holds a token per rendering under way (see renderTurn).
+	turns chan struct{}
 }
 
 var _ Features = (*Analyzed)(nil)
 
 // NewAnalyzed makes the analysis-backed feature set.
-func NewAnalyzed() *Analyzed { return &Analyzed{caches: map[string]*analysis.Cache{}} }
+func NewAnalyzed() *Analyzed {
+	return &Analyzed{caches: map[string]*analysis.Cache{}, turns: make(chan struct{}, max(2, runtime.GOMAXPROCS(0)))}
+}
+
+// renderTurn waits for a rendering's turn: as many run at once as there
+// are processors, so a burst of hovers over large layouts (an editor sends
+// one per mouse move, and cancels the ones before) renders a few at a time,
+// and one cancelled while it waits never renders. ok is false when ctx
+// ended first; otherwise release must be called once rendered.
+func (a *Analyzed) renderTurn(ctx context.Context) (release func(), ok bool) {
+	if a.turns == nil {
+		return func() {}, ctx.Err() == nil
+	}
+	select {
+	case a.turns <- struct{}{}:
+	case <-ctx.Done():
+		return nil, false
+	}
+	if ctx.Err() != nil {
+		<-a.turns
+		return nil, false
+	}
+	if a.beforeRender != nil {
+		a.beforeRender()
+	}
+	return func() { <-a.turns }, true
+}
 
 // Closed drops what was kept for a closed document.
 func (a *Analyzed) Closed(uri string) {
@@ -72,44 +112,142 @@ func filename(snap *Snapshot) string {
 type sheetKey struct{}
 type hostKey struct{}
 
+// sheetSlot is the memoized analysis of one sheet snapshot. Settling it
+// may replace it: a settling that panicked leaves trees half moved, and
+// those are thrown away for an analysis from scratch.
+type sheetSlot struct {
+	sheet   atomic.Pointer[analysis.Sheet]
+	mu      sync.Mutex // held while settling
+	settled bool
+}
+
 // sheet is the analysis of a sheet snapshot, its trees settled; nil for
 // other kinds.
-func (a *Analyzed) sheet(snap *Snapshot) *analysis.Sheet {
-	s := a.findingsOnly(snap)
-	if s != nil {
-		s.Settle()
+func (a *Analyzed) sheet(ctx context.Context, snap *Snapshot) *analysis.Sheet {
+	slot := a.slot(ctx, snap)
+	if slot == nil {
+		return nil
 	}
-	return s
+	slot.mu.Lock()
+	defer slot.mu.Unlock()
+	if !slot.settled {
+		if r, stack := catch(func() {
+			if a.beforeSettle != nil {
+				a.beforeSettle(snap)
+			}
+			slot.sheet.Load().Settle()
+		}); r != nil {
+			a.recovered("settling the analysis of "+snap.URI, r, stack)
+			a.dropCache(snap.URI)
+			slot.sheet.Store(analysis.AnalyzeSheetCached(filename(snap), []byte(snap.Text), nil))
+		}
+		slot.settled = true
+	}
+	return slot.sheet.Load()
 }
 
 // findingsOnly is the analysis of a sheet snapshot, nil for other kinds;
 // its trees may not be settled yet (read its Findings alone).
-func (a *Analyzed) findingsOnly(snap *Snapshot) *analysis.Sheet {
+func (a *Analyzed) findingsOnly(ctx context.Context, snap *Snapshot) *analysis.Sheet {
+	slot := a.slot(ctx, snap)
+	if slot == nil {
+		return nil
+	}
+	// Findings do not wait for a settling under way.
+	return slot.sheet.Load()
+}
+
+// slot is nil for other kinds, and when ctx ends before the analysis
+// does (the analysis goes on for the next request).
+func (a *Analyzed) slot(ctx context.Context, snap *Snapshot) *sheetSlot {
 	if snap.Kind != KindSheet {
 		return nil
 	}
-	return snap.Memo(sheetKey{}, func() any {
-		return analysis.AnalyzeSheetCached(filename(snap), []byte(snap.Text), a.cache(snap.URI))
-	}).(*analysis.Sheet)
+	v, err := snap.MemoContext(ctx, sheetKey{}, func() any {
+		slot := &sheetSlot{}
+		slot.sheet.Store(a.analyzeSheet(snap))
+		return slot
+	})
+	if err != nil {
+		return nil
+	}
+	return v.(*sheetSlot)
 }
 
-// Published settles the trees of a sheet whose diagnostics are out.
-func (a *Analyzed) Published(snap *Snapshot) {
-	if s := a.findingsOnly(snap); s != nil {
-		s.Settle()
+// analyzeSheet analyzes a sheet incrementally, from what the document's
+// cache kept of its previous version. A panic there (a bug in the
+// incremental parser or evaluator) may leave the cache half updated: it is
+// reported, the cache dropped, and the sheet analyzed again from scratch,
+// so the edit that hit the bug still gets its diagnostics and the next
+// ones start from a sound cache. A second panic is the analysis's own and
+// is left to the caller (Snapshot.Memo keeps it for the snapshot).
+func (a *Analyzed) analyzeSheet(snap *Snapshot) *analysis.Sheet {
+	name, src := filename(snap), []byte(snap.Text)
+	var sheet *analysis.Sheet
+	r, stack := catch(func() {
+		if a.beforeIncremental != nil {
+			a.beforeIncremental(snap)
+		}
+		sheet = analysis.AnalyzeSheetCached(name, src, a.cache(snap.URI))
+	})
+	if r == nil {
+		return sheet
+	}
+	a.recovered("the incremental analysis of "+snap.URI, r, stack)
+	a.dropCache(snap.URI)
+	return analysis.AnalyzeSheetCached(name, src, a.cache(snap.URI))
+}
+
+// catch runs fn and returns what it panicked with, and where.
+func catch(fn func()) (r any, stack []byte) {
+	defer func() {
+		if r = recover(); r != nil {
+			stack = debug.Stack()
+		}
+	}()
+	fn()
+	return nil, nil
+}
+
+func (a *Analyzed) reportPanicsTo(report func(where string, r any, stack []byte)) {
+	a.mu.Lock()
+	a.report = report
+	a.mu.Unlock()
+}
+
+func (a *Analyzed) recovered(where string, r any, stack []byte) {
+	a.mu.Lock()
+	report := a.report
+	a.mu.Unlock()
+	if report != nil {
+		report(where, r, stack)
 	}
 }
 
+// dropCache forgets what was kept of a document's earlier versions.
+func (a *Analyzed) dropCache(uri string) {
+	a.mu.Lock()
+	delete(a.caches, uri)
+	a.mu.Unlock()
+}
+
+// Published settles the trees of a sheet whose diagnostics are out.
+func (a *Analyzed) Published(snap *Snapshot) { a.sheet(context.Background(), snap) }
+
 // host is the analysis of a host-file snapshot, nil for sheets and unknown kinds.
-func (a *Analyzed) host(snap *Snapshot) *analysis.Host {
+func (a *Analyzed) host(ctx context.Context, snap *Snapshot) *analysis.Host {
 	switch snap.Kind {
 	case KindMLIR, KindCpp, KindPython:
 	default:
 		return nil
 	}
-	return snap.Memo(hostKey{}, func() any {
+	v, err := snap.MemoContext(ctx, hostKey{}, func() any {
 		return analysis.AnalyzeHost(filename(snap), []byte(snap.Text))
-	}).(*analysis.Host)
+	})
+	if err != nil {
+		return nil
+	}
+	return v.(*analysis.Host)
 }
 
 func spanOf(r grammar.Range) Span { return Span{r.Pos.Offset, r.End.Offset} }
@@ -137,11 +275,11 @@ func findingsOf(in []analysis.Finding) []Finding {
 	return out
 }
 
-func (a *Analyzed) Analyze(_ context.Context, snap *Snapshot, _ Config) []Finding {
-	if s := a.findingsOnly(snap); s != nil {
+func (a *Analyzed) Analyze(ctx context.Context, snap *Snapshot, _ Config) []Finding {
+	if s := a.findingsOnly(ctx, snap); s != nil {
 		return findingsOf(s.Findings)
 	}
-	if h := a.host(snap); h != nil {
+	if h := a.host(ctx, snap); h != nil {
 		return findingsOf(h.Findings)
 	}
 	return nil
@@ -163,8 +301,16 @@ func hoverOptions(cfg Config) render.Options {
 
 // Hover renders the value at off: in a sheet, what the innermost name,
 // call or literal there evaluates to; in a host file, the descriptor there.
-func (a *Analyzed) Hover(_ context.Context, snap *Snapshot, cfg Config, off int) (Hover, bool) {
-	if s := a.sheet(snap); s != nil {
+//
+// A cancelled hover stops before it renders (tables of large layouts are
+// the costly part), and renderings take turns (see renderTurn).
+func (a *Analyzed) Hover(ctx context.Context, snap *Snapshot, cfg Config, off int) (Hover, bool) {
+	if s := a.sheet(ctx, snap); s != nil {
+		release, ok := a.renderTurn(ctx)
+		if !ok {
+			return Hover{}, false
+		}
+		defer release()
 		if h, ok := assertHover(s, off); ok {
 			return h, true
 		}
@@ -174,7 +320,12 @@ func (a *Analyzed) Hover(_ context.Context, snap *Snapshot, cfg Config, off int)
 		}
 		return Hover{Span: spanOf(t.Node.Span()), Markdown: render.Target(t, hoverOptions(cfg))}, true
 	}
-	if h := a.host(snap); h != nil {
+	if h := a.host(ctx, snap); h != nil {
+		release, ok := a.renderTurn(ctx)
+		if !ok {
+			return Hover{}, false
+		}
+		defer release()
 		for _, d := range h.Descriptors {
 			sp := spanOf(d.Range)
 			if !sp.Contains(off) {
@@ -229,8 +380,8 @@ func assertHover(s *analysis.Sheet, off int) (Hover, bool) {
 }
 
 // CodeActions are the sheet's rewrites of the value at the span's start.
-func (a *Analyzed) CodeActions(_ context.Context, snap *Snapshot, _ Config, span Span) []Action {
-	s := a.sheet(snap)
+func (a *Analyzed) CodeActions(ctx context.Context, snap *Snapshot, _ Config, span Span) []Action {
+	s := a.sheet(ctx, snap)
 	if s == nil {
 		return nil
 	}
@@ -241,8 +392,8 @@ func (a *Analyzed) CodeActions(_ context.Context, snap *Snapshot, _ Config, span
 	return out
 }
 
-func (a *Analyzed) InlayHints(_ context.Context, snap *Snapshot, _ Config, span Span) []InlayHint {
-	s := a.sheet(snap)
+func (a *Analyzed) InlayHints(ctx context.Context, snap *Snapshot, _ Config, span Span) []InlayHint {
+	s := a.sheet(ctx, snap)
 	if s == nil {
 		return nil
 	}
@@ -264,8 +415,8 @@ var tokenTypeOf = map[analysis.TokenType]TokenType{
 	analysis.TokenEnumMember: TokenEnumMember,
 }
 
-func (a *Analyzed) SemanticTokens(_ context.Context, snap *Snapshot) []Token {
-	s := a.sheet(snap)
+func (a *Analyzed) SemanticTokens(ctx context.Context, snap *Snapshot) []Token {
+	s := a.sheet(ctx, snap)
 	if s == nil {
 		return nil
 	}
@@ -285,8 +436,8 @@ func (a *Analyzed) SemanticTokens(_ context.Context, snap *Snapshot) []Token {
 	return out
 }
 
-func (a *Analyzed) Symbols(_ context.Context, snap *Snapshot) []Symbol {
-	s := a.sheet(snap)
+func (a *Analyzed) Symbols(ctx context.Context, snap *Snapshot) []Symbol {
+	s := a.sheet(ctx, snap)
 	if s == nil {
 		return nil
 	}
@@ -302,8 +453,8 @@ func (a *Analyzed) Symbols(_ context.Context, snap *Snapshot) []Symbol {
 	return out
 }
 
-func (a *Analyzed) Definition(_ context.Context, snap *Snapshot, off int) []Span {
-	s := a.sheet(snap)
+func (a *Analyzed) Definition(ctx context.Context, snap *Snapshot, off int) []Span {
+	s := a.sheet(ctx, snap)
 	if s == nil {
 		return nil
 	}
@@ -314,8 +465,8 @@ func (a *Analyzed) Definition(_ context.Context, snap *Snapshot, off int) []Span
 	return []Span{spanOf(sym.Def.Name.Range)}
 }
 
-func (a *Analyzed) References(_ context.Context, snap *Snapshot, off int, includeDecl bool) []Span {
-	s := a.sheet(snap)
+func (a *Analyzed) References(ctx context.Context, snap *Snapshot, off int, includeDecl bool) []Span {
+	s := a.sheet(ctx, snap)
 	if s == nil {
 		return nil
 	}
@@ -330,8 +481,11 @@ func (a *Analyzed) References(_ context.Context, snap *Snapshot, off int, includ
 	return out
 }
 
-func (a *Analyzed) Rename(_ context.Context, snap *Snapshot, off int, newName string) ([]Edit, error) {
-	s := a.sheet(snap)
+func (a *Analyzed) Rename(ctx context.Context, snap *Snapshot, off int, newName string) ([]Edit, error) {
+	s := a.sheet(ctx, snap)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	if s == nil {
 		return nil, errNoSheet
 	}
@@ -349,8 +503,8 @@ var completionKindOf = map[analysis.CompletionKind]CompletionKind{
 	analysis.CompleteTag:       CompletionEnumMember,
 }
 
-func (a *Analyzed) Completion(_ context.Context, snap *Snapshot, _ Config, off int) []CompletionItem {
-	s := a.sheet(snap)
+func (a *Analyzed) Completion(ctx context.Context, snap *Snapshot, _ Config, off int) []CompletionItem {
+	s := a.sheet(ctx, snap)
 	if s == nil {
 		return nil
 	}
@@ -364,7 +518,7 @@ func (a *Analyzed) Completion(_ context.Context, snap *Snapshot, _ Config, off i
 	return out
 }
 
-func (a *Analyzed) SignatureHelp(_ context.Context, snap *Snapshot, _ Config, off int) (SignatureHelp, bool) {
+func (a *Analyzed) SignatureHelp(ctx context.Context, snap *Snapshot, _ Config, off int) (SignatureHelp, bool) {
 	if snap.Kind != KindSheet {
 		return SignatureHelp{}, false
 	}
@@ -377,7 +531,7 @@ func (a *Analyzed) SignatureHelp(_ context.Context, snap *Snapshot, _ Config, of
 
 // Format prints a sheet that parses in the canonical notation, as
 // `cute-lsp fmt` does; a sheet with syntax errors is left alone.
-func (a *Analyzed) Format(_ context.Context, snap *Snapshot, _ Config) []Edit {
+func (a *Analyzed) Format(ctx context.Context, snap *Snapshot, _ Config) []Edit {
 	if snap.Kind != KindSheet {
 		return nil
 	}

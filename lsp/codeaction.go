@@ -34,7 +34,11 @@ func codeAction(ctx context.Context, s *Server, params []byte) (any, error) {
 	only := p.Context.Only
 	if wants(only, string(protocol.CodeActionKindQuickFix)) {
 		kind := protocol.CodeActionKindQuickFix
-		for _, f := range s.findings(snap) {
+		findings, err := s.findingsContext(ctx, snap)
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range findings {
 			if !f.Span.Overlaps(lines) {
 				continue
 			}

@@ -26,19 +26,29 @@ type analysisKey struct{ cfgGen int }
 // configuration. The analysis is shared by every request on the snapshot, so
 // it runs detached from any one request's cancellation.
 func (s *Server) findings(snap *Snapshot) []Finding {
+	f, _ := s.findingsContext(context.Background(), snap)
+	return f
+}
+
+// findingsContext is findings for a request: it stops waiting for the
+// analysis when ctx ends (the analysis goes on for the others).
+func (s *Server) findingsContext(ctx context.Context, snap *Snapshot) ([]Finding, error) {
 	_, cfg, gen := s.session()
-	v := snap.Memo(analysisKey{gen}, func() any {
+	v, err := snap.MemoContext(ctx, analysisKey{gen}, func() any {
 		return s.features.Analyze(context.Background(), snap, cfg)
 	})
+	if err != nil {
+		return nil, err
+	}
 	f, _ := v.([]Finding)
-	return f
+	return f, nil
 }
 
 // safeFindings is findings with a panic in the analysis turned into an error.
 func (s *Server) safeFindings(snap *Snapshot) (findings []Finding, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			s.logf("panic analyzing %s: %v\n%s", snap.URI, r, debug.Stack())
+			s.reportPanic("the analysis of "+snap.URI, r, debug.Stack())
 			findings, err = nil, fmt.Errorf("internal error: %v", r)
 		}
 	}()
@@ -104,7 +114,7 @@ func resultID(snap *Snapshot, gen int) string { return hashID(textHash(snap.Text
 
 func hashID(hash uint64, gen int) string { return fmt.Sprintf("%d.%x", gen, hash) }
 
-func documentDiagnostic(_ context.Context, s *Server, params []byte) (any, error) {
+func documentDiagnostic(ctx context.Context, s *Server, params []byte) (any, error) {
 	var p protocol.DocumentDiagnosticParams
 	if err := decode(params, &p); err != nil {
 		return nil, err
@@ -124,11 +134,15 @@ func documentDiagnostic(_ context.Context, s *Server, params []byte) (any, error
 		return &protocol.RelatedUnchangedDocumentDiagnosticReport{UnchangedDocumentDiagnosticReport: protocol.UnchangedDocumentDiagnosticReport{
 			Kind: string(protocol.DocumentDiagnosticReportKindUnchanged), ResultID: id}}, nil
 	}
-	items := toDiagnostics(snap, enc, s.findings(snap))
+	findings, err := s.findingsContext(ctx, snap)
+	if err != nil {
+		return nil, err
+	}
+	items := toDiagnostics(snap, enc, findings)
 	if p, ok := s.features.(Publisher); ok {
 		// The work the analysis left (see Publisher) runs while the
 		// answer is sent.
-		go p.Published(snap)
+		s.goSafe("settling "+snap.URI, func() { p.Published(snap) })
 	}
 	return &protocol.RelatedFullDocumentDiagnosticReport{FullDocumentDiagnosticReport: protocol.FullDocumentDiagnosticReport{
 		Kind: string(protocol.DocumentDiagnosticReportKindFull), ResultID: &id, Items: items}}, nil
@@ -156,10 +170,21 @@ func workspaceDiagnostic(ctx context.Context, s *Server, params []byte) (any, er
 			UnchangedDocumentDiagnosticReport: protocol.UnchangedDocumentDiagnosticReport{Kind: string(protocol.DocumentDiagnosticReportKindUnchanged), ResultID: id},
 			URI:                               uri.URI(u), Version: version})
 	}
+	// Each sheet's analysis is waited for only while the client still
+	// wants the report: a cancelled request stops at the next sheet.
+	var cancelled error
 	full := func(snap *Snapshot, version *int32) {
+		if cancelled != nil {
+			return
+		}
+		findings, err := s.findingsContext(ctx, snap)
+		if err != nil {
+			cancelled = err
+			return
+		}
 		id := resultID(snap, gen)
 		report.Items = append(report.Items, &protocol.WorkspaceFullDocumentDiagnosticReport{
-			FullDocumentDiagnosticReport: protocol.FullDocumentDiagnosticReport{Kind: string(protocol.DocumentDiagnosticReportKindFull), ResultID: &id, Items: toDiagnostics(snap, enc, s.findings(snap))},
+			FullDocumentDiagnosticReport: protocol.FullDocumentDiagnosticReport{Kind: string(protocol.DocumentDiagnosticReportKindFull), ResultID: &id, Items: toDiagnostics(snap, enc, findings)},
 			URI:                          uri.URI(snap.URI), Version: version})
 	}
 	seen := map[string]bool{}
@@ -201,6 +226,9 @@ func workspaceDiagnostic(ctx context.Context, s *Server, params []byte) (any, er
 		full(snap, nil)
 		return read
 	})
+	if cancelled != nil {
+		return nil, cancelled
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -302,7 +330,7 @@ func (d *diagnosticScheduler) schedule(u string, immediate bool) {
 		w = &diagnosticWorker{kick: make(chan bool, 1), quit: make(chan struct{})}
 		d.workers[u] = w
 		d.wg.Add(1)
-		go d.run(u, w)
+		d.s.goSafe("the diagnostics of "+u, func() { d.run(u, w) })
 	}
 	select {
 	case w.kick <- immediate:
@@ -376,8 +404,15 @@ func (d *diagnosticScheduler) run(u string, w *diagnosticWorker) {
 		if !ok {
 			continue
 		}
-		d.publish(snap)
+		d.publishSafely(snap)
 	}
+}
+
+// publishSafely is publish with a panic reported and survived: the worker
+// goes on serving later edits of its document.
+func (d *diagnosticScheduler) publishSafely(snap *Snapshot) {
+	defer d.s.recoverPanic("the diagnostics of " + snap.URI)
+	d.publish(snap)
 }
 
 func (d *diagnosticScheduler) publish(snap *Snapshot) {

@@ -215,11 +215,11 @@ func didChangeConfiguration(_ context.Context, s *Server, params []byte) error {
 	if refresh && s.conn != nil {
 		// A call waits for its answer, which the read loop (running this
 		// notification) delivers: it must not be made from here.
-		go func() {
+		s.goSafe(protocol.MethodWorkspaceDiagnosticRefresh, func() {
 			if _, err := s.conn.Call(context.Background(), protocol.MethodWorkspaceDiagnosticRefresh, nil, nil); err != nil {
 				s.logf("%s: %v", protocol.MethodWorkspaceDiagnosticRefresh, err)
 			}
-		}()
+		})
 	}
 	return nil
 }

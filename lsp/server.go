@@ -81,6 +81,10 @@ type Server struct {
 
 	// disk keeps what was read from disk (files.go, diskcache.go).
 	disk diskFiles
+
+	// panicShown is set once the user has been shown that something
+	// panicked; later panics go to window/logMessage and the log alone.
+	panicShown atomic.Bool
 }
 
 // NewServer makes a server; Serve runs it on a connection.
@@ -105,6 +109,9 @@ func NewServer(opts Options) *Server {
 		s.cfg = *opts.Config
 	}
 	s.diags = newDiagnosticScheduler(s)
+	if r, ok := s.features.(panicReporting); ok {
+		r.reportPanicsTo(s.reportPanic)
+	}
 	return s
 }
 
@@ -170,10 +177,10 @@ func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) int {
 	// exits anyway, so the wait for the loop is bounded.
 	_ = rwc.Close()
 	closed := make(chan struct{})
-	go func() {
+	s.goSafe("closing the connection", func() {
 		_ = s.conn.Close()
 		close(closed)
-	}()
+	})
 	select {
 	case <-closed:
 	case <-time.After(250 * time.Millisecond):
@@ -185,8 +192,16 @@ func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) int {
 // order, so an edit is applied before any later request reads the document.
 // Requests are released to run concurrently (so $/cancelRequest can reach
 // them) after they are registered for cancellation.
-func (s *Server) handle(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+func (s *Server) handle(ctx context.Context, req *jsonrpc2.Request) (result any, err error) {
 	method := req.Method()
+	// This runs on the connection's read loop: a panic here would end the
+	// process.
+	defer func() {
+		if r := recover(); r != nil {
+			s.reportPanic("dispatching "+method, r, debug.Stack())
+			result, err = nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "internal error in %s: %v", method, r)
+		}
+	}()
 	if !req.IsCall() {
 		s.notification(ctx, method, req.Params())
 		return nil, nil
@@ -237,10 +252,10 @@ func (s *Server) handle(ctx context.Context, req *jsonrpc2.Request) (any, error)
 		err    error
 	}
 	done := make(chan answer, 1)
-	go func() {
+	s.goSafe(method, func() {
 		result, err := s.run(ctx, method, h, params)
 		done <- answer{result, err}
-	}()
+	})
 	select {
 	case a := <-done:
 		if ctx.Err() != nil && a.err == nil {
@@ -259,7 +274,7 @@ func (s *Server) handle(ctx context.Context, req *jsonrpc2.Request) (any, error)
 func (s *Server) run(ctx context.Context, method string, h requestFunc, params []byte) (result any, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			s.logf("panic in %s: %v\n%s", method, r, debug.Stack())
+			s.reportPanic(method, r, debug.Stack())
 			result, err = nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "internal error in %s: %v", method, r)
 		}
 	}()
@@ -303,11 +318,7 @@ func (s *Server) notification(ctx context.Context, method string, params []byte)
 		return
 	}
 	func() {
-		defer func() {
-			if r := recover(); r != nil {
-				s.logf("panic in %s: %v\n%s", method, r, debug.Stack())
-			}
-		}()
+		defer s.recoverPanic(method)
 		if err := h(ctx, s, params); err != nil {
 			s.logf("%s: %v", method, err)
 		}

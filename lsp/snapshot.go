@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"context"
 	"path"
 	"strings"
 	"sync"
@@ -113,7 +114,7 @@ type Snapshot struct {
 }
 
 type memoEntry struct {
-	once     sync.Once
+	done     chan struct{} // closed once value or panicked is set
 	value    any
 	panicked any // what compute panicked with, if it did
 }
@@ -122,30 +123,52 @@ type memoEntry struct {
 // parse or an analysis done for one request is shared by every later request
 // on the same version. compute must be a pure function of the snapshot.
 func (s *Snapshot) Memo(key any, compute func() any) any {
+	v, _ := s.MemoContext(context.Background(), key, compute)
+	return v
+}
+
+// MemoContext is Memo for a caller that may be cancelled: it stops waiting
+// for the value when ctx ends, returning ctx's error. The computation is
+// shared by every caller, so it is not cancelled with one: it goes on, on
+// a goroutine of its own, for the others and for the next request.
+func (s *Snapshot) MemoContext(ctx context.Context, key any, compute func() any) (any, error) {
 	s.memoMu.Lock()
 	if s.memo == nil {
 		s.memo = map[any]*memoEntry{}
 	}
 	e, ok := s.memo[key]
 	if !ok {
-		e = &memoEntry{}
+		e = &memoEntry{done: make(chan struct{})}
 		s.memo[key] = e
 	}
 	s.memoMu.Unlock()
-	e.once.Do(func() {
-		defer func() {
-			if r := recover(); r != nil {
-				e.panicked = r
-			}
-		}()
-		e.value = compute()
-	})
+	if !ok {
+		run := func() {
+			defer close(e.done)
+			defer func() {
+				if r := recover(); r != nil {
+					e.panicked = r
+				}
+			}()
+			e.value = compute()
+		}
+		if ctx.Done() == nil {
+			run()
+		} else {
+			go run()
+		}
+	}
+	select {
+	case <-e.done:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 	if e.panicked != nil {
 		// Every caller fails as the first did, each recovered by its own
 		// request, rather than reading a missing value.
 		panic(e.panicked)
 	}
-	return e.value
+	return e.value, nil
 }
 
 // NewSnapshot indexes text's lines. Line ends are "\n", "\r\n" and "\r", as
@@ -241,28 +264,35 @@ func (s *Snapshot) Offset(p Position, enc Encoding) int {
 		return len(s.Text)
 	}
 	line := s.LineSpan(p.Line)
-	if p.Character <= 0 {
-		return line.Start
+	return line.Start + characterOffset(s.Text[line.Start:line.End], p.Character, enc)
+}
+
+// characterOffset is the byte offset in line (a line's text without its
+// break) of the character-th character counted in enc, clamped to the
+// line's end and to the start of a character it falls inside.
+func characterOffset(line string, character int, enc Encoding) int {
+	if character <= 0 {
+		return 0
 	}
 	if enc == UTF8 {
-		off := min(line.Start+p.Character, line.End)
-		for off > line.Start && off < line.End && !utf8.RuneStart(s.Text[off]) {
+		off := min(character, len(line))
+		for off > 0 && off < len(line) && !utf8.RuneStart(line[off]) {
 			off--
 		}
 		return off
 	}
 	units := 0
-	for i, r := range s.Text[line.Start:line.End] {
+	for i, r := range line {
 		w := 1
 		if enc == UTF16 && r >= 0x10000 {
 			w = 2
 		}
-		if units+w > p.Character {
-			return line.Start + i
+		if units+w > character {
+			return i
 		}
 		units += w
 	}
-	return line.End
+	return len(line)
 }
 
 // Position converts a byte offset (clamped to the text) to an LSP position.

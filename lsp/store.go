@@ -2,7 +2,6 @@ package lsp
 
 import (
 	"sort"
-	"strings"
 	"sync"
 )
 
@@ -12,35 +11,6 @@ type Change struct {
 	Whole      bool
 	Start, End Position
 	Text       string
-}
-
-// Apply returns the snapshot that results from applying changes, in order, to
-// s. Each change's positions are read against the text left by the ones
-// before it, as the protocol says; out-of-range positions clamp.
-func (s *Snapshot) Apply(version int32, changes []Change, enc Encoding) *Snapshot {
-	text := s.Text
-	cur := s
-	for i, c := range changes {
-		if c.Whole {
-			text = c.Text
-		} else {
-			start := cur.Offset(c.Start, enc)
-			end := cur.Offset(c.End, enc)
-			if end < start {
-				start, end = end, start
-			}
-			var b strings.Builder
-			b.Grow(len(text) - (end - start) + len(c.Text))
-			b.WriteString(text[:start])
-			b.WriteString(c.Text)
-			b.WriteString(text[end:])
-			text = b.String()
-		}
-		if i+1 < len(changes) {
-			cur = NewSnapshot(s.URI, version, s.Kind, text)
-		}
-	}
-	return NewSnapshot(s.URI, version, s.Kind, text)
 }
 
 // Store holds the latest snapshot of every open document. Snapshots are

@@ -12,9 +12,14 @@ import (
 	"go.lsp.dev/jsonrpc2"
 )
 
-// maxFrame bounds one message body; a larger Content-Length is answered with
-// an error and its body skipped.
+// maxFrame bounds one message body (64 MiB: sixteen times the largest sheet
+// read from disk). A larger Content-Length is refused with an error answer
+// (to the message's id when its first bytes name one) and its body skipped
+// without being held in memory.
 const maxFrame = 64 << 20
+
+// idPrefix is how much of an oversized body is read to find its id.
+const idPrefix = 4 << 10
 
 // tolerantStream frames LSP messages like jsonrpc2's header stream, but a
 // frame the connection could not decode never reaches it: jsonrpc2 ends the
@@ -23,8 +28,18 @@ const maxFrame = 64 << 20
 // header itself (so a bad header costs one frame, not the stream) and checks
 // each body with jsonrpc2.DecodeMessage before handing it on; writes go
 // through jsonrpc2's own header stream.
+//
+// A wrong Content-Length would otherwise desynchronise the stream for good:
+// too short, the rest of the body is read as the next header; too long, the
+// body swallows the next message's header. Both are caught up on the next
+// "Content-Length:" (see resync.go): met in a header line after other text,
+// it starts the header afresh; met outside the JSON strings of a body that
+// does not decode, what follows it is given back to be read as a header.
+// A too-long length still waits for its bytes: a client that sends nothing
+// more until it is answered stalls, as it would with any LSP server.
 type tolerantStream struct {
 	in  *bufio.Reader
+	src *pushback // what in reads: the transport, behind bytes given back
 	out jsonrpc2.Stream
 	raw io.ReadWriteCloser
 	// onReject is told of each frame answered here, for the log.
@@ -32,20 +47,28 @@ type tolerantStream struct {
 }
 
 func newTolerantStream(rwc io.ReadWriteCloser, onReject func(string)) *tolerantStream {
-	return &tolerantStream{in: bufio.NewReaderSize(rwc, 64<<10), out: jsonrpc2.NewHeaderStream(rwc), raw: rwc, onReject: onReject}
+	src := &pushback{r: rwc}
+	return &tolerantStream{in: bufio.NewReaderSize(src, 64<<10), src: src, out: jsonrpc2.NewHeaderStream(rwc), raw: rwc, onReject: onReject}
 }
 
-// errorResponse is a JSON-RPC error with a null id: the answer to a message
-// whose id could not be read.
-func errorResponse(code jsonrpc2.Code, msg string) []byte {
-	return fmt.Appendf(nil, `{"jsonrpc":"2.0","id":null,"error":{"code":%d,"message":%s}}`, code, strconv.Quote(msg))
+// errorResponse is a JSON-RPC error answering id (raw JSON; null when the
+// message's id could not be read).
+func errorResponse(id []byte, code jsonrpc2.Code, msg string) []byte {
+	if len(id) == 0 {
+		id = []byte("null")
+	}
+	return fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%s,"error":{"code":%d,"message":%s}}`, id, code, strconv.Quote(msg))
 }
 
 func (s *tolerantStream) reject(ctx context.Context, code jsonrpc2.Code, reason string) error {
+	return s.rejectID(ctx, nil, code, reason)
+}
+
+func (s *tolerantStream) rejectID(ctx context.Context, id []byte, code jsonrpc2.Code, reason string) error {
 	if s.onReject != nil {
 		s.onReject(reason)
 	}
-	_, err := s.WriteFrame(ctx, errorResponse(code, reason))
+	_, err := s.WriteFrame(ctx, errorResponse(id, code, reason))
 	return err
 }
 
@@ -57,7 +80,12 @@ func (s *tolerantStream) ReadFrame(ctx context.Context) ([]byte, int64, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, 0, err
 		}
-		length, hdr, err := s.readHeader()
+		length, hdr, junk, err := s.readHeader()
+		if junk > 0 {
+			if werr := s.reject(ctx, jsonrpc2.ParseError, fmt.Sprintf("skipped %d bytes that were not a message before a Content-Length header", junk)); werr != nil {
+				return nil, 0, werr
+			}
+		}
 		if err != nil {
 			if errors.Is(err, errBadHeader) {
 				if werr := s.reject(ctx, jsonrpc2.ParseError, err.Error()); werr != nil {
@@ -68,11 +96,8 @@ func (s *tolerantStream) ReadFrame(ctx context.Context) ([]byte, int64, error) {
 			return nil, 0, err
 		}
 		if length > maxFrame {
-			if _, err := s.in.Discard(length); err != nil {
-				return nil, 0, io.ErrUnexpectedEOF
-			}
-			if werr := s.reject(ctx, jsonrpc2.ParseError, fmt.Sprintf("message of %d bytes is over the %d-byte limit", length, maxFrame)); werr != nil {
-				return nil, 0, werr
+			if err := s.refuseOversized(ctx, length); err != nil {
+				return nil, 0, err
 			}
 			continue
 		}
@@ -81,6 +106,11 @@ func (s *tolerantStream) ReadFrame(ctx context.Context) ([]byte, int64, error) {
 			return nil, 0, io.ErrUnexpectedEOF
 		}
 		if code, reason, ok := checkMessage(body); !ok {
+			// A body that swallowed the next message's header gives it back.
+			if at := findHeader(body); at >= 0 {
+				s.unread(body[at:])
+				reason += fmt.Sprintf(" (its Content-Length of %d ran %d bytes into the next message)", length, length-at)
+			}
 			if werr := s.reject(ctx, code, reason); werr != nil {
 				return nil, 0, werr
 			}
@@ -88,6 +118,46 @@ func (s *tolerantStream) ReadFrame(ctx context.Context) ([]byte, int64, error) {
 		}
 		return body, int64(hdr + length), nil
 	}
+}
+
+// refuseOversized answers a message over maxFrame and skips its body: its
+// first bytes are read for an id to answer, the rest is discarded (up to
+// the next header outside its JSON strings, should its length be a lie).
+func (s *tolerantStream) refuseOversized(ctx context.Context, length int) error {
+	prefix := make([]byte, min(length, idPrefix))
+	n, err := io.ReadFull(s.in, prefix)
+	prefix = prefix[:n]
+	reason := fmt.Sprintf("message of %d bytes is over the %d-byte limit", length, maxFrame)
+	if werr := s.rejectID(ctx, messageID(prefix), jsonrpc2.InvalidRequest, reason); werr != nil {
+		return werr
+	}
+	if err != nil {
+		return io.ErrUnexpectedEOF
+	}
+	var scan headerScan
+	if at := scan.feed(prefix); at >= 0 {
+		s.unread(append([]byte(headerName), prefix[at:]...))
+		return nil
+	}
+	return s.skip(length-n, &scan)
+}
+
+// skip discards up to n bytes, stopping early at a header that scan finds.
+func (s *tolerantStream) skip(n int, scan *headerScan) error {
+	for n > 0 {
+		if _, err := s.in.Peek(1); err != nil {
+			return io.ErrUnexpectedEOF
+		}
+		chunk, _ := s.in.Peek(min(n, s.in.Buffered()))
+		if at := scan.feed(chunk); at >= 0 {
+			_, _ = s.in.Discard(at)
+			s.unread([]byte(headerName))
+			return nil
+		}
+		_, _ = s.in.Discard(len(chunk))
+		n -= len(chunk)
+	}
+	return nil
 }
 
 // checkMessage reports whether jsonrpc2 can take body: one request,
@@ -115,27 +185,42 @@ var errBadHeader = errors.New("malformed message header")
 
 // readHeader reads one header block. A malformed block is consumed up to its
 // blank line and reported as errBadHeader; only a failing transport is
-// another error.
-func (s *tolerantStream) readHeader() (length, consumed int, err error) {
+// another error. junk counts the bytes dropped before a Content-Length
+// header that ended them (the rest of a body whose length was too short,
+// garbage lines): the block starts afresh there.
+func (s *tolerantStream) readHeader() (length, consumed, junk int, err error) {
 	length = -1
 	bad := ""
 	for {
 		line, err := s.in.ReadSlice('\n')
 		if err != nil {
 			if errors.Is(err, bufio.ErrBufferFull) {
-				// An overlong header line: drop it whole.
-				consumed += len(line)
+				// An overlong header line: drop it whole, unless a header
+				// starts in it.
 				for errors.Is(err, bufio.ErrBufferFull) {
-					line, err = s.in.ReadSlice('\n')
+					if at := indexFold(line, headerName); at >= 0 {
+						s.unread(line[at:])
+						line, err = line[:at], nil
+						break
+					}
 					consumed += len(line)
+					line, err = s.in.ReadSlice('\n')
 				}
 				if err != nil {
-					return 0, 0, eofIn(consumed, err)
+					return 0, 0, junk, eofIn(consumed, err)
 				}
+				consumed += len(line)
 				bad = "header line too long"
 				continue
 			}
-			return 0, 0, eofIn(consumed+len(line), err)
+			return 0, 0, junk, eofIn(consumed+len(line), err)
+		}
+		if at := indexFold(line, headerName); at > 0 || at == 0 && bad != "" {
+			// Whatever came before a Content-Length header is not part of
+			// this message.
+			junk += consumed + at
+			consumed, bad, length = 0, "", -1
+			line = line[at:]
 		}
 		consumed += len(line)
 		line = bytes.TrimRight(line, "\r\n")
@@ -163,20 +248,21 @@ func (s *tolerantStream) readHeader() (length, consumed int, err error) {
 	}
 	switch {
 	case bad != "":
-		// The body, if any, follows; without a trustworthy length it cannot be
-		// skipped, so skip what Content-Length said when it was readable.
-		if length > 0 && length <= maxFrame {
-			if _, err := s.in.Discard(length); err != nil {
-				return 0, 0, io.ErrUnexpectedEOF
+		// The body, if any, follows; without a trustworthy header it is
+		// skipped as far as Content-Length said when it was readable, up to
+		// the next header.
+		if length > 0 {
+			if err := s.skip(length, &headerScan{}); err != nil {
+				return 0, 0, junk, err
 			}
 		}
-		return 0, 0, fmt.Errorf("%w: %s", errBadHeader, bad)
+		return 0, 0, junk, fmt.Errorf("%w: %s", errBadHeader, bad)
 	case length < 0:
-		return 0, 0, fmt.Errorf("%w: no Content-Length", errBadHeader)
+		return 0, 0, junk, fmt.Errorf("%w: no Content-Length", errBadHeader)
 	case length == 0:
-		return 0, 0, fmt.Errorf("%w: empty message", errBadHeader)
+		return 0, 0, junk, fmt.Errorf("%w: empty message", errBadHeader)
 	}
-	return length, consumed, nil
+	return length, consumed, junk, nil
 }
 
 func eofIn(consumed int, err error) error {
