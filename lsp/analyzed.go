@@ -337,7 +337,7 @@ func (a *Analyzed) Hover(ctx context.Context, snap *Snapshot, cfg Config, off in
 			if d.Value == nil {
 				return Hover{}, false
 			}
-			return Hover{Span: sp, Markdown: render.Value(d.Value, hoverOptions(cfg))}, true
+			return Hover{Span: sp, Markdown: render.Descriptor(d.Node, d.Value, hoverOptions(cfg))}, true
 		}
 	}
 	return Hover{}, false

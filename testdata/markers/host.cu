@@ -20,3 +20,7 @@ int main() { return 0; }  // @nodiag
 const char* msg = "error: (%d, %d) out of range";  // @nodiag @hover("(%d")
 // TMA coordinates: (4,8):(1@0,1@1), a broken one: (4,8):(1@0,1@1
 // @hover("(4,8):(1@0,1@1)") @diag(re`1@1()$`, "syntax", "expected") @fix(re`1@1()$`, "Insert")
+// A tensor as CuTe prints it: mA: gmem_ptr[32b](GMEM_ADDR_A) o (8,4):(4,_1)
+// @hover("gmem_ptr")
+// sA: Sw<3,4,3>_smem_ptr[16b](SMEM_ADDR_A) o (8,64):(64,_1)
+// @hover("Sw<3,4,3>_smem")
