@@ -25,6 +25,9 @@ type Config struct {
 	// DiagnosticsDelay is the debounce window of diagnostics: edits closer
 	// together than it form a burst, analyzed once after it settles.
 	DiagnosticsDelay time.Duration `json:"-"`
+	// set records which settings the editor gave: those win over a
+	// project's .cute-lsp.json, which wins over the defaults.
+	set struct{ elementType, arch bool }
 }
 
 // DefaultConfig is the configuration before the editor says otherwise.
@@ -72,12 +75,14 @@ func (c Config) Merge(raw []byte) (Config, error) {
 			return c, fmt.Errorf("settings: defaultElementType is empty")
 		}
 		out.DefaultElementType = *in.DefaultElementType
+		out.set.elementType = true
 	}
 	if in.Arch != nil {
 		if *in.Arch == "" {
 			return c, fmt.Errorf("settings: arch is empty")
 		}
 		out.Arch = *in.Arch
+		out.set.arch = true
 	}
 	if in.DiagnosticsDelayMS != nil {
 		if *in.DiagnosticsDelayMS < 0 || *in.DiagnosticsDelayMS > 10000 {

@@ -41,7 +41,7 @@ func (s *Server) findingsContext(ctx context.Context, snap *Snapshot) ([]Finding
 		return nil, err
 	}
 	f, _ := v.([]Finding)
-	return f, nil
+	return s.projectFindings(snap.URI, f), nil
 }
 
 // safeFindings is findings with a panic in the analysis turned into an error.

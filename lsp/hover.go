@@ -18,6 +18,7 @@ func (s *Server) at(doc protocol.TextDocumentIdentifier, pos protocol.Position) 
 	if snap == nil {
 		return nil, 0, enc, cfg
 	}
+	cfg = withProject(cfg, s.projectConfig(snap.URI))
 	return snap, snap.Offset(fromPosition(pos), enc), enc, cfg
 }
 

@@ -82,6 +82,9 @@ type Server struct {
 	// disk keeps what was read from disk (files.go, diskcache.go).
 	disk diskFiles
 
+	// projects caches the .cute-lsp.json of each folder (project.go).
+	projects projectConfigs
+
 	// panicShown is set once the user has been shown that something
 	// panicked; later panics go to window/logMessage and the log alone.
 	panicShown atomic.Bool

@@ -206,7 +206,18 @@ func Load(file string) (*Config, error) {
 // Find returns the configuration that applies to a file or folder: the
 // nearest .cute-lsp.json in it (a folder) or a folder above, stopping after
 // the folder that holds .git. It returns nil and no error where there is none.
-func Find(target string) (*Config, error) {
+func Find(target string) (*Config, error) { return FindWithin(target, "") }
+
+// FindWithin is Find that also stops after the folder top (when not ""):
+// the language server reads no configuration above its workspace folder.
+func FindWithin(target, top string) (*Config, error) {
+	if top != "" {
+		abs, err := filepath.Abs(top)
+		if err != nil {
+			return nil, err
+		}
+		top = abs
+	}
 	dir, err := filepath.Abs(target)
 	if err != nil {
 		return nil, err
@@ -219,7 +230,7 @@ func Find(target string) (*Config, error) {
 		if _, err := os.Lstat(candidate); err == nil {
 			return Load(candidate)
 		}
-		if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
+		if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil || dir == top {
 			return nil, nil
 		}
 		parent := filepath.Dir(dir)

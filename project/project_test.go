@@ -146,3 +146,23 @@ func TestLoadBoundsSize(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 }
+
+// TestFindWithinStopsAtTop: the server's search ends at its workspace
+// folder even where no .git marks the repository.
+func TestFindWithinStopsAtTop(t *testing.T) {
+	root := t.TempDir()
+	ws := filepath.Join(root, "ws")
+	sub := filepath.Join(ws, "a")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, FileName), []byte(`{"arch": "above"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if c, err := FindWithin(sub, ws); err != nil || c != nil {
+		t.Errorf("read above the top: %+v, %v", c, err)
+	}
+	if c, err := FindWithin(sub, ""); err != nil || c == nil || c.Arch != "above" {
+		t.Errorf("without a top: %+v, %v", c, err)
+	}
+}
