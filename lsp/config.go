@@ -25,8 +25,10 @@ type Config struct {
 	// DiagnosticsDelay is the debounce window of diagnostics: edits closer
 	// together than it form a burst, analyzed once after it settles.
 	DiagnosticsDelay time.Duration `json:"-"`
-	// set records which settings the editor gave: those win over a
-	// project's .cute-lsp.json, which wins over the defaults.
+	// set records which settings the editor gave a value other than the
+	// default: those win over a project's .cute-lsp.json, which wins over
+	// the defaults. (VS Code sends every setting, defaults included, so a
+	// value equal to the default cannot tell a choice from no choice.)
 	set struct{ elementType, arch bool }
 }
 
@@ -75,14 +77,14 @@ func (c Config) Merge(raw []byte) (Config, error) {
 			return c, fmt.Errorf("settings: defaultElementType is empty")
 		}
 		out.DefaultElementType = *in.DefaultElementType
-		out.set.elementType = true
+		out.set.elementType = out.DefaultElementType != DefaultConfig().DefaultElementType
 	}
 	if in.Arch != nil {
 		if *in.Arch == "" {
 			return c, fmt.Errorf("settings: arch is empty")
 		}
 		out.Arch = *in.Arch
-		out.set.arch = true
+		out.set.arch = out.Arch != DefaultConfig().Arch
 	}
 	if in.DiagnosticsDelayMS != nil {
 		if *in.DiagnosticsDelayMS < 0 || *in.DiagnosticsDelayMS > 10000 {
