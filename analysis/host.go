@@ -17,6 +17,9 @@ type Host struct {
 	Language    Language
 	Descriptors []*Descriptor
 	Findings    []Finding
+	// Code is the CuTe code of a C++/CUDA or Python file (nil when it has
+	// none), evaluated on demand; see code.go.
+	Code *Code
 }
 
 // Descriptor is one descriptor found in a host file, with its value.
@@ -37,6 +40,7 @@ type region struct {
 // AnalyzeHost finds and evaluates the descriptors of a host file.
 func AnalyzeHost(filename string, src []byte) *Host {
 	h := &Host{Src: src, Language: LanguageOf(filename)}
+	h.Code = ReadCode(h.Language, src)
 	text := string(src)
 	lines := newLineIndex(text)
 	var regions []region

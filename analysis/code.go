@@ -1,0 +1,342 @@
+package analysis
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+
+	"github.com/cute-lsp/cute-lsp/layout"
+	"github.com/cute-lsp/cute-lsp/source"
+)
+
+// Code is the CuTe code of a C++/CUDA or Python file (layouts written as
+// code, not descriptors): what package source read, evaluated on demand by
+// CuTe's operations (layout.Apply), as CuTe C++ would evaluate it.
+//
+// Evaluation never reports an error: code this evaluator cannot resolve (a
+// name bound elsewhere, a type it does not know, an operation CuTe would
+// need the rest of the program for) simply has no value, so a layout
+// written in a way it does not follow is a missed hover, never a false
+// error. Integer literals are run-time values in C++ (CuTe's make_shape(8)
+// holds an int) and static in the DSL; Int<N>, _N and C<N> are static; a
+// function or template parameter is an unknown run-time value ("?").
+type Code struct {
+	File   *source.File
+	python bool
+	memo   map[int]codeResult
+}
+
+type codeResult struct {
+	v       layout.Value
+	pending bool
+}
+
+// errUnresolved marks code that has no value here; it is never shown.
+var errUnresolved = errors.New("unresolved")
+
+// ReadCode reads the CuTe code of a host file; nil for other languages or
+// when the file names nothing of CuTe's.
+func ReadCode(lang Language, src []byte) *Code {
+	if !source.CodeCandidate(src) {
+		return nil
+	}
+	switch lang {
+	case LangCpp:
+		return &Code{File: source.ReadCpp(src), memo: map[int]codeResult{}}
+	case LangPython:
+		return &Code{File: source.ReadPython(src), python: true, memo: map[int]codeResult{}}
+	}
+	return nil
+}
+
+// CodeValue is the value of the code at an offset.
+type CodeValue struct {
+	Start, End int    // the hovered expression or name
+	Name       string // the name, when a name was hovered
+	Value      layout.Value
+	Printed    string // as CuTe C++ prints it
+}
+
+// At is the value of the innermost expression (or name) at off, if it has one.
+func (c *Code) At(off int) (CodeValue, bool) {
+	if c == nil {
+		return CodeValue{}, false
+	}
+	for i, b := range c.File.Bindings {
+		if b.NameAt.End > b.NameAt.Start && b.NameAt.Contains(off) {
+			v, err := c.binding(i, 0)
+			if err != nil {
+				return CodeValue{}, false
+			}
+			return CodeValue{Start: b.NameAt.Start, End: b.NameAt.End, Name: b.Name, Value: v, Printed: CuTePrint(v)}, true
+		}
+	}
+	for _, root := range c.rootsAt(off) {
+		path := source.Path(root, off)
+		// From the innermost node outwards, the first that has a value; a
+		// function's name stands for its call.
+		for k := len(path) - 1; k >= 0; k-- {
+			n := path[k]
+			if id, ok := n.(*source.Ident); ok && k > 0 {
+				if call, ok := path[k-1].(*source.Call); ok && call.Fun == id {
+					continue
+				}
+			}
+			v, err := c.eval(n, nil, 0)
+			if err != nil {
+				continue
+			}
+			s, e := n.Span()
+			cv := CodeValue{Start: s, End: e, Value: v, Printed: CuTePrint(v)}
+			if id, ok := n.(*source.Ident); ok {
+				cv.Name = id.Full
+			}
+			return cv, true
+		}
+	}
+	return CodeValue{}, false
+}
+
+// rootsAt is the roots whose range holds off.
+func (c *Code) rootsAt(off int) []source.Node {
+	var out []source.Node
+	for _, r := range c.File.Roots {
+		s, e := r.Span()
+		if s <= off && off <= e {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// Values evaluates every binding and root: how many there are, and how
+// many have a value (the layouts among them counted apart).
+func (c *Code) Values() (roots, evaluated, layouts int) {
+	if c == nil {
+		return 0, 0, 0
+	}
+	for _, r := range c.File.Roots {
+		roots++
+		v, err := c.eval(r, nil, 0)
+		if err != nil {
+			continue
+		}
+		evaluated++
+		switch v.(type) {
+		case layout.Layout, layout.Composed, PointerComposed:
+			layouts++
+		}
+	}
+	return roots, evaluated, layouts
+}
+
+// maxEvalDepth bounds the nesting of evaluation (names and alias templates
+// referring to each other).
+const maxEvalDepth = 64
+
+// binding is the value of binding i (memoized when it is not a template).
+func (c *Code) binding(i, depth int) (layout.Value, error) {
+	if r, ok := c.memo[i]; ok {
+		if r.pending || r.v == nil {
+			return nil, errUnresolved
+		}
+		return r.v, nil
+	}
+	b := c.File.Bindings[i]
+	if b.Unknown {
+		return layout.Unknown(), nil
+	}
+	if b.Value == nil || depth > maxEvalDepth {
+		return nil, errUnresolved
+	}
+	c.memo[i] = codeResult{pending: true}
+	v, err := c.eval(b.Value, nil, depth+1)
+	if err != nil {
+		v = nil
+	}
+	c.memo[i] = codeResult{v: v}
+	if v == nil {
+		return nil, errUnresolved
+	}
+	return v, nil
+}
+
+// lookup finds the binding of name visible at off: the latest one.
+func (c *Code) lookup(name string, off int) (int, bool) {
+	for i := len(c.File.Bindings) - 1; i >= 0; i-- {
+		b := &c.File.Bindings[i]
+		if b.Name == name && b.Visible.Start <= off && off < b.Visible.End {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// scope holds the arguments of an alias template being instantiated.
+type scope map[string]layout.Value
+
+func (c *Code) eval(n source.Node, sc scope, depth int) (layout.Value, error) {
+	if depth > maxEvalDepth {
+		return nil, errUnresolved
+	}
+	switch n := n.(type) {
+	case *source.Int:
+		if n.Static || c.python {
+			return layout.Int(n.Value), nil
+		}
+		return layout.Dyn(n.Value), nil
+	case *source.Ident:
+		return c.ident(n, sc, depth)
+	case *source.Call:
+		return c.call(n, sc, depth)
+	case *source.Binary:
+		return c.binary(n, sc, depth)
+	case *source.Unary:
+		x, err := c.intLeaf(n.X, sc, depth)
+		if err != nil {
+			return nil, err
+		}
+		switch n.Op {
+		case "+":
+			return x, nil
+		case "-":
+			if x.IsUnknown() {
+				return x, nil
+			}
+			return withStatic(-x.Value(), x.IsStatic()), nil
+		}
+	case *source.Tuple:
+		return c.tuple(n.Elems, sc, depth)
+	case *source.Attr:
+		x, err := c.eval(n.X, sc, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		return c.member(n.Name, x, nil)
+	}
+	return nil, errUnresolved
+}
+
+func withStatic(v int64, static bool) layout.IntTuple {
+	if static {
+		return layout.Int(v)
+	}
+	return layout.Dyn(v)
+}
+
+// ident resolves a name: a binding, a template argument, CuTe's _N, _,
+// the layout tags, smem_ptr_flag.
+func (c *Code) ident(n *source.Ident, sc scope, depth int) (layout.Value, error) {
+	if n.Qualifier() == "" {
+		if v, ok := sc[n.Name]; ok {
+			return v, nil
+		}
+		if i, ok := c.lookup(n.Name, n.Start); ok {
+			if c.File.Bindings[i].Template {
+				return nil, errUnresolved // an alias template named without its arguments
+			}
+			return c.binding(i, depth+1)
+		}
+	} else if c.python {
+		// x.shape where x is bound: an attribute of a value.
+		parts := strings.Split(n.Full, ".")
+		if i, ok := c.lookup(parts[0], n.Start); ok && len(parts) == 2 {
+			x, err := c.binding(i, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			return c.member(parts[1], x, nil)
+		}
+	}
+	if v, ok := staticName(n.Name); ok {
+		return v, nil
+	}
+	switch n.Name {
+	case "_", "Underscore":
+		return layout.Underscore(), nil
+	case "LayoutLeft", "GenColMajor":
+		return layout.LayoutLeft, nil
+	case "LayoutRight", "GenRowMajor":
+		return layout.LayoutRight, nil
+	case "smem_ptr_flag":
+		return ptrFlag(1), nil
+	}
+	return nil, errUnresolved
+}
+
+// staticName reads CuTe's static integer names: _8, _0, _m1 (-1).
+func staticName(name string) (layout.IntTuple, bool) {
+	if len(name) < 2 || name[0] != '_' {
+		return layout.IntTuple{}, false
+	}
+	digits, neg := name[1:], false
+	if digits[0] == 'm' {
+		digits, neg = digits[1:], true
+	}
+	if digits == "" || len(digits) > 1 && digits[0] == '0' {
+		return layout.IntTuple{}, false
+	}
+	v, err := strconv.ParseInt(digits, 10, 63)
+	if err != nil {
+		return layout.IntTuple{}, false
+	}
+	if neg {
+		v = -v
+	}
+	return layout.Int(v), true
+}
+
+// ptrFlag is smem_ptr_flag_bits<B>, the pointer stage of a ComposedLayout
+// type (it prints smem_ptr[Bb](unset)).
+type ptrFlag int
+
+func (p ptrFlag) String() string { return "smem_ptr[" + strconv.Itoa(int(p)) + "b](unset)" }
+
+// PointerComposed is ComposedLayout<Swizzle, smem_ptr_flag_bits<B>, L>:
+// the swizzle acts on the pointer's addresses, and CuTe prints the
+// pointer stage (Sw<3,4,3> o smem_ptr[16b](unset) o L).
+type PointerComposed struct {
+	Outer layout.Swizzle
+	Bits  int
+	Inner layout.Layout
+}
+
+func (p PointerComposed) String() string {
+	return p.Outer.String() + " o " + ptrFlag(p.Bits).String() + " o " + p.Inner.String()
+}
+
+// Plain is the function as offsets: the swizzle on the layout's offsets.
+func (p PointerComposed) Plain() layout.Value {
+	return layout.Composed{Outer: p.Outer, Offset: layout.Int(0), Inner: p.Inner}
+}
+
+// CuTePrint prints a value as CuTe C++'s print() does: static integers
+// with "_", run-time ones without, composed layouts with their stages.
+func CuTePrint(v layout.Value) string {
+	switch v := v.(type) {
+	case layout.IntTuple:
+		return v.Format(true)
+	case layout.Layout:
+		return v.Format(true)
+	case layout.Composed:
+		return v.Format(true)
+	case PointerComposed:
+		return v.Outer.String() + " o " + ptrFlag(v.Bits).String() + " o " + v.Inner.Format(true)
+	case layout.Tiler:
+		parts := make([]string, len(v.Modes))
+		for i, m := range v.Modes {
+			switch {
+			case m.Skip:
+				parts[i] = "_"
+			case m.Sub != nil:
+				parts[i] = CuTePrint(*m.Sub)
+			case m.Int:
+				parts[i] = m.Layout.Shape.Format(true)
+			default:
+				parts[i] = m.Layout.Format(true)
+			}
+		}
+		return "(" + strings.Join(parts, ",") + ")"
+	}
+	return v.String()
+}

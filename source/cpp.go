@@ -1,0 +1,370 @@
+package source
+
+// ReadCpp reads the CuTe code of a C++/CUDA file: its bindings and the
+// expressions that call CuTe's layout functions or name its types.
+func ReadCpp(src []byte) *File {
+	r := &cppReader{src: src, toks: cppTokens(src)}
+	r.p = parser{src: src, toks: r.toks, cpp: true, templates: r.templateNames()}
+	r.match = matchBrackets(r.p)
+	r.read()
+	return &r.f
+}
+
+type cppReader struct {
+	src   []byte
+	toks  []token
+	p     parser
+	match []int // for each bracket token, the index of its partner; -1 if none
+	f     File
+	// template parameters of the template clause just read, for the
+	// declaration that follows it.
+	pending    []string
+	pendingEnd int // token index right after the clause's ">"
+}
+
+// templateNames adds the file's alias templates (template<...> using X =)
+// to CuTe's template names.
+func (r *cppReader) templateNames() map[string]bool {
+	names := cppTemplates
+	for i := 0; i+1 < len(r.toks); i++ {
+		t := r.toks[i]
+		if t.kind != tIdent || string(r.src[t.start:t.end]) != "using" || i == 0 || !r.isPunctAt(i-1, ">") {
+			continue
+		}
+		if i+2 < len(r.toks) && r.toks[i+1].kind == tIdent && r.isPunctAt(i+2, "=") {
+			if names == nil || len(names) == len(cppTemplates) {
+				copied := make(map[string]bool, len(cppTemplates)+4)
+				for k := range cppTemplates {
+					copied[k] = true
+				}
+				names = copied
+			}
+			names[string(r.src[r.toks[i+1].start:r.toks[i+1].end])] = true
+		}
+	}
+	return names
+}
+
+func (r *cppReader) isPunctAt(i int, s string) bool {
+	return i >= 0 && i < len(r.toks) && r.toks[i].kind == tPunct && string(r.src[r.toks[i].start:r.toks[i].end]) == s
+}
+
+func (r *cppReader) word(i int) string {
+	if i < 0 || i >= len(r.toks) || r.toks[i].kind != tIdent {
+		return ""
+	}
+	return string(r.src[r.toks[i].start:r.toks[i].end])
+}
+
+// matchBrackets pairs (), [] and {} tokens; unmatched ones get -1.
+func matchBrackets(p parser) []int {
+	match := make([]int, len(p.toks))
+	var stack []int
+	for i, t := range p.toks {
+		match[i] = -1
+		if t.kind != tPunct || t.end-t.start != 1 {
+			continue
+		}
+		switch c := p.src[t.start]; c {
+		case '(', '[', '{':
+			stack = append(stack, i)
+		case ')', ']', '}':
+			open := map[byte]byte{')': '(', ']': '[', '}': '{'}[c]
+			// Pop to the nearest opener of this kind: a stray closer of
+			// another kind (half-typed code) does not unbalance the rest.
+			for k := len(stack) - 1; k >= 0; k-- {
+				if p.src[p.toks[stack[k]].start] == open {
+					match[stack[k]], match[i] = i, stack[k]
+					stack = stack[:k]
+					break
+				}
+			}
+		}
+	}
+	return match
+}
+
+// blockEnd is the end offset of the innermost {...} enclosing token i (the
+// file's end at top level).
+func (r *cppReader) blockEnd(open []int) int {
+	for k := len(open) - 1; k >= 0; k-- {
+		if m := r.match[open[k]]; m >= 0 {
+			return r.toks[m].end
+		}
+	}
+	return len(r.src)
+}
+
+// integral type names: a parameter or declaration of one of these is an integer.
+var cppIntegral = setOf("int", "unsigned", "long", "short", "size_t", "int32_t", "int64_t", "uint32_t",
+	"uint64_t", "int8_t", "uint8_t", "int16_t", "uint16_t", "index_t", "ptrdiff_t", "char")
+
+func (r *cppReader) read() {
+	var braces []int // open '{' token indices
+	var parens []int // open '(' token indices
+	for i := 0; i < len(r.toks); {
+		t := r.toks[i]
+		if t.kind == tPunct && t.end-t.start == 1 {
+			switch r.src[t.start] {
+			case '{':
+				braces = append(braces, i)
+			case '}':
+				if len(braces) > 0 {
+					braces = braces[:len(braces)-1]
+				}
+			case '(':
+				parens = append(parens, i)
+			case ')':
+				if len(parens) > 0 {
+					parens = parens[:len(parens)-1]
+				}
+			case ';':
+				parens = parens[:0]
+			}
+			i++
+			continue
+		}
+		if t.kind != tIdent {
+			i++
+			continue
+		}
+		w := r.word(i)
+		switch {
+		case w == "template" && r.isPunctAt(i+1, "<"):
+			i = r.templateClause(i+1, braces)
+			continue
+		case w == "using" && r.word(i+1) != "" && r.isPunctAt(i+2, "="):
+			i = r.binding(i+1, i+3, braces)
+			continue
+		case r.isPunctAt(i+1, "=") && !r.isPunctAt(i-1, ".") && !r.isPunctAt(i-1, "->") && !r.isPunctAt(i-1, "::") && r.declares(i):
+			if len(parens) > 0 {
+				r.parameter(i, parens[len(parens)-1], braces)
+				i++
+				continue
+			}
+			i = r.binding(i, i+2, braces)
+			continue
+		case len(parens) > 0 && cppIntegral[r.word(r.typeWordBefore(i))] && (r.isPunctAt(i+1, ",") || r.isPunctAt(i+1, ")")):
+			r.parameter(i, parens[len(parens)-1], braces)
+			i++
+			continue
+		}
+		if r.isPunctAt(i-1, "::") || r.isPunctAt(i-1, ".") || r.isPunctAt(i-1, "->") {
+			i++
+			continue
+		}
+		if codeNames[r.lastComponent(i)] {
+			i = r.root(i, braces)
+			continue
+		}
+		i++
+	}
+}
+
+// lastComponent is the last name of the qualified name starting at i.
+func (r *cppReader) lastComponent(i int) string {
+	for r.isPunctAt(i+1, "::") && r.word(i+2) != "" {
+		i += 2
+	}
+	return r.word(i)
+}
+
+// typeWordBefore is the index of the type word before the declared name at
+// i, looking past "const", "&", "*" and "&&".
+func (r *cppReader) typeWordBefore(i int) int {
+	j := i - 1
+	for j >= 0 && (r.word(j) == "const" || r.word(j) == "volatile" || r.isPunctAt(j, "&") || r.isPunctAt(j, "&&") || r.isPunctAt(j, "*")) {
+		j--
+	}
+	return j
+}
+
+// declares reports whether the name at i (followed by "=") is being
+// declared: a type (a word that is not a keyword, or a template-id's ">")
+// comes before it.
+func (r *cppReader) declares(i int) bool {
+	j := r.typeWordBefore(i)
+	if j < 0 {
+		return false
+	}
+	if r.isPunctAt(j, ">") {
+		return true
+	}
+	switch w := r.word(j); w {
+	case "", "return", "case", "goto", "else", "do", "throw", "co_return", "co_yield", "new", "delete", "operator", "sizeof":
+		return false
+	}
+	return true
+}
+
+// templateClause reads "<...>" at lt, remembers its parameter names for
+// the declaration that follows, binds its integer parameters as unknowns
+// there, and returns the index after ">".
+func (r *cppReader) templateClause(lt int, braces []int) int {
+	depth := 0
+	var names []string
+	var intNames []string
+	segStart := lt + 1
+	end := -1
+	for j := lt; j < len(r.toks); j++ {
+		switch {
+		case r.isPunctAt(j, "<"):
+			depth++
+		case r.isPunctAt(j, ">") || r.isPunctAt(j, ","):
+			if r.isPunctAt(j, ">") {
+				depth--
+			}
+			if depth == 0 && r.isPunctAt(j, ">") || depth == 1 && r.isPunctAt(j, ",") {
+				if name, integral := r.templateParam(segStart, j); name != "" {
+					names = append(names, name)
+					if integral {
+						intNames = append(intNames, name)
+					}
+				}
+				segStart = j + 1
+			}
+			if depth == 0 {
+				end = j
+			}
+		case r.isPunctAt(j, ";") || r.isPunctAt(j, "{") || r.isPunctAt(j, "("):
+			if depth > 0 && !r.isPunctAt(j, "(") {
+				return j
+			}
+		}
+		if end >= 0 {
+			break
+		}
+	}
+	if end < 0 {
+		return lt + 1
+	}
+	r.pending, r.pendingEnd = names, end+1
+	// The integer parameters are unknown in the entity the clause declares:
+	// up to its ";" or the end of its body.
+	visibleEnd := r.entityEnd(end+1, braces)
+	for _, n := range intNames {
+		r.f.Bindings = append(r.f.Bindings, Binding{Name: n, Unknown: true, Visible: Range{r.toks[end].end, visibleEnd}})
+	}
+	return end + 1
+}
+
+// templateParam reads one template parameter "int N", "class T = X",
+// "int... Is": its name, and whether it is an integer (not a type).
+func (r *cppReader) templateParam(from, to int) (string, bool) {
+	end := to
+	for j := from; j < to; j++ {
+		if r.isPunctAt(j, "=") {
+			end = j
+			break
+		}
+	}
+	if end-1 < from || r.word(end-1) == "" {
+		return "", false
+	}
+	name := r.word(end - 1)
+	kind := r.word(from)
+	switch kind {
+	case "class", "typename", "template":
+		return name, false
+	}
+	if end-1 == from {
+		return "", false
+	}
+	return name, true
+}
+
+// entityEnd is the end offset of the declaration starting at token i: its
+// ";" at depth 0, or the end of its first {...} body.
+func (r *cppReader) entityEnd(i int, braces []int) int {
+	for j := i; j < len(r.toks); j++ {
+		switch {
+		case r.isPunctAt(j, ";"):
+			return r.toks[j].end
+		case r.isPunctAt(j, "{"), r.isPunctAt(j, "("), r.isPunctAt(j, "["):
+			if m := r.match[j]; m > j {
+				if r.isPunctAt(j, "{") {
+					return r.toks[m].end
+				}
+				j = m
+			}
+		case r.isPunctAt(j, "}"):
+			return r.toks[j].start
+		}
+	}
+	return r.blockEnd(braces)
+}
+
+// binding reads "name = expr" with the name at nameAt and the value at
+// valueAt; the name is visible after the value to the end of the block.
+func (r *cppReader) binding(nameAt, valueAt int, braces []int) int {
+	r.p.pos = valueAt
+	v := r.p.expr(0)
+	if v == nil {
+		return valueAt
+	}
+	b := Binding{Name: r.word(nameAt), NameAt: Range{r.toks[nameAt].start, r.toks[nameAt].end}, Value: v}
+	if r.pendingEnd > 0 && (r.pendingEnd == nameAt-1 || r.pendingEnd == nameAt) {
+		b.Params, b.Template = r.pending, true
+	}
+	_, e := v.Span()
+	b.Visible = Range{e, r.blockEnd(braces)}
+	r.f.Bindings = append(r.f.Bindings, b)
+	r.f.Roots = append(r.f.Roots, v)
+	return r.p.pos
+}
+
+// parameter binds a function parameter of integral type at i as an
+// unknown run-time integer, visible in the function's body.
+func (r *cppReader) parameter(i, open int, braces []int) {
+	if !cppIntegral[r.word(r.typeWordBefore(i))] {
+		return
+	}
+	end := r.toks[i].end
+	if m := r.match[open]; m > 0 {
+		end = r.toks[m].end
+		for j := m + 1; j < len(r.toks) && j < m+24; j++ {
+			if r.isPunctAt(j, ";") {
+				break
+			}
+			if r.isPunctAt(j, "{") {
+				if mm := r.match[j]; mm > j {
+					end = r.toks[mm].end
+				}
+				break
+			}
+		}
+	}
+	r.f.Bindings = append(r.f.Bindings, Binding{Name: r.word(i), NameAt: Range{r.toks[i].start, r.toks[i].end}, Unknown: true, Visible: Range{r.toks[i].end, end}})
+}
+
+// root reads the expression starting at i; when a declared name follows a
+// type (Layout<...> x{}; Layout<...> x = ...;), it binds the name.
+func (r *cppReader) root(i int, braces []int) int {
+	r.p.pos = i
+	x := r.p.expr(0)
+	if x == nil {
+		return i + 1
+	}
+	j := r.p.pos
+	r.f.Roots = append(r.f.Roots, x)
+	if c, ok := x.(*Call); ok && c.HasTArgs && !c.Paren && !c.Braced && r.word(j) != "" {
+		name := j
+		switch {
+		case r.isPunctAt(j+1, "="):
+			return r.binding(name, j+2, braces)
+		case r.isPunctAt(j+1, "{") || r.isPunctAt(j+1, "("):
+			var value Node = x
+			if m := r.match[j+1]; m != j+2 {
+				value = nil // constructed from arguments: not read
+			}
+			b := Binding{Name: r.word(name), NameAt: Range{r.toks[name].start, r.toks[name].end}, Value: value, Visible: Range{r.toks[name].end, r.blockEnd(braces)}}
+			r.f.Bindings = append(r.f.Bindings, b)
+			return j + 1
+		case r.isPunctAt(j+1, ";"):
+			b := Binding{Name: r.word(name), NameAt: Range{r.toks[name].start, r.toks[name].end}, Value: x, Visible: Range{r.toks[name].end, r.blockEnd(braces)}}
+			r.f.Bindings = append(r.f.Bindings, b)
+			return j + 1
+		}
+	}
+	return j
+}
