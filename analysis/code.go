@@ -24,6 +24,7 @@ type Code struct {
 	File   *source.File
 	python bool
 	memo   map[int]codeResult
+	byName map[string][]int // binding indices by name, in source order
 }
 
 type codeResult struct {
@@ -40,13 +41,21 @@ func ReadCode(lang Language, src []byte) *Code {
 	if !source.CodeCandidate(src) {
 		return nil
 	}
+	var c *Code
 	switch lang {
 	case LangCpp:
-		return &Code{File: source.ReadCpp(src), memo: map[int]codeResult{}}
+		c = &Code{File: source.ReadCpp(src)}
 	case LangPython:
-		return &Code{File: source.ReadPython(src), python: true, memo: map[int]codeResult{}}
+		c = &Code{File: source.ReadPython(src), python: true}
+	default:
+		return nil
 	}
-	return nil
+	c.memo = map[int]codeResult{}
+	c.byName = map[string][]int{}
+	for i, b := range c.File.Bindings {
+		c.byName[b.Name] = append(c.byName[b.Name], i)
+	}
+	return c
 }
 
 // CodeValue is the value of the code at an offset.
@@ -86,6 +95,9 @@ func (c *Code) At(off int) (CodeValue, bool) {
 			if err != nil {
 				continue
 			}
+			if !worthShowing(n, v) {
+				return CodeValue{}, false
+			}
 			s, e := n.Span()
 			cv := CodeValue{Start: s, End: e, Value: v, Printed: CuTePrint(v)}
 			if id, ok := n.(*source.Ident); ok {
@@ -95,6 +107,20 @@ func (c *Code) At(off int) (CodeValue, bool) {
 		}
 	}
 	return CodeValue{}, false
+}
+
+// worthShowing reports whether the value of n tells more than its text: a
+// literal, or a name holding a run-time integer, is left alone (hovering
+// every loop counter of a kernel would be noise).
+func worthShowing(n source.Node, v layout.Value) bool {
+	if _, ok := n.(*source.Int); ok {
+		return false
+	}
+	if t, ok := v.(layout.IntTuple); ok && t.IsLeaf() && !t.IsStatic() {
+		_, call := n.(*source.Call)
+		return call && !t.IsUnknown()
+	}
+	return true
 }
 
 // rootsAt is the roots whose range holds off.
@@ -163,10 +189,11 @@ func (c *Code) binding(i, depth int) (layout.Value, error) {
 
 // lookup finds the binding of name visible at off: the latest one.
 func (c *Code) lookup(name string, off int) (int, bool) {
-	for i := len(c.File.Bindings) - 1; i >= 0; i-- {
-		b := &c.File.Bindings[i]
-		if b.Name == name && b.Visible.Start <= off && off < b.Visible.End {
-			return i, true
+	same := c.byName[name]
+	for k := len(same) - 1; k >= 0; k-- {
+		b := &c.File.Bindings[same[k]]
+		if b.Visible.Start <= off && off < b.Visible.End {
+			return same[k], true
 		}
 	}
 	return 0, false
@@ -247,6 +274,9 @@ func (c *Code) ident(n *source.Ident, sc scope, depth int) (layout.Value, error)
 			}
 			return c.member(parts[1], x, nil)
 		}
+	}
+	if !c.cuteQualified(n) {
+		return nil, errUnresolved
 	}
 	if v, ok := staticName(n.Name); ok {
 		return v, nil

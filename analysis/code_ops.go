@@ -62,6 +62,9 @@ func (c *Code) call(n *source.Call, sc scope, depth int) (layout.Value, error) {
 			return nil, errUnresolved
 		}
 	}
+	if !c.cuteQualified(n.Fun) {
+		return nil, errUnresolved // cutlass::Coord<2> is not cute::Coord
+	}
 	if _, ok := staticName(name); ok && len(n.Args) == 0 && !n.HasTArgs {
 		return c.ident(n.Fun, sc, depth)
 	}
@@ -291,6 +294,19 @@ func (c *Code) instantiate(i int, n *source.Call, sc scope, depth int) (layout.V
 	return c.eval(b.Value, inner, depth+1)
 }
 
+// cuteQualified reports whether a name's qualifier is CuTe's namespace or
+// module (or there is none): cute::Layout, cute.make_layout, make_layout.
+func (c *Code) cuteQualified(id *source.Ident) bool {
+	q := id.Qualifier()
+	if q == "" {
+		return c.python || c.File.CuteAt(id.Start)
+	}
+	if c.python {
+		return c.File.Modules[q]
+	}
+	return q == "cute" || q == "::cute"
+}
+
 func firstDotted(s string) string {
 	for i := 0; i < len(s); i++ {
 		if s[i] == '.' {
@@ -452,6 +468,9 @@ func makeLayoutLike(x layout.Value) (layout.Value, error) {
 // member is x.shape(), x.stride(), x.layout(), x.size() (and the DSL's
 // attributes x.shape, x.stride).
 func (c *Code) member(name string, x layout.Value, _ []layout.Value) (layout.Value, error) {
+	if t, ok := x.(layout.IntTuple); ok && t.IsUnknown() {
+		return nil, errUnresolved // a parameter: a tensor, a layout, anything
+	}
 	switch name {
 	case "shape", "stride":
 		return apply(name, x)
@@ -537,6 +556,9 @@ func (c *Code) binary(n *source.Binary, sc scope, depth int) (layout.Value, erro
 
 // tuple is a DSL tuple: an integer tuple, or a tiler when it holds layouts.
 func (c *Code) tuple(elems []source.Node, sc scope, depth int) (layout.Value, error) {
+	if len(elems) == 0 {
+		return nil, errUnresolved // [] or (): a Python list or tuple, rarely CuTe's ()
+	}
 	vs, err := c.values(elems, sc, depth)
 	if err != nil {
 		return nil, err

@@ -188,7 +188,7 @@ func (a *Analyzed) Hover(_ context.Context, snap *Snapshot, cfg Config, off int)
 			}
 			return Hover{Span: sp, Markdown: render.Value(d.Value, hoverOptions(cfg))}, true
 		}
-		if cv, ok := h.Code.At(off); ok {
+		if cv, ok := h.Code().At(off); ok {
 			return Hover{Span: Span{cv.Start, cv.End}, Markdown: render.Code(cv, hoverOptions(cfg))}, true
 		}
 	}

@@ -118,7 +118,32 @@ type File struct {
 	// Roots are the outermost expressions found, in source order (the
 	// bindings' values among them).
 	Roots []Node
+	// Modules are the qualifiers that name CuTe (Python: cute, cutlass.cute,
+	// cutlass and the aliases the file imports them as).
+	Modules map[string]bool
+	// Foreign are the C++ namespace blocks other than cute's (namespace
+	// cutlass { ... }), where an unqualified Coord or Layout is that
+	// namespace's own, unless the file says "using namespace cute" (UsesCute).
+	Foreign  []Range
+	UsesCute bool
 }
+
+// CuteAt reports whether an unqualified name at off may be CuTe's.
+func (f *File) CuteAt(off int) bool {
+	if f.UsesCute {
+		return true
+	}
+	for _, r := range f.Foreign {
+		if r.Start <= off && off < r.End {
+			return false
+		}
+	}
+	return true
+}
+
+// String is a string literal: it has no value, but it is not nothing
+// (("a" "b") is not an empty tuple).
+type String struct{ Range }
 
 // MaxDepth bounds expression nesting; deeper text yields no node.
 const MaxDepth = 200

@@ -1,5 +1,7 @@
 package source
 
+import "strings"
+
 // ReadCpp reads the CuTe code of a C++/CUDA file: its bindings and the
 // expressions that call CuTe's layout functions or name its types.
 func ReadCpp(src []byte) *File {
@@ -130,6 +132,10 @@ func (r *cppReader) read() {
 		}
 		w := r.word(i)
 		switch {
+		case w == "namespace":
+			r.namespace(i)
+			i++
+			continue
 		case w == "template" && r.isPunctAt(i+1, "<"):
 			i = r.templateClause(i+1, braces)
 			continue
@@ -159,6 +165,25 @@ func (r *cppReader) read() {
 		}
 		i++
 	}
+}
+
+// namespace notes "using namespace cute" and the blocks of other namespaces.
+func (r *cppReader) namespace(i int) {
+	name := ""
+	j := i + 1
+	for ; j < len(r.toks) && (r.word(j) != "" || r.isPunctAt(j, "::")); j++ {
+		name += string(r.src[r.toks[j].start:r.toks[j].end])
+	}
+	if r.word(i-1) == "using" {
+		if name == "cute" || name == "::cute" {
+			r.f.UsesCute = true
+		}
+		return
+	}
+	if !r.isPunctAt(j, "{") || r.match[j] < 0 || name == "" || strings.Contains(name, "cute") {
+		return
+	}
+	r.f.Foreign = append(r.f.Foreign, Range{r.toks[j].start, r.toks[r.match[j]].end})
 }
 
 // lastComponent is the last name of the qualified name starting at i.

@@ -36,18 +36,23 @@ func cppTokens(src []byte) []token {
 		lineStart = false
 		switch {
 		case c == '"' || c == '\'':
-			i = cppQuotedEnd(src, i+1, c)
+			j := cppQuotedEnd(src, i+1, c)
+			toks = append(toks, token{kind: tString, start: i, end: j, indent: -1})
+			i = j
 		case isIdentStart(c):
 			j := i + 1
 			for j < len(src) && isIdentByte(src[j]) {
 				j++
 			}
 			if j < len(src) && (src[j] == '"' || src[j] == '\'') && isLiteralPrefix(src[i:j]) {
+				end := 0
 				if src[j] == '"' && src[j-1] == 'R' {
-					i = rawStringEnd(src, j)
+					end = rawStringEnd(src, j)
 				} else {
-					i = cppQuotedEnd(src, j+1, src[j])
+					end = cppQuotedEnd(src, j+1, src[j])
 				}
+				toks = append(toks, token{kind: tString, start: i, end: end, indent: -1})
+				i = end
 				continue
 			}
 			toks = append(toks, token{kind: tIdent, start: i, end: j, indent: -1})

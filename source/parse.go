@@ -170,6 +170,13 @@ func (p *parser) primary() Node {
 		return &Int{Range: Range{t.start, t.end}, Value: v, Static: !p.cpp}
 	case tIdent:
 		return p.name()
+	case tString:
+		p.pos++
+		// Adjacent literals concatenate ("a" "b").
+		for p.pos < len(p.toks) && p.toks[p.pos].kind == tString {
+			p.pos++
+		}
+		return &String{Range{t.start, p.end()}}
 	case tPunct:
 		switch {
 		case p.at("::") && p.cpp:

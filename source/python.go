@@ -1,6 +1,9 @@
 package source
 
-import "bytes"
+import (
+	"bytes"
+	"strings"
+)
 
 // pyTokens tokenizes Python source: comments and string literals are
 // skipped, a newline outside brackets ends a logical line (tNewline), and
@@ -38,8 +41,14 @@ func pyTokens(src []byte) []token {
 			i = lineEnd(src, i)
 			continue
 		case c == '"' || c == '\'':
-			i = pyStringEnd(src, i)
+			j := pyStringEnd(src, i)
+			indent := -1
+			if lineFirst && depth == 0 {
+				indent = col
+			}
+			toks = append(toks, token{kind: tString, start: i, end: j, indent: indent})
 			lineFirst = false
+			i = j
 			continue
 		}
 		indent := -1
@@ -54,7 +63,9 @@ func pyTokens(src []byte) []token {
 				j++
 			}
 			if j < len(src) && (src[j] == '"' || src[j] == '\'') && j-i <= 2 && isPyPrefix(src[i:j]) {
-				i = pyStringEnd(src, j)
+				end := pyStringEnd(src, j)
+				toks = append(toks, token{kind: tString, start: i, end: end, indent: indent})
+				i = end
 				continue
 			}
 			toks = append(toks, token{kind: tIdent, start: i, end: j, indent: indent})
@@ -121,7 +132,7 @@ func pyStringEnd(src []byte, q int) int {
 func ReadPython(src []byte) *File {
 	toks := pyTokens(src)
 	p := parser{src: src, toks: toks}
-	var f File
+	f := File{Modules: map[string]bool{"cute": true, "cutlass.cute": true, "cutlass": true}}
 	// lines are the token indices where logical lines start, with their indents.
 	type line struct{ at, indent int }
 	var lines []line
@@ -147,6 +158,9 @@ func ReadPython(src []byte) *File {
 			lineStop = lines[k+1].at
 		}
 		switch {
+		case p.isIdent(i) && (p.text(i) == "import" || p.text(i) == "from"):
+			pyImport(&p, i, lineStop, f.Modules)
+			continue
 		case p.isIdent(i) && p.text(i) == "def" && p.isIdent(i+1) && p.is(i+2, "("):
 			// Parameters are run-time values in the function's body.
 			bodyEnd := len(src)
@@ -198,6 +212,52 @@ func ReadPython(src []byte) *File {
 	return &f
 }
 
+// pyImport records the names an import line gives CuTe's module:
+// "import cutlass.cute as cute", "from cutlass import cute as ct".
+func pyImport(p *parser, i, stop int, modules map[string]bool) {
+	from := p.text(i) == "from"
+	module := ""
+	for j := i + 1; j < stop; j++ {
+		if !p.isIdent(j) {
+			continue
+		}
+		switch w := p.text(j); w {
+		case "import":
+			continue
+		case "as":
+			if j+1 < stop && p.isIdent(j+1) && strings.HasSuffix(module, "cute") {
+				modules[p.text(j+1)] = true
+			}
+			j++
+			continue
+		default:
+			// a dotted module name, or (after from ... import) one imported name
+			name := w
+			for j+2 < stop && p.is(j+1, ".") && p.isIdent(j+2) {
+				name += "." + p.text(j+2)
+				j += 2
+			}
+			if from && module != "" && !strings.HasSuffix(module, "cute") {
+				name = module + "." + name
+			}
+			if from && module == "" {
+				module = name
+				continue
+			}
+			module = name
+			if strings.HasSuffix(name, "cute") {
+				modules[name] = true
+				if k := strings.LastIndexByte(name, '.'); k >= 0 {
+					modules[name[k+1:]] = true
+				}
+			}
+		}
+	}
+}
+
+// pyIntegral are the annotations of integer parameters.
+var pyIntegral = setOf("int", "Int32", "Int64", "Uint32", "Uint64", "Int16", "Int8", "Uint8", "Uint16")
+
 // lastDotted is the last name of the dotted name starting at i.
 func lastDotted(p *parser, i int) string {
 	for p.is(i+1, ".") && p.isIdent(i+2) {
@@ -231,7 +291,10 @@ func pyParams(p *parser, i, stop, bodyEnd int, f *File) {
 		case t.kind == tIdent && depth == 0 && expectName:
 			expectName = false
 			if name := p.text(j); name != "self" && name != "cls" {
-				f.Bindings = append(f.Bindings, Binding{Name: name, NameAt: Range{t.start, t.end}, Unknown: true, Visible: Range{t.end, bodyEnd}})
+				// Only a parameter annotated as an integer is an unknown
+				// integer; any other shadows outer names and has no value.
+				integer := p.is(j+1, ":") && j+2 < stop && pyIntegral[lastDotted(p, j+2)]
+				f.Bindings = append(f.Bindings, Binding{Name: name, NameAt: Range{t.start, t.end}, Unknown: integer, Visible: Range{t.end, bodyEnd}})
 			}
 		}
 	}

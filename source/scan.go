@@ -8,6 +8,7 @@ const (
 	tNumber
 	tPunct
 	tNewline // Python: the end of a logical line
+	tString  // a string or character literal
 )
 
 // token is one token: its kind and byte range; its text is src[start:end].
