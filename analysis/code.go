@@ -21,6 +21,7 @@ import (
 // holds an int) and static in the DSL; Int<N>, _N and C<N> are static; a
 // function or template parameter is an unknown run-time value ("?").
 type Code struct {
+	src    []byte
 	File   *source.File
 	python bool
 	memo   map[int]codeResult
@@ -50,6 +51,7 @@ func ReadCode(lang Language, src []byte) *Code {
 	default:
 		return nil
 	}
+	c.src = src
 	c.memo = map[int]codeResult{}
 	c.byName = map[string][]int{}
 	for i, b := range c.File.Bindings {
@@ -106,7 +108,38 @@ func (c *Code) At(off int) (CodeValue, bool) {
 			return cv, true
 		}
 	}
-	return CodeValue{}, false
+	return c.nameAt(off)
+}
+
+// nameAt is the value of a bound name at off outside the expressions
+// read (print(L), a kernel's argument list).
+func (c *Code) nameAt(off int) (CodeValue, bool) {
+	if off < 0 || off > len(c.src) {
+		return CodeValue{}, false
+	}
+	s, e := off, off
+	for s > 0 && isIdentByte(c.src[s-1]) {
+		s--
+	}
+	for e < len(c.src) && isIdentByte(c.src[e]) {
+		e++
+	}
+	if s == e || s > 0 && (c.src[s-1] == '.' || c.src[s-1] == ':') {
+		return CodeValue{}, false
+	}
+	name := string(c.src[s:e])
+	i, ok := c.lookup(name, s)
+	if !ok {
+		return CodeValue{}, false
+	}
+	v, err := c.binding(i, 0)
+	if err != nil {
+		return CodeValue{}, false
+	}
+	if t, ok := v.(layout.IntTuple); ok && t.IsLeaf() && !t.IsStatic() {
+		return CodeValue{}, false
+	}
+	return CodeValue{Start: s, End: e, Name: name, Value: v, Printed: CuTePrint(v)}, true
 }
 
 // worthShowing reports whether the value of n tells more than its text: a

@@ -65,7 +65,8 @@ func (c *Code) call(n *source.Call, sc scope, depth int) (layout.Value, error) {
 	if !c.cuteQualified(n.Fun) {
 		return nil, errUnresolved // cutlass::Coord<2> is not cute::Coord
 	}
-	if _, ok := staticName(name); ok && len(n.Args) == 0 && !n.HasTArgs {
+	if n.Braced && len(n.Args) == 0 && !n.HasTArgs {
+		// _8{}, LayoutRight{}, GenColMajor{}: the value the name stands for.
 		return c.ident(n.Fun, sc, depth)
 	}
 	targs, err := c.values(n.TArgs, sc, depth)
@@ -451,14 +452,17 @@ func allStatic(v layout.Value) bool {
 // strides in the order of L's strides, stride-0 modes kept at 0.
 func makeLayoutLike(x layout.Value) (layout.Value, error) {
 	l, ok := x.(layout.Layout)
-	if !ok {
+	if !ok || !staticValue(l) {
+		// CuTe's compact_order on run-time strides orders them as it can
+		// at compile time, which the algebra does not model.
 		return nil, errUnresolved
 	}
-	filtered, err := apply("filter_zeros", l.Stride, l.Shape)
+	// CuTe's filter_zeros(stride, shape): the shape with 1 where the stride is 0.
+	filtered, err := apply("filter_zeros", l)
 	if err != nil {
 		return nil, err
 	}
-	strides, err := apply("compact_order", filtered, l.Stride)
+	strides, err := apply("compact_order", shapeOf(filtered), l.Stride)
 	if err != nil {
 		return nil, err
 	}

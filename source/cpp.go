@@ -22,6 +22,7 @@ type cppReader struct {
 	// declaration that follows it.
 	pending    []string
 	pendingEnd int // token index right after the clause's ">"
+	aliases    map[string]bool // names declared by "using X = ...;" so far
 }
 
 // templateNames adds the file's alias templates (template<...> using X =)
@@ -160,6 +161,11 @@ func (r *cppReader) read() {
 			continue
 		}
 		if codeNames[r.lastComponent(i)] {
+			i = r.root(i, braces)
+			continue
+		}
+		if r.aliases[w] && r.word(i+1) != "" && (r.isPunctAt(i+2, "{") || r.isPunctAt(i+2, ";")) {
+			// X x{}; with X an alias declared above: x holds X's value.
 			i = r.root(i, braces)
 			continue
 		}
@@ -328,6 +334,12 @@ func (r *cppReader) binding(nameAt, valueAt int, braces []int) int {
 		return valueAt
 	}
 	b := Binding{Name: r.word(nameAt), NameAt: Range{r.toks[nameAt].start, r.toks[nameAt].end}, Value: v}
+	if r.word(nameAt-1) == "using" {
+		if r.aliases == nil {
+			r.aliases = map[string]bool{}
+		}
+		r.aliases[b.Name] = true
+	}
 	if r.pendingEnd > 0 && (r.pendingEnd == nameAt-1 || r.pendingEnd == nameAt) {
 		b.Params, b.Template = r.pending, true
 	}
@@ -336,6 +348,18 @@ func (r *cppReader) binding(nameAt, valueAt int, braces []int) int {
 	r.f.Bindings = append(r.f.Bindings, b)
 	r.f.Roots = append(r.f.Roots, v)
 	return r.p.pos
+}
+
+// declaresWith reports whether x can be the type of a declaration that
+// follows it: a template-id (Layout<...>) or a plain name (an alias).
+func declaresWith(x Node) bool {
+	switch x := x.(type) {
+	case *Call:
+		return x.HasTArgs && !x.Paren && !x.Braced
+	case *Ident:
+		return true
+	}
+	return false
 }
 
 // parameter binds a function parameter of integral type at i as an
@@ -372,7 +396,7 @@ func (r *cppReader) root(i int, braces []int) int {
 	}
 	j := r.p.pos
 	r.f.Roots = append(r.f.Roots, x)
-	if c, ok := x.(*Call); ok && c.HasTArgs && !c.Paren && !c.Braced && r.word(j) != "" {
+	if declaresWith(x) && r.word(j) != "" {
 		name := j
 		switch {
 		case r.isPunctAt(j+1, "="):
