@@ -21,7 +21,7 @@ type cppReader struct {
 	// template parameters of the template clause just read, for the
 	// declaration that follows it.
 	pending    []string
-	pendingEnd int // token index right after the clause's ">"
+	pendingEnd int             // token index right after the clause's ">"
 	aliases    map[string]bool // names declared by "using X = ...;" so far
 }
 
