@@ -73,6 +73,12 @@ func (c *Code) call(n *source.Call, sc scope, depth int) (layout.Value, error) {
 	if err != nil {
 		return nil, err
 	}
+	for i, a := range targs {
+		// A template argument is a compile-time constant: get<0>, upcast<2>.
+		if t, ok := a.(layout.IntTuple); ok && t.IsLeaf() {
+			targs[i] = t.WithStatic(true)
+		}
+	}
 	// Braced arguments construct a value of the type: a run-time value
 	// this reader does not follow, unless the type's own arguments say it all.
 	if n.Braced && len(n.Args) > 0 && !tupleTypes[name] {
