@@ -399,7 +399,8 @@ func (p *parser) skipItem(closer string) Node {
 		if t.kind == tPunct {
 			switch s := p.text(p.pos); {
 			case depth == 0 && (s == "," || s == closer):
-				return &Opaque{Range{start, p.end()}}
+				// An empty item ("f( ,x)") is an empty range where it is.
+				return &Opaque{Range{start, max(start, p.end())}}
 			case s == "(" || s == "[" || s == "{":
 				depth++
 			case s == ")" || s == "]" || s == "}":
