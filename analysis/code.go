@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/cute-lsp/cute-lsp/analysis/gmma"
 	"github.com/cute-lsp/cute-lsp/layout"
 	"github.com/cute-lsp/cute-lsp/source"
 )
@@ -368,9 +369,16 @@ func (p PointerComposed) String() string {
 	return p.Outer.String() + " o " + ptrFlag(p.Bits).String() + " o " + p.Inner.String()
 }
 
-// Plain is the function as offsets: the swizzle on the layout's offsets.
-func (p PointerComposed) Plain() layout.Value {
-	return layout.Composed{Outer: p.Outer, Offset: layout.Int(0), Inner: p.Inner}
+// Offsets is the function on element offsets: CuTe keeps the swizzle on
+// the byte addresses of B-bit elements, so it moves to element offsets
+// (Sw<3,4,3> on 16-bit elements is Sw<3,3,3>); ok is false where no
+// swizzle on element offsets is the same permutation.
+func (p PointerComposed) Offsets() (layout.Composed, bool) {
+	sw, err := gmma.ElementSwizzle(p.Outer, p.Bits)
+	if err != nil {
+		return layout.Composed{}, false
+	}
+	return layout.Composed{Outer: sw, Offset: layout.Int(0), Inner: p.Inner}, true
 }
 
 // CuTePrint prints a value as CuTe C++'s print() does: static integers

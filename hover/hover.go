@@ -91,8 +91,12 @@ func Code(cv analysis.CodeValue, opts Options) string {
 	}
 	v := cv.Value
 	if p, ok := v.(analysis.PointerComposed); ok {
-		head += "\nas offsets (the pointer stage is the base address): `" + p.Plain().String() + "`\n"
-		v = p.Plain()
+		off, ok := p.Offsets()
+		if !ok {
+			return head + fmt.Sprintf("\nthe swizzle acts on the bytes of %d-bit elements; no swizzle on element offsets is the same\n", p.Bits)
+		}
+		head += fmt.Sprintf("\non %d-bit element offsets: `%s`\n", p.Bits, off.Format(true))
+		v = off
 	}
 	return valueWith(head, v, opts)
 }
