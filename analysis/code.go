@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/cute-lsp/cute-lsp/analysis/gmma"
+	"github.com/cute-lsp/cute-lsp/grammar"
 	"github.com/cute-lsp/cute-lsp/layout"
 	"github.com/cute-lsp/cute-lsp/source"
 )
@@ -27,6 +28,7 @@ type Code struct {
 	python bool
 	memo   map[int]codeResult
 	byName map[string][]int // binding indices by name, in source order
+	lines  *lineIndex       // made on first use
 }
 
 type codeResult struct {
@@ -410,4 +412,43 @@ func CuTePrint(v layout.Value) string {
 		return "(" + strings.Join(parts, ",") + ")"
 	}
 	return v.String()
+}
+
+// InlayHints are the values of the bound layouts whose declarations end in
+// [start, end]: " = (_8,_4):(_1,_8)" after the declaration, as CuTe prints it.
+func (c *Code) InlayHints(start, end int) []InlayHint {
+	if c == nil {
+		return nil
+	}
+	var out []InlayHint
+	for i, b := range c.File.Bindings {
+		at := b.Visible.Start
+		if b.Value == nil || b.Template || b.Unknown || at < start || at > end {
+			continue
+		}
+		v, err := c.binding(i, 0)
+		if err != nil {
+			continue
+		}
+		switch v.(type) {
+		case layout.Layout, layout.Composed, PointerComposed:
+		default:
+			continue
+		}
+		label := CuTePrint(v)
+		if len(label) > maxInlayLength {
+			label = label[:maxInlayLength-1] + "…"
+		}
+		out = append(out, InlayHint{At: c.position(at), Label: " = " + label})
+	}
+	return out
+}
+
+// position is the grammar position of a byte offset (rune columns).
+func (c *Code) position(off int) grammar.Position {
+	if c.lines == nil {
+		l := newLineIndex(string(c.src))
+		c.lines = &l
+	}
+	return c.lines.position(off)
 }

@@ -92,3 +92,20 @@ func TestCodeLintQuiet(t *testing.T) {
 		t.Errorf("findings %v, want none", f)
 	}
 }
+
+func TestCodeInlayHints(t *testing.T) {
+	src := "int M = 8;\nauto L = make_layout(make_shape(M, _4{}));\nauto n = size(L);\nLayout<Shape<_2,_2>> T{};\n"
+	c := ReadCode(LangCpp, []byte(src))
+	hints := c.InlayHints(0, len(src))
+	var got []string
+	for _, h := range hints {
+		got = append(got, h.Label+"@"+strings.Split(src[h.At.Offset:], "\n")[0])
+	}
+	want := []string{" = (8,_4):(_1,8)@;", " = (_2,_2):(_1,_2)@{};"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("hints = %q, want %q", got, want)
+	}
+	if h := c.InlayHints(0, 5); len(h) != 0 {
+		t.Errorf("hints outside the range: %v", h)
+	}
+}

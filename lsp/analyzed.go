@@ -245,12 +245,14 @@ func (a *Analyzed) CodeActions(_ context.Context, snap *Snapshot, _ Config, span
 }
 
 func (a *Analyzed) InlayHints(_ context.Context, snap *Snapshot, _ Config, span Span) []InlayHint {
-	s := a.sheet(snap)
-	if s == nil {
-		return nil
+	var hints []analysis.InlayHint
+	if s := a.sheet(snap); s != nil {
+		hints = s.InlayHints(span.Start, span.End)
+	} else if h := a.host(snap); h != nil {
+		hints = h.Code().InlayHints(span.Start, span.End)
 	}
 	var out []InlayHint
-	for _, h := range s.InlayHints(span.Start, span.End) {
+	for _, h := range hints {
 		out = append(out, InlayHint{Offset: h.At.Offset, Label: strings.TrimSpace(h.Label)})
 	}
 	return out
