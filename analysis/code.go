@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/cute-lsp/cute-lsp/analysis/gmma"
 	"github.com/cute-lsp/cute-lsp/grammar"
@@ -29,6 +30,9 @@ type Code struct {
 	memo   map[int]codeResult
 	byName map[string][]int // binding indices by name, in source order
 	lines  *lineIndex       // made on first use
+	// mu guards memo and lines: an editor's requests on one snapshot
+	// (hover, inlay hints) may run at once.
+	mu sync.Mutex
 }
 
 type codeResult struct {
@@ -76,6 +80,8 @@ func (c *Code) At(off int) (CodeValue, bool) {
 	if c == nil {
 		return CodeValue{}, false
 	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	for i, b := range c.File.Bindings {
 		if b.NameAt.End > b.NameAt.Start && b.NameAt.Contains(off) {
 			v, err := c.binding(i, 0)
@@ -177,6 +183,8 @@ func (c *Code) Values() (roots, evaluated, layouts int) {
 	if c == nil {
 		return 0, 0, 0
 	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	for _, r := range c.File.Roots {
 		roots++
 		v, err := c.eval(r, nil, 0)
@@ -420,6 +428,8 @@ func (c *Code) InlayHints(start, end int) []InlayHint {
 	if c == nil {
 		return nil
 	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	var out []InlayHint
 	for i, b := range c.File.Bindings {
 		at := b.Visible.Start

@@ -109,3 +109,21 @@ func TestCodeInlayHints(t *testing.T) {
 		t.Errorf("hints outside the range: %v", h)
 	}
 }
+
+// TestCodeConcurrent: an editor's requests on one snapshot share its Code
+// (run with -race).
+func TestCodeConcurrent(t *testing.T) {
+	src := "auto A = make_layout(Shape<_8,_4>{});\nauto B = coalesce(A);\nauto C = composition(A, B);\n"
+	c := ReadCode(LangCpp, []byte(src))
+	done := make(chan bool)
+	for range 4 {
+		go func() {
+			c.At(strings.Index(src, "composition"))
+			c.InlayHints(0, len(src))
+			done <- true
+		}()
+	}
+	for range 4 {
+		<-done
+	}
+}
