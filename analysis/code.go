@@ -224,6 +224,15 @@ func (c *Code) binding(i, depth int) (layout.Value, error) {
 	if err != nil {
 		v = nil
 	}
+	if b.Reassigned && v != nil && !staticValue(v) {
+		// Assigned again later: the run-time value is not the initial one
+		// everywhere. A run-time integer is unknown; anything else has none.
+		if leaf, ok := v.(layout.IntTuple); ok && leaf.IsLeaf() {
+			v = layout.Unknown()
+		} else {
+			v = nil
+		}
+	}
 	c.memo[i] = codeResult{v: v}
 	if v == nil {
 		return nil, errUnresolved

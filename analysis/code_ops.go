@@ -538,8 +538,8 @@ func (c *Code) binary(n *source.Binary, sc scope, depth int) (layout.Value, erro
 			return nil, errUnresolved
 		}
 	case "/", "//":
-		if b == 0 {
-			return nil, errUnresolved
+		if b == 0 || c.python && n.Op == "/" {
+			return nil, errUnresolved // Python's / is true division
 		}
 		r = a / b
 		if n.Op == "//" && (a%b != 0) && (a < 0) != (b < 0) {
@@ -550,6 +550,9 @@ func (c *Code) binary(n *source.Binary, sc scope, depth int) (layout.Value, erro
 			return nil, errUnresolved
 		}
 		r = a % b
+		if c.python && r != 0 && (r < 0) != (b < 0) {
+			r += b // Python's % takes the divisor's sign
+		}
 	case "<<":
 		if b < 0 || b > 62 {
 			return nil, errUnresolved

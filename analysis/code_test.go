@@ -40,6 +40,10 @@ func TestCodeValues(t *testing.T) {
 		{"upcast", "auto u = upcast<2>(Layout<Shape<_8,_4>, Stride<_4,_1>>{});", "upcast", "(_8,_2):(_2,_1)", false},
 		{"using namespace cute inside cutlass", "namespace cutlass {\nusing namespace cute;\nusing L = Layout<Shape<_2,_2>>;\n}", "Layout", "(_2,_2):(_1,_2)", false},
 		{"python tuple of tuples", "L = cute.make_layout(((2, 2), 4), stride=((1, 8), 2))", "make_layout", "((_2,_2),_4):((_1,_8),_2)", true},
+		{"reassigned run-time integer", "int M = 256;\nM = 512;\nauto L = make_layout(make_shape(M, _8{}));", "make_layout", "(?,_8):(_1,?)", false},
+		{"compound assignment", "int M = 256;\nM += 2;\nauto s = make_shape(M, _8{});", "make_shape", "(?,_8)", false},
+		{"reassigned static stays", "auto k = _8{};\nk = _8{};\nauto s = make_shape(k, 4);", "make_shape", "(_8,4)", false},
+		{"python floor division and modulo", "a = -7 // 2\nb = -7 % 3\ns = cute.make_layout((a, b))", "make_layout", "(_-4,_2):(_1,_-4)", true},
 		{"python from import", "from cutlass import cute as ct\nL = ct.make_layout(8)", "make_layout", "_8:_1", true},
 		{"python attribute", "L = cute.make_layout((4, 8))\ns = L.shape", "L.shape", "(_4,_8)", true},
 	} {
@@ -73,6 +77,8 @@ func TestCodeNoValue(t *testing.T) {
 		{"python strings are not dropped", "L = cute.make_layout((4, \"x\"))", "make_layout", true},
 		{"python untyped parameter", "def f(t):\n    L = cute.make_layout(t)", "make_layout", true},
 		{"python member of a parameter", "def f(t: cutlass.Int32):\n    s = t.shape", "t.shape", true},
+		{"python true division", "s = cute.make_layout((8 / 2, 4))", "make_layout", true},
+		{"nested name of decltype", "auto a = make_layout(Shape<_8>{});\nusing S = decltype(a)::shape_type;\nauto x = make_layout(S{});", "make_layout(S", false},
 		{"python other module", "L = numpy.make_layout((4, 8))", "make_layout", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

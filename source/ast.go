@@ -110,6 +110,10 @@ type Binding struct {
 	// Visible is where the name can be used: from after its declaration to
 	// the end of the enclosing block.
 	Visible Range
+	// Reassigned marks a C++ variable assigned again after its declaration
+	// (M = 512; M += 2; ++M): only a static value (one its type holds)
+	// stays known.
+	Reassigned bool
 }
 
 // File is what a reader found in one file.

@@ -160,6 +160,9 @@ func (r *cppReader) read() {
 			i++
 			continue
 		}
+		if r.assigns(i) {
+			r.reassigned(w, r.toks[i].start)
+		}
 		if codeNames[r.lastComponent(i)] {
 			i = r.root(i, braces)
 			continue
@@ -170,6 +173,47 @@ func (r *cppReader) read() {
 			continue
 		}
 		i++
+	}
+}
+
+// assigns reports whether the name at i is assigned to (x = ..., x += ...,
+// ++x, x--) rather than declared or read.
+func (r *cppReader) assigns(i int) bool {
+	next, after := i+1, i+2
+	switch {
+	case r.isPunctAt(next, "=") && !r.declares(i):
+		return true
+	case r.adjacent(next, after) && r.isPunctAt(after, "=") && r.isCompoundOp(next):
+		return true
+	case r.adjacent(next, after) && (r.isPunctAt(next, "+") && r.isPunctAt(after, "+") || r.isPunctAt(next, "-") && r.isPunctAt(after, "-")):
+		return true
+	case r.adjacent(i-2, i-1) && (r.isPunctAt(i-2, "+") && r.isPunctAt(i-1, "+") || r.isPunctAt(i-2, "-") && r.isPunctAt(i-1, "-")):
+		return true
+	}
+	return false
+}
+
+func (r *cppReader) adjacent(a, b int) bool {
+	return a >= 0 && b < len(r.toks) && r.toks[a].end == r.toks[b].start
+}
+
+func (r *cppReader) isCompoundOp(i int) bool {
+	for _, op := range []string{"+", "-", "*", "/", "%", "<<", "&", "|", "^"} {
+		if r.isPunctAt(i, op) {
+			return true
+		}
+	}
+	return false
+}
+
+// reassigned marks the binding of name visible at off as assigned again.
+func (r *cppReader) reassigned(name string, off int) {
+	for k := len(r.f.Bindings) - 1; k >= 0; k-- {
+		b := &r.f.Bindings[k]
+		if b.Name == name && b.Visible.Start <= off && off < b.Visible.End {
+			b.Reassigned = true
+			return
+		}
 	}
 }
 

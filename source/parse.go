@@ -321,6 +321,9 @@ func (p *parser) callOf(recv Node, id *Ident) Node {
 	case !c.HasTArgs && recv == nil:
 		return id
 	}
+	if p.cpp && p.at("::") {
+		return nil // decltype(x)::type, f()::member: a nested name, not read
+	}
 	c.Range = Range{start, p.end()}
 	return c
 }
