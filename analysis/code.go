@@ -145,7 +145,7 @@ func (c *Code) nameAt(off int) (CodeValue, bool) {
 	if err != nil {
 		return CodeValue{}, false
 	}
-	if t, ok := v.(layout.IntTuple); ok && t.IsLeaf() && !t.IsStatic() {
+	if t, ok := v.(layout.IntTuple); ok && t.IsUnknown() {
 		return CodeValue{}, false
 	}
 	return CodeValue{Start: s, End: e, Name: name, Value: v, Printed: CuTePrint(v)}, true
@@ -159,8 +159,11 @@ func worthShowing(n source.Node, v layout.Value) bool {
 		return false
 	}
 	if t, ok := v.(layout.IntTuple); ok && t.IsLeaf() && !t.IsStatic() {
-		_, call := n.(*source.Call)
-		return call && !t.IsUnknown()
+		switch n.(type) {
+		case *source.Call, *source.Ident:
+			return !t.IsUnknown() // size(L), kBlockM: a known run-time value
+		}
+		return false
 	}
 	return true
 }

@@ -28,6 +28,7 @@ func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fset.SetOutput(stderr)
 	format := fset.String("format", "text", "output format: text, json or sarif")
 	hints := fset.Bool("hints", false, "also report hints (unused names, coalescible layouts, ...), as editors show them")
+	codeStats := fset.Bool("code-stats", false, "also evaluate the CuTe code of C++/CUDA and Python files (as hover does) and report on stderr how many expressions have a value")
 	fset.Usage = func() {
 		fmt.Fprintln(stderr, "usage: cute-lsp lint [--format text|json|sarif] PATH...")
 		fmt.Fprintln(stderr, "Checks .cute sheets (and the descriptors in .mlir, C++/CUDA and Python files);")
@@ -53,6 +54,7 @@ func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	var files []diagnostics.File
+	var stats codeCounts
 	for _, p := range paths {
 		src, err := os.ReadFile(p)
 		if err != nil {
@@ -60,6 +62,9 @@ func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return 2
 		}
 		findings, _ := analysis.Analyze(p, src)
+		if *codeStats {
+			stats.add(p, src)
+		}
 		if !*hints {
 			findings = withoutHints(findings)
 		}
@@ -77,10 +82,34 @@ func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "cute-lsp lint: %v\n", err)
 		return 2
 	}
+	if *codeStats {
+		fmt.Fprintf(stderr, "cute-lsp lint: code in %d of %d C++/Python files: %d expressions, %d with a value, %d layouts\n",
+			stats.files, stats.hostFiles, stats.exprs, stats.evaluated, stats.layouts)
+	}
 	if diagnostics.HasErrors(files) {
 		return 1
 	}
 	return 0
+}
+
+// codeCounts counts what the evaluation of code finds (lint --code-stats).
+type codeCounts struct {
+	hostFiles, files, exprs, evaluated, layouts int
+}
+
+func (s *codeCounts) add(path string, src []byte) {
+	lang := analysis.LanguageOf(path)
+	if lang != analysis.LangCpp && lang != analysis.LangPython {
+		return
+	}
+	s.hostFiles++
+	c := analysis.ReadCode(lang, src)
+	if c == nil {
+		return
+	}
+	s.files++
+	n, ev, l := c.Values()
+	s.exprs, s.evaluated, s.layouts = s.exprs+n, s.evaluated+ev, s.layouts+l
 }
 
 // lintPaths expands folders into the files cute-lsp reads, sorted; a file

@@ -20,3 +20,12 @@ int main() { return 0; }  // @nodiag
 const char* msg = "error: (%d, %d) out of range";  // @nodiag @hover("(%d")
 // TMA coordinates: (4,8):(1@0,1@1), a broken one: (4,8):(1@0,1@1
 // @hover("(4,8):(1@0,1@1)") @diag(re`1@1()$`, "syntax", "expected") @fix(re`1@1()$`, "Insert")
+// CuTe C++ code: hover shows the value as CuTe prints it, bound layouts get inlay hints, and
+// code never yields a finding (the last line does not compile in CuTe: still no diagnostic).
+using namespace cute;
+constexpr int kBlockM = 64;
+auto sA = make_layout(make_shape(Int<kBlockM>{}, 256));  // @hover("make_layout") @hover("kBlockM") @inlay
+using SW128 = ComposedLayout<Swizzle<3,4,3>, smem_ptr_flag_bits<16>, Layout<Shape<_8,_64>,Stride<_64,_1>>>;
+// @hover("ComposedLayout")
+auto tiled = logical_divide(sA, Layout<_2>{});  // @nodiag @hover("logical_divide")
+auto wrong = make_layout(Shape<_4,_2>{}, Stride<_1>{});  // @nodiag @hover("make_layout") @inlay
