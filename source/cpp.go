@@ -5,8 +5,8 @@ import "strings"
 // ReadCpp reads the CuTe code of a C++/CUDA file: its bindings and the
 // expressions that call CuTe's layout functions or name its types.
 func ReadCpp(src []byte) *File {
-	r := &cppReader{src: src, toks: cppTokens(src)}
-	r.p = parser{src: src, toks: r.toks, cpp: true, templates: r.templateNames()}
+	r := &cppReader{src: src, str: string(src), toks: cppTokens(src)}
+	r.p = parser{src: src, str: r.str, toks: r.toks, cpp: true, templates: r.templateNames()}
 	r.match = matchBrackets(r.p)
 	r.read()
 	return &r.f
@@ -14,6 +14,7 @@ func ReadCpp(src []byte) *File {
 
 type cppReader struct {
 	src   []byte
+	str   string // src as a string: words are slices of it
 	toks  []token
 	p     parser
 	match []int // for each bracket token, the index of its partner; -1 if none
@@ -31,7 +32,7 @@ func (r *cppReader) templateNames() map[string]bool {
 	names := cppTemplates
 	for i := 0; i+1 < len(r.toks); i++ {
 		t := r.toks[i]
-		if t.kind != tIdent || string(r.src[t.start:t.end]) != "using" || i == 0 || !r.isPunctAt(i-1, ">") {
+		if t.kind != tIdent || r.str[t.start:t.end] != "using" || i == 0 || !r.isPunctAt(i-1, ">") {
 			continue
 		}
 		if i+2 < len(r.toks) && r.toks[i+1].kind == tIdent && r.isPunctAt(i+2, "=") {
@@ -42,21 +43,21 @@ func (r *cppReader) templateNames() map[string]bool {
 				}
 				names = copied
 			}
-			names[string(r.src[r.toks[i+1].start:r.toks[i+1].end])] = true
+			names[r.str[r.toks[i+1].start:r.toks[i+1].end]] = true
 		}
 	}
 	return names
 }
 
 func (r *cppReader) isPunctAt(i int, s string) bool {
-	return i >= 0 && i < len(r.toks) && r.toks[i].kind == tPunct && string(r.src[r.toks[i].start:r.toks[i].end]) == s
+	return i >= 0 && i < len(r.toks) && r.toks[i].kind == tPunct && r.str[r.toks[i].start:r.toks[i].end] == s
 }
 
 func (r *cppReader) word(i int) string {
 	if i < 0 || i >= len(r.toks) || r.toks[i].kind != tIdent {
 		return ""
 	}
-	return string(r.src[r.toks[i].start:r.toks[i].end])
+	return r.str[r.toks[i].start:r.toks[i].end]
 }
 
 // matchBrackets pairs (), [] and {} tokens; unmatched ones get -1.
@@ -72,7 +73,13 @@ func matchBrackets(p parser) []int {
 		case '(', '[', '{':
 			stack = append(stack, i)
 		case ')', ']', '}':
-			open := map[byte]byte{')': '(', ']': '[', '}': '{'}[c]
+			open := byte('(')
+			switch c {
+			case ']':
+				open = '['
+			case '}':
+				open = '{'
+			}
 			// Pop to the nearest opener of this kind: a stray closer of
 			// another kind (half-typed code) does not unbalance the rest.
 			for k := len(stack) - 1; k >= 0; k-- {
@@ -222,7 +229,7 @@ func (r *cppReader) namespace(i int) {
 	name := ""
 	j := i + 1
 	for ; j < len(r.toks) && (r.word(j) != "" || r.isPunctAt(j, "::")); j++ {
-		name += string(r.src[r.toks[j].start:r.toks[j].end])
+		name += r.str[r.toks[j].start:r.toks[j].end]
 	}
 	if r.word(i-1) == "using" {
 		if name == "cute" || name == "::cute" {

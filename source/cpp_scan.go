@@ -7,7 +7,8 @@ import "bytes"
 // lines (with their continuations). An unterminated comment or literal
 // runs to the end of its line (literals) or of the file (comments).
 func cppTokens(src []byte) []token {
-	toks := make([]token, 0, len(src)/4)
+	// CuTe code is dense in tokens (_2,_2 is four in five bytes).
+	toks := make([]token, 0, len(src)/3+16)
 	lineStart := true // only whitespace since the last newline
 	for i := 0; i < len(src); {
 		c := src[i]

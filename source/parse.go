@@ -7,6 +7,7 @@ import "bytes"
 // list, an Opaque node standing for the skipped text).
 type parser struct {
 	src       []byte
+	str       string // src as a string: token texts are slices of it, not copies
 	toks      []token
 	cpp       bool
 	templates map[string]bool // C++: names after which "<" opens template arguments
@@ -23,7 +24,7 @@ type Opaque struct{ Range }
 
 func (p *parser) text(i int) string {
 	t := p.toks[i]
-	return string(p.src[t.start:t.end])
+	return p.str[t.start:t.end]
 }
 
 func (p *parser) is(i int, s string) bool {
@@ -31,7 +32,7 @@ func (p *parser) is(i int, s string) bool {
 		return false
 	}
 	t := p.toks[i]
-	return t.kind == tPunct && t.end-t.start == len(s) && string(p.src[t.start:t.end]) == s
+	return t.kind == tPunct && t.end-t.start == len(s) && p.str[t.start:t.end] == s
 }
 
 func (p *parser) isIdent(i int) bool { return i >= 0 && i < len(p.toks) && p.toks[i].kind == tIdent }

@@ -131,7 +131,7 @@ func pyStringEnd(src []byte, q int) int {
 // parameters (run-time values), and calls of CuTe's layout functions.
 func ReadPython(src []byte) *File {
 	toks := pyTokens(src)
-	p := parser{src: src, toks: toks}
+	p := parser{src: src, str: string(src), toks: toks}
 	f := File{Modules: map[string]bool{"cute": true, "cutlass.cute": true, "cutlass": true}}
 	// lines are the token indices where logical lines start, with their indents.
 	type line struct{ at, indent int }
@@ -143,14 +143,21 @@ func ReadPython(src []byte) *File {
 	}
 	// blockEnd is the end offset of the block holding line k: up to the next
 	// line indented less.
-	blockEnd := func(k int) int {
-		for m := k + 1; m < len(lines); m++ {
-			if lines[m].indent < lines[k].indent {
-				return toks[lines[m].at].start
-			}
+	// ends[k] is the end offset of the block holding line k: up to the next
+	// line indented less (one backward pass with a stack of open lines).
+	ends := make([]int, len(lines))
+	var open []int
+	for m := range lines {
+		for len(open) > 0 && lines[m].indent < lines[open[len(open)-1]].indent {
+			ends[open[len(open)-1]] = toks[lines[m].at].start
+			open = open[:len(open)-1]
 		}
-		return len(src)
+		open = append(open, m)
 	}
+	for _, k := range open {
+		ends[k] = len(src)
+	}
+	blockEnd := func(k int) int { return ends[k] }
 	for k, ln := range lines {
 		i := ln.at
 		lineStop := len(toks)
