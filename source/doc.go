@@ -14,10 +14,13 @@
 // set aside:
 //
 //   - Speed: tree-sitter's cpp grammar takes about 6 ms for sgemm_sm80.cu
-//     (the design card's measurement), so a CUTLASS-sized lint (about 1,900
-//     C++/Python files) would take seconds and the 10,000 files/s lint
-//     target is out of reach; this reader scans at memory speed and skips
-//     files with no CuTe names before tokenizing (CodeCandidate).
+//     (the design card's measurement): 100 files/s, where lint aims at
+//     10,000 files/s. This reader tokenizes and reads the 933 C++/Python
+//     files (32 MB) of CUTLASS's include/cute, examples, test/unit/cute
+//     and CuTe DSL in well under a second of CPU, evaluation included in
+//     about one more (lint --code-stats), and skips files naming nothing
+//     of CuTe's before tokenizing (CodeCandidate). Editors read the code
+//     of an open file only when it is hovered or hinted.
 //   - Set-up: go-tree-sitter needs cgo and a C compiler; `make test` must
 //     work on a fresh machine with Go alone.
 //   - Half-typed code and macros: CUDA kernels are full of macros
