@@ -158,7 +158,7 @@ func (r *cppReader) read() {
 			}
 			i = r.binding(i, i+2, braces)
 			continue
-		case len(parens) > 0 && cppIntegral[r.word(r.typeWordBefore(i))] && (r.isPunctAt(i+1, ",") || r.isPunctAt(i+1, ")")):
+		case len(parens) > 0 && (r.isPunctAt(i+1, ",") || r.isPunctAt(i+1, ")")) && r.declaresParameter(i):
 			r.parameter(i, parens[len(parens)-1], braces)
 			i++
 			continue
@@ -413,12 +413,30 @@ func declaresWith(x Node) bool {
 	return false
 }
 
-// parameter binds a function parameter of integral type at i as an
-// unknown run-time integer, visible in the function's body.
-func (r *cppReader) parameter(i, open int, braces []int) {
-	if !cppIntegral[r.word(r.typeWordBefore(i))] {
-		return
+// declaresParameter reports whether the name at i (before "," or ")")
+// follows a type: a word, a template-id's ">", "&", "*".
+func (r *cppReader) declaresParameter(i int) bool {
+	j := r.typeWordBefore(i)
+	if j < 0 || j == i-1 && !r.isIdent(j) && !r.isPunctAt(j, ">") {
+		return false
 	}
+	if r.isPunctAt(j, ">") {
+		return true
+	}
+	switch r.word(j) {
+	case "", "return", "case", "sizeof", "new", "delete", "throw":
+		return false
+	}
+	return true
+}
+
+func (r *cppReader) isIdent(i int) bool { return i >= 0 && i < len(r.toks) && r.toks[i].kind == tIdent }
+
+// parameter binds a function parameter at i, visible in the function's
+// body: a run-time integer whose value is unknown when its type is
+// integral; anything else shadows outer names and has no value.
+func (r *cppReader) parameter(i, open int, braces []int) {
+	integral := cppIntegral[r.word(r.typeWordBefore(i))]
 	end := r.toks[i].end
 	if m := r.match[open]; m > 0 {
 		end = r.toks[m].end
@@ -434,7 +452,7 @@ func (r *cppReader) parameter(i, open int, braces []int) {
 			}
 		}
 	}
-	r.f.Bindings = append(r.f.Bindings, Binding{Name: r.word(i), NameAt: Range{r.toks[i].start, r.toks[i].end}, Unknown: true, Visible: Range{r.toks[i].end, end}})
+	r.f.Bindings = append(r.f.Bindings, Binding{Name: r.word(i), NameAt: Range{r.toks[i].start, r.toks[i].end}, Unknown: integral, Visible: Range{r.toks[i].end, end}})
 }
 
 // root reads the expression starting at i; when a declared name follows a
