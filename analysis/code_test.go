@@ -75,6 +75,7 @@ func TestCodeNoValue(t *testing.T) {
 		{"constructed from arguments", "Layout<Shape<int,int>> L{m, n};\nauto x = L;", "L;", false},
 		{"literal", "int k = 8;", "8", false},
 		{"parameter shadows a file-scope name", "auto layout = make_layout(Shape<_8>{});\ntemplate <class L>\nvoid f(L const& layout) { auto c = coalesce(layout); }", "coalesce", false},
+		{"template parameter shadows a file-scope name", "using SmemLayout = Layout<Shape<_8>>;\ntemplate <class SmemLayout>\nstruct K { using L = decltype(coalesce(SmemLayout{})); };", "coalesce", false},
 		{"python strings are not dropped", "L = cute.make_layout((4, \"x\"))", "make_layout", true},
 		{"python untyped parameter", "def f(t):\n    L = cute.make_layout(t)", "make_layout", true},
 		{"python member of a parameter", "def f(t: cutlass.Int32):\n    s = t.shape", "t.shape", true},

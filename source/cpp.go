@@ -324,8 +324,13 @@ func (r *cppReader) templateClause(lt int, braces []int) int {
 	// The integer parameters are unknown in the entity the clause declares:
 	// up to its ";" or the end of its body.
 	visibleEnd := r.entityEnd(end+1, braces)
-	for _, n := range intNames {
-		r.f.Bindings = append(r.f.Bindings, Binding{Name: n, Unknown: true, Visible: Range{r.toks[end].end, visibleEnd}})
+	// Type parameters shadow outer names there and have no value.
+	for _, n := range names {
+		integral := false
+		for _, m := range intNames {
+			integral = integral || m == n
+		}
+		r.f.Bindings = append(r.f.Bindings, Binding{Name: n, Unknown: integral, Visible: Range{r.toks[end].end, visibleEnd}})
 	}
 	return end + 1
 }
