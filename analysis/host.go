@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/cute-lsp/cute-lsp/grammar"
@@ -17,6 +18,17 @@ type Host struct {
 	Language    Language
 	Descriptors []*Descriptor
 	Findings    []Finding
+
+	code     *Code
+	codeOnce sync.Once
+}
+
+// Code is the CuTe code of a C++/CUDA or Python file (nil when it has
+// none), read on first use and evaluated on demand (see code.go): it
+// yields no findings, so linting does not read it.
+func (h *Host) Code() *Code {
+	h.codeOnce.Do(func() { h.code = ReadCode(h.Language, h.Src) })
+	return h.code
 }
 
 // Descriptor is one descriptor found in a host file, with its value.

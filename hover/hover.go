@@ -78,8 +78,33 @@ func Target(t analysis.Target, opts Options) string {
 
 // Value renders a value: its notation, its properties and its offset table.
 func Value(v layout.Value, opts Options) string {
+	return valueWith(fmt.Sprintf("```cute\n%s\n```\n", analysis.Show(v, analysis.ShowHoverBytes)), v, opts)
+}
+
+// Code is the hover of a value computed from CuTe C++ or DSL code: the
+// value as CuTe C++ prints it (static integers with "_"), then what Value
+// shows of it.
+func Code(cv analysis.CodeValue, opts Options) string {
+	head := fmt.Sprintf("```cpp\n%s\n```\n", cv.Printed)
+	if cv.Name != "" {
+		head = fmt.Sprintf("**%s**\n\n", cv.Name) + head
+	}
+	v := cv.Value
+	if p, ok := v.(analysis.PointerComposed); ok {
+		off, ok := p.Offsets()
+		if !ok {
+			return head + fmt.Sprintf("\nthe swizzle acts on the bytes of %d-bit elements; no swizzle on element offsets is the same\n", p.Bits)
+		}
+		head += fmt.Sprintf("\non %d-bit element offsets: `%s`\n", p.Bits, off.Format(true))
+		v = off
+	}
+	return valueWith(head, v, opts)
+}
+
+// valueWith is Value's text after the given heading.
+func valueWith(head string, v layout.Value, opts Options) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "```cute\n%s\n```\n", analysis.Show(v, analysis.ShowHoverBytes))
+	b.WriteString(head)
 	switch a := v.(type) {
 	case analysis.BankValue:
 		b.WriteString(bankReport(a))

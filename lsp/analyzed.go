@@ -339,6 +339,9 @@ func (a *Analyzed) Hover(ctx context.Context, snap *Snapshot, cfg Config, off in
 			}
 			return Hover{Span: sp, Markdown: render.Descriptor(d.Node, d.Value, hoverOptions(cfg))}, true
 		}
+		if cv, ok := h.Code().At(off); ok {
+			return Hover{Span: Span{cv.Start, cv.End}, Markdown: render.Code(cv, hoverOptions(cfg))}, true
+		}
 	}
 	return Hover{}, false
 }
@@ -393,12 +396,14 @@ func (a *Analyzed) CodeActions(ctx context.Context, snap *Snapshot, _ Config, sp
 }
 
 func (a *Analyzed) InlayHints(ctx context.Context, snap *Snapshot, _ Config, span Span) []InlayHint {
-	s := a.sheet(ctx, snap)
-	if s == nil {
-		return nil
+	var hints []analysis.InlayHint
+	if s := a.sheet(ctx, snap); s != nil {
+		hints = s.InlayHints(span.Start, span.End)
+	} else if h := a.host(ctx, snap); h != nil {
+		hints = h.Code().InlayHints(span.Start, span.End)
 	}
 	var out []InlayHint
-	for _, h := range s.InlayHints(span.Start, span.End) {
+	for _, h := range hints {
 		out = append(out, InlayHint{Offset: h.At.Offset, Label: strings.TrimSpace(h.Label)})
 	}
 	return out

@@ -48,6 +48,7 @@ func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fset.SetOutput(stderr)
 	format := fset.String("format", "text", "output format: text, json or sarif")
 	hints := fset.Bool("hints", false, "also report hints (unused names, coalescible layouts, ...), as editors show them")
+	codeStats := fset.Bool("code-stats", false, "also evaluate the CuTe code of C++/CUDA and Python files (as hover does) and report on stderr how many expressions have a value")
 	fset.Usage = func() {
 		fmt.Fprintln(stderr, "usage: cute-lsp lint [--format text|json|sarif] [--hints] PATH...")
 		fmt.Fprintln(stderr, "Checks .cute sheets (and the descriptors in .mlir, C++/CUDA and Python files);")
@@ -78,14 +79,16 @@ func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return lintFatal
 	}
 	paths = configs.included(paths, fset.Args())
-	results := lintFiles(paths, configs, *hints)
+	results := lintFiles(paths, configs, lintOptions{hints: *hints, codeStats: *codeStats})
 	var files []diagnostics.File
+	var stats codeCounts
 	for _, r := range results {
 		if r.skip != nil {
 			skips = append(skips, r.skip)
 			continue
 		}
 		files = append(files, r.file)
+		stats.addCounts(r.code)
 	}
 	for _, sk := range skips {
 		fmt.Fprintf(stderr, "cute-lsp lint: warning: %s: skipped: %s\n", sk.Path, sk.Reason)
@@ -106,6 +109,10 @@ func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "cute-lsp lint: %v\n", err)
 		return lintFatal
+	}
+	if *codeStats {
+		fmt.Fprintf(stderr, "cute-lsp lint: code in %d of %d C++/Python files: %d expressions, %d with a value, %d layouts\n",
+			stats.files, stats.hostFiles, stats.exprs, stats.evaluated, stats.layouts)
 	}
 	switch {
 	case len(files) == 0 && len(skips) > 0:

@@ -13,12 +13,48 @@ import (
 type lintResult struct {
 	file diagnostics.File
 	skip *lsp.SkipError
+	code codeCounts // with lintOptions.codeStats
+}
+
+type lintOptions struct {
+	hints     bool // report hints too
+	codeStats bool // evaluate C++/Python code and count what has a value
+}
+
+// codeCounts counts what the evaluation of code finds (lint --code-stats).
+type codeCounts struct {
+	hostFiles, files, exprs, evaluated, layouts int
+}
+
+// countCode evaluates the CuTe code of a C++ or Python file as hover does.
+func countCode(path string, src []byte) codeCounts {
+	var s codeCounts
+	lang := analysis.LanguageOf(path)
+	if lang != analysis.LangCpp && lang != analysis.LangPython {
+		return s
+	}
+	s.hostFiles = 1
+	c := analysis.ReadCode(lang, src)
+	if c == nil {
+		return s
+	}
+	s.files = 1
+	s.exprs, s.evaluated, s.layouts = c.Values()
+	return s
+}
+
+func (s *codeCounts) addCounts(o codeCounts) {
+	s.hostFiles += o.hostFiles
+	s.files += o.files
+	s.exprs += o.exprs
+	s.evaluated += o.evaluated
+	s.layouts += o.layouts
 }
 
 // lintFiles reads and analyzes every path on all cores, each file on its
 // own (files share nothing), and returns the results in the paths' order so
 // that the report does not depend on scheduling.
-func lintFiles(paths []string, configs *configs, hints bool) []lintResult {
+func lintFiles(paths []string, configs *configs, opts lintOptions) []lintResult {
 	results := make([]lintResult, len(paths))
 	next := make(chan int)
 	var wg sync.WaitGroup
@@ -27,7 +63,7 @@ func lintFiles(paths []string, configs *configs, hints bool) []lintResult {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				results[i] = lintFile(paths[i], configs, hints)
+				results[i] = lintFile(paths[i], configs, opts)
 			}
 		}()
 	}
@@ -39,15 +75,19 @@ func lintFiles(paths []string, configs *configs, hints bool) []lintResult {
 	return results
 }
 
-func lintFile(p string, configs *configs, hints bool) lintResult {
+func lintFile(p string, configs *configs, opts lintOptions) lintResult {
 	src, _, err := lsp.ReadRegularFile(p, lsp.MaxFileBytes)
 	if err != nil {
 		return lintResult{skip: skipped(p, err)}
 	}
 	findings, _ := analysis.Analyze(p, src)
 	findings = configs.of(p).Apply(findings)
-	if !hints {
+	if !opts.hints {
 		findings = withoutHints(findings)
 	}
-	return lintResult{file: diagnostics.File{Path: p, Findings: findings}}
+	r := lintResult{file: diagnostics.File{Path: p, Findings: findings}}
+	if opts.codeStats {
+		r.code = countCode(p, src)
+	}
+	return r
 }

@@ -40,6 +40,18 @@ func TestLintCleanAndHints(t *testing.T) {
 	}
 }
 
+// TestLintCodeStats: --code-stats evaluates the code of host files and
+// reports the counts on stderr, adding no finding.
+func TestLintCodeStats(t *testing.T) {
+	code, stdout, stderr := runCLI(t, "", "lint", "--code-stats", "../../testdata/lint/code.cu")
+	if code != 0 || stdout != "" {
+		t.Errorf("exit %d, output %q: code must add no finding", code, stdout)
+	}
+	if want := "code in 1 of 1 C++/Python files: 3 expressions, 2 with a value, 2 layouts"; !strings.Contains(stderr, want) {
+		t.Errorf("stderr = %q, want %q", stderr, want)
+	}
+}
+
 func TestLintJSONAndSARIF(t *testing.T) {
 	_, stdout, _ := runCLI(t, "", "lint", "--format", "json", "../../testdata/lint/bad.cute")
 	var findings []map[string]any

@@ -24,3 +24,12 @@ const char* msg = "error: (%d, %d) out of range";  // @nodiag @hover("(%d")
 // @hover("gmem_ptr")
 // sA: Sw<3,4,3>_smem_ptr[16b](SMEM_ADDR_A) o (8,64):(64,_1)
 // @hover("Sw<3,4,3>_smem")
+// CuTe C++ code: hover shows the value as CuTe prints it, bound layouts get inlay hints, and
+// code never yields a finding (the last line does not compile in CuTe: still no diagnostic).
+using namespace cute;
+constexpr int kBlockM = 64;
+auto sA = make_layout(make_shape(Int<kBlockM>{}, 256));  // @hover("make_layout") @hover("kBlockM") @inlay
+using SW128 = ComposedLayout<Swizzle<3,4,3>, smem_ptr_flag_bits<16>, Layout<Shape<_8,_64>,Stride<_64,_1>>>;
+// @hover("ComposedLayout")
+auto tiled = logical_divide(sA, Layout<_2>{});  // @nodiag @hover("logical_divide")
+auto wrong = make_layout(Shape<_4,_2>{}, Stride<_1>{});  // @nodiag @hover("make_layout") @inlay

@@ -14,3 +14,7 @@ layout = cute.make_layout((4, 8), stride=(1, 4))  # @nodiag @hover("(4, 8)")
 s = "Sw<3,4,3> o 0 o (8,64):(64,1)"  # @hover("Sw")
 '''Docstring: the smem layout is (8,64):(64,1) here.'''
 # @hover("(8,64)")
+L = cute.make_layout((4, (3, 2)), stride=(2, (8, 1)))  # @hover("make_layout") @hover("L")
+def f(m: cutlass.Int32):
+    T = cute.make_layout((m, 8))  # @hover("make_layout")
+# @inlay

@@ -1,0 +1,475 @@
+package analysis
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/cute-lsp/cute-lsp/analysis/gmma"
+	"github.com/cute-lsp/cute-lsp/grammar"
+	"github.com/cute-lsp/cute-lsp/layout"
+	"github.com/cute-lsp/cute-lsp/source"
+)
+
+// Code is the CuTe code of a C++/CUDA or Python file (layouts written as
+// code, not descriptors): what package source read, evaluated on demand by
+// CuTe's operations (layout.Apply), as CuTe C++ would evaluate it.
+//
+// Evaluation never reports an error: code this evaluator cannot resolve (a
+// name bound elsewhere, a type it does not know, an operation CuTe would
+// need the rest of the program for) simply has no value, so a layout
+// written in a way it does not follow is a missed hover, never a false
+// error. Integer literals are run-time values in C++ (CuTe's make_shape(8)
+// holds an int) and static in the DSL; Int<N>, _N and C<N> are static; a
+// function or template parameter is an unknown run-time value ("?").
+type Code struct {
+	src    []byte
+	File   *source.File
+	python bool
+	memo   map[int]codeResult
+	byName map[string][]int // binding indices by name, in source order
+	lines  *lineIndex       // made on first use
+	// mu guards memo and lines: an editor's requests on one snapshot
+	// (hover, inlay hints) may run at once.
+	mu sync.Mutex
+}
+
+type codeResult struct {
+	v       layout.Value
+	pending bool
+}
+
+// errUnresolved marks code that has no value here; it is never shown.
+var errUnresolved = errors.New("unresolved")
+
+// ReadCode reads the CuTe code of a host file; nil for other languages or
+// when the file names nothing of CuTe's.
+func ReadCode(lang Language, src []byte) *Code {
+	if !source.CodeCandidate(src) {
+		return nil
+	}
+	var c *Code
+	switch lang {
+	case LangCpp:
+		c = &Code{File: source.ReadCpp(src)}
+	case LangPython:
+		c = &Code{File: source.ReadPython(src), python: true}
+	default:
+		return nil
+	}
+	c.src = src
+	c.memo = map[int]codeResult{}
+	c.byName = map[string][]int{}
+	for i, b := range c.File.Bindings {
+		c.byName[b.Name] = append(c.byName[b.Name], i)
+	}
+	return c
+}
+
+// CodeValue is the value of the code at an offset.
+type CodeValue struct {
+	Start, End int    // the hovered expression or name
+	Name       string // the name, when a name was hovered
+	Value      layout.Value
+	Printed    string // as CuTe C++ prints it
+}
+
+// At is the value of the innermost expression (or name) at off, if it has one.
+func (c *Code) At(off int) (CodeValue, bool) {
+	if c == nil {
+		return CodeValue{}, false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for i, b := range c.File.Bindings {
+		if b.NameAt.End > b.NameAt.Start && b.NameAt.Contains(off) {
+			v, err := c.binding(i, 0)
+			if err != nil {
+				return CodeValue{}, false
+			}
+			return CodeValue{Start: b.NameAt.Start, End: b.NameAt.End, Name: b.Name, Value: v, Printed: CuTePrint(v)}, true
+		}
+	}
+	for _, root := range c.rootsAt(off) {
+		path := source.Path(root, off)
+		// From the innermost node outwards, the first that has a value; a
+		// function's name stands for its call.
+		for k := len(path) - 1; k >= 0; k-- {
+			n := path[k]
+			if id, ok := n.(*source.Ident); ok && k > 0 {
+				if call, ok := path[k-1].(*source.Call); ok && call.Fun == id {
+					continue
+				}
+			}
+			v, err := c.eval(n, nil, 0)
+			if err != nil {
+				continue
+			}
+			if !worthShowing(n, v) {
+				return CodeValue{}, false
+			}
+			s, e := n.Span()
+			cv := CodeValue{Start: s, End: e, Value: v, Printed: CuTePrint(v)}
+			if id, ok := n.(*source.Ident); ok {
+				cv.Name = id.Full
+			}
+			return cv, true
+		}
+	}
+	return c.nameAt(off)
+}
+
+// nameAt is the value of a bound name at off outside the expressions
+// read (print(L), a kernel's argument list).
+func (c *Code) nameAt(off int) (CodeValue, bool) {
+	if off < 0 || off > len(c.src) {
+		return CodeValue{}, false
+	}
+	s, e := off, off
+	for s > 0 && isIdentByte(c.src[s-1]) {
+		s--
+	}
+	for e < len(c.src) && isIdentByte(c.src[e]) {
+		e++
+	}
+	if s == e || s > 0 && (c.src[s-1] == '.' || c.src[s-1] == ':') {
+		return CodeValue{}, false
+	}
+	name := string(c.src[s:e])
+	i, ok := c.lookup(name, s)
+	if !ok {
+		return CodeValue{}, false
+	}
+	v, err := c.binding(i, 0)
+	if err != nil {
+		return CodeValue{}, false
+	}
+	if t, ok := v.(layout.IntTuple); ok && t.IsUnknown() {
+		return CodeValue{}, false
+	}
+	return CodeValue{Start: s, End: e, Name: name, Value: v, Printed: CuTePrint(v)}, true
+}
+
+// worthShowing reports whether the value of n tells more than its text: a
+// literal, or a name holding a run-time integer, is left alone (hovering
+// every loop counter of a kernel would be noise).
+func worthShowing(n source.Node, v layout.Value) bool {
+	if _, ok := n.(*source.Int); ok {
+		return false
+	}
+	if t, ok := v.(layout.IntTuple); ok && t.IsLeaf() && !t.IsStatic() {
+		switch n.(type) {
+		case *source.Call, *source.Ident:
+			return !t.IsUnknown() // size(L), kBlockM: a known run-time value
+		}
+		return false
+	}
+	return true
+}
+
+// rootsAt is the roots whose range holds off.
+func (c *Code) rootsAt(off int) []source.Node {
+	var out []source.Node
+	for _, r := range c.File.Roots {
+		s, e := r.Span()
+		if s <= off && off <= e {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// Values evaluates every binding and root: how many there are, and how
+// many have a value (the layouts among them counted apart).
+func (c *Code) Values() (roots, evaluated, layouts int) {
+	if c == nil {
+		return 0, 0, 0
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, r := range c.File.Roots {
+		roots++
+		v, err := c.eval(r, nil, 0)
+		if err != nil {
+			continue
+		}
+		evaluated++
+		switch v.(type) {
+		case layout.Layout, layout.Composed, PointerComposed:
+			layouts++
+		}
+	}
+	return roots, evaluated, layouts
+}
+
+// maxEvalDepth bounds the nesting of evaluation (names and alias templates
+// referring to each other).
+const maxEvalDepth = 64
+
+// binding is the value of binding i (memoized when it is not a template).
+func (c *Code) binding(i, depth int) (layout.Value, error) {
+	if r, ok := c.memo[i]; ok {
+		if r.pending || r.v == nil {
+			return nil, errUnresolved
+		}
+		return r.v, nil
+	}
+	b := c.File.Bindings[i]
+	if b.Unknown {
+		return layout.Unknown(), nil
+	}
+	if b.Value == nil || depth > maxEvalDepth {
+		return nil, errUnresolved
+	}
+	c.memo[i] = codeResult{pending: true}
+	v, err := c.eval(b.Value, nil, depth+1)
+	if err != nil {
+		v = nil
+	}
+	if b.Reassigned && v != nil && !staticValue(v) {
+		// Assigned again later: the run-time value is not the initial one
+		// everywhere. A run-time integer is unknown; anything else has none.
+		if leaf, ok := v.(layout.IntTuple); ok && leaf.IsLeaf() {
+			v = layout.Unknown()
+		} else {
+			v = nil
+		}
+	}
+	c.memo[i] = codeResult{v: v}
+	if v == nil {
+		return nil, errUnresolved
+	}
+	return v, nil
+}
+
+// lookup finds the binding of name visible at off: the latest one.
+func (c *Code) lookup(name string, off int) (int, bool) {
+	same := c.byName[name]
+	for k := len(same) - 1; k >= 0; k-- {
+		b := &c.File.Bindings[same[k]]
+		if b.Visible.Start <= off && off < b.Visible.End {
+			return same[k], true
+		}
+	}
+	return 0, false
+}
+
+// scope holds the arguments of an alias template being instantiated.
+type scope map[string]layout.Value
+
+func (c *Code) eval(n source.Node, sc scope, depth int) (layout.Value, error) {
+	if depth > maxEvalDepth {
+		return nil, errUnresolved
+	}
+	switch n := n.(type) {
+	case *source.Int:
+		if n.Static || c.python {
+			return layout.Int(n.Value), nil
+		}
+		return layout.Dyn(n.Value), nil
+	case *source.Ident:
+		return c.ident(n, sc, depth)
+	case *source.Call:
+		return c.call(n, sc, depth)
+	case *source.Binary:
+		return c.binary(n, sc, depth)
+	case *source.Unary:
+		x, err := c.intLeaf(n.X, sc, depth)
+		if err != nil {
+			return nil, err
+		}
+		switch n.Op {
+		case "+":
+			return x, nil
+		case "-":
+			if x.IsUnknown() {
+				return x, nil
+			}
+			return withStatic(-x.Value(), x.IsStatic()), nil
+		}
+	case *source.Tuple:
+		return c.tuple(n.Elems, sc, depth)
+	case *source.Attr:
+		x, err := c.eval(n.X, sc, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		return c.member(n.Name, x, nil)
+	}
+	return nil, errUnresolved
+}
+
+func withStatic(v int64, static bool) layout.IntTuple {
+	if static {
+		return layout.Int(v)
+	}
+	return layout.Dyn(v)
+}
+
+// ident resolves a name: a binding, a template argument, CuTe's _N, _,
+// the layout tags, smem_ptr_flag.
+func (c *Code) ident(n *source.Ident, sc scope, depth int) (layout.Value, error) {
+	if n.Qualifier() == "" {
+		if v, ok := sc[n.Name]; ok {
+			return v, nil
+		}
+		if i, ok := c.lookup(n.Name, n.Start); ok {
+			if c.File.Bindings[i].Template {
+				return nil, errUnresolved // an alias template named without its arguments
+			}
+			return c.binding(i, depth+1)
+		}
+	} else if c.python {
+		// x.shape where x is bound: an attribute of a value.
+		parts := strings.Split(n.Full, ".")
+		if i, ok := c.lookup(parts[0], n.Start); ok && len(parts) == 2 {
+			x, err := c.binding(i, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			return c.member(parts[1], x, nil)
+		}
+	}
+	if !c.cuteQualified(n) {
+		return nil, errUnresolved
+	}
+	if v, ok := staticName(n.Name); ok {
+		return v, nil
+	}
+	switch n.Name {
+	case "_", "Underscore":
+		return layout.Underscore(), nil
+	case "LayoutLeft", "GenColMajor":
+		return layout.LayoutLeft, nil
+	case "LayoutRight", "GenRowMajor":
+		return layout.LayoutRight, nil
+	case "smem_ptr_flag":
+		return ptrFlag(1), nil
+	}
+	return nil, errUnresolved
+}
+
+// staticName reads CuTe's static integer names: _8, _0, _m1 (-1).
+func staticName(name string) (layout.IntTuple, bool) {
+	if len(name) < 2 || name[0] != '_' {
+		return layout.IntTuple{}, false
+	}
+	digits, neg := name[1:], false
+	if digits[0] == 'm' {
+		digits, neg = digits[1:], true
+	}
+	if digits == "" || len(digits) > 1 && digits[0] == '0' {
+		return layout.IntTuple{}, false
+	}
+	v, err := strconv.ParseInt(digits, 10, 63)
+	if err != nil {
+		return layout.IntTuple{}, false
+	}
+	if neg {
+		v = -v
+	}
+	return layout.Int(v), true
+}
+
+// ptrFlag is smem_ptr_flag_bits<B>, the pointer stage of a ComposedLayout
+// type (it prints smem_ptr[Bb](unset)).
+type ptrFlag int
+
+func (p ptrFlag) String() string { return "smem_ptr[" + strconv.Itoa(int(p)) + "b](unset)" }
+
+// PointerComposed is ComposedLayout<Swizzle, smem_ptr_flag_bits<B>, L>:
+// the swizzle acts on the pointer's addresses, and CuTe prints the
+// pointer stage (Sw<3,4,3> o smem_ptr[16b](unset) o L).
+type PointerComposed struct {
+	Outer layout.Swizzle
+	Bits  int
+	Inner layout.Layout
+}
+
+func (p PointerComposed) String() string {
+	return p.Outer.String() + " o " + ptrFlag(p.Bits).String() + " o " + p.Inner.String()
+}
+
+// Offsets is the function on element offsets: CuTe keeps the swizzle on
+// the byte addresses of B-bit elements, so it moves to element offsets
+// (Sw<3,4,3> on 16-bit elements is Sw<3,3,3>); ok is false where no
+// swizzle on element offsets is the same permutation.
+func (p PointerComposed) Offsets() (layout.Composed, bool) {
+	sw, err := gmma.ElementSwizzle(p.Outer, p.Bits)
+	if err != nil {
+		return layout.Composed{}, false
+	}
+	return layout.Composed{Outer: sw, Offset: layout.Int(0), Inner: p.Inner}, true
+}
+
+// CuTePrint prints a value as CuTe C++'s print() does: static integers
+// with "_", run-time ones without, composed layouts with their stages.
+func CuTePrint(v layout.Value) string {
+	switch v := v.(type) {
+	case layout.IntTuple:
+		return v.Format(true)
+	case layout.Layout:
+		return v.Format(true)
+	case layout.Composed:
+		return v.Format(true)
+	case PointerComposed:
+		return v.Outer.String() + " o " + ptrFlag(v.Bits).String() + " o " + v.Inner.Format(true)
+	case layout.Tiler:
+		parts := make([]string, len(v.Modes))
+		for i, m := range v.Modes {
+			switch {
+			case m.Skip:
+				parts[i] = "_"
+			case m.Sub != nil:
+				parts[i] = CuTePrint(*m.Sub)
+			case m.Int:
+				parts[i] = m.Layout.Shape.Format(true)
+			default:
+				parts[i] = m.Layout.Format(true)
+			}
+		}
+		return "(" + strings.Join(parts, ",") + ")"
+	}
+	return v.String()
+}
+
+// InlayHints are the values of the bound layouts whose declarations end in
+// [start, end]: " = (_8,_4):(_1,_8)" after the declaration, as CuTe prints it.
+func (c *Code) InlayHints(start, end int) []InlayHint {
+	if c == nil {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []InlayHint
+	for i, b := range c.File.Bindings {
+		at := b.Visible.Start
+		if b.Value == nil || b.Template || b.Unknown || at < start || at > end {
+			continue
+		}
+		v, err := c.binding(i, 0)
+		if err != nil {
+			continue
+		}
+		switch v.(type) {
+		case layout.Layout, layout.Composed, PointerComposed:
+		default:
+			continue
+		}
+		label := CuTePrint(v)
+		if len(label) > maxInlayLength {
+			label = label[:maxInlayLength-1] + "…"
+		}
+		out = append(out, InlayHint{At: c.position(at), Label: " = " + label})
+	}
+	return out
+}
+
+// position is the grammar position of a byte offset (rune columns).
+func (c *Code) position(off int) grammar.Position {
+	if c.lines == nil {
+		c.lines = newLineIndex(string(c.src))
+	}
+	return c.lines.position(off)
+}

@@ -1,0 +1,56 @@
+package analysis
+
+import (
+	"fmt"
+	"testing"
+	"time"
+)
+
+// FuzzCode: any text read as C++ (and as Python) is evaluated at every line
+// start and a few offsets without a panic or a hang, and every value's
+// range lies inside the text.
+func FuzzCode(f *testing.F) {
+	f.Add("using namespace cute;\nauto L = make_layout(make_shape(Int<8>{}, 4), LayoutRight{});\nauto C = composition(Swizzle<3,4,3>{}, L);\n")
+	f.Add("template <int N>\nusing X = Layout<Shape<Int<N/8>,_2>>;\nusing Y = X<64>;\nauto z = tile_to_shape(Y{}, Shape<_64,_64>{});\n")
+	f.Add("import cutlass.cute as cute\nL = cute.make_layout((4, 8), stride=(8, 1))\nn = cute.size(L, mode=[0])\n")
+	f.Add("auto a = make_layout(Shape<Int<1000000>, Int<1000000>, Int<1000000>>{});\nauto b = cosize(a) * cosize(a);\n")
+	f.Fuzz(func(t *testing.T, src string) {
+		if len(src) > 4096 {
+			return
+		}
+		done := make(chan string, 1)
+		go func() { done <- fuzzCode(src) }()
+		select {
+		case msg := <-done:
+			if msg != "" {
+				t.Fatal(msg)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("no answer in 10 s on %q", src)
+		}
+	})
+}
+
+func fuzzCode(src string) string {
+	for _, lang := range []Language{LangCpp, LangPython} {
+		c := ReadCode(lang, []byte("cute\n"+src))
+		if c == nil {
+			return "a text naming cute was not read"
+		}
+		n := len(src) + 5
+		offsets := []int{0, n / 3, n / 2, n}
+		for i := range n {
+			if (i == 0 || c.src[i-1] == '\n') && len(offsets) < 40 {
+				offsets = append(offsets, i)
+			}
+		}
+		for _, off := range offsets {
+			cv, ok := c.At(off)
+			if ok && (cv.Start < 0 || cv.End > n || cv.Start > cv.End) {
+				return fmt.Sprintf("value at [%d,%d) outside %d bytes", cv.Start, cv.End, n)
+			}
+		}
+		c.Values()
+	}
+	return ""
+}

@@ -1,0 +1,580 @@
+package analysis
+
+import (
+	"github.com/cute-lsp/cute-lsp/layout"
+	"github.com/cute-lsp/cute-lsp/source"
+)
+
+// The CuTe C++ and DSL spellings evaluated by Code, mapped onto the
+// algebra's operations (layout.Apply): one evaluator for both languages.
+
+// tupleTypes build integer tuples from their template or call arguments.
+var tupleTypes = map[string]bool{
+	"Shape": true, "Stride": true, "Step": true, "Coord": true, "tuple": true, "Tile": true,
+	"make_shape": true, "make_stride": true, "make_step": true, "make_coord": true, "make_tuple": true,
+	"make_tile": true,
+}
+
+// staticTypes are CuTe's static integer types: Int<8>, C<8>, constant<int,8>.
+var staticTypes = map[string]bool{"Int": true, "C": true, "constant": true, "integral_constant": true}
+
+// dslIntegers are the DSL's run-time integer constructors: cutlass.Int32(8).
+var dslIntegers = map[string]bool{"Int32": true, "Int64": true, "Uint32": true, "Uint64": true, "Int16": true, "Int8": true, "Uint8": true, "Uint16": true}
+
+// modeQueries take template indices selecting a mode first: size<0>(L).
+var modeQueries = map[string]bool{"size": true, "cosize": true, "rank": true, "depth": true}
+
+// castNames evaluate to their argument.
+var castNames = map[string]bool{"static_cast": true, "decltype": true, "int": true, "size_t": true, "int32_t": true, "int64_t": true, "uint32_t": true}
+
+func (c *Code) values(ns []source.Node, sc scope, depth int) ([]layout.Value, error) {
+	out := make([]layout.Value, len(ns))
+	for i, n := range ns {
+		v, err := c.eval(n, sc, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+func (c *Code) call(n *source.Call, sc scope, depth int) (layout.Value, error) {
+	name := n.Fun.Name
+	if n.Recv != nil {
+		x, err := c.eval(n.Recv, sc, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		if len(n.Args) > 0 || len(n.Keywords) > 0 {
+			return nil, errUnresolved
+		}
+		return c.member(name, x, nil)
+	}
+	if n.Fun.Qualifier() == "" && !c.python {
+		if i, ok := c.lookup(name, n.Start); ok {
+			return c.instantiate(i, n, sc, depth)
+		}
+	}
+	if c.python && n.Fun.Qualifier() != "" {
+		// x.method(...) on a bound value is not a CuTe function.
+		if _, bound := c.lookup(firstDotted(n.Fun.Full), n.Start); bound {
+			return nil, errUnresolved
+		}
+	}
+	if !c.cuteQualified(n.Fun) {
+		return nil, errUnresolved // cutlass::Coord<2> is not cute::Coord
+	}
+	if n.Braced && len(n.Args) == 0 && !n.HasTArgs {
+		// _8{}, LayoutRight{}, GenColMajor{}: the value the name stands for.
+		return c.ident(n.Fun, sc, depth)
+	}
+	targs, err := c.values(n.TArgs, sc, depth)
+	if err != nil {
+		return nil, err
+	}
+	for i, a := range targs {
+		// A template argument is a compile-time constant: get<0>, upcast<2>.
+		if t, ok := a.(layout.IntTuple); ok && t.IsLeaf() {
+			targs[i] = t.WithStatic(true)
+		}
+	}
+	// Braced arguments construct a value of the type: a run-time value
+	// this reader does not follow, unless the type's own arguments say it all.
+	if n.Braced && len(n.Args) > 0 && !tupleTypes[name] {
+		return nil, errUnresolved
+	}
+	args, err := c.values(n.Args, sc, depth)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case staticTypes[name]:
+		if len(targs) == 0 || len(args) > 0 {
+			return nil, errUnresolved
+		}
+		t, ok := targs[len(targs)-1].(layout.IntTuple)
+		if !ok || !t.IsLeaf() || t.IsBasis() {
+			return nil, errUnresolved
+		}
+		if t.IsUnknown() {
+			return t, nil
+		}
+		return layout.Int(t.Value()), nil
+	case c.python && dslIntegers[name]:
+		if len(args) != 1 {
+			return nil, errUnresolved
+		}
+		t, ok := args[0].(layout.IntTuple)
+		if !ok || !t.IsLeaf() {
+			return nil, errUnresolved
+		}
+		if t.IsUnknown() {
+			return t, nil
+		}
+		return layout.Dyn(t.Value()), nil
+	case castNames[name]:
+		if len(args) != 1 {
+			return nil, errUnresolved
+		}
+		return args[0], nil
+	case tupleTypes[name]:
+		elems := targs
+		if n.Paren || n.Braced && len(args) > 0 {
+			elems = args
+		}
+		return tupleOf(elems, name == "Tile" || name == "make_tile")
+	case name == "Layout":
+		if n.Paren || len(targs) < 1 || len(targs) > 2 {
+			return nil, errUnresolved
+		}
+		return apply("make_layout", targs...)
+	case name == "Swizzle":
+		if len(targs) != 3 {
+			return nil, errUnresolved
+		}
+		var bms [3]int
+		for i, a := range targs {
+			t, ok := a.(layout.IntTuple)
+			if !ok || !t.IsLeaf() || t.IsUnknown() || t.IsBasis() {
+				return nil, errUnresolved
+			}
+			bms[i] = int(t.Value())
+		}
+		sw := layout.Swizzle{B: bms[0], M: bms[1], S: bms[2]}
+		if sw.Validate("Swizzle") != nil {
+			return nil, errUnresolved
+		}
+		return sw, nil
+	case name == "smem_ptr_flag_bits":
+		if len(targs) != 1 {
+			return nil, errUnresolved
+		}
+		t, ok := targs[0].(layout.IntTuple)
+		if !ok || !t.IsLeaf() || t.IsUnknown() || t.Value() < 1 || t.Value() > 1024 {
+			return nil, errUnresolved
+		}
+		return ptrFlag(t.Value()), nil
+	case name == "ComposedLayout":
+		if len(targs) != 3 {
+			return nil, errUnresolved
+		}
+		return composedOf(targs[0], targs[1], targs[2])
+	case name == "composition" && len(args) == 3:
+		return composedOf(args[0], args[1], args[2])
+	case modeQueries[name] && len(targs) > 0:
+		if len(args) != 1 {
+			return nil, errUnresolved
+		}
+		sub, err := modeOf(args[0], targs)
+		if err != nil {
+			return nil, err
+		}
+		return query(name, sub)
+	case modeQueries[name] && c.python && len(n.Keywords) == 1 && n.Keywords[0].Name == "mode":
+		mode, err := c.eval(n.Keywords[0].Value, sc, depth+1)
+		if err != nil || len(args) != 1 {
+			return nil, errUnresolved
+		}
+		t, ok := mode.(layout.IntTuple)
+		if !ok {
+			return nil, errUnresolved
+		}
+		var idx []layout.Value
+		for _, e := range t.Elems() {
+			idx = append(idx, e)
+		}
+		sub, err := modeOf(args[0], idx)
+		if err != nil {
+			return nil, err
+		}
+		return query(name, sub)
+	case modeQueries[name]:
+		if len(args) != 1 {
+			return nil, errUnresolved
+		}
+		return query(name, args[0])
+	case name == "make_layout_like":
+		if len(args) != 1 {
+			return nil, errUnresolved
+		}
+		return makeLayoutLike(args[0])
+	}
+	if len(n.Keywords) > 0 {
+		kw, err := c.keywords(n, sc, depth)
+		if err != nil {
+			return nil, err
+		}
+		args = append(args, kw...)
+	}
+	if _, ok := layout.LookupOp(name); !ok || name == "swizzle" {
+		return nil, errUnresolved
+	}
+	all := append(args, targs...)
+	if !runTimeAware[name] {
+		for _, a := range all {
+			if !staticValue(a) {
+				return nil, errUnresolved
+			}
+		}
+	}
+	return apply(name, all...)
+}
+
+// runTimeAware are the operations whose results the algebra builds as
+// CuTe does when some integers are run-time values (it keeps their marks
+// and makes only the simplifications CuTe makes on static values). The
+// others (composition, complement, and the divides and products built on
+// them) compute on the integers alone: CuTe's result for a run-time operand
+// can differ in form (composition(12:1, 4:1) keeps a run-time mode CuTe
+// cannot prove away), so with run-time operands they give no value rather
+// than a wrong one.
+var runTimeAware = map[string]bool{
+	"make_layout": true, "make_ordered_layout": true, "coalesce": true, "shape": true, "stride": true,
+	"get": true, "layout": true, "select": true, "take": true, "group": true, "append": true,
+	"prepend": true, "flatten": true, "compact_order": true, "compact_col_major": true,
+	"compact_row_major": true, "filter_zeros": true, "replace": true, "make_identity_layout": true,
+}
+
+// staticValue reports whether every integer of v is static (tags, swizzles
+// and other values without integers count as static).
+func staticValue(v layout.Value) bool {
+	switch v := v.(type) {
+	case layout.IntTuple:
+		return allStatic(v)
+	case layout.Layout:
+		return allStatic(v.Shape) && allStatic(v.Stride)
+	case layout.Composed:
+		return allStatic(v.Offset) && allStatic(v.Inner.Shape) && allStatic(v.Inner.Stride)
+	case PointerComposed:
+		return allStatic(v.Inner.Shape) && allStatic(v.Inner.Stride)
+	case layout.Tiler:
+		for _, m := range v.Modes {
+			if m.Sub != nil && !staticValue(*m.Sub) || m.Sub == nil && !m.Skip && !staticValue(m.Layout) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// keywords are the DSL's keyword arguments as the positional ones CuTe's
+// C++ takes after the others (stride=, order=, tiler=, ...), in the order written.
+func (c *Code) keywords(n *source.Call, sc scope, depth int) ([]layout.Value, error) {
+	var out []layout.Value
+	for _, k := range n.Keywords {
+		switch k.Name {
+		case "loc", "ip":
+			continue // the DSL's MLIR location arguments
+		}
+		v, err := c.eval(k.Value, sc, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// instantiate evaluates a name used as a call or template-id: an alias
+// template given its arguments (CLayout_64xN<128>), or a bound value
+// constructed (X{}).
+func (c *Code) instantiate(i int, n *source.Call, sc scope, depth int) (layout.Value, error) {
+	b := c.File.Bindings[i]
+	if !b.Template {
+		if len(n.Args) > 0 || n.HasTArgs || n.Paren {
+			return nil, errUnresolved
+		}
+		return c.binding(i, depth+1)
+	}
+	if len(n.TArgs) != len(b.Params) || len(n.Args) > 0 || b.Value == nil {
+		return nil, errUnresolved
+	}
+	inner := scope{}
+	for k, p := range b.Params {
+		v, err := c.eval(n.TArgs[k], sc, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		inner[p] = v
+	}
+	return c.eval(b.Value, inner, depth+1)
+}
+
+// cuteQualified reports whether a name's qualifier is CuTe's namespace or
+// module (or there is none): cute::Layout, cute.make_layout, make_layout.
+func (c *Code) cuteQualified(id *source.Ident) bool {
+	q := id.Qualifier()
+	if q == "" {
+		return c.python || c.File.CuteAt(id.Start)
+	}
+	if c.python {
+		return c.File.Modules[q]
+	}
+	return q == "cute" || q == "::cute"
+}
+
+func firstDotted(s string) string {
+	for i := 0; i < len(s); i++ {
+		if s[i] == '.' {
+			return s[:i]
+		}
+	}
+	return s
+}
+
+// apply calls an operation of the algebra; any refusal is "no value".
+func apply(name string, args ...layout.Value) (layout.Value, error) {
+	v, err := layout.Apply(name, args...)
+	if err != nil {
+		return nil, errUnresolved
+	}
+	return v, nil
+}
+
+// tupleOf builds Shape<...>/make_shape(...): an integer tuple, or for a
+// tile holding layouts, a tiler.
+func tupleOf(elems []layout.Value, tile bool) (layout.Value, error) {
+	ts := make([]layout.IntTuple, len(elems))
+	hasLayout := false
+	for i, e := range elems {
+		switch e := e.(type) {
+		case layout.IntTuple:
+			ts[i] = e
+		case layout.Layout:
+			hasLayout = true
+		default:
+			return nil, errUnresolved
+		}
+	}
+	if !hasLayout {
+		return layout.Tup(ts...), nil
+	}
+	if !tile {
+		return nil, errUnresolved
+	}
+	var t layout.Tiler
+	for _, e := range elems {
+		switch e := e.(type) {
+		case layout.IntTuple:
+			if e.IsUnderscore() {
+				t.Modes = append(t.Modes, layout.TilerMode{Skip: true})
+				continue
+			}
+			if !e.IsLeaf() {
+				return nil, errUnresolved
+			}
+			t.Modes = append(t.Modes, layout.TilerMode{Layout: layout.Layout{Shape: e, Stride: layout.Int(1)}, Int: true})
+		case layout.Layout:
+			t.Modes = append(t.Modes, layout.TilerMode{Layout: e})
+		}
+	}
+	return t, nil
+}
+
+// composedOf is ComposedLayout<A, O, L> / composition(A, O, L).
+func composedOf(a, o, l layout.Value) (layout.Value, error) {
+	sw, ok := a.(layout.Swizzle)
+	inner, ok2 := l.(layout.Layout)
+	if !ok || !ok2 {
+		return nil, errUnresolved
+	}
+	switch o := o.(type) {
+	case ptrFlag:
+		return PointerComposed{Outer: sw, Bits: int(o), Inner: inner}, nil
+	case layout.IntTuple:
+		return layout.Composed{Outer: sw, Offset: o, Inner: inner}, nil
+	}
+	return nil, errUnresolved
+}
+
+// modeOf is get<I...>(x): the sub-layout or sub-tuple at the indices.
+func modeOf(x layout.Value, idx []layout.Value) (layout.Value, error) {
+	if l, ok := x.(layout.Layout); ok {
+		return apply("layout", append([]layout.Value{l}, idx...)...)
+	}
+	return apply("get", append([]layout.Value{x}, idx...)...)
+}
+
+// query is size, cosize, rank or depth, static as CuTe's result is: the
+// answer is a compile-time integer only when everything it reads is.
+func query(name string, x layout.Value) (layout.Value, error) {
+	v, err := apply(name, x)
+	if err != nil {
+		return nil, err
+	}
+	t, ok := v.(layout.IntTuple)
+	if !ok || !t.IsLeaf() || t.IsUnknown() {
+		return v, nil
+	}
+	static := true
+	switch name {
+	case "size":
+		static = allStatic(shapeOf(x))
+	case "cosize":
+		static = allStatic(shapeOf(x)) && allStatic(strideOf(x))
+	}
+	return withStatic(t.Value(), static), nil
+}
+
+func shapeOf(x layout.Value) layout.Value {
+	switch x := x.(type) {
+	case layout.Layout:
+		return x.Shape
+	case layout.Composed:
+		return x.Inner.Shape
+	}
+	return x
+}
+
+func strideOf(x layout.Value) layout.Value {
+	switch x := x.(type) {
+	case layout.Layout:
+		return x.Stride
+	case layout.Composed:
+		return x.Inner.Stride
+	}
+	return layout.Int(0)
+}
+
+// allStatic reports whether every leaf of an integer tuple is static.
+func allStatic(v layout.Value) bool {
+	t, ok := v.(layout.IntTuple)
+	if !ok {
+		return false
+	}
+	if t.IsTuple() {
+		for _, e := range t.Elems() {
+			if !allStatic(e) {
+				return false
+			}
+		}
+		return true
+	}
+	return t.IsStatic()
+}
+
+// makeLayoutLike is CuTe's make_layout_like(L): L's shape with compact
+// strides in the order of L's strides, stride-0 modes kept at 0.
+func makeLayoutLike(x layout.Value) (layout.Value, error) {
+	l, ok := x.(layout.Layout)
+	if !ok || !staticValue(l) {
+		// CuTe's compact_order on run-time strides orders them as it can
+		// at compile time, which the algebra does not model.
+		return nil, errUnresolved
+	}
+	// CuTe's filter_zeros(stride, shape): the shape with 1 where the stride is 0.
+	filtered, err := apply("filter_zeros", l)
+	if err != nil {
+		return nil, err
+	}
+	strides, err := apply("compact_order", shapeOf(filtered), l.Stride)
+	if err != nil {
+		return nil, err
+	}
+	return apply("make_layout", l.Shape, strides)
+}
+
+// member is x.shape(), x.stride(), x.layout(), x.size() (and the DSL's
+// attributes x.shape, x.stride).
+func (c *Code) member(name string, x layout.Value, _ []layout.Value) (layout.Value, error) {
+	if t, ok := x.(layout.IntTuple); ok && t.IsUnknown() {
+		return nil, errUnresolved // a parameter: a tensor, a layout, anything
+	}
+	switch name {
+	case "shape", "stride":
+		return apply(name, x)
+	case "layout":
+		switch x.(type) {
+		case layout.Layout, layout.Composed, PointerComposed:
+			return x, nil
+		}
+	case "size", "cosize", "rank", "depth":
+		return query(name, x)
+	}
+	return nil, errUnresolved
+}
+
+// intLeaf evaluates n to an integer leaf (known or unknown).
+func (c *Code) intLeaf(n source.Node, sc scope, depth int) (layout.IntTuple, error) {
+	v, err := c.eval(n, sc, depth+1)
+	if err != nil {
+		return layout.IntTuple{}, err
+	}
+	t, ok := v.(layout.IntTuple)
+	if !ok || !t.IsLeaf() || t.IsBasis() || t.IsUnderscore() {
+		return layout.IntTuple{}, errUnresolved
+	}
+	return t, nil
+}
+
+// binary is integer arithmetic; static when both sides are.
+func (c *Code) binary(n *source.Binary, sc scope, depth int) (layout.Value, error) {
+	x, err := c.intLeaf(n.X, sc, depth)
+	if err != nil {
+		return nil, err
+	}
+	y, err := c.intLeaf(n.Y, sc, depth)
+	if err != nil {
+		return nil, err
+	}
+	if x.IsUnknown() || y.IsUnknown() {
+		switch n.Op {
+		case "+", "-", "*", "/", "%", "//", "<<":
+			return layout.Unknown(), nil
+		}
+		return nil, errUnresolved
+	}
+	a, b := x.Value(), y.Value()
+	var r int64
+	switch n.Op {
+	case "+":
+		r = a + b
+	case "-":
+		r = a - b
+	case "*":
+		r = a * b
+		if a != 0 && r/a != b {
+			return nil, errUnresolved
+		}
+	case "/", "//":
+		if b == 0 || c.python && n.Op == "/" {
+			return nil, errUnresolved // Python's / is true division
+		}
+		r = a / b
+		if n.Op == "//" && (a%b != 0) && (a < 0) != (b < 0) {
+			r--
+		}
+	case "%":
+		if b == 0 {
+			return nil, errUnresolved
+		}
+		r = a % b
+		if c.python && r != 0 && (r < 0) != (b < 0) {
+			r += b // Python's % takes the divisor's sign
+		}
+	case "<<":
+		if b < 0 || b > 62 {
+			return nil, errUnresolved
+		}
+		r = a << b
+	default:
+		return nil, errUnresolved
+	}
+	if r > 1<<53 || r < -(1<<53) {
+		return nil, errUnresolved
+	}
+	return withStatic(r, x.IsStatic() && y.IsStatic()), nil
+}
+
+// tuple is a DSL tuple: an integer tuple, or a tiler when it holds layouts.
+func (c *Code) tuple(elems []source.Node, sc scope, depth int) (layout.Value, error) {
+	if len(elems) == 0 {
+		return nil, errUnresolved // [] or (): a Python list or tuple, rarely CuTe's ()
+	}
+	vs, err := c.values(elems, sc, depth)
+	if err != nil {
+		return nil, err
+	}
+	return tupleOf(vs, true)
+}

@@ -1,0 +1,137 @@
+package analysis
+
+import (
+	"strings"
+	"testing"
+)
+
+// codeAt evaluates the code of src (a .cu file, or .py when python) at the
+// first occurrence of marker on its last line holding it.
+func codeAt(t *testing.T, python bool, src, marker string) (CodeValue, bool) {
+	t.Helper()
+	lang := LangCpp
+	if python {
+		lang = LangPython
+	}
+	at := strings.LastIndex(src, marker)
+	if at < 0 {
+		t.Fatalf("no %q in the source", marker)
+	}
+	c := ReadCode(lang, []byte(src))
+	if c == nil {
+		return CodeValue{}, false
+	}
+	return c.At(at)
+}
+
+func TestCodeValues(t *testing.T) {
+	for _, tc := range []struct {
+		name, src, at, want string
+		python              bool
+	}{
+		{"default stride", "auto L = Layout<Shape<_8,_4>>{};", "Layout", "(_8,_4):(_1,_8)", false},
+		{"negative static", "auto L = make_layout(Shape<_4>{}, Stride<_m1>{});", "make_layout", "(_4):(_-1)", false},
+		{"run-time shape", "int M = 256;\nauto L = make_layout(make_shape(M, _8{}));", "make_layout", "(256,_8):(_1,256)", false},
+		{"size of run-time", "auto L = make_layout(make_shape(12, _4{}));\nauto n = size(L);", "size", "48", false},
+		{"size of static", "auto L = make_layout(make_shape(_12{}, _4{}));\nauto n = size(L);", "size", "_48", false},
+		{"template int parameter", "template <int N>\nstruct S { using L = Layout<Shape<Int<N>, _4>>; };", "Layout", "(?,_4):(_1,?)", false},
+		{"alias template", "template <int N>\nusing L = Layout<Shape<Int<N/8>, _2>>;\nusing L64 = L<64>;", "L<64>", "(_8,_2):(_1,_8)", false},
+		{"tile", "auto t = make_tile(Layout<_2,_4>{}, _8{});", "make_tile", "(_2:_4,_8)", false},
+		{"upcast", "auto u = upcast<2>(Layout<Shape<_8,_4>, Stride<_4,_1>>{});", "upcast", "(_8,_2):(_2,_1)", false},
+		{"using namespace cute inside cutlass", "namespace cutlass {\nusing namespace cute;\nusing L = Layout<Shape<_2,_2>>;\n}", "Layout", "(_2,_2):(_1,_2)", false},
+		{"python tuple of tuples", "L = cute.make_layout(((2, 2), 4), stride=((1, 8), 2))", "make_layout", "((_2,_2),_4):((_1,_8),_2)", true},
+		{"reassigned run-time integer", "int M = 256;\nM = 512;\nauto L = make_layout(make_shape(M, _8{}));", "make_layout", "(?,_8):(_1,?)", false},
+		{"compound assignment", "int M = 256;\nM += 2;\nauto s = make_shape(M, _8{});", "make_shape", "(?,_8)", false},
+		{"reassigned static stays", "auto k = _8{};\nk = _8{};\nauto s = make_shape(k, 4);", "make_shape", "(_8,4)", false},
+		{"python floor division and modulo", "a = -7 // 2\nb = -7 % 3\ns = cute.make_layout((a, b))", "make_layout", "(_-4,_2):(_1,_-4)", true},
+		{"python from import", "from cutlass import cute as ct\nL = ct.make_layout(8)", "make_layout", "_8:_1", true},
+		{"python attribute", "L = cute.make_layout((4, 8))\ns = L.shape", "L.shape", "(_4,_8)", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cv, ok := codeAt(t, tc.python, tc.src, tc.at)
+			if !ok || cv.Printed != tc.want {
+				t.Errorf("value = %q (%v), want %q", cv.Printed, ok, tc.want)
+			}
+		})
+	}
+}
+
+// TestCodeNoValue: code this evaluator cannot follow has no value, never a
+// wrong one.
+func TestCodeNoValue(t *testing.T) {
+	for _, tc := range []struct {
+		name, src, at string
+		python        bool
+	}{
+		// CuTe keeps run-time modes composition cannot prove away: ((4,1)):((1,24)).
+		{"run-time composition", "auto a = make_layout(make_shape(12,3), make_stride(1,24));\nauto b = make_layout(Shape<_4>{}, Stride<_1>{});\nauto r = composition(a, b);", "composition", false},
+		{"cutlass Coord", "#include <cute/tensor.hpp>\nusing S = cutlass::Coord<2>;", "Coord", false},
+		{"inside another namespace", "#include <cute/layout.hpp>\nnamespace cutlass { namespace layout {\nusing Stride = Coord<3>;\n} }", "Coord", false},
+		{"unknown name", "auto L = make_layout(shape_from_elsewhere);", "make_layout", false},
+		{"type parameter", "template <class Shape_>\nvoid f(Shape_ s) { auto L = make_layout(s); }", "make_layout", false},
+		{"in a comment", "// auto L = make_layout(Shape<_8>{});\n", "make_layout", false},
+		{"in a string", "const char* s = \"make_layout(Shape<_8>{})\";", "make_layout", false},
+		{"half typed", "auto L = make_layout(make_shape(_8{}, ", "make_layout", false},
+		{"constructed from arguments", "Layout<Shape<int,int>> L{m, n};\nauto x = L;", "L;", false},
+		{"literal", "int k = 8;", "8", false},
+		{"parameter shadows a file-scope name", "auto layout = make_layout(Shape<_8>{});\ntemplate <class L>\nvoid f(L const& layout) { auto c = coalesce(layout); }", "coalesce", false},
+		{"template parameter shadows a file-scope name", "using SmemLayout = Layout<Shape<_8>>;\ntemplate <class SmemLayout>\nstruct K { using L = decltype(coalesce(SmemLayout{})); };", "coalesce", false},
+		{"python strings are not dropped", "L = cute.make_layout((4, \"x\"))", "make_layout", true},
+		{"python untyped parameter", "def f(t):\n    L = cute.make_layout(t)", "make_layout", true},
+		{"python member of a parameter", "def f(t: cutlass.Int32):\n    s = t.shape", "t.shape", true},
+		{"python true division", "s = cute.make_layout((8 / 2, 4))", "make_layout", true},
+		{"nested name of decltype", "auto a = make_layout(Shape<_8>{});\nusing S = decltype(a)::shape_type;\nauto x = make_layout(S{});", "make_layout(S", false},
+		{"python other module", "L = numpy.make_layout((4, 8))", "make_layout", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if cv, ok := codeAt(t, tc.python, tc.src, tc.at); ok {
+				t.Errorf("value %q at %q, want none", cv.Printed, tc.at)
+			}
+		})
+	}
+}
+
+// TestCodeLintQuiet: code never yields findings (no false errors): a
+// host file whose code CuTe would reject still has only the findings of
+// its comments and strings.
+func TestCodeLintQuiet(t *testing.T) {
+	src := "auto L = make_layout(Shape<_4,_2>{}, Stride<_1>{});\nauto C = composition(Layout<_4,_3>{}, Layout<_8,_2>{});\n"
+	if f, _ := Analyze("k.cu", []byte(src)); len(f) != 0 {
+		t.Errorf("findings %v, want none", f)
+	}
+}
+
+func TestCodeInlayHints(t *testing.T) {
+	src := "int M = 8;\nauto L = make_layout(make_shape(M, _4{}));\nauto n = size(L);\nLayout<Shape<_2,_2>> T{};\n"
+	c := ReadCode(LangCpp, []byte(src))
+	hints := c.InlayHints(0, len(src))
+	var got []string
+	for _, h := range hints {
+		got = append(got, h.Label+"@"+strings.Split(src[h.At.Offset:], "\n")[0])
+	}
+	want := []string{" = (8,_4):(_1,8)@;", " = (_2,_2):(_1,_2)@{};"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("hints = %q, want %q", got, want)
+	}
+	if h := c.InlayHints(0, 5); len(h) != 0 {
+		t.Errorf("hints outside the range: %v", h)
+	}
+}
+
+// TestCodeConcurrent: an editor's requests on one snapshot share its Code
+// (run with -race).
+func TestCodeConcurrent(t *testing.T) {
+	src := "auto A = make_layout(Shape<_8,_4>{});\nauto B = coalesce(A);\nauto C = composition(A, B);\n"
+	c := ReadCode(LangCpp, []byte(src))
+	done := make(chan bool)
+	for range 4 {
+		go func() {
+			c.At(strings.Index(src, "composition"))
+			c.InlayHints(0, len(src))
+			done <- true
+		}()
+	}
+	for range 4 {
+		<-done
+	}
+}

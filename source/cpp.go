@@ -1,0 +1,493 @@
+package source
+
+import "strings"
+
+// ReadCpp reads the CuTe code of a C++/CUDA file: its bindings and the
+// expressions that call CuTe's layout functions or name its types.
+func ReadCpp(src []byte) *File {
+	r := &cppReader{src: src, str: string(src), toks: cppTokens(src)}
+	r.p = parser{src: src, str: r.str, toks: r.toks, cpp: true, templates: r.templateNames()}
+	r.match = matchBrackets(r.p)
+	r.read()
+	return &r.f
+}
+
+type cppReader struct {
+	src   []byte
+	str   string // src as a string: words are slices of it
+	toks  []token
+	p     parser
+	match []int // for each bracket token, the index of its partner; -1 if none
+	f     File
+	// template parameters of the template clause just read, for the
+	// declaration that follows it.
+	pending    []string
+	pendingEnd int             // token index right after the clause's ">"
+	aliases    map[string]bool // names declared by "using X = ...;" so far
+}
+
+// templateNames adds the file's alias templates (template<...> using X =)
+// to CuTe's template names.
+func (r *cppReader) templateNames() map[string]bool {
+	names := cppTemplates
+	for i := 0; i+1 < len(r.toks); i++ {
+		t := r.toks[i]
+		if t.kind != tIdent || r.str[t.start:t.end] != "using" || i == 0 || !r.isPunctAt(i-1, ">") {
+			continue
+		}
+		if i+2 < len(r.toks) && r.toks[i+1].kind == tIdent && r.isPunctAt(i+2, "=") {
+			if names == nil || len(names) == len(cppTemplates) {
+				copied := make(map[string]bool, len(cppTemplates)+4)
+				for k := range cppTemplates {
+					copied[k] = true
+				}
+				names = copied
+			}
+			names[r.str[r.toks[i+1].start:r.toks[i+1].end]] = true
+		}
+	}
+	return names
+}
+
+func (r *cppReader) isPunctAt(i int, s string) bool {
+	return i >= 0 && i < len(r.toks) && r.toks[i].kind == tPunct && r.str[r.toks[i].start:r.toks[i].end] == s
+}
+
+func (r *cppReader) word(i int) string {
+	if i < 0 || i >= len(r.toks) || r.toks[i].kind != tIdent {
+		return ""
+	}
+	return r.str[r.toks[i].start:r.toks[i].end]
+}
+
+// matchBrackets pairs (), [] and {} tokens; unmatched ones get -1.
+func matchBrackets(p parser) []int {
+	match := make([]int, len(p.toks))
+	var stack []int
+	for i, t := range p.toks {
+		match[i] = -1
+		if t.kind != tPunct || t.end-t.start != 1 {
+			continue
+		}
+		switch c := p.src[t.start]; c {
+		case '(', '[', '{':
+			stack = append(stack, i)
+		case ')', ']', '}':
+			open := byte('(')
+			switch c {
+			case ']':
+				open = '['
+			case '}':
+				open = '{'
+			}
+			// Pop to the nearest opener of this kind: a stray closer of
+			// another kind (half-typed code) does not unbalance the rest.
+			for k := len(stack) - 1; k >= 0; k-- {
+				if p.src[p.toks[stack[k]].start] == open {
+					match[stack[k]], match[i] = i, stack[k]
+					stack = stack[:k]
+					break
+				}
+			}
+		}
+	}
+	return match
+}
+
+// blockEnd is the end offset of the innermost {...} enclosing token i (the
+// file's end at top level).
+func (r *cppReader) blockEnd(open []int) int {
+	for k := len(open) - 1; k >= 0; k-- {
+		if m := r.match[open[k]]; m >= 0 {
+			return r.toks[m].end
+		}
+	}
+	return len(r.src)
+}
+
+// integral type names: a parameter or declaration of one of these is an integer.
+var cppIntegral = setOf("int", "unsigned", "long", "short", "size_t", "int32_t", "int64_t", "uint32_t",
+	"uint64_t", "int8_t", "uint8_t", "int16_t", "uint16_t", "index_t", "ptrdiff_t", "char")
+
+func (r *cppReader) read() {
+	var braces []int // open '{' token indices
+	var parens []int // open '(' token indices
+	for i := 0; i < len(r.toks); {
+		t := r.toks[i]
+		if t.kind == tPunct && t.end-t.start == 1 {
+			switch r.src[t.start] {
+			case '{':
+				braces = append(braces, i)
+			case '}':
+				if len(braces) > 0 {
+					braces = braces[:len(braces)-1]
+				}
+			case '(':
+				parens = append(parens, i)
+			case ')':
+				if len(parens) > 0 {
+					parens = parens[:len(parens)-1]
+				}
+			case ';':
+				parens = parens[:0]
+			}
+			i++
+			continue
+		}
+		if t.kind != tIdent {
+			i++
+			continue
+		}
+		w := r.word(i)
+		switch {
+		case w == "namespace":
+			r.namespace(i)
+			i++
+			continue
+		case w == "template" && r.isPunctAt(i+1, "<"):
+			i = r.templateClause(i+1, braces)
+			continue
+		case w == "using" && r.word(i+1) != "" && r.isPunctAt(i+2, "="):
+			i = r.binding(i+1, i+3, braces)
+			continue
+		case r.isPunctAt(i+1, "=") && !r.isPunctAt(i-1, ".") && !r.isPunctAt(i-1, "->") && !r.isPunctAt(i-1, "::") && r.declares(i):
+			if len(parens) > 0 {
+				r.parameter(i, parens[len(parens)-1], braces)
+				i++
+				continue
+			}
+			i = r.binding(i, i+2, braces)
+			continue
+		case len(parens) > 0 && (r.isPunctAt(i+1, ",") || r.isPunctAt(i+1, ")")) && r.declaresParameter(i):
+			r.parameter(i, parens[len(parens)-1], braces)
+			i++
+			continue
+		}
+		if r.isPunctAt(i-1, "::") || r.isPunctAt(i-1, ".") || r.isPunctAt(i-1, "->") {
+			i++
+			continue
+		}
+		if r.assigns(i) {
+			r.reassigned(w, r.toks[i].start)
+		}
+		if codeNames[r.lastComponent(i)] {
+			i = r.root(i, braces)
+			continue
+		}
+		if r.aliases[w] && r.word(i+1) != "" && (r.isPunctAt(i+2, "{") || r.isPunctAt(i+2, ";")) {
+			// X x{}; with X an alias declared above: x holds X's value.
+			i = r.root(i, braces)
+			continue
+		}
+		i++
+	}
+}
+
+// assigns reports whether the name at i is assigned to (x = ..., x += ...,
+// ++x, x--) rather than declared or read.
+func (r *cppReader) assigns(i int) bool {
+	next, after := i+1, i+2
+	switch {
+	case r.isPunctAt(next, "=") && !r.declares(i):
+		return true
+	case r.adjacent(next, after) && r.isPunctAt(after, "=") && r.isCompoundOp(next):
+		return true
+	case r.adjacent(next, after) && (r.isPunctAt(next, "+") && r.isPunctAt(after, "+") || r.isPunctAt(next, "-") && r.isPunctAt(after, "-")):
+		return true
+	case r.adjacent(i-2, i-1) && (r.isPunctAt(i-2, "+") && r.isPunctAt(i-1, "+") || r.isPunctAt(i-2, "-") && r.isPunctAt(i-1, "-")):
+		return true
+	}
+	return false
+}
+
+func (r *cppReader) adjacent(a, b int) bool {
+	return a >= 0 && b < len(r.toks) && r.toks[a].end == r.toks[b].start
+}
+
+func (r *cppReader) isCompoundOp(i int) bool {
+	for _, op := range []string{"+", "-", "*", "/", "%", "<<", "&", "|", "^"} {
+		if r.isPunctAt(i, op) {
+			return true
+		}
+	}
+	return false
+}
+
+// reassigned marks the binding of name visible at off as assigned again.
+func (r *cppReader) reassigned(name string, off int) {
+	for k := len(r.f.Bindings) - 1; k >= 0; k-- {
+		b := &r.f.Bindings[k]
+		if b.Name == name && b.Visible.Start <= off && off < b.Visible.End {
+			b.Reassigned = true
+			return
+		}
+	}
+}
+
+// namespace notes "using namespace cute" and the blocks of other namespaces.
+func (r *cppReader) namespace(i int) {
+	name := ""
+	j := i + 1
+	for ; j < len(r.toks) && (r.word(j) != "" || r.isPunctAt(j, "::")); j++ {
+		name += r.str[r.toks[j].start:r.toks[j].end]
+	}
+	if r.word(i-1) == "using" {
+		if name == "cute" || name == "::cute" {
+			r.f.UsesCute = true
+		}
+		return
+	}
+	if !r.isPunctAt(j, "{") || r.match[j] < 0 || name == "" || strings.Contains(name, "cute") {
+		return
+	}
+	r.f.Foreign = append(r.f.Foreign, Range{r.toks[j].start, r.toks[r.match[j]].end})
+}
+
+// lastComponent is the last name of the qualified name starting at i.
+func (r *cppReader) lastComponent(i int) string {
+	for r.isPunctAt(i+1, "::") && r.word(i+2) != "" {
+		i += 2
+	}
+	return r.word(i)
+}
+
+// typeWordBefore is the index of the type word before the declared name at
+// i, looking past "const", "&", "*" and "&&".
+func (r *cppReader) typeWordBefore(i int) int {
+	j := i - 1
+	for j >= 0 && (r.word(j) == "const" || r.word(j) == "volatile" || r.isPunctAt(j, "&") || r.isPunctAt(j, "&&") || r.isPunctAt(j, "*")) {
+		j--
+	}
+	return j
+}
+
+// declares reports whether the name at i (followed by "=") is being
+// declared: a type (a word that is not a keyword, or a template-id's ">")
+// comes before it.
+func (r *cppReader) declares(i int) bool {
+	j := r.typeWordBefore(i)
+	if j < 0 {
+		return false
+	}
+	if r.isPunctAt(j, ">") {
+		return true
+	}
+	switch w := r.word(j); w {
+	case "", "return", "case", "goto", "else", "do", "throw", "co_return", "co_yield", "new", "delete", "operator", "sizeof":
+		return false
+	}
+	return true
+}
+
+// templateClause reads "<...>" at lt, remembers its parameter names for
+// the declaration that follows, binds its integer parameters as unknowns
+// there, and returns the index after ">".
+func (r *cppReader) templateClause(lt int, braces []int) int {
+	depth := 0
+	var names []string
+	var intNames []string
+	segStart := lt + 1
+	end := -1
+	for j := lt; j < len(r.toks); j++ {
+		switch {
+		case r.isPunctAt(j, "<"):
+			depth++
+		case r.isPunctAt(j, ">") || r.isPunctAt(j, ","):
+			if r.isPunctAt(j, ">") {
+				depth--
+			}
+			if depth == 0 && r.isPunctAt(j, ">") || depth == 1 && r.isPunctAt(j, ",") {
+				if name, integral := r.templateParam(segStart, j); name != "" {
+					names = append(names, name)
+					if integral {
+						intNames = append(intNames, name)
+					}
+				}
+				segStart = j + 1
+			}
+			if depth == 0 {
+				end = j
+			}
+		case r.isPunctAt(j, ";") || r.isPunctAt(j, "{") || r.isPunctAt(j, "("):
+			if depth > 0 && !r.isPunctAt(j, "(") {
+				return j
+			}
+		}
+		if end >= 0 {
+			break
+		}
+	}
+	if end < 0 {
+		return lt + 1
+	}
+	r.pending, r.pendingEnd = names, end+1
+	// The integer parameters are unknown in the entity the clause declares:
+	// up to its ";" or the end of its body.
+	visibleEnd := r.entityEnd(end+1, braces)
+	// Type parameters shadow outer names there and have no value.
+	for _, n := range names {
+		integral := false
+		for _, m := range intNames {
+			integral = integral || m == n
+		}
+		r.f.Bindings = append(r.f.Bindings, Binding{Name: n, Unknown: integral, Visible: Range{r.toks[end].end, visibleEnd}})
+	}
+	return end + 1
+}
+
+// templateParam reads one template parameter "int N", "class T = X",
+// "int... Is": its name, and whether it is an integer (not a type).
+func (r *cppReader) templateParam(from, to int) (string, bool) {
+	end := to
+	for j := from; j < to; j++ {
+		if r.isPunctAt(j, "=") {
+			end = j
+			break
+		}
+	}
+	if end-1 < from || r.word(end-1) == "" {
+		return "", false
+	}
+	name := r.word(end - 1)
+	kind := r.word(from)
+	switch kind {
+	case "class", "typename", "template":
+		return name, false
+	}
+	if end-1 == from {
+		return "", false
+	}
+	return name, true
+}
+
+// entityEnd is the end offset of the declaration starting at token i: its
+// ";" at depth 0, or the end of its first {...} body.
+func (r *cppReader) entityEnd(i int, braces []int) int {
+	for j := i; j < len(r.toks); j++ {
+		switch {
+		case r.isPunctAt(j, ";"):
+			return r.toks[j].end
+		case r.isPunctAt(j, "{"), r.isPunctAt(j, "("), r.isPunctAt(j, "["):
+			if m := r.match[j]; m > j {
+				if r.isPunctAt(j, "{") {
+					return r.toks[m].end
+				}
+				j = m
+			}
+		case r.isPunctAt(j, "}"):
+			return r.toks[j].start
+		}
+	}
+	return r.blockEnd(braces)
+}
+
+// binding reads "name = expr" with the name at nameAt and the value at
+// valueAt; the name is visible after the value to the end of the block.
+func (r *cppReader) binding(nameAt, valueAt int, braces []int) int {
+	r.p.pos = valueAt
+	v := r.p.expr(0)
+	if v == nil {
+		return valueAt
+	}
+	b := Binding{Name: r.word(nameAt), NameAt: Range{r.toks[nameAt].start, r.toks[nameAt].end}, Value: v}
+	if r.word(nameAt-1) == "using" {
+		if r.aliases == nil {
+			r.aliases = map[string]bool{}
+		}
+		r.aliases[b.Name] = true
+	}
+	if r.pendingEnd > 0 && (r.pendingEnd == nameAt-1 || r.pendingEnd == nameAt) {
+		b.Params, b.Template = r.pending, true
+	}
+	_, e := v.Span()
+	b.Visible = Range{e, r.blockEnd(braces)}
+	r.f.Bindings = append(r.f.Bindings, b)
+	r.f.Roots = append(r.f.Roots, v)
+	return r.p.pos
+}
+
+// declaresWith reports whether x can be the type of a declaration that
+// follows it: a template-id (Layout<...>) or a plain name (an alias).
+func declaresWith(x Node) bool {
+	switch x := x.(type) {
+	case *Call:
+		return x.HasTArgs && !x.Paren && !x.Braced
+	case *Ident:
+		return true
+	}
+	return false
+}
+
+// declaresParameter reports whether the name at i (before "," or ")")
+// follows a type: a word, a template-id's ">", "&", "*".
+func (r *cppReader) declaresParameter(i int) bool {
+	j := r.typeWordBefore(i)
+	if j < 0 || j == i-1 && !r.isIdent(j) && !r.isPunctAt(j, ">") {
+		return false
+	}
+	if r.isPunctAt(j, ">") {
+		return true
+	}
+	switch r.word(j) {
+	case "", "return", "case", "sizeof", "new", "delete", "throw":
+		return false
+	}
+	return true
+}
+
+func (r *cppReader) isIdent(i int) bool { return i >= 0 && i < len(r.toks) && r.toks[i].kind == tIdent }
+
+// parameter binds a function parameter at i, visible in the function's
+// body: a run-time integer whose value is unknown when its type is
+// integral; anything else shadows outer names and has no value.
+func (r *cppReader) parameter(i, open int, braces []int) {
+	integral := cppIntegral[r.word(r.typeWordBefore(i))]
+	end := r.toks[i].end
+	if m := r.match[open]; m > 0 {
+		end = r.toks[m].end
+		for j := m + 1; j < len(r.toks) && j < m+24; j++ {
+			if r.isPunctAt(j, ";") {
+				break
+			}
+			if r.isPunctAt(j, "{") {
+				if mm := r.match[j]; mm > j {
+					end = r.toks[mm].end
+				}
+				break
+			}
+		}
+	}
+	r.f.Bindings = append(r.f.Bindings, Binding{Name: r.word(i), NameAt: Range{r.toks[i].start, r.toks[i].end}, Unknown: integral, Visible: Range{r.toks[i].end, end}})
+}
+
+// root reads the expression starting at i; when a declared name follows a
+// type (Layout<...> x{}; Layout<...> x = ...;), it binds the name.
+func (r *cppReader) root(i int, braces []int) int {
+	r.p.pos = i
+	x := r.p.expr(0)
+	if x == nil {
+		return i + 1
+	}
+	j := r.p.pos
+	r.f.Roots = append(r.f.Roots, x)
+	if declaresWith(x) && r.word(j) != "" {
+		name := j
+		switch {
+		case r.isPunctAt(j+1, "="):
+			return r.binding(name, j+2, braces)
+		case r.isPunctAt(j+1, "{") || r.isPunctAt(j+1, "("):
+			var value Node = x
+			if m := r.match[j+1]; m != j+2 {
+				value = nil // constructed from arguments: not read
+			}
+			b := Binding{Name: r.word(name), NameAt: Range{r.toks[name].start, r.toks[name].end}, Value: value, Visible: Range{r.toks[name].end, r.blockEnd(braces)}}
+			r.f.Bindings = append(r.f.Bindings, b)
+			return j + 1
+		case r.isPunctAt(j+1, ";"):
+			b := Binding{Name: r.word(name), NameAt: Range{r.toks[name].start, r.toks[name].end}, Value: x, Visible: Range{r.toks[name].end, r.blockEnd(braces)}}
+			r.f.Bindings = append(r.f.Bindings, b)
+			return j + 1
+		}
+	}
+	return j
+}

@@ -1,0 +1,152 @@
+package source
+
+import "bytes"
+
+// cppTokens tokenizes C++/CUDA source, skipping whitespace, comments,
+// string and character literals (raw strings included) and preprocessor
+// lines (with their continuations). An unterminated comment or literal
+// runs to the end of its line (literals) or of the file (comments).
+func cppTokens(src []byte) []token {
+	// CuTe code is dense in tokens (_2,_2 is four in five bytes).
+	toks := make([]token, 0, len(src)/3+16)
+	lineStart := true // only whitespace since the last newline
+	for i := 0; i < len(src); {
+		c := src[i]
+		switch {
+		case c == '\n':
+			lineStart = true
+			i++
+			continue
+		case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v':
+			i++
+			continue
+		case c == '/' && i+1 < len(src) && src[i+1] == '/':
+			i = lineEnd(src, i)
+			continue
+		case c == '/' && i+1 < len(src) && src[i+1] == '*':
+			end := bytes.Index(src[i+2:], []byte("*/"))
+			if end < 0 {
+				return toks
+			}
+			i += 2 + end + 2
+			continue
+		case c == '#' && lineStart:
+			i = directiveEnd(src, i)
+			continue
+		}
+		lineStart = false
+		switch {
+		case c == '"' || c == '\'':
+			j := cppQuotedEnd(src, i+1, c)
+			toks = append(toks, token{kind: tString, start: i, end: j, indent: -1})
+			i = j
+		case isIdentStart(c):
+			j := i + 1
+			for j < len(src) && isIdentByte(src[j]) {
+				j++
+			}
+			if j < len(src) && (src[j] == '"' || src[j] == '\'') && isLiteralPrefix(src[i:j]) {
+				end := 0
+				if src[j] == '"' && src[j-1] == 'R' {
+					end = rawStringEnd(src, j)
+				} else {
+					end = cppQuotedEnd(src, j+1, src[j])
+				}
+				toks = append(toks, token{kind: tString, start: i, end: end, indent: -1})
+				i = end
+				continue
+			}
+			toks = append(toks, token{kind: tIdent, start: i, end: j, indent: -1})
+			i = j
+		case isDigit(c) || c == '.' && i+1 < len(src) && isDigit(src[i+1]):
+			j := numberEnd(src, i, true)
+			toks = append(toks, token{kind: tNumber, start: i, end: j, indent: -1})
+			i = j
+		default:
+			n := punctLen(src, i)
+			if n == 2 && src[i] == '/' {
+				n = 1
+			}
+			toks = append(toks, token{kind: tPunct, start: i, end: i + n, indent: -1})
+			i += n
+		}
+	}
+	return toks
+}
+
+// isLiteralPrefix reports whether p is a string or character literal's
+// encoding prefix (u8, u, U, L, R and their combinations).
+func isLiteralPrefix(p []byte) bool {
+	switch string(p) {
+	case "R", "u8", "u", "U", "L", "u8R", "uR", "UR", "LR":
+		return true
+	}
+	return false
+}
+
+func lineEnd(src []byte, i int) int {
+	if j := bytes.IndexByte(src[i:], '\n'); j >= 0 {
+		return i + j
+	}
+	return len(src)
+}
+
+// directiveEnd is the end of a preprocessor line starting at i, with its
+// backslash continuations and any comment in it.
+func directiveEnd(src []byte, i int) int {
+	for i < len(src) {
+		switch src[i] {
+		case '\\':
+			i += 2
+			continue
+		case '\n':
+			return i
+		case '/':
+			if i+1 < len(src) && src[i+1] == '*' {
+				end := bytes.Index(src[i+2:], []byte("*/"))
+				if end < 0 {
+					return len(src)
+				}
+				i += 2 + end + 2
+				continue
+			}
+		}
+		i++
+	}
+	return len(src)
+}
+
+// cppQuotedEnd is the offset after the closing quote of a literal whose
+// contents start at i; an unterminated literal ends at its line's end.
+func cppQuotedEnd(src []byte, i int, quote byte) int {
+	for i < len(src) {
+		switch src[i] {
+		case '\\':
+			i += 2
+			continue
+		case quote:
+			return i + 1
+		case '\n':
+			return i
+		}
+		i++
+	}
+	return len(src)
+}
+
+// rawStringEnd is the end of R"delim( ... )delim" whose quote is at q; an
+// unterminated one runs to the end of the file.
+func rawStringEnd(src []byte, q int) int {
+	open := bytes.IndexByte(src[q+1:], '(')
+	if open < 0 || open > 16 {
+		return lineEnd(src, q)
+	}
+	delim := src[q+1 : q+1+open]
+	body := q + 1 + open + 1
+	closing := append(append([]byte(")"), delim...), '"')
+	end := bytes.Index(src[body:], closing)
+	if end < 0 {
+		return len(src)
+	}
+	return body + end + len(closing)
+}

@@ -1,0 +1,424 @@
+package source
+
+import "bytes"
+
+// parser reads expressions of CuTe's subset from a token slice. It never
+// fails as a whole: a construct it cannot read yields nil (in an argument
+// list, an Opaque node standing for the skipped text).
+type parser struct {
+	src       []byte
+	str       string // src as a string: token texts are slices of it, not copies
+	toks      []token
+	cpp       bool
+	templates map[string]bool // C++: names after which "<" opens template arguments
+	pos       int
+	depth     int
+	// inTemplate > 0 while reading template arguments: ">" closes them
+	// rather than comparing.
+	inTemplate int
+}
+
+// Opaque is text the parser skipped (an argument it cannot read): it has
+// no value.
+type Opaque struct{ Range }
+
+func (p *parser) text(i int) string {
+	t := p.toks[i]
+	return p.str[t.start:t.end]
+}
+
+func (p *parser) is(i int, s string) bool {
+	if i < 0 || i >= len(p.toks) {
+		return false
+	}
+	t := p.toks[i]
+	return t.kind == tPunct && t.end-t.start == len(s) && p.str[t.start:t.end] == s
+}
+
+func (p *parser) isIdent(i int) bool { return i >= 0 && i < len(p.toks) && p.toks[i].kind == tIdent }
+
+func (p *parser) at(s string) bool { return p.is(p.pos, s) }
+
+// end is the end offset of the token before pos.
+func (p *parser) end() int {
+	if p.pos == 0 {
+		return 0
+	}
+	return p.toks[p.pos-1].end
+}
+
+func (p *parser) startAt() int {
+	if p.pos < len(p.toks) {
+		return p.toks[p.pos].start
+	}
+	return len(p.src)
+}
+
+// binaryPrec is the precedence of a binary operator (0: not one here).
+func (p *parser) binaryPrec() (string, int) {
+	if p.pos >= len(p.toks) || p.toks[p.pos].kind != tPunct {
+		if !p.cpp && p.pos < len(p.toks) && p.toks[p.pos].kind == tIdent {
+			switch p.text(p.pos) {
+			case "and":
+				return "and", 2
+			case "or":
+				return "or", 1
+			}
+		}
+		return "", 0
+	}
+	op := p.text(p.pos)
+	switch op {
+	case "||":
+		return op, 1
+	case "&&":
+		return op, 2
+	case "==", "!=":
+		return op, 3
+	case "<", "<=":
+		return op, 4
+	case ">":
+		if p.inTemplate > 0 {
+			return "", 0
+		}
+		return op, 4
+	case "<<":
+		return op, 5
+	case "+", "-":
+		return op, 6
+	case "*", "/", "%":
+		return op, 7
+	case "//":
+		if !p.cpp {
+			return op, 7
+		}
+	case "**":
+		if !p.cpp {
+			return op, 8
+		}
+	}
+	return "", 0
+}
+
+// expr reads an expression whose operators bind tighter than minPrec.
+func (p *parser) expr(minPrec int) Node {
+	if p.depth >= MaxDepth {
+		return nil
+	}
+	p.depth++
+	defer func() { p.depth-- }()
+	x := p.unary()
+	if x == nil {
+		return nil
+	}
+	for {
+		op, prec := p.binaryPrec()
+		if prec == 0 || prec <= minPrec {
+			return x
+		}
+		save := p.pos
+		p.pos++
+		y := p.expr(prec)
+		if y == nil {
+			p.pos = save
+			return x
+		}
+		s, _ := x.Span()
+		_, e := y.Span()
+		x = &Binary{Range: Range{s, e}, Op: op, X: x, Y: y}
+	}
+}
+
+func (p *parser) unary() Node {
+	if p.pos >= len(p.toks) {
+		return nil
+	}
+	t := p.toks[p.pos]
+	op := ""
+	switch {
+	case t.kind == tPunct:
+		switch s := p.text(p.pos); s {
+		case "-", "+", "!", "~", "&", "*":
+			op = s
+		}
+	case !p.cpp && t.kind == tIdent && p.text(p.pos) == "not":
+		op = "not"
+	}
+	if op == "" {
+		return p.postfix(p.primary())
+	}
+	p.pos++
+	x := p.expr(7)
+	if x == nil {
+		return nil
+	}
+	_, e := x.Span()
+	return &Unary{Range: Range{t.start, e}, Op: op, X: x}
+}
+
+func (p *parser) primary() Node {
+	if p.pos >= len(p.toks) {
+		return nil
+	}
+	t := p.toks[p.pos]
+	switch t.kind {
+	case tNumber:
+		p.pos++
+		v, ok := parseIntLiteral(string(p.src[t.start:t.end]))
+		if !ok {
+			return &Opaque{Range{t.start, t.end}}
+		}
+		return &Int{Range: Range{t.start, t.end}, Value: v, Static: !p.cpp}
+	case tIdent:
+		return p.name()
+	case tString:
+		p.pos++
+		// Adjacent literals concatenate ("a" "b").
+		for p.pos < len(p.toks) && p.toks[p.pos].kind == tString {
+			p.pos++
+		}
+		return &String{Range{t.start, p.end()}}
+	case tPunct:
+		switch {
+		case p.at("::") && p.cpp:
+			return p.name()
+		case p.at("("):
+			return p.paren()
+		case p.at("[") && !p.cpp:
+			p.pos++
+			elems, ok := p.list("]", nil)
+			if !ok {
+				return nil
+			}
+			return &Tuple{Range: Range{t.start, p.end()}, Elems: elems}
+		}
+	}
+	return nil
+}
+
+// paren reads (x), a Python tuple, or a C++ cast "(int) x".
+func (p *parser) paren() Node {
+	start := p.toks[p.pos].start
+	p.pos++
+	if p.cpp {
+		x := p.expr(0)
+		if x == nil || !p.at(")") {
+			return nil
+		}
+		p.pos++
+		return x
+	}
+	elems, ok, comma := p.tupleList()
+	if !ok {
+		return nil
+	}
+	if len(elems) == 1 && !comma {
+		return elems[0]
+	}
+	return &Tuple{Range: Range{start, p.end()}, Elems: elems}
+}
+
+// tupleList reads Python "a, b, c)" and says whether a comma was seen.
+func (p *parser) tupleList() ([]Node, bool, bool) {
+	var elems []Node
+	comma := false
+	for !p.at(")") {
+		x := p.expr(0)
+		if x == nil {
+			return nil, false, false
+		}
+		elems = append(elems, x)
+		if p.at(",") {
+			comma = true
+			p.pos++
+			continue
+		}
+		if !p.at(")") {
+			return nil, false, false
+		}
+	}
+	p.pos++
+	return elems, true, comma
+}
+
+// name reads a (qualified or dotted) name and what follows it: template
+// arguments, a call, a braced construction.
+func (p *parser) name() Node {
+	start := p.toks[p.pos].start
+	var full bytes.Buffer
+	last := ""
+	for {
+		if p.cpp && p.at("::") {
+			full.WriteString("::")
+			p.pos++
+		}
+		if !p.isIdent(p.pos) {
+			return nil
+		}
+		last = p.text(p.pos)
+		if p.cpp && (last == "typename" || last == "template") {
+			p.pos++
+			continue
+		}
+		full.WriteString(last)
+		p.pos++
+		if p.cpp && p.at("::") && p.isIdent(p.pos+1) {
+			continue
+		}
+		if !p.cpp && p.at(".") && p.isIdent(p.pos+1) {
+			full.WriteByte('.')
+			p.pos++
+			continue
+		}
+		break
+	}
+	id := &Ident{Range: Range{start, p.end()}, Full: full.String(), Name: last}
+	return p.callOf(nil, id)
+}
+
+// callOf reads what follows a function or type name: <targs>, (args), {args}.
+func (p *parser) callOf(recv Node, id *Ident) Node {
+	start := id.Start
+	if recv != nil {
+		start, _ = recv.Span()
+	}
+	c := &Call{Recv: recv, Fun: id}
+	if p.cpp && p.at("<") && p.templates[id.Name] {
+		p.pos++
+		p.inTemplate++
+		targs, ok := p.list(">", nil)
+		p.inTemplate--
+		if !ok {
+			return nil
+		}
+		c.TArgs, c.HasTArgs = targs, true
+		// Nested names of a template-id (Layout<...>::shape_type) are not read.
+		if p.at("::") {
+			return nil
+		}
+	}
+	saved := p.inTemplate
+	p.inTemplate = 0
+	defer func() { p.inTemplate = saved }()
+	switch {
+	case p.at("("):
+		p.pos++
+		args, ok := p.list(")", c)
+		if !ok {
+			return nil
+		}
+		c.Args, c.Paren = args, true
+		// decltype(x){}: the value of x, constructed.
+		if p.cpp && id.Name == "decltype" && p.at("{") && p.is(p.pos+1, "}") {
+			p.pos += 2
+		}
+	case p.cpp && p.at("{") && (c.HasTArgs || recv == nil):
+		p.pos++
+		args, ok := p.list("}", nil)
+		if !ok {
+			return nil
+		}
+		c.Args, c.Braced = args, true
+	case !c.HasTArgs && recv == nil:
+		return id
+	}
+	if p.cpp && p.at("::") {
+		return nil // decltype(x)::type, f()::member: a nested name, not read
+	}
+	c.Range = Range{start, p.end()}
+	return c
+}
+
+// postfix reads member calls and attribute reads after x.
+func (p *parser) postfix(x Node) Node {
+	for x != nil && p.pos+1 < len(p.toks) && (p.at(".") || p.cpp && p.at("->")) && p.isIdent(p.pos+1) {
+		p.pos++
+		t := p.toks[p.pos]
+		id := &Ident{Range: Range{t.start, t.end}, Full: p.text(p.pos), Name: p.text(p.pos)}
+		p.pos++
+		if p.cpp && p.isIdent(p.pos-1) && id.Name == "template" {
+			continue
+		}
+		if p.at("(") || p.cpp && p.at("<") && p.templates[id.Name] {
+			x = p.callOf(x, id)
+			continue
+		}
+		s, _ := x.Span()
+		x = &Attr{Range: Range{s, id.End}, X: x, Name: id.Name}
+	}
+	return x
+}
+
+// list reads comma-separated items up to closer (consumed). An item it
+// cannot read becomes Opaque, skipped to the next comma or closer at its
+// level; ok is false when the closer is missing. Python keyword arguments
+// go to call.Keywords when call is given.
+func (p *parser) list(closer string, call *Call) ([]Node, bool) {
+	var out []Node
+	for {
+		if p.pos >= len(p.toks) {
+			return nil, false
+		}
+		if p.at(closer) {
+			p.pos++
+			return out, true
+		}
+		if call != nil && !p.cpp && p.isIdent(p.pos) && p.is(p.pos+1, "=") {
+			name := p.text(p.pos)
+			p.pos += 2
+			v := p.expr(0)
+			if v == nil {
+				v = p.skipItem(closer)
+			}
+			call.Keywords = append(call.Keywords, Keyword{Name: name, Value: v})
+		} else {
+			start := p.pos
+			x := p.expr(0)
+			if x == nil || !p.at(",") && !p.at(closer) {
+				p.pos = start
+				x = p.skipItem(closer)
+				if x == nil {
+					return nil, false
+				}
+			}
+			out = append(out, x)
+		}
+		if p.at(",") {
+			p.pos++
+			continue
+		}
+		if !p.at(closer) {
+			return nil, false
+		}
+	}
+}
+
+// skipItem skips balanced tokens up to the next "," or closer at this
+// level (or a ";" or unbalanced closer, which ends the list in failure: nil).
+func (p *parser) skipItem(closer string) Node {
+	start := p.startAt()
+	depth := 0
+	for p.pos < len(p.toks) {
+		t := p.toks[p.pos]
+		if t.kind == tPunct {
+			switch s := p.text(p.pos); {
+			case depth == 0 && (s == "," || s == closer):
+				// An empty item ("f( ,x)") is an empty range where it is.
+				return &Opaque{Range{start, max(start, p.end())}}
+			case s == "(" || s == "[" || s == "{":
+				depth++
+			case s == ")" || s == "]" || s == "}":
+				if depth == 0 {
+					return nil
+				}
+				depth--
+			case s == ";" && p.cpp:
+				return nil
+			}
+		}
+		p.pos++
+	}
+	return nil
+}
+
+func indexOf(src []byte, w string) int { return bytes.Index(src, []byte(w)) }

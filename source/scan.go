@@ -1,0 +1,126 @@
+package source
+
+// tokKind is the kind of a token of either language.
+type tokKind uint8
+
+const (
+	tIdent tokKind = iota
+	tNumber
+	tPunct
+	tNewline // Python: the end of a logical line
+	tString  // a string or character literal
+)
+
+// token is one token: its kind and byte range; its text is src[start:end].
+type token struct {
+	kind       tokKind
+	start, end int
+	// indent is, for the first token of a Python logical line, the line's
+	// indentation in columns; -1 elsewhere.
+	indent int
+}
+
+func isIdentStart(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
+}
+
+func isIdentByte(c byte) bool { return isIdentStart(c) || c >= '0' && c <= '9' }
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// numberEnd is the end of a number literal starting at i: digits, letters
+// (hex digits, suffixes, exponents), '.', digit separators ' (C++) and _.
+func numberEnd(src []byte, i int, cpp bool) int {
+	for i < len(src) {
+		c := src[i]
+		switch {
+		case isIdentByte(c) || c == '.':
+			i++
+		case cpp && c == '\'' && i+1 < len(src) && isIdentByte(src[i+1]):
+			i++
+		case (c == '+' || c == '-') && i > 0 && (src[i-1] == 'e' || src[i-1] == 'E' || src[i-1] == 'p' || src[i-1] == 'P') && !isHexPrefixed(src, i):
+			i++
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// isHexPrefixed reports whether the number holding position i is hex (0x...), where 'e' is a digit.
+func isHexPrefixed(src []byte, i int) bool {
+	j := i
+	for j > 0 && (isIdentByte(src[j-1]) || src[j-1] == '\'') {
+		j--
+	}
+	return j+1 < len(src) && src[j] == '0' && (src[j+1] == 'x' || src[j+1] == 'X')
+}
+
+// parseIntLiteral reads a C++ or Python integer literal (decimal, hex,
+// octal, binary, separators, suffixes); ok is false for floats and
+// overflow.
+func parseIntLiteral(text string) (int64, bool) {
+	base := int64(10)
+	i := 0
+	if len(text) > 1 && text[0] == '0' {
+		switch text[1] {
+		case 'x', 'X':
+			base, i = 16, 2
+		case 'b', 'B':
+			base, i = 2, 2
+		case 'o', 'O':
+			base, i = 8, 2
+		default:
+			base, i = 8, 1
+		}
+	}
+	var v int64
+	digits := 0
+	for ; i < len(text); i++ {
+		c := text[i]
+		var d int64
+		switch {
+		case c == '\'' || c == '_':
+			continue
+		case c >= '0' && c <= '9':
+			d = int64(c - '0')
+		case base == 16 && c >= 'a' && c <= 'f':
+			d = int64(c-'a') + 10
+		case base == 16 && c >= 'A' && c <= 'F':
+			d = int64(c-'A') + 10
+		default:
+			// a suffix: u, l, ll, z, in any case and order; anything else
+			// (., e, f) makes it not an integer.
+			for _, s := range text[i:] {
+				switch s {
+				case 'u', 'U', 'l', 'L', 'z', 'Z':
+				default:
+					return 0, false
+				}
+			}
+			return v, digits > 0 || base == 8
+		}
+		if d >= base {
+			return 0, false
+		}
+		if v > (1<<62)/base {
+			return 0, false
+		}
+		v = v*base + d
+		digits++
+	}
+	return v, digits > 0 || base == 8
+}
+
+// punctLen is the length of the punctuator at src[i:]: the multi-character
+// ones the parsers need, else 1. ">" is always one character, so that
+// "Shape<Shape<_2>>" closes two template argument lists.
+func punctLen(src []byte, i int) int {
+	if i+1 < len(src) {
+		switch string(src[i : i+2]) {
+		case "::", "->", "<<", "<=", "==", "!=", "&&", "||", "**", "//":
+			return 2
+		}
+	}
+	return 1
+}
