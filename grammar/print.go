@@ -133,6 +133,11 @@ func (p *printer) top(n Node) {
 // breaks between them (list).
 func (p *printer) call(n *Call, arg func(Node)) {
 	p.b.WriteString(n.Fun.Name)
+	if len(n.Template) > 0 {
+		p.b.WriteByte('<')
+		p.list(n.Fun.End.Line, n.Template, ",", arg)
+		p.b.WriteByte('>')
+	}
 	p.b.WriteByte('(')
 	p.list(n.Fun.End.Line, n.Args, ", ", arg)
 	p.b.WriteByte(')')
