@@ -39,11 +39,19 @@ func cutePrint(v layout.Value) string {
 
 // TestTVCases evaluates every TiledMMA and TiledCopy case CuTe C++
 // computed, in the sheet's syntax, and compares the printed result mark for
-// mark (static _N and run-time N alike) with CuTe's.
+// mark (static _N and run-time N alike) with CuTe's; where CuTe rejects a
+// case the sheet must reject it too, for the static_assert CuTe names.
+// shared: ../shared/tv (or CUTE_TV_CASES); extra: testdata/tv, random
+// cases of more atoms, layouts and threads (testdata/tv/README.md).
 func TestTVCases(t *testing.T) {
-	fh, err := os.Open(tvCasesFile)
+	t.Run("shared", func(t *testing.T) { checkTVCases(t, tvCasesFile) })
+	t.Run("extra", func(t *testing.T) { checkTVCases(t, "testdata/tv/extra_cases.jsonl") })
+}
+
+func checkTVCases(t *testing.T, file string) {
+	fh, err := os.Open(file)
 	if err != nil {
-		t.Fatalf("the thread-value corpus lives in ../shared/tv beside the checkout: %v", err)
+		t.Fatalf("the thread-value corpus (../shared/tv beside the checkout, testdata/tv): %v", err)
 	}
 	defer fh.Close()
 	sc := bufio.NewScanner(fh)
@@ -52,7 +60,7 @@ func TestTVCases(t *testing.T) {
 	for sc.Scan() {
 		var c tvCase
 		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
-			t.Fatalf("%s: %v", tvCasesFile, err)
+			t.Fatalf("%s: %v", file, err)
 		}
 		total++
 		got, err := EvalString(c.Expr)
@@ -60,6 +68,8 @@ func TestTVCases(t *testing.T) {
 		switch {
 		case wantErr && err == nil:
 			t.Errorf("%s: %s = %s; CuTe rejects it: %s%s", c.ID, c.Expr, cutePrint(got), c.Expected, deref(c.Error))
+		case wantErr && !sameRejection(c.Error, err):
+			t.Errorf("%s: %s: %v; CuTe rejects it for another reason: %s", c.ID, c.Expr, err, *c.Error)
 		case wantErr:
 			passed++
 		case err != nil:
@@ -74,9 +84,22 @@ func TestTVCases(t *testing.T) {
 		t.Fatal(err)
 	}
 	if total == 0 {
-		t.Fatalf("%s holds no case", tvCasesFile)
+		t.Fatalf("%s holds no case", file)
 	}
 	t.Logf("%d of %d thread-value cases reproduce CuTe C++", passed, total)
+}
+
+// sameRejection reports whether err gives CuTe's reason: a static_assert's
+// text (the layout package's Condition) where CuTe's compiler printed one.
+func sameRejection(cute *string, err error) bool {
+	if cute == nil {
+		return true
+	}
+	why, ok := strings.CutPrefix(*cute, "compile: ")
+	if !ok || why == "rejected" {
+		return true
+	}
+	return strings.Contains(err.Error(), why)
 }
 
 func deref(s *string) string {

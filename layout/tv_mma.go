@@ -107,20 +107,24 @@ func MakeTiledMMA(atom MMAAtom, thr Layout, perm Tiler) (TiledMMA, error) {
 }
 
 // checkAtomMNK checks what every TiledMMA computation assumes of its atom:
-// a rank-3 tile and rank-2 thread-value layouts.
+// a rank-3 tile and a thread layout. The operands' layouts are checked
+// where they are used (checkAtomTV): CuTe's own headers hold an atom whose
+// A layout is not congruent (SM80_16x8x128_S32U1U1S32_TN_XORPOPC), and
+// its B and C still work there.
 func checkAtomMNK(op string, a MMAAtom) error {
 	if !a.ShapeMNK.IsTuple() || a.ShapeMNK.Len() != 3 {
 		return errorf(op, "", "the atom's tile %v is not (M,N,K)", a.ShapeMNK)
 	}
-	for _, l := range []Layout{a.ThrID, a.A, a.B, a.C} {
-		if err := checkCongruent(op, l.Shape, l.Stride, nil); err != nil {
-			return err
-		}
+	return checkCongruent(op, a.ThrID.Shape, a.ThrID.Stride, nil)
+}
+
+// checkAtomTV checks the atom's layout of operand x: congruent and (thread, value).
+func checkAtomTV(op string, x mmaOperand, l Layout) error {
+	if err := checkCongruent(op, l.Shape, l.Stride, nil); err != nil {
+		return inOp(op, "the atom's "+x.name+" layout", err)
 	}
-	for name, l := range map[string]Layout{"A": a.A, "B": a.B, "C": a.C} {
-		if l.Rank() != 2 {
-			return errorf(op, "", "the atom's %s layout %v is not a (thread, value) layout", name, l)
-		}
+	if l.Rank() != 2 {
+		return errorf(op, "", "the atom's %s layout %v is not a (thread, value) layout", x.name, l)
 	}
 	return nil
 }
@@ -236,6 +240,9 @@ func tilerModeSize(op string, t TilerMode) (int64, error) {
 func (m TiledMMA) thrfrg(op string, x mmaOperand, l Layout) (Layout, error) {
 	if l.Rank() < 2 {
 		return Layout{}, errorf(op, CondPartitionTV, "the %s tensor %v has rank %d; the operand needs 2", x.name, l, l.Rank())
+	}
+	if err := checkAtomTV(op, x, m.atomTV(x)); err != nil {
+		return Layout{}, err
 	}
 	pp, err := m.permMode(op, x.p)
 	if err != nil {
