@@ -116,7 +116,9 @@ func copyAtomArg(op string, v Value) (CopyAtom, error) {
 	}
 	atom, err := a.TiledCopyAtom()
 	if err != nil {
-		return CopyAtom{}, errorf(op, CondCopyElemType, "%v", err)
+		e := errorf(op, CondCopyElemType, "%v", err)
+		e.Kind = true // a misuse: the atom was named without its type
+		return CopyAtom{}, e
 	}
 	return atom, nil
 }

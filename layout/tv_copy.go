@@ -67,9 +67,9 @@ func (a CopyAtom) ValLayouts(op string) (src, dst, ref Layout, err error) {
 		if l.Rank() != 2 {
 			return Layout{}, Layout{}, Layout{}, errorf(op, c.cond, "%s's %s layout recast to %s is %v, not (thread, value)", a.Name, c.name, a.ValType, l)
 		}
-		n, err := Product(l.Shape.At(0))
+		n, err := modeProduct(op, l.Shape, 0)
 		if err != nil {
-			return Layout{}, Layout{}, Layout{}, inOp(op, "", err)
+			return Layout{}, Layout{}, Layout{}, err
 		}
 		if n.Value() != threads {
 			return Layout{}, Layout{}, Layout{}, errorf(op, c.cond, "%s's %s layout recast to %d-bit %s is %v: %d threads, but the atom has %d", a.Name, c.name, a.ValBits, a.ValType, l, n.Value(), threads)
@@ -98,7 +98,7 @@ func (c TiledCopy) Format(static bool) string {
 
 // Size is CuTe's size(TiledCopy): the number of threads, size<0>(TiledTV).
 func (c TiledCopy) Size() (int64, error) {
-	p, err := Product(c.TiledTV.Shape.At(0))
+	p, err := modeProduct("size", c.TiledTV.Shape, 0)
 	if err != nil {
 		return 0, err
 	}
@@ -120,13 +120,13 @@ func NewTiledCopy(op string, atom CopyAtom, tv Layout, tiler IntTuple) (TiledCop
 		return TiledCopy{}, errorf(op, CondTiledCopyTV, "the thread-value layout %v has rank %d", tv, tv.Rank())
 	}
 	sizes := func(l Layout) (thr, val int64, err error) {
-		t, err := Product(l.Shape.At(0))
+		t, err := modeProduct(op, l.Shape, 0)
 		if err != nil {
-			return 0, 0, inOp(op, "", err)
+			return 0, 0, err
 		}
-		v, err := Product(l.Shape.At(1))
+		v, err := modeProduct(op, l.Shape, 1)
 		if err != nil {
-			return 0, 0, inOp(op, "", err)
+			return 0, 0, err
 		}
 		return t.Value(), v.Value(), nil
 	}
@@ -257,13 +257,13 @@ func (c TiledCopy) ref2trg(op string, src bool) (Layout, error) {
 // is the tile, recomposed so that mode 0 becomes (thread, value):
 // (Thr, (AtomVal, RestVal), Rest...).
 func (c TiledCopy) tile2thrfrg(op string, tensor Layout, ref2trg Layout) (Layout, error) {
-	at, err := Product(c.ValRef.Shape.At(0))
+	at, err := modeProduct(op, c.ValRef.Shape, 0)
 	if err != nil {
-		return Layout{}, inOp(op, "", err)
+		return Layout{}, err
 	}
-	av, err := Product(c.ValRef.Shape.At(1))
+	av, err := modeProduct(op, c.ValRef.Shape, 1)
 	if err != nil {
-		return Layout{}, inOp(op, "", err)
+		return Layout{}, err
 	}
 	atomTV, err := ZippedDivide(c.TiledTV, Tup(at, av))
 	if err != nil {

@@ -157,9 +157,21 @@ func (m TiledMMA) vmnkSize(op string, i int) (IntTuple, error) {
 	if m.ThrLayoutVMNK.Rank() != 4 {
 		return IntTuple{}, errorf(op, "", "the thread layout %v is not (V,M,N,K)", m.ThrLayoutVMNK)
 	}
-	p, err := Product(m.ThrLayoutVMNK.Shape.At(i))
+	return modeProduct(op, m.ThrLayoutVMNK.Shape, i)
+}
+
+// modeProduct is CuTe's size<i> of a shape: the product of its mode i,
+// which must exist (the TV types' fields are exported, so any may be off).
+func modeProduct(op string, t IntTuple, i int) (IntTuple, error) {
+	if i < 0 || i >= t.Len() {
+		return IntTuple{}, errorf(op, CondIndexRange, "size<%d>(%v): it has %d modes", i, t, t.Len())
+	}
+	p, err := Product(t.At(i))
 	if err != nil {
-		return IntTuple{}, inOp(op, fmt.Sprintf("size<%d>(%v)", i, m.ThrLayoutVMNK), err)
+		return IntTuple{}, inOp(op, fmt.Sprintf("size<%d>(%v)", i, t), err)
+	}
+	if !p.IsLeaf() || p.IsBasis() || p.IsUnknown() {
+		return IntTuple{}, errorf(op, CondUnknown, "size<%d>(%v) is %v, not a number", i, t, p)
 	}
 	return p, nil
 }
@@ -174,9 +186,9 @@ func (m TiledMMA) permMode(op string, i int) (TilerMode, error) {
 	if !m.Atom.ShapeMNK.IsTuple() || m.Atom.ShapeMNK.Len() != 3 {
 		return TilerMode{}, errorf(op, "", "the atom's tile %v is not (M,N,K)", m.Atom.ShapeMNK)
 	}
-	a, err := Product(m.Atom.ShapeMNK.At(i))
+	a, err := modeProduct(op, m.Atom.ShapeMNK, i)
 	if err != nil {
-		return TilerMode{}, inOp(op, "", err)
+		return TilerMode{}, err
 	}
 	t, err := m.vmnkSize(op, i+1)
 	if err != nil {
@@ -256,13 +268,13 @@ func (m TiledMMA) thrfrg(op string, x mmaOperand, l Layout) (Layout, error) {
 	if err != nil {
 		return Layout{}, inOp(op, fmt.Sprintf("dividing %v by the permutation", l), err)
 	}
-	ap, err := Product(m.Atom.ShapeMNK.At(x.p))
+	ap, err := modeProduct(op, m.Atom.ShapeMNK, x.p)
 	if err != nil {
-		return Layout{}, inOp(op, "", err)
+		return Layout{}, err
 	}
-	aq, err := Product(m.Atom.ShapeMNK.At(x.q))
+	aq, err := modeProduct(op, m.Atom.ShapeMNK, x.q)
 	if err != nil {
-		return Layout{}, inOp(op, "", err)
+		return Layout{}, err
 	}
 	c, err := ZippedDivide(t, Tiler{Modes: []TilerMode{{Layout: shapeLayout(ap)}, {Layout: shapeLayout(aq)}}})
 	if err != nil {
@@ -404,6 +416,9 @@ func (m TiledMMA) Partition(operand string, thread int64, l Layout) (Partition, 
 	}
 	if c.Len() != 4 {
 		return Partition{}, errorf(op, "", "the thread layout %v is not (V,M,N,K)", m.ThrLayoutVMNK)
+	}
+	if frg.Shape.Len() != 2 || frg.Shape.At(1).Len() != 2 {
+		return Partition{}, errorf(op, "", "the thread-value tensor %v is not ((thread),(value,rest))", frg)
 	}
 	rest := frg.Shape.At(1).At(1)
 	n := 1
