@@ -3,6 +3,8 @@ package hover
 import (
 	"strings"
 	"testing"
+
+	"github.com/cute-lsp/cute-lsp/analysis"
 )
 
 // A TiledMMA's hover gives its threads and tile, the thread layout, the
@@ -36,5 +38,32 @@ func TestTiledCopyHover(t *testing.T) {
 		if !strings.Contains(got, want) {
 			t.Errorf("hover lacks %q:\n%s", want, got)
 		}
+	}
+}
+
+// Hovering every offset of a sheet of thread-value operations gives text
+// (the name's value, a call's value and steps), never a panic.
+func TestTiledHoverOnSheet(t *testing.T) {
+	src := "M = make_tiled_mma(mma_atom(\"SM80_16x8x16_F32F16F16F32_TN\"), make_layout((2,2,1)))\n" +
+		"n = tile_size<1>(M)\np = partition_C(M, 3, (64,64):(1,64))\n" +
+		"C = make_tiled_copy_B(copy_atom(\"SM75_U32x2_LDSM_N\", \"half_t\"), M)\n"
+	s := analysis.AnalyzeSheet("t.cute", []byte(src))
+	if len(s.Findings) > 0 {
+		t.Fatalf("findings %v", s.Findings)
+	}
+	hovered := 0
+	for off := range len(src) {
+		if tg, ok := s.TargetAt(off); ok {
+			if Target(tg, DefaultOptions) != "" {
+				hovered++
+			}
+		}
+	}
+	if hovered < len(src)/2 {
+		t.Errorf("only %d of %d offsets hover", hovered, len(src))
+	}
+	tg, _ := s.TargetAt(strings.Index(src, "C = ") + 1)
+	if got := Target(tg, DefaultOptions); !strings.Contains(got, "TiledCopy of copy_atom(\"SM75_U32x2_LDSM_N\", \"half_t\"): **128 threads**, tile (_16,_16)") {
+		t.Errorf("hover on C:\n%s", got)
 	}
 }
