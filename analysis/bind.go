@@ -474,6 +474,10 @@ func (b binder) call(n *grammar.Call) (layout.Value, error) {
 		}
 		args[i] = plain(v)
 	}
+	args, err := b.templateArgs(n, args)
+	if err != nil {
+		return nil, err
+	}
 	v, err := op.Apply(args)
 	if err != nil {
 		return nil, b.algebraError(n, op.Name, err, n.Args...)
@@ -482,6 +486,19 @@ func (b binder) call(n *grammar.Call) (layout.Value, error) {
 		*b.sites = append(*b.sites, CallSite{Call: n, Op: Op{Name: op.Name, Check: check}, Args: args, Result: v})
 	}
 	return v, nil
+}
+
+// templateArgs appends a call's template parameters (tile_size<0>) to its
+// arguments: operations take them as trailing integers, in CuTe's order.
+func (b binder) templateArgs(n *grammar.Call, args []layout.Value) ([]layout.Value, error) {
+	for _, a := range n.Template {
+		v, err := b.value(a)
+		if err != nil {
+			return nil, err
+		}
+		args = append(args, plain(v))
+	}
+	return args, nil
 }
 
 // algebraError ties an error of the algebra to the call that raised it and its operands.

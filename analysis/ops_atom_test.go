@@ -22,7 +22,8 @@ func TestAtomOps(t *testing.T) {
 	}
 	for _, tc := range []struct{ src, code, msg string }{
 		{"a = mma_atom(8)\nassert a is a\n", CodeType, "quoted string"},
-		{"a = copy_atom()\nassert a is a\n", CodeType, "takes one argument"},
+		{"a = copy_atom()\nassert a is a\n", CodeType, "takes the atom's name in quotes"},
+		{"a = mma_atom(\"SM80_16x8x16_F32F16F16F32_TN\", \"half_t\")\nassert a is a\n", CodeType, "takes one argument"},
 		{"a = copy_atom(\"SM80_16x8x16_F32F16F16F32_TN\")\nassert a is a\n", CodeUnknownAtom, "no copy atom named"},
 	} {
 		s := AnalyzeSheet("t.cute", []byte(tc.src))

@@ -276,6 +276,9 @@ type Call struct {
 	Range
 	Fun  *Name
 	Args []Node
+	// Template holds the template parameters written between "<" and ">"
+	// after the name (tile_size<0>(M)); nil when there are none.
+	Template []Node
 }
 
 // File is a parsed layout sheet. A file from a cache that defers moves

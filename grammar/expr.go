@@ -142,6 +142,7 @@ func (r *exprReader) stage() (Node, error) {
 			case "Swizzle", "swizzle", "Sw", "S":
 				return r.swizzle()
 			}
+			return r.templateCall()
 		case "[":
 			if t.Value == "S" || t.Value == "R" {
 				return r.tirx()
@@ -160,7 +161,39 @@ func (r *exprReader) literal() (Node, error) {
 func (r *exprReader) call() (Node, error) {
 	fun := r.lex.Next()
 	r.lex.Next() // "("
+	return r.callArgs(&Call{Range: tokSpan(*fun), Fun: &Name{Range: tokSpan(*fun), Name: fun.Value}})
+}
+
+// templateCall reads a call with template parameters, CuTe's
+// tile_size<0>(M):
+//
+//	Name "<" expr { "," expr } ">" "(" [ expr { "," expr } ] ")"
+func (r *exprReader) templateCall() (Node, error) {
+	fun := r.lex.Next()
+	r.lex.Next() // "<"
 	c := &Call{Range: tokSpan(*fun), Fun: &Name{Range: tokSpan(*fun), Name: fun.Value}}
+	for {
+		a, err := r.expr()
+		if err != nil {
+			return nil, err
+		}
+		c.Template = append(c.Template, a)
+		sep := r.lex.Next()
+		if isPunctTok(sep, ">") {
+			break
+		}
+		if !isPunctTok(sep, ",") {
+			return nil, unexpected(sep)
+		}
+	}
+	if open := r.lex.Next(); !isPunctTok(open, "(") {
+		return nil, unexpected(open)
+	}
+	return r.callArgs(c)
+}
+
+// callArgs reads a call's arguments, after its "(".
+func (r *exprReader) callArgs(c *Call) (Node, error) {
 	if close := r.lex.Peek(); isPunctTok(close, ")") {
 		r.lex.Next()
 		c.End = tokSpan(*close).End

@@ -143,6 +143,12 @@ func (p *printer) top(n Node) {
 // breaks between them (list).
 func (p *printer) call(n *Call, arg func(Node)) {
 	p.b.WriteString(n.Fun.Name)
+	if len(n.Template) > 0 {
+		// Template parameters are compile-time integers: plain in every style.
+		p.b.WriteByte('<')
+		p.list(n.Fun.End.Line, n.Template, ",", p.node)
+		p.b.WriteByte('>')
+	}
 	p.b.WriteByte('(')
 	p.list(n.Fun.End.Line, n.Args, ", ", arg)
 	p.b.WriteByte(')')

@@ -169,6 +169,9 @@ func (g gen) descriptor(depth int) Node {
 				c.Args = append(c.Args, g.descriptor(depth-1))
 			}
 		}
+		for n := g.r.IntN(3) - 1; n > 0; n-- { // template parameters, tile_size<0>(M)
+			c.Template = append(c.Template, g.int(false))
+		}
 		return c
 	}
 	return g.layout(depth)

@@ -123,6 +123,12 @@ func valueWith(head string, v layout.Value, opts Options) string {
 	case layout.Swizzle:
 		b.WriteString(swizzleFacts(v))
 		return b.String()
+	case layout.TiledMMA:
+		b.WriteString(tiledMMAText(v, opts))
+		return b.String()
+	case layout.TiledCopy:
+		b.WriteString(tiledCopyText(v, opts))
+		return b.String()
 	case layout.Tiler:
 		fmt.Fprintf(&b, "tiler with %d modes\n", len(v.Modes))
 		return b.String()

@@ -549,6 +549,8 @@ func kindName(v Value) string {
 		return "tuple " + v.String()
 	case Tag:
 		return "tag " + v.String()
+	case TiledMMA, TiledCopy, MMAAtom, CopyAtom:
+		return coreKindName(v)[2:] + " " + v.String()
 	case nil:
 		return "nothing"
 	}

@@ -115,6 +115,14 @@ func coreKindName(v Value) string {
 		return "a TIRx layout"
 	case PointSet:
 		return "a TIRx point set"
+	case TiledMMA:
+		return "a TiledMMA"
+	case TiledCopy:
+		return "a TiledCopy"
+	case MMAAtom:
+		return "an MMA atom"
+	case CopyAtom:
+		return "a copy atom"
 	}
 	return fmt.Sprintf("%T", v)
 }

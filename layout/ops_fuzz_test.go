@@ -11,7 +11,7 @@ import (
 // does not take: layouts (valid or not), tuples, integers (negative, zero,
 // huge), tilers, swizzles, swizzled layouts, tags, TIRx layouts.
 func wildValue(r *rand.Rand) Value {
-	switch r.IntN(10) {
+	switch r.IntN(12) {
 	case 0, 1:
 		return wildLayout(r)
 	case 2:
@@ -40,6 +40,8 @@ func wildValue(r *rand.Rand) Value {
 		return []Value{LayoutLeft, LayoutRight}[r.IntN(2)]
 	case 8:
 		return randomTileLayout(r)
+	case 9, 10:
+		return wildTV(r)
 	}
 	return randomLayout(r, 3, 2)
 }
@@ -58,15 +60,23 @@ func FuzzEveryOp(f *testing.F) {
 			for i := range args {
 				args[i] = wildValue(r)
 			}
-			start := time.Now()
-			_, err := op.Apply(args)
-			if d := time.Since(start); d > 2*time.Second {
-				t.Fatalf("%s%v took %v", op.Name, args, d)
-			}
-			var e *Error
-			if err != nil && !errors.As(err, &e) {
-				t.Fatalf("%s%v: %v (%T) is not an *Error", op.Name, args, err, err)
-			}
+			checkOpSurvives(t, op.Name, args)
 		}
 	})
+}
+
+// checkOpSurvives applies the operation name to args: it must answer within
+// 2 s, and fail, if it fails, with an *Error.
+func checkOpSurvives(t *testing.T, name string, args []Value) {
+	t.Helper()
+	op, _ := LookupOp(name)
+	start := time.Now()
+	_, err := op.Apply(args)
+	if d := time.Since(start); d > 2*time.Second {
+		t.Fatalf("%s%v took %v", name, args, d)
+	}
+	var e *Error
+	if err != nil && !errors.As(err, &e) {
+		t.Fatalf("%s%v: %v (%T) is not an *Error", name, args, err, err)
+	}
 }

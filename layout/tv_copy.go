@@ -1,0 +1,357 @@
+package layout
+
+import "fmt"
+
+// CuTe's TiledCopy (cute/atom/copy_atom.hpp): a copy atom of an element
+// type repeated over a thread-value layout of a tile, the thread-value
+// layouts of its source and destination, and the per-thread partitions.
+
+// Conditions of Copy_Atom and TiledCopy, as CuTe's static_asserts word them.
+const (
+	CondCopySrcType  = "CopyOperation is not valid for Src of ValType."
+	CondCopyDstType  = "CopyOperation is not valid for Dst of ValType."
+	CondCopyRefType  = "CopyOperation is not valid for Ref of ValType."
+	CondTooFewThrs   = "TiledCopy uses too few thrs for selected CopyAtom"
+	CondTooFewVals   = "TiledCopy uses too few vals for selected CopyAtom"
+	CondTiledCopyTV  = "TiledCopy needs a (thread, value) layout"
+	CondCopyElemType = "Copy_Atom needs its element type"
+)
+
+// CopyAtom is CuTe's Copy_Atom<Op, ValType>: the traits' thread layout and
+// their source, destination and reference layouts, (thread, value) -> bit,
+// with the element type they are recast to.
+type CopyAtom struct {
+	Name          string
+	ValType       string
+	ValBits       int64
+	ThrID         Layout
+	Src, Dst, Ref Layout // in bits, as the traits give them
+}
+
+func (a CopyAtom) String() string { return fmt.Sprintf("copy_atom(%q, %q)", a.Name, a.ValType) }
+
+// CopyAtomValue is a value that stands for a copy atom (the sheet's
+// copy_atom("OP", "T")); the tiled copies take any of them.
+type CopyAtomValue interface {
+	Value
+	TiledCopyAtom() (CopyAtom, error)
+}
+
+// TiledCopyAtom makes CopyAtom a CopyAtomValue.
+func (a CopyAtom) TiledCopyAtom() (CopyAtom, error) { return a, nil }
+
+// ValLayouts are the atom's layouts recast from bits to its element type:
+// CuTe's ValLayoutSrc, ValLayoutDst and ValLayoutRef, each checked to have
+// one thread per thread of ThrID.
+func (a CopyAtom) ValLayouts(op string) (src, dst, ref Layout, err error) {
+	if a.ValBits <= 0 {
+		return Layout{}, Layout{}, Layout{}, errorf(op, CondCopyElemType, "the element type %q of %s has no width", a.ValType, a.Name)
+	}
+	threads, err := a.ThrID.Size()
+	if err != nil {
+		return Layout{}, Layout{}, Layout{}, inOp(op, fmt.Sprintf("size(%v)", a.ThrID), err)
+	}
+	out := [3]Layout{}
+	for i, c := range []struct {
+		bits Layout
+		cond string
+		name string
+	}{{a.Src, CondCopySrcType, "source"}, {a.Dst, CondCopyDstType, "destination"}, {a.Ref, CondCopyRefType, "reference"}} {
+		if c.bits.Rank() != 2 {
+			return Layout{}, Layout{}, Layout{}, errorf(op, CondTiledCopyTV, "the atom's %s layout %v is not (thread, value)", c.name, c.bits)
+		}
+		l, err := RecastLayout(c.bits, 1, a.ValBits)
+		if err != nil {
+			return Layout{}, Layout{}, Layout{}, inOp(op, fmt.Sprintf("recasting the %s layout %v of %s to %d-bit %s", c.name, c.bits, a.Name, a.ValBits, a.ValType), err)
+		}
+		if l.Rank() != 2 {
+			return Layout{}, Layout{}, Layout{}, errorf(op, c.cond, "%s's %s layout recast to %s is %v, not (thread, value)", a.Name, c.name, a.ValType, l)
+		}
+		n, err := modeProduct(op, l.Shape, 0)
+		if err != nil {
+			return Layout{}, Layout{}, Layout{}, err
+		}
+		if n.Value() != threads {
+			return Layout{}, Layout{}, Layout{}, errorf(op, c.cond, "%s's %s layout recast to %d-bit %s is %v: %d threads, but the atom has %d", a.Name, c.name, a.ValBits, a.ValType, l, n.Value(), threads)
+		}
+		out[i] = l
+	}
+	return out[0], out[1], out[2], nil
+}
+
+// TiledCopy is CuTe's TiledCopy<Copy_Atom, LayoutCopy_TV, ShapeTiler_MN>.
+type TiledCopy struct {
+	Atom CopyAtom
+	// ValSrc, ValDst and ValRef are the atom's layouts in elements.
+	ValSrc, ValDst, ValRef Layout
+	TiledTV                Layout   // TiledLayout_TV: (thread, value) -> coordinate in the tile
+	TilerMN                IntTuple // the tile's shape
+}
+
+// String is the TiledCopy as CuTe's make_tiled_copy_impl takes it.
+func (c TiledCopy) String() string { return c.Format(false) }
+
+// Format prints the TiledCopy, with static marks when asked.
+func (c TiledCopy) Format(static bool) string {
+	return fmt.Sprintf("TiledCopy(%v, %s, %s)", c.Atom, c.TiledTV.Format(static), c.TilerMN.Format(static))
+}
+
+// Size is CuTe's size(TiledCopy): the number of threads, size<0>(TiledTV).
+func (c TiledCopy) Size() (int64, error) {
+	p, err := modeProduct("size", c.TiledTV.Shape, 0)
+	if err != nil {
+		return 0, err
+	}
+	return p.Value(), nil
+}
+
+// NewTiledCopy is CuTe's make_tiled_copy_impl(atom, layout_tv, tiler) with
+// the checks of Copy_Atom and TiledCopy: the thread and value counts of tv
+// must be multiples of the atom's.
+func NewTiledCopy(op string, atom CopyAtom, tv Layout, tiler IntTuple) (TiledCopy, error) {
+	src, dst, ref, err := atom.ValLayouts(op)
+	if err != nil {
+		return TiledCopy{}, err
+	}
+	if err := checkCongruent(op, tv.Shape, tv.Stride, nil); err != nil {
+		return TiledCopy{}, err
+	}
+	if tv.Rank() < 2 {
+		return TiledCopy{}, errorf(op, CondTiledCopyTV, "the thread-value layout %v has rank %d", tv, tv.Rank())
+	}
+	sizes := func(l Layout) (thr, val int64, err error) {
+		t, err := modeProduct(op, l.Shape, 0)
+		if err != nil {
+			return 0, 0, err
+		}
+		v, err := modeProduct(op, l.Shape, 1)
+		if err != nil {
+			return 0, 0, err
+		}
+		return t.Value(), v.Value(), nil
+	}
+	atomThr, atomVal, err := sizes(ref)
+	if err != nil {
+		return TiledCopy{}, err
+	}
+	thr, val, err := sizes(tv)
+	if err != nil {
+		return TiledCopy{}, err
+	}
+	if atomThr <= 0 || thr%atomThr != 0 {
+		return TiledCopy{}, errorf(op, CondTooFewThrs, "the thread-value layout %v has %d threads, not a multiple of the %d threads of %v", tv, thr, atomThr, atom)
+	}
+	if atomVal <= 0 || val%atomVal != 0 {
+		return TiledCopy{}, errorf(op, CondTooFewVals, "the thread-value layout %v has %d values per thread, not a multiple of the %d values of %v (%v in %d-bit elements)", tv, val, atomVal, atom, ref, atom.ValBits)
+	}
+	return TiledCopy{Atom: atom, ValSrc: src, ValDst: dst, ValRef: ref, TiledTV: tv, TilerMN: tiler}, nil
+}
+
+// MakeLayoutTV is the thread-value layout CuTe's make_tiled_copy(atom, thr,
+// val) builds (the CuTe DSL's make_layout_tv): with
+// layout_mn = raked_product(thr, val),
+//
+//	right_inverse(layout_mn).with_shape((size(thr), size(val)))
+//
+// and the tile product_each(shape(layout_mn)).
+func MakeLayoutTV(op string, thr, val Layout) (tv Layout, tiler IntTuple, err error) {
+	mn, err := RakedProduct(thr, val)
+	if err != nil {
+		return Layout{}, IntTuple{}, inOp(op, fmt.Sprintf("raked_product(%v, %v)", thr, val), err)
+	}
+	inv, err := RightInverse(mn)
+	if err != nil {
+		return Layout{}, IntTuple{}, inOp(op, fmt.Sprintf("right_inverse(%v)", mn), err)
+	}
+	nt, err := thr.Size()
+	if err != nil {
+		return Layout{}, IntTuple{}, inOp(op, "", err)
+	}
+	nv, err := val.Size()
+	if err != nil {
+		return Layout{}, IntTuple{}, inOp(op, "", err)
+	}
+	shape, err := MakeLayout(Tup(Int(nt), Int(nv)))
+	if err != nil {
+		return Layout{}, IntTuple{}, inOp(op, "", err)
+	}
+	if tv, err = Composition(inv, shape); err != nil {
+		return Layout{}, IntTuple{}, inOp(op, fmt.Sprintf("%v.with_shape(%v)", inv, shape.Shape), err)
+	}
+	if tiler, err = productEach(op, mn.Shape); err != nil {
+		return Layout{}, IntTuple{}, err
+	}
+	return tv, tiler, nil
+}
+
+// MakeTiledCopy is CuTe's make_tiled_copy(atom, thr, val).
+func MakeTiledCopy(atom CopyAtom, thr, val Layout) (TiledCopy, error) {
+	const op = "make_tiled_copy"
+	tv, tiler, err := MakeLayoutTV(op, thr, val)
+	if err != nil {
+		return TiledCopy{}, err
+	}
+	return NewTiledCopy(op, atom, tv, tiler)
+}
+
+// MakeTiledCopyMMA is CuTe's make_tiled_copy_A, _B or _C(atom, mma): the
+// copy that moves the operand's tile as the TiledMMA's threads hold it.
+func MakeTiledCopyMMA(operand string, atom CopyAtom, m TiledMMA) (TiledCopy, error) {
+	op := "make_tiled_copy_" + operand
+	x, err := mmaOperandOf(op, operand)
+	if err != nil {
+		return TiledCopy{}, err
+	}
+	tv, err := m.LayoutTV(operand)
+	if err != nil {
+		return TiledCopy{}, renamed(op, err)
+	}
+	tp, err := m.TileSize(x.p)
+	if err != nil {
+		return TiledCopy{}, renamed(op, err)
+	}
+	tq, err := m.TileSize(x.q)
+	if err != nil {
+		return TiledCopy{}, renamed(op, err)
+	}
+	return NewTiledCopy(op, atom, tv, Tup(tp, tq))
+}
+
+// TileSize is CuTe's tile_size<i>(TiledCopy): size<i>(Tiler_MN); i < 0
+// stands for no index, size(Tiler_MN).
+func (c TiledCopy) TileSize(i int) (IntTuple, error) {
+	const op = "tile_size"
+	t := c.TilerMN
+	if i >= 0 {
+		if !t.IsTuple() && i > 0 || t.IsTuple() && i >= t.Len() {
+			return IntTuple{}, errorf(op, CondIndexRange, "tile_size<%d> of a TiledCopy whose tile %v has rank %d", i, t, t.Rank())
+		}
+		t = t.At(i)
+	}
+	p, err := Product(t)
+	if err != nil {
+		return IntTuple{}, inOp(op, "", err)
+	}
+	return p, nil
+}
+
+// ref2trg is right_inverse(ValRef) o the source (or destination) layout:
+// the atom's reference (thread, value) to its source or destination one.
+func (c TiledCopy) ref2trg(op string, src bool) (Layout, error) {
+	inv, err := RightInverse(c.ValRef)
+	if err != nil {
+		return Layout{}, inOp(op, fmt.Sprintf("right_inverse(%v)", c.ValRef), err)
+	}
+	trg := c.ValDst
+	if src {
+		trg = c.ValSrc
+	}
+	out, err := Composition(inv, trg)
+	if err != nil {
+		return Layout{}, inOp(op, fmt.Sprintf("composition(%v, %v)", inv, trg), err)
+	}
+	return out, nil
+}
+
+// tile2thrfrg is CuTe's TiledCopy::tile2thrfrg: the tensor, whose mode 0
+// is the tile, recomposed so that mode 0 becomes (thread, value):
+// (Thr, (AtomVal, RestVal), Rest...).
+func (c TiledCopy) tile2thrfrg(op string, tensor Layout, ref2trg Layout) (Layout, error) {
+	at, err := modeProduct(op, c.ValRef.Shape, 0)
+	if err != nil {
+		return Layout{}, err
+	}
+	av, err := modeProduct(op, c.ValRef.Shape, 1)
+	if err != nil {
+		return Layout{}, err
+	}
+	atomTV, err := ZippedDivide(c.TiledTV, Tup(at, av))
+	if err != nil {
+		return Layout{}, inOp(op, fmt.Sprintf("zipped_divide(%v, (%v,%v))", c.TiledTV, at, av), err)
+	}
+	trg, err := CompositionTiler(atomTV, Tiler{Modes: []TilerMode{{Layout: ref2trg}, {Skip: true}}})
+	if err != nil {
+		return Layout{}, inOp(op, fmt.Sprintf("composing %v with %v", atomTV, ref2trg), err)
+	}
+	z, err := Zip(trg)
+	if err != nil {
+		return Layout{}, inOp(op, fmt.Sprintf("zip(%v)", trg), err)
+	}
+	thrval2mn, err := CoalesceProfile(z, Tup(Int(1), Tup(Int(1), Int(1))))
+	if err != nil {
+		return Layout{}, inOp(op, fmt.Sprintf("coalesce(%v, (1,(1,1)))", z), err)
+	}
+	tv, err := CompositionTiler(tensor, Tiler{Modes: []TilerMode{{Layout: thrval2mn}, {Skip: true}}})
+	if err != nil {
+		return Layout{}, inOp(op, fmt.Sprintf("composing %v with %v", tensor, thrval2mn), err)
+	}
+	out, err := Slice(Tup(Tup(Underscore(), Underscore()), Underscore()), tv)
+	if err != nil {
+		return Layout{}, inOp(op, "", err)
+	}
+	return out, nil
+}
+
+// LayoutTV is CuTe's get_layoutS_TV ("S") or get_layoutD_TV ("D"): (thread,
+// value) -> the column-major index in the tile of the source or destination.
+func (c TiledCopy) LayoutTV(side string) (Layout, error) {
+	op := "get_layout" + side + "_TV"
+	if side != "S" && side != "D" {
+		return Layout{}, errorf(op, "", "a copy's sides are S and D, not %q", side)
+	}
+	ref, err := MakeLayout(Tup(c.TilerMN, Int(1)))
+	if err != nil {
+		return Layout{}, inOp(op, "", err)
+	}
+	r2t, err := c.ref2trg(op, side == "S")
+	if err != nil {
+		return Layout{}, err
+	}
+	frg, err := c.tile2thrfrg(op, ref, r2t)
+	if err != nil {
+		return Layout{}, err
+	}
+	out, err := Slice(Tup(Underscore(), Underscore(), Int(0)), frg)
+	if err != nil {
+		return Layout{}, inOp(op, "", err)
+	}
+	return out, nil
+}
+
+// Partition is CuTe's get_slice(thread).partition_S ("S") or partition_D
+// ("D") of the tensor l: the thread's values (Frg, Rest...) and the offset
+// of its first element.
+func (c TiledCopy) Partition(side string, thread int64, l Layout) (Partition, error) {
+	op := "partition_" + side
+	if side != "S" && side != "D" {
+		return Partition{}, errorf(op, "", "a copy's sides are S and D, not %q", side)
+	}
+	if thread < 0 {
+		return Partition{}, errorf(op, "", "the thread index %d is negative", thread)
+	}
+	if err := checkCongruent(op, l.Shape, l.Stride, nil); err != nil {
+		return Partition{}, err
+	}
+	if l.Rank() < c.TilerMN.Rank() {
+		return Partition{}, errorf(op, CondPartitionTV, "the tensor %v has rank %d, the copy's tile %v rank %d", l, l.Rank(), c.TilerMN, c.TilerMN.Rank())
+	}
+	z, err := ZippedDivide(l, c.TilerMN)
+	if err != nil {
+		return Partition{}, inOp(op, fmt.Sprintf("zipped_divide(%v, %v)", l, c.TilerMN), err)
+	}
+	r2t, err := c.ref2trg(op, side == "S")
+	if err != nil {
+		return Partition{}, err
+	}
+	frg, err := c.tile2thrfrg(op, z, r2t)
+	if err != nil {
+		return Partition{}, err
+	}
+	coord := Tup(Dyn(thread), Underscore(), underscores(l.Rank()))
+	p, err := sliceAndOffset(op, coord, frg)
+	if err != nil {
+		return Partition{}, err
+	}
+	p.Offset = p.Offset.WithStatic(false)
+	return p, nil
+}

@@ -1,0 +1,90 @@
+package layout
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// sm80Atom is SM80_16x8x16_F32F16F16F32_TN's traits, as CuTe gives them.
+var sm80Atom = MMAAtom{Name: "SM80_16x8x16_F32F16F16F32_TN", ShapeMNK: Ints(16, 8, 16), ThrID: Make(Int(32), Int(1)),
+	A: Make(Tup(Ints(4, 8), Ints(2, 2, 2)), Tup(Ints(32, 1), Ints(16, 8, 128))),
+	B: Make(Tup(Ints(4, 8), Ints(2, 2)), Tup(Ints(16, 1), Ints(8, 64))),
+	C: Make(Tup(Ints(4, 8), Ints(2, 2)), Tup(Ints(32, 1), Ints(16, 8)))}
+
+// ldsmAtom is Copy_Atom<SM75_U32x4_LDSM_N, half_t>'s traits (in bits).
+var ldsmAtom = CopyAtom{Name: "SM75_U32x4_LDSM_N", ValType: "half_t", ValBits: 16, ThrID: Make(Int(32), Int(1)),
+	Src: Make(Ints(32, 128), Ints(128, 1)),
+	Dst: Make(Tup(Int(32), Ints(32, 4)), Tup(Int(32), Ints(1, 1024))),
+	Ref: Make(Tup(Int(32), Ints(32, 4)), Tup(Int(32), Ints(1, 1024)))}
+
+// wildTV is a thread-value value: an atom, a TiledMMA or a TiledCopy, built
+// the way the sheet builds them or with any fields at all (the types'
+// fields are exported, so every method must survive nonsense in them).
+func wildTV(r *rand.Rand) Value {
+	wildMMA := func() MMAAtom {
+		if r.IntN(2) == 0 {
+			return sm80Atom
+		}
+		return MMAAtom{Name: "wild", ShapeMNK: wildTuple(r, 2), ThrID: wildLayout(r), A: wildLayout(r), B: wildLayout(r), C: wildLayout(r)}
+	}
+	wildCopy := func() CopyAtom {
+		if r.IntN(2) == 0 {
+			return ldsmAtom
+		}
+		return CopyAtom{Name: "wild", ValType: "t", ValBits: []int64{-8, 0, 1, 8, 16, 64, 1 << 40}[r.IntN(7)],
+			ThrID: wildLayout(r), Src: wildLayout(r), Dst: wildLayout(r), Ref: wildLayout(r)}
+	}
+	switch r.IntN(6) {
+	case 0:
+		return wildMMA()
+	case 1:
+		return wildCopy()
+	case 2:
+		m, err := MakeTiledMMA(wildMMA(), wildLayout(r), Tiler{})
+		if err != nil {
+			m, _ = MakeTiledMMA(sm80Atom, Make(Ints(2, 2, 1), Ints(1, 2, 0)), Tiler{})
+		}
+		return m
+	case 3:
+		c, err := MakeTiledCopy(wildCopy(), wildLayout(r), wildLayout(r))
+		if err != nil {
+			c, _ = MakeTiledCopy(ldsmAtom, Make(Ints(32, 4), Ints(4, 1)), Make(Ints(1, 8), Ints(0, 1)))
+		}
+		return c
+	case 4:
+		m := TiledMMA{Atom: wildMMA(), AtomLayoutMNK: wildLayout(r), ThrLayoutVMNK: wildLayout(r)}
+		for i := range m.Permutation {
+			m.Permutation[i] = []TilerMode{{Skip: true}, {Layout: wildLayout(r)}, {Layout: Make(wildTuple(r, 1), Int(1)), Int: true}}[r.IntN(3)]
+		}
+		return m
+	}
+	return TiledCopy{Atom: wildCopy(), ValSrc: wildLayout(r), ValDst: wildLayout(r), ValRef: wildLayout(r), TiledTV: wildLayout(r), TilerMN: wildTuple(r, 2)}
+}
+
+// FuzzTV applies the thread-value operations (and size) to wild arguments,
+// thread-value values among them most of the time: none may panic or hang,
+// and every failure is an *Error (FuzzEveryOp draws these values too).
+func FuzzTV(f *testing.F) {
+	f.Add(uint64(1), uint64(2))
+	f.Add(uint64(4), uint64(9))
+	f.Add(uint64(17), uint64(23))
+	names := []string{"make_tiled_mma", "make_tiled_copy", "make_tiled_copy_A", "make_tiled_copy_B", "make_tiled_copy_C",
+		"get_layoutA_TV", "get_layoutB_TV", "get_layoutC_TV", "get_layoutS_TV", "get_layoutD_TV",
+		"partition_A", "partition_B", "partition_C", "partition_S", "partition_D", "make_layout_tv", "tile_size", "size"}
+	f.Fuzz(func(t *testing.T, s1, s2 uint64) {
+		r := rand.New(rand.NewPCG(s1, s2))
+		for range 20 {
+			for _, name := range names {
+				args := make([]Value, r.IntN(4))
+				for i := range args {
+					if r.IntN(3) > 0 {
+						args[i] = wildTV(r)
+					} else {
+						args[i] = wildValue(r)
+					}
+				}
+				checkOpSurvives(t, name, args)
+			}
+		}
+	})
+}
