@@ -123,6 +123,7 @@ func fromBanks(smem layout.Value, bits int) (*Grid, error) {
 	}
 	g.Kind = KindBanks
 	g.Bank = &BankData{Bits: bits, Phase: -1, Mark: make([]uint8, len(g.Offsets))}
+	g.Key = make([]int64, len(g.Offsets))
 	for i, off := range g.Offsets {
 		if off < 0 {
 			g.Key[i] = -1

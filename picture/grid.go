@@ -57,8 +57,8 @@ type Grid struct {
 	// (n, 1) but its coordinates are 1-D).
 	Rank int
 
-	// Key selects each cell's colour through Palette (see Colour); Labels
-	// are each cell's text lines.
+	// Key selects each cell's colour through Palette (see Colour; nil when
+	// the keys are the offsets: see KeyOf); Label is each cell's text.
 	Key     []int64
 	Palette Palette
 	// Offsets holds each cell's offset (offsets and banks grids); Text
@@ -70,6 +70,14 @@ type Grid struct {
 	Bank *BankData
 	TV   *TVData
 	TIRx *TIRxData
+}
+
+// KeyOf is cell i's colour key (an offsets grid's keys are its offsets, clamped at 0).
+func (g *Grid) KeyOf(i int) int64 {
+	if g.Key == nil {
+		return max(g.Offsets[i], 0)
+	}
+	return g.Key[i]
 }
 
 // Cells is the number of cells.

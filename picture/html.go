@@ -98,11 +98,7 @@ func (g *Grid) WriteHTML(w io.Writer) error {
 	for _, mode := range g.Modes {
 		d.Modes = append(d.Modes, shapeJSON(mode))
 	}
-	if g.Kind == KindOffsets && g.Text == nil {
-		d.Key = nil // the page takes the offsets (clamped at 0) as keys
-	} else {
-		d.Key = g.Key
-	}
+	d.Key = g.Key // nil: the page takes the offsets (clamped at 0) as keys
 	if b := g.Bank; b != nil {
 		pb := &pageBank{Bits: b.Bits, Phase: b.Phase, Phases: b.Phases, Warp: b.Warp, Step: b.Step, FirstLane: b.FirstLane,
 			Lanes: b.Lanes, Wavefronts: b.Wavefronts, Width: b.Width, Words: b.Words[:], Marked: map[int][]int{}}

@@ -118,89 +118,99 @@ func FromLayout(v layout.Value) (*Grid, error) {
 		Order: Colex, Modes: a.modes, Rank: a.rank}
 	g.PanelLabel = panelLabel(a.modes)
 	n := g.Cells()
-	offsets, text, err := evalOffsets(f, int64(n))
+	offsets, text, err := evalOffsets(f, g)
 	if err != nil {
 		return nil, fmt.Errorf("%v: %v", v, err)
 	}
-	g.Key = make([]int64, n)
 	if text != nil {
-		g.Text = make([]string, n)
+		g.Text = text
+		g.Key = make([]int64, n)
 		// Cells that are not integers (basis strides: coordinates) are
 		// coloured by the order in which each distinct value first appears.
 		seen := map[string]int64{}
-		for i := range int64(n) {
-			k, r, c := g.place(i)
-			at := g.cell(k, r, c)
-			g.Text[at] = text[i]
-			id, ok := seen[text[i]]
+		for i, s := range text {
+			id, ok := seen[s]
 			if !ok {
 				id = int64(len(seen))
-				seen[text[i]] = id
+				seen[s] = id
 			}
-			g.Key[at] = id
+			g.Key[i] = id
 		}
 		g.Palette = NewRamp(int64(max(len(seen)-1, 1)))
 		g.Notes = append(g.Notes, "cells are coordinates (basis strides), coloured by first appearance")
 		return g, nil
 	}
-	g.Offsets = make([]int64, n)
+	g.Offsets = offsets
 	var top int64
-	for i, off := range offsets {
-		k, r, c := g.place(int64(i))
-		at := g.cell(k, r, c)
-		g.Offsets[at], g.Key[at] = off, max(off, 0)
+	for _, off := range offsets {
 		top = max(top, off)
 	}
-	g.Palette = NewRamp(top)
+	g.Palette = NewRamp(top) // Key stays nil: an offsets grid's keys are its offsets
 	if _, ok := v.(layout.Layout); !ok {
 		g.Notes = append(g.Notes, "offsets after the swizzle")
 	}
 	return g, nil
 }
 
-// evalOffsets is f at 0..n-1: integer offsets, or text when f's values are
-// not integers. A plain or swizzled layout of integer leaves is evaluated
-// on its flat form, without building a coordinate per cell.
-func evalOffsets(f function, n int64) ([]int64, []string, error) {
-	out := make([]int64, n)
+// evalOffsets is f at every cell of g, in cell order: integer offsets,
+// or text when f's values are not integers. A plain or swizzled layout of
+// integer leaves is evaluated on its flat form, without building a
+// coordinate per cell.
+func evalOffsets(f function, g *Grid) ([]int64, []string, error) {
+	n := g.Cells()
 	var flat layout.FlatLayout
 	switch f := f.(type) {
 	case layout.Layout:
 		if f.FlattenInto(&flat) == nil {
-			return out, nil, fillFlat(out, &flat, nil, 0)
+			out := make([]int64, n)
+			return out, nil, fillFlat(out, g, &flat, nil, 0)
 		}
 		text := make([]string, n)
-		for i := range n {
-			r, err := f.EvalCoord(layout.Int(i))
-			if err != nil {
-				return nil, nil, err
-			}
-			text[i] = strings.ReplaceAll(r.String(), " ", "")
-		}
-		return nil, text, nil
+		err := eachCell(g, func(at int, idx int64) error {
+			r, err := f.EvalCoord(layout.Int(idx))
+			text[at] = strings.ReplaceAll(r.String(), " ", "")
+			return err
+		})
+		return nil, text, err
 	case layout.Composed:
 		if off, ok := plainInt(f.Offset); ok && f.Inner.FlattenInto(&flat) == nil {
 			if err := f.Outer.Validate("swizzle"); err != nil {
 				return nil, nil, err
 			}
 			sw := f.Outer
-			return out, nil, fillFlat(out, &flat, &sw, off)
+			out := make([]int64, n)
+			return out, nil, fillFlat(out, g, &flat, &sw, off)
 		}
 	}
-	for i := range n {
-		off, err := f.Eval(i)
-		if err != nil {
-			return nil, nil, err
-		}
-		out[i] = off
-	}
-	return out, nil, nil
+	out := make([]int64, n)
+	err := eachCell(g, func(at int, idx int64) error {
+		off, err := f.Eval(idx)
+		out[at] = off
+		return err
+	})
+	return out, nil, err
 }
 
-// fillFlat writes sw(off + flat(i)) for every i (no swizzle when sw is nil).
-func fillFlat(out []int64, flat *layout.FlatLayout, sw *layout.Swizzle, off int64) error {
-	for i := range out {
-		x, err := flat.Crd2Idx(int64(i))
+// eachCell calls f with each cell's position and element index, in cell order.
+func eachCell(g *Grid, f func(at int, idx int64) error) error {
+	at := 0
+	for k := range g.Panels {
+		for r := range g.Rows {
+			for c := range g.Cols {
+				if err := f(at, g.Index(k, r, c)); err != nil {
+					return err
+				}
+				at++
+			}
+		}
+	}
+	return nil
+}
+
+// fillFlat writes sw(off + flat(idx)) for every cell (no swizzle when sw is nil).
+func fillFlat(out []int64, g *Grid, flat *layout.FlatLayout, sw *layout.Swizzle, off int64) error {
+	return eachCell(g, func(at int, idx int64) error {
+		x, err := flat.Crd2Idx(idx)
 		if err != nil {
 			return err
 		}
@@ -210,9 +220,9 @@ func fillFlat(out []int64, flat *layout.FlatLayout, sw *layout.Swizzle, off int6
 				return err
 			}
 		}
-		out[i] = x
-	}
-	return nil
+		out[at] = x
+		return nil
+	})
 }
 
 // plainInt is the integer of a plain integer leaf.

@@ -19,7 +19,9 @@ import (
 func init() {
 	commands["svg"] = command{
 		summary: "draw a layout as an SVG (offsets, banks, TV, TIRx owners): svg [-o FILE] EXPR | FILE.cute NAME",
-		run:     func(args []string, stdin io.Reader, stdout, stderr io.Writer) int { return runPicture("svg", args, stdout, stderr) },
+		run: func(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+			return runPicture("svg", args, stdout, stderr)
+		},
 	}
 }
 
