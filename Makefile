@@ -16,11 +16,17 @@ install: build
 
 # Every test. The golden vectors are read from ../shared/golden beside the checkout.
 # Neovim (Debian's 0.7.2) drives the editor end-to-end test of package lsp; node and npm
-# (Debian's nodejs and npm) run the VS Code extension's tests against the built binary.
+# (Debian's nodejs and npm) run the VS Code extension's tests against the built binary;
+# headless Chromium (Debian's chromium, about 100 MB installed) loads the pages of
+# `cute-lsp html` in package picture's TestBrowser.
 test:
 	@command -v nvim >/dev/null 2>&1 || { echo "make test: installing Debian's neovim (apt-get) for the Neovim end-to-end test"; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq neovim >/dev/null; } \
 		|| { echo "make test: could not install neovim; TestNeovimEndToEnd will skip"; test -z "$$CI"; }
+	@{ test -n "$$CUTE_LSP_CHROMIUM" || command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || command -v google-chrome >/dev/null 2>&1; } \
+		|| { echo "make test: installing Debian's chromium (apt-get) for the HTML page's browser test"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } \
+		|| { echo "make test: could not install chromium; picture's TestBrowser will skip"; test -z "$$CI"; }
 	$(GO) vet ./...
 	$(GO) test -count=1 ./...
 	$(BUILD) -o bin/cute-lsp ./cmd/cute-lsp
