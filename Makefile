@@ -17,7 +17,7 @@ install: build
 # Every test. The golden vectors are read from ../shared/golden beside the checkout.
 # Neovim (Debian's 0.7.2) drives the editor end-to-end test of package lsp; node and npm
 # (Debian's nodejs and npm) run the VS Code extension's tests against the built binary;
-# headless Chromium (Debian's chromium, about 100 MB installed) loads the pages of
+# headless Chromium (Debian's chromium, about 350 MB installed) loads the pages of
 # `cute-lsp html` in package picture's TestBrowser.
 test:
 	@command -v nvim >/dev/null 2>&1 || { echo "make test: installing Debian's neovim (apt-get) for the Neovim end-to-end test"; \

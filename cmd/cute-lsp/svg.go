@@ -103,7 +103,10 @@ func runPicture(format string, args []string, stdout, stderr io.Writer) int {
 // pictureInput evaluates EXPR, or an expression in a sheet's scope when the
 // first argument is a .cute file; src is what was evaluated, for errors.
 func pictureInput(args []string) (layout.Value, string, error) {
-	if strings.HasSuffix(args[0], ".cute") && len(args) >= 2 {
+	if strings.HasSuffix(args[0], ".cute") && len(args) == 1 {
+		return nil, args[0], fmt.Errorf("%s: name a binding of the sheet (or an expression of its names) after it", args[0])
+	}
+	if strings.HasSuffix(args[0], ".cute") {
 		file, src := args[0], strings.Join(args[1:], " ")
 		text, err := os.ReadFile(file)
 		if err != nil {
@@ -120,7 +123,7 @@ func pictureInput(args []string) (layout.Value, string, error) {
 		}
 		return v, src, nil
 	}
-	if len(args) > 1 && strings.HasSuffix(args[0], ".cute") == false && fileExists(args[0]) {
+	if len(args) > 1 && fileExists(args[0]) {
 		return nil, args[0], fmt.Errorf("%s: a sheet must be a .cute file", args[0])
 	}
 	src := strings.Join(args, " ")
