@@ -83,7 +83,11 @@ func arrange(shape layout.IntTuple, what string) (arrangement, error) {
 		a.panels *= n
 	}
 	if len(sizes) > 2 {
-		a.notes = append(a.notes, fmt.Sprintf("rank %d: mode 0 down, mode 1 across, one panel per index of modes 2..%d (mode 2 fastest), as CuTe's print_tensor folds it", len(sizes), len(sizes)-1))
+		which := "mode 2"
+		if len(sizes) > 3 {
+			which = fmt.Sprintf("modes 2..%d (mode 2 fastest)", len(sizes)-1)
+		}
+		a.notes = append(a.notes, fmt.Sprintf("rank %d: mode 0 down, mode 1 across, one panel per index of %s, as CuTe's print_tensor folds it", len(sizes), which))
 	}
 	return a, nil
 }
@@ -93,13 +97,16 @@ func panelLabel(modes []layout.IntTuple) func(int) string {
 	if len(modes) <= 2 {
 		return func(int) string { return "" }
 	}
-	rest := layout.Tup(modes[2:]...)
+	rest, name := layout.Tup(modes[2:]...), "modes 2.. = "
+	if len(modes) == 3 {
+		rest, name = modes[2], "mode 2 = "
+	}
 	return func(k int) string {
 		c, err := layout.Idx2Crd(layout.Int(int64(k)), rest)
 		if err != nil {
 			return "panel " + strconv.Itoa(k)
 		}
-		return "modes 2.. = " + c.String()
+		return name + c.String()
 	}
 }
 

@@ -75,11 +75,15 @@ func TestHigherRankPanels(t *testing.T) {
 	if got := label(g, 3, 1, 2); got != strconv.Itoa(1+2*2+18) {
 		t.Errorf("panel 3 cell (1,2) = %s, want 23", got)
 	}
-	if got := g.PanelLabel(3); got != "modes 2.. = ((1,1))" {
+	if got := g.PanelLabel(3); got != "mode 2 = (1,1)" {
 		t.Errorf("panel label %q", got)
 	}
-	if !strings.Contains(strings.Join(g.Notes, "\n"), "one panel per index of modes 2..2") {
+	if !strings.Contains(strings.Join(g.Notes, "\n"), "one panel per index of mode 2, as CuTe's print_tensor") {
 		t.Errorf("notes do not say how the layout is folded: %q", g.Notes)
+	}
+	g = grid(t, "(2,2,2,3):(1,2,4,8)")
+	if got := g.PanelLabel(5); got != "modes 2.. = (1,2)" || g.Panels != 6 {
+		t.Errorf("rank 4: %d panels, panel 5 %q, want 6 and modes 2.. = (1,2)", g.Panels, got)
 	}
 }
 
