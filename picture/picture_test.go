@@ -276,8 +276,10 @@ func TestTIRxOwners(t *testing.T) {
 	if g.Panels != 2 || g.PanelLabel(1) != "leading modes = (1)" || label(g, 1, 3, 15) != "L31 W6,10 m1" {
 		t.Errorf("(2,4,16): %d panels, %q, %q", g.Panels, g.PanelLabel(1), label(g, 1, 3, 15))
 	}
-	if _, err := FromTIRx(v, []int64{8, 8}); err == nil {
-		t.Error("a shape of the wrong size is accepted")
+	for _, shape := range [][]int64{{8, 8}, {-8, -16}, {}} {
+		if _, err := FromTIRx(v, shape); err == nil {
+			t.Errorf("shape %v accepted", shape)
+		}
 	}
 }
 
