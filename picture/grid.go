@@ -65,7 +65,6 @@ type Grid struct {
 	// replaces it for a layout whose cells are not integers (basis strides).
 	Offsets []int64
 	Text    []string
-	Blank   []bool // cells that nothing maps to (a TV tile element no thread holds)
 
 	Bank *BankData
 	TV   *TVData

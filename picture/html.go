@@ -20,19 +20,19 @@ const dataMarker = "/*DATA*/null"
 
 // pageData is the grid as the page's script reads it (see page.html).
 type pageData struct {
-	Kind    Kind       `json:"kind"`
-	Title   string     `json:"title"`
-	Notes   []string   `json:"notes"`
-	Rows    int        `json:"rows"`
-	Cols    int        `json:"cols"`
-	Panels  int        `json:"panels"`
-	Order   Order      `json:"order"`
-	Modes   []any      `json:"modes"`
-	Rank    int        `json:"rank"`
-	CellW   int        `json:"cellW"`
-	CellH   int        `json:"cellH"`
-	Lines   int        `json:"lines"`
-	Palette pagePalett `json:"palette"`
+	Kind    Kind        `json:"kind"`
+	Title   string      `json:"title"`
+	Notes   []string    `json:"notes"`
+	Rows    int         `json:"rows"`
+	Cols    int         `json:"cols"`
+	Panels  int         `json:"panels"`
+	Order   Order       `json:"order"`
+	Modes   []any       `json:"modes"`
+	Rank    int         `json:"rank"`
+	CellW   int         `json:"cellW"`
+	CellH   int         `json:"cellH"`
+	Lines   int         `json:"lines"`
+	Palette pagePalette `json:"palette"`
 	// Key is nil when the keys are the offsets (an offsets grid).
 	Key     []int64   `json:"key"`
 	Offsets []int64   `json:"offsets,omitempty"`
@@ -42,7 +42,7 @@ type pageData struct {
 	TIRx    *pageTIRx `json:"tirx,omitempty"`
 }
 
-type pagePalett struct {
+type pagePalette struct {
 	Ramp bool     `json:"ramp"`
 	Max  int64    `json:"max"`
 	Fill []string `json:"fill"`
@@ -90,7 +90,7 @@ func (g *Grid) WriteHTML(w io.Writer) error {
 	m := g.geometry(0)
 	d := pageData{Kind: g.Kind, Title: g.Title, Notes: g.Notes, Rows: g.Rows, Cols: g.Cols, Panels: g.Panels, Order: g.Order,
 		Rank: g.Rank, CellW: m.CellW, CellH: m.CellH, Lines: lines,
-		Palette: pagePalett{Ramp: g.Palette.Ramp, Max: g.Palette.Max, Fill: g.Palette.Fill, Ink: g.Palette.Ink},
+		Palette: pagePalette{Ramp: g.Palette.Ramp, Max: g.Palette.Max, Fill: g.Palette.Fill, Ink: g.Palette.Ink},
 		Offsets: g.Offsets, Text: g.Text}
 	if d.Notes == nil {
 		d.Notes = []string{}

@@ -68,7 +68,7 @@ func (g *Grid) appendCell(b []byte, m geometry, k, r, c int) []byte {
 	i := g.cell(k, r, c)
 	x, y := m.cellXY(g, k, r, c)
 	fill, ink := "#ffffff", "#000000"
-	if ci := g.Palette.Colour(g.KeyOf(i)); ci >= 0 && (g.Blank == nil || !g.Blank[i]) {
+	if ci := g.Palette.Colour(g.KeyOf(i)); ci >= 0 { // key -1: nothing there, left white
 		fill, ink = g.Palette.Fill[ci], g.Palette.Ink[ci]
 	}
 	b = append(b, `<rect class="c" x="`...)
