@@ -76,6 +76,7 @@ type pageTIRx struct {
 	Points int           `json:"points"`
 	Values []int64       `json:"values"`
 	Labels [][]string    `json:"labels"`
+	Colour layout.Axis   `json:"colour"` // the axis whose value colours a cell
 }
 
 // WriteHTML writes g as one self-contained interactive page: hover or
@@ -111,7 +112,7 @@ func (g *Grid) WriteHTML(w io.Writer) error {
 		d.TV = &pageTV{Threads: t.Threads, Values: t.Values, Thread: t.Thread, Value: t.Value, Holders: t.Holders}
 	}
 	if t := g.TIRx; t != nil {
-		pt := &pageTIRx{Axes: t.Axes, Points: t.Points, Values: t.Values, Labels: make([][]string, g.Cells())}
+		pt := &pageTIRx{Axes: t.Axes, Points: t.Points, Values: t.Values, Labels: make([][]string, g.Cells()), Colour: t.Colour}
 		for i := range pt.Labels {
 			pt.Labels[i] = t.ownerLines(i)
 		}
