@@ -244,6 +244,19 @@ func TestBankMapWithoutAccess(t *testing.T) {
 	if got := label(g, 0, 1, 1); got != "5 b10-11" {
 		t.Errorf("64-bit element 5 = %q, want \"5 b10-11\"", got)
 	}
+	// Sub-byte elements share words: 4-bit element 8 starts bit 32 (word 1);
+	// 6-bit element 16 starts bit 96 (word 3).
+	g, err = FromBanks(eval(t, "32:1"), 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, got7 := label(g, 0, 8, 0), label(g, 0, 7, 0); got != "8 b1" || got7 != "7 b0" {
+		t.Errorf("4-bit elements 7 and 8 = %q, %q, want \"7 b0\", \"8 b1\"", got7, got)
+	}
+	g, _ = FromBanks(eval(t, "32:1"), 6)
+	if got := label(g, 0, 16, 0); got != "16 b3" {
+		t.Errorf("6-bit element 16 = %q, want \"16 b3\"", got)
+	}
 	if _, err := FromBanks(eval(t, "(2,4):(4,1)"), 12); err == nil {
 		t.Error("12-bit elements accepted")
 	}
