@@ -75,6 +75,7 @@ func arrange(shape layout.IntTuple, what string) (arrangement, error) {
 	a.rows, a.cols, a.panels = sizes[0], 1, 1
 	if len(sizes) >= 2 {
 		a.cols = sizes[1]
+		a.notes = append(a.notes, fmt.Sprintf("rows: mode 0, shape %v; columns: mode 1, shape %v", a.modes[0], a.modes[1]))
 	} else {
 		a.modes = append(a.modes, layout.Int(1))
 		a.notes = append(a.notes, "rank 1: one column, as CuTe's print_latex draws it")
