@@ -14,7 +14,8 @@
 // modes after the first two (colexicographic, mode 2 fastest), the panels
 // stacked top to bottom.
 //
-// Sizes are bounded: a Grid holds at most MaxHTMLCells cells, and an SVG at
-// most MaxSVGCells (an SVG of more cells is too large to be read as a
-// picture; the page draws on a canvas and stays smooth).
+// Sizes are bounded: a Grid holds at most MaxHTMLCells cells in at most
+// MaxPanels panels, and an SVG at most MaxSVGCells (an SVG of more cells
+// is too large to be read as a picture; the page draws on a canvas and
+// stays smooth).
 package picture

@@ -14,6 +14,10 @@ const (
 	// MaxHTMLCells bounds an HTML page (and any Grid): 2048x2048 cells,
 	// about 32 MB of embedded data.
 	MaxHTMLCells = 1 << 22
+	// MaxPanels bounds the panels of a higher-rank layout: each panel has
+	// its heading and its own drawing, and past a few thousand they are too
+	// small to read; grouping the modes draws them as columns instead.
+	MaxPanels = 1 << 12
 )
 
 // Kind is what a grid's cells show.

@@ -83,6 +83,9 @@ func arrange(shape layout.IntTuple, what string) (arrangement, error) {
 	for _, n := range sizes[min(2, len(sizes)):] {
 		a.panels *= n
 	}
+	if a.panels > MaxPanels {
+		return a, fmt.Errorf("%s has %d panels (one per index of modes 2..): pictures stop at %d; group modes 1.. into the columns, e.g. group<1,%d>(L), or draw a slice", what, a.panels, MaxPanels, len(sizes))
+	}
 	if len(sizes) > 2 {
 		which := "mode 2"
 		if len(sizes) > 3 {

@@ -289,6 +289,10 @@ func TestTIRxOwners(t *testing.T) {
 	if g.Panels != 2 || g.PanelLabel(1) != "leading modes = (1)" || label(g, 1, 3, 15) != "L31 W6,10 m1" {
 		t.Errorf("(2,4,16): %d panels, %q, %q", g.Panels, g.PanelLabel(1), label(g, 1, 3, 15))
 	}
+	acc := eval(t, "S[(8192,1,2):(1@m,1@TLane,1@TCol)]").(layout.TileLayout)
+	if _, err := FromTIRx(acc, []int64{8192, 1, 2}); err == nil || !strings.Contains(err.Error(), "8192 panels") {
+		t.Errorf("8192 panels: %v", err)
+	}
 	for _, shape := range [][]int64{{8, 8}, {-8, -16}, {}} {
 		if _, err := FromTIRx(v, shape); err == nil {
 			t.Errorf("shape %v accepted", shape)
@@ -302,6 +306,7 @@ func TestRefusals(t *testing.T) {
 		{"(65536,65536,65536):(1,1,1)", "pictures stop at"},
 		{"(2,3)", "not a layout"},
 		{"(4,?):(1,4)", "mode 1"},
+		{"(2,2,64,128):(1,2,4,256)", "8192 panels (one per index of modes 2..): pictures stop at 4096; group modes 1.. into the columns, e.g. group<1,4>(L)"},
 	} {
 		_, err := FromLayout(eval(t, c.src))
 		if err == nil || !strings.Contains(err.Error(), c.error) {

@@ -59,6 +59,9 @@ func FromTIRx(t layout.TileLayout, shape []int64) (*Grid, error) {
 			g.Panels *= int(s)
 		}
 	}
+	if g.Panels > MaxPanels {
+		return nil, fmt.Errorf("shape %v has %d panels (one per index of the leading modes): pictures stop at %d; merge the leading modes into the rows", shape, g.Panels, MaxPanels)
+	}
 	lead := g.Modes[:max(len(shape)-2, 0)]
 	g.PanelLabel = func(k int) string {
 		if len(lead) == 0 {
