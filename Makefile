@@ -16,19 +16,23 @@ install: build
 
 # Every test. The golden vectors are read from ../shared/golden beside the checkout.
 # Neovim (Debian's 0.7.2) drives the editor end-to-end tests of packages lsp and editors,
-# Emacs (Debian's emacs-nox, elpa-eglot, elpa-lsp-mode) those of package editors; node
-# and npm (Debian's nodejs and npm) run the VS Code extension's tests against the built
-# binary. Each is installed once per machine when missing, and make test says so. npm ci
-# skips install scripts: only keytar and vsce-sign have any, for publishing, not for tests.
+# Emacs (Debian's emacs-nox, elpa-eglot, elpa-lsp-mode) those of package editors; headless
+# Chromium (Debian's chromium, about 350 MB installed) loads the pages of `cute-lsp html` in
+# package picture's TestBrowser; node and npm (Debian's nodejs and npm) run the VS Code
+# extension's tests against the built binary. Each is installed once per machine when
+# missing, and make test says so. npm ci skips install scripts: only keytar and vsce-sign
+# have any, for publishing, not for tests.
 test:
 	@pkgs=""; command -v nvim >/dev/null 2>&1 || pkgs="neovim"; \
 		command -v emacs >/dev/null 2>&1 || pkgs="$$pkgs emacs-nox"; \
 		for lib in eglot lsp-mode; do \
 			emacs --batch -q --eval "(require '$$lib)" >/dev/null 2>&1 || pkgs="$$pkgs elpa-$$lib"; done; \
+		{ test -n "$$CUTE_LSP_CHROMIUM" || command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 \
+			|| command -v google-chrome >/dev/null 2>&1; } || pkgs="$$pkgs chromium"; \
 		if [ -n "$$pkgs" ]; then \
-			echo "make test: installing Debian's$$pkgs (apt-get) for the editor end-to-end tests"; \
+			echo "make test: installing Debian's$$pkgs (apt-get) for the editor and browser tests"; \
 			{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$pkgs >/dev/null; } \
-			|| { echo "make test: could not install$$pkgs; the editor tests that need them will skip"; test -z "$$CI"; }; \
+			|| { echo "make test: could not install$$pkgs; the tests that need them will skip"; test -z "$$CI"; }; \
 		fi
 	$(GO) vet ./...
 	$(GO) test -count=1 ./...
