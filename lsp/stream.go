@@ -124,9 +124,17 @@ func (s *tolerantStream) ReadFrame(ctx context.Context) ([]byte, int64, error) {
 // first bytes are read for an id to answer, the rest is discarded (up to
 // the next header outside its JSON strings, should its length be a lie).
 func (s *tolerantStream) refuseOversized(ctx context.Context, length int) error {
-	prefix := make([]byte, min(length, idPrefix))
-	n, err := io.ReadFull(s.in, prefix)
-	prefix = prefix[:n]
+	// The id is looked for in what has arrived, up to idPrefix bytes, and
+	// no more is waited for: a client that sent a short body after a lying
+	// length waits for the answer before it sends anything else.
+	_, err := s.in.Peek(1)
+	var prefix []byte
+	if err == nil {
+		arrived, _ := s.in.Peek(min(length, idPrefix, s.in.Buffered()))
+		prefix = append([]byte(nil), arrived...)
+		_, _ = s.in.Discard(len(prefix))
+	}
+	n := len(prefix)
 	reason := fmt.Sprintf("message of %d bytes is over the %d-byte limit", length, maxFrame)
 	if werr := s.rejectID(ctx, messageID(prefix), jsonrpc2.InvalidRequest, reason); werr != nil {
 		return werr

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // memConn is a transport reading from a fixed input and recording what is
@@ -208,4 +209,35 @@ func TestMessageID(t *testing.T) {
 			t.Errorf("messageID(%s) = %s, want %s", prefix, got, want)
 		}
 	}
+}
+
+// A lying oversized length followed by a short body, then a request, with
+// the client waiting for answers (the stream stays open): the request is
+// read. Before, the stream waited for 4 KiB of the oversized body that the
+// client never sent, and both sides hung.
+func TestOversizedLieOnAnOpenStream(t *testing.T) {
+	pr, pw := io.Pipe()
+	st := newTolerantStream(&memConn{Reader: pr}, nil)
+	got := make(chan string, 1)
+	go func() {
+		body, _, err := st.ReadFrame(context.Background())
+		if err != nil {
+			got <- "error: " + err.Error()
+			return
+		}
+		got <- string(body)
+	}()
+	go func() {
+		// One write, as a client sends it; the pipe is left open.
+		_, _ = pw.Write([]byte(fmt.Sprintf("Content-Length: %d\r\n\r\n{}", int64(1<<63-1)) + frame(request(2))))
+	}()
+	select {
+	case body := <-got:
+		if body != request(2) {
+			t.Errorf("read %q, want request 2", body)
+		}
+	case <-time.After(20 * time.Second): // a hang, not a speed target
+		t.Fatal("the stream waited for bytes of the oversized body that never came")
+	}
+	pw.Close()
 }
