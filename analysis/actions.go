@@ -46,6 +46,26 @@ func hintFindings(b *grammar.Binding) []Finding {
 	return out
 }
 
+// hintEnumerationLimit bounds the points a literal's hints enumerate:
+// hints run on every literal at every edit, so a layout whose strides do
+// not settle its injectivity and that is larger than this gets no
+// non-compact hint rather than seconds of work (hover still enumerates).
+const hintEnumerationLimit = 1 << 16
+
+// injectiveForHint is IsInjective within hintEnumerationLimit points; a
+// larger layout that only enumeration could judge is reported not
+// injective (so no hint).
+func injectiveForHint(l layout.Layout) (bool, error) {
+	inj, known, err := layout.InjectiveFromStrides(l)
+	if err != nil || known {
+		return inj, err
+	}
+	if size, err := l.Size(); err != nil || size > hintEnumerationLimit {
+		return false, err
+	}
+	return layout.IsInjective(l)
+}
+
 func layoutHints(lit *grammar.Layout, l layout.Layout) []Finding {
 	var out []Finding
 	// Coalescing within each mode keeps the rank (a matrix stays a matrix)
@@ -63,7 +83,7 @@ func layoutHints(lit *grammar.Layout, l layout.Layout) []Finding {
 				Message: fmt.Sprintf("mode %d of %v has stride 0: its %d coordinates all map to the same offset (a broadcast)", i, shown{l}, s.Value())})
 		}
 	}
-	if inj, err := layout.IsInjective(l); err == nil && inj {
+	if inj, err := injectiveForHint(l); err == nil && inj {
 		if bij, err := layout.IsBijective(l); err == nil && !bij {
 			size, _ := l.Size()
 			cosize, _ := l.Cosize()

@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -115,5 +116,21 @@ func TestTooDeepValueIsAnError(t *testing.T) {
 	got := findingsOf(b.String())
 	if len(got) != 1 || !strings.HasPrefix(got[0], "258:8 too-large: this integer tuple nests deeper than the limit of 256 levels") {
 		t.Errorf("findings:\n%s", strings.Join(got, "\n"))
+	}
+}
+
+// TestLiteralHintsDoNotEnumerateLargeLayouts: a literal whose strides do
+// not settle injectivity and that has 2^21 points gets its hints without
+// enumerating them (hints run on every literal at every edit); on the
+// previous code the non-compact check enumerated every point (16 MB).
+func TestLiteralHintsDoNotEnumerateLargeLayouts(t *testing.T) {
+	src := []byte("x = (256,256,32):(1,200,7)\n")
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	AnalyzeSheet("big.cute", src)
+	runtime.ReadMemStats(&after)
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 4<<20 {
+		t.Errorf("analyzing one literal allocated %d bytes", grew)
 	}
 }
