@@ -154,6 +154,10 @@ func documentDiagnostic(ctx context.Context, s *Server, params []byte) (any, err
 // reported in turn, so memory holds the reports and what diskFiles keeps,
 // not every file's analysis at once; a file unchanged since the client's
 // previous result is answered "unchanged" without being read.
+// workspaceAnalysisBudget is how long one workspace pull spends reading
+// and analyzing files on disk (VS Code pulls again every few seconds).
+const workspaceAnalysisBudget = time.Second
+
 func workspaceDiagnostic(ctx context.Context, s *Server, params []byte) (any, error) {
 	var p protocol.WorkspaceDiagnosticParams
 	if err := decode(params, &p); err != nil {
@@ -187,6 +191,17 @@ func workspaceDiagnostic(ctx context.Context, s *Server, params []byte) (any, er
 			FullDocumentDiagnosticReport: protocol.FullDocumentDiagnosticReport{Kind: string(protocol.DocumentDiagnosticReportKindFull), ResultID: &id, Items: toDiagnostics(snap, enc, findings)},
 			URI:                          uri.URI(snap.URI), Version: version})
 	}
+	// Files on disk are analyzed within a time budget per pull; the rest
+	// are left out of this report and come in later pulls, which answer the
+	// files reported before as unchanged without analyzing them again. So
+	// a first pull over a large workspace is a series of short requests, not
+	// one of minutes, and each pull makes progress (at least one file).
+	budget := s.workspaceBudget
+	if budget == 0 {
+		budget = workspaceAnalysisBudget
+	}
+	var analyzing time.Duration
+	analyzed, deferred := 0, 0
 	seen := map[string]bool{}
 	for _, snap := range s.store.All() {
 		if err := ctx.Err(); err != nil {
@@ -218,12 +233,19 @@ func workspaceDiagnostic(ctx context.Context, s *Server, params []byte) (any, er
 			unchanged(u, previous[u], nil)
 			return 0
 		}
+		if analyzed > 0 && analyzing >= budget {
+			deferred++
+			return 0
+		}
+		start := time.Now()
 		snap, read, err := s.loadDisk(u, real)
 		if err != nil {
 			s.logf("workspace diagnostics: %v", err)
 			return 0
 		}
 		full(snap, nil)
+		analyzing += time.Since(start)
+		analyzed++
 		return read
 	})
 	if cancelled != nil {
@@ -234,6 +256,9 @@ func workspaceDiagnostic(ctx context.Context, s *Server, params []byte) (any, er
 	}
 	if cut != "" {
 		s.logf("workspace diagnostics stopped early (%s); the files past that point are not reported", cut)
+	}
+	if deferred > 0 {
+		s.logf("workspace diagnostics: %d files analyzed in %v, %d left for the next pull", analyzed, analyzing.Round(time.Millisecond), deferred)
 	}
 	return report, nil
 }

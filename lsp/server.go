@@ -85,6 +85,9 @@ type Server struct {
 	// projects caches the .cute-lsp.json of each folder (project.go).
 	projects projectConfigs
 
+	// workspaceBudget overrides workspaceAnalysisBudget (tests).
+	workspaceBudget time.Duration
+
 	// panicShown is set once the user has been shown that something
 	// panicked; later panics go to window/logMessage and the log alone.
 	panicShown atomic.Bool
