@@ -460,15 +460,20 @@ func (b binder) angleList(n *grammar.AngleList) (layout.Value, error) {
 // call evaluates a CuTe operation by its CuTe name.
 func (b binder) call(n *grammar.Call) (layout.Value, error) {
 	if op, ok := sheetOps[n.Fun.Name]; ok {
+		if len(n.Template) > 0 {
+			return nil, &EvalError{Range: templateSpan(n), Code: CodeType,
+				Message: fmt.Sprintf("%s takes no template arguments: %s", op.Name, op.Signature)}
+		}
 		return b.sheetCall(n, op)
 	}
 	op, ok := layout.LookupOp(n.Fun.Name)
 	if !ok {
 		return nil, &EvalError{Range: n.Fun.Range, Code: CodeUnknownOp, Message: fmt.Sprintf("unknown operation %s", n.Fun.Name)}
 	}
-	args := make([]layout.Value, len(n.Args))
-	for i, a := range n.Args {
-		v, err := b.value(a)
+	written := callOperands(n)
+	args := make([]layout.Value, len(written))
+	for i, a := range written {
+		v, err := b.operand(n, a)
 		if err != nil {
 			return nil, err
 		}
@@ -476,12 +481,88 @@ func (b binder) call(n *grammar.Call) (layout.Value, error) {
 	}
 	v, err := op.Apply(args)
 	if err != nil {
-		return nil, b.algebraError(n, op.Name, err, n.Args...)
+		return nil, b.argumentError(n, op.Name, err, written)
 	}
 	if check, ok := algebraChecks[op.Name]; ok && b.sites != nil {
 		*b.sites = append(*b.sites, CallSite{Call: n, Op: Op{Name: op.Name, Check: check}, Args: args, Result: v})
 	}
 	return v, nil
+}
+
+// callOperands lists a call's arguments in the order the algebra takes
+// them: CuTe's template arguments (select<1,3>(L)) come right after the
+// first argument, as the registry's function forms take them
+// (select(L, 1, 3), replace<N>(L, X) as replace(L, N, X)).
+func callOperands(n *grammar.Call) []grammar.Node {
+	if len(n.Template) == 0 {
+		return n.Args
+	}
+	out := make([]grammar.Node, 0, len(n.Args)+len(n.Template))
+	if len(n.Args) > 0 {
+		out = append(out, n.Args[0])
+	}
+	out = append(out, n.Template...)
+	if len(n.Args) > 1 {
+		out = append(out, n.Args[1:]...)
+	}
+	return out
+}
+
+// isTemplateArg reports whether a is one of n's template arguments.
+func isTemplateArg(n *grammar.Call, a grammar.Node) (int, bool) {
+	for i, t := range n.Template {
+		if t == a {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// operand evaluates one argument of a call; a template argument must be
+// an integer known before run time.
+func (b binder) operand(n *grammar.Call, a grammar.Node) (layout.Value, error) {
+	v, err := b.value(a)
+	if err != nil {
+		return nil, err
+	}
+	if i, ok := isTemplateArg(n, a); ok {
+		t, isInt := v.(layout.IntTuple)
+		if !isInt || !t.IsLeaf() || t.IsUnknown() || t.IsBasis() {
+			return nil, &EvalError{Range: a.Span(), Code: CodeType,
+				Message: fmt.Sprintf("template argument %d of %s must be an integer, but %s is %s", i+1, n.Fun.Name, grammar.Print(a, grammar.Cute), Show(v, ShowDetailBytes))}
+		}
+	}
+	return v, nil
+}
+
+// templateSpan is the range of a call's template arguments.
+func templateSpan(n *grammar.Call) grammar.Range {
+	return grammar.Range{Pos: n.Template[0].Span().Pos, End: n.Template[len(n.Template)-1].Span().End}
+}
+
+// argumentError is algebraError at the argument the algebra names, when
+// it names one (layout.Error.Arg): the message says which argument, as
+// the user wrote it (a template argument by its place in <...>).
+func (b binder) argumentError(n *grammar.Call, op string, err error, written []grammar.Node) error {
+	var le *layout.Error
+	if !errors.As(err, &le) || le.Arg < 1 || le.Arg > len(written) {
+		return b.algebraError(n, op, err, written...)
+	}
+	at := written[le.Arg-1]
+	what := ""
+	if i, ok := isTemplateArg(n, at); ok {
+		what = fmt.Sprintf("template argument %d", i+1)
+	} else {
+		for i, a := range n.Args {
+			if a == at {
+				what = fmt.Sprintf("argument %d", i+1)
+			}
+		}
+	}
+	e := b.algebraError(n, op, err, written...).(*EvalError)
+	e.Range = at.Span()
+	e.Message = fmt.Sprintf("%s of %s: %s", what, op, strings.TrimPrefix(e.Message, op+": "))
+	return e
 }
 
 // algebraError ties an error of the algebra to the call that raised it and its operands.

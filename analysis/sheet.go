@@ -397,6 +397,7 @@ func walkNames(n grammar.Node, visit func(*grammar.Name, bool)) {
 		// The operation's name is not a sheet name, nor are the bare
 		// words it reads.
 		op, isSheetOp := sheetOps[n.Fun.Name]
+		walkAllNames(n.Template, visit) // select<N>(L): N is a sheet name
 		for _, a := range n.Args {
 			if name, ok := a.(*grammar.Name); ok {
 				_, isTag := tags[name.Name]

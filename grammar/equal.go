@@ -88,7 +88,7 @@ func equal(a, b Node, noStatic bool) bool {
 		return ok && a.Kind == b.Kind && equal(a.Inner, b.Inner, true)
 	case *Call:
 		b, ok := b.(*Call)
-		return ok && a.Fun.Name == b.Fun.Name && equalList(a.Args, b.Args, noStatic)
+		return ok && a.Fun.Name == b.Fun.Name && equalList(a.Template, b.Template, noStatic) && equalList(a.Args, b.Args, noStatic)
 	case *Binding:
 		b, ok := b.(*Binding)
 		return ok && a.Name.Name == b.Name.Name && equal(a.Value, b.Value, noStatic)

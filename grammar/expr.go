@@ -142,6 +142,7 @@ func (r *exprReader) stage() (Node, error) {
 			case "Swizzle", "swizzle", "Sw", "S":
 				return r.swizzle()
 			}
+			return r.call() // CuTe's template spelling: select<1,3>(L)
 		case "[":
 			if t.Value == "S" || t.Value == "R" {
 				return r.tirx()
@@ -157,10 +158,26 @@ func (r *exprReader) literal() (Node, error) {
 	return r.layoutLiteral()
 }
 
+// call reads a call:
+//
+//	call = Name [ "<" targ { "," targ } ">" ] "(" [ arg { "," arg } ] ")"
+//	targ = int | Name
+//
+// stage has seen the name and the "(" or "<" after it.
 func (r *exprReader) call() (Node, error) {
 	fun := r.lex.Next()
-	r.lex.Next() // "("
 	c := &Call{Range: tokSpan(*fun), Fun: &Name{Range: tokSpan(*fun), Name: fun.Value}}
+	if isPunctTok(r.lex.Peek(), "<") {
+		r.lex.Next()
+		if err := r.templateArgs(c); err != nil {
+			return nil, err
+		}
+	}
+	if open := r.lex.Peek(); !isPunctTok(open, "(") {
+		return nil, errorAt(foundSpan(*open), foundText(*open), "'('",
+			"expected '(' and the arguments after %s<...>, found %s", fun.Value, foundText(*open))
+	}
+	r.lex.Next() // "("
 	if close := r.lex.Peek(); isPunctTok(close, ")") {
 		r.lex.Next()
 		c.End = tokSpan(*close).End
@@ -188,6 +205,44 @@ func (r *exprReader) call() (Node, error) {
 			return nil, unexpected(sep)
 		}
 	}
+}
+
+// templateArgs reads the template arguments of a call up to its ">":
+// integers, or names of integers bound in the sheet.
+func (r *exprReader) templateArgs(c *Call) error {
+	for {
+		t := r.lex.Peek()
+		switch t.Type {
+		case tokInt, tokStatic:
+			r.lex.Next()
+			c.Template = append(c.Template, r.integer(*t))
+		case tokIdent:
+			r.lex.Next()
+			c.Template = append(c.Template, &Name{Range: tokSpan(*t), Name: t.Value})
+		default:
+			return errorAt(foundSpan(*t), foundText(*t), "an integer",
+				"a template argument of %s is an integer such as 1 (or a name bound to one), found %s", c.Fun.Name, foundText(*t))
+		}
+		sep := r.lex.Next()
+		switch {
+		case isPunctTok(sep, ","):
+		case isPunctTok(sep, ">"):
+			return nil
+		default:
+			return errorAt(foundSpan(*sep), foundText(*sep), "',' or '>'",
+				"expected ',' or '>' in the template arguments of %s, found %s", c.Fun.Name, foundText(*sep))
+		}
+	}
+}
+
+// foundSpan is where an error about the token t points: the token, or
+// the empty range where the input or the line ends.
+func foundSpan(t lexer.Token) Range {
+	if t.EOF() || t.Type == tokEnd || t.Type == tokNewline {
+		p := pos(t.Pos)
+		return Range{Pos: p, End: p}
+	}
+	return tokSpan(t)
 }
 
 func (r *exprReader) tiler() (Node, error) {

@@ -143,6 +143,16 @@ func (p *printer) top(n Node) {
 // breaks between them (list).
 func (p *printer) call(n *Call, arg func(Node)) {
 	p.b.WriteString(n.Fun.Name)
+	if n.Template != nil {
+		p.b.WriteByte('<')
+		for i, t := range n.Template {
+			if i > 0 {
+				p.b.WriteByte(',')
+			}
+			p.node(t)
+		}
+		p.b.WriteByte('>')
+	}
 	p.b.WriteByte('(')
 	p.list(n.Fun.End.Line, n.Args, ", ", arg)
 	p.b.WriteByte(')')

@@ -51,6 +51,7 @@ func Inspect(n Node, f func(Node) bool) {
 		Inspect(n.Inner, f)
 	case *Call:
 		Inspect(n.Fun, f)
+		each(n.Template)
 		each(n.Args)
 	case *Binding:
 		Inspect(n.Name, f)
