@@ -296,7 +296,7 @@ func (b binder) layout(n *grammar.Layout) (layout.Layout, error) {
 	}
 	l, err := layout.MakeLayoutStride(shape, stride)
 	if err != nil {
-		return layout.Layout{}, &EvalError{Range: n.Range, Code: CodeIncongruent, Message: err.Error(), Err: err,
+		return layout.Layout{}, &EvalError{Range: n.Range, Code: CodeIncongruent, Message: literalMessage(err), Err: err,
 			Related: []Related{{n.Shape.Span(), "shape " + Show(shape, ShowDetailBytes)}, {n.Stride.Span(), "stride " + Show(stride, ShowDetailBytes)}}}
 	}
 	return l, nil
@@ -305,7 +305,7 @@ func (b binder) layout(n *grammar.Layout) (layout.Layout, error) {
 func (b binder) swizzle(n *grammar.Swizzle) (layout.Swizzle, error) {
 	sw := layout.Swizzle{B: int(n.B.Value), M: int(n.M.Value), S: int(n.S.Value)}
 	if err := sw.Validate("Swizzle"); err != nil {
-		return layout.Swizzle{}, &EvalError{Range: n.Range, Code: CodeBadSwizzle, Message: err.Error(), Err: err}
+		return layout.Swizzle{}, &EvalError{Range: n.Range, Code: CodeBadSwizzle, Message: literalMessage(err), Err: err}
 	}
 	return sw, nil
 }
@@ -592,6 +592,23 @@ func (b binder) algebraError(n grammar.Node, op string, err error, operands ...g
 		e.Related = append(e.Related, Related{Range: o.Span(), Message: fmt.Sprintf("operand %d of %s", i+1, op)})
 	}
 	return e
+}
+
+// literalMessage is the algebra's reason for refusing a literal the user
+// wrote, without the name of the function the algebra checked it with
+// (make_layout for (2,2):(4,1,1)): the user called no function.
+func literalMessage(err error) string {
+	var le *layout.Error
+	if !errors.As(err, &le) {
+		return err.Error()
+	}
+	switch {
+	case le.Condition == "":
+		return le.Detail
+	case le.Detail == "":
+		return le.Condition
+	}
+	return le.Detail + " (" + le.Condition + ")"
 }
 
 // kindOf names the kind of a value for messages.
