@@ -439,6 +439,10 @@ func (r *exprReader) take(g *gLayout) Node {
 	return g.Node
 }
 
+// ExpectQuotedDescriptor is Error.Expected of a CuTe MLIR type written
+// without the quotes around its descriptor (!cute.layout<(4,2):(1,4)>).
+const ExpectQuotedDescriptor = "the descriptor in quotes"
+
 // mlirKinds are the CuTe DSL types whose payload is a descriptor.
 var mlirKinds = []string{"layout", "composed_layout", "swizzle", "tile", "coord", "shape", "stride", "int_tuple"}
 
@@ -465,6 +469,15 @@ func (r *exprReader) mlir() (Node, error) {
 		m.Inner = g.Inner.Node
 		r.errs = append(r.errs, g.Inner.Errs...)
 		m.Payload = m.Inner.Span()
+		switch m.Inner.(type) {
+		case *Layout, *Composed, *Swizzle:
+			// MLIR reads a CuTe type's descriptor from a string: the DSL
+			// prints !cute.layout<"(4,2):(1,4)">. (The seed documents'
+			// by-mode <<8:1, 4:8>> and bare integers such as
+			// !cute.coord<2> are read as they are written.)
+			r.fail(errorAt(m.Payload, quote(nodeText(m.Inner)), ExpectQuotedDescriptor,
+				"MLIR reads the descriptor of !cute.%s from a string: write %s, as the CuTe DSL prints it", m.Kind, Print(m, MLIR)))
+		}
 		return m, nil
 	}
 	p := *g.Payload
