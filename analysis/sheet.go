@@ -567,7 +567,7 @@ func (s *Sheet) checkAssert(a *grammar.Assert, env Env, sites *[]CallSite) error
 	e := &EvalError{Range: a.Range, Code: CodeAssertFailed, Message: msg,
 		Related: []Related{{a.Left.Span(), fmt.Sprintf("left side: %v", shown{left})}, {a.Right.Span(), fmt.Sprintf("right side: %v", shown{right})}}}
 	if text, ok := editText(left, false); ok {
-		e.Fixes = []Fix{{Title: "Replace the right side with " + Show(left, ShowDetailBytes), Edits: []Edit{{a.Right.Span(), text}}}}
+		e.Fixes = []Fix{{Title: "Update the expected value to " + Show(left, ShowDetailBytes), Edits: []Edit{{a.Right.Span(), text}}}}
 	}
 	return e
 }
