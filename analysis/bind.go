@@ -561,6 +561,14 @@ func (b binder) argumentError(n *grammar.Call, op string, err error, written []g
 	}
 	e := b.algebraError(n, op, err, written...).(*EvalError)
 	e.Range = at.Span()
+	// The argument at fault is the error's own range: relate the others.
+	related := e.Related[:0]
+	for _, r := range e.Related {
+		if r.Range != e.Range {
+			related = append(related, r)
+		}
+	}
+	e.Related = related
 	e.Message = fmt.Sprintf("%s of %s: %s", what, op, strings.TrimPrefix(e.Message, op+": "))
 	return e
 }

@@ -85,6 +85,11 @@ func TestArgumentErrorsNameTheArgument(t *testing.T) {
 		{"select((4,8):(1,4), (1,2))", "(1,2)", "argument 2 of select: expected an integer"},
 		{"replace<1>((4,8):(1,4), Sw<3,4,3>)", "Sw<3,4,3>", "argument 2 of replace: expected a layout"},
 		{"bank_conflicts<1>((4,8):(1,4), (4,8):(1,4), 16)", "1", "bank_conflicts takes no template arguments"},
+		{"coalesce(Sw<3,4,3>)", "Sw<3,4,3>", "argument 1 of coalesce: expected a layout"},
+		{"logical_divide((4,8):(1,4), Sw<3,4,3>)", "Sw<3,4,3>", "argument 2 of logical_divide: the tiler Sw<3,4,3> is not"},
+		{"logical_divide(Sw<3,4,3>, 2:1)", "Sw<3,4,3>", "argument 1 of logical_divide: expected a layout"},
+		{"gcd(4, Sw<3,4,3>)", "Sw<3,4,3>", "argument 2 of gcd: expected an integer tuple"},
+		{"crd2idx(Sw<3,4,3>, (4,8):(1,4))", "Sw<3,4,3>", "argument 1 of crd2idx: expected an integer tuple"},
 	} {
 		_, err := EvalString(tc.src)
 		var ee *EvalError

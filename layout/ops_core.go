@@ -173,7 +173,7 @@ func applySize(args []Value) (Value, error) {
 	case sizer:
 		return intResult(v.Size())
 	}
-	return nil, notSupported("size", args[0])
+	return nil, atArg(1, notSupported("size", args[0]))
 }
 
 func applyCosize(args []Value) (Value, error) {
@@ -187,7 +187,7 @@ func applyCosize(args []Value) (Value, error) {
 	if v, ok := args[0].(cosizer); ok {
 		return intResult(v.Cosize())
 	}
-	return nil, notSupported("cosize", args[0])
+	return nil, atArg(1, notSupported("cosize", args[0]))
 }
 
 func applyRank(args []Value) (Value, error) {
@@ -198,7 +198,7 @@ func applyRank(args []Value) (Value, error) {
 	if v, ok := args[0].(ranker); ok {
 		return Int(int64(v.Rank())), nil
 	}
-	return nil, notSupported("rank", args[0])
+	return nil, atArg(1, notSupported("rank", args[0]))
 }
 
 func applyDepth(args []Value) (Value, error) {
@@ -209,7 +209,7 @@ func applyDepth(args []Value) (Value, error) {
 	if v, ok := args[0].(depther); ok {
 		return Int(int64(v.Depth())), nil
 	}
-	return nil, notSupported("depth", args[0])
+	return nil, atArg(1, notSupported("depth", args[0]))
 }
 
 func applyCrd2Idx(args []Value) (Value, error) {
@@ -218,16 +218,16 @@ func applyCrd2Idx(args []Value) (Value, error) {
 	}
 	c, err := coreTupleArg("crd2idx", args[0])
 	if err != nil {
-		return nil, err
+		return nil, atArg(1, err)
 	}
 	if len(args) == 3 { // crd2idx(c, shape, stride)
 		s, err := coreTupleArg("crd2idx", args[1])
 		if err != nil {
-			return nil, err
+			return nil, atArg(2, err)
 		}
 		d, err := coreTupleArg("crd2idx", args[2])
 		if err != nil {
-			return nil, err
+			return nil, atArg(3, err)
 		}
 		return Crd2Idx(c, s, d)
 	}
@@ -236,7 +236,7 @@ func applyCrd2Idx(args []Value) (Value, error) {
 	}
 	l, err := coreLayoutArg("crd2idx", args[1])
 	if err != nil {
-		return nil, err
+		return nil, atArg(2, err)
 	}
 	return Crd2Idx(c, l.Shape, l.Stride)
 }
@@ -258,14 +258,14 @@ func applyProfiled(op string, args []Value, whole func(Layout) (Layout, error), 
 	}
 	l, err := coreLayoutArg(op, args[0])
 	if err != nil {
-		return nil, err
+		return nil, atArg(1, err)
 	}
 	if len(args) == 1 {
 		return whole(l)
 	}
 	p, err := coreTupleArg(op, args[1])
 	if err != nil {
-		return nil, err
+		return nil, atArg(2, err)
 	}
 	return prof(l, p)
 }
@@ -329,7 +329,7 @@ func applyMakeLayout(args []Value) (Value, error) {
 		}
 		return MakeLayoutOf(ls...), nil
 	}
-	return nil, notSupported("make_layout", args[0])
+	return nil, atArg(1, notSupported("make_layout", args[0]))
 }
 
 func applyMakeOrderedLayout(args []Value) (Value, error) {
@@ -338,14 +338,14 @@ func applyMakeOrderedLayout(args []Value) (Value, error) {
 	}
 	s, err := coreTupleArg("make_ordered_layout", args[0])
 	if err != nil {
-		return nil, err
+		return nil, atArg(1, err)
 	}
 	if tag, ok := args[1].(Tag); ok {
 		return MakeLayoutTag(s, tag)
 	}
 	o, err := coreTupleArg("make_ordered_layout", args[1])
 	if err != nil {
-		return nil, err
+		return nil, atArg(2, err)
 	}
 	return MakeOrderedLayout(s, o)
 }
@@ -356,7 +356,7 @@ func applyMakeIdentityLayout(args []Value) (Value, error) {
 	}
 	s, err := coreTupleArg("make_identity_layout", args[0])
 	if err != nil {
-		return nil, err
+		return nil, atArg(1, err)
 	}
 	return MakeIdentityLayout(s)
 }
@@ -370,7 +370,7 @@ func applyFlatten(args []Value) (Value, error) {
 	}
 	l, err := coreLayoutArg("flatten", args[0])
 	if err != nil {
-		return nil, err
+		return nil, atArg(1, err)
 	}
 	return l.Flatten(), nil
 }
@@ -496,7 +496,7 @@ func sliceArgs(op string, args []Value) (IntTuple, Layout, error) {
 	}
 	c, err := coreTupleArg(op, args[0])
 	if err != nil {
-		return IntTuple{}, Layout{}, err
+		return IntTuple{}, Layout{}, atArg(1, err)
 	}
 	l, err := coreLayoutArg(op, args[1])
 	return c, l, err
@@ -600,7 +600,7 @@ func init() {
 		if tag, ok := args[1].(Tag); ok {
 			shape, err := coreTupleArg("compact_order", args[0])
 			if err != nil {
-				return nil, err
+				return nil, atArg(1, err)
 			}
 			return CompactMajor(shape, Int(1), tag)
 		}
@@ -617,7 +617,7 @@ func init() {
 		if l, ok := args[0].(Layout); ok {
 			profile, err := coreTupleArg("unflatten", args[1])
 			if err != nil {
-				return nil, err
+				return nil, atArg(2, err)
 			}
 			return UnflattenLayout(l, profile)
 		}
@@ -660,7 +660,7 @@ func tupleArgs(op string, args []Value, lo, hi int) ([]IntTuple, error) {
 	for i, a := range args {
 		t, err := coreTupleArg(op, a)
 		if err != nil {
-			return nil, err
+			return nil, atArg(i+1, err)
 		}
 		out[i] = t
 	}
