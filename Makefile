@@ -45,9 +45,10 @@ test:
 		cd editors/vscode && npm ci --prefer-offline --ignore-scripts --no-audit --no-fund --loglevel=error \
 		&& CUTE_LSP_BIN=$(abspath bin/cute-lsp) npm test --silent; fi
 
-# The main job: evaluate, format and lint the example sheet.
+# The main job: evaluate, run, format and lint the example sheet.
 example: build
 	./bin/cute-lsp eval 'logical_divide((128,64):(64,1), [32:1;8:1])'
+	./bin/cute-lsp run examples/tiles.cute
 	./bin/cute-lsp fmt examples/tiles.cute
 	./bin/cute-lsp lint --hints examples/
 

@@ -209,6 +209,12 @@ func letterMask(s string) uint64 {
 // syntaxFixes offers to insert a missing closing bracket where the parser
 // expected one.
 func syntaxFixes(f *Finding, e *grammar.Error) {
+	if e.Expected == grammar.ExpectQuotedDescriptor {
+		start := grammar.Range{Pos: e.Range.Pos, End: e.Range.Pos}
+		end := grammar.Range{Pos: e.Range.End, End: e.Range.End}
+		f.Fixes = append(f.Fixes, Fix{Title: "Quote the descriptor", Edits: []Edit{{start, `"`}, {end, `"`}}})
+		return
+	}
 	for _, closer := range []string{")", "]", ">"} {
 		if strings.Contains(e.Expected, "'"+closer+"'") {
 			at := grammar.Range{Pos: e.Range.Pos, End: e.Range.Pos}

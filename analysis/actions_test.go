@@ -40,7 +40,7 @@ func TestQuickFixes(t *testing.T) {
 		{"did you mean an operation", "x = logical_divid(8:1, 2:1)\nassert x == x\n", CodeUnknownOp, "Change to logical_divide", "x = logical_divide(8:1, 2:1)\n"},
 		{"missing parenthesis", "A = (4,2:(1,4)\nassert A == A\n", CodeSyntax, "Insert ')'", "A = (4,2):(1,4)\n"},
 		{"missing bracket", "T = logical_divide(8:1, [2:1;4:1)\nassert T == T\n", CodeSyntax, "Insert ']'", "T = logical_divide(8:1, [2:1;4:1])\n"},
-		{"assert", "assert coalesce((2,4):(1,2)) is (2,4):(1,2)\n", CodeAssertFailed, "Replace the right side with 8:1", "assert coalesce((2,4):(1,2)) is 8:1\n"},
+		{"assert", "assert coalesce((2,4):(1,2)) is (2,4):(1,2)\n", CodeAssertFailed, "Update the expected value to 8:1", "assert coalesce((2,4):(1,2)) is 8:1\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := AnalyzeSheet("t.cute", []byte(tc.src))

@@ -296,7 +296,7 @@ func (b binder) layout(n *grammar.Layout) (layout.Layout, error) {
 	}
 	l, err := layout.MakeLayoutStride(shape, stride)
 	if err != nil {
-		return layout.Layout{}, &EvalError{Range: n.Range, Code: CodeIncongruent, Message: err.Error(), Err: err,
+		return layout.Layout{}, &EvalError{Range: n.Range, Code: CodeIncongruent, Message: literalMessage(err), Err: err,
 			Related: []Related{{n.Shape.Span(), "shape " + Show(shape, ShowDetailBytes)}, {n.Stride.Span(), "stride " + Show(stride, ShowDetailBytes)}}}
 	}
 	return l, nil
@@ -305,7 +305,7 @@ func (b binder) layout(n *grammar.Layout) (layout.Layout, error) {
 func (b binder) swizzle(n *grammar.Swizzle) (layout.Swizzle, error) {
 	sw := layout.Swizzle{B: int(n.B.Value), M: int(n.M.Value), S: int(n.S.Value)}
 	if err := sw.Validate("Swizzle"); err != nil {
-		return layout.Swizzle{}, &EvalError{Range: n.Range, Code: CodeBadSwizzle, Message: err.Error(), Err: err}
+		return layout.Swizzle{}, &EvalError{Range: n.Range, Code: CodeBadSwizzle, Message: literalMessage(err), Err: err}
 	}
 	return sw, nil
 }
@@ -460,27 +460,28 @@ func (b binder) angleList(n *grammar.AngleList) (layout.Value, error) {
 // call evaluates a CuTe operation by its CuTe name.
 func (b binder) call(n *grammar.Call) (layout.Value, error) {
 	if op, ok := sheetOps[n.Fun.Name]; ok {
+		if len(n.Template) > 0 {
+			return nil, &EvalError{Range: templateSpan(n), Code: CodeType,
+				Message: fmt.Sprintf("%s takes no template arguments: %s", op.Name, op.Signature)}
+		}
 		return b.sheetCall(n, op)
 	}
 	op, ok := layout.LookupOp(n.Fun.Name)
 	if !ok {
 		return nil, &EvalError{Range: n.Fun.Range, Code: CodeUnknownOp, Message: fmt.Sprintf("unknown operation %s", n.Fun.Name)}
 	}
-	args := make([]layout.Value, len(n.Args))
-	for i, a := range n.Args {
-		v, err := b.value(a)
+	written := callOperands(n)
+	args := make([]layout.Value, len(written))
+	for i, a := range written {
+		v, err := b.operand(n, a)
 		if err != nil {
 			return nil, err
 		}
 		args[i] = plain(v)
 	}
-	args, err := b.templateArgs(n, args)
-	if err != nil {
-		return nil, err
-	}
 	v, err := op.Apply(args)
 	if err != nil {
-		return nil, b.algebraError(n, op.Name, err, n.Args...)
+		return nil, b.argumentError(n, op.Name, err, written)
 	}
 	if check, ok := algebraChecks[op.Name]; ok && b.sites != nil {
 		*b.sites = append(*b.sites, CallSite{Call: n, Op: Op{Name: op.Name, Check: check}, Args: args, Result: v})
@@ -488,17 +489,88 @@ func (b binder) call(n *grammar.Call) (layout.Value, error) {
 	return v, nil
 }
 
-// templateArgs appends a call's template parameters (tile_size<0>) to its
-// arguments: operations take them as trailing integers, in CuTe's order.
-func (b binder) templateArgs(n *grammar.Call, args []layout.Value) ([]layout.Value, error) {
-	for _, a := range n.Template {
-		v, err := b.value(a)
-		if err != nil {
-			return nil, err
-		}
-		args = append(args, plain(v))
+// callOperands lists a call's arguments in the order the algebra takes
+// them: CuTe's template arguments (select<1,3>(L)) come right after the
+// first argument, as the registry's function forms take them
+// (select(L, 1, 3), replace<N>(L, X) as replace(L, N, X)).
+func callOperands(n *grammar.Call) []grammar.Node {
+	if len(n.Template) == 0 {
+		return n.Args
 	}
-	return args, nil
+	out := make([]grammar.Node, 0, len(n.Args)+len(n.Template))
+	if len(n.Args) > 0 {
+		out = append(out, n.Args[0])
+	}
+	out = append(out, n.Template...)
+	if len(n.Args) > 1 {
+		out = append(out, n.Args[1:]...)
+	}
+	return out
+}
+
+// isTemplateArg reports whether a is one of n's template arguments.
+func isTemplateArg(n *grammar.Call, a grammar.Node) (int, bool) {
+	for i, t := range n.Template {
+		if t == a {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// operand evaluates one argument of a call; a template argument must be
+// an integer known before run time.
+func (b binder) operand(n *grammar.Call, a grammar.Node) (layout.Value, error) {
+	v, err := b.value(a)
+	if err != nil {
+		return nil, err
+	}
+	if i, ok := isTemplateArg(n, a); ok {
+		t, isInt := v.(layout.IntTuple)
+		if !isInt || !t.IsLeaf() || t.IsUnknown() || t.IsBasis() {
+			return nil, &EvalError{Range: a.Span(), Code: CodeType,
+				Message: fmt.Sprintf("template argument %d of %s must be an integer, but %s is %s", i+1, n.Fun.Name, grammar.Print(a, grammar.Cute), Show(v, ShowDetailBytes))}
+		}
+	}
+	return v, nil
+}
+
+// templateSpan is the range of a call's template arguments.
+func templateSpan(n *grammar.Call) grammar.Range {
+	return grammar.Range{Pos: n.Template[0].Span().Pos, End: n.Template[len(n.Template)-1].Span().End}
+}
+
+// argumentError is algebraError at the argument the algebra names, when
+// it names one (layout.Error.Arg): the message says which argument, as
+// the user wrote it (a template argument by its place in <...>).
+func (b binder) argumentError(n *grammar.Call, op string, err error, written []grammar.Node) error {
+	var le *layout.Error
+	if !errors.As(err, &le) || le.Arg < 1 || le.Arg > len(written) {
+		return b.algebraError(n, op, err, written...)
+	}
+	at := written[le.Arg-1]
+	what := ""
+	if i, ok := isTemplateArg(n, at); ok {
+		what = fmt.Sprintf("template argument %d", i+1)
+	} else {
+		for i, a := range n.Args {
+			if a == at {
+				what = fmt.Sprintf("argument %d", i+1)
+			}
+		}
+	}
+	e := b.algebraError(n, op, err, written...).(*EvalError)
+	e.Range = at.Span()
+	// The argument at fault is the error's own range: relate the others.
+	related := e.Related[:0]
+	for _, r := range e.Related {
+		if r.Range != e.Range {
+			related = append(related, r)
+		}
+	}
+	e.Related = related
+	e.Message = fmt.Sprintf("%s of %s: %s", what, op, strings.TrimPrefix(e.Message, op+": "))
+	return e
 }
 
 // algebraError ties an error of the algebra to the call that raised it and its operands.
@@ -528,6 +600,23 @@ func (b binder) algebraError(n grammar.Node, op string, err error, operands ...g
 		e.Related = append(e.Related, Related{Range: o.Span(), Message: fmt.Sprintf("operand %d of %s", i+1, op)})
 	}
 	return e
+}
+
+// literalMessage is the algebra's reason for refusing a literal the user
+// wrote, without the name of the function the algebra checked it with
+// (make_layout for (2,2):(4,1,1)): the user called no function.
+func literalMessage(err error) string {
+	var le *layout.Error
+	if !errors.As(err, &le) {
+		return err.Error()
+	}
+	switch {
+	case le.Condition == "":
+		return le.Detail
+	case le.Detail == "":
+		return le.Condition
+	}
+	return le.Detail + " (" + le.Condition + ")"
 }
 
 // kindOf names the kind of a value for messages.

@@ -144,7 +144,7 @@ func SignatureAt(src []byte, offset int) (Signature, bool) {
 				depth--
 				continue
 			}
-			name, _ := wordBefore(src, i)
+			name, _ := wordBefore(src, skipTemplateArgs(src, i))
 			op, ok := LookupOp(name)
 			if !ok {
 				return Signature{}, false // inside a tuple, not a call
@@ -153,6 +153,25 @@ func SignatureAt(src []byte, offset int) (Signature, bool) {
 		}
 	}
 	return Signature{}, false
+}
+
+// skipTemplateArgs is the offset of the "<" that opens the template
+// arguments ending just before offset (select<1,3>( ...), or offset when
+// none end there.
+func skipTemplateArgs(src []byte, offset int) int {
+	if offset == 0 || src[offset-1] != '>' {
+		return offset
+	}
+	for i := offset - 2; i >= 0; i-- {
+		switch c := src[i]; {
+		case c == '<':
+			return i
+		case c == ',' || c == ' ' || c == '_' || isIdentByte(c):
+		default:
+			return offset
+		}
+	}
+	return offset
 }
 
 // params splits the first form of a signature "op(A, B [, C])" into its parameters.

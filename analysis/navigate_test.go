@@ -154,6 +154,9 @@ func TestSignatureAt(t *testing.T) {
 		{"A = logical_divide(B, [2:1;|", "", 0},
 		{"A = f(|", "", 0},
 		{"X = coalesce(A)\nY = |", "", 0},
+		{"A = select<1,3>(|", "select", 0},
+		{"A = replace<2>(B, |", "replace", 1},
+		{"A = composition(upcast<2>(B), |", "composition", 1},
 	} {
 		off := strings.Index(tc.src, "|")
 		src := strings.Replace(tc.src, "|", "", 1)

@@ -161,10 +161,6 @@ func (b binder) sheetCall(n *grammar.Call, op Op) (layout.Value, error) {
 		}
 		args[i] = plain(v)
 	}
-	args, err := b.templateArgs(n, args)
-	if err != nil {
-		return nil, err
-	}
 	v, err := op.Apply(args)
 	if err != nil {
 		var oe *OpError

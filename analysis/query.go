@@ -115,6 +115,16 @@ func (s *Sheet) TargetAt(offset int) (Target, bool) {
 	t := Target{Stmt: i, Node: n, Path: path[:k+1], Env: s.EnvAt(i)}
 	if name, ok := n.(*grammar.Name); ok {
 		t.Symbol = s.Ref(name)
+		if t.Symbol == nil && k > 0 {
+			// ldmatrix_x4 in bank_conflicts(..., ldmatrix_x4): a word the
+			// operation reads, not a sheet name.
+			if call, isCall := path[k-1].(*grammar.Call); isCall {
+				if _, ok := KeywordMeaning(call.Fun.Name, name.Name); ok {
+					t.Value = Keyword(name.Name)
+					return t, true
+				}
+			}
+		}
 		if b, ok := s.File.Statements[i].(*grammar.Binding); ok && b.Name == name {
 			t.Symbol = s.symbolAt(i)
 			t.Value, t.Err = s.Results[i].Value, s.Results[i].Err

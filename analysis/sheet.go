@@ -397,6 +397,7 @@ func walkNames(n grammar.Node, visit func(*grammar.Name, bool)) {
 		// The operation's name is not a sheet name, nor are the bare
 		// words it reads.
 		op, isSheetOp := sheetOps[n.Fun.Name]
+		walkAllNames(n.Template, visit) // select<N>(L): N is a sheet name
 		for _, a := range n.Args {
 			if name, ok := a.(*grammar.Name); ok {
 				_, isTag := tags[name.Name]
@@ -566,7 +567,7 @@ func (s *Sheet) checkAssert(a *grammar.Assert, env Env, sites *[]CallSite) error
 	e := &EvalError{Range: a.Range, Code: CodeAssertFailed, Message: msg,
 		Related: []Related{{a.Left.Span(), fmt.Sprintf("left side: %v", shown{left})}, {a.Right.Span(), fmt.Sprintf("right side: %v", shown{right})}}}
 	if text, ok := editText(left, false); ok {
-		e.Fixes = []Fix{{Title: "Replace the right side with " + Show(left, ShowDetailBytes), Edits: []Edit{{a.Right.Span(), text}}}}
+		e.Fixes = []Fix{{Title: "Update the expected value to " + Show(left, ShowDetailBytes), Edits: []Edit{{a.Right.Span(), text}}}}
 	}
 	return e
 }

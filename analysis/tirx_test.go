@@ -174,7 +174,7 @@ func TestTIRxBindingFindings(t *testing.T) {
 		{"shape not admitted", "T = S[(8,2):(4@laneid,1)]\np = tirx_map(T, (1,2), (3,5))\n", "2:5-2:30 precondition: tirx_map: shape (3,5) has 15 elements, S[(8,2):(4@laneid,1)] maps 16"},
 		{"coordinate without its shape", "T = S[(8,2):(4@laneid,1)]\np = tirx_map(T, (1,2))\n", "2:5-2:23 type-mismatch: tirx_map: coordinate (1,2) needs the logical shape it indexes"},
 		{"not a TIRx layout", "p = tirx_map(8:1, 0)\n", "1:5-1:21 type-mismatch: tirx_map: expected a TIRx layout"},
-		{"a CuTe operation on a TIRx layout", "T = S[8:1]\nc = coalesce(T)\n", "2:5-2:16 type-mismatch: coalesce: expected a layout, got S[8:1] (a TIRx layout)"},
+		{"a CuTe operation on a TIRx layout", "T = S[8:1]\nc = coalesce(T)\n", "2:14-2:15 type-mismatch: argument 1 of coalesce: expected a layout, got S[8:1] (a TIRx layout)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := AnalyzeSheet("t.cute", []byte(tc.src))

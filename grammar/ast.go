@@ -272,13 +272,15 @@ type MLIRType struct {
 }
 
 // Call is a CuTe operation called by its CuTe name: logical_divide(A, [4:1;8:1]).
+// Template holds the template arguments of CuTe's spelling, select<1,3>(L)
+// or upcast<2>(L), in the written order: each an *Int or a *Name (nil when
+// the call has none). The operation receives them as integers right after
+// its first argument (see analysis), the registry's convention.
 type Call struct {
 	Range
-	Fun  *Name
-	Args []Node
-	// Template holds the template parameters written between "<" and ">"
-	// after the name (tile_size<0>(M)); nil when there are none.
+	Fun      *Name
 	Template []Node
+	Args     []Node
 }
 
 // File is a parsed layout sheet. A file from a cache that defers moves

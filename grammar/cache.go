@@ -343,7 +343,7 @@ func shapeOf(n Node) *treeShape {
 			s.layouts++
 		case *Call:
 			s.calls++
-			s.elems += len(n.Args) + len(n.Template)
+			s.elems += len(n.Template) + len(n.Args)
 		case *AngleList:
 			s.elems += len(n.Modes)
 		case *Composed:
@@ -723,7 +723,7 @@ func (m *mover) node(n Node) Node {
 		} else {
 			c = new(Call)
 		}
-		*c = Call{Range: m.rng(n.Range), Fun: m.name(n.Fun), Args: m.nodes(n.Args), Template: m.nodes(n.Template)}
+		*c = Call{Range: m.rng(n.Range), Fun: m.name(n.Fun), Template: m.nodes(n.Template), Args: m.nodes(n.Args)}
 		return c
 	case *Binding:
 		return &Binding{Range: m.rng(n.Range), Name: m.name(n.Name), Value: m.node(n.Value)}

@@ -21,6 +21,7 @@ F = !cute.tile<[4:1;8:1]>
 G = <8:1, 4:8>
 H = LayoutLeft{}
 I = mma_atom("SM80_16x8x16_F32F16F16F32_TN")
+J = select<1,N>(replace<0>(A, 2:1))
 assert A == B
 assert coalesce(A) is (8,
   1):(1,8)

@@ -142,7 +142,7 @@ func (r *exprReader) stage() (Node, error) {
 			case "Swizzle", "swizzle", "Sw", "S":
 				return r.swizzle()
 			}
-			return r.templateCall()
+			return r.call() // CuTe's template spelling: select<1,3>(L)
 		case "[":
 			if t.Value == "S" || t.Value == "R" {
 				return r.tirx()
@@ -158,42 +158,26 @@ func (r *exprReader) literal() (Node, error) {
 	return r.layoutLiteral()
 }
 
+// call reads a call:
+//
+//	call = Name [ "<" targ { "," targ } ">" ] "(" [ arg { "," arg } ] ")"
+//	targ = int | Name
+//
+// stage has seen the name and the "(" or "<" after it.
 func (r *exprReader) call() (Node, error) {
 	fun := r.lex.Next()
-	r.lex.Next() // "("
-	return r.callArgs(&Call{Range: tokSpan(*fun), Fun: &Name{Range: tokSpan(*fun), Name: fun.Value}})
-}
-
-// templateCall reads a call with template parameters, CuTe's
-// tile_size<0>(M):
-//
-//	Name "<" expr { "," expr } ">" "(" [ expr { "," expr } ] ")"
-func (r *exprReader) templateCall() (Node, error) {
-	fun := r.lex.Next()
-	r.lex.Next() // "<"
 	c := &Call{Range: tokSpan(*fun), Fun: &Name{Range: tokSpan(*fun), Name: fun.Value}}
-	for {
-		a, err := r.expr()
-		if err != nil {
+	if isPunctTok(r.lex.Peek(), "<") {
+		r.lex.Next()
+		if err := r.templateArgs(c); err != nil {
 			return nil, err
 		}
-		c.Template = append(c.Template, a)
-		sep := r.lex.Next()
-		if isPunctTok(sep, ">") {
-			break
-		}
-		if !isPunctTok(sep, ",") {
-			return nil, unexpected(sep)
-		}
 	}
-	if open := r.lex.Next(); !isPunctTok(open, "(") {
-		return nil, unexpected(open)
+	if open := r.lex.Peek(); !isPunctTok(open, "(") {
+		return nil, errorAt(foundSpan(*open), foundText(*open), "'('",
+			"expected '(' and the arguments after %s<...>, found %s", fun.Value, foundText(*open))
 	}
-	return r.callArgs(c)
-}
-
-// callArgs reads a call's arguments, after its "(".
-func (r *exprReader) callArgs(c *Call) (Node, error) {
+	r.lex.Next() // "("
 	if close := r.lex.Peek(); isPunctTok(close, ")") {
 		r.lex.Next()
 		c.End = tokSpan(*close).End
@@ -221,6 +205,44 @@ func (r *exprReader) callArgs(c *Call) (Node, error) {
 			return nil, unexpected(sep)
 		}
 	}
+}
+
+// templateArgs reads the template arguments of a call up to its ">":
+// integers, or names of integers bound in the sheet.
+func (r *exprReader) templateArgs(c *Call) error {
+	for {
+		t := r.lex.Peek()
+		switch t.Type {
+		case tokInt, tokStatic:
+			r.lex.Next()
+			c.Template = append(c.Template, r.integer(*t))
+		case tokIdent:
+			r.lex.Next()
+			c.Template = append(c.Template, &Name{Range: tokSpan(*t), Name: t.Value})
+		default:
+			return errorAt(foundSpan(*t), foundText(*t), "an integer",
+				"a template argument of %s is an integer such as 1 (or a name bound to one), found %s", c.Fun.Name, foundText(*t))
+		}
+		sep := r.lex.Next()
+		switch {
+		case isPunctTok(sep, ","):
+		case isPunctTok(sep, ">"):
+			return nil
+		default:
+			return errorAt(foundSpan(*sep), foundText(*sep), "',' or '>'",
+				"expected ',' or '>' in the template arguments of %s, found %s", c.Fun.Name, foundText(*sep))
+		}
+	}
+}
+
+// foundSpan is where an error about the token t points: the token, or
+// the empty range where the input or the line ends.
+func foundSpan(t lexer.Token) Range {
+	if t.EOF() || t.Type == tokEnd || t.Type == tokNewline {
+		p := pos(t.Pos)
+		return Range{Pos: p, End: p}
+	}
+	return tokSpan(t)
 }
 
 func (r *exprReader) tiler() (Node, error) {
@@ -417,6 +439,10 @@ func (r *exprReader) take(g *gLayout) Node {
 	return g.Node
 }
 
+// ExpectQuotedDescriptor is Error.Expected of a CuTe MLIR type written
+// without the quotes around its descriptor (!cute.layout<(4,2):(1,4)>).
+const ExpectQuotedDescriptor = "the descriptor in quotes"
+
 // mlirKinds are the CuTe DSL types whose payload is a descriptor.
 var mlirKinds = []string{"layout", "composed_layout", "swizzle", "tile", "coord", "shape", "stride", "int_tuple"}
 
@@ -443,6 +469,15 @@ func (r *exprReader) mlir() (Node, error) {
 		m.Inner = g.Inner.Node
 		r.errs = append(r.errs, g.Inner.Errs...)
 		m.Payload = m.Inner.Span()
+		switch m.Inner.(type) {
+		case *Layout, *Composed, *Swizzle:
+			// MLIR reads a CuTe type's descriptor from a string: the DSL
+			// prints !cute.layout<"(4,2):(1,4)">. (The seed documents'
+			// by-mode <<8:1, 4:8>> and bare integers such as
+			// !cute.coord<2> are read as they are written.)
+			r.fail(errorAt(m.Payload, quote(nodeText(m.Inner)), ExpectQuotedDescriptor,
+				"MLIR reads the descriptor of !cute.%s from a string: write %s, as the CuTe DSL prints it", m.Kind, Print(m, MLIR)))
+		}
 		return m, nil
 	}
 	p := *g.Payload

@@ -18,6 +18,7 @@ func FuzzParse(f *testing.F) {
 		"A = (4,8):(1,4) # c\nassert A == composition(A, 8:1)\nB = (1,\n 2)\n", "(4:8)", "1/0@0",
 		"gmem_ptr[16b](GMEM_ADDR_A) o (512,256):(256,_1)", "Sw<3,4,3>_smem_ptr[16b](SMEM_ADDR_A) o ((_128,_16),_1,_4):((_64,_1),_0,_16)",
 		"tmem_[32b](0x0000.0000) o ((_128,_256),_1,_1):((_65536,_1),_0,_0)", "ArithTuple(_0,0) o (_128,_64,4):(_1@1,_1@0,_64@0)",
+		"select<1,3>(A)", "upcast<N>(layout<1,0>(A))", "X = replace<2>(A, 7:1)\nassert size<_1>(X) == 8\n", "get<1>>(A)", "f<1(A)",
 	} {
 		f.Add(s)
 	}

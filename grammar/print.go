@@ -143,10 +143,14 @@ func (p *printer) top(n Node) {
 // breaks between them (list).
 func (p *printer) call(n *Call, arg func(Node)) {
 	p.b.WriteString(n.Fun.Name)
-	if len(n.Template) > 0 {
-		// Template parameters are compile-time integers: plain in every style.
+	if n.Template != nil {
 		p.b.WriteByte('<')
-		p.list(n.Fun.End.Line, n.Template, ",", p.node)
+		for i, t := range n.Template {
+			if i > 0 {
+				p.b.WriteByte(',')
+			}
+			p.node(t)
+		}
 		p.b.WriteByte('>')
 	}
 	p.b.WriteByte('(')

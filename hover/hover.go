@@ -47,6 +47,13 @@ func ElementNamed(name string) (Element, bool) {
 // Target renders the hover for what a position in a sheet points at.
 func Target(t analysis.Target, opts Options) string {
 	var b strings.Builder
+	if kw, ok := t.Value.(analysis.Keyword); ok && len(t.Path) > 1 {
+		if call, ok := t.Path[len(t.Path)-2].(*grammar.Call); ok {
+			if meaning, ok := analysis.KeywordMeaning(call.Fun.Name, string(kw)); ok {
+				return fmt.Sprintf("**%s**: keyword of `%s`\n\n%s\n", kw, call.Fun.Name, meaning)
+			}
+		}
+	}
 	if name, ok := t.Node.(*grammar.Name); ok {
 		if t.Symbol != nil && t.Symbol.Def != nil {
 			fmt.Fprintf(&b, "**%s** (bound on line %d)\n\n", name.Name, t.Symbol.Def.Range.Pos.Line)
@@ -233,7 +240,7 @@ func swizzleFacts(s layout.Swizzle) string {
 // element type and target: its bytes, and for a canonical GMMA/UMMA layout
 // the descriptor of its first instruction block.
 func memoryFacts(v layout.Value, opts Options) string {
-	if opts.Element.Bits <= 0 {
+	if opts.Element.Bits <= 0 || isCoordinateLayout(v) {
 		return ""
 	}
 	var b strings.Builder

@@ -12,8 +12,10 @@ import (
 	"github.com/cute-lsp/cute-lsp/layout"
 )
 
-// TableLimits caps an offset table: at most MaxRows rows and MaxCols columns
-// per 2-D slice and at most MaxSlices slices; what is cut is said below it.
+// TableLimits caps an offset table: at most MaxRows rows in all (the rows
+// of every slice shown counted together, so a layout of rank 3 or more
+// shows as many slices as fit, at least one) and MaxCols columns, and at
+// most MaxSlices slices; what is cut is said below it.
 type TableLimits struct {
 	MaxRows, MaxCols, MaxSlices int
 }
@@ -94,7 +96,10 @@ func Table(v layout.Value, lim TableLimits) (string, error) {
 		}
 	}
 	var b strings.Builder
-	shownSlices := min(slices, int64(lim.MaxSlices))
+	// The row cap bounds the rows of all slices together: tableCap 16
+	// shows one 16-row slice, or four 4-row slices, never 4 x 16 rows.
+	perSlice := min(rows, int64(lim.MaxRows))
+	shownSlices := min(slices, int64(lim.MaxSlices), max(1, int64(lim.MaxRows)/perSlice))
 	for k := int64(0); k < shownSlices; k++ {
 		if b.Len() >= maxTableBytes {
 			shownSlices = k

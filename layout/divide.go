@@ -75,7 +75,10 @@ func (buf *Buffer) toTileArg(op string, v Value) (tileArg, error) {
 	case nil:
 		return tileArg{}, errorf(op, "", "the tiler is missing")
 	}
-	return tileArg{}, errorf(op, "", "the tiler %v is not a layout, a tile or a shape", v)
+	// Every operation that takes a tiler takes it second (L, T, ...).
+	e := kindErrorf(op, "the tiler %v is not a layout, a tile or a shape", v)
+	e.Arg = 2
+	return tileArg{}, e
 }
 
 func (buf *Buffer) tilerArg(op string, t Tiler) (tileArg, error) {

@@ -13,6 +13,19 @@ type Error struct {
 	// not take (the size of a swizzle) or the wrong number of them: a
 	// misuse of the operation rather than a failed precondition.
 	Kind bool
+	// Arg is the 1-based argument of the operation the error is about
+	// (template parameters counted where they come, right after the first
+	// argument); 0 when it concerns the call as a whole.
+	Arg int
+}
+
+// atArg marks err, when it is an *Error not yet tied to an argument, as
+// about argument i (1-based).
+func atArg(i int, err error) error {
+	if e, ok := err.(*Error); ok && e.Arg == 0 {
+		e.Arg = i
+	}
+	return err
 }
 
 func (e *Error) Error() string {

@@ -126,7 +126,7 @@ func layoutArg(op string, args []Value, i int) (Layout, error) {
 			return Layout{Shape: v, Stride: Int(1)}, nil
 		}
 	}
-	return Layout{}, &Error{Op: op, Detail: fmt.Sprintf("argument %d must be a layout, not %s", i+1, kindName(args[i]))}
+	return Layout{}, &Error{Op: op, Detail: fmt.Sprintf("expected a layout, not %s", kindName(args[i])), Kind: true, Arg: i + 1}
 }
 
 func layoutPair(op string, args []Value) (Layout, Layout, error) {

@@ -26,24 +26,24 @@ func init() {
 	})
 	register(Op{
 		Name:      "upcast",
-		Signature: "upcast(L, N)",
-		Doc:       "upcast<N>(L): L counted in elements N times wider",
+		Signature: "upcast<N>(L)",
+		Doc:       "L counted in elements N times wider (also upcast(L, N))",
 		Apply: func(args []Value) (Value, error) {
 			return castOp("upcast", args, Upcast, UpcastComposed, UpcastSwizzle)
 		},
 	})
 	register(Op{
 		Name:      "downcast",
-		Signature: "downcast(L, N)",
-		Doc:       "downcast<N>(L): L counted in elements N times narrower",
+		Signature: "downcast<N>(L)",
+		Doc:       "L counted in elements N times narrower (also downcast(L, N))",
 		Apply: func(args []Value) (Value, error) {
 			return castOp("downcast", args, Downcast, DowncastComposed, DowncastSwizzle)
 		},
 	})
 	register(Op{
 		Name:      "recast_layout",
-		Signature: "recast_layout(L, old_bits, new_bits)",
-		Doc:       "recast_layout<Old,New>(L): L for elements of new_bits instead of old_bits",
+		Signature: "recast_layout<old_bits,new_bits>(L)",
+		Doc:       "L for elements of new_bits instead of old_bits (also recast_layout(L, old_bits, new_bits))",
 		Apply: func(args []Value) (Value, error) {
 			const op = "recast_layout"
 			if len(args) != 3 {
@@ -230,8 +230,15 @@ func castOp(op string, args []Value,
 		return nil, arityError(op, op+"(L, N)", args)
 	}
 	n, ok := intArg(args[1])
+	if _, first := intArg(args[0]); !ok && first {
+		// upcast(2, L): the factor came first.
+		return nil, atArg(1, kindErrorf(op, "the arguments are in the wrong order: the value to cast comes first and the factor N second, %s(L, %v) or %s<%v>(L)", op, args[0], op, args[0]))
+	}
 	if !ok {
-		return nil, errorf(op, CondUnknown, "N = %v must be an integer", args[1])
+		if t, isTuple := args[1].(IntTuple); isTuple && t.IsUnknown() {
+			return nil, atArg(2, errorf(op, CondUnknown, "the factor N is ? : it must be an integer"))
+		}
+		return nil, atArg(2, kindErrorf(op, "the factor N must be an integer, got %v (%s)", args[1], coreKindName(args[1])))
 	}
 	switch l := args[0].(type) {
 	case Composed:
@@ -245,7 +252,7 @@ func castOp(op string, args []Value,
 			return castInteger(op, l, n)
 		}
 	}
-	return nil, errorf(op, CondComposedOperand, "%s of %v: CuTe casts a layout, a swizzled layout, a swizzle or an integer", op, args[0])
+	return nil, atArg(1, errorf(op, CondComposedOperand, "%s of %v: CuTe casts a layout, a swizzled layout, a swizzle or an integer", op, args[0]))
 }
 
 // castInteger is CuTe's upcast<N>/downcast<N> of an integer (an offset):

@@ -16,10 +16,10 @@ type (
 )
 
 func init() {
-	register(Op{Name: "size", Signature: "size(L)", Doc: "the number of coordinates of L: the product of its shape", Apply: applySize})
-	register(Op{Name: "cosize", Signature: "cosize(L)", Doc: "1 + sum((s-1)*|d|): the span of L's offsets", Apply: applyCosize})
-	register(Op{Name: "rank", Signature: "rank(L)", Doc: "the number of top-level modes of L", Apply: applyRank})
-	register(Op{Name: "depth", Signature: "depth(L)", Doc: "the nesting depth of L's shape", Apply: applyDepth})
+	register(Op{Name: "size", Signature: "size<I...>(L)", Doc: "the number of coordinates of L (of its mode I...): the product of its shape", Apply: applySize})
+	register(Op{Name: "cosize", Signature: "cosize<I...>(L)", Doc: "1 + sum((s-1)*|d|): the span of L's offsets (of its mode I...)", Apply: applyCosize})
+	register(Op{Name: "rank", Signature: "rank<I...>(L)", Doc: "the number of top-level modes of L (of its mode I...)", Apply: applyRank})
+	register(Op{Name: "depth", Signature: "depth<I...>(L)", Doc: "the nesting depth of L's shape (of its mode I...)", Apply: applyDepth})
 	register(Op{Name: "crd2idx", Signature: "crd2idx(c, L)", Doc: "the offset of coordinate c (an index, an R-D or a natural coordinate) in L", Apply: applyCrd2Idx})
 	register(Op{Name: "idx2crd", Signature: "idx2crd(c, S [, D])", Doc: "the natural coordinate of index c in shape S (of offset c in the compact layout S:D)", Apply: applyIdx2Crd})
 	register(Op{Name: "coalesce", Signature: "coalesce(L [, P])", Doc: "L with size-1 modes dropped and contiguous modes merged (by mode of profile P); of a shape tuple, its static leaves multiplied", Apply: applyCoalesce})
@@ -77,7 +77,7 @@ func coreTupleArg(op string, v Value) (IntTuple, error) {
 func coreIndexArg(op string, v Value) (int, error) {
 	t, ok := v.(IntTuple)
 	if !ok || !t.isPlainInt() {
-		return 0, errorf(op, "", "expected an integer template parameter, got %v", v)
+		return 0, kindErrorf(op, "expected an integer template parameter, got %v", v)
 	}
 	if t.val < -1<<31 || t.val > 1<<31-1 {
 		return 0, errorf(op, "", "template parameter %d out of range", t.val)
@@ -90,7 +90,7 @@ func coreIndexArgs(op string, args []Value) ([]int, error) {
 	for i, a := range args {
 		n, err := coreIndexArg(op, a)
 		if err != nil {
-			return nil, err
+			return nil, atArg(i+2, err) // the indices follow the operand
 		}
 		out[i] = n
 	}
@@ -142,8 +142,33 @@ func notSupported(op string, v Value) error {
 	return kindErrorf(op, "%s does not apply to %s (%v)", op, coreKindName(v), v)
 }
 
+// modeOfArgs reads the arguments (X, I...) of size<I...>(X) and its
+// kin: X alone, or its mode I... (of a layout or an integer tuple).
+func modeOfArgs(op string, args []Value) ([]Value, error) {
+	if err := argCount(op, args, 1, -1); err != nil {
+		return nil, err
+	}
+	if len(args) == 1 {
+		return args, nil
+	}
+	is, err := coreIndexArgs(op, args[1:])
+	if err != nil {
+		return nil, err
+	}
+	switch v := args[0].(type) {
+	case IntTuple:
+		m, err := getMode(op, v, is)
+		return []Value{m}, err
+	case Layout:
+		m, err := v.Get(is...)
+		return []Value{m}, err
+	}
+	return nil, atArg(1, kindErrorf(op, "%s<I...> takes a mode of a layout or an integer tuple, not of %s", op, coreKindName(args[0])))
+}
+
 func applySize(args []Value) (Value, error) {
-	if err := argCount("size", args, 1, 1); err != nil {
+	args, err := modeOfArgs("size", args)
+	if err != nil {
 		return nil, err
 	}
 	switch v := args[0].(type) {
@@ -156,11 +181,12 @@ func applySize(args []Value) (Value, error) {
 	case sizer:
 		return intResult(v.Size())
 	}
-	return nil, notSupported("size", args[0])
+	return nil, atArg(1, notSupported("size", args[0]))
 }
 
 func applyCosize(args []Value) (Value, error) {
-	if err := argCount("cosize", args, 1, 1); err != nil {
+	args, err := modeOfArgs("cosize", args)
+	if err != nil {
 		return nil, err
 	}
 	if v, ok := args[0].(IntTuple); ok && v.IsLeaf() {
@@ -169,27 +195,29 @@ func applyCosize(args []Value) (Value, error) {
 	if v, ok := args[0].(cosizer); ok {
 		return intResult(v.Cosize())
 	}
-	return nil, notSupported("cosize", args[0])
+	return nil, atArg(1, notSupported("cosize", args[0]))
 }
 
 func applyRank(args []Value) (Value, error) {
-	if err := argCount("rank", args, 1, 1); err != nil {
+	args, err := modeOfArgs("rank", args)
+	if err != nil {
 		return nil, err
 	}
 	if v, ok := args[0].(ranker); ok {
 		return Int(int64(v.Rank())), nil
 	}
-	return nil, notSupported("rank", args[0])
+	return nil, atArg(1, notSupported("rank", args[0]))
 }
 
 func applyDepth(args []Value) (Value, error) {
-	if err := argCount("depth", args, 1, 1); err != nil {
+	args, err := modeOfArgs("depth", args)
+	if err != nil {
 		return nil, err
 	}
 	if v, ok := args[0].(depther); ok {
 		return Int(int64(v.Depth())), nil
 	}
-	return nil, notSupported("depth", args[0])
+	return nil, atArg(1, notSupported("depth", args[0]))
 }
 
 func applyCrd2Idx(args []Value) (Value, error) {
@@ -198,16 +226,16 @@ func applyCrd2Idx(args []Value) (Value, error) {
 	}
 	c, err := coreTupleArg("crd2idx", args[0])
 	if err != nil {
-		return nil, err
+		return nil, atArg(1, err)
 	}
 	if len(args) == 3 { // crd2idx(c, shape, stride)
 		s, err := coreTupleArg("crd2idx", args[1])
 		if err != nil {
-			return nil, err
+			return nil, atArg(2, err)
 		}
 		d, err := coreTupleArg("crd2idx", args[2])
 		if err != nil {
-			return nil, err
+			return nil, atArg(3, err)
 		}
 		return Crd2Idx(c, s, d)
 	}
@@ -216,7 +244,7 @@ func applyCrd2Idx(args []Value) (Value, error) {
 	}
 	l, err := coreLayoutArg("crd2idx", args[1])
 	if err != nil {
-		return nil, err
+		return nil, atArg(2, err)
 	}
 	return Crd2Idx(c, l.Shape, l.Stride)
 }
@@ -238,14 +266,14 @@ func applyProfiled(op string, args []Value, whole func(Layout) (Layout, error), 
 	}
 	l, err := coreLayoutArg(op, args[0])
 	if err != nil {
-		return nil, err
+		return nil, atArg(1, err)
 	}
 	if len(args) == 1 {
 		return whole(l)
 	}
 	p, err := coreTupleArg(op, args[1])
 	if err != nil {
-		return nil, err
+		return nil, atArg(2, err)
 	}
 	return prof(l, p)
 }
@@ -309,7 +337,7 @@ func applyMakeLayout(args []Value) (Value, error) {
 		}
 		return MakeLayoutOf(ls...), nil
 	}
-	return nil, notSupported("make_layout", args[0])
+	return nil, atArg(1, notSupported("make_layout", args[0]))
 }
 
 func applyMakeOrderedLayout(args []Value) (Value, error) {
@@ -318,14 +346,14 @@ func applyMakeOrderedLayout(args []Value) (Value, error) {
 	}
 	s, err := coreTupleArg("make_ordered_layout", args[0])
 	if err != nil {
-		return nil, err
+		return nil, atArg(1, err)
 	}
 	if tag, ok := args[1].(Tag); ok {
 		return MakeLayoutTag(s, tag)
 	}
 	o, err := coreTupleArg("make_ordered_layout", args[1])
 	if err != nil {
-		return nil, err
+		return nil, atArg(2, err)
 	}
 	return MakeOrderedLayout(s, o)
 }
@@ -336,7 +364,7 @@ func applyMakeIdentityLayout(args []Value) (Value, error) {
 	}
 	s, err := coreTupleArg("make_identity_layout", args[0])
 	if err != nil {
-		return nil, err
+		return nil, atArg(1, err)
 	}
 	return MakeIdentityLayout(s)
 }
@@ -350,7 +378,7 @@ func applyFlatten(args []Value) (Value, error) {
 	}
 	l, err := coreLayoutArg("flatten", args[0])
 	if err != nil {
-		return nil, err
+		return nil, atArg(1, err)
 	}
 	return l.Flatten(), nil
 }
@@ -362,10 +390,13 @@ func layoutAndIndices(op string, args []Value, lo, hi int) (Layout, []int, error
 	}
 	l, err := coreLayoutArg(op, args[0])
 	if err != nil {
-		return Layout{}, nil, err
+		return Layout{}, nil, atArg(1, err)
 	}
 	is, err := coreIndexArgs(op, args[1:])
-	return l, is, err
+	if err != nil {
+		return Layout{}, nil, err
+	}
+	return l, is, nil
 }
 
 func applyGroup(args []Value) (Value, error) {
@@ -406,17 +437,17 @@ func applyPad(op string, args []Value, pad func(Layout, int, Layout) (Layout, er
 	}
 	l, err := coreLayoutArg(op, args[0])
 	if err != nil {
-		return nil, err
+		return nil, atArg(1, err)
 	}
 	if t, ok := args[1].(IntTuple); ok && t.isPlainInt() { // op<N>(L [, X])
 		n, err := coreIndexArg(op, t)
 		if err != nil {
-			return nil, err
+			return nil, atArg(2, err)
 		}
 		x := PadLayout
 		if len(args) == 3 {
 			if x, err = coreLayoutArg(op, args[2]); err != nil {
-				return nil, err
+				return nil, atArg(3, err)
 			}
 		}
 		return pad(l, n, x)
@@ -426,7 +457,7 @@ func applyPad(op string, args []Value, pad func(Layout, int, Layout) (Layout, er
 	}
 	x, err := coreLayoutArg(op, args[1])
 	if err != nil {
-		return nil, err
+		return nil, atArg(2, err)
 	}
 	return add(l, x), nil
 }
@@ -445,15 +476,15 @@ func applyReplace(args []Value) (Value, error) {
 	}
 	l, err := coreLayoutArg("replace", args[0])
 	if err != nil {
-		return nil, err
+		return nil, atArg(1, err)
 	}
 	n, err := coreIndexArg("replace", args[1])
 	if err != nil {
-		return nil, err
+		return nil, atArg(2, err)
 	}
 	x, err := coreLayoutArg("replace", args[2])
 	if err != nil {
-		return nil, err
+		return nil, atArg(3, err)
 	}
 	return Replace(l, n, x)
 }
@@ -473,7 +504,7 @@ func sliceArgs(op string, args []Value) (IntTuple, Layout, error) {
 	}
 	c, err := coreTupleArg(op, args[0])
 	if err != nil {
-		return IntTuple{}, Layout{}, err
+		return IntTuple{}, Layout{}, atArg(1, err)
 	}
 	l, err := coreLayoutArg(op, args[1])
 	return c, l, err
@@ -577,7 +608,7 @@ func init() {
 		if tag, ok := args[1].(Tag); ok {
 			shape, err := coreTupleArg("compact_order", args[0])
 			if err != nil {
-				return nil, err
+				return nil, atArg(1, err)
 			}
 			return CompactMajor(shape, Int(1), tag)
 		}
@@ -594,7 +625,7 @@ func init() {
 		if l, ok := args[0].(Layout); ok {
 			profile, err := coreTupleArg("unflatten", args[1])
 			if err != nil {
-				return nil, err
+				return nil, atArg(2, err)
 			}
 			return UnflattenLayout(l, profile)
 		}
@@ -637,7 +668,7 @@ func tupleArgs(op string, args []Value, lo, hi int) ([]IntTuple, error) {
 	for i, a := range args {
 		t, err := coreTupleArg(op, a)
 		if err != nil {
-			return nil, err
+			return nil, atArg(i+1, err)
 		}
 		out[i] = t
 	}

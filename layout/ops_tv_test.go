@@ -48,13 +48,13 @@ func TestTVOpErrors(t *testing.T) {
 		{"tuple thread", "partition_C", []Value{mma, Ints(1, 2), L}, "", "the thread index must be an integer"},
 		{"rank-1 MMA tensor", "partition_C", []Value{mma, Int(0), Make(Int(1024), Int(1))}, CondPartitionTV, "has rank 1"},
 		{"rank-1 copy tensor", "partition_S", []Value{cp, Int(0), Make(Int(1024), Int(1))}, CondPartitionTV, "has rank 1"},
-		{"swizzle as tensor", "partition_D", []Value{cp, Int(0), Swizzle{3, 4, 3}}, "", "must be a layout"},
+		{"swizzle as tensor", "partition_D", []Value{cp, Int(0), Swizzle{3, 4, 3}}, "", "expected a layout, not swizzle"},
 		{"tile_size without mode", "tile_size", []Value{mma}, "", "needs the mode"},
 		{"tile_size<3> of a TiledMMA", "tile_size", []Value{mma, Int(3)}, CondIndexRange, "tile_size<3>"},
 		{"tile_size<2> of a TiledCopy", "tile_size", []Value{cp, Int(2)}, CondIndexRange, "rank 2"},
 		{"tile_size of a layout", "tile_size", []Value{L, Int(0)}, "", "expected a TiledMMA or a TiledCopy"},
 		{"make_layout_tv of one layout", "make_layout_tv", []Value{L}, "", "takes 2 arguments"},
-		{"make_layout_tv of a swizzle", "make_layout_tv", []Value{L, Swizzle{1, 1, 1}}, "", "must be a layout"},
+		{"make_layout_tv of a swizzle", "make_layout_tv", []Value{L, Swizzle{1, 1, 1}}, "", "expected a layout, not swizzle"},
 	} {
 		_, err := Apply(tc.op, tc.args...)
 		var e *Error

@@ -15,7 +15,7 @@ import (
 
 func init() {
 	commands["eval"] = command{
-		summary: "evaluate a sheet expression, or golden-corpus lines with --jsonl",
+		summary: "evaluate a sheet expression or a sheet file (eval FILE.cute: every binding and assert), or golden-corpus lines with --jsonl",
 		run:     runEval,
 	}
 }
@@ -25,8 +25,10 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	jsonl := fs.Bool("jsonl", false, "read golden-corpus lines on stdin and write each back with \"got\" or \"got_error\" added")
 	static := fs.Bool("static", false, "print compile-time integers with CuTe's _ mark, as CuTe's print() does")
+	file := fs.Bool("file", false, "the arguments are sheet files: print each binding's value and each assert's result (as cute-lsp run)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: cute-lsp eval [--static] 'EXPR'")
+		fmt.Fprintln(stderr, "       cute-lsp eval [--static] [--file] FILE.cute ...")
 		fmt.Fprintln(stderr, "       cute-lsp eval --jsonl < corpus.jsonl")
 		fs.PrintDefaults()
 	}
@@ -44,14 +46,33 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
+	if *file || isSheetFile(fs.Arg(0)) {
+		return runSheets("eval", fs.Args(), *static, stdout, stderr)
+	}
+	if fs.NArg() == 1 && hasSheetExtension(fs.Arg(0)) {
+		// "eval tiles.cute" outside the sheet's folder: a division of
+		// names is not what was meant.
+		fmt.Fprintf(stderr, "cute-lsp eval: %s: no such sheet file (an expression is evaluated when it is not a file name)\n", fs.Arg(0))
+		return 2
+	}
 	src := strings.Join(fs.Args(), " ")
 	v, err := analysis.EvalString(src)
 	if err != nil {
 		fmt.Fprintf(stdout, "error: %s\n", describeEvalError(src, err))
 		return 1
 	}
-	fmt.Fprintln(stdout, formatValue(v, *static))
+	fmt.Fprintln(stdout, showValue(v, *static))
 	return 0
+}
+
+// showValue is a value as eval prints it: in CuTe's notation, or for an
+// atom or a descriptor (whose print says little) the one-line summary of
+// what hover shows.
+func showValue(v layout.Value, static bool) string {
+	if s, ok := analysis.Summary(v); ok {
+		return analysis.CapMessage(s)
+	}
+	return formatValue(v, static)
 }
 
 // evalJSONL annotates corpus lines in order and never stops on a failing case.
@@ -84,10 +105,14 @@ func describeEvalError(src string, err error) string {
 	var ee *analysis.EvalError
 	if errors.As(err, &ee) {
 		r := ee.Range
-		if r.End.Offset > r.Pos.Offset && r.End.Offset <= len(src) {
-			return fmt.Sprintf("%d:%d: %s (in %s)", r.Pos.Line, r.Pos.Column, analysis.CapMessage(ee.Message), analysis.CapMessage(src[r.Pos.Offset:r.End.Offset]))
+		msg := analysis.CapMessage(ee.Message)
+		if f, ok := analysis.ExprFinding(err, src); ok {
+			msg = f.Message // with "did you mean" where a sheet would say it
 		}
-		return fmt.Sprintf("%d:%d: %s", r.Pos.Line, r.Pos.Column, analysis.CapMessage(ee.Message))
+		if r.End.Offset > r.Pos.Offset && r.End.Offset <= len(src) {
+			return fmt.Sprintf("%d:%d: %s (in %s)", r.Pos.Line, r.Pos.Column, msg, analysis.CapMessage(src[r.Pos.Offset:r.End.Offset]))
+		}
+		return fmt.Sprintf("%d:%d: %s", r.Pos.Line, r.Pos.Column, msg)
 	}
 	return err.Error()
 }

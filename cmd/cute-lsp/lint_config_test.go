@@ -57,7 +57,7 @@ func TestLintAppliesProjectConfig(t *testing.T) {
 	code, out, errOut := lintIn(t, root, "--hints", ".")
 	want := "" +
 		"lib/deep/c.cute:1:5: hint: (4,8):(1,5) is not compact: it reaches 32 offsets within a span of 39 (padding?) [non-compact]\n" +
-		"lib/deep/c.cute:2:30: warning: make_layout: the shape (2,2) has 2 modes but the stride (1,2,3) has 3 (shape and stride are not congruent) [incongruent]\n" +
+		"lib/deep/c.cute:2:30: warning: the shape (2,2) has 2 modes but the stride (1,2,3) has 3 (shape and stride are not congruent) [incongruent]\n" +
 		"src/a.cute:1:5: error: (4,8):(1,5) is not compact: it reaches 32 offsets within a span of 39 (padding?) [non-compact]\n"
 	if code != 1 || out != want {
 		t.Errorf("exit %d, stderr %q\ngot\n%s\nwant\n%s", code, errOut, out, want)

@@ -12,11 +12,11 @@ func TestLintText(t *testing.T) {
 		t.Errorf("exit %d, want 1 (errors found)", code)
 	}
 	want := []string{
-		"../../testdata/lint/bad.cute:1:5: error: make_layout: in mode 1, the shape 2 is an integer but the stride (2,3) is a tuple (shape and stride are not congruent) [incongruent]",
+		"../../testdata/lint/bad.cute:1:5: error: in mode 1, the shape 2 is an integer but the stride (2,3) is a tuple (shape and stride are not congruent) [incongruent]",
 		"../../testdata/lint/bad.cute:2:5: error: complement: ",
 		"../../testdata/lint/bad.cute:3:1: error: assert failed: (2,4):(4,1) != 8:1: at index 1 the left side gives 4 and the right side 1 [assert-failed]",
 		"../../testdata/lint/bad.cute:4:9: error: expected ",
-		"../../testdata/lint/kernel.cu:2:18: error: make_layout: in mode 1, the shape 8 is an integer but the stride (2,3) is a tuple",
+		"../../testdata/lint/kernel.cu:2:18: error: in mode 1, the shape 8 is an integer but the stride (2,3) is a tuple",
 	}
 	lines := strings.Split(strings.TrimSpace(stdout), "\n")
 	if len(lines) != len(want) {

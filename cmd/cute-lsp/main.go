@@ -8,6 +8,8 @@ import (
 	"io"
 	"os"
 	"sort"
+
+	"github.com/cute-lsp/cute-lsp/internal/editdist"
 )
 
 // command is one subcommand: run gets the arguments after its name and
@@ -40,11 +42,38 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	cmd, ok := commands[args[0]]
 	if !ok {
-		fmt.Fprintf(stderr, "cute-lsp: unknown command %q\n", args[0])
+		fmt.Fprintf(stderr, "cute-lsp: unknown command %q%s\n", args[0], suggestCommand(args[0]))
 		usage(stderr)
 		return 2
 	}
 	return cmd.run(args[1:], stdin, stdout, stderr)
+}
+
+// suggestCommand is "; did you mean X?" for the subcommand nearest name
+// (at most a third of its letters changed, or one), or "".
+func suggestCommand(name string) string {
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	if best, ok := nearest(name, names); ok {
+		return fmt.Sprintf("; did you mean %s?", best)
+	}
+	return ""
+}
+
+// nearest is the name at the smallest edit distance from name, at most a
+// third of its letters (or one) away; ties go to the first in byte order.
+func nearest(name string, names []string) (string, bool) {
+	sort.Strings(names)
+	limit := max(1, len(name)/3)
+	best, bestDist := "", limit+1
+	for _, n := range names {
+		if d := editdist.Within(name, n, limit); d < bestDist {
+			best, bestDist = n, d
+		}
+	}
+	return best, best != ""
 }
 
 func usage(w io.Writer) {

@@ -34,7 +34,7 @@ func TestOpsByName(t *testing.T) {
 	}
 	out.Reset()
 	if code := run([]string{"ops", "colaesce", "size"}, nil, &out, &errOut); code != 2 ||
-		!strings.Contains(errOut.String(), `no operation "colaesce"; did you mean coalesce?`) || !strings.Contains(out.String(), "size(L)") {
+		!strings.Contains(errOut.String(), `no operation "colaesce"; did you mean coalesce?`) || !strings.Contains(out.String(), "size<I...>(L)") {
 		t.Errorf("exit %d, out %q, err %q", code, out.String(), errOut.String())
 	}
 }

@@ -20,7 +20,7 @@ func init() {
 func runTable(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("table", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	rows := fs.Int("rows", 64, fmt.Sprintf("most rows shown per slice (1 to %d)", hover.MaxTableCap))
+	rows := fs.Int("rows", 64, fmt.Sprintf("most rows shown, all slices together (1 to %d)", hover.MaxTableCap))
 	cols := fs.Int("cols", 64, fmt.Sprintf("most columns shown per slice (1 to %d)", hover.MaxTableCap))
 	slices := fs.Int("slices", 8, fmt.Sprintf("most 2-D slices shown for layouts of rank > 2 (1 to %d)", hover.MaxTableSlices))
 	fs.Usage = func() {
