@@ -176,12 +176,25 @@ func hasPicture(v layout.Value) bool {
 		v = a.Plain()
 	}
 	switch v := v.(type) {
-	case layout.Layout, layout.Composed, layout.NestedComposed, analysis.BankValue, layout.TileLayout, layout.TiledMMA, layout.TiledCopy:
+	case layout.Layout:
+		return drawable(v.Shape)
+	case layout.Composed:
+		return drawable(v.Inner.Shape)
+	case layout.NestedComposed:
+		return drawable(v.Inner.Inner.Shape)
+	case analysis.BankValue, layout.TileLayout, layout.TiledMMA, layout.TiledCopy:
 		return true
 	case analysis.AtomValue:
 		return v.MMA != nil
 	}
 	return false
+}
+
+// drawable tells whether a layout of this shape fits the editor's pictures,
+// so that hover does not offer one the command would refuse.
+func drawable(shape layout.IntTuple) bool {
+	n, err := layout.Size(shape)
+	return err == nil && n > 0 && n <= MaxPictureCells
 }
 
 // shortValue is v as an error message quotes it, cut to 120 bytes.

@@ -112,7 +112,7 @@ func TestHoverPictureLink(t *testing.T) {
 	s := startSession(t, Options{Features: NewAnalyzed()})
 	s.initialize()
 	const uri = "file:///tmp/cute-lsp-test/link.cute"
-	s.open(uri, "A = (4,8):(8,1)\nn = 12\n")
+	s.open(uri, "A = (4,8):(8,1)\nn = 12\nbig = (2048,1024):(1,2048)\nbad = nosuch(8:1)\n")
 	var hover struct{ Contents struct{ Value string } }
 	s.call("textDocument/hover", at(uri, 0, 0), &hover)
 	m := regexp.MustCompile(`\[Show picture\]\(command:cute\.showPicture\?([^ )]+) "`).FindStringSubmatch(hover.Contents.Value)
@@ -133,9 +133,14 @@ func TestHoverPictureLink(t *testing.T) {
 	if d := pageData(t, page); d["title"] != "(4,8):(8,1)" {
 		t.Errorf("picture through the link's arguments: %v", d["title"])
 	}
-	s.call("textDocument/hover", at(uri, 1, 0), &hover)
-	if strings.Contains(hover.Contents.Value, "Show picture") {
-		t.Errorf("hover on an integer offers a picture: %q", hover.Contents.Value)
+	for line, what := range []string{1: "an integer", 2: "a layout over the editor's bound", 3: "an evaluation error"} {
+		if what == "" {
+			continue
+		}
+		s.call("textDocument/hover", at(uri, line, 0), &hover)
+		if hover.Contents.Value == "" || strings.Contains(hover.Contents.Value, "Show picture") {
+			t.Errorf("hover on %s: %q, want a hover with no picture link", what, hover.Contents.Value)
+		}
 	}
 }
 
