@@ -198,3 +198,41 @@ func evalCLI(t *testing.T, expr string) string {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// TestNeovimPicture drives :CutePicture against the built server: the page
+// of the layout under the cursor is written to a .html file and handed to
+// picture_open (a command run with jobstart, as xdg-open is); a value with
+// no picture gets the server's reason as an error message.
+func TestNeovimPicture(t *testing.T) {
+	nvim := lookEditor(t, "nvim", "neovim")
+	dir := t.TempDir()
+	sheet := filepath.Join(dir, "tiles.cute")
+	if err := os.WriteFile(sheet, []byte("tile = (4,8):(1,4)\npair = (2,3)\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var res struct {
+		Error    *string
+		Defined  bool
+		Path     string
+		Page     string
+		Messages []struct{ Msg string }
+		Refused  []struct {
+			Msg   string
+			Level int
+		}
+	}
+	runNeovim(t, nvim, dir, "testdata/nvim/picture.lua", &res,
+		"CUTE_SHEET="+sheet, "CUTE_LSP_BIN="+serverBinary, "CUTE_PICTURE_COPY="+filepath.Join(dir, "copy.html"))
+	if res.Error != nil {
+		t.Fatalf("nvim: %s\nresult: %+v", *res.Error, res)
+	}
+	if !res.Defined {
+		t.Error(":CutePicture is not defined after setup()")
+	}
+	if !strings.HasSuffix(res.Path, ".html") || !strings.HasPrefix(res.Page, "<!DOCTYPE html>") || !strings.Contains(res.Page, `"title":"(4,8):(1,4)"`) {
+		t.Errorf("picture at %q: page %.200q, want the page of (4,8):(1,4)", res.Path, res.Page)
+	}
+	if len(res.Refused) != 1 || res.Refused[0].Level != 4 || !strings.Contains(res.Refused[0].Msg, "no picture of (2,3): (2,3) is not a layout") {
+		t.Errorf(":CutePicture on a tuple: messages %+v, want one error with the server's reason", res.Refused)
+	}
+}

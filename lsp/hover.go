@@ -37,7 +37,7 @@ func hover(ctx context.Context, s *Server, params []byte) (any, error) {
 	}
 	r := toRange(snap, enc, h.Span)
 	return &protocol.Hover{
-		Contents: &protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: h.Markdown},
+		Contents: &protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: h.Markdown + pictureLink(ctx, s, snap, cfg, off, p.TextDocument, p.Position)},
 		Range:    &r,
 	}, nil
 }

@@ -118,6 +118,7 @@ func capabilities(enc Encoding) protocol.ServerCapabilities {
 		CompletionProvider:         &protocol.CompletionOptions{TriggerCharacters: []string{"(", ",", ":", "<", "@"}},
 		SignatureHelpProvider:      &protocol.SignatureHelpOptions{TriggerCharacters: []string{"(", ","}},
 		DocumentFormattingProvider: protocol.Boolean(true),
+		ExecuteCommandProvider:     protocol.ExecuteCommandOptions{Commands: []string{PictureCommand}},
 		Workspace: &protocol.WorkspaceOptions{WorkspaceFolders: &protocol.WorkspaceFoldersServerCapabilities{
 			Supported: &yes, ChangeNotifications: protocol.Boolean(true),
 		}},

@@ -96,6 +96,10 @@ func TestBrowser(t *testing.T) {
 			map[string]string{"i-coord": "((1,1),2,1)", "i-offset": "23", "i-index": "23"}},
 		{"bank", build(func() (*Grid, error) { return FromAccess(bankV.Access, bankV.Report, -1) }), 0, 3, 2, true,
 			map[string]string{"i-offset": "194", "i-bank": "b1 (word 97, 16-bit elements); lanes 19 of the phase: conflict, 8 words in this bank"}},
+		{"tiled-mma", build(func() (*Grid, error) {
+			return FromTiledMMA(value(`make_tiled_mma(mma_atom("SM80_16x8x16_F32F16F16F32_TN"), make_layout((1,1,1)))`).(layout.TiledMMA))
+		}), 0, 9, 34 + 2, true, // C (m 9, n 2): the single atom's T5 V2, as in tv-hover
+			map[string]string{"i-cell": "C (M x N): m 9, n 2", "i-coord": "(9,2)", "i-index": "41 (m + 16*n in the tile)", "i-thread": "T5 V2"}},
 		{"tirx", build(func() (*Grid, error) {
 			return FromTIRx(value("S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid] + 5@warpid").(layout.TileLayout), nil)
 		}), 0, 7, 15, true,

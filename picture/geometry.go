@@ -32,7 +32,7 @@ func (g *Grid) geometry(headerLines int) geometry {
 	m.Left = digits(int64(g.Rows-1))*charW + 12
 	m.Top = titleH + headerLines*noteH + 6
 	m.ColHead = lineH + 4
-	if g.Panels > 1 {
+	if g.Panels > 1 || len(g.Blocks) > 0 { // a heading for each panel, or the blocks' names
 		m.PanelHead, m.PanelGap = noteH+2, 8
 	}
 	m.Width = m.Left + g.Cols*m.CellW + 12

@@ -73,6 +73,11 @@ type Grid struct {
 	Bank *BankData
 	TV   *TVData
 	TIRx *TIRxData
+
+	// Blocks, when set, are the operands of a tiled picture side by side
+	// (see FromTVOperands): a cell outside every block is not drawn, and a
+	// column is numbered within its block.
+	Blocks []Block
 }
 
 // KeyOf is cell i's colour key (an offsets grid's keys are its offsets, clamped at 0).

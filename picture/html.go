@@ -34,12 +34,22 @@ type pageData struct {
 	Lines   int         `json:"lines"`
 	Palette pagePalette `json:"palette"`
 	// Key is nil when the keys are the offsets (an offsets grid).
-	Key     []int64   `json:"key"`
-	Offsets []int64   `json:"offsets,omitempty"`
-	Text    []string  `json:"text,omitempty"`
-	Bank    *pageBank `json:"bank,omitempty"`
-	TV      *pageTV   `json:"tv,omitempty"`
-	TIRx    *pageTIRx `json:"tirx,omitempty"`
+	Key     []int64     `json:"key"`
+	Offsets []int64     `json:"offsets,omitempty"`
+	Text    []string    `json:"text,omitempty"`
+	Bank    *pageBank   `json:"bank,omitempty"`
+	TV      *pageTV     `json:"tv,omitempty"`
+	TIRx    *pageTIRx   `json:"tirx,omitempty"`
+	Blocks  []pageBlock `json:"blocks,omitempty"`
+}
+
+type pageBlock struct {
+	Name    string `json:"name"`
+	Col0    int    `json:"col0"`
+	Rows    int    `json:"rows"`
+	Cols    int    `json:"cols"`
+	RowName string `json:"rowName"`
+	ColName string `json:"colName"`
 }
 
 type pagePalette struct {
@@ -117,6 +127,9 @@ func (g *Grid) WriteHTML(w io.Writer) error {
 			pt.Labels[i] = t.ownerLines(i)
 		}
 		d.TIRx = pt
+	}
+	for _, b := range g.Blocks {
+		d.Blocks = append(d.Blocks, pageBlock{Name: b.Name, Col0: b.Col0, Rows: b.Rows, Cols: b.Cols, RowName: b.RowName, ColName: b.ColName})
 	}
 	before, after, ok := strings.Cut(page, dataMarker)
 	if !ok {

@@ -39,14 +39,23 @@ func (g *Grid) WriteSVG(w io.Writer) error {
 		if g.Panels > 1 {
 			b = appendText(b, m.Left, y0-m.ColHead-4, "h", `font-weight="bold"`, g.PanelLabel(k))
 		}
+		for _, blk := range g.Blocks {
+			x, _ := m.cellXY(g, k, 0, blk.Col0)
+			b = appendText(b, x, y0-m.ColHead-4, "h", `font-weight="bold"`, blk.Name)
+		}
 		for c := range g.Cols {
 			x, _ := m.cellXY(g, k, 0, c)
-			b = appendText(b, x+m.CellW/2, y0-m.ColHead/2, "t h", "", strconv.Itoa(c))
+			if col, ok := g.columnNumber(c); ok {
+				b = appendText(b, x+m.CellW/2, y0-m.ColHead/2, "t h", "", strconv.Itoa(col))
+			}
 		}
 		for r := range g.Rows {
 			_, y := m.cellXY(g, k, r, 0)
 			b = appendText(b, m.Left/2, y+m.CellH/2, "t h", "", strconv.Itoa(r))
 			for c := range g.Cols {
+				if g.Blocks != nil && g.BlockAt(r, c) < 0 {
+					continue
+				}
 				b = g.appendCell(b, m, k, r, c)
 				if len(b) > 1<<15 {
 					flush()

@@ -13,6 +13,11 @@ import (
 
 const sm80C = "((_4,_8),(_2,_2)):((_32,_1),(_16,_8))"
 
+const (
+	sm80Tiled = `make_tiled_mma(mma_atom("SM80_16x8x16_F32F16F16F32_TN"), make_layout((2,2,1)))`
+	ldsmTiled = `make_tiled_copy(copy_atom("SM75_U32x4_LDSM_N", "half_t"), make_layout((32,4)), make_layout((1,8)))`
+)
+
 // wellFormed reads an SVG to its end with encoding/xml.
 func wellFormed(t *testing.T, svg string) {
 	t.Helper()
@@ -53,6 +58,13 @@ func TestSVGCommand(t *testing.T) {
 		{[]string{"svg", "--tv", "--tile", "16,8", sheet, "tv"}, 0, []string{">T5</text>"}, ""},
 		{[]string{"html", "(4,4):(1,4)"}, 0, []string{"<canvas", `"offsets":[0,4,8,12,1,`}, ""},
 		{[]string{"html", "--tv", "--tile", "16,8", sm80C}, 0, []string{`"tv":{"threads":32,"values":4`}, ""},
+		{[]string{"svg", sm80Tiled}, 0, []string{">A (M x K)</text>", ">C (M x N)</text>", ">T127</text>"}, ""},
+		{[]string{"svg", "--tv", sm80Tiled}, 0, []string{">B (N x K)</text>"}, ""},
+		{[]string{"html", sm80Tiled}, 0, []string{`"blocks":[{"name":"A (M x K)","col0":0,"rows":32,"cols":16`}, ""},
+		{[]string{"svg", ldsmTiled}, 0, []string{">S (M x N)</text>", ">D (M x N)</text>"}, ""},
+		{[]string{"svg", "--tile", "4,4", sm80Tiled}, 1, nil, "drop --tile"},
+		{[]string{"svg", "--tile", "4,4", ldsmTiled}, 1, nil, "drop --tile"},
+		{[]string{"svg", `make_tiled_mma(mma_atom("SM80_16x8x16_F32F16F16F32_TN"), make_layout((16,32,1)))`}, 1, nil, "an SVG stops at"},
 
 		{[]string{"svg"}, 2, nil, "usage: cute-lsp svg"},
 		{[]string{"html", "--bogus", "8:1"}, 2, nil, "flag provided but not defined"},

@@ -1,7 +1,8 @@
 // cute-lsp for VS Code: starts the server on stdio for CuTe sheets and the
 // host languages descriptors appear in, forwards the "cute" settings, shows
-// the server's state in the status bar, and adds three commands (restart the
-// server, show the offset table under the cursor, evaluate a sheet).
+// the server's state in the status bar, and adds four commands (restart the
+// server, show the offset table under the cursor, show the picture of the
+// value under the cursor, evaluate a sheet).
 'use strict';
 
 const path = require('node:path');
@@ -9,6 +10,11 @@ const vscode = require('vscode');
 const { LanguageClient, TransportKind, State } = require('vscode-languageclient/node');
 const { resolveServer, missingServerMessage } = require('./src/server-path');
 const requests = require('./src/requests');
+const picture = require('./src/picture');
+
+// PICTURE_DELAY_MS is how long the picture waits after an edit before it
+// asks the server again, so that typing costs one request, not one a key.
+const PICTURE_DELAY_MS = 300;
 
 // The languages the server is attached to once the extension runs. The
 // extension itself starts only for sheets, MLIR, or a workspace that uses
@@ -18,6 +24,9 @@ const SERVED_LANGUAGES = ['cute', 'mlir', 'cuda-cpp', 'cpp', 'python'];
 let client;
 let status;
 let serverCommand;
+// pictureView is the open picture: its webview panel and the document and
+// position it shows the value of.
+let pictureView;
 
 function activate(context) {
   status = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Right, 100);
@@ -28,6 +37,8 @@ function activate(context) {
     vscode.commands.registerCommand('cute.restartServer', restartServer),
     vscode.commands.registerCommand('cute.showOffsetTable', showOffsetTable),
     vscode.commands.registerCommand('cute.evaluateSheet', evaluateSheet),
+    vscode.commands.registerCommand('cute.showPicture', showPicture),
+    { dispose: () => (pictureView ? pictureView.panel.dispose() : undefined) },
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('cute.serverPath')) {
         vscode.window
@@ -77,6 +88,9 @@ function startServer() {
         : [{ scheme: 'file', language }],
     ),
     synchronize: { configurationSection: 'cute' },
+    // Hover's "Show picture" link is a command: link, which VS Code runs
+    // only from trusted Markdown; only that command is trusted.
+    markdown: { isTrusted: { enabledCommands: ['cute.showPicture'] }, supportHtml: false },
     initializationOptions: settings(),
   };
   const started = new LanguageClient('cute-lsp', 'CuTe layouts', serverOptions, clientOptions);
@@ -154,6 +168,84 @@ async function showOffsetTable() {
   return vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preview: true, preserveFocus: true });
 }
 
+// showPicture shows the picture of the value at position of the document
+// uri (hover's link passes both; from the palette, the cursor's) in a
+// webview beside the editor, and asks again after each edit of the document.
+async function showPicture(uri, position) {
+  if (typeof uri !== 'string' || !position) {
+    const editor = vscode.window.activeTextEditor;
+    if (!editor) {
+      vscode.window.showWarningMessage('cute-lsp: put the cursor on a layout in an editor first.');
+      return undefined;
+    }
+    uri = editor.document.uri.toString();
+    position = editor.selection.active;
+  }
+  const c = runningClient();
+  if (!c) return undefined;
+  const at = { line: position.line, character: position.character };
+  let page;
+  try {
+    page = await c.sendRequest('workspace/executeCommand', picture.executeParams(uri, at));
+  } catch (err) {
+    vscode.window.showErrorMessage(`cute-lsp: ${picture.errorText(err)}`);
+    return undefined;
+  }
+  if (typeof page !== 'string') {
+    vscode.window.showErrorMessage('cute-lsp: the server sent no picture (is it older than this extension?).');
+    return undefined;
+  }
+  const view = pictureView || openPictureView();
+  view.uri = uri;
+  view.position = at;
+  view.generation++;
+  view.panel.webview.html = picture.forWebview(page);
+  view.panel.reveal(vscode.ViewColumn.Beside, true);
+  return view.panel;
+}
+
+// openPictureView creates the picture's panel: scripts on (the page is
+// interactive), no local files, no network (forWebview's policy).
+function openPictureView() {
+  const panel = vscode.window.createWebviewPanel(
+    'cutePicture',
+    'CuTe picture',
+    { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
+    { enableScripts: true, localResourceRoots: [], enableFindWidget: true },
+  );
+  const view = { panel, uri: undefined, position: undefined, timer: undefined, generation: 0 };
+  const changes = vscode.workspace.onDidChangeTextDocument((e) => {
+    if (pictureView !== view || e.document.uri.toString() !== view.uri) return;
+    view.position = picture.shiftPosition(view.position, e.contentChanges);
+    clearTimeout(view.timer);
+    view.timer = setTimeout(() => refreshPicture(view), PICTURE_DELAY_MS);
+  });
+  panel.onDidDispose(() => {
+    clearTimeout(view.timer);
+    changes.dispose();
+    if (pictureView === view) pictureView = undefined;
+  });
+  pictureView = view;
+  return view;
+}
+
+// refreshPicture asks for the view's picture again; a failure (the value
+// no longer evaluates) is shown in the panel, and an answer that a later
+// request overtook is dropped.
+async function refreshPicture(view) {
+  if (!client || client.state !== State.Running) return;
+  const generation = ++view.generation;
+  let html;
+  try {
+    const page = await client.sendRequest('workspace/executeCommand', picture.executeParams(view.uri, view.position));
+    html = typeof page === 'string' ? picture.forWebview(page) : picture.errorPage('the server sent no picture');
+  } catch (err) {
+    html = picture.errorPage(picture.errorText(err));
+  }
+  if (generation !== view.generation || pictureView !== view) return;
+  view.panel.webview.html = html;
+}
+
 // evaluateSheet lists every value of the active sheet (the server's inlay
 // hints) and its errors, beside the editor.
 async function evaluateSheet() {
@@ -195,4 +287,4 @@ function deactivate() {
   return client ? client.stop() : undefined;
 }
 
-module.exports = { activate, deactivate, SERVED_LANGUAGES };
+module.exports = { activate, deactivate, SERVED_LANGUAGES, PICTURE_DELAY_MS };

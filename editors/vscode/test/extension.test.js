@@ -10,7 +10,8 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
-const { extensionDir, manifest, makeVSCode, fireConfigurationChange, loadWith } = require('./vscode-stub');
+const { extensionDir, manifest, makeVSCode, fireConfigurationChange, fireDocumentChange, loadWith } = require('./vscode-stub');
+const picture = require('../src/picture');
 
 const repoRoot = path.resolve(extensionDir, '..', '..');
 const extensionFile = path.join(extensionDir, manifest.main);
@@ -308,7 +309,7 @@ test('Restart Server stops the running client and starts a new one', async () =>
 test('every contributed command is registered, and disposed with the extension', () => {
   const { state, context } = activateWith({});
   const contributed = manifest.contributes.commands.map((c) => c.command).sort();
-  assert.deepEqual(contributed, ['cute.evaluateSheet', 'cute.restartServer', 'cute.showOffsetTable']);
+  assert.deepEqual(contributed, ['cute.evaluateSheet', 'cute.restartServer', 'cute.showOffsetTable', 'cute.showPicture']);
   assert.deepEqual([...state.commands.keys()].sort(), contributed);
   for (const c of manifest.contributes.commands) {
     assert.equal(c.category, 'CuTe');
@@ -361,6 +362,144 @@ test('Show Offset Table without an editor or a running server says why', async (
   assert.equal(state.messages.at(-1).level, 'error');
   assert.match(state.messages.at(-1).message, /not running.*Restart Server/);
   assert.equal(created[0].requests.length, 0);
+});
+
+const PAGE = '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>(4,8):(1,4)</title>\n</head>\n<body><script>\nconst D = {};\n</script></body></html>\n';
+
+// pictureClient answers workspace/executeCommand with PAGE, or with the
+// error fail() names when it is set.
+function pictureClient(c, fail) {
+  c.respond = (method, params) => {
+    if (method !== 'workspace/executeCommand') return null;
+    const err = fail && fail(params);
+    if (err) throw new Error(err);
+    return PAGE.replace('(4,8):(1,4)', `${params.arguments[1].line}:${params.arguments[1].character}`);
+  };
+}
+
+test('Show Picture asks the server for the page at the cursor and shows it in a webview beside the editor', async () => {
+  const { state, created, started } = activateWith({});
+  await started;
+  pictureClient(created[0]);
+  state.activeTextEditor = editorAt(fakeDocument('/w/tile.cute', 'cute', 'tile = (4,8):(1,4)\n'), 0, 9);
+  const panel = await state.commands.get('cute.showPicture')();
+  assert.deepEqual(created[0].requests, [
+    { method: 'workspace/executeCommand', params: { command: 'cute.picture', arguments: ['file:///w/tile.cute', { line: 0, character: 9 }] } },
+  ]);
+  assert.equal(state.panels.length, 1);
+  assert.equal(panel, state.panels[0]);
+  assert.equal(panel.showOptions.viewColumn, -2, 'beside the editor');
+  assert.equal(panel.showOptions.preserveFocus, true);
+  assert.equal(panel.options.enableScripts, true);
+  assert.deepEqual(panel.options.localResourceRoots, [], 'no local files');
+  const html = panel.webview.html;
+  const csp = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(html);
+  assert.ok(csp, 'the page carries a content security policy');
+  assert.match(csp[1], /default-src 'none'/, 'nothing fetched');
+  const nonce = /script-src 'nonce-([^']+)'/.exec(csp[1]);
+  assert.ok(nonce, 'scripts only by nonce');
+  assert.ok(html.includes(`<script nonce="${nonce[1]}">`), 'the page script carries the nonce');
+  assert.ok(html.includes('<title>0:9</title>'));
+
+  // Hover's link passes the document and position itself; the panel is reused.
+  await state.commands.get('cute.showPicture')('file:///w/other.cute', { line: 3, character: 1 });
+  assert.deepEqual(created[0].requests[1].params.arguments, ['file:///w/other.cute', { line: 3, character: 1 }]);
+  assert.equal(state.panels.length, 1, 'one picture panel, reused');
+  assert.ok(panel.webview.html.includes('<title>3:1</title>'));
+});
+
+test('Show Picture without an editor, without a server, or refused by the server says why', async () => {
+  const { state, created, started, State } = activateWith({});
+  await started;
+  await state.commands.get('cute.showPicture')();
+  assert.equal(state.messages.at(-1).level, 'warning');
+  assert.match(state.messages.at(-1).message, /cursor on a layout/);
+
+  pictureClient(created[0], () => 'no picture of (2049,2048):(1,2049): 4196352 cells; the editor shows at most 1048576');
+  state.activeTextEditor = editorAt(fakeDocument('/w/big.cute', 'cute', 'big = (2049,2048):(1,2049)\n'), 0, 0);
+  await state.commands.get('cute.showPicture')();
+  assert.equal(state.messages.at(-1).level, 'error');
+  assert.match(state.messages.at(-1).message, /^cute-lsp: no picture of .*at most 1048576/);
+  assert.equal(state.panels.length, 0, 'no panel for a refused picture');
+
+  created[0].respond = () => null;
+  await state.commands.get('cute.showPicture')();
+  assert.match(state.messages.at(-1).message, /sent no picture/);
+
+  created[0].state = State.Stopped;
+  const before = created[0].requests.length;
+  await state.commands.get('cute.showPicture')();
+  assert.match(state.messages.at(-1).message, /not running/);
+  assert.equal(created[0].requests.length, before);
+});
+
+test('the picture follows edits of its document, debounced, and shows a failure in the panel', async (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout'] });
+  const { ext, state, created, started } = activateWith({});
+  await started;
+  let fail;
+  pictureClient(created[0], () => fail);
+  const doc = fakeDocument('/w/tile.cute', 'cute', 'tile = (4,8):(1,4)\n');
+  state.activeTextEditor = editorAt(doc, 2, 9);
+  const panel = await state.commands.get('cute.showPicture')();
+  const asked = () => created[0].requests.length;
+  assert.equal(asked(), 1);
+
+  // Three edits in a burst, one above the value (a line inserted): one request, at the moved position.
+  fireDocumentChange(state, doc, [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, text: '# note\n' }]);
+  t.mock.timers.tick(ext.PICTURE_DELAY_MS - 1);
+  fireDocumentChange(state, doc, [{ range: { start: { line: 3, character: 0 }, end: { line: 3, character: 0 } }, text: 'x' }]);
+  fireDocumentChange(state, doc, [{ range: { start: { line: 3, character: 1 }, end: { line: 3, character: 1 } }, text: 'y' }]);
+  assert.equal(asked(), 1, 'nothing asked during the burst');
+  t.mock.timers.tick(ext.PICTURE_DELAY_MS);
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(asked(), 2, 'one request after the burst');
+  assert.deepEqual(created[0].requests[1].params.arguments, ['file:///w/tile.cute', { line: 3, character: 11 }]);
+  assert.ok(panel.webview.html.includes('<title>3:11</title>'));
+
+  // Another document's edits are not followed.
+  fireDocumentChange(state, fakeDocument('/w/other.cute', 'cute', ''), [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, text: 'z' }]);
+  t.mock.timers.tick(ext.PICTURE_DELAY_MS);
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(asked(), 2);
+
+  // The value stops evaluating: the panel says why, escaped.
+  fail = 'no picture: the value at 4:12 does not evaluate: <bad>';
+  fireDocumentChange(state, doc, [{ range: { start: { line: 3, character: 12 }, end: { line: 3, character: 13 } }, text: '' }]);
+  t.mock.timers.tick(ext.PICTURE_DELAY_MS);
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(asked(), 3);
+  assert.match(panel.webview.html, /No picture: no picture: the value at 4:12 does not evaluate: &lt;bad&gt;/);
+
+  // Closed: edits ask nothing more.
+  panel.dispose();
+  fireDocumentChange(state, doc, [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, text: 'w' }]);
+  t.mock.timers.tick(ext.PICTURE_DELAY_MS * 2);
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(asked(), 3);
+  assert.ok(state.changeListeners.every((l) => l.disposable.disposed), 'the change listener goes with the panel');
+});
+
+test('hover links to Show Picture run only as a trusted command', () => {
+  const { created } = activateWith({});
+  assert.deepEqual(created[0].clientOptions.markdown.isTrusted, { enabledCommands: ['cute.showPicture'] });
+  assert.equal(created[0].clientOptions.markdown.supportHtml, false);
+});
+
+test('shiftPosition follows lines and characters of edits before the position', () => {
+  const at = { line: 5, character: 4 };
+  const edit = (sl, sc, el, ec, text) => ({ range: { start: { line: sl, character: sc }, end: { line: el, character: ec } }, text });
+  assert.deepEqual(picture.shiftPosition(at, [edit(1, 0, 1, 0, 'a\nb\n')]), { line: 7, character: 4 });
+  assert.deepEqual(picture.shiftPosition(at, [edit(1, 0, 3, 0, '')]), { line: 3, character: 4 });
+  assert.deepEqual(picture.shiftPosition(at, [edit(5, 0, 5, 2, 'xyz')]), { line: 5, character: 5 });
+  assert.deepEqual(picture.shiftPosition(at, [edit(5, 6, 5, 7, 'q')]), at, 'after it on its line');
+  assert.deepEqual(picture.shiftPosition(at, [edit(7, 0, 9, 0, '')]), at, 'below it');
+  assert.deepEqual(picture.shiftPosition(at, [edit(4, 3, 5, 1, 'k')]), { line: 4, character: 7 }, 'joined to the line above');
+  assert.deepEqual(picture.shiftPosition(at, [{ text: 'whole document' }]), at, 'a full replacement keeps it');
+});
+
+test('forWebview refuses an answer that is not a page', () => {
+  assert.match(picture.forWebview('not html'), /No picture: the server answered something that is not a picture page/);
 });
 
 test('Evaluate Sheet lists the values (inlay hints) and errors of the sheet', async () => {

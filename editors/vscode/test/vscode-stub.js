@@ -59,6 +59,8 @@ function makeVSCode(userSettings = {}, version = '1.95.3') {
     activeTextEditor: undefined,
     workspaceFolders: undefined,
     diagnostics: new Map(), // uri string -> Diagnostic[]
+    panels: [], // webview panels: { viewType, title, showOptions, options, webview: { html }, revealed, disposed }
+    changeListeners: [], // onDidChangeTextDocument: { listener, disposable }
     // answer picks the button a message's user clicks: (message, items) -> item.
     answer: () => undefined,
   };
@@ -94,6 +96,16 @@ function makeVSCode(userSettings = {}, version = '1.95.3') {
         openTextDocument(options) {
           return Promise.resolve({ languageId: options.language, getText: () => options.content, untitled: true });
         },
+        onDidChangeTextDocument(listener) {
+          const disposable = {
+            disposed: false,
+            dispose() {
+              this.disposed = true;
+            },
+          };
+          state.changeListeners.push({ listener, disposable });
+          return disposable;
+        },
         onDidChangeConfiguration(listener) {
           const disposable = {
             disposed: false,
@@ -128,6 +140,32 @@ function makeVSCode(userSettings = {}, version = '1.95.3') {
           };
           state.statusItems.push(item);
           return item;
+        },
+        createWebviewPanel(viewType, title, showOptions, options) {
+          const disposeListeners = [];
+          const panel = {
+            viewType,
+            title,
+            showOptions,
+            options,
+            webview: { html: '' },
+            revealed: [],
+            disposed: false,
+            reveal(column, preserveFocus) {
+              panel.revealed.push({ column, preserveFocus });
+            },
+            onDidDispose(listener) {
+              disposeListeners.push(listener);
+              return { dispose() {} };
+            },
+            dispose() {
+              if (panel.disposed) return;
+              panel.disposed = true;
+              for (const l of disposeListeners) l();
+            },
+          };
+          state.panels.push(panel);
+          return panel;
         },
         showTextDocument(document, options) {
           state.shownDocuments.push({ document, options });
@@ -205,4 +243,12 @@ function loadWith(file, replacements) {
   }
 }
 
-module.exports = { extensionDir, manifest, makeVSCode, fireConfigurationChange, loadWith };
+// fireDocumentChange tells every live onDidChangeTextDocument listener that
+// document changed by contentChanges.
+function fireDocumentChange(state, document, contentChanges) {
+  for (const { listener, disposable } of state.changeListeners) {
+    if (!disposable.disposed) listener({ document, contentChanges });
+  }
+}
+
+module.exports = { extensionDir, manifest, makeVSCode, fireConfigurationChange, fireDocumentChange, loadWith };

@@ -3,11 +3,15 @@
 --   require('cute_lsp').setup({
 --     cmd = { 'cute-lsp' },                 -- the server binary
 --     settings = { cute = { tableCap = 64, defaultElementType = 'half_t', arch = 'sm90' } },
+--     picture_open = { 'xdg-open' },       -- :CutePicture's viewer (the page's path is appended),
+--                                          -- a function(path), or false to only write the page
 --   })
 --
 -- Every buffer of the listed filetypes attaches to one shared server.
 -- Commands: :CuteTable (the offset table of the layout under the cursor),
--- :CuteEval (every value of the sheet), :CuteRestart; on Neovim 0.10 and
+-- :CuteEval (every value of the sheet), :CutePicture (the interactive page
+-- of the value under the cursor, written to a temporary .html file and
+-- opened with picture_open), :CuteRestart; on Neovim 0.10 and
 -- later, inlay_hints = true shows the values inline (vim.lsp.inlay_hint).
 local M = {}
 
@@ -17,6 +21,7 @@ M.defaults = {
   settings = { cute = {} },
   on_attach = nil,
   inlay_hints = false,
+  picture_open = { 'xdg-open' },
 }
 
 -- The options of the last setup, for :CuteRestart.
@@ -92,9 +97,10 @@ local function show(name, lines, filetype)
   return buf
 end
 
--- request sends one request to the client and waits for its answer.
-local function request(c, bufnr, method, params)
-  local answer, err = c.request_sync(method, params, 5000, bufnr)
+-- request sends one request to the client and waits for its answer
+-- (timeout_ms, default 5 s).
+local function request(c, bufnr, method, params, timeout_ms)
+  local answer, err = c.request_sync(method, params, timeout_ms or 5000, bufnr)
   if not answer then
     vim.notify(('cute-lsp: %s: %s'):format(method, err or 'no answer'), vim.log.levels.ERROR)
     return nil
@@ -122,6 +128,58 @@ function M.table()
   end
   local lines = vim.lsp.util.convert_input_to_markdown_lines(hover.contents)
   return show('cute-lsp://table', lines, 'markdown')
+end
+
+-- open_picture shows the page at path with opts.picture_open: a command
+-- (the path appended, run detached) or a function; false only writes it.
+local function open_picture(path, open)
+  if type(open) == 'function' then
+    return open(path)
+  end
+  if type(open) ~= 'table' or #open == 0 then
+    return
+  end
+  local cmd = vim.list_extend(vim.deepcopy(open), { path })
+  local ok, job = pcall(vim.fn.jobstart, cmd, { detach = true })
+  if not ok or job <= 0 then
+    vim.notify(
+      ('cute-lsp: could not run %q to open the picture (the picture_open option); the page is %s'):format(open[1], path),
+      vim.log.levels.ERROR
+    )
+  end
+end
+
+-- M.picture asks the server for the interactive page of the value under
+-- the cursor (its cute.picture command), writes it to a temporary .html
+-- file and opens it with picture_open. It returns the file's path.
+function M.picture()
+  local bufnr = vim.api.nvim_get_current_buf()
+  local c = client_for(bufnr)
+  if not c then
+    return
+  end
+  local at = vim.lsp.util.make_position_params(0, c.offset_encoding)
+  local page = request(c, bufnr, 'workspace/executeCommand', {
+    command = 'cute.picture',
+    arguments = { at.textDocument.uri, at.position },
+  }, 20000)
+  if type(page) ~= 'string' then
+    if page ~= nil then
+      vim.notify('cute-lsp: the server sent no picture', vim.log.levels.ERROR)
+    end
+    return
+  end
+  local path = vim.fn.tempname() .. '.html'
+  local f, err = io.open(path, 'w')
+  if not f then
+    vim.notify(('cute-lsp: cannot write the picture: %s'):format(err), vim.log.levels.ERROR)
+    return
+  end
+  f:write(page)
+  f:close()
+  vim.notify('cute-lsp: picture written to ' .. path, vim.log.levels.INFO)
+  open_picture(path, current.picture_open)
+  return path
 end
 
 local function label_text(label)
@@ -196,6 +254,9 @@ function M.setup(user)
   current = opts
   vim.api.nvim_create_user_command('CuteTable', M.table, { desc = 'cute-lsp: offset table of the layout under the cursor' })
   vim.api.nvim_create_user_command('CuteEval', M.eval, { desc = 'cute-lsp: every value of this sheet' })
+  vim.api.nvim_create_user_command('CutePicture', function()
+    M.picture()
+  end, { desc = 'cute-lsp: interactive picture of the value under the cursor' })
   vim.api.nvim_create_user_command('CuteRestart', M.restart, { desc = 'cute-lsp: restart the server' })
   local group = vim.api.nvim_create_augroup('cute_lsp', { clear = true })
   vim.api.nvim_create_autocmd({ 'BufRead', 'BufNewFile' }, {
