@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 
 	"go.lsp.dev/protocol"
@@ -56,6 +57,12 @@ func initialize(_ context.Context, s *Server, params []byte) (any, error) {
 		caps.Workspace.Diagnostics.RefreshSupport != nil && *caps.Workspace.Diagnostics.RefreshSupport
 
 	cfg := s.cfg
+	// A client that runs hover's "Show picture" command link says so
+	// (the VS Code extension); others would show the link as raw text.
+	var opts struct {
+		PictureLinks bool `json:"pictureLinks"`
+	}
+	_ = json.Unmarshal(p.InitializationOptions, &opts)
 	if len(p.InitializationOptions) > 0 {
 		merged, err := cfg.Merge(p.InitializationOptions)
 		if err != nil {
@@ -85,6 +92,7 @@ func initialize(_ context.Context, s *Server, params []byte) (any, error) {
 	s.pushDiagnostics = push
 	s.refreshDiagnostics = refresh
 	s.roots = roots
+	s.pictureLinks = opts.PictureLinks
 	s.mu.Unlock()
 	s.state.Store(stateInitialized)
 

@@ -211,8 +211,11 @@ func shortValue(v layout.Value) string {
 // command: link when the hover is trusted (editors/vscode trusts the
 // server's markdown); other clients show the link text.
 func pictureLink(ctx context.Context, s *Server, snap *Snapshot, cfg Config, off int, doc protocol.TextDocumentIdentifier, pos protocol.Position) string {
+	s.mu.Lock()
+	links := s.pictureLinks
+	s.mu.Unlock()
 	pic, ok := s.features.(Picturer)
-	if !ok {
+	if !ok || !links {
 		return ""
 	}
 	v, found, err := pic.ValueAt(ctx, snap, cfg, off)

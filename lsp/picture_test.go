@@ -109,11 +109,23 @@ func TestPictureCommand(t *testing.T) {
 // Hover on a layout ends with a "Show picture" command link whose
 // arguments are the picture command's; a value without a picture has none.
 func TestHoverPictureLink(t *testing.T) {
-	s := startSession(t, Options{Features: NewAnalyzed()})
-	s.initialize()
 	const uri = "file:///tmp/cute-lsp-test/link.cute"
-	s.open(uri, "A = (4,8):(8,1)\nn = 12\nbig = (2048,1024):(1,2048)\nbad = nosuch(8:1)\n")
+	const text = "A = (4,8):(8,1)\nn = 12\nbig = (2048,1024):(1,2048)\nbad = nosuch(8:1)\n"
 	var hover struct{ Contents struct{ Value string } }
+	// A client that does not say it runs the link gets none (Neovim,
+	// Emacs and Helix would show it as raw text).
+	plain := startSession(t, Options{Features: NewAnalyzed()})
+	plain.initialize()
+	plain.open(uri, text)
+	plain.call("textDocument/hover", at(uri, 0, 0), &hover)
+	if strings.Contains(hover.Contents.Value, "Show picture") {
+		t.Errorf("a client without pictureLinks got the link: %q", hover.Contents.Value)
+	}
+	s := startSession(t, Options{Features: NewAnalyzed()})
+	s.call("initialize", map[string]any{"processId": nil, "rootUri": nil, "capabilities": map[string]any{},
+		"initializationOptions": map[string]any{"pictureLinks": true}}, nil)
+	s.notify("initialized", map[string]any{})
+	s.open(uri, text)
 	s.call("textDocument/hover", at(uri, 0, 0), &hover)
 	m := regexp.MustCompile(`\[Show picture\]\(command:cute\.showPicture\?([^ )]+) "`).FindStringSubmatch(hover.Contents.Value)
 	if m == nil {

@@ -85,6 +85,10 @@ type Server struct {
 	// projects caches the .cute-lsp.json of each folder (project.go).
 	projects projectConfigs
 
+	// pictureLinks: the client runs hover's "Show picture" command links
+	// (initializationOptions.pictureLinks).
+	pictureLinks bool
+
 	// workspaceBudget overrides workspaceAnalysisBudget (tests).
 	workspaceBudget time.Duration
 

@@ -91,7 +91,8 @@ function startServer() {
     // Hover's "Show picture" link is a command: link, which VS Code runs
     // only from trusted Markdown; only that command is trusted.
     markdown: { isTrusted: { enabledCommands: ['cute.showPicture'] }, supportHtml: false },
-    initializationOptions: settings(),
+    // pictureLinks: this client runs hover's Show picture links (others get none).
+    initializationOptions: Object.assign({ pictureLinks: true }, settings()),
   };
   const started = new LanguageClient('cute-lsp', 'CuTe layouts', serverOptions, clientOptions);
   client = started;

@@ -600,7 +600,8 @@ test('initializationOptions carry the settings, defaults included', () => {
     .map((k) => k.slice('cute.'.length));
 
   const defaults = activateWith({}).created[0].clientOptions.initializationOptions;
-  assert.deepEqual(Object.keys(defaults), ['cute']);
+  assert.deepEqual(Object.keys(defaults).sort(), ['cute', 'pictureLinks'], 'the settings, and that this client runs Show picture links');
+  assert.equal(defaults.pictureLinks, true);
   assert.deepEqual(Object.keys(defaults.cute).sort(), [...serverKeys].sort(), 'every server setting is sent, and only those');
   for (const key of serverKeys) {
     assert.equal(defaults.cute[key], contributed[`cute.${key}`].default, `default of ${key}`);
@@ -608,7 +609,7 @@ test('initializationOptions carry the settings, defaults included', () => {
 
   const user = { 'cute.tableCap': 8, 'cute.defaultElementType': 'float', 'cute.arch': 'sm100' };
   const options = activateWith(user).created[0].clientOptions.initializationOptions;
-  assert.deepEqual(options, { cute: { tableCap: 8, defaultElementType: 'float', arch: 'sm100' } });
+  assert.deepEqual(options, { pictureLinks: true, cute: { tableCap: 8, defaultElementType: 'float', arch: 'sm100' } });
 });
 
 test('the contributed settings are well formed', () => {

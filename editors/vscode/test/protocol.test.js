@@ -280,6 +280,7 @@ test('a VS Code session: diagnostics, configuration, quick fix, hints, tokens, s
     check(c.textDocument.documentSymbol.hierarchicalDocumentSymbolSupport, 'hierarchical symbols');
     assert.deepEqual(JSON.parse(JSON.stringify(c)), c, 'the capabilities are plain JSON');
     assert.deepEqual(s.initParams.initializationOptions, {
+      pictureLinks: true,
       cute: { tableCap: 64, defaultElementType: 'half_t', arch: 'sm90' },
     });
     assert.deepEqual(s.process.spawnargs, [binary, 'serve', '--stdio', '--stdio'], 'the client appends its own --stdio');
