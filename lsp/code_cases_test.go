@@ -108,3 +108,84 @@ func TestOwnCodeCases(t *testing.T) {
 		t.Errorf("%d of %d own code cases pass", pass, len(cases))
 	}
 }
+
+// oracleCase is a line of testdata/code/*.jsonl: a code case, or code
+// CuTe C++ rejects at compile time (ExpectedError).
+type oracleCase struct {
+	codeCase
+	ExpectedError bool   `json:"expected_error"`
+	Error         string `json:"error"`
+}
+
+// TestOracleCodeCases hovers the 3,586 cases testdata/code/gen.py computed
+// with CuTe C++ (2,987 C++, 599 DSL). A hover that shows a value must show
+// CuTe's (a wrong value is the worst outcome, worse than none); the count of
+// exact values is a ratchet, and code CuTe rejects must show no value.
+func TestOracleCodeCases(t *testing.T) {
+	var cases []oracleCase
+	for _, path := range []string{"../testdata/code/cpp_cases.jsonl", "../testdata/code/py_cases.jsonl"} {
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(f)
+		sc.Buffer(make([]byte, 1<<20), 1<<20)
+		for sc.Scan() {
+			var c oracleCase
+			if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
+				t.Fatalf("%s: %v", path, err)
+			}
+			cases = append(cases, c)
+		}
+		f.Close()
+	}
+	exact, none, wrong, rejectedShown, valid := 0, 0, 0, 0, 0
+	for _, c := range cases {
+		md, ok := hoverCodeCase(c.codeCase)
+		shown := ok && strings.Contains(md, "```cpp")
+		if c.ExpectedError {
+			if shown {
+				rejectedShown++
+				if rejectedShown <= 10 {
+					t.Logf("%s: CuTe rejects it (%s), hover shows a value: %q", c.ID, c.Error, firstBlock(md))
+				}
+			}
+			continue
+		}
+		valid++
+		switch {
+		case ok && strings.Contains(withoutSpace(md), withoutSpace(c.Expected)):
+			exact++
+		case !shown:
+			none++
+		default:
+			wrong++
+			if wrong <= 20 {
+				t.Logf("%s (%s): want %s, hover %q", c.ID, c.Lang, c.Expected, firstBlock(md))
+			}
+		}
+	}
+	t.Logf("oracle code cases: %d valid: %d exact, %d no value, %d a different value; %d rejected by CuTe, %d of them shown a value",
+		valid, exact, none, wrong, len(cases)-valid, rejectedShown)
+	if exact < oracleCodeCasesExact {
+		t.Errorf("%d exact values, fewer than the %d reached", exact, oracleCodeCasesExact)
+	}
+	if wrong > oracleCodeCasesWrong || rejectedShown > oracleCodeCasesRejectedShown {
+		t.Errorf("%d different values and %d values for rejected code, more than the %d and %d known", wrong, rejectedShown, oracleCodeCasesWrong, oracleCodeCasesRejectedShown)
+	}
+}
+
+// The ratchet of TestOracleCodeCases: raise the first, lower the others.
+const (
+	oracleCodeCasesExact         = 2795
+	oracleCodeCasesWrong         = 0
+	oracleCodeCasesRejectedShown = 0
+)
+
+// firstBlock is a hover's text up to the end of its first code block.
+func firstBlock(md string) string {
+	if i := strings.Index(md, "\n```\n"); i >= 0 {
+		return md[:i]
+	}
+	return md
+}
