@@ -26,37 +26,49 @@ const CondDynamicStrideComplement = "Dynamic-stride complement only for rank-1 l
 
 // runTimePlain reports whether some leaf of the trees is a run-time
 // integer while every leaf is a plain integer (no basis, unknown or "_"):
-// the operands the run-time path here computes.
+// the operands the run-time path here computes. It runs before every
+// composition and complement, so it walks by pointer, leaves inline.
 func runTimePlain(ts ...IntTuple) bool {
-	dyn := false
+	var seen leafSeen
 	for i := range ts {
-		d, ok := scanRunTime(&ts[i])
-		if !ok {
-			return false
-		}
-		dyn = dyn || d
+		seen |= scanLeaves(&ts[i])
 	}
-	return dyn
+	return seen == seenRunTime
 }
 
-// scanRunTime reports whether t has a run-time integer leaf, and (ok)
-// whether all its leaves are plain integers.
-func scanRunTime(t *IntTuple) (dyn, ok bool) {
-	if t.kind == kindTuple {
-		es := elemsAt(t)
-		for i := range es {
-			d, ok := scanRunTime(&es[i])
-			if !ok {
-				return false, false
-			}
-			dyn = dyn || d
+// leafSeen gathers what a walk met: run-time plain integers, and leaves
+// that are not plain integers.
+type leafSeen uint8
+
+const (
+	seenRunTime leafSeen = 1 << iota
+	seenOther
+)
+
+func scanLeaves(t *IntTuple) leafSeen {
+	if t.kind != kindTuple {
+		return leafKindSeen(t)
+	}
+	var seen leafSeen
+	es := elemsAt(t)
+	for i := range es {
+		if es[i].kind == kindTuple {
+			seen |= scanLeaves(&es[i])
+		} else {
+			seen |= leafKindSeen(&es[i])
 		}
-		return dyn, true
 	}
-	if !t.isPlainInt() {
-		return false, false
+	return seen
+}
+
+func leafKindSeen(t *IntTuple) leafSeen {
+	switch {
+	case t.kind != kindInt || t.n != 0:
+		return seenOther
+	case !t.static:
+		return seenRunTime
 	}
-	return !t.static, true
+	return 0
 }
 
 // Leaf arithmetic with CuTe's static rules (plain integer leaves only).
