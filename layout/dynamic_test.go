@@ -326,7 +326,16 @@ func TestDynamicExamples(t *testing.T) {
 		{"complement", "(4,2):(2,8)", "64", "error: " + CondDynamicStrideComplement},
 		{"logical_divide", "2:_1", "_32:_1", "(_32,1):(_1,_32)"},
 		{"logical_divide", "(_32,_4,4):(_1,_32,_128)", "_64:_1", "(_64,(_2,4)):(_1,(_64,_128))"},
-		{"coalesce", "(4,_2):(_0,_0)", "", "8:_0"},
+		{"coalesce", "(4,_2):(_0,_0)", "", "8:_0"}, // CuTe C++ prints 8:_0 (C<0> * int is C<0>)
+		{"composition", "2:4611686018427387904", "4:4", "error: " + CondOverflow},
+		{"composition", "(2,8):(1,2)", "4:0", "error: " + CondDivideByZero},
+		{"composition", "(0,8):(1,2)", "4:1", "error: " + CondDivideByZero},
+		{"complement", "4:4611686018427387904", "", "error: " + CondOverflow},
+		{"complement", "2:1", "9223372036854775807", "error: " + CondOverflow},
+		{"logical_product", "4:4611686018427387904", "_2:_1", "error: " + CondOverflow},
+		// A run-time 0 stride is not filtered out (filter_zeros drops static 0s).
+		{"complement", "(4,_2):(0,_1)", "8", "error: " + CondDynamicStrideComplement},
+		{"complement", "(4,_2):(_0,_1)", "8", "4:_2"}, // CuTe C++ prints 4:_2
 	} {
 		a, _ := readMarked(tc.a)
 		args := []Value{a}
