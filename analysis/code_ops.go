@@ -211,7 +211,7 @@ func (c *Code) call(n *source.Call, sc scope, depth int) (layout.Value, error) {
 		return nil, errUnresolved
 	}
 	all := append(args, targs...)
-	if !runTimeAware[name] {
+	if !runTimeAware[name] && !(runTimeAlgebra[name] && plainIntegers(all)) {
 		for _, a := range all {
 			if !staticValue(a) {
 				return nil, errUnresolved
@@ -221,14 +221,59 @@ func (c *Code) call(n *source.Call, sc scope, depth int) (layout.Value, error) {
 	return apply(name, all...)
 }
 
+// runTimeAlgebra are the operations the algebra builds as CuTe does with
+// run-time integers when every argument is a layout, tiler or integer
+// tuple of plain integers (no scaled basis, no swizzle): composition,
+// complement and the divides and products built on them.
+var runTimeAlgebra = map[string]bool{
+	"composition": true, "complement": true, "logical_divide": true, "zipped_divide": true,
+	"tiled_divide": true, "flat_divide": true, "logical_product": true, "zipped_product": true,
+	"tiled_product": true, "flat_product": true, "blocked_product": true, "raked_product": true,
+}
+
+// plainIntegers reports whether every argument is a layout, tiler or
+// integer tuple whose leaves are known integers (no basis, unknown or _).
+func plainIntegers(args []layout.Value) bool {
+	for _, a := range args {
+		switch a := a.(type) {
+		case layout.IntTuple:
+			if !plainTuple(a) {
+				return false
+			}
+		case layout.Layout:
+			if !plainTuple(a.Shape) || !plainTuple(a.Stride) {
+				return false
+			}
+		case layout.Tiler:
+			for _, m := range a.Modes {
+				if m.Sub != nil && !plainIntegers([]layout.Value{*m.Sub}) || m.Sub == nil && !m.Skip && !plainIntegers([]layout.Value{m.Layout}) {
+					return false
+				}
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+func plainTuple(t layout.IntTuple) bool {
+	if t.IsTuple() {
+		for _, e := range t.Elems() {
+			if !plainTuple(e) {
+				return false
+			}
+		}
+		return true
+	}
+	return !t.IsUnknown() && !t.IsBasis() && !t.IsUnderscore()
+}
+
 // runTimeAware are the operations whose results the algebra builds as
 // CuTe does when some integers are run-time values (it keeps their marks
-// and makes only the simplifications CuTe makes on static values). The
-// others (composition, complement, and the divides and products built on
-// them) compute on the integers alone: CuTe's result for a run-time operand
-// can differ in form (composition(12:1, 4:1) keeps a run-time mode CuTe
-// cannot prove away), so with run-time operands they give no value rather
-// than a wrong one.
+// and makes only the simplifications CuTe makes on static values); see
+// also runTimeAlgebra. The others compute on the integers alone: with
+// run-time operands they give no value rather than one in the wrong form.
 var runTimeAware = map[string]bool{
 	"make_layout": true, "make_ordered_layout": true, "coalesce": true, "shape": true, "stride": true,
 	"get": true, "layout": true, "select": true, "take": true, "group": true, "append": true,

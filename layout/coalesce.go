@@ -95,17 +95,30 @@ func coalesceTree(l Layout) (Layout, error) {
 }
 
 // mergeModes merges mode (s,d) with the following mode (ns,nd) when CuTe
-// would: all static and s*d == nd. It returns the merged shape s*ns.
+// would: ns static and s*d == nd a static fact (s*d is static when s and d
+// are, or when either is a static 0: CuTe's C<0> * int is C<0>). It
+// returns the merged shape s*ns.
 func mergeModes(s, d, ns, nd IntTuple) (IntTuple, bool, error) {
-	if !s.IsStatic() || !ns.IsStatic() || !d.IsStatic() || !nd.IsStatic() {
+	if !ns.IsStatic() || !nd.IsStatic() {
+		return IntTuple{}, false, nil
+	}
+	zero := s.isConst(0) || d.isConst(0) && s.isPlainInt()
+	if !zero && (!s.IsStatic() || !d.IsStatic()) {
 		return IntTuple{}, false, nil
 	}
 	end, err := mulLeaf("coalesce", s, d)
 	if err != nil {
 		return IntTuple{}, false, err
 	}
+	if zero {
+		end = Int(0)
+	}
 	if !end.Equal(nd) {
 		return IntTuple{}, false, nil
+	}
+	if s.isPlainInt() && ns.isPlainInt() {
+		merged, err := dMul("coalesce", s, ns)
+		return merged, err == nil, err
 	}
 	merged, err := mulLeaf("coalesce", s, ns)
 	return merged, err == nil, err

@@ -49,6 +49,9 @@ func Composition(a, b Layout) (Layout, error) { return (*Buffer)(nil).Compositio
 
 // Composition is the package's Composition with its result built in buf.
 func (buf *Buffer) Composition(a, b Layout) (Layout, error) {
+	if runTimePlain(a.Shape, a.Stride, b.Shape, b.Stride) {
+		return compositionDyn(a, b) // see dynamic.go
+	}
 	if flatB(b) {
 		// The common case, its result built in this return statement (see
 		// Buffer.flatLayout for why).
@@ -505,7 +508,8 @@ func compositionOf(a, b Value) (Value, error) {
 				if err := checkIntLeaf("composition", b); err != nil {
 					return nil, err
 				}
-				return CompositionN(a, b.Value())
+				// N:1 with N's own static mark (CompositionN's N is static).
+				return Composition(a, Layout{Shape: b, Stride: Int(1)})
 			}
 			t, err := tilerOfTuple(b)
 			if err != nil {

@@ -268,6 +268,9 @@ func (buf *Buffer) divideInto(l Layout, t tileArg, shape, stride *IntTuple) erro
 // fails, or l is not all static integers (run-time values, scaled bases):
 // the general path then gives the result or the error, worded step by step.
 func (buf *Buffer) divideFused(l, b Layout) ([]IntTuple, bool) {
+	if runTimePlain(b.Shape, b.Stride) {
+		return nil, false // a run-time tiler: see dynamic.go
+	}
 	// One walk of l gives its flat modes and, coalesced, shape(coalesce(l)).
 	var flat FlatLayout
 	if !l.flattenStatic(&flat) {

@@ -39,6 +39,9 @@ func (buf *Buffer) logicalProduct(a Layout, t tileArg) (Layout, error) {
 		return buf.byMode(op, CondProductTooManyModes, a, t, into(buf.logicalProduct))
 	}
 	b := t.layout
+	if runTimePlain(a.Shape, a.Stride, b.Shape, b.Stride) {
+		return buf.logicalProductDyn(a, b)
+	}
 	sa, err := a.Size()
 	if err != nil {
 		return Layout{}, inOp(op, fmt.Sprintf("size(%v)", a), err)

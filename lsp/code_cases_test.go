@@ -98,7 +98,7 @@ func TestSharedCodeCases(t *testing.T) {
 }
 
 // sharedCodeCasesPassing is the number of shared cases the reader passes.
-const sharedCodeCasesPassing = 60
+const sharedCodeCasesPassing = 70
 
 // TestOwnCodeCases hovers the project's own cases (testdata/code_cases.jsonl,
 // drawn from CUTLASS's test/unit/cute, whose tests state expected values): every one passes.
