@@ -39,8 +39,10 @@ var emacsFaces = []probe{
 }
 
 type emacsDiagnostic struct {
-	Line int
-	Text string
+	Line     int
+	Text     string
+	Code     string // lsp-mode only
+	Severity int    // lsp-mode only: 1 is an error
 }
 
 type emacsResult struct {
@@ -59,7 +61,7 @@ type emacsResult struct {
 // probe, and a clean byte-compilation (warnings are errors).
 func TestEmacsFontLock(t *testing.T) {
 	emacs := lookEditor(t, "emacs", "emacs-nox")
-	res := runEmacs(t, emacs, highlightSheet, "")
+	res := runEmacs(t, emacs, "tiles.cute", highlightSheet, "", "")
 	if res.Error != nil {
 		t.Fatalf("emacs: %s", *res.Error)
 	}
@@ -85,7 +87,7 @@ func TestEmacsFontLock(t *testing.T) {
 func TestEmacsEglot(t *testing.T) {
 	emacs := lookEditor(t, "emacs", "emacs-nox and elpa-eglot")
 	requireElisp(t, emacs, "eglot", "elpa-eglot")
-	checkServerSession(t, runEmacs(t, emacs, commandsSheet, "eglot"))
+	checkServerSession(t, runEmacs(t, emacs, "tiles.cute", commandsSheet, "eglot", "(4,8)"))
 }
 
 // TestEmacsLspMode starts lsp-mode (Debian's elpa-lsp-mode) with cute-lsp
@@ -93,11 +95,68 @@ func TestEmacsEglot(t *testing.T) {
 func TestEmacsLspMode(t *testing.T) {
 	emacs := lookEditor(t, "emacs", "emacs-nox and elpa-lsp-mode")
 	requireElisp(t, emacs, "lsp-mode", "elpa-lsp-mode")
-	res := runEmacs(t, emacs, commandsSheet, "lsp-mode")
+	res := runEmacs(t, emacs, "tiles.cute", commandsSheet, "lsp-mode", "(4,8)")
 	checkServerSession(t, res)
 	if len(res.Workspaces) != 1 || !strings.Contains(res.Workspaces[0], "cute-lsp") {
 		t.Errorf("lsp-mode workspaces %q, want the one of cute-lsp", res.Workspaces)
 	}
+}
+
+// cudaSource is a CUDA file with a layout descriptor alone in a comment
+// (incongruent: shape (4,2), stride (1,(2,3))) and CuTe C++ code whose
+// layout the server evaluates.
+const cudaSource = `#include <cute/tensor.hpp>
+using namespace cute;
+
+// (4,2):(1,(2,3))
+
+__global__ void kernel() {
+  auto sA = make_layout(make_shape(Int<8>{}, Int<4>{}));
+}
+`
+
+// TestEmacsLspModeCuda opens a .cu file in c++-mode with cute-lsp
+// registered as lsp-mode's add-on server (cute-mode.el's setup for clangd
+// users; clangd itself need not be installed): the descriptor in a comment
+// gets its diagnostic, and hover on make_layout shows the layout of the C++.
+func TestEmacsLspModeCuda(t *testing.T) {
+	emacs := lookEditor(t, "emacs", "emacs-nox and elpa-lsp-mode")
+	requireElisp(t, emacs, "lsp-mode", "elpa-lsp-mode")
+	res := runEmacs(t, emacs, "kernel.cu", cudaSource, "lsp-mode", "make_layout")
+	if res.Error != nil {
+		t.Fatalf("emacs: %s\nresult: %+v", *res.Error, res)
+	}
+	if res.Mode != "c++-mode" {
+		t.Errorf("major mode %q, want c++-mode", res.Mode)
+	}
+	if len(res.Workspaces) != 1 || !strings.Contains(res.Workspaces[0], "cute-lsp") {
+		t.Errorf("lsp-mode workspaces %q, want the one of cute-lsp", res.Workspaces)
+	}
+	found := false
+	for _, d := range res.Diagnostics {
+		found = found || d.Line == 4 && d.Code == "incongruent" && d.Severity == 1
+	}
+	if !found {
+		t.Errorf("diagnostics %+v, want an incongruent error on line 4", res.Diagnostics)
+	}
+	if !strings.Contains(res.Hover, "(_8,_4):(_1,_8)") {
+		t.Errorf("hover on make_layout:\n%s\nwant (_8,_4):(_1,_8)", res.Hover)
+	}
+}
+
+// lineColumn is the 1-based line and 0-based byte column of needle's first
+// occurrence in text.
+func lineColumn(t *testing.T, text, needle string) [2]int {
+	t.Helper()
+	if needle == "" {
+		return [2]int{1, 0}
+	}
+	at := strings.Index(text, needle)
+	if at < 0 {
+		t.Fatalf("%q is not in the text", needle)
+	}
+	line := strings.Count(text[:at], "\n") + 1
+	return [2]int{line, at - (strings.LastIndex(text[:at], "\n") + 1)}
 }
 
 func checkServerSession(t *testing.T, res emacsResult) {
@@ -134,11 +193,12 @@ func requireElisp(t *testing.T, emacs, feature, debianPackage string) {
 	t.Skipf("Emacs cannot load %s (make test installs Debian's %s): skipping", feature, debianPackage)
 }
 
-// runEmacs runs testdata/emacs/session.el on a sheet: font-lock probes
-// always, a server session with client ("eglot", "lsp-mode") when given.
+// runEmacs runs testdata/emacs/session.el on a file named name holding
+// text: font-lock probes for a sheet without a client, else a server session
+// with client ("eglot", "lsp-mode") that hovers at the first hoverNeedle.
 // -q keeps Debian's site-start, which puts the elpa-* packages on the load
 // path; HOME is a fresh directory, so no user configuration is read.
-func runEmacs(t *testing.T, emacs, sheetText, client string) emacsResult {
+func runEmacs(t *testing.T, emacs, name, sheetText, client, hoverNeedle string) emacsResult {
 	t.Helper()
 	dir := t.TempDir()
 	// A VC root, so that project.el (eglot) and lsp-mode find the project
@@ -146,7 +206,7 @@ func runEmacs(t *testing.T, emacs, sheetText, client string) emacsResult {
 	if err := os.MkdirAll(filepath.Join(dir, ".git"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	sheet := filepath.Join(dir, "tiles.cute")
+	sheet := filepath.Join(dir, name)
 	if err := os.WriteFile(sheet, []byte(sheetText), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -160,7 +220,7 @@ func runEmacs(t *testing.T, emacs, sheetText, client string) emacsResult {
 	emacsDir, _ := filepath.Abs("emacs")
 	script, _ := filepath.Abs("testdata/emacs/session.el")
 	resultPath := filepath.Join(dir, "result.json")
-	hoverAt, _ := json.Marshal([2]int{1, strings.Index(sheetText, "(4,8)")})
+	hoverAt, _ := json.Marshal(lineColumn(t, sheetText, hoverNeedle))
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, emacs, "--batch", "-q", "-l", script)

@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,10 +14,11 @@ import (
 
 // nvimSheet has a call left open on line 2 (the analyzer offers to insert
 // the ')'); nvimHost has a malformed descriptor after non-ASCII text in a
-// comment, so its diagnostic's column goes through UTF-16 and back.
+// comment, so its diagnostic's column goes through UTF-16 and back, and
+// CuTe C++ code the server evaluates for hover.
 const (
 	nvimSheet = "tile = (4,8):(1,4) # é😀\nthr = composition(tile, (2,2):(1,2) # é😀 threads\nval = thr\n"
-	nvimHost  = "// é😀 tile: (4,8):(1,4)\n// é😀 bad: (4,8):(1,4,5)\n__global__ void k() {}\n"
+	nvimHost  = "// é😀 tile: (4,8):(1,4)\n// é😀 bad: (4,8):(1,4,5)\n__global__ void k() {\n  auto sA = make_layout(make_shape(Int<8>{}, Int<4>{}));\n}\n"
 )
 
 // TestNeovimEndToEnd drives a real Neovim (headless) through the
@@ -45,6 +47,16 @@ func TestNeovimEndToEnd(t *testing.T) {
 	nvimDir, _ := filepath.Abs("../editors/nvim")
 	script, _ := filepath.Abs("testdata/nvim/e2e.lua")
 	resultPath := filepath.Join(dir, "result.json")
+	// Where e2e.lua hovers in the host: on make_layout, as a 1-based row
+	// and 0-based byte column (nvim_win_set_cursor's convention).
+	hostLines := strings.Split(nvimHost, "\n")
+	hostHoverAt := ""
+	for i, l := range hostLines {
+		if c := strings.Index(l, "make_layout"); c >= 0 {
+			hostHoverAt = fmt.Sprintf("%d,%d", i+1, c)
+			break
+		}
+	}
 
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
@@ -52,6 +64,7 @@ func TestNeovimEndToEnd(t *testing.T) {
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(),
 		"CUTE_LSP_BIN="+bin, "CUTE_SHEET="+sheet, "CUTE_HOST="+host, "CUTE_NVIM_DIR="+nvimDir, "CUTE_RESULT="+resultPath,
+		"CUTE_HOST_HOVER_AT="+hostHoverAt,
 		"XDG_CONFIG_HOME="+filepath.Join(dir, "config"), "XDG_DATA_HOME="+filepath.Join(dir, "data"),
 		"XDG_STATE_HOME="+filepath.Join(dir, "state"), "XDG_CACHE_HOME="+filepath.Join(dir, "cache"))
 	out, err := cmd.CombinedOutput()
@@ -76,6 +89,7 @@ func TestNeovimEndToEnd(t *testing.T) {
 		Diagnostics     []diagnostic
 		HostDiagnostics []diagnostic `json:"host_diagnostics"`
 		Hover           string
+		HostHover       string `json:"host_hover"`
 		Actions         []string
 		Lines           []string
 	}
@@ -112,5 +126,9 @@ func TestNeovimEndToEnd(t *testing.T) {
 	hostLine := strings.Split(nvimHost, "\n")[1]
 	if len(res.HostDiagnostics) != 1 || res.HostDiagnostics[0].Lnum != 1 || res.HostDiagnostics[0].Col != strings.Index(hostLine, "(") {
 		t.Errorf("host errors = %+v, want one at line 1 byte column %d", res.HostDiagnostics, strings.Index(hostLine, "("))
+	}
+	// The server evaluates the CuTe C++ expression under the cursor.
+	if !strings.Contains(res.HostHover, "(_8,_4):(_1,_8)") {
+		t.Errorf("host hover on make_layout = %q, want (_8,_4):(_1,_8)", res.HostHover)
 	}
 }

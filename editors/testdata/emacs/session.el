@@ -5,9 +5,9 @@
 ;; Emacs --batch: load editors/emacs/cute-mode.el, byte-compile it with
 ;; warnings as errors, open $CUTE_SHEET, record the major mode, the comment
 ;; settings and the face at each probe of $CUTE_PROBES ([[line, col]],
-;; 1-based line, 0-based column).  With $CUTE_CLIENT set to eglot or
-;; lsp-mode, connect that client to $CUTE_LSP_BIN as cute-mode.el
-;; registers it, wait for the diagnostics of the sheet, and ask for the hover
+;; 1-based line, 0-based column; .cu files open in c++-mode).  With
+;; $CUTE_CLIENT set to eglot or lsp-mode, connect that client to
+;; $CUTE_LSP_BIN as cute-mode.el registers it, wait for the diagnostics of the sheet, and ask for the hover
 ;; at $CUTE_HOVER_AT.  Writes everything to $CUTE_RESULT as JSON.
 
 ;;; Code:
@@ -122,7 +122,9 @@
     (maphash (lambda (_file diags)
                (dolist (d diags)
                  (push (list (cons 'line (1+ (gethash "line" (gethash "start" (gethash "range" d)))))
-                             (cons 'text (gethash "message" d)))
+                             (cons 'text (gethash "message" d))
+                             (cons 'code (format "%s" (gethash "code" d)))
+                             (cons 'severity (gethash "severity" d)))
                        found)))
              (lsp-diagnostics t))
     (cute-test-put 'diagnostics (vconcat found)))
@@ -141,6 +143,8 @@
              (byte-compile-dest-file-function (lambda (_) out))
              (byte-compile-error-on-warn t))
         (cute-test-put 'compiled (if (byte-compile-file (locate-library "cute-mode.el")) t :json-false)))
+      ;; Emacs has no mode for CUDA by default: users map .cu to c++-mode.
+      (add-to-list 'auto-mode-alist '("\\.cuh?\\'" . c++-mode))
       (find-file (getenv "CUTE_SHEET"))
       (cute-test-put 'mode (symbol-name major-mode))
       (cute-test-put 'comment_start comment-start)

@@ -25,6 +25,21 @@ local function float_lines()
   return nil
 end
 
+-- The text of the hover window opened at the cursor (closed after), or an
+-- error.
+local function hover_text()
+  vim.lsp.buf.hover()
+  local lines, win
+  if not vim.wait(10000, function()
+    lines, win = float_lines()
+    return lines ~= nil
+  end, 20) then
+    return nil, 'no hover window opened'
+  end
+  vim.api.nvim_win_close(win, true)
+  return table.concat(lines, '\n'), nil
+end
+
 local function run()
   vim.opt.runtimepath:prepend(os.getenv('CUTE_NVIM_DIR'))
   require('cute_lsp').setup({
@@ -62,16 +77,11 @@ local function run()
 
   -- Hover on the binding `tile` (1-based rows, 0-based columns).
   vim.api.nvim_win_set_cursor(0, { 1, 1 })
-  vim.lsp.buf.hover()
-  local lines, win
-  if not vim.wait(10000, function()
-    lines, win = float_lines()
-    return lines ~= nil
-  end, 20) then
-    return finish('no hover window opened')
+  local err
+  result.hover, err = hover_text()
+  if err then
+    return finish(err)
   end
-  result.hover = table.concat(lines, '\n')
-  vim.api.nvim_win_close(win, true)
   step('hover')
 
   -- The quick fix for the error on line 2.
@@ -97,6 +107,16 @@ local function run()
   end
   result.host_diagnostics = record(0)
   step('host diagnostics')
+
+  -- Hover on CuTe C++ code: the layout make_layout builds.
+  local row, col = os.getenv('CUTE_HOST_HOVER_AT'):match('(%d+),(%d+)')
+  vim.api.nvim_win_set_cursor(0, { tonumber(row), tonumber(col) })
+  local err2
+  result.host_hover, err2 = hover_text()
+  if err2 then
+    return finish('host: ' .. err2)
+  end
+  step('host hover')
   vim.cmd('buffer ' .. sheet)
   finish(nil)
 end
