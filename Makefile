@@ -6,7 +6,7 @@ PREFIX ?= /usr/local
 # GOFLAGS turns it off; outside a git checkout it records nothing and still builds.
 BUILD = $(GO) build -buildvcs=auto
 
-.PHONY: build install test example bench fuzz
+.PHONY: build install test example bench bench-lsp fuzz
 build:
 	$(BUILD) -o bin/cute-lsp ./cmd/cute-lsp
 
@@ -54,3 +54,14 @@ example: build
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+# cute-lsp beside mlir-lsp-server on one large document at 500 to 200,000 lines, interleaved
+# rounds, with ratios (testdata/bench/peer.py, client ../shared/bench/lsp_peer.py; about 10
+# minutes). SIZES="lines:rounds:edits,..." picks other sizes. The peer is Debian's mlir-22-tools,
+# installed once when missing.
+MLIR_LSP ?= mlir-lsp-server-22
+bench-lsp: build
+	@command -v $(MLIR_LSP) >/dev/null 2>&1 || { \
+		echo "make bench-lsp: installing Debian's mlir-22-tools (apt-get) for the peer server $(MLIR_LSP)"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq mlir-22-tools >/dev/null; }
+	CUTE=bin/cute-lsp MLIR=$(MLIR_LSP) python3 testdata/bench/peer.py

@@ -21,6 +21,10 @@ func ParseFile(filename string, src []byte) (*File, []*Error) {
 	return ParseFileCached(filename, src, nil)
 }
 
+// firstParseRoom bounds the statements a first parse makes room for at
+// once, so a file of empty lines costs no more than its text.
+const firstParseRoom = 1 << 16
+
 // ParseFileCached is ParseFile reusing, from cache (nil for none), the tree
 // of every statement whose text and starting column are unchanged since the
 // cache was last used, moved to where the statement is now. The whole file
@@ -84,6 +88,16 @@ func ParseFileCached(filename string, src []byte, cache *Cache) (*File, []*Error
 		batch, pending, stmtSrc = batch[:0], pending[:0], stmtSrc[:0]
 	}
 	var edit *editSpan
+	if cache == nil || cache.last == nil {
+		// A first parse makes room for a statement a line (up to
+		// firstParseRoom), rather than growing and copying its slices
+		// while it goes: at 50,000 lines that copying was a tenth of the parse.
+		n := min(strings.Count(text, "\n")+1, firstParseRoom)
+		f.Statements, errs = make([]Stmt, 0, n), make([][]*Error, 0, n)
+		if cache != nil {
+			recs = cache.spareRecords(n)
+		}
+	}
 	if cache != nil && cache.last != nil {
 		n := len(cache.last.records) + 8
 		f.Statements, errs, recs = make([]Stmt, 0, n), make([][]*Error, 0, n), cache.spareRecords(n)
@@ -164,6 +178,9 @@ func ParseFileCached(filename string, src []byte, cache *Cache) (*File, []*Error
 		}
 	}
 	flush()
+	if len(f.Statements) == 0 {
+		f.Statements = nil // as a file without statements always had
+	}
 	for _, e := range errs {
 		f.Errors = append(f.Errors, e...)
 	}

@@ -46,7 +46,14 @@ func generatedSheet(n int) string {
 	}
 }
 
-const benchLines = 5000
+// benchLines is the size of the benchmarks' sheet: 5,000 lines, or
+// CUTE_BENCH_LINES (to profile the server at the sizes of make bench-lsp).
+var benchLines = func() int {
+	if n, err := strconv.Atoi(os.Getenv("CUTE_BENCH_LINES")); err == nil && n > 0 {
+		return n
+	}
+	return 5000
+}()
 
 // quantileMS is the q-quantile of durations in milliseconds.
 func quantileMS(ds []time.Duration, q float64) float64 {

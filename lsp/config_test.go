@@ -6,6 +6,15 @@ import (
 	"time"
 )
 
+// By default an edit that finds the diagnostics worker idle is analyzed at
+// once: with a window, a client editing as soon as the last diagnostics
+// arrived waited it out on every edit of a small sheet.
+func TestDefaultConfigAnalyzesEditsAtOnce(t *testing.T) {
+	if d := DefaultConfig().DiagnosticsDelay; d != 0 {
+		t.Errorf("DefaultConfig().DiagnosticsDelay = %v, want 0", d)
+	}
+}
+
 func TestConfigMerge(t *testing.T) {
 	base := DefaultConfig()
 	for _, tc := range []struct {
@@ -17,7 +26,7 @@ func TestConfigMerge(t *testing.T) {
 			return c.TableCap == 8 && c.DefaultElementType == "float" && c.Arch == "sm100"
 		}, ""},
 		{`{"tableCap":3}`, func(c Config) bool { return c.TableCap == 3 && c.Arch == base.Arch }, ""},
-		{`{"cute":{"diagnosticsDelayMs":0}}`, func(c Config) bool { return c.DiagnosticsDelay == 0 }, ""},
+		{`{"cute":{"diagnosticsDelayMs":25}}`, func(c Config) bool { return c.DiagnosticsDelay == 25*time.Millisecond }, ""},
 		{`{"cute":{"diagnosticsDelayMs":2.5}}`, func(c Config) bool { return c.DiagnosticsDelay == 2500*time.Microsecond }, ""},
 		{`{"other":{"x":1}}`, func(c Config) bool { return c == base }, ""},
 		{`null`, func(c Config) bool { return c == base }, ""},

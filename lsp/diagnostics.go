@@ -321,8 +321,10 @@ func (s *Server) releaseURIs(uris []string) {
 
 // diagnosticScheduler publishes diagnostics for open documents. Each open
 // document has a worker; an edit kicks it, and it analyzes the latest
-// snapshot and publishes. Edits that come closer together than
-// Config.DiagnosticsDelay are debounced: the worker waits out the delay,
+// snapshot and publishes. Edits that arrive during an analysis are served
+// by one more analysis after it. Where the editor sets a
+// Config.DiagnosticsDelay (none by default), edits closer together than it
+// are debounced: the worker waits out the delay,
 // gathering further kicks, before it analyzes. An analysis under way when
 // more edits arrive is followed by exactly one more.
 type diagnosticScheduler struct {

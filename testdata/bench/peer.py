@@ -1,0 +1,90 @@
+#!/usr/bin/env python3
+"""Side-by-side latency and memory of cute-lsp and mlir-lsp-server (`make bench-lsp`).
+
+Runs the shared client ../shared/bench/lsp_peer.py (one JSON line per run) against both servers
+at each document size, the two servers interleaved round by round so that a busy spell of a shared
+machine falls on both, and prints per size the range (min..max over rounds) of each figure and the
+ratio cute/mlir of the medians. Wall-clock figures on a loaded machine include waiting for a core;
+server CPU seconds do not, so they are printed too.
+
+Environment: CUTE (cute-lsp binary), MLIR (peer binary), PEER (lsp_peer.py), SIZES
+("lines:rounds:edits,..."), RAW (a file that gets every JSON line, for later comparison).
+"""
+import json
+import os
+import statistics
+import subprocess
+import sys
+
+DEFAULT_SIZES = "500:3:20,5000:3:20,50000:2:10,200000:1:5"
+FIGURES = [  # (key in lsp_peer.py's line, printed name, format)
+    ("open_ms", "open->diags ms", "{:.1f}"),
+    ("edit_p50", "edit p50 ms", "{:.1f}"),
+    ("edit_p99", "edit p99 ms", "{:.1f}"),
+    ("hover_p99", "hover p99 ms", "{:.2f}"),
+    ("peak_rss_mb", "peak RSS MB", "{:.0f}"),
+    ("server_cpu_s", "server CPU s", "{:.2f}"),
+]
+
+
+def parse_sizes(spec):
+    sizes = []
+    for item in spec.split(","):
+        lines, rounds, edits = (int(x) for x in item.split(":"))
+        sizes.append((lines, rounds, edits))
+    return sizes
+
+
+def run_one(peer, kind, server, lines, edits):
+    env = dict(os.environ, LINES=str(lines), EDITS=str(edits))
+    proc = subprocess.run([sys.executable, peer, kind, server], env=env, capture_output=True, text=True, timeout=1800)
+    out = [l for l in proc.stdout.splitlines() if l.startswith("{")]
+    if proc.returncode != 0 or not out:
+        raise RuntimeError(f"{kind} at {lines} lines failed (exit {proc.returncode}): {proc.stderr[-2000:]}")
+    rec = json.loads(out[-1])
+    rec["peak_rss_mb"] = rec["peak_rss_kb"] / 1024
+    return rec
+
+
+def fmt_range(vals, f):
+    lo, hi = min(vals), max(vals)
+    return f.format(lo) if len(vals) == 1 or f.format(lo) == f.format(hi) else f"{f.format(lo)}..{f.format(hi)}"
+
+
+def report(lines, runs):
+    print(f"\n== {lines:,} lines: {len(runs['cute'])} round(s), min..max; ratio = median cute / median mlir")
+    print(f"{'':16} {'cute-lsp':>20} {'mlir-lsp-server':>20} {'cute/mlir':>10}")
+    for key, name, f in FIGURES:
+        c = [r[key] for r in runs["cute"]]
+        m = [r[key] for r in runs["mlir"]]
+        mc, mm = statistics.median(c), statistics.median(m)
+        ratio = f"{mc / mm:.2f}x" if mm > 0 else "-"
+        print(f"{name:16} {fmt_range(c, f):>20} {fmt_range(m, f):>20} {ratio:>10}")
+    sys.stdout.flush()
+
+
+def main():
+    cute = os.environ.get("CUTE", "bin/cute-lsp")
+    mlir = os.environ.get("MLIR", "mlir-lsp-server-22")
+    peer = os.environ.get("PEER", "../shared/bench/lsp_peer.py")
+    raw = os.environ.get("RAW")
+    sizes = parse_sizes(os.environ.get("SIZES", DEFAULT_SIZES))
+    if not os.path.exists(peer):
+        sys.exit(f"bench-lsp: no client at {peer} (set PEER)")
+    rawf = open(raw, "a") if raw else None
+    for lines, rounds, edits in sizes:
+        runs = {"cute": [], "mlir": []}
+        for r in range(rounds):
+            # Alternate which server goes first, so neither always gets the warmer caches.
+            order = [("cute", cute), ("mlir", mlir)] if r % 2 == 0 else [("mlir", mlir), ("cute", cute)]
+            for kind, server in order:
+                rec = run_one(peer, kind, server, lines, edits)
+                runs[kind].append(rec)
+                if rawf:
+                    rawf.write(json.dumps(rec) + "\n")
+                    rawf.flush()
+        report(lines, runs)
+
+
+if __name__ == "__main__":
+    main()
