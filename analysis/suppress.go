@@ -240,13 +240,12 @@ func (s *suppressions) checkCodes(line string, lineStart int, codes []string) {
 // the nearest real code when one is close.
 func unknownCodeFinding(src []byte, starts []int, u unknownCode) Finding {
 	msg := "cute-lsp: ignore names the unknown finding code " + strconv.Quote(u.code) + ", so it silences nothing"
-	best, bestDist := "", 4
+	codes := make([]string, 0, len(knownCodes))
 	for code := range knownCodes {
-		if d := editdist.Within(u.code, code, bestDist); d < bestDist || (d == bestDist && best != "" && code < best) {
-			best, bestDist = code, d
-		}
+		codes = append(codes, code)
 	}
-	if best != "" {
+	best, found := editdist.Nearest(u.code, codes, 3)
+	if found {
 		msg += "; did you mean " + strconv.Quote(best) + "?"
 	}
 	f := Finding{
@@ -255,7 +254,7 @@ func unknownCodeFinding(src []byte, starts []int, u unknownCode) Finding {
 		Code:     CodeUnknownSuppression,
 		Message:  msg,
 	}
-	if best != "" {
+	if found {
 		f.Fixes = []Fix{{Title: "Replace with " + best, Edits: []Edit{{Range: f.Range, NewText: best}}}}
 	}
 	return f

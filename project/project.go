@@ -334,16 +334,10 @@ func contains(list []string, s string) bool {
 // didYouMean is "; did you mean X?" for the nearest of names within three
 // edits, or "".
 func didYouMean(s string, names []string) string {
-	best, bestDist := "", 4
-	for _, n := range names {
-		if d := editdist.Within(s, n, 3); d < bestDist {
-			best, bestDist = n, d
-		}
+	if best, ok := editdist.Nearest(s, names, 3); ok {
+		return fmt.Sprintf("; did you mean %q?", best)
 	}
-	if best == "" {
-		return ""
-	}
-	return fmt.Sprintf("; did you mean %q?", best)
+	return ""
 }
 
 // jsonError places a JSON decoding error at fallback or, for a syntax

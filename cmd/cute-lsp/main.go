@@ -65,15 +65,7 @@ func suggestCommand(name string) string {
 // nearest is the name at the smallest edit distance from name, at most a
 // third of its letters (or one) away; ties go to the first in byte order.
 func nearest(name string, names []string) (string, bool) {
-	sort.Strings(names)
-	limit := max(1, len(name)/3)
-	best, bestDist := "", limit+1
-	for _, n := range names {
-		if d := editdist.Within(name, n, limit); d < bestDist {
-			best, bestDist = n, d
-		}
-	}
-	return best, best != ""
+	return editdist.Nearest(name, names, max(1, len(name)/3))
 }
 
 func usage(w io.Writer) {

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/cute-lsp/cute-lsp/analysis"
-	"github.com/cute-lsp/cute-lsp/internal/editdist"
 )
 
 func init() {
@@ -56,15 +55,12 @@ func runOps(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 // suggestOp is "; did you mean X?" for the operation nearest name (at most
 // a third of its letters changed), or "".
 func suggestOp(name string, ops []analysis.Op) string {
-	limit := max(1, len(name)/3)
-	best, bestDist := "", limit+1
-	for _, op := range ops {
-		if d := editdist.Within(name, op.Name, limit); d < bestDist {
-			best, bestDist = op.Name, d
-		}
+	names := make([]string, len(ops))
+	for i, op := range ops {
+		names[i] = op.Name
 	}
-	if best == "" {
-		return ""
+	if best, ok := nearest(name, names); ok {
+		return fmt.Sprintf("; did you mean %s?", best)
 	}
-	return fmt.Sprintf("; did you mean %s?", best)
+	return ""
 }

@@ -38,3 +38,18 @@ func Within(a, b string, limit int) int {
 	}
 	return min(prev[len(b)], limit+1)
 }
+
+// Nearest is the candidate at the smallest edit distance from name, at
+// most limit edits away; ties go to the candidate first in byte order, so
+// the answer does not depend on the candidates' order. found is false when
+// none is within limit.
+func Nearest(name string, candidates []string, limit int) (best string, found bool) {
+	bestDist := limit + 1
+	for _, c := range candidates {
+		d := Within(name, c, limit)
+		if d < bestDist || (d == bestDist && found && c < best) {
+			best, bestDist, found = c, d, d <= limit
+		}
+	}
+	return best, found
+}

@@ -53,3 +53,19 @@ func TestWithinAgreesWithFullDistance(t *testing.T) {
 		}
 	}
 }
+
+func TestNearest(t *testing.T) {
+	names := []string{"non-compact", "coalescible", "incongruent", "non-compat-x"}
+	if got, ok := Nearest("non-compat", names, 3); !ok || got != "non-compact" {
+		t.Errorf("got %q %v", got, ok)
+	}
+	if _, ok := Nearest("zzzzzz", names, 3); ok {
+		t.Errorf("found a name more than 3 edits away")
+	}
+	// Ties go to the first in byte order whatever the input order.
+	for _, order := range [][]string{{"bc", "ac"}, {"ac", "bc"}} {
+		if got, _ := Nearest("cc", order, 1); got != "ac" {
+			t.Errorf("%v: got %q, want ac", order, got)
+		}
+	}
+}
