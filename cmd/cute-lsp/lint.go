@@ -17,9 +17,6 @@ import (
 	"github.com/cute-lsp/cute-lsp/lsp"
 )
 
-// version is the tool version reported in SARIF logs.
-const version = "0.1.0"
-
 func init() {
 	commands["lint"] = command{
 		summary: "check sheets and source files: lint [--format text|json|sarif] PATH...",
@@ -102,7 +99,7 @@ func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "json":
 		err = diagnostics.JSON(stdout, report)
 	case "sarif":
-		err = diagnostics.SARIF(stdout, report, version)
+		err = diagnostics.SARIF(stdout, report, lsp.Version)
 	default:
 		err = diagnostics.Text(stdout, report)
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"runtime/debug"
+
+	"github.com/cute-lsp/cute-lsp/lsp"
 )
 
 func init() {
@@ -23,11 +25,14 @@ func runVersion(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 }
 
 func versionLine() string {
+	// The release version is the one the server reports (serverInfo) and
+	// SARIF logs name; the module version and commit say which build.
+	line := "cute-lsp " + lsp.Version
 	info, ok := debug.ReadBuildInfo()
 	if !ok {
-		return "cute-lsp (no build information)"
+		return line + " (no build information)"
 	}
-	line := "cute-lsp " + info.Main.Version
+	line += " module " + info.Main.Version
 	var commit, modified string
 	for _, s := range info.Settings {
 		switch s.Key {

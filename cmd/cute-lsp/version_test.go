@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/cute-lsp/cute-lsp/lsp"
 )
 
 func TestVersion(t *testing.T) {
@@ -13,7 +15,7 @@ func TestVersion(t *testing.T) {
 			t.Fatalf("%v: exit %d, stderr %q", args, code, errOut.String())
 		}
 		line := out.String()
-		if !strings.HasPrefix(line, "cute-lsp ") || !strings.Contains(line, " go1.") {
+		if !strings.HasPrefix(line, "cute-lsp "+lsp.Version+" ") || !strings.Contains(line, " go1.") {
 			t.Errorf("%v: got %q, want the module version and the Go version", args, line)
 		}
 	}
