@@ -9,6 +9,7 @@ const path = require('node:path');
 const vscode = require('vscode');
 const { LanguageClient, TransportKind, State } = require('vscode-languageclient/node');
 const { resolveServer, missingServerMessage } = require('./src/server-path');
+const { bundledServer } = require('./src/bundled-server');
 const requests = require('./src/requests');
 const picture = require('./src/picture');
 
@@ -24,11 +25,15 @@ const SERVED_LANGUAGES = ['cute', 'mlir', 'cuda-cpp', 'cpp', 'python'];
 let client;
 let status;
 let serverCommand;
+// extensionDir is where the extension is installed (a platform-specific
+// package carries its server binary under bin/).
+let extensionDir;
 // pictureView is the open picture: its webview panel and the document and
 // position it shows the value of.
 let pictureView;
 
 function activate(context) {
+  extensionDir = context.extensionPath || __dirname;
   status = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Right, 100);
   status.name = 'cute-lsp';
   status.command = 'cute.restartServer';
@@ -56,15 +61,34 @@ function showStatus(icon, text, tooltip) {
   status.show();
 }
 
+// serverPathIsSet says whether the user (or workspace) gave cute.serverPath
+// a value, as opposed to its contributed default.
+function serverPathIsSet(config) {
+  const seen = typeof config.inspect === 'function' ? config.inspect('serverPath') : undefined;
+  if (!seen) return config.get('serverPath', 'cute-lsp') !== 'cute-lsp';
+  return ['globalValue', 'workspaceValue', 'workspaceFolderValue', 'globalLanguageValue', 'workspaceLanguageValue', 'workspaceFolderLanguageValue'].some(
+    (k) => seen[k] !== undefined,
+  );
+}
+
+// findServer is the binary to start: cute.serverPath when set, else the
+// binary a platform-specific package carries, else cute-lsp on PATH.
+function findServer(config) {
+  const command = config.get('serverPath', 'cute-lsp');
+  if (!serverPathIsSet(config)) {
+    const bundled = bundledServer(extensionDir);
+    if (bundled) return { command, resolved: bundled };
+  }
+  const folders = vscode.workspace.workspaceFolders;
+  const baseDir = folders && folders.length > 0 ? folders[0].uri.fsPath : undefined;
+  return { command, resolved: resolveServer(command, { baseDir }) };
+}
+
 // startServer creates the client for the configured binary and starts it;
 // a binary that cannot be found gets an error message naming the setting
 // and no client (the restart command looks again).
 function startServer() {
-  const config = vscode.workspace.getConfiguration('cute');
-  const command = config.get('serverPath', 'cute-lsp');
-  const folders = vscode.workspace.workspaceFolders;
-  const baseDir = folders && folders.length > 0 ? folders[0].uri.fsPath : undefined;
-  const resolved = resolveServer(command, { baseDir });
+  const { command, resolved } = findServer(vscode.workspace.getConfiguration('cute'));
   if (!resolved) {
     client = undefined;
     showStatus('error', 'cute-lsp', `cute-lsp: "${command}" not found (cute.serverPath). Click to try again.`);

@@ -12,6 +12,7 @@ const path = require('node:path');
 
 const { extensionDir, manifest, makeVSCode, fireConfigurationChange, fireDocumentChange, loadWith } = require('./vscode-stub');
 const picture = require('../src/picture');
+const { bundledServerPath, vsceTarget } = require('../src/bundled-server');
 
 const repoRoot = path.resolve(extensionDir, '..', '..');
 const extensionFile = path.join(extensionDir, manifest.main);
@@ -27,6 +28,14 @@ for (const file of [fakeServer, fakeFullPath]) {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, '#!/bin/sh\nexit 0\n', { mode: 0o755 });
 }
+// An installed extension without a bundled binary (the platform-neutral
+// package), and one whose platform-specific package carries one.
+const fakeExtensionDir = path.join(fakeRoot, 'extension-neutral');
+const bundledExtensionDir = path.join(fakeRoot, 'extension-bundled');
+const bundledFile = bundledServerPath(bundledExtensionDir);
+fs.mkdirSync(fakeExtensionDir, { recursive: true });
+fs.mkdirSync(path.dirname(bundledFile), { recursive: true });
+fs.writeFileSync(bundledFile, '#!/bin/sh\nexit 0\n', { mode: 0o755 });
 process.env.PATH = `${fakeBinDir}${path.delimiter}${process.env.PATH || ''}`;
 test.after(() => fs.rmSync(fakeRoot, { recursive: true, force: true }));
 
@@ -89,11 +98,13 @@ function recordingClientModule() {
 
 // activateWith loads a fresh extension.js under the given user settings
 // and activates it.
-function activateWith(userSettings) {
+// extensionPath is where the extension is installed (default: a folder
+// with no bundled binary).
+function activateWith(userSettings, extensionPath = fakeExtensionDir) {
   const { vscode, state } = makeVSCode(userSettings);
   const client = recordingClientModule();
   const ext = loadWith(extensionFile, { vscode, 'vscode-languageclient/node': client.module });
-  const context = { subscriptions: [] };
+  const context = { subscriptions: [], extensionPath };
   const started = ext.activate(context);
   return {
     ext,
@@ -208,6 +219,40 @@ test('without a cute.serverPath setting the server is cute-lsp from PATH', () =>
   assert.equal(manifest.contributes.configuration.properties['cute.serverPath'].default, 'cute-lsp');
   // ... which is the binary this repository builds.
   assert.ok(fs.existsSync(path.join(repoRoot, 'cmd', path.basename(exe.command))), `cmd/${path.basename(exe.command)} does not exist`);
+});
+
+test('without a cute.serverPath setting a bundled binary is used before PATH', () => {
+  const { created } = activateWith({}, bundledExtensionDir);
+  assert.equal(created.length, 1);
+  for (const mode of ['run', 'debug']) assert.equal(created[0].serverOptions[mode].command, bundledFile, mode);
+  assert.equal(path.relative(bundledExtensionDir, bundledFile), path.join('bin', vsceTarget(), process.platform === 'win32' ? 'cute-lsp.exe' : 'cute-lsp'));
+});
+
+test('cute.serverPath wins over a bundled binary, even when it names cute-lsp itself', () => {
+  assert.equal(activateWith({ 'cute.serverPath': fakeFullPath }, bundledExtensionDir).created[0].serverOptions.run.command, fakeFullPath);
+  // The default value set explicitly is a choice of PATH's cute-lsp.
+  assert.equal(activateWith({ 'cute.serverPath': 'cute-lsp' }, bundledExtensionDir).created[0].serverOptions.run.command, fakeServer);
+});
+
+test('a bundled binary that cannot be run is passed over for PATH', () => {
+  const dir = path.join(fakeRoot, 'extension-broken');
+  const file = bundledServerPath(dir);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, 'not a program', { mode: 0o644 });
+  if (process.platform !== 'win32') assert.equal(activateWith({}, dir).created[0].serverOptions.run.command, fakeServer);
+  // A directory in the binary's place is no binary either.
+  const dirInPlace = path.join(fakeRoot, 'extension-dir');
+  fs.mkdirSync(bundledServerPath(dirInPlace), { recursive: true });
+  assert.equal(activateWith({}, dirInPlace).created[0].serverOptions.run.command, fakeServer);
+});
+
+test('vsceTarget names platforms as vsce --target does', () => {
+  assert.equal(vsceTarget('linux', 'x64'), 'linux-x64');
+  assert.equal(vsceTarget('linux', 'arm64'), 'linux-arm64');
+  assert.equal(vsceTarget('linux', 'arm'), 'linux-armhf');
+  assert.equal(vsceTarget('darwin', 'arm64'), 'darwin-arm64');
+  assert.equal(vsceTarget('win32', 'x64'), 'win32-x64');
+  assert.ok(bundledServerPath('/ext', 'win32', 'x64').endsWith(path.join('bin', 'win32-x64', 'cute-lsp.exe')));
 });
 
 test('a relative cute.serverPath is found from the first workspace folder', () => {

@@ -82,6 +82,14 @@ function makeVSCode(userSettings = {}, version = '1.95.3') {
       has(key) {
         return Object.prototype.hasOwnProperty.call(settings, prefix + key);
       },
+      // inspect: a value that differs from the contributed default, or that
+      // the test set, is the user's (globalValue); the rest are defaults.
+      inspect(key) {
+        const full = prefix + key;
+        const defaultValue = contributedDefaults()[full];
+        const userSet = Object.prototype.hasOwnProperty.call(userSettings, full) || settings[full] !== defaultValue;
+        return { key: full, defaultValue, globalValue: userSet ? settings[full] : undefined };
+      },
     };
   }
 
