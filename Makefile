@@ -43,7 +43,8 @@ test:
 		|| { echo "make test: node and npm are missing and could not be installed; skipping the VS Code extension tests"; test -z "$$CI"; }
 	@if command -v npm >/dev/null 2>&1; then \
 		cd editors/vscode && npm ci --prefer-offline --ignore-scripts --no-audit --no-fund --loglevel=error \
-		&& CUTE_LSP_BIN=$(abspath bin/cute-lsp) npm test --silent; fi
+		&& CUTE_LSP_BIN=$(abspath bin/cute-lsp) npm test --silent \
+		&& npm run --silent test:targets; fi
 
 # The main job: evaluate, run, format and lint the example sheet.
 example: build
