@@ -177,7 +177,7 @@ func TestOracleCodeCases(t *testing.T) {
 
 // The ratchet of TestOracleCodeCases: raise the first, lower the others.
 const (
-	oracleCodeCasesExact         = 2795
+	oracleCodeCasesExact         = 3018
 	oracleCodeCasesWrong         = 0
 	oracleCodeCasesRejectedShown = 0
 )
