@@ -144,12 +144,13 @@ func benchDiagnosticsAfterEdit(b *testing.B, f Features) {
 	s, _ := benchSession(b, f)
 	s.setCountOnly(true)
 	_, cfg, _ := s.server.session()
-	editLoop(b, s.testClient, cfg.DiagnosticsDelay, processCPU)
+	editLoop(b, s.testClient, sheetURI, benchLines, cfg.DiagnosticsDelay, processCPU)
 }
 
-// editLoop times one-line edits until the diagnostics of their version
-// arrive; cpu is the CPU time of the server's process so far.
-func editLoop(b *testing.B, c *testClient, delay time.Duration, cpu func() time.Duration) {
+// editLoop times one-line edits of the first lines lines of the document
+// at uri until the diagnostics of their version arrive; cpu is the CPU time
+// of the server's process so far.
+func editLoop(b *testing.B, c *testClient, uri string, lines int, delay time.Duration, cpu func() time.Duration) {
 	s := &session{testClient: c}
 	r := rand.New(rand.NewPCG(2, 2))
 	version := 1
@@ -159,16 +160,16 @@ func editLoop(b *testing.B, c *testClient, delay time.Duration, cpu func() time.
 		b.StopTimer()
 		time.Sleep(delay + time.Millisecond)
 		b.StartTimer()
-		l := r.IntN(benchLines)
+		l := r.IntN(lines)
 		version++
 		start := time.Now()
 		// Insert a character at a line's start, or take it out again.
 		if version%2 == 0 {
-			s.change(sheetURI, version, lspPos{l, 0}, lspPos{l, 0}, "x")
+			s.change(uri, version, lspPos{l, 0}, lspPos{l, 0}, "x")
 		} else {
-			s.change(sheetURI, version, lspPos{l, 0}, lspPos{l, 1}, "")
+			s.change(uri, version, lspPos{l, 0}, lspPos{l, 1}, "")
 		}
-		s.diagnosticsFor(sheetURI, version)
+		s.diagnosticsFor(uri, version)
 		lat = append(lat, time.Since(start))
 	}
 	reportLatency(b, lat, cpu0, cpu)
@@ -184,7 +185,7 @@ func BenchmarkDiagnosticsAfterEditBinary(b *testing.B) {
 	s.open(sheetURI, generatedSheet(benchLines))
 	s.diagnosticsFor(sheetURI, 1)
 	s.setCountOnly(true)
-	editLoop(b, c, DefaultConfig().DiagnosticsDelay, func() time.Duration { return childCPU(cmd.Process.Pid) })
+	editLoop(b, c, sheetURI, benchLines, DefaultConfig().DiagnosticsDelay, func() time.Duration { return childCPU(cmd.Process.Pid) })
 	s.setCountOnly(false) // answers are kept again: shutdown waits for its own
 	s.call("shutdown", nil, nil)
 	s.notify("exit", nil)

@@ -117,23 +117,8 @@ func BenchmarkCodeInlayHints(b *testing.B) {
 func BenchmarkCodeDiagnosticsAfterEdit(b *testing.B) {
 	s, lines := codeSession(b)
 	s.setCountOnly(true)
-	r := rand.New(rand.NewPCG(4, 4))
-	lat := make([]time.Duration, 0, b.N)
-	cpu0 := processCPU()
-	version := 1
-	for b.Loop() {
-		l := r.IntN(len(lines) - 1)
-		version++
-		start := time.Now()
-		if version%2 == 0 {
-			s.change(kernelURI, version, lspPos{l, 0}, lspPos{l, 0}, " ")
-		} else {
-			s.change(kernelURI, version, lspPos{l, 0}, lspPos{l, 1}, "")
-		}
-		s.diagnosticsFor(kernelURI, version)
-		lat = append(lat, time.Since(start))
-	}
-	reportLatency(b, lat, cpu0, processCPU)
+	_, cfg, _ := s.server.session()
+	editLoop(b, s.testClient, kernelURI, len(lines)-1, cfg.DiagnosticsDelay, processCPU)
 }
 
 // TestGeneratedKernelIsEvaluated: the benchmarks' file is CuTe code the
