@@ -107,7 +107,8 @@ func latexMismatches(c latexCase, g *Grid, names []string) (diffs []string, cell
 }
 
 // TestTVPicturesMatchCuTePrintLatex: every T<thread> V<value> label of the
-// pictures of 69 TiledMMAs and TiledCopies is the one CuTe's print_latex
+// pictures of 94 TiledMMAs and TiledCopies (SM75/SM80 mma.sync, SM90 wgmma,
+// SM100 UMMA; ldmatrix, stmatrix and universal copies) is the one CuTe's print_latex
 // prints for the same cell (when several thread-value pairs hold an element,
 // CuTe keeps the first in thread-major order).
 func TestTVPicturesMatchCuTePrintLatex(t *testing.T) {

@@ -99,6 +99,37 @@ def objects():
                              ('half_t', 'UniversalCopy<uint64_t>', L((4, 8)), L((4, 1)))):
         out.append(('copy', 'make_tiled_copy(copy_atom("%s", "%s"), %s, %s)' % (op, vt, thr[0], val[0]),
                     'make_tiled_copy(Copy_Atom<%s, %s>{}, %s{}, %s{})' % (op, vt, thr[1], val[1])))
+    # SM90 warpgroup MMAs (wgmma): A and B from shared memory (SS: every thread holds all of A and
+    # B, stride 0) or A from registers (RS); one warpgroup, or two along M or N
+    kk = '<GMMA::Major::K, GMMA::Major::K>'
+    gmma = [('SM90_64x8x16_F16F16F16_SS', kk, 0), ('SM90_64x64x16_F16F16F16_SS', kk, 0),
+            ('SM90_64x256x16_F16F16F16_SS', kk, 0), ('SM90_64x16x16_F16F16F16_RS', kk, 0),
+            ('SM90_64x32x16_F32F16F16_RS', kk, 2), ('SM90_64x128x16_F32F16F16_RS', kk, 0),
+            ('SM90_64x16x16_F32BF16BF16_SS', kk, 2), ('SM90_64x64x16_F32BF16BF16_RS', kk, 3),
+            ('SM90_64x16x8_F32TF32TF32_SS_TN', '', 0), ('SM90_64x64x8_F32TF32TF32_RS_TN', '', 2),
+            ('SM90_64x8x32_F16E4M3E4M3_RS_TN', '', 0), ('SM90_64x32x32_F32E4M3E4M3_SS_TN', '', 3),
+            ('SM90_64x16x32_S32S8S8_RS_TN', '', 0), ('SM90_64x64x32_S32S8S8_SS_TN', '', 2)]
+    for name, targs, lay in gmma:
+        sheet_name = name + targs if targs else name
+        s = 'make_tiled_mma(mma_atom("%s"), %s)' % (sheet_name, lays[lay][0])
+        c = 'make_tiled_mma(%s%s{}, %s{})' % (name, targs, lays[lay][1])
+        out.append(('mma', s, c))
+    # SM100 UMMA: one thread issues the whole MMA
+    for m, n in ((64, 8), (64, 32), (128, 16)):
+        atom = 'SM100_MMA_F16BF16_SS<half_t, half_t, float, %d, %d, UMMA::Major::K, UMMA::Major::K>' % (m, n)
+        s, c = mma(atom, lays[0][0], lays[0][1])
+        out.append(('mma', s, c))
+    # stmatrix: the accumulator C of an SM80 TiledMMA or of a wgmma stored through make_tiled_copy_C
+    for op in ('SM90_U32x1_STSM_N', 'SM90_U32x2_STSM_N', 'SM90_U32x4_STSM_N', 'SM90_U16x2_STSM_T',
+               'SM90_U16x4_STSM_T', 'SM90_U16x8_STSM_T'):
+        ms, mc = mma('SM80_16x8x16_F32F16F16F32_TN', lays[1][0], lays[1][1], [I(32), I(32), I(16)])
+        out.append(('copy', 'make_tiled_copy_C(copy_atom("%s", "half_t"), %s)' % (op, ms),
+                    'make_tiled_copy_C(Copy_Atom<%s, half_t>{}, %s)' % (op, mc)))
+    for op in ('SM90_U32x4_STSM_N', 'SM90_U16x8_STSM_T'):
+        s = 'make_tiled_mma(mma_atom("SM90_64x64x16_F32F16F16_SS%s"), %s)' % (kk, lays[0][0])
+        c = 'make_tiled_mma(SM90_64x64x16_F32F16F16_SS%s{}, %s{})' % (kk, lays[0][1])
+        out.append(('copy', 'make_tiled_copy_C(copy_atom("%s", "half_t"), %s)' % (op, s),
+                    'make_tiled_copy_C(Copy_Atom<%s, half_t>{}, %s)' % (op, c)))
     return out
 
 
@@ -109,6 +140,9 @@ PRELUDE = r'''
 #include <cute/atom/mma_traits_sm75.hpp>
 #include <cute/atom/mma_traits_sm80.hpp>
 #include <cute/atom/copy_traits_sm75.hpp>
+#include <cute/atom/mma_traits_sm90_gmma.hpp>
+#include <cute/atom/mma_traits_sm100.hpp>
+#include <cute/atom/copy_traits_sm90.hpp>
 #include <cute/util/print_latex.hpp>
 #include <cstdio>
 using namespace cute;
