@@ -4,8 +4,11 @@ package lsp
 // JSON, the way an editor decodes them, on the real feature set.
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -324,5 +327,108 @@ func TestSemanticTokensDecodeToTheSheetsTokens(t *testing.T) {
 `
 	if got := tokenTexts(lines, decodeTokens(t, part.Data)); got != wantPart {
 		t.Errorf("semanticTokens/range decodes to\n%s\nwant\n%s", got, wantPart)
+	}
+}
+
+// A quick fix for an unclosed bracket, applied as the client receives it,
+// closes it: the preferred fix of each finding is applied until none is
+// left, and the text is the one intended. (These were the fallback's
+// bracket cases; the analysis reports them as syntax errors.)
+func TestQuickFixesCloseBrackets(t *testing.T) {
+	s := analyzedSession(t)
+	for i, tc := range []struct{ text, fixed string }{
+		{"a = ((4,8),(2,2)", "a = ((4,8),(2,2))"},
+		{"a = (4,8 # note\nb = 1\n", "a = (4,8) # note\nb = 1\n"},
+		{"a = [(4,8\nb = 1\n", "a = [(4,8)]\nb = 1\n"},
+		{"a = ((4,8),\n     (2,2))\n", "a = ((4,8),\n     (2,2))\n"},
+	} {
+		u := fmt.Sprintf("file:///tmp/cute-lsp-test/brackets%d.cute", i)
+		s.open(u, tc.text)
+		text, version := tc.text, 1
+		for round := 0; ; round++ {
+			ds := s.pushedDiagnostics(u, version)
+			snap, _ := s.server.store.Get(u) // the version is in: its diagnostics are
+			text = snap.Text
+			if len(ds) == 0 {
+				break
+			}
+			if round == 3 {
+				t.Errorf("%q: findings left after 3 fixes: %+v (text %q)", tc.text, ds, text)
+				break
+			}
+			var fix *wireAction
+			actions := s.codeActions(u, ds[0].Range, "quickfix")
+			for k := range actions {
+				if actions[k].IsPreferred != nil && *actions[k].IsPreferred {
+					fix = &actions[k]
+					break
+				}
+			}
+			if fix == nil {
+				t.Errorf("%q: no preferred fix for %+v (text %q)", tc.text, ds[0], text)
+				break
+			}
+			version++
+			edits := fix.Edit.Changes[u]
+			// Applied from the last, as an editor applies a list of edits.
+			for k := len(edits) - 1; k >= 0; k-- {
+				e := edits[k]
+				s.change(u, version, e.Range.Start, e.Range.End, e.NewText)
+			}
+		}
+		if text != tc.fixed {
+			t.Errorf("%q: fixed to %q, want %q", tc.text, text, tc.fixed)
+		}
+	}
+}
+
+// Host files get no diagnostics from unbalanced code: only descriptors are
+// read there, and CuTe code never yields a diagnostic.
+func TestHostFilesIgnoreBrackets(t *testing.T) {
+	s := analyzedSession(t)
+	for _, u := range []string{"file:///tmp/cute-lsp-test/k.cu", "file:///tmp/cute-lsp-test/k.py", "file:///tmp/cute-lsp-test/k.mlir"} {
+		s.open(u, "x = ((((\n")
+		if ds := s.pushedDiagnostics(u, 1); len(ds) != 0 {
+			t.Errorf("%s: %+v", u, ds)
+		}
+	}
+}
+
+// Every token the analysis classifies in the marker sheets reaches the
+// client: the encoding drops only tokens a client would reject (empty,
+// overlapping, spanning lines), and the analysis yields none of those. The
+// marker goldens' @tokens read the tokens the client decodes.
+func TestSemanticTokensDropNone(t *testing.T) {
+	entries, err := os.ReadDir(markerDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, e := range entries {
+		if KindOf(e.Name(), "") != KindSheet {
+			continue
+		}
+		src, err := os.ReadFile(filepath.Join(markerDir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := NewAnalyzed()
+		snap := NewSnapshot("file:///markers/"+e.Name(), 1, KindSheet, string(src))
+		want := sheetTokens(context.Background(), a, snap)
+		got := a.SemanticTokens(context.Background(), snap)
+		if len(got) != len(want) {
+			t.Errorf("%s: %d tokens sent of the %d classified", e.Name(), len(got), len(want))
+			continue
+		}
+		for i := range want {
+			if sp := spanOf(want[i].Range); got[i].Span != sp {
+				t.Errorf("%s: token %d sent at %v, classified at %v", e.Name(), i, got[i].Span, sp)
+				break
+			}
+		}
+		n++
+	}
+	if n == 0 {
+		t.Fatalf("no sheets in %s", markerDir)
 	}
 }
