@@ -90,11 +90,13 @@ func (s *session) pushedDiagnostics(uri string, version int) []wireDiagnostic {
 	return nil
 }
 
-// A sheet with a fixable finding on lines 0 and 2 and none on line 1.
+// A sheet with fixable findings on lines 0 and 2 and none on line 1, and
+// values to refactor on lines 1 and 4.
 const twoFixableLines = "typo = mma_atom(\"SM80_16x8x16_F32F16F16F32_NT\")\n" +
 	"a = (4,8):(1,4)\n" +
 	"ldsm = copy_atom(\"SM75_U32x4_LDSM_X\")\n" +
-	"use = (typo, a, ldsm)\n"
+	"use = (typo, a, ldsm)\n" +
+	"c = coalesce(a)\n"
 
 // (a) Quick fixes are offered for the findings on the requested lines
 // alone. Checked to fail when codeAction offers every finding's fixes.
@@ -129,6 +131,20 @@ func TestCodeActionsFollowTheRequestedRange(t *testing.T) {
 		got := lines(s.codeActions(sheetURI, tc.r, "quickfix"))
 		if got != strings.TrimSpace(tc.want) {
 			t.Errorf("quick fixes for %+v: %q, want %q", tc.r, got, strings.TrimSpace(tc.want))
+		}
+	}
+	// Refactorings rewrite the value at the range's start, on its line.
+	for _, line := range []int{1, 4} {
+		actions := s.codeActions(sheetURI, lspRange{lspPos{line, 5}, lspPos{line, 5}}, "refactor")
+		if len(actions) == 0 {
+			t.Errorf("no refactoring of line %d", line)
+		}
+		for _, a := range actions {
+			for _, e := range a.Edit.Changes[sheetURI] {
+				if e.Range.Start.Line != line || e.Range.End.Line != line {
+					t.Errorf("refactoring %q asked on line %d edits %+v", a.Title, line, e.Range)
+				}
+			}
 		}
 	}
 }
