@@ -182,3 +182,51 @@ func checkSchema(t *testing.T, at string, schema map[string]any, v any) {
 		}
 	}
 }
+
+// TestSARIFLevels: each severity reaches code scanning at its SARIF level
+// (SARIF has no hint or info: both are notes), and JSON names it as lint
+// does. Checked to fail when a warning is written as a note.
+func TestSARIFLevels(t *testing.T) {
+	var findings []analysis.Finding
+	for i, s := range []analysis.Severity{analysis.SeverityError, analysis.SeverityWarning, analysis.SeverityInfo, analysis.SeverityHint} {
+		findings = append(findings, analysis.Finding{Range: at(i+1, 1, 2), Severity: s, Code: analysis.CodeNonCompact, Message: s.String()})
+	}
+	files := []File{{Path: "a.cute", Findings: findings}}
+	var b bytes.Buffer
+	if err := SARIF(&b, files, "1.2.3"); err != nil {
+		t.Fatal(err)
+	}
+	var log struct {
+		Runs []struct {
+			Results []struct {
+				Level   string
+				Message struct{ Text string }
+			}
+		}
+	}
+	if err := json.Unmarshal(b.Bytes(), &log); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range log.Runs[0].Results {
+		got = append(got, r.Message.Text+"="+r.Level)
+	}
+	if want := "error=error warning=warning info=note hint=note"; strings.Join(got, " ") != want {
+		t.Errorf("SARIF levels %q, want %q", strings.Join(got, " "), want)
+	}
+	b.Reset()
+	if err := JSON(&b, files); err != nil {
+		t.Fatal(err)
+	}
+	var js []struct{ Severity string }
+	if err := json.Unmarshal(b.Bytes(), &js); err != nil {
+		t.Fatal(err)
+	}
+	got = got[:0]
+	for _, j := range js {
+		got = append(got, j.Severity)
+	}
+	if want := "error warning info hint"; strings.Join(got, " ") != want {
+		t.Errorf("JSON severities %q, want %q", strings.Join(got, " "), want)
+	}
+}

@@ -159,3 +159,37 @@ func TestMemoryFacts(t *testing.T) {
 		t.Errorf("an unknown type has no width")
 	}
 }
+
+// TestHoverShowsTheOffsetTable: a layout's hover ends with its offset
+// table, as CuTe's print_layout arranges it, in a text block: on a value,
+// on a sheet's binding, and cut to the editor's tableCap. Checked to fail
+// with the table left out of valueWith.
+func TestHoverShowsTheOffsetTable(t *testing.T) {
+	const table = "```text\n" +
+		"    0   1   2   3 \n" +
+		"   +---+---+---+---+\n" +
+		"0  | 0 | 2 | 1 | 3 |\n" +
+		"   +---+---+---+---+\n" +
+		"1  | 4 | 6 | 5 | 7 |\n" +
+		"   +---+---+---+---+\n" +
+		"```\n"
+	if got := Value(mustEval(t, "(2,(2,2)):(4,(2,1))"), DefaultOptions); !strings.HasSuffix(got, "\n"+table) {
+		t.Errorf("value hover does not end with the offset table:\n%s\nwant it to end with\n%s", got, table)
+	}
+	src := "L = (2,(2,2)):(4,(2,1))\n"
+	tg, ok := analysis.AnalyzeSheet("t.cute", []byte(src)).TargetAt(0)
+	if !ok {
+		t.Fatal("no target on the binding's name")
+	}
+	if got := Target(tg, DefaultOptions); !strings.HasSuffix(got, "\n"+table) {
+		t.Errorf("binding hover does not end with the offset table:\n%s", got)
+	}
+	capped := DefaultOptions
+	capped.Limits.MaxRows, capped.Limits.MaxCols = 2, 3
+	got := Value(mustEval(t, "(64,32):(32,1)"), capped)
+	for _, want := range []string{"```text\n     0    1    2   ... (3 of 32 columns)\n", "1  | 32 | 33 | 34 |", "... (2 of 64 rows)"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("capped hover lacks %q:\n%s", want, got)
+		}
+	}
+}

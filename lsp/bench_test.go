@@ -1,7 +1,6 @@
 package lsp
 
 import (
-	"context"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -88,24 +87,23 @@ func processCPU() time.Duration {
 }
 
 // featureSets are what the benchmarks measure: the server as it ships
-// (package analysis), and the parser-free fallback, whose figures are the
-// cost of the server itself.
+// (package analysis). The sub-benchmarks keep its name, so that commands
+// such as -bench 'Open/analysis' go on naming them.
 var featureSets = []struct {
 	name string
-	make func() Features
+	make func() *Analyzed
 }{
-	{"analysis", func() Features { return NewAnalyzed() }},
-	{"fallback", func() Features { return Fallback{} }},
+	{"analysis", NewAnalyzed},
 }
 
 // eachFeatureSet runs bench once per feature set, as sub-benchmarks.
-func eachFeatureSet(b *testing.B, bench func(b *testing.B, f Features)) {
+func eachFeatureSet(b *testing.B, bench func(b *testing.B, f *Analyzed)) {
 	for _, fs := range featureSets {
 		b.Run(fs.name, func(b *testing.B) { bench(b, fs.make()) })
 	}
 }
 
-func benchSession(b *testing.B, f Features) (*session, string) {
+func benchSession(b *testing.B, f *Analyzed) (*session, string) {
 	s := startSession(b, Options{Features: f})
 	s.initialize()
 	text := generatedSheet(benchLines)
@@ -118,7 +116,7 @@ func benchSession(b *testing.B, f Features) (*session, string) {
 // request answered before the next is sent. Target: p99 <= 5 ms.
 func BenchmarkHover(b *testing.B) { eachFeatureSet(b, benchHover) }
 
-func benchHover(b *testing.B, f Features) {
+func benchHover(b *testing.B, f *Analyzed) {
 	s, text := benchSession(b, f)
 	lines := strings.Split(text, "\n")
 	r := rand.New(rand.NewPCG(1, 1))
@@ -140,7 +138,7 @@ func benchHover(b *testing.B, f Features) {
 // coalesced by design and wait out the window. Target: p99 <= 20 ms.
 func BenchmarkDiagnosticsAfterEdit(b *testing.B) { eachFeatureSet(b, benchDiagnosticsAfterEdit) }
 
-func benchDiagnosticsAfterEdit(b *testing.B, f Features) {
+func benchDiagnosticsAfterEdit(b *testing.B, f *Analyzed) {
 	s, _ := benchSession(b, f)
 	s.setCountOnly(true)
 	_, cfg, _ := s.server.session()
@@ -218,7 +216,7 @@ func childCPU(pid int) time.Duration {
 // first diagnostics. Target: p99 <= 250 ms.
 func BenchmarkOpen(b *testing.B) { eachFeatureSet(b, benchOpen) }
 
-func benchOpen(b *testing.B, f Features) {
+func benchOpen(b *testing.B, f *Analyzed) {
 	s := startSession(b, Options{Features: f})
 	s.initialize()
 	s.setCountOnly(true)
@@ -290,14 +288,4 @@ func procStatusKB(pid int, field string) int {
 		}
 	}
 	return 0
-}
-
-// BenchmarkFallbackAnalyze is the fallback's whole analysis of the
-// 5,000-line sheet, without the server around it.
-func BenchmarkFallbackAnalyze(b *testing.B) {
-	text := generatedSheet(benchLines)
-	for b.Loop() {
-		snap := NewSnapshot(sheetURI, 1, KindSheet, text)
-		Fallback{}.Analyze(context.Background(), snap, DefaultConfig())
-	}
 }

@@ -1,7 +1,6 @@
 package lsp
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -93,19 +92,6 @@ func TestCancelledHoversWaitingForATurnNeverRender(t *testing.T) {
 	}
 }
 
-// blockingAnalysis counts analyses and holds each until released.
-type blockingAnalysis struct {
-	Fallback
-	started *atomic.Int32
-	release chan struct{}
-}
-
-func (b blockingAnalysis) Analyze(ctx context.Context, snap *Snapshot, cfg Config) []Finding {
-	b.started.Add(1)
-	<-b.release
-	return b.Fallback.Analyze(ctx, snap, cfg)
-}
-
 // A cancelled workspace diagnostic stops between files: of fifty sheets on
 // disk, the one under analysis when it was cancelled is the last analyzed.
 // Before, it went on through every file after answering.
@@ -116,19 +102,24 @@ func TestCancelledWorkspaceDiagnosticStopsBetweenFiles(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	f := blockingAnalysis{started: new(atomic.Int32), release: make(chan struct{})}
-	s := startSession(t, Options{Features: f})
+	// Each analysis is counted and held until released.
+	var started atomic.Int32
+	release := make(chan struct{})
+	s := startSession(t, Options{hooks: serverHooks{beforeAnalysis: func(*Snapshot) {
+		started.Add(1)
+		<-release
+	}}})
 	s.call("initialize", map[string]any{"rootUri": fileURI(dir), "capabilities": map[string]any{}}, nil)
 	s.notify("initialized", map[string]any{})
 	s.sendID(`"ws"`, "workspace/diagnostic", map[string]any{"previousResultIds": []any{}})
-	poll(t, "the first analysis", func() bool { return f.started.Load() == 1 })
+	poll(t, "the first analysis", func() bool { return started.Load() == 1 })
 	s.notify("$/cancelRequest", map[string]any{"id": "ws"})
 	if m := s.answer(`"ws"`); m.Error == nil || m.Error.Code != -32800 {
 		t.Errorf("cancelled workspace diagnostic answered %+v", m)
 	}
-	close(f.release)
+	close(release)
 	time.Sleep(100 * time.Millisecond)
-	if n := f.started.Load(); n != 1 {
+	if n := started.Load(); n != 1 {
 		t.Errorf("%d sheets analyzed after the cancellation, want 1", n)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/cute-lsp/cute-lsp/analysis"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 )
@@ -13,15 +14,15 @@ func init() {
 }
 
 // codeAction offers the fixes of every finding that touches the requested
-// range (taken from the server's own analysis of the snapshot, not from the
-// diagnostics the client echoes back, which may be stale), then the
-// refactorings Features proposes for the range.
+// lines (taken from the server's own analysis of the snapshot, not from the
+// diagnostics the client echoes back, which may be stale), then the sheet's
+// refactorings of the value at the range's start.
 func codeAction(ctx context.Context, s *Server, params []byte) (any, error) {
 	var p protocol.CodeActionParams
 	if err := decode(params, &p); err != nil {
 		return nil, err
 	}
-	enc, cfg, _ := s.session()
+	enc, _, _ := s.session()
 	out := []protocol.CommandOrCodeAction{}
 	snap := s.snapshot(string(p.TextDocument.URI))
 	if snap == nil {
@@ -33,36 +34,62 @@ func codeAction(ctx context.Context, s *Server, params []byte) (any, error) {
 	lines := Span{snap.LineSpan(snap.LineOf(span.Start)).Start, snap.LineSpan(snap.LineOf(span.End)).End}
 	only := p.Context.Only
 	if wants(only, string(protocol.CodeActionKindQuickFix)) {
-		kind := protocol.CodeActionKindQuickFix
 		findings, err := s.findingsContext(ctx, snap)
 		if err != nil {
 			return nil, err
 		}
 		for _, f := range findings {
-			if !f.Span.Overlaps(lines) {
+			if !spanOf(f.Range).Overlaps(lines) {
 				continue
 			}
-			diag := toDiagnostic(snap, enc, f)
-			for i, fix := range f.Fixes {
-				preferred := i == 0
-				out = append(out, &protocol.CodeAction{
-					Title:       fix.Title,
-					Kind:        &kind,
-					Diagnostics: []protocol.Diagnostic{diag},
-					IsPreferred: &preferred,
-					Edit:        workspaceEdit(snap, enc, fix.Edits),
-				})
+			for _, a := range quickFixes(snap, enc, f) {
+				out = append(out, a)
 			}
 		}
 	}
-	for _, a := range s.features.CodeActions(ctx, snap, cfg, span) {
-		if !wants(only, a.Kind) {
-			continue
+	for _, a := range refactors(ctx, s.features, snap, enc, span.Start) {
+		if wants(only, string(*a.Kind)) {
+			out = append(out, a)
 		}
-		kind := protocol.CodeActionKind(a.Kind)
-		out = append(out, &protocol.CodeAction{Title: a.Title, Kind: &kind, Edit: workspaceEdit(snap, enc, a.Edits)})
 	}
 	return out, nil
+}
+
+// quickFixes are a finding's fixes as quick-fix actions naming its
+// diagnostic; the first, the analysis's best, is the preferred one.
+func quickFixes(snap *Snapshot, enc Encoding, f analysis.Finding) []*protocol.CodeAction {
+	if len(f.Fixes) == 0 {
+		return nil
+	}
+	kind := protocol.CodeActionKindQuickFix
+	diag := toDiagnostic(snap, enc, f)
+	out := make([]*protocol.CodeAction, 0, len(f.Fixes))
+	for i, fix := range f.Fixes {
+		preferred := i == 0
+		out = append(out, &protocol.CodeAction{
+			Title:       fix.Title,
+			Kind:        &kind,
+			Diagnostics: []protocol.Diagnostic{diag},
+			IsPreferred: &preferred,
+			Edit:        workspaceEdit(snap, enc, fix.Edits),
+		})
+	}
+	return out
+}
+
+// refactors are a sheet's rewrites of the value at off (none in other
+// documents).
+func refactors(ctx context.Context, a *Analyzed, snap *Snapshot, enc Encoding, off int) []*protocol.CodeAction {
+	s := a.sheet(ctx, snap)
+	if s == nil {
+		return nil
+	}
+	var out []*protocol.CodeAction
+	for _, r := range s.Refactors(off) {
+		kind := protocol.CodeActionKind(r.Kind)
+		out = append(out, &protocol.CodeAction{Title: r.Title, Kind: &kind, Edit: workspaceEdit(snap, enc, r.Edits)})
+	}
+	return out
 }
 
 // wants reports whether an action of kind passes the client's "only"
@@ -79,14 +106,14 @@ func wants(only []protocol.CodeActionKind, kind string) bool {
 	return false
 }
 
-func toTextEdits(snap *Snapshot, enc Encoding, edits []Edit) []protocol.TextEdit {
+func toTextEdits(snap *Snapshot, enc Encoding, edits []analysis.Edit) []protocol.TextEdit {
 	out := make([]protocol.TextEdit, 0, len(edits))
 	for _, e := range edits {
-		out = append(out, protocol.TextEdit{Range: toRange(snap, enc, e.Span), NewText: e.NewText})
+		out = append(out, protocol.TextEdit{Range: toRange(snap, enc, spanOf(e.Range)), NewText: e.NewText})
 	}
 	return out
 }
 
-func workspaceEdit(snap *Snapshot, enc Encoding, edits []Edit) *protocol.WorkspaceEdit {
+func workspaceEdit(snap *Snapshot, enc Encoding, edits []analysis.Edit) *protocol.WorkspaceEdit {
 	return &protocol.WorkspaceEdit{Changes: map[uri.URI][]protocol.TextEdit{uri.URI(snap.URI): toTextEdits(snap, enc, edits)}}
 }

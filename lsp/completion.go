@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 
+	"github.com/cute-lsp/cute-lsp/analysis"
 	"go.lsp.dev/protocol"
 )
 
@@ -16,27 +17,47 @@ func completion(ctx context.Context, s *Server, params []byte) (any, error) {
 	if err := decode(params, &p); err != nil {
 		return nil, err
 	}
-	list := &protocol.CompletionList{Items: []protocol.CompletionItem{}}
-	snap, off, enc, cfg := s.at(p.TextDocument, p.Position)
+	snap, off, enc, _ := s.at(p.TextDocument, p.Position)
 	if snap == nil {
-		return list, nil
+		return &protocol.CompletionList{Items: []protocol.CompletionItem{}}, nil
 	}
-	for _, it := range s.features.Completion(ctx, snap, cfg, off) {
-		item := protocol.CompletionItem{Label: it.Label, Kind: protocol.CompletionItemKind(it.Kind)}
-		if it.Detail != "" {
-			item.Detail = protocol.NewOptional(it.Detail)
+	return completions(ctx, s.features, snap, enc, off), nil
+}
+
+var completionKindOf = map[analysis.CompletionKind]protocol.CompletionItemKind{
+	analysis.CompleteName:      protocol.CompletionItemKindVariable,
+	analysis.CompleteOperation: protocol.CompletionItemKindFunction,
+	analysis.CompleteSwizzle:   protocol.CompletionItemKindConstant,
+	analysis.CompleteTag:       protocol.CompletionItemKindEnumMember,
+}
+
+// completions propose what can be typed at off in a sheet: names,
+// operations, swizzles, tags. Each replaces the whole word the cursor is
+// in, so that one accepted in the middle of a word does not leave its tail
+// behind.
+func completions(ctx context.Context, a *Analyzed, snap *Snapshot, enc Encoding, off int) *protocol.CompletionList {
+	list := &protocol.CompletionList{Items: []protocol.CompletionItem{}}
+	s := a.sheet(ctx, snap)
+	if s == nil {
+		return list
+	}
+	replace := toRange(snap, enc, snap.WordAt(off))
+	for _, c := range s.Complete(off) {
+		item := protocol.CompletionItem{Label: c.Label, Kind: completionKindOf[c.Kind]}
+		if c.Detail != "" {
+			item.Detail = protocol.NewOptional(c.Detail)
 		}
-		if it.Doc != "" {
-			item.Documentation = &protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: it.Doc}
+		if c.Doc != "" {
+			item.Documentation = &protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: c.Doc}
 		}
-		insert := it.Insert
+		insert := c.Insert
 		if insert == "" {
-			insert = it.Label
+			insert = c.Label
 		}
-		item.TextEdit = &protocol.TextEdit{Range: toRange(snap, enc, it.Replace), NewText: insert}
+		item.TextEdit = &protocol.TextEdit{Range: replace, NewText: insert}
 		list.Items = append(list.Items, item)
 	}
-	return list, nil
+	return list
 }
 
 func signatureHelp(ctx context.Context, s *Server, params []byte) (any, error) {
@@ -44,25 +65,37 @@ func signatureHelp(ctx context.Context, s *Server, params []byte) (any, error) {
 	if err := decode(params, &p); err != nil {
 		return nil, err
 	}
-	snap, off, _, cfg := s.at(p.TextDocument, p.Position)
+	snap, off, _, _ := s.at(p.TextDocument, p.Position)
 	if snap == nil {
 		return nil, nil
 	}
-	sh, ok := s.features.SignatureHelp(ctx, snap, cfg, off)
+	if sh := signatureAt(snap, off); sh != nil {
+		return sh, nil
+	}
+	return nil, nil
+}
+
+// signatureAt describes the operation whose call's arguments surround off
+// in a sheet, and which parameter the cursor is in; nil when there is none.
+func signatureAt(snap *Snapshot, off int) *protocol.SignatureHelp {
+	if snap.Kind != KindSheet {
+		return nil
+	}
+	sig, ok := analysis.SignatureAt([]byte(snap.Text), off)
 	if !ok {
-		return nil, nil
+		return nil
 	}
-	info := protocol.SignatureInformation{Label: sh.Label}
-	if sh.Doc != "" {
-		info.Documentation = &protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: sh.Doc}
+	info := protocol.SignatureInformation{Label: sig.Op.Signature}
+	if sig.Op.Doc != "" {
+		info.Documentation = &protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: sig.Op.Doc}
 	}
-	for _, param := range sh.Params {
+	for _, param := range sig.Params {
 		info.Parameters = append(info.Parameters, protocol.ParameterInformation{Label: protocol.String(param)})
 	}
 	active := uint32(0)
 	return &protocol.SignatureHelp{
 		Signatures:      []protocol.SignatureInformation{info},
 		ActiveSignature: &active,
-		ActiveParameter: protocol.NewNullable(uint32(max(0, sh.Active))),
-	}, nil
+		ActiveParameter: protocol.NewNullable(uint32(max(0, sig.ActiveParam))),
+	}
 }

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/cute-lsp/cute-lsp/analysis"
+	"github.com/cute-lsp/cute-lsp/grammar"
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
@@ -19,33 +21,48 @@ func init() {
 	requestHandlers[protocol.MethodWorkspaceDiagnostic] = workspaceDiagnostic
 }
 
-// analysisKey memoizes Analyze per snapshot and configuration generation.
-type analysisKey struct{ cfgGen int }
+// analysisKey memoizes a snapshot's findings.
+type analysisKey struct{}
 
-// findings runs (or reuses) the analysis of snap under the current
-// configuration. The analysis is shared by every request on the snapshot, so
-// it runs detached from any one request's cancellation.
-func (s *Server) findings(snap *Snapshot) []Finding {
+// findings runs (or reuses) the analysis of snap. The analysis is shared by
+// every request on the snapshot, so it runs detached from any one request's
+// cancellation.
+func (s *Server) findings(snap *Snapshot) []analysis.Finding {
 	f, _ := s.findingsContext(context.Background(), snap)
 	return f
 }
 
 // findingsContext is findings for a request: it stops waiting for the
-// analysis when ctx ends (the analysis goes on for the others).
-func (s *Server) findingsContext(ctx context.Context, snap *Snapshot) ([]Finding, error) {
-	_, cfg, gen := s.session()
-	v, err := snap.MemoContext(ctx, analysisKey{gen}, func() any {
-		return s.features.Analyze(context.Background(), snap, cfg)
+// analysis when ctx ends (the analysis goes on for the others). The
+// project's configuration applies to them.
+func (s *Server) findingsContext(ctx context.Context, snap *Snapshot) ([]analysis.Finding, error) {
+	v, err := snap.MemoContext(ctx, analysisKey{}, func() any {
+		if h := s.hooks.beforeAnalysis; h != nil {
+			h(snap)
+		}
+		return findingsOf(s.features, snap)
 	})
 	if err != nil {
 		return nil, err
 	}
-	f, _ := v.([]Finding)
+	f, _ := v.([]analysis.Finding)
 	return s.projectFindings(snap.URI, f), nil
 }
 
+// findingsOf is what the analysis finds in a sheet or a host file (nil in
+// other documents). The slice is the analysis's own: not to be changed.
+func findingsOf(a *Analyzed, snap *Snapshot) []analysis.Finding {
+	if s := a.findingsOnly(context.Background(), snap); s != nil {
+		return s.Findings
+	}
+	if h := a.host(context.Background(), snap); h != nil {
+		return h.Findings
+	}
+	return nil
+}
+
 // safeFindings is findings with a panic in the analysis turned into an error.
-func (s *Server) safeFindings(snap *Snapshot) (findings []Finding, err error) {
+func (s *Server) safeFindings(snap *Snapshot) (findings []analysis.Finding, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			s.reportPanic("the analysis of "+snap.URI, r, debug.Stack())
@@ -56,7 +73,7 @@ func (s *Server) safeFindings(snap *Snapshot) (findings []Finding, err error) {
 }
 
 // toDiagnostics converts findings to LSP diagnostics, ordered by position.
-func toDiagnostics(snap *Snapshot, enc Encoding, findings []Finding) []protocol.Diagnostic {
+func toDiagnostics(snap *Snapshot, enc Encoding, findings []analysis.Finding) []protocol.Diagnostic {
 	out := make([]protocol.Diagnostic, 0, len(findings))
 	for _, f := range findings {
 		out = append(out, toDiagnostic(snap, enc, f))
@@ -68,10 +85,13 @@ func toDiagnostics(snap *Snapshot, enc Encoding, findings []Finding) []protocol.
 	return out
 }
 
-func toDiagnostic(snap *Snapshot, enc Encoding, f Finding) protocol.Diagnostic {
+// toDiagnostic is a finding as the client sees it: its range, severity,
+// code and message, and its related locations in the same document. Its
+// fixes are code actions (codeaction.go).
+func toDiagnostic(snap *Snapshot, enc Encoding, f analysis.Finding) protocol.Diagnostic {
 	d := protocol.Diagnostic{
-		Range:    toRange(snap, enc, f.Span),
-		Severity: protocol.DiagnosticSeverity(f.Severity),
+		Range:    toRange(snap, enc, spanOf(f.Range)),
+		Severity: diagnosticSeverity[f.Severity],
 		Source:   protocol.NewOptional("cute-lsp"),
 		Message:  protocol.String(f.Message),
 	}
@@ -80,12 +100,22 @@ func toDiagnostic(snap *Snapshot, enc Encoding, f Finding) protocol.Diagnostic {
 	}
 	for _, r := range f.Related {
 		d.RelatedInformation = append(d.RelatedInformation, protocol.DiagnosticRelatedInformation{
-			Location: protocol.Location{URI: uri.URI(snap.URI), Range: toRange(snap, enc, r.Span)},
+			Location: protocol.Location{URI: uri.URI(snap.URI), Range: toRange(snap, enc, spanOf(r.Range))},
 			Message:  r.Message,
 		})
 	}
 	return d
 }
+
+var diagnosticSeverity = map[analysis.Severity]protocol.DiagnosticSeverity{
+	analysis.SeverityError:   protocol.DiagnosticSeverityError,
+	analysis.SeverityWarning: protocol.DiagnosticSeverityWarning,
+	analysis.SeverityInfo:    protocol.DiagnosticSeverityInformation,
+	analysis.SeverityHint:    protocol.DiagnosticSeverityHint,
+}
+
+// spanOf is the byte span of an analysis range.
+func spanOf(r grammar.Range) Span { return Span{r.Pos.Offset, r.End.Offset} }
 
 func toRange(snap *Snapshot, enc Encoding, sp Span) protocol.Range {
 	return protocol.Range{Start: toPosition(snap.Position(sp.Start, enc)), End: toPosition(snap.Position(sp.End, enc))}
@@ -139,11 +169,9 @@ func documentDiagnostic(ctx context.Context, s *Server, params []byte) (any, err
 		return nil, err
 	}
 	items := toDiagnostics(snap, enc, findings)
-	if p, ok := s.features.(Publisher); ok {
-		// The work the analysis left (see Publisher) runs while the
-		// answer is sent.
-		s.goSafe("settling "+snap.URI, func() { p.Published(snap) })
-	}
+	// The work the analysis left (see Analyzed.Published) runs while the
+	// answer is sent.
+	s.goSafe("settling "+snap.URI, func() { s.published(snap) })
 	return &protocol.RelatedFullDocumentDiagnosticReport{FullDocumentDiagnosticReport: protocol.FullDocumentDiagnosticReport{
 		Kind: string(protocol.DocumentDiagnosticReportKindFull), ResultID: &id, Items: items}}, nil
 }
@@ -308,15 +336,20 @@ func (s *Server) loadDisk(u, real string) (*Snapshot, int64, error) {
 }
 
 func (s *Server) releaseURIs(uris []string) {
-	c, ok := s.features.(DocumentCloser)
-	if !ok {
-		return
-	}
 	for _, u := range uris {
 		if _, open := s.store.Get(u); !open {
-			c.Closed(u)
+			s.features.Closed(u)
 		}
 	}
+}
+
+// published runs the work the analysis leaves for after the diagnostics of
+// snap are out.
+func (s *Server) published(snap *Snapshot) {
+	if h := s.hooks.beforePublished; h != nil {
+		h(snap)
+	}
+	s.features.Published(snap)
 }
 
 // diagnosticScheduler publishes diagnostics for open documents. Each open
@@ -447,7 +480,7 @@ func (d *diagnosticScheduler) publish(snap *Snapshot) {
 	if err != nil {
 		// The user sees that the analysis broke, not stale diagnostics.
 		d.s.logf("%v", err)
-		findings = []Finding{{Severity: SeverityError, Code: "internal-error", Message: "cute-lsp could not analyze this document: " + err.Error()}}
+		findings = []analysis.Finding{{Severity: analysis.SeverityError, Code: "internal-error", Message: "cute-lsp could not analyze this document: " + err.Error()}}
 	}
 	if !d.s.pushEnabled() {
 		return
@@ -462,9 +495,7 @@ func (d *diagnosticScheduler) publish(snap *Snapshot) {
 		Version:     protocol.NewOptional(snap.Version),
 		Diagnostics: toDiagnostics(snap, enc, findings),
 	})
-	if p, ok := d.s.features.(Publisher); ok {
-		p.Published(snap)
-	}
+	d.s.published(snap)
 }
 
 func (s *Server) pushEnabled() bool {

@@ -1,7 +1,6 @@
 package lsp
 
 import (
-	"context"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -10,14 +9,18 @@ import (
 // BenchmarkAnalyzeAfterEdit is the server's side of
 // BenchmarkDiagnosticsAfterEdit without the pipe and the client: the same
 // one-line edits of the 5,000-line sheet, each analyzed with the document's
-// cache and turned into findings. It separates the analysis's cost from the
-// transport's and the test client's.
+// cache and its findings turned into the diagnostics the server publishes.
+// It separates the analysis's cost from the transport's and the test
+// client's.
 func BenchmarkAnalyzeAfterEdit(b *testing.B) {
 	a := NewAnalyzed()
 	lines := strings.Split(generatedSheet(benchLines), "\n")
-	cfg := DefaultConfig()
 	version := int32(1)
-	a.Analyze(context.Background(), NewSnapshot(sheetURI, version, KindSheet, strings.Join(lines, "\n")), cfg)
+	diagnose := func(text string) {
+		snap := NewSnapshot(sheetURI, version, KindSheet, text)
+		toDiagnostics(snap, UTF16, findingsOf(a, snap))
+	}
+	diagnose(strings.Join(lines, "\n"))
 	r := rand.New(rand.NewPCG(2, 2))
 	b.ReportAllocs()
 	for b.Loop() {
@@ -29,6 +32,6 @@ func BenchmarkAnalyzeAfterEdit(b *testing.B) {
 		} else if lines[l] != "" {
 			lines[l] = lines[l][1:]
 		}
-		a.Analyze(context.Background(), NewSnapshot(sheetURI, version, KindSheet, strings.Join(lines, "\n")), cfg)
+		diagnose(strings.Join(lines, "\n"))
 	}
 }

@@ -90,7 +90,7 @@ type fuzzOutcome struct {
 // runFuzzProgram plays a program against a fresh server and checks the
 // answers, and returns how many panics the server recovered: with
 // knownPanic set, a panic naming it is no failure.
-func runFuzzProgram(t testing.TB, data []byte, f Features, knownPanic string) int {
+func runFuzzProgram(t testing.TB, data []byte, f *Analyzed, knownPanic string) int {
 	var log lockedBuffer
 	s := startSession(t, Options{Features: f, Log: &log})
 	s.initialize("utf-8")

@@ -2,7 +2,12 @@ package lsp
 
 import (
 	"context"
+	"fmt"
+	"strings"
 
+	"github.com/cute-lsp/cute-lsp/analysis"
+	"github.com/cute-lsp/cute-lsp/grammar"
+	render "github.com/cute-lsp/cute-lsp/hover"
 	"go.lsp.dev/protocol"
 )
 
@@ -31,13 +36,116 @@ func hover(ctx context.Context, s *Server, params []byte) (any, error) {
 	if snap == nil {
 		return nil, nil
 	}
-	h, ok := s.features.Hover(ctx, snap, cfg, off)
-	if !ok {
+	h := hoverAt(ctx, s.features, snap, enc, cfg, off)
+	if h == nil {
 		return nil, nil
 	}
-	r := toRange(snap, enc, h.Span)
-	return &protocol.Hover{
-		Contents: &protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: h.Markdown + pictureLink(ctx, s, snap, cfg, off, p.TextDocument, p.Position)},
-		Range:    &r,
-	}, nil
+	if link := pictureLink(ctx, s, snap, off, p.TextDocument, p.Position); link != "" {
+		h.Contents.(*protocol.MarkupContent).Value += link
+	}
+	return h, nil
+}
+
+// hoverAt renders the value at off, or is nil when there is none: in a
+// sheet, what the innermost name, call or literal there evaluates to (on an
+// assert's keyword or relation, whether it holds); in a host file, the
+// descriptor there, else the CuTe code value there.
+//
+// A cancelled hover stops before it renders (tables of large layouts are
+// the costly part), and renderings take turns (Analyzed.renderTurn).
+func hoverAt(ctx context.Context, a *Analyzed, snap *Snapshot, enc Encoding, cfg Config, off int) *protocol.Hover {
+	markdown := func(sp Span, md string) *protocol.Hover {
+		r := toRange(snap, enc, sp)
+		return &protocol.Hover{Contents: &protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: md}, Range: &r}
+	}
+	if s := a.sheet(ctx, snap); s != nil {
+		release, ok := a.renderTurn(ctx)
+		if !ok {
+			return nil
+		}
+		defer release()
+		if sp, md, ok := assertHover(s, off); ok {
+			return markdown(sp, md)
+		}
+		t, ok := s.TargetAt(off)
+		if !ok {
+			return nil
+		}
+		return markdown(spanOf(t.Node.Span()), render.Target(t, hoverOptions(cfg)))
+	}
+	if h := a.host(ctx, snap); h != nil {
+		release, ok := a.renderTurn(ctx)
+		if !ok {
+			return nil
+		}
+		defer release()
+		for _, d := range h.Descriptors {
+			sp := spanOf(d.Range)
+			if !sp.Contains(off) {
+				continue
+			}
+			if d.Err != nil {
+				return markdown(sp, "**error:** "+d.Err.Error())
+			}
+			if d.Value == nil {
+				return nil
+			}
+			return markdown(sp, render.Descriptor(d.Node, d.Value, hoverOptions(cfg)))
+		}
+		if cv, ok := h.Code().At(off); ok {
+			return markdown(Span{cv.Start, cv.End}, render.Code(cv, hoverOptions(cfg)))
+		}
+	}
+	return nil
+}
+
+// hoverOptions are the rendering options the configuration sets.
+func hoverOptions(cfg Config) render.Options {
+	opts := render.DefaultOptions
+	if cfg.TableCap > 0 {
+		opts.Limits.MaxRows, opts.Limits.MaxCols = cfg.TableCap, cfg.TableCap
+	}
+	if e, ok := render.ElementNamed(cfg.DefaultElementType); ok {
+		opts.Element = e
+	}
+	if cfg.Arch != "" {
+		opts.Arch = cfg.Arch
+	}
+	return opts
+}
+
+// assertHover tells, on an assert's keyword or relation, whether it holds
+// and what its two sides are; sp is the whole assert.
+func assertHover(s *analysis.Sheet, off int) (sp Span, md string, ok bool) {
+	i := s.StatementAt(off)
+	if i < 0 {
+		return Span{}, "", false
+	}
+	as, ok := s.File.Statements[i].(*grammar.Assert)
+	if !ok {
+		return Span{}, "", false
+	}
+	keyword := Span{as.Pos.Offset, as.Pos.Offset + len("assert")}
+	relation := spanOf(as.OpRange)
+	if !keyword.Contains(off) && !relation.Contains(off) {
+		return Span{}, "", false
+	}
+	env := s.EnvAt(i)
+	side := func(n grammar.Node) string {
+		v, err := analysis.Eval(n, env)
+		if err != nil {
+			return "(error)"
+		}
+		return "`" + analysis.Show(v, analysis.ShowHoverBytes) + "`"
+	}
+	verdict := "holds"
+	if err := s.Results[i].Err; err != nil {
+		verdict = "fails: " + strings.TrimPrefix(analysis.CapMessage(err.Error()), "assert failed: ")
+	}
+	meaning := "the same function (equal size and offsets)"
+	if as.Op == grammar.AssertIs {
+		meaning = "the same representation (shape and stride trees)"
+	}
+	md = fmt.Sprintf("**assert** %s\n\nleft: %s\n\nright: %s\n\n`%s` asks for %s\n", verdict, side(as.Left), side(as.Right), as.Op, meaning)
+	return spanOf(as.Range), md, true
 }

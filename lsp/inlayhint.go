@@ -2,7 +2,9 @@ package lsp
 
 import (
 	"context"
+	"strings"
 
+	"github.com/cute-lsp/cute-lsp/analysis"
 	"go.lsp.dev/protocol"
 )
 
@@ -15,23 +17,33 @@ func inlayHint(ctx context.Context, s *Server, params []byte) (any, error) {
 	if err := decode(params, &p); err != nil {
 		return nil, err
 	}
-	enc, cfg, _ := s.session()
-	out := []protocol.InlayHint{}
+	enc, _, _ := s.session()
 	snap := s.snapshot(string(p.TextDocument.URI))
 	if snap == nil {
-		return out, nil
+		return []protocol.InlayHint{}, nil
 	}
-	for _, h := range s.features.InlayHints(ctx, snap, cfg, fromRange(snap, enc, p.Range)) {
-		ih := protocol.InlayHint{Position: toPosition(snap.Position(h.Offset, enc)), Label: protocol.String(h.Label)}
+	return inlayHints(ctx, s.features, snap, enc, fromRange(snap, enc, p.Range)), nil
+}
+
+// inlayHints are the values of a sheet's bindings and expression
+// statements, and of the CuTe code values of a host file, inside span: type
+// hints after what they annotate (": (4,8):(1,4)").
+func inlayHints(ctx context.Context, a *Analyzed, snap *Snapshot, enc Encoding, span Span) []protocol.InlayHint {
+	var hints []analysis.InlayHint
+	if s := a.sheet(ctx, snap); s != nil {
+		hints = s.InlayHints(span.Start, span.End)
+	} else if h := a.host(ctx, snap); h != nil {
+		hints = h.Code().InlayHints(span.Start, span.End)
+	}
+	out := make([]protocol.InlayHint, 0, len(hints))
+	for _, h := range hints {
 		pad := true
-		if h.Parameter {
-			ih.Kind = protocol.InlayHintKindParameter
-			ih.PaddingRight = &pad
-		} else {
-			ih.Kind = protocol.InlayHintKindType
-			ih.PaddingLeft = &pad
-		}
-		out = append(out, ih)
+		out = append(out, protocol.InlayHint{
+			Position:    toPosition(snap.Position(h.At.Offset, enc)),
+			Label:       protocol.String(strings.TrimSpace(h.Label)),
+			Kind:        protocol.InlayHintKindType,
+			PaddingLeft: &pad,
+		})
 	}
-	return out, nil
+	return out
 }

@@ -30,10 +30,12 @@ func TestLifecycleOpenEditHoverCodeActionShutdown(t *testing.T) {
 		}
 	}
 
-	s.open(sheetURI, brokenSheet)
+	// An unclosed call on line 1, so thr is undefined on line 2.
+	s.open(sheetURI, "tile = (4,8):(1,4)\nthr = composition(tile, (2,2):(1,2)\nval = thr\n")
 	d := s.diagnosticsFor(sheetURI, 1)
-	if len(d.Diagnostics) != 1 || d.Diagnostics[0].Code != "unbalanced-bracket" || d.Diagnostics[0].Range.Start != (lspPos{1, 6}) {
-		t.Fatalf("diagnostics after open = %+v, want one unbalanced-bracket at 1:6", d.Diagnostics)
+	if len(d.Diagnostics) != 2 || d.Diagnostics[0].Code != "syntax" || d.Diagnostics[0].Range.Start != (lspPos{1, 35}) ||
+		d.Diagnostics[1].Code != "undefined-name" || d.Diagnostics[1].Range != (lspRange{lspPos{2, 6}, lspPos{2, 9}}) {
+		t.Fatalf("diagnostics after open = %+v, want a syntax error at 1:35 and thr undefined at 2:6-2:9", d.Diagnostics)
 	}
 
 	var hover struct {
@@ -41,7 +43,7 @@ func TestLifecycleOpenEditHoverCodeActionShutdown(t *testing.T) {
 		Range    lspRange
 	}
 	s.call("textDocument/hover", at(sheetURI, 2, 7), &hover)
-	if !strings.Contains(hover.Contents.Value, "thr = (tile, (2,2)") || hover.Range != (lspRange{lspPos{2, 6}, lspPos{2, 9}}) {
+	if hover.Contents.Kind != "markdown" || !strings.Contains(hover.Contents.Value, "undefined: thr") || hover.Range != (lspRange{lspPos{2, 6}, lspPos{2, 9}}) {
 		t.Errorf("hover = %+v", hover)
 	}
 
@@ -61,8 +63,8 @@ func TestLifecycleOpenEditHoverCodeActionShutdown(t *testing.T) {
 		t.Fatalf("code actions = %+v, want one quick fix", actions)
 	}
 	edit := actions[0].Edit.Changes[sheetURI][0]
-	if edit.NewText != ")" || edit.Range.Start != (lspPos{1, 18}) {
-		t.Fatalf("fix edit = %+v, want ')' inserted at 1:18", edit)
+	if edit.NewText != ")" || edit.Range.Start != (lspPos{1, 35}) {
+		t.Fatalf("fix edit = %+v, want ')' inserted at 1:35", edit)
 	}
 
 	// Apply the fix as an editor would: diagnostics clear at version 2.
@@ -70,15 +72,15 @@ func TestLifecycleOpenEditHoverCodeActionShutdown(t *testing.T) {
 	if d := s.diagnosticsFor(sheetURI, 2); len(d.Diagnostics) != 0 {
 		t.Fatalf("diagnostics after the fix = %+v, want none", d.Diagnostics)
 	}
-	if snap, _ := s.server.store.Get(sheetURI); snap.Line(1) != "thr = (tile, (2,2))" {
+	if snap, _ := s.server.store.Get(sheetURI); snap.Line(1) != "thr = composition(tile, (2,2):(1,2))" {
 		t.Fatalf("line 1 after the fix = %q", snap.Line(1))
 	}
 
 	// A whole-document change replaces the text.
 	s.notify("textDocument/didChange", map[string]any{"textDocument": map[string]any{"uri": sheetURI, "version": 3},
 		"contentChanges": []any{map[string]any{"text": "x = ((\n"}}})
-	if d := s.diagnosticsFor(sheetURI, 3); len(d.Diagnostics) != 2 {
-		t.Fatalf("diagnostics after a full change = %+v", d.Diagnostics)
+	if d := s.diagnosticsFor(sheetURI, 3); len(d.Diagnostics) != 1 || d.Diagnostics[0].Range.Start != (lspPos{0, 6}) {
+		t.Fatalf("diagnostics after a full change = %+v, want the unclosed brackets at 0:6", d.Diagnostics)
 	}
 
 	if code := s.shutdownAndExit(); code != 0 {
@@ -120,37 +122,38 @@ func TestPositionEncodingNegotiation(t *testing.T) {
 	}
 }
 
-// Non-ASCII text before a name: hover and diagnostics must count characters
-// in the negotiated encoding.
+// Non-ASCII text before a name: hover, diagnostics and edits must count
+// characters in the negotiated encoding.
 func TestNonASCIIPositions(t *testing.T) {
 	// "é" is 2 bytes / 1 UTF-16 unit; "😀" is 4 bytes / 2 UTF-16 units.
-	text := "tile = (4,8):(1,4)\n# é😀\nx = \"é😀\" + tile + (1\n"
-	line := "x = \"é😀\" + tile + (1"
-	tileByte := strings.Index(line, "tile")
-	parenByte := strings.LastIndex(line, "(")
+	line := `x = make_tiled_copy(copy_atom("SM75_U32x4_LDSM_N", "é😀"), tile, (1`
+	text := "tile = (4,8):(1,4)\n# é😀\n" + line + "\n"
+	str := strings.Index(line, `"é😀"`)
+	tileByte := strings.Index(line, " tile,") + 1
 	for _, tc := range []struct {
-		enc         string
-		tile, paren int
+		enc               string
+		tile, end, strEnd int
 	}{
-		{"utf-16", tileByte - 3, parenByte - 3}, // é: -1, 😀: -2
-		{"utf-8", tileByte, parenByte},
+		{"utf-16", tileByte - 3, len(line) - 3, str + 5}, // é: -1, 😀: -2
+		{"utf-8", tileByte, len(line), str + 8},
 	} {
 		s := startSession(t, Options{})
 		s.initialize(tc.enc)
 		s.open(sheetURI, text)
 		d := s.diagnosticsFor(sheetURI, 1)
-		if len(d.Diagnostics) != 1 || d.Diagnostics[0].Range.Start != (lspPos{2, tc.paren}) {
-			t.Errorf("%s: diagnostics = %+v, want the '(' at 2:%d", tc.enc, d.Diagnostics, tc.paren)
+		if len(d.Diagnostics) != 1 || d.Diagnostics[0].Code != "syntax" || d.Diagnostics[0].Range.Start != (lspPos{2, tc.end}) {
+			t.Errorf("%s: diagnostics = %+v, want the unclosed brackets at the line's end, 2:%d", tc.enc, d.Diagnostics, tc.end)
+		}
+		// An edit placed by the client's count lands where it means.
+		s.change(sheetURI, 2, lspPos{2, tc.end}, lspPos{2, tc.end}, "))")
+		d = s.diagnosticsFor(sheetURI, 2)
+		if len(d.Diagnostics) != 1 || d.Diagnostics[0].Code != "type-mismatch" || d.Diagnostics[0].Range != (lspRange{lspPos{2, str}, lspPos{2, tc.strEnd}}) {
+			t.Errorf("%s: after closing the brackets: %+v, want the element type \"é😀\" refused at 2:%d-2:%d", tc.enc, d.Diagnostics, str, tc.strEnd)
 		}
 		var hover struct{ Range lspRange }
 		s.call("textDocument/hover", at(sheetURI, 2, tc.tile+1), &hover)
 		if hover.Range != (lspRange{lspPos{2, tc.tile}, lspPos{2, tc.tile + 4}}) {
 			t.Errorf("%s: hover range = %+v, want 2:%d-2:%d", tc.enc, hover.Range, tc.tile, tc.tile+4)
-		}
-		// An edit placed by the client's count lands where it means.
-		s.change(sheetURI, 2, lspPos{2, tc.paren + 2}, lspPos{2, tc.paren + 2}, ")")
-		if d := s.diagnosticsFor(sheetURI, 2); len(d.Diagnostics) != 0 {
-			t.Errorf("%s: after closing the bracket: %+v", tc.enc, d.Diagnostics)
 		}
 	}
 }
@@ -289,8 +292,8 @@ func TestRequestsForUnopenedDocuments(t *testing.T) {
 	s.notify("workspace/didChangeWorkspaceFolders", map[string]any{"event": map[string]any{
 		"added": []any{map[string]any{"uri": fileURI(dir), "name": "disk"}}, "removed": []any{}}})
 	s.call("textDocument/diagnostic", map[string]any{"textDocument": map[string]any{"uri": fileURI(path)}}, &full)
-	if len(full.Items) != 1 {
-		t.Errorf("pull diagnostics of an unopened file on disk: %d items, want 1", len(full.Items))
+	if len(full.Items) != 2 {
+		t.Errorf("pull diagnostics of an unopened file on disk: %d items, want 2 (the unclosed bracket, thr undefined)", len(full.Items))
 	}
 }
 
@@ -335,7 +338,13 @@ func TestPanicInHandlerAnswersAndServerLives(t *testing.T) {
 	s.call("textDocument/hover", at(sheetURI, 2, 7), nil)
 
 	// A panicking feature inside a real handler, too.
-	s2 := startSession(t, Options{Features: panickingFeatures{}})
+	// A nil-map write in the hover feature's rendering: a real runtime panic.
+	panicking := NewAnalyzed()
+	panicking.beforeRender = func() {
+		var m map[string]int
+		m["boom"]++
+	}
+	s2 := startSession(t, Options{Features: panicking})
 	s2.initialize()
 	s2.open(sheetURI, brokenSheet)
 	if e := s2.callErr("textDocument/hover", at(sheetURI, 0, 0)); e.Code != -32603 {
@@ -351,7 +360,7 @@ func TestPanicInHandlerAnswersAndServerLives(t *testing.T) {
 // requests that need the analysis answer InternalError, and the server
 // goes on.
 func TestPanicInAnalysis(t *testing.T) {
-	s := startSession(t, Options{Features: panickingAnalysis{}})
+	s := startSession(t, Options{hooks: serverHooks{beforeAnalysis: func(*Snapshot) { panic("analysis exploded") }}})
 	s.initialize()
 	s.open(sheetURI, brokenSheet)
 	d := s.diagnosticsFor(sheetURI, 1)
@@ -364,20 +373,6 @@ func TestPanicInAnalysis(t *testing.T) {
 		}
 	}
 	s.call("textDocument/hover", at(sheetURI, 2, 7), nil)
-}
-
-type panickingAnalysis struct{ Fallback }
-
-func (panickingAnalysis) Analyze(context.Context, *Snapshot, Config) []Finding {
-	panic("analysis exploded")
-}
-
-type panickingFeatures struct{ Fallback }
-
-func (panickingFeatures) Hover(context.Context, *Snapshot, Config, int) (Hover, bool) {
-	var m map[string]int
-	m["boom"]++ // a nil-map write: a real runtime panic
-	return Hover{}, false
 }
 
 func TestDidChangeConfiguration(t *testing.T) {
@@ -455,8 +450,8 @@ func TestPullDiagnostics(t *testing.T) {
 			t.Errorf("open document reported with version %v, want 3", it.Version)
 		}
 	}
-	if len(got) != 3 || got["a.cute"] != 1 || got["b.cute"] != 1 || got["e.cute"] != 3 {
-		t.Errorf("workspace diagnostics per file = %v, want a.cute:1 b.cute:1 (open text) e.cute:3, nothing else", got)
+	if len(got) != 3 || got["a.cute"] != 2 || got["b.cute"] != 1 || got["e.cute"] != 1 {
+		t.Errorf("workspace diagnostics per file = %v, want a.cute:2 b.cute:1 (open text) e.cute:1, nothing else", got)
 	}
 	s.notify("workspace/didChangeWorkspaceFolders", map[string]any{"event": map[string]any{
 		"added": []any{}, "removed": []any{map[string]any{"uri": fileURI(extra), "name": "extra"}}}})
@@ -508,6 +503,17 @@ func TestOtherFeaturesEndToEnd(t *testing.T) {
 	if len(refs) != 2 {
 		t.Errorf("references = %d, want 2 (the comment does not count)", len(refs))
 	}
+	s.call("textDocument/references", map[string]any{"textDocument": doc, "position": lspPos{0, 1}, "context": map[string]any{"includeDeclaration": false}}, &refs)
+	if len(refs) != 1 {
+		t.Errorf("references without the declaration = %d, want 1", len(refs))
+	}
+	s.call("textDocument/definition", at(sheetURI, 1, 4), &defs)
+	if len(defs) != 0 {
+		t.Errorf("definition from a comment = %+v, want none", defs)
+	}
+	if e := s.callErr("textDocument/rename", map[string]any{"textDocument": doc, "position": lspPos{0, 1}, "newName": "thr"}); e.Code != -32602 {
+		t.Errorf("rename onto a bound name: %+v", e)
+	}
 	var edit struct {
 		Changes map[string][]struct{ NewText string }
 	}
@@ -528,10 +534,13 @@ func TestOtherFeaturesEndToEnd(t *testing.T) {
 	if len(tokens.Data) == 0 || len(tokens.Data)%5 != 0 {
 		t.Errorf("semantic tokens = %v", tokens.Data)
 	}
-	var edits []struct{ NewText string }
+	var edits []struct {
+		Range   lspRange
+		NewText string
+	}
 	s.call("textDocument/formatting", map[string]any{"textDocument": doc, "options": map[string]any{"tabSize": 4, "insertSpaces": true}}, &edits)
-	if len(edits) != 2 {
-		t.Errorf("formatting edits = %+v, want the trailing blanks and the final newline", edits)
+	if want := "tile = (4,8):(1,4)\n# tile in a comment\nthr = tile\nval = thr\n"; len(edits) != 1 || edits[0].NewText != want || edits[0].Range != (lspRange{lspPos{0, 0}, lspPos{3, 9}}) {
+		t.Errorf("formatting edits = %+v, want the whole text, its trailing blanks gone and a final newline", edits)
 	}
 	var sig any
 	s.call("textDocument/signatureHelp", at(sheetURI, 0, 8), &sig)

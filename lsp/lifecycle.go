@@ -191,9 +191,7 @@ func didClose(_ context.Context, s *Server, params []byte) error {
 	uri := string(p.TextDocument.URI)
 	s.store.Close(uri)
 	s.diags.forget(uri)
-	if c, ok := s.features.(DocumentCloser); ok {
-		c.Closed(uri)
-	}
+	s.features.Closed(uri)
 	return nil
 }
 

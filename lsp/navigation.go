@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 
+	"github.com/cute-lsp/cute-lsp/analysis"
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
@@ -15,14 +16,6 @@ func init() {
 	requestHandlers[protocol.MethodTextDocumentPrepareRename] = prepareRename
 }
 
-func toLocations(snap *Snapshot, enc Encoding, spans []Span) protocol.LocationSlice {
-	out := make(protocol.LocationSlice, 0, len(spans))
-	for _, sp := range spans {
-		out = append(out, protocol.Location{URI: uri.URI(snap.URI), Range: toRange(snap, enc, sp)})
-	}
-	return out
-}
-
 func definition(ctx context.Context, s *Server, params []byte) (any, error) {
 	var p protocol.DefinitionParams
 	if err := decode(params, &p); err != nil {
@@ -32,7 +25,7 @@ func definition(ctx context.Context, s *Server, params []byte) (any, error) {
 	if snap == nil {
 		return protocol.LocationSlice{}, nil
 	}
-	return toLocations(snap, enc, s.features.Definition(ctx, snap, off)), nil
+	return definitions(ctx, s.features, snap, enc, off), nil
 }
 
 func references(ctx context.Context, s *Server, params []byte) (any, error) {
@@ -44,7 +37,7 @@ func references(ctx context.Context, s *Server, params []byte) (any, error) {
 	if snap == nil {
 		return protocol.LocationSlice{}, nil
 	}
-	return toLocations(snap, enc, s.features.References(ctx, snap, off, p.Context.IncludeDeclaration)), nil
+	return referencesTo(ctx, s.features, snap, enc, off, p.Context.IncludeDeclaration), nil
 }
 
 func prepareRename(ctx context.Context, s *Server, params []byte) (any, error) {
@@ -56,8 +49,7 @@ func prepareRename(ctx context.Context, s *Server, params []byte) (any, error) {
 	if snap == nil {
 		return nil, nil
 	}
-	defs := s.features.Definition(ctx, snap, off)
-	if len(defs) == 0 {
+	if _, sym := symbolAt(ctx, s.features, snap, off); sym == nil {
 		return nil, nil
 	}
 	word := snap.WordAt(off)
@@ -77,9 +69,74 @@ func rename(ctx context.Context, s *Server, params []byte) (any, error) {
 	if snap == nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "no document %s", p.TextDocument.URI)
 	}
-	edits, err := s.features.Rename(ctx, snap, off, p.NewName)
+	edit, err := renameEdit(ctx, s.features, snap, enc, off, p.NewName)
 	if err != nil {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error())
 	}
+	return edit, nil
+}
+
+// symbolAt is the sheet binding the name at off defines or reads, with the
+// sheet's analysis; sym is nil when there is none (and in other documents).
+func symbolAt(ctx context.Context, a *Analyzed, snap *Snapshot, off int) (s *analysis.Sheet, sym *analysis.Symbol) {
+	s = a.sheet(ctx, snap)
+	if s == nil {
+		return nil, nil
+	}
+	sym = s.SymbolAt(off)
+	if sym == nil || sym.Def == nil {
+		return s, nil
+	}
+	return s, sym
+}
+
+// definitions is where the name at off is bound, in this document.
+func definitions(ctx context.Context, a *Analyzed, snap *Snapshot, enc Encoding, off int) protocol.LocationSlice {
+	_, sym := symbolAt(ctx, a, snap, off)
+	if sym == nil {
+		return protocol.LocationSlice{}
+	}
+	return protocol.LocationSlice{location(snap, enc, spanOf(sym.Def.Name.Range))}
+}
+
+// referencesTo are the uses of the name at off, its binding included when
+// includeDecl is set.
+func referencesTo(ctx context.Context, a *Analyzed, snap *Snapshot, enc Encoding, off int, includeDecl bool) protocol.LocationSlice {
+	s, sym := symbolAt(ctx, a, snap, off)
+	if sym == nil {
+		return protocol.LocationSlice{}
+	}
+	refs := s.References(sym, includeDecl)
+	out := make(protocol.LocationSlice, 0, len(refs))
+	for _, r := range refs {
+		out = append(out, location(snap, enc, spanOf(r)))
+	}
+	return out
+}
+
+// renameEdit renames the name at off to newName wherever it is read and
+// bound, or says why it cannot.
+func renameEdit(ctx context.Context, a *Analyzed, snap *Snapshot, enc Encoding, off int, newName string) (*protocol.WorkspaceEdit, error) {
+	s := a.sheet(ctx, snap)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if s == nil {
+		return nil, errNoSheet
+	}
+	edits, err := s.Rename(off, newName)
+	if err != nil {
+		return nil, err
+	}
 	return workspaceEdit(snap, enc, edits), nil
+}
+
+type renameError string
+
+func (e renameError) Error() string { return string(e) }
+
+const errNoSheet = renameError("names can be renamed in .cute sheets only")
+
+func location(snap *Snapshot, enc Encoding, sp Span) protocol.Location {
+	return protocol.Location{URI: uri.URI(snap.URI), Range: toRange(snap, enc, sp)}
 }

@@ -36,17 +36,11 @@ func init() {
 	requestHandlers[protocol.MethodWorkspaceExecuteCommand] = executeCommand
 }
 
-// Picturer is implemented by a Features that can tell the value at a
-// position (Analyzed does; the fallback cannot evaluate). found is false
-// when nothing with a value is there; err is the value's evaluation error.
-type Picturer interface {
-	ValueAt(ctx context.Context, snap *Snapshot, cfg Config, off int) (v layout.Value, found bool, err error)
-}
-
-// ValueAt is the value hover describes at off: in a sheet the innermost
+// valueAt is the value hover describes at off: in a sheet the innermost
 // name, call or literal there; in a host file the descriptor, else the CuTe
-// code value there.
-func (a *Analyzed) ValueAt(ctx context.Context, snap *Snapshot, _ Config, off int) (layout.Value, bool, error) {
+// code value there. found is false when nothing with a value is there; err
+// is the value's evaluation error.
+func valueAt(ctx context.Context, a *Analyzed, snap *Snapshot, off int) (v layout.Value, found bool, err error) {
 	if s := a.sheet(ctx, snap); s != nil {
 		t, ok := s.TargetAt(off)
 		if !ok {
@@ -79,15 +73,11 @@ func executeCommand(ctx context.Context, s *Server, params []byte) (any, error) 
 	if err != nil {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error())
 	}
-	pic, ok := s.features.(Picturer)
-	if !ok {
-		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "this server's features cannot evaluate values: no pictures")
-	}
-	snap, off, _, cfg := s.at(doc, pos)
+	snap, off, _, _ := s.at(doc, pos)
 	if snap == nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "no document %s", doc.URI)
 	}
-	v, found, err := pic.ValueAt(ctx, snap, cfg, off)
+	v, found, err := valueAt(ctx, s.features, snap, off)
 	switch {
 	case err != nil:
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "no picture: the value at %d:%d does not evaluate: %v", pos.Line+1, pos.Character+1, err)
@@ -210,15 +200,14 @@ func shortValue(v layout.Value) string {
 // value at pos, or "" when there is no picture of it. VS Code runs a
 // command: link when the hover is trusted (editors/vscode trusts the
 // server's markdown); other clients show the link text.
-func pictureLink(ctx context.Context, s *Server, snap *Snapshot, cfg Config, off int, doc protocol.TextDocumentIdentifier, pos protocol.Position) string {
+func pictureLink(ctx context.Context, s *Server, snap *Snapshot, off int, doc protocol.TextDocumentIdentifier, pos protocol.Position) string {
 	s.mu.Lock()
 	links := s.pictureLinks
 	s.mu.Unlock()
-	pic, ok := s.features.(Picturer)
-	if !ok || !links {
+	if !links {
 		return ""
 	}
-	v, found, err := pic.ValueAt(ctx, snap, cfg, off)
+	v, found, err := valueAt(ctx, s.features, snap, off)
 	if !found || err != nil || v == nil || !hasPicture(v) {
 		return ""
 	}

@@ -155,14 +155,3 @@ func TestHoverPictureLink(t *testing.T) {
 		}
 	}
 }
-
-// The parser-free features cannot evaluate: the command says so.
-func TestPictureCommandWithoutEvaluation(t *testing.T) {
-	s := startSession(t, Options{})
-	s.initialize()
-	const uri = "file:///tmp/cute-lsp-test/fallback.cute"
-	s.open(uri, "A = (4,8):(8,1)\n")
-	if e := s.callErr("workspace/executeCommand", pictureCall(uri, 0, 0)); e.Code != -32600 || !strings.Contains(e.Message, "cannot evaluate") {
-		t.Errorf("error %d %q", e.Code, e.Message)
-	}
-}

@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/cute-lsp/cute-lsp/analysis"
 	"github.com/cute-lsp/cute-lsp/project"
 	"go.lsp.dev/protocol"
 )
@@ -87,7 +88,7 @@ func withProject(cfg Config, p *project.Config) Config {
 
 // projectFindings applies the project's severities to a document's
 // findings, and drops them all for a document its excludes name.
-func (s *Server) projectFindings(docURI string, findings []Finding) []Finding {
+func (s *Server) projectFindings(docURI string, findings []analysis.Finding) []analysis.Finding {
 	p := s.projectConfig(docURI)
 	if p == nil {
 		return findings
@@ -95,18 +96,5 @@ func (s *Server) projectFindings(docURI string, findings []Finding) []Finding {
 	if path := filePath(docURI); path != "" && p.Excluded(path) {
 		return nil
 	}
-	if len(p.Severity) == 0 {
-		return findings
-	}
-	kept := findings[:0:0]
-	for _, f := range findings {
-		if l, ok := p.Severity[f.Code]; ok {
-			if l == project.LevelOff {
-				continue
-			}
-			f.Severity = Severity(l) // project.Level numbers severities as LSP does
-		}
-		kept = append(kept, f)
-	}
-	return kept
+	return p.Apply(findings)
 }

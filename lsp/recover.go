@@ -13,13 +13,6 @@ import (
 // Every goroutine the server starts runs under recoverPanic, which reports
 // the panic and lets the server go on.
 
-// panicReporting is implemented by a Features that recovers panics of its
-// own (Analyzed retries a failed incremental analysis from scratch); the
-// server gives it its reporter.
-type panicReporting interface {
-	reportPanicsTo(report func(where string, r any, stack []byte))
-}
-
 // reportPanic writes a recovered panic with its stack to the server's log
 // and tells the client: window/logMessage each time, window/showMessage
 // the first time only, so a panic repeated on every keystroke does not

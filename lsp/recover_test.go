@@ -108,22 +108,15 @@ func TestPanicInSettlingIsRecovered(t *testing.T) {
 	}
 }
 
-// panickingPublisher panics where the work left after diagnostics runs: on
-// the diagnostics goroutine after a push, and on a goroutine of its own
-// after a pull. Either panic used to end the process.
-type panickingPublisher struct {
-	Fallback
-	calls *atomic.Int32
-}
-
-func (p panickingPublisher) Published(*Snapshot) {
-	p.calls.Add(1)
-	panic("publisher exploded")
-}
-
+// A panic where the work left after diagnostics runs: on the diagnostics
+// goroutine after a push, and on a goroutine of its own after a pull.
+// Either panic used to end the process.
 func TestPanicOnDiagnosticsGoroutinesKeepsTheServer(t *testing.T) {
 	var calls atomic.Int32
-	s := startSession(t, Options{Features: panickingPublisher{calls: &calls}})
+	s := startSession(t, Options{hooks: serverHooks{beforePublished: func(*Snapshot) {
+		calls.Add(1)
+		panic("publisher exploded")
+	}}})
 	s.initialize()
 	s.open(sheetURI, brokenSheet)
 	s.diagnosticsFor(sheetURI, 1)

@@ -1,9 +1,11 @@
 // Package lsp is the Language Server Protocol glue of cute-lsp: transport,
 // lifecycle, the document store and the translation between LSP positions
-// and byte offsets. What the server knows about the language comes from a
-// Features value (see features.go); each request handler (hover.go,
-// codeaction.go, diagnostics.go, ...) takes the latest snapshot of its
-// document, calls one Features method and converts the answer.
+// and byte offsets. What the server knows about the language comes from
+// package analysis, through Analyzed (analyzed.go), which analyzes each
+// snapshot once. Each feature has its file (hover.go, codeaction.go,
+// diagnostics.go, ...): its handler takes the latest snapshot of its
+// document and calls the feature's function of that snapshot, which reads
+// the analysis and converts it straight to go.lsp.dev/protocol types.
 package lsp
 
 import (
@@ -27,13 +29,26 @@ const Version = "0.1.0"
 
 // Options configure a Server.
 type Options struct {
-	// Features answers every language question; nil means Fallback.
-	Features Features
+	// Features is the analysis every feature reads; nil means NewAnalyzed().
+	Features *Analyzed
 	// Log receives the server's log lines; nil means os.Stderr. Stdout is the
 	// protocol channel and is never written to otherwise.
 	Log io.Writer
 	// Config is the starting configuration; the zero value means DefaultConfig().
 	Config *Config
+
+	// hooks are the server's own tests' ways to break it on purpose.
+	hooks serverHooks
+}
+
+// serverHooks run at points where the server's tests make it panic or
+// wait; each is nil outside tests.
+type serverHooks struct {
+	// beforeAnalysis runs as the findings of a snapshot are computed.
+	beforeAnalysis func(snap *Snapshot)
+	// beforePublished runs before the work the analysis leaves for after
+	// a snapshot's diagnostics are out (Analyzed.Published).
+	beforePublished func(snap *Snapshot)
 }
 
 // requestFunc answers one request. params is owned by the callee.
@@ -57,7 +72,8 @@ const (
 
 // Server is one language-server session on one connection.
 type Server struct {
-	features Features
+	features *Analyzed
+	hooks    serverHooks
 	store    *Store
 	log      io.Writer
 	logMu    sync.Mutex
@@ -101,6 +117,7 @@ type Server struct {
 func NewServer(opts Options) *Server {
 	s := &Server{
 		features:        opts.Features,
+		hooks:           opts.hooks,
 		store:           NewStore(),
 		log:             opts.Log,
 		exit:            make(chan int, 1),
@@ -110,7 +127,7 @@ func NewServer(opts Options) *Server {
 		extra:           map[string]requestFunc{},
 	}
 	if s.features == nil {
-		s.features = Fallback{}
+		s.features = NewAnalyzed()
 	}
 	if s.log == nil {
 		s.log = os.Stderr
@@ -119,9 +136,7 @@ func NewServer(opts Options) *Server {
 		s.cfg = *opts.Config
 	}
 	s.diags = newDiagnosticScheduler(s)
-	if r, ok := s.features.(panicReporting); ok {
-		r.reportPanicsTo(s.reportPanic)
-	}
+	s.features.reportPanicsTo(s.reportPanic)
 	return s
 }
 

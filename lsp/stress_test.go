@@ -71,7 +71,7 @@ func TestStressRandomEditsAndRequests(t *testing.T) {
 	}
 }
 
-func stress(t *testing.T, f Features) {
+func stress(t *testing.T, f *Analyzed) {
 	ops := 10000
 	if testing.Short() {
 		ops = 2000

@@ -20,24 +20,31 @@ func documentSymbol(ctx context.Context, s *Server, params []byte) (any, error) 
 	if snap == nil {
 		return protocol.DocumentSymbolSlice{}, nil
 	}
-	return toSymbols(snap, enc, s.features.Symbols(ctx, snap)), nil
+	return documentSymbols(ctx, s.features, snap, enc), nil
 }
 
-func toSymbols(snap *Snapshot, enc Encoding, syms []Symbol) protocol.DocumentSymbolSlice {
-	out := make(protocol.DocumentSymbolSlice, 0, len(syms))
-	for _, sym := range syms {
+// documentSymbols outline a sheet: its bindings in order, each with what
+// its value is (none in other documents).
+func documentSymbols(ctx context.Context, a *Analyzed, snap *Snapshot, enc Encoding) protocol.DocumentSymbolSlice {
+	s := a.sheet(ctx, snap)
+	if s == nil {
+		return protocol.DocumentSymbolSlice{}
+	}
+	outline := s.Outline()
+	out := make(protocol.DocumentSymbolSlice, 0, len(outline))
+	for _, o := range outline {
 		ds := protocol.DocumentSymbol{
-			Name:           sym.Name,
-			Kind:           protocol.SymbolKind(sym.Kind),
-			Range:          toRange(snap, enc, sym.Span),
-			SelectionRange: toRange(snap, enc, sym.NameSpan),
+			Name:           o.Name,
+			Kind:           protocol.SymbolKindVariable,
+			Range:          toRange(snap, enc, spanOf(o.Range)),
+			SelectionRange: toRange(snap, enc, spanOf(o.Select)),
 		}
-		if sym.Detail != "" {
-			detail := sym.Detail
+		detail := o.Detail
+		if o.Kind != "" && o.Kind != "error" {
+			detail = o.Kind + " " + detail
+		}
+		if detail = truncate(detail, 80); detail != "" {
 			ds.Detail = &detail
-		}
-		if len(sym.Children) > 0 {
-			ds.Children = toSymbols(snap, enc, sym.Children)
 		}
 		out = append(out, ds)
 	}

@@ -57,9 +57,8 @@ func serveMemoryLimit(physical uint64) int64 {
 }
 
 // features is the language knowledge the server runs with: package
-// analysis (lsp.Fallback is the parser-free stand-in the server's own
-// tests use).
-func features() lsp.Features { return lsp.NewAnalyzed() }
+// analysis.
+func features() *lsp.Analyzed { return lsp.NewAnalyzed() }
 
 // stdioPipe joins stdin and stdout into the connection the server reads and
 // writes; closing it closes stdin, so a blocked read ends.
