@@ -46,6 +46,7 @@ func cutePrint(v layout.Value) string {
 func TestTVCases(t *testing.T) {
 	t.Run("shared", func(t *testing.T) { checkTVCases(t, tvCasesFile) })
 	t.Run("extra", func(t *testing.T) { checkTVCases(t, "testdata/tv/extra_cases.jsonl") })
+	t.Run("more", func(t *testing.T) { checkTVCases(t, "testdata/tv/more_cases.jsonl") })
 }
 
 func checkTVCases(t *testing.T, file string) {

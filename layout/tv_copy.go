@@ -85,7 +85,12 @@ type TiledCopy struct {
 	// ValSrc, ValDst and ValRef are the atom's layouts in elements.
 	ValSrc, ValDst, ValRef Layout
 	TiledTV                Layout   // TiledLayout_TV: (thread, value) -> coordinate in the tile
-	TilerMN                IntTuple // the tile's shape
+	TilerMN                IntTuple // the tile's shape, shape(Tiler_MN)
+	// TilerModes, when set, is Tiler_MN as a tuple of layouts
+	// (make_tiled_copy_C_atom, make_cotiled_copy): the tile is the
+	// elements these layouts pick out of a tensor, mode by mode, rather
+	// than its first TilerMN elements.
+	TilerModes []Layout
 }
 
 // String is the TiledCopy as CuTe's make_tiled_copy_impl takes it.
@@ -93,7 +98,7 @@ func (c TiledCopy) String() string { return c.Format(false) }
 
 // Format prints the TiledCopy, with static marks when asked.
 func (c TiledCopy) Format(static bool) string {
-	return fmt.Sprintf("TiledCopy(%v, %s, %s)", c.Atom, c.TiledTV.Format(static), c.TilerMN.Format(static))
+	return fmt.Sprintf("TiledCopy(%v, %s, %s)", c.Atom, c.TiledTV.Format(static), c.formatTiler(static))
 }
 
 // Size is CuTe's size(TiledCopy): the number of threads, size<0>(TiledTV).
@@ -335,9 +340,9 @@ func (c TiledCopy) Partition(side string, thread int64, l Layout) (Partition, er
 	if l.Rank() < c.TilerMN.Rank() {
 		return Partition{}, errorf(op, CondPartitionTV, "the tensor %v has rank %d, the copy's tile %v rank %d", l, l.Rank(), c.TilerMN, c.TilerMN.Rank())
 	}
-	z, err := ZippedDivide(l, c.TilerMN)
+	z, err := ZippedDivide(l, c.tilerOf())
 	if err != nil {
-		return Partition{}, inOp(op, fmt.Sprintf("zipped_divide(%v, %v)", l, c.TilerMN), err)
+		return Partition{}, inOp(op, fmt.Sprintf("zipped_divide(%v, %s)", l, c.formatTiler(false)), err)
 	}
 	r2t, err := c.ref2trg(op, side == "S")
 	if err != nil {

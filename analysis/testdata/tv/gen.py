@@ -234,6 +234,78 @@ class Gen:
                          'auto c = %s; auto T = make_tensor(make_gmem_ptr(base), %s{}); auto p = c.get_slice(thr(%d)).partition_%s(T); print(p.layout()); printf(" + %%ld", (long)(p.data().get() - base));' % (cexpr, L.cpp(), t, x))
 
 
+def copy_more(g, k):
+    """make_tiled_copy_C_atom, make_tiled_copy_S/D, make_cotiled_copy and
+    retile_S/D: copies whose tile is a tuple of layouts rather than a shape."""
+    r = g.r
+    pre = 'S%d-X%d' % (g.seed, k)
+    kind = r.choice(['c_atom', 'c_atom', 'sd', 'cotiled', 'cotiled'])
+    stores = ['SM90_U32x1_STSM_N', 'SM90_U32x2_STSM_N', 'SM90_U32x4_STSM_N', 'SM90_U16x2_STSM_T',
+              'SM90_U16x4_STSM_T', 'SM90_U16x8_STSM_T', 'UniversalCopy<uint32_t>', 'UniversalCopy<uint64_t>',
+              'UniversalCopy<uint128_t>', 'UniversalCopy<uint16_t>']
+    vt = r.choice(['half_t', 'half_t', 'bfloat16_t', 'float'])
+    op = r.choice(stores)
+    atom_s = 'copy_atom("%s", "%s")' % (op, vt)
+    atom_c = 'Copy_Atom<%s, %s>{}' % (op, vt)
+    if kind in ('c_atom', 'sd'):
+        md = pick_mma(r, [m for m in g.mmas if m['name'].startswith(('SM80_16x8', 'SM75_16x8', 'SM90_64'))])
+        lay = rand_atom_layout(r)
+        mop = md.get('instantiated_as') or md['name']
+        ms = 'make_tiled_mma(mma_atom("%s"), %s)' % (md['name'], lay.sheet())
+        mc = 'make_tiled_mma(%s{}, %s{})' % (mop, lay.cpp())
+        amnk = mnk(md)
+        thr = list(lay.shape) + [1] * (3 - len(lay.shape))
+        tm, tn = amnk[0] * thr[0], amnk[1] * thr[1]
+        nthr = size(tuple(thr)) * size(eval(md['ThrID'].replace('_', '').split(':')[0]))
+        if kind == 'c_atom':
+            sexpr = 'make_tiled_copy_C_atom(%s, %s)' % (atom_s, ms)
+            cexpr = 'make_tiled_copy_C_atom(%s, %s)' % (atom_c, mc)
+        else:
+            x = r.choice('SD')
+            op2 = r.choice(stores)
+            inner_s = 'make_tiled_copy_C(%s, %s)' % (atom_s, ms)
+            inner_c = 'make_tiled_copy_C(%s, %s)' % (atom_c, mc)
+            if r.random() < 0.5:
+                inner_s, inner_c = inner_s.replace('make_tiled_copy_C(', 'make_tiled_copy_C_atom('), inner_c.replace('make_tiled_copy_C(', 'make_tiled_copy_C_atom(')
+            sexpr = 'make_tiled_copy_%s(copy_atom("%s", "%s"), %s)' % (x, op2, vt, inner_s)
+            cexpr = 'make_tiled_copy_%s(Copy_Atom<%s, %s>{}, %s)' % (x, op2, vt, inner_c)
+        tile = (tm, tn)
+        vals = max(tm * tn // max(nthr, 1), 1)
+    else:
+        # an atom's (thread, value) -> address over a data layout of the addresses
+        nt = r.choice([32, 32, 64, 128])
+        nv = r.choice([1, 2, 4, 8])
+        if r.random() < 0.6:
+            atv = Lay((nt, nv), (nv, 1))
+        else:
+            atv = Lay((nt, nv), (1, nt))
+        total = nt * nv * r.choice([1, 1, 2])
+        m = r.choice([d for d in (4, 8, 16, 32, 64, 128) if total % d == 0 and total // d <= 256])
+        n = total // m
+        data = r.choice([Lay((m, n), (n, 1)), Lay((m, n), (1, m)), Lay((m, n))])
+        if r.random() < 0.2:
+            data = Lay((m, n), (n + 1, 1))  # padded: not every address is in the data
+        sexpr = 'make_cotiled_copy(%s, %s, %s)' % (atom_s, atv.sheet(), data.sheet())
+        cexpr = 'make_cotiled_copy(%s, %s{}, %s{})' % (atom_c, atv.cpp(), data.cpp())
+        tile = (m, n)
+        nthr, vals = nt, nv
+    for x in 'SD':
+        g.add(pre + x, 'get_layout%s_TV(%s)' % (x, sexpr), 'auto c = %s; print(c.get_layout%s_TV());' % (cexpr, x))
+    g.add(pre + 'n', 'size(%s)' % sexpr, 'auto c = %s; print(size(c));' % cexpr)
+    for i in range(2):
+        g.add(pre + 't%d' % i, 'tile_size<%d>(%s)' % (i, sexpr), 'auto c = %s; print(tile_size<%d>(c));' % (cexpr, i))
+    for x in 'SD':
+        L = rand_tensor(r, tile[0], tile[1])
+        for t in sorted({0, r.randrange(nthr)}):
+            g.add(pre + 'p%s%d' % (x, t), 'partition_%s(%s, %d, %s)' % (x, sexpr, t, L.sheet()),
+                  'auto c = %s; auto T = make_tensor(make_gmem_ptr(base), %s{}); auto p = c.get_slice(thr(%d)).partition_%s(T); print(p.layout()); printf(" + %%ld", (long)(p.data().get() - base));' % (cexpr, L.cpp(), t, x))
+    # a register fragment (values, m, n) retiled for the copy
+    F = Lay((vals, r.choice([1, 1, 2]), r.choice([1, 2, 4])))
+    for x in 'SD':
+        g.add(pre + 'r%s' % x, 'retile_%s(%s, %s)' % (x, sexpr, F.sheet()),
+              'auto c = %s; auto T = make_tensor(make_rmem_ptr(base), %s{}); print(c.get_slice(thr(0)).retile_%s(T).layout());' % (cexpr, F.cpp(), x))
+
+
 def layout_tv(g, k):
     r = g.r
     a, b = r.choice([(4, 8), (8, 4), (2, 16), (16, 8), (32, 4), (8, 8), (2, 3), (4, 1)])
@@ -248,6 +320,7 @@ PRELUDE = r'''
 #include <cute/tensor.hpp>
 #include <cute/atom/mma_atom.hpp>
 #include <cute/atom/copy_atom.hpp>
+#include <cute/atom/copy_traits_sm90.hpp>
 #include <cstdio>
 #include <cstdlib>
 using namespace cute;
@@ -322,6 +395,7 @@ def main():
     ap.add_argument('--seed', type=int, default=1)
     ap.add_argument('--mma', type=int, default=20)
     ap.add_argument('--copy', type=int, default=20)
+    ap.add_argument('--more', type=int, default=0, help='copies of copy_more (C_atom, S/D, cotiled, retile)')
     ap.add_argument('--batch', type=int, default=60)
     ap.add_argument('--out', required=True)
     a = ap.parse_args()
@@ -335,6 +409,8 @@ def main():
         g.copy(k)
     for k in range(a.copy // 2):
         layout_tv(g, k)
+    for k in range(a.more):
+        copy_more(g, k)
     results = {}
     with tempfile.TemporaryDirectory() as work:
         for i in range(0, len(g.cases), a.batch):
