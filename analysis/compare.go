@@ -63,8 +63,8 @@ func SameFunction(a, b layout.Value) (same bool, why string, err error) {
 		return false, fmt.Sprintf("sizes differ: %d and %d", sa, sb), nil
 	}
 	if sa > maxCompareSize {
-		ca, errA := layout.Apply("coalesce", fa)
-		cb, errB := layout.Apply("coalesce", fb)
+		ca, errA := ApplyOp("coalesce", fa)
+		cb, errB := ApplyOp("coalesce", fb)
 		if errA == nil && errB == nil && ca.String() == cb.String() {
 			return true, "", nil
 		}
@@ -102,7 +102,7 @@ func asFunction(v layout.Value) (function, bool) {
 }
 
 func sizeOf(v layout.Value) (int64, error) {
-	s, err := layout.Apply("size", v)
+	s, err := ApplyOp("size", v)
 	if err != nil {
 		return 0, err
 	}

@@ -178,10 +178,10 @@ func facts(v layout.Value) string {
 	if ok {
 		parts = append(parts, fmt.Sprintf("rank %d", shape.Rank()), fmt.Sprintf("depth %d", shape.Depth()))
 	}
-	if s, err := layout.Apply("size", v); err == nil {
+	if s, err := analysis.ApplyOp("size", v); err == nil {
 		parts = append(parts, "size "+s.String())
 	}
-	if c, err := layout.Apply("cosize", v); err == nil {
+	if c, err := analysis.ApplyOp("cosize", v); err == nil {
 		parts = append(parts, "cosize "+c.String())
 	}
 	var props []string
@@ -244,7 +244,7 @@ func memoryFacts(v layout.Value, opts Options) string {
 		return ""
 	}
 	var b strings.Builder
-	if c, err := layout.Apply("cosize", v); err == nil {
+	if c, err := analysis.ApplyOp("cosize", v); err == nil {
 		if n, ok := c.(layout.IntTuple); ok && n.IsLeaf() && !n.IsUnknown() {
 			fmt.Fprintf(&b, "\nspans %d bytes of %s\n", n.Value()*int64(opts.Element.Bits)/8, opts.Element.Name)
 		}

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/cute-lsp/cute-lsp/analysis"
 	"github.com/cute-lsp/cute-lsp/layout"
 )
 
@@ -180,11 +181,11 @@ func tirxMapSteps(args []layout.Value) string {
 	if !ok {
 		return ""
 	}
-	points, err := layout.Apply("tirx_map", args...)
+	points, err := analysis.ApplyOp("tirx_map", args...)
 	if err != nil {
 		return ""
 	}
-	comps, err := layout.Apply("tirx_split", args...)
+	comps, err := analysis.ApplyOp("tirx_split", args...)
 	if err != nil {
 		return ""
 	}

@@ -200,18 +200,8 @@ func toMixedBits(op string, l Layout, coord IntTuple) (int64, error) {
 	return walk(l.Shape, l.Stride, natural)
 }
 
-// composeLayouts is composition(a, b) of two plain layouts through the registry.
-func composeLayouts(op string, a, b Layout) (Layout, error) {
-	v, err := Apply("composition", a, b)
-	if err != nil {
-		return Layout{}, err
-	}
-	l, ok := v.(Layout)
-	if !ok {
-		return Layout{}, errorf(op, CondComposedNotPlain, "%v o %v = %v", a, b, v)
-	}
-	return l, nil
-}
+// composeLayouts is composition(a, b) of two plain layouts.
+func composeLayouts(_ string, a, b Layout) (Layout, error) { return Composition(a, b) }
 
 // evalCoordInt is l at the coordinate c, as a known integer.
 func evalCoordInt(op string, l Layout, c IntTuple) (int64, error) {

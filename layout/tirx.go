@@ -531,3 +531,16 @@ func tupleText(v []int64) string {
 	}
 	return "(" + strings.Join(parts, ",") + ")"
 }
+
+// TIRxMap is tirx_map(T, x): the point set L(x) of the flat index x.
+func TIRxMap(t TileLayout, flat int64) (PointSet, error) {
+	ps, err := t.MapIndex(flat)
+	return ps, renamed("tirx_map", err)
+}
+
+// TIRxMapCoord is tirx_map(T, c, S): the point set of coordinate c of the
+// shape S, which T must admit. It equals TIRxMap(T, RowMajorIndex(S, c)).
+func TIRxMapCoord(t TileLayout, coord, shape []int64) (PointSet, error) {
+	ps, err := t.Map(shape, coord)
+	return ps, renamed("tirx_map", err)
+}
