@@ -40,6 +40,7 @@ import (
 	"github.com/cute-lsp/cute-lsp/analysis/gmma"
 	"github.com/cute-lsp/cute-lsp/grammar"
 	"github.com/cute-lsp/cute-lsp/layout"
+	"github.com/cute-lsp/cute-lsp/tirx"
 )
 
 // EvalError is an evaluation failure tied to the source: Range is the node
@@ -670,9 +671,9 @@ func kindOf(v layout.Value) string {
 		return "string"
 	case AtomValue:
 		return "atom"
-	case layout.TileLayout:
+	case tirx.Layout:
 		return "TIRx layout"
-	case layout.PointSet:
+	case tirx.PointSet:
 		return "TIRx point set"
 	}
 	return fmt.Sprintf("%T", v)

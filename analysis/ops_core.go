@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/cute-lsp/cute-lsp/layout"
+	"github.com/cute-lsp/cute-lsp/tirx"
 )
 
 // The core operations by their CuTe names, with CuTe's overloads resolved on
@@ -117,7 +118,7 @@ func modeOfArgs(op string, args []layout.Value) ([]layout.Value, error) {
 
 func applySize(args []layout.Value) (layout.Value, error) {
 	if len(args) == 1 {
-		if t, ok := args[0].(layout.TileLayout); ok {
+		if t, ok := args[0].(tirx.Layout); ok {
 			return sizeOfTIRx(t)
 		}
 	}

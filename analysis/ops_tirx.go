@@ -1,6 +1,9 @@
 package analysis
 
-import "github.com/cute-lsp/cute-lsp/layout"
+import (
+	"github.com/cute-lsp/cute-lsp/layout"
+	"github.com/cute-lsp/cute-lsp/tirx"
+)
 
 // Sheet operations on TIRx layouts (tirx.go), and size(T): the product of
 // the shard extents, the number of logical elements T maps.
@@ -12,7 +15,7 @@ import "github.com/cute-lsp/cute-lsp/layout"
 // the same layout reads a coordinate differently under each admitted shape.
 
 // sizeOfTIRx is size(T) of a TIRx layout: the product of its shard extents.
-func sizeOfTIRx(t layout.TileLayout) (layout.Value, error) {
+func sizeOfTIRx(t tirx.Layout) (layout.Value, error) {
 	n, err := t.Size()
 	if err != nil {
 		return nil, layout.Renamed("size", err)
@@ -25,7 +28,7 @@ func applyTIRxMap(args []layout.Value) (layout.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	return layout.TIRxMap(t, flat)
+	return tirx.MapAt(t, flat)
 }
 
 func applyTIRxSplit(args []layout.Value) (layout.Value, error) {
@@ -41,9 +44,9 @@ func applyTIRxSplit(args []layout.Value) (layout.Value, error) {
 }
 
 // soleTIRxArg reads the one argument, a TIRx layout, of op.
-func soleTIRxArg(op string, args []layout.Value) (layout.TileLayout, error) {
+func soleTIRxArg(op string, args []layout.Value) (tirx.Layout, error) {
 	if err := argCount(op, args, 1, 1); err != nil {
-		return layout.TileLayout{}, err
+		return tirx.Layout{}, err
 	}
 	return tirxLayoutArg(op, args[0])
 }
@@ -53,7 +56,7 @@ func applyTIRxAxes(args []layout.Value) (layout.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	return layout.AxisList(t.Axes()), nil
+	return tirx.AxisList(t.Axes()), nil
 }
 
 func applyTIRxReplicas(args []layout.Value) (layout.Value, error) {
@@ -70,62 +73,62 @@ func applyTIRxReplicas(args []layout.Value) (layout.Value, error) {
 
 // tirxElementArgs reads (T, x) or (T, c, S) and returns T and the flat
 // index of the element, checked against T's size.
-func tirxElementArgs(op string, args []layout.Value) (layout.TileLayout, int64, error) {
+func tirxElementArgs(op string, args []layout.Value) (tirx.Layout, int64, error) {
 	if err := argCount(op, args, 2, 3); err != nil {
-		return layout.TileLayout{}, 0, err
+		return tirx.Layout{}, 0, err
 	}
 	t, err := tirxLayoutArg(op, args[0])
 	if err != nil {
-		return layout.TileLayout{}, 0, err
+		return tirx.Layout{}, 0, err
 	}
 	if err := t.Validate(); err != nil {
-		return layout.TileLayout{}, 0, layout.Renamed(op, err)
+		return tirx.Layout{}, 0, layout.Renamed(op, err)
 	}
 	if len(args) == 2 {
 		x, ok := args[1].(layout.IntTuple)
 		switch {
 		case ok && x.IsUnknown():
-			return layout.TileLayout{}, 0, layout.Errorf(op, layout.CondUnknown, "element index ? of %v", t)
+			return tirx.Layout{}, 0, layout.Errorf(op, layout.CondUnknown, "element index ? of %v", t)
 		case ok && x.IsTuple():
-			return layout.TileLayout{}, 0, layout.KindErrorf(op, "coordinate %v needs the logical shape it indexes: %s(T, %v, S) with size(S) == %d", x, op, x, mustSize(t))
+			return tirx.Layout{}, 0, layout.KindErrorf(op, "coordinate %v needs the logical shape it indexes: %s(T, %v, S) with size(S) == %d", x, op, x, mustSize(t))
 		case !ok || !layout.IsPlainInt(x):
-			return layout.TileLayout{}, 0, layout.KindErrorf(op, "expected an element index, got %v (%s)", args[1], layout.KindName(args[1]))
+			return tirx.Layout{}, 0, layout.KindErrorf(op, "expected an element index, got %v (%s)", args[1], layout.KindName(args[1]))
 		}
 		size := mustSize(t)
 		if x.Value() < 0 || x.Value() >= size {
-			return layout.TileLayout{}, 0, layout.Errorf(op, layout.CondTIRxCoord, "element index %d is outside [0, %d), the %d elements of %v", x.Value(), size, size, t)
+			return tirx.Layout{}, 0, layout.Errorf(op, tirx.CondCoord, "element index %d is outside [0, %d), the %d elements of %v", x.Value(), size, size, t)
 		}
 		return t, x.Value(), nil
 	}
 	coord, err := tirxFlatInts(op, "coordinate", args[1])
 	if err != nil {
-		return layout.TileLayout{}, 0, err
+		return tirx.Layout{}, 0, err
 	}
 	shape, err := tirxFlatInts(op, "shape", args[2])
 	if err != nil {
-		return layout.TileLayout{}, 0, err
+		return tirx.Layout{}, 0, err
 	}
 	if err := t.Admits(shape); err != nil {
-		return layout.TileLayout{}, 0, layout.Renamed(op, err)
+		return tirx.Layout{}, 0, layout.Renamed(op, err)
 	}
-	flat, err := layout.RowMajorIndex(shape, coord)
+	flat, err := tirx.RowMajorIndex(shape, coord)
 	if err != nil {
-		return layout.TileLayout{}, 0, layout.Renamed(op, err)
+		return tirx.Layout{}, 0, layout.Renamed(op, err)
 	}
 	return t, flat, nil
 }
 
 // mustSize is the size of a validated layout (Validate has checked it).
-func mustSize(t layout.TileLayout) int64 {
+func mustSize(t tirx.Layout) int64 {
 	n, _ := t.Size()
 	return n
 }
 
-func tirxLayoutArg(op string, v layout.Value) (layout.TileLayout, error) {
-	if t, ok := v.(layout.TileLayout); ok {
+func tirxLayoutArg(op string, v layout.Value) (tirx.Layout, error) {
+	if t, ok := v.(tirx.Layout); ok {
 		return t, nil
 	}
-	return layout.TileLayout{}, layout.KindErrorf(op, "expected a TIRx layout such as S[(8,2):(4@laneid,1)], got %v (%s)", v, layout.KindName(v))
+	return tirx.Layout{}, layout.KindErrorf(op, "expected a TIRx layout such as S[(8,2):(4@laneid,1)], got %v (%s)", v, layout.KindName(v))
 }
 
 // tirxFlatInts reads a coordinate or shape: an integer (rank 1) or a flat

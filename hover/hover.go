@@ -8,6 +8,7 @@ import (
 	"github.com/cute-lsp/cute-lsp/analysis/gmma"
 	"github.com/cute-lsp/cute-lsp/grammar"
 	"github.com/cute-lsp/cute-lsp/layout"
+	"github.com/cute-lsp/cute-lsp/tirx"
 )
 
 // Options are what the user can configure about hovers.
@@ -139,12 +140,12 @@ func valueWith(head string, v layout.Value, opts Options) string {
 	case layout.Tiler:
 		fmt.Fprintf(&b, "tiler with %d modes\n", len(v.Modes))
 		return b.String()
-	case layout.Tag, layout.AxisList:
+	case layout.Tag, tirx.AxisList:
 		return b.String()
-	case layout.TileLayout:
+	case tirx.Layout:
 		b.WriteString(tirxText(v, opts.Limits))
 		return b.String()
-	case layout.PointSet:
+	case tirx.PointSet:
 		b.WriteString(pointSetText(v))
 		return b.String()
 	case layout.IntTuple:

@@ -45,8 +45,12 @@ func KindName(v Value) string { return coreKindName(v) }
 // Described is the kind of v with v itself, for messages: "layout 4:1".
 func Described(v Value) string { return kindName(v) }
 
+// kindNamer is a Value of another package (a TIRx layout) that names its
+// own kind for messages: "a TIRx layout".
+type kindNamer interface{ KindName() string }
+
 func coreKindName(v Value) string {
-	switch v.(type) {
+	switch v := v.(type) {
 	case Layout:
 		return "a layout"
 	case IntTuple:
@@ -59,10 +63,6 @@ func coreKindName(v Value) string {
 		return "a tiler"
 	case Tag:
 		return "a tag"
-	case TileLayout:
-		return "a TIRx layout"
-	case PointSet:
-		return "a TIRx point set"
 	case TiledMMA:
 		return "a TiledMMA"
 	case TiledCopy:
@@ -71,6 +71,8 @@ func coreKindName(v Value) string {
 		return "an MMA atom"
 	case CopyAtom:
 		return "a copy atom"
+	case kindNamer:
+		return v.KindName()
 	}
 	return fmt.Sprintf("%T", v)
 }
@@ -167,3 +169,9 @@ func layoutArg(op string, args []Value, i int) (Layout, error) {
 	}
 	return Layout{}, &Error{Op: op, Detail: fmt.Sprintf("expected a layout, not %s", kindName(args[i])), Kind: true, Arg: i + 1}
 }
+
+// MulChecked is a*b, and false where it overflows int64.
+func MulChecked(a, b int64) (int64, bool) { return mulChecked(a, b) }
+
+// AddChecked is a+b, and false where it overflows int64.
+func AddChecked(a, b int64) (int64, bool) { return addChecked(a, b) }

@@ -509,6 +509,8 @@ func kindName(v Value) string {
 		return "tag " + v.String()
 	case TiledMMA, TiledCopy, MMAAtom, CopyAtom:
 		return coreKindName(v)[2:] + " " + v.String()
+	case kindNamer: // a TIRx layout
+		return v.KindName()[2:] + " " + fmt.Sprint(v)
 	case nil:
 		return "nothing"
 	}

@@ -1,6 +1,9 @@
 package layout
 
-import "sort"
+import (
+	"math/rand/v2"
+	"sort"
+)
 
 // The operations by their CuTe names are analysis's table
 // (analysis/ops_table.go), above this package, which imports none of it.
@@ -18,6 +21,10 @@ type Op struct {
 // TableOps holds the table's operations of the algebra (the analyses of
 // banks, atoms and descriptors left out), sorted by name.
 var TableOps []Op
+
+// WildTIRx draws a TIRx layout (package tirx, above this one) for
+// FuzzEveryOp's wild values; set with TableOps.
+var WildTIRx func(r *rand.Rand) Value
 
 // LookupOp finds an operation of the table by name.
 func LookupOp(name string) (Op, bool) {
