@@ -521,7 +521,7 @@ func opError(n *grammar.Call, oe *OpError, err error) error {
 
 // callOperands lists a call's arguments in the order the algebra takes
 // them: CuTe's template arguments (select<1,3>(L)) come right after the
-// first argument, as the registry's function forms take them
+// first argument, as the table's adapters take them
 // (select(L, 1, 3), replace<N>(L, X) as replace(L, N, X)).
 func callOperands(n *grammar.Call) []grammar.Node {
 	if len(n.Template) == 0 {

@@ -65,14 +65,19 @@ func coreIndexArg(op string, v layout.Value) (int, error) {
 	return int(t.Value()), nil
 }
 
-func coreIndexArgs(op string, args []layout.Value) ([]int, error) {
-	out := make([]int, len(args))
+// maxIndices is how many template indices the adapters read without a
+// heap allocation (more still work).
+const maxIndices = 8
+
+// coreIndexArgs reads template indices into buf.
+func coreIndexArgs(op string, args []layout.Value, buf *[maxIndices]int) ([]int, error) {
+	out := buf[:0]
 	for i, a := range args {
 		n, err := coreIndexArg(op, a)
 		if err != nil {
 			return nil, layout.AtArg(i+2, err) // the indices follow the operand
 		}
-		out[i] = n
+		out = append(out, n)
 	}
 	return out, nil
 }
@@ -92,28 +97,46 @@ func notSupported(op string, v layout.Value) error {
 	return layout.KindErrorf(op, "%s does not apply to %s (%v)", op, layout.KindName(v), v)
 }
 
-// modeOfArgs reads the arguments (X, I...) of size<I...>(X) and its
-// kin: X alone, or its mode I... (of a layout or an integer tuple).
-func modeOfArgs(op string, args []layout.Value) ([]layout.Value, error) {
+// modeArg is X of size<I...>(X) and its kin: X itself, or its mode I...
+// (of a layout or an integer tuple); a layout is held as one, unboxed.
+type modeArg struct {
+	v        layout.Value // when !isLayout
+	l        layout.Layout
+	isLayout bool
+}
+
+func (m modeArg) value() layout.Value {
+	if m.isLayout {
+		return m.l
+	}
+	return m.v
+}
+
+// modeOfArgs reads the arguments (X, I...) of size<I...>(X) and its kin.
+func modeOfArgs(op string, args []layout.Value) (modeArg, error) {
 	if err := argCount(op, args, 1, -1); err != nil {
-		return nil, err
+		return modeArg{}, err
 	}
 	if len(args) == 1 {
-		return args, nil
+		if l, ok := args[0].(layout.Layout); ok {
+			return modeArg{l: l, isLayout: true}, nil
+		}
+		return modeArg{v: args[0]}, nil
 	}
-	is, err := coreIndexArgs(op, args[1:])
+	var buf [maxIndices]int
+	is, err := coreIndexArgs(op, args[1:], &buf)
 	if err != nil {
-		return nil, err
+		return modeArg{}, err
 	}
 	switch v := args[0].(type) {
 	case layout.IntTuple:
 		m, err := layout.GetMode(op, v, is)
-		return []layout.Value{m}, err
+		return modeArg{v: m}, err
 	case layout.Layout:
 		m, err := v.Get(is...)
-		return []layout.Value{m}, err
+		return modeArg{l: m, isLayout: true}, err
 	}
-	return nil, layout.AtArg(1, layout.KindErrorf(op, "%s<I...> takes a mode of a layout or an integer tuple, not of %s", op, layout.KindName(args[0])))
+	return modeArg{}, layout.AtArg(1, layout.KindErrorf(op, "%s<I...> takes a mode of a layout or an integer tuple, not of %s", op, layout.KindName(args[0])))
 }
 
 func applySize(args []layout.Value) (layout.Value, error) {
@@ -125,11 +148,14 @@ func applySize(args []layout.Value) (layout.Value, error) {
 	if v, ok, err := fromInner("size", args, applySize); ok {
 		return v, err
 	}
-	args, err := modeOfArgs("size", args)
+	m, err := modeOfArgs("size", args)
 	if err != nil {
 		return nil, err
 	}
-	switch v := args[0].(type) {
+	if m.isLayout {
+		return intResult(m.l.Size())
+	}
+	switch v := m.v.(type) {
 	case layout.IntTuple:
 		p, err := layout.Product(v)
 		if err != nil {
@@ -139,52 +165,61 @@ func applySize(args []layout.Value) (layout.Value, error) {
 	case sizer:
 		return intResult(v.Size())
 	}
-	return nil, layout.AtArg(1, notSupported("size", args[0]))
+	return nil, layout.AtArg(1, notSupported("size", m.v))
 }
 
 func applyCosize(args []layout.Value) (layout.Value, error) {
 	if v, ok, err := fromInner("cosize", args, applyCosize); ok {
 		return v, err
 	}
-	args, err := modeOfArgs("cosize", args)
+	m, err := modeOfArgs("cosize", args)
 	if err != nil {
 		return nil, err
 	}
-	if v, ok := args[0].(layout.IntTuple); ok && v.IsLeaf() {
-		args = []layout.Value{layout.Layout{Shape: v, Stride: layout.Int(1)}}
+	if v, ok := m.v.(layout.IntTuple); ok && v.IsLeaf() {
+		m = modeArg{l: layout.Layout{Shape: v, Stride: layout.Int(1)}, isLayout: true}
 	}
-	if v, ok := args[0].(cosizer); ok {
+	if m.isLayout {
+		return intResult(m.l.Cosize())
+	}
+	if v, ok := m.v.(cosizer); ok {
 		return intResult(v.Cosize())
 	}
-	return nil, layout.AtArg(1, notSupported("cosize", args[0]))
+	return nil, layout.AtArg(1, notSupported("cosize", m.v))
 }
 
 func applyRank(args []layout.Value) (layout.Value, error) {
 	if v, ok, err := fromInner("rank", args, applyRank); ok {
 		return v, err
 	}
-	args, err := modeOfArgs("rank", args)
+	m, err := modeOfArgs("rank", args)
 	if err != nil {
 		return nil, err
 	}
-	if v, ok := args[0].(ranker); ok {
+	if m.isLayout {
+		return layout.Int(int64(m.l.Rank())), nil
+	}
+	if v, ok := m.v.(ranker); ok {
 		return layout.Int(int64(v.Rank())), nil
 	}
-	return nil, layout.AtArg(1, notSupported("rank", args[0]))
+	return nil, layout.AtArg(1, notSupported("rank", m.v))
 }
 
 func applyDepth(args []layout.Value) (layout.Value, error) {
 	if v, ok, err := fromInner("depth", args, applyDepth); ok {
 		return v, err
 	}
-	args, err := modeOfArgs("depth", args)
+	m, err := modeOfArgs("depth", args)
 	if err != nil {
 		return nil, err
 	}
-	if v, ok := args[0].(depther); ok {
+	if m.isLayout {
+		return layout.Int(int64(m.l.Depth())), nil
+	}
+	if v, ok := m.v.(depther); ok {
 		return layout.Int(int64(v.Depth())), nil
 	}
-	return nil, layout.AtArg(1, notSupported("depth", args[0]))
+	return nil, layout.AtArg(1, notSupported("depth", m.v))
 }
 
 func applyCrd2Idx(args []layout.Value) (layout.Value, error) {
@@ -217,14 +252,25 @@ func applyCrd2Idx(args []layout.Value) (layout.Value, error) {
 }
 
 func applyIdx2Crd(args []layout.Value) (layout.Value, error) {
-	ts, err := tupleArgs("idx2crd", args, 2, 3)
+	if err := argCount("idx2crd", args, 2, 3); err != nil {
+		return nil, err
+	}
+	c, err := tupleAt("idx2crd", args, 0)
 	if err != nil {
 		return nil, err
 	}
-	if len(ts) == 3 {
-		return layout.Idx2CrdStride(ts[0], ts[1], ts[2])
+	s, err := tupleAt("idx2crd", args, 1)
+	if err != nil {
+		return nil, err
 	}
-	return layout.Idx2Crd(ts[0], ts[1])
+	if len(args) == 3 {
+		d, err := tupleAt("idx2crd", args, 2)
+		if err != nil {
+			return nil, err
+		}
+		return layout.Idx2CrdStride(c, s, d)
+	}
+	return layout.Idx2Crd(c, s)
 }
 
 func applyProfiled(op string, args []layout.Value, whole func(layout.Layout) (layout.Layout, error), prof func(layout.Layout, layout.IntTuple) (layout.Layout, error)) (layout.Value, error) {
@@ -368,7 +414,7 @@ func applyFlatten(args []layout.Value) (layout.Value, error) {
 }
 
 // layoutAndIndices reads (L, i0, i1, ...).
-func layoutAndIndices(op string, args []layout.Value, lo, hi int) (layout.Layout, []int, error) {
+func layoutAndIndices(op string, args []layout.Value, lo, hi int, buf *[maxIndices]int) (layout.Layout, []int, error) {
 	if err := argCount(op, args, lo+1, hi+1); err != nil {
 		return layout.Layout{}, nil, err
 	}
@@ -376,7 +422,7 @@ func layoutAndIndices(op string, args []layout.Value, lo, hi int) (layout.Layout
 	if err != nil {
 		return layout.Layout{}, nil, layout.AtArg(1, err)
 	}
-	is, err := coreIndexArgs(op, args[1:])
+	is, err := coreIndexArgs(op, args[1:], buf)
 	if err != nil {
 		return layout.Layout{}, nil, err
 	}
@@ -387,7 +433,8 @@ func applyGroup(args []layout.Value) (layout.Value, error) {
 	if c, ok := firstComposed(args); ok {
 		return onInner("group", c, args, applyGroup)
 	}
-	l, is, err := layoutAndIndices("group", args, 2, 2)
+	var buf [maxIndices]int
+	l, is, err := layoutAndIndices("group", args, 2, 2, &buf)
 	if err != nil {
 		return nil, err
 	}
@@ -398,7 +445,8 @@ func applyTake(args []layout.Value) (layout.Value, error) {
 	if c, ok := firstComposed(args); ok {
 		return onInner("take", c, args, applyTake)
 	}
-	l, is, err := layoutAndIndices("take", args, 2, 2)
+	var buf [maxIndices]int
+	l, is, err := layoutAndIndices("take", args, 2, 2, &buf)
 	if err != nil {
 		return nil, err
 	}
@@ -406,7 +454,8 @@ func applyTake(args []layout.Value) (layout.Value, error) {
 }
 
 func applySelect(args []layout.Value) (layout.Value, error) {
-	l, is, err := layoutAndIndices("select", args, 1, -2)
+	var buf [maxIndices]int
+	l, is, err := layoutAndIndices("select", args, 1, -2, &buf)
 	if err != nil {
 		return nil, err
 	}
@@ -417,7 +466,8 @@ func applyLayoutGet(args []layout.Value) (layout.Value, error) {
 	if c, ok := firstComposed(args); ok {
 		return onInner("layout", c, args, applyLayoutGet)
 	}
-	l, is, err := layoutAndIndices("layout", args, 0, -2)
+	var buf [maxIndices]int
+	l, is, err := layoutAndIndices("layout", args, 0, -2, &buf)
 	if err != nil {
 		return nil, err
 	}
@@ -537,7 +587,8 @@ func applyStride(args []layout.Value) (layout.Value, error) {
 
 // modeLayout reads (L, I...) of shape<I...>(L) and stride<I...>(L): the mode of L at I....
 func modeLayout(op string, args []layout.Value) (layout.Layout, error) {
-	l, is, err := layoutAndIndices(op, args, 0, -2)
+	var buf [maxIndices]int
+	l, is, err := layoutAndIndices(op, args, 0, -2, &buf)
 	if err != nil {
 		return layout.Layout{}, err
 	}
@@ -545,19 +596,19 @@ func modeLayout(op string, args []layout.Value) (layout.Layout, error) {
 }
 
 func applyProduct(args []layout.Value) (layout.Value, error) {
-	ts, err := tupleArgs("product", args, 1, 1)
+	t, err := soleTuple("product", args)
 	if err != nil {
 		return nil, err
 	}
-	return layout.Product(ts[0])
+	return layout.Product(t)
 }
 
 func applySum(args []layout.Value) (layout.Value, error) {
-	ts, err := tupleArgs("sum", args, 1, 1)
+	t, err := soleTuple("sum", args)
 	if err != nil {
 		return nil, err
 	}
-	return layout.Sum(ts[0])
+	return layout.Sum(t)
 }
 
 func applyMax(args []layout.Value) (layout.Value, error) {
@@ -595,24 +646,36 @@ func applyCompactRowMajor(args []layout.Value) (layout.Value, error) {
 }
 
 func applyCompactMajor(op string, args []layout.Value, major layout.Tag) (layout.Value, error) {
-	ts, err := tupleArgs(op, args, 1, 2)
+	if err := argCount(op, args, 1, 2); err != nil {
+		return nil, err
+	}
+	shape, err := tupleAt(op, args, 0)
 	if err != nil {
 		return nil, err
 	}
 	current := layout.Int(1)
-	if len(ts) == 2 {
-		current = ts[1]
+	if len(args) == 2 {
+		if current, err = tupleAt(op, args, 1); err != nil {
+			return nil, err
+		}
 	}
-	return layout.CompactMajor(ts[0], current, major)
+	return layout.CompactMajor(shape, current, major)
 }
 
 // tuplePair reads the two integer-tuple arguments (A, B) of op.
 func tuplePair(op string, args []layout.Value) (layout.IntTuple, layout.IntTuple, error) {
-	ts, err := tupleArgs(op, args, 2, 2)
+	if err := argCount(op, args, 2, 2); err != nil {
+		return layout.IntTuple{}, layout.IntTuple{}, err
+	}
+	a, err := tupleAt(op, args, 0)
 	if err != nil {
 		return layout.IntTuple{}, layout.IntTuple{}, err
 	}
-	return ts[0], ts[1], nil
+	b, err := tupleAt(op, args, 1)
+	if err != nil {
+		return layout.IntTuple{}, layout.IntTuple{}, err
+	}
+	return a, b, nil
 }
 
 func applyInnerProduct(args []layout.Value) (layout.Value, error) {
@@ -736,13 +799,39 @@ func applyElemLess(args []layout.Value) (layout.Value, error) {
 }
 
 func applyCrd2Crd(args []layout.Value) (layout.Value, error) {
-	ts, err := tupleArgs("crd2crd", args, 3, 3)
-	if err != nil {
+	if err := argCount("crd2crd", args, 3, 3); err != nil {
 		return nil, err
+	}
+	var ts [3]layout.IntTuple
+	for i := range ts {
+		t, err := tupleAt("crd2crd", args, i)
+		if err != nil {
+			return nil, err
+		}
+		ts[i] = t
 	}
 	return layout.Crd2Crd(ts[0], ts[1], ts[2])
 }
 
+// soleTuple reads the one integer-tuple argument of op.
+func soleTuple(op string, args []layout.Value) (layout.IntTuple, error) {
+	if err := argCount(op, args, 1, 1); err != nil {
+		return layout.IntTuple{}, err
+	}
+	return tupleAt(op, args, 0)
+}
+
+// tupleAt reads argument i of op as an integer tuple.
+func tupleAt(op string, args []layout.Value, i int) (layout.IntTuple, error) {
+	t, err := coreTupleArg(op, args[i])
+	if err != nil {
+		return layout.IntTuple{}, layout.AtArg(i+1, err)
+	}
+	return t, nil
+}
+
+// tupleArgs reads the lo to hi (-1: any number) integer-tuple arguments of
+// op, for the operations that take any number of them (max, min, gcd).
 func tupleArgs(op string, args []layout.Value, lo, hi int) ([]layout.IntTuple, error) {
 	if err := argCount(op, args, lo, hi); err != nil {
 		return nil, err

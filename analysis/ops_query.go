@@ -51,13 +51,15 @@ func applyGet(args []layout.Value) (layout.Value, error) {
 		return nil, err
 	}
 	if t, ok := args[0].(layout.IntTuple); ok {
-		is, err := coreIndexArgs("get", args[1:])
+		var buf [maxIndices]int
+		is, err := coreIndexArgs("get", args[1:], &buf)
 		if err != nil {
 			return nil, err
 		}
 		return layout.GetMode("get", t, is)
 	}
-	l, is, err := layoutAndIndices("get", args, 1, -2)
+	var buf [maxIndices]int
+	l, is, err := layoutAndIndices("get", args, 1, -2, &buf)
 	if err != nil {
 		return nil, err
 	}
