@@ -74,11 +74,11 @@ func applySwizzle(args []layout.Value) (layout.Value, error) {
 }
 
 func applyUpcast(args []layout.Value) (layout.Value, error) {
-	return castOp("upcast", args, layout.Upcast, layout.UpcastComposed, layout.UpcastSwizzle)
+	return castOp("upcast", args, layout.Upcast, layout.UpcastComposed, layout.UpcastSwizzle, layout.UpcastInteger)
 }
 
 func applyDowncast(args []layout.Value) (layout.Value, error) {
-	return castOp("downcast", args, layout.Downcast, layout.DowncastComposed, layout.DowncastSwizzle)
+	return castOp("downcast", args, layout.Downcast, layout.DowncastComposed, layout.DowncastSwizzle, layout.DowncastInteger)
 }
 
 func applyRecastLayout(args []layout.Value) (layout.Value, error) {
@@ -113,11 +113,13 @@ func composedSliceArgs(args []layout.Value) (layout.IntTuple, layout.Composed, b
 	return coord, c, ok && okc
 }
 
-// castOp dispatches upcast/downcast on a layout, a swizzled layout or a swizzle.
+// castOp is upcast or downcast (op) of a layout, a swizzled layout, a
+// swizzle or an integer offset.
 func castOp(op string, args []layout.Value,
 	plain func(layout.Layout, int64) (layout.Layout, error),
 	composed func(layout.Composed, int64) (layout.Value, error),
 	swizzle func(layout.Swizzle, int64) (layout.Swizzle, error),
+	integer func(layout.IntTuple, int64) (layout.IntTuple, error),
 ) (layout.Value, error) {
 	if len(args) != 2 {
 		return nil, arityError(op, op+"(L, N)", args)
@@ -142,7 +144,7 @@ func castOp(op string, args []layout.Value,
 		return plain(l, n)
 	case layout.IntTuple:
 		if l.IsLeaf() {
-			return layout.CastInteger(op, l, n)
+			return integer(l, n)
 		}
 	}
 	return nil, layout.AtArg(1, layout.Errorf(op, layout.CondComposedOperand, "%s of %v: CuTe casts a layout, a swizzled layout, a swizzle or an integer", op, args[0]))

@@ -132,62 +132,100 @@ func applyZip(args []layout.Value) (layout.Value, error) {
 	return layout.Zip(ls...)
 }
 
-// The partitions answer a layout.Partition: the sliced layout and its
-// offset; of a swizzled layout, layout.PartitionComposed's.
+// The partitions answer a layout.Partition, the sliced layout and its
+// offset; of a swizzled layout, a layout.ComposedPartition. A swizzled
+// layout's swizzle is checked before the other arguments are read.
 
 func applyInnerPartition(args []layout.Value) (layout.Value, error) {
-	return coordPartition("inner_partition", args, 3, layout.InnerPartition)
+	return coordPartition("inner_partition", args, 3, layout.InnerPartition, layout.InnerPartitionComposed)
 }
 
 func applyOuterPartition(args []layout.Value) (layout.Value, error) {
-	return coordPartition("outer_partition", args, 3, layout.OuterPartition)
+	return coordPartition("outer_partition", args, 3, layout.OuterPartition, layout.OuterPartitionComposed)
 }
 
 func applyLocalTile(args []layout.Value) (layout.Value, error) {
-	return coordPartition("local_tile", args, 4, layout.LocalTile)
+	return coordPartition("local_tile", args, 4, layout.LocalTile, layout.LocalTileComposed)
 }
 
-// coordPartition is op(L, T, c [, proj]) (at most most arguments).
-func coordPartition(name string, args []layout.Value, most int, f func(layout.Layout, layout.Value, layout.IntTuple) (layout.Partition, error)) (layout.Value, error) {
-	if len(args) > 0 {
-		if c, ok := args[0].(layout.Composed); ok {
-			return layout.PartitionComposed(name, c, args[1:]...)
+// coordPartition is op(L, T, c [, proj]) (at most most arguments) of a
+// layout (f) or a swizzled layout (fc).
+func coordPartition(name string, args []layout.Value, most int,
+	f func(layout.Layout, layout.Value, layout.IntTuple) (layout.Partition, error),
+	fc func(layout.Composed, layout.Value, layout.IntTuple) (layout.ComposedPartition, error),
+) (layout.Value, error) {
+	c, composed := firstComposed(args)
+	if composed {
+		if err := c.Outer.Validate(name); err != nil {
+			return nil, err
 		}
 	}
 	if err := wantArgs(name, args, 3, most); err != nil {
 		return nil, err
 	}
-	l, err := layoutArg(name, args, 0)
-	if err != nil {
-		return nil, err
+	var l layout.Layout
+	if !composed {
+		var err error
+		if l, err = layoutArg(name, args, 0); err != nil {
+			return nil, err
+		}
 	}
-	c, ok := args[2].(layout.IntTuple)
+	// The projection is read first for a swizzled layout, after the
+	// coordinate for a plain one, as each form always has.
+	proj, hasProj := layout.IntTuple{}, len(args) == 4
+	if hasProj && composed {
+		var ok bool
+		if proj, ok = args[3].(layout.IntTuple); !ok {
+			return nil, layout.Errorf(name, "", "the projection %v is not an IntTuple", args[3])
+		}
+	}
+	coord, ok := args[2].(layout.IntTuple)
 	if !ok {
 		return nil, layout.Errorf(name, "", "the coordinate %v is not an IntTuple", args[2])
 	}
-	if len(args) == 4 {
-		proj, ok := args[3].(layout.IntTuple)
-		if !ok {
+	if hasProj && !composed {
+		if proj, ok = args[3].(layout.IntTuple); !ok {
 			return nil, layout.Errorf(name, "", "the projection %v is not an IntTuple", args[3])
 		}
-		return layout.LocalTileProj(l, args[1], c, proj)
 	}
-	return f(l, args[1], c)
+	if hasProj {
+		if composed {
+			return layout.LocalTileProjComposed(c, args[1], coord, proj)
+		}
+		return layout.LocalTileProj(l, args[1], coord, proj)
+	}
+	if composed {
+		return fc(c, args[1], coord)
+	}
+	return f(l, args[1], coord)
 }
 
 func applyLocalPartition(args []layout.Value) (layout.Value, error) {
 	const name = "local_partition"
-	if len(args) > 0 {
-		if c, ok := args[0].(layout.Composed); ok {
-			return layout.PartitionComposed(name, c, args[1:]...)
+	c, composed := firstComposed(args)
+	if composed {
+		if err := c.Outer.Validate(name); err != nil {
+			return nil, err
 		}
 	}
 	if err := wantArgs(name, args, 3, 4); err != nil {
 		return nil, err
 	}
-	l, err := layoutArg(name, args, 0)
-	if err != nil {
-		return nil, err
+	var l layout.Layout
+	if !composed {
+		var err error
+		if l, err = layoutArg(name, args, 0); err != nil {
+			return nil, err
+		}
+	}
+	// The projection is read first for a swizzled layout, last for a
+	// plain one, as each form always has.
+	proj, hasProj := layout.IntTuple{}, len(args) == 4
+	if hasProj && composed {
+		var ok bool
+		if proj, ok = args[3].(layout.IntTuple); !ok {
+			return nil, layout.Errorf(name, "", "the projection %v is not an IntTuple", args[3])
+		}
 	}
 	tile, err := layoutArg(name, args, 1)
 	if err != nil {
@@ -197,11 +235,17 @@ func applyLocalPartition(args []layout.Value) (layout.Value, error) {
 	if !ok {
 		return nil, layout.Errorf(name, layout.CondUnknown, "the index %v must be an integer", args[2])
 	}
-	if len(args) == 4 {
-		proj, ok := args[3].(layout.IntTuple)
-		if !ok {
+	if hasProj && !composed {
+		if proj, ok = args[3].(layout.IntTuple); !ok {
 			return nil, layout.Errorf(name, "", "the projection %v is not an IntTuple", args[3])
 		}
+	}
+	switch {
+	case composed && hasProj:
+		return layout.LocalPartitionProjComposed(c, tile, i, proj)
+	case composed:
+		return layout.LocalPartitionComposed(c, tile, i)
+	case hasProj:
 		return layout.LocalPartitionProj(l, tile, i, proj)
 	}
 	return layout.LocalPartition(l, tile, i)

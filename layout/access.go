@@ -103,16 +103,21 @@ func MinOf(ts ...IntTuple) (IntTuple, error) { return reduceLeaves("min", ts, mi
 // GcdOf is CuTe's gcd over ts; see MaxOf.
 func GcdOf(ts ...IntTuple) (IntTuple, error) { return reduceLeaves("gcd", ts, cuteGcd) }
 
-// CastInteger is CuTe's upcast<N> (op "upcast") or downcast<N> of an
-// integer offset m: m / N (a static m must divide) or m * N.
-func CastInteger(op string, m IntTuple, n int64) (Value, error) {
+// UpcastInteger is CuTe's upcast<N> of an integer offset m: m / N (a
+// static m must divide).
+func UpcastInteger(m IntTuple, n int64) (IntTuple, error) {
 	if n <= 0 {
-		return nil, errorf(op, CondCastFactor, "N = %d", n)
+		return m, errorf("upcast", CondCastFactor, "N = %d", n)
 	}
-	if op == "upcast" {
-		return divideOffset(op, m, n)
+	return divideOffset("upcast", m, n)
+}
+
+// DowncastInteger is CuTe's downcast<N> of an integer offset m: m * N.
+func DowncastInteger(m IntTuple, n int64) (IntTuple, error) {
+	if n <= 0 {
+		return m, errorf("downcast", CondCastFactor, "N = %d", n)
 	}
-	return scaleLeaf(op, m, n)
+	return scaleLeaf("downcast", m, n)
 }
 
 // ComposeSwizzle is CuTe's composition(Sw, off, inner): the swizzled layout
@@ -140,34 +145,6 @@ func intArg(v Value) (int64, bool) {
 		return 0, false
 	}
 	return t.Value(), true
-}
-
-// wantArgs checks the argument count of op.
-func wantArgs(op string, args []Value, least, most int) error {
-	if len(args) >= least && len(args) <= most {
-		return nil
-	}
-	want := fmt.Sprint(least)
-	if most > least {
-		want = fmt.Sprintf("%d to %d", least, most)
-	}
-	return kindErrorf(op, "takes %s arguments, got %d", want, len(args))
-}
-
-// layoutArg is argument i of op as a layout; an integer N is the layout N:1.
-func layoutArg(op string, args []Value, i int) (Layout, error) {
-	switch v := args[i].(type) {
-	case Layout:
-		return v, nil
-	case IntTuple:
-		if v.IsLeaf() {
-			if err := checkIntLeaf(op, v); err != nil {
-				return Layout{}, err
-			}
-			return Layout{Shape: v, Stride: Int(1)}, nil
-		}
-	}
-	return Layout{}, &Error{Op: op, Detail: fmt.Sprintf("expected a layout, not %s", kindName(args[i])), Kind: true, Arg: i + 1}
 }
 
 // MulChecked is a*b, and false where it overflows int64.
