@@ -6,7 +6,7 @@ PREFIX ?= /usr/local
 # GOFLAGS turns it off; outside a git checkout it records nothing and still builds.
 BUILD = $(GO) build -buildvcs=auto
 
-.PHONY: build install test example bench bench-lsp fuzz
+.PHONY: build install test example bench bench-ops bench-lsp fuzz
 build:
 	$(BUILD) -o bin/cute-lsp ./cmd/cute-lsp
 
@@ -55,6 +55,14 @@ example: build
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+# coalesce, complement, composition, right_inverse, logical_divide and logical_product on the
+# cases of ../shared/bench/pycute_cases.json through the table of operations (the path of a
+# sheet's call, hover and eval), then pycute's figures on the same cases (CUTLASS, default
+# /work/cutlass, holds python/pycute) and the ratio pycute/ours (internal/benchops).
+CUTLASS ?= /work/cutlass
+bench-ops:
+	CUTLASS=$(CUTLASS) $(GO) run ./internal/benchops -cases ../shared/bench/pycute_cases.json -pycute ../shared/bench/pycute_bench.py
 
 # cute-lsp beside mlir-lsp-server on one large document at 500 to 200,000 lines, interleaved
 # rounds, with ratios (testdata/bench/peer.py, client ../shared/bench/lsp_peer.py; about 10

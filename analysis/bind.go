@@ -40,6 +40,7 @@ import (
 	"github.com/cute-lsp/cute-lsp/analysis/gmma"
 	"github.com/cute-lsp/cute-lsp/grammar"
 	"github.com/cute-lsp/cute-lsp/layout"
+	"github.com/cute-lsp/cute-lsp/tirx"
 )
 
 // EvalError is an evaluation failure tied to the source: Range is the node
@@ -376,7 +377,7 @@ func (b binder) composed(n *grammar.Composed) (layout.Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		v, err = layout.Apply("composition", outer, v)
+		v, err = composition(outer, v)
 		if err != nil {
 			return nil, b.algebraError(n, "composition", err, st, stages[i+1])
 		}
@@ -457,22 +458,27 @@ func (b binder) angleList(n *grammar.AngleList) (layout.Value, error) {
 	return t, nil
 }
 
-// call evaluates a CuTe operation by its CuTe name.
+// call evaluates a call of an operation of the table by its name: the
+// entry is looked up once here, its arguments evaluated (a bare word the
+// operation reads as a Keyword), and its Apply called.
 func (b binder) call(n *grammar.Call) (layout.Value, error) {
-	if op, ok := sheetOps[n.Fun.Name]; ok {
-		if len(n.Template) > 0 {
-			return nil, &EvalError{Range: templateSpan(n), Code: CodeType,
-				Message: fmt.Sprintf("%s takes no template arguments: %s", op.Name, op.Signature)}
-		}
-		return b.sheetCall(n, op)
-	}
-	op, ok := layout.LookupOp(n.Fun.Name)
+	op, ok := lookupOp(n.Fun.Name)
 	if !ok {
 		return nil, &EvalError{Range: n.Fun.Range, Code: CodeUnknownOp, Message: fmt.Sprintf("unknown operation %s", n.Fun.Name)}
+	}
+	if op.Analysis && len(n.Template) > 0 {
+		return nil, &EvalError{Range: templateSpan(n), Code: CodeType,
+			Message: fmt.Sprintf("%s takes no template arguments: %s", op.Name, op.Signature)}
 	}
 	written := callOperands(n)
 	args := make([]layout.Value, len(written))
 	for i, a := range written {
+		if name, ok := a.(*grammar.Name); ok && op.isKeyword(name.Name) {
+			if _, bound, _ := b.env.Lookup(name.Name); !bound {
+				args[i] = Keyword(name.Name)
+				continue
+			}
+		}
 		v, err := b.operand(n, a)
 		if err != nil {
 			return nil, err
@@ -481,17 +487,41 @@ func (b binder) call(n *grammar.Call) (layout.Value, error) {
 	}
 	v, err := op.Apply(args)
 	if err != nil {
+		var oe *OpError
+		if errors.As(err, &oe) {
+			return nil, opError(n, oe, err)
+		}
 		return nil, b.argumentError(n, op.Name, err, written)
 	}
-	if check, ok := algebraChecks[op.Name]; ok && b.sites != nil {
-		*b.sites = append(*b.sites, CallSite{Call: n, Op: Op{Name: op.Name, Check: check}, Args: args, Result: v})
+	if op.Check != nil && b.sites != nil {
+		*b.sites = append(*b.sites, CallSite{Call: n, Op: *op, Args: args, Result: v})
 	}
 	return v, nil
 }
 
+// opError is an analysis operation's refusal (OpError) at the argument it
+// names, with its suggestions as fixes there.
+func opError(n *grammar.Call, oe *OpError, err error) error {
+	at := n.Span()
+	if oe.Arg >= 1 && oe.Arg <= len(n.Args) {
+		at = n.Args[oe.Arg-1].Span()
+	}
+	code := oe.Code
+	if code == "" {
+		code = CodeType
+	}
+	e := &EvalError{Range: at, Code: code, Message: err.Error(), Err: err}
+	if oe.Arg >= 1 && oe.Arg <= len(n.Args) {
+		for _, text := range oe.Suggest {
+			e.Fixes = append(e.Fixes, Fix{Title: "Change to " + text, Edits: []Edit{{at, text}}})
+		}
+	}
+	return e
+}
+
 // callOperands lists a call's arguments in the order the algebra takes
 // them: CuTe's template arguments (select<1,3>(L)) come right after the
-// first argument, as the registry's function forms take them
+// first argument, as the table's adapters take them
 // (select(L, 1, 3), replace<N>(L, X) as replace(L, N, X)).
 func callOperands(n *grammar.Call) []grammar.Node {
 	if len(n.Template) == 0 {
@@ -641,9 +671,9 @@ func kindOf(v layout.Value) string {
 		return "string"
 	case AtomValue:
 		return "atom"
-	case layout.TileLayout:
+	case tirx.Layout:
 		return "TIRx layout"
-	case layout.PointSet:
+	case tirx.PointSet:
 		return "TIRx point set"
 	}
 	return fmt.Sprintf("%T", v)
@@ -658,7 +688,7 @@ func swizzledLayout(outer layout.Value, offset layout.IntTuple, inner layout.Val
 	}
 	in, ok := inner.(layout.Layout)
 	if !ok {
-		return layout.Apply("composition", sw, inner)
+		return composition(sw, inner)
 	}
 	return layout.Composed{Outer: sw, Offset: offset, Inner: in}, nil
 }

@@ -5,12 +5,13 @@ import (
 
 	"github.com/cute-lsp/cute-lsp/grammar"
 	"github.com/cute-lsp/cute-lsp/layout"
+	"github.com/cute-lsp/cute-lsp/tirx"
 )
 
 // tirxIter is a bound iter with the nodes it was written as, so that a
 // check on it points at its own extent or stride.
 type tirxIter struct {
-	layout.Iter
+	tirx.Iter
 	extent, stride grammar.Node
 }
 
@@ -18,52 +19,52 @@ type tirxIter struct {
 // TileLayout. Extents are integers or sheet names bound to integers;
 // strides are integers (on the memory axis m) or n@axis. Every check of
 // TileLayout.Validate is made here first, on the term that breaks it.
-func (b binder) tirx(n *grammar.TirxLayout) (layout.TileLayout, error) {
+func (b binder) tirx(n *grammar.TirxLayout) (tirx.Layout, error) {
 	if n.Shard == nil {
-		return layout.TileLayout{}, b.fail(n, CodeAlgebra,
-			"a TIRx layout starts with its shard S[...]: replicas alone place no element (%s)", layout.CondTIRxShard)
+		return tirx.Layout{}, b.fail(n, CodeAlgebra,
+			"a TIRx layout starts with its shard S[...]: replicas alone place no element (%s)", tirx.CondShard)
 	}
 	shard, err := b.tirxIters(n.Shard)
 	if err != nil {
-		return layout.TileLayout{}, err
+		return tirx.Layout{}, err
 	}
 	var replicas []tirxIter
 	for _, r := range n.Replicas {
 		its, err := b.tirxIters(r)
 		if err != nil {
-			return layout.TileLayout{}, err
+			return tirx.Layout{}, err
 		}
 		replicas = append(replicas, its...)
 	}
 	// The running product, through TileLayout's own checked arithmetic:
 	// the iter at which it overflows is the one to point at.
-	var t layout.TileLayout
+	var t tirx.Layout
 	for k, it := range shard {
 		t.Shard = append(t.Shard, it.Iter)
 		if _, err := t.Size(); err != nil {
-			before, _ := layout.TileLayout{Shard: t.Shard[:k]}.Size()
-			return layout.TileLayout{}, &EvalError{Range: it.extent.Span(), Code: CodeOverflow, Err: err,
+			before, _ := tirx.Layout{Shard: t.Shard[:k]}.Size()
+			return tirx.Layout{}, &EvalError{Range: it.extent.Span(), Code: CodeOverflow, Err: err,
 				Message: fmt.Sprintf("the shard extents overflow int64 at iter %d: %d elements before it, times extent %d", k, before, it.Extent)}
 		}
 	}
 	for k, it := range replicas {
 		t.Replica = append(t.Replica, it.Iter)
 		if _, err := t.ReplicaCount(); err != nil {
-			before, _ := layout.TileLayout{Replica: t.Replica[:k]}.ReplicaCount()
-			return layout.TileLayout{}, &EvalError{Range: it.extent.Span(), Code: CodeAlgebra, Err: err,
-				Message: fmt.Sprintf("replica iter %d makes more than %d replica combinations (%d before it, times extent %d): too many to enumerate", k, layout.MaxReplicas, before, it.Extent)}
+			before, _ := tirx.Layout{Replica: t.Replica[:k]}.ReplicaCount()
+			return tirx.Layout{}, &EvalError{Range: it.extent.Span(), Code: CodeAlgebra, Err: err,
+				Message: fmt.Sprintf("replica iter %d makes more than %d replica combinations (%d before it, times extent %d): too many to enumerate", k, tirx.MaxReplicas, before, it.Extent)}
 		}
 	}
-	seen := map[layout.Axis]grammar.Node{}
+	seen := map[tirx.Axis]grammar.Node{}
 	for _, o := range n.Offsets {
 		av, err := b.tirxOffset(o)
 		if err != nil {
-			return layout.TileLayout{}, err
+			return tirx.Layout{}, err
 		}
 		if first, dup := seen[av.Axis]; dup {
-			return layout.TileLayout{}, &EvalError{Range: o.Span(), Code: CodeAlgebra,
+			return tirx.Layout{}, &EvalError{Range: o.Span(), Code: CodeAlgebra,
 				Message: fmt.Sprintf("a second offset on axis %s: %s after %s (%s; write their sum, %s)",
-					av.Axis, grammar.Print(o, grammar.Cute), grammar.Print(first, grammar.Cute), layout.CondTIRxOffset, offsetSum(t.Offset, av)),
+					av.Axis, grammar.Print(o, grammar.Cute), grammar.Print(first, grammar.Cute), tirx.CondOffset, offsetSum(t.Offset, av)),
 				Related: []Related{{first.Span(), "the first offset on " + string(av.Axis)}}}
 		}
 		seen[av.Axis] = o
@@ -72,18 +73,18 @@ func (b binder) tirx(n *grammar.TirxLayout) (layout.TileLayout, error) {
 	// Span reaches the extreme value of each axis, so it overflows exactly
 	// when some element's point does.
 	if _, err := t.Span(); err != nil {
-		return layout.TileLayout{}, &EvalError{Range: n.Range, Code: CodeOverflow, Err: err,
+		return tirx.Layout{}, &EvalError{Range: n.Range, Code: CodeOverflow, Err: err,
 			Message: err.Error()}
 	}
 	if err := t.Validate(); err != nil { // what the checks above missed, if anything
-		return layout.TileLayout{}, &EvalError{Range: n.Range, Code: CodeAlgebra, Message: err.Error(), Err: err}
+		return tirx.Layout{}, &EvalError{Range: n.Range, Code: CodeAlgebra, Message: err.Error(), Err: err}
 	}
 	return t, nil
 }
 
 // offsetSum is the single offset term that replaces av and the earlier
 // term on its axis, or a description when their sum overflows.
-func offsetSum(offsets []layout.AxisValue, av layout.AxisValue) string {
+func offsetSum(offsets []tirx.AxisValue, av tirx.AxisValue) string {
 	for _, o := range offsets {
 		if o.Axis != av.Axis {
 			continue
@@ -92,7 +93,7 @@ func offsetSum(offsets []layout.AxisValue, av layout.AxisValue) string {
 		if (o.Value >= 0) == (av.Value >= 0) && (sum >= 0) != (o.Value >= 0) {
 			return "one term (their sum overflows int64)"
 		}
-		if av.Axis == layout.MemoryAxis {
+		if av.Axis == tirx.MemoryAxis {
 			return fmt.Sprint(sum)
 		}
 		return fmt.Sprintf("%d@%s", sum, av.Axis)
@@ -120,13 +121,13 @@ func (b binder) tirxIters(p *grammar.TirxPart) ([]tirxIter, error) {
 		}
 		if e <= 0 {
 			return nil, &EvalError{Range: extents[k].Span(), Code: CodeNonPositiveShape,
-				Message: fmt.Sprintf("extent %d of iter %d of %s[...]: an iter takes at least one step (%s)", e, k, p.Kind, layout.CondTIRxExtent)}
+				Message: fmt.Sprintf("extent %d of iter %d of %s[...]: an iter takes at least one step (%s)", e, k, p.Kind, tirx.CondExtent)}
 		}
 		stride, axis, err := b.tirxTerm(strides[k], "stride")
 		if err != nil {
 			return nil, err
 		}
-		its[k] = tirxIter{Iter: layout.Iter{Extent: e, Stride: stride, Axis: axis}, extent: extents[k], stride: strides[k]}
+		its[k] = tirxIter{Iter: tirx.Iter{Extent: e, Stride: stride, Axis: axis}, extent: extents[k], stride: strides[k]}
 	}
 	return its, nil
 }
@@ -168,11 +169,11 @@ func (b binder) tirxInt(n grammar.Node, what string) (int64, error) {
 
 // tirxTerm binds a stride or an offset term: n@axis, or n alone on the
 // memory axis m.
-func (b binder) tirxTerm(n grammar.Node, what string) (int64, layout.Axis, error) {
+func (b binder) tirxTerm(n grammar.Node, what string) (int64, tirx.Axis, error) {
 	basis, ok := n.(*grammar.Basis)
 	if !ok {
 		v, err := b.tirxInt(n, what)
-		return v, layout.MemoryAxis, err
+		return v, tirx.MemoryAxis, err
 	}
 	if _, unknown := basis.Count.(*grammar.Unknown); unknown {
 		return 0, "", b.fail(n, CodeUnknownValue, "a TIRx %s needs a value known before run time, not ?", what)
@@ -189,18 +190,18 @@ func (b binder) tirxTerm(n grammar.Node, what string) (int64, layout.Axis, error
 		return 0, "", &EvalError{Range: m.Range, Code: CodeType,
 			Message: fmt.Sprintf("@%s is a CuTe mode number; a TIRx %s names an axis, as in %d@laneid (or is written bare for the memory axis m)", m.Text, what, v)}
 	}
-	return v, layout.Axis(m.Axis), nil
+	return v, tirx.Axis(m.Axis), nil
 }
 
 // tirxOffset binds one "+ n@axis" term.
-func (b binder) tirxOffset(n grammar.Node) (layout.AxisValue, error) {
+func (b binder) tirxOffset(n grammar.Node) (tirx.AxisValue, error) {
 	switch n.(type) {
 	case *grammar.Int, *grammar.Basis:
 	default:
-		return layout.AxisValue{}, b.fail(n, CodeType, "a TIRx offset is an integer or a term such as 5@warpid")
+		return tirx.AxisValue{}, b.fail(n, CodeType, "a TIRx offset is an integer or a term such as 5@warpid")
 	}
 	v, axis, err := b.tirxTerm(n, "offset")
-	return layout.AxisValue{Axis: axis, Value: v}, err
+	return tirx.AxisValue{Axis: axis, Value: v}, err
 }
 
 func article(noun string) string {

@@ -14,7 +14,7 @@ import (
 
 // Code is the CuTe code of a C++/CUDA or Python file (layouts written as
 // code, not descriptors): what package source read, evaluated on demand by
-// CuTe's operations (layout.Apply), as CuTe C++ would evaluate it.
+// CuTe's operations (the table, opTable), as CuTe C++ would evaluate it.
 //
 // Evaluation never reports an error: code this evaluator cannot resolve (a
 // name bound elsewhere, a type it does not know, an operation CuTe would

@@ -6,7 +6,7 @@ import (
 )
 
 // The CuTe C++ and DSL spellings evaluated by Code, mapped onto the
-// algebra's operations (layout.Apply): one evaluator for both languages.
+// operations of the table (opTable): one evaluator for both languages.
 
 // tupleTypes build integer tuples from their template or call arguments.
 var tupleTypes = map[string]bool{
@@ -207,7 +207,8 @@ func (c *Code) call(n *source.Call, sc scope, depth int) (layout.Value, error) {
 		}
 		args = append(args, kw...)
 	}
-	if _, ok := layout.LookupOp(name); !ok || name == "swizzle" {
+	op, ok := lookupOp(name)
+	if !ok || op.Analysis || name == "swizzle" {
 		return nil, errUnresolved
 	}
 	all := append(args, targs...)
@@ -218,7 +219,7 @@ func (c *Code) call(n *source.Call, sc scope, depth int) (layout.Value, error) {
 			}
 		}
 	}
-	return apply(name, all...)
+	return applyOp(op, all...)
 }
 
 // runTimeAlgebra are the operations the algebra builds as CuTe does with
@@ -368,9 +369,18 @@ func firstDotted(s string) string {
 	return s
 }
 
-// apply calls an operation of the algebra; any refusal is "no value".
+// apply calls the operation named name; any refusal is "no value".
 func apply(name string, args ...layout.Value) (layout.Value, error) {
-	v, err := layout.Apply(name, args...)
+	op, ok := lookupOp(name)
+	if !ok {
+		return nil, errUnresolved
+	}
+	return applyOp(op, args...)
+}
+
+// applyOp calls op; any refusal is "no value".
+func applyOp(op *Op, args ...layout.Value) (layout.Value, error) {
+	v, err := op.Apply(args)
 	if err != nil {
 		return nil, errUnresolved
 	}

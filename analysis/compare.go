@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/cute-lsp/cute-lsp/layout"
+	"github.com/cute-lsp/cute-lsp/tirx"
 )
 
 // maxCompareSize bounds how many offsets SameFunction enumerates; past it the
@@ -37,8 +38,8 @@ func SameFunction(a, b layout.Value) (same bool, why string, err error) {
 		}
 		return false, "the values differ", nil
 	}
-	ta, tirxA := a.(layout.TileLayout)
-	tb, tirxB := b.(layout.TileLayout)
+	ta, tirxA := a.(tirx.Layout)
+	tb, tirxB := b.(tirx.Layout)
 	if tirxA && tirxB {
 		return sameMapping(ta, tb)
 	}
@@ -63,8 +64,8 @@ func SameFunction(a, b layout.Value) (same bool, why string, err error) {
 		return false, fmt.Sprintf("sizes differ: %d and %d", sa, sb), nil
 	}
 	if sa > maxCompareSize {
-		ca, errA := layout.Apply("coalesce", fa)
-		cb, errB := layout.Apply("coalesce", fb)
+		ca, errA := ApplyOp("coalesce", fa)
+		cb, errB := ApplyOp("coalesce", fb)
 		if errA == nil && errB == nil && ca.String() == cb.String() {
 			return true, "", nil
 		}
@@ -102,7 +103,7 @@ func asFunction(v layout.Value) (function, bool) {
 }
 
 func sizeOf(v layout.Value) (int64, error) {
-	s, err := layout.Apply("size", v)
+	s, err := ApplyOp("size", v)
 	if err != nil {
 		return 0, err
 	}
@@ -115,7 +116,7 @@ func sizeOf(v layout.Value) (int64, error) {
 
 // sameMapping reports whether two TIRx layouts map every logical index to
 // the same set of points; an axis one layout does not name reads as 0 there.
-func sameMapping(a, b layout.TileLayout) (bool, string, error) {
+func sameMapping(a, b tirx.Layout) (bool, string, error) {
 	sa, err := a.Size()
 	if err != nil {
 		return false, "", err
@@ -147,7 +148,7 @@ func sameMapping(a, b layout.TileLayout) (bool, string, error) {
 	return true, "", nil
 }
 
-func unionAxes(a, b []layout.Axis) []layout.Axis {
+func unionAxes(a, b []tirx.Axis) []tirx.Axis {
 	out := slices.Clone(a)
 	for _, x := range b {
 		if !slices.Contains(out, x) {
@@ -158,7 +159,7 @@ func unionAxes(a, b []layout.Axis) []layout.Axis {
 }
 
 // pointKeys is a point set with every point written on axes, in one order.
-func pointKeys(ps layout.PointSet, axes []layout.Axis) []string {
+func pointKeys(ps tirx.PointSet, axes []tirx.Axis) []string {
 	keys := make([]string, len(ps))
 	for i, p := range ps {
 		var b strings.Builder

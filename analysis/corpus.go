@@ -31,7 +31,7 @@ func EvalCorpusCase(c CorpusCase) (layout.Value, error) {
 		}
 		args[i] = v
 	}
-	return layout.Apply(c.Op, args...)
+	return ApplyOp(c.Op, args...)
 }
 
 func corpusArg(a any) (layout.Value, error) {

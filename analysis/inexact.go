@@ -12,16 +12,6 @@ import (
 // sheet reproduces CuTe's answer and says where it is not the mathematical
 // one, since a kernel built on it reads or writes the wrong elements.
 
-// algebraChecks are the checks run on successful calls of the algebra's
-// operations, by name.
-var algebraChecks = map[string]func(c *CallSite) []CallFinding{
-	"composition":    checkComposition,
-	"logical_divide": checkDivideSize,
-	"zipped_divide":  checkDivideSize,
-	"tiled_divide":   checkDivideSize,
-	"flat_divide":    checkDivideSize,
-}
-
 // maxCheckedSize bounds the indices checkComposition walks.
 const maxCheckedSize = 1 << 16
 

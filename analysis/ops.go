@@ -1,24 +1,25 @@
 package analysis
 
 import (
-	"errors"
 	"fmt"
-	"sort"
 
 	"github.com/cute-lsp/cute-lsp/grammar"
 	"github.com/cute-lsp/cute-lsp/layout"
 )
 
-// Op is an operation sheets can call beyond the layout algebra's own
-// (layout.Ops): analyses of layouts, such as shared-memory bank conflicts.
-// Name, Signature, Doc and Apply mean what they mean in layout.Op; calls
-// look these up first, so an analysis operation may not reuse an
-// algebra name.
+// Op is an operation sheets, C++/Python code, hover and `cute-lsp eval`
+// call by its CuTe name: an entry of the one table of operations, opTable
+// (ops_table.go).
 type Op struct {
 	Name      string
-	Signature string // e.g. "bank_conflicts(smem, access, bits [, op] [, vector_bits])"
-	Doc       string // one line: what it computes
-	Apply     func(args []layout.Value) (layout.Value, error)
+	Signature string // e.g. "composition(A, B)"; shown by completion and signature help
+	Doc       string // one line: the definition
+	// Apply reads the arguments, resolving CuTe's overloads on their kinds
+	// (an integer N where a layout is expected means N:1, a tiler applies by
+	// mode, a swizzled layout's inner layout, ...), and calls the algebra or
+	// an analysis with typed arguments. Template parameters (group<0,2>,
+	// upcast<N>) come as integer arguments right after the first, in CuTe's order.
+	Apply func(args []layout.Value) (layout.Value, error)
 	// Keywords are bare words the operation reads as arguments (an
 	// instruction kind, "ldmatrix_x4"): a name in its argument list that
 	// is one of them and not bound in the sheet reaches Apply as a Keyword.
@@ -27,6 +28,10 @@ type Op struct {
 	// sheet (warnings at the call, with quick fixes); sheets run it on
 	// every call in bindings, expressions and asserts.
 	Check func(c *CallSite) []CallFinding
+	// Analysis marks the analyses of layouts that are no CuTe function
+	// (bank conflicts, atoms by name, descriptors): they take no template
+	// arguments, and C++/Python code does not call them.
+	Analysis bool
 }
 
 // Keyword is a bare word passed to an operation that reads it (Op.Keywords).
@@ -95,44 +100,47 @@ func plain(v layout.Value) layout.Value {
 	}
 }
 
-var sheetOps = map[string]Op{}
+// opIndex finds an entry of opTable by name.
+var opIndex = func() map[string]*Op {
+	m := make(map[string]*Op, len(opTable))
+	for i := range opTable {
+		op := &opTable[i]
+		if _, dup := m[op.Name]; dup || i > 0 && opTable[i-1].Name >= op.Name {
+			panic("analysis: opTable is not sorted by name, or lists " + op.Name + " twice")
+		}
+		m[op.Name] = op
+	}
+	return m
+}()
 
-// RegisterOp adds an operation to sheets. Operations are registered from
-// init functions, one call each (see ops_bank.go); a name registered twice
-// or already an algebra operation is a programming error and panics.
-func RegisterOp(op Op) {
-	if _, dup := sheetOps[op.Name]; dup {
-		panic("analysis: operation registered twice: " + op.Name)
-	}
-	if _, dup := layout.LookupOp(op.Name); dup {
-		panic("analysis: operation already in the layout algebra: " + op.Name)
-	}
-	sheetOps[op.Name] = op
+// lookupOp is the table's entry for name: callers resolve it once per
+// call and then call its Apply.
+func lookupOp(name string) (*Op, bool) {
+	op, ok := opIndex[name]
+	return op, ok
 }
 
-// LookupOp finds an operation sheets can call: an analysis operation or a
-// CuTe operation of the algebra.
+// LookupOp finds an operation by its CuTe name.
 func LookupOp(name string) (Op, bool) {
-	if op, ok := sheetOps[name]; ok {
-		return op, true
-	}
-	if op, ok := layout.LookupOp(name); ok {
-		return Op{Name: op.Name, Signature: op.Signature, Doc: op.Doc, Apply: op.Apply}, true
+	if op, ok := opIndex[name]; ok {
+		return *op, true
 	}
 	return Op{}, false
 }
 
-// Ops lists every operation sheets can call, sorted by name.
+// Ops lists every operation, sorted by name.
 func Ops() []Op {
-	var out []Op
-	for _, op := range layout.Ops() {
-		out = append(out, Op{Name: op.Name, Signature: op.Signature, Doc: op.Doc, Apply: op.Apply})
+	return append([]Op(nil), opTable[:]...)
+}
+
+// ApplyOp calls the operation named name on args: the table's look-up and
+// the entry's Apply, the path every caller by name takes.
+func ApplyOp(name string, args ...layout.Value) (layout.Value, error) {
+	op, ok := opIndex[name]
+	if !ok {
+		return nil, &layout.Error{Op: name, Detail: "no such operation"}
 	}
-	for _, op := range sheetOps {
-		out = append(out, op)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	return out
+	return op.Apply(args)
 }
 
 // isKeyword reports whether name is a bare word op reads.
@@ -143,50 +151,6 @@ func (op Op) isKeyword(name string) bool {
 		}
 	}
 	return false
-}
-
-// sheetCall evaluates a call of an analysis operation.
-func (b binder) sheetCall(n *grammar.Call, op Op) (layout.Value, error) {
-	args := make([]layout.Value, len(n.Args))
-	for i, a := range n.Args {
-		if name, ok := a.(*grammar.Name); ok && op.isKeyword(name.Name) {
-			if _, bound, _ := b.env.Lookup(name.Name); !bound {
-				args[i] = Keyword(name.Name)
-				continue
-			}
-		}
-		v, err := b.value(a)
-		if err != nil {
-			return nil, err
-		}
-		args[i] = plain(v)
-	}
-	v, err := op.Apply(args)
-	if err != nil {
-		var oe *OpError
-		if errors.As(err, &oe) {
-			at := n.Span()
-			if oe.Arg >= 1 && oe.Arg <= len(n.Args) {
-				at = n.Args[oe.Arg-1].Span()
-			}
-			code := oe.Code
-			if code == "" {
-				code = CodeType
-			}
-			e := &EvalError{Range: at, Code: code, Message: err.Error(), Err: err}
-			if oe.Arg >= 1 && oe.Arg <= len(n.Args) {
-				for _, text := range oe.Suggest {
-					e.Fixes = append(e.Fixes, Fix{Title: "Change to " + text, Edits: []Edit{{at, text}}})
-				}
-			}
-			return nil, e
-		}
-		return nil, b.algebraError(n, op.Name, err, n.Args...)
-	}
-	if op.Check != nil && b.sites != nil {
-		*b.sites = append(*b.sites, CallSite{Call: n, Op: op, Args: args, Result: v})
-	}
-	return v, nil
 }
 
 // callFinding is a finding of a call as a statement's result keeps it: its

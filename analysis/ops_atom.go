@@ -12,14 +12,9 @@ import (
 
 // mma_atom("NAME") and copy_atom("NAME"): CuTe's atoms by name, with their
 // thread-value layouts as CuTe's traits give them.
-func init() {
-	RegisterOp(Op{Name: "mma_atom", Signature: `mma_atom("NAME")`,
-		Doc:   "the MMA atom CuTe names NAME (SM70/75/80 mma.sync, SM89 fp8, SM90 GMMA, SM100 UMMA): its tile, threads, PTX and A/B/C thread-value layouts",
-		Apply: func(args []layout.Value) (layout.Value, error) { return atomOp("mma_atom", args) }})
-	RegisterOp(Op{Name: "copy_atom", Signature: `copy_atom("NAME" [, "T"])`,
-		Doc:   "the copy atom CuTe names NAME (ldmatrix/stmatrix, cp.async, universal copies, TMA): its threads, PTX and source/destination layouts; with T, CuTe's Copy_Atom<NAME, T>, which the tiled copies take",
-		Apply: func(args []layout.Value) (layout.Value, error) { return atomOp("copy_atom", args) }})
-}
+func applyMMAAtom(args []layout.Value) (layout.Value, error) { return atomOp("mma_atom", args) }
+
+func applyCopyAtom(args []layout.Value) (layout.Value, error) { return atomOp("copy_atom", args) }
 
 // Str is a string argument, as sheets name atoms.
 type Str string

@@ -18,19 +18,12 @@ import (
 // ldmatrix/stmatrix copy_atom(...): the atom fixes the instruction and its
 // (thread, value) map, and smem's 1-D coordinate is then the atom's tile —
 // the elements of each 16-byte row, then the rows (8 per matrix).
-func init() {
-	RegisterOp(Op{Name: "bank_conflicts", Signature: "bank_conflicts(smem, access, bits [, op] [, vector_bits])",
-		Doc:   "shared-memory wavefronts beyond the ideal (one per phase) over every warp instruction of the access; 0 when conflict-free",
-		Apply: bankOp("bank_conflicts", func(r *bank.Report) int64 { return int64(r.Conflicts()) }), Keywords: bankKeywords, Check: checkBank})
-	RegisterOp(Op{Name: "bank_wavefronts", Signature: "bank_wavefronts(smem, access, bits [, op] [, vector_bits])",
-		Doc:   "shared-memory wavefronts of every warp instruction of the access, summed",
-		Apply: bankOp("bank_wavefronts", func(r *bank.Report) int64 { return int64(r.Wavefronts) }), Keywords: bankKeywords, Check: checkBank})
-	RegisterOp(Op{Name: "vector_width", Signature: "vector_width(smem, access, bits [, op] [, vector_bits])",
-		Doc:   "the widest legal access, in bits per lane, that the layouts allow: each thread's values contiguous and aligned in memory (max_common_vector), at most 128 bits",
-		Apply: vectorWidth, Keywords: bankKeywords, Check: checkVectorWidth})
-	RegisterOp(Op{Name: "swizzle_advice", Signature: "swizzle_advice(smem, access, bits [, op] [, vector_bits])",
-		Doc:   "the shared-memory layout, swizzled (Sw<B,M,S> o 0 o inner) or with padded rows, that makes the access conflict-free at its vector width",
-		Apply: swizzleAdvice, Keywords: bankKeywords})
+func applyBankConflicts(args []layout.Value) (layout.Value, error) {
+	return bankOp("bank_conflicts", args, func(r *bank.Report) int64 { return int64(r.Conflicts()) })
+}
+
+func applyBankWavefronts(args []layout.Value) (layout.Value, error) {
+	return bankOp("bank_wavefronts", args, func(r *bank.Report) int64 { return int64(r.Wavefronts) })
 }
 
 // bankKeywords are the instruction kinds the bank operations read.
@@ -191,19 +184,17 @@ func plainInt(v layout.Value) (int64, bool) {
 	return t.Value(), true
 }
 
-func bankOp(name string, count func(*bank.Report) int64) func([]layout.Value) (layout.Value, error) {
-	quantity := strings.TrimPrefix(name, "bank_")
-	return func(args []layout.Value) (layout.Value, error) {
-		a, err := bankAccess(name, args)
-		if err != nil {
-			return nil, err
-		}
-		r, err := bank.AnalyzeAccess(a)
-		if err != nil {
-			return nil, &layout.Error{Op: name, Detail: strings.TrimPrefix(err.Error(), "bank: ")}
-		}
-		return BankValue{Quantity: quantity, N: count(r), Access: a, Report: r}, nil
+// bankOp is the bank operation name: count of the report of its access.
+func bankOp(name string, args []layout.Value, count func(*bank.Report) int64) (layout.Value, error) {
+	a, err := bankAccess(name, args)
+	if err != nil {
+		return nil, err
 	}
+	r, err := bank.AnalyzeAccess(a)
+	if err != nil {
+		return nil, &layout.Error{Op: name, Detail: strings.TrimPrefix(err.Error(), "bank: ")}
+	}
+	return BankValue{Quantity: strings.TrimPrefix(name, "bank_"), N: count(r), Access: a, Report: r}, nil
 }
 
 func vectorWidth(args []layout.Value) (layout.Value, error) {

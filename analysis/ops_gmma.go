@@ -12,12 +12,8 @@ import (
 // gmma_desc(smem, bits [, sm90|sm100]): the matrix descriptor of the first
 // instruction block of a shared-memory tile, as make_gmma_desc (SM90) or
 // make_umma_desc (SM100) computes it.
-func init() {
-	RegisterOp(Op{Name: "gmma_desc", Signature: "gmma_desc(smem, bits [, sm90|sm100])",
-		Doc:      "the GMMA (SM90) or UMMA (SM100) shared-memory matrix descriptor of the tile's first instruction block, as a 64-bit value; hover shows each field decoded",
-		Apply:    gmmaDesc,
-		Keywords: []string{"sm90", "sm100"}})
-}
+// gmmaKeywords are the architectures gmma_desc reads.
+var gmmaKeywords = []string{"sm90", "sm100"}
 
 // DescValue is a descriptor a sheet computed: its 64-bit value, with the
 // report (tiling, block, fields) that hovers show.

@@ -322,16 +322,17 @@ func TestSheetOpsInCompletionAndSignatures(t *testing.T) {
 	}
 }
 
-func TestRegisterOpRefusesDuplicates(t *testing.T) {
-	for _, name := range []string{"bank_conflicts", "composition"} {
-		func() {
-			defer func() {
-				if recover() == nil {
-					t.Errorf("registering %s again did not panic", name)
-				}
-			}()
-			RegisterOp(Op{Name: name})
-		}()
+func TestOpTableEntries(t *testing.T) {
+	if len(opIndex) != len(opTable) {
+		t.Fatalf("%d names for %d entries", len(opIndex), len(opTable))
+	}
+	for _, op := range Ops() {
+		if op.Apply == nil || op.Doc == "" || !strings.HasPrefix(op.Signature, op.Name) {
+			t.Errorf("%s: signature %q, doc %q, apply set %v", op.Name, op.Signature, op.Doc, op.Apply != nil)
+		}
+	}
+	if _, err := ApplyOp("no_such_op"); err == nil || !strings.Contains(err.Error(), "no such operation") {
+		t.Errorf("ApplyOp of an unknown name: %v", err)
 	}
 }
 

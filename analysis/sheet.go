@@ -396,12 +396,12 @@ func walkNames(n grammar.Node, visit func(*grammar.Name, bool)) {
 	case *grammar.Call:
 		// The operation's name is not a sheet name, nor are the bare
 		// words it reads.
-		op, isSheetOp := sheetOps[n.Fun.Name]
+		op, isOp := lookupOp(n.Fun.Name)
 		walkAllNames(n.Template, visit) // select<N>(L): N is a sheet name
 		for _, a := range n.Args {
 			if name, ok := a.(*grammar.Name); ok {
 				_, isTag := tags[name.Name]
-				visit(name, isTag || (isSheetOp && op.isKeyword(name.Name)))
+				visit(name, isTag || (isOp && op.isKeyword(name.Name)))
 				continue
 			}
 			walkNames(a, visit)

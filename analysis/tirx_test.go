@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cute-lsp/cute-lsp/layout"
+	"github.com/cute-lsp/cute-lsp/tirx"
 )
 
 // analyzeClean analyzes a sheet that must have no findings.
@@ -65,7 +65,7 @@ func TestTIRxTensorCoreTileSheet(t *testing.T) {
 	if got := boundString(t, s, "T"); got != "S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid] + 5@warpid" {
 		t.Errorf("T = %s", got)
 	}
-	if _, ok := s.Names["T"].Value.(layout.TileLayout); !ok {
+	if _, ok := s.Names["T"].Value.(tirx.Layout); !ok {
 		t.Errorf("T is a %T", s.Names["T"].Value)
 	}
 	for k, r := range rows {
@@ -116,12 +116,12 @@ func TestTIRxSymbolicExtent(t *testing.T) {
 // String prints what the grammar reads back to the same layout.
 func TestTIRxRoundTrip(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 9))
-	axes := []layout.Axis{layout.MemoryAxis, "laneid", "warpid", "TCol"}
-	iter := func() layout.Iter {
-		return layout.Iter{Extent: 1 + r.Int64N(9), Stride: r.Int64N(40) - 10, Axis: axes[r.IntN(len(axes))]}
+	axes := []tirx.Axis{tirx.MemoryAxis, "laneid", "warpid", "TCol"}
+	iter := func() tirx.Iter {
+		return tirx.Iter{Extent: 1 + r.Int64N(9), Stride: r.Int64N(40) - 10, Axis: axes[r.IntN(len(axes))]}
 	}
 	for range 500 {
-		var l layout.TileLayout
+		var l tirx.Layout
 		for range 1 + r.IntN(4) {
 			l.Shard = append(l.Shard, iter())
 		}
@@ -130,14 +130,14 @@ func TestTIRxRoundTrip(t *testing.T) {
 		}
 		for _, a := range axes {
 			if r.IntN(3) == 0 {
-				l.Offset = append(l.Offset, layout.AxisValue{Axis: a, Value: r.Int64N(40) - 10})
+				l.Offset = append(l.Offset, tirx.AxisValue{Axis: a, Value: r.Int64N(40) - 10})
 			}
 		}
 		v, err := EvalString(l.String())
 		if err != nil {
 			t.Fatalf("%s: %v", l, err)
 		}
-		back, ok := v.(layout.TileLayout)
+		back, ok := v.(tirx.Layout)
 		if !ok || back.String() != l.String() || fmt.Sprint(back) != fmt.Sprint(l) {
 			t.Fatalf("%s reads back as %#v", l, v)
 		}

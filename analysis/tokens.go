@@ -67,14 +67,14 @@ func (s *Sheet) classify(n grammar.Node, out *[]Token) bool {
 	switch n := n.(type) {
 	case *grammar.Call:
 		*out = append(*out, Token{Range: n.Fun.Range, Type: TokenFunction})
-		op, isSheetOp := sheetOps[n.Fun.Name]
+		op, isOp := lookupOp(n.Fun.Name)
 		for _, a := range n.Template {
 			grammar.Inspect(a, func(m grammar.Node) bool { return s.classify(m, out) })
 		}
 		for _, a := range n.Args {
 			// A bare word the operation reads (ldmatrix_x4) is a constant
 			// of the operation, not a sheet name, unless the sheet binds it.
-			if name, ok := a.(*grammar.Name); ok && isSheetOp && op.isKeyword(name.Name) && s.Refs()[name] == nil {
+			if name, ok := a.(*grammar.Name); ok && isOp && op.isKeyword(name.Name) && s.Refs()[name] == nil {
 				*out = append(*out, Token{Range: name.Range, Type: TokenEnumMember})
 				continue
 			}

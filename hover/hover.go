@@ -8,6 +8,7 @@ import (
 	"github.com/cute-lsp/cute-lsp/analysis/gmma"
 	"github.com/cute-lsp/cute-lsp/grammar"
 	"github.com/cute-lsp/cute-lsp/layout"
+	"github.com/cute-lsp/cute-lsp/tirx"
 )
 
 // Options are what the user can configure about hovers.
@@ -139,12 +140,12 @@ func valueWith(head string, v layout.Value, opts Options) string {
 	case layout.Tiler:
 		fmt.Fprintf(&b, "tiler with %d modes\n", len(v.Modes))
 		return b.String()
-	case layout.Tag, layout.AxisList:
+	case layout.Tag, tirx.AxisList:
 		return b.String()
-	case layout.TileLayout:
+	case tirx.Layout:
 		b.WriteString(tirxText(v, opts.Limits))
 		return b.String()
-	case layout.PointSet:
+	case tirx.PointSet:
 		b.WriteString(pointSetText(v))
 		return b.String()
 	case layout.IntTuple:
@@ -178,10 +179,10 @@ func facts(v layout.Value) string {
 	if ok {
 		parts = append(parts, fmt.Sprintf("rank %d", shape.Rank()), fmt.Sprintf("depth %d", shape.Depth()))
 	}
-	if s, err := layout.Apply("size", v); err == nil {
+	if s, err := analysis.ApplyOp("size", v); err == nil {
 		parts = append(parts, "size "+s.String())
 	}
-	if c, err := layout.Apply("cosize", v); err == nil {
+	if c, err := analysis.ApplyOp("cosize", v); err == nil {
 		parts = append(parts, "cosize "+c.String())
 	}
 	var props []string
@@ -244,7 +245,7 @@ func memoryFacts(v layout.Value, opts Options) string {
 		return ""
 	}
 	var b strings.Builder
-	if c, err := layout.Apply("cosize", v); err == nil {
+	if c, err := analysis.ApplyOp("cosize", v); err == nil {
 		if n, ok := c.(layout.IntTuple); ok && n.IsLeaf() && !n.IsUnknown() {
 			fmt.Fprintf(&b, "\nspans %d bytes of %s\n", n.Value()*int64(opts.Element.Bits)/8, opts.Element.Name)
 		}

@@ -5,12 +5,14 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/cute-lsp/cute-lsp/analysis"
 	"github.com/cute-lsp/cute-lsp/layout"
+	"github.com/cute-lsp/cute-lsp/tirx"
 )
 
 // tirxText shows a TIRx layout: its size and replicas, the axes it places
 // elements on with the range each reaches, and its mapping table.
-func tirxText(t layout.TileLayout, lim TableLimits) string {
+func tirxText(t tirx.Layout, lim TableLimits) string {
 	var b strings.Builder
 	size, err := t.Size()
 	if err != nil {
@@ -62,7 +64,7 @@ func tirxText(t layout.TileLayout, lim TableLimits) string {
 // lim.MaxCols points an element and lim.MaxRows rows (but at least one
 // element), saying below what it cut. Every element has as many points as
 // element 0 (L(x) - Base(x) is the same set for every x).
-func tirxTable(t layout.TileLayout, size int64, lim TableLimits) (string, error) {
+func tirxTable(t tirx.Layout, size int64, lim TableLimits) (string, error) {
 	axes := t.Axes()
 	header := []string{"x"}
 	for k := range t.Shard {
@@ -150,7 +152,7 @@ func tirxTable(t layout.TileLayout, size int64, lim TableLimits) (string, error)
 }
 
 // pointSetText describes a mapped point set: how many points, on which axes.
-func pointSetText(s layout.PointSet) string {
+func pointSetText(s tirx.PointSet) string {
 	if len(s) == 0 {
 		return "no points\n"
 	}
@@ -176,15 +178,15 @@ func tirxMapSteps(args []layout.Value) string {
 	if len(args) < 2 {
 		return ""
 	}
-	t, ok := args[0].(layout.TileLayout)
+	t, ok := args[0].(tirx.Layout)
 	if !ok {
 		return ""
 	}
-	points, err := layout.Apply("tirx_map", args...)
+	points, err := analysis.ApplyOp("tirx_map", args...)
 	if err != nil {
 		return ""
 	}
-	comps, err := layout.Apply("tirx_split", args...)
+	comps, err := analysis.ApplyOp("tirx_split", args...)
 	if err != nil {
 		return ""
 	}
@@ -206,7 +208,7 @@ func tirxMapSteps(args []layout.Value) string {
 	}
 	fmt.Fprintf(&b, "%d. split x = %d by the shard extents %v: c = %v\n", step, flat, layout.Ints(extents...), comps)
 	step++
-	offset := map[layout.Axis]int64{}
+	offset := map[tirx.Axis]int64{}
 	for _, o := range t.Offset {
 		offset[o.Axis] += o.Value
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/cute-lsp/cute-lsp/analysis"
 	"github.com/cute-lsp/cute-lsp/layout"
+	"github.com/cute-lsp/cute-lsp/tirx"
 )
 
 func TestTIRxHoverTable(t *testing.T) {
@@ -64,15 +65,15 @@ func TestTIRxHoverValues(t *testing.T) {
 		t.Errorf("empty set: %q", got)
 	}
 	// A layout the binder would refuse still hovers without a panic.
-	bad := layout.TileLayout{Shard: []layout.Iter{{Extent: 1 << 40, Stride: 1, Axis: "m"}, {Extent: 1 << 40, Stride: 1, Axis: "m"}}}
+	bad := tirx.Layout{Shard: []tirx.Iter{{Extent: 1 << 40, Stride: 1, Axis: "m"}, {Extent: 1 << 40, Stride: 1, Axis: "m"}}}
 	if got := Value(bad, DefaultOptions); !strings.Contains(got, "**invalid:**") {
 		t.Errorf("overflowing layout: %s", got)
 	}
-	many := layout.TileLayout{Shard: []layout.Iter{{Extent: 2, Stride: 1, Axis: "m"}}, Replica: []layout.Iter{{Extent: 1 << 10, Stride: 1, Axis: "a"}, {Extent: 1 << 10, Stride: 1, Axis: "b"}}}
+	many := tirx.Layout{Shard: []tirx.Iter{{Extent: 2, Stride: 1, Axis: "m"}}, Replica: []tirx.Iter{{Extent: 1 << 10, Stride: 1, Axis: "a"}, {Extent: 1 << 10, Stride: 1, Axis: "b"}}}
 	if got := Value(many, DefaultOptions); !strings.Contains(got, "**invalid:**") {
 		t.Errorf("too many replicas: %s", got)
 	}
-	far := layout.TileLayout{Shard: []layout.Iter{{Extent: 4, Stride: 1 << 62, Axis: "m"}}}
+	far := tirx.Layout{Shard: []tirx.Iter{{Extent: 4, Stride: 1 << 62, Axis: "m"}}}
 	if got := Value(far, DefaultOptions); !strings.Contains(got, "_no mapping table: ") || strings.Contains(got, "reaches") {
 		t.Errorf("points past int64: %s", got)
 	}

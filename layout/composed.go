@@ -136,125 +136,6 @@ func ComposeLayoutSwizzle(op string, a Layout, sw Swizzle) (Value, error) {
 	return composeSwizzle(op, moved, Int(0), a)
 }
 
-// ComposedComposition is CuTe's composition with a swizzled layout on either
-// side: (Sw o off o L) o B = Sw o off o (L o B); A o (Sw o 0 o L) =
-// (A o Sw) o L with A o Sw as ComposeLayoutSwizzle gives it (CuTe requires the
-// right-hand offset to be 0); Sw o L and Sw1 o Sw2 as ComposeSwizzleLayout and
-// ComposeSwizzles. handled is false when neither side is a swizzle.
-func ComposedComposition(a, b Value) (Value, bool, error) {
-	const op = "composition"
-	switch a := a.(type) {
-	case Swizzle:
-		switch b := b.(type) {
-		case Swizzle:
-			v, err := ComposeSwizzles(a, b)
-			return v, true, err
-		case Layout:
-			v, err := ComposeSwizzleLayout(a, b)
-			return v, true, err
-		case IntTuple:
-			if b.IsLeaf() {
-				v, err := ComposeSwizzleLayout(a, Make(b, Int(1)))
-				return v, true, err
-			}
-		}
-		return nil, true, errorf(op, CondComposedOperand, "composition(%v, %v)", a, b)
-	case Composed:
-		if err := a.Outer.Validate(op); err != nil {
-			return nil, true, err
-		}
-		inner, err := Apply(op, a.Inner, b)
-		if err != nil {
-			return nil, true, err
-		}
-		v, err := composeSwizzle(op, a.Outer, a.Offset, inner)
-		return v, true, err
-	case NestedComposed:
-		if err := a.Outer.Validate(op); err != nil {
-			return nil, true, err
-		}
-		inner, err := Apply(op, a.Inner, b)
-		if err != nil {
-			return nil, true, err
-		}
-		v, err := composeSwizzle(op, a.Outer, a.Offset, inner)
-		return v, true, err
-	}
-	switch b := b.(type) {
-	case Swizzle:
-		al, ok := asLayout(a)
-		if !ok {
-			return nil, true, errorf(op, CondComposedOperand, "composition(%v, %v)", a, b)
-		}
-		v, err := ComposeLayoutSwizzle(op, al, b)
-		return v, true, err
-	case Composed:
-		al, ok := asLayout(a)
-		if !ok {
-			return nil, true, errorf(op, CondComposedOperand, "composition(%v, %v)", a, b)
-		}
-		if err := b.Outer.Validate(op); err != nil {
-			return nil, true, err
-		}
-		if !isStaticZero(b.Offset) {
-			return nil, true, errorf(op, CondComposedOffset, "composition(%v, %v): the swizzled layout's offset is %v", a, b, b.Offset)
-		}
-		left, err := ComposeLayoutSwizzle(op, al, b.Outer)
-		if err != nil {
-			return nil, true, err
-		}
-		v, err := Apply(op, left, b.Inner)
-		return v, true, err
-	case NestedComposed:
-		return nil, true, errorf(op, CondComposedNesting, "composition(%v, %v)", a, b)
-	}
-	return nil, false, nil
-}
-
-// ComposedInverse is CuTe's right_inverse or left_inverse (op) of
-// Sw o off o L. With a non-zero offset CuTe inverts the parts and keeps them
-// apart, inverse(L) o -off o Sw (a LayoutAfterSwizzle). With offset 0 it is
-// inverse(L) o Sw, which CuTe rewrites as ComposeLayoutSwizzle does, so CuTe rejects it where L's inverse does not carry Sw's masks to
-// masks (often: make_swizzle's static_asserts). A swizzle is its own inverse.
-// Law: for compact L whose size is whole swizzle blocks and whose inverse
-// maps bits to bits in order, the result R is an inverse (C(R(i)) == i for
-// right_inverse, R(C(i)) == i for left_inverse). Elsewhere CuTe's answer,
-// reproduced here, need not be one.
-func ComposedInverse(op string, v Value) (Value, bool, error) {
-	switch c := v.(type) {
-	case Swizzle:
-		if err := c.Validate(op); err != nil {
-			return nil, true, err
-		}
-		return c.Inverse(), true, nil
-	case Composed:
-		if err := c.Outer.Validate(op); err != nil {
-			return nil, true, err
-		}
-		inv, err := Apply(op, c.Inner)
-		if err != nil {
-			return nil, true, err
-		}
-		invl, ok := inv.(Layout)
-		if !ok {
-			return nil, true, errorf(op, CondComposedNotPlain, "%s(%v) = %v", op, c.Inner, inv)
-		}
-		if !isStaticZero(c.Offset) {
-			// CuTe inverts each part and keeps them apart: inverse(L) o -off o Sw.
-			neg, err := negateOffset(op, c.Offset)
-			if err != nil {
-				return nil, true, err
-			}
-			return LayoutAfterSwizzle{Outer: invl, Offset: neg, Inner: c.Outer}, true, nil
-		}
-		r, err := ComposeLayoutSwizzle(op, invl, c.Outer)
-		return r, true, err
-	case NestedComposed:
-		return nil, true, errorf(op, CondComposedNesting, "%s(%v)", op, c)
-	}
-	return nil, false, nil
-}
-
 // MakeSwizzleLayout is CuTe's make_layout(Swizzle<B,M,S>): Sw o 0 o (M+B+|S|):1.
 // CuTe uses the bit count M+B+|S| itself as the domain size (not 2^(M+B+|S|));
 // we reproduce that. An identity swizzle gives the plain layout (M+|S|):1.
@@ -334,21 +215,6 @@ func (n NestedComposed) Eval(i int64) (int64, error) {
 	return n.Outer.apply(s), nil
 }
 
-// ComposedApplyInner is the rule CuTe follows for most operations on a
-// swizzled layout: apply op to the inner layout and keep the swizzle and
-// offset around the result (logical_divide, zipped_divide, the products,
-// tile_to_shape, coalesce, flatten, group, take, layout<I...>).
-func ComposedApplyInner(op string, c Composed, rest ...Value) (Value, error) {
-	if err := c.Outer.Validate(op); err != nil {
-		return nil, err
-	}
-	inner, err := Apply(op, append([]Value{c.Inner}, rest...)...)
-	if err != nil {
-		return nil, err
-	}
-	return composeSwizzle(op, c.Outer, c.Offset, inner)
-}
-
 // offsetValue is the integer a swizzle offset holds.
 func offsetValue(op string, off IntTuple) (int64, error) {
 	if !off.IsLeaf() || off.IsUnknown() || off.IsBasis() {
@@ -422,13 +288,9 @@ func LogicalProductSwizzled(a Layout, tiler Composed) (Value, error) {
 	onlyZY := Make(
 		Tup(Int(m), Int(b), Int(int64(1)<<(s-sw.B)), Int(b), Int(1)),
 		Tup(Int(0), Int(m), Int(0), Int(int64(1)<<(sw.M+s)), Int(0)))
-	projected, err := Apply("composition", onlyZY, tiler.Inner)
+	pl, err := Composition(onlyZY, tiler.Inner)
 	if err != nil {
 		return nil, err
-	}
-	pl, ok := projected.(Layout)
-	if !ok {
-		return nil, errorf(op, CondComposedNotPlain, "%v o %v = %v", onlyZY, tiler.Inner, projected)
 	}
 	n, err := pl.Size()
 	if err != nil {
@@ -466,82 +328,4 @@ func LogicalProductSwizzled(a Layout, tiler Composed) (Value, error) {
 		return nil, err
 	}
 	return composeSwizzle(op, moved, Int(0), product)
-}
-
-// MaxCommonVectorComposed is CuTe's max_common_vector with a swizzled layout
-// on one or both sides: the plain answer for the inner layouts, capped at
-// 2^M (the run a swizzle leaves whole) unless both sides carry the same swizzle.
-func MaxCommonVectorComposed(a, b Value) (Value, bool, error) {
-	const op = "max_common_vector"
-	ca, aok := a.(Composed)
-	cb, bok := b.(Composed)
-	if !aok && !bok {
-		return nil, false, nil
-	}
-	inner := func(v Value) (Layout, error) {
-		switch v := v.(type) {
-		case Composed:
-			return v.Inner, v.Outer.Validate(op)
-		case Layout:
-			return v, nil
-		}
-		return Layout{}, errorf(op, CondComposedOperand, "max_common_vector(%v, %v)", a, b)
-	}
-	la, err := inner(a)
-	if err != nil {
-		return nil, true, err
-	}
-	lb, err := inner(b)
-	if err != nil {
-		return nil, true, err
-	}
-	n, err := MaxCommonVector(la, lb)
-	if err != nil {
-		return nil, true, err
-	}
-	if aok && bok && ca.Outer == cb.Outer {
-		return Int(n), true, nil
-	}
-	if aok {
-		n = min(n, int64(1)<<ca.Outer.M)
-	}
-	if bok {
-		n = min(n, int64(1)<<cb.Outer.M)
-	}
-	return Int(n), true, nil
-}
-
-// MaxCommonLayoutComposed is CuTe's max_common_layout of a swizzled layout
-// and a plain one (either order): the plain answer for the inner layout,
-// truncated to 2^M elements. CuTe defines no form for two swizzled layouts.
-func MaxCommonLayoutComposed(a, b Value) (Value, bool, error) {
-	const op = "max_common_layout"
-	c, ok := a.(Composed)
-	other := b
-	if !ok {
-		if c, ok = b.(Composed); !ok {
-			return nil, false, nil
-		}
-		other = a
-	}
-	if err := c.Outer.Validate(op); err != nil {
-		return nil, true, err
-	}
-	l, ok := asLayout(other)
-	if !ok {
-		return nil, true, errorf(op, CondComposedOperand, "max_common_layout(%v, %v)", a, b)
-	}
-	common, err := MaxCommonLayout(c.Inner, l)
-	if err != nil {
-		return nil, true, err
-	}
-	size, err := common.Size()
-	if err != nil {
-		return nil, true, err
-	}
-	if base := int64(1) << c.Outer.M; base < size {
-		v, err := Apply("composition", common, Int(base))
-		return v, true, err
-	}
-	return common, true, nil
 }

@@ -62,14 +62,6 @@ func BenchmarkOffsetTableSwizzled(b *testing.B) {
 	}
 }
 
-func BenchmarkTileLayoutMapIndex(b *testing.B) {
-	for i := range b.N {
-		if _, err := tensorCoreTile.MapIndex(int64(i % 128)); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
 func BenchmarkRecastLayout(b *testing.B) {
 	l := mustLayout("((8,2),(4,16)):((1,128),(8,32))")
 	for range b.N {

@@ -200,18 +200,8 @@ func toMixedBits(op string, l Layout, coord IntTuple) (int64, error) {
 	return walk(l.Shape, l.Stride, natural)
 }
 
-// composeLayouts is composition(a, b) of two plain layouts through the registry.
-func composeLayouts(op string, a, b Layout) (Layout, error) {
-	v, err := Apply("composition", a, b)
-	if err != nil {
-		return Layout{}, err
-	}
-	l, ok := v.(Layout)
-	if !ok {
-		return Layout{}, errorf(op, CondComposedNotPlain, "%v o %v = %v", a, b, v)
-	}
-	return l, nil
-}
+// composeLayouts is composition(a, b) of two plain layouts.
+func composeLayouts(_ string, a, b Layout) (Layout, error) { return Composition(a, b) }
 
 // evalCoordInt is l at the coordinate c, as a known integer.
 func evalCoordInt(op string, l Layout, c IntTuple) (int64, error) {
@@ -251,99 +241,112 @@ func (p ComposedPartition) String() string {
 	return p.Layout.String() + " + " + strconv.FormatInt(p.Offset, 10)
 }
 
-// PartitionComposed is inner_partition, outer_partition, local_tile or
-// local_partition (op, with the arguments those take after the layout) of a
-// swizzled layout: the same cut as for a plain layout (a zipped_divide and a
-// coordinate with "_" for the kept modes), made on Sw o off o zipped_divide(L)
-// by SliceAndOffsetComposed, as CuTe slices a swizzled tensor.
+// The partitions of a swizzled layout S = Sw o off o L: the same cut as
+// for a plain layout (a zipped_divide and a coordinate with "_" for the
+// kept modes), made on Sw o off o zipped_divide(L) by
+// SliceAndOffsetComposed, as CuTe slices a swizzled tensor.
 // Law: for k below the partition's size, R(k) + P is the swizzled layout's
 // value at the element the plain partition of L picks, when the offset's bits
 // are disjoint from the layout's (SliceAndOffsetComposed's condition).
-func PartitionComposed(op string, c Composed, rest ...Value) (Value, error) {
+
+// InnerPartitionComposed is inner_partition(S, T, c): the tile at rest coordinate c.
+func InnerPartitionComposed(c Composed, tiler Value, coord IntTuple) (ComposedPartition, error) {
+	return partitionComposed("inner_partition", c, tiler, coord, true)
+}
+
+// OuterPartitionComposed is outer_partition(S, T, c): element c of every tile.
+func OuterPartitionComposed(c Composed, tiler Value, coord IntTuple) (ComposedPartition, error) {
+	return partitionComposed("outer_partition", c, tiler, coord, false)
+}
+
+// LocalTileComposed is local_tile(S, T, c), == InnerPartitionComposed(S, T, c).
+func LocalTileComposed(c Composed, tiler Value, coord IntTuple) (ComposedPartition, error) {
+	return partitionComposed("local_tile", c, tiler, coord, true)
+}
+
+// LocalTileProjComposed is local_tile(S, T, c, proj) ==
+// local_tile(S, dice(proj, T), dice(proj, c)).
+func LocalTileProjComposed(c Composed, tiler Value, coord, proj IntTuple) (ComposedPartition, error) {
+	const op = "local_tile"
 	if err := c.Outer.Validate(op); err != nil {
-		return nil, err
+		return ComposedPartition{}, err
 	}
-	t, coord, inner, err := partitionArgs(op, rest)
+	t, err := toTileArg(op, tiler)
 	if err != nil {
-		return nil, err
+		return ComposedPartition{}, err
 	}
+	if t, err = diceTileArg(op, proj, t); err != nil {
+		return ComposedPartition{}, err
+	}
+	if coord, err = diceTuple(op, proj, coord); err != nil {
+		return ComposedPartition{}, err
+	}
+	return cutComposed(op, c, t, coord, true)
+}
+
+// LocalPartitionComposed is local_partition(S, tile, i) ==
+// outer_partition(S, product_each(shape(tile)), tile.get_flat_coord(i)):
+// thread i's share.
+func LocalPartitionComposed(c Composed, tile Layout, index int64) (ComposedPartition, error) {
+	const op = "local_partition"
+	if err := c.Outer.Validate(op); err != nil {
+		return ComposedPartition{}, err
+	}
+	shape, err := productEach(op, tile.Shape)
+	if err != nil {
+		return ComposedPartition{}, err
+	}
+	coord, err := flatCoord(op, tile, index)
+	if err != nil {
+		return ComposedPartition{}, err
+	}
+	t, err := toTileArg(op, shape)
+	if err != nil {
+		return ComposedPartition{}, err
+	}
+	return cutComposed(op, c, t, coord, false)
+}
+
+// LocalPartitionProjComposed is local_partition(S, tile, i, proj) ==
+// local_partition(S, dice(proj, tile), i).
+func LocalPartitionProjComposed(c Composed, tile Layout, index int64, proj IntTuple) (ComposedPartition, error) {
+	const op = "local_partition"
+	if err := c.Outer.Validate(op); err != nil {
+		return ComposedPartition{}, err
+	}
+	s, err := diceTuple(op, proj, tile.Shape)
+	if err != nil {
+		return ComposedPartition{}, err
+	}
+	d, err := diceTuple(op, proj, tile.Stride)
+	if err != nil {
+		return ComposedPartition{}, err
+	}
+	return LocalPartitionComposed(c, Make(s, d), index)
+}
+
+// partitionComposed is the partition op of c by tiler at coord, keeping
+// the tile (inner) or the rest.
+func partitionComposed(op string, c Composed, tiler Value, coord IntTuple, inner bool) (ComposedPartition, error) {
+	if err := c.Outer.Validate(op); err != nil {
+		return ComposedPartition{}, err
+	}
+	t, err := toTileArg(op, tiler)
+	if err != nil {
+		return ComposedPartition{}, err
+	}
+	return cutComposed(op, c, t, coord, inner)
+}
+
+// cutComposed slices Sw o off o zipped_divide(L, t) at coord.
+func cutComposed(op string, c Composed, t tileArg, coord IntTuple, inner bool) (ComposedPartition, error) {
 	z, cut, err := partitionCut(op, c.Inner, t, coord, inner)
 	if err != nil {
-		return nil, err
+		return ComposedPartition{}, err
 	}
 	r, p, err := SliceAndOffsetComposed(cut, Composed{Outer: c.Outer, Offset: c.Offset, Inner: z})
 	if err != nil {
-		return nil, err
+		return ComposedPartition{}, err
 	}
 	return ComposedPartition{Layout: r, Offset: p}, nil
-}
-
-// partitionArgs reads the arguments after the layout of a partition op into
-// the tiler, the coordinate and the side the partition keeps, as the
-// operations on plain layouts do.
-func partitionArgs(op string, rest []Value) (tileArg, IntTuple, bool, error) {
-	args := append([]Value{Int(0)}, rest...) // argument positions as in op(L, ...)
-	most := 3
-	if op == "local_tile" || op == "local_partition" {
-		most = 4
-	}
-	if err := wantArgs(op, args, 3, most); err != nil {
-		return tileArg{}, IntTuple{}, false, err
-	}
-	var proj IntTuple
-	if len(args) == 4 {
-		p, ok := args[3].(IntTuple)
-		if !ok {
-			return tileArg{}, IntTuple{}, false, errorf(op, "", "the projection %v is not an IntTuple", args[3])
-		}
-		proj = p
-	}
-	if op == "local_partition" {
-		tile, err := layoutArg(op, args, 1)
-		if err != nil {
-			return tileArg{}, IntTuple{}, false, err
-		}
-		i, ok := intArg(args[2])
-		if !ok {
-			return tileArg{}, IntTuple{}, false, errorf(op, CondUnknown, "the index %v must be an integer", args[2])
-		}
-		if len(args) == 4 {
-			s, err := diceTuple(op, proj, tile.Shape)
-			if err != nil {
-				return tileArg{}, IntTuple{}, false, err
-			}
-			d, err := diceTuple(op, proj, tile.Stride)
-			if err != nil {
-				return tileArg{}, IntTuple{}, false, err
-			}
-			tile = Make(s, d)
-		}
-		shape, err := productEach(op, tile.Shape)
-		if err != nil {
-			return tileArg{}, IntTuple{}, false, err
-		}
-		c, err := flatCoord(op, tile, i)
-		if err != nil {
-			return tileArg{}, IntTuple{}, false, err
-		}
-		t, err := toTileArg(op, shape)
-		return t, c, false, err
-	}
-	c, ok := args[2].(IntTuple)
-	if !ok {
-		return tileArg{}, IntTuple{}, false, errorf(op, "", "the coordinate %v is not an IntTuple", args[2])
-	}
-	t, err := toTileArg(op, args[1])
-	if err != nil {
-		return tileArg{}, IntTuple{}, false, err
-	}
-	if len(args) == 4 {
-		if t, err = diceTileArg(op, proj, t); err != nil {
-			return tileArg{}, IntTuple{}, false, err
-		}
-		if c, err = diceTuple(op, proj, c); err != nil {
-			return tileArg{}, IntTuple{}, false, err
-		}
-	}
-	return t, c, op != "outer_partition", nil
 }

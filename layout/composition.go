@@ -489,52 +489,6 @@ func CompositionN(a Layout, n int64) (Layout, error) {
 	return Composition(a, Layout{Shape: Int(n), Stride: Int(1)})
 }
 
-// compositionOf resolves composition(A, B) on the kinds of its arguments,
-// the way CuTe's overloads do. Every pairing CuTe accepts is listed; the
-// swizzle and composed-layout ones are not implemented here yet.
-func compositionOf(a, b Value) (Value, error) {
-	switch a := a.(type) {
-	case Layout:
-		switch b := b.(type) {
-		case Layout:
-			return Composition(a, b)
-		case Tiler:
-			return CompositionTiler(a, b)
-		case IntTuple:
-			if b.IsUnderscore() {
-				return a, nil // composition(A, _) is A
-			}
-			if b.IsLeaf() {
-				if err := checkIntLeaf("composition", b); err != nil {
-					return nil, err
-				}
-				// N:1 with N's own static mark (CompositionN's N is static).
-				return Composition(a, Layout{Shape: b, Stride: Int(1)})
-			}
-			t, err := tilerOfTuple(b)
-			if err != nil {
-				return nil, err
-			}
-			return CompositionTiler(a, t)
-		case Composed:
-			return nil, unsupportedComposition(a, b)
-		}
-	case Swizzle, Composed:
-		switch b.(type) {
-		case Layout, Tiler, IntTuple, Swizzle, Composed:
-			return nil, unsupportedComposition(a, b)
-		}
-	}
-	return nil, &Error{Op: "composition", Detail: fmt.Sprintf(
-		"composition takes a layout (or swizzle, or swizzled layout) and a layout, tiler or integer, not %s and %s",
-		kindName(a), kindName(b))}
-}
-
-func unsupportedComposition(a, b Value) error {
-	return &Error{Op: "composition", Detail: fmt.Sprintf(
-		"composition of %s and %s is not supported yet", kindName(a), kindName(b))}
-}
-
 // kindName names the kind of a Value for messages, with the value itself.
 func kindName(v Value) string {
 	switch v := v.(type) {
@@ -555,6 +509,8 @@ func kindName(v Value) string {
 		return "tag " + v.String()
 	case TiledMMA, TiledCopy, MMAAtom, CopyAtom:
 		return coreKindName(v)[2:] + " " + v.String()
+	case kindNamer: // a TIRx layout
+		return v.KindName()[2:] + " " + fmt.Sprint(v)
 	case nil:
 		return "nothing"
 	}

@@ -142,25 +142,3 @@ func sortByStride(stride []int64, order []int) []int {
 	}
 	return order
 }
-
-// inverseOf resolves right_inverse / left_inverse on the kind of its
-// argument; inverses of swizzled layouts are not implemented here yet.
-func inverseOf(op string, v Value) (Value, error) {
-	switch v := v.(type) {
-	case Layout:
-		if op == "right_inverse" {
-			return RightInverse(v)
-		}
-		return LeftInverse(v)
-	case IntTuple:
-		if v.IsLeaf() {
-			if err := checkIntLeaf(op, v); err != nil {
-				return nil, err
-			}
-			return inverseOf(op, Layout{Shape: v, Stride: Int(1)})
-		}
-	case Composed:
-		return nil, &Error{Op: op, Detail: op + " of " + kindName(v) + " is not supported yet"}
-	}
-	return nil, &Error{Op: op, Detail: op + " takes a layout, not " + kindName(v)}
-}

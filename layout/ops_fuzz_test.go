@@ -9,7 +9,7 @@ import (
 
 // wildValue is any kind of value an operation may be handed, often one it
 // does not take: layouts (valid or not), tuples, integers (negative, zero,
-// huge), tilers, swizzles, swizzled layouts, tags, TIRx layouts.
+// huge), tilers, swizzles, swizzled layouts, tags, TIRx layouts (WildTIRx).
 func wildValue(r *rand.Rand) Value {
 	switch r.IntN(12) {
 	case 0, 1:
@@ -39,7 +39,9 @@ func wildValue(r *rand.Rand) Value {
 	case 7:
 		return []Value{LayoutLeft, LayoutRight}[r.IntN(2)]
 	case 8:
-		return randomTileLayout(r)
+		if WildTIRx != nil {
+			return WildTIRx(r)
+		}
 	case 9, 10:
 		return wildTV(r)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/cute-lsp/cute-lsp/analysis"
 	"github.com/cute-lsp/cute-lsp/layout"
 	"github.com/cute-lsp/cute-lsp/picture"
+	"github.com/cute-lsp/cute-lsp/tirx"
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
@@ -137,7 +138,7 @@ func pictureGrid(v layout.Value) (*picture.Grid, error) {
 	switch v := v.(type) {
 	case analysis.BankValue:
 		return picture.FromAccess(v.Access, v.Report, -1)
-	case layout.TileLayout:
+	case tirx.Layout:
 		return picture.FromTIRx(v, nil)
 	case layout.TiledMMA:
 		return picture.FromTiledMMA(v)
@@ -172,7 +173,7 @@ func hasPicture(v layout.Value) bool {
 		return drawable(v.Inner.Shape)
 	case layout.NestedComposed:
 		return drawable(v.Inner.Inner.Shape)
-	case analysis.BankValue, layout.TileLayout, layout.TiledMMA, layout.TiledCopy:
+	case analysis.BankValue, tirx.Layout, layout.TiledMMA, layout.TiledCopy:
 		return true
 	case analysis.AtomValue:
 		return v.MMA != nil

@@ -15,6 +15,7 @@ import (
 
 	"github.com/cute-lsp/cute-lsp/analysis"
 	"github.com/cute-lsp/cute-lsp/layout"
+	"github.com/cute-lsp/cute-lsp/tirx"
 )
 
 // findChromium is a headless-capable Chromium: $CUTE_LSP_CHROMIUM, else
@@ -101,7 +102,7 @@ func TestBrowser(t *testing.T) {
 		}), 0, 9, 34 + 2, true, // C (m 9, n 2): the single atom's T5 V2, as in tv-hover
 			map[string]string{"i-cell": "C (M x N): m 9, n 2", "i-coord": "(9,2)", "i-index": "41 (m + 16*n in the tile)", "i-thread": "T5 V2"}},
 		{"tirx", build(func() (*Grid, error) {
-			return FromTIRx(value("S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid] + 5@warpid").(layout.TileLayout), nil)
+			return FromTIRx(value("S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid] + 5@warpid").(tirx.Layout), nil)
 		}), 0, 7, 15, true,
 			map[string]string{"i-coord": "(7,15)", "i-index": "127", "i-owner": "{laneid:31, warpid:6, m:1} | {laneid:31, warpid:10, m:1}"}},
 	}

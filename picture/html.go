@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/cute-lsp/cute-lsp/layout"
+	"github.com/cute-lsp/cute-lsp/tirx"
 )
 
 // page is the HTML page: its styles and script inline, the grid's data
@@ -82,11 +83,11 @@ type pageTV struct {
 }
 
 type pageTIRx struct {
-	Axes   []layout.Axis `json:"axes"`
-	Points int           `json:"points"`
-	Values []int64       `json:"values"`
-	Labels [][]string    `json:"labels"`
-	Colour layout.Axis   `json:"colour"` // the axis whose value colours a cell
+	Axes   []tirx.Axis `json:"axes"`
+	Points int         `json:"points"`
+	Values []int64     `json:"values"`
+	Labels [][]string  `json:"labels"`
+	Colour tirx.Axis   `json:"colour"` // the axis whose value colours a cell
 }
 
 // WriteHTML writes g as one self-contained interactive page: hover or

@@ -14,6 +14,7 @@ import (
 
 	"github.com/cute-lsp/cute-lsp/analysis"
 	"github.com/cute-lsp/cute-lsp/layout"
+	"github.com/cute-lsp/cute-lsp/tirx"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden SVGs in testdata")
@@ -268,7 +269,7 @@ func TestBankMapWithoutAccess(t *testing.T) {
 // The example of examples/tirx.cute: element (7,15) lives on lane 31,
 // warps 6 and 10, register 1.
 func TestTIRxOwners(t *testing.T) {
-	v := eval(t, "S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid] + 5@warpid").(layout.TileLayout)
+	v := eval(t, "S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid] + 5@warpid").(tirx.Layout)
 	g, err := FromTIRx(v, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -289,7 +290,7 @@ func TestTIRxOwners(t *testing.T) {
 	if g.Panels != 2 || g.PanelLabel(1) != "leading modes = (1)" || label(g, 1, 3, 15) != "L31 W6,10 m1" {
 		t.Errorf("(2,4,16): %d panels, %q, %q", g.Panels, g.PanelLabel(1), label(g, 1, 3, 15))
 	}
-	acc := eval(t, "S[(8192,1,2):(1@m,1@TLane,1@TCol)]").(layout.TileLayout)
+	acc := eval(t, "S[(8192,1,2):(1@m,1@TLane,1@TCol)]").(tirx.Layout)
 	if _, err := FromTIRx(acc, []int64{8192, 1, 2}); err == nil || !strings.Contains(err.Error(), "8192 panels") {
 		t.Errorf("8192 panels: %v", err)
 	}
@@ -328,7 +329,7 @@ func TestSVGWellFormed(t *testing.T) {
 	tv, _ := FromTV(eval(t, "((_4,_8),(_2,_2)):((_32,_1),(_16,_8))").(layout.Layout), 16, 8)
 	bv := eval(t, "bank_conflicts((8,64):(64,1), (32,8):(1,32), 16)").(analysis.BankValue)
 	bank, _ := FromAccess(bv.Access, bv.Report, -1)
-	tirx, _ := FromTIRx(eval(t, "S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid] + 5@warpid").(layout.TileLayout), nil)
+	tirx, _ := FromTIRx(eval(t, "S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid] + 5@warpid").(tirx.Layout), nil)
 	for _, g := range []*Grid{grid(t, "Sw<3,4,3> o 0 o (8,64):(64,1)"), grid(t, "(2,3,2):(1,2,6)"), grid(t, "(2,3):(1@0,1@1)"), tv, bank, tirx} {
 		var b bytes.Buffer
 		if err := g.WriteSVG(&b); err != nil {

@@ -6,18 +6,19 @@ import (
 	"strings"
 
 	"github.com/cute-lsp/cute-lsp/layout"
+	"github.com/cute-lsp/cute-lsp/tirx"
 )
 
 // TIRxData is what a TIRx picture holds: the axes, and for each cell the
 // points its element lives on (every element has the same number of points:
 // L(x) - D(x) is the replica set, the same for every x).
 type TIRxData struct {
-	Axes   []layout.Axis
+	Axes   []tirx.Axis
 	Points int     // points per element
 	Values []int64 // cell i, point p, axis a: Values[(i*Points+p)*len(Axes)+a]
 	// Colour is the axis whose value colours a cell: laneid, else TLane,
 	// else the first axis.
-	Colour layout.Axis
+	Colour tirx.Axis
 }
 
 // maxTIRxValues bounds the point values a TIRx picture holds.
@@ -27,7 +28,7 @@ const maxTIRxValues = 1 << 24
 // (row-major, last mode fastest, as TIRx indexes it): each element shows
 // the lanes, warps, ... it lives on. shape nil draws the shard extents as
 // (first extent) x (the rest).
-func FromTIRx(t layout.TileLayout, shape []int64) (*Grid, error) {
+func FromTIRx(t tirx.Layout, shape []int64) (*Grid, error) {
 	if err := t.Validate(); err != nil {
 		return nil, err
 	}
@@ -78,7 +79,7 @@ func FromTIRx(t layout.TileLayout, shape []int64) (*Grid, error) {
 	}
 	axes := t.Axes()
 	d := &TIRxData{Axes: axes, Points: len(first), Colour: axes[0]}
-	for _, want := range []layout.Axis{"TLane", "laneid"} {
+	for _, want := range []tirx.Axis{"TLane", "laneid"} {
 		for _, a := range axes {
 			if a == want {
 				d.Colour = a
@@ -155,7 +156,7 @@ func (d *TIRxData) ownerLines(i int) []string {
 }
 
 // axisShort is the prefix of an axis in a cell: L for lanes, W for warps.
-func axisShort(a layout.Axis) string {
+func axisShort(a tirx.Axis) string {
 	switch a {
 	case "laneid":
 		return "L"
@@ -165,7 +166,7 @@ func axisShort(a layout.Axis) string {
 	return string(a)
 }
 
-func axisNames(axes []layout.Axis) string {
+func axisNames(axes []tirx.Axis) string {
 	s := make([]string, len(axes))
 	for i, a := range axes {
 		s[i] = string(a)

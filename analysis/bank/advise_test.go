@@ -102,12 +102,19 @@ func imageSet(t *testing.T, v layout.Value) map[int64]bool {
 	f := v.(interface {
 		Eval(int64) (int64, error)
 	})
-	n, err := layout.Apply("size", v)
+	inner, ok := v.(layout.Layout)
+	if c, isComposed := v.(layout.Composed); isComposed {
+		inner, ok = c.Inner, true
+	}
+	if !ok {
+		t.Fatalf("%v is not a layout or a swizzled layout", v)
+	}
+	n, err := inner.Size()
 	if err != nil {
 		t.Fatal(err)
 	}
 	out := map[int64]bool{}
-	for i := int64(0); i < n.(layout.IntTuple).Value(); i++ {
+	for i := int64(0); i < n; i++ {
 		o, err := f.Eval(i)
 		if err != nil {
 			t.Fatal(err)

@@ -14,6 +14,7 @@ import (
 	"github.com/cute-lsp/cute-lsp/grammar"
 	"github.com/cute-lsp/cute-lsp/layout"
 	"github.com/cute-lsp/cute-lsp/picture"
+	"github.com/cute-lsp/cute-lsp/tirx"
 )
 
 func init() {
@@ -162,7 +163,7 @@ func (p *pictureFlags) grid(v layout.Value) (*picture.Grid, error) {
 	switch v := v.(type) {
 	case analysis.BankValue:
 		return picture.FromAccess(v.Access, v.Report, p.phase)
-	case layout.TileLayout:
+	case tirx.Layout:
 		var shape []int64
 		if p.shape != "" {
 			var err error

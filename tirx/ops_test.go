@@ -1,4 +1,4 @@
-package layout
+package tirx
 
 import (
 	"errors"
@@ -6,109 +6,32 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/cute-lsp/cute-lsp/layout"
 )
 
-var tensorMemoryTile = TileLayout{Shard: []Iter{
+var tensorMemoryTile = Layout{Shard: []Iter{
 	{Extent: 2, Stride: 112, Axis: "TCol"},
 	{Extent: 128, Stride: 1, Axis: "TLane"},
 	{Extent: 112, Stride: 1, Axis: "TCol"},
 }}
 
-func TestTIRxOps(t *testing.T) {
-	for _, c := range []struct {
-		op   string
-		args []Value
-		want string
-	}{
-		{"size", []Value{tensorCoreTile}, "128"},
-		{"size", []Value{tensorMemoryTile}, "28672"},
-		{"tirx_map", []Value{tensorCoreTile, Int(0)}, "{laneid:0, warpid:5, m:0} | {laneid:0, warpid:9, m:0}"},
-		{"tirx_map", []Value{tensorCoreTile, Int(127)}, "{laneid:31, warpid:6, m:1} | {laneid:31, warpid:10, m:1}"},
-		{"tirx_map", []Value{tensorCoreTile, Ints(0, 8), Ints(8, 16)}, "{laneid:0, warpid:6, m:0} | {laneid:0, warpid:10, m:0}"},
-		{"tirx_map", []Value{tensorCoreTile, Int(109), Int(128)}, "{laneid:26, warpid:6, m:1} | {laneid:26, warpid:10, m:1}"},
-		{"tirx_map", []Value{tensorMemoryTile, Ints(1, 127, 111), Ints(2, 128, 112)}, "{TCol:223, TLane:127}"},
-		{"tirx_split", []Value{tensorCoreTile, Ints(7, 15), Ints(8, 16)}, "(7,1,3,1)"},
-		{"tirx_split", []Value{tensorCoreTile, Int(16)}, "(1,0,0,0)"},
-		{"tirx_axes", []Value{tensorCoreTile}, "(laneid, warpid, m)"},
-		{"tirx_axes", []Value{tensorMemoryTile}, "(TCol, TLane)"},
-		{"tirx_replicas", []Value{tensorCoreTile}, "2"},
-		{"tirx_replicas", []Value{tensorMemoryTile}, "1"},
-	} {
-		got, err := Apply(c.op, c.args...)
-		if err != nil {
-			t.Errorf("%s%v: %v", c.op, c.args, err)
-			continue
-		}
-		if got.String() != c.want {
-			t.Errorf("%s%v = %s, want %s", c.op, c.args, got, c.want)
-		}
-	}
-}
-
 // Points come out in lexicographic order of their values in axis order,
 // compared as numbers (warpid 6 before 10).
 func TestTIRxMapOrder(t *testing.T) {
-	ps, err := TIRxMap(tensorCoreTile, 109)
+	ps, err := MapAt(tensorCoreTile, 109)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got, want := ps.String(), "{laneid:26, warpid:6, m:1} | {laneid:26, warpid:10, m:1}"; got != want {
 		t.Errorf("tirx_map(T, 109) = %s, want %s", got, want)
 	}
-	ps, err = TIRxMapCoord(tensorCoreTile, []int64{6, 13}, []int64{8, 16})
+	ps, err = MapAtCoord(tensorCoreTile, []int64{6, 13}, []int64{8, 16})
 	if err != nil || ps.String() != "{laneid:26, warpid:6, m:1} | {laneid:26, warpid:10, m:1}" {
 		t.Errorf("tirx_map(T, (6,13), (8,16)) = %v, %v", ps, err)
 	}
-	if _, err := TIRxMapCoord(tensorCoreTile, []int64{6, 13}, []int64{8, 8}); err == nil || !strings.HasPrefix(err.Error(), "tirx_map: ") {
+	if _, err := MapAtCoord(tensorCoreTile, []int64{6, 13}, []int64{8, 8}); err == nil || !strings.HasPrefix(err.Error(), "tirx_map: ") {
 		t.Errorf("a shape not admitted: %v", err)
-	}
-}
-
-func TestTIRxOpErrors(t *testing.T) {
-	huge := TileLayout{Shard: []Iter{{4, 1 << 62, "m"}}}
-	for _, c := range []struct {
-		name   string
-		op     string
-		args   []Value
-		cond   string
-		kind   bool
-		detail string // a substring of the message
-	}{
-		{"no arguments", "tirx_map", nil, "", true, "takes 2 to 3 arguments, got 0"},
-		{"not a TIRx layout", "tirx_map", []Value{Make(Int(8), Int(1)), Int(0)}, "", true, "expected a TIRx layout"},
-		{"index past the size", "tirx_map", []Value{tensorCoreTile, Int(128)}, CondTIRxCoord, false, "element index 128 is outside [0, 128)"},
-		{"negative index", "tirx_map", []Value{tensorCoreTile, Int(-1)}, CondTIRxCoord, false, "element index -1"},
-		{"unknown index", "tirx_map", []Value{tensorCoreTile, Unknown()}, CondUnknown, false, "element index ?"},
-		{"coordinate without shape", "tirx_map", []Value{tensorCoreTile, Ints(0, 8)}, "", true, "needs the logical shape it indexes"},
-		{"index of another kind", "tirx_map", []Value{tensorCoreTile, Basis(1, 0)}, "", true, "expected an element index"},
-		{"shape not admitted", "tirx_map", []Value{tensorCoreTile, Ints(0, 0), Ints(8, 8)}, CondTIRxAdmit, false, "shape (8,8) has 64 elements, " + tensorCoreTile.String() + " maps 128"},
-		{"shape overflow", "tirx_map", []Value{tensorCoreTile, Ints(0, 0), Ints(1<<40, 1<<40)}, CondOverflow, false, "size of shape"},
-		{"coordinate outside", "tirx_map", []Value{tensorCoreTile, Ints(8, 0), Ints(8, 16)}, CondTIRxCoord, false, "coordinate (8,0) is outside shape (8,16): mode 0 is 8, not in [0, 8)"},
-		{"coordinate rank", "tirx_map", []Value{tensorCoreTile, Ints(0, 0, 0), Ints(8, 16)}, CondTIRxCoord, false, "coordinate (0,0,0) has rank 3, shape (8,16) rank 2"},
-		{"nested coordinate", "tirx_map", []Value{tensorCoreTile, Tup(Int(0), Ints(0, 0)), Ints(8, 16)}, "", true, "flat tuple of integers"},
-		{"unknown coordinate", "tirx_map", []Value{tensorCoreTile, Tup(Int(0), Unknown()), Ints(8, 16)}, CondUnknown, false, "has ? in mode 1"},
-		{"shape of another kind", "tirx_map", []Value{tensorCoreTile, Int(0), tensorCoreTile}, "", true, "expected a shape"},
-		{"invalid layout", "tirx_map", []Value{TileLayout{Shard: []Iter{{0, 1, "m"}}}, Int(0)}, CondTIRxExtent, false, "extent 0"},
-		{"point overflow", "tirx_map", []Value{huge, Int(3)}, CondOverflow, false, "axis m: 0 plus 3*4611686018427387904"},
-		{"split outside", "tirx_split", []Value{tensorCoreTile, Int(200)}, CondTIRxCoord, false, "element index 200"},
-		{"axes of a layout", "tirx_axes", []Value{Make(Int(8), Int(1))}, "", true, "expected a TIRx layout"},
-		{"axes arity", "tirx_axes", []Value{tensorCoreTile, tensorCoreTile}, "", true, "takes 1 arguments, got 2"},
-		{"replicas of a layout", "tirx_replicas", []Value{Int(3)}, "", true, "expected a TIRx layout"},
-		{"replicas arity", "tirx_replicas", nil, "", true, "takes 1 arguments, got 0"},
-		{"too many replicas", "tirx_replicas", []Value{TileLayout{Shard: []Iter{{2, 1, "m"}}, Replica: []Iter{{1 << 10, 1, "a"}, {1 << 10, 1, "b"}}}}, CondTIRxReplica, false, "past 65536"},
-		{"size overflow", "size", []Value{TileLayout{Shard: []Iter{{1 << 40, 1, "m"}, {1 << 40, 1, "m"}}}}, CondOverflow, false, "product of the shard extents"},
-		{"cosize is not defined", "cosize", []Value{tensorCoreTile}, "", true, "a TIRx layout"},
-	} {
-		_, err := Apply(c.op, c.args...)
-		var le *Error
-		if !errors.As(err, &le) {
-			t.Errorf("%s: %s%v = %v, want an *Error", c.name, c.op, c.args, err)
-			continue
-		}
-		wantOp := c.op
-		if le.Op != wantOp || le.Condition != c.cond || le.Kind != c.kind || !strings.Contains(le.Error(), c.detail) {
-			t.Errorf("%s: got %#v, want op %s, condition %q, kind %v, detail containing %q", c.name, le, wantOp, c.cond, c.kind, c.detail)
-		}
 	}
 }
 
@@ -122,22 +45,22 @@ func TestTileLayoutSpan(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("Span = %v, want %v", got, want)
 	}
-	neg := TileLayout{Shard: []Iter{{4, -2, "m"}}, Offset: []AxisValue{{"m", 10}}}
+	neg := Layout{Shard: []Iter{{4, -2, "m"}}, Offset: []AxisValue{{"m", 10}}}
 	if got, err := neg.Span(); err != nil || !slices.Equal(got, []AxisRange{{MemoryAxis, 4, 10}}) {
 		t.Errorf("Span of %v = %v, %v", neg, got, err)
 	}
-	for _, l := range []TileLayout{
+	for _, l := range []Layout{
 		{Shard: []Iter{{4, 1 << 62, "m"}}},
 		{Shard: []Iter{{2, 1 << 62, "m"}, {2, 1 << 62, "m"}}},
 		{Shard: []Iter{{2, -(1 << 62), "m"}, {3, -(1 << 62), "m"}}},
 		{Shard: []Iter{{2, 1<<63 - 1, "m"}}, Offset: []AxisValue{{"m", 1}}},
 	} {
-		var le *Error
-		if _, err := l.Span(); !errors.As(err, &le) || le.Condition != CondOverflow {
+		var le *layout.Error
+		if _, err := l.Span(); !errors.As(err, &le) || le.Condition != layout.CondOverflow {
 			t.Errorf("Span of %v = %v, want an overflow", l, err)
 		}
 	}
-	if _, err := (TileLayout{}).Span(); err == nil {
+	if _, err := (Layout{}).Span(); err == nil {
 		t.Error("Span of a layout without a shard succeeded")
 	}
 }
@@ -156,12 +79,12 @@ func TestPointSetAndAxisListString(t *testing.T) {
 
 // randomTileLayout draws a small TileLayout: 1..4 shard iters, 0..2
 // replica iters, strides in [-3, 8] on three axes, offsets on distinct axes.
-func randomTileLayout(r *rand.Rand) TileLayout {
+func randomTileLayout(r *rand.Rand) Layout {
 	axes := []Axis{MemoryAxis, "laneid", "warpid"}
 	iter := func() Iter {
 		return Iter{Extent: 1 + r.Int64N(4), Stride: r.Int64N(12) - 3, Axis: axes[r.IntN(len(axes))]}
 	}
-	var t TileLayout
+	var t Layout
 	for range 1 + r.IntN(4) {
 		t.Shard = append(t.Shard, iter())
 	}
@@ -230,7 +153,7 @@ func TestTileLayoutLaws(t *testing.T) {
 		// The replica vectors alone: the layout's replicas over a shard that moves nothing.
 		// The replica vectors alone: the replicas over a shard that moves
 		// nothing, with one iter per axis of l so the axes come in l's order.
-		replicasOnly := TileLayout{Replica: l.Replica}
+		replicasOnly := Layout{Replica: l.Replica}
 		for _, a := range l.Axes() {
 			replicasOnly.Shard = append(replicasOnly.Shard, Iter{1, 0, a})
 		}
@@ -349,12 +272,27 @@ func TestTileLayoutLaws(t *testing.T) {
 	}
 }
 
-func BenchmarkTIRxMap(b *testing.B) {
+func BenchmarkMapAt(b *testing.B) {
 	for b.Loop() {
 		for x := range int64(128) {
-			if _, err := TIRxMap(tensorCoreTile, x); err != nil {
+			if _, err := MapAt(tensorCoreTile, x); err != nil {
 				b.Fatal(err)
 			}
 		}
 	}
+}
+
+func BenchmarkLayoutMapIndex(b *testing.B) {
+	for i := range b.N {
+		if _, err := tensorCoreTile.MapIndex(int64(i % 128)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func abs64(a int64) int64 {
+	if a < 0 {
+		return -a
+	}
+	return a
 }

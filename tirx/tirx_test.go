@@ -1,14 +1,16 @@
-package layout
+package tirx
 
 import (
 	"errors"
 	"fmt"
 	"testing"
+
+	"github.com/cute-lsp/cute-lsp/layout"
 )
 
 // The register tile of the TIRx seed: (8,16) over 2 warps of 32 lanes,
 // replicated to warps +4, offset 5 on warpid.
-var tensorCoreTile = TileLayout{
+var tensorCoreTile = Layout{
 	Shard: []Iter{
 		{Extent: 8, Stride: 4, Axis: "laneid"},
 		{Extent: 2, Stride: 1, Axis: "warpid"},
@@ -89,7 +91,7 @@ func TestTileLayoutTensorCoreClosedForm(t *testing.T) {
 
 // The Blackwell tensor-memory placement: a singleton per element.
 func TestTileLayoutTensorMemory(t *testing.T) {
-	tmem := TileLayout{Shard: []Iter{
+	tmem := Layout{Shard: []Iter{
 		{Extent: 2, Stride: 112, Axis: "TCol"},
 		{Extent: 128, Stride: 1, Axis: "TLane"},
 		{Extent: 112, Stride: 1, Axis: "TCol"},
@@ -116,7 +118,7 @@ func TestTileLayoutTensorMemory(t *testing.T) {
 
 // The scale-factor atom: a replica routes one 32-row group to four warps' lanes.
 func TestTileLayoutScaleFactorReplica(t *testing.T) {
-	sf := TileLayout{
+	sf := Layout{
 		Shard:   []Iter{{Extent: 32, Stride: 1, Axis: "TLane"}, {Extent: 4, Stride: 1, Axis: "TCol"}},
 		Replica: []Iter{{Extent: 4, Stride: 32, Axis: "TLane"}},
 	}
@@ -131,7 +133,7 @@ func TestTileLayoutScaleFactorReplica(t *testing.T) {
 
 // A stride-0 replica names the same point twice: the set keeps it once.
 func TestTileLayoutReplicaSet(t *testing.T) {
-	l := TileLayout{Shard: []Iter{{Extent: 4, Stride: 1, Axis: "laneid"}}, Replica: []Iter{{Extent: 3, Stride: 0, Axis: "warpid"}}}
+	l := Layout{Shard: []Iter{{Extent: 4, Stride: 1, Axis: "laneid"}}, Replica: []Iter{{Extent: 3, Stride: 0, Axis: "warpid"}}}
 	pts, err := l.MapIndex(2)
 	if err != nil || len(pts) != 1 {
 		t.Errorf("MapIndex(2) = %v, %v; want one point", pts, err)
@@ -144,41 +146,41 @@ func TestTileLayoutErrors(t *testing.T) {
 		run  func() error
 		cond string
 	}{
-		{"no shard", func() error { return TileLayout{}.Validate() }, CondTIRxShard},
-		{"zero extent", func() error { return TileLayout{Shard: []Iter{{0, 1, "m"}}}.Validate() }, CondTIRxExtent},
-		{"no axis", func() error { return TileLayout{Shard: []Iter{{2, 1, ""}}}.Validate() }, CondTIRxAxis},
+		{"no shard", func() error { return Layout{}.Validate() }, CondShard},
+		{"zero extent", func() error { return Layout{Shard: []Iter{{0, 1, "m"}}}.Validate() }, CondExtent},
+		{"no axis", func() error { return Layout{Shard: []Iter{{2, 1, ""}}}.Validate() }, CondAxis},
 		{"offset without axis", func() error {
-			return TileLayout{Shard: []Iter{{2, 1, "m"}}, Offset: []AxisValue{{"", 1}}}.Validate()
-		}, CondTIRxAxis},
+			return Layout{Shard: []Iter{{2, 1, "m"}}, Offset: []AxisValue{{"", 1}}}.Validate()
+		}, CondAxis},
 		{"two offsets on one axis", func() error {
-			return TileLayout{Shard: []Iter{{2, 1, "m"}}, Offset: []AxisValue{{"m", 1}, {"m", 2}}}.Validate()
-		}, CondTIRxOffset},
-		{"shape not admitted", func() error { _, err := tensorCoreTile.Map([]int64{8, 8}, []int64{0, 0}); return err }, CondTIRxAdmit},
-		{"non-positive shape", func() error { return tensorCoreTile.Admits([]int64{0, 16}) }, CondTIRxAdmit},
-		{"coordinate outside", func() error { _, err := tensorCoreTile.Map([]int64{8, 16}, []int64{8, 0}); return err }, CondTIRxCoord},
-		{"rank mismatch", func() error { _, err := tensorCoreTile.Map([]int64{128}, []int64{0, 0}); return err }, CondTIRxCoord},
-		{"flat outside", func() error { _, err := tensorCoreTile.MapIndex(128); return err }, CondTIRxCoord},
-		{"split of an invalid layout", func() error { _, err := TileLayout{Shard: []Iter{{0, 1, "m"}}}.Split(0); return err }, CondTIRxExtent},
-		{"split outside", func() error { _, err := tensorCoreTile.Split(-1); return err }, CondTIRxCoord},
+			return Layout{Shard: []Iter{{2, 1, "m"}}, Offset: []AxisValue{{"m", 1}, {"m", 2}}}.Validate()
+		}, CondOffset},
+		{"shape not admitted", func() error { _, err := tensorCoreTile.Map([]int64{8, 8}, []int64{0, 0}); return err }, CondAdmit},
+		{"non-positive shape", func() error { return tensorCoreTile.Admits([]int64{0, 16}) }, CondAdmit},
+		{"coordinate outside", func() error { _, err := tensorCoreTile.Map([]int64{8, 16}, []int64{8, 0}); return err }, CondCoord},
+		{"rank mismatch", func() error { _, err := tensorCoreTile.Map([]int64{128}, []int64{0, 0}); return err }, CondCoord},
+		{"flat outside", func() error { _, err := tensorCoreTile.MapIndex(128); return err }, CondCoord},
+		{"split of an invalid layout", func() error { _, err := Layout{Shard: []Iter{{0, 1, "m"}}}.Split(0); return err }, CondExtent},
+		{"split outside", func() error { _, err := tensorCoreTile.Split(-1); return err }, CondCoord},
 		{"size overflow", func() error {
-			return TileLayout{Shard: []Iter{{1 << 40, 1, "m"}, {1 << 40, 1, "m"}}}.Validate()
-		}, CondOverflow},
+			return Layout{Shard: []Iter{{1 << 40, 1, "m"}, {1 << 40, 1, "m"}}}.Validate()
+		}, layout.CondOverflow},
 		{"too many replicas", func() error {
-			return TileLayout{Shard: []Iter{{2, 1, "m"}}, Replica: []Iter{{1 << 10, 1, "a"}, {1 << 10, 1, "b"}}}.Validate()
-		}, CondTIRxReplica},
+			return Layout{Shard: []Iter{{2, 1, "m"}}, Replica: []Iter{{1 << 10, 1, "a"}, {1 << 10, 1, "b"}}}.Validate()
+		}, CondReplica},
 		{"value overflow", func() error {
-			_, err := TileLayout{Shard: []Iter{{4, 1 << 62, "m"}}}.MapIndex(3)
+			_, err := Layout{Shard: []Iter{{4, 1 << 62, "m"}}}.MapIndex(3)
 			return err
-		}, CondOverflow},
-		{"swizzle S < B", func() error { _, err := TIRxSwizzle(3, 3, 2); return err }, CondSwizzleShift},
+		}, layout.CondOverflow},
+		{"swizzle S < B", func() error { _, err := Swizzle(3, 3, 2); return err }, layout.CondSwizzleShift},
 		{"dtype width", func() error { _, err := SharedMemorySwizzle(12, 128); return err }, "element width must be a power of two up to 128 bits"},
 		{"swizzle mode", func() error { _, err := SharedMemorySwizzle(16, 48); return err }, "swizzle mode is none, 32B, 64B or 128B"},
 		{"bank of negative address", func() error { _, _, err := SharedMemoryBank(-1, 16); return err }, "address and element width must be non-negative"},
-		{"bank overflow", func() error { _, _, err := SharedMemoryBank(1<<62, 16); return err }, CondOverflow},
+		{"bank overflow", func() error { _, _, err := SharedMemoryBank(1<<62, 16); return err }, layout.CondOverflow},
 	}
 	for _, c := range bad {
 		err := c.run()
-		var le *Error
+		var le *layout.Error
 		if !errors.As(err, &le) || le.Condition != c.cond {
 			t.Errorf("%s: got %v, want condition %q", c.name, err, c.cond)
 		}
@@ -189,7 +191,7 @@ func TestTileLayoutErrors(t *testing.T) {
 // addr(i,j) = 64i + 8((j/8) ^ i) + j%8, and column j = 0 reads eight distinct banks.
 func TestSharedMemorySwizzleSeed(t *testing.T) {
 	sw, err := SharedMemorySwizzle(16, 128)
-	if err != nil || sw != (Swizzle{B: 3, M: 3, S: 3}) {
+	if err != nil || sw != (layout.Swizzle{B: 3, M: 3, S: 3}) {
 		t.Fatalf("SharedMemorySwizzle(16, 128) = %v, %v; want Sw<3,3,3>", sw, err)
 	}
 	for i := int64(0); i < 8; i++ {

@@ -1,13 +1,4 @@
-package layout
-
-import (
-	"math/bits"
-	"slices"
-	"strconv"
-	"strings"
-)
-
-// TIRx's TileLayout: a logical index mapped to a set of points on named
+// Package tirx is TIRx's layout (TileLayout): a logical index mapped to a set of points on named
 // hardware axes (lanes, warps, memory, tensor-memory lanes and columns,
 // devices). It is a different model from CuTe's layouts: the logical index
 // is split row-major (last extent fastest), strides are bound to axes, and
@@ -17,6 +8,20 @@ import (
 //
 // D (shard) splits the flat index over its iters, R (replica) enumerates
 // offsets independent of x, O (offset) is a constant point.
+//
+// It takes CuTe's Swizzle from package layout, and places elements in
+// shared-memory banks as package analysis/bank models them.
+package tirx
+
+import (
+	"math/bits"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/cute-lsp/cute-lsp/analysis/bank"
+	"github.com/cute-lsp/cute-lsp/layout"
+)
 
 // Axis names one axis of a TIRx layout: laneid, warpid, m, TLane, TCol, pid, ...
 type Axis string
@@ -79,6 +84,9 @@ func (p Point) String() string {
 type PointSet []Point
 
 // String prints the points joined by " | ".
+// KindName names the kind of a point set in messages.
+func (s PointSet) KindName() string { return "a TIRx point set" }
+
 func (s PointSet) String() string {
 	parts := make([]string, len(s))
 	for i, p := range s {
@@ -106,31 +114,34 @@ type AxisRange struct {
 	Lo, Hi int64
 }
 
-// TileLayout is TIRx's shard + replica + offset layout.
-type TileLayout struct {
+// Layout is TIRx's shard + replica + offset layout.
+type Layout struct {
 	Shard   []Iter      // D: one or more iters; the logical index is split over them, last fastest
 	Replica []Iter      // R: offsets enumerated for every element (none: the single zero offset)
 	Offset  []AxisValue // O: a constant added on each named axis (at most one term per axis)
 }
 
+// KindName names the kind of a TIRx layout in messages.
+func (t Layout) KindName() string { return "a TIRx layout" }
+
 // MaxReplicas bounds the number of replica combinations Map enumerates.
 const MaxReplicas = 1 << 16
 
-// Conditions of TileLayout checks.
+// Conditions of the checks of a TIRx layout.
 const (
-	CondTIRxExtent  = "iter extents must be positive"
-	CondTIRxAxis    = "every iter and offset names an axis"
-	CondTIRxShard   = "a TileLayout has at least one shard iter"
-	CondTIRxOffset  = "one offset term per axis"
-	CondTIRxAdmit   = "a shape is admitted when its size equals the product of the shard extents"
-	CondTIRxCoord   = "coordinate out of the shape"
-	CondTIRxReplica = "too many replica combinations to enumerate"
+	CondExtent  = "iter extents must be positive"
+	CondAxis    = "every iter and offset names an axis"
+	CondShard   = "a TileLayout has at least one shard iter"
+	CondOffset  = "one offset term per axis"
+	CondAdmit   = "a shape is admitted when its size equals the product of the shard extents"
+	CondCoord   = "coordinate out of the shape"
+	CondReplica = "too many replica combinations to enumerate"
 )
 
 // String prints t as TIRx writes it:
 // S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid] + 5@warpid
 // (strides on the memory axis m are written bare).
-func (t TileLayout) String() string {
+func (t Layout) String() string {
 	var b strings.Builder
 	b.WriteString("S[")
 	writeIters(&b, t.Shard)
@@ -180,28 +191,28 @@ func axisTerm(v int64, a Axis) string {
 
 // Validate checks that t is well formed: at least one shard iter, positive
 // extents, named axes, one offset term per axis, and a size within int64.
-func (t TileLayout) Validate() error {
+func (t Layout) Validate() error {
 	const op = "TileLayout"
 	if len(t.Shard) == 0 {
-		return errorf(op, CondTIRxShard, "%v", t)
+		return layout.Errorf(op, CondShard, "%v", t)
 	}
 	for _, group := range [][]Iter{t.Shard, t.Replica} {
 		for k, it := range group {
 			if it.Extent <= 0 {
-				return errorf(op, CondTIRxExtent, "iter %d of %v has extent %d", k, t, it.Extent)
+				return layout.Errorf(op, CondExtent, "iter %d of %v has extent %d", k, t, it.Extent)
 			}
 			if it.Axis == "" {
-				return errorf(op, CondTIRxAxis, "iter %d of %v has no axis", k, t)
+				return layout.Errorf(op, CondAxis, "iter %d of %v has no axis", k, t)
 			}
 		}
 	}
 	seen := map[Axis]bool{}
 	for _, o := range t.Offset {
 		if o.Axis == "" {
-			return errorf(op, CondTIRxAxis, "an offset term of %v has no axis", t)
+			return layout.Errorf(op, CondAxis, "an offset term of %v has no axis", t)
 		}
 		if seen[o.Axis] {
-			return errorf(op, CondTIRxOffset, "%v has two offset terms on %s", t, o.Axis)
+			return layout.Errorf(op, CondOffset, "%v has two offset terms on %s", t, o.Axis)
 		}
 		seen[o.Axis] = true
 	}
@@ -213,19 +224,19 @@ func (t TileLayout) Validate() error {
 }
 
 // Size is the number of logical elements t maps: the product of the shard extents.
-func (t TileLayout) Size() (int64, error) {
+func (t Layout) Size() (int64, error) {
 	n := int64(1)
 	for _, it := range t.Shard {
 		var ok bool
-		if n, ok = mulChecked(n, it.Extent); !ok {
-			return 0, errorf("TileLayout", CondOverflow, "product of the shard extents of %v", t)
+		if n, ok = layout.MulChecked(n, it.Extent); !ok {
+			return 0, layout.Errorf("TileLayout", layout.CondOverflow, "product of the shard extents of %v", t)
 		}
 	}
 	return n, nil
 }
 
 // Axes is the axes t touches, in order of first appearance (shard, replica, offset).
-func (t TileLayout) Axes() []Axis {
+func (t Layout) Axes() []Axis {
 	var axes []Axis
 	add := func(a Axis) {
 		if !slices.Contains(axes, a) {
@@ -246,7 +257,7 @@ func (t TileLayout) Axes() []Axis {
 
 // ReplicaCount is the number of replica combinations: the product of the
 // replica extents (1 without replicas). Past MaxReplicas it is an error.
-func (t TileLayout) ReplicaCount() (int64, error) { return replicaCount(t.Replica) }
+func (t Layout) ReplicaCount() (int64, error) { return replicaCount(t.Replica) }
 
 // Span is, for each axis of t in Axes order, the least and greatest value
 // any element reaches on it over all replicas. Each shard component c_k
@@ -254,7 +265,7 @@ func (t TileLayout) ReplicaCount() (int64, error) { return replicaCount(t.Replic
 // bijection onto that box) and so does each replica index, so an axis
 // reaches O[a] + sum of min(0, (e-1)*s) at least and O[a] + sum of
 // max(0, (e-1)*s) at most, both attained.
-func (t TileLayout) Span() ([]AxisRange, error) {
+func (t Layout) Span() ([]AxisRange, error) {
 	if err := t.Validate(); err != nil {
 		return nil, err
 	}
@@ -265,18 +276,18 @@ func (t TileLayout) Span() ([]AxisRange, error) {
 		out[i].Axis = a
 	}
 	overflow := func(a Axis) error {
-		return errorf("TileLayout", CondOverflow, "the points of %v reach past int64 on axis %s", t, a)
+		return layout.Errorf("TileLayout", layout.CondOverflow, "the points of %v reach past int64 on axis %s", t, a)
 	}
 	for _, it := range slices.Concat(t.Shard, t.Replica) {
-		reach, ok := mulChecked(it.Extent-1, it.Stride)
+		reach, ok := layout.MulChecked(it.Extent-1, it.Stride)
 		if !ok {
 			return nil, overflow(it.Axis)
 		}
 		r := at(it.Axis)
 		if reach < 0 {
-			r.Lo, ok = addChecked(r.Lo, reach)
+			r.Lo, ok = layout.AddChecked(r.Lo, reach)
 		} else {
-			r.Hi, ok = addChecked(r.Hi, reach)
+			r.Hi, ok = layout.AddChecked(r.Hi, reach)
 		}
 		if !ok {
 			return nil, overflow(it.Axis)
@@ -284,8 +295,8 @@ func (t TileLayout) Span() ([]AxisRange, error) {
 	}
 	for _, o := range t.Offset {
 		r := at(o.Axis)
-		lo, okLo := addChecked(r.Lo, o.Value)
-		hi, okHi := addChecked(r.Hi, o.Value)
+		lo, okLo := layout.AddChecked(r.Lo, o.Value)
+		hi, okHi := layout.AddChecked(r.Hi, o.Value)
 		if !okLo || !okHi {
 			return nil, overflow(o.Axis)
 		}
@@ -295,7 +306,7 @@ func (t TileLayout) Span() ([]AxisRange, error) {
 }
 
 // Admits checks that shape is admitted: its size equals t's size.
-func (t TileLayout) Admits(shape []int64) error {
+func (t Layout) Admits(shape []int64) error {
 	size, err := t.Size()
 	if err != nil {
 		return err
@@ -304,14 +315,14 @@ func (t TileLayout) Admits(shape []int64) error {
 	for _, s := range shape {
 		var ok bool
 		if s <= 0 {
-			return errorf("TileLayout", CondTIRxAdmit, "shape %s has extent %d", tupleText(shape), s)
+			return layout.Errorf("TileLayout", CondAdmit, "shape %s has extent %d", tupleText(shape), s)
 		}
-		if n, ok = mulChecked(n, s); !ok {
-			return errorf("TileLayout", CondOverflow, "size of shape %s", tupleText(shape))
+		if n, ok = layout.MulChecked(n, s); !ok {
+			return layout.Errorf("TileLayout", layout.CondOverflow, "size of shape %s", tupleText(shape))
 		}
 	}
 	if n != size {
-		return errorf("TileLayout", CondTIRxAdmit, "shape %s has %d elements, %v maps %d", tupleText(shape), n, t, size)
+		return layout.Errorf("TileLayout", CondAdmit, "shape %s has %d elements, %v maps %d", tupleText(shape), n, t, size)
 	}
 	return nil
 }
@@ -320,17 +331,17 @@ func (t TileLayout) Admits(shape []int64) error {
 func RowMajorIndex(shape, coord []int64) (int64, error) {
 	const op = "TileLayout"
 	if len(shape) != len(coord) {
-		return 0, errorf(op, CondTIRxCoord, "coordinate %s has rank %d, shape %s rank %d", tupleText(coord), len(coord), tupleText(shape), len(shape))
+		return 0, layout.Errorf(op, CondCoord, "coordinate %s has rank %d, shape %s rank %d", tupleText(coord), len(coord), tupleText(shape), len(shape))
 	}
 	flat := int64(0)
 	for d := range shape {
 		if coord[d] < 0 || coord[d] >= shape[d] {
-			return 0, errorf(op, CondTIRxCoord, "coordinate %s is outside shape %s: mode %d is %d, not in [0, %d)", tupleText(coord), tupleText(shape), d, coord[d], shape[d])
+			return 0, layout.Errorf(op, CondCoord, "coordinate %s is outside shape %s: mode %d is %d, not in [0, %d)", tupleText(coord), tupleText(shape), d, coord[d], shape[d])
 		}
 		// flat*S_d + x_d < prod S, which Admits has bounded.
 		var ok bool
-		if flat, ok = mulChecked(flat, shape[d]); !ok {
-			return 0, errorf(op, CondOverflow, "flat index of %s in %s", tupleText(coord), tupleText(shape))
+		if flat, ok = layout.MulChecked(flat, shape[d]); !ok {
+			return 0, layout.Errorf(op, layout.CondOverflow, "flat index of %s in %s", tupleText(coord), tupleText(shape))
 		}
 		flat += coord[d]
 	}
@@ -339,12 +350,12 @@ func RowMajorIndex(shape, coord []int64) (int64, error) {
 
 // Split is TIRx's split of a flat index over the shard extents, innermost
 // last: c_k = floor(flat / prod_{l>k} e_l) mod e_k, for 0 <= flat < Size.
-func (t TileLayout) Split(flat int64) ([]int64, error) {
+func (t Layout) Split(flat int64) ([]int64, error) {
 	if err := t.Validate(); err != nil {
 		return nil, err
 	}
 	if size, _ := t.Size(); flat < 0 || flat >= size {
-		return nil, errorf("TileLayout", CondTIRxCoord, "flat index %d is outside [0, %d)", flat, size)
+		return nil, layout.Errorf("TileLayout", CondCoord, "flat index %d is outside [0, %d)", flat, size)
 	}
 	c := make([]int64, len(t.Shard))
 	for k := len(t.Shard) - 1; k >= 0; k-- {
@@ -358,7 +369,7 @@ func (t TileLayout) Split(flat int64) ([]int64, error) {
 // Base is D(x) + O for the flat index x: the shard components accumulated
 // onto their axes with their strides, plus the offset. Every axis of t
 // appears in the point (0 where nothing lands).
-func (t TileLayout) Base(flat int64) (Point, error) {
+func (t Layout) Base(flat int64) (Point, error) {
 	split, err := t.Split(flat)
 	if err != nil {
 		return nil, err
@@ -381,7 +392,7 @@ func (t TileLayout) Base(flat int64) (Point, error) {
 // the replica iters (r_t in [0, e_t), adding r_t*s_t on axis a_t), as a set
 // (duplicates removed) in lexicographic order of the axis values. Past
 // MaxReplicas combinations it is an error.
-func (t TileLayout) MapIndex(flat int64) (PointSet, error) {
+func (t Layout) MapIndex(flat int64) (PointSet, error) {
 	base, err := t.Base(flat)
 	if err != nil {
 		return nil, err
@@ -410,7 +421,7 @@ func (t TileLayout) MapIndex(flat int64) (PointSet, error) {
 
 // Map is L(x) for the coordinate coord of a logical shape that t admits:
 // the coordinate is flattened row-major and mapped by MapIndex.
-func (t TileLayout) Map(shape, coord []int64) (PointSet, error) {
+func (t Layout) Map(shape, coord []int64) (PointSet, error) {
 	if err := t.Admits(shape); err != nil {
 		return nil, err
 	}
@@ -421,7 +432,7 @@ func (t TileLayout) Map(shape, coord []int64) (PointSet, error) {
 	return t.MapIndex(flat)
 }
 
-func (t TileLayout) zeroPoint() Point {
+func (t Layout) zeroPoint() Point {
 	axes := t.Axes()
 	p := make(Point, len(axes))
 	for i, a := range axes {
@@ -436,12 +447,12 @@ func (p Point) add(a Axis, c, stride int64) error {
 		if p[i].Axis != a {
 			continue
 		}
-		term, ok := mulChecked(c, stride)
+		term, ok := layout.MulChecked(c, stride)
 		if ok {
-			p[i].Value, ok = addChecked(p[i].Value, term)
+			p[i].Value, ok = layout.AddChecked(p[i].Value, term)
 		}
 		if !ok {
-			return errorf("TileLayout", CondOverflow, "axis %s: %d plus %d*%d", a, p[i].Value, c, stride)
+			return layout.Errorf("TileLayout", layout.CondOverflow, "axis %s: %d plus %d*%d", a, p[i].Value, c, stride)
 		}
 		return nil
 	}
@@ -464,18 +475,18 @@ func replicaCount(rs []Iter) (int64, error) {
 	n := int64(1)
 	for _, it := range rs {
 		var ok bool
-		if n, ok = mulChecked(n, it.Extent); !ok || n > MaxReplicas {
-			return 0, errorf("TileLayout", CondTIRxReplica, "replica extents multiply past %d", MaxReplicas)
+		if n, ok = layout.MulChecked(n, it.Extent); !ok || n > MaxReplicas {
+			return 0, layout.Errorf("TileLayout", CondReplica, "replica extents multiply past %d", MaxReplicas)
 		}
 	}
 	return n, nil
 }
 
-// TIRxSwizzle is TIRx's SwizzleLayout(per_element M, swizzle_len B,
+// Swizzle is TIRx's SwizzleLayout(per_element M, swizzle_len B,
 // atom_len S): addr(m) = f(m >> M) * 2^M + m mod 2^M with
 // f(x) = x ^ ((x & ((2^B-1) << S)) >> S), which is CuTe's Swizzle<B,M,S>.
-func TIRxSwizzle(perElement, swizzleLen, atomLen int) (Swizzle, error) {
-	sw := Swizzle{B: swizzleLen, M: perElement, S: atomLen}
+func Swizzle(perElement, swizzleLen, atomLen int) (layout.Swizzle, error) {
+	sw := layout.Swizzle{B: swizzleLen, M: perElement, S: atomLen}
 	return sw, sw.Validate("SwizzleLayout")
 }
 
@@ -483,10 +494,10 @@ func TIRxSwizzle(perElement, swizzleLen, atomLen int) (Swizzle, error) {
 // shared-memory swizzle mode of widthBytes (0: none, 32, 64 or 128):
 // M = bitlen(128/dtypeBits) - 1 keeps 16-byte runs whole, B = 1, 2, 3 for
 // 32B, 64B, 128B (0 for none), S = 3. dtypeBits must be a power of two <= 128.
-func SharedMemorySwizzle(dtypeBits, widthBytes int) (Swizzle, error) {
+func SharedMemorySwizzle(dtypeBits, widthBytes int) (layout.Swizzle, error) {
 	const op = "SwizzleLayout"
 	if dtypeBits <= 0 || dtypeBits > 128 || dtypeBits&(dtypeBits-1) != 0 {
-		return Swizzle{}, errorf(op, "element width must be a power of two up to 128 bits", "%d bits", dtypeBits)
+		return layout.Swizzle{}, layout.Errorf(op, "element width must be a power of two up to 128 bits", "%d bits", dtypeBits)
 	}
 	m := bits.Len(uint(128/dtypeBits)) - 1
 	var b int
@@ -500,24 +511,25 @@ func SharedMemorySwizzle(dtypeBits, widthBytes int) (Swizzle, error) {
 	case 128:
 		b = 3
 	default:
-		return Swizzle{}, errorf(op, "swizzle mode is none, 32B, 64B or 128B", "%d bytes", widthBytes)
+		return layout.Swizzle{}, layout.Errorf(op, "swizzle mode is none, 32B, 64B or 128B", "%d bytes", widthBytes)
 	}
-	return TIRxSwizzle(m, b, 3)
+	return Swizzle(m, b, 3)
 }
 
 // SharedMemoryBank is where the element at (swizzled) element address addr
-// of dtypeBits bits lands in shared memory's 32 banks of 4 bytes:
-// bankword = floor(addr*dtypeBits/32), bank = bankword mod 32, line = bankword / 32.
-func SharedMemoryBank(addr int64, dtypeBits int) (bank, line int64, err error) {
+// of dtypeBits bits lands in shared memory, in analysis/bank's model
+// (bank.BankOf of its first byte, floor(addr*dtypeBits/8)): the bank is
+// floor(addr*dtypeBits/32) mod 32, the line floor(addr*dtypeBits/1024).
+func SharedMemoryBank(addr int64, dtypeBits int) (bankIndex, line int64, err error) {
 	if addr < 0 || dtypeBits <= 0 {
-		return 0, 0, errorf("SwizzleLayout", "address and element width must be non-negative", "address %d, %d bits", addr, dtypeBits)
+		return 0, 0, layout.Errorf("SwizzleLayout", "address and element width must be non-negative", "address %d, %d bits", addr, dtypeBits)
 	}
-	b, ok := mulChecked(addr, int64(dtypeBits))
+	b, ok := layout.MulChecked(addr, int64(dtypeBits))
 	if !ok {
-		return 0, 0, errorf("SwizzleLayout", CondOverflow, "address %d of %d-bit elements", addr, dtypeBits)
+		return 0, 0, layout.Errorf("SwizzleLayout", layout.CondOverflow, "address %d of %d-bit elements", addr, dtypeBits)
 	}
-	word := b / 32
-	return word % 32, word / 32, nil
+	bankIndex, line = bank.BankOf(b / 8)
+	return bankIndex, line, nil
 }
 
 // tupleText prints a flat coordinate or shape as the sheets write it: (8,16); one mode alone: 8.
@@ -530,4 +542,17 @@ func tupleText(v []int64) string {
 		parts[i] = strconv.FormatInt(x, 10)
 	}
 	return "(" + strings.Join(parts, ",") + ")"
+}
+
+// MapAt is tirx_map(T, x): the point set L(x) of the flat index x.
+func MapAt(t Layout, flat int64) (PointSet, error) {
+	ps, err := t.MapIndex(flat)
+	return ps, layout.Renamed("tirx_map", err)
+}
+
+// MapAtCoord is tirx_map(T, c, S): the point set of coordinate c of the
+// shape S, which T must admit. It equals MapAt(T, RowMajorIndex(S, c)).
+func MapAtCoord(t Layout, coord, shape []int64) (PointSet, error) {
+	ps, err := t.Map(shape, coord)
+	return ps, layout.Renamed("tirx_map", err)
 }

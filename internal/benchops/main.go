@@ -1,0 +1,190 @@
+// Command benchops times the operations pycute also has (coalesce,
+// complement, composition, right_inverse, logical_divide, logical_product)
+// on the cases of ../shared/bench/pycute_cases.json, through the path a
+// sheet statement, a hover and `cute-lsp eval` take: the table's look-up
+// by name and the entry's Apply (analysis.LookupOp, Op.Apply). The
+// arguments are parsed and bound before timing; nothing is printed while
+// timing. It prints `OP: X ns/op`, the mean over the cases, one line per
+// operation (the least of -rounds rounds, the operations taking turns: on
+// a shared machine the least disturbed round is the steadiest figure); then pycute's figures on the same cases (pycute_bench.py,
+// when $CUTLASS/python/pycute exists; CUTLASS defaults to /work/cutlass)
+// and the ratio pycute/ours per operation. `make bench-ops` runs it.
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/cute-lsp/cute-lsp/analysis"
+	"github.com/cute-lsp/cute-lsp/grammar"
+	"github.com/cute-lsp/cute-lsp/layout"
+)
+
+// opNames are the operations timed, in pycute_bench.py's order.
+var opNames = []string{"coalesce", "complement", "composition", "right_inverse", "logical_divide", "logical_product"}
+
+func main() {
+	cases := flag.String("cases", "../shared/bench/pycute_cases.json", "the cases, as pycute_bench.py reads them")
+	script := flag.String("pycute", "../shared/bench/pycute_bench.py", "pycute's timing script")
+	dur := flag.Duration("dur", time.Second, "time spent on each operation in each round")
+	rounds := flag.Int("rounds", 3, "rounds; each operation's figure is its least")
+	flag.Parse()
+	ours, err := timeOurs(*cases, *dur, max(*rounds, 1))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "benchops:", err)
+		os.Exit(1)
+	}
+	for _, op := range opNames {
+		fmt.Printf("%s: %.1f ns/op\n", op, ours[op])
+	}
+	theirs, note := timePycute(*script, *cases, *dur)
+	if note != "" {
+		fmt.Println(note)
+		return
+	}
+	for _, op := range opNames {
+		if ns, ok := theirs[op]; ok {
+			fmt.Printf("pycute %s: %.1f ns/op\n", op, ns)
+		}
+	}
+	for _, op := range opNames {
+		if ns, ok := theirs[op]; ok && ours[op] > 0 {
+			fmt.Printf("ratio pycute/ours %s: %.1f\n", op, ns/ours[op])
+		}
+	}
+}
+
+// timeOurs is the mean time of one call per operation, over its cases,
+// the least of rounds rounds.
+func timeOurs(path string, dur time.Duration, rounds int) (map[string]float64, error) {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var all map[string][][]any
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if err := dec.Decode(&all); err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	byOp := map[string][][]layout.Value{}
+	for _, name := range opNames {
+		cases := make([][]layout.Value, len(all[name]))
+		for i, c := range all[name] {
+			for _, a := range c {
+				v, err := argValue(a)
+				if err != nil {
+					return nil, fmt.Errorf("%s case %d: %v", name, i, err)
+				}
+				cases[i] = append(cases[i], v)
+			}
+			// Every case is one pycute accepts; a refusal here would time an error path.
+			if _, err := call(name, cases[i]); err != nil {
+				return nil, fmt.Errorf("%s case %d %v: %v", name, i, c, err)
+			}
+		}
+		if len(cases) == 0 {
+			return nil, fmt.Errorf("no cases of %s in %s", name, path)
+		}
+		byOp[name] = cases
+	}
+	out := map[string]float64{}
+	for range rounds {
+		for _, name := range opNames {
+			ns := meanCall(name, byOp[name], dur)
+			if best, ok := out[name]; !ok || ns < best {
+				out[name] = ns
+			}
+		}
+	}
+	return out, nil
+}
+
+// meanCall calls name on every case in turn for dur: the mean time of a call.
+func meanCall(name string, cases [][]layout.Value, dur time.Duration) float64 {
+	calls := 0
+	start := time.Now()
+	for time.Since(start) < dur {
+		for _, args := range cases {
+			call(name, args)
+		}
+		calls += len(cases)
+	}
+	return float64(time.Since(start).Nanoseconds()) / float64(calls)
+}
+
+// call is what a sheet's call, a hover and eval do: the table's entry by
+// name, then its Apply.
+func call(name string, args []layout.Value) (layout.Value, error) {
+	op, ok := analysis.LookupOp(name)
+	if !ok {
+		return nil, fmt.Errorf("no operation %s", name)
+	}
+	return op.Apply(args)
+}
+
+// argValue binds one argument as a sheet binds it: an integer, or a
+// layout in CuTe notation.
+func argValue(a any) (layout.Value, error) {
+	switch a := a.(type) {
+	case json.Number:
+		n, err := strconv.ParseInt(string(a), 10, 64)
+		if err != nil {
+			return nil, err
+		}
+		return layout.Int(n), nil
+	case string:
+		n, err := grammar.ParseDescriptor(a)
+		if err != nil {
+			return nil, err
+		}
+		return analysis.Eval(n, nil)
+	}
+	return nil, fmt.Errorf("argument %v is neither an integer nor a layout", a)
+}
+
+// timePycute runs pycute_bench.py and reads its `pycute OP: N inputs, X
+// us/op` lines; note says why there are none.
+func timePycute(script, cases string, dur time.Duration) (map[string]float64, string) {
+	cutlass := os.Getenv("CUTLASS")
+	if cutlass == "" {
+		cutlass = "/work/cutlass"
+	}
+	if _, err := os.Stat(filepath.Join(cutlass, "python", "pycute")); err != nil {
+		return nil, fmt.Sprintf("pycute: not found in %s/python (set CUTLASS): skipped", cutlass)
+	}
+	cmd := exec.Command("python3", script, cases)
+	cmd.Env = append(os.Environ(), "PYTHONPATH="+filepath.Join(cutlass, "python"), fmt.Sprintf("DUR=%g", dur.Seconds()))
+	cmd.Stderr = os.Stderr
+	text, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Sprintf("pycute: %s failed: %v: skipped", script, err)
+	}
+	out := map[string]float64{}
+	sc := bufio.NewScanner(bytes.NewReader(text))
+	for sc.Scan() {
+		// pycute OP: N inputs, X us/op
+		f := strings.Fields(sc.Text())
+		if len(f) != 6 || f[0] != "pycute" || f[5] != "us/op" {
+			continue
+		}
+		us, err := strconv.ParseFloat(f[4], 64)
+		if err != nil {
+			continue
+		}
+		out[strings.TrimSuffix(f[1], ":")] = us * 1000
+	}
+	if len(out) == 0 {
+		return nil, "pycute: " + script + " printed no figures: skipped"
+	}
+	return out, ""
+}
