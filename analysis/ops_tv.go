@@ -197,12 +197,9 @@ func applyCopyLayoutTV(x string, args []layout.Value) (layout.Value, error) {
 // threadArgs reads (thread, L) of a partition: a thread index and the
 // layout of the tensor partitioned.
 func threadArgs(op string, args []layout.Value) (int64, layout.Layout, error) {
-	t, ok := intArg(args[1])
-	if !ok {
-		return 0, layout.Layout{}, layout.KindErrorf(op, "the thread index must be an integer, not %s", layout.Described(args[1]))
-	}
-	if t < 0 {
-		return 0, layout.Layout{}, layout.Errorf(op, "", "the thread index %d is negative", t)
+	t, err := threadArg(op, args)
+	if err != nil {
+		return 0, layout.Layout{}, err
 	}
 	l, err := layoutArg(op, args, 2)
 	if err != nil {
@@ -214,6 +211,18 @@ func threadArgs(op string, args []layout.Value) (int64, layout.Layout, error) {
 	return t, l, nil
 }
 
+// threadArg reads the thread index of a partition, args[1].
+func threadArg(op string, args []layout.Value) (int64, error) {
+	t, ok := intArg(args[1])
+	if !ok {
+		return 0, layout.KindErrorf(op, "the thread index must be an integer, not %s", layout.Described(args[1]))
+	}
+	if t < 0 {
+		return 0, layout.Errorf(op, "", "the thread index %d is negative", t)
+	}
+	return t, nil
+}
+
 func applyMMAPartition(x string, args []layout.Value) (layout.Value, error) {
 	op := "partition_" + x
 	if err := wantArgs(op, args, 3, 3); err != nil {
@@ -222,6 +231,13 @@ func applyMMAPartition(x string, args []layout.Value) (layout.Value, error) {
 	m, err := tiledMMAArg(op, args[0])
 	if err != nil {
 		return nil, err
+	}
+	if s, ok := args[2].(layout.Composed); ok {
+		t, err := threadArg(op, args)
+		if err != nil {
+			return nil, err
+		}
+		return m.PartitionComposed(x, t, s)
 	}
 	t, l, err := threadArgs(op, args)
 	if err != nil {
@@ -238,6 +254,13 @@ func applyCopyPartition(x string, args []layout.Value) (layout.Value, error) {
 	c, err := tiledCopyArg(op, args[0])
 	if err != nil {
 		return nil, err
+	}
+	if s, ok := args[2].(layout.Composed); ok {
+		t, err := threadArg(op, args)
+		if err != nil {
+			return nil, err
+		}
+		return c.PartitionComposed(x, t, s)
 	}
 	t, l, err := threadArgs(op, args)
 	if err != nil {

@@ -29,6 +29,8 @@ func cutePrint(v layout.Value) string {
 	switch v := v.(type) {
 	case layout.Partition:
 		return v.Layout.Format(true) + " + " + v.Offset.Format(true)
+	case layout.ComposedPartition:
+		return v.Format(true)
 	case layout.Layout:
 		return v.Format(true)
 	case layout.IntTuple:

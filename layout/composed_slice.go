@@ -71,11 +71,17 @@ func SliceAndOffsetComposed(coord IntTuple, c Composed) (Value, int64, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	bits, err := toMixedBits(op, dicedOnly, dicedCoord.Shape)
+	bits, dynamic, err := toMixedBits(op, dicedOnly, dicedCoord.Shape)
 	if err != nil {
 		return nil, 0, err
 	}
 	offZY := off ^ bits
+	// The bits of off_zy a run-time coordinate (a thread index) or offset
+	// sets are known only at run time (CuTe's MixedBits), and so is every
+	// stride CuTe chooses by one of them.
+	if !c.Offset.IsStatic() {
+		dynamic = -1
+	}
 	anti, err := evalCoordInt(op, dicedAnti, dicedCoord.Shape)
 	if err != nil {
 		return nil, 0, err
@@ -94,12 +100,12 @@ func SliceAndOffsetComposed(coord IntTuple, c Composed) (Value, int64, error) {
 		return nil, 0, err
 	}
 	if active&^sw.apply(active) != 0 { // a Y bit and its Z bit both vary: no plain layout
-		v, err := composeSwizzle(op, sw, Int(offZY), sliced)
+		v, err := composeSwizzle(op, sw, Int(offZY).WithStatic(dynamic == 0), sliced)
 		return v, anti, err
 	}
 	z, y := sw.ZMask()&-sw.ZMask(), sw.YMask()&-sw.YMask()
-	lo := swizzleStrides(z < y, z, y, offZY, b)
-	hi := swizzleStrides(z > y, z, y, offZY, b)
+	lo := swizzleStrides(z < y, z, y, offZY, dynamic, b)
+	hi := swizzleStrides(z > y, z, y, offZY, dynamic, b)
 	twos := repeatLeaf(Int(2), b)
 	decayed := Make(
 		Tup(Int(1<<m), twos, Int(1<<(s-b)), twos, Int(1)),
@@ -123,18 +129,22 @@ func SliceComposed(coord IntTuple, c Composed) (Value, error) {
 // of one mask for the fixed offset. For the Z bits (zBits): +Z*2^i, or -Z*2^i
 // when the offset has Y bit i set; for the Y bits: (Y+Z)*2^i, or (Y-Z)*2^i
 // when the offset has Z bit i set. One bit is a leaf, as CuTe's repeat<1>.
-func swizzleStrides(zBits bool, z, y, off int64, b int) IntTuple {
+func swizzleStrides(zBits bool, z, y, off, dynamic int64, b int) IntTuple {
 	out := make([]IntTuple, b)
 	for i := range b {
+		bit := z << i // the bit the stride is chosen by
 		switch {
 		case zBits && off&(y<<i) == 0:
-			out[i] = Int(z << i)
+			out[i], bit = Int(z<<i), y<<i
 		case zBits:
-			out[i] = Int(-z << i)
+			out[i], bit = Int(-z<<i), y<<i
 		case off&(z<<i) == 0:
 			out[i] = Int((y + z) << i)
 		default:
 			out[i] = Int((y - z) << i)
+		}
+		if dynamic&bit != 0 {
+			out[i] = out[i].WithStatic(false)
 		}
 	}
 	if b == 1 {
@@ -158,10 +168,10 @@ func repeatLeaf(x IntTuple, n int) IntTuple {
 // toMixedBits is CuTe's to_mixed_bits(layout, coord) for known values: the
 // XOR over the modes of (c*d) & ((s-1)*d), at the natural coordinate of coord;
 // every mode must span a power of two (s*d == 0 or 2^k).
-func toMixedBits(op string, l Layout, coord IntTuple) (int64, error) {
+func toMixedBits(op string, l Layout, coord IntTuple) (bits, dynamic int64, err error) {
 	natural, err := Idx2Crd(coord, l.Shape)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	var walk func(s, d, c IntTuple) (int64, error)
 	walk = func(s, d, c IntTuple) (int64, error) {
@@ -195,9 +205,13 @@ func toMixedBits(op string, l Layout, coord IntTuple) (int64, error) {
 		if !ok1 || !ok2 {
 			return 0, errorf(op, CondOverflow, "mixed bits of %v at %v", l, natural)
 		}
+		if !c.IsStatic() || !d.IsStatic() {
+			dynamic |= mask // CuTe's MixedBits: these bits are known only at run time
+		}
 		return cd & mask, nil
 	}
-	return walk(l.Shape, l.Stride, natural)
+	bits, err = walk(l.Shape, l.Stride, natural)
+	return bits, dynamic, err
 }
 
 // composeLayouts is composition(a, b) of two plain layouts.
@@ -237,8 +251,16 @@ type ComposedPartition struct {
 	Offset int64
 }
 
-func (p ComposedPartition) String() string {
-	return p.Layout.String() + " + " + strconv.FormatInt(p.Offset, 10)
+func (p ComposedPartition) String() string { return p.Format(false) }
+
+// Format prints the partition as CuTe prints the sliced tensor's layout, and
+// its pointer offset, with static marks when asked.
+func (p ComposedPartition) Format(static bool) string {
+	s := p.Layout.String()
+	if f, ok := p.Layout.(interface{ Format(bool) string }); ok {
+		s = f.Format(static)
+	}
+	return s + " + " + strconv.FormatInt(p.Offset, 10)
 }
 
 // The partitions of a swizzled layout S = Sw o off o L: the same cut as

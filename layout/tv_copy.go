@@ -328,35 +328,63 @@ func (c TiledCopy) LayoutTV(side string) (Layout, error) {
 // of its first element.
 func (c TiledCopy) Partition(side string, thread int64, l Layout) (Partition, error) {
 	op := "partition_" + side
-	if side != "S" && side != "D" {
-		return Partition{}, errorf(op, "", "a copy's sides are S and D, not %q", side)
-	}
-	if thread < 0 {
-		return Partition{}, errorf(op, "", "the thread index %d is negative", thread)
-	}
-	if err := checkCongruent(op, l.Shape, l.Stride, nil); err != nil {
-		return Partition{}, err
-	}
-	if l.Rank() < c.TilerMN.Rank() {
-		return Partition{}, errorf(op, CondPartitionTV, "the tensor %v has rank %d, the copy's tile %v rank %d", l, l.Rank(), c.TilerMN, c.TilerMN.Rank())
-	}
-	z, err := ZippedDivide(l, c.tilerOf())
-	if err != nil {
-		return Partition{}, inOp(op, fmt.Sprintf("zipped_divide(%v, %s)", l, c.formatTiler(false)), err)
-	}
-	r2t, err := c.ref2trg(op, side == "S")
+	frg, coord, err := c.partitionCut(op, side, thread, l)
 	if err != nil {
 		return Partition{}, err
 	}
-	frg, err := c.tile2thrfrg(op, z, r2t)
-	if err != nil {
-		return Partition{}, err
-	}
-	coord := Tup(Dyn(thread), Underscore(), underscores(l.Rank()))
 	p, err := sliceAndOffset(op, coord, frg)
 	if err != nil {
 		return Partition{}, err
 	}
 	p.Offset = p.Offset.WithStatic(false)
 	return p, nil
+}
+
+// PartitionComposed is Partition of a swizzled tensor Sw o off o L: the same
+// cut of Sw o off o tidfrg(L), sliced as CuTe slices a swizzled layout
+// (SliceAndOffsetComposed).
+func (c TiledCopy) PartitionComposed(side string, thread int64, s Composed) (ComposedPartition, error) {
+	op := "partition_" + side
+	if err := s.Outer.Validate(op); err != nil {
+		return ComposedPartition{}, err
+	}
+	frg, coord, err := c.partitionCut(op, side, thread, s.Inner)
+	if err != nil {
+		return ComposedPartition{}, err
+	}
+	r, off, err := SliceAndOffsetComposed(coord, Composed{Outer: s.Outer, Offset: s.Offset, Inner: frg})
+	if err != nil {
+		return ComposedPartition{}, renamed(op, err)
+	}
+	return ComposedPartition{Layout: r, Offset: off}, nil
+}
+
+// partitionCut is CuTe's tidfrg_S/D of l, (Thr, Frg, Rest...), and the
+// coordinate that cuts the thread's values out of it.
+func (c TiledCopy) partitionCut(op, side string, thread int64, l Layout) (Layout, IntTuple, error) {
+	if side != "S" && side != "D" {
+		return Layout{}, IntTuple{}, errorf(op, "", "a copy's sides are S and D, not %q", side)
+	}
+	if thread < 0 {
+		return Layout{}, IntTuple{}, errorf(op, "", "the thread index %d is negative", thread)
+	}
+	if err := checkCongruent(op, l.Shape, l.Stride, nil); err != nil {
+		return Layout{}, IntTuple{}, err
+	}
+	if l.Rank() < c.TilerMN.Rank() {
+		return Layout{}, IntTuple{}, errorf(op, CondPartitionTV, "the tensor %v has rank %d, the copy's tile %v rank %d", l, l.Rank(), c.TilerMN, c.TilerMN.Rank())
+	}
+	z, err := ZippedDivide(l, c.tilerOf())
+	if err != nil {
+		return Layout{}, IntTuple{}, inOp(op, fmt.Sprintf("zipped_divide(%v, %s)", l, c.formatTiler(false)), err)
+	}
+	r2t, err := c.ref2trg(op, side == "S")
+	if err != nil {
+		return Layout{}, IntTuple{}, err
+	}
+	frg, err := c.tile2thrfrg(op, z, r2t)
+	if err != nil {
+		return Layout{}, IntTuple{}, err
+	}
+	return frg, Tup(Dyn(thread), Underscore(), underscores(l.Rank())), nil
 }

@@ -399,37 +399,67 @@ func mmaOperandOf(op, name string) (mmaOperand, error) {
 // thread index wraps as CuTe's get_flat_coord does.
 func (m TiledMMA) Partition(operand string, thread int64, l Layout) (Partition, error) {
 	op := "partition_" + operand
-	x, err := mmaOperandOf(op, operand)
+	frg, coord, err := m.partitionCut(op, operand, thread, l)
 	if err != nil {
 		return Partition{}, err
 	}
-	if thread < 0 {
-		return Partition{}, errorf(op, "", "the thread index %d is negative", thread)
-	}
-	frg, err := m.thrfrg(op, x, l)
-	if err != nil {
-		return Partition{}, err
-	}
-	c, err := flatCoord(op, m.ThrLayoutVMNK, thread)
-	if err != nil {
-		return Partition{}, err
-	}
-	if c.Len() != 4 {
-		return Partition{}, errorf(op, "", "the thread layout %v is not (V,M,N,K)", m.ThrLayoutVMNK)
-	}
-	if frg.Shape.Len() != 2 || frg.Shape.At(1).Len() != 2 {
-		return Partition{}, errorf(op, "", "the thread-value tensor %v is not ((thread),(value,rest))", frg)
-	}
-	rest := frg.Shape.At(1).At(1)
-	n := 1
-	if rest.IsTuple() {
-		n = rest.Len()
-	}
-	coord := Tup(Tup(c.At(0), Tup(c.At(x.p+1), c.At(x.q+1))), Tup(Underscore(), underscores(n)))
 	p, err := sliceAndOffset(op, coord, frg)
 	if err != nil {
 		return Partition{}, err
 	}
 	p.Offset = p.Offset.WithStatic(false)
 	return p, nil
+}
+
+// PartitionComposed is Partition of a swizzled tensor Sw o off o L: the same
+// cut of Sw o off o thrfrg(L), sliced as CuTe slices a swizzled layout
+// (SliceAndOffsetComposed).
+func (m TiledMMA) PartitionComposed(operand string, thread int64, c Composed) (ComposedPartition, error) {
+	op := "partition_" + operand
+	if err := c.Outer.Validate(op); err != nil {
+		return ComposedPartition{}, err
+	}
+	frg, coord, err := m.partitionCut(op, operand, thread, c.Inner)
+	if err != nil {
+		return ComposedPartition{}, err
+	}
+	r, off, err := SliceAndOffsetComposed(coord, Composed{Outer: c.Outer, Offset: c.Offset, Inner: frg})
+	if err != nil {
+		return ComposedPartition{}, renamed(op, err)
+	}
+	return ComposedPartition{Layout: r, Offset: off}, nil
+}
+
+// partitionCut is the thread-value tensor of l, ((thread),(value,rest)),
+// and the coordinate that cuts the thread's values out of it.
+func (m TiledMMA) partitionCut(op, operand string, thread int64, l Layout) (Layout, IntTuple, error) {
+	x, err := mmaOperandOf(op, operand)
+	if err != nil {
+		return Layout{}, IntTuple{}, err
+	}
+	if thread < 0 {
+		return Layout{}, IntTuple{}, errorf(op, "", "the thread index %d is negative", thread)
+	}
+	frg, err := m.thrfrg(op, x, l)
+	if err != nil {
+		return Layout{}, IntTuple{}, err
+	}
+	c, err := flatCoord(op, m.ThrLayoutVMNK, thread)
+	if err != nil {
+		return Layout{}, IntTuple{}, err
+	}
+	if c.Len() != 4 {
+		return Layout{}, IntTuple{}, errorf(op, "", "the thread layout %v is not (V,M,N,K)", m.ThrLayoutVMNK)
+	}
+	if frg.Shape.Len() != 2 || frg.Shape.At(1).Len() != 2 {
+		return Layout{}, IntTuple{}, errorf(op, "", "the thread-value tensor %v is not ((thread),(value,rest))", frg)
+	}
+	rest := frg.Shape.At(1).At(1)
+	n := 1
+	if rest.IsTuple() {
+		n = rest.Len()
+	}
+	// The thread index is a run-time integer in CuTe, and so is its coordinate.
+	at := func(i int) IntTuple { return c.At(i).WithStatic(false) }
+	return frg, Tup(Tup(at(0), Tup(at(x.p+1), at(x.q+1))), Tup(Underscore(), underscores(n))), nil
 }

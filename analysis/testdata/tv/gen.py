@@ -306,6 +306,45 @@ def copy_more(g, k):
               'auto c = %s; auto T = make_tensor(make_rmem_ptr(base), %s{}); print(c.get_slice(thr(0)).retile_%s(T).layout());' % (cexpr, F.cpp(), x))
 
 
+def swizzled(g, k):
+    """partition_A/B/C and partition_S/D of swizzled tensors Sw<B,M,S> o L, as
+    CuTe slices a ComposedLayout tensor (the thread index is a run-time int)."""
+    r = g.r
+    pre = 'S%d-W%d' % (g.seed, k)
+    B, M, S = r.choice([(3, 3, 3), (3, 4, 3), (2, 4, 3), (2, 3, 3), (1, 4, 3), (3, 2, 3), (2, 1, 3), (3, 1, 3)])
+    if r.random() < 0.5:
+        md = pick_mma(r, [m for m in g.mmas if m['name'].startswith(('SM80_16x8', 'SM75_16x8', 'SM80_8x8'))])
+        lay = rand_atom_layout(r)
+        mop = md.get('instantiated_as') or md['name']
+        sexpr = 'make_tiled_mma(mma_atom("%s"), %s)' % (md['name'], lay.sheet())
+        cexpr = 'make_tiled_mma(%s{}, %s{})' % (mop, lay.cpp())
+        amnk = mnk(md)
+        thr = list(lay.shape) + [1] * (3 - len(lay.shape))
+        t = [amnk[i] * thr[i] for i in range(3)]
+        nthr = size(tuple(thr)) * size(eval(md['ThrID'].replace('_', '').split(':')[0]))
+        x = r.choice('ABC')
+        tile = {'A': (t[0], t[2]), 'B': (t[1], t[2]), 'C': (t[0], t[1])}[x]
+        get = 'get_slice(thr(%d)).partition_' + x
+        sname = 'partition_' + x
+    else:
+        d = r.choice([c for c in g.copies if c['name'].startswith(('UniversalCopy', 'SM75_U32', 'SM80_CP_ASYNC'))])
+        vt = r.choice(['half_t', 'half_t', 'float'])
+        a, b = r.choice([(8, 4), (4, 8), (16, 8), (32, 4), (16, 2)])
+        thr_l = Lay((a, b), (b, 1)) if r.random() < 0.5 else Lay((a, b))
+        v1, v2 = r.choice([(1, 8), (1, 4), (8, 1), (1, 2), (2, 4)])
+        val = Lay((v1, v2))
+        sexpr = 'make_tiled_copy(copy_atom("%s", "%s"), %s, %s)' % (d['name'], vt, thr_l.sheet(), val.sheet())
+        cexpr = 'make_tiled_copy(Copy_Atom<%s, %s>{}, %s{}, %s{})' % (d['name'], vt, thr_l.cpp(), val.cpp())
+        tile, nthr = (a * v1, b * v2), a * b
+        x = r.choice('SD')
+        get = 'get_slice(thr(%d)).partition_' + x
+        sname = 'partition_' + x
+    L = rand_tensor(r, tile[0], tile[1])
+    for t_ in sorted({0, 1, r.randrange(max(nthr, 1)), r.randrange(max(nthr, 1))}):
+        g.add(pre + 'p%s%d' % (x, t_), '%s(%s, %d, composition(Sw<%d,%d,%d>, %s))' % (sname, sexpr, t_, B, M, S, L.sheet()),
+              'auto o = %s; auto T = make_tensor(make_gmem_ptr(base), composition(Swizzle<%d,%d,%d>{}, %s{})); auto p = o.%s(T); print(p.layout()); printf(" + %%ld", (long)(p.data().get() - base));' % (cexpr, B, M, S, L.cpp(), get % t_))
+
+
 def layout_tv(g, k):
     r = g.r
     a, b = r.choice([(4, 8), (8, 4), (2, 16), (16, 8), (32, 4), (8, 8), (2, 3), (4, 1)])
@@ -396,6 +435,7 @@ def main():
     ap.add_argument('--mma', type=int, default=20)
     ap.add_argument('--copy', type=int, default=20)
     ap.add_argument('--more', type=int, default=0, help='copies of copy_more (C_atom, S/D, cotiled, retile)')
+    ap.add_argument('--swizzled', type=int, default=0, help='partitions of swizzled tensors')
     ap.add_argument('--batch', type=int, default=60)
     ap.add_argument('--out', required=True)
     a = ap.parse_args()
@@ -411,6 +451,8 @@ def main():
         layout_tv(g, k)
     for k in range(a.more):
         copy_more(g, k)
+    for k in range(a.swizzled):
+        swizzled(g, k)
     results = {}
     with tempfile.TemporaryDirectory() as work:
         for i in range(0, len(g.cases), a.batch):
