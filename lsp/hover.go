@@ -36,7 +36,12 @@ func hover(ctx context.Context, s *Server, params []byte) (any, error) {
 	if snap == nil {
 		return nil, nil
 	}
-	h := hoverAt(ctx, s.features, snap, enc, cfg, off)
+	var h *protocol.Hover
+	if cell := s.notebooks.view(s.store, snap); cell != nil {
+		h = cell.hover(ctx, s.features, enc, cfg, off)
+	} else {
+		h = hoverAt(ctx, s.features, snap, enc, cfg, off)
+	}
 	if h == nil {
 		return nil, nil
 	}
