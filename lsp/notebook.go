@@ -26,7 +26,8 @@ import (
 //     client's own handle for a cell and says nothing of its place, and
 //     editors open a notebook's cells top to bottom.
 //
-// Hover and inlay hints on a cell read the analysis of the joined program
+// Hover, inlay hints and pictures (cute.picture, hover's link) on a cell
+// read the analysis of the joined program
 // (source.JoinCells of the notebook's Python cells), the cell's positions
 // shifted by the line the cell starts on there; each cell keeps its bytes
 // and lines in the joined text, so a position moves by that line offset

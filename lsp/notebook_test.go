@@ -106,6 +106,12 @@ func TestNotebookSync(t *testing.T) {
 	if hints := s.inlayHints(c1); len(hints) != 1 || hints[0].Position.Line != 1 {
 		t.Errorf("inlay hints of cell 1 = %+v, want one, on its line 1 (none of cell 2's)", hints)
 	}
+	// The picture of tile, from cell 2.
+	var page string
+	s.call("workspace/executeCommand", map[string]any{"command": PictureCommand, "arguments": []any{c2, lspPos{0, 29}}}, &page)
+	if !strings.Contains(page, "<html") {
+		t.Errorf("the picture of tile in cell 2 is not a page: %.200q", page)
+	}
 
 	// Cell 1's stride becomes (1, 4): cell 2 sees the new tile.
 	s.notify("notebookDocument/didChange", map[string]any{
