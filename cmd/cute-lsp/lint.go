@@ -49,7 +49,7 @@ func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fset.Usage = func() {
 		fmt.Fprintln(stderr, "usage: cute-lsp lint [--format text|json|sarif] [--hints] PATH...")
 		fmt.Fprintln(stderr, "Checks .cute sheets (and the descriptors in .mlir, C++/CUDA and Python files and Jupyter notebooks);")
-		fmt.Fprintln(stderr, "folders are walked recursively (linked folders followed once, .git and node_modules left out).")
+		fmt.Fprintln(stderr, "folders are walked recursively (linked folders followed once, .git, node_modules and .ipynb_checkpoints left out).")
 		fmt.Fprintf(stderr, "What cannot be read (FIFOs, devices, files over %d bytes, broken or looping links) is\n", lsp.MaxFileBytes)
 		fmt.Fprintln(stderr, "skipped with a warning. Exit 0: no errors; 1: errors found; 2: bad usage, a broken")
 		fmt.Fprintln(stderr, ".cute-lsp.json, or nothing could be read. The nearest .cute-lsp.json in a file's folder or")
@@ -221,7 +221,9 @@ func (w *lintWalk) dir(path string, info fs.FileInfo, depth int) {
 	for _, e := range entries {
 		p := filepath.Join(path, e.Name())
 		if e.IsDir() {
-			if e.Name() == ".git" || e.Name() == "node_modules" {
+			// Jupyter keeps a copy of each notebook in .ipynb_checkpoints:
+			// linted, its findings would be reported twice.
+			if e.Name() == ".git" || e.Name() == "node_modules" || e.Name() == ".ipynb_checkpoints" {
 				continue
 			}
 			if sub, err := os.Stat(p); err == nil {

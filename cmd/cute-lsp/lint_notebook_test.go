@@ -85,9 +85,17 @@ func TestLintNotebookSkipped(t *testing.T) {
 	write("latin1.ipynb", "{\"cells\": [{\"cell_type\": \"code\", \"source\": \"# caf\xe9\"}]}")
 	write("julia.ipynb", `{"cells": [], "metadata": {"kernelspec": {"language": "julia"}}, "nbformat": 4}`)
 	write("v3.ipynb", `{"nbformat": 3, "worksheets": [{"cells": []}]}`)
+	// Jupyter's checkpoint copies are not linted (their findings would come twice).
+	if err := os.Mkdir(filepath.Join(dir, ".ipynb_checkpoints"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write(".ipynb_checkpoints/broken-checkpoint.ipynb", "{")
 	code, stdout, stderr := runCLI(t, "", "lint", dir)
 	if code != 0 || stdout != "" {
 		t.Errorf("exit %d, stdout %q; want 0 and nothing", code, stdout)
+	}
+	if strings.Contains(stderr, "checkpoint") {
+		t.Errorf("a checkpoint copy was read: %s", stderr)
 	}
 	for name, reason := range map[string]string{
 		"broken.ipynb": "not a notebook cute-lsp reads: line 3, column 24: malformed JSON: invalid character '\"' after object key:value pair",
