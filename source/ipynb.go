@@ -473,8 +473,8 @@ func (nb *Notebook) Position(fileOffset int) (line, column int) {
 // into the next; a cell's bytes are kept at the same offsets, so that
 // positions map back by subtracting its start. IPython's own syntax is
 // blanked to spaces (same length): a line magic or shell escape (a line
-// whose first non-blank character is % or !) and the whole of a cell
-// magic's cell (one that starts with %%).
+// whose first non-blank characters are % and a name, or ! but not !=) and
+// the whole of a cell magic's cell (one that starts with %%).
 func JoinCells(cells []string) (text string, starts []int) {
 	var b strings.Builder
 	n := 0
@@ -495,6 +495,23 @@ func JoinCells(cells []string) (text string, starts []int) {
 	return b.String(), starts
 }
 
+// isIPythonLine reports whether a line (its indentation trimmed) is a
+// line magic (%time, %%bash) or a shell escape (!ls), not the Python
+// continuation of an expression (% 4, != b) inside brackets.
+func isIPythonLine(line string) bool {
+	switch {
+	case strings.HasPrefix(line, "!"):
+		return !strings.HasPrefix(line, "!=")
+	case strings.HasPrefix(line, "%"):
+		if len(line) < 2 {
+			return false
+		}
+		c := line[1]
+		return c == '%' || c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+	}
+	return false
+}
+
 // blankIPython turns IPython's magics and shell escapes into spaces.
 func blankIPython(cell string) string {
 	if !strings.ContainsAny(cell, "%!") {
@@ -507,8 +524,7 @@ func blankIPython(cell string) string {
 		for end < len(out) && out[end] != '\n' && out[end] != '\r' {
 			end++
 		}
-		line := strings.TrimLeft(string(out[start:end]), " \t")
-		if whole || strings.HasPrefix(line, "%") || strings.HasPrefix(line, "!") {
+		if whole || isIPythonLine(strings.TrimLeft(string(out[start:end]), " \t")) {
 			for i := start; i < end; i++ {
 				out[i] = ' '
 			}

@@ -96,9 +96,9 @@ func TestReadNotebookErrors(t *testing.T) {
 // TestJoinCells: cells start on lines of their own at the offsets given,
 // keep their bytes there, and IPython's syntax turns into blanks.
 func TestJoinCells(t *testing.T) {
-	cells := []string{"a = 1", "b = a\n", "%%bash\necho (4,8)", "c\r", "  !ls\n%time d = b\ne = 2"}
+	cells := []string{"a = 1", "b = a\n", "%%bash\necho (4,8)", "c\r", "  !ls\n%time d = b\ne = (2\n  % 3\n  != 4)"}
 	text, starts := JoinCells(cells)
-	want := "a = 1\nb = a\n\n      \n          \nc\r\n\n     \n           \ne = 2\n"
+	want := "a = 1\nb = a\n\n      \n          \nc\r\n\n     \n           \ne = (2\n  % 3\n  != 4)\n"
 	if text != want {
 		t.Errorf("joined = %q, want %q", text, want)
 	}
