@@ -36,11 +36,18 @@ func hover(ctx context.Context, s *Server, params []byte) (any, error) {
 	if snap == nil {
 		return nil, nil
 	}
-	h := hoverAt(ctx, s.features, snap, enc, cfg, off)
+	var h *protocol.Hover
+	valueSnap, valueOff := snap, off // where the value lies: a notebook cell's is in its notebook's program
+	if cell := s.notebooks.view(s.store, snap); cell != nil {
+		h = cell.hover(ctx, s.features, enc, cfg, off)
+		valueSnap, valueOff = cell.joined, off+cell.byteBase
+	} else {
+		h = hoverAt(ctx, s.features, snap, enc, cfg, off)
+	}
 	if h == nil {
 		return nil, nil
 	}
-	if link := pictureLink(ctx, s, snap, off, p.TextDocument, p.Position); link != "" {
+	if link := pictureLink(ctx, s, valueSnap, valueOff, p.TextDocument, p.Position); link != "" {
 		h.Contents.(*protocol.MarkupContent).Value += link
 	}
 	return h, nil

@@ -22,6 +22,9 @@ func inlayHint(ctx context.Context, s *Server, params []byte) (any, error) {
 	if snap == nil {
 		return []protocol.InlayHint{}, nil
 	}
+	if cell := s.notebooks.view(s.store, snap); cell != nil {
+		return cell.inlayHints(ctx, s.features, enc, fromRange(snap, enc, p.Range)), nil
+	}
 	return inlayHints(ctx, s.features, snap, enc, fromRange(snap, enc, p.Range)), nil
 }
 

@@ -55,6 +55,8 @@ func initialize(_ context.Context, s *Server, params []byte) (any, error) {
 	push := caps.TextDocument == nil || caps.TextDocument.Diagnostic == nil
 	refresh := caps.Workspace != nil && caps.Workspace.Diagnostics != nil &&
 		caps.Workspace.Diagnostics.RefreshSupport != nil && *caps.Workspace.Diagnostics.RefreshSupport
+	inlayRefresh := caps.Workspace != nil && caps.Workspace.InlayHint != nil &&
+		caps.Workspace.InlayHint.RefreshSupport != nil && *caps.Workspace.InlayHint.RefreshSupport
 
 	cfg := s.cfg
 	// A client that runs hover's "Show picture" command link says so
@@ -91,6 +93,7 @@ func initialize(_ context.Context, s *Server, params []byte) (any, error) {
 	s.cfg = cfg
 	s.pushDiagnostics = push
 	s.refreshDiagnostics = refresh
+	s.refreshInlayHints = inlayRefresh
 	s.roots = roots
 	s.pictureLinks = opts.PictureLinks
 	s.mu.Unlock()
@@ -130,6 +133,7 @@ func capabilities(enc Encoding) protocol.ServerCapabilities {
 		Workspace: &protocol.WorkspaceOptions{WorkspaceFolders: &protocol.WorkspaceFoldersServerCapabilities{
 			Supported: &yes, ChangeNotifications: protocol.Boolean(true),
 		}},
+		NotebookDocumentSync: notebookSync(),
 		DiagnosticProvider: &protocol.DiagnosticOptions{
 			Identifier:            &diagnosticID,
 			InterFileDependencies: false,
@@ -152,6 +156,7 @@ func didOpen(_ context.Context, s *Server, params []byte) error {
 	td := p.TextDocument
 	snap := s.store.Open(string(td.URI), string(td.LanguageID), td.Version, td.Text)
 	s.diags.schedule(snap.URI, true)
+	s.notebooks.cellOpened(snap.URI)
 	return nil
 }
 
@@ -160,8 +165,21 @@ func didChange(_ context.Context, s *Server, params []byte) error {
 	if err := decode(params, &p); err != nil {
 		return err
 	}
-	changes := make([]Change, 0, len(p.ContentChanges))
-	for _, c := range p.ContentChanges {
+	enc, _, _ := s.session()
+	uri := string(p.TextDocument.URI)
+	if _, ok := s.store.Change(uri, p.TextDocument.Version, contentChanges(p.ContentChanges), enc); !ok {
+		s.logf("didChange for %s, which is not open: ignored", uri)
+		return nil
+	}
+	s.diags.schedule(uri, false)
+	s.notebooks.cellChanged(s, uri)
+	return nil
+}
+
+// contentChanges are a didChange's changes as the store applies them.
+func contentChanges(events []protocol.TextDocumentContentChangeEvent) []Change {
+	changes := make([]Change, 0, len(events))
+	for _, c := range events {
 		switch c := c.(type) {
 		case *protocol.TextDocumentContentChangePartial:
 			changes = append(changes, Change{
@@ -173,14 +191,7 @@ func didChange(_ context.Context, s *Server, params []byte) error {
 			changes = append(changes, Change{Whole: true, Text: strings.Clone(c.Text)})
 		}
 	}
-	enc, _, _ := s.session()
-	uri := string(p.TextDocument.URI)
-	if _, ok := s.store.Change(uri, p.TextDocument.Version, changes, enc); !ok {
-		s.logf("didChange for %s, which is not open: ignored", uri)
-		return nil
-	}
-	s.diags.schedule(uri, false)
-	return nil
+	return changes
 }
 
 func didClose(_ context.Context, s *Server, params []byte) error {
@@ -192,6 +203,7 @@ func didClose(_ context.Context, s *Server, params []byte) error {
 	s.store.Close(uri)
 	s.diags.forget(uri)
 	s.features.Closed(uri)
+	s.notebooks.cellClosed(uri)
 	return nil
 }
 

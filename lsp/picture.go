@@ -78,6 +78,9 @@ func executeCommand(ctx context.Context, s *Server, params []byte) (any, error) 
 	if snap == nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "no document %s", doc.URI)
 	}
+	if cell := s.notebooks.view(s.store, snap); cell != nil {
+		snap, off = cell.joined, off+cell.byteBase
+	}
 	v, found, err := valueAt(ctx, s.features, snap, off)
 	switch {
 	case err != nil:

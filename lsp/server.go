@@ -95,6 +95,9 @@ type Server struct {
 
 	diags *diagnosticScheduler
 
+	// notebooks are the Jupyter notebooks open in the editor (notebook.go).
+	notebooks notebookSet
+
 	// disk keeps what was read from disk (files.go, diskcache.go).
 	disk diskFiles
 
@@ -104,6 +107,10 @@ type Server struct {
 	// pictureLinks: the client runs hover's "Show picture" command links
 	// (initializationOptions.pictureLinks).
 	pictureLinks bool
+
+	// refreshInlayHints: the client accepts workspace/inlayHint/refresh
+	// (notebook.go asks for it when a cell's values may have changed).
+	refreshInlayHints bool
 
 	// workspaceBudget overrides workspaceAnalysisBudget (tests).
 	workspaceBudget time.Duration

@@ -138,12 +138,12 @@ func TestPreCommitHook(t *testing.T) {
 	if err != nil {
 		t.Fatalf("files: %v", err)
 	}
-	for _, name := range []string{"a.cute", "k.cu", "k.cuh", "x.cpp", "x.hpp", "x.h", "x.cc", "m.py", "sub/t.mlir"} {
+	for _, name := range []string{"a.cute", "k.cu", "k.cuh", "x.cpp", "x.hpp", "x.h", "x.cc", "m.py", "nb/tour.ipynb", "sub/t.mlir"} {
 		if !pattern.MatchString(name) {
 			t.Errorf("files %q does not match %s", pattern, name)
 		}
 	}
-	for _, name := range []string{"main.go", "README.md", "k.cu.orig", "a.cutex", "Makefile"} {
+	for _, name := range []string{"main.go", "README.md", "k.cu.orig", "a.cutex", "Makefile", "x.ipynb.bak"} {
 		if pattern.MatchString(name) {
 			t.Errorf("files %q matches %s, which lint does not read", pattern, name)
 		}

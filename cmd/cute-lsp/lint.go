@@ -45,11 +45,11 @@ func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fset.SetOutput(stderr)
 	format := fset.String("format", "text", "output format: text, json or sarif")
 	hints := fset.Bool("hints", false, "also report hints (unused names, coalescible layouts, ...), as editors show them")
-	codeStats := fset.Bool("code-stats", false, "also evaluate the CuTe code of C++/CUDA and Python files (as hover does) and report on stderr how many expressions have a value")
+	codeStats := fset.Bool("code-stats", false, "also evaluate the CuTe code of C++/CUDA and Python files and notebooks (as hover does) and report on stderr how many expressions have a value")
 	fset.Usage = func() {
 		fmt.Fprintln(stderr, "usage: cute-lsp lint [--format text|json|sarif] [--hints] PATH...")
-		fmt.Fprintln(stderr, "Checks .cute sheets (and the descriptors in .mlir, C++/CUDA and Python files);")
-		fmt.Fprintln(stderr, "folders are walked recursively (linked folders followed once, .git and node_modules left out).")
+		fmt.Fprintln(stderr, "Checks .cute sheets (and the descriptors in .mlir, C++/CUDA and Python files and Jupyter notebooks);")
+		fmt.Fprintln(stderr, "folders are walked recursively (linked folders followed once, .git, node_modules and .ipynb_checkpoints left out).")
 		fmt.Fprintf(stderr, "What cannot be read (FIFOs, devices, files over %d bytes, broken or looping links) is\n", lsp.MaxFileBytes)
 		fmt.Fprintln(stderr, "skipped with a warning. Exit 0: no errors; 1: errors found; 2: bad usage, a broken")
 		fmt.Fprintln(stderr, ".cute-lsp.json, or nothing could be read. The nearest .cute-lsp.json in a file's folder or")
@@ -108,8 +108,12 @@ func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return lintFatal
 	}
 	if *codeStats {
-		fmt.Fprintf(stderr, "cute-lsp lint: code in %d of %d C++/Python files: %d expressions, %d with a value, %d layouts\n",
-			stats.files, stats.hostFiles, stats.exprs, stats.evaluated, stats.layouts)
+		notebooks := ""
+		if stats.notebooks > 0 {
+			notebooks = fmt.Sprintf(" (%d of them notebooks)", stats.notebooks)
+		}
+		fmt.Fprintf(stderr, "cute-lsp lint: code in %d of %d C++/Python files%s: %d expressions, %d with a value, %d layouts\n",
+			stats.files, stats.hostFiles, notebooks, stats.exprs, stats.evaluated, stats.layouts)
 	}
 	switch {
 	case len(files) == 0 && len(skips) > 0:
@@ -164,8 +168,8 @@ func lintPaths(args []string) (files []string, skips []*lsp.SkipError) {
 			continue
 		}
 		if !info.IsDir() {
-			if analysis.LanguageOf(a) == analysis.LangNone {
-				w.skips = append(w.skips, &lsp.SkipError{Path: a, Reason: "not a file cute-lsp reads (.cute, .mlir, .cu, .cuh, .cpp, .hpp, .h, .cc, .cxx, .hxx, .py, .pyi)"})
+			if !lintable(a) {
+				w.skips = append(w.skips, &lsp.SkipError{Path: a, Reason: "not a file cute-lsp reads (.cute, .mlir, .cu, .cuh, .cpp, .hpp, .h, .cc, .cxx, .hxx, .py, .pyi, .ipynb)"})
 				continue
 			}
 			w.files = append(w.files, a)
@@ -217,7 +221,9 @@ func (w *lintWalk) dir(path string, info fs.FileInfo, depth int) {
 	for _, e := range entries {
 		p := filepath.Join(path, e.Name())
 		if e.IsDir() {
-			if e.Name() == ".git" || e.Name() == "node_modules" {
+			// Jupyter keeps a copy of each notebook in .ipynb_checkpoints:
+			// linted, its findings would be reported twice.
+			if e.Name() == ".git" || e.Name() == "node_modules" || e.Name() == ".ipynb_checkpoints" {
 				continue
 			}
 			if sub, err := os.Stat(p); err == nil {
@@ -230,7 +236,7 @@ func (w *lintWalk) dir(path string, info fs.FileInfo, depth int) {
 		if e.Type()&fs.ModeSymlink != 0 {
 			target, err := os.Stat(p)
 			if err != nil {
-				if analysis.LanguageOf(p) != analysis.LangNone {
+				if lintable(p) {
 					w.skips = append(w.skips, skipped(p, err)) // dangling or looping
 				}
 				continue
@@ -240,7 +246,7 @@ func (w *lintWalk) dir(path string, info fs.FileInfo, depth int) {
 				continue
 			}
 		}
-		if analysis.LanguageOf(p) != analysis.LangNone {
+		if lintable(p) {
 			w.files = append(w.files, p)
 		}
 	}

@@ -24,6 +24,7 @@ type lintOptions struct {
 // codeCounts counts what the evaluation of code finds (lint --code-stats).
 type codeCounts struct {
 	hostFiles, files, exprs, evaluated, layouts int
+	notebooks                                   int // of the hostFiles
 }
 
 // countCode evaluates the CuTe code of a C++ or Python file as hover does.
@@ -49,6 +50,7 @@ func (s *codeCounts) addCounts(o codeCounts) {
 	s.exprs += o.exprs
 	s.evaluated += o.evaluated
 	s.layouts += o.layouts
+	s.notebooks += o.notebooks
 }
 
 // lintFiles reads and analyzes every path on all cores, each file on its
@@ -79,6 +81,9 @@ func lintFile(p string, configs *configs, opts lintOptions) lintResult {
 	src, _, err := lsp.ReadRegularFile(p, lsp.MaxFileBytes)
 	if err != nil {
 		return lintResult{skip: skipped(p, err)}
+	}
+	if isNotebook(p) {
+		return lintNotebook(p, src, configs, opts)
 	}
 	findings, _ := analysis.Analyze(p, src)
 	findings = configs.of(p).Apply(findings)

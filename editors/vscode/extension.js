@@ -21,6 +21,13 @@ const PICTURE_DELAY_MS = 300;
 // extension itself starts only for sheets, MLIR, or a workspace that uses
 // CuTe (package.json's activationEvents), not for every C++ or Python file.
 const SERVED_LANGUAGES = ['cute', 'mlir', 'cuda-cpp', 'cpp', 'python'];
+// The Python cells of Jupyter notebooks (the CuTe DSL's tutorials are
+// notebooks): an LSP notebook-cell filter, which the client turns into
+// VS Code's { notebookType, language }. The server advertises
+// notebookDocumentSync for the same notebooks, so the client sends them as
+// notebooks (notebookDocument/didOpen, ...) with their cells in order, and
+// a cell sees the names bound in the cells above it.
+const NOTEBOOK_CELLS = [{ notebook: 'jupyter-notebook', language: 'python' }];
 
 let client;
 let status;
@@ -110,7 +117,7 @@ function startServer() {
             { scheme: 'untitled', language },
           ]
         : [{ scheme: 'file', language }],
-    ),
+    ).concat(NOTEBOOK_CELLS),
     synchronize: { configurationSection: 'cute' },
     // Hover's "Show picture" link is a command: link, which VS Code runs
     // only from trusted Markdown; only that command is trusted.
@@ -312,4 +319,4 @@ function deactivate() {
   return client ? client.stop() : undefined;
 }
 
-module.exports = { activate, deactivate, SERVED_LANGUAGES, PICTURE_DELAY_MS };
+module.exports = { activate, deactivate, SERVED_LANGUAGES, NOTEBOOK_CELLS, PICTURE_DELAY_MS };

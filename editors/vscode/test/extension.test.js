@@ -135,7 +135,10 @@ function activationLanguages() {
   return manifest.activationEvents
     .map((event) => {
       const m = /^onLanguage:(.+)$/.exec(event);
-      assert.ok(m || event.startsWith('workspaceContains:'), `activation event ${event} is neither onLanguage:<id> nor workspaceContains:<glob>`);
+      assert.ok(
+        m || event.startsWith('workspaceContains:') || event === 'onNotebook:jupyter-notebook',
+        `activation event ${event} is neither onLanguage:<id>, workspaceContains:<glob> nor onNotebook:jupyter-notebook`,
+      );
       return m ? m[1] : undefined;
     })
     .filter(Boolean);
@@ -594,12 +597,14 @@ test('Evaluate Sheet outside a sheet says so', async () => {
   assert.equal(state.shownDocuments.length, 0);
 });
 
-test('the extension starts for sheets, MLIR and CuTe workspaces, not for every C++ or Python file', () => {
+test('the extension starts for sheets, MLIR, Jupyter notebooks and CuTe workspaces, not for every C++ or Python file', () => {
   const onLanguage = activationLanguages();
   assert.deepEqual(onLanguage.sort(), ['cute', 'mlir']);
   const patterns = manifest.activationEvents.filter((e) => e.startsWith('workspaceContains:')).map((e) => e.slice('workspaceContains:'.length));
   assert.deepEqual(patterns.sort(), ['**/*.cute', '**/cutlass/cute/__init__.py', '**/include/cute/layout.hpp']);
-  assert.equal(onLanguage.length + patterns.length, manifest.activationEvents.length, 'no other activation events');
+  const notebooks = manifest.activationEvents.filter((e) => e.startsWith('onNotebook:'));
+  assert.deepEqual(notebooks, ['onNotebook:jupyter-notebook'], 'the CuTe DSL tutorials are Jupyter notebooks');
+  assert.equal(onLanguage.length + patterns.length + notebooks.length, manifest.activationEvents.length, 'no other activation events');
   // The patterns name files that exist in a CuTe workspace: CuTe's own header
   // is where a CUTLASS checkout keeps it, and the repository has sheets.
   assert.ok(fs.readdirSync(path.join(repoRoot, 'examples')).some((f) => f.endsWith('.cute')));
@@ -607,8 +612,12 @@ test('the extension starts for sheets, MLIR and CuTe workspaces, not for every C
 
 test('the document selector covers exactly the served languages', () => {
   const { created } = activateWith({});
-  const selector = created[0].clientOptions.documentSelector;
-  assert.ok(Array.isArray(selector) && selector.length > 0);
+  const all = created[0].clientOptions.documentSelector;
+  assert.ok(Array.isArray(all) && all.length > 0);
+  // Notebook cells: a notebook-cell filter of Jupyter's Python cells, and no other.
+  const cells = all.filter((f) => f.notebook !== undefined);
+  assert.deepEqual(cells, [{ notebook: 'jupyter-notebook', language: 'python' }]);
+  const selector = all.filter((f) => f.notebook === undefined);
   for (const filter of selector) {
     assert.equal(typeof filter, 'object', 'a bare string selector would match any scheme');
     assert.equal(typeof filter.language, 'string', `filter ${JSON.stringify(filter)} has no language: it would match every file`);

@@ -703,6 +703,78 @@ test('a client without pull diagnostics is pushed them, versioned, in UTF-16', a
   assert.equal(s.stderr, '', 'the server logged during the session');
 });
 
+// A Jupyter notebook as VS Code sends it: the client's notebook sync takes
+// the notebooks the server selects, the cells arrive with
+// notebookDocument/didOpen in order, and hover and inlay hints in a cell
+// read the names bound in the cells above it; an edit of cell 1 changes
+// what cell 2 shows, and the server asks the client to refresh its hints.
+test('a notebook session: cells see the cells above them', async (t) => {
+  const workspace = tempWorkspace(t);
+  const nbURI = pathToFileURL(path.join(workspace, 'tour.ipynb')).href;
+  const cellURI = (i) => `vscode-notebook-cell:${path.join(workspace, 'tour.ipynb')}#W${i}sZmlsZQ%3D%3D`;
+  const cells = [
+    'import cutlass.cute as cute\ntile = cute.make_layout((4, 8), stride=(8, 1))\n',
+    'tiled = cute.logical_divide(tile, (2, 4))\n',
+  ];
+  const s = await Session.start(workspace);
+  t.after(() => s.close());
+  check(s.capabilities.notebookDocument && s.capabilities.notebookDocument.synchronization, 'VS Code offers notebook sync');
+  check(s.capabilities.workspace.inlayHint.refreshSupport, 'inlay hint refresh');
+  const result = await s.request(lsp.InitializeRequest.type, s.initParams);
+  const selector = result.capabilities.notebookDocumentSync.notebookSelector;
+  assert.deepEqual(selector, [{ notebook: 'jupyter-notebook', cells: [{ language: 'python' }] }]);
+  // The extension's document selector sends requests for the same cells.
+  const cellFilter = s.client.clientOptions.documentSelector.find((f) => f.notebook !== undefined);
+  assert.deepEqual(cellFilter, { notebook: 'jupyter-notebook', language: 'python' });
+  check(lsp.NotebookCellTextDocumentFilter.is(cellFilter), 'the client reads it as a notebook-cell filter');
+  s.notify(lsp.InitializedNotification.type, {});
+
+  s.notify(lsp.DidOpenNotebookDocumentNotification.type, {
+    notebookDocument: {
+      uri: nbURI,
+      notebookType: 'jupyter-notebook',
+      version: 0,
+      cells: cells.map((_, i) => ({ kind: lsp.NotebookCellKind.Code, document: cellURI(i) })),
+    },
+    cellTextDocuments: cells.map((text, i) => ({ uri: cellURI(i), languageId: 'python', version: 1, text })),
+  });
+  const tileAt = where(cells[1], 0, 'tile, (2');
+  const hover = await s.request(lsp.HoverRequest.type, { textDocument: { uri: cellURI(1) }, position: tileAt });
+  check(hover && hover.contents.value.includes('(_4,_8):(_8,_1)'), `hover in cell 2: ${JSON.stringify(hover)}`);
+  assert.deepEqual(hover.range, { start: tileAt, end: { line: 0, character: tileAt.character + 4 } });
+  const hints = await s.request(lsp.InlayHintRequest.type, {
+    textDocument: { uri: cellURI(1) },
+    range: { start: { line: 0, character: 0 }, end: { line: 1, character: 0 } },
+  });
+  assert.deepEqual(hints.map((h) => [h.position.line, h.label]), [[0, '= ((_2,_2),(_4,_2)):((_8,_16),(_1,_4))']]);
+
+  const stride = where(cells[0], 1, '8, 1))');
+  s.notify(lsp.DidChangeNotebookDocumentNotification.type, {
+    notebookDocument: { uri: nbURI, version: 1 },
+    change: {
+      cells: {
+        textContent: [
+          {
+            document: { uri: cellURI(0), version: 2 },
+            changes: [{ range: { start: stride, end: { line: 1, character: stride.character + 4 } }, text: '1, 4' }],
+          },
+        ],
+      },
+    },
+  });
+  await s.waitFor(lsp.InlayHintRefreshRequest.type.method);
+  const after = await s.request(lsp.HoverRequest.type, { textDocument: { uri: cellURI(1) }, position: tileAt });
+  check(after && after.contents.value.includes('(_4,_8):(_1,_4)'), `hover in cell 2 after the edit: ${JSON.stringify(after)}`);
+
+  s.notify(lsp.DidCloseNotebookDocumentNotification.type, {
+    notebookDocument: { uri: nbURI },
+    cellTextDocuments: cells.map((_, i) => ({ uri: cellURI(i) })),
+  });
+  assert.equal(await s.request(lsp.HoverRequest.type, { textDocument: { uri: cellURI(1) }, position: tileAt }), null);
+  assert.deepEqual(await s.stopLikeTheClient(), { code: 0, signal: null });
+  assert.equal(s.stderr, '', 'the server logged during the session');
+});
+
 // The requests behind the extension's commands, against the binary: Show
 // Offset Table shows the hover (it must hold the offset table), Evaluate
 // Sheet lists the inlay hints (one value per computed statement), and the
