@@ -48,11 +48,11 @@ func ParseFileCached(filename string, src []byte, cache *Cache) (*File, []*Error
 		pending []int         // the statements in batch
 		stmtSrc []string      // their own copy of their text
 	)
+	// add appends a statement whose tree is s, with errors e (both relative
+	// to the statement, see Position), starting at r.at.
 	add := func(s Stmt, e []*Error, r stmtRecord) {
-		if r.entry != nil && r.entry.lazy != nil && !r.entry.lazy.done.Load() {
-			f.deferred(len(f.Statements), r.entry.lazy, cap(f.Statements))
-		}
 		f.Statements = append(f.Statements, s)
+		f.bases = append(f.bases, Base{Offset: r.at.Offset, Line: r.at.Line - 1})
 		errs = append(errs, e)
 		if cache != nil {
 			recs = append(recs, r)
@@ -78,8 +78,7 @@ func ParseFileCached(filename string, src []byte, cache *Cache) (*File, []*Error
 			stop := pl.MakeCheckpoint()
 			st := stmtTokens{toks: pl.Range(start.RawCursor(), stop.RawCursor()), end: *pl.Peek()}
 			pl.LoadCheckpoint(start)
-			first, _ := st.first()
-			f.Statements[i], errs[i] = parseStatement(stmtSrc[k], first.Pos.Offset, st, pl)
+			f.Statements[i], errs[i] = parseStatement(stmtSrc[k], st, pl)
 			if cache != nil {
 				recs[i].entry = cache.store(recs[i].key, recs[i].at, f.Statements[i], errs[i])
 			}
@@ -93,14 +92,14 @@ func ParseFileCached(filename string, src []byte, cache *Cache) (*File, []*Error
 		// firstParseRoom), rather than growing and copying its slices
 		// while it goes: at 50,000 lines that copying was a tenth of the parse.
 		n := min(strings.Count(text, "\n")+1, firstParseRoom)
-		f.Statements, errs = make([]Stmt, 0, n), make([][]*Error, 0, n)
+		f.Statements, f.bases, errs = make([]Stmt, 0, n), make([]Base, 0, n), make([][]*Error, 0, n)
 		if cache != nil {
 			recs = cache.spareRecords(n)
 		}
 	}
 	if cache != nil && cache.last != nil {
 		n := len(cache.last.records) + 8
-		f.Statements, errs, recs = make([]Stmt, 0, n), make([][]*Error, 0, n), cache.spareRecords(n)
+		f.Statements, f.bases, errs, recs = make([]Stmt, 0, n), make([]Base, 0, n), make([][]*Error, 0, n), cache.spareRecords(n)
 		f.Comments = make([]*Comment, 0, len(cache.last.comments)+8)
 		edit = newEditSpan(cache.last, text)
 		// The statements before the edit are as they were.
@@ -138,9 +137,9 @@ func ParseFileCached(filename string, src []byte, cache *Cache) (*File, []*Error
 		}
 		lastEnd := tokenEnd(last)
 		own := text[first.Pos.Offset:lastEnd.Offset]
-		var rec stmtRecord
+		rec := stmtRecord{at: pos(first.Pos)}
 		if cache != nil {
-			rec = stmtRecord{at: pos(first.Pos), lastTok: l.lastEnd, resume: lexer.Position{Offset: -1}}
+			rec.lastTok, rec.resume = l.lastEnd, lexer.Position{Offset: -1}
 			if !end.EOF() {
 				rec.resume = lexer.Position{Offset: end.Pos.Offset + 1, Line: end.Pos.Line + 1, Column: 1}
 			}
@@ -168,7 +167,14 @@ func ParseFileCached(filename string, src []byte, cache *Cache) (*File, []*Error
 		}
 		pending = append(pending, len(f.Statements))
 		add(nil, nil, rec)
+		// The statement is parsed where its tree's positions are: on
+		// line 1 at offset 0, in its own column (see Position).
+		from := len(batch)
 		batch = append(batch, q...)
+		for k := from; k < len(batch); k++ {
+			batch[k].Pos.Offset -= first.Pos.Offset
+			batch[k].Pos.Line -= first.Pos.Line - 1
+		}
 		stmtSrc = append(stmtSrc, own)
 		if len(batch) >= chunkTokens {
 			flush()
@@ -179,10 +185,12 @@ func ParseFileCached(filename string, src []byte, cache *Cache) (*File, []*Error
 	}
 	flush()
 	if len(f.Statements) == 0 {
-		f.Statements = nil // as a file without statements always had
+		f.Statements, f.bases = nil, nil // as a file without statements always had
 	}
-	for _, e := range errs {
-		f.Errors = append(f.Errors, e...)
+	for i, e := range errs {
+		for _, er := range e {
+			f.Errors = append(f.Errors, f.bases[i].Error(er))
+		}
 	}
 	sort.SliceStable(f.Errors, func(i, j int) bool {
 		return f.Errors[i].Range.Pos.Offset < f.Errors[j].Range.Pos.Offset
@@ -562,17 +570,17 @@ func classify(st stmtTokens) stmtKind {
 }
 
 // parseStatement parses one statement from pl; src is the statement's text,
-// which begins at offset base of the file.
-func parseStatement(src string, base int, st stmtTokens, pl *lexer.PeekingLexer) (Stmt, []*Error) {
+// and its tokens are positioned relative to it (offset 0 is its start).
+func parseStatement(src string, st stmtTokens, pl *lexer.PeekingLexer) (Stmt, []*Error) {
 	kind := classify(st)
 	first, _ := st.first()
 	whole := Range{Pos: pos(first.Pos), End: pos(tokenEnd(st.last()))}
 	bad := func(errs []*Error) (Stmt, []*Error) {
-		return &BadStmt{Range: whole, Text: src[whole.Pos.Offset-base : whole.End.Offset-base], Err: errs[0]}, errs
+		return &BadStmt{Range: whole, Text: src[whole.Pos.Offset:whole.End.Offset], Err: errs[0]}, errs
 	}
 	// The statement's own tokens, to explain a syntax error.
 	fine := func() stmtTokens {
-		text := src[whole.Pos.Offset-base : whole.End.Offset-base]
+		text := src[whole.Pos.Offset:whole.End.Offset]
 		return stmtTokens{toks: visibleTokens(scan(text, whole.Pos.Offset, whole.Pos.Line, whole.Pos.Column)), end: st.end}
 	}
 	// explain is the error to report; the statement is scanned again only

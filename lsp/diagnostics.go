@@ -139,11 +139,6 @@ func documentDiagnostic(ctx context.Context, s *Server, params []byte) (any, err
 		return nil, err
 	}
 	items := toDiagnostics(snap, enc, findings)
-	if p, ok := s.features.(Publisher); ok {
-		// The work the analysis left (see Publisher) runs while the
-		// answer is sent.
-		s.goSafe("settling "+snap.URI, func() { p.Published(snap) })
-	}
 	return &protocol.RelatedFullDocumentDiagnosticReport{FullDocumentDiagnosticReport: protocol.FullDocumentDiagnosticReport{
 		Kind: string(protocol.DocumentDiagnosticReportKindFull), ResultID: &id, Items: items}}, nil
 }
@@ -462,9 +457,6 @@ func (d *diagnosticScheduler) publish(snap *Snapshot) {
 		Version:     protocol.NewOptional(snap.Version),
 		Diagnostics: toDiagnostics(snap, enc, findings),
 	})
-	if p, ok := d.s.features.(Publisher); ok {
-		p.Published(snap)
-	}
 }
 
 func (s *Server) pushEnabled() bool {

@@ -54,15 +54,6 @@ type DocumentCloser interface {
 	Closed(uri string)
 }
 
-// Publisher is implemented by a Features that leaves work for after the
-// diagnostics of a snapshot are out (Analyzed settles the trees of the
-// statements an edit moved); the server calls Published once they are
-// pushed, or while a pulled report is sent, so the next request finds that
-// work done. Published may run beside other requests on the snapshot.
-type Publisher interface {
-	Published(snap *Snapshot)
-}
-
 // Severity of a finding, as LSP numbers it.
 type Severity int
 
