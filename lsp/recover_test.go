@@ -78,4 +78,3 @@ func TestPanicInIncrementalAnalysisIsRetriedFromScratch(t *testing.T) {
 		}
 	}
 }
-
