@@ -25,16 +25,11 @@ type Cache struct {
 	// previous parse's: after a parse the cache holds its used entries
 	// alone, so those the next parse drops are among them, and end need not
 	// look at every key.
-	used, prevUsed []keyedEntry
+	used, prevUsed []*cacheEntry
 	// spare is the records of the parse before the latest, which nothing
 	// reads any more: the next parse writes its records there.
 	spare    []stmtRecord
 	lastSeen *lastParse // last when the current parse began
-}
-
-type keyedEntry struct {
-	key   stmtKey
-	entry *cacheEntry
 }
 
 // lastParse is the latest parse, statement by statement: a new version
@@ -49,7 +44,6 @@ type lastParse struct {
 
 // stmtRecord is one statement of a parse.
 type stmtRecord struct {
-	key     stmtKey
 	at      Position       // its first token
 	entry   *cacheEntry    // its tree
 	resume  lexer.Position // the start of the line after its End; Offset -1 when the file's end ended it
@@ -71,12 +65,12 @@ type stmtKey struct {
 }
 
 type cacheEntry struct {
+	key  stmtKey  // its text shares no memory with a file's text
 	at   Position // where the statement's first token was last
 	stmt Stmt
 	errs []*Error
 	gen  uint64 // the parse that last used it
 	note any    // what a user of the cache keeps with the statement (Notes)
-	text string // its key's text, sharing no memory with a file's text
 }
 
 // NewCache makes an empty cache.
@@ -97,11 +91,11 @@ func (c *Cache) end() {
 	}
 	c.lastSeen = nil
 	for _, ke := range c.prevUsed {
-		if ke.entry.gen == c.gen {
+		if ke.gen == c.gen {
 			continue
 		}
 		es := c.entries[ke.key]
-		i := slices.Index(es, ke.entry)
+		i := slices.Index(es, ke)
 		switch {
 		case i < 0:
 		case len(es) == 1:
@@ -174,11 +168,9 @@ func (c *Cache) Notes(f *File, from int, dst []Note) []Note {
 
 // lookup finds the tree of a statement with key starting at at. Among equal
 // statements it prefers the one that was at the same place, then any not yet
-// used by this parse, so that repeated lines each keep their own entry. On
-// success key's text becomes the cache's copy: the one given is part of the
-// file's text, which a record kept for later parses would keep alive.
-func (c *Cache) lookup(key *stmtKey, at Position) (*cacheEntry, bool) {
-	es := c.entries[*key]
+// used by this parse, so that repeated lines each keep their own entry.
+func (c *Cache) lookup(key stmtKey, at Position) (*cacheEntry, bool) {
+	es := c.entries[key]
 	var pick *cacheEntry
 	for _, e := range es {
 		if e.gen == c.gen {
@@ -198,32 +190,28 @@ func (c *Cache) lookup(key *stmtKey, at Position) (*cacheEntry, bool) {
 		}
 		pick = es[0]
 	}
-	e, ok := c.reuse(*key, pick, at)
-	if ok {
-		key.text = pick.text
-	}
-	return e, ok
+	return c.reuse(pick, at)
 }
 
 // reuse takes entry e of key for a statement now at at. A tree is taken
 // once per parse: when an equal statement of this parse has it already,
 // reuse fails and the statement is parsed anew (and stored as an entry of
 // its own), so that the statements of one File share no node.
-func (c *Cache) reuse(key stmtKey, e *cacheEntry, at Position) (*cacheEntry, bool) {
+func (c *Cache) reuse(e *cacheEntry, at Position) (*cacheEntry, bool) {
 	if e.gen == c.gen {
 		return nil, false
 	}
 	e.gen, e.at = c.gen, at
-	c.used = append(c.used, keyedEntry{key, e})
+	c.used = append(c.used, e)
 	return e, true
 }
 
 // store records a statement just parsed; key.text must not share memory
 // with the file's text.
 func (c *Cache) store(key stmtKey, at Position, s Stmt, errs []*Error) *cacheEntry {
-	e := &cacheEntry{at: at, stmt: s, errs: errs, gen: c.gen, text: key.text}
+	e := &cacheEntry{key: key, at: at, stmt: s, errs: errs, gen: c.gen}
 	c.entries[key] = append(c.entries[key], e)
-	c.used = append(c.used, keyedEntry{key, e})
+	c.used = append(c.used, e)
 	return e
 }
 
@@ -304,7 +292,7 @@ func (e *editSpan) sync(l *stmtLexer, c *Cache, f *File, add func(Stmt, []*Error
 		r := rs[k]
 		r.at.Offset += delta
 		r.at.Line += dLine
-		entry, ok := c.reuse(r.key, r.entry, r.at)
+		entry, ok := c.reuse(r.entry, r.at)
 		if !ok {
 			break
 		}
@@ -319,26 +307,28 @@ func (e *editSpan) sync(l *stmtLexer, c *Cache, f *File, add func(Stmt, []*Error
 	if taken == j {
 		return
 	}
+	// The comments among them are placed in the file: they are moved,
+	// copied into one block.
 	end := rs[taken].resume
-	for _, cm := range e.old.comments {
-		if cm.Pos.Offset >= end.Offset {
-			break
-		}
-		if cm.Pos.Offset >= oldAt {
-			f.Comments = append(f.Comments, moveComment(cm, delta, dLine))
-		}
+	cs := e.old.comments
+	from := sort.Search(len(cs), func(i int) bool { return cs[i].Pos.Offset >= oldAt })
+	to := from + sort.Search(len(cs)-from, func(i int) bool { return cs[from+i].Pos.Offset >= end.Offset })
+	moved := make([]Comment, to-from)
+	for k, cm := range cs[from:to] {
+		moved[k] = moveComment(cm, delta, dLine)
+		f.Comments = append(f.Comments, &moved[k])
 	}
 	r := rs[taken]
 	l.resume(lexer.Position{Offset: r.resume.Offset + delta, Line: r.resume.Line + dLine}, lexer.Position{Offset: r.lastTok.Offset + delta, Line: r.lastTok.Line + dLine, Column: r.lastTok.Column})
 }
 
-// moveComment is a copy of c moved by dOff bytes and dLine lines: comments
-// are placed in their file (a comment is not part of a statement's tree).
-func moveComment(c *Comment, dOff, dLine int) *Comment {
+// moveComment is c moved by dOff bytes and dLine lines: comments are
+// placed in their file (a comment is not part of a statement's tree).
+func moveComment(c *Comment, dOff, dLine int) Comment {
 	m := *c
 	m.Pos.Offset += dOff
 	m.Pos.Line += dLine
 	m.End.Offset += dOff
 	m.End.Line += dLine
-	return &m
+	return m
 }

@@ -3,6 +3,7 @@ package grammar
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -42,18 +43,21 @@ func ParseFileCached(filename string, src []byte, cache *Cache) (*File, []*Error
 		l.sc.i = len("\ufeff")
 	}
 	var (
-		errs    [][]*Error    // each statement's errors
+		errs    []stmtErrors  // the errors of the statements that have any
 		recs    []stmtRecord  // each statement's record, for the next parse (with a cache)
 		batch   []lexer.Token // the shell tokens of statements to parse, back to back
 		pending []int         // the statements in batch
+		keys    []stmtKey     // their keys (with a cache)
 		stmtSrc []string      // their own copy of their text
 	)
 	// add appends a statement whose tree is s, with errors e (both relative
 	// to the statement, see Position), starting at r.at.
 	add := func(s Stmt, e []*Error, r stmtRecord) {
+		if len(e) > 0 {
+			errs = append(errs, stmtErrors{len(f.Statements), e})
+		}
 		f.Statements = append(f.Statements, s)
 		f.bases = append(f.bases, Base{Offset: r.at.Offset, Line: r.at.Line - 1})
-		errs = append(errs, e)
 		if cache != nil {
 			recs = append(recs, r)
 		}
@@ -78,13 +82,17 @@ func ParseFileCached(filename string, src []byte, cache *Cache) (*File, []*Error
 			stop := pl.MakeCheckpoint()
 			st := stmtTokens{toks: pl.Range(start.RawCursor(), stop.RawCursor()), end: *pl.Peek()}
 			pl.LoadCheckpoint(start)
-			f.Statements[i], errs[i] = parseStatement(stmtSrc[k], st, pl)
+			var e []*Error
+			f.Statements[i], e = parseStatement(stmtSrc[k], st, pl)
+			if len(e) > 0 {
+				errs = append(errs, stmtErrors{i, e})
+			}
 			if cache != nil {
-				recs[i].entry = cache.store(recs[i].key, recs[i].at, f.Statements[i], errs[i])
+				recs[i].entry = cache.store(keys[k], recs[i].at, f.Statements[i], e)
 			}
 			pl.LoadCheckpoint(stop)
 		}
-		batch, pending, stmtSrc = batch[:0], pending[:0], stmtSrc[:0]
+		batch, pending, keys, stmtSrc = batch[:0], pending[:0], keys[:0], stmtSrc[:0]
 	}
 	var edit *editSpan
 	if cache == nil || cache.last == nil {
@@ -92,14 +100,14 @@ func ParseFileCached(filename string, src []byte, cache *Cache) (*File, []*Error
 		// firstParseRoom), rather than growing and copying its slices
 		// while it goes: at 50,000 lines that copying was a tenth of the parse.
 		n := min(strings.Count(text, "\n")+1, firstParseRoom)
-		f.Statements, f.bases, errs = make([]Stmt, 0, n), make([]Base, 0, n), make([][]*Error, 0, n)
+		f.Statements, f.bases = make([]Stmt, 0, n), make([]Base, 0, n)
 		if cache != nil {
 			recs = cache.spareRecords(n)
 		}
 	}
 	if cache != nil && cache.last != nil {
 		n := len(cache.last.records) + 8
-		f.Statements, f.bases, errs, recs = make([]Stmt, 0, n), make([]Base, 0, n), make([][]*Error, 0, n), cache.spareRecords(n)
+		f.Statements, f.bases, recs = make([]Stmt, 0, n), make([]Base, 0, n), cache.spareRecords(n)
 		f.Comments = make([]*Comment, 0, len(cache.last.comments)+8)
 		edit = newEditSpan(cache.last, text)
 		// The statements before the edit are as they were.
@@ -107,7 +115,7 @@ func ParseFileCached(filename string, src []byte, cache *Cache) (*File, []*Error
 		// them: it and the rest are scanned again.
 		n = edit.prefixStatements()
 		for i, r := range edit.old.records[:n] {
-			e, ok := cache.reuse(r.key, r.entry, r.at)
+			e, ok := cache.reuse(r.entry, r.at)
 			if !ok {
 				n = i
 				break
@@ -143,9 +151,9 @@ func ParseFileCached(filename string, src []byte, cache *Cache) (*File, []*Error
 			if !end.EOF() {
 				rec.resume = lexer.Position{Offset: end.Pos.Offset + 1, Line: end.Pos.Line + 1, Column: 1}
 			}
-			rec.key = stmtKey{text: own, col: first.Pos.Column, eof: end.EOF(),
+			key := stmtKey{text: own, col: first.Pos.Column, eof: end.EOF(),
 				endOffset: end.Pos.Offset - first.Pos.Offset, endLine: end.Pos.Line - first.Pos.Line, endCol: end.Pos.Column}
-			if e, ok := cache.lookup(&rec.key, rec.at); ok {
+			if e, ok := cache.lookup(key, rec.at); ok {
 				rec.entry = e
 				add(e.stmt, e.errs, rec)
 				if edit != nil {
@@ -153,8 +161,9 @@ func ParseFileCached(filename string, src []byte, cache *Cache) (*File, []*Error
 				}
 				continue
 			}
-			rec.key.text = strings.Clone(own)
-			own = rec.key.text
+			key.text = strings.Clone(own)
+			own = key.text
+			keys = append(keys, key)
 		} else {
 			own = strings.Clone(own)
 		}
@@ -187,9 +196,12 @@ func ParseFileCached(filename string, src []byte, cache *Cache) (*File, []*Error
 	if len(f.Statements) == 0 {
 		f.Statements, f.bases = nil, nil // as a file without statements always had
 	}
-	for i, e := range errs {
-		for _, er := range e {
-			f.Errors = append(f.Errors, f.bases[i].Error(er))
+	// Statements parsed in a batch add their errors after those found
+	// in the cache: the errors are put in statement order first.
+	slices.SortFunc(errs, func(a, b stmtErrors) int { return a.stmt - b.stmt })
+	for _, e := range errs {
+		for _, er := range e.errs {
+			f.Errors = append(f.Errors, f.bases[e.stmt].Error(er))
 		}
 	}
 	sort.SliceStable(f.Errors, func(i, j int) bool {
@@ -199,6 +211,12 @@ func ParseFileCached(filename string, src []byte, cache *Cache) (*File, []*Error
 		cache.last = &lastParse{src: text, records: recs, comments: f.Comments, file: f}
 	}
 	return f, f.Errors
+}
+
+// stmtErrors are the errors of statement stmt, relative to it.
+type stmtErrors struct {
+	stmt int
+	errs []*Error
 }
 
 // chunkTokens is about how many tokens one participle token stream holds.
