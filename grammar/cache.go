@@ -4,8 +4,6 @@ import (
 	"slices"
 	"sort"
 	"sync"
-
-	"github.com/alecthomas/participle/v2/lexer"
 )
 
 // Cache keeps the trees of a sheet's statements between parses (see
@@ -44,10 +42,10 @@ type lastParse struct {
 
 // stmtRecord is one statement of a parse.
 type stmtRecord struct {
-	at      Position       // its first token
-	entry   *cacheEntry    // its tree
-	resume  lexer.Position // the start of the line after its End; Offset -1 when the file's end ended it
-	lastTok lexer.Position // the end of its last token
+	at      Position    // its first token
+	entry   *cacheEntry // its tree
+	resume  Position    // the start of the line after its End; Offset -1 when the file's end ended it
+	lastTok Position    // the end of its last token
 }
 
 // stmtKey is everything a statement's tree depends on: its text (from its
@@ -319,7 +317,7 @@ func (e *editSpan) sync(l *stmtLexer, c *Cache, f *File, add func(Stmt, []*Error
 		f.Comments = append(f.Comments, &moved[k])
 	}
 	r := rs[taken]
-	l.resume(lexer.Position{Offset: r.resume.Offset + delta, Line: r.resume.Line + dLine}, lexer.Position{Offset: r.lastTok.Offset + delta, Line: r.lastTok.Line + dLine, Column: r.lastTok.Column})
+	l.resume(Position{Offset: r.resume.Offset + delta, Line: r.resume.Line + dLine}, Position{Offset: r.lastTok.Offset + delta, Line: r.lastTok.Line + dLine, Column: r.lastTok.Column})
 }
 
 // moveComment is c moved by dOff bytes and dLine lines: comments are

@@ -3,7 +3,7 @@ package grammar
 import (
 	"go/ast"
 	"go/parser"
-	"go/token"
+	gotoken "go/token"
 	"go/types"
 	"os"
 	"path/filepath"
@@ -19,7 +19,7 @@ import (
 // mentions it.
 func nodeTypesInSource(t *testing.T) []string {
 	t.Helper()
-	fset := token.NewFileSet()
+	fset := gotoken.NewFileSet()
 	names, err := filepath.Glob("*.go")
 	if err != nil {
 		t.Fatal(err)

@@ -2,13 +2,7 @@ package grammar
 
 import (
 	"errors"
-	"fmt"
-	"slices"
-	"sort"
 	"strings"
-
-	"github.com/alecthomas/participle/v2"
-	"github.com/alecthomas/participle/v2/lexer"
 )
 
 // ParseFile parses a layout sheet. Every statement is parsed on its own: a
@@ -43,12 +37,8 @@ func ParseFileCached(filename string, src []byte, cache *Cache) (*File, []*Error
 		l.sc.i = len("\ufeff")
 	}
 	var (
-		errs    []stmtErrors  // the errors of the statements that have any
-		recs    []stmtRecord  // each statement's record, for the next parse (with a cache)
-		batch   []lexer.Token // the shell tokens of statements to parse, back to back
-		pending []int         // the statements in batch
-		keys    []stmtKey     // their keys (with a cache)
-		stmtSrc []string      // their own copy of their text
+		errs []stmtErrors // the errors of the statements that have any
+		recs []stmtRecord // each statement's record, for the next parse (with a cache)
 	)
 	// add appends a statement whose tree is s, with errors e (both relative
 	// to the statement, see Position), starting at r.at.
@@ -61,38 +51,6 @@ func ParseFileCached(filename string, src []byte, cache *Cache) (*File, []*Error
 		if cache != nil {
 			recs = append(recs, r)
 		}
-	}
-	// Token streams of a few hundred tokens, statements separated by End
-	// tokens; each statement is parsed from a checkpoint at its first token.
-	// (A stream per statement, or one for the whole file, costs more: the
-	// stream is a slice that participle grows one token at a time.)
-	flush := func() {
-		if len(pending) == 0 {
-			return
-		}
-		pl, _ := lexer.Upgrade(&sliceLexer{tokens: batch, eof: l.lastEnd})
-		for k, i := range pending {
-			for pl.Peek().Type == tokEnd {
-				pl.Next()
-			}
-			start := pl.MakeCheckpoint()
-			for t := pl.Peek(); t.Type != tokEnd && !t.EOF(); t = pl.Peek() {
-				pl.Next()
-			}
-			stop := pl.MakeCheckpoint()
-			st := stmtTokens{toks: pl.Range(start.RawCursor(), stop.RawCursor()), end: *pl.Peek()}
-			pl.LoadCheckpoint(start)
-			var e []*Error
-			f.Statements[i], e = parseStatement(stmtSrc[k], st, pl)
-			if len(e) > 0 {
-				errs = append(errs, stmtErrors{i, e})
-			}
-			if cache != nil {
-				recs[i].entry = cache.store(keys[k], recs[i].at, f.Statements[i], e)
-			}
-			pl.LoadCheckpoint(stop)
-		}
-		batch, pending, keys, stmtSrc = batch[:0], pending[:0], keys[:0], stmtSrc[:0]
 	}
 	var edit *editSpan
 	if cache == nil || cache.last == nil {
@@ -145,13 +103,14 @@ func ParseFileCached(filename string, src []byte, cache *Cache) (*File, []*Error
 		}
 		lastEnd := tokenEnd(last)
 		own := text[first.Pos.Offset:lastEnd.Offset]
-		rec := stmtRecord{at: pos(first.Pos)}
+		rec := stmtRecord{at: first.Pos}
+		var key stmtKey
 		if cache != nil {
-			rec.lastTok, rec.resume = l.lastEnd, lexer.Position{Offset: -1}
+			rec.lastTok, rec.resume = l.lastEnd, Position{Offset: -1}
 			if !end.EOF() {
-				rec.resume = lexer.Position{Offset: end.Pos.Offset + 1, Line: end.Pos.Line + 1, Column: 1}
+				rec.resume = Position{Offset: end.Pos.Offset + 1, Line: end.Pos.Line + 1, Column: 1}
 			}
-			key := stmtKey{text: own, col: first.Pos.Column, eof: end.EOF(),
+			key = stmtKey{text: own, col: first.Pos.Column, eof: end.EOF(),
 				endOffset: end.Pos.Offset - first.Pos.Offset, endLine: end.Pos.Line - first.Pos.Line, endCol: end.Pos.Column}
 			if e, ok := cache.lookup(key, rec.at); ok {
 				rec.entry = e
@@ -163,50 +122,40 @@ func ParseFileCached(filename string, src []byte, cache *Cache) (*File, []*Error
 			}
 			key.text = strings.Clone(own)
 			own = key.text
-			keys = append(keys, key)
 		} else {
 			own = strings.Clone(own)
 		}
 		// The tree keeps its own copy of the statement's text, not the
-		// file's: a tree kept by a cache holds on to no old version.
-		for k := range q[:len(q)-1] {
+		// file's: a tree kept by a cache holds on to no old version. It is
+		// parsed where its positions are: on line 1 at offset 0, in its
+		// own column (see Position).
+		for k := range q {
 			t := &q[k]
-			from := t.Pos.Offset - first.Pos.Offset
-			t.Value = own[from : from+len(t.Value)]
+			if k < len(q)-1 {
+				from := t.Pos.Offset - first.Pos.Offset
+				t.Value = own[from : from+len(t.Value)]
+			}
+			t.Pos.Offset -= first.Pos.Offset
+			t.Pos.Line -= first.Pos.Line - 1
 		}
-		pending = append(pending, len(f.Statements))
-		add(nil, nil, rec)
-		// The statement is parsed where its tree's positions are: on
-		// line 1 at offset 0, in its own column (see Position).
-		from := len(batch)
-		batch = append(batch, q...)
-		for k := from; k < len(batch); k++ {
-			batch[k].Pos.Offset -= first.Pos.Offset
-			batch[k].Pos.Line -= first.Pos.Line - 1
+		stmt, e := parseStatement(own, stmtTokens{toks: q[:len(q)-1], end: q[len(q)-1]})
+		if cache != nil {
+			rec.entry = cache.store(key, rec.at, stmt, e)
 		}
-		stmtSrc = append(stmtSrc, own)
-		if len(batch) >= chunkTokens {
-			flush()
-		}
+		add(stmt, e, rec)
 		if edit != nil {
 			edit.sync(l, cache, f, add, rec)
 		}
 	}
-	flush()
 	if len(f.Statements) == 0 {
 		f.Statements, f.bases = nil, nil // as a file without statements always had
 	}
-	// Statements parsed in a batch add their errors after those found
-	// in the cache: the errors are put in statement order first.
-	slices.SortFunc(errs, func(a, b stmtErrors) int { return a.stmt - b.stmt })
 	for _, e := range errs {
 		for _, er := range e.errs {
 			f.Errors = append(f.Errors, f.bases[e.stmt].Error(er))
 		}
 	}
-	sort.SliceStable(f.Errors, func(i, j int) bool {
-		return f.Errors[i].Range.Pos.Offset < f.Errors[j].Range.Pos.Offset
-	})
+	ErrorList(f.Errors).Sort()
 	if cache != nil {
 		cache.last = &lastParse{src: text, records: recs, comments: f.Comments, file: f}
 	}
@@ -219,33 +168,30 @@ type stmtErrors struct {
 	errs []*Error
 }
 
-// chunkTokens is about how many tokens one participle token stream holds.
-const chunkTokens = 200
-
-// stmtLexer is the lexer of a sheet as participle sees it. Each statement
-// becomes its shell, with every expression handed over as one Expr token
-// holding the expression's source text, then an End token:
+// stmtLexer splits a sheet into statements. Each statement becomes its
+// shell, with every expression handed over as one Expr token holding the
+// expression's source text, then an End token:
 //
 //	A = (4,8):(1,4)      Ident "=" Expr End
 //	assert X == Y        "assert" Expr "==" Expr End
 //	composition(A, B)    Expr End
 //
-// participle parses the shells; gExpr.Parse reads each expression. Comments
+// parseStatement reads the shells, readExpr each expression. Comments
 // are collected on the side; line breaks inside open brackets are skipped.
 type stmtLexer struct {
 	sc       scanner
 	src      string
-	ahead    []lexer.Token // tokens scanned but not yet used, from ahead[head]
+	ahead    []token // tokens scanned but not yet used, from ahead[head]
 	head     int
-	queue    []lexer.Token // the current statement's shell tokens, its End (or EOF) last
+	queue    []token // the current statement's shell tokens, its End (or EOF) last
 	comments *[]*Comment
-	lastEnd  lexer.Position // the end of the last token of the statements read
+	lastEnd  Position // the end of the last token of the statements read
 }
 
 // token returns the next token that is not a comment, collecting comments.
-func (l *stmtLexer) token() (lexer.Token, bool) {
+func (l *stmtLexer) token() (token, bool) {
 	for {
-		var t lexer.Token
+		var t token
 		if l.head < len(l.ahead) {
 			t = l.ahead[l.head]
 			l.head++
@@ -269,7 +215,7 @@ func (l *stmtLexer) token() (lexer.Token, bool) {
 }
 
 // peekToken is the next token that token would return, without taking it.
-func (l *stmtLexer) peekToken() (lexer.Token, bool) {
+func (l *stmtLexer) peekToken() (token, bool) {
 	for i := l.head; ; i++ {
 		if i == len(l.ahead) {
 			t, ok := l.sc.next()
@@ -286,7 +232,7 @@ func (l *stmtLexer) peekToken() (lexer.Token, bool) {
 
 // resume sets the lexer at the start of a line (just past a statement's
 // End), lastEnd being the end of the last token before it.
-func (l *stmtLexer) resume(at, lastEnd lexer.Position) {
+func (l *stmtLexer) resume(at, lastEnd Position) {
 	l.sc.i, l.sc.line, l.sc.col = at.Offset, at.Line, 1
 	l.ahead, l.head, l.queue = l.ahead[:0], 0, l.queue[:0]
 	l.lastEnd = lastEnd
@@ -295,7 +241,7 @@ func (l *stmtLexer) resume(at, lastEnd lexer.Position) {
 // statement reads the next statement into the queue; false at the end.
 func (l *stmtLexer) statement() bool {
 	l.queue = l.queue[:0]
-	var first lexer.Token
+	var first token
 	for {
 		t, ok := l.token()
 		if !ok {
@@ -335,10 +281,10 @@ func (l *stmtLexer) statement() bool {
 // stopAtOp, up to "==" or "is" outside brackets) and queues it as one Expr
 // token. It returns the token that ended the statement (End, or EOF) and the
 // operator it stopped at.
-func (l *stmtLexer) region(first *lexer.Token, stopAtOp bool) (end, op lexer.Token) {
-	var start, last lexer.Token
+func (l *stmtLexer) region(first *token, stopAtOp bool) (end, op token) {
+	var start, last token
 	n, depth := 0, 0
-	take := func(t lexer.Token) {
+	take := func(t token) {
 		if n == 0 {
 			start = t
 		}
@@ -361,9 +307,9 @@ func (l *stmtLexer) region(first *lexer.Token, stopAtOp bool) (end, op lexer.Tok
 	for {
 		t, ok := l.token()
 		if !ok {
-			end = lexer.EOFToken(l.lastEnd)
+			end = eofToken(l.lastEnd)
 			if n > 0 {
-				end = lexer.EOFToken(tokenEnd(last))
+				end = eofToken(tokenEnd(last))
 			}
 			break
 		}
@@ -383,7 +329,7 @@ func (l *stmtLexer) region(first *lexer.Token, stopAtOp bool) (end, op lexer.Tok
 	}
 	if n > 0 {
 		lastEnd := tokenEnd(last)
-		l.queue = append(l.queue, lexer.Token{Type: tokExpr, Value: l.src[start.Pos.Offset:lastEnd.Offset], Pos: start.Pos})
+		l.queue = append(l.queue, token{Type: tokExpr, Value: l.src[start.Pos.Offset:lastEnd.Offset], Pos: start.Pos})
 	}
 	return end, op
 }
@@ -446,7 +392,7 @@ func ParseExprAt(src string, start Position) (Node, *Error) {
 		return nil, err
 	}
 	e := start.advance(src)
-	end := lexer.EOFToken(lexer.Position{Offset: e.Offset, Line: e.Line, Column: e.Column})
+	end := eofToken(Position{Offset: e.Offset, Line: e.Line, Column: e.Column})
 	node, errs := parseExprTokens(toks, end, "end of input")
 	if len(errs) > 0 {
 		return node, errs[0]
@@ -459,7 +405,7 @@ func ParseExprAt(src string, start Position) (Node, *Error) {
 func parsePayload(inner string, start Position) (Node, []*Error) {
 	toks := visibleTokens(scan(inner, start.Offset, start.Line, start.Column))
 	e := start.advance(inner)
-	end := lexer.EOFToken(lexer.Position{Offset: e.Offset, Line: e.Line, Column: e.Column})
+	end := eofToken(Position{Offset: e.Offset, Line: e.Line, Column: e.Column})
 	st := stmtTokens{toks: toks, end: end}
 	const endName = `'"'`
 	if len(toks) == 0 {
@@ -482,27 +428,33 @@ func parsePayload(inner string, start Position) (Node, []*Error) {
 	return n, r.errs
 }
 
-func endOf(toks []lexer.Token, start lexer.Position) lexer.Position {
-	if len(toks) == 0 {
-		return start
-	}
-	return tokenEnd(toks[len(toks)-1])
-}
-
-func parseExprTokens(toks []lexer.Token, end lexer.Token, endName string) (Node, []*Error) {
+// parseExprTokens reads toks, the tokens of a whole expression, and nothing
+// after it; end is the token after them.
+func parseExprTokens(toks []token, end token, endName string) (Node, []*Error) {
 	st := stmtTokens{toks: toks, end: end}
 	if _, ok := st.first(); !ok {
-		r := Range{Pos: pos(end.Pos), End: pos(end.Pos)}
+		r := Range{Pos: end.Pos, End: end.Pos}
 		return nil, []*Error{errorAt(r, endName, "a descriptor", "expected a descriptor, found %s", endName)}
 	}
 	if err := checkLimits(st); err != nil {
 		return nil, []*Error{err}
 	}
-	g, err := runParser(exprParser, st)
+	var n Node
+	var errs []*Error
+	err := guarded(st, func() error {
+		// Past the expression the reader meets the end of its last token.
+		src := &sliceSource{toks: toks, eof: eofToken(tokenEnd(st.last()))}
+		var err error
+		n, errs, err = readExpr(src)
+		if err == nil && src.i < len(toks) {
+			err = unexpected(&toks[src.i])
+		}
+		return err
+	})
 	if err != nil {
 		return nil, []*Error{syntaxError(err, st, kindExpr, endName)}
 	}
-	return g.X.Node, g.X.Errs
+	return n, errs
 }
 
 type stmtKind int
@@ -516,14 +468,14 @@ const (
 // stmtTokens is one statement's tokens (no line breaks, no comments) and the
 // token that ended it (End or EOF).
 type stmtTokens struct {
-	toks []lexer.Token
-	end  lexer.Token
+	toks []token
+	end  token
 }
 
-func elided(t lexer.Token) bool { return t.Type == tokNewline || t.Type == tokComment }
+func elided(t token) bool { return t.Type == tokNewline || t.Type == tokComment }
 
 // visibleTokens drops line breaks and comments.
-func visibleTokens(toks []lexer.Token) []lexer.Token {
+func visibleTokens(toks []token) []token {
 	out := toks[:0]
 	for _, t := range toks {
 		if !elided(t) {
@@ -534,18 +486,18 @@ func visibleTokens(toks []lexer.Token) []lexer.Token {
 }
 
 // visible is the statement's tokens (line breaks and comments are never kept).
-func (st stmtTokens) visible() []lexer.Token { return st.toks }
+func (st stmtTokens) visible() []token { return st.toks }
 
-func (st stmtTokens) first() (lexer.Token, bool) {
+func (st stmtTokens) first() (token, bool) {
 	for _, t := range st.toks {
 		if !elided(t) {
 			return t, true
 		}
 	}
-	return lexer.Token{}, false
+	return token{}, false
 }
 
-func (st stmtTokens) last() lexer.Token {
+func (st stmtTokens) last() token {
 	for i := len(st.toks) - 1; i >= 0; i-- {
 		if !elided(st.toks[i]) {
 			return st.toks[i]
@@ -567,7 +519,7 @@ func checkLimits(st stmtTokens) *Error {
 }
 
 func classify(st stmtTokens) stmtKind {
-	var vis [2]lexer.Token
+	var vis [2]token
 	n := 0
 	for _, t := range st.toks {
 		if !elided(t) {
@@ -587,61 +539,78 @@ func classify(st stmtTokens) stmtKind {
 	return kindExpr
 }
 
-// parseStatement parses one statement from pl; src is the statement's text,
-// and its tokens are positioned relative to it (offset 0 is its start).
-func parseStatement(src string, st stmtTokens, pl *lexer.PeekingLexer) (Stmt, []*Error) {
+// parseStatement parses one statement; src is the statement's text, st
+// its shell (see stmtLexer), positioned relative to it (offset 0 is its
+// start).
+func parseStatement(src string, st stmtTokens) (Stmt, []*Error) {
 	kind := classify(st)
 	first, _ := st.first()
-	whole := Range{Pos: pos(first.Pos), End: pos(tokenEnd(st.last()))}
+	whole := Range{Pos: first.Pos, End: tokenEnd(st.last())}
 	bad := func(errs []*Error) (Stmt, []*Error) {
 		return &BadStmt{Range: whole, Text: src[whole.Pos.Offset:whole.End.Offset], Err: errs[0]}, errs
 	}
-	// The statement's own tokens, to explain a syntax error.
-	fine := func() stmtTokens {
-		text := src[whole.Pos.Offset:whole.End.Offset]
-		return stmtTokens{toks: visibleTokens(scan(text, whole.Pos.Offset, whole.Pos.Line, whole.Pos.Column)), end: st.end}
-	}
 	// explain is the error to report; the statement is scanned again only
-	// for a participle error (a limit's error is already placed: the
-	// statement it refused may be megabytes long).
+	// for a syntax error (a limit's error is already placed: the statement
+	// it refused may be megabytes long).
 	explain := func(err error) *Error {
 		var own *Error
 		if errors.As(err, &own) {
 			return own
 		}
-		return syntaxError(err, fine(), kind, "end of line")
+		text := src[whole.Pos.Offset:whole.End.Offset]
+		fine := stmtTokens{toks: visibleTokens(scan(text, whole.Pos.Offset, whole.Pos.Line, whole.Pos.Column)), end: st.end}
+		return syntaxError(err, fine, kind, "end of line")
 	}
 	if err := checkLimits(st); err != nil {
 		return bad([]*Error{err})
 	}
 	var s Stmt
 	var errs []*Error
-	switch kind {
-	case kindAssert:
-		g, err := runParserAt(assertParser, st, pl)
-		if err != nil {
-			return bad([]*Error{explain(err)})
+	err := guarded(st, func() error {
+		p := &sliceSource{toks: st.toks, eof: st.end}
+		switch kind {
+		case kindAssert:
+			p.Next() // "assert"
+			left, leftErrs, err := readExpr(p)
+			if err != nil {
+				return err
+			}
+			op := p.Peek()
+			if op.Type != tokEqEq && !(op.Type == tokIdent && op.Value == "is") {
+				return unexpected(op)
+			}
+			p.Next()
+			right, rightErrs, err := readExpr(p)
+			if err != nil {
+				return err
+			}
+			a := &Assert{Range: whole, Left: left, Right: right, OpRange: tokSpan(*op)}
+			if op.Value == "is" {
+				a.Op = AssertIs
+			}
+			s, errs = a, append(leftErrs, rightErrs...)
+		case kindBinding:
+			name := p.Next()
+			p.Next() // "="
+			value, valueErrs, err := readExpr(p)
+			if err != nil {
+				return err
+			}
+			s, errs = &Binding{Range: whole, Name: &Name{Range: tokSpan(*name), Name: name.Value}, Value: value}, valueErrs
+		default:
+			x, xErrs, err := readExpr(p)
+			if err != nil {
+				return err
+			}
+			s, errs = &ExprStmt{Range: whole, X: x}, xErrs
 		}
-		a := &Assert{Range: whole, Left: g.Left.Node, Right: g.Right.Node, OpRange: tokSpan(g.Op)}
-		errs = append(g.Left.Errs, g.Right.Errs...)
-		if g.Op.Value == "is" {
-			a.Op = AssertIs
+		if p.i < len(p.toks) {
+			return unexpected(p.Peek())
 		}
-		s = a
-	case kindBinding:
-		g, err := runParserAt(bindingParser, st, pl)
-		if err != nil {
-			return bad([]*Error{explain(err)})
-		}
-		s = &Binding{Range: whole, Name: &Name{Range: tokSpan(g.Name), Name: g.Name.Value}, Value: g.Value.Node}
-		errs = g.Value.Errs
-	default:
-		g, err := runParserAt(exprParser, st, pl)
-		if err != nil {
-			return bad([]*Error{explain(err)})
-		}
-		s = &ExprStmt{Range: whole, X: g.X.Node}
-		errs = g.X.Errs
+		return nil
+	})
+	if err != nil {
+		return bad([]*Error{explain(err)})
 	}
 	if len(errs) > 0 {
 		return bad(errs)
@@ -649,43 +618,19 @@ func parseStatement(src string, st stmtTokens, pl *lexer.PeekingLexer) (Stmt, []
 	return s, nil
 }
 
-// runParser runs a participle parser over one statement's tokens, which end
-// with an EOF token: past the end participle reports its deepest error, the
-// one a user needs. A panic inside participle is turned into an error at the
-// statement's first token: a parse never takes the process down.
-func runParser[G any](p *participle.Parser[G], st stmtTokens) (g *G, err error) {
+// guarded runs read, a reader of the statement st, turning a panic into an
+// error at the statement's first token: a parse never takes the process
+// down.
+func guarded(st stmtTokens, read func() error) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			first, _ := st.first()
-			g, err = nil, &participle.ParseError{Msg: fmt.Sprint("internal parser error: ", r), Pos: first.Pos}
+			if first.Type == tokExpr { // the expression's own first token
+				sc := scanner{src: first.Value, base: first.Pos.Offset, line: first.Pos.Line, col: first.Pos.Column}
+				first, _ = sc.next()
+			}
+			err = errorAt(tokSpan(first), foundText(first), "", "internal parser error: %v", r)
 		}
 	}()
-	end := st.end.Pos
-	if len(st.toks) > 0 {
-		end = tokenEnd(st.last())
-	}
-	pl, err := lexer.Upgrade(&sliceLexer{tokens: st.toks, eof: end})
-	if err != nil {
-		return nil, err
-	}
-	return p.ParseFromLexer(pl)
-}
-
-// runParserAt runs a participle parser from the lexer's position in a file's
-// token stream; the statement must end at the End token after it.
-func runParserAt[G any](p *participle.Parser[G], st stmtTokens, pl *lexer.PeekingLexer) (g *G, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			first, _ := st.first()
-			g, err = nil, &participle.ParseError{Msg: fmt.Sprint("internal parser error: ", r), Pos: first.Pos}
-		}
-	}()
-	g, err = p.ParseFromLexer(pl, participle.AllowTrailing(true))
-	if err != nil {
-		return nil, err
-	}
-	if next := pl.Peek(); next.Type != tokEnd && !next.EOF() {
-		return nil, &participle.UnexpectedTokenError{Unexpected: *next}
-	}
-	return g, nil
+	return read()
 }
