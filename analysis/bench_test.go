@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -143,4 +144,37 @@ func BenchmarkAnalyzeHostLongLines(b *testing.B) {
 			AnalyzeHost("k.cu", src)
 		}
 	}
+}
+
+// BenchmarkSheetHeapPerLine is what an open sheet keeps in memory: the
+// heap still reachable, after a collection, from the analysis of a
+// 50,000-line sheet and its cache after a one-line edit (the language
+// server holds both), reported per line of the sheet as heap-B/line.
+func BenchmarkSheetHeapPerLine(b *testing.B) {
+	var src strings.Builder
+	for src.Len() == 0 || strings.Count(src.String(), "\n") < 50000 {
+		src.Write(sheet5000())
+	}
+	text := []byte(src.String())
+	lines := strings.Count(src.String(), "\n")
+	edited := []byte(strings.Replace(string(text), "A7 = (8,(2,2)):(4,(2,1))", "A7 = (18,(2,2)):(4,(2,1))", 1))
+	heap := func() uint64 {
+		runtime.GC()
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		return ms.HeapAlloc
+	}
+	var perLine float64
+	for b.Loop() {
+		before := heap()
+		cache := NewCache()
+		AnalyzeSheetCached("bench.cute", text, cache)
+		s := AnalyzeSheetCached("bench.cute", edited, cache)
+		after := heap()
+		runtime.KeepAlive(s)
+		runtime.KeepAlive(cache)
+		perLine = float64(after-before) / float64(lines)
+	}
+	b.ReportMetric(perLine, "heap-B/line")
 }
