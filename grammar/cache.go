@@ -52,7 +52,7 @@ type stmtRecord struct {
 // first token to the end of its last one), the column it starts at (columns
 // of its first line count from there), and where the token that ended it
 // lies relative to its start (an error at the end of a statement points
-// there). Offsets and lines elsewhere in the file only move the tree.
+// there). Offsets and lines elsewhere in the file only change its Base.
 type stmtKey struct {
 	text      string
 	col       int

@@ -22,9 +22,10 @@ const firstParseRoom = 1 << 16
 
 // ParseFileCached is ParseFile reusing, from cache (nil for none), the tree
 // of every statement whose text and starting column are unchanged since the
-// cache was last used, moved to where the statement is now. The whole file
-// is still scanned and split into statements; only the statements not found
-// go to the parser. The result is the one ParseFile gives, positions included.
+// cache was last used, as it is (its positions are relative to it: only its
+// Base is new). The text before and after an edit is not even scanned
+// again; the statements not found go to the parser. The result is the one
+// ParseFile gives, trees, bases and errors included.
 func ParseFileCached(filename string, src []byte, cache *Cache) (*File, []*Error) {
 	text := string(src)
 	f := &File{Name: filename}
@@ -392,7 +393,7 @@ func ParseExprAt(src string, start Position) (Node, *Error) {
 		return nil, err
 	}
 	e := start.advance(src)
-	end := eofToken(Position{Offset: e.Offset, Line: e.Line, Column: e.Column})
+	end := eofToken(e)
 	node, errs := parseExprTokens(toks, end, "end of input")
 	if len(errs) > 0 {
 		return node, errs[0]
@@ -405,7 +406,7 @@ func ParseExprAt(src string, start Position) (Node, *Error) {
 func parsePayload(inner string, start Position) (Node, []*Error) {
 	toks := visibleTokens(scan(inner, start.Offset, start.Line, start.Column))
 	e := start.advance(inner)
-	end := eofToken(Position{Offset: e.Offset, Line: e.Line, Column: e.Column})
+	end := eofToken(e)
 	st := stmtTokens{toks: toks, end: end}
 	const endName = `'"'`
 	if len(toks) == 0 {
