@@ -306,27 +306,29 @@ func (e *editSpan) sync(l *stmtLexer, c *Cache, f *File, add func(Stmt, []*Error
 		return
 	}
 	// The comments among them are placed in the file: they are moved,
-	// copied into one block.
+	// each copied on its own (in one block, a comment a later parse takes
+	// over would keep the block, the comments after it of this version,
+	// alive: TestCacheKeepsNoOldComments).
 	end := rs[taken].resume
 	cs := e.old.comments
 	from := sort.Search(len(cs), func(i int) bool { return cs[i].Pos.Offset >= oldAt })
-	to := from + sort.Search(len(cs)-from, func(i int) bool { return cs[from+i].Pos.Offset >= end.Offset })
-	moved := make([]Comment, to-from)
-	for k, cm := range cs[from:to] {
-		moved[k] = moveComment(cm, delta, dLine)
-		f.Comments = append(f.Comments, &moved[k])
+	for _, cm := range cs[from:] {
+		if cm.Pos.Offset >= end.Offset {
+			break
+		}
+		f.Comments = append(f.Comments, moveComment(cm, delta, dLine))
 	}
 	r := rs[taken]
 	l.resume(Position{Offset: r.resume.Offset + delta, Line: r.resume.Line + dLine}, Position{Offset: r.lastTok.Offset + delta, Line: r.lastTok.Line + dLine, Column: r.lastTok.Column})
 }
 
-// moveComment is c moved by dOff bytes and dLine lines: comments are
-// placed in their file (a comment is not part of a statement's tree).
-func moveComment(c *Comment, dOff, dLine int) Comment {
+// moveComment is a copy of c moved by dOff bytes and dLine lines: comments
+// are placed in their file (a comment is not part of a statement's tree).
+func moveComment(c *Comment, dOff, dLine int) *Comment {
 	m := *c
 	m.Pos.Offset += dOff
 	m.Pos.Line += dLine
 	m.End.Offset += dOff
 	m.End.Line += dLine
-	return m
+	return &m
 }

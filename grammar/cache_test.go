@@ -312,3 +312,38 @@ func TestCacheKeepsNoOldText(t *testing.T) {
 		t.Fatalf("the heap grew from %d to %d bytes over 200 edits", early, late)
 	}
 }
+
+// TestCacheKeepsNoOldComments: edits going down the sheet a few lines at a
+// time, as typing does, keep no comments of the earlier versions alive: a
+// comment taken over from an earlier parse holds on to nothing but itself.
+func TestCacheKeepsNoOldComments(t *testing.T) {
+	lines := make([]string, 4000)
+	for i := range lines {
+		if i%2 == 0 {
+			lines[i] = fmt.Sprintf("# note %d", i)
+		} else {
+			lines[i] = fmt.Sprintf("a%d = (4,%d):(1,4)", i, i)
+		}
+	}
+	cache := NewCache()
+	heap := func() uint64 {
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		return ms.HeapAlloc
+	}
+	var early uint64
+	for step := 0; step < 390; step++ {
+		l := 10*step + 1
+		lines[l] = "x" + lines[l]
+		ParseFileCached("c.cute", []byte(strings.Join(lines, "\n")), cache)
+		if step == 19 {
+			early = heap()
+		}
+	}
+	late := heap()
+	runtime.KeepAlive(cache)
+	if late > early+2<<20 {
+		t.Fatalf("the heap grew from %d to %d bytes over 380 edits", early, late)
+	}
+}
