@@ -318,3 +318,22 @@ func TestTakenOverBindingsKeepNoOldTrees(t *testing.T) {
 	}
 	t.Fatalf("the tree of the last statement as the analysis before the latest saw it is still alive")
 }
+
+// TestPrefixEndsWhereStatementsMove: after an edit that only moves the
+// statements after it (a blank line inserted), those before it are taken
+// over from the earlier analysis (the same symbols), and those after it,
+// the same trees at new places, are not.
+func TestPrefixEndsWhereStatementsMove(t *testing.T) {
+	cache := NewCache()
+	s1 := AnalyzeSheetCached("p.cute", []byte("A = 1:1\nB = 2:1\nC = 3:1\nD = 4:1\n"), cache)
+	s2 := AnalyzeSheetCached("p.cute", []byte("A = 1:1\nB = 2:1\n\nC = 3:1\nD = 4:1\n"), cache)
+	if s2.File.Statements[2] != s1.File.Statements[2] {
+		t.Fatalf("the moved statement's tree was not taken as it was")
+	}
+	if s2.Symbols[0] != s1.Symbols[0] || s2.Symbols[1] != s1.Symbols[1] {
+		t.Errorf("the statements before the edit were not taken over")
+	}
+	if s2.Symbols[2] == s1.Symbols[2] || s2.Symbols[2].Line != 4 || s2.Symbols[3].Line != 5 {
+		t.Errorf("the statements after the edit were taken over, or are placed at lines %d and %d", s2.Symbols[2].Line, s2.Symbols[3].Line)
+	}
+}

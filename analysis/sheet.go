@@ -222,9 +222,12 @@ func (s *Sheet) takePrefix(cache *Cache, bound *boundNames) int {
 		// The universe of names no longer has all of prev's (trimUniverse).
 		return 0
 	}
+	// A statement's tree is the same wherever it is (its positions are
+	// relative to it): the prefix ends at the first one that changed or
+	// moved.
 	old, cur := prev.File.Statements, s.File.Statements
 	p := 0
-	for p < len(old) && p < len(cur) && old[p] == cur[p] {
+	for p < len(old) && p < len(cur) && old[p] == cur[p] && prev.File.Base(p) == s.File.Base(p) {
 		p++
 	}
 	if p == 0 {
