@@ -27,9 +27,12 @@ func reportCPU(b *testing.B, start time.Duration) {
 
 // sheet5000 is a generated 5,000-line sheet in the mix users write: literals
 // of every notation, calls of the common operations, asserts, comments.
-func sheet5000() []byte {
+func sheet5000() []byte { return sheetOf(5000) }
+
+// sheetOf is sheet5000's mix at about n lines, every name bound once.
+func sheetOf(n int) []byte {
 	var b strings.Builder
-	for i := 0; b.Len() == 0 || strings.Count(b.String(), "\n") < 5000; i++ {
+	for i := 0; i*10 < n; i++ {
 		n := i % 10
 		fmt.Fprintf(&b, "# block %d\n", i)
 		fmt.Fprintf(&b, "A%d = (%d,(2,2)):(4,(2,1))\n", i, n+1)
@@ -148,15 +151,12 @@ func BenchmarkAnalyzeHostLongLines(b *testing.B) {
 
 // BenchmarkSheetHeapPerLine is what an open sheet keeps in memory: the
 // heap still reachable, after a collection, from the analysis of a
-// 50,000-line sheet and its cache after a one-line edit (the language
+// 50,000-line sheet (sheet5000's mix, every name bound once) and its cache
+// after a one-line edit (the language
 // server holds both), reported per line of the sheet as heap-B/line.
 func BenchmarkSheetHeapPerLine(b *testing.B) {
-	var src strings.Builder
-	for src.Len() == 0 || strings.Count(src.String(), "\n") < 50000 {
-		src.Write(sheet5000())
-	}
-	text := []byte(src.String())
-	lines := strings.Count(src.String(), "\n")
+	text := sheetOf(50000)
+	lines := strings.Count(string(text), "\n")
 	edited := []byte(strings.Replace(string(text), "A7 = (8,(2,2)):(4,(2,1))", "A7 = (18,(2,2)):(4,(2,1))", 1))
 	heap := func() uint64 {
 		runtime.GC()

@@ -139,16 +139,21 @@ func (c *Cache) trimUniverse(count int) {
 
 // cacheEntry is a statement's result, its ranges relative to the
 // statement (as its tree's are, see grammar.Position), and the result as
-// it was last placed in a file.
+// it was last placed in a file (nil when it has no ranges to place).
 type cacheEntry struct {
 	key    uint64
 	text   string
 	col    int
 	deps   []uint64
 	result stmtResult // relative to the statement
-	placed stmtResult // result placed at base
-	base   grammar.Base
+	placed *placedResult
 	gen    uint64
+}
+
+// placedResult is a result placed by base.
+type placedResult struct {
+	base grammar.Base
+	stmtResult
 }
 
 // stmtNames is what a statement's text reads: its names in the order of
@@ -307,17 +312,26 @@ func (c *Cache) take(e *cacheEntry, base grammar.Base) stmtResult {
 		c.entries[e.key] = e // it may have been dropped
 	}
 	e.gen = c.gen
-	if e.base != base {
-		e.placed, e.base = e.result.placed(base), base
+	if !e.result.hasRanges() {
+		return e.result
 	}
-	return e.placed
+	if e.placed == nil || e.placed.base != base {
+		e.placed = &placedResult{base, e.result.placed(base)}
+	}
+	return e.placed.stmtResult
 }
 
 // store records the result r, relative to its statement, of a statement.
 func (c *Cache) store(key uint64, text string, col int, deps []uint64, r stmtResult) *cacheEntry {
-	e := &cacheEntry{key: key, text: text, col: col, deps: deps, result: r, placed: r, gen: c.gen}
+	e := &cacheEntry{key: key, text: text, col: col, deps: deps, result: r, gen: c.gen}
 	c.entries[key] = e
 	return e
+}
+
+// hasRanges reports whether r has ranges to place: an error, hints or the
+// findings of calls.
+func (r stmtResult) hasRanges() bool {
+	return r.err != nil || len(r.hints) > 0 || len(r.calls) > 0
 }
 
 // placed is r, a statement's result with ranges relative to the
@@ -325,7 +339,7 @@ func (c *Cache) store(key uint64, text string, col int, deps []uint64, r stmtRes
 // A call's fix on another statement's binding is resolved after lookup
 // (Sheet.resolveCall); only its own ranges are placed here.
 func (r stmtResult) placed(base grammar.Base) stmtResult {
-	if base == (grammar.Base{}) {
+	if base == (grammar.Base{}) || !r.hasRanges() {
 		return r
 	}
 	out := stmtResult{value: r.value, err: placeError(r.err, base), hints: r.hints, calls: r.calls}
