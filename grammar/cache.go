@@ -1,7 +1,8 @@
 package grammar
 
 import (
-	"slices"
+	"encoding/binary"
+	"hash/maphash"
 	"sort"
 	"sync"
 )
@@ -16,8 +17,11 @@ import (
 // may be used by one parse at a time; it locks for the rest.
 type Cache struct {
 	mu      sync.Mutex
-	entries map[stmtKey][]*cacheEntry
-	gen     uint64
+	// entries are the statements' entries by the hash of their key;
+	// entries of equal hashes (equal statements, mostly) are chained.
+	entries map[uint64]*cacheEntry
+	seed    maphash.Seed
+	gen     uint32
 	last    *lastParse
 	// used are the entries the current parse took or stored, prevUsed the
 	// previous parse's: after a parse the cache holds its used entries
@@ -62,17 +66,41 @@ type stmtKey struct {
 	endCol    int
 }
 
+// cacheEntry is a statement's tree, kept in 128 bytes (a cache holds one
+// per statement of the sheet).
 type cacheEntry struct {
-	key  stmtKey  // its text shares no memory with a file's text
-	at   Position // where the statement's first token was last
+	key  stmtKey // its text shares no memory with a file's text
+	next *cacheEntry
 	stmt Stmt
 	errs []*Error
-	gen  uint64 // the parse that last used it
 	note any    // what a user of the cache keeps with the statement (Notes)
+	at   int32  // the offset of the statement's first token when last used (saturated)
+	gen  uint32 // the parse that last used it
 }
 
 // NewCache makes an empty cache.
-func NewCache() *Cache { return &Cache{entries: map[stmtKey][]*cacheEntry{}} }
+func NewCache() *Cache { return &Cache{entries: map[uint64]*cacheEntry{}, seed: maphash.MakeSeed()} }
+
+// hash is the hash of a statement's key.
+func (c *Cache) hash(k *stmtKey) uint64 {
+	var h maphash.Hash
+	h.SetSeed(c.seed)
+	h.WriteString(k.text)
+	var buf [8 * 4]byte
+	binary.LittleEndian.PutUint64(buf[0:], uint64(k.col))
+	binary.LittleEndian.PutUint64(buf[8:], uint64(k.endOffset))
+	binary.LittleEndian.PutUint64(buf[16:], uint64(k.endLine))
+	binary.LittleEndian.PutUint64(buf[24:], uint64(k.endCol))
+	if k.eof {
+		buf[31] ^= 0x80
+	}
+	h.Write(buf[:])
+	return h.Sum64()
+}
+
+// offset32 is an offset as an entry keeps it: only equality matters, and a
+// sheet is far smaller than 2 GiB.
+func offset32(off int) int32 { return int32(min(off, 1<<31-1)) }
 
 func (c *Cache) begin() {
 	c.mu.Lock()
@@ -92,14 +120,21 @@ func (c *Cache) end() {
 		if ke.gen == c.gen {
 			continue
 		}
-		es := c.entries[ke.key]
-		i := slices.Index(es, ke)
-		switch {
-		case i < 0:
-		case len(es) == 1:
-			delete(c.entries, ke.key)
-		default:
-			c.entries[ke.key] = slices.Delete(es, i, i+1)
+		h := c.hash(&ke.key)
+		for p, e := (*cacheEntry)(nil), c.entries[h]; e != nil; p, e = e, e.next {
+			if e != ke {
+				continue
+			}
+			switch {
+			case p != nil:
+				p.next = e.next
+			case e.next != nil:
+				c.entries[h] = e.next
+			default:
+				delete(c.entries, h)
+			}
+			e.next = nil
+			break
 		}
 	}
 	clear(c.prevUsed)
@@ -110,8 +145,10 @@ func (c *Cache) Len() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	n := 0
-	for _, es := range c.entries {
-		n += len(es)
+	for _, e := range c.entries {
+		for ; e != nil; e = e.next {
+			n++
+		}
 	}
 	return n
 }
@@ -168,13 +205,12 @@ func (c *Cache) Notes(f *File, from int, dst []Note) []Note {
 // statements it prefers the one that was at the same place, then any not yet
 // used by this parse, so that repeated lines each keep their own entry.
 func (c *Cache) lookup(key stmtKey, at Position) (*cacheEntry, bool) {
-	es := c.entries[key]
 	var pick *cacheEntry
-	for _, e := range es {
-		if e.gen == c.gen {
+	for e := c.entries[c.hash(&key)]; e != nil; e = e.next {
+		if e.gen == c.gen || e.key != key {
 			continue
 		}
-		if e.at == at {
+		if e.at == offset32(at.Offset) {
 			pick = e
 			break
 		}
@@ -183,10 +219,7 @@ func (c *Cache) lookup(key stmtKey, at Position) (*cacheEntry, bool) {
 		}
 	}
 	if pick == nil {
-		if len(es) == 0 {
-			return nil, false
-		}
-		pick = es[0]
+		return nil, false
 	}
 	return c.reuse(pick, at)
 }
@@ -199,7 +232,7 @@ func (c *Cache) reuse(e *cacheEntry, at Position) (*cacheEntry, bool) {
 	if e.gen == c.gen {
 		return nil, false
 	}
-	e.gen, e.at = c.gen, at
+	e.gen, e.at = c.gen, offset32(at.Offset)
 	c.used = append(c.used, e)
 	return e, true
 }
@@ -207,8 +240,18 @@ func (c *Cache) reuse(e *cacheEntry, at Position) (*cacheEntry, bool) {
 // store records a statement just parsed; key.text must not share memory
 // with the file's text.
 func (c *Cache) store(key stmtKey, at Position, s Stmt, errs []*Error) *cacheEntry {
-	e := &cacheEntry{key: key, at: at, stmt: s, errs: errs, gen: c.gen}
-	c.entries[key] = append(c.entries[key], e)
+	e := &cacheEntry{key: key, stmt: s, errs: errs, at: offset32(at.Offset), gen: c.gen}
+	// Appended to its chain, so that lookup prefers the entries that were
+	// there before.
+	h := c.hash(&key)
+	if last := c.entries[h]; last == nil {
+		c.entries[h] = e
+	} else {
+		for last.next != nil {
+			last = last.next
+		}
+		last.next = e
+	}
 	c.used = append(c.used, e)
 	return e
 }
