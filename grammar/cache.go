@@ -16,7 +16,7 @@ import (
 // new File differs. Trees handed out are never changed afterwards. A Cache
 // may be used by one parse at a time; it locks for the rest.
 type Cache struct {
-	mu      sync.Mutex
+	mu sync.Mutex
 	// entries are the statements' entries by the hash of their key;
 	// entries of equal hashes (equal statements, mostly) are chained.
 	entries map[uint64]*cacheEntry
