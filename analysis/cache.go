@@ -10,6 +10,7 @@ import (
 
 	"github.com/cute-lsp/cute-lsp/grammar"
 	"github.com/cute-lsp/cute-lsp/internal/editdist"
+	"github.com/cute-lsp/cute-lsp/layout"
 )
 
 // Cache remembers what sheet statements evaluated to, keyed by the
@@ -138,22 +139,35 @@ func (c *Cache) trimUniverse(count int) {
 }
 
 // cacheEntry is a statement's result, its ranges relative to the
-// statement (as its tree's are, see grammar.Position), and the result as
-// it was last placed in a file (nil when it has no ranges to place).
+// statement (as its tree's are, see grammar.Position). A cache holds one
+// per statement of the sheet: what most statements lack (an error, hints,
+// call findings) is kept apart, in more.
 type cacheEntry struct {
-	key    uint64
-	text   string
-	col    int
-	deps   []uint64
-	result stmtResult // relative to the statement
-	placed *placedResult
-	gen    uint64
+	key   uint64
+	text  string
+	col   int
+	deps  []uint64
+	value layout.Value
+	more  *resultRanges // nil when the result has no ranges
+	gen   uint64
 }
 
-// placedResult is a result placed by base.
-type placedResult struct {
-	base grammar.Base
-	stmtResult
+// resultRanges is the part of a result with ranges: relative to the
+// statement, and as last placed in a file (at placedAt; nil before).
+type resultRanges struct {
+	err      error
+	hints    []Finding
+	calls    []callFinding
+	placed   *stmtResult
+	placedAt grammar.Base
+}
+
+// result is e's result, relative to its statement.
+func (e *cacheEntry) result() stmtResult {
+	if e.more == nil {
+		return stmtResult{value: e.value}
+	}
+	return stmtResult{value: e.value, err: e.more.err, hints: e.more.hints, calls: e.more.calls}
 }
 
 // stmtNames is what a statement's text reads: its names in the order of
@@ -312,18 +326,23 @@ func (c *Cache) take(e *cacheEntry, base grammar.Base) stmtResult {
 		c.entries[e.key] = e // it may have been dropped
 	}
 	e.gen = c.gen
-	if !e.result.hasRanges() {
-		return e.result
+	m := e.more
+	if m == nil {
+		return stmtResult{value: e.value}
 	}
-	if e.placed == nil || e.placed.base != base {
-		e.placed = &placedResult{base, e.result.placed(base)}
+	if m.placed == nil || m.placedAt != base {
+		placed := e.result().placed(base)
+		m.placed, m.placedAt = &placed, base
 	}
-	return e.placed.stmtResult
+	return *m.placed
 }
 
 // store records the result r, relative to its statement, of a statement.
 func (c *Cache) store(key uint64, text string, col int, deps []uint64, r stmtResult) *cacheEntry {
-	e := &cacheEntry{key: key, text: text, col: col, deps: deps, result: r, gen: c.gen}
+	e := &cacheEntry{key: key, text: text, col: col, deps: deps, value: r.value, gen: c.gen}
+	if r.hasRanges() {
+		e.more = &resultRanges{err: r.err, hints: r.hints, calls: r.calls}
+	}
 	c.entries[key] = e
 	return e
 }

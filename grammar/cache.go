@@ -44,13 +44,16 @@ type lastParse struct {
 	file     *File // the parse's result (Notes)
 }
 
-// stmtRecord is one statement of a parse.
+// stmtRecord is one statement of a parse, beside its Base in the parse's
+// File (48 bytes: a cache keeps the records of two parses).
 type stmtRecord struct {
-	at      Position    // its first token
 	entry   *cacheEntry // its tree
-	resume  Position    // the start of the line after its End; Offset -1 when the file's end ended it
+	resume  linePos     // the start of the line after its End; Offset -1 when the file's end ended it
 	lastTok Position    // the end of its last token
 }
+
+// linePos is the start of a line: an offset and the line's number.
+type linePos struct{ Offset, Line int }
 
 // stmtKey is everything a statement's tree depends on: its text (from its
 // first token to the end of its last one), the column it starts at (columns
@@ -196,7 +199,8 @@ func (c *Cache) Notes(f *File, from int, dst []Note) []Note {
 	// no entry need be read here.
 	for k := range notes {
 		r := &c.last.records[from+k]
-		notes[k] = Note{Place: &r.entry.note, At: r.at}
+		b := f.bases[from+k]
+		notes[k] = Note{Place: &r.entry.note, At: Position{Offset: b.Offset, Line: b.Line + 1, Column: r.entry.key.col}}
 	}
 	return notes
 }
@@ -204,13 +208,13 @@ func (c *Cache) Notes(f *File, from int, dst []Note) []Note {
 // lookup finds the tree of a statement with key starting at at. Among equal
 // statements it prefers the one that was at the same place, then any not yet
 // used by this parse, so that repeated lines each keep their own entry.
-func (c *Cache) lookup(key stmtKey, at Position) (*cacheEntry, bool) {
+func (c *Cache) lookup(key stmtKey, at int) (*cacheEntry, bool) {
 	var pick *cacheEntry
 	for e := c.entries[c.hash(&key)]; e != nil; e = e.next {
 		if e.gen == c.gen || e.key != key {
 			continue
 		}
-		if e.at == offset32(at.Offset) {
+		if e.at == offset32(at) {
 			pick = e
 			break
 		}
@@ -228,19 +232,19 @@ func (c *Cache) lookup(key stmtKey, at Position) (*cacheEntry, bool) {
 // once per parse: when an equal statement of this parse has it already,
 // reuse fails and the statement is parsed anew (and stored as an entry of
 // its own), so that the statements of one File share no node.
-func (c *Cache) reuse(e *cacheEntry, at Position) (*cacheEntry, bool) {
+func (c *Cache) reuse(e *cacheEntry, at int) (*cacheEntry, bool) {
 	if e.gen == c.gen {
 		return nil, false
 	}
-	e.gen, e.at = c.gen, offset32(at.Offset)
+	e.gen, e.at = c.gen, offset32(at)
 	c.used = append(c.used, e)
 	return e, true
 }
 
 // store records a statement just parsed; key.text must not share memory
 // with the file's text.
-func (c *Cache) store(key stmtKey, at Position, s Stmt, errs []*Error) *cacheEntry {
-	e := &cacheEntry{key: key, stmt: s, errs: errs, at: offset32(at.Offset), gen: c.gen}
+func (c *Cache) store(key stmtKey, at int, s Stmt, errs []*Error) *cacheEntry {
+	e := &cacheEntry{key: key, stmt: s, errs: errs, at: offset32(at), gen: c.gen}
 	// Appended to its chain, so that lookup prefers the entries that were
 	// there before.
 	h := c.hash(&key)
@@ -305,7 +309,7 @@ func (e *editSpan) prefixStatements() int {
 // scanner jumps past them (the file's last statement, when the end of the
 // file ended it, is scanned again: where it ends depends on the statement
 // before).
-func (e *editSpan) sync(l *stmtLexer, c *Cache, f *File, add func(Stmt, []*Error, stmtRecord), rec stmtRecord) {
+func (e *editSpan) sync(l *stmtLexer, c *Cache, f *File, add func(Stmt, []*Error, Base, stmtRecord), rec stmtRecord) {
 	if e.synced || rec.resume.Offset < 0 || rec.resume.Offset < e.newEnd {
 		return
 	}
@@ -331,9 +335,10 @@ func (e *editSpan) sync(l *stmtLexer, c *Cache, f *File, add func(Stmt, []*Error
 	taken := j
 	for k := j + 1; k < last; k++ {
 		r := rs[k]
-		r.at.Offset += delta
-		r.at.Line += dLine
-		entry, ok := c.reuse(r.entry, r.at)
+		b := e.old.file.bases[k]
+		b.Offset += delta
+		b.Line += dLine
+		entry, ok := c.reuse(r.entry, b.Offset)
 		if !ok {
 			break
 		}
@@ -342,7 +347,7 @@ func (e *editSpan) sync(l *stmtLexer, c *Cache, f *File, add func(Stmt, []*Error
 		r.resume.Line += dLine
 		r.lastTok.Offset += delta
 		r.lastTok.Line += dLine
-		add(r.entry.stmt, r.entry.errs, r)
+		add(r.entry.stmt, r.entry.errs, b, r)
 		taken = k
 	}
 	if taken == j {
@@ -362,7 +367,7 @@ func (e *editSpan) sync(l *stmtLexer, c *Cache, f *File, add func(Stmt, []*Error
 		f.Comments = append(f.Comments, moveComment(cm, delta, dLine))
 	}
 	r := rs[taken]
-	l.resume(Position{Offset: r.resume.Offset + delta, Line: r.resume.Line + dLine}, Position{Offset: r.lastTok.Offset + delta, Line: r.lastTok.Line + dLine, Column: r.lastTok.Column})
+	l.resume(linePos{Offset: r.resume.Offset + delta, Line: r.resume.Line + dLine}, Position{Offset: r.lastTok.Offset + delta, Line: r.lastTok.Line + dLine, Column: r.lastTok.Column})
 }
 
 // moveComment is a copy of c moved by dOff bytes and dLine lines: comments

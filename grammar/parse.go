@@ -42,13 +42,13 @@ func ParseFileCached(filename string, src []byte, cache *Cache) (*File, []*Error
 		recs []stmtRecord // each statement's record, for the next parse (with a cache)
 	)
 	// add appends a statement whose tree is s, with errors e (both relative
-	// to the statement, see Position), starting at r.at.
-	add := func(s Stmt, e []*Error, r stmtRecord) {
+	// to the statement, see Position), placed by b.
+	add := func(s Stmt, e []*Error, b Base, r stmtRecord) {
 		if len(e) > 0 {
 			errs = append(errs, stmtErrors{len(f.Statements), e})
 		}
 		f.Statements = append(f.Statements, s)
-		f.bases = append(f.bases, Base{Offset: r.at.Offset, Line: r.at.Line - 1})
+		f.bases = append(f.bases, b)
 		if cache != nil {
 			recs = append(recs, r)
 		}
@@ -74,13 +74,14 @@ func ParseFileCached(filename string, src []byte, cache *Cache) (*File, []*Error
 		// them: it and the rest are scanned again.
 		n = edit.prefixStatements()
 		for i, r := range edit.old.records[:n] {
-			e, ok := cache.reuse(r.entry, r.at)
+			b := edit.old.file.bases[i]
+			e, ok := cache.reuse(r.entry, b.Offset)
 			if !ok {
 				n = i
 				break
 			}
 			r.entry = e
-			add(r.entry.stmt, r.entry.errs, r)
+			add(r.entry.stmt, r.entry.errs, b, r)
 		}
 		if n > 0 {
 			r := edit.old.records[n-1]
@@ -104,18 +105,19 @@ func ParseFileCached(filename string, src []byte, cache *Cache) (*File, []*Error
 		}
 		lastEnd := tokenEnd(last)
 		own := text[first.Pos.Offset:lastEnd.Offset]
-		rec := stmtRecord{at: first.Pos}
+		base := Base{Offset: first.Pos.Offset, Line: first.Pos.Line - 1}
+		var rec stmtRecord
 		var key stmtKey
 		if cache != nil {
-			rec.lastTok, rec.resume = l.lastEnd, Position{Offset: -1}
+			rec.lastTok, rec.resume = l.lastEnd, linePos{Offset: -1}
 			if !end.EOF() {
-				rec.resume = Position{Offset: end.Pos.Offset + 1, Line: end.Pos.Line + 1, Column: 1}
+				rec.resume = linePos{Offset: end.Pos.Offset + 1, Line: end.Pos.Line + 1}
 			}
 			key = stmtKey{text: own, col: first.Pos.Column, eof: end.EOF(),
 				endOffset: end.Pos.Offset - first.Pos.Offset, endLine: end.Pos.Line - first.Pos.Line, endCol: end.Pos.Column}
-			if e, ok := cache.lookup(key, rec.at); ok {
+			if e, ok := cache.lookup(key, first.Pos.Offset); ok {
 				rec.entry = e
-				add(e.stmt, e.errs, rec)
+				add(e.stmt, e.errs, base, rec)
 				if edit != nil {
 					edit.sync(l, cache, f, add, rec)
 				}
@@ -141,9 +143,9 @@ func ParseFileCached(filename string, src []byte, cache *Cache) (*File, []*Error
 		}
 		stmt, e := parseStatement(own, stmtTokens{toks: q[:len(q)-1], end: q[len(q)-1]})
 		if cache != nil {
-			rec.entry = cache.store(key, rec.at, stmt, e)
+			rec.entry = cache.store(key, first.Pos.Offset, stmt, e)
 		}
-		add(stmt, e, rec)
+		add(stmt, e, base, rec)
 		if edit != nil {
 			edit.sync(l, cache, f, add, rec)
 		}
@@ -233,7 +235,7 @@ func (l *stmtLexer) peekToken() (token, bool) {
 
 // resume sets the lexer at the start of a line (just past a statement's
 // End), lastEnd being the end of the last token before it.
-func (l *stmtLexer) resume(at, lastEnd Position) {
+func (l *stmtLexer) resume(at linePos, lastEnd Position) {
 	l.sc.i, l.sc.line, l.sc.col = at.Offset, at.Line, 1
 	l.ahead, l.head, l.queue = l.ahead[:0], 0, l.queue[:0]
 	l.lastEnd = lastEnd
