@@ -85,7 +85,7 @@ func ParseFileCached(filename string, src []byte, cache *Cache) (*File, []*Error
 		}
 		if n > 0 {
 			r := edit.old.records[n-1]
-			l.resume(r.resume, r.lastTok)
+			l.resume(r.resume, edit.old.file.StatementRange(n-1).End)
 			for _, c := range edit.old.comments {
 				if c.Pos.Offset >= r.resume.Offset {
 					break
@@ -109,7 +109,7 @@ func ParseFileCached(filename string, src []byte, cache *Cache) (*File, []*Error
 		var rec stmtRecord
 		var key stmtKey
 		if cache != nil {
-			rec.lastTok, rec.resume = l.lastEnd, linePos{Offset: -1}
+			rec.resume = linePos{Offset: -1}
 			if !end.EOF() {
 				rec.resume = linePos{Offset: end.Pos.Offset + 1, Line: end.Pos.Line + 1}
 			}
