@@ -3,7 +3,6 @@ module github.com/cute-lsp/cute-lsp
 go 1.26.8
 
 require (
-	github.com/alecthomas/participle/v2 v2.1.4
 	go.lsp.dev/jsonrpc2 v1.0.1
 	go.lsp.dev/protocol v1.0.1
 	go.lsp.dev/uri v1.0.1

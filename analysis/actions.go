@@ -227,12 +227,11 @@ func syntaxFixes(f *Finding, e *grammar.Error) {
 // literal or a call's result in another form. Each keeps the function,
 // except Normalize, which keeps the image and says what it drops.
 func (s *Sheet) Refactors(offset int) []Refactor {
-	s.Settle()
 	t, ok := s.TargetAt(offset)
 	if !ok || t.Err != nil || t.Value == nil {
 		return nil
 	}
-	r := t.Node.Span()
+	r := t.Range
 	var out []Refactor
 	add := func(kind, title, text string) {
 		if text != string(s.Src[r.Pos.Offset:r.End.Offset]) {

@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -26,9 +27,12 @@ func reportCPU(b *testing.B, start time.Duration) {
 
 // sheet5000 is a generated 5,000-line sheet in the mix users write: literals
 // of every notation, calls of the common operations, asserts, comments.
-func sheet5000() []byte {
+func sheet5000() []byte { return sheetOf(5000) }
+
+// sheetOf is sheet5000's mix at about n lines, every name bound once.
+func sheetOf(n int) []byte {
 	var b strings.Builder
-	for i := 0; b.Len() == 0 || strings.Count(b.String(), "\n") < 5000; i++ {
+	for i := 0; i*10 < n; i++ {
 		n := i % 10
 		fmt.Fprintf(&b, "# block %d\n", i)
 		fmt.Fprintf(&b, "A%d = (%d,(2,2)):(4,(2,1))\n", i, n+1)
@@ -97,16 +101,15 @@ func BenchmarkAnalyzeFile5000Cached(b *testing.B) {
 
 // BenchmarkAnalyzeSheet5000Insert is a keystroke near the top of the sheet:
 // a character typed into line 71, then taken out again. Every statement
-// after it is found in the cache at a new offset. "moved" moves their trees
-// during the analysis, "deferred" leaves them to be settled (what the
-// findings wait for), "settled" settles them after each analysis.
+// after it is found in the cache at a new offset, taken as it is (its tree
+// is relative to it). "whole" is the parse and the analysis, "analysis"
+// the analysis alone (the timer stops while the sheet is parsed).
 func BenchmarkAnalyzeSheet5000Insert(b *testing.B) {
-	for _, mode := range []string{"moved", "deferred", "settled"} {
+	for _, mode := range []string{"whole", "analysis"} {
 		b.Run(mode, func(b *testing.B) {
 			src := sheet5000()
 			edited := []byte(strings.Replace(string(src), "A7 = (8,(2,2)):(4,(2,1))", "A7 = (18,(2,2)):(4,(2,1))", 1))
 			cache := NewCache()
-			cache.DeferMoves(mode != "moved")
 			AnalyzeSheetCached("bench.cute", src, cache)
 			b.ReportAllocs()
 			start := cpuTime()
@@ -115,10 +118,14 @@ func BenchmarkAnalyzeSheet5000Insert(b *testing.B) {
 				if i%2 == 0 {
 					text = edited
 				}
-				s := AnalyzeSheetCached("bench.cute", text, cache)
-				if mode == "settled" {
-					s.Settle()
+				if mode == "whole" {
+					AnalyzeSheetCached("bench.cute", text, cache)
+					continue
 				}
+				b.StopTimer()
+				f, _ := grammar.ParseFileCached("bench.cute", text, cache.parsed)
+				b.StartTimer()
+				AnalyzeFile(f, text, cache)
 			}
 			reportCPU(b, start)
 		})
@@ -140,4 +147,34 @@ func BenchmarkAnalyzeHostLongLines(b *testing.B) {
 			AnalyzeHost("k.cu", src)
 		}
 	}
+}
+
+// BenchmarkSheetHeapPerLine is what an open sheet keeps in memory: the
+// heap still reachable, after a collection, from the analysis of a
+// 50,000-line sheet (sheet5000's mix, every name bound once) and its cache
+// after a one-line edit (the language
+// server holds both), reported per line of the sheet as heap-B/line.
+func BenchmarkSheetHeapPerLine(b *testing.B) {
+	text := sheetOf(50000)
+	lines := strings.Count(string(text), "\n")
+	edited := []byte(strings.Replace(string(text), "A7 = (8,(2,2)):(4,(2,1))", "A7 = (18,(2,2)):(4,(2,1))", 1))
+	heap := func() uint64 {
+		runtime.GC()
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		return ms.HeapAlloc
+	}
+	var perLine float64
+	for b.Loop() {
+		before := heap()
+		cache := NewCache()
+		AnalyzeSheetCached("bench.cute", text, cache)
+		s := AnalyzeSheetCached("bench.cute", edited, cache)
+		after := heap()
+		runtime.KeepAlive(s)
+		runtime.KeepAlive(cache)
+		perLine = float64(after-before) / float64(lines)
+	}
+	b.ReportMetric(perLine, "heap-B/line")
 }

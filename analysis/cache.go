@@ -138,17 +138,36 @@ func (c *Cache) trimUniverse(count int) {
 	c.epoch++
 }
 
+// cacheEntry is a statement's result, its ranges relative to the
+// statement (as its tree's are, see grammar.Position). A cache holds one
+// per statement of the sheet: what most statements lack (an error, hints,
+// call findings) is kept apart, in more.
 type cacheEntry struct {
 	key   uint64
 	text  string
 	col   int
 	deps  []uint64
-	pos   grammar.Position // where the statement was when it was evaluated
 	value layout.Value
-	err   error
-	hints []Finding
-	calls []callFinding
+	more  *resultRanges // nil when the result has no ranges
 	gen   uint64
+}
+
+// resultRanges is the part of a result with ranges: relative to the
+// statement, and as last placed in a file (at placedAt; nil before).
+type resultRanges struct {
+	err      error
+	hints    []Finding
+	calls    []callFinding
+	placed   *stmtResult
+	placedAt grammar.Base
+}
+
+// result is e's result, relative to its statement.
+func (e *cacheEntry) result() stmtResult {
+	if e.more == nil {
+		return stmtResult{value: e.value}
+	}
+	return stmtResult{value: e.value, err: e.more.err, hints: e.more.hints, calls: e.more.calls}
 }
 
 // stmtNames is what a statement's text reads: its names in the order of
@@ -168,13 +187,6 @@ func NewCache() *Cache {
 	return &Cache{entries: map[uint64]*cacheEntry{}, parsed: grammar.NewCache(), universe: map[string]uint64{},
 		near: map[string]*nearNames{}, texts: map[string]*stmtNames{}, seed: maphash.MakeSeed()}
 }
-
-// DeferMoves makes the analyses with c, from the next on, leave the
-// trees of the statements an edit only moved where they were until the
-// sheet is settled (Sheet.Settle): the findings are ready without them.
-// Sheet's methods settle it first; a reader of its trees (File, Results,
-// Symbols) calls Settle before it reads them.
-func (c *Cache) DeferMoves(on bool) { c.parsed.DeferMoves(on) }
 
 // stmtNote is what the cache keeps with a statement's tree in the parse
 // cache (grammar.Cache.Notes), so that a statement an edit did not change
@@ -198,9 +210,8 @@ func (c *Cache) note(notes []grammar.Note, k int, f *grammar.File, i int, src []
 			return n, notes[k].At
 		}
 	}
-	f.SettleStatement(i) // its names are read off its tree
 	st := f.Statements[i]
-	span := st.Span()
+	span := f.StatementRange(i)
 	names := c.names(src[span.Pos.Offset:span.End.Offset], st)
 	if place == nil {
 		// Nowhere to keep it: a note for this statement alone.
@@ -308,81 +319,109 @@ func (c *Cache) lookup(key uint64, text string, col int, deps []uint64) (*cacheE
 	return e, true
 }
 
-// take is the result of e, moved to where the statement is now (pos).
-func (c *Cache) take(e *cacheEntry, pos grammar.Position) stmtResult {
+// take is the result of e placed by base (see grammar.Base): the
+// placement made last when the statement has not moved since.
+func (c *Cache) take(e *cacheEntry, base grammar.Base) stmtResult {
 	if e.gen < c.swept {
 		c.entries[e.key] = e // it may have been dropped
 	}
 	e.gen = c.gen
-	dOff, dLine := pos.Offset-e.pos.Offset, pos.Line-e.pos.Line
-	r := stmtResult{value: e.value, err: shiftError(e.err, dOff, dLine), hints: e.hints, calls: e.calls}
-	if dOff != 0 || dLine != 0 {
-		r.hints = make([]Finding, len(e.hints))
-		for i, h := range e.hints {
-			r.hints[i] = shiftFinding(h, dOff, dLine)
-		}
-		// A call's fix on another statement's binding is resolved after
-		// lookup (callFinding.resolve); only its own ranges move here.
-		r.calls = make([]callFinding, len(e.calls))
-		for i, c := range e.calls {
-			c.Finding = shiftFinding(c.Finding, dOff, dLine)
-			r.calls[i] = c
-		}
+	m := e.more
+	if m == nil {
+		return stmtResult{value: e.value}
 	}
-	return r
+	if m.placed == nil || m.placedAt != base {
+		placed := e.result().placed(base)
+		m.placed, m.placedAt = &placed, base
+	}
+	return *m.placed
 }
 
-func (c *Cache) store(key uint64, text string, col int, deps []uint64, pos grammar.Position, r stmtResult) *cacheEntry {
-	e := &cacheEntry{key: key, text: text, col: col, deps: deps, pos: pos, value: r.value, err: r.err, hints: r.hints, calls: r.calls, gen: c.gen}
+// store records the result r, relative to its statement, of a statement.
+func (c *Cache) store(key uint64, text string, col int, deps []uint64, r stmtResult) *cacheEntry {
+	e := &cacheEntry{key: key, text: text, col: col, deps: deps, value: r.value, gen: c.gen}
+	if r.hasRanges() {
+		e.more = &resultRanges{err: r.err, hints: r.hints, calls: r.calls}
+	}
 	c.entries[key] = e
 	return e
 }
 
-// shiftError moves the ranges of an evaluation error by whole lines (the
-// statement's text and starting column are unchanged, so columns stay).
-func shiftError(err error, dOffset, dLine int) error {
-	ee, ok := err.(*EvalError)
-	if !ok || (dOffset == 0 && dLine == 0) {
-		return err
+// hasRanges reports whether r has ranges to place: an error, hints or the
+// findings of calls.
+func (r stmtResult) hasRanges() bool {
+	return r.err != nil || len(r.hints) > 0 || len(r.calls) > 0
+}
+
+// placed is r, a statement's result with ranges relative to the
+// statement, placed by base; r itself when there is nothing to place.
+// A call's fix on another statement's binding is resolved after lookup
+// (Sheet.resolveCall); only its own ranges are placed here.
+func (r stmtResult) placed(base grammar.Base) stmtResult {
+	if base == (grammar.Base{}) || !r.hasRanges() {
+		return r
 	}
-	moved := *ee
-	moved.Range = shiftRange(ee.Range, dOffset, dLine)
-	moved.Related = shiftRelated(ee.Related, dOffset, dLine)
-	moved.Fixes = shiftFixes(ee.Fixes, dOffset, dLine)
-	return &moved
-}
-
-func shiftFinding(f Finding, dOffset, dLine int) Finding {
-	f.Range = shiftRange(f.Range, dOffset, dLine)
-	f.Related = shiftRelated(f.Related, dOffset, dLine)
-	f.Fixes = shiftFixes(f.Fixes, dOffset, dLine)
-	return f
-}
-
-func shiftRelated(rs []Related, dOffset, dLine int) []Related {
-	out := make([]Related, len(rs))
-	for i, r := range rs {
-		out[i] = Related{Range: shiftRange(r.Range, dOffset, dLine), Message: r.Message}
+	out := stmtResult{value: r.value, err: placeError(r.err, base), hints: r.hints, calls: r.calls}
+	if len(r.hints) > 0 {
+		out.hints = make([]Finding, len(r.hints))
+		for i, h := range r.hints {
+			out.hints[i] = placeFinding(h, base)
+		}
+	}
+	if len(r.calls) > 0 {
+		out.calls = make([]callFinding, len(r.calls))
+		for i, c := range r.calls {
+			c.Finding = placeFinding(c.Finding, base)
+			out.calls[i] = c
+		}
 	}
 	return out
 }
 
-func shiftFixes(fs []Fix, dOffset, dLine int) []Fix {
+// placeError places the ranges of an evaluation error.
+func placeError(err error, base grammar.Base) error {
+	switch e := err.(type) {
+	case *EvalError:
+		placed := *e
+		placed.Range = base.Range(e.Range)
+		placed.Related = placeRelated(e.Related, base)
+		placed.Fixes = placeFixes(e.Fixes, base)
+		return &placed
+	case *grammar.Error:
+		return base.Error(e)
+	}
+	return err
+}
+
+func placeFinding(f Finding, base grammar.Base) Finding {
+	f.Range = base.Range(f.Range)
+	f.Related = placeRelated(f.Related, base)
+	f.Fixes = placeFixes(f.Fixes, base)
+	return f
+}
+
+func placeRelated(rs []Related, base grammar.Base) []Related {
+	if rs == nil {
+		return nil
+	}
+	out := make([]Related, len(rs))
+	for i, r := range rs {
+		out[i] = Related{Range: base.Range(r.Range), Message: r.Message}
+	}
+	return out
+}
+
+func placeFixes(fs []Fix, base grammar.Base) []Fix {
+	if fs == nil {
+		return nil
+	}
 	out := make([]Fix, len(fs))
 	for i, f := range fs {
 		edits := make([]Edit, len(f.Edits))
 		for j, e := range f.Edits {
-			edits[j] = Edit{Range: shiftRange(e.Range, dOffset, dLine), NewText: e.NewText}
+			edits[j] = Edit{Range: base.Range(e.Range), NewText: e.NewText}
 		}
 		out[i] = Fix{Title: f.Title, Edits: edits}
 	}
 	return out
-}
-
-func shiftRange(r grammar.Range, dOffset, dLine int) grammar.Range {
-	r.Pos.Offset += dOffset
-	r.Pos.Line += dLine
-	r.End.Offset += dOffset
-	r.End.Line += dLine
-	return r
 }

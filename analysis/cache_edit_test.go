@@ -21,19 +21,15 @@ func TestCachedAnalysisMovesAnAtom(t *testing.T) {
 		{atom, "x = 1:1\n" + atom},
 		{string(atoms), "\n" + string(atoms)},
 	} {
-		for _, deferred := range []bool{false, true} {
-			cache := NewCache()
-			cache.DeferMoves(deferred)
-			for step, src := range versions {
-				cached := AnalyzeSheetCached("a.cute", []byte(src), cache)
-				fresh := AnalyzeSheet("a.cute", []byte(src))
-				if got, want := renderFindings(cached), renderFindings(fresh); got != want {
-					t.Fatalf("deferred=%v step %d: cached findings\n%s\nfresh\n%s", deferred, step, got, want)
-				}
-				cached.Settle()
-				if got, want := renderResults(cached)+renderNames(t, cached), renderResults(fresh)+renderNames(t, fresh); got != want {
-					t.Fatalf("deferred=%v step %d: cached results\n%s\nfresh\n%s\nsource:\n%s", deferred, step, got, want, strings.TrimSpace(src))
-				}
+		cache := NewCache()
+		for step, src := range versions {
+			cached := AnalyzeSheetCached("a.cute", []byte(src), cache)
+			fresh := AnalyzeSheet("a.cute", []byte(src))
+			if got, want := renderFindings(cached), renderFindings(fresh); got != want {
+				t.Fatalf("step %d: cached findings\n%s\nfresh\n%s", step, got, want)
+			}
+			if got, want := renderResults(cached)+renderNames(t, cached), renderResults(fresh)+renderNames(t, fresh); got != want {
+				t.Fatalf("step %d: cached results\n%s\nfresh\n%s\nsource:\n%s", step, got, want, strings.TrimSpace(src))
 			}
 		}
 	}

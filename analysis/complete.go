@@ -50,7 +50,6 @@ func wordBefore(src []byte, offset int) (string, int) {
 // their signatures), names bound before the statement, swizzle atoms and
 // layout tags, those starting with the word being typed.
 func (s *Sheet) Complete(offset int) []Completion {
-	s.Settle()
 	if offset < 0 || offset > len(s.Src) {
 		return nil
 	}

@@ -13,12 +13,10 @@ import (
 
 // FuzzAnalyzeSheetCachedEdits: a sheet edited version after version
 // (sheetedit's edits of real sheet fragments) and analyzed through one Cache
-// has, at every version, the analysis a fresh one makes: findings (before
-// its trees are settled, when moves are deferred), results, names, tokens,
-// outline and inlay hints. Some versions are settled only after the next
-// analysis, some never. The script's first byte holds the options: moves
-// deferred (bit 0), versions settled late (bit 1, parity bit 2), and a
-// second sheet analyzed with the same cache in between (bit 3).
+// has, at every version, the analysis a fresh one makes: findings, results,
+// names, tokens, outline and inlay hints. The script's first byte holds the
+// options: a second sheet analyzed with the same cache in between (bit 3;
+// bits 0 to 2 are unused).
 func FuzzAnalyzeSheetCachedEdits(f *testing.F) {
 	var sheets []string
 	for _, dir := range []string{"../examples", "../testdata/markers"} {
@@ -38,7 +36,7 @@ func FuzzAnalyzeSheetCachedEdits(f *testing.F) {
 	line := byte(slices.Index(sheetedit.Fragments, "x = 1:1"))
 	scripts := [][]byte{
 		{0, 4, 0, 0, line, 0}, // "x = 1:1" and a line break at line 0
-		{1, 1, 0, 0, 0, 0},    // Enter at the top, moves deferred
+		{1, 1, 0, 0, 0, 0},    // Enter at the top
 		{3, 1, 0, 0, 0, 0, 1, 0x80, 0, 0, 0},
 		{8, 5, 0, 0, 0, 0, 6, 0xff, 0xff, 0, 0},
 	}
@@ -64,19 +62,15 @@ func FuzzAnalyzeSheetCachedEdits(f *testing.F) {
 }
 
 func checkCachedAnalysisEdits(t *testing.T, src string, script []byte) {
+	// The options byte's bits 0 to 2 once chose deferred moves (there are
+	// none now); they are left alone so the seeds keep their edits.
 	var opts byte
 	if len(script) > 0 {
 		opts, script = script[0], script[1:]
 	}
-	deferred := opts&1 != 0
-	lateParity := -1
-	if deferred && opts&2 != 0 {
-		lateParity = int(opts>>2) & 1
-	}
 	other := opts&8 != 0
 	edits := sheetedit.Script(script)
 	cache := NewCache()
-	cache.DeferMoves(deferred)
 	text := src
 	for step := 0; ; step++ {
 		cached := AnalyzeSheetCached("f.cute", []byte(text), cache)
@@ -84,11 +78,8 @@ func checkCachedAnalysisEdits(t *testing.T, src string, script []byte) {
 		if got, want := renderFindings(cached), renderFindings(fresh); got != want {
 			t.Fatalf("step %d: cached findings\n%s\nfresh\n%s\non %q", step, got, want, text)
 		}
-		if step%2 != lateParity {
-			cached.Settle()
-			if got, want := renderAll(t, cached), renderAll(t, fresh); got != want {
-				t.Fatalf("step %d: cached analysis\n%s\nfresh\n%s\non %q", step, got, want, text)
-			}
+		if got, want := renderAll(t, cached), renderAll(t, fresh); got != want {
+			t.Fatalf("step %d: cached analysis\n%s\nfresh\n%s\non %q", step, got, want, text)
 		}
 		if other && step%3 == 2 {
 			// Another sheet analyzed with the cache in between.

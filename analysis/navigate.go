@@ -10,12 +10,11 @@ import (
 
 // SymbolAt is the binding that the name at offset defines or reads, or nil.
 func (s *Sheet) SymbolAt(offset int) *Symbol {
-	s.Settle()
 	i := s.StatementAt(offset)
 	if i < 0 {
 		return nil
 	}
-	path := PathAt(s.File.Statements[i], offset)
+	path := PathAt(s.File.Statements[i], offset-s.File.Base(i).Offset)
 	if len(path) == 0 {
 		return nil
 	}
@@ -26,20 +25,17 @@ func (s *Sheet) SymbolAt(offset int) *Symbol {
 	if b, ok := s.File.Statements[i].(*grammar.Binding); ok && b.Name == name {
 		return s.symbolAt(i)
 	}
-	return s.Ref(name)
+	return s.refAt(i, name)
 }
 
 // References are the ranges where sym is read, and its binding's name first
 // when includeDecl is set.
 func (s *Sheet) References(sym *Symbol, includeDecl bool) []grammar.Range {
-	s.Settle()
 	var out []grammar.Range
 	if includeDecl {
-		out = append(out, sym.Def.Name.Range)
+		out = append(out, s.File.Range(sym.Stmt, sym.Def.Name.Range))
 	}
-	for _, u := range s.Uses(sym) {
-		out = append(out, u.Range)
-	}
+	s.eachUse(sym, func(i int, u *grammar.Name) { out = append(out, s.File.Range(i, u.Range)) })
 	return out
 }
 
@@ -48,7 +44,6 @@ var identifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 // Rename is the edits that rename the binding at offset, and every use of
 // it, to newName; an error says why it cannot be done.
 func (s *Sheet) Rename(offset int, newName string) ([]Edit, error) {
-	s.Settle()
 	sym := s.SymbolAt(offset)
 	if sym == nil {
 		return nil, fmt.Errorf("there is no sheet name here to rename")
@@ -66,7 +61,7 @@ func (s *Sheet) Rename(offset int, newName string) ([]Edit, error) {
 	}
 	for _, other := range s.Symbols {
 		if other.Name == newName && other != sym {
-			return nil, fmt.Errorf("%s is already bound on line %d; renaming would change which binding its uses read", newName, other.Def.Range.Pos.Line)
+			return nil, fmt.Errorf("%s is already bound on line %d; renaming would change which binding its uses read", newName, other.Line)
 		}
 	}
 	var edits []Edit
@@ -87,10 +82,9 @@ type Outline struct {
 
 // Outline lists the sheet's bindings in order.
 func (s *Sheet) Outline() []Outline {
-	s.Settle()
 	out := make([]Outline, 0, len(s.Symbols))
 	for _, sym := range s.Symbols {
-		o := Outline{Name: sym.Name, Range: sym.Def.Range, Select: sym.Def.Name.Range}
+		o := Outline{Name: sym.Name, Range: s.File.Range(sym.Stmt, sym.Def.Range), Select: s.File.Range(sym.Stmt, sym.Def.Name.Range)}
 		switch {
 		case sym.Err != nil:
 			o.Kind, o.Detail = "error", CapMessage(sym.Err.Error())
@@ -115,10 +109,9 @@ const maxInlayLength = 60
 // that lie within [start, end) (byte offsets), shown when the value is not
 // written out already (a binding of a literal shows nothing).
 func (s *Sheet) InlayHints(start, end int) []InlayHint {
-	s.Settle()
 	var out []InlayHint
 	for i, st := range s.File.Statements {
-		r := st.Span()
+		r := s.File.StatementRange(i)
 		if r.End.Offset < start || r.Pos.Offset > end {
 			continue
 		}

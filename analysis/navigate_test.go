@@ -36,14 +36,14 @@ func rangesText(src string, sheet *Sheet, sym *Symbol, decl bool) []string {
 func TestDefinitionAndReferences(t *testing.T) {
 	s := AnalyzeSheet("t.cute", []byte(navSheet))
 	first := s.SymbolAt(offsetOf(t, navSheet, "A", 2)) // the A read by B
-	if first == nil || first.Def.Range.Pos.Line != 1 {
+	if first == nil || first.Line != 1 {
 		t.Fatalf("the A in B's line resolves to %+v, want the binding on line 1", first)
 	}
 	if got := rangesText(navSheet, s, first, true); fmt.Sprint(got) != "[1:1 2:20 3:14]" {
 		t.Errorf("references of the first A: %v", got)
 	}
 	second := s.SymbolAt(offsetOf(t, navSheet, "A", 4)) // the rebinding (the third A is in the comment)
-	if second == nil || second.Def.Range.Pos.Line != 3 {
+	if second == nil || second.Line != 3 {
 		t.Fatalf("the rebinding resolves to %+v", second)
 	}
 	if got := rangesText(navSheet, s, second, false); fmt.Sprint(got) != "[4:13]" {

@@ -26,18 +26,17 @@ func PathAt(root grammar.Node, offset int) []grammar.Node {
 
 // StatementAt is the index of the statement containing offset, or -1.
 func (s *Sheet) StatementAt(offset int) int {
-	s.Settle()
-	stmts := s.File.Statements
-	lo, hi := 0, len(stmts)
+	f := s.File
+	lo, hi := 0, len(f.Statements)
 	for lo < hi {
 		mid := (lo + hi) / 2
-		if stmts[mid].Span().End.Offset < offset {
+		if f.StatementRange(mid).End.Offset < offset {
 			lo = mid + 1
 		} else {
 			hi = mid
 		}
 	}
-	if lo < len(stmts) && stmts[lo].Span().Pos.Offset <= offset {
+	if lo < len(f.Statements) && f.StatementRange(lo).Pos.Offset <= offset {
 		return lo
 	}
 	return -1
@@ -49,7 +48,6 @@ func (s *Sheet) StatementAt(offset int) int {
 // it on every request, and a scope map of a long sheet costs more than
 // the hover itself.
 func (s *Sheet) EnvAt(i int) Env {
-	s.Settle()
 	return envAt{s, i}
 }
 
@@ -84,10 +82,12 @@ func Evaluable(n grammar.Node) bool {
 }
 
 // Target is what a position in a sheet points at: the innermost evaluable
-// node, its statement, and its value there.
+// node, its statement, and its value there. The nodes' positions are
+// relative to the statement (File.Range(Stmt, ...) places them).
 type Target struct {
-	Stmt  int          // the statement's index
-	Node  grammar.Node // the innermost evaluable node at the position
+	Stmt  int           // the statement's index
+	Node  grammar.Node  // the innermost evaluable node at the position
+	Range grammar.Range // the node's range in the file
 	Path  []grammar.Node
 	Value layout.Value
 	Err   error
@@ -101,20 +101,19 @@ type Target struct {
 // the offset is in no statement or on nothing evaluable (a comment, "=").
 // A binding's name evaluates to the binding's value.
 func (s *Sheet) TargetAt(offset int) (Target, bool) {
-	s.Settle()
 	i := s.StatementAt(offset)
 	if i < 0 {
 		return Target{}, false
 	}
-	path := PathAt(s.File.Statements[i], offset)
+	path := PathAt(s.File.Statements[i], offset-s.File.Base(i).Offset)
 	k := targetIndex(path)
 	if k < 0 {
 		return Target{}, false
 	}
 	n := path[k]
-	t := Target{Stmt: i, Node: n, Path: path[:k+1], Env: s.EnvAt(i)}
+	t := Target{Stmt: i, Node: n, Range: s.File.Range(i, n.Span()), Path: path[:k+1], Env: s.EnvAt(i)}
 	if name, ok := n.(*grammar.Name); ok {
-		t.Symbol = s.Ref(name)
+		t.Symbol = s.refAt(i, name)
 		if t.Symbol == nil && k > 0 {
 			// ldmatrix_x4 in bank_conflicts(..., ldmatrix_x4): a word the
 			// operation reads, not a sheet name.

@@ -49,11 +49,6 @@ type Sheet struct {
 	names   []nameUse // scratch: the names a statement reads
 }
 
-// Settle puts every node of the sheet's trees in place. It is needed only
-// after an analysis with deferred moves (Cache.DeferMoves), before the
-// trees are read; the methods of Sheet call it themselves.
-func (s *Sheet) Settle() { s.File.Settle() }
-
 // Result is what one statement evaluated to.
 type Result struct {
 	Stmt  grammar.Stmt
@@ -62,10 +57,13 @@ type Result struct {
 }
 
 // Symbol is one binding of a sheet name: where it is bound and where it is read.
+// Def's positions are relative to its statement (File.Range(Stmt, ...)
+// places them).
 type Symbol struct {
 	Name  string
 	Def   *grammar.Binding
 	Stmt  int // the binding's statement index
+	Line  int // the line the binding starts on
 	Value layout.Value
 	Err   error
 	key   uint64 // the cache key of its statement: dependents include it in theirs
@@ -143,6 +141,7 @@ func AnalyzeFile(f *grammar.File, src []byte, cache *Cache) *Sheet {
 		s.readStart = append(s.readStart, int32(len(s.reads)))
 		s.foundStart = append(s.foundStart, int32(len(s.found)))
 		_, bad := st.(*grammar.BadStmt)
+		base := f.Base(i)
 		var note *stmtNote
 		var at grammar.Position
 		if cache != nil && !bad {
@@ -154,22 +153,19 @@ func AnalyzeFile(f *grammar.File, src []byte, cache *Cache) *Sheet {
 		if !bad {
 			var res stmtResult
 			var hit bool
-			key, res, hit = s.evalStatement(i, st, src, note, at, scope, deps, cache)
+			key, res, hit = s.evalStatement(st, note, at, base, scope, deps, cache)
 			if hit {
 				s.Reused++
 			}
 			r.Value, r.Err = res.value, res.err
 			s.found = append(s.found, res.hints...)
 			for _, c := range res.calls {
-				if sym := scope[c.rebind]; sym != nil {
-					f.SettleStatement(sym.Stmt) // the fix edits its tree's value
-				}
-				s.found = append(s.found, c.resolve(scope))
+				s.found = append(s.found, s.resolveCall(c, scope))
 			}
 		}
 		switch st := st.(type) {
 		case *grammar.BadStmt:
-			s.found = append(s.found, syntaxFinding(st.Err))
+			s.found = append(s.found, syntaxFinding(base.Error(st.Err)))
 		case *grammar.Binding:
 			var name string
 			if note != nil {
@@ -179,14 +175,12 @@ func AnalyzeFile(f *grammar.File, src []byte, cache *Cache) *Sheet {
 			}
 			prev := scope[name]
 			if prev != nil {
-				f.SettleStatement(i)
-				f.SettleStatement(prev.Stmt)
-				s.found = append(s.found, rebindingFindings(prev, s.useCount[prev.index], st, deps)...)
+				s.found = append(s.found, s.rebindingFindings(prev, s.useCount[prev.index], i, st, deps)...)
 			}
 			// Each symbol is an allocation of its own: a later analysis
 			// shares some of them (takePrefix), and one allocation for
 			// all would keep the rest, and the trees they point at, alive.
-			sym := &Symbol{Name: name, Def: st, Stmt: i, Value: r.Value, Err: r.Err, key: key, index: len(s.Symbols), earlier: prev}
+			sym := &Symbol{Name: name, Def: st, Stmt: i, Line: base.Line + st.Range.Pos.Line, Value: r.Value, Err: r.Err, key: key, index: len(s.Symbols), earlier: prev}
 			if prev == nil {
 				bound.add(sym.Name)
 			}
@@ -198,7 +192,7 @@ func AnalyzeFile(f *grammar.File, src []byte, cache *Cache) *Sheet {
 			scope[sym.Name] = sym
 		}
 		if r.Err != nil {
-			if f, ok := evalFinding(r.Err, st.Span(), src, bound); ok {
+			if f, ok := evalFinding(r.Err, base.Range(st.Span()), src, bound); ok {
 				s.found = append(s.found, f)
 			}
 		}
@@ -228,15 +222,18 @@ func (s *Sheet) takePrefix(cache *Cache, bound *boundNames) int {
 		// The universe of names no longer has all of prev's (trimUniverse).
 		return 0
 	}
+	// A statement's tree is the same wherever it is (its positions are
+	// relative to it): the prefix ends at the first one that changed or
+	// moved.
 	old, cur := prev.File.Statements, s.File.Statements
 	p := 0
-	for p < len(old) && p < len(cur) && old[p] == cur[p] {
+	for p < len(old) && p < len(cur) && old[p] == cur[p] && prev.File.Base(p) == s.File.Base(p) {
 		p++
 	}
 	if p == 0 {
 		return 0
 	}
-	if end := cur[p-1].Span().End.Offset; end > len(s.Src) || end > len(prev.Src) || !bytes.Equal(s.Src[:end], prev.Src[:end]) {
+	if end := s.File.StatementRange(p - 1).End.Offset; end > len(s.Src) || end > len(prev.Src) || !bytes.Equal(s.Src[:end], prev.Src[:end]) {
 		return 0
 	}
 	q := sort.Search(len(prev.Symbols), func(k int) bool { return prev.Symbols[k].Stmt >= p })
@@ -317,8 +314,9 @@ func (s *Sheet) resolveUses(st grammar.Stmt, note *stmtNote, scope scopeEnv) (de
 // neither its text nor the bindings it reads changed. key is the statement's
 // cache key (the key of the symbol it binds).
 // note is what cache knows of the statement (nil without a cache), at
-// where the statement starts.
-func (s *Sheet) evalStatement(i int, st grammar.Stmt, src []byte, note *stmtNote, at grammar.Position, scope scopeEnv, deps []*Symbol, cache *Cache) (key uint64, r stmtResult, hit bool) {
+// where the statement starts, base what places its tree in the file: the
+// result's ranges are placed in the file.
+func (s *Sheet) evalStatement(st grammar.Stmt, note *stmtNote, at grammar.Position, base grammar.Base, scope scopeEnv, deps []*Symbol, cache *Cache) (key uint64, r stmtResult, hit bool) {
 	if cache != nil {
 		depKeys := s.depKeys[:0]
 		for _, d := range deps {
@@ -329,22 +327,17 @@ func (s *Sheet) evalStatement(i int, st grammar.Stmt, src []byte, note *stmtNote
 		// else the result of any statement of the same text reading the
 		// same.
 		if e := note.result; e != nil && e.col == at.Column && slices.Equal(e.deps, depKeys) {
-			return e.key, cache.take(e, at), true
+			return e.key, cache.take(e, base), true
 		}
 		key = cache.statementKey(note.names.hash, at.Column, depKeys)
 		if e, ok := cache.lookup(key, note.names.text, at.Column, depKeys); ok {
 			note.result = e
-			return key, cache.take(e, at), true
+			return key, cache.take(e, base), true
 		}
 		defer func() {
-			note.result = cache.store(key, note.names.text, at.Column, append([]uint64(nil), depKeys...), at, r)
+			note.result = cache.store(key, note.names.text, at.Column, append([]uint64(nil), depKeys...), r)
+			r = cache.take(note.result, base)
 		}()
-	}
-	// Evaluation reads the statement's tree and those of the bindings it
-	// reads (a fix may rewrite one).
-	s.File.SettleStatement(i)
-	for _, d := range deps {
-		s.File.SettleStatement(d.Stmt)
 	}
 	var sites []CallSite
 	switch st := st.(type) {
@@ -357,7 +350,28 @@ func (s *Sheet) evalStatement(i int, st grammar.Stmt, src []byte, note *stmtNote
 		r.err = s.checkAssert(st, scope, &sites)
 	}
 	r.calls = callFindings(sites, scope)
+	if cache == nil {
+		r = r.placed(base)
+	}
 	return key, r, false
+}
+
+// resolveCall is the finding of a call with its fix on the binding
+// elsewhere in the sheet (callFinding.resolve), that fix's range placed
+// at the binding's statement (the rest of the finding is placed already).
+func (s *Sheet) resolveCall(c callFinding, scope scopeEnv) Finding {
+	out := c.resolve(scope)
+	if c.rebind == "" || len(out.Fixes) == len(c.Fixes) {
+		return out
+	}
+	// resolve appended the fix, in slices of its own, as the last one.
+	if sym := scope[c.rebind]; sym != nil {
+		fix := &out.Fixes[len(out.Fixes)-1]
+		for k := range fix.Edits {
+			fix.Edits[k].Range = s.File.Range(sym.Stmt, fix.Edits[k].Range)
+		}
+	}
+	return out
 }
 
 // stmtResult is what evaluating a statement yields (and the cache keeps).
@@ -444,10 +458,11 @@ func walkAllNames(ns []grammar.Node, visit func(*grammar.Name, bool)) {
 // Ref is the binding a use of a name reads; nil when the name is unbound,
 // is not read as a sheet name (a layout tag, an operation's keyword), or is
 // not a name of the sheet's statements.
-func (s *Sheet) Ref(n *grammar.Name) *Symbol {
-	s.Settle()
-	i := s.StatementAt(n.Range.Pos.Offset)
-	if i < 0 {
+func (s *Sheet) Ref(n *grammar.Name) *Symbol { return s.Refs()[n] }
+
+// refAt is Ref for a name of statement i.
+func (s *Sheet) refAt(i int, n *grammar.Name) *Symbol {
+	if i < 0 || i >= len(s.File.Statements) {
 		return nil
 	}
 	k := s.readStart[i]
@@ -465,7 +480,6 @@ func (s *Sheet) Ref(n *grammar.Name) *Symbol {
 // is unbound); the layout tags and operations' keywords the sheet does not
 // bind are not among them. It is built on the first call.
 func (s *Sheet) Refs() map[*grammar.Name]*Symbol {
-	s.Settle()
 	s.refsOnce.Do(func() {
 		refs := make(map[*grammar.Name]*Symbol, len(s.reads))
 		for i, st := range s.File.Statements {
@@ -484,13 +498,19 @@ func (s *Sheet) Refs() map[*grammar.Name]*Symbol {
 
 // Uses are the names that read sym, in order.
 func (s *Sheet) Uses(sym *Symbol) []*grammar.Name {
-	s.Settle()
+	var out []*grammar.Name
+	s.eachUse(sym, func(_ int, n *grammar.Name) { out = append(out, n) })
+	return out
+}
+
+// eachUse calls visit with each name that reads sym, in order, and the
+// index of its statement.
+func (s *Sheet) eachUse(sym *Symbol, visit func(stmt int, n *grammar.Name)) {
 	if sym.index >= len(s.Symbols) || s.Symbols[sym.index] != sym || s.useCount[sym.index] == 0 {
-		return nil
+		return
 	}
 	count := int(s.useCount[sym.index])
-	out := make([]*grammar.Name, 0, count)
-	for i := sym.Stmt + 1; i < len(s.File.Statements) && len(out) < count; i++ {
+	for i := sym.Stmt + 1; i < len(s.File.Statements) && count > 0; i++ {
 		lo, hi := s.readStart[i], s.readStart[i+1]
 		reads := false
 		for _, r := range s.reads[lo:hi] {
@@ -502,12 +522,12 @@ func (s *Sheet) Uses(sym *Symbol) []*grammar.Name {
 		k := lo
 		eachName(s.File.Statements[i], func(n *grammar.Name, _ bool) {
 			if s.reads[k] == sym {
-				out = append(out, n)
+				visit(i, n)
+				count--
 			}
 			k++
 		})
 	}
-	return out
 }
 
 // rebindingFindings judges binding a name again. A sheet is a notebook:
@@ -515,25 +535,27 @@ func (s *Sheet) Uses(sym *Symbol) []*grammar.Name {
 // update; but a value overwritten before anything read it is lost work, and
 // a rebinding that ignores the old value changes what later lines read. A
 // name starting with _ is scratch, rebound at will.
-// prevUses is how many names read prev so far.
-func rebindingFindings(prev *Symbol, prevUses int32, st *grammar.Binding, deps []*Symbol) []Finding {
+// prevUses is how many names read prev so far; st is statement i.
+func (s *Sheet) rebindingFindings(prev *Symbol, prevUses int32, i int, st *grammar.Binding, deps []*Symbol) []Finding {
 	name := st.Name.Name
 	if name[0] == '_' {
 		return nil // a scratch name: rebinding it is what it is for
 	}
+	f := s.File
+	prevName, stName := f.Range(prev.Stmt, prev.Def.Name.Range), f.Range(i, st.Name.Range)
 	if prevUses == 0 {
-		return []Finding{{Range: prev.Def.Name.Range, Severity: SeverityWarning, Code: CodeUnused,
-			Message: fmt.Sprintf("the value bound to %s here is never used: %s is bound again on line %d before anything reads it", name, name, st.Range.Pos.Line),
-			Related: []Related{{st.Name.Range, "the next binding of " + name}}}}
+		return []Finding{{Range: prevName, Severity: SeverityWarning, Code: CodeUnused,
+			Message: fmt.Sprintf("the value bound to %s here is never used: %s is bound again on line %d before anything reads it", name, name, f.Position(i, st.Range.Pos).Line),
+			Related: []Related{{stName, "the next binding of " + name}}}}
 	}
 	for _, d := range deps {
 		if d == prev {
 			return nil
 		}
 	}
-	return []Finding{{Range: st.Name.Range, Severity: SeverityHint, Code: CodeRedefined,
-		Message: fmt.Sprintf("%s is bound again: from here on %s is this value, not the one bound on line %d", name, name, prev.Def.Range.Pos.Line),
-		Related: []Related{{prev.Def.Name.Range, "earlier binding of " + name}}}}
+	return []Finding{{Range: stName, Severity: SeverityHint, Code: CodeRedefined,
+		Message: fmt.Sprintf("%s is bound again: from here on %s is this value, not the one bound on line %d", name, name, prev.Line),
+		Related: []Related{{prevName, "earlier binding of " + name}}}}
 }
 
 // checkAssert evaluates both sides and checks the relation.

@@ -78,7 +78,7 @@ func TestSheetResultsAndSymbols(t *testing.T) {
 		t.Fatal("A is not bound")
 	}
 	uses := s.Uses(a)
-	if a.Def == nil || len(uses) != 1 || uses[0].Range.Pos.Line != 2 {
+	if a.Def == nil || len(uses) != 1 || s.References(a, false)[0].Pos.Line != 2 {
 		t.Fatalf("symbol A = %+v used at %v, want its definition and one use on line 2", a, uses)
 	}
 	if s.Refs()[uses[0]] != a || s.Ref(uses[0]) != a {

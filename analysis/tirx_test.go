@@ -108,7 +108,7 @@ func TestTIRxSymbolicExtent(t *testing.T) {
 		t.Errorf("p = %s", got)
 	}
 	// The name is read: it is used, and renaming it would follow.
-	if uses := s.Uses(s.Names["sf_per_mma"]); len(uses) != 1 || uses[0].Range.Pos.Line != 2 {
+	if uses := s.References(s.Names["sf_per_mma"], false); len(uses) != 1 || uses[0].Pos.Line != 2 {
 		t.Errorf("uses of sf_per_mma: %v", uses)
 	}
 }

@@ -33,12 +33,12 @@ type Token struct {
 // Tokens classifies the sheet's names, operations, numbers, swizzles,
 // keywords and comments, in source order without overlaps.
 func (s *Sheet) Tokens() []Token {
-	s.Settle()
 	var out []Token
 	for _, c := range s.File.Comments {
 		out = append(out, Token{Range: c.Range, Type: TokenComment})
 	}
-	for _, st := range s.File.Statements {
+	for i, st := range s.File.Statements {
+		from := len(out)
 		if a, ok := st.(*grammar.Assert); ok {
 			kw := a.Range
 			kw.End = kw.Pos
@@ -58,6 +58,10 @@ func (s *Sheet) Tokens() []Token {
 			}
 			return s.classify(n, &out)
 		})
+		base := s.File.Base(i)
+		for k := from; k < len(out); k++ {
+			out[k].Range = base.Range(out[k].Range)
+		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Range.Pos.Offset < out[j].Range.Pos.Offset })
 	return out

@@ -37,6 +37,14 @@ import "unicode/utf8"
 
 // Position is a point in the source: a byte offset, a 1-based line and a
 // 1-based column counted in runes.
+//
+// The positions in the tree of a sheet statement (a File's Statements) are
+// relative to the statement: they are what they would be if the statement
+// began on line 1 at offset 0, in the column it begins in. A statement's
+// tree is so a function of its text and column alone, and an edit above it
+// moves it without changing it: only its Base in the File changes. The
+// File places them (File.Base, File.Position, File.Range). The trees of
+// ParseExpr, ParseExprAt and ParseDescriptor are placed already.
 type Position struct {
 	Offset int
 	Line   int
@@ -283,15 +291,63 @@ type Call struct {
 	Args     []Node
 }
 
-// File is a parsed layout sheet. A file from a cache that defers moves
-// (Cache.DeferMoves) is read after Settle.
+// File is a parsed layout sheet. The trees of its statements hold positions
+// relative to each statement (see Position), which Base(i) places; its
+// Comments and Errors are placed in the file.
 type File struct {
 	Name       string
 	Statements []Stmt
 	Comments   []*Comment
 	Errors     []*Error
-	settling   *settling // the moves a cache deferred (Settle); nil when none
+	bases      []Base // bases[i] places statement i
 }
+
+// Base places the tree of a sheet statement in its file: it is added to
+// the offsets and lines of the tree's positions (columns are the file's
+// already). A statement that begins at offset O on line L has Base{O, L-1}.
+// The zero Base places nothing: the tree of ParseExpr is where it is.
+type Base struct {
+	Offset int
+	Line   int
+}
+
+// Position is p, a position in a tree based at b, placed in the file.
+func (b Base) Position(p Position) Position {
+	return Position{Offset: p.Offset + b.Offset, Line: p.Line + b.Line, Column: p.Column}
+}
+
+// Range is r, a range in a tree based at b, placed in the file.
+func (b Base) Range(r Range) Range {
+	return Range{Pos: b.Position(r.Pos), End: b.Position(r.End)}
+}
+
+// Error is e, an error of a tree based at b, placed in the file (e itself
+// for the zero Base).
+func (b Base) Error(e *Error) *Error {
+	if b == (Base{}) || e == nil {
+		return e
+	}
+	c := *e
+	c.Range = b.Range(e.Range)
+	return &c
+}
+
+// Base places statement i's tree in the file (see Position).
+func (f *File) Base(i int) Base {
+	if i < 0 || i >= len(f.bases) {
+		return Base{}
+	}
+	return f.bases[i]
+}
+
+// Position is p, a position in statement i's tree, placed in the file.
+func (f *File) Position(i int, p Position) Position { return f.Base(i).Position(p) }
+
+// Range is r, a range in statement i's tree, placed in the file.
+func (f *File) Range(i int, r Range) Range { return f.Base(i).Range(r) }
+
+// StatementRange is the range of statement i in the file.
+func (f *File) StatementRange(i int) Range { return f.Base(i).Range(f.Statements[i].Span()) }
 
 // Stmt is a sheet statement: *Binding, *Assert, *ExprStmt or *BadStmt.
 type Stmt interface {

@@ -63,3 +63,26 @@ func cpuTime() time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// BenchmarkParseSheet5000Insert is a keystroke near the top of the sheet:
+// a character typed into line 71 of sheet5000, then taken out again,
+// re-parsed with a cache. Every statement after the line is found at a new
+// offset and taken as it is; nothing is left for later.
+func BenchmarkParseSheet5000Insert(b *testing.B) {
+	src := sheet5000()
+	lines := strings.SplitAfter(string(src), "\n")
+	at := len(strings.Join(lines[:70], "")) + strings.Index(lines[70], "(8") + 1
+	edited := append(append(append([]byte{}, src[:at]...), '1'), src[at:]...) // (8 becomes (18
+	cache := NewCache()
+	ParseFileCached("bench.cute", src, cache)
+	b.ReportAllocs()
+	start := cpuTime()
+	for i := 0; b.Loop(); i++ {
+		s := src
+		if i%2 == 0 {
+			s = edited
+		}
+		ParseFileCached("bench.cute", s, cache)
+	}
+	b.ReportMetric(float64((cpuTime()-start).Nanoseconds())/float64(b.N), "cpu-ns/op")
+}

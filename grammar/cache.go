@@ -1,56 +1,37 @@
 package grammar
 
 import (
-	"slices"
+	"encoding/binary"
+	"hash/maphash"
 	"sort"
 	"sync"
-	"sync/atomic"
-
-	"github.com/alecthomas/participle/v2/lexer"
 )
 
 // Cache keeps the trees of a sheet's statements between parses (see
 // ParseFileCached): an editor re-parses a sheet on every keystroke, and all
 // but a statement or two are as they were. Entries the latest parse did not
-// use are dropped, so a cache holds about one sheet's worth. Trees handed out
-// are never changed afterwards: a statement found at another place is copied
-// with its positions moved, so trees of earlier parses stay valid for their
-// readers. A Cache may be used by one parse at a time; it locks for the rest.
+// use are dropped, so a cache holds about one sheet's worth. A statement's
+// tree holds positions relative to the statement (see Position), so a
+// statement found at another place is taken as it is: only its Base in the
+// new File differs. Trees handed out are never changed afterwards. A Cache
+// may be used by one parse at a time; it locks for the rest.
 type Cache struct {
-	mu      sync.Mutex
-	entries map[stmtKey][]*cacheEntry
-	gen     uint64
+	mu sync.Mutex
+	// entries are the statements' entries by the hash of their key;
+	// entries of equal hashes (equal statements, mostly) are chained.
+	entries map[uint64]*cacheEntry
+	seed    maphash.Seed
+	gen     uint32
 	last    *lastParse
 	// used are the entries the current parse took or stored, prevUsed the
 	// previous parse's: after a parse the cache holds its used entries
 	// alone, so those the next parse drops are among them, and end need not
 	// look at every key.
-	used, prevUsed []keyedEntry
+	used, prevUsed []*cacheEntry
 	// spare is the records of the parse before the latest, which nothing
 	// reads any more: the next parse writes its records there.
 	spare    []stmtRecord
 	lastSeen *lastParse // last when the current parse began
-	// deferMoves leaves the children of moved statements where they were
-	// until the file is settled (DeferMoves).
-	deferMoves bool
-}
-
-// DeferMoves makes the parses with c, from the next on, defer moving
-// the trees of statements found at another place: such a statement's own
-// range is in place at once, its children once File.Settle (or
-// SettleStatement) has run, which a reader must call before it reads
-// them. An edit near the top of a long sheet moves every statement after
-// it; an analysis that knows those statements from their text alone can
-// then report without waiting for the copies.
-func (c *Cache) DeferMoves(on bool) {
-	c.mu.Lock()
-	c.deferMoves = on
-	c.mu.Unlock()
-}
-
-type keyedEntry struct {
-	key   stmtKey
-	entry *cacheEntry
 }
 
 // lastParse is the latest parse, statement by statement: a new version
@@ -63,20 +44,22 @@ type lastParse struct {
 	file     *File // the parse's result (Notes)
 }
 
-// stmtRecord is one statement of a parse.
+// stmtRecord is one statement of a parse, beside its Base in the parse's
+// File, which with its tree says where it starts and ends (24 bytes: a
+// cache keeps the records of two parses).
 type stmtRecord struct {
-	key     stmtKey
-	at      Position       // its first token
-	entry   *cacheEntry    // its tree
-	resume  lexer.Position // the start of the line after its End; Offset -1 when the file's end ended it
-	lastTok lexer.Position // the end of its last token
+	entry  *cacheEntry // its tree
+	resume linePos     // the start of the line after its End; Offset -1 when the file's end ended it
 }
+
+// linePos is the start of a line: an offset and the line's number.
+type linePos struct{ Offset, Line int }
 
 // stmtKey is everything a statement's tree depends on: its text (from its
 // first token to the end of its last one), the column it starts at (columns
 // of its first line count from there), and where the token that ended it
 // lies relative to its start (an error at the end of a statement points
-// there). Offsets and lines elsewhere in the file only move the tree.
+// there). Offsets and lines elsewhere in the file only change its Base.
 type stmtKey struct {
 	text      string
 	col       int
@@ -86,25 +69,41 @@ type stmtKey struct {
 	endCol    int
 }
 
+// cacheEntry is a statement's tree, kept in 128 bytes (a cache holds one
+// per statement of the sheet).
 type cacheEntry struct {
-	at   Position // where the statement's first token was
+	key  stmtKey // its text shares no memory with a file's text
+	next *cacheEntry
 	stmt Stmt
 	errs []*Error
-	// src is a tree of the statement with every node in place, at srcAt,
-	// with its errors srcErrs: moves copy from it. It is stmt itself unless
-	// moves are deferred; then stmt's children are put in place by lazy.
-	src     Stmt
-	srcAt   Position
-	srcErrs []*Error
-	lazy    *lazyStmt  // nil when stmt is in place
-	gen     uint64     // the parse that last used it
-	shape   *treeShape // how many nodes of each kind the tree has; set by its first move
-	note    any        // what a user of the cache keeps with the statement (Notes)
-	text    string     // its key's text, sharing no memory with a file's text
+	note any    // what a user of the cache keeps with the statement (Notes)
+	at   int32  // the offset of the statement's first token when last used (saturated)
+	gen  uint32 // the parse that last used it
 }
 
 // NewCache makes an empty cache.
-func NewCache() *Cache { return &Cache{entries: map[stmtKey][]*cacheEntry{}} }
+func NewCache() *Cache { return &Cache{entries: map[uint64]*cacheEntry{}, seed: maphash.MakeSeed()} }
+
+// hash is the hash of a statement's key.
+func (c *Cache) hash(k *stmtKey) uint64 {
+	var h maphash.Hash
+	h.SetSeed(c.seed)
+	h.WriteString(k.text)
+	var buf [8 * 4]byte
+	binary.LittleEndian.PutUint64(buf[0:], uint64(k.col))
+	binary.LittleEndian.PutUint64(buf[8:], uint64(k.endOffset))
+	binary.LittleEndian.PutUint64(buf[16:], uint64(k.endLine))
+	binary.LittleEndian.PutUint64(buf[24:], uint64(k.endCol))
+	if k.eof {
+		buf[31] ^= 0x80
+	}
+	h.Write(buf[:])
+	return h.Sum64()
+}
+
+// offset32 is an offset as an entry keeps it: only equality matters, and a
+// sheet is far smaller than 2 GiB.
+func offset32(off int) int32 { return int32(min(off, 1<<31-1)) }
 
 func (c *Cache) begin() {
 	c.mu.Lock()
@@ -121,17 +120,24 @@ func (c *Cache) end() {
 	}
 	c.lastSeen = nil
 	for _, ke := range c.prevUsed {
-		if ke.entry.gen == c.gen {
+		if ke.gen == c.gen {
 			continue
 		}
-		es := c.entries[ke.key]
-		i := slices.Index(es, ke.entry)
-		switch {
-		case i < 0:
-		case len(es) == 1:
-			delete(c.entries, ke.key)
-		default:
-			c.entries[ke.key] = slices.Delete(es, i, i+1)
+		h := c.hash(&ke.key)
+		for p, e := (*cacheEntry)(nil), c.entries[h]; e != nil; p, e = e, e.next {
+			if e != ke {
+				continue
+			}
+			switch {
+			case p != nil:
+				p.next = e.next
+			case e.next != nil:
+				c.entries[h] = e.next
+			default:
+				delete(c.entries, h)
+			}
+			e.next = nil
+			break
 		}
 	}
 	clear(c.prevUsed)
@@ -142,8 +148,10 @@ func (c *Cache) Len() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	n := 0
-	for _, es := range c.entries {
-		n += len(es)
+	for _, e := range c.entries {
+		for ; e != nil; e = e.next {
+			n++
+		}
 	}
 	return n
 }
@@ -191,24 +199,22 @@ func (c *Cache) Notes(f *File, from int, dst []Note) []Note {
 	// no entry need be read here.
 	for k := range notes {
 		r := &c.last.records[from+k]
-		notes[k] = Note{Place: &r.entry.note, At: r.at}
+		b := f.bases[from+k]
+		notes[k] = Note{Place: &r.entry.note, At: Position{Offset: b.Offset, Line: b.Line + 1, Column: r.entry.key.col}}
 	}
 	return notes
 }
 
 // lookup finds the tree of a statement with key starting at at. Among equal
 // statements it prefers the one that was at the same place, then any not yet
-// used by this parse, so that repeated lines each keep their own entry. On
-// success key's text becomes the cache's copy: the one given is part of the
-// file's text, which a record kept for later parses would keep alive.
-func (c *Cache) lookup(key *stmtKey, at Position) (*cacheEntry, bool) {
-	es := c.entries[*key]
+// used by this parse, so that repeated lines each keep their own entry.
+func (c *Cache) lookup(key stmtKey, at int) (*cacheEntry, bool) {
 	var pick *cacheEntry
-	for _, e := range es {
-		if e.gen == c.gen {
+	for e := c.entries[c.hash(&key)]; e != nil; e = e.next {
+		if e.gen == c.gen || e.key != key {
 			continue
 		}
-		if e.at == at {
+		if e.at == offset32(at) {
 			pick = e
 			break
 		}
@@ -217,158 +223,40 @@ func (c *Cache) lookup(key *stmtKey, at Position) (*cacheEntry, bool) {
 		}
 	}
 	if pick == nil {
-		if len(es) == 0 {
-			return nil, false
-		}
-		pick = es[0]
-	}
-	e, ok := c.reuse(*key, pick, at)
-	if ok {
-		key.text = pick.text
-	}
-	return e, ok
-}
-
-// reuse takes entry e of key for a statement now at at: moved there, or,
-// when an equal statement of this parse has it already, copied there as a
-// new entry. It fails, changing nothing, when the tree cannot be moved (see
-// place): the statement is then parsed anew, and e, unused, is dropped at
-// the end of the parse.
-func (c *Cache) reuse(key stmtKey, e *cacheEntry, at Position) (*cacheEntry, bool) {
-	if e.gen == c.gen {
-		ne := &cacheEntry{gen: c.gen, shape: e.shape, text: e.text}
-		ne.src, ne.srcAt, ne.srcErrs = e.source()
-		ne.stmt, ne.at, ne.errs = ne.src, ne.srcAt, ne.srcErrs
-		if !c.place(ne, at) {
-			return nil, false
-		}
-		c.entries[key] = append(c.entries[key], ne)
-		c.used = append(c.used, keyedEntry{key, ne})
-		return ne, true
-	}
-	if e.at != at && !c.place(e, at) {
 		return nil, false
 	}
-	e.gen = c.gen
-	c.used = append(c.used, keyedEntry{key, e})
+	return c.reuse(pick, at)
+}
+
+// reuse takes entry e of key for a statement now at at. A tree is taken
+// once per parse: when an equal statement of this parse has it already,
+// reuse fails and the statement is parsed anew (and stored as an entry of
+// its own), so that the statements of one File share no node.
+func (c *Cache) reuse(e *cacheEntry, at int) (*cacheEntry, bool) {
+	if e.gen == c.gen {
+		return nil, false
+	}
+	e.gen, e.at = c.gen, offset32(at)
+	c.used = append(c.used, e)
 	return e, true
-}
-
-// source is the tree e's moves copy from, where it is, and its errors.
-func (e *cacheEntry) source() (Stmt, Position, []*Error) {
-	if e.lazy != nil && e.lazy.done.Load() {
-		// The latest move is in place: later ones copy from it, and the
-		// older tree can go.
-		e.src, e.srcAt, e.srcErrs, e.lazy = e.stmt, e.at, e.errs, nil
-	}
-	return e.src, e.srcAt, e.srcErrs
-}
-
-// place moves e's statement to at: at once, or, with moves deferred, its
-// own range at once and the rest when the tree is settled. It reports
-// false, leaving e as it was, when the tree holds a node the mover does not
-// know (treeShape.unmovable): a move deferred could not fail later.
-func (c *Cache) place(e *cacheEntry, at Position) bool {
-	src, srcAt, srcErrs := e.source()
-	if at == srcAt {
-		e.at = at
-		e.stmt, e.errs, e.lazy = src, srcErrs, nil
-		return true
-	}
-	shape := e.treeShape()
-	if shape.unmovable {
-		return false
-	}
-	dOff, dLine := at.Offset-srcAt.Offset, at.Line-srcAt.Line
-	if !c.deferMoves {
-		stmt, errs, ok := moveStmt(src, srcErrs, dOff, dLine, shape)
-		if !ok {
-			return false
-		}
-		e.at, e.stmt, e.errs, e.lazy = at, stmt, errs, nil
-		e.src, e.srcAt, e.srcErrs = e.stmt, at, e.errs
-		return true
-	}
-	lazy := deferMove(src, dOff, dLine, shape)
-	if lazy == nil { // a bad statement has no children: moved at once
-		stmt, errs, ok := moveStmt(src, srcErrs, dOff, dLine, nil)
-		if !ok {
-			return false
-		}
-		e.at, e.stmt, e.errs, e.lazy = at, stmt, errs, nil
-		return true
-	}
-	e.at, e.lazy = at, lazy
-	e.stmt = e.lazy.node
-	e.errs = nil
-	if srcErrs != nil {
-		m := mover{dOff: dOff, dLine: dLine}
-		e.errs = make([]*Error, len(srcErrs))
-		for i, er := range srcErrs {
-			e.errs[i] = m.err(er)
-		}
-	}
-	return true
-}
-
-func (e *cacheEntry) treeShape() *treeShape {
-	if e.shape == nil {
-		e.shape = shapeOf(e.src)
-	}
-	return e.shape
-}
-
-// treeShape counts a tree's nodes of the kinds a move allocates together:
-// a moved statement takes each kind's nodes from one allocation of its own
-// (a statement's nodes live and die together), not one allocation a node.
-// unmovable records a node of a type the mover does not know: such a tree
-// is never moved (nor its move deferred), its statement is parsed anew.
-type treeShape struct {
-	ints, names, tuples, layouts, calls, elems int
-	unmovable                                  bool
-}
-
-func shapeOf(n Node) *treeShape {
-	var s treeShape
-	Inspect(n, func(n Node) bool {
-		switch n := n.(type) {
-		case *Int:
-			s.ints++
-		case *Name:
-			s.names++
-		case *Tuple:
-			s.tuples++
-			s.elems += len(n.Elems)
-		case *Layout:
-			s.layouts++
-		case *Call:
-			s.calls++
-			s.elems += len(n.Template) + len(n.Args)
-		case *AngleList:
-			s.elems += len(n.Modes)
-		case *Composed:
-			s.elems += len(n.Stages)
-		case *Tiler:
-			s.elems += len(n.Modes)
-		case *TirxLayout:
-			s.elems += len(n.Offsets)
-		case *Unknown, *Underscore, *String, *Basis, *BasisMode, *Swizzle, *Pointer, *TirxPart, *MLIRType,
-			*Binding, *Assert, *ExprStmt, *BadStmt, *Comment:
-			// Moved one by one (mover.node).
-		default:
-			s.unmovable = true
-		}
-		return true
-	})
-	return &s
 }
 
 // store records a statement just parsed; key.text must not share memory
 // with the file's text.
-func (c *Cache) store(key stmtKey, at Position, s Stmt, errs []*Error) *cacheEntry {
-	e := &cacheEntry{at: at, stmt: s, errs: errs, src: s, srcAt: at, srcErrs: errs, gen: c.gen, text: key.text}
-	c.entries[key] = append(c.entries[key], e)
-	c.used = append(c.used, keyedEntry{key, e})
+func (c *Cache) store(key stmtKey, at int, s Stmt, errs []*Error) *cacheEntry {
+	e := &cacheEntry{key: key, stmt: s, errs: errs, at: offset32(at), gen: c.gen}
+	// Appended to its chain, so that lookup prefers the entries that were
+	// there before.
+	h := c.hash(&key)
+	if last := c.entries[h]; last == nil {
+		c.entries[h] = e
+	} else {
+		for last.next != nil {
+			last = last.next
+		}
+		last.next = e
+	}
+	c.used = append(c.used, e)
 	return e
 }
 
@@ -421,7 +309,7 @@ func (e *editSpan) prefixStatements() int {
 // scanner jumps past them (the file's last statement, when the end of the
 // file ended it, is scanned again: where it ends depends on the statement
 // before).
-func (e *editSpan) sync(l *stmtLexer, c *Cache, f *File, add func(Stmt, []*Error, stmtRecord), rec stmtRecord) {
+func (e *editSpan) sync(l *stmtLexer, c *Cache, f *File, add func(Stmt, []*Error, Base, stmtRecord), rec stmtRecord) {
 	if e.synced || rec.resume.Offset < 0 || rec.resume.Offset < e.newEnd {
 		return
 	}
@@ -441,411 +329,55 @@ func (e *editSpan) sync(l *stmtLexer, c *Cache, f *File, add func(Stmt, []*Error
 		return
 	}
 	dLine := rec.resume.Line - rs[j].resume.Line
-	m := &mover{dOff: delta, dLine: dLine}
 	// taken is the last old statement taken over; a statement whose tree
-	// cannot be moved ends the run, and the scanner goes on from there.
+	// this parse has taken already ends the run, and the scanner goes on
+	// from there.
 	taken := j
 	for k := j + 1; k < last; k++ {
 		r := rs[k]
-		r.at = m.pos(r.at)
-		entry, ok := c.reuse(r.key, r.entry, r.at)
+		b := e.old.file.bases[k]
+		b.Offset += delta
+		b.Line += dLine
+		entry, ok := c.reuse(r.entry, b.Offset)
 		if !ok {
 			break
 		}
 		r.entry = entry
 		r.resume.Offset += delta
 		r.resume.Line += dLine
-		r.lastTok.Offset += delta
-		r.lastTok.Line += dLine
-		add(r.entry.stmt, r.entry.errs, r)
+		add(r.entry.stmt, r.entry.errs, b, r)
 		taken = k
 	}
 	if taken == j {
 		return
 	}
+	// The comments among them are placed in the file: they are moved,
+	// each copied on its own (in one block, a comment a later parse takes
+	// over would keep the block, the comments after it of this version,
+	// alive: TestCacheKeepsNoOldComments).
 	end := rs[taken].resume
-	for _, cm := range e.old.comments {
+	cs := e.old.comments
+	from := sort.Search(len(cs), func(i int) bool { return cs[i].Pos.Offset >= oldAt })
+	for _, cm := range cs[from:] {
 		if cm.Pos.Offset >= end.Offset {
 			break
 		}
-		if cm.Pos.Offset >= oldAt {
-			f.Comments = append(f.Comments, m.comment(cm))
-		}
+		f.Comments = append(f.Comments, moveComment(cm, delta, dLine))
 	}
 	r := rs[taken]
-	l.resume(lexer.Position{Offset: r.resume.Offset + delta, Line: r.resume.Line + dLine}, lexer.Position{Offset: r.lastTok.Offset + delta, Line: r.lastTok.Line + dLine, Column: r.lastTok.Column})
+	lastEnd := e.old.file.StatementRange(taken).End // the end of its last token
+	lastEnd.Offset += delta
+	lastEnd.Line += dLine
+	l.resume(linePos{Offset: r.resume.Offset + delta, Line: r.resume.Line + dLine}, lastEnd)
 }
 
-// moveStmt copies a statement's tree and errors with every position moved
-// by dOff bytes and dLine lines. Columns stay: the statement starts at the
-// same column and its text is the same. A BadStmt's Err stays the first of
-// errs, as the parser makes it. shape is the statement's (nil when not known).
-// It reports false when the tree holds a node the mover does not know.
-func moveStmt(s Stmt, errs []*Error, dOff, dLine int, shape *treeShape) (Stmt, []*Error, bool) {
-	m := &mover{dOff: dOff, dLine: dLine}
-	if shape != nil {
-		m.reserve(shape)
-	}
-	var movedErrs []*Error
-	if errs != nil {
-		movedErrs = make([]*Error, len(errs))
-		for i, e := range errs {
-			movedErrs[i] = m.err(e)
-		}
-	}
-	if b, ok := s.(*BadStmt); ok {
-		c := *b
-		c.Range = m.rng(b.Range)
-		switch {
-		case b.Err == nil:
-		case len(errs) > 0 && b.Err == errs[0]:
-			c.Err = movedErrs[0]
-		default:
-			c.Err = m.err(b.Err)
-		}
-		return &c, movedErrs, true
-	}
-	moved, ok := m.node(s).(Stmt)
-	if !ok || m.unknown != nil {
-		return nil, nil, false
-	}
-	return moved, movedErrs, true
-}
-
-// moveNode copies the tree under n with every position moved by dOffset
-// bytes and dLine lines (columns unchanged); nil and false when the tree
-// holds a node the mover does not know.
-func moveNode(n Node, dOffset, dLine int) (Node, bool) {
-	m := &mover{dOff: dOffset, dLine: dLine}
-	m.reserve(shapeOf(n))
-	moved := m.node(n)
-	if m.unknown != nil {
-		return nil, false
-	}
-	return moved, true
-}
-
-type mover struct {
-	dOff, dLine int
-	// unknown is the first node met of a type the mover does not know:
-	// the copy is then incomplete, and its user parses the text anew.
-	unknown Node
-	// The nodes of the tree being copied are taken from these (reserve);
-	// without a shape, integers are allocated a few at a time and the rest
-	// one by one.
-	ints    []Int
-	names   []Name
-	tuples  []Tuple
-	layouts []Layout
-	calls   []Call
-	elems   []Node
-}
-
-// reserve allocates the nodes of a tree of shape s.
-func (m *mover) reserve(s *treeShape) {
-	if s.ints > 0 {
-		m.ints = make([]Int, s.ints)
-	}
-	if s.names > 0 {
-		m.names = make([]Name, s.names)
-	}
-	if s.tuples > 0 {
-		m.tuples = make([]Tuple, s.tuples)
-	}
-	if s.layouts > 0 {
-		m.layouts = make([]Layout, s.layouts)
-	}
-	if s.calls > 0 {
-		m.calls = make([]Call, s.calls)
-	}
-	if s.elems > 0 {
-		m.elems = make([]Node, s.elems)
-	}
-}
-
-func (m *mover) pos(p Position) Position {
-	p.Offset += m.dOff
-	p.Line += m.dLine
-	return p
-}
-
-func (m *mover) rng(r Range) Range { return Range{Pos: m.pos(r.Pos), End: m.pos(r.End)} }
-
-func (m *mover) err(e *Error) *Error {
-	if e == nil {
-		return nil
-	}
-	c := *e
-	c.Range = m.rng(e.Range)
-	return &c
-}
-
-func (m *mover) nodes(ns []Node) []Node {
-	if ns == nil {
-		return nil
-	}
-	var out []Node
-	if len(ns) > 0 && len(m.elems) >= len(ns) {
-		out = m.elems[:len(ns):len(ns)]
-		m.elems = m.elems[len(ns):]
-	} else {
-		out = make([]Node, len(ns))
-	}
-	for i, n := range ns {
-		out[i] = m.node(n)
-	}
-	return out
-}
-
-func (m *mover) integer(n *Int) *Int {
-	if n == nil {
-		return nil
-	}
-	if len(m.ints) == 0 {
-		m.ints = make([]Int, 4)
-	}
-	c := &m.ints[0]
-	m.ints = m.ints[1:]
-	*c = *n
-	c.Range = m.rng(n.Range)
-	return c
-}
-
-func (m *mover) name(n *Name) *Name {
-	if n == nil {
-		return nil
-	}
-	var c *Name
-	if len(m.names) > 0 {
-		c, m.names = &m.names[0], m.names[1:]
-	} else {
-		c = new(Name)
-	}
-	*c = *n
-	c.Range = m.rng(n.Range)
-	return c
-}
-
-func (m *mover) layout(n *Layout) *Layout {
-	if n == nil {
-		return nil
-	}
-	var c *Layout
-	if len(m.layouts) > 0 {
-		c, m.layouts = &m.layouts[0], m.layouts[1:]
-	} else {
-		c = new(Layout)
-	}
-	*c = Layout{Range: m.rng(n.Range), Shape: m.node(n.Shape), Stride: m.node(n.Stride)}
-	return c
-}
-
-func (m *mover) tirxPart(n *TirxPart) *TirxPart {
-	if n == nil {
-		return nil
-	}
-	return &TirxPart{Range: m.rng(n.Range), Kind: n.Kind, Layout: m.layout(n.Layout)}
-}
-
-func (m *mover) node(n Node) Node {
-	if n == nil {
-		return nil
-	}
-	switch n := n.(type) {
-	case *Int:
-		return m.integer(n)
-	case *Unknown:
-		c := *n
-		c.Range = m.rng(n.Range)
-		return &c
-	case *Underscore:
-		return &Underscore{Range: m.rng(n.Range)}
-	case *Name:
-		return m.name(n)
-	case *Basis:
-		c := &Basis{Range: m.rng(n.Range), Count: m.node(n.Count), Den: m.integer(n.Den)}
-		if n.Modes != nil {
-			c.Modes = make([]*BasisMode, len(n.Modes))
-			for i, bm := range n.Modes {
-				mc := *bm
-				mc.Range = m.rng(bm.Range)
-				c.Modes[i] = &mc
-			}
-		}
-		return c
-	case *BasisMode:
-		c := *n
-		c.Range = m.rng(n.Range)
-		return &c
-	case *Tuple:
-		var c *Tuple
-		if len(m.tuples) > 0 {
-			c, m.tuples = &m.tuples[0], m.tuples[1:]
-		} else {
-			c = new(Tuple)
-		}
-		*c = Tuple{Range: m.rng(n.Range), Elems: m.nodes(n.Elems)}
-		return c
-	case *Layout:
-		return m.layout(n)
-	case *AngleList:
-		return &AngleList{Range: m.rng(n.Range), Modes: m.nodes(n.Modes)}
-	case *Swizzle:
-		c := *n
-		c.Range = m.rng(n.Range)
-		c.B, c.M, c.S = m.integer(n.B), m.integer(n.M), m.integer(n.S)
-		return &c
-	case *Pointer:
-		c := *n
-		c.Range = m.rng(n.Range)
-		return &c
-	case *Composed:
-		return &Composed{Range: m.rng(n.Range), Stages: m.nodes(n.Stages)}
-	case *Tiler:
-		return &Tiler{Range: m.rng(n.Range), Modes: m.nodes(n.Modes)}
-	case *TirxLayout:
-		c := &TirxLayout{Range: m.rng(n.Range), Shard: m.tirxPart(n.Shard), Offsets: m.nodes(n.Offsets)}
-		if n.Replicas != nil {
-			c.Replicas = make([]*TirxPart, len(n.Replicas))
-			for i, r := range n.Replicas {
-				c.Replicas[i] = m.tirxPart(r)
-			}
-		}
-		return c
-	case *TirxPart:
-		return m.tirxPart(n)
-	case *MLIRType:
-		return &MLIRType{Range: m.rng(n.Range), Kind: n.Kind, Inner: m.node(n.Inner), Payload: m.rng(n.Payload)}
-	case *Call:
-		var c *Call
-		if len(m.calls) > 0 {
-			c, m.calls = &m.calls[0], m.calls[1:]
-		} else {
-			c = new(Call)
-		}
-		*c = Call{Range: m.rng(n.Range), Fun: m.name(n.Fun), Template: m.nodes(n.Template), Args: m.nodes(n.Args)}
-		return c
-	case *Binding:
-		return &Binding{Range: m.rng(n.Range), Name: m.name(n.Name), Value: m.node(n.Value)}
-	case *Assert:
-		return &Assert{Range: m.rng(n.Range), Left: m.node(n.Left), Op: n.Op, OpRange: m.rng(n.OpRange), Right: m.node(n.Right)}
-	case *ExprStmt:
-		return &ExprStmt{Range: m.rng(n.Range), X: m.node(n.X)}
-	case *BadStmt:
-		c := *n
-		c.Range = m.rng(n.Range)
-		c.Err = m.err(n.Err)
-		return &c
-	case *String:
-		c := *n
-		c.Range = m.rng(n.Range)
-		return &c
-	case *Comment:
-		return m.comment(n)
-	}
-	if m.unknown == nil {
-		m.unknown = n
-	}
-	return nil
-}
-
-func (m *mover) comment(n *Comment) *Comment {
-	c := *n
-	c.Range = m.rng(n.Range)
-	return &c
-}
-
-// lazyStmt is a statement whose move is deferred (Cache.DeferMoves): node
-// has its own range in place from the start and gets its children, copied
-// from src with their positions moved, when settled.
-type lazyStmt struct {
-	once        sync.Once
-	done        atomic.Bool // the children are in place
-	node        Stmt
-	src         Stmt
-	dOff, dLine int
-	shape       *treeShape
-}
-
-// deferMove is src moved by dOff bytes and dLine lines, children to come;
-// nil for a statement that has none (a BadStmt).
-func deferMove(src Stmt, dOff, dLine int, shape *treeShape) *lazyStmt {
-	m := mover{dOff: dOff, dLine: dLine}
-	l := &lazyStmt{src: src, dOff: dOff, dLine: dLine, shape: shape}
-	switch s := src.(type) {
-	case *Binding:
-		l.node = &Binding{Range: m.rng(s.Range)}
-	case *Assert:
-		l.node = &Assert{Range: m.rng(s.Range), Op: s.Op, OpRange: m.rng(s.OpRange)}
-	case *ExprStmt:
-		l.node = &ExprStmt{Range: m.rng(s.Range)}
-	default:
-		return nil
-	}
-	return l
-}
-
-// settle copies the children. It cannot fail: a tree holding a node the
-// mover does not know is never deferred (place checks its treeShape, which
-// TestMoverKnowsEveryNodeType keeps in step with the mover).
-func (l *lazyStmt) settle() {
-	l.once.Do(func() {
-		m := &mover{dOff: l.dOff, dLine: l.dLine}
-		m.reserve(l.shape)
-		switch n := l.node.(type) {
-		case *Binding:
-			s := l.src.(*Binding)
-			n.Name, n.Value = m.name(s.Name), m.node(s.Value)
-		case *Assert:
-			s := l.src.(*Assert)
-			n.Left, n.Right = m.node(s.Left), m.node(s.Right)
-		case *ExprStmt:
-			n.X = m.node(l.src.(*ExprStmt).X)
-		}
-		l.done.Store(true)
-	})
-}
-
-// settling is what a parse with deferred moves left to do for its file:
-// lazy[i] is statement i's move, nil where there is none.
-type settling struct {
-	once sync.Once
-	lazy []*lazyStmt
-}
-
-// Settle puts every node of f in place: the children of the statements
-// whose moves a cache deferred (Cache.DeferMoves) are copied to where the
-// statements are now. A file parsed without deferred moves is settled
-// already. Settle may be called from several goroutines at once.
-func (f *File) Settle() {
-	if f.settling == nil {
-		return
-	}
-	f.settling.once.Do(func() {
-		for _, l := range f.settling.lazy {
-			if l != nil {
-				l.settle()
-			}
-		}
-	})
-}
-
-// SettleStatement puts the nodes of statement i of f in place (see Settle).
-func (f *File) SettleStatement(i int) {
-	if f.settling != nil && i >= 0 && i < len(f.settling.lazy) {
-		if l := f.settling.lazy[i]; l != nil {
-			l.settle()
-		}
-	}
-}
-
-// deferred notes that statement i of f is lazily moved by l.
-func (f *File) deferred(i int, l *lazyStmt, n int) {
-	if f.settling == nil {
-		f.settling = &settling{lazy: make([]*lazyStmt, 0, n)}
-	}
-	for len(f.settling.lazy) < i {
-		f.settling.lazy = append(f.settling.lazy, nil)
-	}
-	f.settling.lazy = append(f.settling.lazy, l)
+// moveComment is a copy of c moved by dOff bytes and dLine lines: comments
+// are placed in their file (a comment is not part of a statement's tree).
+func moveComment(c *Comment, dOff, dLine int) *Comment {
+	m := *c
+	m.Pos.Offset += dOff
+	m.Pos.Line += dLine
+	m.End.Offset += dOff
+	m.End.Line += dLine
+	return &m
 }

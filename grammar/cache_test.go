@@ -36,87 +36,26 @@ var nodeTypes = []Node{
 	&Binding{}, &Assert{}, &ExprStmt{}, &BadStmt{}, &Comment{},
 }
 
-// positions lists, in a fixed order, every Position reachable from v, and
-// every pointer it goes through.
-func positions(v reflect.Value, out *[]Position, ptrs map[uintptr]bool) {
-	switch v.Kind() {
-	case reflect.Pointer:
-		if v.IsNil() {
-			return
-		}
-		ptrs[v.Pointer()] = true
-		positions(v.Elem(), out, ptrs)
-	case reflect.Interface:
-		if !v.IsNil() {
-			positions(v.Elem(), out, ptrs)
-		}
-	case reflect.Slice:
-		for i := 0; i < v.Len(); i++ {
-			positions(v.Index(i), out, ptrs)
-		}
-	case reflect.Struct:
-		if p, ok := v.Interface().(Position); ok {
-			*out = append(*out, p)
-			return
-		}
-		for i := 0; i < v.NumField(); i++ {
-			positions(v.Field(i), out, ptrs)
-		}
-	}
-}
-
-func TestMoveNodeCoversEveryKind(t *testing.T) {
+// TestEverySheetKindHasEveryNodeType: the sheet the cache's tests start
+// from (everyKind) holds a node of every type (nodeTypes, which
+// TestNodeTypesListsEveryNodeType keeps complete).
+func TestEveryKindHasEveryNodeType(t *testing.T) {
 	f, errs := ParseFile("k.cute", []byte(everyKind))
 	if len(errs) != 1 {
 		t.Fatalf("errors %v, want the one on the last line", errs)
 	}
 	seen := map[reflect.Type]bool{}
-	var all []Node
 	for _, s := range f.Statements {
-		all = append(all, s)
 		Inspect(s, func(n Node) bool {
 			seen[reflect.TypeOf(n)] = true
 			return true
 		})
-	}
-	for _, c := range f.Comments {
-		all = append(all, c)
 	}
 	seen[reflect.TypeOf(&BadStmt{})] = seen[reflect.TypeOf(f.Statements[len(f.Statements)-1])]
 	seen[reflect.TypeOf(&Comment{})] = len(f.Comments) > 0
 	for _, n := range nodeTypes {
 		if !seen[reflect.TypeOf(n)] {
 			t.Errorf("the test sheet has no %T", n)
-		}
-	}
-	const dOff, dLine = 1000, 17
-	for _, n := range all {
-		moved, ok := moveNode(n, dOff, dLine)
-		if !ok {
-			t.Fatalf("%T: not moved", n)
-		}
-		var before, after []Position
-		ptrsBefore, ptrsAfter := map[uintptr]bool{}, map[uintptr]bool{}
-		positions(reflect.ValueOf(n), &before, ptrsBefore)
-		positions(reflect.ValueOf(moved), &after, ptrsAfter)
-		if len(before) != len(after) || len(before) == 0 {
-			t.Fatalf("%T: %d positions before, %d after", n, len(before), len(after))
-		}
-		for i := range before {
-			want := Position{Offset: before[i].Offset + dOff, Line: before[i].Line + dLine, Column: before[i].Column}
-			if after[i] != want {
-				t.Errorf("%T: position %d moved to %+v, want %+v", n, i, after[i], want)
-			}
-		}
-		for p := range ptrsAfter {
-			if ptrsBefore[p] {
-				t.Errorf("%T: the moved tree shares memory with the original", n)
-				break
-			}
-		}
-		back, ok := moveNode(moved, -dOff, -dLine)
-		if !ok || !reflect.DeepEqual(back, n) {
-			t.Errorf("%T: moving there and back changes the tree", n)
 		}
 	}
 }
@@ -156,73 +95,45 @@ func editSheet(r *rand.Rand, src string) string {
 }
 
 // TestParseFileCachedMatchesFresh: after every edit of random edit
-// sequences, the cached parse is the fresh parse, positions, errors and
+// sequences, the cached parse is the fresh parse, trees, bases, errors and
 // comments included; the trees of the earlier parse are left as they were;
 // the cache holds no more than the latest sheet's statements.
-//
-// With moves deferred, the file is settled before it is compared, on some
-// steps only after the next parse (which moves its statements again), and
-// the parse before is settled only then.
 func TestParseFileCachedMatchesFresh(t *testing.T) {
-	for _, deferred := range []bool{false, true} {
-		t.Run(fmt.Sprintf("deferred=%v", deferred), func(t *testing.T) { testCachedMatchesFresh(t, deferred) })
-	}
-}
-
-func testCachedMatchesFresh(t *testing.T, deferred bool) {
 	base := everyKind + string(sheet5000()[:3000]) + "Z = (1,\n  2):(1,\n  2)\nassert 1 == \n"
 	r := rand.New(rand.NewPCG(7, 11))
-	deferredFiles := 0
-	defer func() {
-		if deferred != (deferredFiles > 0) {
-			t.Errorf("%d parses deferred moves", deferredFiles)
-		}
-	}()
 	for seq := 0; seq < 20; seq++ {
 		cache := NewCache()
-		cache.DeferMoves(deferred)
 		src := base
 		var prev *File
 		var prevSrc string
 		for step := 0; step < 25; step++ {
 			got, gotErrs := ParseFileCached("e.cute", []byte(src), cache)
-			if got.settling != nil {
-				deferredFiles++
-			}
-			if deferred && r.IntN(2) == 0 {
-				// Left for the check of the next step: settled after the
-				// next parse.
-				prev, prevSrc = got, src
-				src = editSheet(r, src)
-				continue
-			}
-			got.Settle()
 			want, wantErrs := ParseFile("e.cute", []byte(src))
-			if !reflect.DeepEqual(settled(got), want) || !reflect.DeepEqual(gotErrs, wantErrs) {
+			if !reflect.DeepEqual(normalized(got), normalized(want)) || !reflect.DeepEqual(gotErrs, wantErrs) {
 				t.Fatalf("sequence %d step %d: the cached parse differs from a fresh one on\n%s", seq, step, src)
 			}
-			for _, s := range got.Statements {
-				if b, ok := s.(*BadStmt); ok && !containsError(got.Errors, b.Err) {
+			for i, s := range got.Statements {
+				if b, ok := s.(*BadStmt); ok && !containsError(got.Errors, got.Base(i).Error(b.Err)) {
 					t.Fatalf("sequence %d step %d: a bad statement's error is not among the file's", seq, step)
 				}
 			}
+			checkNoSharedNodes(t, got)
 			notes := cache.Notes(got, step%3, nil)
 			if len(notes) != max(0, len(got.Statements)-step%3) {
 				t.Fatalf("sequence %d step %d: %d notes for %d statements from %d", seq, step, len(notes), len(got.Statements), step%3)
 			}
 			for k, note := range notes {
-				st := got.Statements[step%3+k]
-				if note.Place == nil || note.At != st.Span().Pos {
-					t.Fatalf("sequence %d step %d: statement %d's note is %+v, its start %+v", seq, step, step%3+k, note, st.Span().Pos)
+				i := step%3 + k
+				if note.Place == nil || note.At != got.StatementRange(i).Pos {
+					t.Fatalf("sequence %d step %d: statement %d's note is %+v, its start %+v", seq, step, i, note, got.StatementRange(i).Pos)
 				}
 			}
 			if n := cache.Len(); n > len(got.Statements) {
 				t.Fatalf("sequence %d step %d: the cache holds %d statements, the sheet %d", seq, step, n, len(got.Statements))
 			}
 			if prev != nil {
-				prev.Settle()
 				again, _ := ParseFile("e.cute", []byte(prevSrc))
-				if !reflect.DeepEqual(settled(prev), again) {
+				if !reflect.DeepEqual(normalized(prev), normalized(again)) {
 					t.Fatalf("sequence %d step %d: a later parse changed the trees of an earlier one", seq, step)
 				}
 			}
@@ -240,14 +151,12 @@ func testCachedMatchesFresh(t *testing.T, deferred bool) {
 	}
 }
 
-// settled is f without its record of deferred moves, to compare with a
-// fresh parse; an empty list of statements, comments or errors is nil, as
-// a fresh parse of a sheet without any has it.
-func settled(f *File) *File {
+// normalized is f with an empty list of statements, bases, comments or
+// errors nil, as a fresh parse of a sheet without any has it.
+func normalized(f *File) *File {
 	c := *f
-	c.settling = nil
 	if len(c.Statements) == 0 {
-		c.Statements = nil
+		c.Statements, c.bases = nil, nil
 	}
 	if len(c.Comments) == 0 {
 		c.Comments = nil
@@ -258,9 +167,10 @@ func settled(f *File) *File {
 	return &c
 }
 
+// containsError reports whether errs holds an error equal to e.
 func containsError(errs []*Error, e *Error) bool {
 	for _, x := range errs {
-		if x == e {
+		if *x == *e {
 			return true
 		}
 	}
@@ -278,11 +188,13 @@ func TestParseFileCachedReuses(t *testing.T) {
 		}
 	}
 	f3, _ := ParseFileCached("r.cute", []byte("# moved\n"+src), cache)
-	if got := f3.Statements[1].(*Binding).Value.Span().Pos; got != (Position{Offset: 28, Line: 3, Column: 5}) {
+	if got := f3.Position(1, f3.Statements[1].(*Binding).Value.Span().Pos); got != (Position{Offset: 28, Line: 3, Column: 5}) {
 		t.Errorf("a moved statement is at %+v", got)
 	}
-	if f3.Statements[0] == f2.Statements[0] {
-		t.Errorf("a moved statement shares its tree with the earlier parse")
+	for i := range f3.Statements {
+		if f3.Statements[i] != f2.Statements[i] {
+			t.Errorf("moved statement %d was parsed again, not taken as it was", i)
+		}
 	}
 	if n := cache.Len(); n != 4 {
 		t.Errorf("the cache holds %d statements, want 4", n)
@@ -401,38 +313,37 @@ func TestCacheKeepsNoOldText(t *testing.T) {
 	}
 }
 
-// TestDeferredMovesSettleWhileParsing settles a file from several
-// goroutines while later versions are parsed with the same cache (run it
-// with -race), then checks every version against a fresh parse.
-func TestDeferredMovesSettleWhileParsing(t *testing.T) {
+// TestCacheKeepsNoOldComments: edits going down the sheet a few lines at a
+// time, as typing does, keep no comments of the earlier versions alive: a
+// comment taken over from an earlier parse holds on to nothing but itself.
+func TestCacheKeepsNoOldComments(t *testing.T) {
+	lines := make([]string, 4000)
+	for i := range lines {
+		if i%2 == 0 {
+			lines[i] = fmt.Sprintf("# note %d", i)
+		} else {
+			lines[i] = fmt.Sprintf("a%d = (4,%d):(1,4)", i, i)
+		}
+	}
 	cache := NewCache()
-	cache.DeferMoves(true)
-	src := string(sheet5000()[:20000])
-	ParseFileCached("s.cute", []byte(src), cache)
-	var files []*File
-	var srcs []string
-	done := make(chan bool)
-	for k := 0; k < 6; k++ {
-		src = "#" + src // every statement moves by a byte
-		f, _ := ParseFileCached("s.cute", []byte(src), cache)
-		if f.settling == nil {
-			t.Fatalf("version %d: no move was deferred", k)
-		}
-		files, srcs = append(files, f), append(srcs, src)
-		for g := 0; g < 2; g++ {
-			go func() {
-				f.Settle()
-				done <- true
-			}()
+	heap := func() uint64 {
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		return ms.HeapAlloc
+	}
+	var early uint64
+	for step := 0; step < 390; step++ {
+		l := 10*step + 1
+		lines[l] = "x" + lines[l]
+		ParseFileCached("c.cute", []byte(strings.Join(lines, "\n")), cache)
+		if step == 19 {
+			early = heap()
 		}
 	}
-	for range 2 * len(files) {
-		<-done
-	}
-	for k, f := range files {
-		want, _ := ParseFile("s.cute", []byte(srcs[k]))
-		if !reflect.DeepEqual(settled(f), want) {
-			t.Errorf("version %d differs from a fresh parse once settled", k)
-		}
+	late := heap()
+	runtime.KeepAlive(cache)
+	if late > early+2<<20 {
+		t.Fatalf("the heap grew from %d to %d bytes over 380 edits", early, late)
 	}
 }

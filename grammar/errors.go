@@ -1,6 +1,9 @@
 package grammar
 
-import "fmt"
+import (
+	"fmt"
+	"sort"
+)
 
 // Limits on input that would otherwise cost unbounded stack or memory. Going
 // past either is an error at the offending token, never a crash.
@@ -31,6 +34,37 @@ func (e *Error) Error() string {
 // Format writes e as the command line reports it: FILE:LINE:COL: error: MESSAGE.
 func (e *Error) Format(filename string) string {
 	return fmt.Sprintf("%s:%d:%d: error: %s", filename, e.Range.Pos.Line, e.Range.Pos.Column, e.Message)
+}
+
+// ErrorList is a list of errors, as go/scanner's: the readers collect the
+// errors of a statement that parsed in one, and a File's errors are one,
+// sorted by position.
+type ErrorList []*Error
+
+func (l ErrorList) Len() int           { return len(l) }
+func (l ErrorList) Swap(i, j int)      { l[i], l[j] = l[j], l[i] }
+func (l ErrorList) Less(i, j int) bool { return l[i].Range.Pos.Offset < l[j].Range.Pos.Offset }
+
+// Sort sorts l by offset, errors at the same offset in the order they came.
+func (l ErrorList) Sort() { sort.Stable(l) }
+
+// Error is the first error, and how many more there are.
+func (l ErrorList) Error() string {
+	switch len(l) {
+	case 0:
+		return "no errors"
+	case 1:
+		return l[0].Error()
+	}
+	return fmt.Sprintf("%s (and %d more errors)", l[0], len(l)-1)
+}
+
+// Err is l as an error, nil when l is empty.
+func (l ErrorList) Err() error {
+	if len(l) == 0 {
+		return nil
+	}
+	return l
 }
 
 func errorAt(r Range, found, expected, format string, args ...any) *Error {

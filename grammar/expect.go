@@ -1,41 +1,27 @@
 package grammar
 
-import (
-	"errors"
+import "errors"
 
-	"github.com/alecthomas/participle/v2"
-	"github.com/alecthomas/participle/v2/lexer"
-)
-
-// syntaxError turns participle's error into an *Error at the offending
-// token. Participle finds the token; what was expected there is worked out
-// from the tokens before it (the innermost open bracket and the previous
-// token), which names every continuation a user would write rather than the
-// one grammar branch participle tried last.
+// syntaxError turns a reader's error into an *Error at the offending
+// token: an *Error is already one; for an unexpected token, what was
+// expected there is worked out from the tokens before it (the innermost
+// open bracket and the previous token), which names every continuation a
+// user would write rather than the one grammar branch the reader was in.
+// st is the statement's own tokens (no Expr tokens).
 func syntaxError(err error, st stmtTokens, kind stmtKind, endName string) *Error {
 	var own *Error
 	if errors.As(err, &own) {
 		return own
 	}
 	toks := st.visible()
-	at := len(toks)
-	var perr participle.Error
-	if errors.As(err, &perr) {
-		off := perr.Position().Offset
-		var ute *participle.UnexpectedTokenError
-		if errors.As(err, &ute) && (ute.Unexpected.EOF() || ute.Unexpected.Type == tokEnd) {
-			off = -1
-		}
-		if off >= 0 {
-			for i, t := range toks {
-				if t.Pos.Offset == off {
-					at = i
-					break
-				}
+	at := len(toks) // the end of the statement (or the input)
+	var ut *unexpectedToken
+	if errors.As(err, &ut) && !ut.tok.EOF() && ut.tok.Type != tokEnd {
+		for i, t := range toks {
+			if t.Pos.Offset == ut.tok.Pos.Offset {
+				at = i
+				break
 			}
-		}
-		if pe, ok := err.(*participle.ParseError); ok && at < len(toks) && len(pe.Msg) > 9 && pe.Msg[:9] == "internal " {
-			return errorAt(tokSpan(toks[at]), foundText(toks[at]), "", "%s", pe.Msg)
 		}
 	}
 	var r Range
@@ -44,7 +30,7 @@ func syntaxError(err error, st stmtTokens, kind stmtKind, endName string) *Error
 		r = tokSpan(toks[at])
 		found = foundText(toks[at])
 	} else {
-		e := pos(tokenEnd(toks[len(toks)-1]))
+		e := tokenEnd(toks[len(toks)-1])
 		r = Range{Pos: e, End: e}
 		found = endName
 	}
@@ -56,7 +42,7 @@ func syntaxError(err error, st stmtTokens, kind stmtKind, endName string) *Error
 }
 
 // prevText names the token before an error: values as written, punctuation quoted.
-func prevText(t lexer.Token) string {
+func prevText(t token) string {
 	switch t.Type {
 	case tokInt, tokStatic, tokIdent, tokWord, tokPySwizzle:
 		if t.Type == tokIdent && (t.Value == "is" || t.Value == "assert") {
@@ -78,7 +64,7 @@ type bracket struct {
 	what   string // tuple, call, tiler, tirx, swizzle, angle, mlir, braces, pointer-bits, pointer-addr
 }
 
-func isValueEnd(t lexer.Token) bool {
+func isValueEnd(t token) bool {
 	switch t.Type {
 	case tokInt, tokStatic, tokWord, tokString, tokPySwizzle:
 		return true
@@ -96,7 +82,7 @@ func isValueEnd(t lexer.Token) bool {
 const elementWords = "an integer, '_', '?', a name or '('"
 
 // expectAfter says what may follow the tokens in prefix.
-func expectAfter(prefix []lexer.Token, kind stmtKind, endName string) string {
+func expectAfter(prefix []token, kind stmtKind, endName string) string {
 	if len(prefix) == 0 {
 		if kind == kindExpr {
 			return "a descriptor"
@@ -106,7 +92,7 @@ func expectAfter(prefix []lexer.Token, kind stmtKind, endName string) string {
 	var stack []bracket
 	sawOp := false
 	for i, t := range prefix {
-		var before lexer.Token
+		var before token
 		if i > 0 {
 			before = prefix[i-1]
 		}

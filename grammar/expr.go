@@ -1,67 +1,55 @@
 package grammar
 
 import (
-	"errors"
 	"strconv"
 	"strings"
 	"sync"
-
-	"github.com/alecthomas/participle/v2"
-	"github.com/alecthomas/participle/v2/lexer"
 )
 
-// gExpr is a sheet expression, read by hand: stages joined by "o", each a
-// literal, a call, a tiler, a swizzle or a TIRx layout (read here) or an
-// MLIR type, a pointer or an angle list (handed to their participle parsers).
-type gExpr struct {
-	Node Node
-	Errs []*Error
-}
-
-// Parse implements participle.Parseable. In a sheet the expression arrives
-// as one Expr token holding its source text (see stmtLexer), which is
-// scanned here and read from a plain slice: participle never copies the
-// tokens of expressions. Elsewhere the expression is read from participle's
-// lexer.
-func (g *gExpr) Parse(lex *lexer.PeekingLexer) error {
-	if t := lex.Peek(); t.Type == tokExpr {
-		lex.Next()
-		if err := tooLong(t.Value, pos(t.Pos)); err != nil {
-			return err
+// readExpr reads a sheet expression from p: stages joined by "o", each a
+// literal, a call, a tiler, a swizzle, a TIRx layout, an MLIR type, a
+// pointer or an angle list. In a sheet the expression arrives as one Expr
+// token holding its source text (see stmtLexer), which is scanned here and
+// read from a slice of its own that ends where p goes on; otherwise it is
+// read from p itself. errs are the errors of a statement that parsed (an
+// overflowing integer, an unknown MLIR kind); err is a syntax error.
+func readExpr(p *sliceSource) (n Node, errs []*Error, err error) {
+	if t := p.Peek(); t.Type == tokExpr {
+		p.Next()
+		if err := tooLong(t.Value, t.Pos); err != nil {
+			return nil, nil, err
 		}
-		buf := tokenBuffers.Get().(*[]lexer.Token)
+		buf := tokenBuffers.Get().(*[]token)
 		defer tokenBuffers.Put(buf)
 		toks, limitErr := scanChecked((*buf)[:0], t.Value, t.Pos.Offset, t.Pos.Line, t.Pos.Column)
 		*buf = toks
 		if limitErr != nil {
-			return limitErr
+			return nil, nil, limitErr
 		}
 		// Past its end the expression meets what follows it in the statement.
-		src := &sliceSource{toks: toks, eof: *lex.Peek()}
+		src := &sliceSource{toks: toks, eof: *p.Peek()}
 		r := &exprReader{literalParser{lex: src}}
 		n, err := r.expr()
 		if err != nil {
-			return err
+			return nil, nil, err
 		}
 		if src.i < len(toks) {
-			return unexpected(&toks[src.i])
+			return nil, nil, unexpected(&toks[src.i])
 		}
-		g.Node, g.Errs = n, r.errs
-		return nil
+		return n, r.errs, nil
 	}
-	r := &exprReader{literalParser{lex: peekingSource{lex}}}
-	n, err := r.expr()
+	r := &exprReader{literalParser{lex: p}}
+	n, err = r.expr()
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
-	g.Node, g.Errs = n, r.errs
-	return nil
+	return n, r.errs, nil
 }
 
 type exprReader struct{ literalParser }
 
 // tokenBuffers recycles the token slices expressions are scanned into.
-var tokenBuffers = sync.Pool{New: func() any { b := make([]lexer.Token, 0, 64); return &b }}
+var tokenBuffers = sync.Pool{New: func() any { b := make([]token, 0, 64); return &b }}
 
 func (r *exprReader) expr() (Node, error) {
 	first, err := r.stage()
@@ -237,9 +225,9 @@ func (r *exprReader) templateArgs(c *Call) error {
 
 // foundSpan is where an error about the token t points: the token, or
 // the empty range where the input or the line ends.
-func foundSpan(t lexer.Token) Range {
+func foundSpan(t token) Range {
 	if t.EOF() || t.Type == tokEnd || t.Type == tokNewline {
-		p := pos(t.Pos)
+		p := t.Pos
 		return Range{Pos: p, End: p}
 	}
 	return tokSpan(t)
@@ -271,35 +259,6 @@ func (r *exprReader) tiler() (Node, error) {
 	}
 }
 
-// sub runs a participle parser from the current token; it stops where its
-// production ends.
-func sub[G any](r *exprReader, p *participle.Parser[G]) (*G, error) {
-	switch src := r.lex.(type) {
-	case *sliceSource:
-		// participle copies what it is given: give it this stage only.
-		end := stageEnd(src.toks, src.i)
-		eof := src.eof.Pos
-		if end < len(src.toks) {
-			eof = src.toks[end].Pos
-		}
-		pl, err := lexer.Upgrade(&sliceLexer{tokens: src.toks[src.i:end], eof: eof})
-		if err != nil {
-			return nil, err
-		}
-		g, err := p.ParseFromLexer(pl, participle.AllowTrailing(true))
-		src.i += pl.Cursor()
-		// Running out of the stage's tokens means meeting the token after it.
-		var perr participle.Error
-		if err != nil && end < len(src.toks) && errors.As(err, &perr) && perr.Position().Offset == eof.Offset {
-			return nil, unexpected(&src.toks[end])
-		}
-		return g, err
-	case peekingSource:
-		return p.ParseFromLexer(src.PeekingLexer, participle.AllowTrailing(true))
-	}
-	panic("grammar: unknown token source")
-}
-
 // swizzle reads a swizzle:
 //
 //	swizzle = ( ( "Swizzle" | "swizzle" | "Sw" | "S" ) "<" int "," int "," int ">" | SW_B_M_S ) [ "{" "}" ]
@@ -316,7 +275,7 @@ func (r *exprReader) swizzle() (Node, error) {
 		at := 3
 		var params [3]*Int
 		for i, f := range fields {
-			t := lexer.Token{Type: tokInt, Value: f, Pos: kw.Pos}
+			t := token{Type: tokInt, Value: f, Pos: kw.Pos}
 			t.Pos.Offset += at
 			t.Pos.Column += at
 			params[i] = r.integer(t)
@@ -370,17 +329,54 @@ func (r *exprReader) swizzle() (Node, error) {
 	return s, nil
 }
 
+// pointer reads a pointer's print:
+//
+//	pointer = Name "[" ( Word | Int ) "]" "(" { Name | Int | Word | "+" | "*" | "." } ")"
+//
+// stage has seen the name and the "[" after it.
 func (r *exprReader) pointer() (Node, error) {
-	g, err := sub(r, pointerParser)
-	if err != nil {
+	kind := r.lex.Next()
+	r.lex.Next() // "["
+	bits := r.lex.Peek()
+	if bits.Type != tokWord && bits.Type != tokInt {
+		return nil, unexpected(bits)
+	}
+	r.lex.Next()
+	if err := r.want("]"); err != nil {
 		return nil, err
 	}
-	return &Pointer{
-		Range: join(tokSpan(g.Kind), tokSpan(g.Close)),
-		Kind:  g.Kind.Value,
-		Bits:  g.Bits.Value,
-		Addr:  joinTokens(g.Addr),
-	}, nil
+	if err := r.want("("); err != nil {
+		return nil, err
+	}
+	var addr []token
+	for t := r.lex.Peek(); isAddrToken(t); t = r.lex.Peek() {
+		addr = append(addr, *t)
+		r.lex.Next()
+	}
+	close := r.lex.Peek()
+	if !isPunctTok(close, ")") {
+		return nil, unexpected(close)
+	}
+	r.lex.Next()
+	return &Pointer{Range: join(tokSpan(*kind), tokSpan(*close)), Kind: kind.Value, Bits: bits.Value, Addr: joinTokens(addr)}, nil
+}
+
+// isAddrToken reports whether t may be part of a pointer's address.
+func isAddrToken(t *token) bool {
+	switch t.Type {
+	case tokIdent, tokInt, tokWord:
+		return true
+	}
+	return isPunctTok(t, "+") || isPunctTok(t, "*") || isPunctTok(t, ".")
+}
+
+// want takes the punctuation v, or reports the token found instead.
+func (r *exprReader) want(v string) error {
+	if t := r.lex.Peek(); !isPunctTok(t, v) {
+		return unexpected(t)
+	}
+	r.lex.Next()
+	return nil
 }
 
 // isIteratorName reports whether name is one of the coordinate iterators
@@ -409,11 +405,10 @@ func (r *exprReader) iterator() (Node, error) {
 }
 
 // joinTokens is the text of consecutive tokens, one space where the source had space.
-func joinTokens(toks []gAddrToken) string {
+func joinTokens(toks []token) string {
 	var b strings.Builder
-	for i, a := range toks {
-		t := a.Tok
-		if i > 0 && t.Pos.Offset > toks[i-1].Tok.Pos.Offset+len(toks[i-1].Tok.Value) {
+	for i, t := range toks {
+		if i > 0 && t.Pos.Offset > toks[i-1].Pos.Offset+len(toks[i-1].Value) {
 			b.WriteByte(' ')
 		}
 		b.WriteString(t.Value)
@@ -421,22 +416,35 @@ func joinTokens(toks []gAddrToken) string {
 	return b.String()
 }
 
+// angle reads the seed documents' by-mode notation:
+//
+//	angle = "<" layout { "," layout } ">"
+//
+// stage has seen the "<".
 func (r *exprReader) angle() (Node, error) {
-	g, err := sub(r, angleParser)
-	if err != nil {
-		return nil, err
+	open := r.lex.Next()
+	a := &AngleList{}
+	for {
+		if !startsLiteral(r.lex) {
+			return nil, unexpected(r.lex.Peek())
+		}
+		m, err := r.layoutLiteral()
+		if err != nil {
+			return nil, err
+		}
+		a.Modes = append(a.Modes, m)
+		sep := r.lex.Peek()
+		switch {
+		case isPunctTok(sep, ","):
+			r.lex.Next()
+		case isPunctTok(sep, ">"):
+			r.lex.Next()
+			a.Range = join(tokSpan(*open), tokSpan(*sep))
+			return a, nil
+		default:
+			return nil, unexpected(sep)
+		}
 	}
-	a := &AngleList{Range: join(tokSpan(g.Open), tokSpan(g.Close))}
-	for _, m := range g.Modes {
-		a.Modes = append(a.Modes, r.take(m))
-	}
-	return a, nil
-}
-
-// take adopts a literal parsed inside a participle production.
-func (r *exprReader) take(g *gLayout) Node {
-	r.errs = append(r.errs, g.Errs...)
-	return g.Node
 }
 
 // ExpectQuotedDescriptor is Error.Expected of a CuTe MLIR type written
@@ -446,28 +454,67 @@ const ExpectQuotedDescriptor = "the descriptor in quotes"
 // mlirKinds are the CuTe DSL types whose payload is a descriptor.
 var mlirKinds = []string{"layout", "composed_layout", "swizzle", "tile", "coord", "shape", "stride", "int_tuple"}
 
+// mlir reads a CuTe DSL type:
+//
+//	mlir = "!" Name "." Name "<" ( String | expr ) ">"
+//
+// stage has seen the "!".
 func (r *exprReader) mlir() (Node, error) {
-	g, err := sub(r, mlirParser)
-	if err != nil {
-		return nil, err
+	bang := r.lex.Next()
+	var words [2]*token // the dialect and the kind
+	for i := range words {
+		t := r.lex.Peek()
+		if t.Type != tokIdent {
+			return nil, unexpected(t)
+		}
+		r.lex.Next()
+		words[i] = t
+		sep := "."
+		if i == 1 {
+			sep = "<"
+		}
+		if err := r.want(sep); err != nil {
+			return nil, err
+		}
 	}
-	m := &MLIRType{Range: join(tokSpan(g.Bang), tokSpan(g.Close)), Kind: g.Kind.Value}
-	if g.Dialect.Value != "cute" {
-		r.fail(errorAt(tokSpan(g.Dialect), quote(g.Dialect.Value), "'cute'",
-			"expected 'cute' after '!', found %s", quote(g.Dialect.Value)))
+	dialect, kind := words[0], words[1]
+	var payload *token
+	var descriptor Node
+	var innerErrs []*Error
+	if t := r.lex.Peek(); t.Type == tokString {
+		payload = t
+		r.lex.Next()
+	} else {
+		// The descriptor's own errors come after those of the type.
+		ir := &exprReader{literalParser{lex: r.lex}}
+		n, err := ir.expr()
+		if err != nil {
+			return nil, err
+		}
+		descriptor, innerErrs = n, ir.errs
+	}
+	close := r.lex.Peek()
+	if !isPunctTok(close, ">") {
+		return nil, unexpected(close)
+	}
+	r.lex.Next()
+	m := &MLIRType{Range: join(tokSpan(*bang), tokSpan(*close)), Kind: kind.Value}
+	if dialect.Value != "cute" {
+		r.fail(errorAt(tokSpan(*dialect), quote(dialect.Value), "'cute'",
+			"expected 'cute' after '!', found %s", quote(dialect.Value)))
 	}
 	known := false
 	for _, k := range mlirKinds {
-		known = known || k == g.Kind.Value
+		known = known || k == kind.Value
 	}
 	if !known {
 		expected := "one of " + strings.Join(mlirKinds, ", ")
-		r.fail(errorAt(tokSpan(g.Kind), quote(g.Kind.Value), expected,
-			"unknown CuTe type !cute.%s: expected %s", g.Kind.Value, expected))
+		r.fail(errorAt(tokSpan(*kind), quote(kind.Value), expected,
+			"unknown CuTe type !cute.%s: expected %s", kind.Value, expected))
 	}
-	if g.Inner != nil {
-		m.Inner = g.Inner.Node
-		r.errs = append(r.errs, g.Inner.Errs...)
+	if payload == nil {
+		m.Inner = descriptor
+		r.errs = append(r.errs, innerErrs...)
 		m.Payload = m.Inner.Span()
 		switch m.Inner.(type) {
 		case *Layout, *Composed, *Swizzle:
@@ -480,7 +527,7 @@ func (r *exprReader) mlir() (Node, error) {
 		}
 		return m, nil
 	}
-	p := *g.Payload
+	p := *payload
 	ps := tokSpan(p)
 	if len(p.Value) < 2 || !strings.HasSuffix(p.Value, `"`) {
 		r.fail(errorAt(Range{Pos: ps.End, End: ps.End}, "end of line", `'"'`,
@@ -516,7 +563,7 @@ func (r *exprReader) mlir() (Node, error) {
 	return m, nil
 }
 
-func (r *exprReader) tirxPartOf(kw lexer.Token, n Node, close lexer.Token) *TirxPart {
+func (r *exprReader) tirxPartOf(kw token, n Node, close token) *TirxPart {
 	p := &TirxPart{Range: join(tokSpan(kw), tokSpan(close)), Kind: kw.Value}
 	if l, ok := n.(*Layout); ok {
 		p.Layout = l
@@ -599,7 +646,7 @@ func (r *exprReader) tirx() (Node, error) {
 // stageEnd is the index just past the stage that starts at toks[i]: the
 // first "o", ",", ";" or unmatched closing bracket outside brackets. A ">"
 // closes only a "<" (a pointer's address may hold a stray one).
-func stageEnd(toks []lexer.Token, i int) int {
+func stageEnd(toks []token, i int) int {
 	var open []byte
 	for ; i < len(toks); i++ {
 		t := &toks[i]

@@ -3,8 +3,6 @@ package grammar
 import (
 	"strings"
 	"unicode/utf8"
-
-	"github.com/alecthomas/participle/v2/lexer"
 )
 
 // FindMLIRTypes finds every CuTe DSL descriptor type (!cute.layout<"...">,
@@ -35,16 +33,16 @@ func FindMLIRTypes(src []byte) ([]*MLIRType, []*Error) {
 			end = len(text) - at.Offset
 		}
 		line := text[at.Offset : at.Offset+end]
-		var toks []lexer.Token
+		var toks []token
 		if line[0] == '#' {
 			// An attribute: '#' would start a comment, so it is read as
 			// the '!' of a type at the same place.
-			bang := lexer.Token{Type: tokPunct, Value: "!", Pos: lexer.Position{Offset: at.Offset, Line: at.Line, Column: at.Column}}
-			toks = scanInto([]lexer.Token{bang}, line[1:], at.Offset+1, at.Line, at.Column+1)
+			bang := token{Type: tokPunct, Value: "!", Pos: Position{Offset: at.Offset, Line: at.Line, Column: at.Column}}
+			toks = scanInto([]token{bang}, line[1:], at.Offset+1, at.Line, at.Column+1)
 		} else {
 			toks = scan(line, at.Offset, at.Line, at.Column)
 		}
-		src := &sliceSource{toks: toks, eof: lexer.EOFToken(lexer.Position{Offset: at.Offset + end, Line: at.Line, Column: at.Column + utf8.RuneCountInString(line)})}
+		src := &sliceSource{toks: toks, eof: eofToken(Position{Offset: at.Offset + end, Line: at.Line, Column: at.Column + utf8.RuneCountInString(line)})}
 		r := &exprReader{literalParser{lex: src}}
 		n, err := r.mlir()
 		if err != nil {

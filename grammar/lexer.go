@@ -1,89 +1,46 @@
 package grammar
 
-import (
-	"io"
-	"unicode/utf8"
+import "unicode/utf8"
 
-	"github.com/alecthomas/participle/v2/lexer"
-)
+// tokenType is the kind of a token.
+type tokenType int
 
 // Token types of the descriptor lexer. The lexer never fails: a character
 // that starts no token becomes an Invalid token, so the parser can report it
 // at its own range and go on with the next statement.
 const (
-	tokEOF                       = lexer.EOF
-	tokInt       lexer.TokenType = iota + 1 // 8, -4 (a '-' directly before a digit belongs to the number)
-	tokStatic                               // _8, _-1: CuTe's static integer
-	tokIdent                                // names and the keywords assert, is
-	tokWord                                 // a digit-led word: 16b, 0x7f42efc00000 (pointer prints)
-	tokString                               // "..." (MLIR type payloads); an unterminated string runs to the end of the line
-	tokPunct                                // ( ) [ ] { } < > , ; : @ / ? + = ! . * and _ alone
-	tokEqEq                                 // ==
-	tokNewline                              // end of line; statements end here unless brackets are open
-	tokComment                              // # ... or // ... to the end of the line
-	tokInvalid                              // any other character: the catch-all that keeps lexing total
-	tokPySwizzle                            // SW_3_4_3: pycute's print of Swizzle<3,4,3>
-	tokEnd                                  // a Newline that ends a statement (set by the statement splitter)
-	tokCompose                              // "o", the composition operator: never a name
-	tokExpr                                 // a whole expression of a sheet statement, as source text (see stmtLexer)
+	tokEOF       tokenType = iota // the end of the input (or of what a reader is given)
+	tokInt                        // 8, -4 (a '-' directly before a digit belongs to the number)
+	tokStatic                     // _8, _-1: CuTe's static integer
+	tokIdent                      // names and the keywords assert, is
+	tokWord                       // a digit-led word: 16b, 0x7f42efc00000 (pointer prints)
+	tokString                     // "..." (MLIR type payloads); an unterminated string runs to the end of the line
+	tokPunct                      // ( ) [ ] { } < > , ; : @ / ? + = ! . * and _ alone
+	tokEqEq                       // ==
+	tokNewline                    // end of line; statements end here unless brackets are open
+	tokComment                    // # ... or // ... to the end of the line
+	tokInvalid                    // any other character: the catch-all that keeps lexing total
+	tokPySwizzle                  // SW_3_4_3: pycute's print of Swizzle<3,4,3>
+	tokEnd                        // a Newline that ends a statement (set by the statement splitter)
+	tokCompose                    // "o", the composition operator: never a name
+	tokExpr                       // a whole expression of a sheet statement, as source text (see stmtLexer)
 )
 
-var tokenNames = map[string]lexer.TokenType{
-	"EOF":       tokEOF,
-	"Int":       tokInt,
-	"Static":    tokStatic,
-	"Ident":     tokIdent,
-	"Word":      tokWord,
-	"String":    tokString,
-	"Punct":     tokPunct,
-	"EqEq":      tokEqEq,
-	"Newline":   tokNewline,
-	"Comment":   tokComment,
-	"Invalid":   tokInvalid,
-	"PySwizzle": tokPySwizzle,
-	"End":       tokEnd,
-	"Compose":   tokCompose,
-	"Expr":      tokExpr,
+// token is one token of the source: its type, its text and where it starts.
+type token struct {
+	Type  tokenType
+	Value string
+	Pos   Position
 }
 
-// definition implements participle's lexer.Definition with the hand-written
-// scanner below (participle's regexp lexers cost more than the parse itself).
-type definition struct{}
+// EOF reports whether t is the end of the input.
+func (t token) EOF() bool { return t.Type == tokEOF }
 
-func (definition) Symbols() map[string]lexer.TokenType { return tokenNames }
-
-func (definition) Lex(filename string, r io.Reader) (lexer.Lexer, error) {
-	src, err := io.ReadAll(r)
-	if err != nil {
-		return nil, err
-	}
-	return definition{}.LexString(filename, string(src))
-}
-
-func (definition) LexString(filename string, s string) (lexer.Lexer, error) {
-	all := scan(s, 0, 1, 1)
-	end := endOf(all, lexer.Position{Line: 1, Column: 1})
-	return &sliceLexer{tokens: visibleTokens(all), eof: end}, nil
-}
-
-// sliceLexer replays already scanned tokens to participle.
-type sliceLexer struct {
-	tokens []lexer.Token
-	next   int
-	eof    lexer.Position
-}
-
-func (l *sliceLexer) Next() (lexer.Token, error) {
-	if l.next < len(l.tokens) {
-		t := l.tokens[l.next]
-		l.next++
-		return t, nil
-	}
-	return lexer.EOFToken(l.eof), nil
-}
+// eofToken is the end of the input, at p.
+func eofToken(p Position) token { return token{Type: tokEOF, Pos: p} }
 
 // tokenEnd is the position just after t.
-func tokenEnd(t lexer.Token) lexer.Position {
+func tokenEnd(t token) Position {
 	p := t.Pos
 	switch t.Type {
 	case tokNewline:
@@ -92,8 +49,7 @@ func tokenEnd(t lexer.Token) lexer.Position {
 		p.Column = 1
 		return p
 	case tokExpr: // may span lines
-		e := pos(p).advance(t.Value)
-		return lexer.Position{Offset: e.Offset, Line: e.Line, Column: e.Column}
+		return p.advance(t.Value)
 	}
 	p.Offset += len(t.Value)
 	p.Column += utf8.RuneCountInString(t.Value)
@@ -118,7 +74,7 @@ type scanner struct {
 }
 
 // next returns the next token; false at the end of src.
-func (s *scanner) next() (lexer.Token, bool) {
+func (s *scanner) next() (token, bool) {
 	src, i := s.src, s.i
 	for i < len(src) && (src[i] == ' ' || src[i] == '\t' || src[i] == '\r') {
 		i++
@@ -126,11 +82,11 @@ func (s *scanner) next() (lexer.Token, bool) {
 	}
 	if i >= len(src) {
 		s.i = i
-		return lexer.Token{}, false
+		return token{}, false
 	}
 	c := src[i]
 	start := i
-	var typ lexer.TokenType
+	var typ tokenType
 	switch {
 	case c == '\n':
 		typ = tokNewline
@@ -204,7 +160,7 @@ func (s *scanner) next() (lexer.Token, bool) {
 		i += size
 	}
 	text := src[start:i]
-	t := lexer.Token{Type: typ, Value: text, Pos: lexer.Position{Offset: s.base + start, Line: s.line, Column: s.col}}
+	t := token{Type: typ, Value: text, Pos: Position{Offset: s.base + start, Line: s.line, Column: s.col}}
 	switch typ {
 	case tokNewline:
 		s.line++
@@ -219,12 +175,12 @@ func (s *scanner) next() (lexer.Token, bool) {
 }
 
 // scan returns all the tokens of src (see scanner).
-func scan(src string, offset, line, col int) []lexer.Token {
+func scan(src string, offset, line, col int) []token {
 	return scanInto(nil, src, offset, line, col)
 }
 
 // scanInto appends the tokens of src to tokens.
-func scanInto(tokens []lexer.Token, src string, offset, line, col int) []lexer.Token {
+func scanInto(tokens []token, src string, offset, line, col int) []token {
 	s := scanner{src: src, base: offset, line: line, col: col}
 	for {
 		t, ok := s.next()

@@ -2,8 +2,6 @@ package grammar
 
 import (
 	"fmt"
-
-	"github.com/alecthomas/participle/v2/lexer"
 )
 
 // MaxExprLength is the longest expression (a descriptor, a call, the right
@@ -29,7 +27,7 @@ func tooLong(text string, start Position) *Error {
 // comments) to tokens, checking the limits of checkLimits as it goes: it
 // stops at the first bracket past MaxDepth or token past MaxTokenLength,
 // so that 2 MB of '(' costs 257 tokens, not two million.
-func scanChecked(tokens []lexer.Token, src string, offset, line, col int) ([]lexer.Token, *Error) {
+func scanChecked(tokens []token, src string, offset, line, col int) ([]token, *Error) {
 	s := scanner{src: src, base: offset, line: line, col: col}
 	depth := 0
 	for {
@@ -49,7 +47,7 @@ func scanChecked(tokens []lexer.Token, src string, offset, line, col int) ([]lex
 
 // limitOf checks one token against MaxTokenLength and, counting brackets
 // in depth, MaxDepth.
-func limitOf(t lexer.Token, depth *int) *Error {
+func limitOf(t token, depth *int) *Error {
 	if len(t.Value) > MaxTokenLength && t.Type != tokExpr {
 		return errorAt(tokSpan(t), foundText(t), fmt.Sprintf("at most %d characters", MaxTokenLength),
 			"token of %d characters is longer than the limit of %d", len(t.Value), MaxTokenLength)

@@ -3,33 +3,16 @@ package grammar
 import (
 	"strconv"
 	"strings"
-
-	"github.com/alecthomas/participle/v2"
-	"github.com/alecthomas/participle/v2/lexer"
 )
 
-// Parse implements participle.Parseable for layout and IntTuple literals:
+// layoutLiteral reads a layout or an IntTuple literal:
 //
 //	layout = tuple [ ":" tuple ]
 //	tuple  = "(" [ tuple { "," tuple } [ "," ] ] ")" | leaf
 //	leaf   = ( Int | Static | unknown | "_" | Name [ "{" "}" ] ) [ "/" Int ] { "@" ( Int | Name ) }
 //
-// A name directly followed by "(", "[" or "<", and the swizzle spellings, start
-// other productions: for those it answers participle.NextMatch.
-func (g *gLayout) Parse(lex *lexer.PeekingLexer) error {
-	src := peekingSource{lex}
-	if !startsLiteral(src) {
-		return participle.NextMatch
-	}
-	p := literalParser{lex: src}
-	n, err := p.layoutLiteral()
-	if err != nil {
-		return err
-	}
-	g.Node, g.Errs = n, p.errs
-	return nil
-}
-
+// A name directly followed by "(", "[" or "<", and the swizzle spellings,
+// start other productions (startsLiteral).
 func (p *literalParser) layoutLiteral() (Node, error) {
 	shape, err := p.tuple()
 	if err != nil {
@@ -67,15 +50,21 @@ func startsLiteral(lex tokenSource) bool {
 
 type literalParser struct {
 	lex   tokenSource
-	errs  []*Error
+	errs  ErrorList
 	elems []Node // the elements of the tuples being read, innermost last
 }
 
 func (p *literalParser) fail(e *Error) { p.errs = append(p.errs, e) }
 
-func unexpected(t *lexer.Token) error { return &participle.UnexpectedTokenError{Unexpected: *t} }
+// unexpectedToken is the error of a reader that met a token the grammar
+// does not allow where it stands; syntaxError explains it.
+type unexpectedToken struct{ tok token }
 
-func isPunctTok(t *lexer.Token, v string) bool { return t.Type == tokPunct && t.Value == v }
+func (e *unexpectedToken) Error() string { return "unexpected " + foundText(e.tok) }
+
+func unexpected(t *token) error { return &unexpectedToken{*t} }
+
+func isPunctTok(t *token, v string) bool { return t.Type == tokPunct && t.Value == v }
 
 func (p *literalParser) tuple() (Node, error) {
 	open := p.lex.Peek()
@@ -90,7 +79,7 @@ func (p *literalParser) tuple() (Node, error) {
 		return t, nil
 	}
 	mark := len(p.elems)
-	done := func(close *lexer.Token) (Node, error) {
+	done := func(close *token) (Node, error) {
 		p.lex.Next()
 		t.End = tokSpan(*close).End
 		t.Elems = make([]Node, len(p.elems)-mark)
@@ -215,7 +204,7 @@ func (p *literalParser) leaf() (Node, error) {
 }
 
 // tokRange is the range of t, or an empty range at end when t is the end of input.
-func tokRange(t lexer.Token, end Position) Range {
+func tokRange(t token, end Position) Range {
 	if t.EOF() || t.Type == tokEnd {
 		return Range{Pos: end, End: end}
 	}
@@ -223,7 +212,7 @@ func tokRange(t lexer.Token, end Position) Range {
 }
 
 // unknown reads the rest of "?{attrs}" after the "?".
-func (p *literalParser) unknown(q lexer.Token) (*Unknown, error) {
+func (p *literalParser) unknown(q token) (*Unknown, error) {
 	u := &Unknown{Range: tokSpan(q)}
 	open := p.lex.Peek()
 	if !isPunctTok(open, "{") {
@@ -257,7 +246,7 @@ func (p *literalParser) unknown(q lexer.Token) (*Unknown, error) {
 
 // integer converts an Int or Static token; an overflow is an error at the
 // token's own range.
-func (p *literalParser) integer(t lexer.Token) *Int {
+func (p *literalParser) integer(t token) *Int {
 	n := &Int{}
 	if err := setInt(n, t); err != nil {
 		p.fail(err)
@@ -265,7 +254,7 @@ func (p *literalParser) integer(t lexer.Token) *Int {
 	return n
 }
 
-func setInt(n *Int, t lexer.Token) *Error {
+func setInt(n *Int, t token) *Error {
 	*n = Int{Range: tokSpan(t), Text: t.Value}
 	digits := t.Value
 	if t.Type == tokStatic {

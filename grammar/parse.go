@@ -2,12 +2,7 @@ package grammar
 
 import (
 	"errors"
-	"fmt"
-	"sort"
 	"strings"
-
-	"github.com/alecthomas/participle/v2"
-	"github.com/alecthomas/participle/v2/lexer"
 )
 
 // ParseFile parses a layout sheet. Every statement is parsed on its own: a
@@ -27,9 +22,10 @@ const firstParseRoom = 1 << 16
 
 // ParseFileCached is ParseFile reusing, from cache (nil for none), the tree
 // of every statement whose text and starting column are unchanged since the
-// cache was last used, moved to where the statement is now. The whole file
-// is still scanned and split into statements; only the statements not found
-// go to the parser. The result is the one ParseFile gives, positions included.
+// cache was last used, as it is (its positions are relative to it: only its
+// Base is new). The text before and after an edit is not even scanned
+// again; the statements not found go to the parser. The result is the one
+// ParseFile gives, trees, bases and errors included.
 func ParseFileCached(filename string, src []byte, cache *Cache) (*File, []*Error) {
 	text := string(src)
 	f := &File{Name: filename}
@@ -42,50 +38,20 @@ func ParseFileCached(filename string, src []byte, cache *Cache) (*File, []*Error
 		l.sc.i = len("\ufeff")
 	}
 	var (
-		errs    [][]*Error    // each statement's errors
-		recs    []stmtRecord  // each statement's record, for the next parse (with a cache)
-		batch   []lexer.Token // the shell tokens of statements to parse, back to back
-		pending []int         // the statements in batch
-		stmtSrc []string      // their own copy of their text
+		errs []stmtErrors // the errors of the statements that have any
+		recs []stmtRecord // each statement's record, for the next parse (with a cache)
 	)
-	add := func(s Stmt, e []*Error, r stmtRecord) {
-		if r.entry != nil && r.entry.lazy != nil && !r.entry.lazy.done.Load() {
-			f.deferred(len(f.Statements), r.entry.lazy, cap(f.Statements))
+	// add appends a statement whose tree is s, with errors e (both relative
+	// to the statement, see Position), placed by b.
+	add := func(s Stmt, e []*Error, b Base, r stmtRecord) {
+		if len(e) > 0 {
+			errs = append(errs, stmtErrors{len(f.Statements), e})
 		}
 		f.Statements = append(f.Statements, s)
-		errs = append(errs, e)
+		f.bases = append(f.bases, b)
 		if cache != nil {
 			recs = append(recs, r)
 		}
-	}
-	// Token streams of a few hundred tokens, statements separated by End
-	// tokens; each statement is parsed from a checkpoint at its first token.
-	// (A stream per statement, or one for the whole file, costs more: the
-	// stream is a slice that participle grows one token at a time.)
-	flush := func() {
-		if len(pending) == 0 {
-			return
-		}
-		pl, _ := lexer.Upgrade(&sliceLexer{tokens: batch, eof: l.lastEnd})
-		for k, i := range pending {
-			for pl.Peek().Type == tokEnd {
-				pl.Next()
-			}
-			start := pl.MakeCheckpoint()
-			for t := pl.Peek(); t.Type != tokEnd && !t.EOF(); t = pl.Peek() {
-				pl.Next()
-			}
-			stop := pl.MakeCheckpoint()
-			st := stmtTokens{toks: pl.Range(start.RawCursor(), stop.RawCursor()), end: *pl.Peek()}
-			pl.LoadCheckpoint(start)
-			first, _ := st.first()
-			f.Statements[i], errs[i] = parseStatement(stmtSrc[k], first.Pos.Offset, st, pl)
-			if cache != nil {
-				recs[i].entry = cache.store(recs[i].key, recs[i].at, f.Statements[i], errs[i])
-			}
-			pl.LoadCheckpoint(stop)
-		}
-		batch, pending, stmtSrc = batch[:0], pending[:0], stmtSrc[:0]
 	}
 	var edit *editSpan
 	if cache == nil || cache.last == nil {
@@ -93,14 +59,14 @@ func ParseFileCached(filename string, src []byte, cache *Cache) (*File, []*Error
 		// firstParseRoom), rather than growing and copying its slices
 		// while it goes: at 50,000 lines that copying was a tenth of the parse.
 		n := min(strings.Count(text, "\n")+1, firstParseRoom)
-		f.Statements, errs = make([]Stmt, 0, n), make([][]*Error, 0, n)
+		f.Statements, f.bases = make([]Stmt, 0, n), make([]Base, 0, n)
 		if cache != nil {
 			recs = cache.spareRecords(n)
 		}
 	}
 	if cache != nil && cache.last != nil {
 		n := len(cache.last.records) + 8
-		f.Statements, errs, recs = make([]Stmt, 0, n), make([][]*Error, 0, n), cache.spareRecords(n)
+		f.Statements, f.bases, recs = make([]Stmt, 0, n), make([]Base, 0, n), cache.spareRecords(n)
 		f.Comments = make([]*Comment, 0, len(cache.last.comments)+8)
 		edit = newEditSpan(cache.last, text)
 		// The statements before the edit are as they were.
@@ -108,17 +74,18 @@ func ParseFileCached(filename string, src []byte, cache *Cache) (*File, []*Error
 		// them: it and the rest are scanned again.
 		n = edit.prefixStatements()
 		for i, r := range edit.old.records[:n] {
-			e, ok := cache.reuse(r.key, r.entry, r.at)
+			b := edit.old.file.bases[i]
+			e, ok := cache.reuse(r.entry, b.Offset)
 			if !ok {
 				n = i
 				break
 			}
 			r.entry = e
-			add(r.entry.stmt, r.entry.errs, r)
+			add(r.entry.stmt, r.entry.errs, b, r)
 		}
 		if n > 0 {
 			r := edit.old.records[n-1]
-			l.resume(r.resume, r.lastTok)
+			l.resume(r.resume, edit.old.file.StatementRange(n-1).End)
 			for _, c := range edit.old.comments {
 				if c.Pos.Offset >= r.resume.Offset {
 					break
@@ -138,88 +105,96 @@ func ParseFileCached(filename string, src []byte, cache *Cache) (*File, []*Error
 		}
 		lastEnd := tokenEnd(last)
 		own := text[first.Pos.Offset:lastEnd.Offset]
+		base := Base{Offset: first.Pos.Offset, Line: first.Pos.Line - 1}
 		var rec stmtRecord
+		var key stmtKey
 		if cache != nil {
-			rec = stmtRecord{at: pos(first.Pos), lastTok: l.lastEnd, resume: lexer.Position{Offset: -1}}
+			rec.resume = linePos{Offset: -1}
 			if !end.EOF() {
-				rec.resume = lexer.Position{Offset: end.Pos.Offset + 1, Line: end.Pos.Line + 1, Column: 1}
+				rec.resume = linePos{Offset: end.Pos.Offset + 1, Line: end.Pos.Line + 1}
 			}
-			rec.key = stmtKey{text: own, col: first.Pos.Column, eof: end.EOF(),
+			key = stmtKey{text: own, col: first.Pos.Column, eof: end.EOF(),
 				endOffset: end.Pos.Offset - first.Pos.Offset, endLine: end.Pos.Line - first.Pos.Line, endCol: end.Pos.Column}
-			if e, ok := cache.lookup(&rec.key, rec.at); ok {
+			if e, ok := cache.lookup(key, first.Pos.Offset); ok {
 				rec.entry = e
-				add(e.stmt, e.errs, rec)
+				add(e.stmt, e.errs, base, rec)
 				if edit != nil {
 					edit.sync(l, cache, f, add, rec)
 				}
 				continue
 			}
-			rec.key.text = strings.Clone(own)
-			own = rec.key.text
+			key.text = strings.Clone(own)
+			own = key.text
 		} else {
 			own = strings.Clone(own)
 		}
 		// The tree keeps its own copy of the statement's text, not the
-		// file's: a tree kept by a cache holds on to no old version.
-		for k := range q[:len(q)-1] {
+		// file's: a tree kept by a cache holds on to no old version. It is
+		// parsed where its positions are: on line 1 at offset 0, in its
+		// own column (see Position).
+		for k := range q {
 			t := &q[k]
-			from := t.Pos.Offset - first.Pos.Offset
-			t.Value = own[from : from+len(t.Value)]
+			if k < len(q)-1 {
+				from := t.Pos.Offset - first.Pos.Offset
+				t.Value = own[from : from+len(t.Value)]
+			}
+			t.Pos.Offset -= first.Pos.Offset
+			t.Pos.Line -= first.Pos.Line - 1
 		}
-		pending = append(pending, len(f.Statements))
-		add(nil, nil, rec)
-		batch = append(batch, q...)
-		stmtSrc = append(stmtSrc, own)
-		if len(batch) >= chunkTokens {
-			flush()
+		stmt, e := parseStatement(own, stmtTokens{toks: q[:len(q)-1], end: q[len(q)-1]})
+		if cache != nil {
+			rec.entry = cache.store(key, first.Pos.Offset, stmt, e)
 		}
+		add(stmt, e, base, rec)
 		if edit != nil {
 			edit.sync(l, cache, f, add, rec)
 		}
 	}
-	flush()
 	if len(f.Statements) == 0 {
-		f.Statements = nil // as a file without statements always had
+		f.Statements, f.bases = nil, nil // as a file without statements always had
 	}
 	for _, e := range errs {
-		f.Errors = append(f.Errors, e...)
+		for _, er := range e.errs {
+			f.Errors = append(f.Errors, f.bases[e.stmt].Error(er))
+		}
 	}
-	sort.SliceStable(f.Errors, func(i, j int) bool {
-		return f.Errors[i].Range.Pos.Offset < f.Errors[j].Range.Pos.Offset
-	})
+	ErrorList(f.Errors).Sort()
 	if cache != nil {
 		cache.last = &lastParse{src: text, records: recs, comments: f.Comments, file: f}
 	}
 	return f, f.Errors
 }
 
-// chunkTokens is about how many tokens one participle token stream holds.
-const chunkTokens = 200
+// stmtErrors are the errors of statement stmt, relative to it.
+type stmtErrors struct {
+	stmt int
+	errs []*Error
+}
 
-// stmtLexer is the lexer of a sheet as participle sees it. Each statement
-// becomes its shell, with every expression handed over as one Expr token
-// holding the expression's source text, then an End token:
+// stmtLexer splits a sheet into statements. Each statement becomes its
+// shell, with every expression handed over as one Expr token holding the
+// expression's source text, then an End token:
 //
 //	A = (4,8):(1,4)      Ident "=" Expr End
 //	assert X == Y        "assert" Expr "==" Expr End
 //	composition(A, B)    Expr End
 //
-// participle parses the shells; gExpr.Parse reads each expression. Comments
+// parseStatement reads the shells, readExpr each expression. Comments
 // are collected on the side; line breaks inside open brackets are skipped.
 type stmtLexer struct {
 	sc       scanner
 	src      string
-	ahead    []lexer.Token // tokens scanned but not yet used, from ahead[head]
+	ahead    []token // tokens scanned but not yet used, from ahead[head]
 	head     int
-	queue    []lexer.Token // the current statement's shell tokens, its End (or EOF) last
+	queue    []token // the current statement's shell tokens, its End (or EOF) last
 	comments *[]*Comment
-	lastEnd  lexer.Position // the end of the last token of the statements read
+	lastEnd  Position // the end of the last token of the statements read
 }
 
 // token returns the next token that is not a comment, collecting comments.
-func (l *stmtLexer) token() (lexer.Token, bool) {
+func (l *stmtLexer) token() (token, bool) {
 	for {
-		var t lexer.Token
+		var t token
 		if l.head < len(l.ahead) {
 			t = l.ahead[l.head]
 			l.head++
@@ -243,7 +218,7 @@ func (l *stmtLexer) token() (lexer.Token, bool) {
 }
 
 // peekToken is the next token that token would return, without taking it.
-func (l *stmtLexer) peekToken() (lexer.Token, bool) {
+func (l *stmtLexer) peekToken() (token, bool) {
 	for i := l.head; ; i++ {
 		if i == len(l.ahead) {
 			t, ok := l.sc.next()
@@ -260,7 +235,7 @@ func (l *stmtLexer) peekToken() (lexer.Token, bool) {
 
 // resume sets the lexer at the start of a line (just past a statement's
 // End), lastEnd being the end of the last token before it.
-func (l *stmtLexer) resume(at, lastEnd lexer.Position) {
+func (l *stmtLexer) resume(at linePos, lastEnd Position) {
 	l.sc.i, l.sc.line, l.sc.col = at.Offset, at.Line, 1
 	l.ahead, l.head, l.queue = l.ahead[:0], 0, l.queue[:0]
 	l.lastEnd = lastEnd
@@ -269,7 +244,7 @@ func (l *stmtLexer) resume(at, lastEnd lexer.Position) {
 // statement reads the next statement into the queue; false at the end.
 func (l *stmtLexer) statement() bool {
 	l.queue = l.queue[:0]
-	var first lexer.Token
+	var first token
 	for {
 		t, ok := l.token()
 		if !ok {
@@ -309,10 +284,10 @@ func (l *stmtLexer) statement() bool {
 // stopAtOp, up to "==" or "is" outside brackets) and queues it as one Expr
 // token. It returns the token that ended the statement (End, or EOF) and the
 // operator it stopped at.
-func (l *stmtLexer) region(first *lexer.Token, stopAtOp bool) (end, op lexer.Token) {
-	var start, last lexer.Token
+func (l *stmtLexer) region(first *token, stopAtOp bool) (end, op token) {
+	var start, last token
 	n, depth := 0, 0
-	take := func(t lexer.Token) {
+	take := func(t token) {
 		if n == 0 {
 			start = t
 		}
@@ -335,9 +310,9 @@ func (l *stmtLexer) region(first *lexer.Token, stopAtOp bool) (end, op lexer.Tok
 	for {
 		t, ok := l.token()
 		if !ok {
-			end = lexer.EOFToken(l.lastEnd)
+			end = eofToken(l.lastEnd)
 			if n > 0 {
-				end = lexer.EOFToken(tokenEnd(last))
+				end = eofToken(tokenEnd(last))
 			}
 			break
 		}
@@ -357,7 +332,7 @@ func (l *stmtLexer) region(first *lexer.Token, stopAtOp bool) (end, op lexer.Tok
 	}
 	if n > 0 {
 		lastEnd := tokenEnd(last)
-		l.queue = append(l.queue, lexer.Token{Type: tokExpr, Value: l.src[start.Pos.Offset:lastEnd.Offset], Pos: start.Pos})
+		l.queue = append(l.queue, token{Type: tokExpr, Value: l.src[start.Pos.Offset:lastEnd.Offset], Pos: start.Pos})
 	}
 	return end, op
 }
@@ -420,7 +395,7 @@ func ParseExprAt(src string, start Position) (Node, *Error) {
 		return nil, err
 	}
 	e := start.advance(src)
-	end := lexer.EOFToken(lexer.Position{Offset: e.Offset, Line: e.Line, Column: e.Column})
+	end := eofToken(e)
 	node, errs := parseExprTokens(toks, end, "end of input")
 	if len(errs) > 0 {
 		return node, errs[0]
@@ -433,7 +408,7 @@ func ParseExprAt(src string, start Position) (Node, *Error) {
 func parsePayload(inner string, start Position) (Node, []*Error) {
 	toks := visibleTokens(scan(inner, start.Offset, start.Line, start.Column))
 	e := start.advance(inner)
-	end := lexer.EOFToken(lexer.Position{Offset: e.Offset, Line: e.Line, Column: e.Column})
+	end := eofToken(e)
 	st := stmtTokens{toks: toks, end: end}
 	const endName = `'"'`
 	if len(toks) == 0 {
@@ -456,27 +431,33 @@ func parsePayload(inner string, start Position) (Node, []*Error) {
 	return n, r.errs
 }
 
-func endOf(toks []lexer.Token, start lexer.Position) lexer.Position {
-	if len(toks) == 0 {
-		return start
-	}
-	return tokenEnd(toks[len(toks)-1])
-}
-
-func parseExprTokens(toks []lexer.Token, end lexer.Token, endName string) (Node, []*Error) {
+// parseExprTokens reads toks, the tokens of a whole expression, and nothing
+// after it; end is the token after them.
+func parseExprTokens(toks []token, end token, endName string) (Node, []*Error) {
 	st := stmtTokens{toks: toks, end: end}
 	if _, ok := st.first(); !ok {
-		r := Range{Pos: pos(end.Pos), End: pos(end.Pos)}
+		r := Range{Pos: end.Pos, End: end.Pos}
 		return nil, []*Error{errorAt(r, endName, "a descriptor", "expected a descriptor, found %s", endName)}
 	}
 	if err := checkLimits(st); err != nil {
 		return nil, []*Error{err}
 	}
-	g, err := runParser(exprParser, st)
+	var n Node
+	var errs []*Error
+	err := guarded(st, func() error {
+		// Past the expression the reader meets the end of its last token.
+		src := &sliceSource{toks: toks, eof: eofToken(tokenEnd(st.last()))}
+		var err error
+		n, errs, err = readExpr(src)
+		if err == nil && src.i < len(toks) {
+			err = unexpected(&toks[src.i])
+		}
+		return err
+	})
 	if err != nil {
 		return nil, []*Error{syntaxError(err, st, kindExpr, endName)}
 	}
-	return g.X.Node, g.X.Errs
+	return n, errs
 }
 
 type stmtKind int
@@ -490,14 +471,14 @@ const (
 // stmtTokens is one statement's tokens (no line breaks, no comments) and the
 // token that ended it (End or EOF).
 type stmtTokens struct {
-	toks []lexer.Token
-	end  lexer.Token
+	toks []token
+	end  token
 }
 
-func elided(t lexer.Token) bool { return t.Type == tokNewline || t.Type == tokComment }
+func elided(t token) bool { return t.Type == tokNewline || t.Type == tokComment }
 
 // visibleTokens drops line breaks and comments.
-func visibleTokens(toks []lexer.Token) []lexer.Token {
+func visibleTokens(toks []token) []token {
 	out := toks[:0]
 	for _, t := range toks {
 		if !elided(t) {
@@ -508,18 +489,18 @@ func visibleTokens(toks []lexer.Token) []lexer.Token {
 }
 
 // visible is the statement's tokens (line breaks and comments are never kept).
-func (st stmtTokens) visible() []lexer.Token { return st.toks }
+func (st stmtTokens) visible() []token { return st.toks }
 
-func (st stmtTokens) first() (lexer.Token, bool) {
+func (st stmtTokens) first() (token, bool) {
 	for _, t := range st.toks {
 		if !elided(t) {
 			return t, true
 		}
 	}
-	return lexer.Token{}, false
+	return token{}, false
 }
 
-func (st stmtTokens) last() lexer.Token {
+func (st stmtTokens) last() token {
 	for i := len(st.toks) - 1; i >= 0; i-- {
 		if !elided(st.toks[i]) {
 			return st.toks[i]
@@ -541,7 +522,7 @@ func checkLimits(st stmtTokens) *Error {
 }
 
 func classify(st stmtTokens) stmtKind {
-	var vis [2]lexer.Token
+	var vis [2]token
 	n := 0
 	for _, t := range st.toks {
 		if !elided(t) {
@@ -561,61 +542,78 @@ func classify(st stmtTokens) stmtKind {
 	return kindExpr
 }
 
-// parseStatement parses one statement from pl; src is the statement's text,
-// which begins at offset base of the file.
-func parseStatement(src string, base int, st stmtTokens, pl *lexer.PeekingLexer) (Stmt, []*Error) {
+// parseStatement parses one statement; src is the statement's text, st
+// its shell (see stmtLexer), positioned relative to it (offset 0 is its
+// start).
+func parseStatement(src string, st stmtTokens) (Stmt, []*Error) {
 	kind := classify(st)
 	first, _ := st.first()
-	whole := Range{Pos: pos(first.Pos), End: pos(tokenEnd(st.last()))}
+	whole := Range{Pos: first.Pos, End: tokenEnd(st.last())}
 	bad := func(errs []*Error) (Stmt, []*Error) {
-		return &BadStmt{Range: whole, Text: src[whole.Pos.Offset-base : whole.End.Offset-base], Err: errs[0]}, errs
-	}
-	// The statement's own tokens, to explain a syntax error.
-	fine := func() stmtTokens {
-		text := src[whole.Pos.Offset-base : whole.End.Offset-base]
-		return stmtTokens{toks: visibleTokens(scan(text, whole.Pos.Offset, whole.Pos.Line, whole.Pos.Column)), end: st.end}
+		return &BadStmt{Range: whole, Text: src[whole.Pos.Offset:whole.End.Offset], Err: errs[0]}, errs
 	}
 	// explain is the error to report; the statement is scanned again only
-	// for a participle error (a limit's error is already placed: the
-	// statement it refused may be megabytes long).
+	// for a syntax error (a limit's error is already placed: the statement
+	// it refused may be megabytes long).
 	explain := func(err error) *Error {
 		var own *Error
 		if errors.As(err, &own) {
 			return own
 		}
-		return syntaxError(err, fine(), kind, "end of line")
+		text := src[whole.Pos.Offset:whole.End.Offset]
+		fine := stmtTokens{toks: visibleTokens(scan(text, whole.Pos.Offset, whole.Pos.Line, whole.Pos.Column)), end: st.end}
+		return syntaxError(err, fine, kind, "end of line")
 	}
 	if err := checkLimits(st); err != nil {
 		return bad([]*Error{err})
 	}
 	var s Stmt
 	var errs []*Error
-	switch kind {
-	case kindAssert:
-		g, err := runParserAt(assertParser, st, pl)
-		if err != nil {
-			return bad([]*Error{explain(err)})
+	err := guarded(st, func() error {
+		p := &sliceSource{toks: st.toks, eof: st.end}
+		switch kind {
+		case kindAssert:
+			p.Next() // "assert"
+			left, leftErrs, err := readExpr(p)
+			if err != nil {
+				return err
+			}
+			op := p.Peek()
+			if op.Type != tokEqEq && !(op.Type == tokIdent && op.Value == "is") {
+				return unexpected(op)
+			}
+			p.Next()
+			right, rightErrs, err := readExpr(p)
+			if err != nil {
+				return err
+			}
+			a := &Assert{Range: whole, Left: left, Right: right, OpRange: tokSpan(*op)}
+			if op.Value == "is" {
+				a.Op = AssertIs
+			}
+			s, errs = a, append(leftErrs, rightErrs...)
+		case kindBinding:
+			name := p.Next()
+			p.Next() // "="
+			value, valueErrs, err := readExpr(p)
+			if err != nil {
+				return err
+			}
+			s, errs = &Binding{Range: whole, Name: &Name{Range: tokSpan(*name), Name: name.Value}, Value: value}, valueErrs
+		default:
+			x, xErrs, err := readExpr(p)
+			if err != nil {
+				return err
+			}
+			s, errs = &ExprStmt{Range: whole, X: x}, xErrs
 		}
-		a := &Assert{Range: whole, Left: g.Left.Node, Right: g.Right.Node, OpRange: tokSpan(g.Op)}
-		errs = append(g.Left.Errs, g.Right.Errs...)
-		if g.Op.Value == "is" {
-			a.Op = AssertIs
+		if p.i < len(p.toks) {
+			return unexpected(p.Peek())
 		}
-		s = a
-	case kindBinding:
-		g, err := runParserAt(bindingParser, st, pl)
-		if err != nil {
-			return bad([]*Error{explain(err)})
-		}
-		s = &Binding{Range: whole, Name: &Name{Range: tokSpan(g.Name), Name: g.Name.Value}, Value: g.Value.Node}
-		errs = g.Value.Errs
-	default:
-		g, err := runParserAt(exprParser, st, pl)
-		if err != nil {
-			return bad([]*Error{explain(err)})
-		}
-		s = &ExprStmt{Range: whole, X: g.X.Node}
-		errs = g.X.Errs
+		return nil
+	})
+	if err != nil {
+		return bad([]*Error{explain(err)})
 	}
 	if len(errs) > 0 {
 		return bad(errs)
@@ -623,43 +621,19 @@ func parseStatement(src string, base int, st stmtTokens, pl *lexer.PeekingLexer)
 	return s, nil
 }
 
-// runParser runs a participle parser over one statement's tokens, which end
-// with an EOF token: past the end participle reports its deepest error, the
-// one a user needs. A panic inside participle is turned into an error at the
-// statement's first token: a parse never takes the process down.
-func runParser[G any](p *participle.Parser[G], st stmtTokens) (g *G, err error) {
+// guarded runs read, a reader of the statement st, turning a panic into an
+// error at the statement's first token: a parse never takes the process
+// down.
+func guarded(st stmtTokens, read func() error) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			first, _ := st.first()
-			g, err = nil, &participle.ParseError{Msg: fmt.Sprint("internal parser error: ", r), Pos: first.Pos}
+			if first.Type == tokExpr { // the expression's own first token
+				sc := scanner{src: first.Value, base: first.Pos.Offset, line: first.Pos.Line, col: first.Pos.Column}
+				first, _ = sc.next()
+			}
+			err = errorAt(tokSpan(first), foundText(first), "", "internal parser error: %v", r)
 		}
 	}()
-	end := st.end.Pos
-	if len(st.toks) > 0 {
-		end = tokenEnd(st.last())
-	}
-	pl, err := lexer.Upgrade(&sliceLexer{tokens: st.toks, eof: end})
-	if err != nil {
-		return nil, err
-	}
-	return p.ParseFromLexer(pl)
-}
-
-// runParserAt runs a participle parser from the lexer's position in a file's
-// token stream; the statement must end at the End token after it.
-func runParserAt[G any](p *participle.Parser[G], st stmtTokens, pl *lexer.PeekingLexer) (g *G, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			first, _ := st.first()
-			g, err = nil, &participle.ParseError{Msg: fmt.Sprint("internal parser error: ", r), Pos: first.Pos}
-		}
-	}()
-	g, err = p.ParseFromLexer(pl, participle.AllowTrailing(true))
-	if err != nil {
-		return nil, err
-	}
-	if next := pl.Peek(); next.Type != tokEnd && !next.EOF() {
-		return nil, &participle.UnexpectedTokenError{Unexpected: *next}
-	}
-	return g, nil
+	return read()
 }

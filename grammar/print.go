@@ -365,23 +365,26 @@ func (p *printer) arg(n Node) {
 // source had one or more. Nothing of the source is lost.
 func PrintFile(f *File, style Style) string {
 	type item struct {
-		span Range
+		span Range // in the file
 		node Node
+		line int // what places the node's lines in the file (Base.Line)
 	}
 	items := make([]item, 0, len(f.Statements)+len(f.Comments))
-	for _, s := range f.Statements {
-		items = append(items, item{s.Span(), s})
+	for i, s := range f.Statements {
+		items = append(items, item{f.StatementRange(i), s, f.Base(i).Line})
 	}
 	for _, c := range f.Comments {
 		inBad := false
-		for _, s := range f.Statements {
-			if b, ok := s.(*BadStmt); ok && c.Pos.Offset >= b.Pos.Offset && c.End.Offset <= b.End.Offset {
-				inBad = true
-				break
+		for i, s := range f.Statements {
+			if _, ok := s.(*BadStmt); ok {
+				if b := f.StatementRange(i); c.Pos.Offset >= b.Pos.Offset && c.End.Offset <= b.End.Offset {
+					inBad = true
+					break
+				}
 			}
 		}
 		if !inBad {
-			items = append(items, item{c.Range, c})
+			items = append(items, item{c.Range, c, 0})
 		}
 	}
 	sort.SliceStable(items, func(i, j int) bool { return items[i].span.Pos.Offset < items[j].span.Pos.Offset })
@@ -423,7 +426,7 @@ func PrintFile(f *File, style Style) string {
 			for k, part := range strings.Split(text, "\n") {
 				switch {
 				case k > 0 && k <= len(p.srcLines):
-					srcLine = p.srcLines[k-1]
+					srcLine = p.srcLines[k-1] + it.line
 				case k > 0: // a statement kept verbatim runs over its source lines
 					srcLine++
 				}

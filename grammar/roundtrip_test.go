@@ -338,15 +338,6 @@ func TestByteOrderMark(t *testing.T) {
 	}
 }
 
-// TestParticipleLexer: the lexer participle is built with also serves
-// participle's own entry points.
-func TestParticipleLexer(t *testing.T) {
-	g, err := bindingParser.ParseString("x", "A = (4,8):(1,4) # c\n")
-	if err != nil || g.Name.Value != "A" || Print(g.Value.Node, Cute) != "(4,8):(1,4)" {
-		t.Fatalf("%v %+v", err, g)
-	}
-}
-
 // Trailing comments of consecutive lines share a column, as gofmt aligns
 // them; a line without one, or a blank line, starts a new run.
 func TestPrintFileAlignsTrailingComments(t *testing.T) {

@@ -1,13 +1,7 @@
 package grammar
 
-import "github.com/alecthomas/participle/v2/lexer"
-
-func pos(p lexer.Position) Position {
-	return Position{Offset: p.Offset, Line: p.Line, Column: p.Column}
-}
-
-func tokSpan(t lexer.Token) Range {
-	return Range{Pos: pos(t.Pos), End: pos(tokenEnd(t))}
+func tokSpan(t token) Range {
+	return Range{Pos: t.Pos, End: tokenEnd(t)}
 }
 
 func join(a, b Range) Range { return Range{Pos: a.Pos, End: b.End} }
@@ -15,7 +9,7 @@ func join(a, b Range) Range { return Range{Pos: a.Pos, End: b.End} }
 func quote(s string) string { return "'" + s + "'" }
 
 // foundText names a token for a message: quoted text, or "end of input".
-func foundText(t lexer.Token) string {
+func foundText(t token) string {
 	switch {
 	case t.EOF():
 		return "end of input"

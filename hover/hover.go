@@ -57,7 +57,7 @@ func Target(t analysis.Target, opts Options) string {
 	}
 	if name, ok := t.Node.(*grammar.Name); ok {
 		if t.Symbol != nil && t.Symbol.Def != nil {
-			fmt.Fprintf(&b, "**%s** (bound on line %d)\n\n", name.Name, t.Symbol.Def.Range.Pos.Line)
+			fmt.Fprintf(&b, "**%s** (bound on line %d)\n\n", name.Name, t.Symbol.Line)
 		} else {
 			fmt.Fprintf(&b, "**%s**\n\n", name.Name)
 		}

@@ -6,7 +6,6 @@ import (
 	"runtime"
 	"runtime/debug"
 	"sync"
-	"sync/atomic"
 
 	"github.com/cute-lsp/cute-lsp/analysis"
 )
@@ -22,10 +21,9 @@ type Analyzed struct {
 	// report is told of each panic recovered here (the server's
 	// reportPanic; nil until a server takes this feature set).
 	report func(where string, r any, stack []byte)
-	// beforeIncremental and beforeSettle, when set, run before each
-	// incremental analysis and each settling: tests inject panics there.
+	// beforeIncremental, when set, runs before each incremental
+	// analysis: tests inject panics there.
 	beforeIncremental func(snap *Snapshot)
-	beforeSettle      func(snap *Snapshot)
 	// beforeRender, when set, runs as each rendering gets its turn.
 	beforeRender func()
 	// turns holds a token per rendering under way (see renderTurn).
@@ -74,9 +72,6 @@ func (a *Analyzed) cache(uri string) *analysis.Cache {
 	c, ok := a.caches[uri]
 	if !ok {
 		c = analysis.NewCache()
-		// The findings of an edit are out before the trees of the
-		// statements it moved are copied (Published settles them).
-		c.DeferMoves(true)
 		a.caches[uri] = c
 	}
 	return c
@@ -106,66 +101,18 @@ func filename(snap *Snapshot) string {
 type sheetKey struct{}
 type hostKey struct{}
 
-// sheetSlot is the memoized analysis of one sheet snapshot. Settling it
-// may replace it: a settling that panicked leaves trees half moved, and
-// those are thrown away for an analysis from scratch.
-type sheetSlot struct {
-	sheet   atomic.Pointer[analysis.Sheet]
-	mu      sync.Mutex // held while settling
-	settled bool
-}
-
-// sheet is the analysis of a sheet snapshot, its trees settled; nil for
-// other kinds.
+// sheet is the analysis of a sheet snapshot; nil for other kinds, and
+// when ctx ends before the analysis does (the analysis goes on for the
+// next request).
 func (a *Analyzed) sheet(ctx context.Context, snap *Snapshot) *analysis.Sheet {
-	slot := a.slot(ctx, snap)
-	if slot == nil {
-		return nil
-	}
-	slot.mu.Lock()
-	defer slot.mu.Unlock()
-	if !slot.settled {
-		if r, stack := catch(func() {
-			if a.beforeSettle != nil {
-				a.beforeSettle(snap)
-			}
-			slot.sheet.Load().Settle()
-		}); r != nil {
-			a.recovered("settling the analysis of "+snap.URI, r, stack)
-			a.dropCache(snap.URI)
-			slot.sheet.Store(analysis.AnalyzeSheetCached(filename(snap), []byte(snap.Text), nil))
-		}
-		slot.settled = true
-	}
-	return slot.sheet.Load()
-}
-
-// findingsOnly is the analysis of a sheet snapshot, nil for other kinds;
-// its trees may not be settled yet (read its Findings alone).
-func (a *Analyzed) findingsOnly(ctx context.Context, snap *Snapshot) *analysis.Sheet {
-	slot := a.slot(ctx, snap)
-	if slot == nil {
-		return nil
-	}
-	// Findings do not wait for a settling under way.
-	return slot.sheet.Load()
-}
-
-// slot is nil for other kinds, and when ctx ends before the analysis
-// does (the analysis goes on for the next request).
-func (a *Analyzed) slot(ctx context.Context, snap *Snapshot) *sheetSlot {
 	if snap.Kind != KindSheet {
 		return nil
 	}
-	v, err := snap.MemoContext(ctx, sheetKey{}, func() any {
-		slot := &sheetSlot{}
-		slot.sheet.Store(a.analyzeSheet(snap))
-		return slot
-	})
+	v, err := snap.MemoContext(ctx, sheetKey{}, func() any { return a.analyzeSheet(snap) })
 	if err != nil {
 		return nil
 	}
-	return v.(*sheetSlot)
+	return v.(*analysis.Sheet)
 }
 
 // analyzeSheet analyzes a sheet incrementally, from what the document's
@@ -224,9 +171,6 @@ func (a *Analyzed) dropCache(uri string) {
 	delete(a.caches, uri)
 	a.mu.Unlock()
 }
-
-// Published settles the trees of a sheet whose diagnostics are out.
-func (a *Analyzed) Published(snap *Snapshot) { a.sheet(context.Background(), snap) }
 
 // host is the analysis of a host-file snapshot, nil for sheets and unknown kinds.
 func (a *Analyzed) host(ctx context.Context, snap *Snapshot) *analysis.Host {

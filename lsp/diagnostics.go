@@ -52,7 +52,7 @@ func (s *Server) findingsContext(ctx context.Context, snap *Snapshot) ([]analysi
 // findingsOf is what the analysis finds in a sheet or a host file (nil in
 // other documents). The slice is the analysis's own: not to be changed.
 func findingsOf(a *Analyzed, snap *Snapshot) []analysis.Finding {
-	if s := a.findingsOnly(context.Background(), snap); s != nil {
+	if s := a.sheet(context.Background(), snap); s != nil {
 		return s.Findings
 	}
 	if h := a.host(context.Background(), snap); h != nil {
@@ -169,9 +169,6 @@ func documentDiagnostic(ctx context.Context, s *Server, params []byte) (any, err
 		return nil, err
 	}
 	items := toDiagnostics(snap, enc, findings)
-	// The work the analysis left (see Analyzed.Published) runs while the
-	// answer is sent.
-	s.goSafe("settling "+snap.URI, func() { s.published(snap) })
 	return &protocol.RelatedFullDocumentDiagnosticReport{FullDocumentDiagnosticReport: protocol.FullDocumentDiagnosticReport{
 		Kind: string(protocol.DocumentDiagnosticReportKindFull), ResultID: &id, Items: items}}, nil
 }
@@ -343,15 +340,6 @@ func (s *Server) releaseURIs(uris []string) {
 	}
 }
 
-// published runs the work the analysis leaves for after the diagnostics of
-// snap are out.
-func (s *Server) published(snap *Snapshot) {
-	if h := s.hooks.beforePublished; h != nil {
-		h(snap)
-	}
-	s.features.Published(snap)
-}
-
 // diagnosticScheduler publishes diagnostics for open documents. Each open
 // document has a worker; an edit kicks it, and it analyzes the latest
 // snapshot and publishes. Edits that arrive during an analysis are served
@@ -495,7 +483,6 @@ func (d *diagnosticScheduler) publish(snap *Snapshot) {
 		Version:     protocol.NewOptional(snap.Version),
 		Diagnostics: toDiagnostics(snap, enc, findings),
 	})
-	d.s.published(snap)
 }
 
 func (s *Server) pushEnabled() bool {

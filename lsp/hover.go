@@ -78,7 +78,7 @@ func hoverAt(ctx context.Context, a *Analyzed, snap *Snapshot, enc Encoding, cfg
 		if !ok {
 			return nil
 		}
-		return markdown(spanOf(t.Node.Span()), render.Target(t, hoverOptions(cfg)))
+		return markdown(spanOf(t.Range), render.Target(t, hoverOptions(cfg)))
 	}
 	if h := a.host(ctx, snap); h != nil {
 		release, ok := a.renderTurn(ctx)
@@ -132,8 +132,9 @@ func assertHover(s *analysis.Sheet, off int) (sp Span, md string, ok bool) {
 	if !ok {
 		return Span{}, "", false
 	}
-	keyword := Span{as.Pos.Offset, as.Pos.Offset + len("assert")}
-	relation := spanOf(as.OpRange)
+	base := s.File.Base(i)
+	keyword := Span{base.Offset + as.Pos.Offset, base.Offset + as.Pos.Offset + len("assert")}
+	relation := spanOf(base.Range(as.OpRange))
 	if !keyword.Contains(off) && !relation.Contains(off) {
 		return Span{}, "", false
 	}
@@ -154,5 +155,5 @@ func assertHover(s *analysis.Sheet, off int) (sp Span, md string, ok bool) {
 		meaning = "the same representation (shape and stride trees)"
 	}
 	md = fmt.Sprintf("**assert** %s\n\nleft: %s\n\nright: %s\n\n`%s` asks for %s\n", verdict, side(as.Left), side(as.Right), as.Op, meaning)
-	return spanOf(as.Range), md, true
+	return spanOf(base.Range(as.Range)), md, true
 }

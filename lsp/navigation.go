@@ -92,11 +92,11 @@ func symbolAt(ctx context.Context, a *Analyzed, snap *Snapshot, off int) (s *ana
 
 // definitions is where the name at off is bound, in this document.
 func definitions(ctx context.Context, a *Analyzed, snap *Snapshot, enc Encoding, off int) protocol.LocationSlice {
-	_, sym := symbolAt(ctx, a, snap, off)
+	s, sym := symbolAt(ctx, a, snap, off)
 	if sym == nil {
 		return protocol.LocationSlice{}
 	}
-	return protocol.LocationSlice{location(snap, enc, spanOf(sym.Def.Name.Range))}
+	return protocol.LocationSlice{location(snap, enc, spanOf(s.File.Range(sym.Stmt, sym.Def.Name.Range)))}
 }
 
 // referencesTo are the uses of the name at off, its binding included when

@@ -1,7 +1,6 @@
 package lsp
 
 import (
-	"context"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -78,69 +77,4 @@ func TestPanicInIncrementalAnalysisIsRetriedFromScratch(t *testing.T) {
 			t.Errorf("exit code %d", code)
 		}
 	}
-}
-
-// A settling that panics leaves the trees half moved: the version is
-// analyzed again from scratch and requests on it are answered.
-func TestPanicInSettlingIsRecovered(t *testing.T) {
-	a := NewAnalyzed()
-	var panicked atomic.Bool
-	a.beforeSettle = func(snap *Snapshot) {
-		if snap.Version == 2 && panicked.CompareAndSwap(false, true) {
-			panic("settling exploded")
-		}
-	}
-	s := startSession(t, Options{Features: a})
-	s.initialize()
-	s.open(sheetURI, brokenSheet)
-	s.diagnosticsFor(sheetURI, 1)
-	s.change(sheetURI, 2, lspPos{0, 0}, lspPos{0, 0}, "y = (3,5):(5,1)\n")
-	for range 3 {
-		var h struct{ Contents struct{ Value string } }
-		s.call("textDocument/hover", at(sheetURI, 0, 0), &h)
-		if !strings.Contains(h.Contents.Value, "(3,5):(5,1)") {
-			t.Errorf("hover after a settling panicked = %q", h.Contents.Value)
-		}
-	}
-	s.waitLogMessage("settling exploded")
-	if !panicked.Load() {
-		t.Error("the settling hook never ran")
-	}
-}
-
-// A panic where the work left after diagnostics runs: on the diagnostics
-// goroutine after a push, and on a goroutine of its own after a pull.
-// Either panic used to end the process.
-func TestPanicOnDiagnosticsGoroutinesKeepsTheServer(t *testing.T) {
-	var calls atomic.Int32
-	s := startSession(t, Options{hooks: serverHooks{beforePublished: func(*Snapshot) {
-		calls.Add(1)
-		panic("publisher exploded")
-	}}})
-	s.initialize()
-	s.open(sheetURI, brokenSheet)
-	s.diagnosticsFor(sheetURI, 1)
-	s.waitLogMessage("publisher exploded")
-	// The document's worker survived: it publishes the next edit.
-	s.change(sheetURI, 2, lspPos{0, 0}, lspPos{0, 0}, "(")
-	s.diagnosticsFor(sheetURI, 2)
-	// The pull path's goroutine too.
-	s.call("textDocument/diagnostic", map[string]any{"textDocument": map[string]any{"uri": sheetURI}}, nil)
-	s.wait("the pulled report's Published", func() bool { return calls.Load() >= 3 })
-	s.call("textDocument/hover", at(sheetURI, 0, 1), nil)
-	s.mu.Lock()
-	shown := 0
-	for _, m := range s.notes {
-		if m.Method == "window/showMessage" && strings.Contains(string(m.Params), "exploded") {
-			shown++
-		}
-	}
-	s.mu.Unlock()
-	if shown != 1 {
-		t.Errorf("%d showMessage pop-ups for the panics, want the first alone", shown)
-	}
-	if code := s.shutdownAndExit(); code != 0 {
-		t.Errorf("exit code %d", code)
-	}
-	_ = context.Background
 }

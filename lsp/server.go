@@ -46,9 +46,6 @@ type Options struct {
 type serverHooks struct {
 	// beforeAnalysis runs as the findings of a snapshot are computed.
 	beforeAnalysis func(snap *Snapshot)
-	// beforePublished runs before the work the analysis leaves for after
-	// a snapshot's diagnostics are out (Analyzed.Published).
-	beforePublished func(snap *Snapshot)
 }
 
 // requestFunc answers one request. params is owned by the callee.

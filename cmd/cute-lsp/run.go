@@ -113,7 +113,8 @@ func runSheet(path string, src []byte, static bool, stdout, stderr io.Writer) in
 	}
 	for i, st := range s.File.Statements {
 		res := s.Results[i]
-		errs := errorsIn(st.Span())
+		at := s.File.StatementRange(i)
+		errs := errorsIn(at)
 		if len(errs) > 0 {
 			code = 1
 		}
@@ -125,13 +126,13 @@ func runSheet(path string, src []byte, static bool, stdout, stderr io.Writer) in
 			}
 			if len(errs) == 0 {
 				// A use of a name whose binding failed: reported there.
-				fmt.Fprintf(stdout, "%s = error: %s\n", st.Name.Name, noValue(res.Err, st))
+				fmt.Fprintf(stdout, "%s = error: %s\n", st.Name.Name, noValue(res.Err, at))
 				code = 1
 				continue
 			}
 			fmt.Fprintf(stdout, "%s = error: %s\n", st.Name.Name, where(errs[0]))
 		case *grammar.Assert:
-			text := statementText(src, st.Range)
+			text := statementText(src, at)
 			switch {
 			case len(errs) == 0 && res.Err == nil:
 				fmt.Fprintf(stdout, "%s: ok\n", text)
@@ -141,18 +142,18 @@ func runSheet(path string, src []byte, static bool, stdout, stderr io.Writer) in
 			case len(errs) > 0:
 				fmt.Fprintf(stdout, "%s: FAILED: error: %s\n", text, where(errs[0]))
 			default:
-				fmt.Fprintf(stdout, "%s: FAILED: %s\n", text, noValue(res.Err, st))
+				fmt.Fprintf(stdout, "%s: FAILED: %s\n", text, noValue(res.Err, at))
 				code = 1
 				continue
 			}
 		case *grammar.ExprStmt:
-			text := statementText(src, st.Range)
+			text := statementText(src, at)
 			if len(errs) == 0 && res.Value != nil {
 				fmt.Fprintf(stdout, "%s = %s\n", text, showValue(res.Value, static))
 				continue
 			}
 			if len(errs) == 0 {
-				fmt.Fprintf(stdout, "%s = error: %s\n", text, noValue(res.Err, st))
+				fmt.Fprintf(stdout, "%s = error: %s\n", text, noValue(res.Err, at))
 				code = 1
 				continue
 			}
@@ -181,13 +182,13 @@ func runSheet(path string, src []byte, static bool, stdout, stderr io.Writer) in
 }
 
 // noValue says why a statement without an error of its own has no value:
-// it reads a name whose binding failed (reported there).
-func noValue(err error, st grammar.Stmt) string {
+// it reads a name whose binding failed (reported there); r is the
+// statement's range.
+func noValue(err error, r grammar.Range) string {
 	var ee *analysis.EvalError
 	if errors.As(err, &ee) {
 		return fmt.Sprintf("%d:%d: %s", ee.Range.Pos.Line, ee.Range.Pos.Column, analysis.CapMessage(ee.Message))
 	}
-	r := st.Span()
 	return fmt.Sprintf("%d:%d: no value: it reads a name whose definition failed", r.Pos.Line, r.Pos.Column)
 }
 
