@@ -63,6 +63,7 @@ bench:
 CUTLASS ?= /work/cutlass
 bench-ops:
 	CUTLASS=$(CUTLASS) $(GO) run ./internal/benchops -cases ../shared/bench/pycute_cases.json -pycute ../shared/bench/pycute_bench.py
+	$(GO) run ./internal/benchops -runtime -cases testdata/bench/runtime_cases.json -cpp testdata/bench/cute_runtime_bench.sh
 
 # cute-lsp beside mlir-lsp-server on one large document at 500 to 200,000 lines, interleaved
 # rounds, with ratios (testdata/bench/peer.py, client ../shared/bench/lsp_peer.py; about 10

@@ -9,6 +9,13 @@
 // a shared machine the least disturbed round is the steadiest figure); then pycute's figures on the same cases (pycute_bench.py,
 // when $CUTLASS/python/pycute exists; CUTLASS defaults to /work/cutlass)
 // and the ratio pycute/ours per operation. `make bench-ops` runs it.
+//
+// With -runtime, every integer of the cases is bound as a run-time integer
+// (as the C++ reader binds `make_shape(8, 4)`), the operations are those
+// CuTe C++ is timed on with run-time integers (composition, complement,
+// logical_divide, on testdata/bench/runtime_cases.json), and -cpp names the
+// script that builds and runs that C++ program (cute_runtime_bench.sh, when
+// CUTLASS_DIR and CCCL_INC are set); the ratio printed is ours/C++.
 package main
 
 import (
@@ -32,12 +39,20 @@ import (
 // opNames are the operations timed, in pycute_bench.py's order.
 var opNames = []string{"coalesce", "complement", "composition", "right_inverse", "logical_divide", "logical_product"}
 
+// runTimeOps are the operations timed with run-time integers beside CuTe C++.
+var runTimeOps = []string{"composition", "complement", "logical_divide"}
+
 func main() {
 	cases := flag.String("cases", "../shared/bench/pycute_cases.json", "the cases, as pycute_bench.py reads them")
 	script := flag.String("pycute", "../shared/bench/pycute_bench.py", "pycute's timing script")
 	dur := flag.Duration("dur", time.Second, "time spent on each operation in each round")
 	rounds := flag.Int("rounds", 3, "rounds; each operation's figure is its least")
+	runTime := flag.Bool("runtime", false, "bind every integer as a run-time integer and compare with CuTe C++ (-cpp)")
+	cpp := flag.String("cpp", "testdata/bench/cute_runtime_bench.sh", "with -runtime: the script that times CuTe C++ on the same cases")
 	flag.Parse()
+	if *runTime {
+		opNames, dynamicArgs = runTimeOps, true
+	}
 	ours, err := timeOurs(*cases, *dur, max(*rounds, 1))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "benchops:", err)
@@ -45,6 +60,10 @@ func main() {
 	}
 	for _, op := range opNames {
 		fmt.Printf("%s: %.1f ns/op\n", op, ours[op])
+	}
+	if *runTime {
+		compareCpp(*cpp, ours, *dur)
+		return
 	}
 	theirs, note := timePycute(*script, *cases, *dur)
 	if note != "" {
@@ -132,8 +151,11 @@ func call(name string, args []layout.Value) (layout.Value, error) {
 	return op.Apply(args)
 }
 
+// dynamicArgs binds every integer of the cases as a run-time integer (-runtime).
+var dynamicArgs bool
+
 // argValue binds one argument as a sheet binds it: an integer, or a
-// layout in CuTe notation.
+// layout in CuTe notation; with dynamicArgs, as run-time integers.
 func argValue(a any) (layout.Value, error) {
 	switch a := a.(type) {
 	case json.Number:
@@ -141,15 +163,67 @@ func argValue(a any) (layout.Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		return layout.Int(n), nil
+		return runTimeIf(layout.Int(n)), nil
 	case string:
 		n, err := grammar.ParseDescriptor(a)
 		if err != nil {
 			return nil, err
 		}
-		return analysis.Eval(n, nil)
+		v, evalErr := analysis.Eval(n, nil)
+		if l, ok := v.(layout.Layout); ok && evalErr == nil {
+			return layout.Make(runTimeIf(l.Shape), runTimeIf(l.Stride)), nil
+		}
+		return v, evalErr
 	}
 	return nil, fmt.Errorf("argument %v is neither an integer nor a layout", a)
+}
+
+// runTimeIf is t with every leaf a run-time integer when dynamicArgs is set.
+func runTimeIf(t layout.IntTuple) layout.IntTuple {
+	if !dynamicArgs {
+		return t
+	}
+	if !t.IsTuple() {
+		return t.WithStatic(false)
+	}
+	elems := make([]layout.IntTuple, t.Len())
+	for i, e := range t.Elems() {
+		elems[i] = runTimeIf(e)
+	}
+	return layout.Tup(elems...)
+}
+
+// compareCpp runs the C++ timing script and prints its figures and the
+// ratio ours/C++ per operation.
+func compareCpp(script string, ours map[string]float64, dur time.Duration) {
+	if os.Getenv("CUTLASS_DIR") == "" || os.Getenv("CCCL_INC") == "" {
+		fmt.Println("cute-c++: set CUTLASS_DIR and CCCL_INC (see testdata/bench/cute_runtime_bench.sh): skipped")
+		return
+	}
+	cmd := exec.Command("bash", script, fmt.Sprintf("%g", dur.Seconds()))
+	cmd.Stderr = os.Stderr
+	text, err := cmd.Output()
+	if err != nil {
+		fmt.Printf("cute-c++: %s failed: %v: skipped\n", script, err)
+		return
+	}
+	sc := bufio.NewScanner(bytes.NewReader(text))
+	for sc.Scan() {
+		// cute-c++ OP: N inputs, X ns/op
+		f := strings.Fields(sc.Text())
+		if len(f) != 6 || f[0] != "cute-c++" || f[5] != "ns/op" {
+			continue
+		}
+		ns, err := strconv.ParseFloat(f[4], 64)
+		op := strings.TrimSuffix(f[1], ":")
+		if err != nil || ns <= 0 {
+			continue
+		}
+		fmt.Println(sc.Text())
+		if o, ok := ours[op]; ok {
+			fmt.Printf("ratio ours/C++ %s: %.1f\n", op, o/ns)
+		}
+	}
 }
 
 // timePycute runs pycute_bench.py and reads its `pycute OP: N inputs, X
