@@ -13,7 +13,7 @@ func BenchmarkSwizzleApply(b *testing.B) {
 }
 
 func BenchmarkComposedEval(b *testing.B) {
-	c := Composed{Swizzle{3, 3, 3}, Int(0), mustLayout("(8,64):(64,1)")}
+	c := Composed{Swizzle{3, 3, 3}, Int(0), mustLayout("(8,64):(64,1)"), 0}
 	for i := range b.N {
 		if _, err := c.Eval(int64(i % 512)); err != nil {
 			b.Fatal(err)
@@ -22,7 +22,7 @@ func BenchmarkComposedEval(b *testing.B) {
 }
 
 func BenchmarkComposedRightInverse(b *testing.B) {
-	c := Composed{Swizzle{3, 0, 3}, Int(0), mustLayout("(8,8):(8,1)")}
+	c := Composed{Swizzle{3, 0, 3}, Int(0), mustLayout("(8,8):(8,1)"), 0}
 	for range b.N {
 		if _, err := Apply("right_inverse", c); err != nil {
 			b.Fatal(err)
@@ -54,7 +54,7 @@ func BenchmarkIsInjectiveEnumerated(b *testing.B) {
 }
 
 func BenchmarkOffsetTableSwizzled(b *testing.B) {
-	c := Composed{Swizzle{3, 3, 3}, Int(0), mustLayout("(8,64):(64,1)")}
+	c := Composed{Swizzle{3, 3, 3}, Int(0), mustLayout("(8,64):(64,1)"), 0}
 	for range b.N {
 		if _, err := OffsetTableOf(c, 4096); err != nil {
 			b.Fatal(err)

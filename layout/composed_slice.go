@@ -101,6 +101,10 @@ func SliceAndOffsetComposed(coord IntTuple, c Composed) (Value, int64, error) {
 	}
 	if active&^sw.apply(active) != 0 { // a Y bit and its Z bit both vary: no plain layout
 		v, err := composeSwizzle(op, sw, Int(offZY).WithStatic(dynamic == 0), sliced)
+		if cv, ok := v.(Composed); ok && dynamic > 0 {
+			cv.OffsetRunTimeBits = dynamic
+			v = cv
+		}
 		return v, anti, err
 	}
 	z, y := sw.ZMask()&-sw.ZMask(), sw.YMask()&-sw.YMask()

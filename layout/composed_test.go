@@ -195,7 +195,7 @@ func TestComposedInverseProperty(t *testing.T) {
 	if checked < 200 {
 		t.Errorf("only %d inverses checked", checked)
 	}
-	c := Composed{Swizzle{2, 0, -2}, Int(0), mustLayout("(4,2,2):(4,2,1)")}
+	c := Composed{Swizzle{2, 0, -2}, Int(0), mustLayout("(4,2,2):(4,2,1)"), 0}
 	if inv, err := Apply("right_inverse", c); err != nil || inv.String() != "Sw<2,0,2> o 0 o (2,2,4):(8,4,1)" {
 		t.Errorf("right_inverse(%v) = %v, %v", c, inv, err)
 	}
@@ -280,7 +280,7 @@ func TestLayoutAfterSwizzleProperty(t *testing.T) {
 			}
 		}
 	}
-	c := Composed{Swizzle{3, 4, -5}, Int(8), mustLayout("((2,2),4):((1,8),2)")}
+	c := Composed{Swizzle{3, 4, -5}, Int(8), mustLayout("((2,2),4):((1,8),2)"), 0}
 	inv, err := Apply("left_inverse", c)
 	if err != nil || inv.String() != "(2,4,2):(1,4,2) o -8 o Sw<3,4,-5>" {
 		t.Errorf("left_inverse(%v) = %v, %v", c, inv, err)
@@ -291,7 +291,7 @@ func TestLayoutAfterSwizzleProperty(t *testing.T) {
 }
 
 func TestComposedOps(t *testing.T) {
-	c := Composed{Swizzle{3, 4, 3}, Int(0), mustLayout("(8,64):(64,1)")}
+	c := Composed{Swizzle{3, 4, 3}, Int(0), mustLayout("(8,64):(64,1)"), 0}
 	cases := []struct {
 		op   string
 		args []Value
@@ -300,7 +300,7 @@ func TestComposedOps(t *testing.T) {
 		{"size", []Value{c}, "512"},
 		{"cosize", []Value{c}, "512"},
 		{"rank", []Value{c}, "2"},
-		{"coalesce", []Value{Composed{Swizzle{1, 2, 3}, Int(0), mustLayout("(4,8):(1,4)")}}, "Sw<1,2,3> o 0 o 32:1"},
+		{"coalesce", []Value{Composed{Swizzle{1, 2, 3}, Int(0), mustLayout("(4,8):(1,4)"), 0}}, "Sw<1,2,3> o 0 o 32:1"},
 		{"composition", []Value{Swizzle{1, 4, 3}, Swizzle{1, 5, 3}}, "Sw<2,4,3>"},
 		{"composition", []Value{Swizzle{1, 4, 3}, Int(16)}, "Sw<1,4,3> o 0 o 16:1"},
 		{"composition", []Value{c, Swizzle{0, 0, 0}}, "Sw<3,4,3> o 0 o (8,64):(64,1)"},
@@ -313,7 +313,7 @@ func TestComposedOps(t *testing.T) {
 			t.Errorf("%s(%v) = %v, %v; want %s", k.op, k.args, got, err, k.want)
 		}
 	}
-	nested, err := Apply("composition", Composed{Swizzle{2, 0, 3}, Int(0), mustLayout("(8,8):(8,1)")}, Composed{Swizzle{2, 0, -3}, Int(0), mustLayout("(8,8):(8,1)")})
+	nested, err := Apply("composition", Composed{Swizzle{2, 0, 3}, Int(0), mustLayout("(8,8):(8,1)"), 0}, Composed{Swizzle{2, 0, -3}, Int(0), mustLayout("(8,8):(8,1)"), 0})
 	if err != nil || nested.String() != "Sw<2,0,3> o 0 o Sw<2,0,3> o 0 o (8,8):(1,8)" {
 		t.Fatalf("nested composition = %v, %v", nested, err)
 	}
@@ -330,8 +330,8 @@ func TestComposedOps(t *testing.T) {
 }
 
 func TestComposedErrors(t *testing.T) {
-	good := Composed{Swizzle{3, 4, 3}, Int(0), mustLayout("(8,64):(64,1)")}
-	badSw := Composed{Swizzle{3, 4, 2}, Int(0), mustLayout("(8,64):(64,1)")}
+	good := Composed{Swizzle{3, 4, 3}, Int(0), mustLayout("(8,64):(64,1)"), 0}
+	badSw := Composed{Swizzle{3, 4, 2}, Int(0), mustLayout("(8,64):(64,1)"), 0}
 	nested := NestedComposed{Swizzle{1, 2, 3}, Int(0), good}
 	bad := []struct {
 		name string
@@ -350,7 +350,7 @@ func TestComposedErrors(t *testing.T) {
 		{"compose three deep", func() error { _, err := Apply("composition", good, nested); return err }, CondComposedNesting},
 		{"layout o nested", func() error { _, err := Apply("composition", mustLayout("4:1"), nested); return err }, CondComposedNesting},
 		{"layout o composed with offset", func() error {
-			_, err := Apply("composition", mustLayout("64:1"), Composed{Swizzle{3, 4, 3}, Int(4), mustLayout("8:1")})
+			_, err := Apply("composition", mustLayout("64:1"), Composed{Swizzle{3, 4, 3}, Int(4), mustLayout("8:1"), 0})
 			return err
 		}, CondComposedOffset},
 		{"layout o composed invalid", func() error { _, err := Apply("composition", mustLayout("64:1"), badSw); return err }, CondSwizzleShift},
@@ -363,18 +363,18 @@ func TestComposedErrors(t *testing.T) {
 		}, CondUnknown},
 		{"layout o invalid swizzle", func() error { _, err := Apply("composition", mustLayout("64:1"), Swizzle{3, 4, 2}); return err }, CondSwizzleShift},
 		{"layout o composed, masks", func() error {
-			_, err := Apply("composition", mustLayout("(64,8):(8,1)"), Composed{Swizzle{3, 4, 3}, Int(0), mustLayout("8:1")})
+			_, err := Apply("composition", mustLayout("(64,8):(8,1)"), Composed{Swizzle{3, 4, 3}, Int(0), mustLayout("8:1"), 0})
 			return err
 		}, CondSwizzleShift},
 		{"composed onto a tiler", func() error { _, err := composeSwizzle("t", Swizzle{1, 2, 3}, Int(0), Tiler{}); return err }, CondComposedOperand},
 		{"inverse of invalid swizzle", func() error { _, err := Apply("right_inverse", Swizzle{3, 4, 2}); return err }, CondSwizzleShift},
 		{"inverse of invalid composed", func() error { _, err := Apply("left_inverse", badSw); return err }, CondSwizzleShift},
 		{"inverse with unknown offset", func() error {
-			_, err := Apply("right_inverse", Composed{Swizzle{3, 4, 3}, Unknown(), mustLayout("8:1")})
+			_, err := Apply("right_inverse", Composed{Swizzle{3, 4, 3}, Unknown(), mustLayout("8:1"), 0})
 			return err
 		}, CondUnknown},
 		{"inverse with offset -2^63", func() error {
-			_, err := Apply("right_inverse", Composed{Swizzle{3, 4, 3}, Int(-1 << 63), mustLayout("8:1")})
+			_, err := Apply("right_inverse", Composed{Swizzle{3, 4, 3}, Int(-1 << 63), mustLayout("8:1"), 0})
 			return err
 		}, CondOverflow},
 		{"layout after swizzle, invalid", func() error {
@@ -392,53 +392,53 @@ func TestComposedErrors(t *testing.T) {
 		{"inverse of nested", func() error { _, err := Apply("right_inverse", nested); return err }, CondComposedNesting},
 		{"inverse, masks", func() error { _, err := Apply("right_inverse", good); return err }, CondSwizzleShift},
 		{"inverse, bit counts", func() error {
-			_, err := Apply("left_inverse", Composed{Swizzle{3, 1, 3}, Int(0), mustLayout("(32,4,(1,6)):(24,6,(6,1))")})
+			_, err := Apply("left_inverse", Composed{Swizzle{3, 1, 3}, Int(0), mustLayout("(32,4,(1,6)):(24,6,(6,1))"), 0})
 			return err
 		}, CondSwizzleYZBits},
 		{"inverse, runs", func() error {
-			_, err := Apply("right_inverse", Composed{Swizzle{3, 4, 4}, Int(0), mustLayout("(64,32):(32,1)")})
+			_, err := Apply("right_inverse", Composed{Swizzle{3, 4, 4}, Int(0), mustLayout("(64,32):(32,1)"), 0})
 			return err
 		}, CondSwizzleMasks},
 		{"make_layout invalid", func() error { _, err := Apply("make_layout", Swizzle{3, 4, 2}); return err }, CondSwizzleShift},
 		{"eval invalid", func() error { _, err := badSw.Eval(0); return err }, CondSwizzleShift},
-		{"eval unknown offset", func() error { _, err := (Composed{Swizzle{1, 2, 3}, Unknown(), mustLayout("8:1")}).Eval(1); return err }, CondUnknown},
+		{"eval unknown offset", func() error { _, err := (Composed{Swizzle{1, 2, 3}, Unknown(), mustLayout("8:1"), 0}).Eval(1); return err }, CondUnknown},
 		{"eval inner unknown", func() error {
-			_, err := (Composed{Swizzle{1, 2, 3}, Int(0), Make(Int(8), Unknown())}).Eval(1)
+			_, err := (Composed{Swizzle{1, 2, 3}, Int(0), Make(Int(8), Unknown()), 0}).Eval(1)
 			return err
 		}, CondUnknown},
 		{"eval overflow", func() error {
-			_, err := (Composed{Swizzle{1, 2, 3}, Int(1 << 62), mustLayout("8:4611686018427387904")}).Eval(1)
+			_, err := (Composed{Swizzle{1, 2, 3}, Int(1 << 62), mustLayout("8:4611686018427387904"), 0}).Eval(1)
 			return err
 		}, CondOverflow},
 		{"eval coord invalid", func() error { _, err := badSw.EvalCoord(Ints(0, 0)); return err }, CondSwizzleShift},
 		{"eval coord unknown offset", func() error {
-			_, err := (Composed{Swizzle{1, 2, 3}, Unknown(), mustLayout("8:1")}).EvalCoord(Int(1))
+			_, err := (Composed{Swizzle{1, 2, 3}, Unknown(), mustLayout("8:1"), 0}).EvalCoord(Int(1))
 			return err
 		}, CondUnknown},
 		{"eval coord unknown stride", func() error {
-			_, err := (Composed{Swizzle{1, 2, 3}, Int(0), Make(Int(8), Unknown())}).EvalCoord(Int(1))
+			_, err := (Composed{Swizzle{1, 2, 3}, Int(0), Make(Int(8), Unknown()), 0}).EvalCoord(Int(1))
 			return err
 		}, CondUnknown},
 		{"eval coord overflow", func() error {
-			_, err := (Composed{Swizzle{1, 2, 3}, Int(1 << 62), mustLayout("8:4611686018427387904")}).EvalCoord(Int(1))
+			_, err := (Composed{Swizzle{1, 2, 3}, Int(1 << 62), mustLayout("8:4611686018427387904"), 0}).EvalCoord(Int(1))
 			return err
 		}, CondOverflow},
 		{"nested eval invalid", func() error { _, err := (NestedComposed{Swizzle{3, 4, 2}, Int(0), good}).Eval(0); return err }, CondSwizzleShift},
 		{"nested eval unknown offset", func() error { _, err := (NestedComposed{Swizzle{1, 2, 3}, Unknown(), good}).Eval(0); return err }, CondUnknown},
 		{"nested eval inner", func() error { _, err := (NestedComposed{Swizzle{1, 2, 3}, Int(0), badSw}).Eval(0); return err }, CondSwizzleShift},
 		{"nested eval overflow", func() error {
-			_, err := (NestedComposed{Swizzle{1, 2, 3}, Int(1 << 62), Composed{Swizzle{1, 2, 3}, Int(1 << 62), mustLayout("8:1")}}).Eval(1)
+			_, err := (NestedComposed{Swizzle{1, 2, 3}, Int(1 << 62), Composed{Swizzle{1, 2, 3}, Int(1 << 62), mustLayout("8:1"), 0}}).Eval(1)
 			return err
 		}, CondOverflow},
 		{"apply inner invalid", func() error { _, err := Apply("coalesce", badSw); return err }, CondSwizzleShift},
 		{"query invalid", func() error { _, err := Apply("size", badSw); return err }, CondSwizzleShift},
 		{"slice invalid", func() error { _, err := SliceComposed(Tup(Int(1), Underscore()), badSw); return err }, CondSwizzleShift},
 		{"slice unknown offset", func() error {
-			_, err := SliceComposed(Tup(Int(1), Underscore()), Composed{Swizzle{1, 2, 3}, Unknown(), mustLayout("(8,8):(8,1)")})
+			_, err := SliceComposed(Tup(Int(1), Underscore()), Composed{Swizzle{1, 2, 3}, Unknown(), mustLayout("(8,8):(8,1)"), 0})
 			return err
 		}, CondUnknown},
 		{"slice offset overflow", func() error {
-			_, err := SliceComposed(Tup(Int(1), Underscore()), Composed{Swizzle{1, 2, 3}, Int(1<<63 - 1), mustLayout("(8,8):(8,1)")})
+			_, err := SliceComposed(Tup(Int(1), Underscore()), Composed{Swizzle{1, 2, 3}, Int(1<<63 - 1), mustLayout("(8,8):(8,1)"), 0})
 			return err
 		}, CondOverflow},
 	}
@@ -452,7 +452,7 @@ func TestComposedErrors(t *testing.T) {
 	if _, err := SliceComposed(Tup(Int(1), Int(2), Underscore()), good); err == nil {
 		t.Error("slice with a coordinate of the wrong rank: no error")
 	}
-	if _, err := SliceComposed(Tup(Int(1), Underscore()), Composed{Swizzle{1, 2, 3}, Int(0), Make(Ints(8, 8), Tup(Unknown(), Int(1)))}); err == nil {
+	if _, err := SliceComposed(Tup(Int(1), Underscore()), Composed{Swizzle{1, 2, 3}, Int(0), Make(Ints(8, 8), Tup(Unknown(), Int(1))), 0}); err == nil {
 		t.Error("slice with an unknown offset in the layout: no error")
 	}
 }
@@ -541,14 +541,14 @@ func TestLogicalProductSwizzledProperty(t *testing.T) {
 	if checked < 100 {
 		t.Errorf("only %d products checked", checked)
 	}
-	v, err := Apply("logical_product", mustLayout("2:1"), Composed{Swizzle{1, 0, 1}, Int(0), mustLayout("4:1")})
+	v, err := Apply("logical_product", mustLayout("2:1"), Composed{Swizzle{1, 0, 1}, Int(0), mustLayout("4:1"), 0})
 	if err != nil || v.String() != "Sw<1,1,1> o 0 o (2,4):(1,2)" {
 		t.Errorf("logical_product(2:1, Sw<1,0,1> o 0 o 4:1) = %v, %v", v, err)
 	}
 }
 
 func TestMaxCommonComposed(t *testing.T) {
-	c := Composed{Swizzle{3, 3, 3}, Int(0), mustLayout("(8,64):(64,1)")}
+	c := Composed{Swizzle{3, 3, 3}, Int(0), mustLayout("(8,64):(64,1)"), 0}
 	l := mustLayout("(8,64):(64,1)")
 	cases := []struct {
 		op   string
@@ -558,10 +558,10 @@ func TestMaxCommonComposed(t *testing.T) {
 		{"max_common_vector", c, l, "8"},
 		{"max_common_vector", l, c, "8"},
 		{"max_common_vector", c, c, "512"},
-		{"max_common_vector", c, Composed{Swizzle{2, 2, 3}, Int(0), l}, "4"},
+		{"max_common_vector", c, Composed{Swizzle{2, 2, 3}, Int(0), l, 0}, "4"},
 		{"max_common_layout", c, l, "8:8"},
 		{"max_common_layout", l, c, "8:8"},
-		{"max_common_layout", Composed{Swizzle{3, 4, 3}, Int(0), mustLayout("8:1")}, mustLayout("8:1"), "8:1"},
+		{"max_common_layout", Composed{Swizzle{3, 4, 3}, Int(0), mustLayout("8:1"), 0}, mustLayout("8:1"), "8:1"},
 	}
 	for _, k := range cases {
 		got, err := Apply(k.op, k.a, k.b)
@@ -569,7 +569,7 @@ func TestMaxCommonComposed(t *testing.T) {
 			t.Errorf("%s(%v, %v) = %v, %v; want %s", k.op, k.a, k.b, got, err, k.want)
 		}
 	}
-	badSw := Composed{Swizzle{3, 3, 2}, Int(0), l}
+	badSw := Composed{Swizzle{3, 3, 2}, Int(0), l, 0}
 	for _, args := range [][]Value{{badSw, l}, {l, badSw}, {c, Tiler{}}, {c, c}, {Tiler{}, c}} {
 		if _, err := Apply("max_common_layout", args...); err == nil {
 			t.Errorf("max_common_layout(%v): no error", args)
@@ -581,9 +581,9 @@ func TestMaxCommonComposed(t *testing.T) {
 		}
 	}
 	for _, args := range [][]Value{
-		{l, Composed{Swizzle{3, 3, 3}, Int(8), l}},
+		{l, Composed{Swizzle{3, 3, 3}, Int(8), l, 0}},
 		{l, badSw},
-		{mustLayout("(2,2):(1,2)"), Composed{Swizzle{3, 3, 3}, Int(0), mustLayout("(8,64):(64,3)")}},
+		{mustLayout("(2,2):(1,2)"), Composed{Swizzle{3, 3, 3}, Int(0), mustLayout("(8,64):(64,3)"), 0}},
 	} {
 		if _, err := Apply("logical_product", args...); err == nil {
 			t.Errorf("logical_product(%v): no error", args)
@@ -626,7 +626,7 @@ func TestPartitionComposedProperty(t *testing.T) {
 			}
 		}
 	}
-	c := Composed{Swizzle{3, 3, 3}, Int(0), mustLayout("(64,64):(64,1)")}
+	c := Composed{Swizzle{3, 3, 3}, Int(0), mustLayout("(64,64):(64,1)"), 0}
 	cases := []struct {
 		op   string
 		args []Value
@@ -648,9 +648,9 @@ func TestPartitionComposedProperty(t *testing.T) {
 		}
 	}
 	bad := [][]Value{
-		{Composed{Swizzle{3, 3, 2}, Int(0), c.Inner}, Ints(8, 64), Ints(1, 0)},
+		{Composed{Swizzle{3, 3, 2}, Int(0), c.Inner, 0}, Ints(8, 64), Ints(1, 0)},
 		{c, Ints(8, 64), Ints(9, 0, 4)},
-		{Composed{Swizzle{3, 3, 3}, Unknown(), c.Inner}, Ints(8, 64), Ints(1, 0)},
+		{Composed{Swizzle{3, 3, 3}, Unknown(), c.Inner, 0}, Ints(8, 64), Ints(1, 0)},
 		{c, Ints(8, 64)},
 		{c, Ints(8, 64), mustLayout("2:1")},
 		{c, Ints(8, 64), Ints(1, 0), mustLayout("2:1")},
@@ -675,7 +675,7 @@ func TestPartitionComposedProperty(t *testing.T) {
 	if v, err := Apply("outer_partition", c, Ints(8, 8), Ints(1, 1), Ints(1, 1)); err == nil {
 		t.Errorf("outer_partition with four arguments = %v", v)
 	}
-	if v, err := Apply("local_tile", Composed{Swizzle{3, 3, 3}, Int(0), mustLayout("(6,6):(6,1)")}, Ints(4, 4), Ints(1, 1)); err == nil {
+	if v, err := Apply("local_tile", Composed{Swizzle{3, 3, 3}, Int(0), mustLayout("(6,6):(6,1)"), 0}, Ints(4, 4), Ints(1, 1)); err == nil {
 		t.Errorf("local_tile of a non-dividing swizzled layout = %v", v)
 	}
 }

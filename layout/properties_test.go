@@ -155,7 +155,7 @@ func TestPropertiesExamples(t *testing.T) {
 	}
 	// The 128B swizzle keeps 8-element (16-byte) runs of a row-major tile
 	// whole: row 0 is not swizzled, row 1 runs 8 elements at a time.
-	sw := Composed{Swizzle{3, 3, 3}, Int(0), mustLayout("(8,64):(64,1)")}
+	sw := Composed{Swizzle{3, 3, 3}, Int(0), mustLayout("(8,64):(64,1)"), 0}
 	if n, err := ModeContiguity(sw, 1); err != nil || n != 64 {
 		t.Errorf("ModeContiguity(%v, 1) = %d, %v; want 64", sw, n, err)
 	}
@@ -195,7 +195,7 @@ func TestPropertiesLarge(t *testing.T) {
 	if ok, err := IsInjective(gapped); err != nil || !ok {
 		t.Errorf("IsInjective(%v) = %v, %v", gapped, ok, err)
 	}
-	sw := Composed{Swizzle{3, 4, 3}, Int(0), big}
+	sw := Composed{Swizzle{3, 4, 3}, Int(0), big, 0}
 	if ok, err := IsBijective(sw); err != nil || !ok {
 		t.Errorf("IsBijective(%v) = %v, %v", sw, ok, err)
 	}
@@ -207,11 +207,11 @@ func TestPropertiesLarge(t *testing.T) {
 	for name, run := range map[string]func() error{
 		"injective":  func() error { _, err := IsInjective(overlap); return err },
 		"image":      func() error { _, err := Image(overlap); return err },
-		"surjective": func() error { _, err := IsSurjective(Composed{Swizzle{3, 4, 3}, Int(5), big}); return err },
+		"surjective": func() error { _, err := IsSurjective(Composed{Swizzle{3, 4, 3}, Int(5), big, 0}); return err },
 		"table":      func() error { _, err := OffsetTableOf(big, 1<<20); return err },
-		"contiguity": func() error { _, err := Contiguity(Composed{Swizzle{1, 0, 31}, Int(0), big}); return err },
+		"contiguity": func() error { _, err := Contiguity(Composed{Swizzle{1, 0, 31}, Int(0), big, 0}); return err },
 		"nested contiguity": func() error {
-			_, err := Contiguity(NestedComposed{Swizzle{1, 0, 1}, Int(0), Composed{Swizzle{1, 0, 1}, Int(0), big}})
+			_, err := Contiguity(NestedComposed{Swizzle{1, 0, 1}, Int(0), Composed{Swizzle{1, 0, 1}, Int(0), big, 0}})
 			return err
 		},
 	} {
@@ -233,13 +233,13 @@ func TestPropertiesErrors(t *testing.T) {
 		{"not congruent", func() error { _, err := Contiguity(Make(Ints(4, 2), Int(1))); return err }, CondCongruent},
 		{"cosize overflow", func() error { _, err := IsInjective(mustLayout("(4,4):(1,4611686018427387904)")); return err }, CondOverflow},
 		{"not a layout", func() error { _, err := IsInjective(Ints(1, 2)); return err }, CondComposedOperand},
-		{"bad swizzle", func() error { _, err := IsInjective(Composed{Swizzle{3, 4, 2}, Int(0), mustLayout("8:1")}); return err }, CondSwizzleShift},
+		{"bad swizzle", func() error { _, err := IsInjective(Composed{Swizzle{3, 4, 2}, Int(0), mustLayout("8:1"), 0}); return err }, CondSwizzleShift},
 		{"bad nested swizzle", func() error {
-			_, err := Image(NestedComposed{Swizzle{1, 4, 2}, Int(0), Composed{Swizzle{3, 4, 2}, Int(0), mustLayout("8:1")}})
+			_, err := Image(NestedComposed{Swizzle{1, 4, 2}, Int(0), Composed{Swizzle{3, 4, 2}, Int(0), mustLayout("8:1"), 0}})
 			return err
 		}, CondSwizzleShift},
 		{"unknown offset", func() error {
-			_, err := Contiguity(Composed{Swizzle{1, 0, 1}, Unknown(), mustLayout("8:1")})
+			_, err := Contiguity(Composed{Swizzle{1, 0, 1}, Unknown(), mustLayout("8:1"), 0})
 			return err
 		}, CondUnknown},
 		{"negative shape", func() error { _, err := OffsetTableOf(mustLayout("(-5,-57):(1,3)"), 1000); return err }, CondInvalidParams},
@@ -255,7 +255,7 @@ func TestPropertiesErrors(t *testing.T) {
 	if _, err := ModeContiguity(mustLayout("(4,8):(1,4)"), 2); err == nil {
 		t.Error("ModeContiguity of a missing mode: no error")
 	}
-	if _, err := ModeContiguity(Composed{Swizzle{1, 0, 1}, Int(0), mustLayout("(4,8):(1,4)")}, 3); err == nil {
+	if _, err := ModeContiguity(Composed{Swizzle{1, 0, 1}, Int(0), mustLayout("(4,8):(1,4)"), 0}, 3); err == nil {
 		t.Error("ModeContiguity of a missing mode of a swizzled layout: no error")
 	}
 }
@@ -314,7 +314,7 @@ func TestOffsetTable(t *testing.T) {
 		t.Errorf("rank 3: %+v, %v", tab, err)
 	}
 	// A swizzled layout tabulates its swizzled offsets.
-	sw := Composed{Swizzle{3, 3, 3}, Int(0), mustLayout("(8,64):(64,1)")}
+	sw := Composed{Swizzle{3, 3, 3}, Int(0), mustLayout("(8,64):(64,1)"), 0}
 	tab, err = OffsetTableOf(sw, 1024)
 	if err != nil {
 		t.Fatal(err)

@@ -148,35 +148,35 @@ func TestRecastErrors(t *testing.T) {
 		{"downcast basis stride", func() error { _, err := Downcast(Make(Ints(4, 2), Tup(Int(1), Basis(1, 0))), 2); return err }, CondUnknown},
 		{"recast widths", func() error { _, err := RecastLayout(mustLayout("4:1"), 0, 8); return err }, CondCastFactor},
 		{"recast composed widths", func() error {
-			_, err := RecastComposed(Composed{Swizzle{1, 2, 3}, Int(0), mustLayout("4:1")}, 8, -8)
+			_, err := RecastComposed(Composed{Swizzle{1, 2, 3}, Int(0), mustLayout("4:1"), 0}, 8, -8)
 			return err
 		}, CondCastFactor},
 		{"composed upcast offset", func() error {
-			_, err := UpcastComposed(Composed{Swizzle{1, 2, 3}, Int(3), mustLayout("8:1")}, 2)
+			_, err := UpcastComposed(Composed{Swizzle{1, 2, 3}, Int(3), mustLayout("8:1"), 0}, 2)
 			return err
 		}, "Static safe_div requires t % u == 0"},
 		{"composed upcast bad swizzle", func() error {
-			_, err := UpcastComposed(Composed{Swizzle{3, 2, 2}, Int(0), mustLayout("8:1")}, 2)
+			_, err := UpcastComposed(Composed{Swizzle{3, 2, 2}, Int(0), mustLayout("8:1"), 0}, 2)
 			return err
 		}, CondSwizzleShift},
 		{"composed upcast bad layout", func() error {
-			_, err := UpcastComposed(Composed{Swizzle{1, 2, 3}, Int(0), mustLayout("8:3")}, 2)
+			_, err := UpcastComposed(Composed{Swizzle{1, 2, 3}, Int(0), mustLayout("8:3"), 0}, 2)
 			return err
 		}, CondUpcastDivisibility},
 		{"composed upcast tuple offset", func() error {
-			_, err := UpcastComposed(Composed{Swizzle{1, 2, 3}, Ints(0, 1), mustLayout("8:1")}, 2)
+			_, err := UpcastComposed(Composed{Swizzle{1, 2, 3}, Ints(0, 1), mustLayout("8:1"), 0}, 2)
 			return err
 		}, CondUnknown},
 		{"composed downcast bad swizzle", func() error {
-			_, err := DowncastComposed(Composed{Swizzle{1, 2, 3}, Int(0), mustLayout("8:1")}, 3)
+			_, err := DowncastComposed(Composed{Swizzle{1, 2, 3}, Int(0), mustLayout("8:1"), 0}, 3)
 			return err
 		}, CondPowerOfTwo},
 		{"composed downcast bad layout", func() error {
-			_, err := DowncastComposed(Composed{Swizzle{1, 2, 3}, Int(0), mustLayout("8:2")}, 2)
+			_, err := DowncastComposed(Composed{Swizzle{1, 2, 3}, Int(0), mustLayout("8:2"), 0}, 2)
 			return err
 		}, CondDowncastAdjacent},
 		{"composed downcast tuple offset", func() error {
-			_, err := DowncastComposed(Composed{Swizzle{1, 2, 3}, Ints(0, 1), mustLayout("8:1")}, 2)
+			_, err := DowncastComposed(Composed{Swizzle{1, 2, 3}, Ints(0, 1), mustLayout("8:1"), 0}, 2)
 			return err
 		}, CondUnknown},
 	}
@@ -208,7 +208,7 @@ func TestRecastErrors(t *testing.T) {
 // Swizzled layouts recast part by part: Sw<3,4,3> o 0 o (8,64):(64,1) for
 // 16-bit elements read as 32-bit is Sw<3,3,3> o 0 o (8,32):(32,1).
 func TestRecastComposed(t *testing.T) {
-	c := Composed{Swizzle{3, 4, 3}, Int(0), mustLayout("(8,64):(64,1)")}
+	c := Composed{Swizzle{3, 4, 3}, Int(0), mustLayout("(8,64):(64,1)"), 0}
 	cases := []struct {
 		oldBits, newBits int64
 		want             string
@@ -238,7 +238,7 @@ func TestRecastComposed(t *testing.T) {
 		t.Errorf("upcast(Sw<3,4,3>, 4) = %v, %v", got, err)
 	}
 	// A static offset scales with the element width.
-	off := Composed{Swizzle{1, 2, 3}, Int(8), mustLayout("16:1")}
+	off := Composed{Swizzle{1, 2, 3}, Int(8), mustLayout("16:1"), 0}
 	if got, err := DowncastComposed(off, 2); err != nil || got.String() != "Sw<1,3,3> o 16 o 32:1" {
 		t.Errorf("DowncastComposed(%v, 2) = %v, %v", off, got, err)
 	}

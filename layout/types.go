@@ -39,13 +39,24 @@ type Composed struct {
 	Outer  Swizzle
 	Offset IntTuple
 	Inner  Layout
+	// OffsetRunTimeBits, when not 0, are the bits of Offset known only at
+	// run time, the rest being static: CuTe's MixedBits, which slicing a
+	// swizzled layout by a run-time coordinate makes of the offset.
+	OffsetRunTimeBits int64
 }
 
 func (c Composed) String() string { return c.Format(false) }
 
-// Format prints c as CuTe does: Sw<3,4,3> o _0 o (_8,_64):(_64,_1) with static marks.
+// Format prints c as CuTe does: Sw<3,4,3> o _0 o (_8,_64):(_64,_1) with
+// static marks, and a mixed offset as CuTe prints MixedBits<S,F>{d}:
+// M_S|(d&F)=value.
 func (c Composed) Format(static bool) string {
-	return c.Outer.String() + " o " + c.Offset.Format(static) + " o " + c.Inner.Format(static)
+	off := c.Offset.Format(static)
+	if f := c.OffsetRunTimeBits; static && f != 0 && !c.Offset.IsTuple() {
+		v := c.Offset.Value()
+		off = fmt.Sprintf("M_%d|(%d&%d)=%d", v&^f, v&f, f, v)
+	}
+	return c.Outer.String() + " o " + off + " o " + c.Inner.Format(static)
 }
 
 // TilerMode is one mode of a Tiler: a layout, "_" (leave that mode alone), or a nested tiler.
