@@ -14,6 +14,9 @@ func FuzzCode(f *testing.F) {
 	f.Add("template <int N>\nusing X = Layout<Shape<Int<N/8>,_2>>;\nusing Y = X<64>;\nauto z = tile_to_shape(Y{}, Shape<_64,_64>{});\n")
 	f.Add("import cutlass.cute as cute\nL = cute.make_layout((4, 8), stride=(8, 1))\nn = cute.size(L, mode=[0])\n")
 	f.Add("auto a = make_layout(Shape<Int<1000000>, Int<1000000>, Int<1000000>>{});\nauto b = cosize(a) * cosize(a);\n")
+	// Calls CuTe rejects (findings) and a layout comment beside its binding.
+	f.Add("auto a = Layout<Shape<_4,_3>, Stride<_3,_1>>{};\nauto r = logical_divide(composition(a, Layout<_6>{}), make_tile(_2{}, _2{}, _2{}));\nauto n = size<3>(a);  // (_4,_3):(_3,_1)\n")
+	f.Add("import cutlass.cute as cute\nL = cute.make_layout((8, 8))  # (8,8):(8,1)\nr = cute.logical_divide(L, (2, 2, 2))\nc = cute.complement(cute.make_layout((2, 4), stride=(2, 1)), 16)\n")
 	f.Fuzz(func(t *testing.T, src string) {
 		if len(src) > 4096 {
 			return
@@ -51,6 +54,11 @@ func fuzzCode(src string) string {
 			}
 		}
 		c.Values()
+		for _, f := range c.Findings() {
+			if f.Range.Pos.Offset < 0 || f.Range.End.Offset > n || f.Range.Pos.Offset > f.Range.End.Offset {
+				return fmt.Sprintf("finding at [%d,%d) outside %d bytes", f.Range.Pos.Offset, f.Range.End.Offset, n)
+			}
+		}
 	}
 	return ""
 }

@@ -1,0 +1,355 @@
+package analysis
+
+import (
+	"errors"
+	"sort"
+	"strings"
+
+	"github.com/cute-lsp/cute-lsp/grammar"
+	"github.com/cute-lsp/cute-lsp/layout"
+	"github.com/cute-lsp/cute-lsp/source"
+)
+
+// Findings of code: the calls CuTe C++ itself rejects at compile time. A
+// call is an error here only when CuTe's check is a static_assert that
+// fires on these operands: every operand of the call has a value here,
+// none holds an unknown ("?") integer, and where CuTe's check reads the
+// integers themselves (the divisibility conditions, injectivity) every
+// one of them is static. With a run-time integer among them CuTe checks
+// at run time or not at all (its "weak divisibility condition"), so there
+// is no compile-time error to report. Checks on ranks and on which
+// integers are static (too many tiler modes, an index out of range,
+// Downcast's stride-1 mode, the complement of a run-time stride) are
+// static_asserts whatever the values, and are reported once the operands
+// are known.
+//
+// Code this evaluator does not follow has no value and so no finding: a
+// missed error, never a false one.
+
+// staticAssertConditions are the conditions of CuTe's static_asserts that
+// the algebra reports, each with whether CuTe's check reads only the types
+// (ranks, static-ness), so that it fires with run-time integers as well.
+var staticAssertConditions = map[string]bool{
+	layout.CondShapeDivisibility:       false,
+	layout.CondStrideDivisibility:      false,
+	layout.CondNonInjective:            false,
+	layout.CondTileDivide:              false,
+	layout.CondUpcastDivisibility:      false,
+	layout.CondLeftInverse:             false,
+	layout.CondDivideTooManyModes:      true,
+	layout.CondProductTooManyModes:     true,
+	layout.CondIndexRange:              true,
+	layout.CondTakeBounds:              true,
+	layout.CondTakeEmpty:               true,
+	layout.CondTileRank:                true,
+	layout.CondDynamicStrideComplement: true,
+	layout.CondDowncastAdjacent:        true,
+}
+
+// Findings are the findings of the code: the calls CuTe rejects at
+// compile time (CodeAlgebra errors at the call, the algebra's explanation
+// in the file's numbers, each operand bound to a name shown beside it).
+func (c *Code) Findings() []Finding {
+	if c == nil {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []Finding
+	for _, e := range c.staticErrors() {
+		out = append(out, Finding{
+			Range:    c.rangeOf(e.call.Start, e.call.End),
+			Severity: SeverityError,
+			Code:     CodeAlgebra,
+			Message:  CapMessage(c.errorMessage(e.err)),
+			Related:  c.operandBindings(e.call),
+		})
+	}
+	return out
+}
+
+// errorMessage is the algebra's explanation of a rejected call, and who
+// rejects it.
+func (c *Code) errorMessage(e *layout.Error) string {
+	msg := e.Error()
+	if strings.HasPrefix(e.Detail, e.Op+"<") {
+		msg = e.Detail + " (" + e.Condition + ")" // size<2>: ..., not size: size<2>: ...
+	}
+	if c.python {
+		return msg + "; CuTe C++'s static_assert rejects the same call at compile time"
+	}
+	return msg + "; CuTe's static_assert rejects this call at compile time"
+}
+
+// rangeOf is the grammar range of the bytes [start, end).
+func (c *Code) rangeOf(start, end int) grammar.Range {
+	return grammar.Range{Pos: c.position(start), End: c.position(end)}
+}
+
+// operandBindings are the bindings of the names a call's operands are,
+// with their values: "b = (_6):(_1)" beside "composition(a, b)".
+func (c *Code) operandBindings(n *source.Call) []Related {
+	var out []Related
+	seen := map[int]bool{}
+	for _, a := range append(append([]source.Node(nil), n.Args...), n.TArgs...) {
+		id, ok := a.(*source.Ident)
+		if !ok || id.Qualifier() != "" {
+			continue
+		}
+		i, ok := c.lookup(id.Name, id.Start)
+		if !ok || seen[i] {
+			continue
+		}
+		seen[i] = true
+		v, err := c.binding(i, 0)
+		if err != nil {
+			continue
+		}
+		b := c.File.Bindings[i]
+		out = append(out, Related{Range: c.rangeOf(b.NameAt.Start, b.NameAt.End), Message: CapMessage(b.Name + " = " + CuTePrint(v))})
+	}
+	return out
+}
+
+// codeFindings adds the findings of the file's code to the host's, in
+// source order.
+func (h *Host) codeFindings() {
+	fs := h.Code().Findings()
+	if len(fs) == 0 {
+		return
+	}
+	h.Findings = append(h.Findings, fs...)
+	sort.SliceStable(h.Findings, func(i, j int) bool {
+		return h.Findings[i].Range.Pos.Offset < h.Findings[j].Range.Pos.Offset
+	})
+}
+
+// codeError is CuTe's compile-time rejection of a call.
+type codeError struct {
+	call *source.Call
+	err  *layout.Error
+}
+
+// staticErrors are the calls of the file CuTe rejects at compile time,
+// innermost first within each expression, in source order. A call whose
+// operand is itself rejected is not reported again.
+func (c *Code) staticErrors() []codeError {
+	if c == nil {
+		return nil
+	}
+	var out []codeError
+	for _, root := range c.File.Roots {
+		c.collectErrors(root, &out)
+	}
+	return out
+}
+
+// collectErrors walks n's calls from the inside out; it reports whether an
+// error was found in n.
+func (c *Code) collectErrors(n source.Node, out *[]codeError) bool {
+	found := false
+	var children []source.Node
+	switch n := n.(type) {
+	case *source.Call:
+		if n.Recv != nil {
+			children = append(children, n.Recv)
+		}
+		children = append(children, n.TArgs...)
+		children = append(children, n.Args...)
+		for _, k := range n.Keywords {
+			children = append(children, k.Value)
+		}
+	case *source.Binary:
+		children = []source.Node{n.X, n.Y}
+	case *source.Unary:
+		children = []source.Node{n.X}
+	case *source.Tuple:
+		children = n.Elems
+	case *source.Attr:
+		children = []source.Node{n.X}
+	}
+	for _, ch := range children {
+		if ch != nil && c.collectErrors(ch, out) {
+			found = true
+		}
+	}
+	if found {
+		return true
+	}
+	if call, ok := n.(*source.Call); ok {
+		if e, ok := c.callError(call); ok {
+			*out = append(*out, codeError{call: call, err: e})
+			return true
+		}
+	}
+	return false
+}
+
+// callError is the static_assert CuTe fails at call n, if it fails one.
+func (c *Code) callError(n *source.Call) (*layout.Error, bool) {
+	if _, err := c.eval(n, nil, 0); err == nil {
+		return nil, false
+	}
+	name, operands, ok := c.operands(n)
+	if !ok {
+		return nil, false
+	}
+	static := true
+	for _, v := range operands {
+		if !knownValue(v) {
+			return nil, false
+		}
+		static = static && staticValue(v)
+	}
+	if name == "left_inverse" && !static {
+		return leftInverseDynamic(operands)
+	}
+	// followed: the algebra computes as CuTe does with these operands,
+	// run-time integers included, so its value checks are CuTe's weak
+	// divisibility conditions (checked where the integers are static).
+	followed := static || runTimeAlgebra[name] && plainIntegers(operands)
+	if !followed && !runTimeAware[name] && name != "downcast" {
+		// The algebra computes this operation on the integers alone: with
+		// a run-time one its answer says nothing of CuTe's checks.
+		return nil, false
+	}
+	_, err := layout.Apply(name, operands...)
+	var le *layout.Error
+	if err == nil || !errors.As(err, &le) || le.Kind {
+		return nil, false
+	}
+	typeCheck, isAssert := staticAssertConditions[le.Condition]
+	if !isAssert || !followed && !typeCheck {
+		return nil, false
+	}
+	if user := n.Fun.Name; user != name && le.Op == name {
+		// size<2>(L) is applied as layout<2>(L): say it as written.
+		renamed := *le
+		renamed.Op = user
+		renamed.Detail = strings.Replace(le.Detail, name+"<", user+"<", 1)
+		le = &renamed
+	}
+	return le, true
+}
+
+// operands are the operation a call names and the values it is applied to,
+// as Code.call applies them (arguments, keyword arguments, then template
+// arguments); ok is false for a call that is not one of the algebra's
+// operations on values known here.
+func (c *Code) operands(n *source.Call) (name string, vals []layout.Value, ok bool) {
+	name = n.Fun.Name
+	if n.Recv != nil || n.Braced || !c.cuteQualified(n.Fun) {
+		return "", nil, false
+	}
+	if n.Fun.Qualifier() == "" && !c.python {
+		if _, bound := c.lookup(name, n.Start); bound {
+			return "", nil, false
+		}
+	}
+	if c.python && n.Fun.Qualifier() != "" {
+		if _, bound := c.lookup(firstDotted(n.Fun.Full), n.Start); bound {
+			return "", nil, false
+		}
+	}
+	if _, known := layout.LookupOp(name); !known || name == "swizzle" {
+		return "", nil, false
+	}
+	switch {
+	case staticTypes[name], dslIntegers[name], castNames[name], tupleTypes[name], name == "make_layout_like",
+		name == "Layout", name == "Swizzle", name == "smem_ptr_flag_bits", name == "ComposedLayout",
+		name == "composition" && len(n.Args) == 3:
+		return "", nil, false
+	}
+	targs, err := c.values(n.TArgs, nil, 0)
+	if err != nil {
+		return "", nil, false
+	}
+	for i, a := range targs {
+		if t, ok := a.(layout.IntTuple); ok && t.IsLeaf() {
+			targs[i] = t.WithStatic(true)
+		}
+	}
+	args, err := c.values(n.Args, nil, 0)
+	if err != nil {
+		return "", nil, false
+	}
+	if modeQueries[name] {
+		// size<0>(L): the mode is taken first (get, or layout of a layout).
+		if len(n.Keywords) > 0 || len(args) != 1 {
+			return "", nil, false
+		}
+		if len(targs) == 0 {
+			return name, args, true
+		}
+		if _, isLayout := args[0].(layout.Layout); isLayout {
+			return "layout", append(args, targs...), true
+		}
+		return "get", append(args, targs...), true
+	}
+	if len(n.Keywords) > 0 {
+		kw, err := c.keywords(n, nil, 0)
+		if err != nil {
+			return "", nil, false
+		}
+		args = append(args, kw...)
+	}
+	return name, append(args, targs...), true
+}
+
+// knownValue reports whether v holds no unknown ("?") integer.
+func knownValue(v layout.Value) bool {
+	switch v := v.(type) {
+	case layout.IntTuple:
+		return knownTuple(v)
+	case layout.Layout:
+		return knownTuple(v.Shape) && knownTuple(v.Stride)
+	case layout.Composed:
+		return knownTuple(v.Offset) && knownTuple(v.Inner.Shape) && knownTuple(v.Inner.Stride)
+	case PointerComposed:
+		return knownTuple(v.Inner.Shape) && knownTuple(v.Inner.Stride)
+	case layout.Tiler:
+		for _, m := range v.Modes {
+			if m.Sub != nil && !knownValue(*m.Sub) || m.Sub == nil && !m.Skip && !knownValue(m.Layout) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func knownTuple(t layout.IntTuple) bool {
+	if t.IsTuple() {
+		for _, e := range t.Elems() {
+			if !knownTuple(e) {
+				return false
+			}
+		}
+		return true
+	}
+	return !t.IsUnknown()
+}
+
+// leftInverseDynamic is CuTe's static_assert that left_inverse's strides,
+// once coalesced, are all static.
+func leftInverseDynamic(operands []layout.Value) (*layout.Error, bool) {
+	if len(operands) != 1 {
+		return nil, false
+	}
+	l, ok := operands[0].(layout.Layout)
+	if !ok {
+		return nil, false
+	}
+	co, err := layout.Apply("coalesce", l)
+	if err != nil {
+		return nil, false
+	}
+	cl, ok := co.(layout.Layout)
+	if !ok || allStatic(cl.Stride) {
+		return nil, false
+	}
+	return &layout.Error{Op: "left_inverse", Condition: condLeftInverseStatic,
+		Detail: "the strides of " + CuTePrint(cl) + " (" + CuTePrint(l) + " coalesced) are not all static"}, true
+}
+
+// condLeftInverseStatic is CuTe's static_assert text in left_inverse.
+const condLeftInverseStatic = "Left inverse requires static strides."
