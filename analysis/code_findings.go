@@ -114,7 +114,8 @@ func (c *Code) operandBindings(n *source.Call) []Related {
 // codeFindings adds the findings of the file's code to the host's, in
 // source order.
 func (h *Host) codeFindings() {
-	fs := h.Code().Findings()
+	c := h.Code()
+	fs := append(c.Findings(), h.staleComments(c)...)
 	if len(fs) == 0 {
 		return
 	}

@@ -24,3 +24,11 @@ void kernel(int k) {
   auto u = logical_divide(make_layout(make_shape(k, k)), make_tile(_2{}, _2{}, _2{}));  // @nodiag (k is not known)
 }
 auto quiet = composition(a, b);  // cute-lsp: ignore[precondition] @nodiag
+// Layout comments beside code: a comment that states another layout is stale.
+auto sK = make_layout(make_shape(_8{}, _4{}));  // (_8,_4):(_4,_1)
+// @diag("(_8,_4)", "stale-comment", "the comment says (_8,_4):(_4,_1) but sK is (_8,_4):(_1,_8)") @fix("(_8,_4)", "Write")
+auto sV = make_layout(make_shape(_8{}, _4{}));  // (8,4):(1,8) @nodiag (static marks may be left out)
+// (_16,_2):(_2,_1)
+auto sQ = make_layout(make_shape(_16{}, _2{}), LayoutRight{});  // @nodiag
+// (_16,_2):(_2,_1)  @diag("(_16", "stale-comment", "sO is (_16,_2):(_1,_16)") @fix("(_16", "Write")
+auto sO = make_layout(make_shape(_16{}, _2{}));  // @inlay
