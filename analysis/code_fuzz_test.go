@@ -52,6 +52,9 @@ func fuzzCode(src string) string {
 			if ok && (cv.Start < 0 || cv.End > n || cv.Start > cv.End) {
 				return fmt.Sprintf("value at [%d,%d) outside %d bytes", cv.Start, cv.End, n)
 			}
+			if r, ok := c.Definition(off); ok && (r.Start < 0 || r.End > n || r.Start >= r.End) {
+				return fmt.Sprintf("definition at [%d,%d) outside %d bytes", r.Start, r.End, n)
+			}
 		}
 		c.Values()
 		for _, f := range c.Findings() {

@@ -461,13 +461,26 @@ func (a *Analyzed) Symbols(ctx context.Context, snap *Snapshot) []Symbol {
 func (a *Analyzed) Definition(ctx context.Context, snap *Snapshot, off int) []Span {
 	s := a.sheet(ctx, snap)
 	if s == nil {
-		return nil
+		return codeDefinition(a.host(ctx, snap), off)
 	}
 	sym := s.SymbolAt(off)
 	if sym == nil || sym.Def == nil {
 		return nil
 	}
 	return []Span{spanOf(sym.Def.Name.Range)}
+}
+
+// codeDefinition is the definition of a name in the code of a C++/CUDA or
+// Python file (h nil for other kinds).
+func codeDefinition(h *analysis.Host, off int) []Span {
+	if h == nil {
+		return nil
+	}
+	r, ok := h.Code().Definition(off)
+	if !ok {
+		return nil
+	}
+	return []Span{{Start: r.Start, End: r.End}}
 }
 
 func (a *Analyzed) References(ctx context.Context, snap *Snapshot, off int, includeDecl bool) []Span {

@@ -57,8 +57,8 @@ func prepareRename(ctx context.Context, s *Server, params []byte) (any, error) {
 		return nil, nil
 	}
 	defs := s.features.Definition(ctx, snap, off)
-	if len(defs) == 0 {
-		return nil, nil
+	if len(defs) == 0 || snap.Kind == KindCpp || snap.Kind == KindPython {
+		return nil, nil // names in code have a definition but no rename
 	}
 	word := snap.WordAt(off)
 	if word.Start == word.End {
