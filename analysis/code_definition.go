@@ -40,7 +40,11 @@ func (c *Code) Definition(off int) (source.Range, bool) {
 	if !ok {
 		return source.Range{}, false
 	}
-	return c.File.Bindings[i].NameAt, true
+	at := c.File.Bindings[i].NameAt
+	if at.End <= at.Start {
+		return source.Range{}, false // a binding the reader made without a name in the text
+	}
+	return at, true
 }
 
 // inCommentOrString reports whether off lies in a comment or a string
