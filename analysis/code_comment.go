@@ -59,7 +59,7 @@ func (h *Host) staleComments(c *Code) []Finding {
 		}
 		claimed[cl.d] = true
 		v, err := c.binding(i, 0)
-		if err != nil || !knownValue(v) {
+		if err != nil || !knownValue(v) || !c.trusted(b.Value) {
 			continue
 		}
 		stated, ok := comparable(cl.d.Value, v)

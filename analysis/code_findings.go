@@ -223,6 +223,9 @@ func (c *Code) callError(n *source.Call) (*layout.Error, bool) {
 	if !isAssert || !followed && !typeCheck {
 		return nil, false
 	}
+	if !c.trusted(n) || c.expectsFailure(n.Start) {
+		return nil, false // checked last: it walks the bindings and the lines
+	}
 	if user := n.Fun.Name; user != name && le.Op == name {
 		// size<2>(L) is applied as layout<2>(L): say it as written.
 		renamed := *le

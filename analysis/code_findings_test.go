@@ -57,6 +57,12 @@ func TestCodeStaticErrors(t *testing.T) {
 			"composition", "Shape Divisibility Condition", false},
 		{"dsl composition", "import cutlass.cute as cute\na = cute.make_layout((4, 3), stride=(3, 1))\nr = cute.composition(a, cute.make_layout(6))",
 			"cute.composition", "Shape Divisibility Condition", true},
+		// A member of a class does not shadow the file's name after the class.
+		{"class member", "auto tile = make_tile(_2{}, _2{}, _2{});\nclass C { int tile = 3; };\nauto r = logical_divide(make_layout(make_shape(_8{}, _8{})), tile);",
+			"logical_divide", "Too many modes in tiler", false},
+		// Rebinding in another function does not reach this one's name.
+		{"dsl separate functions", "import cutlass.cute as cute\ndef f():\n    tiler = (2, 2)\ndef g():\n    tiler = (2, 2, 2)\n    r = cute.logical_divide(cute.make_layout((8, 8)), tiler)",
+			"cute.logical_divide", "Too many modes in tiler", true},
 		{"dsl divide by a tiler of too many modes", "import cutlass.cute as cute\nL = cute.make_layout((8, 8))\nr = cute.logical_divide(L, (2, 2, 2))",
 			"cute.logical_divide", "Too many modes in tiler", true},
 	} {
@@ -98,6 +104,26 @@ func TestCodeNoStaticError(t *testing.T) {
 		{"coalesced first", "auto r = composition(make_layout(make_shape(_5{}, _4{})), Layout<_6>{});", false},
 		{"dsl def parameter", "import cutlass.cute as cute\ndef f(n):\n    r = cute.logical_divide(cute.make_layout((n, n)), (2, 2, 2))", true},
 		{"dsl run-time integer", "import cutlass\nimport cutlass.cute as cute\nm = cutlass.Int32(4)\nr = cute.composition(cute.make_layout((m, 3), stride=(3, 1)), cute.make_layout(6))", true},
+		// A name bound again where the reader does not follow it: the value
+		// it reads from the binding may not be the one at the use.
+		{"range-for shadows", "auto tile = make_tile(_2{}, _2{}, _2{});\nvoid f() { for (auto tile : tiles) { auto r = logical_divide(make_layout(make_shape(_8{}, _8{})), tile); } }", false},
+		{"structured binding shadows", "auto tile = make_tile(_2{}, _2{}, _2{});\nvoid f() { auto [x, tile] = foo(); auto r = logical_divide(make_layout(make_shape(_8{}, _8{})), tile); }", false},
+		{"declaration with arguments shadows", "auto tile = make_tile(_2{}, _2{}, _2{});\nvoid f() { Foo tile(3); auto r = logical_divide(make_layout(make_shape(_8{}, _8{})), tile); }", false},
+		{"declaration of a template type shadows", "auto tile = make_tile(_2{}, _2{}, _2{});\nvoid f() { std::tuple<int,int> tile; auto r = logical_divide(make_layout(make_shape(_8{}, _8{})), tile); }", false},
+		{"decltype declaration shadows", "auto tile = make_tile(_2{}, _2{}, _2{});\nvoid f() { decltype(x) tile; auto r = logical_divide(make_layout(make_shape(_8{}, _8{})), tile); }", false},
+		{"#if alternatives", "#if X\nauto tile = make_tile(_2{}, _2{});\n#else\nauto tile = make_tile(_2{}, _2{}, _2{});\n#endif\nauto r = logical_divide(make_layout(make_shape(_8{}, _8{})), tile);", false},
+		{"through a binding", "#if X\nauto tile = make_tile(_2{}, _2{});\n#else\nauto tile = make_tile(_2{}, _2{}, _2{});\n#endif\nauto t2 = tile;\nauto r = logical_divide(make_layout(make_shape(_8{}, _8{})), t2);", false},
+		{"dsl if overrides", "import cutlass.cute as cute\ntiler = (2, 2, 2)\nif c:\n    tiler = (2, 2)\nr = cute.logical_divide(cute.make_layout((8, 8)), tiler)", true},
+		{"dsl rebound later (a loop)", "import cutlass.cute as cute\ntiler = (2, 2, 2)\nfor k in ks:\n    r = cute.logical_divide(cute.make_layout((8, 8)), tiler)\n    tiler = (2, 2)", true},
+		{"dsl for target", "import cutlass.cute as cute\ntiler = (2, 2, 2)\nfor a, tiler in ts:\n    r = cute.logical_divide(cute.make_layout((8, 8)), tiler)", true},
+		{"dsl with as", "import cutlass.cute as cute\ntiler = (2, 2, 2)\nwith f() as tiler:\n    r = cute.logical_divide(cute.make_layout((8, 8)), tiler)", true},
+		{"dsl tuple target", "import cutlass.cute as cute\ntiler = (2, 2, 2)\na, tiler = f()\nr = cute.logical_divide(cute.make_layout((8, 8)), tiler)", true},
+		{"dsl augmented", "import cutlass.cute as cute\ntiler = (2, 2, 2)\ntiler += (1,)\nr = cute.logical_divide(cute.make_layout((8, 8, 8, 8)), tiler)", true},
+		{"dsl walrus", "import cutlass.cute as cute\ntiler = (2, 2, 2)\nif (tiler := (2, 2)):\n    r = cute.logical_divide(cute.make_layout((8, 8)), tiler)", true},
+		{"dsl mutated list", "import cutlass.cute as cute\ntiler = [2, 2, 2]\ntiler.pop()\nr = cute.logical_divide(cute.make_layout((8, 8)), tiler)", true},
+		{"dsl subscript assignment", "import cutlass.cute as cute\nshape = [8, 8]\nshape[0] = 6\nr = cute.composition(cute.make_layout((4, 3), stride=(3, 1)), cute.make_layout(shape[0]))", true},
+		{"dsl global", "import cutlass.cute as cute\ntiler = (2, 2, 2)\ndef f():\n    global tiler\n    tiler = (2, 2)\nf()\nr = cute.logical_divide(cute.make_layout((8, 8)), tiler)", true},
+		{"dsl expected to raise", "import cutlass.cute as cute\nimport pytest\nwith pytest.raises(Exception):\n    r = cute.logical_divide(cute.make_layout((8, 8)), (2, 2, 2))", true},
 		{"suppressed", "auto a = Layout<Shape<_4,_3>, Stride<_3,_1>>{};\nauto r = composition(a, Layout<_6>{});  // cute-lsp: ignore[precondition]", false},
 		{"suppressed on the line above", "auto a = Layout<Shape<_4,_3>, Stride<_3,_1>>{};\n// cute-lsp: ignore[precondition]\nauto r = composition(a, Layout<_6>{});", false},
 	} {

@@ -130,6 +130,10 @@ type File struct {
 	// namespace's own, unless the file says "using namespace cute" (UsesCute).
 	Foreign  []Range
 	UsesCute bool
+	// Writes are the occurrences of bound names that may bind or change
+	// them without being a Binding (writes.go): a value read through such
+	// a name may not be the one its binding gives.
+	Writes []NameRef
 }
 
 // CuteAt reports whether an unqualified name at off may be CuTe's.

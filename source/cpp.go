@@ -9,6 +9,7 @@ func ReadCpp(src []byte) *File {
 	r.p = parser{src: src, str: r.str, toks: r.toks, cpp: true, templates: r.templateNames()}
 	r.match = matchBrackets(r.p)
 	r.read()
+	r.f.Writes = r.cppWrites()
 	return &r.f
 }
 
