@@ -214,4 +214,9 @@ func checkRanges(t *testing.T, src string, f *File) {
 			t.Errorf("binding %+v outside %d bytes", b, len(src))
 		}
 	}
+	for _, w := range f.Writes {
+		if w.At.Start < 0 || w.At.End > len(src) || w.At.Start >= w.At.End || src[w.At.Start:w.At.End] != w.Name {
+			t.Errorf("write %+v is not its name in the text", w)
+		}
+	}
 }
