@@ -35,6 +35,7 @@ type Code struct {
 	writes    map[string][]source.Range
 	trustMemo map[int]bool
 	raising   []source.Range
+	fromCute  map[string]bool // Python: the names imported from CuTe's modules
 	// mu guards memo and lines: an editor's requests on one snapshot
 	// (hover, inlay hints) may run at once.
 	mu sync.Mutex

@@ -50,7 +50,7 @@ func (h *Host) staleComments(c *Code) []Finding {
 	var out []Finding
 	claimed := map[*Descriptor]bool{}
 	for i, b := range c.File.Bindings {
-		if b.Value == nil || b.Template || b.Unknown || b.NameAt.End <= b.NameAt.Start {
+		if b.Value == nil || b.Template || b.Unknown || b.NameAt.End <= b.NameAt.Start || c.File.DisabledAt(b.NameAt.Start) {
 			continue
 		}
 		cl, ok := c.bindingComment(b, byLine)

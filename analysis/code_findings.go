@@ -223,8 +223,8 @@ func (c *Code) callError(n *source.Call) (*layout.Error, bool) {
 	if !isAssert || !followed && !typeCheck {
 		return nil, false
 	}
-	if !c.trusted(n) || c.expectsFailure(n.Start) {
-		return nil, false // checked last: it walks the bindings and the lines
+	if c.File.DisabledAt(n.Start) || !c.trusted(n) || c.expectsFailure(n.Start) || !c.importedFromCute(n.Fun) {
+		return nil, false // checked last: they walk the bindings and the lines
 	}
 	if user := n.Fun.Name; user != name && le.Op == name {
 		// size<2>(L) is applied as layout<2>(L): say it as written.

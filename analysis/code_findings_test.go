@@ -63,6 +63,8 @@ func TestCodeStaticErrors(t *testing.T) {
 		// Rebinding in another function does not reach this one's name.
 		{"dsl separate functions", "import cutlass.cute as cute\ndef f():\n    tiler = (2, 2)\ndef g():\n    tiler = (2, 2, 2)\n    r = cute.logical_divide(cute.make_layout((8, 8)), tiler)",
 			"cute.logical_divide", "Too many modes in tiler", true},
+		{"dsl name imported from cute", "from cutlass.cute import make_layout, logical_divide\nr = logical_divide(make_layout((8, 8)), (2, 2, 2))",
+			"logical_divide", "Too many modes in tiler", true},
 		{"dsl divide by a tiler of too many modes", "import cutlass.cute as cute\nL = cute.make_layout((8, 8))\nr = cute.logical_divide(L, (2, 2, 2))",
 			"cute.logical_divide", "Too many modes in tiler", true},
 	} {
@@ -124,6 +126,10 @@ func TestCodeNoStaticError(t *testing.T) {
 		{"dsl subscript assignment", "import cutlass.cute as cute\nshape = [8, 8]\nshape[0] = 6\nr = cute.composition(cute.make_layout((4, 3), stride=(3, 1)), cute.make_layout(shape[0]))", true},
 		{"dsl global", "import cutlass.cute as cute\ntiler = (2, 2, 2)\ndef f():\n    global tiler\n    tiler = (2, 2)\nf()\nr = cute.logical_divide(cute.make_layout((8, 8)), tiler)", true},
 		{"dsl expected to raise", "import cutlass.cute as cute\nimport pytest\nwith pytest.raises(Exception):\n    r = cute.logical_divide(cute.make_layout((8, 8)), (2, 2, 2))", true},
+		{"dsl name not imported from cute", "import cutlass.cute as cute\nfrom mylib import logical_divide\nr = logical_divide(cute.make_layout((8, 8)), (2, 2, 2))", true},
+		{"dsl operand from a name not imported from cute", "import cutlass.cute as cute\nfrom mylib import make_layout\nr = cute.logical_divide(make_layout((8, 8)), (2, 2, 2))", true},
+		{"#if 0", "#if 0\nauto r = logical_divide(Layout<Shape<_4,_4>>{}, make_tile(_2{}, _2{}, _2{}));\n#endif", false},
+		{"#else of #if 1", "#if 1\nauto r = logical_divide(Layout<Shape<_4,_4>>{}, make_tile(_2{}, _2{}));\n#else\nauto r = logical_divide(Layout<Shape<_4,_4>>{}, make_tile(_2{}, _2{}, _2{}));\n#endif", false},
 		{"suppressed", "auto a = Layout<Shape<_4,_3>, Stride<_3,_1>>{};\nauto r = composition(a, Layout<_6>{});  // cute-lsp: ignore[precondition]", false},
 		{"suppressed on the line above", "auto a = Layout<Shape<_4,_3>, Stride<_3,_1>>{};\n// cute-lsp: ignore[precondition]\nauto r = composition(a, Layout<_6>{});", false},
 	} {

@@ -37,6 +37,11 @@ func (c *Code) trustedFrom(n source.Node, seen map[int]bool, depth int) bool {
 	}
 	ok := true
 	source.Inspect(n, func(x source.Node) bool {
+		if call, isCall := x.(*source.Call); isCall && call.Recv == nil && !castNames[call.Fun.Name] && !c.importedFromCute(call.Fun) {
+			if _, bound := c.lookup(call.Fun.Name, call.Start); !bound {
+				ok = false // make_layout(...) in Python without an import from CuTe: maybe the file's own
+			}
+		}
 		id, isIdent := x.(*source.Ident)
 		if !ok || !isIdent {
 			return ok
@@ -179,4 +184,40 @@ func indentOf(line []byte) int {
 		n++
 	}
 	return n
+}
+
+// importedFromCute reports whether a called name is CuTe's for certain: in
+// C++ always (the reader already left out other namespaces); in Python a
+// dotted name (cute.logical_divide, checked by the reader against the
+// modules imported as CuTe's) or a name the file imports from a CuTe
+// module ("from cutlass.cute import logical_divide", or "*"): a bare
+// logical_divide may be the file's own function.
+func (c *Code) importedFromCute(fun *source.Ident) bool {
+	if !c.python || fun.Qualifier() != "" {
+		return true
+	}
+	if c.fromCute == nil {
+		c.fromCute = cuteImports(c.src)
+	}
+	return c.fromCute[fun.Name] || c.fromCute["*"]
+}
+
+// cuteImports are the names a Python file imports from a module whose
+// name ends in "cute" under their own names (and "*" for a star import).
+func cuteImports(src []byte) map[string]bool {
+	out := map[string]bool{}
+	for _, line := range strings.Split(string(src), "\n") {
+		fields := strings.Fields(line)
+		if len(fields) < 4 || fields[0] != "from" || !strings.HasSuffix(fields[1], "cute") || fields[2] != "import" {
+			continue
+		}
+		list := strings.Trim(strings.Join(fields[3:], " "), "()\\ ")
+		for _, item := range strings.Split(list, ",") {
+			words := strings.Fields(item)
+			if len(words) == 1 || len(words) == 3 && words[1] == "as" && words[2] == words[0] {
+				out[words[0]] = true
+			}
+		}
+	}
+	return out
 }

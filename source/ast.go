@@ -134,6 +134,19 @@ type File struct {
 	// them without being a Binding (writes.go): a value read through such
 	// a name may not be the one its binding gives.
 	Writes []NameRef
+	// Disabled are the stretches of C++ that no build compiles ("#if 0"
+	// bodies, the #else of "#if 1"; preprocessor.go).
+	Disabled []Range
+}
+
+// DisabledAt reports whether off lies in code no build compiles.
+func (f *File) DisabledAt(off int) bool {
+	for _, r := range f.Disabled {
+		if r.Start <= off && off < r.End {
+			return true
+		}
+	}
+	return false
 }
 
 // CuteAt reports whether an unqualified name at off may be CuTe's.

@@ -17,6 +17,7 @@ func ReadCpp(src []byte) *File {
 		}
 	}
 	r.f.Writes = r.cppWrites()
+	r.f.Disabled = disabledRegions(src)
 	return &r.f
 }
 
