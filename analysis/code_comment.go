@@ -67,19 +67,20 @@ func (h *Host) staleComments(c *Code) []Finding {
 			continue
 		}
 		written := string(h.Src[cl.d.Range.Pos.Offset:cl.d.Range.End.Offset])
-		fix := CuTePrint(v)
-		if !strings.Contains(written, "_") {
-			fix = unmarkedPrint(v) // the comment writes no static marks: keep its style
-		}
-		out = append(out, Finding{
+		// The comment writes no static marks: the fix keeps its style.
+		marks := strings.Contains(written, "_")
+		f := Finding{
 			Range:    cl.d.Range,
 			Severity: SeverityWarning,
 			Code:     CodeStaleComment,
-			Message:  CapMessage("the comment says " + written + " but " + b.Name + " is " + CuTePrint(v) + " (as CuTe prints it)"),
-			Related:  []Related{{Range: c.rangeOf(b.NameAt.Start, b.NameAt.End), Message: CapMessage(b.Name + " = " + CuTePrint(v))}},
-			Fixes: []Fix{{Title: "Write " + capTitle(fix) + " (the value of " + b.Name + ")",
-				Edits: []Edit{{Range: cl.d.Range, NewText: fix}}}},
-		})
+			Message:  CapMessage("the comment says " + written + " but " + b.Name + " is " + showCode(v) + " (as CuTe prints it)"),
+			Related:  []Related{{Range: c.rangeOf(b.NameAt.Start, b.NameAt.End), Message: b.Name + " = " + showCode(v)}},
+		}
+		if fix, ok := editText(v, marks); ok {
+			f.Fixes = []Fix{{Title: "Write " + layout.FormatLimited(v, marks, ShowDetailBytes).String() + " (the value of " + b.Name + ")",
+				Edits: []Edit{{Range: cl.d.Range, NewText: fix}}}}
+		}
+		out = append(out, f)
 	}
 	return out
 }
@@ -220,23 +221,4 @@ func unwrapped(t layout.IntTuple) layout.IntTuple {
 		out[i] = unwrapped(e)
 	}
 	return layout.Tup(out...)
-}
-
-// unmarkedPrint is v as CuTe prints it, without static marks.
-func unmarkedPrint(v layout.Value) string {
-	switch v := v.(type) {
-	case layout.Layout:
-		return v.Format(false)
-	case layout.Composed:
-		return v.Format(false)
-	}
-	return CuTePrint(v)
-}
-
-// capTitle cuts a value shown in a fix's title to 120 bytes.
-func capTitle(s string) string {
-	if len(s) <= 120 {
-		return s
-	}
-	return s[:119] + "…"
 }

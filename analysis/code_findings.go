@@ -81,6 +81,16 @@ func (c *Code) errorMessage(e *layout.Error) string {
 	return msg + "; CuTe's static_assert rejects this call at compile time"
 }
 
+// showCode is a value of code as CuTe prints it, cut to ShowDetailBytes
+// (a value may hold a million leaves).
+func showCode(v layout.Value) string {
+	switch v.(type) {
+	case layout.IntTuple, layout.Layout, layout.Composed:
+		return ShowStatic(v, ShowDetailBytes)
+	}
+	return CapMessage(CuTePrint(v))
+}
+
 // rangeOf is the grammar range of the bytes [start, end).
 func (c *Code) rangeOf(start, end int) grammar.Range {
 	return grammar.Range{Pos: c.position(start), End: c.position(end)}
@@ -106,7 +116,7 @@ func (c *Code) operandBindings(n *source.Call) []Related {
 			continue
 		}
 		b := c.File.Bindings[i]
-		out = append(out, Related{Range: c.rangeOf(b.NameAt.Start, b.NameAt.End), Message: CapMessage(b.Name + " = " + CuTePrint(v))})
+		out = append(out, Related{Range: c.rangeOf(b.NameAt.Start, b.NameAt.End), Message: b.Name + " = " + showCode(v)})
 	}
 	return out
 }
@@ -352,7 +362,7 @@ func leftInverseDynamic(operands []layout.Value) (*layout.Error, bool) {
 		return nil, false
 	}
 	return &layout.Error{Op: "left_inverse", Condition: condLeftInverseStatic,
-		Detail: "the strides of " + CuTePrint(cl) + " (" + CuTePrint(l) + " coalesced) are not all static"}, true
+		Detail: "the strides of " + showCode(cl) + " (" + showCode(l) + " coalesced) are not all static"}, true
 }
 
 // condLeftInverseStatic is CuTe's static_assert text in left_inverse.
