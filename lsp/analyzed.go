@@ -382,14 +382,17 @@ func assertHover(s *analysis.Sheet, off int) (Hover, bool) {
 	return Hover{Span: spanOf(as.Range), Markdown: md}, true
 }
 
-// CodeActions are the sheet's rewrites of the value at the span's start.
+// CodeActions are the sheet's rewrites of the value at the span's start
+// (in C++/Python code, the code's: analysis.Code.Refactors).
 func (a *Analyzed) CodeActions(ctx context.Context, snap *Snapshot, _ Config, span Span) []Action {
-	s := a.sheet(ctx, snap)
-	if s == nil {
-		return nil
+	var refactors []analysis.Refactor
+	if s := a.sheet(ctx, snap); s != nil {
+		refactors = s.Refactors(span.Start)
+	} else if h := a.host(ctx, snap); h != nil {
+		refactors = h.Code().Refactors(span.Start)
 	}
 	var out []Action
-	for _, r := range s.Refactors(span.Start) {
+	for _, r := range refactors {
 		out = append(out, Action{Title: r.Title, Kind: r.Kind, Edits: editsOf(r.Edits)})
 	}
 	return out
