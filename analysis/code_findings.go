@@ -3,6 +3,7 @@ package analysis
 import (
 	"errors"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/cute-lsp/cute-lsp/grammar"
@@ -213,7 +214,12 @@ func (c *Code) callError(n *source.Call) (*layout.Error, bool) {
 		static = static && staticValue(v)
 	}
 	if name == "left_inverse" && !static {
-		return leftInverseDynamic(operands)
+		e, ok := leftInverseDynamic(operands)
+		return c.confirmed(n, e, ok)
+	}
+	if name == "upcast" && !static {
+		e, ok := upcastStaticStrides(operands)
+		return c.confirmed(n, e, ok)
 	}
 	// followed: the algebra computes as CuTe does with these operands,
 	// run-time integers included, so its value checks are CuTe's weak
@@ -233,8 +239,8 @@ func (c *Code) callError(n *source.Call) (*layout.Error, bool) {
 	if !isAssert || !followed && !typeCheck {
 		return nil, false
 	}
-	if c.File.DisabledAt(n.Start) || !c.trusted(n) || c.expectsFailure(n.Start) || !c.importedFromCute(n.Fun) {
-		return nil, false // checked last: they walk the bindings and the lines
+	if !c.certain(n) {
+		return nil, false
 	}
 	if user := n.Fun.Name; user != name && le.Op == name {
 		// size<2>(L) is applied as layout<2>(L): say it as written.
@@ -244,6 +250,22 @@ func (c *Code) callError(n *source.Call) (*layout.Error, bool) {
 		le = &renamed
 	}
 	return le, true
+}
+
+// certain reports whether an error at call n would be certain: compiled
+// code, names read with their bindings' values, a CuTe function, not a
+// test expecting the failure. Checked once the algebra has rejected the
+// call: it walks the bindings and the lines.
+func (c *Code) certain(n *source.Call) bool {
+	return !c.File.DisabledAt(n.Start) && c.trusted(n) && !c.expectsFailure(n.Start) && c.importedFromCute(n.Fun)
+}
+
+// confirmed is e, an error found at n by a check of its own, when it is certain.
+func (c *Code) confirmed(n *source.Call, e *layout.Error, ok bool) (*layout.Error, bool) {
+	if !ok || !c.certain(n) {
+		return nil, false
+	}
+	return e, true
 }
 
 // operands are the operation a call names and the values it is applied to,
@@ -363,6 +385,39 @@ func leftInverseDynamic(operands []layout.Value) (*layout.Error, bool) {
 	}
 	return &layout.Error{Op: "left_inverse", Condition: condLeftInverseStatic,
 		Detail: "the strides of " + showCode(cl) + " (" + showCode(l) + " coalesced) are not all static"}, true
+}
+
+// upcastStaticStrides is CuTe's static_assert in upcast<N> on each mode
+// of a layout whose stride is static (and not 0): the stride and N divide
+// one another. Modes of run-time stride are not checked at compile time.
+func upcastStaticStrides(operands []layout.Value) (*layout.Error, bool) {
+	if len(operands) != 2 {
+		return nil, false
+	}
+	l, ok := operands[0].(layout.Layout)
+	n, ok2 := operands[1].(layout.IntTuple)
+	if !ok || !ok2 || !n.IsLeaf() || !n.IsStatic() || n.Value() <= 0 || !plainTuple(l.Stride) {
+		return nil, false
+	}
+	var failing *layout.IntTuple
+	var walk func(d layout.IntTuple)
+	walk = func(d layout.IntTuple) {
+		switch {
+		case failing != nil:
+		case d.IsTuple():
+			for _, e := range d.Elems() {
+				walk(e)
+			}
+		case d.IsStatic() && d.Value() != 0 && d.Value()%n.Value() != 0 && n.Value()%d.Value() != 0:
+			failing = &d
+		}
+	}
+	walk(l.Stride)
+	if failing == nil {
+		return nil, false
+	}
+	return &layout.Error{Op: "upcast", Condition: layout.CondUpcastDivisibility,
+		Detail: "stride " + strconv.FormatInt(failing.Value(), 10) + " and N = " + strconv.FormatInt(n.Value(), 10) + ": neither divides the other"}, true
 }
 
 // condLeftInverseStatic is CuTe's static_assert text in left_inverse.

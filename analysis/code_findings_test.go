@@ -47,6 +47,8 @@ func TestCodeStaticErrors(t *testing.T) {
 		{"take out of bounds", "auto r = take<1,4>(Layout<Shape<_4,_8>>{});", "take<1,4>", "take: range out of bounds", false},
 		{"upcast divisibility", "auto r = upcast<4>(Layout<Shape<_4,_8>, Stride<_6,_1>>{});", "upcast<4>", "Divisibility condition", false},
 		{"downcast without stride 1", "auto r = downcast<2>(Layout<Shape<_4,_8>, Stride<_8,_2>>{});", "downcast<2>", "Downcast requires adjacent elements", false},
+		// upcast checks each static stride at compile time, whatever the others are.
+		{"upcast of a static stride beside run-time ones", "int ld = 64;\nauto r = upcast<2>(make_layout(make_shape(_4{}, _8{}), make_stride(_5{}, ld)));", "upcast<2>", "stride 5 and N = 2: neither divides the other (Divisibility condition)", false},
 		{"left inverse of run-time strides", "int ld = 64;\nauto r = left_inverse(make_layout(make_shape(_4{}, _8{}), make_stride(ld, _1{})));",
 			"left_inverse", "Left inverse requires static strides.", false},
 		{"dynamic-stride complement", "int ld = 64;\nauto r = complement(make_layout(make_shape(_4{}, _8{}), make_stride(ld, _1{})), 1024);",
