@@ -224,7 +224,7 @@ func (c *Code) callError(n *source.Call) (*layout.Error, bool) {
 	// followed: the algebra computes as CuTe does with these operands,
 	// run-time integers included, so its value checks are CuTe's weak
 	// divisibility conditions (checked where the integers are static).
-	followed := static || runTimeAlgebra[name] && plainIntegers(operands)
+	followed := static || runTimeAlgebra[name] && plainIntegers(operands) || name == "tile_to_shape" && tileToShapeFollowed(operands)
 	if !followed && !runTimeAware[name] && name != "downcast" {
 		// The algebra computes this operation on the integers alone: with
 		// a run-time one its answer says nothing of CuTe's checks.
@@ -237,6 +237,11 @@ func (c *Code) callError(n *source.Call) (*layout.Error, bool) {
 	}
 	typeCheck, isAssert := staticAssertConditions[le.Condition]
 	if !isAssert || !followed && !typeCheck {
+		return nil, false
+	}
+	if le.Condition == layout.CondTileDivide && !static {
+		// CuTe checks the division only when the whole target shape is
+		// static; the algebra checks each mode whose sizes are.
 		return nil, false
 	}
 	if !c.certain(n) {
@@ -330,6 +335,26 @@ func (c *Code) operands(n *source.Call) (name string, vals []layout.Value, ok bo
 		args = append(args, kw...)
 	}
 	return name, append(args, targs...), true
+}
+
+// tileToShapeFollowed reports whether tile_to_shape's operands are ones
+// the algebra builds as CuTe does with run-time integers (layout.TileToShape
+// rounds run-time repetition counts up as CuTe's ceil_div does, then takes
+// the run-time paths of make_ordered_layout and blocked_product): a plain
+// layout, a plain target shape, and an order that is a tag or plain.
+func tileToShapeFollowed(operands []layout.Value) bool {
+	if len(operands) < 2 || len(operands) > 3 || !plainIntegers(operands[:2]) {
+		return false
+	}
+	if _, ok := operands[0].(layout.Layout); !ok {
+		return false
+	}
+	if len(operands) == 3 {
+		if _, isTag := operands[2].(layout.Tag); !isTag && !plainIntegers(operands[2:]) {
+			return false
+		}
+	}
+	return true
 }
 
 // knownValue reports whether v holds no unknown ("?") integer.

@@ -49,6 +49,10 @@ func TestCodeStaticErrors(t *testing.T) {
 		{"downcast without stride 1", "auto r = downcast<2>(Layout<Shape<_4,_8>, Stride<_8,_2>>{});", "downcast<2>", "Downcast requires adjacent elements", false},
 		// upcast checks each static stride at compile time, whatever the others are.
 		{"upcast of a static stride beside run-time ones", "int ld = 64;\nauto r = upcast<2>(make_layout(make_shape(_4{}, _8{}), make_stride(_5{}, ld)));", "upcast<2>", "stride 5 and N = 2: neither divides the other (Divisibility condition)", false},
+		// tile_to_shape with a run-time target: CuTe skips its division check
+		// but blocked_product's complement still checks the static strides.
+		{"tile_to_shape with a run-time target", "auto atom = make_layout(Shape<_4,Int<4>>{}, Stride<_4,_8>{});\nint m = 14;\nauto sA = tile_to_shape(atom, make_shape(_16{}, m));",
+			"tile_to_shape", "Non-injective Layout detected in complement.", false},
 		{"left inverse of run-time strides", "int ld = 64;\nauto r = left_inverse(make_layout(make_shape(_4{}, _8{}), make_stride(ld, _1{})));",
 			"left_inverse", "Left inverse requires static strides.", false},
 		{"dynamic-stride complement", "int ld = 64;\nauto r = complement(make_layout(make_shape(_4{}, _8{}), make_stride(ld, _1{})), 1024);",
@@ -98,6 +102,8 @@ func TestCodeNoStaticError(t *testing.T) {
 		{"run-time shapes", "int m = 4;\nauto a = make_layout(make_shape(m, 3), make_stride(3, 1));\nauto r = composition(a, Layout<_6>{});", false},
 		{"run-time upcast stride", "int ld = 6;\nauto r = upcast<4>(make_layout(make_shape(_4{}, _8{}), make_stride(ld, _1{})));", false},
 		{"run-time tile_to_shape target", "int n = 12;\nauto r = tile_to_shape(Layout<Shape<_8,_8>>{}, make_shape(_64{}, n));", false},
+		// CuTe checks tile_to_shape's division only when the whole target is static.
+		{"tile_to_shape division beside a run-time mode", "int n = 12;\nauto r = tile_to_shape(Layout<Shape<_8,_8>>{}, make_shape(_12{}, n));", false},
 		{"template parameter", "template <int N>\nvoid f() { auto r = composition(Layout<Shape<Int<N>,_3>, Stride<_3,_1>>{}, Layout<_6>{}); }", false},
 		{"function parameter", "void f(int n) { auto r = logical_divide(make_layout(make_shape(n, n)), make_tile(_2{}, _2{}, _2{})); }", false},
 		{"name bound elsewhere", "auto r = composition(SmemLayoutAtom{}, Layout<_6>{});", false},
