@@ -131,6 +131,7 @@ func TestCodeNoStaticError(t *testing.T) {
 		{"dsl augmented", "import cutlass.cute as cute\ntiler = (2, 2, 2)\ntiler += (1,)\nr = cute.logical_divide(cute.make_layout((8, 8, 8, 8)), tiler)", true},
 		{"dsl walrus", "import cutlass.cute as cute\ntiler = (2, 2, 2)\nif (tiler := (2, 2)):\n    r = cute.logical_divide(cute.make_layout((8, 8)), tiler)", true},
 		{"dsl mutated list", "import cutlass.cute as cute\ntiler = [2, 2, 2]\ntiler.pop()\nr = cute.logical_divide(cute.make_layout((8, 8)), tiler)", true},
+		{"dsl list passed to a function", "import cutlass.cute as cute\ntiler = [2, 2, 2]\ntrim(tiler)\nr = cute.logical_divide(cute.make_layout((8, 8)), tiler)", true},
 		{"dsl subscript assignment", "import cutlass.cute as cute\nshape = [8, 8]\nshape[0] = 6\nr = cute.composition(cute.make_layout((4, 3), stride=(3, 1)), cute.make_layout(shape[0]))", true},
 		{"dsl global", "import cutlass.cute as cute\ntiler = (2, 2, 2)\ndef f():\n    global tiler\n    tiler = (2, 2)\nf()\nr = cute.logical_divide(cute.make_layout((8, 8)), tiler)", true},
 		{"dsl expected to raise", "import cutlass.cute as cute\nimport pytest\nwith pytest.raises(Exception):\n    r = cute.logical_divide(cute.make_layout((8, 8)), (2, 2, 2))", true},

@@ -79,12 +79,20 @@ func (c *Code) valueTrusted(i int, seen map[int]bool, depth int) bool {
 		return t
 	}
 	v := c.File.Bindings[i].Value
-	t := v == nil || c.trustedFrom(v, seen, depth+1)
+	t := v == nil || !c.pythonList(v) && c.trustedFrom(v, seen, depth+1)
 	if c.trustMemo == nil {
 		c.trustMemo = map[int]bool{}
 	}
 	c.trustMemo[i] = t
 	return t
+}
+
+// pythonList reports whether n is a Python list display ([2, 2]): a
+// list may be changed by any function it is passed to.
+func (c *Code) pythonList(n source.Node) bool {
+	start, _ := n.Span()
+	_, isTuple := n.(*source.Tuple)
+	return c.python && isTuple && start < len(c.src) && c.src[start] == '['
 }
 
 // bindingTrusted reports whether binding i's value is the value of its
