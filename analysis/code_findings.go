@@ -24,8 +24,15 @@ import (
 // static_asserts whatever the values, and are reported once the operands
 // are known.
 //
+// Where the algebra follows CuTe's run-time paths (composition, complement,
+// the divides and products, tile_to_shape with plain integers), its value
+// checks are CuTe's weak checks on the static integers met, and count too;
+// upcast<N>'s per-mode check of static strides is made here on its own.
+//
 // Code this evaluator does not follow has no value and so no finding: a
-// missed error, never a false one.
+// missed error, never a false one. Nor does code whose names the reader
+// may resolve wrongly, code no build compiles, a Python name not imported
+// from CuTe, or a test expecting the failure (certain, code_trust.go).
 
 // staticAssertConditions are the conditions of CuTe's static_asserts that
 // the algebra reports, each with whether CuTe's check reads only the types
@@ -102,7 +109,11 @@ func (c *Code) rangeOf(start, end int) grammar.Range {
 func (c *Code) operandBindings(n *source.Call) []Related {
 	var out []Related
 	seen := map[int]bool{}
-	for _, a := range append(append([]source.Node(nil), n.Args...), n.TArgs...) {
+	operands := append(append([]source.Node(nil), n.Args...), n.TArgs...)
+	for _, k := range n.Keywords {
+		operands = append(operands, k.Value)
+	}
+	for _, a := range operands {
 		id, ok := a.(*source.Ident)
 		if !ok || id.Qualifier() != "" {
 			continue
