@@ -137,6 +137,7 @@ func TestCodeNoStaticError(t *testing.T) {
 		{"dsl expected to raise", "import cutlass.cute as cute\nimport pytest\nwith pytest.raises(Exception):\n    r = cute.logical_divide(cute.make_layout((8, 8)), (2, 2, 2))", true},
 		{"dsl name not imported from cute", "import cutlass.cute as cute\nfrom mylib import logical_divide\nr = logical_divide(cute.make_layout((8, 8)), (2, 2, 2))", true},
 		{"dsl operand from a name not imported from cute", "import cutlass.cute as cute\nfrom mylib import make_layout\nr = cute.logical_divide(make_layout((8, 8)), (2, 2, 2))", true},
+		{"if constexpr branch", "template <int N> void f() {\n  if constexpr (N == 3) { auto r = logical_divide(Layout<Shape<_4,_4>>{}, make_tile(_2{}, _2{}, _2{})); }\n}", false},
 		{"#if 0", "#if 0\nauto r = logical_divide(Layout<Shape<_4,_4>>{}, make_tile(_2{}, _2{}, _2{}));\n#endif", false},
 		{"#else of #if 1", "#if 1\nauto r = logical_divide(Layout<Shape<_4,_4>>{}, make_tile(_2{}, _2{}));\n#else\nauto r = logical_divide(Layout<Shape<_4,_4>>{}, make_tile(_2{}, _2{}, _2{}));\n#endif", false},
 		{"suppressed", "auto a = Layout<Shape<_4,_3>, Stride<_3,_1>>{};\nauto r = composition(a, Layout<_6>{});  // cute-lsp: ignore[precondition]", false},

@@ -134,12 +134,14 @@ type File struct {
 	// them without being a Binding (writes.go): a value read through such
 	// a name may not be the one its binding gives.
 	Writes []NameRef
-	// Disabled are the stretches of C++ that no build compiles ("#if 0"
-	// bodies, the #else of "#if 1"; preprocessor.go).
+	// Disabled are the stretches of C++ that a build may not compile: "#if
+	// 0" bodies and the #else of "#if 1" (preprocessor.go), and the
+	// branches of "if constexpr", which a template's instantiations may
+	// all discard (branches.go).
 	Disabled []Range
 }
 
-// DisabledAt reports whether off lies in code no build compiles.
+// DisabledAt reports whether off lies in code a build may not compile.
 func (f *File) DisabledAt(off int) bool {
 	for _, r := range f.Disabled {
 		if r.Start <= off && off < r.End {

@@ -17,7 +17,7 @@ func ReadCpp(src []byte) *File {
 		}
 	}
 	r.f.Writes = r.cppWrites()
-	r.f.Disabled = disabledRegions(src)
+	r.f.Disabled = append(disabledRegions(src), r.constexprBranches()...)
 	return &r.f
 }
 

@@ -41,6 +41,7 @@ func FuzzReadCpp(f *testing.F) {
 	f.Add("auto s = R\"d(make_layout)d\"; // make_layout(\n#define X(a) \\\n a\nLayout<Shape<_8>> x{};\n")
 	f.Add("void f(int m) { auto a = composition(Swizzle<3,4,3>{}, make_layout(m)); }")
 	f.Add("auto x = make_tile(_2{});\nvoid f() { for (auto& x : xs) {} auto [y, x] = g(); Foo x(3); decltype(a) x; }")
+	f.Add("#if 0\nx\n#elif 1\ny\n#else\nz\n#endif\ntemplate <int N> void f() { if constexpr (N) a; else if (b) { c; } else if constexpr (d) e; }")
 	f.Fuzz(func(t *testing.T, src string) { fuzzRead(t, src, ReadCpp) })
 }
 

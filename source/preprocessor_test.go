@@ -51,3 +51,32 @@ d7`
 		t.Errorf("disabled lines %q, want %q", got, want)
 	}
 }
+
+// TestConstexprBranches: every branch of an "if constexpr" chain, braced
+// or not, and nothing after it.
+func TestConstexprBranches(t *testing.T) {
+	src := `template <int N> void f() {
+  if constexpr (N == 1) {
+    d1;
+  } else if constexpr (N == 2) {
+    d2;
+  } else {
+    d3;
+  }
+  a1;
+  if constexpr (N == 3) d4;
+  else d5;
+  a2;
+  if (N == 4) { a3; }
+}`
+	f := ReadCpp([]byte(src))
+	var disabled []string
+	for _, w := range []string{"d1", "d2", "d3", "d4", "d5", "a1", "a2", "a3"} {
+		if f.DisabledAt(strings.Index(src, w)) {
+			disabled = append(disabled, w)
+		}
+	}
+	if got, want := strings.Join(disabled, " "), "d1 d2 d3 d4 d5"; got != want {
+		t.Errorf("in branches: %q, want %q", got, want)
+	}
+}
