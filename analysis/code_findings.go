@@ -210,9 +210,9 @@ func (c *Code) collectErrors(n source.Node, out *[]codeError) bool {
 
 // callError is the static_assert CuTe fails at call n, if it fails one.
 func (c *Code) callError(n *source.Call) (*layout.Error, bool) {
-	if _, err := c.eval(n, nil, 0); err == nil {
-		return nil, false
-	}
+	// The algebra's answer on the operands is the call's: no evaluation of
+	// the call itself first (Code.call applies the same operation to the
+	// same operands, or has no value).
 	name, operands, ok := c.operands(n)
 	if !ok {
 		return nil, false
@@ -290,8 +290,8 @@ func (c *Code) confirmed(n *source.Call, e *layout.Error, ok bool) (*layout.Erro
 // operations on values known here.
 func (c *Code) operands(n *source.Call) (name string, vals []layout.Value, ok bool) {
 	name = n.Fun.Name
-	if n.Recv != nil || n.Braced || !c.cuteQualified(n.Fun) {
-		return "", nil, false
+	if _, known := layout.LookupOp(name); !known || n.Recv != nil || n.Braced || !c.cuteQualified(n.Fun) {
+		return "", nil, false // checked first: most calls of a kernel are none of the algebra's
 	}
 	if n.Fun.Qualifier() == "" && !c.python {
 		if _, bound := c.lookup(name, n.Start); bound {
