@@ -30,6 +30,12 @@ type Code struct {
 	memo   map[int]codeResult
 	byName map[string][]int // binding indices by name, in source order
 	lines  *lineIndex       // made on first use
+	// code_trust.go, made on first use: File.Writes by name, whether each
+	// binding's value reads only trusted names, the "with ... raises" blocks.
+	writes    map[string][]source.Range
+	trustMemo map[int]bool
+	raising   []source.Range
+	fromCute  map[string]bool // Python: the names imported from CuTe's modules
 	// mu guards memo and lines: an editor's requests on one snapshot
 	// (hover, inlay hints) may run at once.
 	mu sync.Mutex

@@ -14,6 +14,10 @@ func FuzzCode(f *testing.F) {
 	f.Add("template <int N>\nusing X = Layout<Shape<Int<N/8>,_2>>;\nusing Y = X<64>;\nauto z = tile_to_shape(Y{}, Shape<_64,_64>{});\n")
 	f.Add("import cutlass.cute as cute\nL = cute.make_layout((4, 8), stride=(8, 1))\nn = cute.size(L, mode=[0])\n")
 	f.Add("auto a = make_layout(Shape<Int<1000000>, Int<1000000>, Int<1000000>>{});\nauto b = cosize(a) * cosize(a);\n")
+	// Calls CuTe rejects (findings) and a layout comment beside its binding.
+	f.Add("auto a = Layout<Shape<_4,_3>, Stride<_3,_1>>{};\nauto r = logical_divide(composition(a, Layout<_6>{}), make_tile(_2{}, _2{}, _2{}));\nauto n = size<3>(a);  // (_4,_3):(_3,_1)\n")
+	f.Add("auto a = Layout<Shape<_8,Shape<_2,_2>>, Stride<_4,Stride<_1,_32>>>{};\nusing T = decltype(cute::make_layout(make_shape(_11{}, _4{})));  \r\nusing U = Layout<_8, _m1>;\n")
+	f.Add("import cutlass.cute as cute\nL = cute.make_layout((8, 8))  # (8,8):(8,1)\nr = cute.logical_divide(L, (2, 2, 2))\nc = cute.complement(cute.make_layout((2, 4), stride=(2, 1)), 16)\n")
 	f.Fuzz(func(t *testing.T, src string) {
 		if len(src) > 4096 {
 			return
@@ -49,8 +53,23 @@ func fuzzCode(src string) string {
 			if ok && (cv.Start < 0 || cv.End > n || cv.Start > cv.End) {
 				return fmt.Sprintf("value at [%d,%d) outside %d bytes", cv.Start, cv.End, n)
 			}
+			if r, ok := c.Definition(off); ok && (r.Start < 0 || r.End > n || r.Start >= r.End) {
+				return fmt.Sprintf("definition at [%d,%d) outside %d bytes", r.Start, r.End, n)
+			}
+			for _, r := range c.Refactors(off) {
+				for _, e := range r.Edits {
+					if e.Range.Pos.Offset < 0 || e.Range.End.Offset > n || e.Range.Pos.Offset > e.Range.End.Offset {
+						return fmt.Sprintf("refactor %q edits [%d,%d) outside %d bytes", r.Title, e.Range.Pos.Offset, e.Range.End.Offset, n)
+					}
+				}
+			}
 		}
 		c.Values()
+		for _, f := range c.Findings() {
+			if f.Range.Pos.Offset < 0 || f.Range.End.Offset > n || f.Range.Pos.Offset > f.Range.End.Offset {
+				return fmt.Sprintf("finding at [%d,%d) outside %d bytes", f.Range.Pos.Offset, f.Range.End.Offset, n)
+			}
+		}
 	}
 	return ""
 }

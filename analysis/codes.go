@@ -30,6 +30,8 @@ const (
 	CodeVectorWidth      = "vector-width"
 	CodeNoAdvice         = "no-swizzle-advice"
 	CodeTooLarge         = "too-large"
+	// CodeStaleComment: a layout comment beside code states another value.
+	CodeStaleComment = "stale-comment"
 	// CodeUnknownSuppression: a suppression comment names no finding code.
 	CodeUnknownSuppression = "unknown-suppression"
 )
@@ -68,5 +70,6 @@ var Codes = []CodeDoc{
 	{CodeVectorWidth, "A requested access width is wider than the layouts' contiguous, aligned runs allow."},
 	{CodeUnknownSuppression, "A cute-lsp: ignore[...] comment names a code that no finding has, so it silences nothing."},
 	{CodeNoAdvice, "No swizzle or padding of the shared-memory layout makes the access conflict-free at its vector width."},
+	{CodeStaleComment, "A layout comment beside a binding in C++/CUDA or Python code states a different layout than the code evaluates to (static marks and one-element tuples aside)."},
 	{CodeTooLarge, "A value with more leaves (over 1,048,576) or deeper nesting (over 256 levels) than any CuTe code needs: an error, not an allocation."},
 }

@@ -24,8 +24,8 @@ type Host struct {
 }
 
 // Code is the CuTe code of a C++/CUDA or Python file (nil when it has
-// none), read on first use and evaluated on demand (see code.go): it
-// yields no findings, so linting does not read it.
+// none), read on first use and evaluated on demand (see code.go); its
+// findings (code_findings.go) are the host's too.
 func (h *Host) Code() *Code {
 	h.codeOnce.Do(func() { h.code = ReadCode(h.Language, h.Src) })
 	return h.code
@@ -67,6 +67,7 @@ func AnalyzeHost(filename string, src []byte) *Host {
 	for _, r := range regions {
 		h.scanRegion(text, r, lines)
 	}
+	h.codeFindings()
 	return h
 }
 

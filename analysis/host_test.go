@@ -146,6 +146,8 @@ func FuzzAnalyzeHost(f *testing.F) {
 		"// mA: gmem_ptr[16b](GMEM_ADDR_A + off) o (512,256):(256,_1)", "# Sw<3,4,3>_smem_ptr[16b](X) o 8:1, ArithTuple(_0,0) o (4,8):(1@0,1@1)",
 		"// tmem_[32b](0x0000.0000 o (4,8", "# bits [15:0] and [31:16], arr((i, j))[0:4], (192, 1, 1): 6 warps", "/* S<3,4,3> o 0 o 8:1 */",
 		"# ((2,2),4):((1,4),2)", "'''(4,8):(1,4)'''", "!cute.layout<\"(4,8):(1,4)\">", "// [4:1;8:1] o",
+		"#include <cute/tensor.hpp>\nauto a = Layout<Shape<_4,_3>, Stride<_3,_1>>{};  // (_4,_3):(_1,_4)\nauto r = composition(a, Layout<_6>{});\n",
+		"import cutlass.cute as cute\n# (8,8):(8,1)\nL = cute.make_layout((8, 8))\nr = cute.logical_divide(L, (2, 2, 2))\n",
 	} {
 		f.Add(seed)
 	}
@@ -155,6 +157,11 @@ func FuzzAnalyzeHost(f *testing.F) {
 			for _, d := range h.Descriptors {
 				if d.Range.Pos.Offset < 0 || d.Range.End.Offset > len(src) || d.Range.Pos.Offset > d.Range.End.Offset {
 					t.Fatalf("%s: descriptor range %+v outside the text", name, d.Range)
+				}
+			}
+			for _, f := range h.Findings {
+				if f.Range.Pos.Offset < 0 || f.Range.End.Offset > len(src) || f.Range.Pos.Offset > f.Range.End.Offset {
+					t.Fatalf("%s: finding range %+v outside the text", name, f.Range)
 				}
 			}
 		}

@@ -67,10 +67,14 @@ func hoverCodeCase(c codeCase) (string, bool) {
 	return h.Markdown, ok
 }
 
-// runCodeCases hovers every case and reports the failures; it returns the pass count.
+// runCodeCases hovers every case and reports the failures; it returns the
+// pass count. The cases are code CuTe compiles: an error there fails.
 func runCodeCases(t *testing.T, cases []codeCase) int {
 	pass := 0
 	for _, c := range cases {
+		if errs := codeCaseErrors(c); len(errs) > 0 {
+			t.Errorf("%s: CuTe compiles it, an error is reported: %s", c.ID, errs[0].Message)
+		}
 		md, ok := hoverCodeCase(c)
 		if ok && strings.Contains(withoutSpace(md), withoutSpace(c.Expected)) {
 			pass++
@@ -140,10 +144,17 @@ func TestOracleCodeCases(t *testing.T) {
 		f.Close()
 	}
 	exact, none, wrong, rejectedShown, valid := 0, 0, 0, 0, 0
+	placed, falseErrors := 0, 0
 	for _, c := range cases {
 		md, ok := hoverCodeCase(c.codeCase)
 		shown := ok && strings.Contains(md, "```cpp")
+		errs := codeCaseErrors(c.codeCase)
 		if c.ExpectedError {
+			if errorAt(errs, c.codeCase) {
+				placed++
+			} else {
+				t.Logf("%s: CuTe rejects it (%s), no error at the call (%d elsewhere)", c.ID, c.Error, len(errs))
+			}
 			if shown {
 				rejectedShown++
 				if rejectedShown <= 10 {
@@ -153,6 +164,10 @@ func TestOracleCodeCases(t *testing.T) {
 			continue
 		}
 		valid++
+		if len(errs) > 0 {
+			falseErrors++
+			t.Errorf("%s: CuTe accepts it, an error is reported: %s", c.ID, errs[0].Message)
+		}
 		switch {
 		case ok && strings.Contains(withoutSpace(md), withoutSpace(c.Expected)):
 			exact++
@@ -173,6 +188,41 @@ func TestOracleCodeCases(t *testing.T) {
 	if wrong > oracleCodeCasesWrong || rejectedShown > oracleCodeCasesRejectedShown {
 		t.Errorf("%d different values and %d values for rejected code, more than the %d and %d known", wrong, rejectedShown, oracleCodeCasesWrong, oracleCodeCasesRejectedShown)
 	}
+	t.Logf("oracle code cases: %d of %d rejected cases get an error at the call; %d errors on accepted code",
+		placed, len(cases)-valid, falseErrors)
+	if placed < oracleCodeCasesRejectedPlaced {
+		t.Errorf("%d rejected cases get an error at the call, fewer than the %d reached", placed, oracleCodeCasesRejectedPlaced)
+	}
+}
+
+// codeCaseErrors are the error findings of the case's text opened as a
+// .cu or .py file.
+func codeCaseErrors(c codeCase) []Finding {
+	uri, kind := "file:///case.cu", KindCpp
+	if c.Lang == "python" {
+		uri, kind = "file:///case.py", KindPython
+	}
+	snap := NewSnapshot(uri, 1, kind, c.Text)
+	var errs []Finding
+	for _, f := range NewAnalyzed().Analyze(context.Background(), snap, DefaultConfig()) {
+		if f.Severity == SeverityError {
+			errs = append(errs, f)
+		}
+	}
+	return errs
+}
+
+// errorAt reports whether one of errs covers the case's position (the
+// name that starts the rejected call).
+func errorAt(errs []Finding, c codeCase) bool {
+	snap := NewSnapshot("file:///case.cu", 1, KindCpp, c.Text)
+	off := snap.Offset(Position{Line: c.Line, Character: c.Character}, UTF16)
+	for _, f := range errs {
+		if f.Span.Start <= off && off < f.Span.End {
+			return true
+		}
+	}
+	return false
 }
 
 // The ratchet of TestOracleCodeCases: raise the first, lower the others.
@@ -180,6 +230,10 @@ const (
 	oracleCodeCasesExact         = 3018
 	oracleCodeCasesWrong         = 0
 	oracleCodeCasesRejectedShown = 0
+	// oracleCodeCasesRejectedPlaced counts the rejected cases with an
+	// error whose range holds the rejected call's name; errors on accepted
+	// cases are not counted but fail the test, each of them.
+	oracleCodeCasesRejectedPlaced = 208
 )
 
 // firstBlock is a hover's text up to the end of its first code block.

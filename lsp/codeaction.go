@@ -77,15 +77,17 @@ func quickFixes(snap *Snapshot, enc Encoding, f analysis.Finding) []*protocol.Co
 	return out
 }
 
-// refactors are a sheet's rewrites of the value at off (none in other
-// documents).
+// refactors are a sheet's rewrites of the value at off, or in C++/Python
+// code the code's (analysis.Code.Refactors); none in other documents.
 func refactors(ctx context.Context, a *Analyzed, snap *Snapshot, enc Encoding, off int) []*protocol.CodeAction {
-	s := a.sheet(ctx, snap)
-	if s == nil {
-		return nil
+	var rs []analysis.Refactor
+	if s := a.sheet(ctx, snap); s != nil {
+		rs = s.Refactors(off)
+	} else if h := a.host(ctx, snap); h != nil {
+		rs = h.Code().Refactors(off)
 	}
 	var out []*protocol.CodeAction
-	for _, r := range s.Refactors(off) {
+	for _, r := range rs {
 		kind := protocol.CodeActionKind(r.Kind)
 		out = append(out, &protocol.CodeAction{Title: r.Title, Kind: &kind, Edit: workspaceEdit(snap, enc, r.Edits)})
 	}

@@ -90,9 +90,18 @@ func symbolAt(ctx context.Context, a *Analyzed, snap *Snapshot, off int) (s *ana
 	return s, sym
 }
 
-// definitions is where the name at off is bound, in this document.
+// definitions is where the name at off is bound, in this document: a
+// sheet's binding, or in C++/Python code the code's (analysis.Code.Definition).
 func definitions(ctx context.Context, a *Analyzed, snap *Snapshot, enc Encoding, off int) protocol.LocationSlice {
 	s, sym := symbolAt(ctx, a, snap, off)
+	if s == nil {
+		if h := a.host(ctx, snap); h != nil {
+			if r, ok := h.Code().Definition(off); ok {
+				return protocol.LocationSlice{location(snap, enc, Span{Start: r.Start, End: r.End})}
+			}
+		}
+		return protocol.LocationSlice{}
+	}
 	if sym == nil {
 		return protocol.LocationSlice{}
 	}

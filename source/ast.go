@@ -130,6 +130,25 @@ type File struct {
 	// namespace's own, unless the file says "using namespace cute" (UsesCute).
 	Foreign  []Range
 	UsesCute bool
+	// Writes are the occurrences of bound names that may bind or change
+	// them without being a Binding (writes.go): a value read through such
+	// a name may not be the one its binding gives.
+	Writes []NameRef
+	// Disabled are the stretches of C++ that a build may not compile: "#if
+	// 0" bodies and the #else of "#if 1" (preprocessor.go), and the
+	// branches of "if constexpr", which a template's instantiations may
+	// all discard (branches.go).
+	Disabled []Range
+}
+
+// DisabledAt reports whether off lies in code a build may not compile.
+func (f *File) DisabledAt(off int) bool {
+	for _, r := range f.Disabled {
+		if r.Start <= off && off < r.End {
+			return true
+		}
+	}
+	return false
 }
 
 // CuteAt reports whether an unqualified name at off may be CuTe's.

@@ -9,6 +9,15 @@ func ReadCpp(src []byte) *File {
 	r.p = parser{src: src, str: r.str, toks: r.toks, cpp: true, templates: r.templateNames()}
 	r.match = matchBrackets(r.p)
 	r.read()
+	for k := range r.f.Bindings {
+		// In broken code brackets pair across a name ("({(})A A)", "{A A=A((})"):
+		// the block "ending" before the name holds none of its uses.
+		if v := &r.f.Bindings[k].Visible; v.End < v.Start {
+			v.End = v.Start
+		}
+	}
+	r.f.Writes = r.cppWrites()
+	r.f.Disabled = append(disabledRegions(src), r.constexprBranches()...)
 	return &r.f
 }
 

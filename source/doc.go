@@ -36,6 +36,13 @@
 // declared in the same file (template<int N> using X = ...;); anywhere
 // else "<" is less-than.
 //
+// Certainty: a binding's value is the value of its name where the reader
+// resolves it, unless the name is bound or changed again where the reader
+// does not follow (File.Writes: declarations it does not read as bindings,
+// Python assignment targets, mutations), or the code is never compiled
+// (File.Disabled: #if 0). Hover lives with the reader's guess; analysis
+// reports an error or a stale comment only where neither applies.
+//
 // Everything here is bounded: one pass to tokenize, parsing depth capped at
 // MaxDepth, and every node's range lies inside the file.
 package source

@@ -40,6 +40,8 @@ func FuzzReadCpp(f *testing.F) {
 	f.Add("template <int N>\nusing X = Layout<Shape<Int<N/8>,_2>>;\nusing Y = X<64>;\n")
 	f.Add("auto s = R\"d(make_layout)d\"; // make_layout(\n#define X(a) \\\n a\nLayout<Shape<_8>> x{};\n")
 	f.Add("void f(int m) { auto a = composition(Swizzle<3,4,3>{}, make_layout(m)); }")
+	f.Add("auto x = make_tile(_2{});\nvoid f() { for (auto& x : xs) {} auto [y, x] = g(); Foo x(3); decltype(a) x; }")
+	f.Add("#if 0\nx\n#elif 1\ny\n#else\nz\n#endif\ntemplate <int N> void f() { if constexpr (N) a; else if (b) { c; } else if constexpr (d) e; }")
 	f.Fuzz(func(t *testing.T, src string) { fuzzRead(t, src, ReadCpp) })
 }
 
@@ -49,5 +51,6 @@ func FuzzReadPython(f *testing.F) {
 	f.Add("import cutlass.cute as cute\nL = cute.make_layout((4, 8), stride=(8, 1))\n")
 	f.Add("def f(m: cutlass.Int32, t):\n    x = cute.size(t, mode=[0])\n    return x\n")
 	f.Add("s = '''make_layout(\n'''\nL = cute.make_layout((\n  2, 3)\n")
+	f.Add("x = cute.make_layout(8)\nfor a, x in xs: x += (1,)\nx[0] = 1; x.pop(); a, x = f(x=1)\nwith g() as x: del x\n")
 	f.Fuzz(func(t *testing.T, src string) { fuzzRead(t, src, ReadPython) })
 }

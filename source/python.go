@@ -216,6 +216,7 @@ func ReadPython(src []byte) *File {
 			j++
 		}
 	}
+	f.Writes = pyWrites(&p, &f)
 	return &f
 }
 

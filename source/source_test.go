@@ -214,4 +214,14 @@ func checkRanges(t *testing.T, src string, f *File) {
 			t.Errorf("binding %+v outside %d bytes", b, len(src))
 		}
 	}
+	for _, d := range f.Disabled {
+		if d.Start < 0 || d.End > len(src) || d.Start > d.End {
+			t.Errorf("disabled range %+v outside %d bytes", d, len(src))
+		}
+	}
+	for _, w := range f.Writes {
+		if w.At.Start < 0 || w.At.End > len(src) || w.At.Start >= w.At.End || src[w.At.Start:w.At.End] != w.Name {
+			t.Errorf("write %+v is not its name in the text", w)
+		}
+	}
 }

@@ -24,8 +24,8 @@ const char* msg = "error: (%d, %d) out of range";  // @nodiag @hover("(%d")
 // @hover("gmem_ptr")
 // sA: Sw<3,4,3>_smem_ptr[16b](SMEM_ADDR_A) o (8,64):(64,_1)
 // @hover("Sw<3,4,3>_smem")
-// CuTe C++ code: hover shows the value as CuTe prints it, bound layouts get inlay hints, and
-// code never yields a finding (the last line does not compile in CuTe: still no diagnostic).
+// CuTe C++ code: hover shows the value as CuTe prints it, bound layouts get inlay hints; code
+// errors only where CuTe's static_asserts fail (code_findings.cu), not on the last line here.
 using namespace cute;
 constexpr int kBlockM = 64;
 auto sA = make_layout(make_shape(Int<kBlockM>{}, 256));  // @hover("make_layout") @hover("kBlockM") @inlay

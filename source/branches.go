@@ -1,0 +1,89 @@
+package source
+
+// constexprBranches are the branches of C++ "if constexpr" statements (the
+// then-branch, and every else-branch after it): inside a template a
+// discarded branch is never instantiated, so the code there may be code
+// CuTe would reject, left for instantiations that never happen. Analysis
+// reports no error there. A branch is its {...} block, or its statement up
+// to ";" when it has no braces.
+func (r *cppReader) constexprBranches() []Range {
+	var out []Range
+	for i := 0; i+2 < len(r.toks); i++ {
+		if r.word(i) != "if" || r.word(i+1) != "constexpr" || !r.isPunctAt(i+2, "(") {
+			continue
+		}
+		j := r.match[i+2]
+		if j < 0 {
+			continue
+		}
+		// The then-branch, then each else (an "else if constexpr" chain
+		// is met again by this loop, its branch included here already).
+		for {
+			end, next := r.branchAfter(j+1, 0)
+			if end < 0 {
+				break
+			}
+			out = append(out, Range{r.toks[j].end, end})
+			if r.word(next) != "else" {
+				break
+			}
+			j = next
+		}
+	}
+	return out
+}
+
+// branchAfter is the end offset of the branch starting at token k (its
+// {...} block, or its statement up to ";") and the index of the token
+// after it; end is -1 when it cannot be told.
+func (r *cppReader) branchAfter(k, depth int) (end, next int) {
+	if k >= len(r.toks) || depth > maxIfNesting {
+		return -1, 0
+	}
+	if r.word(k) == "if" {
+		return r.ifStatementEnd(k, depth+1)
+	}
+	if r.isPunctAt(k, "{") {
+		m := r.match[k]
+		if m < 0 {
+			return -1, 0
+		}
+		return r.toks[m].end, m + 1
+	}
+	for m := k; m < len(r.toks); m++ {
+		switch {
+		case r.isPunctAt(m, "{"), r.isPunctAt(m, "("), r.isPunctAt(m, "["):
+			if r.match[m] > m {
+				m = r.match[m]
+			}
+		case r.isPunctAt(m, ";"):
+			return r.toks[m].end, m + 1
+		case r.isPunctAt(m, "}"):
+			return -1, 0
+		}
+	}
+	return -1, 0
+}
+
+// maxIfNesting bounds how far an else-if chain (or unbraced nested ifs)
+// is followed from one "if constexpr"; each "if constexpr" of a longer
+// chain is met by constexprBranches on its own, so no branch is missed.
+const maxIfNesting = 64
+
+// ifStatementEnd is the end of the if statement at token k ("if",
+// "constexpr"?, "(...)", its branch and its else branches), and the index
+// of the token after it.
+func (r *cppReader) ifStatementEnd(k, depth int) (end, next int) {
+	j := k + 1
+	if r.word(j) == "constexpr" {
+		j++
+	}
+	if !r.isPunctAt(j, "(") || r.match[j] < 0 {
+		return -1, 0
+	}
+	end, next = r.branchAfter(r.match[j]+1, depth)
+	for end >= 0 && r.word(next) == "else" {
+		end, next = r.branchAfter(next+1, depth)
+	}
+	return end, next
+}
