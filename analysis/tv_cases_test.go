@@ -49,6 +49,7 @@ func TestTVCases(t *testing.T) {
 	t.Run("shared", func(t *testing.T) { checkTVCases(t, tvCasesFile) })
 	t.Run("extra", func(t *testing.T) { checkTVCases(t, "testdata/tv/extra_cases.jsonl") })
 	t.Run("more", func(t *testing.T) { checkTVCases(t, "testdata/tv/more_cases.jsonl") })
+	t.Run("swizzled", func(t *testing.T) { checkTVCases(t, "testdata/tv/swizzled_cases.jsonl") })
 }
 
 func checkTVCases(t *testing.T, file string) {
