@@ -341,22 +341,10 @@ func (c TiledCopy) Partition(side string, thread int64, l Layout) (Partition, er
 }
 
 // PartitionComposed is Partition of a swizzled tensor Sw o off o L: the same
-// cut of Sw o off o tidfrg(L), sliced as CuTe slices a swizzled layout
-// (SliceAndOffsetComposed).
+// cut of Sw o off o tidfrg(L), sliced as CuTe slices a swizzled layout.
 func (c TiledCopy) PartitionComposed(side string, thread int64, s Composed) (ComposedPartition, error) {
 	op := "partition_" + side
-	if err := s.Outer.Validate(op); err != nil {
-		return ComposedPartition{}, err
-	}
-	frg, coord, err := c.partitionCut(op, side, thread, s.Inner)
-	if err != nil {
-		return ComposedPartition{}, err
-	}
-	r, off, err := SliceAndOffsetComposed(coord, Composed{Outer: s.Outer, Offset: s.Offset, Inner: frg})
-	if err != nil {
-		return ComposedPartition{}, renamed(op, err)
-	}
-	return ComposedPartition{Layout: r, Offset: off}, nil
+	return partitionSwizzled(op, s, func(l Layout) (Layout, IntTuple, error) { return c.partitionCut(op, side, thread, l) })
 }
 
 // partitionCut is CuTe's tidfrg_S/D of l, (Thr, Frg, Rest...), and the

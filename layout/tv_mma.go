@@ -412,14 +412,20 @@ func (m TiledMMA) Partition(operand string, thread int64, l Layout) (Partition, 
 }
 
 // PartitionComposed is Partition of a swizzled tensor Sw o off o L: the same
-// cut of Sw o off o thrfrg(L), sliced as CuTe slices a swizzled layout
-// (SliceAndOffsetComposed).
+// cut of Sw o off o thrfrg(L), sliced as CuTe slices a swizzled layout.
 func (m TiledMMA) PartitionComposed(operand string, thread int64, c Composed) (ComposedPartition, error) {
 	op := "partition_" + operand
+	return partitionSwizzled(op, c, func(l Layout) (Layout, IntTuple, error) { return m.partitionCut(op, operand, thread, l) })
+}
+
+// partitionSwizzled cuts the swizzled tensor c as cut cuts its inner
+// layout (the thread-value tensor and the thread's coordinate in it):
+// SliceAndOffsetComposed of Sw o off o tensor at the coordinate.
+func partitionSwizzled(op string, c Composed, cut func(Layout) (Layout, IntTuple, error)) (ComposedPartition, error) {
 	if err := c.Outer.Validate(op); err != nil {
 		return ComposedPartition{}, err
 	}
-	frg, coord, err := m.partitionCut(op, operand, thread, c.Inner)
+	frg, coord, err := cut(c.Inner)
 	if err != nil {
 		return ComposedPartition{}, err
 	}
