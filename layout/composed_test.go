@@ -401,7 +401,10 @@ func TestComposedErrors(t *testing.T) {
 		}, CondSwizzleMasks},
 		{"make_layout invalid", func() error { _, err := Apply("make_layout", Swizzle{3, 4, 2}); return err }, CondSwizzleShift},
 		{"eval invalid", func() error { _, err := badSw.Eval(0); return err }, CondSwizzleShift},
-		{"eval unknown offset", func() error { _, err := (Composed{Swizzle{1, 2, 3}, Unknown(), mustLayout("8:1"), 0}).Eval(1); return err }, CondUnknown},
+		{"eval unknown offset", func() error {
+			_, err := (Composed{Swizzle{1, 2, 3}, Unknown(), mustLayout("8:1"), 0}).Eval(1)
+			return err
+		}, CondUnknown},
 		{"eval inner unknown", func() error {
 			_, err := (Composed{Swizzle{1, 2, 3}, Int(0), Make(Int(8), Unknown()), 0}).Eval(1)
 			return err

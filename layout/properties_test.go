@@ -233,7 +233,10 @@ func TestPropertiesErrors(t *testing.T) {
 		{"not congruent", func() error { _, err := Contiguity(Make(Ints(4, 2), Int(1))); return err }, CondCongruent},
 		{"cosize overflow", func() error { _, err := IsInjective(mustLayout("(4,4):(1,4611686018427387904)")); return err }, CondOverflow},
 		{"not a layout", func() error { _, err := IsInjective(Ints(1, 2)); return err }, CondComposedOperand},
-		{"bad swizzle", func() error { _, err := IsInjective(Composed{Swizzle{3, 4, 2}, Int(0), mustLayout("8:1"), 0}); return err }, CondSwizzleShift},
+		{"bad swizzle", func() error {
+			_, err := IsInjective(Composed{Swizzle{3, 4, 2}, Int(0), mustLayout("8:1"), 0})
+			return err
+		}, CondSwizzleShift},
 		{"bad nested swizzle", func() error {
 			_, err := Image(NestedComposed{Swizzle{1, 4, 2}, Int(0), Composed{Swizzle{3, 4, 2}, Int(0), mustLayout("8:1"), 0}})
 			return err
