@@ -29,7 +29,7 @@ func intLeaf(v int64, static bool) IntTuple {
 }
 
 // isPlainInt reports whether t is a known integer leaf (not a basis).
-func (t IntTuple) isPlainInt() bool { return t.kind == kindInt && t.n == 0 }
+func (t IntTuple) isPlainInt() bool { return t.kind == kindInt && len(t.sub) == 0 }
 
 // isConst is CuTe's is_constant<v, T>: a static integer leaf equal to v.
 func (t IntTuple) isConst(v int64) bool { return t.isPlainInt() && t.static && t.val == v }
@@ -85,9 +85,9 @@ func mulLeaf(op string, a, b IntTuple) (IntTuple, error) {
 	out := intLeaf(v, a.static && b.static)
 	switch {
 	case a.IsBasis():
-		out = out.withModes(a.modes())
+		out = out.withPath(a.sub)
 	case b.IsBasis():
-		out = out.withModes(b.modes())
+		out = out.withPath(b.sub)
 	}
 	return out, nil
 }
@@ -120,14 +120,13 @@ func addOp(op string, a, b IntTuple) (IntTuple, error) {
 			return IntTuple{}, errorf(op, CondOverflow, "%v + %v overflows int64", a, b)
 		}
 		return intLeaf(v, a.static && b.static), nil
-	case a.IsBasis() && b.IsBasis() && sameModes(a.modes(), b.modes()):
+	case a.IsBasis() && b.IsBasis() && samePath(a.sub, b.sub):
 		v, ok := addChecked(a.val, b.val)
 		if !ok {
 			return IntTuple{}, errorf(op, CondOverflow, "%v + %v overflows int64", a, b)
 		}
 		out := intLeaf(v, a.static && b.static)
-		out = out.withModes(a.modes())
-		return out, nil
+		return out.withPath(a.sub), nil
 	case a.isPlainInt() || b.isPlainInt():
 		if a.isKnown(0) || b.isKnown(0) { // 0 + tuple
 			if a.isKnown(0) {
@@ -165,25 +164,13 @@ func addOp(op string, a, b IntTuple) (IntTuple, error) {
 const maxBasisMode = 1 << 10
 
 func basisModesInRange(t IntTuple) bool {
-	for _, m := range t.modes() {
-		if m < 0 || m > maxBasisMode {
+	for _, m := range t.path() {
+		if m.val < 0 || m.val > maxBasisMode {
 			return false
 		}
 	}
 	for _, e := range t.elems() {
 		if !basisModesInRange(e) {
-			return false
-		}
-	}
-	return true
-}
-
-func sameModes(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
 			return false
 		}
 	}
@@ -196,10 +183,8 @@ func asArithmeticTuple(t IntTuple) IntTuple {
 	if !t.IsBasis() {
 		return t
 	}
-	m0 := t.modes()[0]
-	inner := t
-	inner = inner.withModes(t.modes()[1:])
-	inner = asArithmeticTuple(inner)
+	m0 := t.sub[0].val
+	inner := asArithmeticTuple(t.withPath(t.sub[1:]))
 	out := make([]IntTuple, m0+1)
 	for i := range out {
 		out[i] = Int(0)

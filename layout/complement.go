@@ -11,10 +11,7 @@ const CondNonInjective = "Non-injective Layout detected in complement."
 
 // Complement is CuTe's complement(A): ComplementTo(A, cosize(filter(A))),
 // the complement within the span A itself reaches.
-func Complement(a Layout) (Layout, error) { return (*Buffer)(nil).Complement(a) }
-
-// Complement is the package's Complement with its result built in b.
-func (b *Buffer) Complement(a Layout) (Layout, error) {
+func Complement(a Layout) (Layout, error) {
 	if runTimePlain(a.Shape, a.Stride) {
 		return complementDyn(a, nil) // see dynamic.go
 	}
@@ -25,11 +22,11 @@ func (b *Buffer) Complement(a Layout) (Layout, error) {
 		return Layout{}, err
 	}
 	if n, ok := complementQuick(fs, fd, -1, &rsb, &rdb); ok {
-		// b.flatLayout, written out (see there).
+		// flatLayout, written out (see there).
 		if n == 1 {
 			return Layout{Shape: Int(rsb[0]), Stride: Int(rdb[0])}, nil
 		}
-		return slabLayout(b.flatSlab(rsb[:n], rdb[:n])), nil
+		return slabLayout(flatSlab(rsb[:n], rdb[:n])), nil
 	}
 	fs, fd, err = filterModes("complement", a, sb[:0], db[:0])
 	if err != nil {
@@ -43,11 +40,11 @@ func (b *Buffer) Complement(a Layout) (Layout, error) {
 	if err != nil {
 		return Layout{}, err
 	}
-	// b.flatLayout, written out (see there).
+	// flatLayout, written out (see there).
 	if len(rs) == 1 {
 		return Layout{Shape: Int(rs[0]), Stride: Int(rd[0])}, nil
 	}
-	return slabLayout(b.flatSlab(rs, rd)), nil
+	return slabLayout(flatSlab(rs, rd)), nil
 }
 
 // ComplementTo is CuTe's complement(A, M), M an integer or a shape: the
@@ -64,13 +61,6 @@ func (b *Buffer) Complement(a Layout) (Layout, error) {
 // extent of the modes below it, the layout (filter(A), R) is a bijection
 // onto [0, size(filter(A))*size(R)), which reaches an integer M.
 func ComplementTo(a Layout, m IntTuple) (Layout, error) {
-	return (*Buffer)(nil).ComplementTo(a, m)
-}
-
-// ComplementTo is the package's ComplementTo with its result built in b.
-// Its steps are Complement's, written out again: the two sharing them
-// through a helper measured 12-25 ns slower per call (of about 65).
-func (b *Buffer) ComplementTo(a Layout, m IntTuple) (Layout, error) {
 	if runTimePlain(a.Shape, a.Stride, m) {
 		return complementDyn(a, &m) // see dynamic.go
 	}
@@ -85,19 +75,19 @@ func (b *Buffer) ComplementTo(a Layout, m IntTuple) (Layout, error) {
 	}
 	if m.IsLeaf() && m.val > 0 {
 		if n, ok := complementQuick(fs, fd, m.val, &rsb, &rdb); ok {
-			// b.flatLayout, written out (see there).
+			// flatLayout, written out (see there).
 			if n == 1 {
 				return Layout{Shape: Int(rsb[0]), Stride: Int(rdb[0])}, nil
 			}
-			return slabLayout(b.flatSlab(rsb[:n], rdb[:n])), nil
+			return slabLayout(flatSlab(rsb[:n], rdb[:n])), nil
 		}
 	} else if fs, fd, ok := usedModes(fs, fd); ok {
 		if rs, rd, _, ok := complementModes(fs, fd, cotargetTuple(m), rsb[:0], rdb[:0]); ok {
-			// b.flatLayout, written out (see there).
+			// flatLayout, written out (see there).
 			if len(rs) == 1 {
 				return Layout{Shape: Int(rs[0]), Stride: Int(rd[0])}, nil
 			}
-			return slabLayout(b.flatSlab(rs, rd)), nil
+			return slabLayout(flatSlab(rs, rd)), nil
 		}
 	}
 	fs, fd, err = filterModes("complement", a, sb[:0], db[:0])
@@ -108,11 +98,11 @@ func (b *Buffer) ComplementTo(a Layout, m IntTuple) (Layout, error) {
 	if err != nil {
 		return Layout{}, err
 	}
-	// b.flatLayout, written out (see there).
+	// flatLayout, written out (see there).
 	if len(rs) == 1 {
 		return Layout{Shape: Int(rs[0]), Stride: Int(rd[0])}, nil
 	}
-	return slabLayout(b.flatSlab(rs, rd)), nil
+	return slabLayout(flatSlab(rs, rd)), nil
 }
 
 // cotarget is M, an integer or a shape, without building an IntTuple for
@@ -261,7 +251,7 @@ func complementModes(fs, fd []int64, m cotarget, rs, rd []int64) ([]int64, []int
 	}
 	rs, rd = append(rs, rest), append(rd, restStride)
 	n := len(rs)
-	cs, cd, ok := bwCoalesce(rs[start:], rd[start:], rs[n-1], rd[n-1])
+	cs, cd, ok := bwCoalesceInt(rs[start:], rd[start:], rs[n-1], rd[n-1])
 	if !ok {
 		return nil, nil, complementFault{kind: faultOverflow}, false
 	}
@@ -333,43 +323,6 @@ func complementError(a Layout, m cotarget, f complementFault) error {
 		return errorf("complement", CondDivideByZero, "a mode of %v below stride %d spans 0 elements", a, f.minStride)
 	}
 	return errorf("complement", CondOverflow, "the complement of %v overflows int64", a)
-}
-
-// ComplementFlat is Complement on a flat layout, written into dst (which
-// may be a) without allocating.
-// Law: ComplementFlat(a) as a layout equals Complement(a.Layout()).
-func ComplementFlat(dst, a *FlatLayout) error {
-	if complementFlatQuick(dst, a, -1) {
-		return nil
-	}
-	var sb, db [MaxFlatRank]int64
-	fs, fd, err := filterFlat(a, sb[:0], db[:0])
-	if err != nil {
-		return err
-	}
-	cosize, ok := cosizeOf(fs, fd)
-	if !ok {
-		return errorf("complement", CondOverflow, "the cosize of %v overflows int64", a.Layout())
-	}
-	return complementInto(dst, a, fs, fd, cosize)
-}
-
-// complementFlatQuick is ComplementFlat (m < 0) or ComplementFlatTo on the
-// used modes of a (see usedModes); false where that does not answer.
-func complementFlatQuick(dst, a *FlatLayout, m int64) bool {
-	if a.Rank < 0 || a.Rank > MaxFlatRank {
-		return false
-	}
-	var rs, rd [MaxFlatRank + 1]int64
-	n, ok := complementQuick(a.Shape[:a.Rank], a.Stride[:a.Rank], m, &rs, &rd)
-	if !ok || n > MaxFlatRank {
-		return false
-	}
-	dst.Rank = n
-	for i := range n {
-		dst.Shape[i], dst.Stride[i] = rs[i], rd[i]
-	}
-	return true
 }
 
 // complementQuick is the complement of the flat modes shape:stride within
@@ -455,56 +408,6 @@ func complementQuick(shape, stride []int64, m int64, rs, rd *[MaxFlatRank + 1]in
 	return n, true
 }
 
-// ComplementFlatTo is ComplementTo(A, m) for an integer m on a flat layout,
-// written into dst (which may be a) without allocating.
-// Law: ComplementFlatTo(a, m) as a layout equals ComplementTo(a.Layout(), m).
-func ComplementFlatTo(dst, a *FlatLayout, m int64) error {
-	if m >= 0 && complementFlatQuick(dst, a, m) {
-		return nil
-	}
-	var sb, db [MaxFlatRank]int64
-	fs, fd, err := filterFlat(a, sb[:0], db[:0])
-	if err != nil {
-		return err
-	}
-	return complementInto(dst, a, fs, fd, m)
-}
-
-func complementInto(dst, a *FlatLayout, fs, fd []int64, m int64) error {
-	var rsb, rdb [MaxFlatRank + 1]int64
-	rs, rd, f, ok := complementModes(fs, fd, cotargetInt(m), rsb[:0], rdb[:0])
-	if !ok {
-		return complementError(a.Layout(), cotargetInt(m), f)
-	}
-	if len(rs) > MaxFlatRank {
-		return errorf("complement", "", "the complement of %v has %d modes, more than a flat layout holds (%d)", a.Layout(), len(rs), MaxFlatRank)
-	}
-	setFlat(dst, rs, rd)
-	return nil
-}
-
-// filterFlat is filterModes on a flat layout.
-func filterFlat(a *FlatLayout, shape, stride []int64) ([]int64, []int64, error) {
-	if a.Rank < 0 || a.Rank > MaxFlatRank {
-		return nil, nil, errorf("complement", "", "flat layout of rank %d: a flat layout holds 0 to %d modes", a.Rank, MaxFlatRank)
-	}
-	shape, stride = appendFlat(shape, stride, a)
-	if len(shape) == 0 {
-		shape, stride = append(shape, 1), append(stride, 0)
-	}
-	for i := range stride {
-		if stride[i] == 0 {
-			shape[i] = 1
-		}
-	}
-	n := len(shape)
-	shape, stride, ok := bwCoalesce(shape, stride, shape[n-1], stride[n-1])
-	if !ok {
-		return nil, nil, errorf("complement", CondOverflow, "coalescing %v overflows int64", a.Layout())
-	}
-	return shape, stride, nil
-}
-
 const minInt64 = -1 << 63
 
 // filterModes is CuTe's filter(A) on flat modes: stride-0 modes become size
@@ -520,7 +423,7 @@ func filterModes(op string, a Layout, shape, stride []int64) ([]int64, []int64, 
 		}
 	}
 	n := len(shape)
-	shape, stride, ok := bwCoalesce(shape, stride, shape[n-1], stride[n-1])
+	shape, stride, ok := bwCoalesceInt(shape, stride, shape[n-1], stride[n-1])
 	if !ok {
 		return nil, nil, errorf(op, CondOverflow, "coalescing %v overflows int64", a)
 	}

@@ -45,10 +45,7 @@ const (
 // not a multiple of it, or an inexact shape split), and so does this: a
 // stride smaller than a mode's shape that does not divide it is accepted,
 // and the result is then not A o B, exactly as CuTe returns it.
-func Composition(a, b Layout) (Layout, error) { return (*Buffer)(nil).Composition(a, b) }
-
-// Composition is the package's Composition with its result built in buf.
-func (buf *Buffer) Composition(a, b Layout) (Layout, error) {
+func Composition(a, b Layout) (Layout, error) {
 	if runTimePlain(a.Shape, a.Stride, b.Shape, b.Stride) {
 		return compositionDyn(a, b) // see dynamic.go
 	}
@@ -57,7 +54,7 @@ func (buf *Buffer) Composition(a, b Layout) (Layout, error) {
 		// Buffer.flatLayout for why).
 		var sb, db [flatInline]int64
 		if as, ad, err := flattenModes("composition", a, sb[:0], db[:0]); err == nil {
-			top, err := buf.composeFlatB(as, ad, nil, b, func() Layout { return a })
+			top, err := composeFlatB(as, ad, nil, b, func() Layout { return a })
 			if err == nil {
 				return slabLayout(top), nil
 			}
@@ -66,7 +63,7 @@ func (buf *Buffer) Composition(a, b Layout) (Layout, error) {
 			}
 		}
 	}
-	r, err := buf.composition(a, b)
+	r, err := composition(a, b)
 	if err != nil && hasBasis(b.Stride) {
 		// The integer path stops at B's first scaled basis (or earlier, at
 		// a check that B's coprofile would not reach): B's bases take
@@ -77,9 +74,9 @@ func (buf *Buffer) Composition(a, b Layout) (Layout, error) {
 }
 
 // composition is Composition for a B with integer strides.
-func (buf *Buffer) composition(a, b Layout) (Layout, error) {
+func composition(a, b Layout) (Layout, error) {
 	var sb, db [flatInline]int64
-	var paths [][]int
+	var paths [][]IntTuple
 	as, ad, err := flattenModes("composition", a, sb[:0], db[:0])
 	if err != nil && hasBasis(a.Stride) {
 		// A's strides are scaled bases (an identity layout, say): the same
@@ -89,14 +86,14 @@ func (buf *Buffer) composition(a, b Layout) (Layout, error) {
 	if err != nil {
 		return Layout{}, err
 	}
-	return buf.composeModes(as, ad, paths, b, func() Layout { return a })
+	return composeModes(as, ad, paths, b, func() Layout { return a })
 }
 
 // composeModes is composition(A, B) from A's flattened modes as:ad (with
 // their basis paths, or nil); a gives A itself, needed only for an error.
-func (buf *Buffer) composeModes(as, ad []int64, paths [][]int, b Layout, a func() Layout) (Layout, error) {
+func composeModes(as, ad []int64, paths [][]IntTuple, b Layout, a func() Layout) (Layout, error) {
 	if flatB(b) {
-		top, err := buf.composeFlatB(as, ad, paths, b, a)
+		top, err := composeFlatB(as, ad, paths, b, a)
 		if err != nil {
 			return Layout{}, err
 		}
@@ -106,7 +103,7 @@ func (buf *Buffer) composeModes(as, ad []int64, paths [][]int, b Layout, a func(
 	if !ok {
 		return Layout{}, errorf("composition", CondOverflow, "coalescing %v overflows int64", a())
 	}
-	c := composer{shape: as, stride: ad, track: paths != nil, buf: buf}
+	c := composer{shape: as, stride: ad, track: paths != nil}
 	s, d, err := c.mode(&b.Shape, &b.Stride, paths)
 	if err == errCompositionFault {
 		return Layout{}, faultError(a(), as, ad, paths, c.fault)
@@ -124,12 +121,12 @@ func flatB(b Layout) bool {
 
 // composeFlatB is composeModes for a flat B: the result's shapes and then
 // its strides, its top-level modes, as one block (see slabLayout).
-func (buf *Buffer) composeFlatB(as, ad []int64, paths [][]int, b Layout, a func() Layout) ([]IntTuple, error) {
+func composeFlatB(as, ad []int64, paths [][]IntTuple, b Layout, a func() Layout) ([]IntTuple, error) {
 	as, ad, paths, ok := coalesceXPaths(as, ad, paths)
 	if !ok {
 		return nil, errorf("composition", CondOverflow, "coalescing %v overflows int64", a())
 	}
-	c := composer{shape: as, stride: ad, track: paths != nil, buf: buf}
+	c := composer{shape: as, stride: ad, track: paths != nil}
 	top, err := c.flatModes(b.Shape.elems(), b.Stride.elems(), paths)
 	if err == errCompositionFault {
 		return nil, faultError(a(), as, ad, paths, c.fault)
@@ -255,7 +252,7 @@ func addAtuple(x, y *atuple) (*atuple, error) {
 type lhsTree struct {
 	sub           []*lhsTree // at a profile tuple: one per profile mode
 	shape, stride []int64
-	paths         [][]int
+	paths         [][]IntTuple
 	a             Layout // the sub-layout of A, for messages
 }
 
@@ -263,7 +260,7 @@ type lhsTree struct {
 // profile's leaves; a profile with more modes than A has is an error.
 func coalesceAlong(a Layout, p *atuple) (*lhsTree, error) {
 	if p.elem == nil {
-		var paths [][]int
+		var paths [][]IntTuple
 		shape, stride, err := flattenModes("composition", a, nil, nil)
 		if err != nil && hasBasis(a.Stride) {
 			shape, stride, paths, err = flattenBasisModes(a, nil, nil)
@@ -321,8 +318,8 @@ func (t *lhsTree) compose(s, d IntTuple) (IntTuple, IntTuple, error) {
 		return s, d, nil
 	}
 	at := t
-	for _, m := range d.modes() {
-		at = at.sub[m] // the coprofile has every path of B's strides
+	for _, m := range d.path() {
+		at = at.sub[m.val] // the coprofile has every path of B's strides
 	}
 	c := composer{shape: at.shape, stride: at.stride, track: at.paths != nil}
 	rs, rd, ri, ok := c.leaf(s.val, d.val, nil, nil, nil)
@@ -342,7 +339,7 @@ func (t *lhsTree) compose(s, d IntTuple) (IntTuple, IntTuple, error) {
 
 // strideLeafAt is strideLeaf for result mode j when sources were tracked
 // (ri is nil when A has no bases).
-func strideLeafAt(paths [][]int, ri []int64, j int, v int64) IntTuple {
+func strideLeafAt(paths [][]IntTuple, ri []int64, j int, v int64) IntTuple {
 	if ri == nil {
 		return Int(v)
 	}
@@ -360,12 +357,12 @@ func hasBasis(t IntTuple) bool {
 // flattenBasisModes is flattenModes for a layout with scaled-basis
 // strides: each stride's coefficient in stride, its basis path in paths
 // (nil for a plain integer).
-func flattenBasisModes(a Layout, shape, stride []int64) ([]int64, []int64, [][]int, error) {
+func flattenBasisModes(a Layout, shape, stride []int64) ([]int64, []int64, [][]IntTuple, error) {
 	// Not empty: a has a basis leaf.
 	return appendBasisModes(a.Shape, a.Stride, shape, stride, nil)
 }
 
-func appendBasisModes(s, d IntTuple, shape, stride []int64, paths [][]int) ([]int64, []int64, [][]int, error) {
+func appendBasisModes(s, d IntTuple, shape, stride []int64, paths [][]IntTuple) ([]int64, []int64, [][]IntTuple, error) {
 	if s.IsTuple() {
 		if !d.IsTuple() || len(d.elems()) != len(s.elems()) {
 			return nil, nil, nil, notCongruent("composition", s, d)
@@ -389,60 +386,7 @@ func appendBasisModes(s, d IntTuple, shape, stride []int64, paths [][]int) ([]in
 			return nil, nil, nil, err
 		}
 	}
-	return append(shape, s.val), append(stride, d.val), append(paths, d.modes()), nil
-}
-
-// CompositionFlat is Composition on flat layouts, written into dst (which
-// may be a or b) without allocating: dst holds the flat modes of
-// Composition(A, B) in order, each mode of B becoming one or more
-// consecutive modes. It fails when the result has more than MaxFlatRank
-// modes.
-// Law: CompositionFlat(a, b) as a layout equals flatten(Composition(a.Layout(), b.Layout())).
-func CompositionFlat(dst, a, b *FlatLayout) error {
-	if a.Rank < 0 || a.Rank > MaxFlatRank || b.Rank < 0 || b.Rank > MaxFlatRank {
-		return errorf("composition", "", "flat layouts of rank %d and %d: a flat layout holds 0 to %d modes", a.Rank, b.Rank, MaxFlatRank)
-	}
-	var sb, db [MaxFlatRank]int64
-	as, ad := appendFlat(sb[:0], db[:0], a)
-	if len(as) == 0 {
-		as, ad = append(as, 1), append(ad, 0)
-	}
-	as, ad, ok := coalesceX(as, ad)
-	if !ok {
-		return errorf("composition", CondOverflow, "coalescing %v overflows int64", a.Layout())
-	}
-	c := composer{shape: as, stride: ad}
-	// A mode of B becomes at most rank(A) modes, so the result fits here
-	// as long as it is checked after each mode.
-	var rsb, rdb [2 * MaxFlatRank]int64
-	rs, rd := rsb[:0], rdb[:0]
-	for i := range b.Rank {
-		if rs, rd, _, ok = c.leaf(b.Shape[i], b.Stride[i], rs, rd, nil); !ok {
-			return faultError(a.Layout(), as, ad, nil, c.fault)
-		}
-		if len(rs) > MaxFlatRank {
-			return errorf("composition", "", "the composition of %v and %v has more modes than a flat layout holds (%d)", a.Layout(), b.Layout(), MaxFlatRank)
-		}
-	}
-	setFlat(dst, rs, rd)
-	return nil
-}
-
-// appendFlat appends the modes of f to shape and stride. Element loops
-// rather than copy: at these lengths a memmove call costs more than it moves.
-func appendFlat(shape, stride []int64, f *FlatLayout) ([]int64, []int64) {
-	for i := range f.Rank {
-		shape, stride = append(shape, f.Shape[i]), append(stride, f.Stride[i])
-	}
-	return shape, stride
-}
-
-// setFlat makes dst the flat layout shape:stride (at most MaxFlatRank modes).
-func setFlat(dst *FlatLayout, shape, stride []int64) {
-	dst.Rank = len(shape)
-	for i := range shape {
-		dst.Shape[i], dst.Stride[i] = shape[i], stride[i]
-	}
+	return append(shape, s.val), append(stride, d.val), append(paths, d.path()), nil
 }
 
 // CompositionTiler is CuTe's composition(A, make_tile(T0, T1, ...)): mode i
@@ -597,17 +541,16 @@ type composer struct {
 	// reports and the bases travel beside the composer, never in it, so
 	// that the composer's arrays stay on the stack.
 	track bool
-	buf   *Buffer // where the result's tuples go
 }
 
 // strideLeaf is the stride v coming from mode src of A: an integer, or v
 // times that mode's basis (paths: the basis path of each mode of A, nil
 // for plain integers).
-func strideLeaf(paths [][]int, src int64, v int64) IntTuple {
+func strideLeaf(paths [][]IntTuple, src int64, v int64) IntTuple {
 	if paths == nil || src < 0 || paths[src] == nil {
 		return Int(v)
 	}
-	return Int(v).withModes(paths[src])
+	return Int(v).withPath(paths[src])
 }
 
 // compositionFault is a split of a mode rShape:rStride of B that failed at
@@ -636,14 +579,14 @@ var errCompositionFault = errors.New("composition fault")
 
 // mode is composition_impl on one mode s:d of B: tuples distribute, a leaf
 // mode becomes one mode or a flat tuple of modes.
-func (c *composer) mode(s, d *IntTuple, paths [][]int) (IntTuple, IntTuple, error) {
+func (c *composer) mode(s, d *IntTuple, paths [][]IntTuple) (IntTuple, IntTuple, error) {
 	if s.IsTuple() {
-		dElems, sElems := elemsAt(d), elemsAt(s)
+		dElems, sElems := elemsOf(d), elemsOf(s)
 		if !d.IsTuple() || len(dElems) != len(sElems) {
 			return IntTuple{}, IntTuple{}, notCongruent("composition", *s, *d)
 		}
 		n := len(sElems)
-		slab := c.buf.tuples(2 * n)
+		slab := make([]IntTuple, 2*n)
 		for i := range sElems {
 			rs, rd, err := c.mode(&sElems[i], &dElems[i], paths)
 			if err != nil {
@@ -671,14 +614,14 @@ func (c *composer) mode(s, d *IntTuple, paths [][]int) (IntTuple, IntTuple, erro
 		if len(rs) == 1 {
 			return Int(rs[0]), Int(rd[0]), nil
 		}
-		s, d := c.buf.flatTuples(rs, rd)
+		s, d := flatTuples(rs, rd)
 		return s, d, nil
 	}
 	if len(rs) == 1 {
 		return Int(rs[0]), strideLeaf(paths, ri[0], rd[0]), nil
 	}
 	n := len(rs)
-	slab := c.buf.tuples(2 * n)
+	slab := make([]IntTuple, 2*n)
 	for j := range n {
 		slab[j], slab[n+j] = Int(rs[j]), strideLeaf(paths, ri[j], rd[j])
 	}
@@ -688,7 +631,7 @@ func (c *composer) mode(s, d *IntTuple, paths [][]int) (IntTuple, IntTuple, erro
 // flatModes is mode on a flat tuple mode of B, with the leaf results
 // gathered first so that one allocation holds the whole result; it returns
 // the result's top level, shapes then strides (see slabLayout).
-func (c *composer) flatModes(ss, ds []IntTuple, paths [][]int) ([]IntTuple, error) {
+func (c *composer) flatModes(ss, ds []IntTuple, paths [][]IntTuple) ([]IntTuple, error) {
 	n := len(ss)
 	var rsb, rdb [2 * flatInline]int64
 	var endb [flatInline]int
@@ -715,12 +658,12 @@ func (c *composer) flatModes(ss, ds []IntTuple, paths [][]int) ([]IntTuple, erro
 		}
 		ends = append(ends, len(rs))
 	}
-	slab := c.buf.tuples(2*n + extra)
+	slab := make([]IntTuple, 2*n+extra)
 	top, sub := slab[:2*n], slab[2*n:]
 	// Strides go in through setInt unless they carry a basis; see setInt.
 	stride := func(t *IntTuple, j int) {
 		if paths == nil {
-			c.buf.putInt(t, rd[j])
+			setInt(t, rd[j])
 		} else {
 			*t = strideLeaf(paths, ri[j], rd[j])
 		}
@@ -728,12 +671,12 @@ func (c *composer) flatModes(ss, ds []IntTuple, paths [][]int) ([]IntTuple, erro
 	start := 0
 	for i, end := range ends {
 		if end-start == 1 {
-			c.buf.putInt(&top[i], rs[start])
+			setInt(&top[i], rs[start])
 			stride(&top[n+i], start)
 		} else {
 			k := end - start
 			for j := range k {
-				c.buf.putInt(&sub[j], rs[start+j])
+				setInt(&sub[j], rs[start+j])
 				stride(&sub[k+j], start+j)
 			}
 			top[i], top[n+i] = tupleOf(sub[:k:k]), tupleOf(sub[k:2*k:2*k])
@@ -898,7 +841,7 @@ func splitStep(cs, rest int64) (nextShape, nextStride int64, fault faultKind) {
 
 // faultError words f in the numbers of A (and of A coalesced to the flat
 // modes shape:stride, where the mode index counts, when that differs).
-func faultError(a Layout, shape, stride []int64, paths [][]int, f compositionFault) error {
+func faultError(a Layout, shape, stride []int64, paths [][]IntTuple, f compositionFault) error {
 	note := ""
 	if l := flatLayoutPaths(shape, stride, paths); l.String() != a.String() {
 		note = " (A coalesced is " + l.String() + ")"
@@ -943,7 +886,7 @@ func coalesceX(shape, stride []int64) ([]int64, []int64, bool) {
 
 // coalesceXPaths is coalesceX with basis paths for the strides (nil: all
 // plain integers); strides of different bases never merge.
-func coalesceXPaths(shape, stride []int64, paths [][]int) ([]int64, []int64, [][]int, bool) {
+func coalesceXPaths(shape, stride []int64, paths [][]IntTuple) ([]int64, []int64, [][]IntTuple, bool) {
 	n := len(shape)
 	ls := shape[n-1]
 	if ls == 1 {
@@ -956,14 +899,14 @@ func coalesceXPaths(shape, stride []int64, paths [][]int) ([]int64, []int64, [][
 // lastShape:lastStride, as CuTe's bw_coalesce does, writing the result to
 // the front of the same arrays; a result of size 1 is the single mode 1:0.
 // It reports false when a merged shape overflows int64.
-func bwCoalesce(shape, stride []int64, lastShape, lastStride int64) ([]int64, []int64, bool) {
+func bwCoalesceInt(shape, stride []int64, lastShape, lastStride int64) ([]int64, []int64, bool) {
 	shape, stride, _, ok := bwCoalescePaths(shape, stride, nil, lastShape, lastStride)
 	return shape, stride, ok
 }
 
 // bwCoalescePaths is bwCoalesce with basis paths for the strides (nil:
 // all plain integers), moved along with their modes.
-func bwCoalescePaths(shape, stride []int64, paths [][]int, lastShape, lastStride int64) ([]int64, []int64, [][]int, bool) {
+func bwCoalescePaths(shape, stride []int64, paths [][]IntTuple, lastShape, lastStride int64) ([]int64, []int64, [][]IntTuple, bool) {
 	n := len(shape)
 	// Built back to front in the top of the arrays: the kept modes are at
 	// [w, n), the front one (still open for merging) at w.
@@ -978,7 +921,7 @@ func bwCoalescePaths(shape, stride []int64, paths [][]int, lastShape, lastStride
 			if paths != nil {
 				paths[w] = paths[i]
 			}
-		case mulEq(s, d, stride[w]) && (paths == nil || slices.Equal(paths[i], paths[w])):
+		case mulEq(s, d, stride[w]) && (paths == nil || samePath(paths[i], paths[w])):
 			m, ok := mulChecked(s, shape[w])
 			if !ok {
 				return nil, nil, nil, false
@@ -1079,13 +1022,13 @@ func appendModes(op string, s, d *IntTuple, shape, stride []int64) ([]int64, []i
 		}
 		return append(shape, s.val), append(stride, d.val), nil
 	}
-	dElems, sElems := elemsAt(d), elemsAt(s)
+	dElems, sElems := elemsOf(d), elemsOf(s)
 	if d.kind != kindTuple || len(dElems) != len(sElems) {
 		return nil, nil, notCongruent(op, *s, *d)
 	}
 	for i := range sElems {
 		se, de := &sElems[i], &dElems[i]
-		if se.kind == kindInt && de.kind == kindInt && se.n == 0 && de.n == 0 {
+		if se.kind == kindInt && de.kind == kindInt && len(se.sub) == 0 && len(de.sub) == 0 {
 			shape, stride = append(shape, se.val), append(stride, de.val)
 			continue
 		}
@@ -1124,24 +1067,60 @@ func notCongruent(op string, s, d IntTuple) error {
 	return errorf(op, CondCongruent, "shape %v and stride %v do not have the same tree", s, d)
 }
 
-// flatLayout is Buffer.flatLayout on the heap.
+// flatLayout is the layout of the flat integer modes shape:stride.
 func flatLayout(shape, stride []int64) Layout {
-	return (*Buffer)(nil).flatLayout(shape, stride)
+	if len(shape) == 1 {
+		return Layout{Shape: Int(shape[0]), Stride: Int(stride[0])}
+	}
+	return slabLayout(flatSlab(shape, stride))
+}
+
+// slabLayout is the flat layout whose leaves flatSlab laid out.
+func slabLayout(slab []IntTuple) Layout {
+	n := len(slab) / 2
+	return Layout{Shape: tupleOf(slab[:n:n]), Stride: tupleOf(slab[n:])}
+}
+
+// flatTuples is the flat tuples of shape and stride.
+func flatTuples(shape, stride []int64) (IntTuple, IntTuple) {
+	n := len(shape)
+	slab := flatSlab(shape, stride)
+	return tupleOf(slab[:n:n]), tupleOf(slab[n:])
+}
+
+// flatSlab is the leaves of the flat tuples of shape and stride, shapes first.
+func flatSlab(shape, stride []int64) []IntTuple {
+	n := len(shape)
+	slab := make([]IntTuple, 2*n)
+	for i := range n {
+		slab[i], slab[n+i] = Int(shape[i]), Int(stride[i])
+	}
+	return slab
+}
+
+// makeLayoutOf is MakeLayoutOf of two layouts.
+func makeLayoutOf(ls ...Layout) Layout {
+	both := make([]IntTuple, 2*len(ls))
+	shapes, strides := both[:len(ls):len(ls)], both[len(ls):]
+	for i, l := range ls {
+		shapes[i], strides[i] = l.Shape, l.Stride
+	}
+	return Layout{Shape: tupleOf(shapes), Stride: tupleOf(strides)}
 }
 
 // flatLayoutPaths is flatLayout with each stride times its basis path.
-func flatLayoutPaths(shape, stride []int64, paths [][]int) Layout {
+func flatLayoutPaths(shape, stride []int64, paths [][]IntTuple) Layout {
 	l := flatLayout(shape, stride)
 	if paths == nil {
 		return l
 	}
 	if len(shape) == 1 {
-		l.Stride = l.Stride.withModes(paths[0])
+		l.Stride = l.Stride.withPath(paths[0])
 		return l
 	}
 	for i := range paths {
 		e := &l.Stride.elems()[i]
-		*e = e.withModes(paths[i])
+		*e = e.withPath(paths[i])
 	}
 	return l
 }

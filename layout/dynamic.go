@@ -50,7 +50,7 @@ func scanLeaves(t *IntTuple) leafSeen {
 		return leafKindSeen(t)
 	}
 	var seen leafSeen
-	es := elemsAt(t)
+	es := elemsOf(t)
 	for i := range es {
 		if es[i].kind == kindTuple {
 			seen |= scanLeaves(&es[i])
@@ -63,7 +63,7 @@ func scanLeaves(t *IntTuple) leafSeen {
 
 func leafKindSeen(t *IntTuple) leafSeen {
 	switch {
-	case t.kind != kindInt || t.n != 0:
+	case t.kind != kindInt || len(t.sub) != 0:
 		return seenOther
 	case !t.static:
 		return seenRunTime
@@ -188,7 +188,7 @@ func bwCoalesceDyn(s, d []IntTuple, ns, nd IntTuple) ([]IntTuple, []IntTuple, er
 		case len(outS) == 1 && outS[0].isConst(1):
 			outS[0], outD[0] = s[i], d[i]
 		default:
-			merged, ok, err := mergeModes(s[i], d[i], outS[f], outD[f])
+			merged, ok, err := mergeModes("composition", s[i], d[i], outS[f], outD[f])
 			if err != nil {
 				return nil, nil, err
 			}
@@ -504,7 +504,7 @@ func cosizeDyn(op string, l Layout) (IntTuple, error) {
 // logicalProductDyn is logical_product(A, B) for a layout B, step by step,
 // for operands with run-time integers:
 // make_layout(A, composition(complement(A, size(A)*cosize(B)), B)).
-func (buf *Buffer) logicalProductDyn(a, b Layout) (Layout, error) {
+func logicalProductDyn(a, b Layout) (Layout, error) {
 	const op = "logical_product"
 	sa, err := dProduct(op, a.Shape)
 	if err != nil {
@@ -526,5 +526,5 @@ func (buf *Buffer) logicalProductDyn(a, b Layout) (Layout, error) {
 	if err != nil {
 		return Layout{}, inOp(op, "composition("+c.String()+", "+b.String()+")", err)
 	}
-	return buf.makeLayoutOf(a, rep), nil
+	return makeLayoutOf(a, rep), nil
 }

@@ -9,10 +9,7 @@ const CondLeftInverse = "Left inverse divisibility condition"
 // domain.
 //
 // Law: A(R(i)) == i for all i < size(R).
-func RightInverse(a Layout) (Layout, error) { return (*Buffer)(nil).RightInverse(a) }
-
-// RightInverse is the package's RightInverse with its result built in b.
-func (b *Buffer) RightInverse(a Layout) (Layout, error) {
+func RightInverse(a Layout) (Layout, error) {
 	var sb, db [flatInline]int64
 	ls, ld, err := coalesceModes("right_inverse", a, sb[:0], db[:0])
 	if err != nil {
@@ -39,15 +36,15 @@ func (b *Buffer) RightInverse(a Layout) (Layout, error) {
 		}
 	}
 	n := len(rs)
-	rs, rd, ok = bwCoalesce(rs, rd, rs[n-1], rd[n-1])
+	rs, rd, ok = bwCoalesceInt(rs, rd, rs[n-1], rd[n-1])
 	if !ok {
 		return Layout{}, errorf("right_inverse", CondOverflow, "the right inverse of %v overflows int64", a)
 	}
-	// b.flatLayout, written out (see there).
+	// flatLayout, written out (see there).
 	if len(rs) == 1 {
 		return Layout{Shape: Int(rs[0]), Stride: Int(rd[0])}, nil
 	}
-	return slabLayout(b.flatSlab(rs, rd)), nil
+	return slabLayout(flatSlab(rs, rd)), nil
 }
 
 // LeftInverse is CuTe's left_inverse(A): the layout L over A's codomain,
@@ -88,7 +85,7 @@ func LeftInverse(a Layout) (Layout, error) {
 	}
 	rs = append(rs, ls[order[len(order)-1]])
 	n := len(rs)
-	rs, rd, ok = bwCoalesce(rs, rd, rs[n-1], rd[n-1])
+	rs, rd, ok = bwCoalesceInt(rs, rd, rs[n-1], rd[n-1])
 	if !ok {
 		return Layout{}, errorf("left_inverse", CondOverflow, "the left inverse of %v overflows int64", a)
 	}
@@ -103,7 +100,7 @@ func coalesceModes(op string, a Layout, shape, stride []int64) ([]int64, []int64
 		return nil, nil, err
 	}
 	n := len(shape)
-	shape, stride, ok := bwCoalesce(shape, stride, shape[n-1], stride[n-1])
+	shape, stride, ok := bwCoalesceInt(shape, stride, shape[n-1], stride[n-1])
 	if !ok {
 		return nil, nil, errorf(op, CondOverflow, "coalescing %v overflows int64", a)
 	}

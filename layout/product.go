@@ -14,33 +14,28 @@ import "fmt"
 // offsets A leaves free. A Tiler (or tuple shape) multiplies mode by mode,
 // "_" leaving a mode alone, modes past the tiler's rank kept as they are.
 func LogicalProduct(a Layout, tiler Value) (Layout, error) {
-	return (*Buffer)(nil).LogicalProduct(a, tiler)
-}
-
-// LogicalProduct is the package's LogicalProduct with its result built in b.
-func (b *Buffer) LogicalProduct(a Layout, tiler Value) (Layout, error) {
 	const op = "logical_product"
 	if err := checkCongruent(op, a.Shape, a.Stride, nil); err != nil {
 		return Layout{}, err
 	}
-	t, err := b.toTileArg(op, tiler)
+	t, err := toTileArg(op, tiler)
 	if err != nil {
 		return Layout{}, err
 	}
-	return b.logicalProduct(a, t)
+	return logicalProduct(a, t)
 }
 
-func (buf *Buffer) logicalProduct(a Layout, t tileArg) (Layout, error) {
+func logicalProduct(a Layout, t tileArg) (Layout, error) {
 	const op = "logical_product"
 	switch t.kind {
 	case tileSkip:
 		return a, nil
 	case tileTuple:
-		return buf.byMode(op, CondProductTooManyModes, a, t, into(buf.logicalProduct))
+		return byMode(op, CondProductTooManyModes, a, t, into(logicalProduct))
 	}
 	b := t.layout
 	if runTimePlain(a.Shape, a.Stride, b.Shape, b.Stride) {
-		return buf.logicalProductDyn(a, b)
+		return logicalProductDyn(a, b)
 	}
 	sa, err := a.Size()
 	if err != nil {
@@ -69,24 +64,24 @@ func (buf *Buffer) logicalProduct(a Layout, t tileArg) (Layout, error) {
 	var rep Layout
 	var keepS, keepD [flatInline + 1]int64
 	if k := len(rs); k == 0 || k > len(keepS) {
-		rep, err = buf.Composition(flatLayout(rs, rd), b)
+		rep, err = Composition(flatLayout(rs, rd), b)
 		if err != nil {
 			return Layout{}, inOp(op, fmt.Sprintf("composition(%v, %v)", flatLayout(rs, rd), b), err)
 		}
-		return buf.makeLayoutOf(a, rep), nil
+		return makeLayoutOf(a, rep), nil
 	}
 	// composeModes coalesces rs:rd in place; the error message wants it whole.
 	copy(keepS[:], rs)
 	copy(keepD[:], rd)
 	rest := func() Layout { return flatLayout(keepS[:len(rs)], keepD[:len(rd)]) }
-	rep, err = buf.composeModes(rs, rd, nil, b, rest)
+	rep, err = composeModes(rs, rd, nil, b, rest)
 	if err != nil && hasBasis(b.Stride) {
 		rep, err = compositionBasisB(rest(), b) // as Composition does
 	}
 	if err != nil {
 		return Layout{}, inOp(op, fmt.Sprintf("composition(%v, %v)", rest(), b), err)
 	}
-	return buf.makeLayoutOf(a, rep), nil
+	return makeLayoutOf(a, rep), nil
 }
 
 // ZippedProduct is CuTe's zipped_product(A, T) == tile_unzip(logical_product(A, T), T):
@@ -104,7 +99,7 @@ func zippedProduct(op string, a Layout, t tileArg) (Layout, error) {
 	if err := checkCongruent(op, a.Shape, a.Stride, nil); err != nil {
 		return Layout{}, err
 	}
-	p, err := (*Buffer)(nil).logicalProduct(a, t)
+	p, err := logicalProduct(a, t)
 	if err != nil {
 		return Layout{}, inOp(op, "", err)
 	}
@@ -159,7 +154,7 @@ func rankedProduct(op string, a, b Layout, raked bool) (Layout, error) {
 	if err != nil {
 		return Layout{}, inOp(op, "", err)
 	}
-	p, err := (*Buffer)(nil).logicalProduct(pa, tileArg{kind: tileLayout, layout: pb})
+	p, err := logicalProduct(pa, tileArg{kind: tileLayout, layout: pb})
 	if err != nil {
 		return Layout{}, inOp(op, "", err)
 	}
