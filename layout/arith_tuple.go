@@ -61,10 +61,10 @@ func leafValue(op string, t IntTuple) (int64, error) {
 // mulLeaf is a*b for leaves: integers, unknowns, and a basis scaled by an integer.
 func mulLeaf(op string, a, b IntTuple) (IntTuple, error) {
 	if a.IsTuple() || b.IsTuple() {
-		return IntTuple{}, errorf(op, "", "cannot multiply %v by %v: both must be integers", a, b)
+		return IntTuple{}, errorf(op, "", "cannot multiply %v by %v: both must be integers", a.String(), b.String())
 	}
 	if a.kind == kindUnderscore || b.kind == kindUnderscore {
-		return IntTuple{}, errorf(op, "", "cannot multiply %v by %v: _ is not a number", a, b)
+		return IntTuple{}, errorf(op, "", "cannot multiply %v by %v: _ is not a number", a.String(), b.String())
 	}
 	if a.kind == kindUnknown || b.kind == kindUnknown {
 		if a.isKnown(0) {
@@ -76,11 +76,11 @@ func mulLeaf(op string, a, b IntTuple) (IntTuple, error) {
 		return Unknown(), nil
 	}
 	if a.IsBasis() && b.IsBasis() {
-		return IntTuple{}, errorf(op, "", "cannot multiply two scaled bases %v and %v", a, b)
+		return IntTuple{}, errorf(op, "", "cannot multiply two scaled bases %v and %v", a.String(), b.String())
 	}
 	v, ok := mulChecked(a.val, b.val)
 	if !ok {
-		return IntTuple{}, errorf(op, CondOverflow, "%v * %v overflows int64", a, b)
+		return IntTuple{}, errorf(op, CondOverflow, "%v * %v overflows int64", a.String(), b.String())
 	}
 	out := intLeaf(v, a.static && b.static)
 	switch {
@@ -111,19 +111,19 @@ func addOp(op string, a, b IntTuple) (IntTuple, error) {
 		}
 		return a, nil
 	case a.kind == kindUnderscore || b.kind == kindUnderscore:
-		return IntTuple{}, errorf(op, "", "cannot add %v and %v: _ is not a number", a, b)
+		return IntTuple{}, errorf(op, "", "cannot add %v and %v: _ is not a number", a.String(), b.String())
 	case a.kind == kindUnknown || b.kind == kindUnknown:
 		return Unknown(), nil
 	case a.isPlainInt() && b.isPlainInt():
 		v, ok := addChecked(a.val, b.val)
 		if !ok {
-			return IntTuple{}, errorf(op, CondOverflow, "%v + %v overflows int64", a, b)
+			return IntTuple{}, errorf(op, CondOverflow, "%v + %v overflows int64", a.String(), b.String())
 		}
 		return intLeaf(v, a.static && b.static), nil
 	case a.IsBasis() && b.IsBasis() && samePath(a.sub, b.sub):
 		v, ok := addChecked(a.val, b.val)
 		if !ok {
-			return IntTuple{}, errorf(op, CondOverflow, "%v + %v overflows int64", a, b)
+			return IntTuple{}, errorf(op, CondOverflow, "%v + %v overflows int64", a.String(), b.String())
 		}
 		out := intLeaf(v, a.static && b.static)
 		return out.withPath(a.sub), nil
@@ -134,10 +134,10 @@ func addOp(op string, a, b IntTuple) (IntTuple, error) {
 			}
 			return a, nil
 		}
-		return IntTuple{}, errorf(op, "", "cannot add the integer and the basis-valued offsets %v and %v", a, b)
+		return IntTuple{}, errorf(op, "", "cannot add the integer and the basis-valued offsets %v and %v", a.String(), b.String())
 	}
 	if !basisModesInRange(a) || !basisModesInRange(b) {
-		return IntTuple{}, errorf(op, "", "cannot add %v and %v: basis modes must lie in [0, %d]", a, b, maxBasisMode)
+		return IntTuple{}, errorf(op, "", "cannot add %v and %v: basis modes must lie in [0, %d]", a.String(), b.String(), maxBasisMode)
 	}
 	at, bt := asArithmeticTuple(a), asArithmeticTuple(b)
 	n := max(len(at.elems()), len(bt.elems()))

@@ -12,46 +12,59 @@ package layout
 //
 // Law: Coalesce(l).Eval(i) == l.Eval(i) for 0 <= i < Size(l), Size is kept, and Coalesce is idempotent.
 func Coalesce(l Layout) (Layout, error) {
-	var sb, db [flatInline]IntTuple
-	s, d, err := leafModes("coalesce", l, sb[:0], db[:0])
+	const op = "coalesce"
+	var sb, db [flatInline]num
+	var tb bases
+	s, d, err := leafModes(op, l, sb[:0], db[:0], &tb)
 	if err != nil {
 		return Layout{}, err
 	}
 	if len(s) == 0 {
 		return PadLayout, nil
 	}
-	if s, d, err = bwCoalesce("coalesce", s, d); err != nil {
+	if s, d, err = bwCoalesce(op, s, d); err != nil {
 		return Layout{}, err
 	}
-	return flatLayoutOf(s, d), nil
+	return flatLayoutOf(s, d, &tb), nil
 }
 
-// leafModes is the leaf modes of l, shapes and strides, appended to shapes
-// and strides after l's congruence is checked.
-func leafModes(op string, l Layout, shapes, strides []IntTuple) ([]IntTuple, []IntTuple, error) {
-	shapes, strides, ok := appendLeafModes(&l.Shape, &l.Stride, shapes, strides)
+// leafModes is the leaf modes of l as nums, shapes and strides, appended
+// to s and d after l's congruence is checked; scaled bases go into tb.
+func leafModes(op string, l Layout, s, d []num, tb *bases) ([]num, []num, error) {
+	s, d, ok := appendLeafModes(&l.Shape, &l.Stride, s, d, tb)
 	if !ok {
-		return nil, nil, congruenceError(op, l.Shape, l.Stride, nil)
+		if !congruent(&l.Shape, &l.Stride) {
+			return nil, nil, congruenceError(op, l.Shape, l.Stride, nil)
+		}
+		return nil, nil, errorf(op, "", "%v has more than 255 scaled-basis strides", l)
 	}
-	return shapes, strides, nil
+	return s, d, nil
 }
 
-// appendLeafModes appends the leaves of s and d; false when their trees differ.
-// It walks by pointer: a copy of each node would cost more than the walk.
-func appendLeafModes(s, d *IntTuple, shapes, strides []IntTuple) ([]IntTuple, []IntTuple, bool) {
-	if s.kind != kindTuple {
-		return append(shapes, *s), append(strides, *d), d.kind != kindTuple
+// appendLeafModes appends the leaves of the trees at t and u, as nums;
+// false when the trees differ (or a basis does not fit in tb). It walks by
+// pointer: a copy of each node would cost more than the walk.
+func appendLeafModes(t, u *IntTuple, s, d []num, tb *bases) ([]num, []num, bool) {
+	if t.kind != kindTuple {
+		if len(t.sub)|len(u.sub) == 0 && u.kind != kindTuple {
+			// Plain leaves, numOf written out.
+			return append(s, num{v: t.val, kind: t.kind, static: t.static}),
+				append(d, num{v: u.val, kind: u.kind, static: u.static}), true
+		}
+		x, ok1 := numOf(t, tb)
+		y, ok2 := numOf(u, tb)
+		return append(s, x), append(d, y), ok1 && ok2 && u.kind != kindTuple
 	}
-	if d.kind != kindTuple || len(s.sub) != len(d.sub) {
-		return shapes, strides, false
+	if u.kind != kindTuple || len(t.sub) != len(u.sub) {
+		return s, d, false
 	}
 	ok := true
-	for i := range s.sub {
-		if shapes, strides, ok = appendLeafModes(&s.sub[i], &d.sub[i], shapes, strides); !ok {
+	for i := range t.sub {
+		if s, d, ok = appendLeafModes(&t.sub[i], &u.sub[i], s, d, tb); !ok {
 			break
 		}
 	}
-	return shapes, strides, ok
+	return s, d, ok
 }
 
 // bwCoalesce is CuTe's bw_coalesce on the flat modes s:d (at least one), in
@@ -59,13 +72,13 @@ func appendLeafModes(s, d *IntTuple, shapes, strides []IntTuple) ([]IntTuple, []
 // static size 1 replaced, and a mode merges into the front one when
 // mergeModes says CuTe would. It returns the kept modes; all of static size
 // 1 is the mode 1:0.
-func bwCoalesce(op string, s, d []IntTuple) ([]IntTuple, []IntTuple, error) {
+func bwCoalesce(op string, s, d []num) ([]num, []num, error) {
 	n := len(s)
 	w := n - 1 // the front mode
 	for i := n - 2; i >= 0; i-- {
 		switch {
-		case s[i].isConst(1):
-		case w == n-1 && s[w].isConst(1):
+		case s[i].is(1):
+		case w == n-1 && s[w].is(1):
 			s[w], d[w] = s[i], d[i]
 		default:
 			merged, ok, err := mergeModes(op, s[i], d[i], s[w], d[w])
@@ -73,72 +86,57 @@ func bwCoalesce(op string, s, d []IntTuple) ([]IntTuple, []IntTuple, error) {
 			case err != nil:
 				return nil, nil, err
 			case ok:
-				s[w] = merged
-				d[w] = d[i]
+				s[w], d[w] = merged, d[i]
 			default:
 				w--
 				s[w], d[w] = s[i], d[i]
 			}
 		}
 	}
-	if w == n-1 && s[w].isConst(1) {
-		s[w], d[w] = Int(1), Int(0)
+	if w == n-1 && s[w].is(1) {
+		s[w], d[w] = numInt(1, true), numInt(0, true)
 	}
 	return s[w:], d[w:], nil
 }
 
-// flatLayoutOf is the layout of the flat modes s:d: an integer-shaped layout
-// for one mode, else flat tuples, in one allocation.
-func flatLayoutOf(s, d []IntTuple) Layout {
-	n := len(s)
-	if n == 1 {
-		return Layout{Shape: s[0], Stride: d[0]}
+// mergeModes merges mode (s,d) with the following mode (ns,nd) when CuTe
+// would: ns:nd static and s*d == nd a static fact (s*d is static when s
+// and d are, or when either is a static 0: CuTe's C<0> * int is C<0>). It
+// returns the merged shape s*ns.
+func mergeModes(op string, s, d, ns, nd num) (num, bool, error) {
+	if !ns.isStatic() || !nd.isStatic() {
+		return num{}, false, nil
 	}
-	both := make([]IntTuple, 2*n)
-	copy(both, s)
-	copy(both[n:], d)
-	return Layout{Shape: tupleOf(both[:n:n]), Stride: tupleOf(both[n:])}
+	end := numInt(0, true)
+	if !s.is(0) && !(d.is(0) && s.plain()) {
+		if !s.isStatic() || !d.isStatic() {
+			return num{}, false, nil
+		}
+		var err error
+		if end, err = mul(op, s, d); err != nil {
+			return num{}, false, err
+		}
+	}
+	if end.v != nd.v || end.basis != nd.basis {
+		return num{}, false, nil
+	}
+	merged, err := mul(op, s, ns)
+	return merged, err == nil, err
 }
 
-// mergeModes merges mode (s,d) with the following mode (ns,nd) when CuTe
-// would: ns static and s*d == nd a static fact (s*d is static when s and d
-// are, or when either is a static 0: CuTe's C<0> * int is C<0>). It
-// returns the merged shape s*ns.
-func mergeModes(op string, s, d, ns, nd IntTuple) (IntTuple, bool, error) {
-	if !ns.IsStatic() || !nd.IsStatic() {
-		return IntTuple{}, false, nil
+// flatLayoutOf is the layout of the flat modes s:d: an integer-shaped layout
+// for one mode, else flat tuples, in one allocation.
+func flatLayoutOf(s, d []num, tb *bases) Layout {
+	n := len(s)
+	if n == 1 {
+		return Layout{Shape: s[0].leaf(tb), Stride: d[0].leaf(tb)}
 	}
-	if s.static && d.static && len(s.sub)|len(d.sub)|len(nd.sub) == 0 && s.kind == kindInt && d.kind == kindInt {
-		// Static plain integers, the common case.
-		end, ok := mulChecked(s.val, d.val)
-		if !ok {
-			return IntTuple{}, false, errorf(op, CondOverflow, "%v * %v overflows int64", s, d)
-		}
-		if end != nd.val {
-			return IntTuple{}, false, nil
-		}
-	} else {
-		zero := s.isConst(0) || d.isConst(0) && s.isPlainInt()
-		if !zero && (!s.IsStatic() || !d.IsStatic()) {
-			return IntTuple{}, false, nil
-		}
-		end, err := mulLeaf(op, s, d)
-		if err != nil {
-			return IntTuple{}, false, err
-		}
-		if zero {
-			end = Int(0)
-		}
-		if !end.Equal(nd) {
-			return IntTuple{}, false, nil
-		}
+	both := make([]IntTuple, 2*n)
+	for i := range n {
+		s[i].put(&both[i], tb)
+		d[i].put(&both[n+i], tb)
 	}
-	if s.isPlainInt() && ns.isPlainInt() {
-		merged, err := dMul(op, s, ns)
-		return merged, err == nil, err
-	}
-	merged, err := mulLeaf(op, s, ns)
-	return merged, err == nil, err
+	return Layout{Shape: tupleOf(both[:n:n]), Stride: tupleOf(both[n:])}
 }
 
 // CoalesceProfile is coalesce(l, profile): a tuple profile coalesces each of
@@ -232,4 +230,18 @@ func Filter(l Layout) (Layout, error) {
 // Law: FilterProfile(l, p) has l's rank when p is a tuple, and each filtered mode has that mode's image.
 func FilterProfile(l Layout, profile IntTuple) (Layout, error) {
 	return byProfile("filter", l, profile, Filter)
+}
+
+// coalesceX is CuTe's detail::coalesce_x on the flat modes s:d, in place:
+// bw_coalesce with a last mode of static size 1 read as size 2, so that the
+// result is the same function as s:d on all integers, not only inside its
+// size (composition lets the last mode run past it). No mode is 1:0.
+func coalesceX(op string, s, d []num) ([]num, []num, error) {
+	if len(s) == 0 {
+		return append(s, numInt(1, true)), append(d, numInt(0, true)), nil
+	}
+	if n := len(s) - 1; s[n].is(1) {
+		s[n] = numInt(2, true)
+	}
+	return bwCoalesce(op, s, d)
 }

@@ -1,7 +1,6 @@
 package layout
 
 import (
-	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -225,100 +224,5 @@ func TestComplementErrors(t *testing.T) {
 	}
 	if _, err := Apply("complement", Unknown()); err == nil {
 		t.Errorf("complement(?) accepted")
-	}
-}
-
-// TestComplementQuickPathMatchesFilter: complement from the used modes
-// alone (not coalesced) gives what it gives from filter(A), wherever the
-// quick path answers; and it answers most of the time.
-func TestComplementQuickPathMatchesFilter(t *testing.T) {
-	r := rand.New(rand.NewPCG(41, 3))
-	answered := 0
-	for range 20 * propertyRounds {
-		a := randomLayout(r, 5, 2)
-		m := cotargetInt(int64(1 + r.IntN(4096)))
-		var sb, db [flatInline]int64
-		fs, fd, err := flattenModes("complement", a, sb[:0], db[:0])
-		if err != nil {
-			continue
-		}
-		us, ud, ok := usedModes(fs, fd)
-		if !ok {
-			continue
-		}
-		got, gotD, _, ok := complementModes(us, ud, m, nil, nil)
-		if !ok {
-			continue
-		}
-		answered++
-		var fb, gb [flatInline]int64
-		ws, wd, err := filterModes("complement", a, fb[:0], gb[:0])
-		if err != nil {
-			t.Fatalf("complement(%v, %d): the quick path answers, filter fails: %v", a, m.n, err)
-		}
-		want, wantD, _, ok := complementModes(ws, wd, m, nil, nil)
-		if !ok {
-			t.Fatalf("complement(%v, %d): the quick path answers %v, through filter it fails", a, m.n, flatLayout(got, gotD))
-		}
-		if g, w := flatLayout(got, gotD), flatLayout(want, wantD); g.String() != w.String() {
-			t.Fatalf("complement(%v, %d): the quick path gives %v, through filter %v", a, m.n, g, w)
-		}
-	}
-	t.Logf("the quick path answered %d of %d", answered, 20*propertyRounds)
-	if answered < 2*propertyRounds {
-		t.Fatalf("the quick path answered only %d cases", answered)
-	}
-}
-
-// TestComplementQuickMatchesModes: wherever the one-pass kernel answers,
-// it gives what complementModes gives on the used modes; it answers most
-// injective layouts of positive strides.
-func TestComplementQuickMatchesModes(t *testing.T) {
-	r := rand.New(rand.NewPCG(43, 5))
-	pick := []int64{0, 1, 1, 2, 2, 3, 4, 4, 5, 8, 16, 1 << 20, 1 << 40, 1<<62 + 1, math.MaxInt64}
-	answered := 0
-	for round := range 40 * propertyRounds {
-		var shape, stride []int64
-		if round%2 == 0 {
-			var sb, db [flatInline]int64
-			var err error
-			if shape, stride, err = flattenModes("complement", randomLayout(r, 5, 2), sb[:0], db[:0]); err != nil {
-				continue
-			}
-		} else {
-			for range 1 + r.IntN(MaxFlatRank) {
-				shape, stride = append(shape, pick[r.IntN(len(pick))]), append(stride, pick[r.IntN(len(pick))]-int64(r.IntN(2)))
-			}
-		}
-		m := int64(-1)
-		if r.IntN(2) == 0 {
-			m = pick[r.IntN(len(pick))]
-		}
-		var rs, rd [MaxFlatRank + 1]int64
-		n, ok := complementQuick(slices.Clone(shape), slices.Clone(stride), m, &rs, &rd)
-		if !ok {
-			continue
-		}
-		answered++
-		us, ud, ok := usedModes(slices.Clone(shape), slices.Clone(stride))
-		if !ok {
-			t.Fatalf("%v:%v: the kernel answers a negative stride", shape, stride)
-		}
-		target := m
-		if m < 0 {
-			if target, ok = cosizeOf(us, ud); !ok {
-				t.Fatalf("%v:%v: the kernel answers, the cosize overflows", shape, stride)
-			}
-		}
-		ws, wd, _, ok := complementModes(us, ud, cotargetInt(target), nil, nil)
-		if !ok {
-			t.Fatalf("complement of %v:%v within %d: the kernel gives %v, complementModes fails", shape, stride, m, flatLayout(rs[:n], rd[:n]))
-		}
-		if g, w := flatLayout(rs[:n], rd[:n]), flatLayout(ws, wd); g.String() != w.String() {
-			t.Fatalf("complement of %v:%v within %d: the kernel gives %v, complementModes %v", shape, stride, m, g, w)
-		}
-	}
-	if answered < 4*propertyRounds {
-		t.Fatalf("the kernel answered only %d cases", answered)
 	}
 }

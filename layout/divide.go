@@ -154,35 +154,23 @@ func inOp(op, where string, err error) error {
 // byMode is CuTe's transform_layout(layout, tiler, f): f applied to the first
 // len(tiler) modes with their tilers, the remaining modes kept, all
 // concatenated (so the result is always a tuple, even of one mode).
-// f writes its result's shape and stride where byMode says: straight into
-// the result's block (see slabLayout for why not through a Layout).
-func byMode(op, cond string, l Layout, t tileArg, f func(l Layout, t tileArg, shape, stride *IntTuple) error) (Layout, error) {
+func byMode(op, cond string, l Layout, t tileArg, f func(Layout, tileArg) (Layout, error)) (Layout, error) {
 	r := l.Rank()
 	if len(t.modes) > r {
 		return Layout{}, errorf(op, cond, "the tiler %v has %d modes but the layout %v has rank %d", t, len(t.modes), l, r)
 	}
-	// The result's two trees in one block, as MakeLayoutOf builds them.
-	both := make([]IntTuple, 2*r)
+	both := make([]IntTuple, 2*r) // the result's two trees in one block
 	for i := range r {
-		m := Layout{Shape: l.Shape.At(i), Stride: l.Stride.At(i)} // modeAt, inlined
+		m := modeAt(l, i)
 		if i < len(t.modes) {
-			if err := f(m, t.modes[i], &both[i], &both[r+i]); err != nil {
+			var err error
+			if m, err = f(m, t.modes[i]); err != nil {
 				return Layout{}, err
 			}
-			continue
 		}
 		both[i], both[r+i] = m.Shape, m.Stride
 	}
-	return slabLayout(both), nil
-}
-
-// into adapts an operation to byMode.
-func into(op func(Layout, tileArg) (Layout, error)) func(Layout, tileArg, *IntTuple, *IntTuple) error {
-	return func(l Layout, t tileArg, shape, stride *IntTuple) error {
-		r, err := op(l, t)
-		*shape, *stride = r.Shape, r.Stride
-		return err
-	}
+	return Layout{Shape: tupleOf(both[:r:r]), Stride: tupleOf(both[r:])}, nil
 }
 
 // LogicalDivide is CuTe's logical_divide(L, T): L split into (tile, rest).
@@ -212,34 +200,64 @@ func logicalDivide(l Layout, t tileArg) (Layout, error) {
 	case tileSkip:
 		return l, nil
 	case tileTuple:
-		return byMode(op, CondDivideTooManyModes, l, t, divideInto)
+		return byMode(op, CondDivideTooManyModes, l, t, logicalDivide)
 	}
-	return divideSteps(l, t.layout)
+	return divideByLayout(l, t.layout)
 }
 
-// divideSteps is logical_divide(l, b) for a layout b, step by step as its
-// definition reads, each failure worded as the step's.
-func divideSteps(l, b Layout) (Layout, error) {
+// divideByLayout is logical_divide(L, B) for a layout B, as CuTe defines it:
+//
+//	composition(L, make_layout(B, complement(B, shape(coalesce(L)))))
+//
+// each step the operation's one body, the intermediate layouts held on the
+// stack: only the result is allocated. A failure is worded as its step's.
+func divideByLayout(l, b Layout) (Layout, error) {
 	const op = "logical_divide"
-	shape, err := coalescedShape(l)
+	// shape(coalesce(L)) and coalesce_x(L) from one walk of L.
+	var sb, db, asb, adb [flatInline]num
+	var tb bases
+	as, ad, err := leafModes(op, l, asb[:0], adb[:0], &tb)
+	if err == nil && len(as) == 0 {
+		as, ad = append(as, numInt(1, true)), append(ad, numInt(0, true))
+	}
+	s, d := append(sb[:0], as...), append(db[:0], ad...)
+	if err == nil {
+		s, _, err = bwCoalesce(op, s, d)
+	}
 	if err != nil {
 		return Layout{}, inOp(op, fmt.Sprintf("coalesce(%v)", l), err)
 	}
-	rest, err := ComplementTo(b, shape)
+	var rsb, rdb [flatInline + 1]num
+	rs, rd, err := complement(b, s, IntTuple{}, rsb[:0], rdb[:0])
 	if err != nil {
+		shape, _ := coalescedShape(l)
 		return Layout{}, inOp(op, fmt.Sprintf("complement(%v, %v)", b, shape), err)
 	}
-	inner := makeLayoutOf(b, rest)
-	out, err := Composition(l, inner)
-	if err != nil {
-		return Layout{}, inOp(op, fmt.Sprintf("composition(%v, %v)", l, inner), err)
+	// make_layout(B, rest): its leaf modes, and its shape tree, whose
+	// structure alone composition reads (the rest's leaves left zero).
+	var bsb, bdb [2*flatInline + 1]num
+	var btb bases
+	bs, bd, _ := appendLeafModes(&b.Shape, &b.Stride, bsb[:0], bdb[:0], &btb) // congruent: complement checked it
+	bs, bd = append(bs, rs...), append(bd, rd...)
+	var restb [flatInline + 1]IntTuple
+	inner := [2]IntTuple{b.Shape}
+	if n := len(rs); n > 1 {
+		inner[1] = tupleOf(restb[:n:n])
 	}
-	return out, nil
-}
-
-// divideInto is logicalDivide for byMode.
-func divideInto(l Layout, t tileArg, shape, stride *IntTuple) error {
-	return into(logicalDivide)(l, t, shape, stride)
+	innerShape := tupleOf(inner[:])
+	err = checkIntModes(op, as, ad, &tb)
+	if err == nil {
+		as, ad, err = coalesceX(op, as, ad)
+	}
+	if err == nil {
+		c := composer{a: &l, as: as, ad: ad, tb: &tb}
+		var out Layout
+		if out, _, err = c.composeModes(bs, bd, &btb, &innerShape, 0); err == nil {
+			return out, nil
+		}
+	}
+	r := flatLayoutOf(rs, rd, nil)
+	return Layout{}, inOp(op, fmt.Sprintf("composition(%v, %v)", l, Layout{Shape: Tup(b.Shape, r.Shape), Stride: Tup(b.Stride, r.Stride)}), err)
 }
 
 // coalescedShape is shape(coalesce(l)).

@@ -533,8 +533,9 @@ type FlatLayout struct {
 // stride not congruent to its shape.
 // Law: dst.Crd2Idx(i) == l.Eval(i) for every i.
 func (l Layout) FlattenInto(dst *FlatLayout) error {
-	var sb, db [MaxFlatRank + 1]IntTuple
-	s, d, err := leafModes("flatten", l, sb[:0], db[:0])
+	var sb, db [MaxFlatRank + 1]num
+	var tb bases
+	s, d, err := leafModes("flatten", l, sb[:0], db[:0], &tb)
 	if err != nil {
 		return err
 	}
@@ -545,10 +546,10 @@ func (l Layout) FlattenInto(dst *FlatLayout) error {
 		if s[i].kind == kindUnknown || d[i].kind == kindUnknown {
 			return unknownErr("flatten", "a mode of "+l.String())
 		}
-		if !s[i].isPlainInt() || !d[i].isPlainInt() {
-			return errorf("flatten", "", "%v has the non-integer mode %v:%v", l, s[i], d[i])
+		if !s[i].plain() || !d[i].plain() {
+			return errorf("flatten", "", "%v has the non-integer mode %v:%v", l, s[i].leaf(&tb), d[i].leaf(&tb))
 		}
-		dst.Shape[i], dst.Stride[i] = s[i].val, d[i].val
+		dst.Shape[i], dst.Stride[i] = s[i].v, d[i].v
 	}
 	dst.Rank = len(s)
 	return nil
