@@ -160,10 +160,22 @@ func mulAny(op string, a, b num) (num, error) {
 	return num{v: v, kind: kindInt, static: a.static && b.static, basis: a.basis | b.basis}, nil
 }
 
+// divmod is a/b and a%b for a >= 0, b > 0, in 32 bits when both fit: a
+// 64-bit division costs several times a 32-bit one on common x86 cores,
+// and the algebra's operands are almost always small.
+func divmod(a, b int64) (int64, int64) {
+	if (a|b)>>32 == 0 {
+		ua, ub := uint32(a), uint32(b)
+		return int64(ua / ub), int64(ua % ub)
+	}
+	return a / b, a % b
+}
+
 // div is a/b truncated as C++ divides (C<0> / int is C<0>).
 func div(op string, a, b num) (num, error) {
 	if a.v > 0 && b.v > 0 {
-		return numInt(a.v/b.v, a.static && b.static), nil
+		q, _ := divmod(a.v, b.v)
+		return numInt(q, a.static && b.static), nil
 	}
 	return divAny(op, a, b)
 }
@@ -181,7 +193,8 @@ func divAny(op string, a, b num) (num, error) {
 // ceilDiv is CuTe's ceil_div on integers, (a + b - 1) / b.
 func ceilDiv(op string, a, b num) (num, error) {
 	if a.v >= 0 && b.v > 0 && a.v < 1<<62 && b.v < 1<<62 {
-		return numInt((a.v+b.v-1)/b.v, a.static && b.static), nil
+		q, _ := divmod(a.v+b.v-1, b.v)
+		return numInt(q, a.static && b.static), nil
 	}
 	return ceilDivAny(op, a, b)
 }

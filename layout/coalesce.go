@@ -15,7 +15,7 @@ func Coalesce(l Layout) (Layout, error) {
 	const op = "coalesce"
 	var sb, db [flatInline]num
 	var tb bases
-	s, d, err := leafModes(op, l, sb[:0], db[:0], &tb)
+	s, d, err := leafModes(op, &l, sb[:0], db[:0], &tb)
 	if err != nil {
 		return Layout{}, err
 	}
@@ -25,46 +25,59 @@ func Coalesce(l Layout) (Layout, error) {
 	if s, d, err = bwCoalesce(op, s, d); err != nil {
 		return Layout{}, err
 	}
+	if len(s) == 1 { // built in the return statement: a Layout returned by a call is copied through memory
+		return Layout{Shape: s[0].leaf(&tb), Stride: d[0].leaf(&tb)}, nil
+	}
 	return flatLayoutOf(s, d, &tb), nil
 }
 
 // leafModes is the leaf modes of l as nums, shapes and strides, appended
 // to s and d after l's congruence is checked; scaled bases go into tb.
-func leafModes(op string, l Layout, s, d []num, tb *bases) ([]num, []num, error) {
+func leafModes(op string, l *Layout, s, d []num, tb *bases) ([]num, []num, error) {
 	s, d, ok := appendLeafModes(&l.Shape, &l.Stride, s, d, tb)
 	if !ok {
 		if !congruent(&l.Shape, &l.Stride) {
 			return nil, nil, congruenceError(op, l.Shape, l.Stride, nil)
 		}
-		return nil, nil, errorf(op, "", "%v has more than 255 scaled-basis strides", l)
+		return nil, nil, errorf(op, "", "%v has more than 255 scaled-basis strides", *l)
 	}
 	return s, d, nil
 }
 
 // appendLeafModes appends the leaves of the trees at t and u, as nums;
 // false when the trees differ (or a basis does not fit in tb). It walks by
-// pointer: a copy of each node would cost more than the walk.
+// pointer (a copy of each node would cost more than the walk), and a tuple's
+// leaf elements in its own loop.
 func appendLeafModes(t, u *IntTuple, s, d []num, tb *bases) ([]num, []num, bool) {
 	if t.kind != kindTuple {
-		if len(t.sub)|len(u.sub) == 0 && u.kind != kindTuple {
-			// Plain leaves, numOf written out.
-			return append(s, num{v: t.val, kind: t.kind, static: t.static}),
-				append(d, num{v: u.val, kind: u.kind, static: u.static}), true
-		}
-		x, ok1 := numOf(t, tb)
-		y, ok2 := numOf(u, tb)
-		return append(s, x), append(d, y), ok1 && ok2 && u.kind != kindTuple
+		return appendLeafMode(t, u, s, d, tb)
 	}
 	if u.kind != kindTuple || len(t.sub) != len(u.sub) {
 		return s, d, false
 	}
 	ok := true
 	for i := range t.sub {
-		if s, d, ok = appendLeafModes(&t.sub[i], &u.sub[i], s, d, tb); !ok {
+		if t.sub[i].kind == kindTuple {
+			s, d, ok = appendLeafModes(&t.sub[i], &u.sub[i], s, d, tb)
+		} else {
+			s, d, ok = appendLeafMode(&t.sub[i], &u.sub[i], s, d, tb)
+		}
+		if !ok {
 			break
 		}
 	}
 	return s, d, ok
+}
+
+// appendLeafMode appends the leaf mode t:u.
+func appendLeafMode(t, u *IntTuple, s, d []num, tb *bases) ([]num, []num, bool) {
+	if len(t.sub)|len(u.sub) == 0 && u.kind != kindTuple {
+		return append(s, num{v: t.val, kind: t.kind, static: t.static}),
+			append(d, num{v: u.val, kind: u.kind, static: u.static}), true
+	}
+	x, ok1 := numOf(t, tb)
+	y, ok2 := numOf(u, tb)
+	return append(s, x), append(d, y), ok1 && ok2 && u.kind != kindTuple
 }
 
 // bwCoalesce is CuTe's bw_coalesce on the flat modes s:d (at least one), in
@@ -80,6 +93,13 @@ func bwCoalesce(op string, s, d []num) ([]num, []num, error) {
 		case s[i].is(1):
 		case w == n-1 && s[w].is(1):
 			s[w], d[w] = s[i], d[i]
+		case s[i].static && d[i].static && s[w].static && d[w].static &&
+			s[i].plain() && d[i].plain() && s[w].plain() && d[w].plain() &&
+			s[i].v > 0 && d[i].v > 0 && s[w].v > 0 && s[i].v|d[i].v|s[w].v < 1<<31 &&
+			s[i].v*d[i].v == d[w].v:
+			// mergeModes for positive static integers, the common case.
+			s[w].v *= s[i].v
+			d[w] = d[i]
 		default:
 			merged, ok, err := mergeModes(op, s[i], d[i], s[w], d[w])
 			switch {

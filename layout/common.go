@@ -45,7 +45,7 @@ func commonRun(op string, a, b Layout) (Layout, int64, error) {
 		return Layout{}, 0, relabel(op, err)
 	}
 	var sb, db [flatInline]num
-	cs, cd, err := coalescedStatic(op, ab, sb[:0], db[:0])
+	cs, cd, err := coalescedStatic(op, &ab, sb[:0], db[:0])
 	if err != nil {
 		return Layout{}, 0, err
 	}
@@ -74,7 +74,7 @@ func Nullspace(a Layout) (Layout, error) {
 	const op = "nullspace"
 	var sb, db [flatInline]num
 	var tb bases
-	fs, fd, err := leafModes(op, a, sb[:0], db[:0], &tb)
+	fs, fd, err := leafModes(op, &a, sb[:0], db[:0], &tb)
 	if err == nil {
 		err = checkInts(op, fs, fd, &tb)
 	}

@@ -16,7 +16,7 @@ const CondDynamicStrideComplement = "Dynamic-stride complement only for rank-1 l
 // Law: as ComplementTo's, with M = cosize(filter(A)).
 func Complement(a Layout) (Layout, error) {
 	var rs, rd [flatInline + 1]num
-	s, d, err := complement(a, nil, IntTuple{}, rs[:0], rd[:0])
+	s, d, err := complement(&a, nil, IntTuple{}, rs[:0], rd[:0])
 	if err != nil {
 		return Layout{}, err
 	}
@@ -44,7 +44,7 @@ func ComplementTo(a Layout, m IntTuple) (Layout, error) {
 	var mb [flatInline]num
 	ms, _, _ := appendLeafModes(&m, &m, mb[:0], nil, nil)
 	var rs, rd [flatInline + 1]num
-	s, d, err := complement(a, ms, m, rs[:0], rd[:0])
+	s, d, err := complement(&a, ms, m, rs[:0], rd[:0])
 	if err != nil {
 		return Layout{}, err
 	}
@@ -64,7 +64,7 @@ func ComplementTo(a Layout, m IntTuple) (Layout, error) {
 //
 // @pre every leaf of A and M a known integer, M's leaves not 0.
 // @post the result's modes are coalesced, increasing, and reach at least M.
-func complement(a Layout, m []num, mText IntTuple, rs, rd []num) ([]num, []num, error) {
+func complement(a *Layout, m []num, mText IntTuple, rs, rd []num) ([]num, []num, error) {
 	const op = "complement"
 	var sb, db [flatInline]num
 	var tb bases
@@ -85,12 +85,12 @@ func complement(a Layout, m []num, mText IntTuple, rs, rd []num) ([]num, []num, 
 		}
 	}
 	if s, d, err = bwCoalesce(op, s, d); err != nil {
-		return nil, nil, errorf(op, CondOverflow, "coalescing %v overflows int64", a)
+		return nil, nil, errorf(op, CondOverflow, "coalescing %v overflows int64", *a)
 	}
 	var cot [1]num
 	if m == nil {
 		if cot[0], err = cosize(op, s, d); err != nil {
-			return nil, nil, errorf(op, CondOverflow, "the cosize of %v overflows int64", a)
+			return nil, nil, errorf(op, CondOverflow, "the cosize of %v overflows int64", *a)
 		}
 		m = cot[:]
 	}
@@ -99,7 +99,7 @@ func complement(a Layout, m []num, mText IntTuple, rs, rd []num) ([]num, []num, 
 		return appendRest(op, rs, rd, m, numInt(1, true))
 	}
 	if len(s) > 1 && slices.ContainsFunc(d, func(x num) bool { return !x.static }) {
-		return nil, nil, errorf(op, CondDynamicStrideComplement, "%v (filtered %v) has rank %d and a run-time stride; CuTe complements those only at rank 1", a, flatLayoutOf(s, d, nil), len(s))
+		return nil, nil, errorf(op, CondDynamicStrideComplement, "%v (filtered %v) has rank %d and a run-time stride; CuTe complements those only at rank 1", *a, flatLayoutOf(s, d, nil), len(s))
 	}
 	// The modes in increasing stride, equal strides in their order (CuTe's
 	// min picks the first of equals): a stable insertion sort.
@@ -115,9 +115,9 @@ func complement(a Layout, m []num, mText IntTuple, rs, rd []num) ([]num, []num, 
 	for _, k := range order {
 		if extent.v == 0 {
 			if d[k].v == 0 {
-				return nil, nil, errorf(op, CondDivideByZero, "the modes of %v span 0 elements", a)
+				return nil, nil, errorf(op, CondDivideByZero, "the modes of %v span 0 elements", *a)
 			}
-			return nil, nil, errorf(op, CondDivideByZero, "a mode of %v below stride %v spans 0 elements", a, d[k].v)
+			return nil, nil, errorf(op, CondDivideByZero, "a mode of %v below stride %v spans 0 elements", *a, d[k].v)
 		}
 		gap, err := div(op, d[k], extent)
 		if err != nil {
@@ -126,11 +126,11 @@ func complement(a Layout, m []num, mText IntTuple, rs, rd []num) ([]num, []num, 
 		if gap.is(0) {
 			return nil, nil, errorf(op, CondNonInjective,
 				"mode %v:%v of %v starts inside [0, %v), the span of its modes of smaller stride, so two coordinates map to the same index",
-				s[k].v, d[k].v, a, extent.v)
+				s[k].v, d[k].v, *a, extent.v)
 		}
 		rs, rd = append(rs, gap), append(rd, extent)
 		if extent, err = mul(op, d[k], s[k]); err != nil {
-			return nil, nil, errorf(op, CondOverflow, "the complement of %v overflows int64", a)
+			return nil, nil, errorf(op, CondOverflow, "the complement of %v overflows int64", *a)
 		}
 	}
 	// ceil_div(M, extent), folded through M's leaves.
@@ -146,7 +146,7 @@ func complement(a Layout, m []num, mText IntTuple, rs, rd []num) ([]num, []num, 
 			rest, err = ceilDiv(op, rest, x)
 		}
 		if err != nil {
-			return nil, nil, errorf(op, CondOverflow, "the complement of %v overflows int64", a)
+			return nil, nil, errorf(op, CondOverflow, "the complement of %v overflows int64", *a)
 		}
 		q = append(q, y)
 	}

@@ -53,13 +53,13 @@ func Composition(a, b Layout) (Layout, error) {
 	}
 	var sb, db [flatInline]num
 	var tb bases
-	as, ad, err := coalescedModes(a, sb[:0], db[:0], &tb)
+	as, ad, err := coalescedModes(&a, sb[:0], db[:0], &tb)
 	if err != nil {
 		return Layout{}, err
 	}
 	var bsb, bdb [flatInline]num
 	var btb bases
-	bs, bd, err := leafModes("composition", b, bsb[:0], bdb[:0], &btb)
+	bs, bd, err := leafModes("composition", &b, bsb[:0], bdb[:0], &btb)
 	if err != nil {
 		return Layout{}, err
 	}
@@ -71,7 +71,7 @@ func Composition(a, b Layout) (Layout, error) {
 // coalescedModes is coalesce_x(A) as flat modes appended to as and ad,
 // after checking that A's shapes are known integers and its strides known
 // integers or scaled bases (entered in tb).
-func coalescedModes(a Layout, as, ad []num, tb *bases) ([]num, []num, error) {
+func coalescedModes(a *Layout, as, ad []num, tb *bases) ([]num, []num, error) {
 	const op = "composition"
 	as, ad, err := leafModes(op, a, as, ad, tb)
 	if err == nil {
@@ -81,7 +81,7 @@ func coalescedModes(a Layout, as, ad []num, tb *bases) ([]num, []num, error) {
 		return nil, nil, err
 	}
 	if as, ad, err = coalesceX(op, as, ad); err != nil {
-		return nil, nil, errorf(op, CondOverflow, "coalescing %v overflows int64", a)
+		return nil, nil, errorf(op, CondOverflow, "coalescing %v overflows int64", *a)
 	}
 	return as, ad, nil
 }
@@ -231,7 +231,7 @@ func (c *composer) compose(s, d num, rs, rd []num) ([]num, []num, error) {
 		if cs.v == 0 {
 			return nil, nil, errorf(op, CondDivideByZero, "layout %v has a mode of shape 0", c.aLayout())
 		}
-		if cs.static && restStride.static && restStride.v%cs.v != 0 && restStride.v >= cs.v {
+		if cs.static && restStride.static && restStride.v >= cs.v && rem(restStride.v, cs.v) != 0 {
 			return nil, nil, errorf(op, CondStrideDivisibility,
 				"stride %d of mode %d:%d of B reaches mode %d (%s) of A%s as stride %d, which is neither a multiple of %d nor less than it",
 				d.v, s.v, d.v, i, c.mode(i), c.coalescedNote(), restStride.v, cs.v)
@@ -260,7 +260,7 @@ func (c *composer) compose(s, d num, rs, rd []num) ([]num, []num, error) {
 		if newShape.v == 0 {
 			return nil, nil, errorf(op, CondDivideByZero, "mode %d:%d of B has shape 0", s.v, d.v)
 		}
-		if newShape.static && restShape.static && restShape.v%newShape.v != 0 {
+		if newShape.static && restShape.static && rem(restShape.v, newShape.v) != 0 {
 			return nil, nil, errorf(op, CondShapeDivisibility,
 				"mode %d:%d of B has %d elements left to take at mode %d (%s) of A%s, which holds %d of them at stride %d; %d is not a multiple of %d, so they cannot continue evenly into A's next mode",
 				s.v, d.v, restShape.v, i, c.mode(i), c.coalescedNote(), newShape.v, restStride.v, restShape.v, newShape.v)
@@ -285,13 +285,22 @@ func (c *composer) compose(s, d num, rs, rd []num) ([]num, []num, error) {
 	return append(rs, restShape), append(rd, last), nil
 }
 
+// rem is a%b (C++'s sign), in 32 bits where it can (see divmod).
+func rem(a, b int64) int64 {
+	if a >= 0 && b > 0 {
+		_, r := divmod(a, b)
+		return r
+	}
+	return a % b
+}
+
 // splitCeil is ceil_div(a, b) for composition's split: for positive
 // operands the ceiling itself, which CuTe's (a + b - 1) / b equals where
 // that does not overflow; otherwise CuTe's formula literally.
 func splitCeil(a, b num) (num, error) {
 	if a.v >= 0 && b.v > 0 {
-		q := a.v / b.v
-		if q*b.v != a.v {
+		q, r := divmod(a.v, b.v)
+		if r != 0 {
 			q++
 		}
 		return numInt(q, a.static && b.static), nil
@@ -447,7 +456,7 @@ type lhsTree struct {
 func coalesceAlong(a Layout, p *atuple) (*lhsTree, error) {
 	if p.elem == nil {
 		tb := new(bases)
-		as, ad, err := coalescedModes(a, nil, nil, tb)
+		as, ad, err := coalescedModes(&a, nil, nil, tb)
 		if err != nil {
 			return nil, err
 		}

@@ -216,7 +216,7 @@ func divideByLayout(l, b Layout) (Layout, error) {
 	// shape(coalesce(L)) and coalesce_x(L) from one walk of L.
 	var sb, db, asb, adb [flatInline]num
 	var tb bases
-	as, ad, err := leafModes(op, l, asb[:0], adb[:0], &tb)
+	as, ad, err := leafModes(op, &l, asb[:0], adb[:0], &tb)
 	if err == nil && len(as) == 0 {
 		as, ad = append(as, numInt(1, true)), append(ad, numInt(0, true))
 	}
@@ -228,7 +228,7 @@ func divideByLayout(l, b Layout) (Layout, error) {
 		return Layout{}, inOp(op, fmt.Sprintf("coalesce(%v)", l), err)
 	}
 	var rsb, rdb [flatInline + 1]num
-	rs, rd, err := complement(b, s, IntTuple{}, rsb[:0], rdb[:0])
+	rs, rd, err := complement(&b, s, IntTuple{}, rsb[:0], rdb[:0])
 	if err != nil {
 		shape, _ := coalescedShape(l)
 		return Layout{}, inOp(op, fmt.Sprintf("complement(%v, %v)", b, shape), err)

@@ -535,7 +535,7 @@ type FlatLayout struct {
 func (l Layout) FlattenInto(dst *FlatLayout) error {
 	var sb, db [MaxFlatRank + 1]num
 	var tb bases
-	s, d, err := leafModes("flatten", l, sb[:0], db[:0], &tb)
+	s, d, err := leafModes("flatten", &l, sb[:0], db[:0], &tb)
 	if err != nil {
 		return err
 	}

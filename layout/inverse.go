@@ -12,7 +12,7 @@ const CondLeftInverse = "Left inverse divisibility condition"
 func RightInverse(a Layout) (Layout, error) {
 	const op = "right_inverse"
 	var sb, db [flatInline]num
-	s, d, err := coalescedStatic(op, a, sb[:0], db[:0])
+	s, d, err := coalescedStatic(op, &a, sb[:0], db[:0])
 	if err != nil {
 		return Layout{}, err
 	}
@@ -52,7 +52,7 @@ func RightInverse(a Layout) (Layout, error) {
 func LeftInverse(a Layout) (Layout, error) {
 	const op = "left_inverse"
 	var sb, db [flatInline]num
-	s, d, err := coalescedStatic(op, a, sb[:0], db[:0])
+	s, d, err := coalescedStatic(op, &a, sb[:0], db[:0])
 	if err != nil {
 		return Layout{}, err
 	}
@@ -89,7 +89,7 @@ func LeftInverse(a Layout) (Layout, error) {
 // coalescedStatic is coalesce(A) as flat modes appended to s and d, every
 // integer read as static (the inverses do not follow CuTe's run-time rules
 // yet); all gone is the mode 1:0.
-func coalescedStatic(op string, a Layout, s, d []num) ([]num, []num, error) {
+func coalescedStatic(op string, a *Layout, s, d []num) ([]num, []num, error) {
 	var tb bases
 	s, d, err := leafModes(op, a, s, d, &tb)
 	if err == nil {
@@ -105,7 +105,7 @@ func coalescedStatic(op string, a Layout, s, d []num) ([]num, []num, error) {
 		s[i].static, d[i].static = true, true
 	}
 	if s, d, err = bwCoalesce(op, s, d); err != nil {
-		return nil, nil, errorf(op, CondOverflow, "coalescing %v overflows int64", a)
+		return nil, nil, errorf(op, CondOverflow, "coalescing %v overflows int64", *a)
 	}
 	return s, d, nil
 }

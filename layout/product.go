@@ -46,7 +46,7 @@ func productByLayout(a, b Layout) (Layout, error) {
 	const op = "logical_product"
 	var sb, db [flatInline]num
 	var tb bases
-	as, _, err := leafModes(op, a, sb[:0], db[:0], &tb)
+	as, _, err := leafModes(op, &a, sb[:0], db[:0], &tb)
 	if err == nil {
 		err = checkInts(op, as, as, &tb)
 	}
@@ -59,7 +59,7 @@ func productByLayout(a, b Layout) (Layout, error) {
 			return Layout{}, inOp(op, fmt.Sprintf("size(%v)", a), err)
 		}
 	}
-	bs, bd, err := leafModes(op, b, sb[:0], db[:0], &tb)
+	bs, bd, err := leafModes(op, &b, sb[:0], db[:0], &tb)
 	if err == nil {
 		err = checkInts(op, bs, bd, &tb)
 	}
@@ -75,7 +75,7 @@ func productByLayout(a, b Layout) (Layout, error) {
 		return Layout{}, errorf(op, CondOverflow, "size(%v)*cosize(%v) = %d*%d overflows int64", a, b, sa.v, cb.v)
 	}
 	var rsb, rdb [flatInline + 1]num
-	rs, rd, err := complement(a, []num{n}, IntTuple{}, rsb[:0], rdb[:0])
+	rs, rd, err := complement(&a, []num{n}, IntTuple{}, rsb[:0], rdb[:0])
 	if err != nil {
 		return Layout{}, inOp(op, fmt.Sprintf("complement(%v, %d)", a, n.v), err)
 	}
