@@ -93,13 +93,16 @@ func bwCoalesce(op string, s, d []num) ([]num, []num, error) {
 		case s[i].is(1):
 		case w == n-1 && s[w].is(1):
 			s[w], d[w] = s[i], d[i]
-		case s[i].static && d[i].static && s[w].static && d[w].static &&
-			s[i].plain() && d[i].plain() && s[w].plain() && d[w].plain() &&
-			s[i].v > 0 && d[i].v > 0 && s[w].v > 0 && s[i].v|d[i].v|s[w].v < 1<<31 &&
-			s[i].v*d[i].v == d[w].v:
-			// mergeModes for positive static integers, the common case.
-			s[w].v *= s[i].v
-			d[w] = d[i]
+		case smallStatic(s[i], d[i], s[w], d[w]):
+			// mergeModes for positive static integers (the common case),
+			// whose product cannot overflow.
+			if s[i].v*d[i].v == d[w].v {
+				s[w].v *= s[i].v
+				d[w] = d[i]
+			} else {
+				w--
+				s[w], d[w] = s[i], d[i]
+			}
 		default:
 			merged, ok, err := mergeModes(op, s[i], d[i], s[w], d[w])
 			switch {
@@ -117,6 +120,14 @@ func bwCoalesce(op string, s, d []num) ([]num, []num, error) {
 		s[w], d[w] = numInt(1, true), numInt(0, true)
 	}
 	return s[w:], d[w:], nil
+}
+
+// smallStatic reports whether the modes s:d and t:u are static plain
+// integers, positive, and below 2^31 (so that any product of two fits).
+func smallStatic(s, d, t, u num) bool {
+	return s.static && d.static && t.static && u.static &&
+		s.plain() && d.plain() && t.plain() && u.plain() &&
+		s.v > 0 && d.v > 0 && t.v > 0 && u.v >= 0 && (s.v|d.v|t.v|u.v)>>31 == 0
 }
 
 // mergeModes merges mode (s,d) with the following mode (ns,nd) when CuTe

@@ -1,7 +1,5 @@
 package layout
 
-import "slices"
-
 // CondNonInjective is CuTe's assertion text for a complement of a layout
 // that maps two coordinates to one index.
 const CondNonInjective = "Non-injective Layout detected in complement."
@@ -72,14 +70,14 @@ func complement(a *Layout, m []num, mText IntTuple, rs, rd []num) ([]num, []num,
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := checkInts(op, s, d, &tb); err != nil {
-		return nil, nil, err
-	}
 	// filter(A): a static-0 stride makes its mode size 1, coalesce drops it.
 	if len(s) == 0 {
 		s, d = append(s, numInt(1, true)), append(d, numInt(0, true))
 	}
-	for i := range d {
+	for i := range s {
+		if !s[i].plain() || !d[i].plain() {
+			return nil, nil, checkInts(op, s[i:i+1], d[i:i+1], &tb)
+		}
 		if d[i].is(0) {
 			s[i] = numInt(1, true)
 		}
@@ -98,7 +96,7 @@ func complement(a *Layout, m []num, mText IntTuple, rs, rd []num) ([]num, []num,
 		// Nothing is left after filtering: make_layout(coalesce(M)).
 		return appendRest(op, rs, rd, m, numInt(1, true))
 	}
-	if len(s) > 1 && slices.ContainsFunc(d, func(x num) bool { return !x.static }) {
+	if len(s) > 1 && !allStatic(d) {
 		return nil, nil, errorf(op, CondDynamicStrideComplement, "%v (filtered %v) has rank %d and a run-time stride; CuTe complements those only at rank 1", *a, flatLayoutOf(s, d, nil), len(s))
 	}
 	// The modes in increasing stride, equal strides in their order (CuTe's
@@ -207,6 +205,16 @@ func cosize(op string, s, d []num) (num, error) {
 }
 
 const minInt64 = -1 << 63
+
+// allStatic reports whether every integer of ns is static.
+func allStatic(ns []num) bool {
+	for _, x := range ns {
+		if !x.static {
+			return false
+		}
+	}
+	return true
+}
 
 // checkInts checks that every leaf mode s:d is of known integers.
 func checkInts(op string, s, d []num, tb *bases) error {
