@@ -676,13 +676,3 @@ func checkIntLeaf(op string, t IntTuple) error {
 	}
 	return errorf(op, "", "%v is not an integer", t.String())
 }
-
-// makeLayoutOf is make_layout(L0, L1, ...) in one allocation.
-func makeLayoutOf(ls ...Layout) Layout {
-	both := make([]IntTuple, 2*len(ls))
-	shapes, strides := both[:len(ls):len(ls)], both[len(ls):]
-	for i, l := range ls {
-		shapes[i], strides[i] = l.Shape, l.Stride
-	}
-	return Layout{Shape: tupleOf(shapes), Stride: tupleOf(strides)}
-}

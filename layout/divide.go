@@ -227,8 +227,17 @@ func divideByLayout(l, b Layout) (Layout, error) {
 	if err != nil {
 		return Layout{}, inOp(op, fmt.Sprintf("coalesce(%v)", l), err)
 	}
+	for i := range s {
+		if !s[i].plain() { // complement's cotarget is a shape of known integers
+			err = checkIntLeaf("complement", s[i].leaf(&tb))
+			break
+		}
+	}
 	var rsb, rdb [flatInline + 1]num
-	rs, rd, err := complement(&b, s, IntTuple{}, rsb[:0], rdb[:0])
+	var rs, rd []num
+	if err == nil {
+		rs, rd, err = complement(&b, s, IntTuple{}, rsb[:0], rdb[:0])
+	}
 	if err != nil {
 		shape, _ := coalescedShape(l)
 		return Layout{}, inOp(op, fmt.Sprintf("complement(%v, %v)", b, shape), err)

@@ -85,7 +85,7 @@ func productByLayout(a, b Layout) (Layout, error) {
 		if err != nil {
 			return Layout{}, inOp(op, fmt.Sprintf("composition(%v, %v)", rest, b), err)
 		}
-		return makeLayoutOf(a, rep), nil
+		return MakeLayoutOf(a, rep), nil
 	}
 	// The complement's modes are coalesced already; coalesce_x keeps them
 	// but for a last mode of static size 1.
