@@ -45,21 +45,18 @@ const (
 // stride smaller than a mode's shape that does not divide it is accepted,
 // and the result is then not A o B, exactly as CuTe returns it.
 func Composition(a, b Layout) (Layout, error) {
-	if err := checkCongruent("composition", b.Shape, b.Stride, nil); err != nil {
+	var bsb, bdb [flatInline]num
+	var btb bases
+	bs, bd, err := leafModes("composition", &b, bsb[:0], bdb[:0], &btb)
+	if err != nil {
 		return Layout{}, err
 	}
-	if hasBasis(&b.Stride) {
+	if len(btb.paths) > 0 && hasBasis(&b.Stride) {
 		return compositionBasisB(a, b)
 	}
 	var sb, db [flatInline]num
 	var tb bases
 	as, ad, err := coalescedModes(&a, sb[:0], db[:0], &tb)
-	if err != nil {
-		return Layout{}, err
-	}
-	var bsb, bdb [flatInline]num
-	var btb bases
-	bs, bd, err := leafModes("composition", &b, bsb[:0], bdb[:0], &btb)
 	if err != nil {
 		return Layout{}, err
 	}
