@@ -1,6 +1,11 @@
 package layout
 
-import "math/bits"
+import (
+	"fmt"
+	"math"
+	"math/bits"
+	"slices"
+)
 
 // Checked int64 arithmetic: every operation that can overflow reports it
 // instead of wrapping, because a wrapped offset is a silently wrong answer.
@@ -40,4 +45,204 @@ func gcd64(a, b int64) int64 {
 		a, b = b, a%b
 	}
 	return a
+}
+
+// num is a leaf integer as the algebra's bodies compute with it: plain
+// data (16 bytes, no pointer), so that their arrays of modes live on the
+// stack and copy in one move. basis is the 1-based index of a scaled
+// basis's path in the operation's bases (0: a plain integer); kind says
+// whether the leaf is an integer, an unknown ("?") or "_".
+type num struct {
+	v      int64
+	kind   leafKind
+	static bool
+	basis  uint8
+}
+
+// bases is the paths of the scaled bases an operation's strides scale,
+// each once, so that two strides have the same basis when their indices
+// are equal.
+type bases struct {
+	paths [][]IntTuple
+}
+
+// numOf is the leaf at t as a num, a basis path entered in b; false when
+// a basis does not fit (more than 255 paths).
+func numOf(t *IntTuple, b *bases) (num, bool) {
+	if t.kind != kindInt || len(t.sub) == 0 {
+		return num{v: t.val, kind: t.kind, static: t.static}, true
+	}
+	return b.basisNum(t)
+}
+
+func (b *bases) basisNum(t *IntTuple) (num, bool) {
+	n := num{v: t.val, kind: t.kind, static: t.static}
+	for i, p := range b.paths {
+		if samePath(p, t.sub) {
+			n.basis = uint8(i + 1)
+			return n, true
+		}
+	}
+	if len(b.paths) == 255 {
+		return n, false
+	}
+	b.paths = append(b.paths, slices.Clone(t.sub)) // t may be on a caller's stack
+	n.basis = uint8(len(b.paths))
+	return n, true
+}
+
+// leaf is n as an IntTuple leaf, its basis path from b.
+func (n num) leaf(b *bases) IntTuple {
+	if n.basis > 0 {
+		return IntTuple{val: n.v, sub: b.paths[n.basis-1], leafInfo: leafInfo{n.kind, n.static}}
+	}
+	return IntTuple{val: n.v, leafInfo: leafInfo{n.kind, n.static}}
+}
+
+// put makes *t, a zero IntTuple, the leaf n. It writes the pointer field
+// only for a basis: a whole-struct store into fresh heap memory costs a
+// write barrier per call while the collector runs.
+func (n num) put(t *IntTuple, b *bases) {
+	t.val, t.kind, t.static = n.v, n.kind, n.static
+	if n.basis > 0 {
+		t.sub = b.paths[n.basis-1]
+	}
+}
+
+// String prints n's value (a basis as n@?; messages that name a basis
+// print it through leaf).
+func (n num) String() string {
+	t := num{v: n.v, kind: n.kind, static: n.static}.leaf(nil)
+	if n.basis > 0 {
+		return t.String() + "@?"
+	}
+	return t.String()
+}
+
+// numInt is the static (or run-time) integer v.
+func numInt(v int64, static bool) num { return num{v: v, kind: kindInt, static: static} }
+
+// plain reports whether n is a known integer (not a basis).
+func (n num) plain() bool { return n.kind == kindInt && n.basis == 0 }
+
+// isStatic is IntTuple.IsStatic: a known integer or basis held at compile time.
+func (n num) isStatic() bool { return n.kind == kindInt && n.static }
+
+// is is CuTe's is_constant<v>: a static plain integer equal to v.
+func (n num) is(v int64) bool { return n.plain() && n.static && n.v == v }
+
+// Leaf arithmetic with CuTe's static rules: a result is static when its
+// operands are, and a static 0 times anything is a static 0 (CuTe's C<0> *
+// int is C<0>). Operands are known integers; mul also scales a basis.
+
+// mul is a*b. (The arithmetic's common case, positive integers without
+// a basis, is small enough to inline; the rest is in mulAny.)
+func mul(op string, a, b num) (num, error) {
+	if a.v > 0 && b.v > 0 && a.basis|b.basis == 0 && a.v|b.v < 1<<31 {
+		return numInt(a.v*b.v, a.static && b.static), nil
+	}
+	return mulAny(op, a, b)
+}
+
+func mulAny(op string, a, b num) (num, error) {
+	switch {
+	case a.is(0):
+		return a, nil
+	case b.is(0):
+		return b, nil
+	case a.basis > 0 && b.basis > 0:
+		return num{}, errorf(op, "", "cannot multiply two scaled bases %v and %v", a.String(), b.String())
+	}
+	v, ok := mulChecked(a.v, b.v)
+	if !ok {
+		return num{}, errorf(op, CondOverflow, "%v * %v overflows int64", a.String(), b.String())
+	}
+	return num{v: v, kind: kindInt, static: a.static && b.static, basis: a.basis | b.basis}, nil
+}
+
+// divmod is a/b and a%b for a >= 0, b > 0, in 32 bits when both fit: a
+// 64-bit division costs several times a 32-bit one on common x86 cores,
+// and the algebra's operands are almost always small.
+func divmod(a, b int64) (int64, int64) {
+	if (a|b)>>32 == 0 {
+		ua, ub := uint32(a), uint32(b)
+		return int64(ua / ub), int64(ua % ub)
+	}
+	return a / b, a % b
+}
+
+// div is a/b truncated as C++ divides (C<0> / int is C<0>).
+func div(op string, a, b num) (num, error) {
+	if a.v > 0 && b.v > 0 {
+		q, _ := divmod(a.v, b.v)
+		return numInt(q, a.static && b.static), nil
+	}
+	return divAny(op, a, b)
+}
+
+func divAny(op string, a, b num) (num, error) {
+	if a.is(0) {
+		return a, nil
+	}
+	if b.v == 0 || a.v == math.MinInt64 && b.v == -1 {
+		return num{}, arithError(op, "%v / %v", a, b)
+	}
+	return numInt(a.v/b.v, a.static && b.static), nil
+}
+
+// ceilDiv is CuTe's ceil_div on integers, (a + b - 1) / b.
+func ceilDiv(op string, a, b num) (num, error) {
+	if a.v >= 0 && b.v > 0 && a.v < 1<<62 && b.v < 1<<62 {
+		q, _ := divmod(a.v+b.v-1, b.v)
+		return numInt(q, a.static && b.static), nil
+	}
+	return ceilDivAny(op, a, b)
+}
+
+func ceilDivAny(op string, a, b num) (num, error) {
+	v, ok := ceilDivC(a.v, b.v)
+	if !ok {
+		return num{}, arithError(op, "ceil_div(%v, %v)", a, b)
+	}
+	return numInt(v, a.static && b.static), nil
+}
+
+// add is a+b.
+func add(op string, a, b num) (num, error) {
+	v, ok := addChecked(a.v, b.v)
+	if !ok {
+		return num{}, arithError(op, "%v + %v", a, b)
+	}
+	return numInt(v, a.static && b.static), nil
+}
+
+// arithError is the error of the operation what on a and b: a division by
+// zero, else an overflow.
+func arithError(op, what string, a, b num) error {
+	expr := fmt.Sprintf(what, a.String(), b.String())
+	if b.v == 0 && what != "%v + %v" {
+		return errorf(op, CondDivideByZero, "%s divides by zero", expr)
+	}
+	return errorf(op, CondOverflow, "%s overflows int64", expr)
+}
+
+// abs is |a| (the most negative integer stays as it is; ceil_div then reports it).
+func abs(a num) num {
+	if a.v < 0 && a.v != math.MinInt64 {
+		a.v = -a.v
+	}
+	return a
+}
+
+// ceilDivC is CuTe's ceil_div on integers, (a + b - 1) / b with C++'s
+// truncating division (so for a negative divisor it is not a ceiling).
+func ceilDivC(a, b int64) (int64, bool) {
+	if b == 0 || b == math.MinInt64 {
+		return 0, false
+	}
+	s, ok := addChecked(a, b-1)
+	if !ok {
+		return 0, false
+	}
+	return s / b, true
 }

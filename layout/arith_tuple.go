@@ -29,7 +29,7 @@ func intLeaf(v int64, static bool) IntTuple {
 }
 
 // isPlainInt reports whether t is a known integer leaf (not a basis).
-func (t IntTuple) isPlainInt() bool { return t.kind == kindInt && t.n == 0 }
+func (t IntTuple) isPlainInt() bool { return t.kind == kindInt && len(t.sub) == 0 }
 
 // isConst is CuTe's is_constant<v, T>: a static integer leaf equal to v.
 func (t IntTuple) isConst(v int64) bool { return t.isPlainInt() && t.static && t.val == v }
@@ -61,10 +61,10 @@ func leafValue(op string, t IntTuple) (int64, error) {
 // mulLeaf is a*b for leaves: integers, unknowns, and a basis scaled by an integer.
 func mulLeaf(op string, a, b IntTuple) (IntTuple, error) {
 	if a.IsTuple() || b.IsTuple() {
-		return IntTuple{}, errorf(op, "", "cannot multiply %v by %v: both must be integers", a, b)
+		return IntTuple{}, errorf(op, "", "cannot multiply %v by %v: both must be integers", a.String(), b.String())
 	}
 	if a.kind == kindUnderscore || b.kind == kindUnderscore {
-		return IntTuple{}, errorf(op, "", "cannot multiply %v by %v: _ is not a number", a, b)
+		return IntTuple{}, errorf(op, "", "cannot multiply %v by %v: _ is not a number", a.String(), b.String())
 	}
 	if a.kind == kindUnknown || b.kind == kindUnknown {
 		if a.isKnown(0) {
@@ -76,18 +76,18 @@ func mulLeaf(op string, a, b IntTuple) (IntTuple, error) {
 		return Unknown(), nil
 	}
 	if a.IsBasis() && b.IsBasis() {
-		return IntTuple{}, errorf(op, "", "cannot multiply two scaled bases %v and %v", a, b)
+		return IntTuple{}, errorf(op, "", "cannot multiply two scaled bases %v and %v", a.String(), b.String())
 	}
 	v, ok := mulChecked(a.val, b.val)
 	if !ok {
-		return IntTuple{}, errorf(op, CondOverflow, "%v * %v overflows int64", a, b)
+		return IntTuple{}, errorf(op, CondOverflow, "%v * %v overflows int64", a.String(), b.String())
 	}
 	out := intLeaf(v, a.static && b.static)
 	switch {
 	case a.IsBasis():
-		out = out.withModes(a.modes())
+		out = out.withPath(a.sub)
 	case b.IsBasis():
-		out = out.withModes(b.modes())
+		out = out.withPath(b.sub)
 	}
 	return out, nil
 }
@@ -111,23 +111,22 @@ func addOp(op string, a, b IntTuple) (IntTuple, error) {
 		}
 		return a, nil
 	case a.kind == kindUnderscore || b.kind == kindUnderscore:
-		return IntTuple{}, errorf(op, "", "cannot add %v and %v: _ is not a number", a, b)
+		return IntTuple{}, errorf(op, "", "cannot add %v and %v: _ is not a number", a.String(), b.String())
 	case a.kind == kindUnknown || b.kind == kindUnknown:
 		return Unknown(), nil
 	case a.isPlainInt() && b.isPlainInt():
 		v, ok := addChecked(a.val, b.val)
 		if !ok {
-			return IntTuple{}, errorf(op, CondOverflow, "%v + %v overflows int64", a, b)
+			return IntTuple{}, errorf(op, CondOverflow, "%v + %v overflows int64", a.String(), b.String())
 		}
 		return intLeaf(v, a.static && b.static), nil
-	case a.IsBasis() && b.IsBasis() && sameModes(a.modes(), b.modes()):
+	case a.IsBasis() && b.IsBasis() && samePath(a.sub, b.sub):
 		v, ok := addChecked(a.val, b.val)
 		if !ok {
-			return IntTuple{}, errorf(op, CondOverflow, "%v + %v overflows int64", a, b)
+			return IntTuple{}, errorf(op, CondOverflow, "%v + %v overflows int64", a.String(), b.String())
 		}
 		out := intLeaf(v, a.static && b.static)
-		out = out.withModes(a.modes())
-		return out, nil
+		return out.withPath(a.sub), nil
 	case a.isPlainInt() || b.isPlainInt():
 		if a.isKnown(0) || b.isKnown(0) { // 0 + tuple
 			if a.isKnown(0) {
@@ -135,10 +134,10 @@ func addOp(op string, a, b IntTuple) (IntTuple, error) {
 			}
 			return a, nil
 		}
-		return IntTuple{}, errorf(op, "", "cannot add the integer and the basis-valued offsets %v and %v", a, b)
+		return IntTuple{}, errorf(op, "", "cannot add the integer and the basis-valued offsets %v and %v", a.String(), b.String())
 	}
 	if !basisModesInRange(a) || !basisModesInRange(b) {
-		return IntTuple{}, errorf(op, "", "cannot add %v and %v: basis modes must lie in [0, %d]", a, b, maxBasisMode)
+		return IntTuple{}, errorf(op, "", "cannot add %v and %v: basis modes must lie in [0, %d]", a.String(), b.String(), maxBasisMode)
 	}
 	at, bt := asArithmeticTuple(a), asArithmeticTuple(b)
 	n := max(len(at.elems()), len(bt.elems()))
@@ -165,25 +164,13 @@ func addOp(op string, a, b IntTuple) (IntTuple, error) {
 const maxBasisMode = 1 << 10
 
 func basisModesInRange(t IntTuple) bool {
-	for _, m := range t.modes() {
-		if m < 0 || m > maxBasisMode {
+	for _, m := range t.path() {
+		if m.val < 0 || m.val > maxBasisMode {
 			return false
 		}
 	}
 	for _, e := range t.elems() {
 		if !basisModesInRange(e) {
-			return false
-		}
-	}
-	return true
-}
-
-func sameModes(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
 			return false
 		}
 	}
@@ -196,10 +183,8 @@ func asArithmeticTuple(t IntTuple) IntTuple {
 	if !t.IsBasis() {
 		return t
 	}
-	m0 := t.modes()[0]
-	inner := t
-	inner = inner.withModes(t.modes()[1:])
-	inner = asArithmeticTuple(inner)
+	m0 := t.sub[0].val
+	inner := asArithmeticTuple(t.withPath(t.sub[1:]))
 	out := make([]IntTuple, m0+1)
 	for i := range out {
 		out[i] = Int(0)

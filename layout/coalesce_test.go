@@ -25,18 +25,8 @@ func TestCoalesceLaws(t *testing.T) {
 		if cc, _ := Coalesce(c); cc.String() != c.String() {
 			t.Fatalf("Coalesce not idempotent: %v -> %v -> %v", l, c, cc)
 		}
-		var flat, out FlatLayout
+		var flat FlatLayout
 		if err := l.FlattenInto(&flat); err == nil {
-			if err := CoalesceFlat(&out, &flat); err != nil {
-				t.Fatal(err)
-			}
-			if out.Layout().String() != c.String() {
-				t.Fatalf("CoalesceFlat(%v) = %v, Coalesce gives %v", l, out.Layout(), c)
-			}
-			var again FlatLayout
-			if err := flat.Layout().FlattenInto(&again); err != nil || again != flat {
-				t.Fatalf("%v: FlattenInto(Layout()) = %v, %v; want %v", l, again, err, flat)
-			}
 			for i, want := range offs {
 				if got, err := flat.Crd2Idx(int64(i)); err != nil || got != want {
 					t.Fatalf("flat %v(%d) = %d, %v; want %d", l, i, got, err, want)
@@ -86,50 +76,6 @@ func TestCoalesceLaws(t *testing.T) {
 	}
 }
 
-// TestCoalesceFlatMatchesTree: the flat kernel (front to back, in place),
-// and Coalesce (which pushes leaves as it walks them), build the same
-// layout as the scan from the back on the IntTuples, on
-// flat layouts rich in size-1 modes, merges, zero and negative strides.
-func TestCoalesceFlatMatchesTree(t *testing.T) {
-	r := rand.New(rand.NewPCG(30, 2))
-	vals := []int64{1, 1, 2, 3, 4, 8, 0, -1, -2, 6}
-	for range 20 * propertyRounds {
-		var f FlatLayout
-		f.Rank = r.IntN(MaxFlatRank + 1)
-		for i := range f.Rank {
-			f.Shape[i] = vals[r.IntN(6)]
-			switch {
-			case i > 0 && r.IntN(2) == 0: // often where the mode before ends
-				f.Stride[i] = f.Shape[i-1] * f.Stride[i-1]
-			default:
-				f.Stride[i] = vals[r.IntN(len(vals))]
-			}
-		}
-		l := f.Layout()
-		if f.Rank == 0 {
-			l = Layout{Shape: Tup(), Stride: Tup()}
-		}
-		want, err := coalesceTree(l)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var out FlatLayout
-		if err := CoalesceFlat(&out, &f); err != nil {
-			t.Fatalf("CoalesceFlat(%v): %v", l, err)
-		}
-		if got := out.Layout(); got.String() != want.String() {
-			t.Fatalf("CoalesceFlat(%v) = %v, the scan from the back gives %v", l, got, want)
-		}
-		if got, err := Coalesce(l); err != nil || got.String() != want.String() {
-			t.Fatalf("Coalesce(%v) = %v, %v; the scan from the back gives %v", l, got, err, want)
-		}
-		in := f
-		if err := CoalesceFlat(&in, &in); err != nil || in.Layout().String() != out.Layout().String() {
-			t.Fatalf("CoalesceFlat(%v) in place = %v, %v; want %v", l, in.Layout(), err, out.Layout())
-		}
-	}
-}
-
 func TestCoalesceCases(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{"(2,4):(4,1)", "(2,4):(4,1)"},
@@ -154,27 +100,9 @@ func TestCoalesceCases(t *testing.T) {
 	if got, _ := Coalesce(unk); got.String() != "(?,8):(1,8)" {
 		t.Errorf("coalesce with an unknown = %v", got)
 	}
-	var empty, out FlatLayout
-	if err := CoalesceFlat(&out, &empty); err != nil || out.Layout().String() != "1:0" {
-		t.Errorf("CoalesceFlat of the empty layout = %v, %v", out.Layout(), err)
-	}
-	in := FlatLayout{Rank: 2}
-	in.Shape[0], in.Shape[1], in.Stride[0], in.Stride[1] = 2, 3, 1, 4
-	if err := CoalesceFlat(&in, &in); err != nil || in.Layout().String() != "(2,3):(1,4)" {
-		t.Errorf("CoalesceFlat in place = %v, %v", in.Layout(), err)
-	}
-	bad := FlatLayout{Rank: 9}
-	if err := CoalesceFlat(&out, &bad); err == nil {
-		t.Error("CoalesceFlat of rank 9")
-	}
-	big := FlatLayout{Rank: 2}
-	big.Shape[0], big.Shape[1], big.Stride[0], big.Stride[1] = 1<<62, 4, 4, 1
-	if err := CoalesceFlat(&out, &big); err == nil {
-		t.Error("CoalesceFlat overflow of shape*stride")
-	}
-	big.Stride[0], big.Stride[1] = 1, 1<<62
-	if err := CoalesceFlat(&out, &big); err == nil {
-		t.Error("CoalesceFlat overflow of the merged shape")
+	big := Layout{Shape: Ints(1<<62, 4), Stride: Ints(1, 1<<62)}
+	if _, err := Coalesce(big); err == nil {
+		t.Error("Coalesce overflow of the merged shape")
 	}
 	for _, tc := range []struct {
 		f   FlatLayout
@@ -219,8 +147,7 @@ func coreGoldenInputs(b testing.TB, op string) [][]Value {
 }
 
 // BenchmarkCoalesce coalesces every single-layout input of the corpus:
-// "flat" from a caller's FlatLayout buffer (0 allocs/op), "tree" the
-// hierarchical Coalesce.
+// "tree": Coalesce on the trees as given.
 func BenchmarkCoalesce(b *testing.B) {
 	var layouts []Layout
 	for _, args := range coreGoldenInputs(b, "coalesce") {
@@ -228,27 +155,6 @@ func BenchmarkCoalesce(b *testing.B) {
 			layouts = append(layouts, args[0].(Layout))
 		}
 	}
-	b.Run("flat", func(b *testing.B) {
-		var in, out FlatLayout
-		var usable []Layout
-		for _, l := range layouts {
-			if l.FlattenInto(&in) == nil {
-				usable = append(usable, l)
-			}
-		}
-		b.ReportAllocs()
-		for b.Loop() {
-			for i := range usable {
-				if err := usable[i].FlattenInto(&in); err != nil {
-					b.Fatal(err)
-				}
-				if err := CoalesceFlat(&out, &in); err != nil {
-					b.Fatal(err)
-				}
-			}
-		}
-		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(usable)), "ns/layout")
-	})
 	b.Run("tree", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
@@ -307,36 +213,6 @@ func BenchmarkCrd2Idx(b *testing.B) {
 		}
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(fcs)), "ns/call")
 	})
-}
-
-// TestZeroAllocs keeps the benchmarks' promise in the ordinary test run.
-func TestZeroAllocs(t *testing.T) {
-	l := mustLayout("((2,4),(3,(2,2)),8):((1,2),(8,(24,48)),96)")
-	coord := mustTuple("((1,3),(2,(1,0)),5)")
-	var in, out FlatLayout
-	allocs := testing.AllocsPerRun(100, func() {
-		if err := l.FlattenInto(&in); err != nil {
-			t.Fatal(err)
-		}
-		if err := CoalesceFlat(&out, &in); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := in.Crd2Idx(700); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := Crd2Idx(coord, l.Shape, l.Stride); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := Crd2Idx(Int(700), l.Shape, l.Stride); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := l.Eval(700); err != nil {
-			t.Fatal(err)
-		}
-	})
-	if allocs != 0 {
-		t.Fatalf("%v allocations per run, want 0", allocs)
-	}
 }
 
 // wildTuple is a random IntTuple with anything a user might write or a
@@ -441,9 +317,8 @@ func FuzzCoreOps(f *testing.F) {
 		check("size", err)
 		_, err = l.Cosize()
 		check("cosize", err)
-		var fl, out FlatLayout
+		var fl FlatLayout
 		if l.FlattenInto(&fl) == nil {
-			check("coalesce flat", CoalesceFlat(&out, &fl))
 			_, err = fl.Crd2Idx(r.Int64N(1 << 20))
 			check("flat crd2idx", err)
 		}

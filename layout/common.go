@@ -44,15 +44,15 @@ func commonRun(op string, a, b Layout) (Layout, int64, error) {
 	if err != nil {
 		return Layout{}, 0, relabel(op, err)
 	}
-	var sb, db [flatInline]int64
-	cs, cd, err := coalesceModes(op, ab, sb[:0], db[:0])
+	var sb, db [flatInline]num
+	cs, cd, err := coalescedStatic(op, &ab, sb[:0], db[:0])
 	if err != nil {
 		return Layout{}, 0, err
 	}
-	if cd[0] != 1 {
+	if cd[0].v != 1 {
 		return invB, 0, nil
 	}
-	return invB, cs[0], nil
+	return invB, cs[0].v, nil
 }
 
 // relabel names op as the failing operation of an error raised inside it,
@@ -71,29 +71,34 @@ func relabel(op string, err error) error {
 //
 // Law: A(R(i)) == 0 for all i < size(R), and size(R) == size(A)/size(filter(A)).
 func Nullspace(a Layout) (Layout, error) {
-	var sb, db [flatInline]int64
-	fs, fd, err := flattenModes("nullspace", a, sb[:0], db[:0])
+	const op = "nullspace"
+	var sb, db [flatInline]num
+	var tb bases
+	fs, fd, err := leafModes(op, &a, sb[:0], db[:0], &tb)
+	if err == nil {
+		err = checkInts(op, fs, fd, &tb)
+	}
 	if err != nil {
 		return Layout{}, err
 	}
-	var rsb, rdb [flatInline]int64
+	var rsb, rdb [flatInline]num
 	rs, rd := rsb[:0], rdb[:0]
 	compact := int64(1)
 	for i := range fs {
-		if fd[i] == 0 {
+		if fd[i].v == 0 {
 			d := compact
-			if fs[i] == 1 {
+			if fs[i].v == 1 {
 				d = 0
 			}
-			rs, rd = append(rs, fs[i]), append(rd, d)
+			rs, rd = append(rs, numInt(fs[i].v, true)), append(rd, numInt(d, true))
 		}
 		var ok bool
-		if compact, ok = mulChecked(compact, fs[i]); !ok {
+		if compact, ok = mulChecked(compact, fs[i].v); !ok {
 			return Layout{}, errorf("nullspace", CondOverflow, "the size of %v overflows int64", a)
 		}
 	}
 	if len(rs) == 0 {
 		return Layout{Shape: Int(1), Stride: Int(0)}, nil
 	}
-	return flatLayout(rs, rd), nil
+	return flatLayoutOf(rs, rd, nil), nil
 }

@@ -1,53 +1,24 @@
 package layout
 
-import (
-	"math"
-	"slices"
-)
-
 // CondNonInjective is CuTe's assertion text for a complement of a layout
 // that maps two coordinates to one index.
 const CondNonInjective = "Non-injective Layout detected in complement."
 
+// CondDynamicStrideComplement is CuTe's static_assert text for a
+// complement of a layout of rank > 1 with a run-time stride.
+const CondDynamicStrideComplement = "Dynamic-stride complement only for rank-1 layouts"
+
 // Complement is CuTe's complement(A): ComplementTo(A, cosize(filter(A))),
 // the complement within the span A itself reaches.
-func Complement(a Layout) (Layout, error) { return (*Buffer)(nil).Complement(a) }
-
-// Complement is the package's Complement with its result built in b.
-func (b *Buffer) Complement(a Layout) (Layout, error) {
-	if runTimePlain(a.Shape, a.Stride) {
-		return complementDyn(a, nil) // see dynamic.go
-	}
-	var sb, db [flatInline]int64
-	var rsb, rdb [flatInline + 1]int64
-	fs, fd, err := flattenModes("complement", a, sb[:0], db[:0])
+//
+// Law: as ComplementTo's, with M = cosize(filter(A)).
+func Complement(a Layout) (Layout, error) {
+	var rs, rd [flatInline + 1]num
+	s, d, err := complement(&a, nil, IntTuple{}, rs[:0], rd[:0])
 	if err != nil {
 		return Layout{}, err
 	}
-	if n, ok := complementQuick(fs, fd, -1, &rsb, &rdb); ok {
-		// b.flatLayout, written out (see there).
-		if n == 1 {
-			return Layout{Shape: Int(rsb[0]), Stride: Int(rdb[0])}, nil
-		}
-		return slabLayout(b.flatSlab(rsb[:n], rdb[:n])), nil
-	}
-	fs, fd, err = filterModes("complement", a, sb[:0], db[:0])
-	if err != nil {
-		return Layout{}, err
-	}
-	cosize, ok := cosizeOf(fs, fd)
-	if !ok {
-		return Layout{}, errorf("complement", CondOverflow, "the cosize of %v overflows int64", a)
-	}
-	rs, rd, err := complementOf(a, fs, fd, cotargetInt(cosize), rsb[:0], rdb[:0])
-	if err != nil {
-		return Layout{}, err
-	}
-	// b.flatLayout, written out (see there).
-	if len(rs) == 1 {
-		return Layout{Shape: Int(rs[0]), Stride: Int(rd[0])}, nil
-	}
-	return slabLayout(b.flatSlab(rs, rd)), nil
+	return flatLayoutOf(s, d, nil), nil
 }
 
 // ComplementTo is CuTe's complement(A, M), M an integer or a shape: the
@@ -64,467 +35,198 @@ func (b *Buffer) Complement(a Layout) (Layout, error) {
 // extent of the modes below it, the layout (filter(A), R) is a bijection
 // onto [0, size(filter(A))*size(R)), which reaches an integer M.
 func ComplementTo(a Layout, m IntTuple) (Layout, error) {
-	return (*Buffer)(nil).ComplementTo(a, m)
-}
-
-// ComplementTo is the package's ComplementTo with its result built in b.
-// Its steps are Complement's, written out again: the two sharing them
-// through a helper measured 12-25 ns slower per call (of about 65).
-func (b *Buffer) ComplementTo(a Layout, m IntTuple) (Layout, error) {
-	if runTimePlain(a.Shape, a.Stride, m) {
-		return complementDyn(a, &m) // see dynamic.go
+	const op = "complement"
+	if err := checkLeaves(op, m); err != nil {
+		return Layout{}, err
 	}
-	var sb, db [flatInline]int64
-	var rsb, rdb [flatInline + 1]int64
-	fs, fd, err := flattenModes("complement", a, sb[:0], db[:0])
+	var mb [flatInline]num
+	ms, _, _ := appendLeafModes(&m, &m, mb[:0], nil, nil)
+	var rs, rd [flatInline + 1]num
+	s, d, err := complement(&a, ms, m, rs[:0], rd[:0])
 	if err != nil {
 		return Layout{}, err
 	}
-	if err := checkLeaves("complement", m); err != nil {
-		return Layout{}, err
-	}
-	if m.IsLeaf() && m.val > 0 {
-		if n, ok := complementQuick(fs, fd, m.val, &rsb, &rdb); ok {
-			// b.flatLayout, written out (see there).
-			if n == 1 {
-				return Layout{Shape: Int(rsb[0]), Stride: Int(rdb[0])}, nil
-			}
-			return slabLayout(b.flatSlab(rsb[:n], rdb[:n])), nil
-		}
-	} else if fs, fd, ok := usedModes(fs, fd); ok {
-		if rs, rd, _, ok := complementModes(fs, fd, cotargetTuple(m), rsb[:0], rdb[:0]); ok {
-			// b.flatLayout, written out (see there).
-			if len(rs) == 1 {
-				return Layout{Shape: Int(rs[0]), Stride: Int(rd[0])}, nil
-			}
-			return slabLayout(b.flatSlab(rs, rd)), nil
-		}
-	}
-	fs, fd, err = filterModes("complement", a, sb[:0], db[:0])
+	return flatLayoutOf(s, d, nil), nil
+}
+
+// complement is CuTe's detail::complement, the one body of Complement and
+// ComplementTo: A's complement within the cotarget M, given by its leaves
+// m (nil: M is cosize(filter(A))), appended to rs and rd as flat modes.
+// Step by step as CuTe takes them, with CuTe's static rules: A is filtered
+// (static-0 strides dropped, then coalesced); the modes, in increasing
+// stride (the first of equal strides first), each leave the gap
+// stride/extent below them, a static 0 gap being the non-injective error;
+// the rest up to M is ceil_div(M, extent) with compact strides; and the
+// whole is coalesced. A run-time stride is allowed only in a rank-1
+// filter(A), as in CuTe. mText is M, for messages.
+//
+// @pre every leaf of A and M a known integer, M's leaves not 0.
+// @post the result's modes are coalesced, increasing, and reach at least M.
+func complement(a *Layout, m []num, mText IntTuple, rs, rd []num) ([]num, []num, error) {
+	const op = "complement"
+	var sb, db [flatInline]num
+	var tb bases
+	s, d, err := leafModes(op, a, sb[:0], db[:0], &tb)
 	if err != nil {
-		return Layout{}, err
+		return nil, nil, err
 	}
-	rs, rd, err := complementOf(a, fs, fd, cotargetTuple(m), rsb[:0], rdb[:0])
-	if err != nil {
-		return Layout{}, err
+	// filter(A): a static-0 stride makes its mode size 1, coalesce drops it.
+	if len(s) == 0 {
+		s, d = append(s, numInt(1, true)), append(d, numInt(0, true))
 	}
-	// b.flatLayout, written out (see there).
-	if len(rs) == 1 {
-		return Layout{Shape: Int(rs[0]), Stride: Int(rd[0])}, nil
-	}
-	return slabLayout(b.flatSlab(rs, rd)), nil
-}
-
-// cotarget is M, an integer or a shape, without building an IntTuple for
-// the integer case.
-type cotarget struct {
-	n       int64
-	shape   IntTuple // when isShape
-	isShape bool
-}
-
-func cotargetInt(n int64) cotarget { return cotarget{n: n} }
-func cotargetTuple(m IntTuple) cotarget {
-	if m.IsLeaf() {
-		return cotarget{n: m.val}
-	}
-	return cotarget{shape: m, isShape: true}
-}
-
-// restShape is CuTe's coalesce(ceil_div(M, stride)): the number of times
-// the block of the given stride fits in M, rounded up, multiplied over M's
-// modes as ceil_div folds stride through them.
-func (c cotarget) restShape(stride int64) (int64, bool) {
-	if !c.isShape {
-		return ceilDivC(c.n, stride)
-	}
-	prod := int64(1)
-	_, ok := ceilDivTuple(c.shape, stride, &prod)
-	return prod, ok
-}
-
-// ceilDivTuple multiplies into prod the leaves of ceil_div(t, b) and returns
-// what is left of b (ceil_div(b, product(t))).
-func ceilDivTuple(t IntTuple, b int64, prod *int64) (int64, bool) {
-	if t.IsLeaf() {
-		q, ok := ceilDivC(t.val, b)
-		if ok {
-			*prod, ok = mulChecked(*prod, q)
+	for i := range s {
+		if !s[i].plain() || !d[i].plain() {
+			return nil, nil, checkInts(op, s[i:i+1], d[i:i+1], &tb)
 		}
-		if !ok {
-			return 0, false
-		}
-		return ceilDivC(b, t.val)
-	}
-	// A nested mode passes on ceil_div(b, product(mode)) in CuTe; for the
-	// positive sizes of a shape that is what the fold through the mode
-	// leaves, ceil(ceil(b/x)/y) being ceil(b/(x*y)).
-	for _, e := range t.elems() {
-		var ok bool
-		if b, ok = ceilDivTuple(e, b, prod); !ok {
-			return 0, false
+		if d[i].is(0) {
+			s[i] = numInt(1, true)
 		}
 	}
-	return b, true
-}
-
-func productOf(t IntTuple) (int64, bool) {
-	if t.IsLeaf() {
-		return t.val, true
+	if s, d, err = bwCoalesce(op, s, d); err != nil {
+		return nil, nil, errorf(op, CondOverflow, "coalescing %v overflows int64", *a)
 	}
-	p := int64(1)
-	for _, e := range t.elems() {
-		q, ok := productOf(e)
-		if ok {
-			p, ok = mulChecked(p, q)
+	var cot [1]num
+	if m == nil {
+		if cot[0], err = cosize(op, s, d); err != nil {
+			return nil, nil, errorf(op, CondOverflow, "the cosize of %v overflows int64", *a)
 		}
-		if !ok {
-			return 0, false
-		}
+		m = cot[:]
 	}
-	return p, true
-}
-
-// complementFault is why complementModes failed, in plain integers.
-type complementFault struct {
-	kind                            faultKind // faultOverflow, faultZero or faultShape (non-injective)
-	minShape, minStride, lastStride int64
-}
-
-// complementModes is the complement of the filtered flat modes fs:fd
-// within m, appended to rs/rd: one gap below each mode in stride
-// order, the rest up to m, coalesced.
-func complementModes(fs, fd []int64, m cotarget, rs, rd []int64) ([]int64, []int64, complementFault, bool) {
-	if len(fs) == 1 && fd[0] == 0 {
-		// Nothing is left after filtering: the complement is all of M.
-		n := m.n
-		if m.isShape {
-			var ok bool
-			if n, ok = productOf(m.shape); !ok {
-				return nil, nil, complementFault{kind: faultOverflow}, false
-			}
-		}
-		if n == 1 {
-			return append(rs, 1), append(rd, 0), complementFault{}, true
-		}
-		return append(rs, n), append(rd, 1), complementFault{}, true
+	if len(s) == 1 && d[0].is(0) {
+		// Nothing is left after filtering: make_layout(coalesce(M)).
+		return appendRest(op, rs, rd, m, numInt(1, true))
 	}
-	// Modes are taken in increasing stride, equal strides in their order
-	// (CuTe's min picks the first of equals): a stable insertion sort.
-	var orderb [flatInline]int
-	order := orderb[:0]
-	if len(fs) > len(orderb) {
-		order = make([]int, 0, len(fs))
+	if len(s) > 1 && !allStatic(d) {
+		return nil, nil, errorf(op, CondDynamicStrideComplement, "%v (filtered %v) has rank %d and a run-time stride; CuTe complements those only at rank 1", *a, flatLayoutOf(s, d, nil), len(s))
 	}
-	for j := range fs {
+	// The modes in increasing stride, equal strides in their order (CuTe's
+	// min picks the first of equals): a stable insertion sort.
+	var ob [flatInline]int
+	order := ob[:0]
+	for j := range s {
 		order = append(order, j)
-		for i := len(order) - 1; i > 0 && fd[order[i]] < fd[order[i-1]]; i-- {
+		for i := j; i > 0 && d[order[i]].v < d[order[i-1]].v; i-- {
 			order[i], order[i-1] = order[i-1], order[i]
 		}
 	}
-	start := len(rs)
-	lastStride := int64(1)
+	extent := numInt(1, true) // the extent of the modes taken so far
 	for _, k := range order {
-		minStride, minShape := fd[k], fs[k]
-		if lastStride == 0 {
-			return nil, nil, complementFault{faultZero, minShape, minStride, lastStride}, false
+		if extent.v == 0 {
+			if d[k].v == 0 {
+				return nil, nil, errorf(op, CondDivideByZero, "the modes of %v span 0 elements", *a)
+			}
+			return nil, nil, errorf(op, CondDivideByZero, "a mode of %v below stride %v spans 0 elements", *a, d[k].v)
 		}
-		gap := minStride
-		switch {
-		case lastStride == 1:
-		case minStride > 0 && lastStride > 0:
-			gap, _ = divmod(minStride, lastStride)
-		default:
-			gap = minStride / lastStride
+		gap, err := div(op, d[k], extent)
+		if err != nil {
+			return nil, nil, err
 		}
-		if gap == 0 {
-			return nil, nil, complementFault{faultShape, minShape, minStride, lastStride}, false
+		if gap.is(0) {
+			return nil, nil, errorf(op, CondNonInjective,
+				"mode %v:%v of %v starts inside [0, %v), the span of its modes of smaller stride, so two coordinates map to the same index",
+				s[k].v, d[k].v, *a, extent.v)
 		}
-		next, ok := mulChecked(minStride, minShape)
-		if !ok {
-			return nil, nil, complementFault{faultOverflow, minShape, minStride, lastStride}, false
+		rs, rd = append(rs, gap), append(rd, extent)
+		if extent, err = mul(op, d[k], s[k]); err != nil {
+			return nil, nil, errorf(op, CondOverflow, "the complement of %v overflows int64", *a)
 		}
-		rs, rd = append(rs, gap), append(rd, lastStride)
-		lastStride = next
 	}
-	rest, ok := m.restShape(lastStride)
-	if !ok {
-		f := complementFault{kind: faultOverflow, lastStride: lastStride}
-		if lastStride == 0 || (m.isShape && hasZeroLeaf(m.shape)) {
-			f.kind = faultZero
+	// ceil_div(M, extent), folded through M's leaves.
+	var qb [flatInline]num
+	q := qb[:0]
+	rest := extent
+	for _, x := range m {
+		if x.v == 0 {
+			return nil, nil, errorf(op, CondDivideByZero, "the cotarget %s has a mode of size 0", mText.String())
 		}
-		return nil, nil, f, false
+		y, err := ceilDiv(op, x, rest)
+		if err == nil {
+			rest, err = ceilDiv(op, rest, x)
+		}
+		if err != nil {
+			return nil, nil, errorf(op, CondOverflow, "the complement of %v overflows int64", *a)
+		}
+		q = append(q, y)
 	}
-	restStride := lastStride
-	if rest == 1 {
-		restStride = 0
+	if rs, rd, err = appendRest(op, rs, rd, q, extent); err != nil {
+		return nil, nil, err
 	}
-	rs, rd = append(rs, rest), append(rd, restStride)
-	n := len(rs)
-	cs, cd, ok := bwCoalesce(rs[start:], rd[start:], rs[n-1], rd[n-1])
-	if !ok {
-		return nil, nil, complementFault{kind: faultOverflow}, false
-	}
-	return rs[:start+len(cs)], rd[:start+len(cd)], complementFault{}, true
+	return bwCoalesce(op, rs, rd)
 }
 
-// usedModes is the flat modes of A that filter keeps (size above 1,
-// stride not 0), in place and not coalesced, for complement's quick path:
-// with every stride positive, two modes that coalesce would merge are taken
-// one after the other and only add a size-1 gap, which the complement's
-// own coalesce drops, so the result is filter's whenever the complement
-// succeeds. ok is false when a stride is negative; the caller then goes
-// through filterModes, as it does when the quick path fails, so that
-// errors name the modes filter makes. No mode left is the mode 1:0.
-func usedModes(shape, stride []int64) ([]int64, []int64, bool) {
-	w := 0
-	for i := range shape {
-		switch {
-		case shape[i] == 1 || stride[i] == 0:
+// appendRest appends to rs and rd CuTe's last mode of the complement,
+// make_layout(coalesce(q), compact strides from extent): q's leaves in
+// runs of equal static marks multiplied, each run a mode of stride extent
+// times the runs before it (0 for a static 1).
+func appendRest(op string, rs, rd, q []num, extent num) ([]num, []num, error) {
+	for i := 0; i < len(q); {
+		run := q[i]
+		for i++; i < len(q) && q[i].static == run.static; i++ {
+			v, ok := mulChecked(run.v, q[i].v)
+			if !ok {
+				return nil, nil, errorf(op, CondOverflow, "%v * %v overflows int64", run.v, q[i].v)
+			}
+			run.v = v
+		}
+		if run.is(1) {
+			rs, rd = append(rs, run), append(rd, numInt(0, true))
 			continue
-		case stride[i] < 0:
-			return nil, nil, false
 		}
-		shape[w], stride[w] = shape[i], stride[i]
-		w++
-	}
-	if w == 0 {
-		return append(shape[:0], 1), append(stride[:0], 0), true
-	}
-	return shape[:w], stride[:w], true
-}
-
-// cosizeOf is 1 + the sum of (s-1)*|d| over the modes; false on overflow.
-func cosizeOf(shape, stride []int64) (int64, bool) {
-	cosize := int64(1)
-	for i := range shape {
-		span, ok := mulChecked(shape[i]-1, abs64(stride[i]))
-		if ok {
-			cosize, ok = addChecked(cosize, span)
+		rs, rd = append(rs, run), append(rd, extent)
+		v, ok := mulChecked(extent.v, run.v)
+		if !ok {
+			return nil, nil, errorf(op, CondOverflow, "%v * %v overflows int64", extent.v, run.v)
 		}
-		if !ok || stride[i] == minInt64 {
-			return 0, false
-		}
-	}
-	return cosize, true
-}
-
-// complementOf is the complement of the filtered flat modes fs:fd of a
-// within m, appended to rs and rd; a failure is worded for a.
-func complementOf(a Layout, fs, fd []int64, m cotarget, rs, rd []int64) ([]int64, []int64, error) {
-	rs, rd, f, ok := complementModes(fs, fd, m, rs, rd)
-	if !ok {
-		return nil, nil, complementError(a, m, f)
+		extent = numInt(v, extent.static && run.static)
 	}
 	return rs, rd, nil
 }
 
-func complementError(a Layout, m cotarget, f complementFault) error {
-	switch {
-	case f.kind == faultShape:
-		return errorf("complement", CondNonInjective,
-			"mode %d:%d of %v starts inside [0, %d), the span of its modes of smaller stride, so two coordinates map to the same index",
-			f.minShape, f.minStride, a, f.lastStride)
-	case f.kind == faultZero && m.isShape && hasZeroLeaf(m.shape):
-		return errorf("complement", CondDivideByZero, "the cotarget %v has a mode of size 0", m.shape)
-	case f.kind == faultZero && f.minStride == 0:
-		return errorf("complement", CondDivideByZero, "the modes of %v span 0 elements", a)
-	case f.kind == faultZero:
-		return errorf("complement", CondDivideByZero, "a mode of %v below stride %d spans 0 elements", a, f.minStride)
-	}
-	return errorf("complement", CondOverflow, "the complement of %v overflows int64", a)
-}
-
-// ComplementFlat is Complement on a flat layout, written into dst (which
-// may be a) without allocating.
-// Law: ComplementFlat(a) as a layout equals Complement(a.Layout()).
-func ComplementFlat(dst, a *FlatLayout) error {
-	if complementFlatQuick(dst, a, -1) {
-		return nil
-	}
-	var sb, db [MaxFlatRank]int64
-	fs, fd, err := filterFlat(a, sb[:0], db[:0])
-	if err != nil {
-		return err
-	}
-	cosize, ok := cosizeOf(fs, fd)
-	if !ok {
-		return errorf("complement", CondOverflow, "the cosize of %v overflows int64", a.Layout())
-	}
-	return complementInto(dst, a, fs, fd, cosize)
-}
-
-// complementFlatQuick is ComplementFlat (m < 0) or ComplementFlatTo on the
-// used modes of a (see usedModes); false where that does not answer.
-func complementFlatQuick(dst, a *FlatLayout, m int64) bool {
-	if a.Rank < 0 || a.Rank > MaxFlatRank {
-		return false
-	}
-	var rs, rd [MaxFlatRank + 1]int64
-	n, ok := complementQuick(a.Shape[:a.Rank], a.Stride[:a.Rank], m, &rs, &rd)
-	if !ok || n > MaxFlatRank {
-		return false
-	}
-	dst.Rank = n
-	for i := range n {
-		dst.Shape[i], dst.Stride[i] = rs[i], rd[i]
-	}
-	return true
-}
-
-// complementQuick is the complement of the flat modes shape:stride within
-// m (m < 0: within their cosize) when every mode of size above 1 and
-// stride not 0 has a positive size and stride and there are at most
-// MaxFlatRank of them: the result's n modes are written to rs and rd.
-// false where it does not answer (other modes, an error of CuTe's,
-// overflow, m of 0); the caller then takes the general path, which words
-// the error.
-//
-// It is complementModes for that case in one pass: such modes, in stride
-// order, leave gaps that never coalesce with each other (gap_k*L_k <=
-// stride_k < L_(k+1), where L is the extent reached so far), so coalescing
-// the result only drops its size-1 modes.
-func complementQuick(shape, stride []int64, m int64, rs, rd *[MaxFlatRank + 1]int64) (int, bool) {
-	if len(shape) > MaxFlatRank || len(stride) != len(shape) {
-		return 0, false
-	}
-	// The used modes in increasing stride, equal strides in their order
-	// (CuTe's min picks the first of equals).
-	var fs, fd [MaxFlatRank]int64
-	k := 0
-	cosize := int64(1)
-	for i, s := range shape {
-		d := stride[i]
-		if s == 1 || d == 0 {
-			continue
+// cosize is CuTe's cosize of the flat modes s:d: 1 + the sum of
+// (s-1)*|d|, folded from a static 0 for more than one mode.
+func cosize(op string, s, d []num) (num, error) {
+	sum := numInt(0, true)
+	for i := range s {
+		m1, err := add(op, s[i], numInt(-1, true))
+		if err != nil {
+			return num{}, err
 		}
-		if s <= 0 || d < 0 {
-			return 0, false
+		term, err := mul(op, m1, abs(d[i]))
+		if err != nil || d[i].v == minInt64 {
+			return num{}, errorf(op, CondOverflow, "%v * |%v| overflows int64", m1.v, d[i].v)
 		}
-		if m < 0 {
-			span, ok := mulChecked(s-1, d)
-			if ok {
-				cosize, ok = addChecked(cosize, span)
-			}
-			if !ok {
-				return 0, false
-			}
-		}
-		j := k
-		for ; j > 0 && d < fd[j-1]; j-- {
-			fs[j], fd[j] = fs[j-1], fd[j-1]
-		}
-		fs[j], fd[j] = s, d
-		k++
-	}
-	if m < 0 {
-		m = cosize
-	}
-	if m == 0 {
-		return 0, false
-	}
-	n := 0
-	last := int64(1)
-	for j := range k {
-		gap := fd[j] / last
-		if gap == 0 {
-			return 0, false // non-injective
-		}
-		if gap != 1 {
-			rs[n], rd[n] = gap, last
-			n++
-		}
-		next, ok := mulChecked(fd[j], fs[j])
-		if !ok {
-			return 0, false
-		}
-		last = next
-	}
-	// CuTe's ceil_div adds last-1 to m: past int64 that is an error.
-	if m > math.MaxInt64-(last-1) {
-		return 0, false
-	}
-	if rest := (m-1)/last + 1; rest != 1 {
-		rs[n], rd[n] = rest, last
-		n++
-	}
-	if n == 0 {
-		rs[0], rd[0] = 1, 0
-		n = 1
-	}
-	return n, true
-}
-
-// ComplementFlatTo is ComplementTo(A, m) for an integer m on a flat layout,
-// written into dst (which may be a) without allocating.
-// Law: ComplementFlatTo(a, m) as a layout equals ComplementTo(a.Layout(), m).
-func ComplementFlatTo(dst, a *FlatLayout, m int64) error {
-	if m >= 0 && complementFlatQuick(dst, a, m) {
-		return nil
-	}
-	var sb, db [MaxFlatRank]int64
-	fs, fd, err := filterFlat(a, sb[:0], db[:0])
-	if err != nil {
-		return err
-	}
-	return complementInto(dst, a, fs, fd, m)
-}
-
-func complementInto(dst, a *FlatLayout, fs, fd []int64, m int64) error {
-	var rsb, rdb [MaxFlatRank + 1]int64
-	rs, rd, f, ok := complementModes(fs, fd, cotargetInt(m), rsb[:0], rdb[:0])
-	if !ok {
-		return complementError(a.Layout(), cotargetInt(m), f)
-	}
-	if len(rs) > MaxFlatRank {
-		return errorf("complement", "", "the complement of %v has %d modes, more than a flat layout holds (%d)", a.Layout(), len(rs), MaxFlatRank)
-	}
-	setFlat(dst, rs, rd)
-	return nil
-}
-
-// filterFlat is filterModes on a flat layout.
-func filterFlat(a *FlatLayout, shape, stride []int64) ([]int64, []int64, error) {
-	if a.Rank < 0 || a.Rank > MaxFlatRank {
-		return nil, nil, errorf("complement", "", "flat layout of rank %d: a flat layout holds 0 to %d modes", a.Rank, MaxFlatRank)
-	}
-	shape, stride = appendFlat(shape, stride, a)
-	if len(shape) == 0 {
-		shape, stride = append(shape, 1), append(stride, 0)
-	}
-	for i := range stride {
-		if stride[i] == 0 {
-			shape[i] = 1
+		if len(s) == 1 {
+			sum = term
+		} else if sum, err = add(op, sum, term); err != nil {
+			return num{}, err
 		}
 	}
-	n := len(shape)
-	shape, stride, ok := bwCoalesce(shape, stride, shape[n-1], stride[n-1])
-	if !ok {
-		return nil, nil, errorf("complement", CondOverflow, "coalescing %v overflows int64", a.Layout())
-	}
-	return shape, stride, nil
+	return add(op, sum, numInt(1, true))
 }
 
 const minInt64 = -1 << 63
 
-// filterModes is CuTe's filter(A) on flat modes: stride-0 modes become size
-// 1, then coalesce drops size-1 modes and merges; all gone is the mode 1:0.
-func filterModes(op string, a Layout, shape, stride []int64) ([]int64, []int64, error) {
-	shape, stride, err := flattenModes(op, a, shape, stride)
-	if err != nil {
-		return nil, nil, err
-	}
-	for i := range stride {
-		if stride[i] == 0 {
-			shape[i] = 1
+// allStatic reports whether every integer of ns is static.
+func allStatic(ns []num) bool {
+	for _, x := range ns {
+		if !x.static {
+			return false
 		}
 	}
-	n := len(shape)
-	shape, stride, ok := bwCoalesce(shape, stride, shape[n-1], stride[n-1])
-	if !ok {
-		return nil, nil, errorf(op, CondOverflow, "coalescing %v overflows int64", a)
+	return true
+}
+
+// checkInts checks that every leaf mode s:d is of known integers.
+func checkInts(op string, s, d []num, tb *bases) error {
+	for i := range s {
+		if !s[i].plain() {
+			return checkIntLeaf(op, s[i].leaf(tb))
+		}
+		if !d[i].plain() {
+			return checkIntLeaf(op, d[i].leaf(tb))
+		}
 	}
-	return shape, stride, nil
+	return nil
 }
 
 // checkLeaves checks that every leaf of t is a known integer.
@@ -538,11 +240,4 @@ func checkLeaves(op string, t IntTuple) error {
 		}
 	}
 	return nil
-}
-
-func hasZeroLeaf(t IntTuple) bool {
-	if t.IsLeaf() {
-		return t.val == 0
-	}
-	return slices.ContainsFunc(t.elems(), hasZeroLeaf)
 }

@@ -1,19 +1,13 @@
 package layout
 
-import (
-	"errors"
-	"fmt"
-	"math"
-	"slices"
-)
+import "fmt"
 
-// Composition, and the flat-mode kernels that composition, complement and
-// the inverses share: a layout is walked once into parallel shape and
-// stride arrays (on the caller's stack for up to flatInline modes), the
-// algebra runs on those arrays, and IntTuples are built only for the result.
+// Composition: CuTe's composition_impl, one body for static and run-time
+// integers and for strides of A that are scaled bases; B's scaled-basis
+// strides (basis_get) compose with the mode of A they name.
 
-// flatInline is how many flat modes the kernels hold without a heap
-// allocation; longer layouts still work, their arrays just grow on the heap.
+// flatInline is how many flat modes the bodies hold on the stack; longer
+// layouts still work, their arrays just grow on the heap.
 const flatInline = 8
 
 // Assertion texts of the CuTe checks these operations mirror.
@@ -27,14 +21,19 @@ const (
 
 // Composition is CuTe's composition(A, B), written A o B: the layout with
 // B's shape tree whose value at i is A(B(i)). A is first coalesced into its
-// flat modes (keeping the function on all integers: A's last mode extends
-// past its size, and a trailing size-1 mode keeps its stride), then every
-// leaf mode s:d of B is split over A's modes: it becomes one mode, or a
-// flat tuple of modes where it crosses modes of A. Results are not
-// simplified further. A's strides may be scaled bases (an identity layout):
-// each result stride then carries the basis of the mode of A it came from.
-// A mode s:n@m of B (a scaled-basis stride) composes with mode m of A as
-// s:n does; see compositionBasisB.
+// flat modes (coalesce_x: keeping the function on all integers, A's last
+// mode extending past its size), then every leaf mode s:d of B is split
+// over A's modes: it becomes one mode, or a flat tuple of modes where it
+// crosses modes of A. Results are not simplified further. A's strides may
+// be scaled bases (an identity layout): each result stride then carries
+// the basis of the mode of A it came from. A mode s:n@m of B (a
+// scaled-basis stride) composes with mode m of A as s:n does.
+//
+// CuTe simplifies only what its types prove: a mode is skipped only for a
+// static size 1, the divisibility checks fire only on static operands, and
+// a result is static only when its operands are:
+// composition((10,2):(16,4), (5,4):(1,5)) with run-time integers is
+// ((5,1),(2,2)):((16,4),(80,4)), statically (_5,(_2,_2)):(_16,(_80,_4)).
 //
 // Law: for every leaf mode B_m of B, Composition(A,B)_m(c) == A(B_m(c)),
 // wherever the stride of B_m, walking over A's modes, is a multiple of each
@@ -45,107 +44,299 @@ const (
 // not a multiple of it, or an inexact shape split), and so does this: a
 // stride smaller than a mode's shape that does not divide it is accepted,
 // and the result is then not A o B, exactly as CuTe returns it.
-func Composition(a, b Layout) (Layout, error) { return (*Buffer)(nil).Composition(a, b) }
-
-// Composition is the package's Composition with its result built in buf.
-func (buf *Buffer) Composition(a, b Layout) (Layout, error) {
-	if runTimePlain(a.Shape, a.Stride, b.Shape, b.Stride) {
-		return compositionDyn(a, b) // see dynamic.go
+func Composition(a, b Layout) (Layout, error) {
+	var bsb, bdb [flatInline]num
+	var btb bases
+	bs, bd, err := leafModes("composition", &b, bsb[:0], bdb[:0], &btb)
+	if err != nil {
+		return Layout{}, err
 	}
-	if flatB(b) {
-		// The common case, its result built in this return statement (see
-		// Buffer.flatLayout for why).
-		var sb, db [flatInline]int64
-		if as, ad, err := flattenModes("composition", a, sb[:0], db[:0]); err == nil {
-			top, err := buf.composeFlatB(as, ad, nil, b, func() Layout { return a })
-			if err == nil {
-				return slabLayout(top), nil
-			}
-			if !hasBasis(b.Stride) {
-				return Layout{}, err
-			}
-		}
-	}
-	r, err := buf.composition(a, b)
-	if err != nil && hasBasis(b.Stride) {
-		// The integer path stops at B's first scaled basis (or earlier, at
-		// a check that B's coprofile would not reach): B's bases take
-		// their own path, looked for only after a failure.
+	if len(btb.paths) > 0 && hasBasis(&b.Stride) {
 		return compositionBasisB(a, b)
 	}
-	return r, err
-}
-
-// composition is Composition for a B with integer strides.
-func (buf *Buffer) composition(a, b Layout) (Layout, error) {
-	var sb, db [flatInline]int64
-	var paths [][]int
-	as, ad, err := flattenModes("composition", a, sb[:0], db[:0])
-	if err != nil && hasBasis(a.Stride) {
-		// A's strides are scaled bases (an identity layout, say): the same
-		// algebra, each stride carrying its basis along.
-		as, ad, paths, err = flattenBasisModes(a, sb[:0], db[:0])
-	}
+	var sb, db [flatInline]num
+	var tb bases
+	as, ad, err := coalescedModes(&a, sb[:0], db[:0], &tb)
 	if err != nil {
 		return Layout{}, err
 	}
-	return buf.composeModes(as, ad, paths, b, func() Layout { return a })
+	c := composer{a: &a, as: as, ad: ad, tb: &tb}
+	l, _, err := c.composeModes(bs, bd, &btb, &b.Shape, 0)
+	return l, err
 }
 
-// composeModes is composition(A, B) from A's flattened modes as:ad (with
-// their basis paths, or nil); a gives A itself, needed only for an error.
-func (buf *Buffer) composeModes(as, ad []int64, paths [][]int, b Layout, a func() Layout) (Layout, error) {
-	if flatB(b) {
-		top, err := buf.composeFlatB(as, ad, paths, b, a)
-		if err != nil {
-			return Layout{}, err
+// coalescedModes is coalesce_x(A) as flat modes appended to as and ad,
+// after checking that A's shapes are known integers and its strides known
+// integers or scaled bases (entered in tb).
+func coalescedModes(a *Layout, as, ad []num, tb *bases) ([]num, []num, error) {
+	const op = "composition"
+	as, ad, err := leafModes(op, a, as, ad, tb)
+	if err == nil {
+		err = checkIntModes(op, as, ad, tb)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	if as, ad, err = coalesceX(op, as, ad); err != nil {
+		return nil, nil, errorf(op, CondOverflow, "coalescing %v overflows int64", *a)
+	}
+	return as, ad, nil
+}
+
+// checkIntModes checks that the modes s:d are of known integers, the
+// strides possibly scaled bases (an identity layout's).
+func checkIntModes(op string, s, d []num, tb *bases) error {
+	for i := range s {
+		if !s[i].plain() {
+			return checkIntLeaf(op, s[i].leaf(tb))
 		}
-		return slabLayout(top), nil
+		if d[i].kind != kindInt {
+			return checkIntLeaf(op, d[i].leaf(tb))
+		}
 	}
-	as, ad, paths, ok := coalesceXPaths(as, ad, paths)
-	if !ok {
-		return Layout{}, errorf("composition", CondOverflow, "coalescing %v overflows int64", a())
+	return nil
+}
+
+// composer is composition_impl with A coalesced to the flat modes as:ad.
+// It is only read: what composing B gathers travels in a composed value,
+// passed and returned, so that its arrays stay on the caller's stack.
+type composer struct {
+	a      *Layout // A, for messages; nil: A is as:ad as given
+	as, ad []num   // A's modes, coalesced
+	tb     *bases  // the bases of A's strides
+}
+
+// composeModes is composition_impl of A with B, given as its leaf modes
+// bs:bd in order (bases in btb) and its shape tree (read for its structure
+// only): the leaves composed in order, their results gathered on the
+// stack, then the result laid out in B's tree in one allocation, extra
+// IntTuples left at the end of that block for the caller.
+func (c *composer) composeModes(bs, bd []num, btb *bases, shape *IntTuple, extra int) (Layout, []IntTuple, error) {
+	const op = "composition"
+	var rsb, rdb [2 * flatInline]num
+	var endb [flatInline]int
+	rs, rd, ends := rsb[:0], rdb[:0], endb[:0]
+	nodes := extra + 2*tupleElems(shape)
+	for k := range bs {
+		if !bs[k].plain() || !bd[k].plain() {
+			if err := checkIntLeaf(op, bs[k].leaf(btb)); err != nil {
+				return Layout{}, nil, err
+			}
+			return Layout{}, nil, checkIntLeaf(op, bd[k].leaf(btb))
+		}
+		start := len(rs)
+		var err error
+		if rs, rd, err = c.compose(bs[k], bd[k], rs, rd); err != nil {
+			return Layout{}, nil, err
+		}
+		if n := len(rs) - start; n > 1 {
+			nodes += 2 * n
+		}
+		ends = append(ends, len(rs))
 	}
-	c := composer{shape: as, stride: ad, track: paths != nil, buf: buf}
-	s, d, err := c.mode(&b.Shape, &b.Stride, paths)
-	if err == errCompositionFault {
-		return Layout{}, faultError(a(), as, ad, paths, c.fault)
+	b := builder{rs: rs, rd: rd, ends: ends, tb: c.tb}
+	cur := cursor{slab: make([]IntTuple, nodes)}
+	var out Layout
+	b.node(shape, &cur, &out.Shape, &out.Stride)
+	return out, cur.slab, nil
+}
+
+// tupleElems is the number of elements of the tuples in t.
+func tupleElems(t *IntTuple) int {
+	n := len(t.sub)
+	if t.kind != kindTuple {
+		return 0
 	}
+	for i := range t.sub {
+		if t.sub[i].kind == kindTuple {
+			n += tupleElems(&t.sub[i])
+		}
+	}
+	return n
+}
+
+// builder lays out a composition's result: B's tree, each leaf of B
+// replaced by its result modes rs:rd (up to ends[leaf]). It is only read;
+// where the layout stands is a cursor.
+type builder struct {
+	rs, rd []num
+	ends   []int
+	tb     *bases
+}
+
+// cursor is the rest of the result's block, and the next leaf of B with
+// where its modes start in rs.
+type cursor struct {
+	slab        []IntTuple
+	leaf, start int
+}
+
+// take is the next n IntTuples of the result's block.
+func (cur *cursor) take(n int) []IntTuple {
+	t := cur.slab[:n:n]
+	cur.slab = cur.slab[n:]
+	return t
+}
+
+// node writes the result for the subtree s of B's shape into *shape and
+// *stride (zero IntTuples).
+func (b *builder) node(s *IntTuple, cur *cursor, shape, stride *IntTuple) {
+	if s.kind == kindTuple {
+		n := len(s.sub)
+		top := cur.take(2 * n)
+		for i := range s.sub {
+			b.node(&s.sub[i], cur, &top[i], &top[n+i])
+		}
+		*shape, *stride = tupleOf(top[:n:n]), tupleOf(top[n:])
+		return
+	}
+	start, end := cur.start, b.ends[cur.leaf]
+	cur.leaf, cur.start = cur.leaf+1, end
+	if k := end - start; k > 1 {
+		t := cur.take(2 * k)
+		for j := range k {
+			b.rs[start+j].put(&t[j], b.tb)
+			b.rd[start+j].put(&t[k+j], b.tb)
+		}
+		*shape, *stride = tupleOf(t[:k:k]), tupleOf(t[k:])
+		return
+	}
+	b.rs[start].put(shape, b.tb)
+	b.rd[start].put(stride, b.tb)
+}
+
+// compose is composition_impl of A with the leaf mode s:d of B: the mode
+// is walked over A's modes but the last, each taking ceil_div(shape,
+// |stride|) of it (at most what is left of it) and passing the stride on
+// as ceil_div(|stride|, shape); the last mode of A takes the rest. Modes
+// taken from a static size 1 are skipped.
+//
+// @pre s, d integers; on static operands, CuTe's static_asserts: a stride
+// at least a mode's shape is a multiple of it, and what is left of s is a
+// multiple of what a mode takes.
+// @post the result modes, appended to rs:rd, evaluate to A(s:d(i)) wherever the split is exact.
+func (c *composer) compose(s, d num, rs, rd []num) ([]num, []num, error) {
+	const op = "composition"
+	if d.is(0) {
+		return append(rs, s), append(rd, d), nil
+	}
+	r := len(c.as)
+	start := len(rs)
+	restShape, restStride := s, d
+	for i := 0; i < r-1; i++ {
+		cs, cd := c.as[i], c.ad[i]
+		if cs.v == 0 {
+			return nil, nil, errorf(op, CondDivideByZero, "layout %v has a mode of shape 0", c.aLayout())
+		}
+		if cs.static && restStride.static && restStride.v >= cs.v && rem(restStride.v, cs.v) != 0 {
+			return nil, nil, errorf(op, CondStrideDivisibility,
+				"stride %d of mode %d:%d of B reaches mode %d (%s) of A%s as stride %d, which is neither a multiple of %d nor less than it",
+				d.v, s.v, d.v, i, c.mode(i), c.coalescedNote(), restStride.v, cs.v)
+		}
+		ar := abs(restStride)
+		if ar.v == 0 {
+			return nil, nil, errorf(op, CondDivideByZero,
+				"mode %d:%d of B has stride 0 left when it reaches mode %d (%s) of A, and the next step divides by it", s.v, d.v, i, c.mode(i))
+		}
+		nextShape, err := splitCeil(cs, ar)
+		if err != nil {
+			return nil, nil, c.overflow(s, d)
+		}
+		nextStride, err := splitCeil(ar, cs)
+		if err != nil {
+			return nil, nil, c.overflow(s, d)
+		}
+		if restStride.v < 0 {
+			nextStride.v = -nextStride.v
+		}
+		if nextShape.is(1) || restShape.is(1) {
+			restStride = nextStride
+			continue
+		}
+		newShape := numInt(min(nextShape.v, restShape.v), nextShape.static && restShape.static)
+		if newShape.v == 0 {
+			return nil, nil, errorf(op, CondDivideByZero, "mode %d:%d of B has shape 0", s.v, d.v)
+		}
+		if newShape.static && restShape.static && rem(restShape.v, newShape.v) != 0 {
+			return nil, nil, errorf(op, CondShapeDivisibility,
+				"mode %d:%d of B has %d elements left to take at mode %d (%s) of A%s, which holds %d of them at stride %d; %d is not a multiple of %d, so they cannot continue evenly into A's next mode",
+				s.v, d.v, restShape.v, i, c.mode(i), c.coalescedNote(), newShape.v, restStride.v, restShape.v, newShape.v)
+		}
+		stride, err := mul(op, restStride, cd)
+		if err != nil {
+			return nil, nil, c.overflow(s, d)
+		}
+		rs, rd = append(rs, newShape), append(rd, stride)
+		if restShape, err = div(op, restShape, newShape); err != nil {
+			return nil, nil, c.overflow(s, d)
+		}
+		restStride = nextStride
+	}
+	if len(rs) > start && restShape.is(1) {
+		return rs, rd, nil
+	}
+	last, err := mul(op, restStride, c.ad[r-1])
 	if err != nil {
-		return Layout{}, err
+		return nil, nil, c.overflow(s, d)
 	}
-	return Layout{Shape: s, Stride: d}, nil
+	return append(rs, restShape), append(rd, last), nil
 }
 
-// flatB reports whether b is a flat tuple of leaf modes.
-func flatB(b Layout) bool {
-	return isFlatTuple(b.Shape) && isFlatTuple(b.Stride) && len(b.Shape.elems()) == len(b.Stride.elems())
+// rem is a%b (C++'s sign), in 32 bits where it can (see divmod).
+func rem(a, b int64) int64 {
+	if a >= 0 && b > 0 {
+		_, r := divmod(a, b)
+		return r
+	}
+	return a % b
 }
 
-// composeFlatB is composeModes for a flat B: the result's shapes and then
-// its strides, its top-level modes, as one block (see slabLayout).
-func (buf *Buffer) composeFlatB(as, ad []int64, paths [][]int, b Layout, a func() Layout) ([]IntTuple, error) {
-	as, ad, paths, ok := coalesceXPaths(as, ad, paths)
-	if !ok {
-		return nil, errorf("composition", CondOverflow, "coalescing %v overflows int64", a())
+// splitCeil is ceil_div(a, b) for composition's split: for positive
+// operands the ceiling itself, which CuTe's (a + b - 1) / b equals where
+// that does not overflow; otherwise CuTe's formula literally.
+func splitCeil(a, b num) (num, error) {
+	if a.v >= 0 && b.v > 0 {
+		q, r := divmod(a.v, b.v)
+		if r != 0 {
+			q++
+		}
+		return numInt(q, a.static && b.static), nil
 	}
-	c := composer{shape: as, stride: ad, track: paths != nil, buf: buf}
-	top, err := c.flatModes(b.Shape.elems(), b.Stride.elems(), paths)
-	if err == errCompositionFault {
-		return nil, faultError(a(), as, ad, paths, c.fault)
+	return ceilDiv("composition", a, b)
+}
+
+func (c *composer) overflow(s, d num) error {
+	return errorf("composition", CondOverflow, "composing %v with mode %d:%d overflows int64", c.aLayout(), s.v, d.v)
+}
+
+// aLayout is A, for messages.
+func (c *composer) aLayout() Layout {
+	if c.a == nil {
+		return flatLayoutOf(c.as, c.ad, c.tb)
 	}
-	return top, err
+	return *c.a
+}
+
+// mode is mode i of A coalesced, for messages.
+func (c *composer) mode(i int) string {
+	return Layout{Shape: c.as[i].leaf(c.tb), Stride: c.ad[i].leaf(c.tb)}.String()
+}
+
+// coalescedNote is " (A coalesced is ...)" where A's coalesced modes, whose
+// indices an error counts, print otherwise than A.
+func (c *composer) coalescedNote() string {
+	if l := flatLayoutOf(c.as, c.ad, c.tb); l.String() != c.aLayout().String() {
+		return " (A coalesced is " + l.String() + ")"
+	}
+	return ""
 }
 
 // compositionBasisB is Composition for a B with scaled-basis strides
 // (n@d): the leaf mode s:n@d of B composes with A's mode at the basis path
-// d as s:n would (CuTe's basis_get special case), after A has been
-// coalesced mode by mode along the coprofile of B (the shape of the sum of
-// B's strides as an arithmetic tuple); the rest of A is left alone.
+// d as s:n would (CuTe's basis_get), after A has been coalesced mode by
+// mode along the coprofile of B (the shape of the sum of B's strides as an
+// arithmetic tuple); the rest of A is left alone.
 func compositionBasisB(a, b Layout) (Layout, error) {
-	if err := checkTopCongruent("composition", b); err != nil {
-		return Layout{}, err
-	}
 	sum, err := coprofileOf(b.Stride)
 	if err != nil {
 		return Layout{}, err
@@ -184,17 +375,17 @@ func coprofileOf(t IntTuple) (*atuple, error) {
 			return &atuple{n: t.val}, nil
 		}
 		v := &atuple{n: t.val}
-		for _, m := range t.modes() {
-			if m < 0 || m >= maxBasisIndex {
-				return nil, errorf("composition", "", "the scaled basis %v indexes mode %d, outside [0, %d)", t, m, maxBasisIndex)
+		for _, m := range t.path() {
+			if m.val < 0 || m.val >= maxBasisIndex {
+				return nil, errorf("composition", "", "the scaled basis %v indexes mode %v, outside [0, %d)", t, m, maxBasisIndex)
 			}
 		}
-		for k := len(t.modes()) - 1; k >= 0; k-- {
-			elem := make([]*atuple, t.modes()[k]+1)
+		for k := len(t.path()) - 1; k >= 0; k-- {
+			elem := make([]*atuple, t.path()[k].val+1)
 			for i := range elem {
 				elem[i] = &atuple{}
 			}
-			elem[t.modes()[k]] = v
+			elem[t.path()[k].val] = v
 			v = &atuple{elem: elem}
 		}
 		return v, nil
@@ -250,44 +441,35 @@ func addAtuple(x, y *atuple) (*atuple, error) {
 	return &atuple{elem: elem}, nil
 }
 
-// lhsTree is A coalesced along a coprofile: at each profile leaf, the flat
-// coalesced modes of A's sub-layout there (with their bases, if any).
+// lhsTree is A coalesced along a coprofile: at each profile leaf, the
+// composer of A's sub-layout there.
 type lhsTree struct {
-	sub           []*lhsTree // at a profile tuple: one per profile mode
-	shape, stride []int64
-	paths         [][]int
-	a             Layout // the sub-layout of A, for messages
+	sub []*lhsTree // at a profile tuple: one per profile mode
+	c   composer
 }
 
 // coalesceAlong is CuTe's coalesce_x(A, coprofile): coalesce_x at the
 // profile's leaves; a profile with more modes than A has is an error.
 func coalesceAlong(a Layout, p *atuple) (*lhsTree, error) {
 	if p.elem == nil {
-		var paths [][]int
-		shape, stride, err := flattenModes("composition", a, nil, nil)
-		if err != nil && hasBasis(a.Stride) {
-			shape, stride, paths, err = flattenBasisModes(a, nil, nil)
-		}
+		tb := new(bases)
+		as, ad, err := coalescedModes(&a, nil, nil, tb)
 		if err != nil {
 			return nil, err
 		}
-		shape, stride, paths, ok := coalesceXPaths(shape, stride, paths)
-		if !ok {
-			return nil, errorf("composition", CondOverflow, "coalescing %v overflows int64", a)
-		}
-		return &lhsTree{shape: shape, stride: stride, paths: paths, a: a}, nil
+		return &lhsTree{c: composer{a: &a, as: as, ad: ad, tb: tb}}, nil
 	}
-	if err := checkTopCongruent("composition", a); err != nil {
+	if err := checkCongruent("composition", a.Shape, a.Stride, nil); err != nil {
 		return nil, err
 	}
 	if rank := a.Shape.Len(); len(p.elem) > rank {
 		return nil, errorf("composition", CondProfileRank,
 			"B's strides reach mode %d of %v, which has rank %d", len(p.elem)-1, a, rank)
 	}
-	t := &lhsTree{sub: make([]*lhsTree, len(p.elem)), a: a}
+	t := &lhsTree{sub: make([]*lhsTree, len(p.elem))}
 	for i, e := range p.elem {
 		var err error
-		if t.sub[i], err = coalesceAlong(Layout{Shape: a.Shape.At(i), Stride: a.Stride.At(i)}, e); err != nil {
+		if t.sub[i], err = coalesceAlong(modeAt(a, i), e); err != nil {
 			return nil, err
 		}
 	}
@@ -297,21 +479,15 @@ func coalesceAlong(a Layout, p *atuple) (*lhsTree, error) {
 // compose is composition_impl of the coalesced A with the mode s:d of B.
 func (t *lhsTree) compose(s, d IntTuple) (IntTuple, IntTuple, error) {
 	if s.IsTuple() {
-		if !d.IsTuple() || len(d.elems()) != len(s.elems()) {
-			return IntTuple{}, IntTuple{}, notCongruent("composition", s, d)
-		}
-		n := len(s.elems())
+		n := len(s.sub)
 		slab := make([]IntTuple, 2*n)
-		for i := range s.elems() {
+		for i := range s.sub {
 			var err error
-			if slab[i], slab[n+i], err = t.compose(s.elems()[i], d.elems()[i]); err != nil {
+			if slab[i], slab[n+i], err = t.compose(s.sub[i], d.sub[i]); err != nil {
 				return IntTuple{}, IntTuple{}, err
 			}
 		}
 		return tupleOf(slab[:n:n]), tupleOf(slab[n:]), nil
-	}
-	if d.IsTuple() {
-		return IntTuple{}, IntTuple{}, notCongruent("composition", s, d)
 	}
 	if err := checkIntLeaf("composition", s); err != nil {
 		return IntTuple{}, IntTuple{}, err
@@ -321,128 +497,24 @@ func (t *lhsTree) compose(s, d IntTuple) (IntTuple, IntTuple, error) {
 		return s, d, nil
 	}
 	at := t
-	for _, m := range d.modes() {
-		at = at.sub[m] // the coprofile has every path of B's strides
+	for _, m := range d.path() {
+		at = at.sub[m.val] // the coprofile has every path of B's strides
 	}
-	c := composer{shape: at.shape, stride: at.stride, track: at.paths != nil}
-	rs, rd, ri, ok := c.leaf(s.val, d.val, nil, nil, nil)
-	if !ok {
-		return IntTuple{}, IntTuple{}, faultError(at.a, at.shape, at.stride, at.paths, c.fault)
-	}
-	if len(rs) == 1 {
-		return Int(rs[0]), strideLeafAt(at.paths, ri, 0, rd[0]), nil
-	}
-	n := len(rs)
-	slab := make([]IntTuple, 2*n)
-	for j := range n {
-		slab[j], slab[n+j] = Int(rs[j]), strideLeafAt(at.paths, ri, j, rd[j])
-	}
-	return tupleOf(slab[:n:n]), tupleOf(slab[n:]), nil
-}
-
-// strideLeafAt is strideLeaf for result mode j when sources were tracked
-// (ri is nil when A has no bases).
-func strideLeafAt(paths [][]int, ri []int64, j int, v int64) IntTuple {
-	if ri == nil {
-		return Int(v)
-	}
-	return strideLeaf(paths, ri[j], v)
+	l, _, err := at.c.composeModes([]num{{v: s.val, kind: kindInt, static: s.static}}, []num{{v: d.val, kind: kindInt, static: d.static}}, nil, &s, 0)
+	return l.Shape, l.Stride, err
 }
 
 // hasBasis reports whether a leaf of t is a scaled basis.
-func hasBasis(t IntTuple) bool {
-	if t.IsTuple() {
-		return slices.ContainsFunc(t.elems(), hasBasis)
+func hasBasis(t *IntTuple) bool {
+	if t.kind != kindTuple {
+		return t.kind == kindInt && len(t.sub) > 0
 	}
-	return t.IsBasis()
-}
-
-// flattenBasisModes is flattenModes for a layout with scaled-basis
-// strides: each stride's coefficient in stride, its basis path in paths
-// (nil for a plain integer).
-func flattenBasisModes(a Layout, shape, stride []int64) ([]int64, []int64, [][]int, error) {
-	// Not empty: a has a basis leaf.
-	return appendBasisModes(a.Shape, a.Stride, shape, stride, nil)
-}
-
-func appendBasisModes(s, d IntTuple, shape, stride []int64, paths [][]int) ([]int64, []int64, [][]int, error) {
-	if s.IsTuple() {
-		if !d.IsTuple() || len(d.elems()) != len(s.elems()) {
-			return nil, nil, nil, notCongruent("composition", s, d)
-		}
-		var err error
-		for i := range s.elems() {
-			if shape, stride, paths, err = appendBasisModes(s.elems()[i], d.elems()[i], shape, stride, paths); err != nil {
-				return nil, nil, nil, err
-			}
-		}
-		return shape, stride, paths, nil
-	}
-	if d.IsTuple() {
-		return nil, nil, nil, notCongruent("composition", s, d)
-	}
-	if err := checkIntLeaf("composition", s); err != nil {
-		return nil, nil, nil, err
-	}
-	if !d.IsBasis() {
-		if err := checkIntLeaf("composition", d); err != nil {
-			return nil, nil, nil, err
+	for i := range t.sub {
+		if hasBasis(&t.sub[i]) {
+			return true
 		}
 	}
-	return append(shape, s.val), append(stride, d.val), append(paths, d.modes()), nil
-}
-
-// CompositionFlat is Composition on flat layouts, written into dst (which
-// may be a or b) without allocating: dst holds the flat modes of
-// Composition(A, B) in order, each mode of B becoming one or more
-// consecutive modes. It fails when the result has more than MaxFlatRank
-// modes.
-// Law: CompositionFlat(a, b) as a layout equals flatten(Composition(a.Layout(), b.Layout())).
-func CompositionFlat(dst, a, b *FlatLayout) error {
-	if a.Rank < 0 || a.Rank > MaxFlatRank || b.Rank < 0 || b.Rank > MaxFlatRank {
-		return errorf("composition", "", "flat layouts of rank %d and %d: a flat layout holds 0 to %d modes", a.Rank, b.Rank, MaxFlatRank)
-	}
-	var sb, db [MaxFlatRank]int64
-	as, ad := appendFlat(sb[:0], db[:0], a)
-	if len(as) == 0 {
-		as, ad = append(as, 1), append(ad, 0)
-	}
-	as, ad, ok := coalesceX(as, ad)
-	if !ok {
-		return errorf("composition", CondOverflow, "coalescing %v overflows int64", a.Layout())
-	}
-	c := composer{shape: as, stride: ad}
-	// A mode of B becomes at most rank(A) modes, so the result fits here
-	// as long as it is checked after each mode.
-	var rsb, rdb [2 * MaxFlatRank]int64
-	rs, rd := rsb[:0], rdb[:0]
-	for i := range b.Rank {
-		if rs, rd, _, ok = c.leaf(b.Shape[i], b.Stride[i], rs, rd, nil); !ok {
-			return faultError(a.Layout(), as, ad, nil, c.fault)
-		}
-		if len(rs) > MaxFlatRank {
-			return errorf("composition", "", "the composition of %v and %v has more modes than a flat layout holds (%d)", a.Layout(), b.Layout(), MaxFlatRank)
-		}
-	}
-	setFlat(dst, rs, rd)
-	return nil
-}
-
-// appendFlat appends the modes of f to shape and stride. Element loops
-// rather than copy: at these lengths a memmove call costs more than it moves.
-func appendFlat(shape, stride []int64, f *FlatLayout) ([]int64, []int64) {
-	for i := range f.Rank {
-		shape, stride = append(shape, f.Shape[i]), append(stride, f.Stride[i])
-	}
-	return shape, stride
-}
-
-// setFlat makes dst the flat layout shape:stride (at most MaxFlatRank modes).
-func setFlat(dst *FlatLayout, shape, stride []int64) {
-	dst.Rank = len(shape)
-	for i := range shape {
-		dst.Shape[i], dst.Stride[i] = shape[i], stride[i]
-	}
+	return false
 }
 
 // CompositionTiler is CuTe's composition(A, make_tile(T0, T1, ...)): mode i
@@ -453,7 +525,7 @@ func setFlat(dst *FlatLayout, shape, stride []int64) {
 //
 // Law: mode i of the result is Composition(mode i of A, T_i).
 func CompositionTiler(a Layout, t Tiler) (Layout, error) {
-	if err := checkTopCongruent("composition", a); err != nil {
+	if err := checkCongruent("composition", a.Shape, a.Stride, nil); err != nil {
 		return Layout{}, err
 	}
 	rank := a.Shape.Len()
@@ -542,519 +614,8 @@ func tilerOfTuple(t IntTuple) (Tiler, error) {
 	return Tiler{Modes: modes}, nil
 }
 
-// composer splits modes of B over the coalesced flat modes of A. It holds
-// nothing but those arrays, so that they can stay on Composition's stack;
-// a failed split is recorded in fault and worded by Composition.
-type composer struct {
-	shape, stride []int64
-	fault         compositionFault
-	// track: A has scaled-basis strides, and leaf reports for each result
-	// mode the mode of A its stride came from (-1: none, a plain 0). The
-	// reports and the bases travel beside the composer, never in it, so
-	// that the composer's arrays stay on the stack.
-	track bool
-	buf   *Buffer // where the result's tuples go
-}
-
-// strideLeaf is the stride v coming from mode src of A: an integer, or v
-// times that mode's basis (paths: the basis path of each mode of A, nil
-// for plain integers).
-func strideLeaf(paths [][]int, src int64, v int64) IntTuple {
-	if paths == nil || src < 0 || paths[src] == nil {
-		return Int(v)
-	}
-	return Int(v).withModes(paths[src])
-}
-
-// compositionFault is a split of a mode rShape:rStride of B that failed at
-// (coalesced) mode i = cs:cd of A, with what was left of the B mode there.
-type compositionFault struct {
-	kind                                 faultKind
-	i                                    int
-	rShape, rStride                      int64
-	cs, cd, restShape, restStride, taken int64
-}
-
-// faultKind is which check a split failed (plain integers, so that a
-// fault carries no pointer and the composer stays on the stack).
-type faultKind uint8
-
-const (
-	faultNone faultKind = iota
-	faultOverflow
-	faultStride
-	faultShape
-	faultZero
-)
-
-// errCompositionFault says that the composer recorded its fault.
-var errCompositionFault = errors.New("composition fault")
-
-// mode is composition_impl on one mode s:d of B: tuples distribute, a leaf
-// mode becomes one mode or a flat tuple of modes.
-func (c *composer) mode(s, d *IntTuple, paths [][]int) (IntTuple, IntTuple, error) {
-	if s.IsTuple() {
-		dElems, sElems := elemsAt(d), elemsAt(s)
-		if !d.IsTuple() || len(dElems) != len(sElems) {
-			return IntTuple{}, IntTuple{}, notCongruent("composition", *s, *d)
-		}
-		n := len(sElems)
-		slab := c.buf.tuples(2 * n)
-		for i := range sElems {
-			rs, rd, err := c.mode(&sElems[i], &dElems[i], paths)
-			if err != nil {
-				return IntTuple{}, IntTuple{}, err
-			}
-			slab[i], slab[n+i] = rs, rd
-		}
-		return tupleOf(slab[:n:n]), tupleOf(slab[n:]), nil
-	}
-	if d.IsTuple() {
-		return IntTuple{}, IntTuple{}, notCongruent("composition", *s, *d)
-	}
-	if !s.isPlainInt() || !d.isPlainInt() {
-		if err := checkIntLeaf("composition", *s); err != nil {
-			return IntTuple{}, IntTuple{}, err
-		}
-		return IntTuple{}, IntTuple{}, checkIntLeaf("composition", *d)
-	}
-	var sb, db, ib [flatInline]int64
-	rs, rd, ri, ok := c.leaf(s.val, d.val, sb[:0], db[:0], ib[:0])
-	if !ok {
-		return IntTuple{}, IntTuple{}, errCompositionFault
-	}
-	if paths == nil {
-		if len(rs) == 1 {
-			return Int(rs[0]), Int(rd[0]), nil
-		}
-		s, d := c.buf.flatTuples(rs, rd)
-		return s, d, nil
-	}
-	if len(rs) == 1 {
-		return Int(rs[0]), strideLeaf(paths, ri[0], rd[0]), nil
-	}
-	n := len(rs)
-	slab := c.buf.tuples(2 * n)
-	for j := range n {
-		slab[j], slab[n+j] = Int(rs[j]), strideLeaf(paths, ri[j], rd[j])
-	}
-	return tupleOf(slab[:n:n]), tupleOf(slab[n:]), nil
-}
-
-// flatModes is mode on a flat tuple mode of B, with the leaf results
-// gathered first so that one allocation holds the whole result; it returns
-// the result's top level, shapes then strides (see slabLayout).
-func (c *composer) flatModes(ss, ds []IntTuple, paths [][]int) ([]IntTuple, error) {
-	n := len(ss)
-	var rsb, rdb [2 * flatInline]int64
-	var endb [flatInline]int
-	rs, rd, ends := rsb[:0], rdb[:0], endb[:0]
-	var ri []int64 // sources of the strides, only when A has bases
-	if paths != nil {
-		ri = make([]int64, 0, 2*flatInline)
-	}
-	extra := 0 // IntTuples for the leaves of B that become flat tuples
-	for i := range n {
-		if !ss[i].isPlainInt() || !ds[i].isPlainInt() {
-			if err := checkIntLeaf("composition", ss[i]); err != nil {
-				return nil, err
-			}
-			return nil, checkIntLeaf("composition", ds[i])
-		}
-		start := len(rs)
-		var ok bool
-		if rs, rd, ri, ok = c.leaf(ss[i].val, ds[i].val, rs, rd, ri); !ok {
-			return nil, errCompositionFault
-		}
-		if k := len(rs) - start; k > 1 {
-			extra += 2 * k
-		}
-		ends = append(ends, len(rs))
-	}
-	slab := c.buf.tuples(2*n + extra)
-	top, sub := slab[:2*n], slab[2*n:]
-	// Strides go in through setInt unless they carry a basis; see setInt.
-	stride := func(t *IntTuple, j int) {
-		if paths == nil {
-			c.buf.putInt(t, rd[j])
-		} else {
-			*t = strideLeaf(paths, ri[j], rd[j])
-		}
-	}
-	start := 0
-	for i, end := range ends {
-		if end-start == 1 {
-			c.buf.putInt(&top[i], rs[start])
-			stride(&top[n+i], start)
-		} else {
-			k := end - start
-			for j := range k {
-				c.buf.putInt(&sub[j], rs[start+j])
-				stride(&sub[k+j], start+j)
-			}
-			top[i], top[n+i] = tupleOf(sub[:k:k]), tupleOf(sub[k:2*k:2*k])
-			sub = sub[2*k:]
-		}
-		start = end
-	}
-	return top, nil
-}
-
-// setInt makes the zero IntTuple *t the static integer v. Only its
-// pointer-free fields are written, which spares the GC write barrier a
-// whole-struct store into fresh heap memory costs.
-func setInt(t *IntTuple, v int64) {
-	t.val, t.kind, t.static = v, kindInt, true
-}
-
-// isFlatTuple reports whether t is a tuple of integer leaves.
-func isFlatTuple(t IntTuple) bool {
-	if !t.IsTuple() {
-		return false
-	}
-	tElems := t.elems()
-	for i := range tElems {
-		if tElems[i].kind == kindTuple {
-			return false
-		}
-	}
-	return true
-}
-
-// leaf composes A with the single mode rShape:rStride, appending the
-// resulting modes to outS/outD (their sources to outI, see track): one
-// mode, or several when the mode of B crosses modes of A. On failure it
-// records c.fault and reports false.
-func (c *composer) leaf(rShape, rStride int64, outS, outD, outI []int64) ([]int64, []int64, []int64, bool) {
-	if rStride == 0 {
-		return append(outS, rShape), append(outD, 0), c.from(outI, -1), true
-	}
-	c.fault = compositionFault{kind: faultOverflow, i: -1, rShape: rShape, rStride: rStride}
-	r := len(c.shape)
-	last := c.stride[r-1]
-	if r == 1 {
-		v, ok := mulChecked(rStride, last)
-		if !ok {
-			return nil, nil, nil, false
-		}
-		return append(outS, rShape), append(outD, v), c.from(outI, 0), true
-	}
-	start := len(outS)
-	restShape, restStride := rShape, rStride
-	for i := 0; i < r-1; i++ {
-		cs, cd := c.shape[i], c.stride[i]
-		c.fault.i, c.fault.cs, c.fault.cd = i, cs, cd
-		c.fault.restShape, c.fault.restStride = restShape, restStride
-		if cs == 0 {
-			c.fault.kind = faultZero
-			return nil, nil, nil, false
-		}
-		nextShape, nextStride, fault := splitStep(cs, restStride)
-		if fault != faultNone {
-			c.fault.kind = fault
-			return nil, nil, nil, false
-		}
-		if nextShape == 1 || restShape == 1 {
-			restStride = nextStride
-			continue
-		}
-		newShape := min(nextShape, restShape)
-		c.fault.taken = newShape
-		if newShape == 0 {
-			c.fault.kind = faultZero
-			return nil, nil, nil, false
-		}
-		left := int64(1)
-		if newShape != restShape {
-			if restShape%newShape != 0 {
-				c.fault.kind = faultShape
-				return nil, nil, nil, false
-			}
-			left = restShape / newShape
-		}
-		v, ok := mulChecked(restStride, cd)
-		if !ok {
-			return nil, nil, nil, false
-		}
-		outS, outD, outI = append(outS, newShape), append(outD, v), c.from(outI, i)
-		restShape = left
-		restStride = nextStride
-	}
-	if len(outS) > start && restShape == 1 {
-		return outS, outD, outI, true
-	}
-	v, ok := mulChecked(restStride, last)
-	if !ok {
-		return nil, nil, nil, false
-	}
-	return append(outS, restShape), append(outD, v), c.from(outI, r-1), true
-}
-
-// from appends to outI, when the composer tracks bases, that the next
-// result mode's stride comes from mode i of A.
-func (c *composer) from(outI []int64, i int) []int64 {
-	if c.track {
-		return append(outI, int64(i))
-	}
-	return outI
-}
-
-// splitStep is how a stride rest (non-zero) meets a mode of shape cs
-// (non-zero): ceil_div(cs, |rest|) elements of the mode are taken, and the
-// stride left for the next mode is ceil_div(|rest|, cs) with rest's sign.
-// CuTe rejects a rest that is at least cs and not a multiple of it
-// (faultStride). For positive shapes this divides once where it can and
-// never overflows; other shapes take CuTe's formulas literally,
-// (a + b - 1) / b with truncation.
-func splitStep(cs, rest int64) (nextShape, nextStride int64, fault faultKind) {
-	ars := rest
-	if ars < 0 {
-		if ars == minInt64 {
-			return 0, 0, faultOverflow
-		}
-		ars = -ars
-	}
-	if cs > 0 {
-		q, r := divmod(ars, cs)
-		if r != 0 && q > 0 && rest > 0 {
-			return 0, 0, faultStride
-		}
-		nextStride = q
-		if r != 0 {
-			nextStride++
-		}
-		if q > 0 {
-			nextShape = 1
-		} else {
-			if ars == 0 {
-				// A stride of B worn down to 0 by a negative shape of A
-				// before it: CuTe would divide by it.
-				return 0, 0, faultZero
-			}
-			q, r := divmod(cs, ars)
-			nextShape = q
-			if r != 0 {
-				nextShape++
-			}
-		}
-	} else {
-		if rest%cs != 0 && rest >= cs {
-			return 0, 0, faultStride
-		}
-		// cs is negative and not minInt64 here (rest%minInt64 != 0 for
-		// every rest but minInt64 itself), so neither sum overflows.
-		nextShape, _ = ceilDivC(cs, ars)
-		nextStride, _ = ceilDivC(ars, cs)
-	}
-	if rest < 0 {
-		nextStride = -nextStride
-	}
-	return nextShape, nextStride, faultNone
-}
-
-// faultError words f in the numbers of A (and of A coalesced to the flat
-// modes shape:stride, where the mode index counts, when that differs).
-func faultError(a Layout, shape, stride []int64, paths [][]int, f compositionFault) error {
-	note := ""
-	if l := flatLayoutPaths(shape, stride, paths); l.String() != a.String() {
-		note = " (A coalesced is " + l.String() + ")"
-	}
-	mode := fmt.Sprintf("%d:%d", f.cs, f.cd)
-	if f.i >= 0 && paths != nil {
-		mode = Layout{Shape: Int(f.cs), Stride: strideLeaf(paths, int64(f.i), f.cd)}.String()
-	}
-	switch f.kind {
-	case faultStride:
-		return errorf("composition", CondStrideDivisibility,
-			"stride %d of mode %d:%d of B reaches mode %d (%s) of A%s as stride %d, which is neither a multiple of %d nor less than it",
-			f.rStride, f.rShape, f.rStride, f.i, mode, note, f.restStride, f.cs)
-	case faultShape:
-		return errorf("composition", CondShapeDivisibility,
-			"mode %d:%d of B has %d elements left to take at mode %d (%s) of A%s, which holds %d of them at stride %d; %d is not a multiple of %d, so they cannot continue evenly into A's next mode",
-			f.rShape, f.rStride, f.restShape, f.i, mode, note, f.taken, f.restStride, f.restShape, f.taken)
-	case faultZero:
-		if f.cs == 0 {
-			return errorf("composition", CondDivideByZero, "layout %v has a mode of shape 0", a)
-		}
-		if f.restStride == 0 && f.rStride != 0 {
-			return errorf("composition", CondDivideByZero,
-				"mode %d:%d of B has stride 0 left when it reaches mode %d (%d:%d) of A, and the next step divides by it", f.rShape, f.rStride, f.i, f.cs, f.cd)
-		}
-		return errorf("composition", CondDivideByZero, "mode %d:%d of B has shape 0", f.rShape, f.rStride)
-	}
-	return errorf("composition", CondOverflow,
-		"composing %v with mode %d:%d overflows int64", a, f.rShape, f.rStride)
-}
-
-// coalesceX is CuTe's coalesce_x on flat modes, in place: adjacent modes
-// merge when stride[i+1] == shape[i]*stride[i] and size-1 modes go, except
-// that the last mode is kept even with size 1, so the result is the same
-// function as the input on all integers, not only inside its size. A
-// trailing size-1 mode takes shape 2 while merging; the extra size changes
-// nothing, since composition lets the last mode run past its size anyway.
-func coalesceX(shape, stride []int64) ([]int64, []int64, bool) {
-	shape, stride, _, ok := coalesceXPaths(shape, stride, nil)
-	return shape, stride, ok
-}
-
-// coalesceXPaths is coalesceX with basis paths for the strides (nil: all
-// plain integers); strides of different bases never merge.
-func coalesceXPaths(shape, stride []int64, paths [][]int) ([]int64, []int64, [][]int, bool) {
-	n := len(shape)
-	ls := shape[n-1]
-	if ls == 1 {
-		ls = 2
-	}
-	return bwCoalescePaths(shape, stride, paths, ls, stride[n-1])
-}
-
-// bwCoalesce merges flat modes shape[0:n-1] from the back into the mode
-// lastShape:lastStride, as CuTe's bw_coalesce does, writing the result to
-// the front of the same arrays; a result of size 1 is the single mode 1:0.
-// It reports false when a merged shape overflows int64.
-func bwCoalesce(shape, stride []int64, lastShape, lastStride int64) ([]int64, []int64, bool) {
-	shape, stride, _, ok := bwCoalescePaths(shape, stride, nil, lastShape, lastStride)
-	return shape, stride, ok
-}
-
-// bwCoalescePaths is bwCoalesce with basis paths for the strides (nil:
-// all plain integers), moved along with their modes.
-func bwCoalescePaths(shape, stride []int64, paths [][]int, lastShape, lastStride int64) ([]int64, []int64, [][]int, bool) {
-	n := len(shape)
-	// Built back to front in the top of the arrays: the kept modes are at
-	// [w, n), the front one (still open for merging) at w.
-	w := n - 1
-	shape[w], stride[w] = lastShape, lastStride
-	for i := n - 2; i >= 0; i-- {
-		s, d := shape[i], stride[i]
-		switch {
-		case s == 1:
-		case shape[w] == 1:
-			shape[w], stride[w] = s, d
-			if paths != nil {
-				paths[w] = paths[i]
-			}
-		case mulEq(s, d, stride[w]) && (paths == nil || slices.Equal(paths[i], paths[w])):
-			m, ok := mulChecked(s, shape[w])
-			if !ok {
-				return nil, nil, nil, false
-			}
-			shape[w], stride[w] = m, d
-		default:
-			w--
-			shape[w], stride[w] = s, d
-			if paths != nil {
-				paths[w] = paths[i]
-			}
-		}
-	}
-	if w == n-1 && shape[w] == 1 {
-		shape[0], stride[0] = 1, 0
-		if paths != nil {
-			paths[0] = nil
-			paths = paths[:1]
-		}
-		return shape[:1], stride[:1], paths, true
-	}
-	k := n - w
-	for j := range k {
-		shape[j], stride[j] = shape[w+j], stride[w+j]
-	}
-	if paths != nil {
-		copy(paths, paths[w:])
-		paths = paths[:k]
-	}
-	return shape[:k], stride[:k], paths, true
-}
-
-// mulEq reports whether a*b == c, an overflowing product being unequal.
-func mulEq(a, b, c int64) bool {
-	p, ok := mulChecked(a, b)
-	return ok && p == c
-}
-
-// ceilDivC is CuTe's ceil_div on integers, (a + b - 1) / b with C++'s
-// truncating division (so for a negative divisor it is not a ceiling).
-func ceilDivC(a, b int64) (int64, bool) {
-	if b == 0 {
-		return 0, false
-	}
-	if b == math.MinInt64 {
-		return 0, false
-	}
-	s, ok := addChecked(a, b-1)
-	if !ok {
-		return 0, false
-	}
-	if s >= 0 && b > 0 {
-		q, _ := divmod(s, b)
-		return q, true
-	}
-	return s / b, true
-}
-
-// divmod is a/b and a%b for a >= 0, b > 0, in 32 bits when both fit: a
-// 64-bit division costs several times a 32-bit one on common x86 cores,
-// and these operands are almost always small.
-func divmod(a, b int64) (int64, int64) {
-	if (a|b)>>32 == 0 {
-		ua, ub := uint32(a), uint32(b)
-		return int64(ua / ub), int64(ua % ub)
-	}
-	return a / b, a % b
-}
-
-// flattenModes appends the leaf modes of l to shape and stride, checking
-// that l's shape and stride are congruent and that every leaf is a known
-// integer.
-func flattenModes(op string, l Layout, shape, stride []int64) ([]int64, []int64, error) {
-	var err error
-	shape, stride, err = appendModes(op, &l.Shape, &l.Stride, shape, stride)
-	if err != nil {
-		return nil, nil, err
-	}
-	if len(shape) == 0 {
-		// The empty layout (():()) is the function 0 on a domain of size 1.
-		shape, stride = append(shape, 1), append(stride, 0)
-	}
-	return shape, stride, nil
-}
-
-// appendModes walks s and d by pointer (copying an IntTuple per node was
-// once most of the walk's time), leaves inline.
-func appendModes(op string, s, d *IntTuple, shape, stride []int64) ([]int64, []int64, error) {
-	if s.kind != kindTuple {
-		if d.kind == kindTuple {
-			return nil, nil, notCongruent(op, *s, *d)
-		}
-		if !s.isPlainInt() || !d.isPlainInt() {
-			if err := checkIntLeaf(op, *s); err != nil {
-				return nil, nil, err
-			}
-			return nil, nil, checkIntLeaf(op, *d)
-		}
-		return append(shape, s.val), append(stride, d.val), nil
-	}
-	dElems, sElems := elemsAt(d), elemsAt(s)
-	if d.kind != kindTuple || len(dElems) != len(sElems) {
-		return nil, nil, notCongruent(op, *s, *d)
-	}
-	for i := range sElems {
-		se, de := &sElems[i], &dElems[i]
-		if se.kind == kindInt && de.kind == kindInt && se.n == 0 && de.n == 0 {
-			shape, stride = append(shape, se.val), append(stride, de.val)
-			continue
-		}
-		var err error
-		if shape, stride, err = appendModes(op, se, de, shape, stride); err != nil {
-			return nil, nil, err
-		}
-	}
-	return shape, stride, nil
-}
-
-// checkIntLeaf rejects the leaves the int64 kernels cannot take: run-time
-// unknowns and scaled-basis strides.
+// checkIntLeaf rejects the leaves the algebra cannot take: run-time
+// unknowns, and scaled bases where an integer is needed.
 func checkIntLeaf(op string, t IntTuple) error {
 	switch {
 	case t.isPlainInt():
@@ -1062,42 +623,9 @@ func checkIntLeaf(op string, t IntTuple) error {
 	case t.IsUnknown():
 		return errorf(op, CondUnknown, "%s needs every shape and stride known, and one is ?", op)
 	case t.IsBasis():
-		return errorf(op, "", "scaled-basis stride %v is not supported by %s yet", t, op)
+		return errorf(op, "", "scaled-basis stride %v is not supported by %s yet", t.String(), op)
 	case t.IsUnderscore():
 		return errorf(op, "", "_ stands for a whole mode, not a number, and cannot be a shape or stride of %s", op)
 	}
-	return errorf(op, "", "%v is not an integer", t)
-}
-
-func checkTopCongruent(op string, l Layout) error {
-	if l.Shape.IsTuple() != l.Stride.IsTuple() || l.Shape.Len() != l.Stride.Len() {
-		return notCongruent(op, l.Shape, l.Stride)
-	}
-	return nil
-}
-
-func notCongruent(op string, s, d IntTuple) error {
-	return errorf(op, CondCongruent, "shape %v and stride %v do not have the same tree", s, d)
-}
-
-// flatLayout is Buffer.flatLayout on the heap.
-func flatLayout(shape, stride []int64) Layout {
-	return (*Buffer)(nil).flatLayout(shape, stride)
-}
-
-// flatLayoutPaths is flatLayout with each stride times its basis path.
-func flatLayoutPaths(shape, stride []int64, paths [][]int) Layout {
-	l := flatLayout(shape, stride)
-	if paths == nil {
-		return l
-	}
-	if len(shape) == 1 {
-		l.Stride = l.Stride.withModes(paths[0])
-		return l
-	}
-	for i := range paths {
-		e := &l.Stride.elems()[i]
-		*e = e.withModes(paths[i])
-	}
-	return l
+	return errorf(op, "", "%v is not an integer", t.String())
 }

@@ -56,22 +56,19 @@ func (t tileArg) String() string {
 
 // toTileArg reads the tiler argument of op: a Layout, a Tiler (make_tile), a
 // tuple shape (each element a tiler), an integer N (N:1), or "_".
-func toTileArg(op string, v Value) (tileArg, error) { return (*Buffer)(nil).toTileArg(op, v) }
-
-// toTileArg is toTileArg with the tiler's modes in buf.
-func (buf *Buffer) toTileArg(op string, v Value) (tileArg, error) {
+func toTileArg(op string, v Value) (tileArg, error) {
 	switch v := v.(type) {
 	case Layout:
 		return tileArg{kind: tileLayout, layout: v}, nil
 	case Tiler:
-		return buf.tilerArg(op, v)
+		return tilerArg(op, v)
 	case *Tiler:
 		if v == nil {
 			return tileArg{}, errorf(op, "", "the tiler is missing")
 		}
-		return buf.tilerArg(op, *v)
+		return tilerArg(op, *v)
 	case IntTuple:
-		return buf.shapeTileArg(op, v)
+		return shapeTileArg(op, v)
 	case nil:
 		return tileArg{}, errorf(op, "", "the tiler is missing")
 	}
@@ -81,14 +78,14 @@ func (buf *Buffer) toTileArg(op string, v Value) (tileArg, error) {
 	return tileArg{}, e
 }
 
-func (buf *Buffer) tilerArg(op string, t Tiler) (tileArg, error) {
-	out := tileArg{kind: tileTuple, modes: buf.tileArgs(len(t.Modes))}
+func tilerArg(op string, t Tiler) (tileArg, error) {
+	out := tileArg{kind: tileTuple, modes: make([]tileArg, len(t.Modes))}
 	for i, m := range t.Modes {
 		switch {
 		case m.Skip:
 			out.modes[i] = tileArg{kind: tileSkip}
 		case m.Sub != nil:
-			sub, err := buf.tilerArg(op, *m.Sub)
+			sub, err := tilerArg(op, *m.Sub)
 			if err != nil {
 				return tileArg{}, err
 			}
@@ -102,12 +99,12 @@ func (buf *Buffer) tilerArg(op string, t Tiler) (tileArg, error) {
 	return out, nil
 }
 
-func (buf *Buffer) shapeTileArg(op string, s IntTuple) (tileArg, error) {
+func shapeTileArg(op string, s IntTuple) (tileArg, error) {
 	switch {
 	case s.IsTuple():
-		out := tileArg{kind: tileTuple, modes: buf.tileArgs(s.Len())}
+		out := tileArg{kind: tileTuple, modes: make([]tileArg, s.Len())}
 		for i, e := range s.elems() {
-			m, err := buf.shapeTileArg(op, e)
+			m, err := shapeTileArg(op, e)
 			if err != nil {
 				return tileArg{}, err
 			}
@@ -157,35 +154,23 @@ func inOp(op, where string, err error) error {
 // byMode is CuTe's transform_layout(layout, tiler, f): f applied to the first
 // len(tiler) modes with their tilers, the remaining modes kept, all
 // concatenated (so the result is always a tuple, even of one mode).
-// f writes its result's shape and stride where byMode says: straight into
-// the result's block (see slabLayout for why not through a Layout).
-func (buf *Buffer) byMode(op, cond string, l Layout, t tileArg, f func(l Layout, t tileArg, shape, stride *IntTuple) error) (Layout, error) {
+func byMode(op, cond string, l Layout, t tileArg, f func(Layout, tileArg) (Layout, error)) (Layout, error) {
 	r := l.Rank()
 	if len(t.modes) > r {
 		return Layout{}, errorf(op, cond, "the tiler %v has %d modes but the layout %v has rank %d", t, len(t.modes), l, r)
 	}
-	// The result's two trees in one block, as MakeLayoutOf builds them.
-	both := buf.tuples(2 * r)
+	both := make([]IntTuple, 2*r) // the result's two trees in one block
 	for i := range r {
-		m := Layout{Shape: l.Shape.At(i), Stride: l.Stride.At(i)} // modeAt, inlined
+		m := modeAt(l, i)
 		if i < len(t.modes) {
-			if err := f(m, t.modes[i], &both[i], &both[r+i]); err != nil {
+			var err error
+			if m, err = f(m, t.modes[i]); err != nil {
 				return Layout{}, err
 			}
-			continue
 		}
 		both[i], both[r+i] = m.Shape, m.Stride
 	}
-	return slabLayout(both), nil
-}
-
-// into adapts an operation to byMode.
-func into(op func(Layout, tileArg) (Layout, error)) func(Layout, tileArg, *IntTuple, *IntTuple) error {
-	return func(l Layout, t tileArg, shape, stride *IntTuple) error {
-		r, err := op(l, t)
-		*shape, *stride = r.Shape, r.Stride
-		return err
-	}
+	return Layout{Shape: tupleOf(both[:r:r]), Stride: tupleOf(both[r:])}, nil
 }
 
 // LogicalDivide is CuTe's logical_divide(L, T): L split into (tile, rest).
@@ -198,162 +183,94 @@ func into(op func(Layout, tileArg) (Layout, error)) func(Layout, tileArg, *IntTu
 // and a result larger than L. A Tiler (or a tuple shape) divides mode by
 // mode, "_" leaving a mode whole, modes past the tiler's rank kept as they are.
 func LogicalDivide(l Layout, tiler Value) (Layout, error) {
-	return (*Buffer)(nil).LogicalDivide(l, tiler)
-}
-
-// LogicalDivide is the package's LogicalDivide with its result built in b.
-func (b *Buffer) LogicalDivide(l Layout, tiler Value) (Layout, error) {
 	const op = "logical_divide"
 	if err := checkCongruent(op, l.Shape, l.Stride, nil); err != nil {
 		return Layout{}, err
 	}
-	t, err := b.toTileArg(op, tiler)
+	t, err := toTileArg(op, tiler)
 	if err != nil {
 		return Layout{}, err
 	}
-	return b.logicalDivide(l, t)
+	return logicalDivide(l, t)
 }
 
-func (buf *Buffer) logicalDivide(l Layout, t tileArg) (Layout, error) {
+func logicalDivide(l Layout, t tileArg) (Layout, error) {
 	const op = "logical_divide"
 	switch t.kind {
 	case tileSkip:
 		return l, nil
 	case tileTuple:
-		return buf.byMode(op, CondDivideTooManyModes, l, t, buf.divideInto)
+		return byMode(op, CondDivideTooManyModes, l, t, logicalDivide)
 	}
-	b := t.layout
-	if top, ok := buf.divideFused(l, b); ok {
-		return slabLayout(top), nil
-	}
-	return buf.divideSteps(l, b)
+	return divideByLayout(l, t.layout)
 }
 
-// divideSteps is logical_divide(l, b) for a layout b, step by step as its
-// definition reads, each failure worded as the step's.
-func (buf *Buffer) divideSteps(l, b Layout) (Layout, error) {
+// divideByLayout is logical_divide(L, B) for a layout B, as CuTe defines it:
+//
+//	composition(L, make_layout(B, complement(B, shape(coalesce(L)))))
+//
+// each step the operation's one body, the intermediate layouts held on the
+// stack: only the result is allocated. A failure is worded as its step's.
+func divideByLayout(l, b Layout) (Layout, error) {
 	const op = "logical_divide"
-	shape, err := buf.coalescedShape(l)
+	// shape(coalesce(L)) and coalesce_x(L) from one walk of L.
+	var sb, db, asb, adb [flatInline]num
+	var tb bases
+	as, ad, err := leafModes(op, &l, asb[:0], adb[:0], &tb)
+	if err == nil && len(as) == 0 {
+		as, ad = append(as, numInt(1, true)), append(ad, numInt(0, true))
+	}
+	s, d := append(sb[:0], as...), append(db[:0], ad...)
+	if err == nil {
+		s, _, err = bwCoalesce(op, s, d)
+	}
 	if err != nil {
 		return Layout{}, inOp(op, fmt.Sprintf("coalesce(%v)", l), err)
 	}
-	rest, err := buf.ComplementTo(b, shape)
+	for i := range s {
+		if !s[i].plain() { // complement's cotarget is a shape of known integers
+			err = checkIntLeaf("complement", s[i].leaf(&tb))
+			break
+		}
+	}
+	var rsb, rdb [flatInline + 1]num
+	var rs, rd []num
+	if err == nil {
+		rs, rd, err = complement(&b, s, IntTuple{}, rsb[:0], rdb[:0])
+	}
 	if err != nil {
+		shape, _ := coalescedShape(l)
 		return Layout{}, inOp(op, fmt.Sprintf("complement(%v, %v)", b, shape), err)
 	}
-	inner := buf.makeLayoutOf(b, rest)
-	out, err := buf.Composition(l, inner)
-	if err != nil {
-		return Layout{}, inOp(op, fmt.Sprintf("composition(%v, %v)", l, inner), err)
+	// make_layout(B, rest): its leaf modes, and its shape tree, whose
+	// structure alone composition reads (the rest's leaves left zero).
+	var bsb, bdb [2*flatInline + 1]num
+	var btb bases
+	bs, bd, _ := appendLeafModes(&b.Shape, &b.Stride, bsb[:0], bdb[:0], &btb) // congruent: complement checked it
+	bs, bd = append(bs, rs...), append(bd, rd...)
+	var restb [flatInline + 1]IntTuple
+	inner := [2]IntTuple{b.Shape}
+	if n := len(rs); n > 1 {
+		inner[1] = tupleOf(restb[:n:n])
 	}
-	return out, nil
-}
-
-// divideInto is logicalDivide for byMode.
-func (buf *Buffer) divideInto(l Layout, t tileArg, shape, stride *IntTuple) error {
-	if t.kind == tileLayout {
-		if top, ok := buf.divideFused(l, t.layout); ok {
-			*shape, *stride = tupleOf(top[:2:2]), tupleOf(top[2:])
-			return nil
+	innerShape := tupleOf(inner[:])
+	err = checkIntModes(op, as, ad, &tb)
+	if err == nil {
+		as, ad, err = coalesceX(op, as, ad)
+	}
+	if err == nil {
+		c := composer{a: &l, as: as, ad: ad, tb: &tb}
+		var out Layout
+		if out, _, err = c.composeModes(bs, bd, &btb, &innerShape, 0); err == nil {
+			return out, nil
 		}
 	}
-	return into(buf.logicalDivide)(l, t, shape, stride)
+	r := flatLayoutOf(rs, rd, nil)
+	return Layout{}, inOp(op, fmt.Sprintf("composition(%v, %v)", l, Layout{Shape: Tup(b.Shape, r.Shape), Stride: Tup(b.Stride, r.Stride)}), err)
 }
 
-// divideFused is composition(l, make_layout(b, complement(b, shape(coalesce(l))))),
-// the layout-tiler case of logical_divide, on flat modes: the complement's
-// modes are composed with l's as they are, and the result's top level
-// (the tile, then the rest) comes back as one block for the caller's
-// return statement (see slabLayout). It reports false where any step
-// fails, or l is not all static integers (run-time values, scaled bases):
-// the general path then gives the result or the error, worded step by step.
-func (buf *Buffer) divideFused(l, b Layout) ([]IntTuple, bool) {
-	if runTimePlain(b.Shape, b.Stride) {
-		return nil, false // a run-time tiler: see dynamic.go
-	}
-	// One walk of l gives its flat modes and, coalesced, shape(coalesce(l)).
-	var flat FlatLayout
-	if !l.flattenStatic(&flat) {
-		return nil, false
-	}
-	var asb, adb [MaxFlatRank]int64
-	as, ad := appendFlat(asb[:0], adb[:0], &flat)
-	if len(as) == 0 {
-		as, ad = append(as, 1), append(ad, 0) // as flattenModes reads ():()
-	}
-	if CoalesceFlat(&flat, &flat) != nil {
-		return nil, false
-	}
-	var fsb, fdb [flatInline]int64
-	fs, fd, err := flattenModes("complement", b, fsb[:0], fdb[:0])
-	if err != nil {
-		return nil, false
-	}
-	var rsb, rdb [MaxFlatRank + 1]int64
-	var rs, rd []int64
-	n, ok := 0, false
-	if flat.Rank == 1 && flat.Shape[0] > 0 {
-		n, ok = complementQuick(fs, fd, flat.Shape[0], &rsb, &rdb)
-	}
-	if ok {
-		rs, rd = rsb[:n], rdb[:n]
-	} else {
-		if fs, fd, err = filterModes("complement", b, fsb[:0], fdb[:0]); err != nil {
-			return nil, false
-		}
-		if rs, rd, _, ok = complementModes(fs, fd, cotargetTuple(buf.flatShape(&flat)), rsb[:0], rdb[:0]); !ok {
-			return nil, false
-		}
-	}
-	// Composition coalesces l's modes as coalesce does, but for a last
-	// mode of size 1 (coalesceX): unless l ends in one, they are flat's.
-	if as[len(as)-1] != 1 && flat.Rank > 0 {
-		as, ad = appendFlat(asb[:0], adb[:0], &flat)
-	} else if as, ad, ok = coalesceX(as, ad); !ok {
-		return nil, false
-	}
-	c := composer{shape: as, stride: ad, buf: buf}
-	top := buf.tuples(4) // (tile, rest) shapes, then strides
-	if top[0], top[2], err = c.mode(&b.Shape, &b.Stride, nil); err != nil {
-		return nil, false
-	}
-	if len(rs) == 1 {
-		s, d := Int(rs[0]), Int(rd[0])
-		if top[1], top[3], err = c.mode(&s, &d, nil); err != nil {
-			return nil, false
-		}
-		return top, true
-	}
-	rest := buf.flatSlab(rs, rd)
-	k := len(rs)
-	restTop, err := c.flatModes(rest[:k], rest[k:], nil)
-	if err != nil {
-		return nil, false
-	}
-	rl := slabLayout(restTop)
-	top[1], top[3] = rl.Shape, rl.Stride
-	return top, true
-}
-
-// flatShape is the shape of flat: an integer for one mode.
-func (buf *Buffer) flatShape(flat *FlatLayout) IntTuple {
-	if flat.Rank == 1 {
-		return Int(flat.Shape[0])
-	}
-	shape := buf.tuples(flat.Rank)
-	for i := range flat.Rank {
-		buf.putInt(&shape[i], flat.Shape[i])
-	}
-	return tupleOf(shape)
-}
-
-// coalescedShape is shape(coalesce(l)), without building coalesce's stride
-// tree when l is flat and static (an integer shape then costs nothing).
-func (buf *Buffer) coalescedShape(l Layout) (IntTuple, error) {
-	var flat FlatLayout
-	if l.flattenStatic(&flat) && CoalesceFlat(&flat, &flat) == nil {
-		return buf.flatShape(&flat), nil
-	}
+// coalescedShape is shape(coalesce(l)).
+func coalescedShape(l Layout) (IntTuple, error) {
 	c, err := Coalesce(l)
 	return c.Shape, err
 }
@@ -376,7 +293,7 @@ func zippedDivide(op string, l Layout, t tileArg) (Layout, error) {
 	if err := checkCongruent(op, l.Shape, l.Stride, nil); err != nil {
 		return Layout{}, err
 	}
-	d, err := (*Buffer)(nil).logicalDivide(l, t)
+	d, err := logicalDivide(l, t)
 	if err != nil {
 		return Layout{}, inOp(op, "", err)
 	}

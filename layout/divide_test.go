@@ -229,3 +229,15 @@ func TestTileToShapeOrders(t *testing.T) {
 		}
 	}
 }
+
+// TestLogicalDivideCotargetNotIntegers: logical_divide's complement takes
+// shape(coalesce(L)) as its cotarget, which must be known integers; an
+// unknown or a scaled basis in L's shape is complement's error, not a
+// panic (FuzzEveryOp found the basis case panicking; its seed is kept).
+func TestLogicalDivideCotargetNotIntegers(t *testing.T) {
+	tile := mustLayout("0:0")
+	_, err := LogicalDivide(Make(Tup(Unknown(), Int(2)), Ints(1, 4)), tile)
+	wantError(t, "unknown in L's shape", err, "logical_divide", CondUnknown)
+	_, err = LogicalDivide(Make(Tup(Basis(0, 0), Int(2)), Ints(12, 0)), tile)
+	wantError(t, "basis in L's shape", err, "logical_divide", "", "scaled-basis")
+}

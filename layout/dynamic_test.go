@@ -220,54 +220,6 @@ func TestDynamicSameFunction(t *testing.T) {
 	}
 }
 
-// TestDynamicPathOnStaticCorpus runs the run-time path on the golden
-// corpus's static composition and complement cases: with every integer
-// static it must make exactly CuTe's static simplifications, so it gives
-// the same trees and the same errors as the int64 kernels.
-func TestDynamicPathOnStaticCorpus(t *testing.T) {
-	byOp := loadGolden(t)
-	n := 0
-	for _, c := range byOp["composition"] {
-		args, err := goldenArgs(c)
-		if err != nil {
-			t.Fatal(err)
-		}
-		a, ok1 := args[0].(Layout)
-		b, ok2 := args[1].(Layout)
-		if !ok1 || !ok2 || hasBasis(a.Stride) || hasBasis(b.Stride) {
-			continue
-		}
-		got, err := compositionDyn(a, b)
-		checkAgainst(t, c, got, err)
-		n++
-	}
-	for _, c := range byOp["complement"] {
-		args, err := goldenArgs(c)
-		if err != nil {
-			t.Fatal(err)
-		}
-		a, ok := args[0].(Layout)
-		if !ok {
-			continue
-		}
-		var got Layout
-		if len(args) == 2 {
-			m, ok := args[1].(IntTuple)
-			if !ok {
-				continue
-			}
-			got, err = complementDyn(a, &m)
-		} else {
-			got, err = complementDyn(a, nil)
-		}
-		checkAgainst(t, c, got, err)
-		n++
-	}
-	if n < 500 {
-		t.Errorf("only %d cases", n)
-	}
-}
-
 func checkAgainst(t *testing.T, c goldenCase, got Layout, err error) {
 	t.Helper()
 	switch {

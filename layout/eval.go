@@ -37,13 +37,13 @@ func Crd2Idx(coord, shape, stride IntTuple) (IntTuple, error) {
 // or the error.
 func fastCrd2Idx(c, s, d *IntTuple, static *bool) (int64, bool) {
 	if c.kind != kindTuple {
-		if c.kind != kindInt || c.n != 0 {
+		if c.kind != kindInt || len(c.sub) != 0 {
 			return 0, false
 		}
 		*static = *static && c.static
 		return fastSplit(c.val, s, d, static)
 	}
-	cElems, dElems, sElems := elemsAt(c), elemsAt(d), elemsAt(s)
+	cElems, dElems, sElems := elemsOf(c), elemsOf(d), elemsOf(s)
 	if s.kind != kindTuple || d.kind != kindTuple || len(cElems) != len(sElems) || len(dElems) != len(sElems) || len(cElems) == 0 {
 		return 0, false
 	}
@@ -62,13 +62,13 @@ func fastCrd2Idx(c, s, d *IntTuple, static *bool) (int64, bool) {
 
 func fastSplit(idx int64, s, d *IntTuple, static *bool) (int64, bool) {
 	if s.kind != kindTuple {
-		if d.kind != kindInt || d.n != 0 {
+		if d.kind != kindInt || len(d.sub) != 0 {
 			return 0, false
 		}
 		*static = *static && d.static
 		return mulChecked(idx, d.val)
 	}
-	dElems, sElems := elemsAt(d), elemsAt(s)
+	dElems, sElems := elemsOf(d), elemsOf(s)
 	n := len(sElems)
 	if d.kind != kindTuple || len(dElems) != n || n == 0 {
 		return 0, false
@@ -100,9 +100,9 @@ func fastSplit(idx int64, s, d *IntTuple, static *bool) (int64, bool) {
 func fastProduct(s *IntTuple, static *bool) (int64, bool) {
 	if s.kind != kindTuple {
 		*static = *static && s.static
-		return s.val, s.kind == kindInt && s.n == 0
+		return s.val, s.kind == kindInt && len(s.sub) == 0
 	}
-	sElems := elemsAt(s)
+	sElems := elemsOf(s)
 	p := int64(1)
 	for i := range sElems {
 		v, ok := fastProduct(&sElems[i], static)
@@ -515,4 +515,74 @@ func liftSlice(op string, c, t IntTuple, keepUnderscore bool, dst []IntTuple) ([
 		}
 	}
 	return dst, nil
+}
+
+// MaxFlatRank is the capacity of a FlatLayout.
+const MaxFlatRank = 8
+
+// FlatLayout is a flat layout of at most MaxFlatRank modes of known integers,
+// held by value so that crd2idx on it needs no allocation: the form the
+// offset tables and pictures evaluate cell by cell.
+type FlatLayout struct {
+	Shape, Stride [MaxFlatRank]int64
+	Rank          int
+}
+
+// FlattenInto writes the leaves of l into dst. It fails when l has more than
+// MaxFlatRank leaves, an unknown leaf (CondUnknown), a basis stride, or a
+// stride not congruent to its shape.
+// Law: dst.Crd2Idx(i) == l.Eval(i) for every i.
+func (l Layout) FlattenInto(dst *FlatLayout) error {
+	var sb, db [MaxFlatRank + 1]num
+	var tb bases
+	s, d, err := leafModes("flatten", &l, sb[:0], db[:0], &tb)
+	if err != nil {
+		return err
+	}
+	if len(s) > MaxFlatRank {
+		return errorf("flatten", "", "%v has more than %d modes", l, MaxFlatRank)
+	}
+	for i := range s {
+		if s[i].kind == kindUnknown || d[i].kind == kindUnknown {
+			return unknownErr("flatten", "a mode of "+l.String())
+		}
+		if !s[i].plain() || !d[i].plain() {
+			return errorf("flatten", "", "%v has the non-integer mode %v:%v", l, s[i].leaf(&tb), d[i].leaf(&tb))
+		}
+		dst.Shape[i], dst.Stride[i] = s[i].v, d[i].v
+	}
+	dst.Rank = len(s)
+	return nil
+}
+
+// Crd2Idx is crd2idx of the 1-D index idx on f: colexicographic, the last
+// mode taking the remainder (so an index past the size extends it), with
+// overflow checked; no allocation unless it fails.
+// Law: f.Crd2Idx(i) == l.Eval(i) for the layout l that f was flattened from.
+func (f *FlatLayout) Crd2Idx(idx int64) (int64, error) {
+	if f.Rank == 0 {
+		return 0, errorf("crd2idx", CondInvalidParams, "the index %d into the empty layout", idx)
+	}
+	var off int64
+	last := f.Rank - 1
+	for i := 0; i <= last; i++ {
+		c := idx
+		if i < last && idx != 0 {
+			s := f.Shape[i]
+			if s == 0 {
+				return 0, errorf("crd2idx", CondDivByZero, "mode %d has size 0", i)
+			}
+			c, idx = idx%s, idx/s
+		} else if i < last {
+			c = 0
+		}
+		p, ok := mulChecked(c, f.Stride[i])
+		if !ok {
+			return 0, errorf("crd2idx", CondOverflow, "%d * %d overflows int64", c, f.Stride[i])
+		}
+		if off, ok = addChecked(off, p); !ok {
+			return 0, errorf("crd2idx", CondOverflow, "offset overflows int64")
+		}
+	}
+	return off, nil
 }

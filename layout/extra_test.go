@@ -30,7 +30,7 @@ func asCuTePrints(op string, args []Value, got Value) (Value, error) {
 		return got, nil
 	}
 	l, ok := args[0].(Layout)
-	if !ok || !hasBasis(l.Stride) {
+	if !ok || !hasBasis(&l.Stride) {
 		return got, nil
 	}
 	off, err := Add(zerosLike(l.Shape), p.Offset)

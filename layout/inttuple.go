@@ -4,10 +4,7 @@
 // parsing; every precondition CuTe checks is an *Error value, never a panic.
 package layout
 
-import (
-	"strconv"
-	"unsafe"
-)
+import "strconv"
 
 // leafKind says what an IntTuple leaf holds.
 type leafKind uint8
@@ -22,41 +19,26 @@ const (
 // IntTuple is CuTe's IntTuple: an integer leaf or a tuple of IntTuples.
 //
 // Strides may also hold scaled bases: Coef times the basis vector E<Modes...>.
-// CuTe prints E<0,1> scaled by 3 as "3@1@0" (innermost mode first); Modes
-// holds the path outermost first, so that example has Modes [0 1].
+// CuTe prints E<0,1> scaled by 3 as "3@1@0" (innermost mode first); the
+// path is held outermost first, so that example has Modes [0 1].
 //
 // Static marks CuTe's compile-time integers (printed "_8"); it changes no
 // arithmetic, only printing and the simplifications CuTe makes for static
 // values (the golden corpus is all static).
 //
-// An IntTuple is 24 bytes: a tuple's elements and a basis leaf's modes never
-// occur together, so one pointer and one length hold either (a tuple's
-// [n]IntTuple or a basis's [n]int), which keeps every tree a third of the
-// size it would be with two slices, and so a third of the memory to
-// allocate, clear and scan.
+// A tuple's elements and a basis leaf's path never occur together, so one
+// slice holds either (the path as integer leaves): a node is 40 bytes, and
+// result trees, the operations' only allocations, stay small.
 type IntTuple struct {
 	val int64
-	ptr unsafe.Pointer // kindTuple: *[n]IntTuple; a basis leaf: *[n]int
-	n   int32
+	sub []IntTuple // kindTuple: the elements; a basis leaf: its path, as integer leaves
 	leafInfo
 }
 
-// leafInfo is what kind of node an IntTuple is, and its static mark. The two
-// share one field of IntTuple so that IntTuple has four fields, the most
-// the compiler keeps in registers: with five, every copy of an IntTuple
-// went through memory, in overlapping moves that stall the store buffer.
+// leafInfo is what kind of node an IntTuple is, and its static mark.
 type leafInfo struct {
 	kind   leafKind
 	static bool
-}
-
-// sliceOf has the memory layout of a Go slice: elems and modes build their
-// slice headers directly, without unsafe.Slice's checks (ptr and n come
-// only from tupleOf and withModes, which took them from a slice), since
-// the tree walks of crd2idx and composition read elements at every node.
-type sliceOf struct {
-	data     unsafe.Pointer
-	len, cap int
 }
 
 // elems is a tuple's elements (shared); nil for a leaf.
@@ -64,52 +46,51 @@ func (t IntTuple) elems() []IntTuple {
 	if t.kind != kindTuple {
 		return nil
 	}
-	return t.tupleElems()
+	return t.sub
 }
 
-// tupleElems is elems for a t known to be a tuple.
-func (t IntTuple) tupleElems() []IntTuple {
-	h := sliceOf{t.ptr, int(t.n), int(t.n)}
-	return *(*[]IntTuple)(unsafe.Pointer(&h))
-}
-
-// elemsAt is elems of the IntTuple at t. The tree walks hold nodes by
-// pointer: a method on the value would first copy the five-field struct
-// (too many fields for the compiler to keep in registers) onto the stack.
-func elemsAt(t *IntTuple) []IntTuple {
+// elemsOf is the elements of the tuple at t; nil for a leaf.
+func elemsOf(t *IntTuple) []IntTuple {
 	if t.kind != kindTuple {
 		return nil
 	}
-	h := sliceOf{t.ptr, int(t.n), int(t.n)}
-	return *(*[]IntTuple)(unsafe.Pointer(&h))
+	return t.sub
 }
 
-// modes is a basis leaf's path (shared); nil for anything else.
-func (t IntTuple) modes() []int {
-	if t.kind == kindTuple || t.n == 0 {
+// path is a basis leaf's path as integer leaves (shared); nil for anything else.
+func (t IntTuple) path() []IntTuple {
+	if t.kind == kindTuple {
 		return nil
 	}
-	h := sliceOf{t.ptr, int(t.n), int(t.n)}
-	return *(*[]int)(unsafe.Pointer(&h))
+	return t.sub
 }
 
-// withModes is the leaf t scaling the basis path modes (shared, not copied;
-// an empty path makes a plain integer).
-func (t IntTuple) withModes(modes []int) IntTuple {
-	t.ptr, t.n = nil, 0
-	if len(modes) > 0 {
-		t.ptr, t.n = unsafe.Pointer(unsafe.SliceData(modes)), int32(len(modes))
+// modes is a basis leaf's path as integers; nil for anything else.
+func (t IntTuple) modes() []int {
+	p := t.path()
+	if len(p) == 0 {
+		return nil
+	}
+	out := make([]int, len(p))
+	for i, m := range p {
+		out[i] = int(m.val)
+	}
+	return out
+}
+
+// withPath is the leaf t scaling the basis path p (shared, not copied; an
+// empty path makes a plain integer).
+func (t IntTuple) withPath(p []IntTuple) IntTuple {
+	t.sub = nil
+	if len(p) > 0 {
+		t.sub = p
 	}
 	return t
 }
 
 // tupleOf is the tuple whose elements are elems (not copied).
 func tupleOf(elems []IntTuple) IntTuple {
-	t := IntTuple{leafInfo: leafInfo{kind: kindTuple}}
-	if len(elems) > 0 {
-		t.ptr, t.n = unsafe.Pointer(unsafe.SliceData(elems)), int32(len(elems))
-	}
-	return t
+	return IntTuple{sub: elems, leafInfo: leafInfo{kind: kindTuple}}
 }
 
 // Int is a static integer leaf. Almost everything a user writes is static in
@@ -125,10 +106,11 @@ func Unknown() IntTuple { return IntTuple{leafInfo: leafInfo{kind: kindUnknown}}
 
 // Basis is coef times the basis vector E<modes...> (modes outermost first).
 func Basis(coef int64, modes ...int) IntTuple {
-	if len(modes) == 0 {
-		return Int(coef)
+	p := make([]IntTuple, len(modes))
+	for i, m := range modes {
+		p[i] = Int(int64(m))
 	}
-	return Int(coef).withModes(append([]int(nil), modes...))
+	return Int(coef).withPath(p)
 }
 
 // Underscore is CuTe's "_" as a coordinate leaf: slice keeps the modes it
@@ -166,7 +148,7 @@ func (t IntTuple) IsUnknown() bool { return t.kind == kindUnknown }
 func (t IntTuple) IsStatic() bool { return t.kind == kindInt && t.static }
 
 // IsBasis reports whether t is a scaled basis leaf (n@d).
-func (t IntTuple) IsBasis() bool { return t.kind == kindInt && t.n > 0 }
+func (t IntTuple) IsBasis() bool { return t.kind == kindInt && len(t.sub) > 0 }
 
 // Value is the integer of a leaf (the coefficient of a scaled basis); 0 for tuples and unknowns.
 func (t IntTuple) Value() int64 { return t.val }
@@ -231,15 +213,7 @@ func (a IntTuple) Equal(b IntTuple) bool {
 		}
 		return true
 	case kindInt:
-		if a.val != b.val || len(a.modes()) != len(b.modes()) {
-			return false
-		}
-		for i := range a.modes() {
-			if a.modes()[i] != b.modes()[i] {
-				return false
-			}
-		}
-		return true
+		return a.val == b.val && samePath(a.sub, b.sub)
 	}
 	return true
 }
@@ -286,10 +260,23 @@ func (t IntTuple) write(w *textWriter, static bool) {
 			leaf = append(leaf, '_')
 		}
 		leaf = strconv.AppendInt(leaf, t.val, 10)
-		for i := len(t.modes()) - 1; i >= 0; i-- {
+		for i := len(t.sub) - 1; i >= 0; i-- {
 			leaf = append(leaf, '@')
-			leaf = strconv.AppendInt(leaf, int64(t.modes()[i]), 10)
+			leaf = strconv.AppendInt(leaf, t.sub[i].val, 10)
 		}
 		w.leafBytes(leaf)
 	}
+}
+
+// samePath reports whether two basis paths are the same.
+func samePath(a, b []IntTuple) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].val != b[i].val {
+			return false
+		}
+	}
+	return true
 }

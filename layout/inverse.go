@@ -9,45 +9,37 @@ const CondLeftInverse = "Left inverse divisibility condition"
 // domain.
 //
 // Law: A(R(i)) == i for all i < size(R).
-func RightInverse(a Layout) (Layout, error) { return (*Buffer)(nil).RightInverse(a) }
-
-// RightInverse is the package's RightInverse with its result built in b.
-func (b *Buffer) RightInverse(a Layout) (Layout, error) {
-	var sb, db [flatInline]int64
-	ls, ld, err := coalesceModes("right_inverse", a, sb[:0], db[:0])
+func RightInverse(a Layout) (Layout, error) {
+	const op = "right_inverse"
+	var sb, db [flatInline]num
+	s, d, err := coalescedStatic(op, &a, sb[:0], db[:0])
 	if err != nil {
 		return Layout{}, err
 	}
 	var pb [flatInline]int64
-	pre, ok := exclusivePrefixProduct(ls, pb[:0])
+	pre, ok := exclusivePrefixProduct(s, pb[:0])
 	if !ok {
-		return Layout{}, errorf("right_inverse", CondOverflow, "the size of %v overflows int64", a)
+		return Layout{}, errorf(op, CondOverflow, "the size of %v overflows int64", a)
 	}
 	var ob [flatInline]int
-	order := sortByStride(ld, ob[:0])
+	order := sortByStride(d, ob[:0])
 	// The result starts with the mode 1:0 as CuTe's does; coalesce drops it.
-	var rsb, rdb [flatInline + 1]int64
-	rs, rd := append(rsb[:0], 1), append(rdb[:0], 0)
+	var rsb, rdb [flatInline + 1]num
+	rs, rd := append(rsb[:0], numInt(1, true)), append(rdb[:0], numInt(0, true))
 	next := int64(1)
 	for _, i := range order {
-		if ld[i] != next {
+		if d[i].v != next {
 			continue
 		}
-		rs, rd = append(rs, ls[i]), append(rd, pre[i])
-		if next, ok = mulChecked(ls[i], ld[i]); !ok {
-			return Layout{}, errorf("right_inverse", CondOverflow, "the cosize of %v overflows int64", a)
+		rs, rd = append(rs, s[i]), append(rd, numInt(pre[i], true))
+		if next, ok = mulChecked(s[i].v, d[i].v); !ok {
+			return Layout{}, errorf(op, CondOverflow, "the cosize of %v overflows int64", a)
 		}
 	}
-	n := len(rs)
-	rs, rd, ok = bwCoalesce(rs, rd, rs[n-1], rd[n-1])
-	if !ok {
-		return Layout{}, errorf("right_inverse", CondOverflow, "the right inverse of %v overflows int64", a)
+	if rs, rd, err = bwCoalesce(op, rs, rd); err != nil {
+		return Layout{}, errorf(op, CondOverflow, "the right inverse of %v overflows int64", a)
 	}
-	// b.flatLayout, written out (see there).
-	if len(rs) == 1 {
-		return Layout{Shape: Int(rs[0]), Stride: Int(rd[0])}, nil
-	}
-	return slabLayout(b.flatSlab(rs, rd)), nil
+	return flatLayoutOf(rs, rd, nil), nil
 }
 
 // LeftInverse is CuTe's left_inverse(A): the layout L over A's codomain,
@@ -58,60 +50,68 @@ func (b *Buffer) RightInverse(a Layout) (Layout, error) {
 //
 // Law: L(A(i)) == i for all i < size(A) when A is injective.
 func LeftInverse(a Layout) (Layout, error) {
-	var sb, db [flatInline]int64
-	ls, ld, err := coalesceModes("left_inverse", a, sb[:0], db[:0])
+	const op = "left_inverse"
+	var sb, db [flatInline]num
+	s, d, err := coalescedStatic(op, &a, sb[:0], db[:0])
 	if err != nil {
 		return Layout{}, err
 	}
 	var pb [flatInline]int64
-	pre, ok := exclusivePrefixProduct(ls, pb[:0])
+	pre, ok := exclusivePrefixProduct(s, pb[:0])
 	if !ok {
-		return Layout{}, errorf("left_inverse", CondOverflow, "the size of %v overflows int64", a)
+		return Layout{}, errorf(op, CondOverflow, "the size of %v overflows int64", a)
 	}
 	var ob [flatInline]int
-	order := sortByStride(ld, ob[:0])
-	var rsb, rdb [flatInline + 1]int64
-	rs, rd := rsb[:0], append(rdb[:0], 0)
+	order := sortByStride(d, ob[:0])
+	var rsb, rdb [flatInline + 1]num
+	rs, rd := rsb[:0], append(rdb[:0], numInt(0, true))
 	extent := int64(1) // size of the result's modes so far
 	for _, i := range order {
-		d := ld[i]
-		if d == 0 {
+		k := d[i].v
+		if k == 0 {
 			continue
 		}
-		if d%extent != 0 {
-			return Layout{}, errorf("left_inverse", CondLeftInverse,
+		if k%extent != 0 {
+			return Layout{}, errorf(op, CondLeftInverse,
 				"stride %d of mode %d:%d of %v is not a multiple of %d, the extent of the modes of smaller stride",
-				d, ls[i], d, a, extent)
+				k, s[i].v, k, a, extent)
 		}
-		rs, rd = append(rs, d/extent), append(rd, pre[i])
-		extent = d // the product of the shapes so far: d/extent times extent
+		rs, rd = append(rs, numInt(k/extent, true)), append(rd, numInt(pre[i], true))
+		extent = k // the product of the shapes so far: k/extent times extent
 	}
-	rs = append(rs, ls[order[len(order)-1]])
-	n := len(rs)
-	rs, rd, ok = bwCoalesce(rs, rd, rs[n-1], rd[n-1])
-	if !ok {
-		return Layout{}, errorf("left_inverse", CondOverflow, "the left inverse of %v overflows int64", a)
+	rs = append(rs, s[order[len(order)-1]])
+	if rs, rd, err = bwCoalesce(op, rs, rd); err != nil {
+		return Layout{}, errorf(op, CondOverflow, "the left inverse of %v overflows int64", a)
 	}
-	return flatLayout(rs, rd), nil
+	return flatLayoutOf(rs, rd, nil), nil
 }
 
-// coalesceModes is CuTe's coalesce(A) on flat modes: size-1 modes dropped,
-// modes merged where stride[i+1] == shape[i]*stride[i]; all gone is 1:0.
-func coalesceModes(op string, a Layout, shape, stride []int64) ([]int64, []int64, error) {
-	shape, stride, err := flattenModes(op, a, shape, stride)
+// coalescedStatic is coalesce(A) as flat modes appended to s and d, every
+// integer read as static (the inverses do not follow CuTe's run-time rules
+// yet); all gone is the mode 1:0.
+func coalescedStatic(op string, a *Layout, s, d []num) ([]num, []num, error) {
+	var tb bases
+	s, d, err := leafModes(op, a, s, d, &tb)
+	if err == nil {
+		err = checkInts(op, s, d, &tb)
+	}
 	if err != nil {
 		return nil, nil, err
 	}
-	n := len(shape)
-	shape, stride, ok := bwCoalesce(shape, stride, shape[n-1], stride[n-1])
-	if !ok {
-		return nil, nil, errorf(op, CondOverflow, "coalescing %v overflows int64", a)
+	if len(s) == 0 {
+		s, d = append(s, numInt(1, true)), append(d, numInt(0, true))
 	}
-	return shape, stride, nil
+	for i := range s {
+		s[i].static, d[i].static = true, true
+	}
+	if s, d, err = bwCoalesce(op, s, d); err != nil {
+		return nil, nil, errorf(op, CondOverflow, "coalescing %v overflows int64", *a)
+	}
+	return s, d, nil
 }
 
 // exclusivePrefixProduct appends 1, s0, s0*s1, ... (one per shape) to out.
-func exclusivePrefixProduct(shape []int64, out []int64) ([]int64, bool) {
+func exclusivePrefixProduct(shape []num, out []int64) ([]int64, bool) {
 	p := int64(1)
 	for i, s := range shape {
 		out = append(out, p)
@@ -119,7 +119,7 @@ func exclusivePrefixProduct(shape []int64, out []int64) ([]int64, bool) {
 			break // the full product is not needed, and may not fit
 		}
 		var ok bool
-		if p, ok = mulChecked(p, s); !ok {
+		if p, ok = mulChecked(p, s.v); !ok {
 			return nil, false
 		}
 	}
@@ -129,13 +129,13 @@ func exclusivePrefixProduct(shape []int64, out []int64) ([]int64, bool) {
 // sortByStride appends to order the indices of stride sorted by stride in
 // the order CuTe's exchange sort leaves them (which is not stable: equal
 // strides may swap, and which of them comes first decides the inverse).
-func sortByStride(stride []int64, order []int) []int {
+func sortByStride(stride []num, order []int) []int {
 	for i := range stride {
 		order = append(order, i)
 	}
 	for i := range order {
 		for j := i + 1; j < len(order); j++ {
-			if stride[order[j]] < stride[order[i]] {
+			if stride[order[j]].v < stride[order[i]].v {
 				order[i], order[j] = order[j], order[i]
 			}
 		}

@@ -79,7 +79,7 @@ func congruent(s, d *IntTuple) bool {
 	if s.kind != kindTuple {
 		return d.kind != kindTuple
 	}
-	dElems, sElems := elemsAt(d), elemsAt(s)
+	dElems, sElems := elemsOf(d), elemsOf(s)
 	if d.kind != kindTuple || len(sElems) != len(dElems) {
 		return false
 	}

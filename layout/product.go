@@ -14,79 +14,94 @@ import "fmt"
 // offsets A leaves free. A Tiler (or tuple shape) multiplies mode by mode,
 // "_" leaving a mode alone, modes past the tiler's rank kept as they are.
 func LogicalProduct(a Layout, tiler Value) (Layout, error) {
-	return (*Buffer)(nil).LogicalProduct(a, tiler)
-}
-
-// LogicalProduct is the package's LogicalProduct with its result built in b.
-func (b *Buffer) LogicalProduct(a Layout, tiler Value) (Layout, error) {
 	const op = "logical_product"
 	if err := checkCongruent(op, a.Shape, a.Stride, nil); err != nil {
 		return Layout{}, err
 	}
-	t, err := b.toTileArg(op, tiler)
+	t, err := toTileArg(op, tiler)
 	if err != nil {
 		return Layout{}, err
 	}
-	return b.logicalProduct(a, t)
+	return logicalProduct(a, t)
 }
 
-func (buf *Buffer) logicalProduct(a Layout, t tileArg) (Layout, error) {
+func logicalProduct(a Layout, t tileArg) (Layout, error) {
 	const op = "logical_product"
 	switch t.kind {
 	case tileSkip:
 		return a, nil
 	case tileTuple:
-		return buf.byMode(op, CondProductTooManyModes, a, t, into(buf.logicalProduct))
+		return byMode(op, CondProductTooManyModes, a, t, logicalProduct)
 	}
-	b := t.layout
-	if runTimePlain(a.Shape, a.Stride, b.Shape, b.Stride) {
-		return buf.logicalProductDyn(a, b)
+	return productByLayout(a, t.layout)
+}
+
+// productByLayout is logical_product(A, B) for a layout B, as CuTe defines it:
+//
+//	make_layout(A, composition(complement(A, size(A)*cosize(B)), B))
+//
+// each step the operation's one body, the complement held on the stack:
+// only the result is allocated. A failure is worded as its step's.
+func productByLayout(a, b Layout) (Layout, error) {
+	const op = "logical_product"
+	var sb, db [flatInline]num
+	var tb bases
+	as, _, err := leafModes(op, &a, sb[:0], db[:0], &tb)
+	if err == nil {
+		err = checkInts(op, as, as, &tb)
 	}
-	sa, err := a.Size()
 	if err != nil {
 		return Layout{}, inOp(op, fmt.Sprintf("size(%v)", a), err)
 	}
-	cb, err := b.Cosize()
+	sa := numInt(1, true) // CuTe's product(shape), from a static 1
+	for _, x := range as {
+		if sa, err = mul(op, sa, x); err != nil {
+			return Layout{}, inOp(op, fmt.Sprintf("size(%v)", a), err)
+		}
+	}
+	bs, bd, err := leafModes(op, &b, sb[:0], db[:0], &tb)
+	if err == nil {
+		err = checkInts(op, bs, bd, &tb)
+	}
+	var cb num
+	if err == nil {
+		cb, err = cosize(op, bs, bd)
+	}
 	if err != nil {
 		return Layout{}, inOp(op, fmt.Sprintf("cosize(%v)", b), err)
 	}
-	n, ok := mulChecked(sa, cb)
-	if !ok {
-		return Layout{}, errorf(op, CondOverflow, "size(%v)*cosize(%v) = %d*%d overflows int64", a, b, sa, cb)
-	}
-	// complement(A, n) is a flat layout of integers: B composes with its
-	// modes directly, and its tree is built only for an error message.
-	var sb, db [flatInline]int64
-	fs, fd, err := filterModes("complement", a, sb[:0], db[:0])
+	n, err := mul(op, sa, cb)
 	if err != nil {
-		return Layout{}, inOp(op, fmt.Sprintf("complement(%v, %v)", a, Int(n)), err)
+		return Layout{}, errorf(op, CondOverflow, "size(%v)*cosize(%v) = %d*%d overflows int64", a, b, sa.v, cb.v)
 	}
-	var rsb, rdb [flatInline + 1]int64
-	rs, rd, fault, ok := complementModes(fs, fd, cotargetInt(n), rsb[:0], rdb[:0])
-	if !ok {
-		return Layout{}, inOp(op, fmt.Sprintf("complement(%v, %v)", a, Int(n)), complementError(a, cotargetInt(n), fault))
+	var rsb, rdb [flatInline + 1]num
+	rs, rd, err := complement(&a, []num{n}, IntTuple{}, rsb[:0], rdb[:0])
+	if err != nil {
+		return Layout{}, inOp(op, fmt.Sprintf("complement(%v, %d)", a, n.v), err)
 	}
-	var rep Layout
-	var keepS, keepD [flatInline + 1]int64
-	if k := len(rs); k == 0 || k > len(keepS) {
-		rep, err = buf.Composition(flatLayout(rs, rd), b)
+	if hasBasis(&b.Stride) {
+		rest := flatLayoutOf(rs, rd, nil)
+		rep, err := compositionBasisB(rest, b)
 		if err != nil {
-			return Layout{}, inOp(op, fmt.Sprintf("composition(%v, %v)", flatLayout(rs, rd), b), err)
+			return Layout{}, inOp(op, fmt.Sprintf("composition(%v, %v)", rest, b), err)
 		}
-		return buf.makeLayoutOf(a, rep), nil
+		return MakeLayoutOf(a, rep), nil
 	}
-	// composeModes coalesces rs:rd in place; the error message wants it whole.
-	copy(keepS[:], rs)
-	copy(keepD[:], rd)
-	rest := func() Layout { return flatLayout(keepS[:len(rs)], keepD[:len(rd)]) }
-	rep, err = buf.composeModes(rs, rd, nil, b, rest)
-	if err != nil && hasBasis(b.Stride) {
-		rep, err = compositionBasisB(rest(), b) // as Composition does
+	// The complement's modes are coalesced already; coalesce_x keeps them
+	// but for a last mode of static size 1.
+	var asb, adb [flatInline + 1]num
+	cs, cd := append(asb[:0], rs...), append(adb[:0], rd...)
+	if cs, cd, err = coalesceX(op, cs, cd); err != nil {
+		return Layout{}, inOp(op, fmt.Sprintf("composition(%v, %v)", flatLayoutOf(rs, rd, nil), b), err)
 	}
+	c := composer{as: cs, ad: cd}
+	// The result's top level, (A, A o B) shapes then strides, at the end of A o B's block.
+	rep, top, err := c.composeModes(bs, bd, &tb, &b.Shape, 4)
 	if err != nil {
-		return Layout{}, inOp(op, fmt.Sprintf("composition(%v, %v)", rest(), b), err)
+		return Layout{}, inOp(op, fmt.Sprintf("composition(%v, %v)", flatLayoutOf(rs, rd, nil), b), err)
 	}
-	return buf.makeLayoutOf(a, rep), nil
+	top[0], top[1], top[2], top[3] = a.Shape, rep.Shape, a.Stride, rep.Stride
+	return Layout{Shape: tupleOf(top[:2:2]), Stride: tupleOf(top[2:])}, nil
 }
 
 // ZippedProduct is CuTe's zipped_product(A, T) == tile_unzip(logical_product(A, T), T):
@@ -104,7 +119,7 @@ func zippedProduct(op string, a Layout, t tileArg) (Layout, error) {
 	if err := checkCongruent(op, a.Shape, a.Stride, nil); err != nil {
 		return Layout{}, err
 	}
-	p, err := (*Buffer)(nil).logicalProduct(a, t)
+	p, err := logicalProduct(a, t)
 	if err != nil {
 		return Layout{}, inOp(op, "", err)
 	}
@@ -159,7 +174,7 @@ func rankedProduct(op string, a, b Layout, raked bool) (Layout, error) {
 	if err != nil {
 		return Layout{}, inOp(op, "", err)
 	}
-	p, err := (*Buffer)(nil).logicalProduct(pa, tileArg{kind: tileLayout, layout: pb})
+	p, err := logicalProduct(pa, tileArg{kind: tileLayout, layout: pb})
 	if err != nil {
 		return Layout{}, inOp(op, "", err)
 	}

@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
-	"unsafe"
 )
 
 // MaxLeaves is the most leaves a value may hold, shape and stride trees
@@ -69,8 +68,18 @@ func (w *textWriter) leaf(s string) {
 	w.shown++
 }
 
+// leafBytes is leaf for a leaf formatted into a buffer.
 func (w *textWriter) leafBytes(s []byte) {
-	w.leaf(unsafe.String(unsafe.SliceData(s), len(s)))
+	if w.cut {
+		return
+	}
+	if len(s) > w.budget {
+		w.cut = true
+		return
+	}
+	w.b.Write(s)
+	w.budget -= len(s)
+	w.shown++
 }
 
 func (l Layout) write(w *textWriter, static bool) {
@@ -286,20 +295,23 @@ func CountLeaves(v Value) int64 {
 
 // tupleKey names a tuple's elements: two tuples with the same key are the same tree.
 type tupleKey struct {
-	ptr unsafe.Pointer
-	n   int32
+	first *IntTuple
+	n     int
 }
 
 func leavesMemo(t IntTuple, memo map[tupleKey]int64) int64 {
 	if t.kind != kindTuple {
 		return 1
 	}
-	k := tupleKey{t.ptr, t.n}
+	if len(t.sub) == 0 {
+		return 0
+	}
+	k := tupleKey{&t.sub[0], len(t.sub)}
 	if n, ok := memo[k]; ok {
 		return n
 	}
 	var n int64
-	for _, e := range t.tupleElems() {
+	for _, e := range t.sub {
 		n = addSaturating(n, leavesMemo(e, memo))
 	}
 	memo[k] = n
@@ -361,7 +373,7 @@ func (w *limitWalk) walk(t IntTuple, depth int) {
 		w.deep = true
 		return
 	}
-	for _, e := range t.tupleElems() {
+	for _, e := range t.sub {
 		if w.walk(e, depth+1); w.n > w.limit || w.deep {
 			return
 		}
