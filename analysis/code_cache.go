@@ -22,8 +22,8 @@ import (
 // whose evaluation could reach maxEvalDepth, does not use the cache: there
 // a value may depend on the order of evaluation.
 //
-// It is safe for concurrent use; it holds at most codeCacheKeys keys, and
-// starts afresh when full.
+// It is safe for concurrent use; it holds at most codeCacheKeys keys (and
+// their values), and starts afresh when full.
 type CodeCache struct {
 	mu     sync.Mutex
 	ids    map[string]uint64 // interned binding keys
@@ -36,9 +36,10 @@ type cachedValue struct {
 	printed string       // CuTePrint(v), once asked
 }
 
-// codeCacheKeys bounds a CodeCache: well above the bindings of the files
-// open in an editor, far below a memory concern (a key is a few hundred bytes).
-const codeCacheKeys = 1 << 15
+// codeCacheKeys bounds a CodeCache: well above the distinct bindings of
+// the files open in an editor (a 720-line kernel has a few hundred), and a
+// few MB at most (a key and its value take a few hundred bytes each).
+const codeCacheKeys = 1 << 13
 
 // NewCodeCache makes an empty cache.
 func NewCodeCache() *CodeCache {
@@ -365,7 +366,9 @@ func (c *Code) rememberBinding(i int, v layout.Value) {
 	}
 	c.cache.mu.Lock()
 	defer c.cache.mu.Unlock()
-	if _, there := c.cache.values[id]; !there {
+	// A Code read before the cache last started afresh may still put
+	// values under its older keys: never past the bound.
+	if _, there := c.cache.values[id]; !there && len(c.cache.values) < codeCacheKeys {
 		c.cache.values[id] = cachedValue{v: v}
 	}
 }

@@ -325,3 +325,24 @@ func FuzzCodeCachedEdits(f *testing.F) {
 		}
 	})
 }
+
+// TestCodeCacheStaysBounded: files with more distinct bindings than the
+// cache holds empty it rather than grow it, and it still gives what fresh
+// reads give.
+func TestCodeCacheStaysBounded(t *testing.T) {
+	cache := NewCodeCache()
+	rng := rand.New(rand.NewPCG(4, 4))
+	for f := range 3 * codeCacheKeys / 100 {
+		var b strings.Builder
+		b.WriteString("using namespace cute;\n")
+		for i := range 100 {
+			fmt.Fprintf(&b, "auto l%d = make_layout(Int<%d>{});\n", i, f*100+i+1)
+		}
+		if msg := compareCached(LangCpp, b.String(), cache, rng); msg != "" {
+			t.Fatal(msg)
+		}
+		if len(cache.ids) > codeCacheKeys || len(cache.values) > codeCacheKeys {
+			t.Fatalf("file %d: %d keys, %d values: more than %d", f, len(cache.ids), len(cache.values), codeCacheKeys)
+		}
+	}
+}
