@@ -67,6 +67,7 @@ func ReadCode(lang Language, src []byte) *Code {
 		return nil
 	}
 	c.src = src
+	c.cache = sharedCodeCache
 	c.memo = map[int]codeResult{}
 	c.byName = map[string][]int{}
 	for i, b := range c.File.Bindings {

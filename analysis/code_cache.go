@@ -41,20 +41,26 @@ type cachedValue struct {
 // few MB at most (a key and its value take a few hundred bytes each).
 const codeCacheKeys = 1 << 13
 
+// sharedCodeCache is the cache every Code read by ReadCode uses: the keys
+// are about content only, so one cache serves every file, version and
+// server (the editor's hints, hovers and findings after each edit, lint).
+var sharedCodeCache = NewCodeCache()
+
 // NewCodeCache makes an empty cache.
 func NewCodeCache() *CodeCache {
 	return &CodeCache{ids: map[string]uint64{}, values: map[uint64]cachedValue{}}
 }
 
-// UseCache makes c take binding values from cache and put them there;
-// values already evaluated stay as they are (they are the same).
+// UseCache makes c take binding values from cache and put them there
+// (nil: from none) instead of the shared cache ReadCode gives it; values
+// already evaluated stay as they are (they are the same).
 func (c *Code) UseCache(cache *CodeCache) {
 	if c == nil {
 		return
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.cache = cache
+	c.cache, c.keys = cache, nil
 }
 
 // maxCachedDepth bounds the evaluation depth a file may reach and still

@@ -177,6 +177,7 @@ func compareCached(lang Language, text string, cache *CodeCache, rng *rand.Rand)
 		}
 		return ""
 	}
+	fresh.UseCache(nil)
 	cached.UseCache(cache)
 	// Hovers first, at line starts and random places: another way in.
 	offsets := []int{0, len(src)}

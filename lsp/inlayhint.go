@@ -28,12 +28,6 @@ func inlayHint(ctx context.Context, s *Server, params []byte) (any, error) {
 	return inlayHints(ctx, s.features, snap, enc, fromRange(snap, enc, p.Range)), nil
 }
 
-// codeValues keeps the values of the names bound in CuTe code from one
-// version of a file to the next: after an edit, the hints of the names the
-// edit leaves alone are not evaluated again (their keys say what the
-// values depend on, so the cache holds for every file and server alike).
-var codeValues = analysis.NewCodeCache()
-
 // inlayHints are the values of a sheet's bindings and expression
 // statements, and of the CuTe code values of a host file, inside span: type
 // hints after what they annotate (": (4,8):(1,4)").
@@ -42,9 +36,7 @@ func inlayHints(ctx context.Context, a *Analyzed, snap *Snapshot, enc Encoding, 
 	if s := a.sheet(ctx, snap); s != nil {
 		hints = s.InlayHints(span.Start, span.End)
 	} else if h := a.host(ctx, snap); h != nil {
-		code := h.Code()
-		code.UseCache(codeValues)
-		hints = code.InlayHints(span.Start, span.End)
+		hints = h.Code().InlayHints(span.Start, span.End)
 	}
 	out := make([]protocol.InlayHint, 0, len(hints))
 	for _, h := range hints {
