@@ -30,6 +30,8 @@ type Code struct {
 	memo   map[int]codeResult
 	byName map[string][]int // binding indices by name, in source order
 	lines  *lineIndex       // made on first use
+	cache  *CodeCache       // values kept from one reading to the next (code_cache.go)
+	keys   *bindingKeys     // the bindings' keys in cache, made on first use
 	// code_trust.go, made on first use: File.Writes by name, whether each
 	// binding's value reads only trusted names, the "with ... raises" blocks.
 	writes    map[string][]source.Range
@@ -65,6 +67,7 @@ func ReadCode(lang Language, src []byte) *Code {
 		return nil
 	}
 	c.src = src
+	c.cache = sharedCodeCache
 	c.memo = map[int]codeResult{}
 	c.byName = map[string][]int{}
 	for i, b := range c.File.Bindings {
@@ -228,6 +231,13 @@ func (c *Code) binding(i, depth int) (layout.Value, error) {
 	if b.Value == nil || depth > maxEvalDepth {
 		return nil, errUnresolved
 	}
+	if v, ok := c.cachedBinding(i); ok {
+		c.memo[i] = codeResult{v: v}
+		if v == nil {
+			return nil, errUnresolved
+		}
+		return v, nil
+	}
 	c.memo[i] = codeResult{pending: true}
 	v, err := c.eval(b.Value, nil, depth+1)
 	if err != nil {
@@ -243,6 +253,7 @@ func (c *Code) binding(i, depth int) (layout.Value, error) {
 		}
 	}
 	c.memo[i] = codeResult{v: v}
+	c.rememberBinding(i, v)
 	if v == nil {
 		return nil, errUnresolved
 	}
@@ -463,7 +474,7 @@ func (c *Code) InlayHints(start, end int) []InlayHint {
 		default:
 			continue
 		}
-		label := CuTePrint(v)
+		label := c.printedBinding(i, v)
 		if len(label) > maxInlayLength {
 			label = label[:maxInlayLength-1] + "…"
 		}

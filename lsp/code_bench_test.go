@@ -112,6 +112,46 @@ func BenchmarkCodeInlayHints(b *testing.B) {
 	reportLatency(b, lat, cpu0, processCPU)
 }
 
+// BenchmarkCodeInlayHintsAfterValueEdit: as BenchmarkCodeInlayHints, but
+// each edit changes a value (a kernel's Int<64> tile size to Int<128> and
+// back), so that the names bound to it change their hints.
+func BenchmarkCodeInlayHintsAfterValueEdit(b *testing.B) {
+	s, lines := codeSession(b)
+	type site struct{ line, col int }
+	var sites []site
+	for l, line := range lines {
+		if i := strings.Index(line, "auto bM = Int<"); i >= 0 {
+			sites = append(sites, site{l, i + len("auto bM = Int<")})
+		}
+	}
+	values := make([]string, len(sites))
+	for k, st := range sites {
+		values[k] = lines[st.line][st.col : st.col+strings.IndexByte(lines[st.line][st.col:], '>')]
+	}
+	r := rand.New(rand.NewPCG(5, 5))
+	lat := make([]time.Duration, 0, b.N)
+	cpu0 := processCPU()
+	version := 1
+	for b.Loop() {
+		b.StopTimer()
+		version++
+		k := r.IntN(len(sites))
+		next := "128"
+		if values[k] == "128" {
+			next = "64"
+		}
+		st := sites[k]
+		s.change(kernelURI, version, lspPos{st.line, st.col}, lspPos{st.line, st.col + len(values[k])}, next)
+		values[k] = next
+		b.StartTimer()
+		start := time.Now()
+		s.call("textDocument/inlayHint", map[string]any{"textDocument": map[string]any{"uri": kernelURI},
+			"range": lspRange{lspPos{0, 0}, lspPos{len(lines), 0}}}, nil)
+		lat = append(lat, time.Since(start))
+	}
+	reportLatency(b, lat, cpu0, processCPU)
+}
+
 // BenchmarkCodeDiagnosticsAfterEdit: a one-line edit of the CUDA file, then
 // the time until its diagnostics are published. Target: p99 <= 20 ms.
 func BenchmarkCodeDiagnosticsAfterEdit(b *testing.B) {

@@ -1,13 +1,20 @@
 package source
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // ReadCpp reads the CuTe code of a C++/CUDA file: its bindings and the
 // expressions that call CuTe's layout functions or name its types.
 func ReadCpp(src []byte) *File {
-	r := &cppReader{src: src, str: string(src), toks: cppTokens(src)}
+	scratch := scratchPool.Get().(*readScratch)
+	defer scratch.release()
+	scratch.toks = cppTokens(src, scratch.toks[:0])
+	r := &cppReader{src: src, str: string(src), toks: scratch.toks}
 	r.p = parser{src: src, str: r.str, toks: r.toks, cpp: true, templates: r.templateNames()}
-	r.match = matchBrackets(r.p)
+	scratch.match = matchBrackets(r.p, scratch.match[:0])
+	r.match = scratch.match
 	r.read()
 	for k := range r.f.Bindings {
 		// In broken code brackets pair across a name ("({(})A A)", "{A A=A((})"):
@@ -18,7 +25,29 @@ func ReadCpp(src []byte) *File {
 	}
 	r.f.Writes = r.cppWrites()
 	r.f.Disabled = append(disabledRegions(src), r.constexprBranches()...)
-	return &r.f
+	f := r.f // not &r.f: the tokens go back to the pool, the File stays
+	return &f
+}
+
+// readScratch is what a read needs only while it reads (tokens, bracket
+// partners): reused from read to read, as lint and an editor's edits read
+// file after file.
+type readScratch struct {
+	toks  []token
+	match []int
+}
+
+var scratchPool = sync.Pool{New: func() any { return new(readScratch) }}
+
+// maxPooledTokens bounds what a pooled scratch keeps: a huge file's
+// tokens are left to the collector.
+const maxPooledTokens = 1 << 20
+
+func (s *readScratch) release() {
+	if cap(s.toks) > maxPooledTokens {
+		s.toks, s.match = nil, nil
+	}
+	scratchPool.Put(s)
 }
 
 type cppReader struct {
@@ -70,8 +99,8 @@ func (r *cppReader) word(i int) string {
 }
 
 // matchBrackets pairs (), [] and {} tokens; unmatched ones get -1.
-func matchBrackets(p parser) []int {
-	match := make([]int, len(p.toks))
+func matchBrackets(p parser, match []int) []int {
+	match = append(match[:0], make([]int, len(p.toks))...)
 	var stack []int
 	for i, t := range p.toks {
 		match[i] = -1

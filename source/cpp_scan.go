@@ -5,10 +5,13 @@ import "bytes"
 // cppTokens tokenizes C++/CUDA source, skipping whitespace, comments,
 // string and character literals (raw strings included) and preprocessor
 // lines (with their continuations). An unterminated comment or literal
-// runs to the end of its line (literals) or of the file (comments).
-func cppTokens(src []byte) []token {
-	// CuTe code is dense in tokens (_2,_2 is four in five bytes).
-	toks := make([]token, 0, len(src)/3+16)
+// runs to the end of its line (literals) or of the file (comments). The
+// tokens are appended to toks.
+func cppTokens(src []byte, toks []token) []token {
+	if toks == nil {
+		// CuTe code is dense in tokens (_2,_2 is four in five bytes).
+		toks = make([]token, 0, len(src)/3+16)
+	}
 	lineStart := true // only whitespace since the last newline
 	for i := 0; i < len(src); {
 		c := src[i]

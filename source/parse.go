@@ -16,6 +16,63 @@ type parser struct {
 	// inTemplate > 0 while reading template arguments: ">" closes them
 	// rather than comparing.
 	inTemplate int
+	nodes      arena
+}
+
+// arena hands out the parser's nodes and lists from chunks: a file of
+// CuTe code holds thousands of small nodes, and one allocation per node was
+// most of the reader's time (the nodes live as long as the File anyway).
+type arena struct {
+	calls  []Call
+	idents []Ident
+	ints   []Int
+	lists  []Node
+	stack  []Node // the items of the lists being read, innermost last
+}
+
+// chunk is the number of nodes of a kind allocated at once.
+const chunk = 128
+
+func (a *arena) call() *Call {
+	if len(a.calls) == cap(a.calls) {
+		a.calls = make([]Call, 0, chunk)
+	}
+	a.calls = a.calls[:len(a.calls)+1]
+	return &a.calls[len(a.calls)-1]
+}
+
+func (a *arena) ident() *Ident {
+	if len(a.idents) == cap(a.idents) {
+		a.idents = make([]Ident, 0, chunk)
+	}
+	a.idents = a.idents[:len(a.idents)+1]
+	return &a.idents[len(a.idents)-1]
+}
+
+func (a *arena) int() *Int {
+	if len(a.ints) == cap(a.ints) {
+		a.ints = make([]Int, 0, chunk)
+	}
+	a.ints = a.ints[:len(a.ints)+1]
+	return &a.ints[len(a.ints)-1]
+}
+
+// list copies items into a slice of its own (capacity = length, so that an
+// append by its user never writes over a neighbour); nil when empty.
+func (a *arena) list(items []Node) []Node {
+	n := len(items)
+	if n == 0 {
+		return nil
+	}
+	if n > chunk/4 {
+		return append([]Node(nil), items...)
+	}
+	if cap(a.lists)-len(a.lists) < n {
+		a.lists = make([]Node, 0, 4*chunk)
+	}
+	at := len(a.lists)
+	a.lists = append(a.lists, items...)
+	return a.lists[at : at+n : at+n]
 }
 
 // Opaque is text the parser skipped (an argument it cannot read): it has
@@ -164,11 +221,13 @@ func (p *parser) primary() Node {
 	switch t.kind {
 	case tNumber:
 		p.pos++
-		v, ok := parseIntLiteral(string(p.src[t.start:t.end]))
+		v, ok := parseIntLiteral(p.str[t.start:t.end])
 		if !ok {
 			return &Opaque{Range{t.start, t.end}}
 		}
-		return &Int{Range: Range{t.start, t.end}, Value: v, Static: !p.cpp}
+		n := p.nodes.int()
+		*n = Int{Range: Range{t.start, t.end}, Value: v, Static: !p.cpp}
+		return n
 	case tIdent:
 		return p.name()
 	case tString:
@@ -245,11 +304,12 @@ func (p *parser) tupleList() ([]Node, bool, bool) {
 // arguments, a call, a braced construction.
 func (p *parser) name() Node {
 	start := p.toks[p.pos].start
-	var full bytes.Buffer
+	var full fullName
+	full.start, full.end = start, start
 	last := ""
 	for {
 		if p.cpp && p.at("::") {
-			full.WriteString("::")
+			full.add(p, p.pos)
 			p.pos++
 		}
 		if !p.isIdent(p.pos) {
@@ -260,20 +320,48 @@ func (p *parser) name() Node {
 			p.pos++
 			continue
 		}
-		full.WriteString(last)
+		full.add(p, p.pos)
 		p.pos++
 		if p.cpp && p.at("::") && p.isIdent(p.pos+1) {
 			continue
 		}
 		if !p.cpp && p.at(".") && p.isIdent(p.pos+1) {
-			full.WriteByte('.')
+			full.add(p, p.pos)
 			p.pos++
 			continue
 		}
 		break
 	}
-	id := &Ident{Range: Range{start, p.end()}, Full: full.String(), Name: last}
+	id := p.nodes.ident()
+	*id = Ident{Range: Range{start, p.end()}, Full: full.String(p), Name: last}
 	return p.callOf(nil, id)
+}
+
+// fullName is a name's text without spaces and the keywords typename and
+// template: a slice of the source while its tokens follow one another
+// (almost always), else a copy.
+type fullName struct {
+	start, end int    // the slice of the source, while copied is nil
+	copied     []byte // the text, once a token did not follow the last
+}
+
+func (f *fullName) add(p *parser, i int) {
+	t := p.toks[i]
+	if f.copied == nil && t.start == f.end {
+		f.end = t.end
+		return
+	}
+	if f.copied == nil {
+		f.copied = append(make([]byte, 0, 32), p.str[f.start:f.end]...)
+	}
+	f.copied = append(f.copied, p.str[t.start:t.end]...)
+}
+
+func (f *fullName) String(p *parser) string {
+	if f.copied != nil {
+		return string(f.copied)
+	}
+	return p.str[f.start:f.end]
 }
 
 // callOf reads what follows a function or type name: <targs>, (args), {args}.
@@ -282,7 +370,8 @@ func (p *parser) callOf(recv Node, id *Ident) Node {
 	if recv != nil {
 		start, _ = recv.Span()
 	}
-	c := &Call{Recv: recv, Fun: id}
+	// c is copied to the arena only when it is a call: most names are not.
+	c := Call{Recv: recv, Fun: id}
 	if p.cpp && p.at("<") && p.templates[id.Name] {
 		p.pos++
 		p.inTemplate++
@@ -303,7 +392,7 @@ func (p *parser) callOf(recv Node, id *Ident) Node {
 	switch {
 	case p.at("("):
 		p.pos++
-		args, ok := p.list(")", c)
+		args, ok := p.list(")", &c)
 		if !ok {
 			return nil
 		}
@@ -326,7 +415,9 @@ func (p *parser) callOf(recv Node, id *Ident) Node {
 		return nil // decltype(x)::type, f()::member: a nested name, not read
 	}
 	c.Range = Range{start, p.end()}
-	return c
+	call := p.nodes.call()
+	*call = c
+	return call
 }
 
 // postfix reads member calls and attribute reads after x.
@@ -354,14 +445,18 @@ func (p *parser) postfix(x Node) Node {
 // level; ok is false when the closer is missing. Python keyword arguments
 // go to call.Keywords when call is given.
 func (p *parser) list(closer string, call *Call) ([]Node, bool) {
-	var out []Node
+	// The items gather on the arena's stack (lists nest: an item's own
+	// lists are pushed above and popped before the next item), then move
+	// to a slice of their own.
+	base := len(p.nodes.stack)
+	defer func() { clear(p.nodes.stack[base:]); p.nodes.stack = p.nodes.stack[:base] }()
 	for {
 		if p.pos >= len(p.toks) {
 			return nil, false
 		}
 		if p.at(closer) {
 			p.pos++
-			return out, true
+			return p.nodes.list(p.nodes.stack[base:]), true
 		}
 		if call != nil && !p.cpp && p.isIdent(p.pos) && p.is(p.pos+1, "=") {
 			name := p.text(p.pos)
@@ -381,7 +476,7 @@ func (p *parser) list(closer string, call *Call) ([]Node, bool) {
 					return nil, false
 				}
 			}
-			out = append(out, x)
+			p.nodes.stack = append(p.nodes.stack, x)
 		}
 		if p.at(",") {
 			p.pos++
