@@ -151,7 +151,7 @@ func ParseFileCached(filename string, src []byte, cache *Cache) (*File, []*Error
 		}
 		if batch != nil {
 			// Parsed later, beside the others (parseBatch).
-			batch.add(len(f.Statements), own, q, key, rec)
+			batch.add(len(f.Statements), own, q, key)
 			add(nil, nil, base, rec)
 			continue
 		}

@@ -19,24 +19,31 @@ var parallelParseMin = 2048
 // and then stored and placed in order, as the sequential parse does.
 type parseBatch struct {
 	jobs []parseJob
-	toks []token // every job's tokens, its End last: job k's are toks[jobs[k].lo:jobs[k].hi]
+	// toks is where the jobs' tokens are copied: blocks filled in turn,
+	// never grown (so never copied again).
+	toks []token
 }
 
 type parseJob struct {
-	stmt   int // its index in File.Statements
-	own    string
-	lo, hi int
-	key    stmtKey
-	rec    stmtRecord
-	tree   Stmt
-	errs   []*Error
+	stmt int // its index in File.Statements
+	own  string
+	toks []token // its shell, its End last
+	key  stmtKey
+	tree Stmt
+	errs []*Error
 }
 
+// tokenBlock is how many tokens parseBatch copies to per allocation.
+const tokenBlock = 8192
+
 // add queues statement i, of text own and shell q (relative to it).
-func (b *parseBatch) add(i int, own string, q []token, key stmtKey, rec stmtRecord) {
+func (b *parseBatch) add(i int, own string, q []token, key stmtKey) {
+	if cap(b.toks)-len(b.toks) < len(q) {
+		b.toks = make([]token, 0, max(tokenBlock, len(q)))
+	}
 	lo := len(b.toks)
 	b.toks = append(b.toks, q...)
-	b.jobs = append(b.jobs, parseJob{stmt: i, own: own, lo: lo, hi: len(b.toks), key: key, rec: rec})
+	b.jobs = append(b.jobs, parseJob{stmt: i, own: own, toks: b.toks[lo:len(b.toks):len(b.toks)], key: key})
 }
 
 // parse parses the queued statements on GOMAXPROCS goroutines. A panic
@@ -61,7 +68,7 @@ func (b *parseBatch) parse() {
 			}
 			for k := from; k < min(from+chunk, len(b.jobs)); k++ {
 				j := &b.jobs[k]
-				q := b.toks[j.lo:j.hi]
+				q := j.toks
 				j.tree, j.errs = parseStatement(j.own, stmtTokens{toks: q[:len(q)-1], end: q[len(q)-1]})
 			}
 		}
@@ -99,6 +106,7 @@ func (b *parseBatch) finish(f *File, cache *Cache, recs []stmtRecord, errs []stm
 		if cache != nil {
 			recs[j.stmt].entry = cache.store(j.key, f.bases[j.stmt].Offset, j.tree, j.errs)
 		}
+		j.toks = nil
 		if len(j.errs) > 0 {
 			out = append(out, stmtErrors{j.stmt, j.errs})
 		}
