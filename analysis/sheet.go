@@ -132,7 +132,7 @@ func AnalyzeFile(f *grammar.File, src []byte, cache *Cache) *Sheet {
 	// core, as the bindings they read allow (evalParallel), while the loop
 	// below takes their results in order.
 	var pre *parallelEval
-	if from == 0 && (cache == nil || cache.last == nil) && n >= parallelEvalMin && runtime.GOMAXPROCS(0) > 1 {
+	if from == 0 && (cache == nil || cache.last == nil) && n >= parallelEvalMin && runtime.GOMAXPROCS(0) >= parallelEvalProcs {
 		pre = evalParallel(f.Statements)
 	}
 	bindings := 0

@@ -15,6 +15,13 @@ import (
 // sheets both ways.
 var parallelEvalMin = 2048
 
+// parallelEvalProcs is the fewest GOMAXPROCS an analysis takes to
+// evaluate in parallel: on 2 cores shared with other work, opening 50,000
+// lines took 8% more CPU (each statement's own scope, the waves) and was
+// no faster (BenchmarkOpen/analysis, GOMAXPROCS=2, interleaved with the
+// sequential analysis).
+const parallelEvalProcs = 4
+
 // parallelEval evaluates every statement of a sheet but the bad ones, on
 // GOMAXPROCS goroutines, while the analysis goes through the statements in
 // order (AnalyzeFile): result waits for a statement's. A statement's

@@ -69,7 +69,7 @@ func ParseFileCached(filename string, src []byte, cache *Cache) (*File, []*Error
 	// statements on every core: a statement's tree depends on its own
 	// tokens alone.
 	var batch *parseBatch
-	if edit == nil && (cache == nil || cache.last == nil) && runtime.GOMAXPROCS(0) > 1 && cap(f.Statements) >= parallelParseMin {
+	if edit == nil && (cache == nil || cache.last == nil) && runtime.GOMAXPROCS(0) >= parallelParseProcs && cap(f.Statements) >= parallelParseMin {
 		batch = &parseBatch{}
 	}
 	if cache != nil && cache.last != nil {

@@ -12,6 +12,14 @@ import (
 // ways.
 var parallelParseMin = 2048
 
+// parallelParseProcs is the fewest GOMAXPROCS a parse takes to parse in
+// parallel. On 2 cores shared with other work (load 4 to 9) the parallel
+// first parse of 50,000 lines was no faster and the copied tokens raised
+// the peak resident set (BenchmarkOpen/analysis, GOMAXPROCS=2 against the
+// sequential parse, interleaved): the cores the parse would use are
+// someone else's there.
+const parallelParseProcs = 4
+
 // parseBatch is the statements of a first parse left to parse once the
 // whole sheet is scanned: the scan is sequential (a statement ends where
 // the brackets before it say), the parse of each statement is a function
