@@ -20,7 +20,7 @@ var parallelEvalMin = 2048
 // lines took 8% more CPU (each statement's own scope, the waves) and was
 // no faster (BenchmarkOpen/analysis, GOMAXPROCS=2, interleaved with the
 // sequential analysis).
-const parallelEvalProcs = 4
+var parallelEvalProcs = 4
 
 // parallelEval evaluates every statement of a sheet but the bad ones, on
 // GOMAXPROCS goroutines, while the analysis goes through the statements in

@@ -60,3 +60,13 @@ func TestParallelAnalysisMatchesSequential(t *testing.T) {
 		}
 	}
 }
+
+// analyzeParallel is AnalyzeSheetCached of src with a new cache, its
+// statements evaluated in parallel (evalParallel) however short it is and
+// however few cores there are.
+func analyzeParallel(src string) *Sheet {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(max(4, runtime.GOMAXPROCS(0))))
+	defer func(n, p int) { parallelEvalMin, parallelEvalProcs = n, p }(parallelEvalMin, parallelEvalProcs)
+	parallelEvalMin, parallelEvalProcs = 1, 2
+	return AnalyzeSheetCached("f.cute", []byte(src), NewCache())
+}

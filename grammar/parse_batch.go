@@ -18,7 +18,7 @@ var parallelParseMin = 2048
 // the peak resident set (BenchmarkOpen/analysis, GOMAXPROCS=2 against the
 // sequential parse, interleaved): the cores the parse would use are
 // someone else's there.
-const parallelParseProcs = 4
+var parallelParseProcs = 4
 
 // parseBatch is the statements of a first parse left to parse once the
 // whole sheet is scanned: the scan is sequential (a statement ends where

@@ -55,3 +55,13 @@ func TestParallelParseMatchesSequential(t *testing.T) {
 		}
 	}
 }
+
+// parseParallel is ParseFileCached of src with cache (nil for none), its
+// statements parsed in parallel (parseBatch) however short it is and
+// however few cores there are.
+func parseParallel(src string, cache *Cache) (*File, []*Error) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(max(4, runtime.GOMAXPROCS(0))))
+	defer func(n, p int) { parallelParseMin, parallelParseProcs = n, p }(parallelParseMin, parallelParseProcs)
+	parallelParseMin, parallelParseProcs = 1, 2
+	return ParseFileCached("f.cute", []byte(src), cache)
+}
