@@ -201,8 +201,9 @@ type stmtNote struct {
 // else a new one; at is where the statement starts.
 func (c *Cache) note(notes []grammar.Note, k int, f *grammar.File, i int, src []byte) (*stmtNote, grammar.Position) {
 	var place *any
+	var kept string
 	if notes != nil {
-		place = notes[k].Place
+		place, kept = notes[k].Place, notes[k].Text
 	}
 	if place != nil {
 		if n, ok := (*place).(*stmtNote); ok {
@@ -212,7 +213,7 @@ func (c *Cache) note(notes []grammar.Note, k int, f *grammar.File, i int, src []
 	}
 	st := f.Statements[i]
 	span := f.StatementRange(i)
-	names := c.names(src[span.Pos.Offset:span.End.Offset], st)
+	names := c.names(src[span.Pos.Offset:span.End.Offset], kept, st)
 	if place == nil {
 		// Nowhere to keep it: a note for this statement alone.
 		c.scratch = stmtNote{names: names}
@@ -234,17 +235,31 @@ func (c *Cache) useNames(e *stmtNames) {
 	e.gen = c.gen
 }
 
-// names finds the names statement st, whose text is text, reads.
-func (c *Cache) names(text []byte, st grammar.Stmt) *stmtNames {
+// names finds the names statement st, whose text is text, reads. kept is
+// the text as the parse cache keeps it with st's tree ("" if unknown): when
+// it is text, it is kept here too rather than a copy, and so are the
+// names, which share its memory.
+func (c *Cache) names(text []byte, kept string, st grammar.Stmt) *stmtNames {
 	e, ok := c.texts[string(text)]
 	if !ok {
-		e = &stmtNames{text: string(text), hash: maphash.Bytes(c.seed, text), epoch: c.epoch - 1}
+		own := kept == string(text)
+		e = &stmtNames{text: kept, hash: maphash.String(c.seed, kept), epoch: c.epoch - 1}
+		if !own {
+			e.text = string(text)
+			e.hash = maphash.Bytes(c.seed, text)
+		}
+		// Otherwise a name's text may share memory with the whole file's.
+		clone := func(s string) string {
+			if own {
+				return s
+			}
+			return strings.Clone(s)
+		}
 		if b, ok := st.(*grammar.Binding); ok {
-			e.bound = strings.Clone(b.Name.Name)
+			e.bound = clone(b.Name.Name)
 		}
 		eachName(st, func(n *grammar.Name, unboundSkipped bool) {
-			// A name's text may share memory with the whole file's.
-			e.uses = append(e.uses, nameUse{strings.Clone(n.Name), unboundSkipped})
+			e.uses = append(e.uses, nameUse{clone(n.Name), unboundSkipped})
 		})
 		c.texts[e.text] = e
 	}

@@ -75,6 +75,12 @@ func checkCachedAnalysisEdits(t *testing.T, src string, script []byte) {
 	for step := 0; ; step++ {
 		cached := AnalyzeSheetCached("f.cute", []byte(text), cache)
 		fresh := AnalyzeSheet("f.cute", []byte(text))
+		if step == 0 {
+			par := analyzeParallel(text)
+			if got, want := renderFindings(par)+renderResults(par)+renderNames(t, par), renderFindings(fresh)+renderResults(fresh)+renderNames(t, fresh); got != want {
+				t.Fatalf("the parallel analysis\n%s\nthe sequential\n%s\non %q", got, want, text)
+			}
+		}
 		if got, want := renderFindings(cached), renderFindings(fresh); got != want {
 			t.Fatalf("step %d: cached findings\n%s\nfresh\n%s\non %q", step, got, want, text)
 		}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"runtime"
 	"slices"
 	"sort"
 	"sync"
@@ -127,6 +128,13 @@ func AnalyzeFile(f *grammar.File, src []byte, cache *Cache) *Sheet {
 	// of the last binding of each name, filled in as the analysis goes.
 	scope := scopeEnv(s.Names)
 	bound.scope = scope
+	// A first analysis of a large sheet evaluates its statements on every
+	// core, as the bindings they read allow (evalParallel), while the loop
+	// below takes their results in order.
+	var pre *parallelEval
+	if from == 0 && (cache == nil || cache.last == nil) && n >= parallelEvalMin && runtime.GOMAXPROCS(0) >= parallelEvalProcs {
+		pre = evalParallel(f.Statements)
+	}
 	bindings := 0
 	for _, st := range f.Statements[from:] {
 		if _, ok := st.(*grammar.Binding); ok {
@@ -153,7 +161,11 @@ func AnalyzeFile(f *grammar.File, src []byte, cache *Cache) *Sheet {
 		if !bad {
 			var res stmtResult
 			var hit bool
-			key, res, hit = s.evalStatement(st, note, at, base, scope, deps, cache)
+			var p *stmtResult
+			if pre != nil {
+				p = pre.result(i)
+			}
+			key, res, hit = s.evalStatement(st, note, at, base, scope, deps, cache, p)
 			if hit {
 				s.Reused++
 			}
@@ -315,8 +327,9 @@ func (s *Sheet) resolveUses(st grammar.Stmt, note *stmtNote, scope scopeEnv) (de
 // cache key (the key of the symbol it binds).
 // note is what cache knows of the statement (nil without a cache), at
 // where the statement starts, base what places its tree in the file: the
-// result's ranges are placed in the file.
-func (s *Sheet) evalStatement(st grammar.Stmt, note *stmtNote, at grammar.Position, base grammar.Base, scope scopeEnv, deps []*Symbol, cache *Cache) (key uint64, r stmtResult, hit bool) {
+// result's ranges are placed in the file. pre is the statement's result
+// evaluated already (evalParallel), nil when it is not.
+func (s *Sheet) evalStatement(st grammar.Stmt, note *stmtNote, at grammar.Position, base grammar.Base, scope scopeEnv, deps []*Symbol, cache *Cache, pre *stmtResult) (key uint64, r stmtResult, hit bool) {
 	if cache != nil {
 		depKeys := s.depKeys[:0]
 		for _, d := range deps {
@@ -339,17 +352,11 @@ func (s *Sheet) evalStatement(st grammar.Stmt, note *stmtNote, at grammar.Positi
 			r = cache.take(note.result, base)
 		}()
 	}
-	var sites []CallSite
-	switch st := st.(type) {
-	case *grammar.Binding:
-		r.value, r.err = evalSites(st.Value, scope, &sites)
-		r.hints = hintFindings(st)
-	case *grammar.ExprStmt:
-		r.value, r.err = evalSites(st.X, scope, &sites)
-	case *grammar.Assert:
-		r.err = s.checkAssert(st, scope, &sites)
+	if pre != nil {
+		r = *pre
+	} else {
+		r = evalStmt(st, scope)
 	}
-	r.calls = callFindings(sites, scope)
 	if cache == nil {
 		r = r.placed(base)
 	}
@@ -372,6 +379,24 @@ func (s *Sheet) resolveCall(c callFinding, scope scopeEnv) Finding {
 		}
 	}
 	return out
+}
+
+// evalStmt evaluates statement st (not a *grammar.BadStmt) in scope, its
+// result's ranges relative to it: a function of its tree and of the
+// bindings of the names it reads (eachName) alone.
+func evalStmt(st grammar.Stmt, scope scopeEnv) (r stmtResult) {
+	var sites []CallSite
+	switch st := st.(type) {
+	case *grammar.Binding:
+		r.value, r.err = evalSites(st.Value, scope, &sites)
+		r.hints = hintFindings(st)
+	case *grammar.ExprStmt:
+		r.value, r.err = evalSites(st.X, scope, &sites)
+	case *grammar.Assert:
+		r.err = checkAssert(st, scope, &sites)
+	}
+	r.calls = callFindings(sites, scope)
+	return r
 }
 
 // stmtResult is what evaluating a statement yields (and the cache keeps).
@@ -559,7 +584,7 @@ func (s *Sheet) rebindingFindings(prev *Symbol, prevUses int32, i int, st *gramm
 }
 
 // checkAssert evaluates both sides and checks the relation.
-func (s *Sheet) checkAssert(a *grammar.Assert, env Env, sites *[]CallSite) error {
+func checkAssert(a *grammar.Assert, env Env, sites *[]CallSite) error {
 	left, err := evalSites(a.Left, env, sites)
 	if err != nil {
 		return err

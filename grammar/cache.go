@@ -177,6 +177,10 @@ type Note struct {
 	// statement parsed anew.
 	Place *any
 	At    Position // the statement's start (its Span().Pos), known without its tree
+	// Text is the statement's text as the cache keeps it, from its first
+	// token to the end of its last (its tree's strings share its memory):
+	// a user keeping the text too need not copy it.
+	Text string
 }
 
 // Notes are the notes of the statements of f from from on: notes[k] is
@@ -200,7 +204,7 @@ func (c *Cache) Notes(f *File, from int, dst []Note) []Note {
 	for k := range notes {
 		r := &c.last.records[from+k]
 		b := f.bases[from+k]
-		notes[k] = Note{Place: &r.entry.note, At: Position{Offset: b.Offset, Line: b.Line + 1, Column: r.entry.key.col}}
+		notes[k] = Note{Place: &r.entry.note, At: Position{Offset: b.Offset, Line: b.Line + 1, Column: r.entry.key.col}, Text: r.entry.key.text}
 	}
 	return notes
 }

@@ -111,6 +111,12 @@ func checkCachedEdits(t *testing.T, src string, script []byte) {
 			t.Fatalf("step %d: the cache holds %d statements, the sheet %d", step, n, len(got.Statements))
 		}
 		checkNoSharedNodes(t, got)
+		if step == 0 {
+			par, parErrs := parseParallel(text, NewCache())
+			if !reflect.DeepEqual(normalized(par), normalized(want)) || !reflect.DeepEqual(parErrs, wantErrs) {
+				t.Fatalf("the parallel parse differs from the sequential one on\n%q", text)
+			}
+		}
 		prev, prevWant = got, want
 		var more bool
 		if text, more = edits.Next(text); !more || step >= maxFuzzEdits {

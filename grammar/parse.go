@@ -2,6 +2,7 @@ package grammar
 
 import (
 	"errors"
+	"runtime"
 	"strings"
 )
 
@@ -63,6 +64,13 @@ func ParseFileCached(filename string, src []byte, cache *Cache) (*File, []*Error
 		if cache != nil {
 			recs = cache.spareRecords(n)
 		}
+	}
+	// A first parse of a large sheet scans it here and parses its
+	// statements on every core: a statement's tree depends on its own
+	// tokens alone.
+	var batch *parseBatch
+	if edit == nil && (cache == nil || cache.last == nil) && runtime.GOMAXPROCS(0) >= parallelParseProcs && cap(f.Statements) >= parallelParseMin {
+		batch = &parseBatch{}
 	}
 	if cache != nil && cache.last != nil {
 		n := len(cache.last.records) + 8
@@ -141,6 +149,12 @@ func ParseFileCached(filename string, src []byte, cache *Cache) (*File, []*Error
 			t.Pos.Offset -= first.Pos.Offset
 			t.Pos.Line -= first.Pos.Line - 1
 		}
+		if batch != nil {
+			// Parsed later, beside the others (parseBatch).
+			batch.add(len(f.Statements), own, q, key)
+			add(nil, nil, base, rec)
+			continue
+		}
 		stmt, e := parseStatement(own, stmtTokens{toks: q[:len(q)-1], end: q[len(q)-1]})
 		if cache != nil {
 			rec.entry = cache.store(key, first.Pos.Offset, stmt, e)
@@ -149,6 +163,9 @@ func ParseFileCached(filename string, src []byte, cache *Cache) (*File, []*Error
 		if edit != nil {
 			edit.sync(l, cache, f, add, rec)
 		}
+	}
+	if batch != nil {
+		errs = batch.finish(f, cache, recs, errs)
 	}
 	if len(f.Statements) == 0 {
 		f.Statements, f.bases = nil, nil // as a file without statements always had
