@@ -23,7 +23,7 @@ install: build
 # missing, and make test says so. npm ci skips install scripts: only keytar and vsce-sign
 # have any, for publishing, not for tests.
 test:
-	@pkgs=""; command -v nvim >/dev/null 2>&1 || pkgs="neovim"; \
+	@pkgs=""; command -v nvim >/dev/null 2>&1 || pkgs=" neovim"; \
 		command -v emacs >/dev/null 2>&1 || pkgs="$$pkgs emacs-nox"; \
 		for lib in eglot lsp-mode; do \
 			emacs --batch -q --eval "(require '$$lib)" >/dev/null 2>&1 || pkgs="$$pkgs elpa-$$lib"; done; \
