@@ -109,7 +109,9 @@ func coalesceModes(l layout.Layout) (layout.Layout, bool) {
 		profile[i] = 1
 	}
 	c, err := layout.CoalesceProfile(l, layout.Ints(profile...))
-	if err != nil || c.String() == l.String() {
+	// Equal is equality of the printed forms without formatting two
+	// strings for every literal of the sheet.
+	if err != nil || (c.Shape.Equal(l.Shape) && c.Stride.Equal(l.Stride)) {
 		return layout.Layout{}, false
 	}
 	return c, true

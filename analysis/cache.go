@@ -289,6 +289,18 @@ func (c *Cache) begin(n int) {
 	c.mu.Lock()
 	c.gen++
 	c.statements = n
+	// A first analysis fills the empty maps with about one entry per
+	// statement: made at that size, they are not grown (and rehashed)
+	// step by step on the way.
+	if len(c.entries) == 0 {
+		c.entries = make(map[uint64]*cacheEntry, n)
+	}
+	if len(c.texts) == 0 {
+		c.texts = make(map[string]*stmtNames, n)
+	}
+	if len(c.universe) == 0 {
+		c.universe = make(map[string]uint64, n)
+	}
 }
 
 // finish records s, the analysis just done, for the next one to take its

@@ -3,6 +3,7 @@ package grammar
 import (
 	"encoding/binary"
 	"hash/maphash"
+	"slices"
 	"sort"
 	"sync"
 )
@@ -110,6 +111,18 @@ func (c *Cache) begin() {
 	c.lastSeen = c.last
 	c.gen++
 	c.prevUsed, c.used = c.used, c.prevUsed[:0]
+}
+
+// makeRoom makes an empty cache's map and list of used entries at the
+// size of n statements, which a first parse is about to store, rather than
+// growing them (and rehashing) step by step.
+func (c *Cache) makeRoom(n int) {
+	if len(c.entries) == 0 {
+		c.entries = make(map[uint64]*cacheEntry, n)
+	}
+	if cap(c.used) < n {
+		c.used = slices.Grow(c.used, n)
+	}
 }
 
 // end drops the entries the parse just finished did not use.

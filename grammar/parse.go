@@ -63,6 +63,7 @@ func ParseFileCached(filename string, src []byte, cache *Cache) (*File, []*Error
 		f.Statements, f.bases = make([]Stmt, 0, n), make([]Base, 0, n)
 		if cache != nil {
 			recs = cache.spareRecords(n)
+			cache.makeRoom(n)
 		}
 	}
 	// A first parse of a large sheet scans it here and parses its
