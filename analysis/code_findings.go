@@ -61,10 +61,24 @@ func (c *Code) Findings() []Finding {
 	if c == nil {
 		return nil
 	}
+	var out []Finding
+	for _, root := range c.File.Roots {
+		out = c.rootFindings(root, out)
+	}
+	return out
+}
+
+// rootFindings appends the findings of one root expression to out: the
+// calls CuTe rejects at compile time, innermost first, in source order (a
+// call whose operand is itself rejected is not reported again). The
+// lock is held for one root at a time, so that a request for values only
+// (inlay hints, hover) waits for one root's evaluation, not the file's.
+func (c *Code) rootFindings(root source.Node, out []Finding) []Finding {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	var out []Finding
-	for _, e := range c.staticErrors() {
+	var errs []codeError
+	c.collectErrors(root, &errs)
+	for _, e := range errs {
 		out = append(out, Finding{
 			Range:    c.rangeOf(e.call.Start, e.call.End),
 			Severity: SeverityError,
@@ -151,20 +165,6 @@ func (h *Host) codeFindings() {
 type codeError struct {
 	call *source.Call
 	err  *layout.Error
-}
-
-// staticErrors are the calls of the file CuTe rejects at compile time,
-// innermost first within each expression, in source order. A call whose
-// operand is itself rejected is not reported again.
-func (c *Code) staticErrors() []codeError {
-	if c == nil {
-		return nil
-	}
-	var out []codeError
-	for _, root := range c.File.Roots {
-		c.collectErrors(root, &out)
-	}
-	return out
 }
 
 // collectErrors walks n's calls from the inside out; it reports whether an
