@@ -76,6 +76,16 @@ func ReadCode(lang Language, src []byte) *Code {
 	return c
 }
 
+// AnalyzeHostCode is AnalyzeHost of a file whose code was read already:
+// code is ReadCode(LanguageOf(filename), src), shared with the caller, so
+// that the server answers what needs values only (inlay hints, hover) from
+// the read while the findings are computed.
+func AnalyzeHostCode(filename string, src []byte, code *Code) *Host {
+	h := &Host{Src: src, Language: LanguageOf(filename)}
+	h.codeOnce.Do(func() { h.code = code })
+	return h.analyze()
+}
+
 // CodeValue is the value of the code at an offset.
 type CodeValue struct {
 	Start, End int    // the hovered expression or name

@@ -29,6 +29,15 @@ type CodeCache struct {
 	ids    map[string]uint64 // interned binding keys
 	next   uint64            // never reused: an id names one key for good
 	values map[uint64]cachedValue
+	// errors are the algebra's answers on calls (Code.algebraError) by
+	// the call's key, written as a binding's is: a call's findings are a
+	// function of its operands' values, as a binding's value is.
+	errors map[string]cachedError
+}
+
+type cachedError struct {
+	err *layout.Error // nil: the algebra accepts the call
+	ok  bool
 }
 
 type cachedValue struct {
@@ -48,7 +57,7 @@ var sharedCodeCache = NewCodeCache()
 
 // NewCodeCache makes an empty cache.
 func NewCodeCache() *CodeCache {
-	return &CodeCache{ids: map[string]uint64{}, values: map[uint64]cachedValue{}}
+	return &CodeCache{ids: map[string]uint64{}, values: map[uint64]cachedValue{}, errors: map[string]cachedError{}}
 }
 
 // UseCache makes c take binding values from cache and put them there
@@ -81,8 +90,17 @@ type bindingKeys struct {
 // cacheID is the cache id of binding i; ok is false where the cache is
 // not used. c.mu is held.
 func (c *Code) cacheID(i int) (uint64, bool) {
-	if c.cache == nil {
+	if !c.cacheUsable() {
 		return 0, false
+	}
+	return c.keys.ids[i], true
+}
+
+// cacheUsable reports whether c uses a cache, keying its bindings on first
+// use. c.mu is held.
+func (c *Code) cacheUsable() bool {
+	if c.cache == nil {
+		return false
 	}
 	if c.keys == nil {
 		c.keys = &bindingKeys{}
@@ -90,10 +108,41 @@ func (c *Code) cacheID(i int) (uint64, bool) {
 		c.keys.usable = c.computeKeys()
 		c.cache.mu.Unlock()
 	}
-	if !c.keys.usable {
-		return 0, false
+	return c.keys.usable
+}
+
+// cachedAlgebraError is c.algebraError(n), from the cache when it is
+// there. The key is n's tree with what its names resolve to, written as a
+// binding's value's is (nodeReach), after the file's head and a mark of
+// its own. c.mu is held.
+func (c *Code) cachedAlgebraError(n *source.Call) (*layout.Error, bool) {
+	if !c.cacheUsable() {
+		return c.algebraError(n)
 	}
-	return c.keys.ids[i], true
+	k := c.keys
+	base := len(k.buf)
+	k.buf = append(k.buf, k.head...)
+	k.buf = append(k.buf, "E|"...)
+	reach, ok := c.nodeReach(n, true)
+	key := string(k.buf[base:])
+	k.buf = k.buf[:base]
+	if !ok || reach > maxCachedDepth {
+		return c.algebraError(n)
+	}
+	c.cache.mu.Lock()
+	r, there := c.cache.errors[key]
+	c.cache.mu.Unlock()
+	if there {
+		return r.err, r.ok
+	}
+	e, found := c.algebraError(n)
+	c.cache.mu.Lock()
+	if len(c.cache.errors) >= codeCacheKeys {
+		c.cache.errors = map[string]cachedError{} // start afresh: bounded
+	}
+	c.cache.errors[key] = cachedError{err: e, ok: found}
+	c.cache.mu.Unlock()
+	return e, found
 }
 
 // computeKeys interns the key of every binding and checks that the file

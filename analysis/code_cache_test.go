@@ -246,6 +246,9 @@ func compareCached(lang Language, text string, cache *CodeCache, rng *rand.Rand)
 	if a, b := fresh.InlayHints(0, len(src)), cached.InlayHints(0, len(src)); !reflect.DeepEqual(a, b) {
 		return fmt.Sprintf("inlay hints differ:\nfresh  %v\ncached %v", a, b)
 	}
+	if a, b := fresh.Findings(), cached.Findings(); !reflect.DeepEqual(a, b) {
+		return fmt.Sprintf("findings differ:\nfresh  %v\ncached %v", a, b)
+	}
 	return ""
 }
 
@@ -276,6 +279,15 @@ func TestCodeCacheTellsApart(t *testing.T) {
 			"using namespace cute;\nint n = 8;\nauto L = make_layout(n);\n",
 			"using namespace cute;\nint n = 8;\nauto L = make_layout(n);\nvoid f() { n += 2; }\n",
 		}},
+		{LangCpp, []string{ // a call CuTe rejects, then accepts, then rejects: its findings follow
+			"using namespace cute;\nauto a = make_layout(make_shape(_4{}, _3{}), make_stride(_3{}, _1{}));\nauto b = make_layout(Shape<_6>{});\nauto r = composition(a, b);\n",
+			"using namespace cute;\nauto a = make_layout(make_shape(_4{}, _3{}), make_stride(_3{}, _1{}));\nauto b = make_layout(Shape<_4>{});\nauto r = composition(a, b);\n",
+			"using namespace cute;\nauto a = make_layout(make_shape(_4{}, _3{}), make_stride(_3{}, _1{}));\nauto b = make_layout(Shape<_6>{});\nauto r = composition(a, b);\n",
+			"using namespace cute;\nauto a = make_layout(make_shape(_4{}, _3{}), make_stride(_3{}, _1{}));\nint b = 6;\nauto r = composition(a, b);\n",
+			"using namespace cute;\nauto a = make_layout(make_shape(_4{}, _3{}), make_stride(_3{}, _1{}));\nauto b = make_layout(Shape<_6>{});\nvoid f() {\nauto r = composition(a, b);\n}\n",
+			"using namespace cute;\nauto a = make_layout(make_shape(_4{}, _3{}), make_stride(_3{}, _1{}));\nauto b = make_layout(Shape<_6>{});\n#if 0\nauto r = composition(a, b);\n#endif\n",
+			"using namespace cute;\nauto a = make_layout(make_shape(_4{}, _3{}), make_stride(_3{}, _1{}));\nauto b = make_layout(Shape<_6>{});\nauto r = composition(a, b);\n",
+		}},
 		{LangCpp, []string{
 			"using namespace cute;\nauto a = Int<4>{};\nauto L = make_layout(a);\n",
 			"using namespace cute;\nauto a = Int<8>{};\nauto L = make_layout(a);\n",
@@ -302,6 +314,7 @@ func FuzzCodeCachedEdits(f *testing.F) {
 		f.Add(b.text, uint64(1))
 	}
 	f.Add("using namespace cute;\nauto a = make_layout(Int<4>{});\nauto b = a;\nauto c = composition(b, a);\n", uint64(7))
+	f.Add("using namespace cute;\nauto a = make_layout(make_shape(_4{}, _3{}), make_stride(_3{}, _1{}));\nauto b = make_layout(Shape<_6>{});\nauto r = composition(a, b);\n", uint64(9))
 	f.Fuzz(func(t *testing.T, src string, seed uint64) {
 		if len(src) > 2048 {
 			return

@@ -61,10 +61,24 @@ func (c *Code) Findings() []Finding {
 	if c == nil {
 		return nil
 	}
+	var out []Finding
+	for _, root := range c.File.Roots {
+		out = c.rootFindings(root, out)
+	}
+	return out
+}
+
+// rootFindings appends the findings of one root expression to out: the
+// calls CuTe rejects at compile time, innermost first, in source order (a
+// call whose operand is itself rejected is not reported again). The
+// lock is held for one root at a time, so that a request for values only
+// (inlay hints, hover) waits for one root's evaluation, not the file's.
+func (c *Code) rootFindings(root source.Node, out []Finding) []Finding {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	var out []Finding
-	for _, e := range c.staticErrors() {
+	var errs []codeError
+	c.collectErrors(root, &errs)
+	for _, e := range errs {
 		out = append(out, Finding{
 			Range:    c.rangeOf(e.call.Start, e.call.End),
 			Severity: SeverityError,
@@ -153,20 +167,6 @@ type codeError struct {
 	err  *layout.Error
 }
 
-// staticErrors are the calls of the file CuTe rejects at compile time,
-// innermost first within each expression, in source order. A call whose
-// operand is itself rejected is not reported again.
-func (c *Code) staticErrors() []codeError {
-	if c == nil {
-		return nil
-	}
-	var out []codeError
-	for _, root := range c.File.Roots {
-		c.collectErrors(root, &out)
-	}
-	return out
-}
-
 // collectErrors walks n's calls from the inside out; it reports whether an
 // error was found in n.
 func (c *Code) collectErrors(n source.Node, out *[]codeError) bool {
@@ -208,8 +208,24 @@ func (c *Code) collectErrors(n source.Node, out *[]codeError) bool {
 	return false
 }
 
-// callError is the static_assert CuTe fails at call n, if it fails one.
+// callError is the static_assert CuTe fails at call n, if it fails one:
+// the algebra's rejection of the call (taken from the cache where the file
+// uses it), when certain.
 func (c *Code) callError(n *source.Call) (*layout.Error, bool) {
+	if !isAlgebraOp(n.Fun.Name) {
+		return nil, false // most calls of a kernel: no key to build
+	}
+	e, ok := c.cachedAlgebraError(n)
+	if !ok || !c.certain(n) {
+		return nil, false
+	}
+	return e, true
+}
+
+// algebraError is the static_assert CuTe fails at call n on its operands'
+// values, certain or not: a function of the call's tree and of what its
+// names resolve to, as a binding's value is (code_cache.go).
+func (c *Code) algebraError(n *source.Call) (*layout.Error, bool) {
 	// The algebra's answer on the operands is the call's: no evaluation of
 	// the call itself first (Code.call applies the same operation to the
 	// same operands, or has no value).
@@ -225,12 +241,10 @@ func (c *Code) callError(n *source.Call) (*layout.Error, bool) {
 		static = static && staticValue(v)
 	}
 	if name == "left_inverse" && !static {
-		e, ok := leftInverseDynamic(operands)
-		return c.confirmed(n, e, ok)
+		return found(leftInverseDynamic(operands))
 	}
 	if name == "upcast" && !static {
-		e, ok := upcastStaticStrides(operands)
-		return c.confirmed(n, e, ok)
+		return found(upcastStaticStrides(operands))
 	}
 	// followed: the algebra computes as CuTe does with these operands,
 	// run-time integers included, so its value checks are CuTe's weak
@@ -255,9 +269,6 @@ func (c *Code) callError(n *source.Call) (*layout.Error, bool) {
 		// static; the algebra checks each mode whose sizes are.
 		return nil, false
 	}
-	if !c.certain(n) {
-		return nil, false
-	}
 	if user := n.Fun.Name; user != name && le.Op == name {
 		// size<2>(L) is applied as layout<2>(L): say it as written.
 		renamed := *le
@@ -276,9 +287,9 @@ func (c *Code) certain(n *source.Call) bool {
 	return !c.File.DisabledAt(n.Start) && c.trusted(n) && !c.expectsFailure(n.Start) && c.importedFromCute(n.Fun)
 }
 
-// confirmed is e, an error found at n by a check of its own, when it is certain.
-func (c *Code) confirmed(n *source.Call, e *layout.Error, ok bool) (*layout.Error, bool) {
-	if !ok || !c.certain(n) {
+// found is e, an error found by a check of its own, when ok (nil otherwise).
+func found(e *layout.Error, ok bool) (*layout.Error, bool) {
+	if !ok {
 		return nil, false
 	}
 	return e, true

@@ -48,9 +48,13 @@ type region struct {
 
 // AnalyzeHost finds and evaluates the descriptors of a host file.
 func AnalyzeHost(filename string, src []byte) *Host {
-	h := &Host{Src: src, Language: LanguageOf(filename)}
+	return (&Host{Src: src, Language: LanguageOf(filename)}).analyze()
+}
+
+// analyze finds and evaluates h's descriptors and code findings.
+func (h *Host) analyze() *Host {
 	defer h.suppress()
-	text := string(src)
+	text := string(h.Src)
 	lines := newLineIndex(text)
 	var regions []region
 	switch h.Language {

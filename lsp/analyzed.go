@@ -100,6 +100,7 @@ func filename(snap *Snapshot) string {
 
 type sheetKey struct{}
 type hostKey struct{}
+type codeKey struct{}
 
 // sheet is the analysis of a sheet snapshot; nil for other kinds, and
 // when ctx ends before the analysis does (the analysis goes on for the
@@ -180,10 +181,29 @@ func (a *Analyzed) host(ctx context.Context, snap *Snapshot) *analysis.Host {
 		return nil
 	}
 	v, err := snap.MemoContext(ctx, hostKey{}, func() any {
-		return analysis.AnalyzeHost(filename(snap), []byte(snap.Text))
+		return analysis.AnalyzeHostCode(filename(snap), []byte(snap.Text), a.code(context.Background(), snap))
 	})
 	if err != nil {
 		return nil
 	}
 	return v.(*analysis.Host)
+}
+
+// code is the CuTe code of a host-file snapshot (nil when it has none, and
+// for sheets and unknown kinds): the read that host's analysis shares, memoized
+// apart from it so that what needs values only (inlay hints) does not wait for
+// the file's findings.
+func (a *Analyzed) code(ctx context.Context, snap *Snapshot) *analysis.Code {
+	switch snap.Kind {
+	case KindMLIR, KindCpp, KindPython:
+	default:
+		return nil
+	}
+	v, err := snap.MemoContext(ctx, codeKey{}, func() any {
+		return analysis.ReadCode(analysis.LanguageOf(filename(snap)), []byte(snap.Text))
+	})
+	if err != nil {
+		return nil
+	}
+	return v.(*analysis.Code)
 }

@@ -35,8 +35,8 @@ func inlayHints(ctx context.Context, a *Analyzed, snap *Snapshot, enc Encoding, 
 	var hints []analysis.InlayHint
 	if s := a.sheet(ctx, snap); s != nil {
 		hints = s.InlayHints(span.Start, span.End)
-	} else if h := a.host(ctx, snap); h != nil {
-		hints = h.Code().InlayHints(span.Start, span.End)
+	} else {
+		hints = a.code(ctx, snap).InlayHints(span.Start, span.End)
 	}
 	out := make([]protocol.InlayHint, 0, len(hints))
 	for _, h := range hints {
