@@ -589,31 +589,6 @@ func kindName(v Value) string {
 	return fmt.Sprintf("%T %v", v, v)
 }
 
-// tilerOfTuple reads an IntTuple as CuTe reads a tuple used as a tiler:
-// each integer N is the layout N:1, each sub-tuple a nested tiler.
-func tilerOfTuple(t IntTuple) (Tiler, error) {
-	modes := make([]TilerMode, t.Len())
-	for i, e := range t.Elems() {
-		if e.IsUnderscore() {
-			modes[i] = TilerMode{Skip: true}
-			continue
-		}
-		if e.IsTuple() {
-			sub, err := tilerOfTuple(e)
-			if err != nil {
-				return Tiler{}, err
-			}
-			modes[i] = TilerMode{Sub: &sub}
-			continue
-		}
-		if err := checkIntLeaf("composition", e); err != nil {
-			return Tiler{}, err
-		}
-		modes[i] = TilerMode{Layout: Layout{Shape: e, Stride: Int(1)}}
-	}
-	return Tiler{Modes: modes}, nil
-}
-
 // checkIntLeaf rejects the leaves the algebra cannot take: run-time
 // unknowns, and scaled bases where an integer is needed.
 func checkIntLeaf(op string, t IntTuple) error {
