@@ -334,27 +334,6 @@ func contiguityFrom(op string, f indexFunction, from, base int64) (int64, error)
 	return n, nil
 }
 
-// ModeContiguity is Contiguity of mode i of the layout (of a swizzled
-// layout: the swizzle and offset over mode i of its inner layout).
-func ModeContiguity(v Value, i int) (int64, error) {
-	const op = "contiguity"
-	switch l := v.(type) {
-	case Layout:
-		m, err := l.Get(i)
-		if err != nil {
-			return 0, err
-		}
-		return Contiguity(m)
-	case Composed:
-		m, err := l.Inner.Get(i)
-		if err != nil {
-			return 0, err
-		}
-		return Contiguity(Composed{Outer: l.Outer, Offset: l.Offset, Inner: m})
-	}
-	return 0, errorf(op, CondComposedOperand, "mode %d of %v", i, v)
-}
-
 func plainContiguity(op string, l Layout) (int64, error) {
 	shapes, strides, err := intModes(op, l)
 	if err != nil {

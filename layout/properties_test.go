@@ -156,18 +156,12 @@ func TestPropertiesExamples(t *testing.T) {
 	// The 128B swizzle keeps 8-element (16-byte) runs of a row-major tile
 	// whole: row 0 is not swizzled, row 1 runs 8 elements at a time.
 	sw := Composed{Swizzle{3, 3, 3}, Int(0), mustLayout("(8,64):(64,1)"), 0}
-	if n, err := ModeContiguity(sw, 1); err != nil || n != 64 {
-		t.Errorf("ModeContiguity(%v, 1) = %d, %v; want 64", sw, n, err)
-	}
 	row1, err := SliceComposed(Tup(Int(1), Underscore()), sw)
 	if err != nil || row1.String() != "((8,2,4)):((1,-8,16))" {
 		t.Fatalf("SliceComposed((1,_), %v) = %v, %v", sw, row1, err)
 	}
 	if n, err := Contiguity(row1); err != nil || n != 8 {
 		t.Errorf("Contiguity(%v) = %d, %v; want 8", row1, n, err)
-	}
-	if n, err := ModeContiguity(mustLayout("(8,64):(64,1)"), 1); err != nil || n != 64 {
-		t.Errorf("ModeContiguity((8,64):(64,1), 1) = %d, %v; want 64", n, err)
 	}
 	if ok, err := IsBijective(sw); err != nil || !ok {
 		t.Errorf("IsBijective(%v) = %v, %v", sw, ok, err)
@@ -245,7 +239,6 @@ func TestPropertiesErrors(t *testing.T) {
 			return err
 		}, CondUnknown},
 		{"negative shape", func() error { _, err := IsInjective(mustLayout("(-5,-57):(1,3)")); return err }, CondInvalidParams},
-		{"mode of a swizzle", func() error { _, err := ModeContiguity(Swizzle{1, 0, 1}, 0); return err }, CondComposedOperand},
 	}
 	for _, c := range bad {
 		err := c.run()
@@ -253,12 +246,6 @@ func TestPropertiesErrors(t *testing.T) {
 		if !errors.As(err, &le) || le.Condition != c.cond {
 			t.Errorf("%s: got %v, want condition %q", c.name, err, c.cond)
 		}
-	}
-	if _, err := ModeContiguity(mustLayout("(4,8):(1,4)"), 2); err == nil {
-		t.Error("ModeContiguity of a missing mode: no error")
-	}
-	if _, err := ModeContiguity(Composed{Swizzle{1, 0, 1}, Int(0), mustLayout("(4,8):(1,4)"), 0}, 3); err == nil {
-		t.Error("ModeContiguity of a missing mode of a swizzled layout: no error")
 	}
 }
 
