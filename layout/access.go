@@ -93,16 +93,6 @@ func CheckCongruent(op string, shape, stride IntTuple) error {
 // GetMode is the mode of t at the hierarchical index is, errors naming op.
 func GetMode(op string, t IntTuple, is []int) (IntTuple, error) { return getMode(op, t, is) }
 
-// MaxOf, MinOf and GcdOf are CuTe's max, min and gcd of several integer
-// tuples: f(r0, f(r1, ...)) with r_i the reduction of ts[i] (see Gcd).
-func MaxOf(ts ...IntTuple) (IntTuple, error) { return reduceLeaves("max", ts, maxLeaf) }
-
-// MinOf is CuTe's min over ts; see MaxOf.
-func MinOf(ts ...IntTuple) (IntTuple, error) { return reduceLeaves("min", ts, minLeaf) }
-
-// GcdOf is CuTe's gcd over ts; see MaxOf.
-func GcdOf(ts ...IntTuple) (IntTuple, error) { return reduceLeaves("gcd", ts, cuteGcd) }
-
 // UpcastInteger is CuTe's upcast<N> of an integer offset m: m / N (a
 // static m must divide).
 func UpcastInteger(m IntTuple, n int64) (IntTuple, error) {
