@@ -27,9 +27,7 @@ func AtArg(i int, err error) error { return atArg(i, err) }
 
 // Renamed is err with its operation set to op: the algebra's checks name
 // the function that failed, the user called op.
-func Renamed(op string, err error) error { return renamed(op, err) }
-
-func renamed(op string, err error) error {
+func Renamed(op string, err error) error {
 	var le *Error
 	if err == nil || !errors.As(err, &le) {
 		return err
@@ -39,9 +37,6 @@ func renamed(op string, err error) error {
 	return &c
 }
 
-// KindName names the kind of v for messages: "a layout", "a swizzle", ...
-func KindName(v Value) string { return coreKindName(v) }
-
 // Described is the kind of v with v itself, for messages: "layout 4:1".
 func Described(v Value) string { return kindName(v) }
 
@@ -49,7 +44,8 @@ func Described(v Value) string { return kindName(v) }
 // own kind for messages: "a TIRx layout".
 type kindNamer interface{ KindName() string }
 
-func coreKindName(v Value) string {
+// KindName names the kind of v for messages: "a layout", "a swizzle", ...
+func KindName(v Value) string {
 	switch v := v.(type) {
 	case Layout:
 		return "a layout"

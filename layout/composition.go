@@ -580,7 +580,7 @@ func kindName(v Value) string {
 	case Tag:
 		return "tag " + v.String()
 	case TiledMMA, TiledCopy, MMAAtom, CopyAtom:
-		return coreKindName(v)[2:] + " " + v.String()
+		return KindName(v)[2:] + " " + v.String()
 	case kindNamer: // a TIRx layout
 		return v.KindName()[2:] + " " + fmt.Sprint(v)
 	case nil:
