@@ -72,7 +72,7 @@ func coalescedModes(a *Layout, as, ad []num, tb *bases) ([]num, []num, error) {
 	const op = "composition"
 	as, ad, err := leafModes(op, a, as, ad, tb)
 	if err == nil {
-		err = checkIntModes(op, as, ad, tb)
+		err = checkInts(op, as, ad, tb, true)
 	}
 	if err != nil {
 		return nil, nil, err
@@ -81,20 +81,6 @@ func coalescedModes(a *Layout, as, ad []num, tb *bases) ([]num, []num, error) {
 		return nil, nil, errorf(op, CondOverflow, "coalescing %v overflows int64", *a)
 	}
 	return as, ad, nil
-}
-
-// checkIntModes checks that the modes s:d are of known integers, the
-// strides possibly scaled bases (an identity layout's).
-func checkIntModes(op string, s, d []num, tb *bases) error {
-	for i := range s {
-		if !s[i].plain() {
-			return checkIntLeaf(op, s[i].leaf(tb))
-		}
-		if d[i].kind != kindInt {
-			return checkIntLeaf(op, d[i].leaf(tb))
-		}
-	}
-	return nil
 }
 
 // composer is composition_impl with A coalesced to the flat modes as:ad.
