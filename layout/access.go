@@ -21,10 +21,6 @@ func Errorf(op, condition, format string, args ...any) *Error {
 // KindErrorf is the *Error of an operand of the wrong kind or count (Error.Kind).
 func KindErrorf(op, format string, args ...any) *Error { return kindErrorf(op, format, args...) }
 
-// AtArg marks err, when it is an *Error not yet tied to an argument, as
-// about argument i (1-based).
-func AtArg(i int, err error) error { return atArg(i, err) }
-
 // Renamed is err with its operation set to op: the algebra's checks name
 // the function that failed, the user called op.
 func Renamed(op string, err error) error {
@@ -36,9 +32,6 @@ func Renamed(op string, err error) error {
 	c.Op = op
 	return &c
 }
-
-// Described is the kind of v with v itself, for messages: "layout 4:1".
-func Described(v Value) string { return kindName(v) }
 
 // kindNamer is a Value of another package (a TIRx layout) that names its
 // own kind for messages: "a TIRx layout".
@@ -115,14 +108,8 @@ func ComposeSwizzle(op string, sw Swizzle, off IntTuple, inner Value) (Value, er
 	return composeSwizzle(op, sw, off, inner)
 }
 
-// NegateOffset is -off, the offset of an inverse of a swizzled layout.
-func NegateOffset(op string, off IntTuple) (IntTuple, error) { return negateOffset(op, off) }
-
 // IsStaticZero reports whether t is the static integer 0.
 func IsStaticZero(t IntTuple) bool { return isStaticZero(t) }
-
-// AsLayout reads a layout operand: a Layout, or an integer N meaning N:1.
-func AsLayout(v Value) (Layout, bool) { return asLayout(v) }
 
 // intArg reads a known integer argument (a template parameter).
 func intArg(v Value) (int64, bool) {

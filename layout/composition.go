@@ -547,8 +547,8 @@ func CompositionN(a Layout, n int64) (Layout, error) {
 	return Composition(a, Layout{Shape: Int(n), Stride: Int(1)})
 }
 
-// kindName names the kind of a Value for messages, with the value itself.
-func kindName(v Value) string {
+// Described is the kind of v with v itself, for messages: "layout 4:1".
+func Described(v Value) string {
 	switch v := v.(type) {
 	case Layout:
 		return "layout " + v.String()
