@@ -21,15 +21,9 @@ func Errorf(op, condition, format string, args ...any) *Error {
 // KindErrorf is the *Error of an operand of the wrong kind or count (Error.Kind).
 func KindErrorf(op, format string, args ...any) *Error { return kindErrorf(op, format, args...) }
 
-// AtArg marks err, when it is an *Error not yet tied to an argument, as
-// about argument i (1-based).
-func AtArg(i int, err error) error { return atArg(i, err) }
-
 // Renamed is err with its operation set to op: the algebra's checks name
 // the function that failed, the user called op.
-func Renamed(op string, err error) error { return renamed(op, err) }
-
-func renamed(op string, err error) error {
+func Renamed(op string, err error) error {
 	var le *Error
 	if err == nil || !errors.As(err, &le) {
 		return err
@@ -39,17 +33,12 @@ func renamed(op string, err error) error {
 	return &c
 }
 
-// KindName names the kind of v for messages: "a layout", "a swizzle", ...
-func KindName(v Value) string { return coreKindName(v) }
-
-// Described is the kind of v with v itself, for messages: "layout 4:1".
-func Described(v Value) string { return kindName(v) }
-
 // kindNamer is a Value of another package (a TIRx layout) that names its
 // own kind for messages: "a TIRx layout".
 type kindNamer interface{ KindName() string }
 
-func coreKindName(v Value) string {
+// KindName names the kind of v for messages: "a layout", "a swizzle", ...
+func KindName(v Value) string {
 	switch v := v.(type) {
 	case Layout:
 		return "a layout"
@@ -93,16 +82,6 @@ func CheckCongruent(op string, shape, stride IntTuple) error {
 // GetMode is the mode of t at the hierarchical index is, errors naming op.
 func GetMode(op string, t IntTuple, is []int) (IntTuple, error) { return getMode(op, t, is) }
 
-// MaxOf, MinOf and GcdOf are CuTe's max, min and gcd of several integer
-// tuples: f(r0, f(r1, ...)) with r_i the reduction of ts[i] (see Gcd).
-func MaxOf(ts ...IntTuple) (IntTuple, error) { return reduceLeaves("max", ts, maxLeaf) }
-
-// MinOf is CuTe's min over ts; see MaxOf.
-func MinOf(ts ...IntTuple) (IntTuple, error) { return reduceLeaves("min", ts, minLeaf) }
-
-// GcdOf is CuTe's gcd over ts; see MaxOf.
-func GcdOf(ts ...IntTuple) (IntTuple, error) { return reduceLeaves("gcd", ts, cuteGcd) }
-
 // UpcastInteger is CuTe's upcast<N> of an integer offset m: m / N (a
 // static m must divide).
 func UpcastInteger(m IntTuple, n int64) (IntTuple, error) {
@@ -129,14 +108,8 @@ func ComposeSwizzle(op string, sw Swizzle, off IntTuple, inner Value) (Value, er
 	return composeSwizzle(op, sw, off, inner)
 }
 
-// NegateOffset is -off, the offset of an inverse of a swizzled layout.
-func NegateOffset(op string, off IntTuple) (IntTuple, error) { return negateOffset(op, off) }
-
 // IsStaticZero reports whether t is the static integer 0.
 func IsStaticZero(t IntTuple) bool { return isStaticZero(t) }
-
-// AsLayout reads a layout operand: a Layout, or an integer N meaning N:1.
-func AsLayout(v Value) (Layout, bool) { return asLayout(v) }
 
 // intArg reads a known integer argument (a template parameter).
 func intArg(v Value) (int64, bool) {

@@ -343,7 +343,11 @@ func FuzzCoreOps(f *testing.F) {
 		check("make_identity_layout", err)
 		_, err = CompactMajor(a, b, LayoutRight)
 		check("compact", err)
-		for _, un := range []func(IntTuple) (IntTuple, error){Product, Sum, Max, Min, Gcd} {
+		for _, un := range []func(...IntTuple) (IntTuple, error){MaxOf, MinOf, GcdOf} {
+			_, err := un(a)
+			check("fold", err)
+		}
+		for _, un := range []func(IntTuple) (IntTuple, error){Product, Sum} {
 			_, err := un(a)
 			check("fold", err)
 		}

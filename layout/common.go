@@ -76,7 +76,7 @@ func Nullspace(a Layout) (Layout, error) {
 	var tb bases
 	fs, fd, err := leafModes(op, &a, sb[:0], db[:0], &tb)
 	if err == nil {
-		err = checkInts(op, fs, fd, &tb)
+		err = checkInts(op, fs, fd, &tb, false)
 	}
 	if err != nil {
 		return Layout{}, err

@@ -76,7 +76,7 @@ func complement(a *Layout, m []num, mText IntTuple, rs, rd []num) ([]num, []num,
 	}
 	for i := range s {
 		if !s[i].plain() || !d[i].plain() {
-			return nil, nil, checkInts(op, s[i:i+1], d[i:i+1], &tb)
+			return nil, nil, checkInts(op, s[i:i+1], d[i:i+1], &tb, false)
 		}
 		if d[i].is(0) {
 			s[i] = numInt(1, true)
@@ -216,13 +216,14 @@ func allStatic(ns []num) bool {
 	return true
 }
 
-// checkInts checks that every leaf mode s:d is of known integers.
-func checkInts(op string, s, d []num, tb *bases) error {
+// checkInts checks that every leaf mode s:d is of known integers; with
+// basisStrides the strides may also be scaled bases (an identity layout's).
+func checkInts(op string, s, d []num, tb *bases, basisStrides bool) error {
 	for i := range s {
 		if !s[i].plain() {
 			return checkIntLeaf(op, s[i].leaf(tb))
 		}
-		if !d[i].plain() {
+		if !d[i].plain() && !(basisStrides && d[i].kind == kindInt) {
 			return checkIntLeaf(op, d[i].leaf(tb))
 		}
 	}

@@ -48,8 +48,9 @@ func (l LayoutAfterSwizzle) Eval(i int64) (int64, error) {
 	return l.Outer.Eval(x)
 }
 
-// negateOffset is CuTe's right_inverse/left_inverse of an integer offset: -t.
-func negateOffset(op string, t IntTuple) (IntTuple, error) {
+// NegateOffset is CuTe's right_inverse/left_inverse of an integer offset:
+// -t, the offset of an inverse of a swizzled layout.
+func NegateOffset(op string, t IntTuple) (IntTuple, error) {
 	v, err := offsetValue(op, t)
 	if err != nil {
 		return t, err
@@ -227,8 +228,8 @@ func isStaticZero(t IntTuple) bool {
 	return t.IsStatic() && !t.IsBasis() && t.Value() == 0
 }
 
-// asLayout reads a layout argument: a Layout, or an integer N meaning N:1.
-func asLayout(v Value) (Layout, bool) {
+// AsLayout reads a layout operand: a Layout, or an integer N meaning N:1.
+func AsLayout(v Value) (Layout, bool) {
 	switch v := v.(type) {
 	case Layout:
 		return v, true

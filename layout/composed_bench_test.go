@@ -53,15 +53,6 @@ func BenchmarkIsInjectiveEnumerated(b *testing.B) {
 	}
 }
 
-func BenchmarkOffsetTableSwizzled(b *testing.B) {
-	c := Composed{Swizzle{3, 3, 3}, Int(0), mustLayout("(8,64):(64,1)"), 0}
-	for range b.N {
-		if _, err := OffsetTableOf(c, 4096); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
 func BenchmarkRecastLayout(b *testing.B) {
 	l := mustLayout("((8,2),(4,16)):((1,128),(8,32))")
 	for range b.N {

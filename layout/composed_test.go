@@ -481,7 +481,6 @@ func FuzzComposed(f *testing.F) {
 			_, _ = IsSurjective(c)
 			_, _ = Image(l)
 			_, _ = Contiguity(c)
-			_, _ = OffsetTableOf(c, 1<<12)
 		}
 		for _, op := range []string{"composition", "right_inverse", "left_inverse", "size", "cosize", "upcast", "downcast", "coalesce"} {
 			_, _ = Apply(op, c, Int(n))

@@ -72,7 +72,7 @@ func coalescedModes(a *Layout, as, ad []num, tb *bases) ([]num, []num, error) {
 	const op = "composition"
 	as, ad, err := leafModes(op, a, as, ad, tb)
 	if err == nil {
-		err = checkIntModes(op, as, ad, tb)
+		err = checkInts(op, as, ad, tb, true)
 	}
 	if err != nil {
 		return nil, nil, err
@@ -81,20 +81,6 @@ func coalescedModes(a *Layout, as, ad []num, tb *bases) ([]num, []num, error) {
 		return nil, nil, errorf(op, CondOverflow, "coalescing %v overflows int64", *a)
 	}
 	return as, ad, nil
-}
-
-// checkIntModes checks that the modes s:d are of known integers, the
-// strides possibly scaled bases (an identity layout's).
-func checkIntModes(op string, s, d []num, tb *bases) error {
-	for i := range s {
-		if !s[i].plain() {
-			return checkIntLeaf(op, s[i].leaf(tb))
-		}
-		if d[i].kind != kindInt {
-			return checkIntLeaf(op, d[i].leaf(tb))
-		}
-	}
-	return nil
 }
 
 // composer is composition_impl with A coalesced to the flat modes as:ad.
@@ -561,8 +547,8 @@ func CompositionN(a Layout, n int64) (Layout, error) {
 	return Composition(a, Layout{Shape: Int(n), Stride: Int(1)})
 }
 
-// kindName names the kind of a Value for messages, with the value itself.
-func kindName(v Value) string {
+// Described is the kind of v with v itself, for messages: "layout 4:1".
+func Described(v Value) string {
 	switch v := v.(type) {
 	case Layout:
 		return "layout " + v.String()
@@ -580,38 +566,13 @@ func kindName(v Value) string {
 	case Tag:
 		return "tag " + v.String()
 	case TiledMMA, TiledCopy, MMAAtom, CopyAtom:
-		return coreKindName(v)[2:] + " " + v.String()
+		return KindName(v)[2:] + " " + v.String()
 	case kindNamer: // a TIRx layout
 		return v.KindName()[2:] + " " + fmt.Sprint(v)
 	case nil:
 		return "nothing"
 	}
 	return fmt.Sprintf("%T %v", v, v)
-}
-
-// tilerOfTuple reads an IntTuple as CuTe reads a tuple used as a tiler:
-// each integer N is the layout N:1, each sub-tuple a nested tiler.
-func tilerOfTuple(t IntTuple) (Tiler, error) {
-	modes := make([]TilerMode, t.Len())
-	for i, e := range t.Elems() {
-		if e.IsUnderscore() {
-			modes[i] = TilerMode{Skip: true}
-			continue
-		}
-		if e.IsTuple() {
-			sub, err := tilerOfTuple(e)
-			if err != nil {
-				return Tiler{}, err
-			}
-			modes[i] = TilerMode{Sub: &sub}
-			continue
-		}
-		if err := checkIntLeaf("composition", e); err != nil {
-			return Tiler{}, err
-		}
-		modes[i] = TilerMode{Layout: Layout{Shape: e, Stride: Int(1)}}
-	}
-	return Tiler{Modes: modes}, nil
 }
 
 // checkIntLeaf rejects the leaves the algebra cannot take: run-time

@@ -254,7 +254,7 @@ func divideByLayout(l, b Layout) (Layout, error) {
 		inner[1] = tupleOf(restb[:n:n])
 	}
 	innerShape := tupleOf(inner[:])
-	err = checkIntModes(op, as, ad, &tb)
+	err = checkInts(op, as, ad, &tb, true)
 	if err == nil {
 		as, ad, err = coalesceX(op, as, ad)
 	}

@@ -19,9 +19,9 @@ type Error struct {
 	Arg int
 }
 
-// atArg marks err, when it is an *Error not yet tied to an argument, as
+// AtArg marks err, when it is an *Error not yet tied to an argument, as
 // about argument i (1-based).
-func atArg(i int, err error) error {
+func AtArg(i int, err error) error {
 	if e, ok := err.(*Error); ok && e.Arg == 0 {
 		e.Arg = i
 	}

@@ -111,13 +111,13 @@ func TestGcdFoldsAsCuTe(t *testing.T) {
 		{"(12,(18,8))", "2"},
 		{"-6", "-6"},
 	} {
-		got, err := Gcd(mustTuple(tc.in))
+		got, err := GcdOf(mustTuple(tc.in))
 		if err != nil || got.String() != tc.want {
 			t.Errorf("gcd(%s) = %v, %v; want %s", tc.in, got, err, tc.want)
 		}
 	}
 	for _, bad := range []string{"()", "((),1)", "(2,())"} {
-		if got, err := Gcd(mustTuple(bad)); err == nil {
+		if got, err := GcdOf(mustTuple(bad)); err == nil {
 			t.Errorf("gcd(%s) = %v, want an error", bad, got)
 		}
 	}

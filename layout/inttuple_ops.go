@@ -391,25 +391,25 @@ func unflatten(leaves []IntTuple, profile IntTuple) (IntTuple, []IntTuple, error
 	return Tup(out...), leaves, nil
 }
 
-// Max is CuTe's max(t): the largest leaf of t (unknown if a leaf is
-// unknown). A tuple with no modes, anywhere in t, is an error: CuTe reduces
-// each tuple with max of its modes, and max of nothing is not defined. The
-// sheet's max(t0, t1, ...) is CuTe's variadic max, as reduceLeaves folds it.
-// Law: Max(t) >= every leaf of t.
-func Max(t IntTuple) (IntTuple, error) { return reduceLeaves("max", []IntTuple{t}, maxLeaf) }
+// MaxOf is CuTe's max(t0, t1, ...): the largest leaf of the ts (unknown if
+// a leaf is unknown), folded as reduceLeaves folds it. A tuple with no
+// modes, anywhere in a t, is an error: CuTe reduces each tuple with max of
+// its modes, and max of nothing is not defined.
+// Law: MaxOf(t) >= every leaf of t.
+func MaxOf(ts ...IntTuple) (IntTuple, error) { return reduceLeaves("max", ts, maxLeaf) }
 
-// Min is CuTe's min(t): the smallest leaf of t, with Max's rules.
-// Law: Min(t) <= every leaf of t.
-func Min(t IntTuple) (IntTuple, error) { return reduceLeaves("min", []IntTuple{t}, minLeaf) }
+// MinOf is CuTe's min(t0, t1, ...): the smallest leaf, with MaxOf's rules.
+// Law: MinOf(t) <= every leaf of t.
+func MinOf(ts ...IntTuple) (IntTuple, error) { return reduceLeaves("min", ts, minLeaf) }
 
-// Gcd is CuTe's gcd(t), the greatest common divisor of the leaves of t
+// GcdOf is CuTe's gcd(t0, t1, ...), the greatest common divisor of the leaves
 // (unknown if a leaf is unknown), folded as CuTe folds it: from the right,
 // gcd(t0, gcd(t1, ...)), each tuple mode first reduced on its own, with
 // CuTe's two-integer gcd (Euclid on C++'s truncating remainder, no absolute
 // value taken). So a negative leaf can make it negative, gcd((3,-1)) == -1,
 // and a leaf alone is itself. A tuple with no modes, anywhere, is an error.
-// Law: Gcd(t) divides every leaf of t.
-func Gcd(t IntTuple) (IntTuple, error) { return reduceLeaves("gcd", []IntTuple{t}, cuteGcd) }
+// Law: GcdOf(t) divides every leaf of t.
+func GcdOf(ts ...IntTuple) (IntTuple, error) { return reduceLeaves("gcd", ts, cuteGcd) }
 
 // reduceLeaves is CuTe's fold of max, min and gcd over their arguments ts:
 // f(r0, f(r1, ... f(r_{n-2}, r_{n-1}))) where r_i reduces ts[i], a tuple

@@ -260,9 +260,9 @@ func TestExtremaLaws(t *testing.T) {
 	r := rand.New(rand.NewPCG(10, 6))
 	for range propertyRounds {
 		s := randomShape(r, 4, 3)
-		hi, err1 := Max(s)
-		lo, err2 := Min(s)
-		g, err3 := Gcd(s)
+		hi, err1 := MaxOf(s)
+		lo, err2 := MinOf(s)
+		g, err3 := GcdOf(s)
 		if err1 != nil || err2 != nil || err3 != nil {
 			t.Fatal(err1, err2, err3)
 		}
@@ -286,7 +286,7 @@ func TestExtremaLaws(t *testing.T) {
 			}
 		}
 	}
-	if m, _ := Max(Tup(Int(3), Unknown())); !m.IsUnknown() {
+	if m, _ := MaxOf(Tup(Int(3), Unknown())); !m.IsUnknown() {
 		t.Error("max with an unknown is unknown")
 	}
 	if _, err := ElemLess(Tup(Unknown()), Tup(Int(3))); !IsUnknown(err) {
@@ -437,8 +437,8 @@ func TestIntTupleErrors(t *testing.T) {
 		{"elem_scale ranks", second(ElemScale(Ints(1, 2), Ints(1))), CondMismatchedRanks},
 		{"unflatten too few", second(Unflatten(Ints(1), mustTuple("(0,0)"))), CondMismatchedRanks},
 		{"unflatten too many", second(Unflatten(Ints(1, 2, 3), mustTuple("(0,0)"))), CondMismatchedRanks},
-		{"max of ()", second(Max(Tup())), ""},
-		{"gcd of a basis", second(Gcd(Tup(Basis(1, 0)))), ""},
+		{"max of ()", second(MaxOf(Tup())), ""},
+		{"gcd of a basis", second(GcdOf(Tup(Basis(1, 0)))), ""},
 		{"elem_less of a basis", third(ElemLess(Basis(1, 0), Int(2))), ""},
 		{"get out of range", second(Get(Ints(1, 2), 2)), CondIndexRange},
 		{"get into a leaf", second(Get(Int(1), 1)), CondIndexRange},

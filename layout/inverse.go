@@ -93,7 +93,7 @@ func coalescedStatic(op string, a *Layout, s, d []num) ([]num, []num, error) {
 	var tb bases
 	s, d, err := leafModes(op, a, s, d, &tb)
 	if err == nil {
-		err = checkInts(op, s, d, &tb)
+		err = checkInts(op, s, d, &tb, false)
 	}
 	if err != nil {
 		return nil, nil, err

@@ -48,7 +48,7 @@ func productByLayout(a, b Layout) (Layout, error) {
 	var tb bases
 	as, _, err := leafModes(op, &a, sb[:0], db[:0], &tb)
 	if err == nil {
-		err = checkInts(op, as, as, &tb)
+		err = checkInts(op, as, as, &tb, false)
 	}
 	if err != nil {
 		return Layout{}, inOp(op, fmt.Sprintf("size(%v)", a), err)
@@ -61,7 +61,7 @@ func productByLayout(a, b Layout) (Layout, error) {
 	}
 	bs, bd, err := leafModes(op, &b, sb[:0], db[:0], &tb)
 	if err == nil {
-		err = checkInts(op, bs, bd, &tb)
+		err = checkInts(op, bs, bd, &tb, false)
 	}
 	var cb num
 	if err == nil {

@@ -30,7 +30,6 @@ import (
 //	              layout's contiguous run in steps of 2^M, then point by point
 //	              past it (a swizzle can continue a run by coincidence); both
 //	              walks bounded.
-//	OffsetTableOf enumerates every offset: bounded by its limit argument.
 //
 // The domain is CuTe's: indices 0 <= i < size, colexicographic. CuTe's cosize
 // is 1 + sum((s-1)*|d|); for a swizzled layout CuTe takes the inner layout's.
@@ -335,27 +334,6 @@ func contiguityFrom(op string, f indexFunction, from, base int64) (int64, error)
 	return n, nil
 }
 
-// ModeContiguity is Contiguity of mode i of the layout (of a swizzled
-// layout: the swizzle and offset over mode i of its inner layout).
-func ModeContiguity(v Value, i int) (int64, error) {
-	const op = "contiguity"
-	switch l := v.(type) {
-	case Layout:
-		m, err := l.Get(i)
-		if err != nil {
-			return 0, err
-		}
-		return Contiguity(m)
-	case Composed:
-		m, err := l.Inner.Get(i)
-		if err != nil {
-			return 0, err
-		}
-		return Contiguity(Composed{Outer: l.Outer, Offset: l.Offset, Inner: m})
-	}
-	return 0, errorf(op, CondComposedOperand, "mode %d of %v", i, v)
-}
-
 func plainContiguity(op string, l Layout) (int64, error) {
 	shapes, strides, err := intModes(op, l)
 	if err != nil {
@@ -544,107 +522,4 @@ func mod64(a, b int64) int64 {
 		m += b
 	}
 	return m
-}
-
-// OffsetTable is the offsets of a layout laid out as CuTe's print_layout
-// shows them: mode 0 down the rows, mode 1 across the columns. A rank-1
-// layout is one row; modes past the second index a sequence of 2-D slices.
-type OffsetTable struct {
-	Rows, Cols int64
-	RowCoords  []IntTuple    // the natural coordinate in mode 0 of each row
-	ColCoords  []IntTuple    // the natural coordinate in mode 1 (rank 1: in the whole shape) of each column
-	Slices     []OffsetSlice // one per coordinate of the modes past the second; one slice for rank <= 2
-}
-
-// OffsetSlice is one 2-D table of an OffsetTable.
-type OffsetSlice struct {
-	Coord   IntTuple  // natural coordinate over the modes past the second; () for rank <= 2
-	Offsets [][]int64 // Offsets[row][col]
-}
-
-// OffsetTableOf tabulates the layout's offsets; past limit entries it is a CondTooLarge error.
-// Law: Slices[k].Offsets[r][c] == Eval(r + Rows*(c + Cols*k)).
-func OffsetTableOf(v Value, limit int64) (OffsetTable, error) {
-	const op = "print_layout"
-	f, err := asIndexFunction(op, v)
-	if err != nil {
-		return OffsetTable{}, err
-	}
-	var shape IntTuple
-	switch l := f.(type) {
-	case Layout:
-		shape = l.Shape
-	case Composed:
-		shape = l.Inner.Shape
-	case NestedComposed:
-		shape = l.Inner.Inner.Shape
-	}
-	size, err := f.Size()
-	if err != nil {
-		return OffsetTable{}, err
-	}
-	if size > limit {
-		return OffsetTable{}, errorf(op, CondTooLarge, "%v has %d offsets, more than %d", f, size, limit)
-	}
-	var rowShape, colShape, restShape IntTuple
-	switch {
-	case !shape.IsTuple() || shape.Len() <= 1:
-		rowShape, colShape, restShape = Int(1), shape, Tup()
-	default:
-		rowShape, colShape = shape.At(0), shape.At(1)
-		restShape = Tup(shape.Elems()[2:]...)
-	}
-	rows, err := Size(rowShape)
-	if err != nil {
-		return OffsetTable{}, err
-	}
-	cols, err := Size(colShape)
-	if err != nil {
-		return OffsetTable{}, err
-	}
-	t := OffsetTable{Rows: rows, Cols: cols}
-	if t.RowCoords, err = naturalCoords(rowShape, rows); err != nil {
-		return OffsetTable{}, err
-	}
-	if t.ColCoords, err = naturalCoords(colShape, cols); err != nil {
-		return OffsetTable{}, err
-	}
-	nslices := int64(1)
-	if restShape.Len() > 0 {
-		if nslices, err = Size(restShape); err != nil {
-			return OffsetTable{}, err
-		}
-	}
-	eval := fastEval(f)
-	for k := range nslices {
-		sl := OffsetSlice{Coord: Tup()}
-		if restShape.Len() > 0 {
-			if sl.Coord, err = Idx2Crd(Int(k), restShape); err != nil {
-				return OffsetTable{}, err
-			}
-		}
-		sl.Offsets = make([][]int64, rows)
-		for r := range rows {
-			sl.Offsets[r] = make([]int64, cols)
-			for c := range cols {
-				if sl.Offsets[r][c], err = eval(r + rows*(c+cols*k)); err != nil {
-					return OffsetTable{}, err
-				}
-			}
-		}
-		t.Slices = append(t.Slices, sl)
-	}
-	return t, nil
-}
-
-func naturalCoords(shape IntTuple, n int64) ([]IntTuple, error) {
-	out := make([]IntTuple, n)
-	for i := range n {
-		c, err := Idx2Crd(Int(i), shape)
-		if err != nil {
-			return nil, err
-		}
-		out[i] = c
-	}
-	return out, nil
 }

@@ -156,18 +156,12 @@ func TestPropertiesExamples(t *testing.T) {
 	// The 128B swizzle keeps 8-element (16-byte) runs of a row-major tile
 	// whole: row 0 is not swizzled, row 1 runs 8 elements at a time.
 	sw := Composed{Swizzle{3, 3, 3}, Int(0), mustLayout("(8,64):(64,1)"), 0}
-	if n, err := ModeContiguity(sw, 1); err != nil || n != 64 {
-		t.Errorf("ModeContiguity(%v, 1) = %d, %v; want 64", sw, n, err)
-	}
 	row1, err := SliceComposed(Tup(Int(1), Underscore()), sw)
 	if err != nil || row1.String() != "((8,2,4)):((1,-8,16))" {
 		t.Fatalf("SliceComposed((1,_), %v) = %v, %v", sw, row1, err)
 	}
 	if n, err := Contiguity(row1); err != nil || n != 8 {
 		t.Errorf("Contiguity(%v) = %d, %v; want 8", row1, n, err)
-	}
-	if n, err := ModeContiguity(mustLayout("(8,64):(64,1)"), 1); err != nil || n != 64 {
-		t.Errorf("ModeContiguity((8,64):(64,1), 1) = %d, %v; want 64", n, err)
 	}
 	if ok, err := IsBijective(sw); err != nil || !ok {
 		t.Errorf("IsBijective(%v) = %v, %v", sw, ok, err)
@@ -208,7 +202,6 @@ func TestPropertiesLarge(t *testing.T) {
 		"injective":  func() error { _, err := IsInjective(overlap); return err },
 		"image":      func() error { _, err := Image(overlap); return err },
 		"surjective": func() error { _, err := IsSurjective(Composed{Swizzle{3, 4, 3}, Int(5), big, 0}); return err },
-		"table":      func() error { _, err := OffsetTableOf(big, 1<<20); return err },
 		"contiguity": func() error { _, err := Contiguity(Composed{Swizzle{1, 0, 31}, Int(0), big, 0}); return err },
 		"nested contiguity": func() error {
 			_, err := Contiguity(NestedComposed{Swizzle{1, 0, 1}, Int(0), Composed{Swizzle{1, 0, 1}, Int(0), big, 0}})
@@ -245,8 +238,7 @@ func TestPropertiesErrors(t *testing.T) {
 			_, err := Contiguity(Composed{Swizzle{1, 0, 1}, Unknown(), mustLayout("8:1"), 0})
 			return err
 		}, CondUnknown},
-		{"negative shape", func() error { _, err := OffsetTableOf(mustLayout("(-5,-57):(1,3)"), 1000); return err }, CondInvalidParams},
-		{"mode of a swizzle", func() error { _, err := ModeContiguity(Swizzle{1, 0, 1}, 0); return err }, CondComposedOperand},
+		{"negative shape", func() error { _, err := IsInjective(mustLayout("(-5,-57):(1,3)")); return err }, CondInvalidParams},
 	}
 	for _, c := range bad {
 		err := c.run()
@@ -254,12 +246,6 @@ func TestPropertiesErrors(t *testing.T) {
 		if !errors.As(err, &le) || le.Condition != c.cond {
 			t.Errorf("%s: got %v, want condition %q", c.name, err, c.cond)
 		}
-	}
-	if _, err := ModeContiguity(mustLayout("(4,8):(1,4)"), 2); err == nil {
-		t.Error("ModeContiguity of a missing mode: no error")
-	}
-	if _, err := ModeContiguity(Composed{Swizzle{1, 0, 1}, Int(0), mustLayout("(4,8):(1,4)"), 0}, 3); err == nil {
-		t.Error("ModeContiguity of a missing mode of a swizzled layout: no error")
 	}
 }
 
@@ -285,49 +271,5 @@ func TestContiguityMaxCommonVectorProperty(t *testing.T) {
 	}
 	if compared < 1000 {
 		t.Errorf("only %d of 2000 layouts compared", compared)
-	}
-}
-
-func TestOffsetTable(t *testing.T) {
-	tab, err := OffsetTableOf(mustLayout("((2,2),3):((1,6),2)"), 100)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if tab.Rows != 4 || tab.Cols != 3 || len(tab.Slices) != 1 {
-		t.Fatalf("table %+v", tab)
-	}
-	if got := fmt.Sprint(tab.Slices[0].Offsets); got != "[[0 2 4] [1 3 5] [6 8 10] [7 9 11]]" {
-		t.Errorf("offsets %s", got)
-	}
-	if got := fmt.Sprint(tab.RowCoords); got != "[(0,0) (1,0) (0,1) (1,1)]" {
-		t.Errorf("row coordinates %s", got)
-	}
-	// Rank 1: one row.
-	tab, err = OffsetTableOf(mustLayout("(2,2):(2,1)").Flatten(), 100)
-	if err != nil {
-		t.Fatal(err)
-	}
-	row, err := OffsetTableOf(mustLayout("4:2"), 100)
-	if err != nil || row.Rows != 1 || row.Cols != 4 || fmt.Sprint(row.Slices[0].Offsets) != "[[0 2 4 6]]" {
-		t.Errorf("rank 1: %+v, %v", row, err)
-	}
-	// Rank 3: one 2-D slice per coordinate of the third mode.
-	tab, err = OffsetTableOf(mustLayout("(2,2,3):(1,2,4)"), 100)
-	if err != nil || len(tab.Slices) != 3 || fmt.Sprint(tab.Slices[2].Offsets) != "[[8 10] [9 11]]" || tab.Slices[2].Coord.String() != "(2)" {
-		t.Errorf("rank 3: %+v, %v", tab, err)
-	}
-	// A swizzled layout tabulates its swizzled offsets.
-	sw := Composed{Swizzle{3, 3, 3}, Int(0), mustLayout("(8,64):(64,1)"), 0}
-	tab, err = OffsetTableOf(sw, 1024)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range int64(8) {
-		if tab.Slices[0].Offsets[i][0] != 72*i {
-			t.Errorf("swizzled column 0 row %d: %d, want %d", i, tab.Slices[0].Offsets[i][0], 72*i)
-		}
-	}
-	if _, err := OffsetTableOf(Ints(1, 2), 10); err == nil {
-		t.Error("table of a tuple: no error")
 	}
 }

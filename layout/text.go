@@ -330,19 +330,12 @@ func addSaturating(a, b int64) int64 {
 // level deeper than the line before, and every walk of a tree recurses.
 const MaxValueDepth = 256
 
-// WithinLeaves reports whether v's trees hold at most limit leaves in all
+// WithinLimits reports whether v's trees hold at most limit leaves in all
 // and nest at most MaxValueDepth deep, with how many leaves they hold
 // (exact when within the leaf limit, else some count past it) and whether
-// they are too deep. It stops walking once past either limit, so it costs
-// at most limit steps whatever v's size, and it allocates nothing. Values
-// of kinds this package does not know are within.
-func WithinLeaves(v Value, limit int64) (n int64, ok bool) {
-	n, _, ok = WithinLimits(v, limit)
-	return n, ok
-}
-
-// WithinLimits is WithinLeaves telling also whether the trees nest deeper
-// than MaxValueDepth (tooDeep; ok is then false).
+// they are too deep (tooDeep; ok is then false). It stops walking once past
+// either limit, so it costs at most limit steps whatever v's size, and it
+// allocates nothing. Values of kinds this package does not know are within.
 func WithinLimits(v Value, limit int64) (n int64, tooDeep, ok bool) {
 	ts, _ := trees(v)
 	w := limitWalk{limit: limit}

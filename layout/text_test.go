@@ -74,10 +74,10 @@ func TestCountLeavesWalksSharedSubtreesOnce(t *testing.T) {
 	if n := CountLeaves(Make(doubled(40), doubled(40))); n != 2<<40 {
 		t.Errorf("CountLeaves = %d, want %d", n, int64(2)<<40)
 	}
-	if n, ok := WithinLeaves(doubled(40), MaxLeaves); ok || n != 1<<40 {
-		t.Errorf("WithinLeaves = %d, %v; want %d, false", n, ok, int64(1)<<40)
+	if n, _, ok := WithinLimits(doubled(40), MaxLeaves); ok || n != 1<<40 {
+		t.Errorf("WithinLimits = %d, %v; want %d, false", n, ok, int64(1)<<40)
 	}
-	if n, ok := WithinLeaves(doubled(20), MaxLeaves); !ok || n != 1<<20 {
-		t.Errorf("WithinLeaves = %d, %v; want %d, true", n, ok, 1<<20)
+	if n, _, ok := WithinLimits(doubled(20), MaxLeaves); !ok || n != 1<<20 {
+		t.Errorf("WithinLimits = %d, %v; want %d, true", n, ok, 1<<20)
 	}
 }

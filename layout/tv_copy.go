@@ -209,15 +209,15 @@ func MakeTiledCopyMMA(operand string, atom CopyAtom, m TiledMMA) (TiledCopy, err
 	}
 	tv, err := m.LayoutTV(operand)
 	if err != nil {
-		return TiledCopy{}, renamed(op, err)
+		return TiledCopy{}, Renamed(op, err)
 	}
 	tp, err := m.TileSize(x.p)
 	if err != nil {
-		return TiledCopy{}, renamed(op, err)
+		return TiledCopy{}, Renamed(op, err)
 	}
 	tq, err := m.TileSize(x.q)
 	if err != nil {
-		return TiledCopy{}, renamed(op, err)
+		return TiledCopy{}, Renamed(op, err)
 	}
 	return NewTiledCopy(op, atom, tv, Tup(tp, tq))
 }

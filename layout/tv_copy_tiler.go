@@ -141,7 +141,7 @@ func MakeTiledCopyCAtom(atom CopyAtom, m TiledMMA) (TiledCopy, error) {
 	}
 	layoutC, err := m.LayoutTV("C")
 	if err != nil {
-		return TiledCopy{}, renamed(op, err)
+		return TiledCopy{}, Renamed(op, err)
 	}
 	nt, err := modeProduct(op, layoutC.Shape, 0)
 	if err != nil {
@@ -164,11 +164,11 @@ func MakeTiledCopyCAtom(atom CopyAtom, m TiledMMA) (TiledCopy, error) {
 	}
 	tm, err := m.TileSize(0)
 	if err != nil {
-		return TiledCopy{}, renamed(op, err)
+		return TiledCopy{}, Renamed(op, err)
 	}
 	tn, err := m.TileSize(1)
 	if err != nil {
-		return TiledCopy{}, renamed(op, err)
+		return TiledCopy{}, Renamed(op, err)
 	}
 	mn := Tup(tm, tn)
 	modes, err := unitModes(op, mn, tv)
@@ -252,7 +252,7 @@ func MakeTiledCopySD(side string, atom CopyAtom, c TiledCopy) (TiledCopy, error)
 	op := "make_tiled_copy_" + side
 	tv, err := c.LayoutTV(side)
 	if err != nil {
-		return TiledCopy{}, renamed(op, err)
+		return TiledCopy{}, Renamed(op, err)
 	}
 	if c.TilerModes != nil {
 		return newTiledCopyModes(op, atom, tv, c.TilerModes)

@@ -431,7 +431,7 @@ func partitionSwizzled(op string, c Composed, cut func(Layout) (Layout, IntTuple
 	}
 	r, off, err := SliceAndOffsetComposed(coord, Composed{Outer: c.Outer, Offset: c.Offset, Inner: frg})
 	if err != nil {
-		return ComposedPartition{}, renamed(op, err)
+		return ComposedPartition{}, Renamed(op, err)
 	}
 	return ComposedPartition{Layout: r, Offset: off}, nil
 }
