@@ -2,6 +2,7 @@ package picture
 
 import (
 	"bufio"
+	"compress/gzip"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -26,13 +27,17 @@ type latexCase struct {
 
 func loadLatexCases(t *testing.T) []latexCase {
 	t.Helper()
-	f, err := os.Open("testdata/latex/cases.jsonl")
+	f, err := os.Open("testdata/latex/cases.jsonl.gz")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var cases []latexCase
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(zr)
 	sc.Buffer(nil, 4<<20)
 	for sc.Scan() {
 		var c latexCase
