@@ -232,18 +232,7 @@ func applyMMAPartition(x string, args []layout.Value) (layout.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	if s, ok := args[2].(layout.Composed); ok {
-		t, err := threadArg(op, args)
-		if err != nil {
-			return nil, err
-		}
-		return m.PartitionComposed(x, t, s)
-	}
-	t, l, err := threadArgs(op, args)
-	if err != nil {
-		return nil, err
-	}
-	return m.Partition(x, t, l)
+	return partitionOf(op, x, m, args)
 }
 
 func applyCopyPartition(x string, args []layout.Value) (layout.Value, error) {
@@ -255,18 +244,31 @@ func applyCopyPartition(x string, args []layout.Value) (layout.Value, error) {
 	if err != nil {
 		return nil, err
 	}
+	return partitionOf(op, x, c, args)
+}
+
+// threadPartitioner is a TiledMMA or a TiledCopy: what partition_A/B/C and
+// partition_S/D cut a tensor with.
+type threadPartitioner interface {
+	Partition(side string, thread int64, l layout.Layout) (layout.Partition, error)
+	PartitionComposed(side string, thread int64, c layout.Composed) (layout.ComposedPartition, error)
+}
+
+// partitionOf is thread args[1]'s share of the tensor args[2], a layout or
+// a swizzled layout, on side x of p.
+func partitionOf(op, x string, p threadPartitioner, args []layout.Value) (layout.Value, error) {
 	if s, ok := args[2].(layout.Composed); ok {
 		t, err := threadArg(op, args)
 		if err != nil {
 			return nil, err
 		}
-		return c.PartitionComposed(x, t, s)
+		return p.PartitionComposed(x, t, s)
 	}
 	t, l, err := threadArgs(op, args)
 	if err != nil {
 		return nil, err
 	}
-	return c.Partition(x, t, l)
+	return p.Partition(x, t, l)
 }
 
 func applyMakeLayoutTV(args []layout.Value) (layout.Value, error) {

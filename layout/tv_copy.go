@@ -328,16 +328,7 @@ func (c TiledCopy) LayoutTV(side string) (Layout, error) {
 // of its first element.
 func (c TiledCopy) Partition(side string, thread int64, l Layout) (Partition, error) {
 	op := "partition_" + side
-	frg, coord, err := c.partitionCut(op, side, thread, l)
-	if err != nil {
-		return Partition{}, err
-	}
-	p, err := sliceAndOffset(op, coord, frg)
-	if err != nil {
-		return Partition{}, err
-	}
-	p.Offset = p.Offset.WithStatic(false)
-	return p, nil
+	return partitionPlain(op, l, func(l Layout) (Layout, IntTuple, error) { return c.partitionCut(op, side, thread, l) })
 }
 
 // PartitionComposed is Partition of a swizzled tensor Sw o off o L: the same

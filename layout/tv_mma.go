@@ -399,7 +399,14 @@ func mmaOperandOf(op, name string) (mmaOperand, error) {
 // thread index wraps as CuTe's get_flat_coord does.
 func (m TiledMMA) Partition(operand string, thread int64, l Layout) (Partition, error) {
 	op := "partition_" + operand
-	frg, coord, err := m.partitionCut(op, operand, thread, l)
+	return partitionPlain(op, l, func(l Layout) (Layout, IntTuple, error) { return m.partitionCut(op, operand, thread, l) })
+}
+
+// partitionPlain cuts the tensor l as cut cuts it (the thread-value tensor
+// and the thread's coordinate in it): the thread's values and the offset of
+// its first element, a run-time integer as the thread index is.
+func partitionPlain(op string, l Layout, cut func(Layout) (Layout, IntTuple, error)) (Partition, error) {
+	frg, coord, err := cut(l)
 	if err != nil {
 		return Partition{}, err
 	}
