@@ -34,7 +34,29 @@ func wildTV(r *rand.Rand) Value {
 		return CopyAtom{Name: "wild", ValType: "t", ValBits: []int64{-8, 0, 1, 8, 16, 64, 1 << 40}[r.IntN(7)],
 			ThrID: wildLayout(r), Src: wildLayout(r), Dst: wildLayout(r), Ref: wildLayout(r)}
 	}
-	switch r.IntN(6) {
+	switch r.IntN(9) {
+	case 6:
+		// a copy whose tile is a tuple of layouts, built as the sheet builds it
+		m, err := MakeTiledMMA(sm80Atom, wildLayout(r), Tiler{})
+		if err != nil {
+			m, _ = MakeTiledMMA(sm80Atom, Make(Ints(2, 2, 1), Ints(1, 2, 0)), Tiler{})
+		}
+		if c, err := MakeTiledCopyCAtom(wildCopy(), m); err == nil {
+			return c
+		}
+		c, _ := MakeCotiledCopy(wildCopy(), wildLayout(r), wildLayout(r))
+		return c
+	case 7:
+		// any fields at all, a tuple of layouts as the tile among them
+		c := TiledCopy{Atom: wildCopy(), ValSrc: wildLayout(r), ValDst: wildLayout(r), ValRef: wildLayout(r), TiledTV: wildLayout(r), TilerMN: wildTuple(r, 2)}
+		c.TilerModes = make([]Layout, r.IntN(3))
+		for i := range c.TilerModes {
+			c.TilerModes[i] = wildLayout(r)
+		}
+		return c
+	case 8:
+		// a swizzled tensor to partition, its offset perhaps part run-time
+		return Composed{Outer: Swizzle{r.IntN(4), r.IntN(5), r.IntN(5) - 1}, Offset: Int(int64(r.IntN(64))), Inner: wildLayout(r), OffsetRunTimeBits: int64(r.IntN(2) * r.IntN(64))}
 	case 0:
 		return wildMMA()
 	case 1:
@@ -70,7 +92,8 @@ func FuzzTV(f *testing.F) {
 	f.Add(uint64(17), uint64(23))
 	names := []string{"make_tiled_mma", "make_tiled_copy", "make_tiled_copy_A", "make_tiled_copy_B", "make_tiled_copy_C",
 		"get_layoutA_TV", "get_layoutB_TV", "get_layoutC_TV", "get_layoutS_TV", "get_layoutD_TV",
-		"partition_A", "partition_B", "partition_C", "partition_S", "partition_D", "make_layout_tv", "tile_size", "size"}
+		"partition_A", "partition_B", "partition_C", "partition_S", "partition_D", "make_layout_tv", "tile_size", "size",
+		"make_tiled_copy_C_atom", "make_cotiled_copy", "make_tiled_copy_S", "make_tiled_copy_D", "retile_S", "retile_D"}
 	f.Fuzz(func(t *testing.T, s1, s2 uint64) {
 		r := rand.New(rand.NewPCG(s1, s2))
 		for range 20 {
