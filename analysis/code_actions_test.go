@@ -135,8 +135,8 @@ func TestReadsBackAs(t *testing.T) {
 		{LangCpp, header, "make_layout(make_shape(_8{}, _4{}), make_stride(_1{}, _8{}))", true, false}, // a static 4
 		{LangCpp, header, "make_layout(make_shape(8, 4), make_stride(1, 8))", true, false},             // all run-time
 		{LangCpp, header, "make_layout(make_shape(_8{}, 4), make_stride(_1{}, _4{}))", true, false},    // another function
-		{LangCpp, header, "make_layout(make_shape(_8{}, 4)", true, false},                               // unbalanced
-		{LangCpp, header, "Layout<Shape<_8,int>>", false, false},                                        // a type without values
+		{LangCpp, header, "make_layout(make_shape(_8{}, 4)", true, false},                              // unbalanced
+		{LangCpp, header, "Layout<Shape<_8,int>>", false, false},                                       // a type without values
 		{LangCpp, header, "", true, false},
 		{LangPython, "import cutlass.cute as cute\n", "cute.make_layout((8, 4), stride=(1, 8))", true, false}, // static 4
 		{LangPython, "", "make_layout((8, 4))", true, false},                                                  // not CuTe's

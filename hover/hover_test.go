@@ -211,8 +211,8 @@ func TestCodeHoverSteps(t *testing.T) {
 	}
 	for _, h := range []analysis.CodeHover{base,
 		{CodeValue: base.CodeValue, Op: "composition", Args: []layout.Value{layout.Int(3), b}}, // not a layout
-		{CodeValue: base.CodeValue, Op: "composition", Args: []layout.Value{a}},                 // one operand
-		{CodeValue: base.CodeValue, Op: "coalesce", Args: []layout.Value{a, b}},                 // no steps for it
+		{CodeValue: base.CodeValue, Op: "composition", Args: []layout.Value{a}},                // one operand
+		{CodeValue: base.CodeValue, Op: "coalesce", Args: []layout.Value{a, b}},                // no steps for it
 	} {
 		if got := Code(h, DefaultOptions); strings.Contains(got, "Steps") {
 			t.Errorf("steps for %s%v:\n%s", h.Op, h.Args, got)

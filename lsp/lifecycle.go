@@ -203,7 +203,7 @@ func didClose(_ context.Context, s *Server, params []byte) error {
 	s.store.Close(uri)
 	s.diags.forget(uri)
 	s.features.Closed(uri)
-	s.notebooks.cellClosed(uri)
+	s.cellsChanged(s.notebooks.cellClosed(uri))
 	return nil
 }
 

@@ -25,6 +25,9 @@ func definition(ctx context.Context, s *Server, params []byte) (any, error) {
 	if snap == nil {
 		return protocol.LocationSlice{}, nil
 	}
+	if cell := s.notebooks.view(s.store, snap); cell != nil {
+		return cell.definitions(ctx, s.features, enc, off), nil // notebook.go
+	}
 	return definitions(ctx, s.features, snap, enc, off), nil
 }
 
