@@ -259,8 +259,23 @@ func (c *Code) coalesceRewrite(n *source.Call, l layout.Layout, title string) []
 		}
 		return c.checkedRewrite(n.Start, n.End, text, title, l, n.Braced)
 	}
-	text := q + "make_layout(" + tupleCallAs(q+"make_shape", l.Shape, spell) + ", " + tupleCallAs(q+"make_stride", l.Stride, spell) + ")"
+	shape, stride := tupleCallAs(q+"make_shape", l.Shape, spell), tupleCallAs(q+"make_stride", l.Stride, spell)
+	if typedTuples(n) && staticValue(l) {
+		// make_layout(Shape<_8,_4>{}, Stride<_1,_8>{}): the tuples as types, as written.
+		shape, stride = tupleTypeAs(q+"Shape", l.Shape, spell)+"{}", tupleTypeAs(q+"Stride", l.Stride, spell)+"{}"
+	}
+	text := q + "make_layout(" + shape + ", " + stride + ")"
 	return c.checkedRewrite(n.Start, n.End, text, title, l, true)
+}
+
+// typedTuples reports whether a make_layout call writes its shape as a
+// constructed type (Shape<_8,_4>{}) rather than a make_shape call.
+func typedTuples(n *source.Call) bool {
+	if len(n.Args) == 0 {
+		return false
+	}
+	shape, ok := n.Args[0].(*source.Call)
+	return ok && shape.Fun.Name == "Shape" && shape.Braced
 }
 
 // literalLayout reports whether n writes its layout with literals only:

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -64,6 +65,10 @@ func TestCodeRefactors(t *testing.T) {
 			"auto a = make_layout(C<32>{}, C<1>{});", false},
 		{"coalesce keeps run-time integers", "auto a = make_layout(make_shape(_2{}, _4{}, 5), make_stride(_1{}, _2{}, _8{}));", "make_layout", "Coalesce to",
 			"auto a = make_layout(make_shape(_8{}, 5), make_stride(_1{}, _8{}));", false},
+		{"coalesce keeps Shape<...>{}", "auto a = make_layout(Shape<Shape<_2,_4>,_4>{}, Stride<Stride<_1,_2>,_8>{});", "make_layout", "mode by mode",
+			"auto a = make_layout(Shape<_8,_4>{}, Stride<_1,_8>{});", false},
+		{"coalesce keeps Shape<...>{}, whole", "auto a = make_layout(Shape<_8,_4>{});", "make_layout", "Coalesce to",
+			"auto a = make_layout(_32{}, _1{});", false},
 		{"coalesce a type", "using A = Layout<Shape<_8,_4>, Stride<_1,_8>>;", "Layout", "Coalesce to", "using A = Layout<_32, _1>;", false},
 		{"coalesce a constructed type", "auto a = Layout<Shape<Int<8>,Int<4>>, Stride<Int<1>,Int<8>>>{};", "Layout", "Coalesce to", "auto a = Layout<Int<32>, Int<1>>{};", false},
 		{"coalesce, python", "import cutlass.cute as cute\nL = cute.make_layout(((2, 4), 4), stride=((1, 2), 8))\n", "make_layout", "Coalesce to",
@@ -155,5 +160,68 @@ func TestStaticSpelling(t *testing.T) {
 		if got := staticSpelling(text); got != want {
 			t.Errorf("staticSpelling(%q) = %q, want %q", text, got, want)
 		}
+	}
+}
+
+// TestCodeCoalesceAdviceLaw: on random literal layouts, C++ and DSL, every
+// coalesce rewrite offered reads back as a layout of the same size that
+// maps every index to the same offset (the same function).
+func TestCodeCoalesceAdviceLaw(t *testing.T) {
+	rng := rand.New(rand.NewPCG(10, 6))
+	offered := 0
+	for range 300 {
+		n := 2 + rng.IntN(3)
+		shapes, strides := make([]int64, n), make([]int64, n)
+		for i := range n {
+			shapes[i] = int64(1 + rng.IntN(4))
+			strides[i] = int64(rng.IntN(9))
+		}
+		// Half the time, strides that chain (so modes merge).
+		if rng.IntN(2) == 0 {
+			strides[0] = 1
+			for i := 1; i < n; i++ {
+				strides[i] = strides[i-1] * shapes[i-1]
+			}
+		}
+		python := rng.IntN(2) == 0
+		var src string
+		if python {
+			src = "import cutlass.cute as cute\nL = cute.make_layout(" + pyTuple(layout.Ints(shapes...)) + ", stride=" + pyTuple(layout.Ints(strides...)) + ")\n"
+		} else {
+			src = "auto L = make_layout(" + tupleCall("make_shape", layout.Ints(shapes...)) + ", " + tupleCall("make_stride", layout.Ints(strides...)) + ");"
+		}
+		want := layout.Make(layout.Ints(shapes...), layout.Ints(strides...))
+		lang := LangCpp
+		if python {
+			lang = LangPython
+		}
+		for _, r := range ReadCode(lang, []byte(src)).Refactors(strings.Index(src, "make_layout")) {
+			if !strings.HasPrefix(r.Title, "Coalesce") {
+				continue
+			}
+			offered++
+			e := r.Edits[0]
+			out := src[:e.Range.Pos.Offset] + e.NewText + src[e.Range.End.Offset:]
+			back := ReadCode(lang, []byte(out))
+			v, err := back.binding(0, 0)
+			got, ok := v.(layout.Layout)
+			if err != nil || !ok {
+				t.Fatalf("%s -> %s: no layout (%v)", src, out, err)
+			}
+			size, _ := want.Size()
+			if gs, _ := got.Size(); gs != size {
+				t.Fatalf("%s -> %s: size %d, want %d", src, out, gs, size)
+			}
+			for i := range size {
+				a, _ := want.Eval(i)
+				b, _ := got.Eval(i)
+				if a != b {
+					t.Fatalf("%s -> %s: index %d maps to %d, want %d", src, out, i, b, a)
+				}
+			}
+		}
+	}
+	if offered < 100 {
+		t.Errorf("only %d rewrites offered", offered)
 	}
 }

@@ -8,6 +8,8 @@ auto sB = cute::make_layout(cute::make_shape(Int<4>{}, Int<8>{}, 5), cute::make_
 // @refactor("make_layout", "Coalesce to")
 using SmemLayout = Layout<Shape<_8,_4>, Stride<_1,_8>>;
 // @refactor(re`= (Layout)`, "Coalesce to")
+auto sE = make_layout(Shape<Shape<_2,_4>,_4>{}, Stride<Stride<_1,_2>,_8>{});
+// @refactor("make_layout", "mode by mode")
 // Run-time modes, which CuTe does not merge: no advice.
 auto sC = make_layout(make_shape(8, 4), make_stride(1, 8));
 // @refactor("make_layout", "as a comment")
