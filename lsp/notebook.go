@@ -37,7 +37,8 @@ import (
 // alone. The joined program is made again when any cell changed, so an
 // edit in a cell is seen by the cells after it; the server then asks a
 // client that supports it to refresh its inlay hints. Diagnostics, code
-// actions' quick fixes and go to definition read the joined program too:
+// actions (quick fixes and refactors) and go to definition read the joined
+// program too:
 // a cell's findings are those of the joined analysis that start in it
 // (so a call reading names bound in earlier cells is checked with their
 // values), and a definition may be in an earlier cell. An edit in a cell
@@ -617,6 +618,24 @@ func (v *cellView) cellEdits(edits []analysis.Edit) ([]analysis.Edit, bool) {
 		out[i] = analysis.Edit{Range: r, NewText: e.NewText}
 	}
 	return out, true
+}
+
+// refactors are the code's refactors at off in the joined program (so a
+// value read from an earlier cell can be written as a comment), those
+// whose edits lie in the cell, moved into it; snap is the cell's.
+func (v *cellView) refactors(ctx context.Context, a *Analyzed, snap *Snapshot, enc Encoding, off int) []*protocol.CodeAction {
+	h := a.host(ctx, v.joined)
+	if h == nil {
+		return nil
+	}
+	var rs []analysis.Refactor
+	for _, r := range h.Code().Refactors(off + v.byteBase) {
+		if edits, ok := v.cellEdits(r.Edits); ok {
+			r.Edits = edits
+			rs = append(rs, r)
+		}
+	}
+	return refactorActions(snap, enc, rs)
 }
 
 // definitions is go to definition in the joined program: the binding may

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -139,5 +140,32 @@ func TestNotebookDefinitionAcrossCells(t *testing.T) {
 		if len(got) != len(tc.want) || len(got) == 1 && got[0] != tc.want[0] {
 			t.Errorf("%s: definition %+v, want %+v", tc.name, got, tc.want)
 		}
+	}
+}
+
+// TestNotebookRefactorsReadEarlierCells: code actions in a cell read the
+// joined program (the value of a name bound from an earlier cell, written
+// as a comment in the cell); checked to fail with the cell's own analysis.
+func TestNotebookRefactorsReadEarlierCells(t *testing.T) {
+	s := startSession(t, Options{Features: NewAnalyzed()})
+	s.initialize()
+	c1 := "vscode-notebook-cell:/work/acts.ipynb#W0sZmlsZQ%3D%3D"
+	c2 := "vscode-notebook-cell:/work/acts.ipynb#W1sZmlsZQ%3D%3D"
+	s.openNotebookCell(c1, cell1Text)
+	s.openNotebookCell(c2, cell2Text)
+	var got []string
+	for _, a := range s.codeActions(c2, lspRange{lspPos{1, 0}, lspPos{1, 0}}, "refactor") {
+		for u, edits := range a.Edit.Changes {
+			for _, e := range edits {
+				got = append(got, fmt.Sprintf("%s %s %v %q", a.Title, u, e.Range, e.NewText))
+			}
+		}
+	}
+	want := fmt.Sprintf("Write the value of x as a comment: # %s %s {{1 8} {1 8}} %q", tileValue, c2, "  # "+tileValue)
+	if len(got) != 1 || got[0] != want {
+		t.Errorf("refactors on cell 2's x = tile:\n%s\nwant\n%s", strings.Join(got, "\n"), want)
+	}
+	if acts := s.codeActions(c1, lspRange{lspPos{0, 0}, lspPos{0, 0}}, "refactor"); len(acts) != 0 {
+		t.Errorf("refactors on cell 1's import: %+v, want none", acts)
 	}
 }
