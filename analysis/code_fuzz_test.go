@@ -53,6 +53,9 @@ func fuzzCode(src string) string {
 			if ok && (cv.Start < 0 || cv.End > n || cv.Start > cv.End) {
 				return fmt.Sprintf("value at [%d,%d) outside %d bytes", cv.Start, cv.End, n)
 			}
+			if h, ok := c.HoverAt(off); ok != (cv.Printed != "") || ok && (h.Start != cv.Start || h.End != cv.End || h.Op != "" && len(h.Args) == 0) {
+				return fmt.Sprintf("hover at %d: %+v, value %+v", off, h, cv)
+			}
 			if r, ok := c.Definition(off); ok && (r.Start < 0 || r.End > n || r.Start >= r.End) {
 				return fmt.Sprintf("definition at [%d,%d) outside %d bytes", r.Start, r.End, n)
 			}
