@@ -649,17 +649,41 @@ func (v *cellView) definitions(ctx context.Context, a *Analyzed, enc Encoding, o
 	if !ok {
 		return protocol.LocationSlice{}
 	}
+	if l, ok := v.location(enc, r); ok {
+		return protocol.LocationSlice{l}
+	}
+	return protocol.LocationSlice{}
+}
+
+// references are the references in the joined program to the name at off,
+// each in its cell.
+func (v *cellView) references(ctx context.Context, a *Analyzed, enc Encoding, off int, includeDecl bool) protocol.LocationSlice {
+	out := protocol.LocationSlice{}
+	h := a.host(ctx, v.joined)
+	if h == nil {
+		return out
+	}
+	for _, r := range h.Code().References(off+v.byteBase, includeDecl) {
+		if l, ok := v.location(enc, r); ok {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// location is a range of the joined program in the cell that holds it.
+func (v *cellView) location(enc Encoding, r source.Range) (protocol.Location, bool) {
 	for k := len(v.cells) - 1; k >= 0; k-- {
 		c := v.cells[k]
 		if c.byteBase <= r.Start {
 			if r.End-c.byteBase > len(c.snap.Text) {
-				return protocol.LocationSlice{}
+				return protocol.Location{}, false
 			}
 			sp := Span{Start: r.Start - c.byteBase, End: r.End - c.byteBase}
-			return protocol.LocationSlice{{URI: uri.URI(c.uri), Range: toRange(c.snap, enc, sp)}}
+			return protocol.Location{URI: uri.URI(c.uri), Range: toRange(c.snap, enc, sp)}, true
 		}
 	}
-	return protocol.LocationSlice{}
+	return protocol.Location{}, false
 }
 
 // diagnosticsResultID is resultID, of the joined program for a notebook

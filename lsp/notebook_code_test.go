@@ -102,7 +102,8 @@ func TestNotebookDiagnosticsReadEarlierCells(t *testing.T) {
 
 // TestNotebookDefinitionAcrossCells: go to definition on a name a cell
 // reads from an earlier cell answers the earlier cell's URI and range;
-// names of later cells, other notebooks and none stay unanswered.
+// names of later cells, other notebooks and none stay unanswered; the
+// references to a name are found in every cell.
 func TestNotebookDefinitionAcrossCells(t *testing.T) {
 	s := startSession(t, Options{Features: NewAnalyzed()})
 	s.initialize()
@@ -122,6 +123,14 @@ func TestNotebookDefinitionAcrossCells(t *testing.T) {
 		var locs []loc
 		s.call("textDocument/definition", at(uri, line, char), &locs)
 		return locs
+	}
+	// References to tile, from cell 2: its binding in cell 1 and its reads in cell 2.
+	var refs []loc
+	s.call("textDocument/references", map[string]any{"textDocument": map[string]any{"uri": c2}, "position": lspPos{0, 29},
+		"context": map[string]any{"includeDeclaration": true}}, &refs)
+	wantRefs := []loc{{c1, lspRange{lspPos{1, 0}, lspPos{1, 4}}}, {c2, lspRange{lspPos{0, 28}, lspPos{0, 32}}}, {c2, lspRange{lspPos{1, 4}, lspPos{1, 8}}}}
+	if fmt.Sprint(refs) != fmt.Sprint(wantRefs) {
+		t.Errorf("references to tile: %+v, want %+v", refs, wantRefs)
 	}
 	for _, tc := range []struct {
 		name       string
