@@ -53,6 +53,11 @@ func TestNotebookDiagnosticsReadEarlierCells(t *testing.T) {
 	s.openNotebookCell(c1, rejectCell1)
 	s.openNotebookCell(c2, rejectCell2)
 
+	// Pushed on opening: the cell joined its notebook before its
+	// diagnostics ran.
+	if pushed := s.pushedDiagnostics(c2, 1); codes(pushed) != "precondition,stale-comment" {
+		t.Errorf("cell 2's first pushed diagnostics %+v, want a precondition error and a stale comment", pushed)
+	}
 	r := s.pullDiagnostics(c2, "")
 	if codes(r.Items) != "precondition,stale-comment" {
 		t.Fatalf("cell 2's findings %+v, want a precondition error and a stale comment", r.Items)
