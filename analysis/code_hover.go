@@ -16,7 +16,7 @@ type CodeHover struct {
 	Op   string         // the hovered call's operation, "" for a name or a non-call
 	Args []layout.Value // its operands, as the table applies them
 	// Note says, where a name the value reads is bound or changed again,
-	// whether the value shown is the one at this point or may differ at
+	// whether the value shown is the one at this point or may not be the one that reaches it at
 	// run time (as findings, which such a name holds back: code_trust.go).
 	Note string
 }
@@ -44,7 +44,7 @@ func (c *Code) HoverAt(off int) (CodeHover, bool) {
 		}
 	}
 	if !c.trusted(n) {
-		h.Note = "**may differ at run time:** it reads a name that is bound or changed again where the reader cannot tell which value reaches here; shown is the value of the bindings it reads"
+		h.Note = "**may not be the value here:** it reads a name that is bound or changed again where the reader cannot tell which binding reaches here (a branch, a loop, an #if alternative); shown is the value of the bindings it reads"
 	}
 	return h, true
 }
@@ -64,7 +64,7 @@ func (c *Code) hoveredBinding(cv CodeValue) (int, bool) {
 }
 
 // bindingNote is the note of a hover at use on a name bound by binding i:
-// "may differ at run time" where the binding's value may not be the one
+// "may not be the value here" where the binding's value may not be the one
 // that reaches use (what holds a finding back), "the value at this point"
 // where the name is bound or changed again after use.
 func (c *Code) bindingNote(i, use int) string {
@@ -78,7 +78,7 @@ func (c *Code) bindingNote(i, use int) string {
 		if ok {
 			where = fmt.Sprintf(" (line %d)", c.position(other).Line)
 		}
-		return fmt.Sprintf("**may differ at run time:** `%s` is bound or changed again%s where the reader cannot tell which value reaches here; shown is the value of its binding on line %d", b.Name, where, c.position(b.NameAt.Start).Line)
+		return fmt.Sprintf("**may not be the value here:** `%s` is bound or changed again%s where the reader cannot tell which binding reaches here (a branch, a loop, an #if alternative); shown is the value of its binding on line %d", b.Name, where, c.position(b.NameAt.Start).Line)
 	}
 	if other, ok := c.otherWrite(i, max(use, b.NameAt.End), b.Visible.End, false); ok {
 		return fmt.Sprintf("the value at this point: `%s` is bound or changed again on line %d", b.Name, c.position(other).Line)

@@ -20,12 +20,12 @@ func TestCodeHover(t *testing.T) {
 		{"dsl divide", "import cutlass.cute as cute\nD = cute.zipped_divide(cute.make_layout(16), cute.make_layout(4))\n", "zipped_divide", true, "zipped_divide", 2, ""},
 		{"a name has no operands", "auto A = make_layout(_8{});\nauto C = coalesce(A);", "A)", false, "", 0, ""},
 		{"bound again later (C++)", "void f() {\nauto P = make_layout(_4{});\nauto p = size(P);\nfor (auto P : ps) {}\n}", "P)", false, "", 0, "the value at this point: `P` is bound or changed again on line 4"},
-		{"bound again in an #if (C++)", "void f() {\nauto L = make_layout(_8{});\n#if X\nauto L = make_layout(_16{});\n#endif\nauto y = cosize(L);\n}", "L)", false, "", 0, "may differ at run time:** `L` is bound or changed again (line 2)"},
+		{"bound again in an #if (C++)", "void f() {\nauto L = make_layout(_8{});\n#if X\nauto L = make_layout(_16{});\n#endif\nauto y = cosize(L);\n}", "L)", false, "", 0, "may not be the value here:** `L` is bound or changed again (line 2)"},
 		{"an expression reading it", "void f() {\nauto L = make_layout(_8{});\n#if X\nauto L = make_layout(_16{});\n#endif\nauto y = cosize(L);\n}", "cosize", false, "cosize", 1, "it reads a name that is bound or changed again"},
-		{"bound again in python", "import cutlass.cute as cute\nL = cute.make_layout(8)\nn = cute.size(L)\nL = cute.make_layout(16)\n", "L)", true, "", 0, "may differ at run time:** `L` is bound or changed again (line 4)"},
-		{"own name, python", "import cutlass.cute as cute\nL = cute.make_layout(8)\nL = cute.make_layout(16)\n", "L =", true, "", 0, "may differ at run time"},
+		{"bound again in python", "import cutlass.cute as cute\nL = cute.make_layout(8)\nn = cute.size(L)\nL = cute.make_layout(16)\n", "L)", true, "", 0, "may not be the value here:** `L` is bound or changed again (line 4)"},
+		{"own name, python", "import cutlass.cute as cute\nL = cute.make_layout(8)\nL = cute.make_layout(16)\n", "L =", true, "", 0, "may not be the value here"},
 		{"not bound again", "import cutlass.cute as cute\nL = cute.make_layout(8)\nn = cute.size(L)\n", "L)", true, "", 0, ""},
-		{"written to in python", "import cutlass.cute as cute\nL = cute.make_layout(8)\nn = cute.size(L)\nfor L in xs:\n    pass\n", "L)", true, "", 0, "may differ at run time:** `L` is bound or changed again (line 4)"},
+		{"written to in python", "import cutlass.cute as cute\nL = cute.make_layout(8)\nn = cute.size(L)\nfor L in xs:\n    pass\n", "L)", true, "", 0, "may not be the value here:** `L` is bound or changed again (line 4)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			lang := LangCpp
