@@ -16,8 +16,9 @@ type CodeHover struct {
 	Op   string         // the hovered call's operation, "" for a name or a non-call
 	Args []layout.Value // its operands, as the table applies them
 	// Note says, where a name the value reads is bound or changed again,
-	// whether the value shown is the one at this point or may not be the one that reaches it at
-	// run time (as findings, which such a name holds back: code_trust.go).
+	// whether the value shown is the one at this point or may not be the
+	// one that reaches it (the condition that holds findings back:
+	// code_trust.go).
 	Note string
 }
 
