@@ -117,6 +117,15 @@ func coalesceModes(l layout.Layout) (layout.Layout, bool) {
 	return c, true
 }
 
+// coalesced is coalesce(l); ok is false when that changes nothing.
+func coalesced(l layout.Layout) (layout.Layout, bool) {
+	c, err := layout.Coalesce(l)
+	if err != nil || c.Shape.Equal(l.Shape) && c.Stride.Equal(l.Stride) {
+		return layout.Layout{}, false
+	}
+	return c, true
+}
+
 // compactLike is the compact layout of l's shape whose modes are in the
 // order of l's strides (what make_ordered_layout builds).
 func compactLike(l layout.Layout) (layout.Layout, bool) {
@@ -262,7 +271,7 @@ func (s *Sheet) Refactors(offset int) []Refactor {
 		// A rewrite that leaves the value as it is (coalescing what is
 		// already coalesced) would only drop static marks or replace a
 		// call: the other actions say that under their own names.
-		if c, err := layout.Coalesce(l); err == nil && !c.Shape.Equal(l.Shape) || err == nil && !c.Stride.Equal(l.Stride) {
+		if c, ok := coalesced(l); ok {
 			offer("refactor.rewrite", "Coalesce to %v", c, false)
 		}
 		// filter differs from coalesce only by dropping broadcast modes,

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -32,10 +33,7 @@ func (c *Code) Refactors(off int) []Refactor {
 	if r, ok := c.valueComment(off); ok {
 		out = append(out, r)
 	}
-	if !c.python {
-		out = append(out, c.layoutRewrites(off)...)
-	}
-	return out
+	return append(out, c.layoutRewrites(off)...)
 }
 
 // valueComment is the refactor writing the value of the binding whose
@@ -102,8 +100,9 @@ func codeText(v layout.Value) (string, bool) {
 	return s, len(s) <= maxEditBytes
 }
 
-// layoutRewrites are the Layout<...> <-> make_layout(...) rewrites of the
-// innermost such expression at off.
+// layoutRewrites are the rewrites of the innermost make_layout call or
+// Layout<...> type at off: the one as the other (C++), and coalesce advice
+// where the layout is written with literals (both languages).
 func (c *Code) layoutRewrites(off int) []Refactor {
 	for _, root := range c.rootsAt(off) {
 		path := source.Path(root, off)
@@ -113,10 +112,13 @@ func (c *Code) layoutRewrites(off int) []Refactor {
 				continue
 			}
 			switch {
-			case call.Fun.Name == "Layout" && call.HasTArgs && !call.Paren && len(call.Args) == 0:
-				return c.typeToCall(call)
+			case call.Fun.Name == "Layout" && call.HasTArgs && !call.Paren && len(call.Args) == 0 && !c.python:
+				return append(c.typeToCall(call), c.coalesceRewrites(call)...)
 			case call.Fun.Name == "make_layout" && call.Paren:
-				return c.callToType(call)
+				if c.python {
+					return c.coalesceRewrites(call)
+				}
+				return append(c.callToType(call), c.coalesceRewrites(call)...)
 			}
 		}
 	}
@@ -176,25 +178,194 @@ func (c *Code) callToType(n *source.Call) []Refactor {
 }
 
 // checkedRewrite offers replacing [start, end) by text once text, read
-// back (as a value, or as a type when it is none), is the layout l.
+// back (as a value, or as a type when it is none), is the layout l, static
+// marks included: a rewrite CuTe would evaluate to anything else is not
+// offered.
 func (c *Code) checkedRewrite(start, end int, text, title string, l layout.Layout, value bool) []Refactor {
-	if len(text) > maxEditBytes {
-		return nil
-	}
-	probe := "using namespace cute;\nusing Probe = " + text + ";"
-	if value {
-		probe = "using namespace cute;\nauto probe = " + text + ";"
-	}
-	back := ReadCode(LangCpp, []byte(probe))
-	if back == nil || len(back.File.Bindings) != 1 {
-		return nil
-	}
-	v, err := back.binding(0, 0)
-	got, ok := v.(layout.Layout)
-	if err != nil || !ok || !got.Shape.Equal(l.Shape) || !got.Stride.Equal(l.Stride) {
+	if len(text) > maxEditBytes || !readsBackAs(LangCpp, "using namespace cute;\n", text, value, l) {
 		return nil
 	}
 	return []Refactor{{Kind: "refactor.rewrite", Fix: Fix{Title: title, Edits: []Edit{{Range: c.rangeOf(start, end), NewText: text}}}}}
+}
+
+// readsBackAs reports whether text, after header in a file of lang, is
+// read as the layout l (as a value bound by "auto probe = text;" or
+// "probe = text", or as a type by "using Probe = text;").
+func readsBackAs(lang Language, header, text string, value bool, l layout.Layout) bool {
+	probe := header + "using Probe = " + text + ";"
+	switch {
+	case lang == LangPython:
+		probe = header + "probe = " + text + "\n"
+	case value:
+		probe = header + "auto probe = " + text + ";"
+	}
+	back := ReadCode(lang, []byte(probe))
+	if back == nil || len(back.File.Bindings) != 1 {
+		return false
+	}
+	v, err := back.binding(0, 0)
+	got, ok := v.(layout.Layout)
+	return err == nil && ok && got.Shape.Equal(l.Shape) && got.Stride.Equal(l.Stride) && got.Format(true) == l.Format(true)
+}
+
+// coalesceRewrites are the coalesce advice on a make_layout call or a
+// Layout<...> type written with literals (no name of the file in it), the
+// sheets' advice (coalesced, coalesceModes) written back in the call's own
+// spelling: the whole layout coalesced (its rank may change), and each
+// mode coalesced on its own (the rank kept). Each is the same function.
+func (c *Code) coalesceRewrites(n *source.Call) []Refactor {
+	if !c.literalLayout(n) {
+		return nil
+	}
+	v, err := c.eval(n, nil, 0)
+	if err != nil || !c.trusted(n) {
+		return nil
+	}
+	l, ok := v.(layout.Layout)
+	if !ok || !knownValue(l) || !plainTuple(l.Shape) || !plainTuple(l.Stride) {
+		return nil
+	}
+	var out []Refactor
+	whole, okWhole := coalesced(l)
+	if okWhole {
+		out = append(out, c.coalesceRewrite(n, whole, "Coalesce to ")...)
+	}
+	if modes, ok := coalesceModes(l); ok && !(okWhole && modes.Format(true) == whole.Format(true)) {
+		out = append(out, c.coalesceRewrite(n, modes, "Coalesce mode by mode to ")...)
+	}
+	return out
+}
+
+// coalesceRewrite writes l in n's spelling and offers it once it reads back.
+func (c *Code) coalesceRewrite(n *source.Call, l layout.Layout, title string) []Refactor {
+	title += capShown(l.Format(true))
+	if c.python {
+		prefix := strings.TrimSuffix(n.Fun.Full, n.Fun.Name)
+		text := prefix + "make_layout(" + pyTuple(l.Shape) + ", stride=" + pyTuple(l.Stride) + ")"
+		if len(text) > maxEditBytes || !staticValue(l) || !readsBackAs(LangPython, pythonImport(n.Fun), text, true, l) {
+			return nil
+		}
+		return []Refactor{{Kind: "refactor.rewrite", Fix: Fix{Title: title, Edits: []Edit{{Range: c.rangeOf(n.Start, n.End), NewText: text}}}}}
+	}
+	q := cuteQualifier(n.Fun)
+	spell := staticSpelling(string(c.src[n.Start:n.End]))
+	if n.Fun.Name == "Layout" {
+		if !staticValue(l) {
+			return nil // a run-time integer has no type of its own to write
+		}
+		text := q + "Layout<" + tupleTypeAs(q+"Shape", l.Shape, spell) + ", " + tupleTypeAs(q+"Stride", l.Stride, spell) + ">"
+		if n.Braced {
+			text += "{}"
+		}
+		return c.checkedRewrite(n.Start, n.End, text, title, l, n.Braced)
+	}
+	shape, stride := tupleCallAs(q+"make_shape", l.Shape, spell), tupleCallAs(q+"make_stride", l.Stride, spell)
+	if typedTuples(n) && staticValue(l) {
+		// make_layout(Shape<_8,_4>{}, Stride<_1,_8>{}): the tuples as types, as written.
+		shape, stride = tupleTypeAs(q+"Shape", l.Shape, spell)+"{}", tupleTypeAs(q+"Stride", l.Stride, spell)+"{}"
+	}
+	text := q + "make_layout(" + shape + ", " + stride + ")"
+	return c.checkedRewrite(n.Start, n.End, text, title, l, true)
+}
+
+// typedTuples reports whether a make_layout call writes its shape as a
+// constructed type (Shape<_8,_4>{}) rather than a make_shape call.
+func typedTuples(n *source.Call) bool {
+	if len(n.Args) == 0 {
+		return false
+	}
+	shape, ok := n.Args[0].(*source.Call)
+	return ok && shape.Fun.Name == "Shape" && shape.Braced
+}
+
+// literalLayout reports whether n writes its layout with literals only:
+// integers, static integers (_8, Int<8>{}, C<8>{}), the tuple makers and
+// CuTe's layout tags, with no name the file binds.
+func (c *Code) literalLayout(n *source.Call) bool {
+	literal := true
+	source.Inspect(n, func(x source.Node) bool {
+		if !literal {
+			return false
+		}
+		switch x := x.(type) {
+		case *source.Int, *source.Tuple:
+		case *source.Unary:
+			_, isInt := x.X.(*source.Int)
+			literal = x.Op == "-" && isInt
+		case *source.Call:
+			literal = x.Recv == nil && c.cuteQualified(x.Fun) && (literalMakers[x.Fun.Name] || isStaticIntName(x.Fun.Name))
+			for _, k := range x.Keywords {
+				literal = literal && k.Name == "stride"
+			}
+		case *source.Ident:
+			_, bound := c.lookup(x.Name, x.Start)
+			literal = !bound && (literalMakers[x.Name] || isStaticIntName(x.Name))
+		default:
+			literal = false
+		}
+		return literal
+	})
+	return literal
+}
+
+// literalMakers are the names a literal layout is written with.
+var literalMakers = map[string]bool{
+	"make_layout": true, "make_shape": true, "make_stride": true, "Layout": true, "Shape": true, "Stride": true,
+	"Int": true, "C": true, "LayoutLeft": true, "LayoutRight": true, "GenColMajor": true, "GenRowMajor": true,
+}
+
+// isStaticIntName reports whether name is one of CuTe's _N (_m1) integers.
+func isStaticIntName(name string) bool {
+	digits := strings.TrimPrefix(strings.TrimPrefix(name, "_"), "m")
+	if len(name) < 2 || name[0] != '_' || digits == "" {
+		return false
+	}
+	for i := 0; i < len(digits); i++ {
+		if digits[i] < '0' || digits[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// staticSpelling is how the code text writes its static integers: "Int"
+// (Int<8>), "C" (C<8>) or "_" (_8), the first one it uses ("_" when none).
+func staticSpelling(text string) string {
+	m := staticSpellingRE.FindStringSubmatch(text)
+	if m == nil || m[1][0] == '_' {
+		return "_"
+	}
+	return strings.TrimSuffix(m[1], "<")
+}
+
+var staticSpellingRE = regexp.MustCompile(`(?:^|[^A-Za-z0-9_])(Int<|C<|_m?[0-9])`)
+
+// pythonImport is the import that makes fun's module prefix CuTe's in a
+// probe: "import cutlass.cute as cute" for cute.make_layout.
+func pythonImport(fun *source.Ident) string {
+	switch q := fun.Qualifier(); {
+	case q == "":
+		return "from cutlass.cute import " + fun.Name + "\n"
+	case strings.Contains(q, "."):
+		return "import " + q + "\n"
+	default:
+		return "import cutlass.cute as " + q + "\n"
+	}
+}
+
+// pyTuple writes an integer tuple as a Python literal: (8, (2, 2)), (8,).
+func pyTuple(t layout.IntTuple) string {
+	if !t.IsTuple() {
+		return strconv.FormatInt(t.Value(), 10)
+	}
+	parts := make([]string, 0, len(t.Elems()))
+	for _, e := range t.Elems() {
+		parts = append(parts, pyTuple(e))
+	}
+	if len(parts) == 1 {
+		return "(" + parts[0] + ",)"
+	}
+	return "(" + strings.Join(parts, ", ") + ")"
 }
 
 // cuteQualifier is "cute::" when the name was written so.
@@ -206,27 +377,46 @@ func cuteQualifier(id *source.Ident) string {
 }
 
 // tupleCall writes an integer tuple as nested calls: make_shape(_8{}, make_shape(_2{}, _2{})).
-func tupleCall(fun string, t layout.IntTuple) string {
+func tupleCall(fun string, t layout.IntTuple) string { return tupleCallAs(fun, t, "_") }
+
+// tupleCallAs is tupleCall with static integers spelled as spell says
+// (staticSpelling) and run-time ones as plain integers.
+func tupleCallAs(fun string, t layout.IntTuple, spell string) string {
 	if !t.IsTuple() {
-		return staticInt(t.Value()) + "{}"
+		if !t.IsStatic() {
+			return strconv.FormatInt(t.Value(), 10)
+		}
+		return staticIntAs(t.Value(), spell) + "{}"
 	}
 	parts := make([]string, 0, len(t.Elems()))
 	for _, e := range t.Elems() {
-		parts = append(parts, tupleCall(fun, e))
+		parts = append(parts, tupleCallAs(fun, e, spell))
 	}
 	return fun + "(" + strings.Join(parts, ", ") + ")"
 }
 
 // tupleType writes an integer tuple as a type: Shape<_8, Shape<_2, _2>>.
-func tupleType(name string, t layout.IntTuple) string {
+func tupleType(name string, t layout.IntTuple) string { return tupleTypeAs(name, t, "_") }
+
+// tupleTypeAs is tupleType with static integers spelled as spell says.
+func tupleTypeAs(name string, t layout.IntTuple, spell string) string {
 	if !t.IsTuple() {
-		return staticInt(t.Value())
+		return staticIntAs(t.Value(), spell)
 	}
 	parts := make([]string, 0, len(t.Elems()))
 	for _, e := range t.Elems() {
-		parts = append(parts, tupleType(name, e))
+		parts = append(parts, tupleTypeAs(name, e, spell))
 	}
 	return name + "<" + strings.Join(parts, ",") + ">"
+}
+
+// staticIntAs is staticInt in the spelling "Int" (Int<8>), "C" (C<8>) or
+// "_" (_8, Int<11> where CuTe has no _N name).
+func staticIntAs(v int64, spell string) string {
+	if spell == "_" {
+		return staticInt(v)
+	}
+	return spell + "<" + strconv.FormatInt(v, 10) + ">"
 }
 
 // cuteIntNames are the values CuTe names _N (_m1 for -1).

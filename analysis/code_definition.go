@@ -1,6 +1,10 @@
 package analysis
 
-import "github.com/cute-lsp/cute-lsp/source"
+import (
+	"strings"
+
+	"github.com/cute-lsp/cute-lsp/source"
+)
 
 // Definition is the binding a name in the code at off refers to, in the
 // same file: the name bound by "auto x = ...", "using X = ...",
@@ -65,4 +69,70 @@ func (c *Code) inCommentOrString(off int) bool {
 		}
 	}
 	return false
+}
+
+// References are the places in the file that name the binding the name at
+// off refers to (the one Definition gives): every read of the name that
+// resolves to that binding, and with includeDecl the binding's own name.
+// A later binding of the same name is another binding (its reads are its
+// own); names in comments and strings, members and qualified names are
+// none. Nil where Definition has no answer.
+func (c *Code) References(off int, includeDecl bool) []source.Range {
+	def, ok := c.Definition(off)
+	if !ok {
+		return nil
+	}
+	target := -1
+	for i, b := range c.File.Bindings {
+		if b.NameAt == def {
+			target = i
+			break
+		}
+	}
+	if target < 0 {
+		return nil
+	}
+	name := string(c.src[def.Start:def.End])
+	var regions []region
+	if c.python {
+		regions = pythonRegions(string(c.src))
+	} else {
+		regions = cppRegions(string(c.src))
+	}
+	bindingAt := map[int]bool{}
+	for _, b := range c.byName[name] {
+		bindingAt[c.File.Bindings[b].NameAt.Start] = true
+	}
+	var out []source.Range
+	text := string(c.src)
+	for from, k := 0, 0; ; {
+		i := strings.Index(text[from:], name)
+		if i < 0 {
+			break
+		}
+		s, e := from+i, from+i+len(name)
+		from = e
+		if s > 0 && (isIdentByte(text[s-1]) || text[s-1] == '.' || text[s-1] == ':') || e < len(text) && isIdentByte(text[e]) {
+			continue // part of a longer word, a member or a qualified name
+		}
+		for k < len(regions) && regions[k].end < s {
+			k++
+		}
+		if k < len(regions) && regions[k].start-1 <= s {
+			continue // in a comment or a string
+		}
+		switch {
+		case s == def.Start:
+			if includeDecl {
+				out = append(out, def)
+			}
+		case bindingAt[s]:
+			// another binding of the name
+		default:
+			if j, ok := c.lookup(name, s); ok && j == target {
+				out = append(out, source.Range{Start: s, End: e})
+			}
+		}
+	}
+	return out
 }

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -65,6 +66,55 @@ func TestCodeDefinition(t *testing.T) {
 			want := occurrence(tc.src, tc.want)
 			if !ok || r.Start != want {
 				t.Errorf("definition at %d (%v), want %d", r.Start, ok, want)
+			}
+		})
+	}
+}
+
+// TestCodeReferences: the references to a name are the reads that resolve
+// to its binding (Definition's binding), with the binding's own name when
+// asked; a later binding of the name, a shadowing one, a member, a
+// qualified name, a comment, a string and a longer word are none. want
+// holds each reference as line:column (both from 0).
+func TestCodeReferences(t *testing.T) {
+	for _, tc := range []struct {
+		name, src, at string
+		python        bool
+		decl          bool
+		want          string
+	}{
+		{"auto", "auto sA = make_layout(_8{});\nauto t = logical_divide(sA, _2{});\nprint(sA); // sA\nauto sAx = sA.shape(); const char* s = \"sA\";", "sA", false, true,
+			"0:5 1:24 2:6 3:11"},
+		{"without the binding", "auto sA = make_layout(_8{});\nauto t = logical_divide(sA, _2{});", "sA, _2", false, false, "1:24"},
+		{"shadowed in a block", "auto k = _4{};\nvoid f() {\n  auto k = _8{};\n  auto s = make_shape(k, k);\n}\nauto u = make_shape(k);", "k = _4", false, true,
+			"0:5 5:20"},
+		{"the shadowing one", "auto k = _4{};\nvoid f() {\n  auto k = _8{};\n  auto s = make_shape(k, k);\n}\nauto u = make_shape(k);", "k, k", false, true,
+			"2:7 3:22 3:25"},
+		{"qualified names are others'", "auto sA = make_layout(_8{});\nauto x = cute::sA;", "sA", false, true, "0:5"},
+		{"dsl reassignment: the first", "import cutlass.cute as cute\nL = cute.make_layout((4, 8))\nL = cute.coalesce(L)\nn = cute.size(L)", "L =", true, true,
+			"1:0 2:18"},
+		{"dsl reassignment: the second", "import cutlass.cute as cute\nL = cute.make_layout((4, 8))\nL = cute.coalesce(L)\nn = cute.size(L)\ns = L.shape  # L", "L)\nn", true, true,
+			"2:0 3:14 4:4"},
+		{"no name there", "auto sA = make_layout(_8{});\n// sA", "// sA", false, true, ""},
+		{"a name bound elsewhere", "auto t = logical_divide(sB, _2{});", "sB", false, true, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			lang := LangCpp
+			if tc.python {
+				lang = LangPython
+			}
+			at := strings.Index(tc.src, tc.at)
+			if strings.HasPrefix(tc.at, "L)") {
+				at = strings.Index(tc.src, "size(L") + len("size(")
+			}
+			var got []string
+			for _, r := range ReadCode(lang, []byte(tc.src)).References(at, tc.decl) {
+				line := strings.Count(tc.src[:r.Start], "\n")
+				col := r.Start - (strings.LastIndexByte(tc.src[:r.Start], '\n') + 1)
+				got = append(got, fmt.Sprintf("%d:%d", line, col))
+			}
+			if strings.Join(got, " ") != tc.want {
+				t.Errorf("references %q, want %q", strings.Join(got, " "), tc.want)
 			}
 		})
 	}

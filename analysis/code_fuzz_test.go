@@ -53,8 +53,21 @@ func fuzzCode(src string) string {
 			if ok && (cv.Start < 0 || cv.End > n || cv.Start > cv.End) {
 				return fmt.Sprintf("value at [%d,%d) outside %d bytes", cv.Start, cv.End, n)
 			}
-			if r, ok := c.Definition(off); ok && (r.Start < 0 || r.End > n || r.Start >= r.End) {
-				return fmt.Sprintf("definition at [%d,%d) outside %d bytes", r.Start, r.End, n)
+			if h, ok := c.HoverAt(off); ok != (cv.Printed != "") || ok && (h.Start != cv.Start || h.End != cv.End || h.Op != "" && len(h.Args) == 0) {
+				return fmt.Sprintf("hover at %d: %+v, value %+v", off, h, cv)
+			}
+			def, hasDef := c.Definition(off)
+			if hasDef && (def.Start < 0 || def.End > n || def.Start >= def.End) {
+				return fmt.Sprintf("definition at [%d,%d) outside %d bytes", def.Start, def.End, n)
+			}
+			refs := c.References(off, true)
+			if hasDef != (len(refs) > 0) {
+				return fmt.Sprintf("at %d: definition %v (%v) but %d references", off, def, hasDef, len(refs))
+			}
+			for _, r := range refs {
+				if d, ok := c.Definition(r.Start); !ok || d != def {
+					return fmt.Sprintf("reference [%d,%d) to %v has the definition %v", r.Start, r.End, def, d)
+				}
 			}
 			for _, r := range c.Refactors(off) {
 				for _, e := range r.Edits {

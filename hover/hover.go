@@ -90,23 +90,33 @@ func Value(v layout.Value, opts Options) string {
 }
 
 // Code is the hover of a value computed from CuTe C++ or DSL code: the
-// value as CuTe C++ prints it (static integers with "_"), then what Value
-// shows of it.
-func Code(cv analysis.CodeValue, opts Options) string {
-	head := fmt.Sprintf("```cpp\n%s\n```\n", cv.Printed)
-	if cv.Name != "" {
-		head = fmt.Sprintf("**%s**\n\n", cv.Name) + head
+// value as CuTe C++ prints it (static integers with "_"), how far it holds
+// where it is hovered (a name bound again), then what Value shows of it,
+// and for a composition, divide or product the steps sheets show.
+func Code(h analysis.CodeHover, opts Options) string {
+	head := fmt.Sprintf("```cpp\n%s\n```\n", h.Printed)
+	if h.Name != "" {
+		head = fmt.Sprintf("**%s**\n\n", h.Name) + head
 	}
-	v := cv.Value
+	if h.Note != "" {
+		head += "\n" + h.Note + "\n"
+	}
+	steps := ""
+	if h.Op != "" {
+		if s := StepsOf(h.Op, h.Args); s != "" {
+			steps = "\n" + s
+		}
+	}
+	v := h.Value
 	if p, ok := v.(analysis.PointerComposed); ok {
 		off, ok := p.Offsets()
 		if !ok {
-			return head + fmt.Sprintf("\nthe swizzle acts on the bytes of %d-bit elements; no swizzle on element offsets is the same\n", p.Bits)
+			return head + fmt.Sprintf("\nthe swizzle acts on the bytes of %d-bit elements; no swizzle on element offsets is the same\n", p.Bits) + steps
 		}
 		head += fmt.Sprintf("\non %d-bit element offsets: `%s`\n", p.Bits, off.Format(true))
 		v = off
 	}
-	return valueWith(head, v, opts)
+	return valueWith(head, v, opts) + steps
 }
 
 // valueWith is Value's text after the given heading.

@@ -193,3 +193,34 @@ func TestHoverShowsTheOffsetTable(t *testing.T) {
 		}
 	}
 }
+
+// TestCodeHoverSteps: a hover on a call in code shows the steps a sheet's
+// call shows, from the call's operation and operands; none without them.
+func TestCodeHoverSteps(t *testing.T) {
+	a := layout.Make(layout.Ints(8, 4), layout.Ints(4, 1))
+	b := layout.Make(layout.Ints(4, 2), layout.Ints(1, 8))
+	v, err := layout.Composition(a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := analysis.CodeHover{CodeValue: analysis.CodeValue{Value: v, Printed: v.Format(true)}}
+	with := base
+	with.Op, with.Args = "composition", []layout.Value{a, b}
+	if got := Code(with, DefaultOptions); !strings.Contains(got, "**Steps** (A o B") || !strings.Contains(got, "B mode 1 `2:8` → `2:1`") {
+		t.Errorf("no steps:\n%s", got)
+	}
+	for _, h := range []analysis.CodeHover{base,
+		{CodeValue: base.CodeValue, Op: "composition", Args: []layout.Value{layout.Int(3), b}}, // not a layout
+		{CodeValue: base.CodeValue, Op: "composition", Args: []layout.Value{a}},                // one operand
+		{CodeValue: base.CodeValue, Op: "coalesce", Args: []layout.Value{a, b}},                // no steps for it
+	} {
+		if got := Code(h, DefaultOptions); strings.Contains(got, "Steps") {
+			t.Errorf("steps for %s%v:\n%s", h.Op, h.Args, got)
+		}
+	}
+	noted := base
+	noted.Note = "the value at this point"
+	if got := Code(noted, DefaultOptions); !strings.Contains(got, "```\n\nthe value at this point\n") {
+		t.Errorf("no note after the value:\n%s", got)
+	}
+}

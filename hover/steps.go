@@ -21,19 +21,25 @@ func Steps(call *grammar.Call, env analysis.Env) string {
 		}
 		args[i] = v
 	}
-	if call.Fun.Name == "tirx_map" {
+	return StepsOf(call.Fun.Name, args)
+}
+
+// StepsOf is Steps of the operation op applied to args (a sheet's call, or
+// a call in C++/DSL code with its operands' values).
+func StepsOf(op string, args []layout.Value) string {
+	if op == "tirx_map" {
 		return tirxMapSteps(args)
 	}
 	if len(args) != 2 {
 		return ""
 	}
-	switch call.Fun.Name {
+	switch op {
 	case "composition":
 		return compositionSteps(args[0], args[1])
 	case "logical_divide", "zipped_divide", "tiled_divide", "flat_divide":
-		return divideSteps(call.Fun.Name, args[0], args[1])
+		return divideSteps(op, args[0], args[1])
 	case "logical_product", "zipped_product", "tiled_product", "flat_product":
-		return productSteps(call.Fun.Name, args[0], args[1])
+		return productSteps(op, args[0], args[1])
 	}
 	return ""
 }

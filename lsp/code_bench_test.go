@@ -91,6 +91,25 @@ func BenchmarkCodeHover(b *testing.B) {
 	reportLatency(b, lat, cpu0, processCPU)
 }
 
+// BenchmarkCodeActions: code actions at random places of the same file,
+// as editors ask at every move of the cursor (the value as a comment, the
+// Layout<...> / make_layout rewrites and coalesce advice, each read back
+// before it is offered).
+func BenchmarkCodeActions(b *testing.B) {
+	s, lines := codeSession(b)
+	r := rand.New(rand.NewPCG(4, 4))
+	lat := make([]time.Duration, 0, b.N)
+	cpu0 := processCPU()
+	for b.Loop() {
+		l := r.IntN(len(lines))
+		c := r.IntN(len(lines[l]) + 1)
+		start := time.Now()
+		s.codeActions(kernelURI, lspRange{lspPos{l, c}, lspPos{l, c}})
+		lat = append(lat, time.Since(start))
+	}
+	reportLatency(b, lat, cpu0, processCPU)
+}
+
 // BenchmarkCodeInlayHints: the inlay hints of the whole file, as an editor
 // asks after each edit. Target: p99 <= 5 ms.
 func BenchmarkCodeInlayHints(b *testing.B) {

@@ -47,7 +47,11 @@ func codeAction(ctx context.Context, s *Server, params []byte) (any, error) {
 			}
 		}
 	}
-	for _, a := range refactors(ctx, s.features, snap, enc, span.Start) {
+	actions := refactors
+	if cell := s.notebooks.view(s.store, snap); cell != nil {
+		actions = cell.refactors // notebook.go: the joined program's
+	}
+	for _, a := range actions(ctx, s.features, snap, enc, span.Start) {
 		if wants(only, string(*a.Kind)) {
 			out = append(out, a)
 		}
@@ -86,6 +90,11 @@ func refactors(ctx context.Context, a *Analyzed, snap *Snapshot, enc Encoding, o
 	} else if h := a.host(ctx, snap); h != nil {
 		rs = h.Code().Refactors(off)
 	}
+	return refactorActions(snap, enc, rs)
+}
+
+// refactorActions are refactors as code actions editing snap.
+func refactorActions(snap *Snapshot, enc Encoding, rs []analysis.Refactor) []*protocol.CodeAction {
 	var out []*protocol.CodeAction
 	for _, r := range rs {
 		kind := protocol.CodeActionKind(r.Kind)

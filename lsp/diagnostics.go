@@ -36,6 +36,9 @@ func (s *Server) findings(snap *Snapshot) []analysis.Finding {
 // analysis when ctx ends (the analysis goes on for the others). The
 // project's configuration applies to them.
 func (s *Server) findingsContext(ctx context.Context, snap *Snapshot) ([]analysis.Finding, error) {
+	if cell := s.notebooks.view(s.store, snap); cell != nil {
+		return cell.findings(ctx, s, snap) // notebook.go
+	}
 	v, err := snap.MemoContext(ctx, analysisKey{}, func() any {
 		if h := s.hooks.beforeAnalysis; h != nil {
 			h(snap)
@@ -159,7 +162,7 @@ func documentDiagnostic(ctx context.Context, s *Server, params []byte) (any, err
 		return &protocol.RelatedFullDocumentDiagnosticReport{FullDocumentDiagnosticReport: protocol.FullDocumentDiagnosticReport{
 			Kind: string(protocol.DocumentDiagnosticReportKindFull), Items: []protocol.Diagnostic{}}}, nil
 	}
-	id := resultID(snap, gen)
+	id := s.diagnosticsResultID(snap, gen)
 	if p.PreviousResultID != nil && *p.PreviousResultID == id {
 		return &protocol.RelatedUnchangedDocumentDiagnosticReport{UnchangedDocumentDiagnosticReport: protocol.UnchangedDocumentDiagnosticReport{
 			Kind: string(protocol.DocumentDiagnosticReportKindUnchanged), ResultID: id}}, nil

@@ -99,8 +99,8 @@ func hoverAt(ctx context.Context, a *Analyzed, snap *Snapshot, enc Encoding, cfg
 			}
 			return markdown(sp, render.Descriptor(d.Node, d.Value, hoverOptions(cfg)))
 		}
-		if cv, ok := h.Code().At(off); ok {
-			return markdown(Span{cv.Start, cv.End}, render.Code(cv, hoverOptions(cfg)))
+		if ch, ok := h.Code().HoverAt(off); ok {
+			return markdown(Span{ch.Start, ch.End}, render.Code(ch, hoverOptions(cfg)))
 		}
 	}
 	return nil

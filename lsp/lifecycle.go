@@ -155,8 +155,10 @@ func didOpen(_ context.Context, s *Server, params []byte) error {
 	}
 	td := p.TextDocument
 	snap := s.store.Open(string(td.URI), string(td.LanguageID), td.Version, td.Text)
-	s.diags.schedule(snap.URI, true)
+	// A notebook cell joins its notebook before its diagnostics run (they
+	// read the cells before it).
 	s.notebooks.cellOpened(snap.URI)
+	s.diags.schedule(snap.URI, true)
 	return nil
 }
 
@@ -203,7 +205,7 @@ func didClose(_ context.Context, s *Server, params []byte) error {
 	s.store.Close(uri)
 	s.diags.forget(uri)
 	s.features.Closed(uri)
-	s.notebooks.cellClosed(uri)
+	s.cellsChanged(s.notebooks.cellClosed(uri))
 	return nil
 }
 

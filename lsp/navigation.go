@@ -25,6 +25,9 @@ func definition(ctx context.Context, s *Server, params []byte) (any, error) {
 	if snap == nil {
 		return protocol.LocationSlice{}, nil
 	}
+	if cell := s.notebooks.view(s.store, snap); cell != nil {
+		return cell.definitions(ctx, s.features, enc, off), nil // notebook.go
+	}
 	return definitions(ctx, s.features, snap, enc, off), nil
 }
 
@@ -36,6 +39,9 @@ func references(ctx context.Context, s *Server, params []byte) (any, error) {
 	snap, off, enc, _ := s.at(p.TextDocument, p.Position)
 	if snap == nil {
 		return protocol.LocationSlice{}, nil
+	}
+	if cell := s.notebooks.view(s.store, snap); cell != nil {
+		return cell.references(ctx, s.features, enc, off, p.Context.IncludeDeclaration), nil // notebook.go
 	}
 	return referencesTo(ctx, s.features, snap, enc, off, p.Context.IncludeDeclaration), nil
 }
@@ -109,9 +115,19 @@ func definitions(ctx context.Context, a *Analyzed, snap *Snapshot, enc Encoding,
 }
 
 // referencesTo are the uses of the name at off, its binding included when
-// includeDecl is set.
+// includeDecl is set: a sheet's, or in C++/Python code the code's
+// (analysis.Code.References).
 func referencesTo(ctx context.Context, a *Analyzed, snap *Snapshot, enc Encoding, off int, includeDecl bool) protocol.LocationSlice {
 	s, sym := symbolAt(ctx, a, snap, off)
+	if s == nil {
+		out := protocol.LocationSlice{}
+		if h := a.host(ctx, snap); h != nil {
+			for _, r := range h.Code().References(off, includeDecl) {
+				out = append(out, location(snap, enc, Span{Start: r.Start, End: r.End}))
+			}
+		}
+		return out
+	}
 	if sym == nil {
 		return protocol.LocationSlice{}
 	}

@@ -5,8 +5,11 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/cute-lsp/cute-lsp/analysis"
+	"github.com/cute-lsp/cute-lsp/grammar"
 	"github.com/cute-lsp/cute-lsp/source"
 	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
 )
 
 // Jupyter notebooks. A notebook's code cells are one Python program, run
@@ -33,10 +36,14 @@ import (
 // and lines in the joined text, so a position moves by that line offset
 // alone. The joined program is made again when any cell changed, so an
 // edit in a cell is seen by the cells after it; the server then asks a
-// client that supports it to refresh its inlay hints. Diagnostics stay a
-// cell's own (the descriptors in its comments and strings do not depend on
-// other cells); findings of code that read earlier cells would come from
-// the joined analysis through cellView the same way.
+// client that supports it to refresh its inlay hints. Diagnostics, code
+// actions (quick fixes and refactors) and go to definition read the joined
+// program too:
+// a cell's findings are those of the joined analysis that start in it
+// (so a call reading names bound in earlier cells is checked with their
+// values), and a definition may be in an earlier cell. An edit in a cell
+// schedules the diagnostics of the cells after it, and asks a pulling
+// client to pull again.
 
 // cellScheme is the URI scheme of VS Code's notebook cells.
 const cellScheme = "vscode-notebook-cell:"
@@ -99,6 +106,17 @@ type cellView struct {
 	lineBase int // the line of the joined program where the cell starts
 	byteBase int // its byte offset there
 	lines    int // how many lines the cell has
+	size     int // how many bytes
+	// cells are the notebook's code cells in the joined program, in order
+	// (where go to definition finds the cell of a binding).
+	cells []joinedCell
+}
+
+// joinedCell is a code cell of the joined program: its URI and where it starts.
+type joinedCell struct {
+	uri                string
+	lineBase, byteBase int
+	snap               *Snapshot
 }
 
 func (ns *notebookSet) init() {
@@ -143,18 +161,26 @@ func (ns *notebookSet) cellOpened(uri string) {
 
 // cellClosed drops a cell closed with textDocument/didClose from its
 // notebook, and the notebook with its last cell.
-func (ns *notebookSet) cellClosed(uri string) {
+// It returns the cells that came after it (their program changed).
+func (ns *notebookSet) cellClosed(uri string) (after []string) {
 	ns.mu.Lock()
 	defer ns.mu.Unlock()
 	nb, ok := ns.ofCell[uri]
 	if !ok || nb.synced {
-		return
+		return nil
+	}
+	for i, c := range nb.cells {
+		if c.uri == uri {
+			after = nb.uris(i + 1)
+			break
+		}
 	}
 	delete(ns.ofCell, uri)
 	nb.remove(uri)
 	if len(nb.cells) == 0 {
 		delete(ns.byURI, nb.uri)
 	}
+	return after
 }
 
 func (nb *notebook) remove(uri string) {
@@ -167,24 +193,67 @@ func (nb *notebook) remove(uri string) {
 	nb.joined = nil
 }
 
-// cellChanged asks the client to show the inlay hints of the cells after
-// a changed one again (their values may have changed with it).
+// cellChanged analyzes the cells after a changed one again and asks the
+// client to show their inlay hints and diagnostics again (their values and
+// findings may have changed with it).
 func (ns *notebookSet) cellChanged(s *Server, uri string) {
+	s.cellsChanged(ns.cellsAfter(uri))
+}
+
+// cellsAfter are the URIs of the cells after uri in its notebook.
+func (ns *notebookSet) cellsAfter(uri string) []string {
 	ns.mu.Lock()
+	defer ns.mu.Unlock()
 	nb, ok := ns.ofCell[uri]
-	later := false
-	if ok {
-		for i, c := range nb.cells {
-			if c.uri == uri {
-				later = i+1 < len(nb.cells)
-				break
-			}
+	if !ok {
+		return nil
+	}
+	for i, c := range nb.cells {
+		if c.uri == uri {
+			return nb.uris(i + 1)
 		}
 	}
-	ns.mu.Unlock()
-	if later {
-		s.refreshInlayHintsLater()
+	return nil
+}
+
+// uris are the URIs of the notebook's cells from the i-th on.
+func (nb *notebook) uris(from int) []string {
+	var out []string
+	for _, c := range nb.cells[from:] {
+		out = append(out, c.uri)
 	}
+	return out
+}
+
+// cellsChanged schedules the diagnostics of cells whose program changed
+// (their own text did not) and asks the client to refresh what it shows
+// of them.
+func (s *Server) cellsChanged(uris []string) {
+	if len(uris) == 0 {
+		return
+	}
+	for _, u := range uris {
+		s.diags.schedule(u, false)
+	}
+	s.refreshInlayHintsLater()
+	s.refreshDiagnosticsLater()
+}
+
+// refreshDiagnosticsLater sends workspace/diagnostic/refresh to a pulling
+// client that supports it, from a goroutine of its own (as
+// refreshInlayHintsLater).
+func (s *Server) refreshDiagnosticsLater() {
+	s.mu.Lock()
+	refresh := s.refreshDiagnostics
+	s.mu.Unlock()
+	if !refresh || s.conn == nil {
+		return
+	}
+	s.goSafe(protocol.MethodWorkspaceDiagnosticRefresh, func() {
+		if _, err := s.conn.Call(context.Background(), protocol.MethodWorkspaceDiagnosticRefresh, nil, nil); err != nil {
+			s.logf("%s: %v", protocol.MethodWorkspaceDiagnosticRefresh, err)
+		}
+	})
 }
 
 // refreshInlayHintsLater sends workspace/inlayHint/refresh to a client
@@ -241,7 +310,11 @@ func (ns *notebookSet) view(store *Store, snap *Snapshot) *cellView {
 		j = joinNotebook(nb.uri, from)
 		nb.joined = j
 	}
-	return &cellView{joined: j.snap, lineBase: j.lines[at], byteBase: j.bytes[at], lines: snap.LineCount()}
+	cells := make([]joinedCell, len(j.from))
+	for i, c := range j.from {
+		cells[i] = joinedCell{uri: c.URI, lineBase: j.lines[i], byteBase: j.bytes[i], snap: c}
+	}
+	return &cellView{joined: j.snap, lineBase: j.lines[at], byteBase: j.bytes[at], lines: snap.LineCount(), size: len(snap.Text), cells: cells}
 }
 
 func sameSnapshots(a, b []*Snapshot) bool {
@@ -420,6 +493,7 @@ func didChangeNotebook(_ context.Context, s *Server, params []byte) error {
 		}
 	}
 	nb.joined = nil
+	all := nb.uris(0)
 	ns.mu.Unlock()
 
 	if st := cells.Structure; st != nil {
@@ -437,7 +511,9 @@ func didChangeNotebook(_ context.Context, s *Server, params []byte) error {
 		}
 		s.diags.schedule(u, false)
 	}
-	s.refreshInlayHintsLater()
+	// Any cell's program may have changed (a cell's text, or the cells
+	// before it).
+	s.cellsChanged(all)
 	return nil
 }
 
@@ -472,4 +548,149 @@ func (ns *notebookSet) open() (notebooks, cells int) {
 	ns.mu.Lock()
 	defer ns.mu.Unlock()
 	return len(ns.byURI), len(ns.ofCell)
+}
+
+// findings are the findings of the joined program that start in the cell,
+// moved into it (their related places and fixes outside it dropped), with
+// the project's configuration applied as to the cell.
+func (v *cellView) findings(ctx context.Context, s *Server, cell *Snapshot) ([]analysis.Finding, error) {
+	val, err := v.joined.MemoContext(ctx, analysisKey{}, func() any { return findingsOf(s.features, v.joined) })
+	if err != nil {
+		return nil, err
+	}
+	all, _ := val.([]analysis.Finding)
+	var out []analysis.Finding
+	for _, f := range all {
+		r, ok := v.cellGrammarRange(f.Range)
+		if !ok {
+			continue
+		}
+		f.Range = r
+		var related []analysis.Related
+		for _, rel := range f.Related {
+			if r, ok := v.cellGrammarRange(rel.Range); ok {
+				rel.Range = r
+				related = append(related, rel)
+			}
+		}
+		f.Related = related
+		var fixes []analysis.Fix
+		for _, fix := range f.Fixes {
+			if edits, ok := v.cellEdits(fix.Edits); ok {
+				fix.Edits = edits
+				fixes = append(fixes, fix)
+			}
+		}
+		f.Fixes = fixes
+		out = append(out, f)
+	}
+	return s.projectFindings(cell.URI, out), nil
+}
+
+// cellGrammarRange moves a range of the joined program into the cell; ok
+// is false when it does not lie in the cell (the line break after the cell
+// is the cell's end).
+func (v *cellView) cellGrammarRange(r grammar.Range) (grammar.Range, bool) {
+	start, end := r.Pos.Offset-v.byteBase, r.End.Offset-v.byteBase
+	if start < 0 || end < start || end > v.size+1 {
+		return r, false
+	}
+	move := func(p grammar.Position) grammar.Position {
+		p.Offset -= v.byteBase
+		p.Line -= v.lineBase
+		if p.Offset > v.size {
+			p.Offset = v.size
+		}
+		return p
+	}
+	return grammar.Range{Pos: move(r.Pos), End: move(r.End)}, true
+}
+
+// cellEdits are a fix's edits moved into the cell; ok is false when one
+// edits another cell.
+func (v *cellView) cellEdits(edits []analysis.Edit) ([]analysis.Edit, bool) {
+	out := make([]analysis.Edit, len(edits))
+	for i, e := range edits {
+		r, ok := v.cellGrammarRange(e.Range)
+		if !ok {
+			return nil, false
+		}
+		out[i] = analysis.Edit{Range: r, NewText: e.NewText}
+	}
+	return out, true
+}
+
+// refactors are the code's refactors at off in the joined program (so a
+// value read from an earlier cell can be written as a comment), those
+// whose edits lie in the cell, moved into it; snap is the cell's.
+func (v *cellView) refactors(ctx context.Context, a *Analyzed, snap *Snapshot, enc Encoding, off int) []*protocol.CodeAction {
+	h := a.host(ctx, v.joined)
+	if h == nil {
+		return nil
+	}
+	var rs []analysis.Refactor
+	for _, r := range h.Code().Refactors(off + v.byteBase) {
+		if edits, ok := v.cellEdits(r.Edits); ok {
+			r.Edits = edits
+			rs = append(rs, r)
+		}
+	}
+	return refactorActions(snap, enc, rs)
+}
+
+// definitions is go to definition in the joined program: the binding may
+// be in an earlier cell, given by that cell's URI.
+func (v *cellView) definitions(ctx context.Context, a *Analyzed, enc Encoding, off int) protocol.LocationSlice {
+	h := a.host(ctx, v.joined)
+	if h == nil {
+		return protocol.LocationSlice{}
+	}
+	r, ok := h.Code().Definition(off + v.byteBase)
+	if !ok {
+		return protocol.LocationSlice{}
+	}
+	if l, ok := v.location(enc, r); ok {
+		return protocol.LocationSlice{l}
+	}
+	return protocol.LocationSlice{}
+}
+
+// references are the references in the joined program to the name at off,
+// each in its cell.
+func (v *cellView) references(ctx context.Context, a *Analyzed, enc Encoding, off int, includeDecl bool) protocol.LocationSlice {
+	out := protocol.LocationSlice{}
+	h := a.host(ctx, v.joined)
+	if h == nil {
+		return out
+	}
+	for _, r := range h.Code().References(off+v.byteBase, includeDecl) {
+		if l, ok := v.location(enc, r); ok {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// location is a range of the joined program in the cell that holds it.
+func (v *cellView) location(enc Encoding, r source.Range) (protocol.Location, bool) {
+	for k := len(v.cells) - 1; k >= 0; k-- {
+		c := v.cells[k]
+		if c.byteBase <= r.Start {
+			if r.End-c.byteBase > len(c.snap.Text) {
+				return protocol.Location{}, false
+			}
+			sp := Span{Start: r.Start - c.byteBase, End: r.End - c.byteBase}
+			return protocol.Location{URI: uri.URI(c.uri), Range: toRange(c.snap, enc, sp)}, true
+		}
+	}
+	return protocol.Location{}, false
+}
+
+// diagnosticsResultID is resultID, of the joined program for a notebook
+// cell (its findings change with the cells before it).
+func (s *Server) diagnosticsResultID(snap *Snapshot, gen int) string {
+	if cell := s.notebooks.view(s.store, snap); cell != nil {
+		return hashID(textHash(cell.joined.Text)^uint64(cell.byteBase)*0x9e3779b97f4a7c15, gen)
+	}
+	return resultID(snap, gen)
 }
