@@ -8,6 +8,7 @@ import (
 	"github.com/cute-lsp/cute-lsp/analysis/gmma"
 	"github.com/cute-lsp/cute-lsp/grammar"
 	"github.com/cute-lsp/cute-lsp/layout"
+	"github.com/cute-lsp/cute-lsp/tiled"
 	"github.com/cute-lsp/cute-lsp/tirx"
 )
 
@@ -131,10 +132,10 @@ func valueWith(head string, v layout.Value, opts Options) string {
 	case layout.Swizzle:
 		b.WriteString(swizzleFacts(v))
 		return b.String()
-	case layout.TiledMMA:
+	case tiled.TiledMMA:
 		b.WriteString(tiledMMAText(v, opts))
 		return b.String()
-	case layout.TiledCopy:
+	case tiled.TiledCopy:
 		b.WriteString(tiledCopyText(v, opts))
 		return b.String()
 	case layout.Tiler:

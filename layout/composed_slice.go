@@ -318,13 +318,13 @@ func LocalPartitionComposed(c Composed, tile Layout, index int64) (ComposedParti
 	if err := c.Outer.Validate(op); err != nil {
 		return ComposedPartition{}, err
 	}
-	shape, err := productEach(op, tile.Shape)
+	shape, err := ProductEach(tile.Shape)
 	if err != nil {
-		return ComposedPartition{}, err
+		return ComposedPartition{}, Renamed(op, err)
 	}
-	coord, err := flatCoord(op, tile, index)
+	coord, err := FlatCoord(tile, index)
 	if err != nil {
-		return ComposedPartition{}, err
+		return ComposedPartition{}, Renamed(op, err)
 	}
 	t, err := toTileArg(op, shape)
 	if err != nil {

@@ -177,13 +177,13 @@ func TileToShape(block Layout, target IntTuple, order Value) (Layout, error) {
 	if err != nil {
 		return Layout{}, inOp(op, "", err)
 	}
-	blockSizes, err := productEach(op, padded.Shape)
+	blockSizes, err := ProductEach(padded.Shape)
 	if err != nil {
-		return Layout{}, err
+		return Layout{}, Renamed(op, err)
 	}
-	targetSizes, err := productEach(op, target)
+	targetSizes, err := ProductEach(target)
 	if err != nil {
-		return Layout{}, err
+		return Layout{}, Renamed(op, err)
 	}
 	reps := make([]IntTuple, r)
 	for i := range r {
@@ -234,14 +234,14 @@ type Partition struct {
 
 func (p Partition) String() string { return p.Layout.String() + " + " + p.Offset.String() }
 
-// underscores is CuTe's repeat<n>(_): "_" itself for n == 1.
-func underscores(n int) IntTuple {
+// Repeat is CuTe's repeat<n>(x): the tuple of n copies of x, x itself for n == 1.
+func Repeat(n int, x IntTuple) IntTuple {
 	if n == 1 {
-		return Underscore()
+		return x
 	}
 	out := make([]IntTuple, n)
 	for i := range out {
-		out[i] = Underscore()
+		out[i] = x
 	}
 	return Tup(out...)
 }
@@ -315,7 +315,7 @@ func partitionCut(op string, l Layout, t tileArg, c IntTuple, inner bool) (Layou
 		}
 	}
 	coord := []IntTuple{c, c}
-	coord[kept] = underscores(z.Shape.At(kept).Len())
+	coord[kept] = Repeat(z.Shape.At(kept).Len(), Underscore())
 	return z, Tup(coord...), nil
 }
 
@@ -417,13 +417,13 @@ func diceTileParts(op string, proj IntTuple, t tileArg) ([]tileArg, error) {
 // position within that mode of the coordinate idx2crd(i, shape, stride).
 func LocalPartition(l Layout, tile Layout, index int64) (Partition, error) {
 	const op = "local_partition"
-	shape, err := productEach(op, tile.Shape)
+	shape, err := ProductEach(tile.Shape)
 	if err != nil {
-		return Partition{}, err
+		return Partition{}, Renamed(op, err)
 	}
-	c, err := flatCoord(op, tile, index)
+	c, err := FlatCoord(tile, index)
 	if err != nil {
-		return Partition{}, err
+		return Partition{}, Renamed(op, err)
 	}
 	return outerPartition(op, l, shape, c)
 }
@@ -443,26 +443,27 @@ func LocalPartitionProj(l Layout, tile Layout, index int64, proj IntTuple) (Part
 	return LocalPartition(l, Make(s, d), index)
 }
 
-// productEach is CuTe's product_each(s): the size of each top-level mode, as a tuple.
-func productEach(op string, s IntTuple) (IntTuple, error) {
+// ProductEach is CuTe's product_each(s): the size of each top-level mode, as a tuple.
+func ProductEach(s IntTuple) (IntTuple, error) {
 	out := make([]IntTuple, s.Len())
 	for i := range out {
 		p, err := Product(s.At(i))
 		if err != nil {
-			return IntTuple{}, inOp(op, fmt.Sprintf("size of mode %d of %v", i, s), err)
+			return IntTuple{}, inOp("product_each", fmt.Sprintf("size of mode %d of %v", i, s), err)
 		}
 		out[i] = p
 	}
 	return Tup(out...), nil
 }
 
-// flatCoord is CuTe's Layout::get_flat_coord(i):
+// FlatCoord is CuTe's Layout::get_flat_coord(i):
 //
 //	crd2crd(idx2crd(i, shape, stride), shape, repeat<rank>(1))
 //
 // per top-level mode, the column-major position within that mode of the
 // coordinate of i (an integer for an integer-shaped layout).
-func flatCoord(op string, tile Layout, index int64) (IntTuple, error) {
+func FlatCoord(tile Layout, index int64) (IntTuple, error) {
+	const op = "get_flat_coord"
 	hier, err := idx2crdStrided(op, index, tile.Shape, tile.Stride)
 	if err != nil {
 		return IntTuple{}, err
