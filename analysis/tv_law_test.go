@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/cute-lsp/cute-lsp/analysis/atom"
+	"github.com/cute-lsp/cute-lsp/analysis/prop"
 	"github.com/cute-lsp/cute-lsp/layout"
 	"github.com/cute-lsp/cute-lsp/tiled"
 )
@@ -194,7 +195,7 @@ func TestTiledCopyLaws(t *testing.T) {
 				if side == "D" {
 					own = tc.ValDst
 				}
-				once, err := layout.IsInjective(own)
+				once, err := prop.IsInjective(own)
 				if err != nil {
 					t.Fatal(err)
 				}

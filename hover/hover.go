@@ -6,6 +6,7 @@ import (
 
 	"github.com/cute-lsp/cute-lsp/analysis"
 	"github.com/cute-lsp/cute-lsp/analysis/gmma"
+	"github.com/cute-lsp/cute-lsp/analysis/prop"
 	"github.com/cute-lsp/cute-lsp/grammar"
 	"github.com/cute-lsp/cute-lsp/layout"
 	"github.com/cute-lsp/cute-lsp/tiled"
@@ -187,8 +188,8 @@ func facts(v layout.Value) string {
 		parts = append(parts, "cosize "+c.String())
 	}
 	var props []string
-	if inj, err := layout.IsInjective(v); err == nil {
-		if bij, err := layout.IsBijective(v); err == nil && bij {
+	if inj, err := prop.IsInjective(v); err == nil {
+		if bij, err := prop.IsBijective(v); err == nil && bij {
 			props = append(props, "bijective onto [0, cosize)")
 		} else if inj {
 			props = append(props, "injective")
@@ -196,7 +197,7 @@ func facts(v layout.Value) string {
 			props = append(props, "not injective")
 		}
 	}
-	if n, err := layout.Contiguity(v); err == nil && n > 1 {
+	if n, err := prop.Contiguity(v); err == nil && n > 1 {
 		props = append(props, fmt.Sprintf("first %d elements contiguous", n))
 	}
 	out := strings.Join(parts, " · ") + "\n"

@@ -63,11 +63,11 @@ func SliceAndOffsetComposed(coord IntTuple, c Composed) (Value, int64, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	dicedAnti, err := composeLayouts(op, antiZY, diced)
+	dicedAnti, err := Composition(antiZY, diced)
 	if err != nil {
 		return nil, 0, err
 	}
-	dicedOnly, err := composeLayouts(op, onlyZY, diced)
+	dicedOnly, err := Composition(onlyZY, diced)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -87,7 +87,7 @@ func SliceAndOffsetComposed(coord IntTuple, c Composed) (Value, int64, error) {
 		return nil, 0, err
 	}
 
-	slicedOnly, err := composeLayouts(op, onlyZY, sliced)
+	slicedOnly, err := Composition(onlyZY, sliced)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -110,11 +110,11 @@ func SliceAndOffsetComposed(coord IntTuple, c Composed) (Value, int64, error) {
 	z, y := sw.ZMask()&-sw.ZMask(), sw.YMask()&-sw.YMask()
 	lo := swizzleStrides(z < y, z, y, offZY, dynamic, b)
 	hi := swizzleStrides(z > y, z, y, offZY, dynamic, b)
-	twos := repeatLeaf(Int(2), b)
+	twos := Repeat(b, Int(2))
 	decayed := Make(
 		Tup(Int(1<<m), twos, Int(1<<(s-b)), twos, Int(1)),
 		Tup(Int(1), lo, Int(1<<(m+b)), hi, Int(1<<(m+b+s))))
-	r, err := composeLayouts(op, decayed, sliced)
+	r, err := Composition(decayed, sliced)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -153,18 +153,6 @@ func swizzleStrides(zBits bool, z, y, off, dynamic int64, b int) IntTuple {
 	}
 	if b == 1 {
 		return out[0]
-	}
-	return Tup(out...)
-}
-
-// repeatLeaf is CuTe's repeat<n>(x): x itself for n == 1, else an n-tuple.
-func repeatLeaf(x IntTuple, n int) IntTuple {
-	if n == 1 {
-		return x
-	}
-	out := make([]IntTuple, n)
-	for i := range out {
-		out[i] = x
 	}
 	return Tup(out...)
 }
@@ -218,9 +206,6 @@ func toMixedBits(op string, l Layout, coord IntTuple) (bits, dynamic int64, err 
 	return bits, dynamic, err
 }
 
-// composeLayouts is composition(a, b) of two plain layouts.
-func composeLayouts(_ string, a, b Layout) (Layout, error) { return Composition(a, b) }
-
 // evalCoordInt is l at the coordinate c, as a known integer.
 func evalCoordInt(op string, l Layout, c IntTuple) (int64, error) {
 	v, err := l.EvalCoord(c)
@@ -246,6 +231,19 @@ func allUnderscore(c IntTuple) bool {
 	}
 	return true
 }
+
+// Size is the number of indices of the swizzled layout: its inner layout's size.
+func (c Composed) Size() (int64, error) { return c.Inner.Size() }
+
+// Cosize is CuTe's cosize of a swizzled layout: its inner layout's cosize
+// (the swizzle is not consulted, as in CuTe).
+func (c Composed) Cosize() (int64, error) { return c.Inner.Cosize() }
+
+// Size of a nested swizzled layout: its innermost layout's size.
+func (n NestedComposed) Size() (int64, error) { return n.Inner.Size() }
+
+// Cosize of a nested swizzled layout: its innermost layout's cosize.
+func (n NestedComposed) Cosize() (int64, error) { return n.Inner.Cosize() }
 
 // ComposedPartition is a partition of a swizzled tensor as CuTe makes it:
 // the sliced layout (swizzled, or decayed to a plain layout) and the pointer
