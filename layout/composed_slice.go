@@ -291,62 +291,29 @@ func LocalTileComposed(c Composed, tiler Value, coord IntTuple) (ComposedPartiti
 // LocalTileProjComposed is local_tile(S, T, c, proj) ==
 // local_tile(S, dice(proj, T), dice(proj, c)).
 func LocalTileProjComposed(c Composed, tiler Value, coord, proj IntTuple) (ComposedPartition, error) {
-	const op = "local_tile"
-	if err := c.Outer.Validate(op); err != nil {
+	if err := c.Outer.Validate("local_tile"); err != nil {
 		return ComposedPartition{}, err
 	}
-	t, err := toTileArg(op, tiler)
-	if err != nil {
-		return ComposedPartition{}, err
-	}
-	if t, err = diceTileArg(op, proj, t); err != nil {
-		return ComposedPartition{}, err
-	}
-	if coord, err = diceTuple(op, proj, coord); err != nil {
-		return ComposedPartition{}, err
-	}
-	return cutComposed(op, c, t, coord, true)
+	return localTileProj("local_tile", tiler, coord, proj, composedCut("local_tile", c))
 }
 
 // LocalPartitionComposed is local_partition(S, tile, i) ==
 // outer_partition(S, product_each(shape(tile)), tile.get_flat_coord(i)):
 // thread i's share.
 func LocalPartitionComposed(c Composed, tile Layout, index int64) (ComposedPartition, error) {
-	const op = "local_partition"
-	if err := c.Outer.Validate(op); err != nil {
+	if err := c.Outer.Validate("local_partition"); err != nil {
 		return ComposedPartition{}, err
 	}
-	shape, err := ProductEach(tile.Shape)
-	if err != nil {
-		return ComposedPartition{}, Renamed(op, err)
-	}
-	coord, err := FlatCoord(tile, index)
-	if err != nil {
-		return ComposedPartition{}, Renamed(op, err)
-	}
-	t, err := toTileArg(op, shape)
-	if err != nil {
-		return ComposedPartition{}, err
-	}
-	return cutComposed(op, c, t, coord, false)
+	return localPartition("local_partition", tile, index, composedCut("local_partition", c))
 }
 
 // LocalPartitionProjComposed is local_partition(S, tile, i, proj) ==
 // local_partition(S, dice(proj, tile), i).
 func LocalPartitionProjComposed(c Composed, tile Layout, index int64, proj IntTuple) (ComposedPartition, error) {
-	const op = "local_partition"
-	if err := c.Outer.Validate(op); err != nil {
+	if err := c.Outer.Validate("local_partition"); err != nil {
 		return ComposedPartition{}, err
 	}
-	s, err := diceTuple(op, proj, tile.Shape)
-	if err != nil {
-		return ComposedPartition{}, err
-	}
-	d, err := diceTuple(op, proj, tile.Stride)
-	if err != nil {
-		return ComposedPartition{}, err
-	}
-	return LocalPartitionComposed(c, Make(s, d), index)
+	return localPartitionProj("local_partition", tile, index, proj, composedCut("local_partition", c))
 }
 
 // partitionComposed is the partition op of c by tiler at coord, keeping
@@ -355,22 +322,20 @@ func partitionComposed(op string, c Composed, tiler Value, coord IntTuple, inner
 	if err := c.Outer.Validate(op); err != nil {
 		return ComposedPartition{}, err
 	}
-	t, err := toTileArg(op, tiler)
-	if err != nil {
-		return ComposedPartition{}, err
-	}
-	return cutComposed(op, c, t, coord, inner)
+	return partitionBy(op, tiler, coord, inner, composedCut(op, c))
 }
 
-// cutComposed slices Sw o off o zipped_divide(L, t) at coord.
-func cutComposed(op string, c Composed, t tileArg, coord IntTuple, inner bool) (ComposedPartition, error) {
-	z, cut, err := partitionCut(op, c.Inner, t, coord, inner)
-	if err != nil {
-		return ComposedPartition{}, err
+// composedCut cuts Sw o off o zipped_divide(L, t) at coord.
+func composedCut(op string, c Composed) cutter[ComposedPartition] {
+	return func(t tileArg, coord IntTuple, inner bool) (ComposedPartition, error) {
+		z, cut, err := partitionCut(op, c.Inner, t, coord, inner)
+		if err != nil {
+			return ComposedPartition{}, err
+		}
+		r, p, err := SliceAndOffsetComposed(cut, Composed{Outer: c.Outer, Offset: c.Offset, Inner: z})
+		if err != nil {
+			return ComposedPartition{}, err
+		}
+		return ComposedPartition{Layout: r, Offset: p}, nil
 	}
-	r, p, err := SliceAndOffsetComposed(cut, Composed{Outer: c.Outer, Offset: c.Offset, Inner: z})
-	if err != nil {
-		return ComposedPartition{}, err
-	}
-	return ComposedPartition{Layout: r, Offset: p}, nil
 }

@@ -1,5 +1,7 @@
 package layout
 
+import "slices"
+
 // Layout construction and the mode-wise operations of CuTe's layout.hpp.
 // Functions that exist for IntTuples too (size, rank, depth, flatten, get)
 // are methods on Layout; the rest are functions named as CuTe names them.
@@ -400,20 +402,14 @@ func padN(op string, l Layout, n int, x Layout, front bool) (Layout, error) {
 	if n > maxPadRank {
 		return Layout{}, errorf(op, "", "%s<%d>: a rank above %d is not a layout anyone writes", op, n, maxPadRank)
 	}
-	shapes := make([]IntTuple, 0, n)
-	strides := make([]IntTuple, 0, n)
-	if front {
-		for k := r; k < n; k++ {
-			shapes, strides = append(shapes, x.Shape), append(strides, x.Stride)
+	pad := func(t, x IntTuple) IntTuple {
+		xs := slices.Repeat([]IntTuple{x}, n-r)
+		if front {
+			return Tup(slices.Concat(xs, t.Elems())...)
 		}
+		return Tup(slices.Concat(t.Elems(), xs)...)
 	}
-	shapes, strides = append(shapes, l.Shape.Elems()...), append(strides, l.Stride.Elems()...)
-	if !front {
-		for k := r; k < n; k++ {
-			shapes, strides = append(shapes, x.Shape), append(strides, x.Stride)
-		}
-	}
-	return Layout{Shape: Tup(shapes...), Stride: Tup(strides...)}, nil
+	return Layout{Shape: pad(l.Shape, x.Shape), Stride: pad(l.Stride, x.Stride)}, nil
 }
 
 // Replace is replace<n>(l, x): l with mode n replaced by x; n == rank appends x.
