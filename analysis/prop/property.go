@@ -7,8 +7,8 @@
 //
 // Each is computed from the shape and strides where a closed form exists
 // (exact, any size); otherwise the function is enumerated, up to
-// EnumerationLimit points, and past that the answer is a layout.CondTooLarge error,
-// never a guess. Per property:
+// EnumerationLimit points, and past that the answer is a
+// layout.CondTooLarge error, never a guess. Per property:
 //
 //	IsInjective   plain: exact from the strides when, sorted by |stride|, each
 //	              stride exceeds the span of the smaller ones (or a stride-0 or
@@ -30,7 +30,6 @@
 //
 // The domain is CuTe's: indices 0 <= i < size, colexicographic. CuTe's cosize
 // is 1 + sum((s-1)*|d|); for a swizzled layout CuTe takes the inner layout's.
-
 package prop
 
 import (
