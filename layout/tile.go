@@ -1,6 +1,9 @@
 package layout
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // Tiling helpers: zip and tile_unzip (the rearrangements behind zipped_* and
 // blocked/raked products), tile_to_shape, and the partitions CuTe defines on
@@ -239,11 +242,7 @@ func Repeat(n int, x IntTuple) IntTuple {
 	if n == 1 {
 		return x
 	}
-	out := make([]IntTuple, n)
-	for i := range out {
-		out[i] = x
-	}
-	return Tup(out...)
+	return Tup(slices.Repeat([]IntTuple{x}, n)...)
 }
 
 // padCoord is CuTe's append<n>(c, _) for a tuple coordinate: c padded with "_".
@@ -251,11 +250,7 @@ func padCoord(op string, c IntTuple, n int) (IntTuple, error) {
 	if c.Len() > n {
 		return IntTuple{}, errorf(op, CondAppendTooLong, "the coordinate %v has %d modes but the mode it slices has rank %d", c, c.Len(), n)
 	}
-	elems := append([]IntTuple(nil), c.Elems()...)
-	for len(elems) < n {
-		elems = append(elems, Underscore())
-	}
-	return Tup(elems...), nil
+	return Tup(slices.Concat(c.Elems(), slices.Repeat([]IntTuple{Underscore()}, n-c.Len()))...), nil
 }
 
 // InnerPartition is CuTe's inner_partition(T, tiler, c) on a layout: with
