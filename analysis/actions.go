@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/cute-lsp/cute-lsp/analysis/prop"
 	"github.com/cute-lsp/cute-lsp/grammar"
 	"github.com/cute-lsp/cute-lsp/internal/editdist"
 	"github.com/cute-lsp/cute-lsp/layout"
@@ -56,14 +57,14 @@ const hintEnumerationLimit = 1 << 16
 // larger layout that only enumeration could judge is reported not
 // injective (so no hint).
 func injectiveForHint(l layout.Layout) (bool, error) {
-	inj, known, err := layout.InjectiveFromStrides(l)
+	inj, known, err := prop.InjectiveFromStrides(l)
 	if err != nil || known {
 		return inj, err
 	}
 	if size, err := l.Size(); err != nil || size > hintEnumerationLimit {
 		return false, err
 	}
-	return layout.IsInjective(l)
+	return prop.IsInjective(l)
 }
 
 func layoutHints(lit *grammar.Layout, l layout.Layout) []Finding {
@@ -84,7 +85,7 @@ func layoutHints(lit *grammar.Layout, l layout.Layout) []Finding {
 		}
 	}
 	if inj, err := injectiveForHint(l); err == nil && inj {
-		if bij, err := layout.IsBijective(l); err == nil && !bij {
+		if bij, err := prop.IsBijective(l); err == nil && !bij {
 			size, _ := l.Size()
 			cosize, _ := l.Cosize()
 			f := Finding{Range: lit.Range, Severity: SeverityHint, Code: CodeNonCompact,

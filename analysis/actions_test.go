@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cute-lsp/cute-lsp/analysis/prop"
 	"github.com/cute-lsp/cute-lsp/layout"
 )
 
@@ -138,7 +139,7 @@ func TestRefactorsOnCalls(t *testing.T) {
 }
 
 func imageOf(t *testing.T, v layout.Value) string {
-	img, err := layout.Image(v)
+	img, err := prop.Image(v)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/cute-lsp/cute-lsp/analysis/atom"
 	"github.com/cute-lsp/cute-lsp/layout"
+	"github.com/cute-lsp/cute-lsp/tiled"
 )
 
 // mma_atom("NAME") and copy_atom("NAME"): CuTe's atoms by name, with their
@@ -105,24 +106,24 @@ func copyValType(op, name string, rest []layout.Value) (string, error) {
 }
 
 // TiledMMAAtom is what make_tiled_mma reads of an MMA atom.
-func (v AtomValue) TiledMMAAtom() (layout.MMAAtom, error) {
+func (v AtomValue) TiledMMAAtom() (tiled.MMAAtom, error) {
 	if v.MMA == nil {
-		return layout.MMAAtom{}, fmt.Errorf("%v is a copy atom, not an MMA atom", v)
+		return tiled.MMAAtom{}, fmt.Errorf("%v is a copy atom, not an MMA atom", v)
 	}
 	a := v.MMA
-	return layout.MMAAtom{Name: a.Name, ShapeMNK: a.ShapeMNK, ThrID: a.ThrID, A: a.ALayout, B: a.BLayout, C: a.CLayout}, nil
+	return tiled.MMAAtom{Name: a.Name, ShapeMNK: a.ShapeMNK, ThrID: a.ThrID, A: a.ALayout, B: a.BLayout, C: a.CLayout}, nil
 }
 
 // TiledCopyAtom is what the tiled copies read of a copy atom: CuTe's
 // Copy_Atom<Op, T> needs T.
-func (v AtomValue) TiledCopyAtom() (layout.CopyAtom, error) {
+func (v AtomValue) TiledCopyAtom() (tiled.CopyAtom, error) {
 	if v.Copy == nil {
-		return layout.CopyAtom{}, fmt.Errorf("%v is an MMA atom, not a copy atom", v)
+		return tiled.CopyAtom{}, fmt.Errorf("%v is an MMA atom, not a copy atom", v)
 	}
 	if v.ValType == "" {
-		return layout.CopyAtom{}, fmt.Errorf("%v has no element type: name it as CuTe's Copy_Atom does, copy_atom(%q, \"half_t\")", v, v.Copy.Name)
+		return tiled.CopyAtom{}, fmt.Errorf("%v has no element type: name it as CuTe's Copy_Atom does, copy_atom(%q, \"half_t\")", v, v.Copy.Name)
 	}
 	bits, _ := atom.ElementBits(v.ValType)
 	c := v.Copy
-	return layout.CopyAtom{Name: c.Name, ValType: v.ValType, ValBits: int64(bits), ThrID: c.ThrID, Src: c.SrcLayout, Dst: c.DstLayout, Ref: c.RefLayout}, nil
+	return tiled.CopyAtom{Name: c.Name, ValType: v.ValType, ValBits: int64(bits), ThrID: c.ThrID, Src: c.SrcLayout, Dst: c.DstLayout, Ref: c.RefLayout}, nil
 }

@@ -1,6 +1,9 @@
 package analysis
 
-import "github.com/cute-lsp/cute-lsp/layout"
+import (
+	"github.com/cute-lsp/cute-lsp/analysis/prop"
+	"github.com/cute-lsp/cute-lsp/layout"
+)
 
 // get<I...>, slice_and_offset and the properties the analyzer computes
 // (is_injective, ... image).
@@ -15,26 +18,26 @@ func property(op string, args []layout.Value, f func(layout.Value) (bool, error)
 }
 
 func applyIsInjective(args []layout.Value) (layout.Value, error) {
-	return property("is_injective", args, layout.IsInjective)
+	return property("is_injective", args, prop.IsInjective)
 }
 
 func applyIsSurjective(args []layout.Value) (layout.Value, error) {
-	return property("is_surjective", args, layout.IsSurjective)
+	return property("is_surjective", args, prop.IsSurjective)
 }
 
 func applyIsBijective(args []layout.Value) (layout.Value, error) {
-	return property("is_bijective", args, layout.IsBijective)
+	return property("is_bijective", args, prop.IsBijective)
 }
 
 func applyIsCompact(args []layout.Value) (layout.Value, error) {
-	return property("is_compact", args, layout.IsCompact)
+	return property("is_compact", args, prop.IsCompact)
 }
 
 func applyImage(args []layout.Value) (layout.Value, error) {
 	if err := argCount("image", args, 1, 1); err != nil {
 		return nil, err
 	}
-	iv, err := layout.Image(propertyArg(args[0]))
+	iv, err := prop.Image(propertyArg(args[0]))
 	return layout.Intervals(iv), err
 }
 

@@ -1,9 +1,12 @@
 package analysis
 
-import "github.com/cute-lsp/cute-lsp/layout"
+import (
+	"github.com/cute-lsp/cute-lsp/layout"
+	"github.com/cute-lsp/cute-lsp/tiled"
+)
 
-// The sheet's names for CuTe's TiledMMA and TiledCopy (tv_mma.go,
-// tv_copy.go). size(M) is the sizer of TiledMMA and TiledCopy; template
+// The sheet's names for CuTe's TiledMMA and TiledCopy (tiled/mma.go,
+// tiled/copy.go). size(M) is the sizer of TiledMMA and TiledCopy; template
 // parameters (tile_size<I>) come as a trailing integer.
 // The adapters of the operations per operand (A, B, C of a TiledMMA; S, D of a TiledCopy).
 
@@ -57,7 +60,7 @@ func applyMakeTiledMMA(args []layout.Value) (layout.Value, error) {
 			return nil, err
 		}
 	}
-	return layout.MakeTiledMMA(atom, thr, perm)
+	return tiled.MakeTiledMMA(atom, thr, perm)
 }
 
 // permutationArg reads a TiledMMA's permutation: a tiler [P0;P1;P2] or a
@@ -90,44 +93,44 @@ func permutationArg(op string, v layout.Value) (layout.Tiler, error) {
 	return layout.Tiler{}, layout.KindErrorf(op, "the permutation must be a tile such as [32:1;32:1;16:1] or (32,32,16), not %s", layout.Described(v))
 }
 
-func mmaAtomArg(op string, v layout.Value) (layout.MMAAtom, error) {
-	a, ok := v.(layout.MMAAtomValue)
+func mmaAtomArg(op string, v layout.Value) (tiled.MMAAtom, error) {
+	a, ok := v.(tiled.MMAAtomValue)
 	if !ok {
-		return layout.MMAAtom{}, layout.KindErrorf(op, "the first argument must be an MMA atom such as mma_atom(\"SM80_16x8x16_F32F16F16F32_TN\"), not %s", layout.Described(v))
+		return tiled.MMAAtom{}, layout.KindErrorf(op, "the first argument must be an MMA atom such as mma_atom(\"SM80_16x8x16_F32F16F16F32_TN\"), not %s", layout.Described(v))
 	}
 	atom, err := a.TiledMMAAtom()
 	if err != nil {
-		return layout.MMAAtom{}, layout.KindErrorf(op, "%v", err)
+		return tiled.MMAAtom{}, layout.KindErrorf(op, "%v", err)
 	}
 	return atom, nil
 }
 
-func copyAtomArg(op string, v layout.Value) (layout.CopyAtom, error) {
-	a, ok := v.(layout.CopyAtomValue)
+func copyAtomArg(op string, v layout.Value) (tiled.CopyAtom, error) {
+	a, ok := v.(tiled.CopyAtomValue)
 	if !ok {
-		return layout.CopyAtom{}, layout.KindErrorf(op, "the first argument must be a copy atom of an element type such as copy_atom(\"SM75_U32x4_LDSM_N\", \"half_t\"), not %s", layout.Described(v))
+		return tiled.CopyAtom{}, layout.KindErrorf(op, "the first argument must be a copy atom of an element type such as copy_atom(\"SM75_U32x4_LDSM_N\", \"half_t\"), not %s", layout.Described(v))
 	}
 	atom, err := a.TiledCopyAtom()
 	if err != nil {
-		e := layout.Errorf(op, layout.CondCopyElemType, "%v", err)
+		e := layout.Errorf(op, tiled.CondCopyElemType, "%v", err)
 		e.Kind = true // a misuse: the atom was named without its type
-		return layout.CopyAtom{}, e
+		return tiled.CopyAtom{}, e
 	}
 	return atom, nil
 }
 
-func tiledMMAArg(op string, v layout.Value) (layout.TiledMMA, error) {
-	m, ok := v.(layout.TiledMMA)
+func tiledMMAArg(op string, v layout.Value) (tiled.TiledMMA, error) {
+	m, ok := v.(tiled.TiledMMA)
 	if !ok {
-		return layout.TiledMMA{}, layout.KindErrorf(op, "expected a TiledMMA such as make_tiled_mma(mma_atom(...), make_layout((2,2,1))), got %s", layout.Described(v))
+		return tiled.TiledMMA{}, layout.KindErrorf(op, "expected a TiledMMA such as make_tiled_mma(mma_atom(...), make_layout((2,2,1))), got %s", layout.Described(v))
 	}
 	return m, nil
 }
 
-func tiledCopyArg(op string, v layout.Value) (layout.TiledCopy, error) {
-	c, ok := v.(layout.TiledCopy)
+func tiledCopyArg(op string, v layout.Value) (tiled.TiledCopy, error) {
+	c, ok := v.(tiled.TiledCopy)
 	if !ok {
-		return layout.TiledCopy{}, layout.KindErrorf(op, "expected a TiledCopy such as make_tiled_copy(copy_atom(...), thr, val), got %s", layout.Described(v))
+		return tiled.TiledCopy{}, layout.KindErrorf(op, "expected a TiledCopy such as make_tiled_copy(copy_atom(...), thr, val), got %s", layout.Described(v))
 	}
 	return c, nil
 }
@@ -151,7 +154,7 @@ func applyMakeTiledCopy(args []layout.Value) (layout.Value, error) {
 			return nil, err
 		}
 	}
-	return layout.MakeTiledCopy(atom, thr, val)
+	return tiled.MakeTiledCopy(atom, thr, val)
 }
 
 func applyMakeTiledCopyMMA(x string, args []layout.Value) (layout.Value, error) {
@@ -167,7 +170,7 @@ func applyMakeTiledCopyMMA(x string, args []layout.Value) (layout.Value, error) 
 	if err != nil {
 		return nil, err
 	}
-	return layout.MakeTiledCopyMMA(x, atom, m)
+	return tiled.MakeTiledCopyMMA(x, atom, m)
 }
 
 func applyMMALayoutTV(x string, args []layout.Value) (layout.Value, error) {
@@ -284,7 +287,7 @@ func applyMakeLayoutTV(args []layout.Value) (layout.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	tv, _, err := layout.MakeLayoutTV(op, thr, val)
+	tv, _, err := tiled.MakeLayoutTV(op, thr, val)
 	if err != nil {
 		return nil, err
 	}
@@ -305,12 +308,12 @@ func applyTileSize(args []layout.Value) (layout.Value, error) {
 		i = n
 	}
 	switch v := args[0].(type) {
-	case layout.TiledMMA:
+	case tiled.TiledMMA:
 		if i < 0 {
 			return nil, layout.Errorf(op, "", "tile_size of a TiledMMA needs the mode: tile_size<0> (M), <1> (N) or <2> (K)")
 		}
 		return v.TileSize(i)
-	case layout.TiledCopy:
+	case tiled.TiledCopy:
 		return v.TileSize(i)
 	}
 	return nil, layout.KindErrorf(op, "expected a TiledMMA or a TiledCopy, got %s", layout.Described(args[0]))

@@ -1,8 +1,11 @@
 package analysis
 
-import "github.com/cute-lsp/cute-lsp/layout"
+import (
+	"github.com/cute-lsp/cute-lsp/layout"
+	"github.com/cute-lsp/cute-lsp/tiled"
+)
 
-// The adapters of the TiledCopy constructions of layout/tv_copy_tiler.go.
+// The adapters of the TiledCopy constructions of tiled/copy_tiler.go.
 
 func applyMakeTiledCopyS(args []layout.Value) (layout.Value, error) {
 	return applyMakeTiledCopySide("S", args)
@@ -26,7 +29,7 @@ func applyMakeTiledCopyCAtom(args []layout.Value) (layout.Value, error) {
 	if err != nil {
 		return nil, layout.AtArg(2, err)
 	}
-	return layout.MakeTiledCopyCAtom(atom, m)
+	return tiled.MakeTiledCopyCAtom(atom, m)
 }
 
 func applyMakeCotiledCopy(args []layout.Value) (layout.Value, error) {
@@ -46,7 +49,7 @@ func applyMakeCotiledCopy(args []layout.Value) (layout.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	return layout.MakeCotiledCopy(atom, tv, data)
+	return tiled.MakeCotiledCopy(atom, tv, data)
 }
 
 func applyMakeTiledCopySide(x string, args []layout.Value) (layout.Value, error) {
@@ -62,7 +65,7 @@ func applyMakeTiledCopySide(x string, args []layout.Value) (layout.Value, error)
 	if err != nil {
 		return nil, layout.AtArg(2, err)
 	}
-	return layout.MakeTiledCopySD(x, atom, c)
+	return tiled.MakeTiledCopySD(x, atom, c)
 }
 
 func applyRetileSide(x string, args []layout.Value) (layout.Value, error) {

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cute-lsp/cute-lsp/layout"
+	"github.com/cute-lsp/cute-lsp/tiled"
 )
 
 // TestCopiesWithLayoutTilers: make_tiled_copy_C_atom, make_cotiled_copy,
@@ -33,7 +33,7 @@ func TestCopiesWithLayoutTilers(t *testing.T) {
 			continue
 		}
 		s := cutePrint(got)
-		if tc, ok := got.(layout.TiledCopy); ok {
+		if tc, ok := got.(tiled.TiledCopy); ok {
 			s = tc.Format(true)
 		}
 		if s != c.want {

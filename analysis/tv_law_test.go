@@ -7,13 +7,15 @@ import (
 	"testing"
 
 	"github.com/cute-lsp/cute-lsp/analysis/atom"
+	"github.com/cute-lsp/cute-lsp/analysis/prop"
 	"github.com/cute-lsp/cute-lsp/layout"
+	"github.com/cute-lsp/cute-lsp/tiled"
 )
 
 // randomTiledMMA is a TiledMMA of a catalogued atom with a small tile, over
 // a random atom layout (compact or row-major, rank 2 or 3), sometimes with
 // a permutation that interleaves M.
-func randomTiledMMA(t *testing.T, r *rand.Rand, mmas []atom.MMA) (layout.TiledMMA, string) {
+func randomTiledMMA(t *testing.T, r *rand.Rand, mmas []atom.MMA) (tiled.TiledMMA, string) {
 	for {
 		a := &mmas[r.IntN(len(mmas))]
 		if a.M()*a.N() > 64*64 || a.M()*a.K() > 64*64 || a.N()*a.K() > 64*64 {
@@ -36,7 +38,7 @@ func randomTiledMMA(t *testing.T, r *rand.Rand, mmas []atom.MMA) (layout.TiledMM
 			perm.Modes = []layout.TilerMode{{Layout: layout.Make(layout.Ints(h, 2), layout.Ints(2, 1))}}
 		}
 		av, _ := AtomValue{MMA: a}.TiledMMAAtom()
-		tm, err := layout.MakeTiledMMA(av, thr, perm)
+		tm, err := tiled.MakeTiledMMA(av, thr, perm)
 		if err != nil {
 			t.Fatalf("%s %v %v: %v", a.Name, thr, perm, err)
 		}
@@ -177,7 +179,7 @@ func TestTiledCopyLaws(t *testing.T) {
 			thr := layout.Make(layout.Ints(a, threads/a), layout.Ints(threads/a, 1))
 			vals := []int64{1, 2, 4, 8}[r.IntN(4)]
 			val := layout.Make(layout.Ints(1, vals), layout.Ints(0, 1))
-			tc, err := layout.MakeTiledCopy(ca, thr, val)
+			tc, err := tiled.MakeTiledCopy(ca, thr, val)
 			if err != nil {
 				continue // CuTe rejects it too (TestTVCases holds such cases)
 			}
@@ -193,7 +195,7 @@ func TestTiledCopyLaws(t *testing.T) {
 				if side == "D" {
 					own = tc.ValDst
 				}
-				once, err := layout.IsInjective(own)
+				once, err := prop.IsInjective(own)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -6,8 +6,10 @@ import (
 
 	"github.com/cute-lsp/cute-lsp/analysis"
 	"github.com/cute-lsp/cute-lsp/analysis/gmma"
+	"github.com/cute-lsp/cute-lsp/analysis/prop"
 	"github.com/cute-lsp/cute-lsp/grammar"
 	"github.com/cute-lsp/cute-lsp/layout"
+	"github.com/cute-lsp/cute-lsp/tiled"
 	"github.com/cute-lsp/cute-lsp/tirx"
 )
 
@@ -141,10 +143,10 @@ func valueWith(head string, v layout.Value, opts Options) string {
 	case layout.Swizzle:
 		b.WriteString(swizzleFacts(v))
 		return b.String()
-	case layout.TiledMMA:
+	case tiled.TiledMMA:
 		b.WriteString(tiledMMAText(v, opts))
 		return b.String()
-	case layout.TiledCopy:
+	case tiled.TiledCopy:
 		b.WriteString(tiledCopyText(v, opts))
 		return b.String()
 	case layout.Tiler:
@@ -196,8 +198,8 @@ func facts(v layout.Value) string {
 		parts = append(parts, "cosize "+c.String())
 	}
 	var props []string
-	if inj, err := layout.IsInjective(v); err == nil {
-		if bij, err := layout.IsBijective(v); err == nil && bij {
+	if inj, err := prop.IsInjective(v); err == nil {
+		if bij, err := prop.IsBijective(v); err == nil && bij {
 			props = append(props, "bijective onto [0, cosize)")
 		} else if inj {
 			props = append(props, "injective")
@@ -205,7 +207,7 @@ func facts(v layout.Value) string {
 			props = append(props, "not injective")
 		}
 	}
-	if n, err := layout.Contiguity(v); err == nil && n > 1 {
+	if n, err := prop.Contiguity(v); err == nil && n > 1 {
 		props = append(props, fmt.Sprintf("first %d elements contiguous", n))
 	}
 	out := strings.Join(parts, " · ") + "\n"

@@ -6,12 +6,13 @@ import (
 
 	"github.com/cute-lsp/cute-lsp/analysis/atom"
 	"github.com/cute-lsp/cute-lsp/layout"
+	"github.com/cute-lsp/cute-lsp/tiled"
 )
 
 // tiledMMAText shows a TiledMMA: its threads, its tile, how atoms and
 // threads are laid out, and for A, B and C the thread-value layout with the
 // thread and value holding each element of the tile (cut to the limits).
-func tiledMMAText(m layout.TiledMMA, opts Options) string {
+func tiledMMAText(m tiled.TiledMMA, opts Options) string {
 	var b strings.Builder
 	threads, _ := m.Size()
 	var sizes [3]string
@@ -65,7 +66,7 @@ func gridText(name, rn, cn string, tv layout.Layout, rows, cols int64, opts Opti
 // tiledCopyText shows a TiledCopy: its threads, its tile, its thread-value
 // layouts and, for a 2-D tile, which thread and value moves each element
 // of the source and of the destination.
-func tiledCopyText(c layout.TiledCopy, opts Options) string {
+func tiledCopyText(c tiled.TiledCopy, opts Options) string {
 	var b strings.Builder
 	threads, _ := c.Size()
 	fmt.Fprintf(&b, "TiledCopy of %v: **%d threads**, tile %s\n\n", c.Atom, threads, c.TilerMN.Format(true))

@@ -21,6 +21,10 @@ func Errorf(op, condition, format string, args ...any) *Error {
 // KindErrorf is the *Error of an operand of the wrong kind or count (Error.Kind).
 func KindErrorf(op, format string, args ...any) *Error { return kindErrorf(op, format, args...) }
 
+// InOp re-issues err, an error of a step of op, as an error of op: the
+// condition stays (it is CuTe's check that failed), the detail says where.
+func InOp(op, where string, err error) error { return inOp(op, where, err) }
+
 // Renamed is err with its operation set to op: the algebra's checks name
 // the function that failed, the user called op.
 func Renamed(op string, err error) error {
@@ -33,8 +37,8 @@ func Renamed(op string, err error) error {
 	return &c
 }
 
-// kindNamer is a Value of another package (a TIRx layout) that names its
-// own kind for messages: "a TIRx layout".
+// kindNamer is a Value of another package (a TIRx layout, a TiledMMA)
+// that names its own kind for messages: "a TIRx layout".
 type kindNamer interface{ KindName() string }
 
 // KindName names the kind of v for messages: "a layout", "a swizzle", ...
@@ -52,14 +56,6 @@ func KindName(v Value) string {
 		return "a tiler"
 	case Tag:
 		return "a tag"
-	case TiledMMA:
-		return "a TiledMMA"
-	case TiledCopy:
-		return "a TiledCopy"
-	case MMAAtom:
-		return "an MMA atom"
-	case CopyAtom:
-		return "a copy atom"
 	case kindNamer:
 		return v.KindName()
 	}

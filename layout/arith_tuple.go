@@ -92,12 +92,10 @@ func mulLeaf(op string, a, b IntTuple) (IntTuple, error) {
 	return out, nil
 }
 
-// Add is a+b for IntTuples as CuTe adds offsets: integers add, a scaled basis
-// adds to another basis or to an arithmetic tuple position by position
+// addOp is a+b for IntTuples as CuTe adds offsets: integers add, a scaled
+// basis adds to another basis or to an arithmetic tuple position by position
 // (1@0 + 2@1 = (1,2)); zero is the identity; unknowns give unknown.
-// Law: Add(a, b) == Add(b, a) and Add(a, 0) == a.
-func Add(a, b IntTuple) (IntTuple, error) { return addOp("add", a, b) }
-
+// Law: addOp(a, b) == addOp(b, a) and addOp(a, 0) == a.
 func addOp(op string, a, b IntTuple) (IntTuple, error) {
 	switch {
 	case a.isKnown(0) && !b.IsTuple() && b.kind != kindUnderscore:
@@ -191,21 +189,4 @@ func asArithmeticTuple(t IntTuple) IntTuple {
 	}
 	out[m0] = inner
 	return Tup(out...)
-}
-
-// Scale is t times the integer leaf k, leaf by leaf (arithmetic-tuple scaling).
-// Law: Scale(t, 1) == t and Scale(t, k) is congruent to t.
-func Scale(t, k IntTuple) (IntTuple, error) {
-	if !t.IsTuple() {
-		return mulLeaf("scale", t, k)
-	}
-	out := make([]IntTuple, len(t.elems()))
-	for i, e := range t.elems() {
-		s, err := Scale(e, k)
-		if err != nil {
-			return IntTuple{}, err
-		}
-		out[i] = s
-	}
-	return Tup(out...), nil
 }

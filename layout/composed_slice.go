@@ -63,11 +63,11 @@ func SliceAndOffsetComposed(coord IntTuple, c Composed) (Value, int64, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	dicedAnti, err := composeLayouts(op, antiZY, diced)
+	dicedAnti, err := Composition(antiZY, diced)
 	if err != nil {
 		return nil, 0, err
 	}
-	dicedOnly, err := composeLayouts(op, onlyZY, diced)
+	dicedOnly, err := Composition(onlyZY, diced)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -87,7 +87,7 @@ func SliceAndOffsetComposed(coord IntTuple, c Composed) (Value, int64, error) {
 		return nil, 0, err
 	}
 
-	slicedOnly, err := composeLayouts(op, onlyZY, sliced)
+	slicedOnly, err := Composition(onlyZY, sliced)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -110,11 +110,11 @@ func SliceAndOffsetComposed(coord IntTuple, c Composed) (Value, int64, error) {
 	z, y := sw.ZMask()&-sw.ZMask(), sw.YMask()&-sw.YMask()
 	lo := swizzleStrides(z < y, z, y, offZY, dynamic, b)
 	hi := swizzleStrides(z > y, z, y, offZY, dynamic, b)
-	twos := repeatLeaf(Int(2), b)
+	twos := Repeat(b, Int(2))
 	decayed := Make(
 		Tup(Int(1<<m), twos, Int(1<<(s-b)), twos, Int(1)),
 		Tup(Int(1), lo, Int(1<<(m+b)), hi, Int(1<<(m+b+s))))
-	r, err := composeLayouts(op, decayed, sliced)
+	r, err := Composition(decayed, sliced)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -153,18 +153,6 @@ func swizzleStrides(zBits bool, z, y, off, dynamic int64, b int) IntTuple {
 	}
 	if b == 1 {
 		return out[0]
-	}
-	return Tup(out...)
-}
-
-// repeatLeaf is CuTe's repeat<n>(x): x itself for n == 1, else an n-tuple.
-func repeatLeaf(x IntTuple, n int) IntTuple {
-	if n == 1 {
-		return x
-	}
-	out := make([]IntTuple, n)
-	for i := range out {
-		out[i] = x
 	}
 	return Tup(out...)
 }
@@ -218,9 +206,6 @@ func toMixedBits(op string, l Layout, coord IntTuple) (bits, dynamic int64, err 
 	return bits, dynamic, err
 }
 
-// composeLayouts is composition(a, b) of two plain layouts.
-func composeLayouts(_ string, a, b Layout) (Layout, error) { return Composition(a, b) }
-
 // evalCoordInt is l at the coordinate c, as a known integer.
 func evalCoordInt(op string, l Layout, c IntTuple) (int64, error) {
 	v, err := l.EvalCoord(c)
@@ -246,6 +231,19 @@ func allUnderscore(c IntTuple) bool {
 	}
 	return true
 }
+
+// Size is the number of indices of the swizzled layout: its inner layout's size.
+func (c Composed) Size() (int64, error) { return c.Inner.Size() }
+
+// Cosize is CuTe's cosize of a swizzled layout: its inner layout's cosize
+// (the swizzle is not consulted, as in CuTe).
+func (c Composed) Cosize() (int64, error) { return c.Inner.Cosize() }
+
+// Size of a nested swizzled layout: its innermost layout's size.
+func (n NestedComposed) Size() (int64, error) { return n.Inner.Size() }
+
+// Cosize of a nested swizzled layout: its innermost layout's cosize.
+func (n NestedComposed) Cosize() (int64, error) { return n.Inner.Cosize() }
 
 // ComposedPartition is a partition of a swizzled tensor as CuTe makes it:
 // the sliced layout (swizzled, or decayed to a plain layout) and the pointer
@@ -293,62 +291,29 @@ func LocalTileComposed(c Composed, tiler Value, coord IntTuple) (ComposedPartiti
 // LocalTileProjComposed is local_tile(S, T, c, proj) ==
 // local_tile(S, dice(proj, T), dice(proj, c)).
 func LocalTileProjComposed(c Composed, tiler Value, coord, proj IntTuple) (ComposedPartition, error) {
-	const op = "local_tile"
-	if err := c.Outer.Validate(op); err != nil {
+	if err := c.Outer.Validate("local_tile"); err != nil {
 		return ComposedPartition{}, err
 	}
-	t, err := toTileArg(op, tiler)
-	if err != nil {
-		return ComposedPartition{}, err
-	}
-	if t, err = diceTileArg(op, proj, t); err != nil {
-		return ComposedPartition{}, err
-	}
-	if coord, err = diceTuple(op, proj, coord); err != nil {
-		return ComposedPartition{}, err
-	}
-	return cutComposed(op, c, t, coord, true)
+	return localTileProj("local_tile", tiler, coord, proj, composedCut("local_tile", c))
 }
 
 // LocalPartitionComposed is local_partition(S, tile, i) ==
 // outer_partition(S, product_each(shape(tile)), tile.get_flat_coord(i)):
 // thread i's share.
 func LocalPartitionComposed(c Composed, tile Layout, index int64) (ComposedPartition, error) {
-	const op = "local_partition"
-	if err := c.Outer.Validate(op); err != nil {
+	if err := c.Outer.Validate("local_partition"); err != nil {
 		return ComposedPartition{}, err
 	}
-	shape, err := productEach(op, tile.Shape)
-	if err != nil {
-		return ComposedPartition{}, err
-	}
-	coord, err := flatCoord(op, tile, index)
-	if err != nil {
-		return ComposedPartition{}, err
-	}
-	t, err := toTileArg(op, shape)
-	if err != nil {
-		return ComposedPartition{}, err
-	}
-	return cutComposed(op, c, t, coord, false)
+	return localPartition("local_partition", tile, index, composedCut("local_partition", c))
 }
 
 // LocalPartitionProjComposed is local_partition(S, tile, i, proj) ==
 // local_partition(S, dice(proj, tile), i).
 func LocalPartitionProjComposed(c Composed, tile Layout, index int64, proj IntTuple) (ComposedPartition, error) {
-	const op = "local_partition"
-	if err := c.Outer.Validate(op); err != nil {
+	if err := c.Outer.Validate("local_partition"); err != nil {
 		return ComposedPartition{}, err
 	}
-	s, err := diceTuple(op, proj, tile.Shape)
-	if err != nil {
-		return ComposedPartition{}, err
-	}
-	d, err := diceTuple(op, proj, tile.Stride)
-	if err != nil {
-		return ComposedPartition{}, err
-	}
-	return LocalPartitionComposed(c, Make(s, d), index)
+	return localPartitionProj("local_partition", tile, index, proj, composedCut("local_partition", c))
 }
 
 // partitionComposed is the partition op of c by tiler at coord, keeping
@@ -357,22 +322,20 @@ func partitionComposed(op string, c Composed, tiler Value, coord IntTuple, inner
 	if err := c.Outer.Validate(op); err != nil {
 		return ComposedPartition{}, err
 	}
-	t, err := toTileArg(op, tiler)
-	if err != nil {
-		return ComposedPartition{}, err
-	}
-	return cutComposed(op, c, t, coord, inner)
+	return partitionBy(op, tiler, coord, inner, composedCut(op, c))
 }
 
-// cutComposed slices Sw o off o zipped_divide(L, t) at coord.
-func cutComposed(op string, c Composed, t tileArg, coord IntTuple, inner bool) (ComposedPartition, error) {
-	z, cut, err := partitionCut(op, c.Inner, t, coord, inner)
-	if err != nil {
-		return ComposedPartition{}, err
+// composedCut cuts Sw o off o zipped_divide(L, t) at coord.
+func composedCut(op string, c Composed) cutter[ComposedPartition] {
+	return func(t tileArg, coord IntTuple, inner bool) (ComposedPartition, error) {
+		z, cut, err := partitionCut(op, c.Inner, t, coord, inner)
+		if err != nil {
+			return ComposedPartition{}, err
+		}
+		r, p, err := SliceAndOffsetComposed(cut, Composed{Outer: c.Outer, Offset: c.Offset, Inner: z})
+		if err != nil {
+			return ComposedPartition{}, err
+		}
+		return ComposedPartition{Layout: r, Offset: p}, nil
 	}
-	r, p, err := SliceAndOffsetComposed(cut, Composed{Outer: c.Outer, Offset: c.Offset, Inner: z})
-	if err != nil {
-		return ComposedPartition{}, err
-	}
-	return ComposedPartition{Layout: r, Offset: p}, nil
 }

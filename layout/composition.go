@@ -565,8 +565,6 @@ func Described(v Value) string {
 		return "tuple " + v.String()
 	case Tag:
 		return "tag " + v.String()
-	case TiledMMA, TiledCopy, MMAAtom, CopyAtom:
-		return KindName(v)[2:] + " " + v.String()
 	case kindNamer: // a TIRx layout
 		return v.KindName()[2:] + " " + fmt.Sprint(v)
 	case nil:

@@ -71,4 +71,6 @@ const (
 	CondOverflow  = "int64 overflow"
 	CondCongruent = "shape and stride are not congruent"
 	CondUnknown   = "needs a value known before run time"
+	// CondTooLarge marks an answer that would need enumerating more points than allowed.
+	CondTooLarge = "too many points to enumerate"
 )

@@ -282,7 +282,7 @@ func TestSliceAndDice(t *testing.T) {
 				t.Fatalf("slice %v at %v: %v", s, k, err)
 			}
 		}
-		sum, _ := Add(got, off)
+		sum, _ := addOp("add", got, off)
 		if !sum.Equal(want) {
 			t.Fatalf("slice(%v, %v) = %v, offset %v: at %v gives %v, l gives %v", marked, l, s, off, k, sum, want)
 		}

@@ -33,7 +33,7 @@ func asCuTePrints(op string, args []Value, got Value) (Value, error) {
 	if !ok || !hasBasis(&l.Stride) {
 		return got, nil
 	}
-	off, err := Add(zerosLike(l.Shape), p.Offset)
+	off, err := addOp("add", zerosLike(l.Shape), p.Offset)
 	if err != nil {
 		return nil, err
 	}

@@ -1,5 +1,7 @@
 package layout
 
+import "slices"
+
 // Layout construction and the mode-wise operations of CuTe's layout.hpp.
 // Functions that exist for IntTuples too (size, rank, depth, flatten, get)
 // are methods on Layout; the rest are functions named as CuTe names them.
@@ -353,25 +355,15 @@ func groupTuple(l Layout, t IntTuple, b, e int) (IntTuple, error) {
 // Append is append(l, x): l with x added as its last mode (an integer-shaped l becomes rank 2).
 // Law: Append(l, x).Get(Append(l, x).Rank()-1) == x.
 func Append(l, x Layout) Layout {
-	return Layout{Shape: appendTuple(l.Shape, x.Shape), Stride: appendTuple(l.Stride, x.Stride)}
+	return Layout{Shape: Tup(slices.Concat(l.Shape.Elems(), []IntTuple{x.Shape})...),
+		Stride: Tup(slices.Concat(l.Stride.Elems(), []IntTuple{x.Stride})...)}
 }
 
 // Prepend is prepend(l, x): l with x added as its first mode.
 // Law: Prepend(l, x).Get(0) == x.
 func Prepend(l, x Layout) Layout {
-	return Layout{Shape: prependTuple(l.Shape, x.Shape), Stride: prependTuple(l.Stride, x.Stride)}
-}
-
-func appendTuple(t, x IntTuple) IntTuple {
-	elems := t.Elems()
-	out := make([]IntTuple, 0, len(elems)+1)
-	return Tup(append(append(out, elems...), x)...)
-}
-
-func prependTuple(t, x IntTuple) IntTuple {
-	elems := t.Elems()
-	out := make([]IntTuple, 0, len(elems)+1)
-	return Tup(append(append(out, x), elems...)...)
+	return Layout{Shape: Tup(slices.Concat([]IntTuple{x.Shape}, l.Shape.Elems())...),
+		Stride: Tup(slices.Concat([]IntTuple{x.Stride}, l.Stride.Elems())...)}
 }
 
 // PadLayout is the layout 1:0 that append<N> and prepend<N> pad with.
@@ -400,20 +392,14 @@ func padN(op string, l Layout, n int, x Layout, front bool) (Layout, error) {
 	if n > maxPadRank {
 		return Layout{}, errorf(op, "", "%s<%d>: a rank above %d is not a layout anyone writes", op, n, maxPadRank)
 	}
-	shapes := make([]IntTuple, 0, n)
-	strides := make([]IntTuple, 0, n)
-	if front {
-		for k := r; k < n; k++ {
-			shapes, strides = append(shapes, x.Shape), append(strides, x.Stride)
+	pad := func(t, x IntTuple) IntTuple {
+		xs := slices.Repeat([]IntTuple{x}, n-r)
+		if front {
+			return Tup(slices.Concat(xs, t.Elems())...)
 		}
+		return Tup(slices.Concat(t.Elems(), xs)...)
 	}
-	shapes, strides = append(shapes, l.Shape.Elems()...), append(strides, l.Stride.Elems()...)
-	if !front {
-		for k := r; k < n; k++ {
-			shapes, strides = append(shapes, x.Shape), append(strides, x.Stride)
-		}
-	}
-	return Layout{Shape: Tup(shapes...), Stride: Tup(strides...)}, nil
+	return Layout{Shape: pad(l.Shape, x.Shape), Stride: pad(l.Stride, x.Stride)}, nil
 }
 
 // Replace is replace<n>(l, x): l with mode n replaced by x; n == rank appends x.
@@ -433,13 +419,7 @@ func Replace(l Layout, n int, x Layout) (Layout, error) {
 		return Layout{}, errorf("replace", CondIndexRange, "replace<%d> of %v, which has rank %d", n, l, r)
 	}
 	rep := func(t, y IntTuple) IntTuple {
-		out := make([]IntTuple, 0, max(r, n+1))
-		out = append(out, t.elems()[:n]...)
-		out = append(out, y)
-		if n+1 < r {
-			out = append(out, t.elems()[n+1:]...)
-		}
-		return Tup(out...)
+		return Tup(slices.Concat(t.elems()[:n], []IntTuple{y}, t.elems()[min(n+1, r):])...)
 	}
 	return Layout{Shape: rep(l.Shape, x.Shape), Stride: rep(l.Stride, x.Stride)}, nil
 }

@@ -275,7 +275,7 @@ func TestLayoutOpErrors(t *testing.T) {
 		{"append non-congruent", second(AppendN(Layout{Shape: Ints(2, 2), Stride: Ints(1)}, 3, PadLayout)), CondCongruent},
 		{"select non-congruent", second(Select(Layout{Shape: Ints(2, 2), Stride: Ints(1)}, 1)), CondCongruent},
 		{"append huge rank", second(AppendN(l, 1<<20, PadLayout)), ""},
-		{"add far basis", second(Add(Basis(1, 1<<20), Basis(1, 0))), ""},
+		{"add far basis", second(addOp("add", Basis(1, 1<<20), Basis(1, 0))), ""},
 		{"take reversed", second(Take(l, 3, 1)), CondTakeEmpty},
 		{"take past rank", second(Take(l, 1, 5)), CondTakeBounds},
 		{"take negative", second(Take(l, -1, 2)), CondTakeBounds},

@@ -10,6 +10,7 @@ import (
 // wildValue is any kind of value an operation may be handed, often one it
 // does not take: layouts (valid or not), tuples, integers (negative, zero,
 // huge), tilers, swizzles, swizzled layouts, tags, TIRx layouts (WildTIRx).
+// Thread-value values (package tiled, above this one) are tiled's FuzzTV's.
 func wildValue(r *rand.Rand) Value {
 	switch r.IntN(12) {
 	case 0, 1:
@@ -42,8 +43,6 @@ func wildValue(r *rand.Rand) Value {
 		if WildTIRx != nil {
 			return WildTIRx(r)
 		}
-	case 9, 10:
-		return wildTV(r)
 	}
 	return randomLayout(r, 3, 2)
 }

@@ -108,23 +108,27 @@ func downcastMode(op string, s, d IntTuple, n int64) (IntTuple, IntTuple, error)
 // (equal widths), Downcast by den (narrower), Upcast by num (wider), or
 // Downcast by den of Upcast by num.
 func RecastLayout(l Layout, oldBits, newBits int64) (Layout, error) {
+	return recast(l, oldBits, newBits, Upcast, Downcast)
+}
+
+// recast is recast_layout's rule on x, with the upcast and downcast of its kind.
+func recast[T any](x T, oldBits, newBits int64, up, down func(T, int64) (T, error)) (T, error) {
 	num, den, err := castRatio(oldBits, newBits)
-	if err != nil {
-		return Layout{}, err
-	}
 	switch {
+	case err != nil:
+		var zero T
+		return zero, err
 	case num == 1 && den == 1:
-		return l, nil
+		return x, nil
 	case num == 1:
-		return Downcast(l, den)
+		return down(x, den)
 	case den == 1:
-		return Upcast(l, num)
+		return up(x, num)
 	}
-	up, err := Upcast(l, num)
-	if err != nil {
-		return Layout{}, err
+	if x, err = up(x, num); err != nil {
+		return x, err
 	}
-	return Downcast(up, den)
+	return down(x, den)
 }
 
 // castRatio is newBits/oldBits in lowest terms.
@@ -179,23 +183,9 @@ func DowncastComposed(c Composed, n int64) (Value, error) {
 
 // RecastComposed is recast_layout of a swizzled layout, by the same rule as RecastLayout.
 func RecastComposed(c Composed, oldBits, newBits int64) (Value, error) {
-	num, den, err := castRatio(oldBits, newBits)
-	if err != nil {
-		return nil, err
-	}
-	switch {
-	case num == 1 && den == 1:
-		return c, nil
-	case num == 1:
-		return DowncastComposed(c, den)
-	case den == 1:
-		return UpcastComposed(c, num)
-	}
-	up, err := UpcastComposed(c, num)
-	if err != nil {
-		return nil, err
-	}
-	return DowncastComposed(up.(Composed), den)
+	return recast(Value(c), oldBits, newBits,
+		func(v Value, n int64) (Value, error) { return UpcastComposed(v.(Composed), n) },
+		func(v Value, n int64) (Value, error) { return DowncastComposed(v.(Composed), n) })
 }
 
 // RecastSwizzle is recast_layout of a swizzle, by the same rule as RecastLayout

@@ -15,6 +15,9 @@ func (b Bool) String() string {
 	return "false"
 }
 
+// Interval is the integers Lo <= x < Hi.
+type Interval struct{ Lo, Hi int64 }
+
 // Intervals is a set of offsets as sorted disjoint half-open intervals,
 // printed [0,8) u [16,24).
 type Intervals []Interval

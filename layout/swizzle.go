@@ -76,12 +76,6 @@ func (s Swizzle) Size() int64 {
 	return int64(1) << s.Bits()
 }
 
-// Cosize equals Size: a swizzle permutes each aligned block of Size offsets.
-func (s Swizzle) Cosize() int64 { return s.Size() }
-
-// IsIdentity reports whether s changes no offset (B == 0).
-func (s Swizzle) IsIdentity() bool { return s.B == 0 }
-
 // Apply is CuTe's Swizzle<B,M,S>{}(x): x ^ ((x & YMask) >> S), the shift
 // going left for negative S. Law: Apply is an involution, Apply(Apply(x)) == x,
 // because the Y bits it reads are never among the Z bits it flips.

@@ -28,21 +28,8 @@ func unlimitedText() textWriter { return textWriter{budget: math.MaxInt} }
 
 func (w *textWriter) String() string { return w.b.String() }
 
-// punct writes one bracket or separator, or cuts when the budget is spent.
-func (w *textWriter) punct(c byte) {
-	if w.cut {
-		return
-	}
-	if w.budget < 1 {
-		w.cut = true
-		return
-	}
-	w.b.WriteByte(c)
-	w.budget--
-}
-
-// text writes s, a fixed part of a print (" o ", "Sw<3,4,3>"), or cuts.
-func (w *textWriter) text(s string) {
+// put writes s, or cuts when it does not fit; a leaf is counted as shown.
+func (w *textWriter) put(s string, leaf bool) {
 	if w.cut {
 		return
 	}
@@ -52,35 +39,18 @@ func (w *textWriter) text(s string) {
 	}
 	w.b.WriteString(s)
 	w.budget -= len(s)
+	if leaf {
+		w.shown++
+	}
 }
 
-// leaf writes one leaf, or cuts when it does not fit.
-func (w *textWriter) leaf(s string) {
-	if w.cut {
-		return
-	}
-	if len(s) > w.budget {
-		w.cut = true
-		return
-	}
-	w.b.WriteString(s)
-	w.budget -= len(s)
-	w.shown++
-}
-
-// leafBytes is leaf for a leaf formatted into a buffer.
-func (w *textWriter) leafBytes(s []byte) {
-	if w.cut {
-		return
-	}
-	if len(s) > w.budget {
-		w.cut = true
-		return
-	}
-	w.b.Write(s)
-	w.budget -= len(s)
-	w.shown++
-}
+// punct writes one bracket or separator, text a fixed part of a print
+// (" o ", "Sw<3,4,3>"), leaf and leafBytes one leaf; each cuts when the
+// budget is spent.
+func (w *textWriter) punct(c byte)       { w.put(string(c), false) }
+func (w *textWriter) text(s string)      { w.put(s, false) }
+func (w *textWriter) leaf(s string)      { w.put(s, true) }
+func (w *textWriter) leafBytes(s []byte) { w.put(string(s), true) }
 
 func (l Layout) write(w *textWriter, static bool) {
 	l.Shape.write(w, static)
@@ -376,19 +346,8 @@ func (w *limitWalk) walk(t IntTuple, depth int) {
 // groupThousands writes n with commas between groups of three digits: 1,073,741,824.
 func groupThousands(n int64) string {
 	s := strconv.FormatInt(n, 10)
-	neg := strings.HasPrefix(s, "-")
-	if neg {
-		s = s[1:]
+	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
+		s = s[:i] + "," + s[i:]
 	}
-	var b strings.Builder
-	if neg {
-		b.WriteByte('-')
-	}
-	for i, c := range []byte(s) {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteByte(c)
-	}
-	return b.String()
+	return s
 }

@@ -1,6 +1,9 @@
 package layout
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // Tiling helpers: zip and tile_unzip (the rearrangements behind zipped_* and
 // blocked/raked products), tile_to_shape, and the partitions CuTe defines on
@@ -177,13 +180,13 @@ func TileToShape(block Layout, target IntTuple, order Value) (Layout, error) {
 	if err != nil {
 		return Layout{}, inOp(op, "", err)
 	}
-	blockSizes, err := productEach(op, padded.Shape)
+	blockSizes, err := ProductEach(padded.Shape)
 	if err != nil {
-		return Layout{}, err
+		return Layout{}, Renamed(op, err)
 	}
-	targetSizes, err := productEach(op, target)
+	targetSizes, err := ProductEach(target)
 	if err != nil {
-		return Layout{}, err
+		return Layout{}, Renamed(op, err)
 	}
 	reps := make([]IntTuple, r)
 	for i := range r {
@@ -234,16 +237,12 @@ type Partition struct {
 
 func (p Partition) String() string { return p.Layout.String() + " + " + p.Offset.String() }
 
-// underscores is CuTe's repeat<n>(_): "_" itself for n == 1.
-func underscores(n int) IntTuple {
+// Repeat is CuTe's repeat<n>(x): the tuple of n copies of x, x itself for n == 1.
+func Repeat(n int, x IntTuple) IntTuple {
 	if n == 1 {
-		return Underscore()
+		return x
 	}
-	out := make([]IntTuple, n)
-	for i := range out {
-		out[i] = Underscore()
-	}
-	return Tup(out...)
+	return Tup(slices.Repeat([]IntTuple{x}, n)...)
 }
 
 // padCoord is CuTe's append<n>(c, _) for a tuple coordinate: c padded with "_".
@@ -251,20 +250,7 @@ func padCoord(op string, c IntTuple, n int) (IntTuple, error) {
 	if c.Len() > n {
 		return IntTuple{}, errorf(op, CondAppendTooLong, "the coordinate %v has %d modes but the mode it slices has rank %d", c, c.Len(), n)
 	}
-	elems := append([]IntTuple(nil), c.Elems()...)
-	for len(elems) < n {
-		elems = append(elems, Underscore())
-	}
-	return Tup(elems...), nil
-}
-
-// sliceAndOffset is CuTe's slice_and_offset(c, L) as a Partition.
-func sliceAndOffset(op string, c IntTuple, l Layout) (Partition, error) {
-	s, off, err := SliceAndOffset(c, l)
-	if err != nil {
-		return Partition{}, inOp(op, fmt.Sprintf("slicing %v at %v", l, c), err)
-	}
-	return Partition{Layout: s, Offset: off}, nil
+	return Tup(slices.Concat(c.Elems(), slices.Repeat([]IntTuple{Underscore()}, n-c.Len()))...), nil
 }
 
 // InnerPartition is CuTe's inner_partition(T, tiler, c) on a layout: with
@@ -277,26 +263,39 @@ func sliceAndOffset(op string, c IntTuple, l Layout) (Partition, error) {
 // the result) and an integer c is a 1-D index into the rest. Every element of
 // the result is an element of L: L(Offset + Layout(i)).
 func InnerPartition(l Layout, tiler Value, c IntTuple) (Partition, error) {
-	return innerPartition("inner_partition", l, tiler, c)
+	return partitionBy("inner_partition", tiler, c, true, plainCut("inner_partition", l))
 }
 
-func innerPartition(op string, l Layout, tiler Value, c IntTuple) (Partition, error) {
+// A cutter slices Z = zipped_divide(T, t) of its tensor T at c: in the rest
+// mode (inner) or in the tile mode (outer), the other mode kept whole; a
+// tuple c is padded with "_" to the rank of the mode it slices. The
+// partitions below are written once over it, for a layout (plainCut) and a
+// swizzled layout (composedCut, composed_slice.go).
+type cutter[P any] func(t tileArg, c IntTuple, inner bool) (P, error)
+
+// plainCut cuts the layout l: slice_and_offset of its zipped divide.
+func plainCut(op string, l Layout) cutter[Partition] {
+	return func(t tileArg, c IntTuple, inner bool) (Partition, error) {
+		z, coord, err := partitionCut(op, l, t, c, inner)
+		if err != nil {
+			return Partition{}, err
+		}
+		s, off, err := SliceAndOffset(coord, z)
+		if err != nil {
+			return Partition{}, inOp(op, fmt.Sprintf("slicing %v at %v", z, coord), err)
+		}
+		return Partition{Layout: s, Offset: off}, nil
+	}
+}
+
+// partitionBy is the cut of op by tiler at c.
+func partitionBy[P any](op string, tiler Value, c IntTuple, inner bool, cut cutter[P]) (P, error) {
 	t, err := toTileArg(op, tiler)
 	if err != nil {
-		return Partition{}, err
+		var zero P
+		return zero, err
 	}
-	return partition(op, l, t, c, true)
-}
-
-// partition slices Z = zipped_divide(L, t) at c: in the rest mode (inner)
-// or in the tile mode (outer), the other mode kept whole; a tuple c is
-// padded with "_" to the rank of the mode it slices.
-func partition(op string, l Layout, t tileArg, c IntTuple, inner bool) (Partition, error) {
-	z, coord, err := partitionCut(op, l, t, c, inner)
-	if err != nil {
-		return Partition{}, err
-	}
-	return sliceAndOffset(op, coord, z)
+	return cut(t, c, inner)
 }
 
 // partitionCut is the zipped divide a partition slices and the coordinate it slices at.
@@ -315,7 +314,7 @@ func partitionCut(op string, l Layout, t tileArg, c IntTuple, inner bool) (Layou
 		}
 	}
 	coord := []IntTuple{c, c}
-	coord[kept] = underscores(z.Shape.At(kept).Len())
+	coord[kept] = Repeat(z.Shape.At(kept).Len(), Underscore())
 	return z, Tup(coord...), nil
 }
 
@@ -327,21 +326,13 @@ func partitionCut(op string, l Layout, t tileArg, c IntTuple, inner bool) (Layou
 // a tuple c padded with "_" to the tile's rank, an integer c a 1-D index
 // into the tile.
 func OuterPartition(l Layout, tiler Value, c IntTuple) (Partition, error) {
-	return outerPartition("outer_partition", l, tiler, c)
-}
-
-func outerPartition(op string, l Layout, tiler Value, c IntTuple) (Partition, error) {
-	t, err := toTileArg(op, tiler)
-	if err != nil {
-		return Partition{}, err
-	}
-	return partition(op, l, t, c, false)
+	return partitionBy("outer_partition", tiler, c, false, plainCut("outer_partition", l))
 }
 
 // LocalTile is CuTe's local_tile(T, tiler, c) on a layout, the CTA-level cut:
 // the tile at coordinate c of the grid of tiles, == InnerPartition(L, tiler, c).
 func LocalTile(l Layout, tiler Value, c IntTuple) (Partition, error) {
-	return innerPartition("local_tile", l, tiler, c)
+	return partitionBy("local_tile", tiler, c, true, plainCut("local_tile", l))
 }
 
 // LocalTileProj is CuTe's local_tile(T, tiler, c, proj): the tiler and the
@@ -351,20 +342,22 @@ func LocalTile(l Layout, tiler Value, c IntTuple) (Partition, error) {
 //
 // so one (M,N,K) tiler and coordinate serve the A (M,K), B (N,K) and C (M,N) operands.
 func LocalTileProj(l Layout, tiler Value, c, proj IntTuple) (Partition, error) {
-	const op = "local_tile"
+	return localTileProj("local_tile", tiler, c, proj, plainCut("local_tile", l))
+}
+
+func localTileProj[P any](op string, tiler Value, c, proj IntTuple, cut cutter[P]) (P, error) {
+	var zero P
 	t, err := toTileArg(op, tiler)
 	if err != nil {
-		return Partition{}, err
+		return zero, err
 	}
-	dt, err := diceTileArg(op, proj, t)
-	if err != nil {
-		return Partition{}, err
+	if t, err = diceTileArg(op, proj, t); err != nil {
+		return zero, err
 	}
-	dc, err := diceTuple(op, proj, c)
-	if err != nil {
-		return Partition{}, err
+	if c, err = diceTuple(op, proj, c); err != nil {
+		return zero, err
 	}
-	return partition(op, l, dt, dc, true)
+	return cut(t, c, true)
 }
 
 // diceTuple is CuTe's dice(proj, t): the parts of t where proj is not "_".
@@ -416,53 +409,63 @@ func diceTileParts(op string, proj IntTuple, t tileArg) ([]tileArg, error) {
 // where get_flat_coord(i) is, for each mode of tile, the column-major
 // position within that mode of the coordinate idx2crd(i, shape, stride).
 func LocalPartition(l Layout, tile Layout, index int64) (Partition, error) {
-	const op = "local_partition"
-	shape, err := productEach(op, tile.Shape)
+	return localPartition("local_partition", tile, index, plainCut("local_partition", l))
+}
+
+func localPartition[P any](op string, tile Layout, index int64, cut cutter[P]) (P, error) {
+	var zero P
+	shape, err := ProductEach(tile.Shape)
 	if err != nil {
-		return Partition{}, err
+		return zero, Renamed(op, err)
 	}
-	c, err := flatCoord(op, tile, index)
+	c, err := FlatCoord(tile, index)
 	if err != nil {
-		return Partition{}, err
+		return zero, Renamed(op, err)
 	}
-	return outerPartition(op, l, shape, c)
+	return partitionBy(op, shape, c, false, cut)
 }
 
 // LocalPartitionProj is CuTe's local_partition(T, tile, i, proj):
 // local_partition(L, dice(proj, tile), i).
 func LocalPartitionProj(l Layout, tile Layout, index int64, proj IntTuple) (Partition, error) {
-	const op = "local_partition"
+	return localPartitionProj("local_partition", tile, index, proj, plainCut("local_partition", l))
+}
+
+func localPartitionProj[P any](op string, tile Layout, index int64, proj IntTuple, cut cutter[P]) (P, error) {
 	s, err := diceTuple(op, proj, tile.Shape)
 	if err != nil {
-		return Partition{}, err
+		var zero P
+		return zero, err
 	}
 	d, err := diceTuple(op, proj, tile.Stride)
 	if err != nil {
-		return Partition{}, err
+		var zero P
+		return zero, err
 	}
-	return LocalPartition(l, Make(s, d), index)
+	return localPartition(op, Make(s, d), index, cut)
 }
 
-// productEach is CuTe's product_each(s): the size of each top-level mode, as a tuple.
-func productEach(op string, s IntTuple) (IntTuple, error) {
+// ProductEach is CuTe's product_each(s): the size of each top-level mode, as a tuple.
+func ProductEach(s IntTuple) (IntTuple, error) {
 	out := make([]IntTuple, s.Len())
 	for i := range out {
 		p, err := Product(s.At(i))
 		if err != nil {
-			return IntTuple{}, inOp(op, fmt.Sprintf("size of mode %d of %v", i, s), err)
+			return IntTuple{}, inOp("product_each", fmt.Sprintf("size of mode %d of %v", i, s), err)
 		}
 		out[i] = p
 	}
 	return Tup(out...), nil
 }
 
-// flatCoord is CuTe's Layout::get_flat_coord(i):
+// FlatCoord is CuTe's Layout::get_flat_coord(i):
 //
 //	crd2crd(idx2crd(i, shape, stride), shape, repeat<rank>(1))
 //
 // per top-level mode, the column-major position within that mode of the
 // coordinate of i (an integer for an integer-shaped layout).
-func flatCoord(op string, tile Layout, index int64) (IntTuple, error) {
+func FlatCoord(tile Layout, index int64) (IntTuple, error) {
+	const op = "get_flat_coord"
 	hier, err := idx2crdStrided(op, index, tile.Shape, tile.Stride)
 	if err != nil {
 		return IntTuple{}, err

@@ -172,7 +172,7 @@ func TestFlatCoord(t *testing.T) {
 		{"8:2", 6, "3"},
 	}
 	for _, c := range cases {
-		got, err := flatCoord("test", mustLayout(c.tile), c.index)
+		got, err := FlatCoord(mustLayout(c.tile), c.index)
 		if err != nil || got.String() != c.want {
 			t.Errorf("(%s).get_flat_coord(%d) = %v, %v; want %s", c.tile, c.index, got, err, c.want)
 		}

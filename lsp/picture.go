@@ -11,6 +11,7 @@ import (
 	"github.com/cute-lsp/cute-lsp/analysis"
 	"github.com/cute-lsp/cute-lsp/layout"
 	"github.com/cute-lsp/cute-lsp/picture"
+	"github.com/cute-lsp/cute-lsp/tiled"
 	"github.com/cute-lsp/cute-lsp/tirx"
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -143,9 +144,9 @@ func pictureGrid(v layout.Value) (*picture.Grid, error) {
 		return picture.FromAccess(v.Access, v.Report, -1)
 	case tirx.Layout:
 		return picture.FromTIRx(v, nil)
-	case layout.TiledMMA:
+	case tiled.TiledMMA:
 		return picture.FromTiledMMA(v)
-	case layout.TiledCopy:
+	case tiled.TiledCopy:
 		return picture.FromTiledCopy(v)
 	case analysis.AtomValue:
 		if v.MMA == nil {
@@ -176,7 +177,7 @@ func hasPicture(v layout.Value) bool {
 		return drawable(v.Inner.Shape)
 	case layout.NestedComposed:
 		return drawable(v.Inner.Inner.Shape)
-	case analysis.BankValue, tirx.Layout, layout.TiledMMA, layout.TiledCopy:
+	case analysis.BankValue, tirx.Layout, tiled.TiledMMA, tiled.TiledCopy:
 		return true
 	case analysis.AtomValue:
 		return v.MMA != nil

@@ -15,6 +15,7 @@ import (
 
 	"github.com/cute-lsp/cute-lsp/analysis"
 	"github.com/cute-lsp/cute-lsp/layout"
+	"github.com/cute-lsp/cute-lsp/tiled"
 	"github.com/cute-lsp/cute-lsp/tirx"
 )
 
@@ -98,7 +99,7 @@ func TestBrowser(t *testing.T) {
 		{"bank", build(func() (*Grid, error) { return FromAccess(bankV.Access, bankV.Report, -1) }), 0, 3, 2, true,
 			map[string]string{"i-offset": "194", "i-bank": "b1 (word 97, 16-bit elements); lanes 19 of the phase: conflict, 8 words in this bank"}},
 		{"tiled-mma", build(func() (*Grid, error) {
-			return FromTiledMMA(value(`make_tiled_mma(mma_atom("SM80_16x8x16_F32F16F16F32_TN"), make_layout((1,1,1)))`).(layout.TiledMMA))
+			return FromTiledMMA(value(`make_tiled_mma(mma_atom("SM80_16x8x16_F32F16F16F32_TN"), make_layout((1,1,1)))`).(tiled.TiledMMA))
 		}), 0, 9, 34 + 2, true, // C (m 9, n 2): the single atom's T5 V2, as in tv-hover
 			map[string]string{"i-cell": "C (M x N): m 9, n 2", "i-coord": "(9,2)", "i-index": "41 (m + 16*n in the tile)", "i-thread": "T5 V2"}},
 		{"tirx", build(func() (*Grid, error) {

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/cute-lsp/cute-lsp/analysis"
-	"github.com/cute-lsp/cute-lsp/layout"
+	"github.com/cute-lsp/cute-lsp/tiled"
 )
 
 // latexCase is one TiledMMA or TiledCopy as CuTe's own print_latex drew it
@@ -60,10 +60,10 @@ func latexPicture(c latexCase) (*Grid, []string, error) {
 		return nil, nil, err
 	}
 	switch x := v.(type) {
-	case layout.TiledMMA:
+	case tiled.TiledMMA:
 		g, err := FromTiledMMA(x)
 		return g, []string{"A", "B", "C"}, err
-	case layout.TiledCopy:
+	case tiled.TiledCopy:
 		g, err := FromTiledCopy(x)
 		return g, []string{"S", "D"}, err
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/cute-lsp/cute-lsp/layout"
+	"github.com/cute-lsp/cute-lsp/tiled"
 )
 
 // Block is one operand of a tiled picture (A, B or C of a TiledMMA, S or D
@@ -28,7 +29,7 @@ type TVOperand struct {
 // FromTiledMMA is CuTe's print_latex of a TiledMMA: A (M x K), B (N x K)
 // and C (M x N) side by side, each cell T<thread> V<value> coloured by
 // thread, from get_layoutA/B/C_TV over tile_size<0..2>.
-func FromTiledMMA(m layout.TiledMMA) (*Grid, error) {
+func FromTiledMMA(m tiled.TiledMMA) (*Grid, error) {
 	sizes := [3]int64{}
 	for i := range sizes {
 		s, err := m.TileSize(i)
@@ -58,7 +59,7 @@ func FromTiledMMA(m layout.TiledMMA) (*Grid, error) {
 // FromTiledCopy is CuTe's print_latex of a TiledCopy: the source S and the
 // destination D side by side over the copy's tile (tile_size<0> rows, the
 // rest of the tile as columns).
-func FromTiledCopy(c layout.TiledCopy) (*Grid, error) {
+func FromTiledCopy(c tiled.TiledCopy) (*Grid, error) {
 	M, N := int64(1), int64(1)
 	t := c.TilerMN
 	for i := range max(rankOf(t), 1) {

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/cute-lsp/cute-lsp/layout"
+	"github.com/cute-lsp/cute-lsp/tiled"
 )
 
 const sm80MMA = `make_tiled_mma(mma_atom("SM80_16x8x16_F32F16F16F32_TN"), make_layout((2,2,1)))`
@@ -22,7 +23,7 @@ func blockLabel(g *Grid, b, r, c int) string { return label(g, 0, r, g.Blocks[b]
 // the PTX ISA draws it (T = 4*groupID + thread in group; c0,c1 in row
 // groupID, c2,c3 eight rows down; columns 2*t+v%2).
 func TestTiledMMASingleAtomByHand(t *testing.T) {
-	g, err := FromTiledMMA(eval(t, `make_tiled_mma(mma_atom("SM80_16x8x16_F32F16F16F32_TN"), make_layout((1,1,1)))`).(layout.TiledMMA))
+	g, err := FromTiledMMA(eval(t, `make_tiled_mma(mma_atom("SM80_16x8x16_F32F16F16F32_TN"), make_layout((1,1,1)))`).(tiled.TiledMMA))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +75,7 @@ func TestTiledMMASingleAtomByHand(t *testing.T) {
 // TiledMMA shows the first (thread, value), threads outer, that
 // get_layoutX_TV, evaluated by the sheet, sends there.
 func TestTiledMMAAgreesWithLayoutTV(t *testing.T) {
-	g, err := FromTiledMMA(eval(t, sm80MMA).(layout.TiledMMA))
+	g, err := FromTiledMMA(eval(t, sm80MMA).(tiled.TiledMMA))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +119,7 @@ func TestTiledMMAAgreesWithLayoutTV(t *testing.T) {
 // TestTiledCopySides: S and D of an ldmatrix copy, checked against get_layoutS/D_TV.
 func TestTiledCopySides(t *testing.T) {
 	const src = `make_tiled_copy(copy_atom("SM75_U32x4_LDSM_N", "half_t"), make_layout((32,4)), make_layout((1,8)))`
-	g, err := FromTiledCopy(eval(t, src).(layout.TiledCopy))
+	g, err := FromTiledCopy(eval(t, src).(tiled.TiledCopy))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +154,7 @@ func TestTiledCopySides(t *testing.T) {
 }
 
 func TestTiledSVGAndPage(t *testing.T) {
-	g, err := FromTiledMMA(eval(t, sm80MMA).(layout.TiledMMA))
+	g, err := FromTiledMMA(eval(t, sm80MMA).(tiled.TiledMMA))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -206,18 +207,18 @@ func TestTiledSVGAndPage(t *testing.T) {
 }
 
 func TestTiledRefusals(t *testing.T) {
-	big := eval(t, `make_tiled_mma(mma_atom("SM80_16x8x16_F32F16F16F32_TN"), make_layout((256,128,1)))`).(layout.TiledMMA)
+	big := eval(t, `make_tiled_mma(mma_atom("SM80_16x8x16_F32F16F16F32_TN"), make_layout((256,128,1)))`).(tiled.TiledMMA)
 	if _, err := FromTiledMMA(big); err == nil || !strings.Contains(err.Error(), "pictures stop at") {
 		t.Errorf("a 4096x1024 tiled MMA: %v, want the cell bound", err)
 	}
-	g, err := FromTiledMMA(eval(t, sm80MMA).(layout.TiledMMA))
+	g, err := FromTiledMMA(eval(t, sm80MMA).(tiled.TiledMMA))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := g.CheckSVG(); err != nil {
 		t.Errorf("a 32x50 picture fits an SVG: %v", err)
 	}
-	mid, err := FromTiledMMA(eval(t, `make_tiled_mma(mma_atom("SM80_16x8x16_F32F16F16F32_TN"), make_layout((16,32,1)))`).(layout.TiledMMA))
+	mid, err := FromTiledMMA(eval(t, `make_tiled_mma(mma_atom("SM80_16x8x16_F32F16F16F32_TN"), make_layout((16,32,1)))`).(tiled.TiledMMA))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cute-lsp/cute-lsp/analysis/prop"
 	"github.com/cute-lsp/cute-lsp/layout"
 )
 
@@ -106,11 +107,11 @@ func TestCopyConsistent(t *testing.T) {
 				t.Errorf("%s: thread mode %d, ThrID %d", c.Name, got, threads)
 			}
 		}
-		si, err := layout.Image(c.SrcLayout)
+		si, err := prop.Image(c.SrcLayout)
 		if err != nil {
 			t.Fatal(err)
 		}
-		di, err := layout.Image(c.DstLayout)
+		di, err := prop.Image(c.DstLayout)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/cute-lsp/cute-lsp/grammar"
 	"github.com/cute-lsp/cute-lsp/layout"
 	"github.com/cute-lsp/cute-lsp/picture"
+	"github.com/cute-lsp/cute-lsp/tiled"
 	"github.com/cute-lsp/cute-lsp/tirx"
 )
 
@@ -143,12 +144,12 @@ func fileExists(name string) bool {
 // grid turns a value into the grid the flags ask for.
 func (p *pictureFlags) grid(v layout.Value) (*picture.Grid, error) {
 	switch v := v.(type) { // a tiled value's picture is its thread-value layouts, with or without --tv
-	case layout.TiledMMA:
+	case tiled.TiledMMA:
 		if p.tile != "" {
 			return nil, errors.New("a TiledMMA's tiles are its own (tile_size<0..2>): drop --tile")
 		}
 		return picture.FromTiledMMA(v)
-	case layout.TiledCopy:
+	case tiled.TiledCopy:
 		if p.tile != "" {
 			return nil, errors.New("a TiledCopy's tile is its own: drop --tile")
 		}

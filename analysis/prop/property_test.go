@@ -1,4 +1,4 @@
-package layout
+package prop
 
 import (
 	"errors"
@@ -6,10 +6,12 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/cute-lsp/cute-lsp/layout"
 )
 
 // bruteProperties enumerates f and answers every property by definition.
-func bruteProperties(t *testing.T, v Value) (inj, onto bool, image []Interval, contig int64) {
+func bruteProperties(t *testing.T, v layout.Value) (inj, onto bool, image []layout.Interval, contig int64) {
 	t.Helper()
 	f, err := asIndexFunction("test", v)
 	if err != nil {
@@ -40,12 +42,12 @@ func bruteProperties(t *testing.T, v Value) (inj, onto bool, image []Interval, c
 			image[k-1].Hi++
 			continue
 		}
-		image = append(image, Interval{x, x + 1})
+		image = append(image, layout.Interval{Lo: x, Hi: x + 1})
 	}
 	return inj, onto, image, contig
 }
 
-func checkProperties(t *testing.T, v Value) {
+func checkProperties(t *testing.T, v layout.Value) {
 	t.Helper()
 	inj, onto, image, contig := bruteProperties(t, v)
 	if got, err := IsInjective(v); err != nil || got != inj {
@@ -73,9 +75,9 @@ func checkProperties(t *testing.T, v Value) {
 
 // randomPropertyLayout is a random layout of up to 4 modes with strides that
 // often make it compact, sometimes overlapping or gapped, sometimes negative.
-func randomPropertyLayout(r *rand.Rand) Layout {
+func randomPropertyLayout(r *rand.Rand) layout.Layout {
 	n := 1 + r.IntN(4)
-	shapes, strides := make([]IntTuple, n), make([]IntTuple, n)
+	shapes, strides := make([]layout.IntTuple, n), make([]layout.IntTuple, n)
 	prod := int64(1)
 	for i := range n {
 		s := 1 + r.Int64N(5)
@@ -90,7 +92,7 @@ func randomPropertyLayout(r *rand.Rand) Layout {
 		default:
 			d = -(1 + r.Int64N(6))
 		}
-		shapes[i], strides[i] = Int(s), Int(d)
+		shapes[i], strides[i] = layout.Int(s), layout.Int(d)
 		prod *= s
 	}
 	if r.IntN(3) == 0 { // permute the modes: still compact, no longer column-major
@@ -100,9 +102,9 @@ func randomPropertyLayout(r *rand.Rand) Layout {
 		})
 	}
 	if n == 1 {
-		return Make(shapes[0], strides[0])
+		return layout.Make(shapes[0], strides[0])
 	}
-	return Make(Tup(shapes...), Tup(strides...))
+	return layout.Make(layout.Tup(shapes...), layout.Tup(strides...))
 }
 
 // Law: every property equals its definition, checked by enumeration.
@@ -114,11 +116,11 @@ func TestPropertiesMatchDefinitions(t *testing.T) {
 	for range 1500 {
 		l := randomPropertyLayout(r)
 		sw := randomSwizzle(r)
-		off := Int(0)
+		off := layout.Int(0)
 		if r.IntN(4) == 0 {
-			off = Int(r.Int64N(64))
+			off = layout.Int(r.Int64N(64))
 		}
-		checkProperties(t, Composed{Outer: sw, Offset: off, Inner: l})
+		checkProperties(t, layout.Composed{Outer: sw, Offset: off, Inner: l})
 	}
 }
 
@@ -155,8 +157,8 @@ func TestPropertiesExamples(t *testing.T) {
 	}
 	// The 128B swizzle keeps 8-element (16-byte) runs of a row-major tile
 	// whole: row 0 is not swizzled, row 1 runs 8 elements at a time.
-	sw := Composed{Swizzle{3, 3, 3}, Int(0), mustLayout("(8,64):(64,1)"), 0}
-	row1, err := SliceComposed(Tup(Int(1), Underscore()), sw)
+	sw := layout.Composed{Outer: layout.Swizzle{B: 3, M: 3, S: 3}, Offset: layout.Int(0), Inner: mustLayout("(8,64):(64,1)")}
+	row1, err := layout.SliceComposed(layout.Tup(layout.Int(1), layout.Underscore()), sw)
 	if err != nil || row1.String() != "((8,2,4)):((1,-8,16))" {
 		t.Fatalf("SliceComposed((1,_), %v) = %v, %v", sw, row1, err)
 	}
@@ -171,7 +173,7 @@ func TestPropertiesExamples(t *testing.T) {
 // Huge layouts: the closed forms answer without enumerating.
 func TestPropertiesLarge(t *testing.T) {
 	big := mustLayout("(65536,65536,16):(1,65536,4294967296)")
-	for name, f := range map[string]func(Value) (bool, error){"injective": IsInjective, "surjective": IsSurjective, "bijective": IsBijective} {
+	for name, f := range map[string]func(layout.Value) (bool, error){"injective": IsInjective, "surjective": IsSurjective, "bijective": IsBijective} {
 		if ok, err := f(big); err != nil || !ok {
 			t.Errorf("%s(%v) = %v, %v", name, big, ok, err)
 		}
@@ -189,7 +191,7 @@ func TestPropertiesLarge(t *testing.T) {
 	if ok, err := IsInjective(gapped); err != nil || !ok {
 		t.Errorf("IsInjective(%v) = %v, %v", gapped, ok, err)
 	}
-	sw := Composed{Swizzle{3, 4, 3}, Int(0), big, 0}
+	sw := layout.Composed{Outer: layout.Swizzle{B: 3, M: 4, S: 3}, Offset: layout.Int(0), Inner: big}
 	if ok, err := IsBijective(sw); err != nil || !ok {
 		t.Errorf("IsBijective(%v) = %v, %v", sw, ok, err)
 	}
@@ -199,18 +201,24 @@ func TestPropertiesLarge(t *testing.T) {
 	// Where only enumeration can tell, past the limit: a clear error.
 	overlap := mustLayout("(4096,4096):(3,5)")
 	for name, run := range map[string]func() error{
-		"injective":  func() error { _, err := IsInjective(overlap); return err },
-		"image":      func() error { _, err := Image(overlap); return err },
-		"surjective": func() error { _, err := IsSurjective(Composed{Swizzle{3, 4, 3}, Int(5), big, 0}); return err },
-		"contiguity": func() error { _, err := Contiguity(Composed{Swizzle{1, 0, 31}, Int(0), big, 0}); return err },
+		"injective": func() error { _, err := IsInjective(overlap); return err },
+		"image":     func() error { _, err := Image(overlap); return err },
+		"surjective": func() error {
+			_, err := IsSurjective(layout.Composed{Outer: layout.Swizzle{B: 3, M: 4, S: 3}, Offset: layout.Int(5), Inner: big})
+			return err
+		},
+		"contiguity": func() error {
+			_, err := Contiguity(layout.Composed{Outer: layout.Swizzle{B: 1, M: 0, S: 31}, Offset: layout.Int(0), Inner: big})
+			return err
+		},
 		"nested contiguity": func() error {
-			_, err := Contiguity(NestedComposed{Swizzle{1, 0, 1}, Int(0), Composed{Swizzle{1, 0, 1}, Int(0), big, 0}})
+			_, err := Contiguity(layout.NestedComposed{Outer: layout.Swizzle{B: 1, M: 0, S: 1}, Offset: layout.Int(0), Inner: layout.Composed{Outer: layout.Swizzle{B: 1, M: 0, S: 1}, Offset: layout.Int(0), Inner: big}})
 			return err
 		},
 	} {
-		var le *Error
-		if err := run(); !errors.As(err, &le) || le.Condition != CondTooLarge {
-			t.Errorf("%s: got %v, want %q", name, err, CondTooLarge)
+		var le *layout.Error
+		if err := run(); !errors.As(err, &le) || le.Condition != layout.CondTooLarge {
+			t.Errorf("%s: got %v, want %q", name, err, layout.CondTooLarge)
 		}
 	}
 }
@@ -221,28 +229,31 @@ func TestPropertiesErrors(t *testing.T) {
 		run  func() error
 		cond string
 	}{
-		{"unknown stride", func() error { _, err := IsInjective(Make(Ints(4, 2), Tup(Int(1), Unknown()))); return err }, CondUnknown},
-		{"basis stride", func() error { _, err := IsSurjective(Make(Int(4), Basis(1, 0))); return err }, CondUnknown},
-		{"not congruent", func() error { _, err := Contiguity(Make(Ints(4, 2), Int(1))); return err }, CondCongruent},
-		{"cosize overflow", func() error { _, err := IsInjective(mustLayout("(4,4):(1,4611686018427387904)")); return err }, CondOverflow},
-		{"not a layout", func() error { _, err := IsInjective(Ints(1, 2)); return err }, CondComposedOperand},
+		{"unknown stride", func() error {
+			_, err := IsInjective(layout.Make(layout.Ints(4, 2), layout.Tup(layout.Int(1), layout.Unknown())))
+			return err
+		}, layout.CondUnknown},
+		{"basis stride", func() error { _, err := IsSurjective(layout.Make(layout.Int(4), layout.Basis(1, 0))); return err }, layout.CondUnknown},
+		{"not congruent", func() error { _, err := Contiguity(layout.Make(layout.Ints(4, 2), layout.Int(1))); return err }, layout.CondCongruent},
+		{"cosize overflow", func() error { _, err := IsInjective(mustLayout("(4,4):(1,4611686018427387904)")); return err }, layout.CondOverflow},
+		{"not a layout", func() error { _, err := IsInjective(layout.Ints(1, 2)); return err }, layout.CondComposedOperand},
 		{"bad swizzle", func() error {
-			_, err := IsInjective(Composed{Swizzle{3, 4, 2}, Int(0), mustLayout("8:1"), 0})
+			_, err := IsInjective(layout.Composed{Outer: layout.Swizzle{B: 3, M: 4, S: 2}, Offset: layout.Int(0), Inner: mustLayout("8:1")})
 			return err
-		}, CondSwizzleShift},
+		}, layout.CondSwizzleShift},
 		{"bad nested swizzle", func() error {
-			_, err := Image(NestedComposed{Swizzle{1, 4, 2}, Int(0), Composed{Swizzle{3, 4, 2}, Int(0), mustLayout("8:1"), 0}})
+			_, err := Image(layout.NestedComposed{Outer: layout.Swizzle{B: 1, M: 4, S: 2}, Offset: layout.Int(0), Inner: layout.Composed{Outer: layout.Swizzle{B: 3, M: 4, S: 2}, Offset: layout.Int(0), Inner: mustLayout("8:1")}})
 			return err
-		}, CondSwizzleShift},
+		}, layout.CondSwizzleShift},
 		{"unknown offset", func() error {
-			_, err := Contiguity(Composed{Swizzle{1, 0, 1}, Unknown(), mustLayout("8:1"), 0})
+			_, err := Contiguity(layout.Composed{Outer: layout.Swizzle{B: 1, M: 0, S: 1}, Offset: layout.Unknown(), Inner: mustLayout("8:1")})
 			return err
-		}, CondUnknown},
-		{"negative shape", func() error { _, err := IsInjective(mustLayout("(-5,-57):(1,3)")); return err }, CondInvalidParams},
+		}, layout.CondUnknown},
+		{"negative shape", func() error { _, err := IsInjective(mustLayout("(-5,-57):(1,3)")); return err }, layout.CondInvalidParams},
 	}
 	for _, c := range bad {
 		err := c.run()
-		var le *Error
+		var le *layout.Error
 		if !errors.As(err, &le) || le.Condition != c.cond {
 			t.Errorf("%s: got %v, want condition %q", c.name, err, c.cond)
 		}
@@ -260,7 +271,7 @@ func TestContiguityMaxCommonVectorProperty(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m, err := MaxCommonVector(l, Make(Int(n), Int(1)))
+		m, err := layout.MaxCommonVector(l, layout.Make(layout.Int(n), layout.Int(1)))
 		if err != nil {
 			continue // max_common_vector rejects some layouts CuTe cannot invert
 		}
@@ -272,4 +283,22 @@ func TestContiguityMaxCommonVectorProperty(t *testing.T) {
 	if compared < 1000 {
 		t.Errorf("only %d of 2000 layouts compared", compared)
 	}
+}
+
+// FuzzProperties computes the properties of arbitrary swizzled layouts (as
+// layout's FuzzComposed draws them): they may reject, never panic.
+func FuzzProperties(f *testing.F) {
+	f.Add(int8(3), int8(4), int8(3), int64(1548), int64(8), int64(64), int64(64), int64(1))
+	f.Add(int8(2), int8(0), int8(-3), int64(-5), int64(8), int64(8), int64(8), int64(1))
+	f.Add(int8(40), int8(-1), int8(100), int64(1<<62), int64(-3), int64(0), int64(0), int64(-7))
+	f.Fuzz(func(t *testing.T, b, m, s int8, x, s0, s1, d0, d1 int64) {
+		l := layout.Make(layout.Tup(layout.Int(s0), layout.Int(s1)), layout.Tup(layout.Int(d0), layout.Int(d1)))
+		c := layout.Composed{Outer: layout.Swizzle{B: int(b), M: int(m), S: int(s)}, Offset: layout.Int(x), Inner: l}
+		if size, err := l.Size(); err == nil && size >= 0 && size <= 1<<12 {
+			_, _ = IsInjective(c)
+			_, _ = IsSurjective(c)
+			_, _ = Image(l)
+			_, _ = Contiguity(c)
+		}
+	})
 }

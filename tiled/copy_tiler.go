@@ -1,8 +1,10 @@
-package layout
+package tiled
 
 import (
 	"fmt"
 	"strings"
+
+	"github.com/cute-lsp/cute-lsp/layout"
 )
 
 // The TiledCopy constructions whose tile is a tuple of layouts rather than a
@@ -16,13 +18,13 @@ const CondCotiledData = "The memory pointed to by AtomTVLayout does not exist in
 
 // tilerOf is the TiledCopy's Tiler_MN as zipped_divide takes it: the tuple
 // of layouts when the copy has one, else the tile's shape.
-func (c TiledCopy) tilerOf() Value {
+func (c TiledCopy) tilerOf() layout.Value {
 	if c.TilerModes == nil {
 		return c.TilerMN
 	}
-	t := Tiler{Modes: make([]TilerMode, len(c.TilerModes))}
+	t := layout.Tiler{Modes: make([]layout.TilerMode, len(c.TilerModes))}
 	for i, m := range c.TilerModes {
-		t.Modes[i] = TilerMode{Layout: m}
+		t.Modes[i] = layout.TilerMode{Layout: m}
 	}
 	return t
 }
@@ -41,12 +43,12 @@ func (c TiledCopy) formatTiler(static bool) string {
 
 // newTiledCopyModes is make_tiled_copy_impl(atom, tv, tiler) with tiler a
 // tuple of layouts: its shape is the tuple of the layouts' shapes.
-func newTiledCopyModes(op string, atom CopyAtom, tv Layout, modes []Layout) (TiledCopy, error) {
-	shapes := make([]IntTuple, len(modes))
+func newTiledCopyModes(op string, atom CopyAtom, tv layout.Layout, modes []layout.Layout) (TiledCopy, error) {
+	shapes := make([]layout.IntTuple, len(modes))
 	for i, m := range modes {
 		shapes[i] = m.Shape
 	}
-	c, err := NewTiledCopy(op, atom, tv, Tup(shapes...))
+	c, err := NewTiledCopy(op, atom, tv, layout.Tup(shapes...))
 	if err != nil {
 		return TiledCopy{}, err
 	}
@@ -61,29 +63,29 @@ func newTiledCopyModes(op string, atom CopyAtom, tv Layout, modes []Layout) (Til
 //
 // with e_i the stride 1 in mode i and 0 elsewhere. They are the by-mode tiler
 // that picks out the elements tv reaches, mode by mode.
-func unitModes(op string, s IntTuple, tv Layout) ([]Layout, error) {
+func unitModes(op string, s layout.IntTuple, tv layout.Layout) ([]layout.Layout, error) {
 	n := max(s.Rank(), 1)
-	out := make([]Layout, n)
+	out := make([]layout.Layout, n)
 	for i := range n {
-		e := make([]IntTuple, n)
+		e := make([]layout.IntTuple, n)
 		for j := range e {
-			e[j] = Int(0)
+			e[j] = layout.Int(0)
 		}
-		e[i] = Int(1)
-		stride := Tup(e...)
+		e[i] = layout.Int(1)
+		stride := layout.Tup(e...)
 		if !s.IsTuple() {
 			stride = e[0]
 		}
-		proj, err := MakeLayoutStride(s, stride)
+		proj, err := layout.MakeLayoutStride(s, stride)
 		if err != nil {
-			return nil, inOp(op, "", err)
+			return nil, layout.InOp(op, "", err)
 		}
-		c, err := Composition(proj, tv)
+		c, err := layout.Composition(proj, tv)
 		if err != nil {
-			return nil, inOp(op, fmt.Sprintf("composition(%v, %v)", proj, tv), err)
+			return nil, layout.InOp(op, fmt.Sprintf("composition(%v, %v)", proj, tv), err)
 		}
-		if out[i], err = Filter(c); err != nil {
-			return nil, inOp(op, fmt.Sprintf("filter(%v)", c), err)
+		if out[i], err = layout.Filter(c); err != nil {
+			return nil, layout.InOp(op, fmt.Sprintf("filter(%v)", c), err)
 		}
 	}
 	return out, nil
@@ -94,26 +96,26 @@ func unitModes(op string, s IntTuple, tv Layout) ([]Layout, error) {
 // the tile out of that tensor:
 //
 //	composition(left_inverse(composition(make_layout(s), modes)), tv)
-func tileTV(op string, s IntTuple, modes []Layout, tv Layout) (Layout, error) {
-	ref, err := MakeLayout(s)
+func tileTV(op string, s layout.IntTuple, modes []layout.Layout, tv layout.Layout) (layout.Layout, error) {
+	ref, err := layout.MakeLayout(s)
 	if err != nil {
-		return Layout{}, inOp(op, "", err)
+		return layout.Layout{}, layout.InOp(op, "", err)
 	}
-	t := Tiler{Modes: make([]TilerMode, len(modes))}
+	t := layout.Tiler{Modes: make([]layout.TilerMode, len(modes))}
 	for i, m := range modes {
-		t.Modes[i] = TilerMode{Layout: m}
+		t.Modes[i] = layout.TilerMode{Layout: m}
 	}
-	tile2ref, err := CompositionTiler(ref, t)
+	tile2ref, err := layout.CompositionTiler(ref, t)
 	if err != nil {
-		return Layout{}, inOp(op, fmt.Sprintf("composition(%v, %v)", ref, t), err)
+		return layout.Layout{}, layout.InOp(op, fmt.Sprintf("composition(%v, %v)", ref, t), err)
 	}
-	inv, err := LeftInverse(tile2ref)
+	inv, err := layout.LeftInverse(tile2ref)
 	if err != nil {
-		return Layout{}, inOp(op, fmt.Sprintf("left_inverse(%v)", tile2ref), err)
+		return layout.Layout{}, layout.InOp(op, fmt.Sprintf("left_inverse(%v)", tile2ref), err)
 	}
-	out, err := Composition(inv, tv)
+	out, err := layout.Composition(inv, tv)
 	if err != nil {
-		return Layout{}, inOp(op, fmt.Sprintf("composition(%v, %v)", inv, tv), err)
+		return layout.Layout{}, layout.InOp(op, fmt.Sprintf("composition(%v, %v)", inv, tv), err)
 	}
 	return out, nil
 }
@@ -141,7 +143,7 @@ func MakeTiledCopyCAtom(atom CopyAtom, m TiledMMA) (TiledCopy, error) {
 	}
 	layoutC, err := m.LayoutTV("C")
 	if err != nil {
-		return TiledCopy{}, Renamed(op, err)
+		return TiledCopy{}, layout.Renamed(op, err)
 	}
 	nt, err := modeProduct(op, layoutC.Shape, 0)
 	if err != nil {
@@ -152,25 +154,25 @@ func MakeTiledCopyCAtom(atom CopyAtom, m TiledMMA) (TiledCopy, error) {
 		return TiledCopy{}, err
 	}
 	if copyV.Value() > nv.Value() {
-		return TiledCopy{}, errorf(op, "", "%v moves %d values per thread, more than the %d of C that each thread of the TiledMMA holds (%v)", atom, copyV.Value(), nv.Value(), layoutC)
+		return TiledCopy{}, layout.Errorf(op, "", "%v moves %d values per thread, more than the %d of C that each thread of the TiledMMA holds (%v)", atom, copyV.Value(), nv.Value(), layoutC)
 	}
-	first, err := MakeLayout(Tup(nt, copyV))
+	first, err := layout.MakeLayout(layout.Tup(nt, copyV))
 	if err != nil {
-		return TiledCopy{}, inOp(op, "", err)
+		return TiledCopy{}, layout.InOp(op, "", err)
 	}
-	tv, err := Composition(layoutC, first)
+	tv, err := layout.Composition(layoutC, first)
 	if err != nil {
-		return TiledCopy{}, inOp(op, fmt.Sprintf("composition(%v, %v)", layoutC, first), err)
+		return TiledCopy{}, layout.InOp(op, fmt.Sprintf("composition(%v, %v)", layoutC, first), err)
 	}
 	tm, err := m.TileSize(0)
 	if err != nil {
-		return TiledCopy{}, Renamed(op, err)
+		return TiledCopy{}, layout.Renamed(op, err)
 	}
 	tn, err := m.TileSize(1)
 	if err != nil {
-		return TiledCopy{}, Renamed(op, err)
+		return TiledCopy{}, layout.Renamed(op, err)
 	}
-	mn := Tup(tm, tn)
+	mn := layout.Tup(tm, tn)
 	modes, err := unitModes(op, mn, tv)
 	if err != nil {
 		return TiledCopy{}, err
@@ -191,48 +193,48 @@ func MakeTiledCopyCAtom(atom CopyAtom, m TiledMMA) (TiledCopy, error) {
 // the tile.
 // @pre every address of atom_tv is one of data's:
 // coalesce(composition(make_layout(data, 1:0), layout<1>(tvData))) == coalesce(layout<1>(atom_tv)).
-func MakeCotiledCopy(atom CopyAtom, atomTV, data Layout) (TiledCopy, error) {
+func MakeCotiledCopy(atom CopyAtom, atomTV, data layout.Layout) (TiledCopy, error) {
 	const op = "make_cotiled_copy"
 	// CuTe instantiates the Copy_Atom, and checks its element type, first.
 	if _, _, _, err := atom.ValLayouts(op); err != nil {
 		return TiledCopy{}, err
 	}
 	if atomTV.Rank() < 2 {
-		return TiledCopy{}, errorf(op, CondTiledCopyTV, "the atom's thread-value layout %v has rank %d", atomTV, atomTV.Rank())
+		return TiledCopy{}, layout.Errorf(op, CondTiledCopyTV, "the atom's thread-value layout %v has rank %d", atomTV, atomTV.Rank())
 	}
-	inv, err := LeftInverse(data)
+	inv, err := layout.LeftInverse(data)
 	if err != nil {
-		return TiledCopy{}, inOp(op, fmt.Sprintf("left_inverse(%v)", data), err)
+		return TiledCopy{}, layout.InOp(op, fmt.Sprintf("left_inverse(%v)", data), err)
 	}
-	pad := Make(Int(1), Int(0))
-	tvData, err := Composition(MakeLayoutOf(inv, pad), atomTV)
+	pad := layout.Make(layout.Int(1), layout.Int(0))
+	tvData, err := layout.Composition(layout.MakeLayoutOf(inv, pad), atomTV)
 	if err != nil {
-		return TiledCopy{}, inOp(op, fmt.Sprintf("composition((%v, 1:0), %v)", inv, atomTV), err)
+		return TiledCopy{}, layout.InOp(op, fmt.Sprintf("composition((%v, 1:0), %v)", inv, atomTV), err)
 	}
 	vals, err := tvData.Get(1)
 	if err != nil {
-		return TiledCopy{}, inOp(op, "", err)
+		return TiledCopy{}, layout.InOp(op, "", err)
 	}
-	reached, err := Composition(MakeLayoutOf(data, pad), vals)
+	reached, err := layout.Composition(layout.MakeLayoutOf(data, pad), vals)
 	if err != nil {
-		return TiledCopy{}, inOp(op, fmt.Sprintf("composition((%v, 1:0), %v)", data, vals), err)
+		return TiledCopy{}, layout.InOp(op, fmt.Sprintf("composition((%v, 1:0), %v)", data, vals), err)
 	}
-	if reached, err = Coalesce(reached); err != nil {
-		return TiledCopy{}, inOp(op, "", err)
+	if reached, err = layout.Coalesce(reached); err != nil {
+		return TiledCopy{}, layout.InOp(op, "", err)
 	}
 	want, err := atomTV.Get(1)
 	if err != nil {
-		return TiledCopy{}, inOp(op, "", err)
+		return TiledCopy{}, layout.InOp(op, "", err)
 	}
-	if want, err = Coalesce(want); err != nil {
-		return TiledCopy{}, inOp(op, "", err)
+	if want, err = layout.Coalesce(want); err != nil {
+		return TiledCopy{}, layout.InOp(op, "", err)
 	}
 	if reached.String() != want.String() {
-		return TiledCopy{}, errorf(op, CondCotiledData, "a thread's values are at the addresses %v of %v, but the data layout %v gives back %v for them", want, atomTV, data, reached)
+		return TiledCopy{}, layout.Errorf(op, CondCotiledData, "a thread's values are at the addresses %v of %v, but the data layout %v gives back %v for them", want, atomTV, data, reached)
 	}
-	flat, err := productEach(op, data.Shape)
+	flat, err := layout.ProductEach(data.Shape)
 	if err != nil {
-		return TiledCopy{}, err
+		return TiledCopy{}, layout.Renamed(op, err)
 	}
 	modes, err := unitModes(op, flat, tvData)
 	if err != nil {
@@ -252,7 +254,7 @@ func MakeTiledCopySD(side string, atom CopyAtom, c TiledCopy) (TiledCopy, error)
 	op := "make_tiled_copy_" + side
 	tv, err := c.LayoutTV(side)
 	if err != nil {
-		return TiledCopy{}, Renamed(op, err)
+		return TiledCopy{}, layout.Renamed(op, err)
 	}
 	if c.TilerModes != nil {
 		return newTiledCopyModes(op, atom, tv, c.TilerModes)
@@ -271,88 +273,88 @@ func MakeTiledCopySD(side string, atom CopyAtom, c TiledCopy) (TiledCopy, error)
 //
 // and the fragment, divided by (V, product_each(shape(frgMN))...), has its
 // tile mode composed with frgV and the first tile of the rest taken.
-func (c TiledCopy) Retile(l Layout) (Layout, error) {
+func (c TiledCopy) Retile(l layout.Layout) (layout.Layout, error) {
 	const op = "retile"
-	if err := checkCongruent(op, l.Shape, l.Stride, nil); err != nil {
-		return Layout{}, err
+	if err := layout.CheckCongruent(op, l.Shape, l.Stride); err != nil {
+		return layout.Layout{}, err
 	}
 	v, err := modeProduct(op, l.Shape, 0)
 	if err != nil {
-		return Layout{}, err
+		return layout.Layout{}, err
 	}
 	nt, err := modeProduct(op, c.TiledTV.Shape, 0)
 	if err != nil {
-		return Layout{}, err
+		return layout.Layout{}, err
 	}
-	inv, err := RightInverse(c.TiledTV)
+	inv, err := layout.RightInverse(c.TiledTV)
 	if err != nil {
-		return Layout{}, inOp(op, fmt.Sprintf("right_inverse(%v)", c.TiledTV), err)
+		return layout.Layout{}, layout.InOp(op, fmt.Sprintf("right_inverse(%v)", c.TiledTV), err)
 	}
-	tile, err := MakeLayout(c.TilerMN)
+	tile, err := layout.MakeLayout(c.TilerMN)
 	if err != nil {
-		return Layout{}, inOp(op, "", err)
+		return layout.Layout{}, layout.InOp(op, "", err)
 	}
-	shaped, err := Composition(inv, tile)
+	shaped, err := layout.Composition(inv, tile)
 	if err != nil {
-		return Layout{}, inOp(op, fmt.Sprintf("%v.with_shape(%v)", inv, c.TilerMN), err)
+		return layout.Layout{}, layout.InOp(op, fmt.Sprintf("%v.with_shape(%v)", inv, c.TilerMN), err)
 	}
-	frgMN, err := Upcast(shaped, nt.Value()*v.Value())
+	frgMN, err := layout.Upcast(shaped, nt.Value()*v.Value())
 	if err != nil {
-		return Layout{}, inOp(op, fmt.Sprintf("upcast<%d>(%v)", nt.Value()*v.Value(), shaped), err)
+		return layout.Layout{}, layout.InOp(op, fmt.Sprintf("upcast<%d>(%v)", nt.Value()*v.Value(), shaped), err)
 	}
-	vl, err := MakeLayout(v)
+	vl, err := layout.MakeLayout(v)
 	if err != nil {
-		return Layout{}, inOp(op, "", err)
+		return layout.Layout{}, layout.InOp(op, "", err)
 	}
-	back, err := RightInverse(frgMN)
+	back, err := layout.RightInverse(frgMN)
 	if err != nil {
-		return Layout{}, inOp(op, fmt.Sprintf("right_inverse(%v)", frgMN), err)
+		return layout.Layout{}, layout.InOp(op, fmt.Sprintf("right_inverse(%v)", frgMN), err)
 	}
-	prod, err := LogicalProduct(vl, back)
+	prod, err := layout.LogicalProduct(vl, back)
 	if err != nil {
-		return Layout{}, inOp(op, fmt.Sprintf("logical_product(%v, %v)", vl, back), err)
+		return layout.Layout{}, layout.InOp(op, fmt.Sprintf("logical_product(%v, %v)", vl, back), err)
 	}
 	av, err := modeProduct(op, c.ValRef.Shape, 1)
 	if err != nil {
-		return Layout{}, err
+		return layout.Layout{}, err
 	}
-	atomVals, err := MakeLayout(av)
+	atomVals, err := layout.MakeLayout(av)
 	if err != nil {
-		return Layout{}, inOp(op, "", err)
+		return layout.Layout{}, layout.InOp(op, "", err)
 	}
-	frgV, err := ZippedDivide(prod, atomVals)
+	frgV, err := layout.ZippedDivide(prod, atomVals)
 	if err != nil {
-		return Layout{}, inOp(op, fmt.Sprintf("zipped_divide(%v, %v)", prod, atomVals), err)
+		return layout.Layout{}, layout.InOp(op, fmt.Sprintf("zipped_divide(%v, %v)", prod, atomVals), err)
 	}
-	each, err := productEach(op, frgMN.Shape)
+	each, err := layout.ProductEach(frgMN.Shape)
 	if err != nil {
-		return Layout{}, err
+		return layout.Layout{}, layout.Renamed(op, err)
 	}
-	tiler := Tup(append([]IntTuple{v}, each.Elems()...)...)
+	tiler := layout.Tup(append([]layout.IntTuple{v}, each.Elems()...)...)
 	if !frgMN.Shape.IsTuple() {
-		tiler = Tup(v, each)
+		tiler = layout.Tup(v, each)
 	}
-	divided, err := ZippedDivide(l, tiler)
+	divided, err := layout.ZippedDivide(l, tiler)
 	if err != nil {
-		return Layout{}, inOp(op, fmt.Sprintf("zipped_divide(%v, %v)", l, tiler), err)
+		return layout.Layout{}, layout.InOp(op, fmt.Sprintf("zipped_divide(%v, %v)", l, tiler), err)
 	}
-	composed, err := CompositionTiler(divided, Tiler{Modes: []TilerMode{{Layout: frgV}, {Skip: true}}})
+	composed, err := layout.CompositionTiler(divided, layout.Tiler{Modes: []layout.TilerMode{{Layout: frgV}, {Skip: true}}})
 	if err != nil {
-		return Layout{}, inOp(op, fmt.Sprintf("composing %v with %v", divided, frgV), err)
+		return layout.Layout{}, layout.InOp(op, fmt.Sprintf("composing %v with %v", divided, frgV), err)
 	}
 	// (_, append<R>(0, _)): the first tile of the rest, R = rank(l).
-	rest := Int(0)
+	rest := layout.Int(0)
 	if r := l.Rank(); r > 1 {
-		modes := make([]IntTuple, r)
-		modes[0] = Int(0)
+		modes := make([]layout.IntTuple, r)
+		modes[0] = layout.Int(0)
 		for i := 1; i < r; i++ {
-			modes[i] = Underscore()
+			modes[i] = layout.Underscore()
 		}
-		rest = Tup(modes...)
+		rest = layout.Tup(modes...)
 	}
-	out, err := Slice(Tup(Underscore(), rest), composed)
+	out, err := layout.Slice(layout.Tup(layout.Underscore(), rest), composed)
 	if err != nil {
-		return Layout{}, inOp(op, "", err)
+		return layout.Layout{}, layout.InOp(op, "", err)
 	}
 	return out, nil
 }

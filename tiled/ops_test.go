@@ -1,24 +1,27 @@
-package layout
+package tiled_test
 
 import (
 	"errors"
 	"strings"
 	"testing"
+
+	. "github.com/cute-lsp/cute-lsp/layout"
+	"github.com/cute-lsp/cute-lsp/tiled"
 )
 
 // Every way the thread-value operations refuse their arguments: CuTe's
 // static_asserts by their text (Condition), misuses as kind errors, each
 // with the numbers that disagree in the message.
 func TestTVOpErrors(t *testing.T) {
-	mma, err := MakeTiledMMA(sm80Atom, Make(Ints(2, 2, 1), Ints(1, 2, 0)), Tiler{})
+	mma, err := tiled.MakeTiledMMA(sm80Atom, Make(Ints(2, 2, 1), Ints(1, 2, 0)), Tiler{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	cp, err := MakeTiledCopy(ldsmAtom, Make(Ints(32, 4), Ints(4, 1)), Make(Ints(1, 8), Ints(0, 1)))
+	cp, err := tiled.MakeTiledCopy(ldsmAtom, Make(Ints(32, 4), Ints(4, 1)), Make(Ints(1, 8), Ints(0, 1)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	stsmT := CopyAtom{Name: "SM90_U16x2_STSM_T", ValType: "float", ValBits: 32, ThrID: Make(Int(32), Int(1)),
+	stsmT := tiled.CopyAtom{Name: "SM90_U16x2_STSM_T", ValType: "float", ValBits: 32, ThrID: Make(Int(32), Int(1)),
 		Src: Make(Tup(Ints(4, 8), Ints(16, 2)), Tup(Ints(256, 16), Ints(1, 128))),
 		Dst: Make(Tup(Ints(4, 8), Ints(16, 2)), Tup(Ints(256, 16), Ints(1, 128))),
 		Ref: Make(Tup(Ints(4, 8), Ints(16, 2)), Tup(Ints(256, 16), Ints(1, 128)))}
@@ -33,28 +36,28 @@ func TestTVOpErrors(t *testing.T) {
 		{"no atom", "make_tiled_mma", nil, "", "takes 1 to 3 arguments"},
 		{"copy atom as MMA atom", "make_tiled_mma", []Value{ldsmAtom}, "", "must be an MMA atom"},
 		{"tuple as atom layout", "make_tiled_mma", []Value{sm80Atom, Ints(2, 2, 1)}, "", "must be a layout"},
-		{"rank-4 atom layout", "make_tiled_mma", []Value{sm80Atom, Make(Ints(2, 2, 1, 1), Ints(1, 2, 0, 0))}, CondTiledMMARank, "has rank 4"},
-		{"4-mode permutation", "make_tiled_mma", []Value{sm80Atom, Make(Ints(1, 1, 1), Ints(0, 0, 0)), Tiler{Modes: make([]TilerMode, 4)}}, CondTiledMMAPerm, "has 4 modes"},
-		{"swizzle as permutation", "make_tiled_mma", []Value{sm80Atom, Make(Ints(1, 1, 1), Ints(0, 0, 0)), Swizzle{3, 4, 3}}, "", "must be a tile"},
+		{"rank-4 atom layout", "make_tiled_mma", []Value{sm80Atom, Make(Ints(2, 2, 1, 1), Ints(1, 2, 0, 0))}, tiled.CondTiledMMARank, "has rank 4"},
+		{"4-mode permutation", "make_tiled_mma", []Value{sm80Atom, Make(Ints(1, 1, 1), Ints(0, 0, 0)), Tiler{Modes: make([]TilerMode, 4)}}, tiled.CondTiledMMAPerm, "has 4 modes"},
+		{"swizzle as permutation", "make_tiled_mma", []Value{sm80Atom, Make(Ints(1, 1, 1), Ints(0, 0, 0)), Swizzle{B: 3, M: 4, S: 3}}, "", "must be a tile"},
 		{"zero in a permutation", "make_tiled_mma", []Value{sm80Atom, Make(Ints(1, 1, 1), Ints(0, 0, 0)), Ints(0, 8, 16)}, "", "not a positive size"},
-		{"too few vals", "make_tiled_copy", []Value{ldsmAtom, Make(Ints(32, 4), Ints(4, 1)), Make(Ints(1, 2), Ints(0, 1))}, CondTooFewVals, "2 values per thread, not a multiple of the 8"},
-		{"too few thrs", "make_tiled_copy", []Value{ldsmAtom, Make(Ints(4, 4), Ints(4, 1)), Make(Ints(1, 8), Ints(0, 1))}, CondTooFewThrs, "16 threads, not a multiple of the 32"},
-		{"element type too wide", "make_tiled_copy", []Value{stsmT, Make(Ints(32, 4), Ints(4, 1))}, CondCopySrcType, "16 threads, but the atom has 32"},
+		{"too few vals", "make_tiled_copy", []Value{ldsmAtom, Make(Ints(32, 4), Ints(4, 1)), Make(Ints(1, 2), Ints(0, 1))}, tiled.CondTooFewVals, "2 values per thread, not a multiple of the 8"},
+		{"too few thrs", "make_tiled_copy", []Value{ldsmAtom, Make(Ints(4, 4), Ints(4, 1)), Make(Ints(1, 8), Ints(0, 1))}, tiled.CondTooFewThrs, "16 threads, not a multiple of the 32"},
+		{"element type too wide", "make_tiled_copy", []Value{stsmT, Make(Ints(32, 4), Ints(4, 1))}, tiled.CondCopySrcType, "16 threads, but the atom has 32"},
 		{"MMA atom as copy atom", "make_tiled_copy", []Value{sm80Atom, Make(Ints(32, 4), Ints(4, 1))}, "", "must be a copy atom"},
 		{"copy of a TiledCopy", "make_tiled_copy_A", []Value{ldsmAtom, cp}, "", "expected a TiledMMA"},
 		{"A of a TiledCopy", "get_layoutA_TV", []Value{cp}, "", "expected a TiledMMA"},
 		{"S of a TiledMMA", "get_layoutS_TV", []Value{mma}, "", "expected a TiledCopy"},
 		{"negative thread", "partition_A", []Value{mma, Int(-1), L}, "", "the thread index -1 is negative"},
 		{"tuple thread", "partition_C", []Value{mma, Ints(1, 2), L}, "", "the thread index must be an integer"},
-		{"rank-1 MMA tensor", "partition_C", []Value{mma, Int(0), Make(Int(1024), Int(1))}, CondPartitionTV, "has rank 1"},
-		{"rank-1 copy tensor", "partition_S", []Value{cp, Int(0), Make(Int(1024), Int(1))}, CondPartitionTV, "has rank 1"},
-		{"swizzle as tensor", "partition_D", []Value{cp, Int(0), Swizzle{3, 4, 3}}, "", "expected a layout, not swizzle"},
+		{"rank-1 MMA tensor", "partition_C", []Value{mma, Int(0), Make(Int(1024), Int(1))}, tiled.CondPartitionTV, "has rank 1"},
+		{"rank-1 copy tensor", "partition_S", []Value{cp, Int(0), Make(Int(1024), Int(1))}, tiled.CondPartitionTV, "has rank 1"},
+		{"swizzle as tensor", "partition_D", []Value{cp, Int(0), Swizzle{B: 3, M: 4, S: 3}}, "", "expected a layout, not swizzle"},
 		{"tile_size without mode", "tile_size", []Value{mma}, "", "needs the mode"},
 		{"tile_size<3> of a TiledMMA", "tile_size", []Value{mma, Int(3)}, CondIndexRange, "tile_size<3>"},
 		{"tile_size<2> of a TiledCopy", "tile_size", []Value{cp, Int(2)}, CondIndexRange, "rank 2"},
 		{"tile_size of a layout", "tile_size", []Value{L, Int(0)}, "", "expected a TiledMMA or a TiledCopy"},
 		{"make_layout_tv of one layout", "make_layout_tv", []Value{L}, "", "takes 2 arguments"},
-		{"make_layout_tv of a swizzle", "make_layout_tv", []Value{L, Swizzle{1, 1, 1}}, "", "expected a layout, not swizzle"},
+		{"make_layout_tv of a swizzle", "make_layout_tv", []Value{L, Swizzle{B: 1, M: 1, S: 1}}, "", "expected a layout, not swizzle"},
 	} {
 		_, err := Apply(tc.op, tc.args...)
 		var e *Error

@@ -1,18 +1,23 @@
-package layout
+package tiled_test
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
+
+	"github.com/cute-lsp/cute-lsp/analysis"
+	. "github.com/cute-lsp/cute-lsp/layout"
+	"github.com/cute-lsp/cute-lsp/tiled"
 )
 
 // sm80Atom is SM80_16x8x16_F32F16F16F32_TN's traits, as CuTe gives them.
-var sm80Atom = MMAAtom{Name: "SM80_16x8x16_F32F16F16F32_TN", ShapeMNK: Ints(16, 8, 16), ThrID: Make(Int(32), Int(1)),
+var sm80Atom = tiled.MMAAtom{Name: "SM80_16x8x16_F32F16F16F32_TN", ShapeMNK: Ints(16, 8, 16), ThrID: Make(Int(32), Int(1)),
 	A: Make(Tup(Ints(4, 8), Ints(2, 2, 2)), Tup(Ints(32, 1), Ints(16, 8, 128))),
 	B: Make(Tup(Ints(4, 8), Ints(2, 2)), Tup(Ints(16, 1), Ints(8, 64))),
 	C: Make(Tup(Ints(4, 8), Ints(2, 2)), Tup(Ints(32, 1), Ints(16, 8)))}
 
 // ldsmAtom is Copy_Atom<SM75_U32x4_LDSM_N, half_t>'s traits (in bits).
-var ldsmAtom = CopyAtom{Name: "SM75_U32x4_LDSM_N", ValType: "half_t", ValBits: 16, ThrID: Make(Int(32), Int(1)),
+var ldsmAtom = tiled.CopyAtom{Name: "SM75_U32x4_LDSM_N", ValType: "half_t", ValBits: 16, ThrID: Make(Int(32), Int(1)),
 	Src: Make(Ints(32, 128), Ints(128, 1)),
 	Dst: Make(Tup(Int(32), Ints(32, 4)), Tup(Int(32), Ints(1, 1024))),
 	Ref: Make(Tup(Int(32), Ints(32, 4)), Tup(Int(32), Ints(1, 1024)))}
@@ -21,34 +26,34 @@ var ldsmAtom = CopyAtom{Name: "SM75_U32x4_LDSM_N", ValType: "half_t", ValBits: 1
 // the way the sheet builds them or with any fields at all (the types'
 // fields are exported, so every method must survive nonsense in them).
 func wildTV(r *rand.Rand) Value {
-	wildMMA := func() MMAAtom {
+	wildMMA := func() tiled.MMAAtom {
 		if r.IntN(2) == 0 {
 			return sm80Atom
 		}
-		return MMAAtom{Name: "wild", ShapeMNK: wildTuple(r, 2), ThrID: wildLayout(r), A: wildLayout(r), B: wildLayout(r), C: wildLayout(r)}
+		return tiled.MMAAtom{Name: "wild", ShapeMNK: wildTuple(r, 2), ThrID: wildLayout(r), A: wildLayout(r), B: wildLayout(r), C: wildLayout(r)}
 	}
-	wildCopy := func() CopyAtom {
+	wildCopy := func() tiled.CopyAtom {
 		if r.IntN(2) == 0 {
 			return ldsmAtom
 		}
-		return CopyAtom{Name: "wild", ValType: "t", ValBits: []int64{-8, 0, 1, 8, 16, 64, 1 << 40}[r.IntN(7)],
+		return tiled.CopyAtom{Name: "wild", ValType: "t", ValBits: []int64{-8, 0, 1, 8, 16, 64, 1 << 40}[r.IntN(7)],
 			ThrID: wildLayout(r), Src: wildLayout(r), Dst: wildLayout(r), Ref: wildLayout(r)}
 	}
 	switch r.IntN(9) {
 	case 6:
 		// a copy whose tile is a tuple of layouts, built as the sheet builds it
-		m, err := MakeTiledMMA(sm80Atom, wildLayout(r), Tiler{})
+		m, err := tiled.MakeTiledMMA(sm80Atom, wildLayout(r), Tiler{})
 		if err != nil {
-			m, _ = MakeTiledMMA(sm80Atom, Make(Ints(2, 2, 1), Ints(1, 2, 0)), Tiler{})
+			m, _ = tiled.MakeTiledMMA(sm80Atom, Make(Ints(2, 2, 1), Ints(1, 2, 0)), Tiler{})
 		}
-		if c, err := MakeTiledCopyCAtom(wildCopy(), m); err == nil {
+		if c, err := tiled.MakeTiledCopyCAtom(wildCopy(), m); err == nil {
 			return c
 		}
-		c, _ := MakeCotiledCopy(wildCopy(), wildLayout(r), wildLayout(r))
+		c, _ := tiled.MakeCotiledCopy(wildCopy(), wildLayout(r), wildLayout(r))
 		return c
 	case 7:
 		// any fields at all, a tuple of layouts as the tile among them
-		c := TiledCopy{Atom: wildCopy(), ValSrc: wildLayout(r), ValDst: wildLayout(r), ValRef: wildLayout(r), TiledTV: wildLayout(r), TilerMN: wildTuple(r, 2)}
+		c := tiled.TiledCopy{Atom: wildCopy(), ValSrc: wildLayout(r), ValDst: wildLayout(r), ValRef: wildLayout(r), TiledTV: wildLayout(r), TilerMN: wildTuple(r, 2)}
 		c.TilerModes = make([]Layout, r.IntN(3))
 		for i := range c.TilerModes {
 			c.TilerModes[i] = wildLayout(r)
@@ -56,36 +61,38 @@ func wildTV(r *rand.Rand) Value {
 		return c
 	case 8:
 		// a swizzled tensor to partition, its offset perhaps part run-time
-		return Composed{Outer: Swizzle{r.IntN(4), r.IntN(5), r.IntN(5) - 1}, Offset: Int(int64(r.IntN(64))), Inner: wildLayout(r), OffsetRunTimeBits: int64(r.IntN(2) * r.IntN(64))}
+		return Composed{Outer: Swizzle{B: r.IntN(4), M: r.IntN(5), S: r.IntN(5) - 1}, Offset: Int(int64(r.IntN(64))), Inner: wildLayout(r), OffsetRunTimeBits: int64(r.IntN(2) * r.IntN(64))}
 	case 0:
 		return wildMMA()
 	case 1:
 		return wildCopy()
 	case 2:
-		m, err := MakeTiledMMA(wildMMA(), wildLayout(r), Tiler{})
+		m, err := tiled.MakeTiledMMA(wildMMA(), wildLayout(r), Tiler{})
 		if err != nil {
-			m, _ = MakeTiledMMA(sm80Atom, Make(Ints(2, 2, 1), Ints(1, 2, 0)), Tiler{})
+			m, _ = tiled.MakeTiledMMA(sm80Atom, Make(Ints(2, 2, 1), Ints(1, 2, 0)), Tiler{})
 		}
 		return m
 	case 3:
-		c, err := MakeTiledCopy(wildCopy(), wildLayout(r), wildLayout(r))
+		c, err := tiled.MakeTiledCopy(wildCopy(), wildLayout(r), wildLayout(r))
 		if err != nil {
-			c, _ = MakeTiledCopy(ldsmAtom, Make(Ints(32, 4), Ints(4, 1)), Make(Ints(1, 8), Ints(0, 1)))
+			c, _ = tiled.MakeTiledCopy(ldsmAtom, Make(Ints(32, 4), Ints(4, 1)), Make(Ints(1, 8), Ints(0, 1)))
 		}
 		return c
 	case 4:
-		m := TiledMMA{Atom: wildMMA(), AtomLayoutMNK: wildLayout(r), ThrLayoutVMNK: wildLayout(r)}
+		m := tiled.TiledMMA{Atom: wildMMA(), AtomLayoutMNK: wildLayout(r), ThrLayoutVMNK: wildLayout(r)}
 		for i := range m.Permutation {
 			m.Permutation[i] = []TilerMode{{Skip: true}, {Layout: wildLayout(r)}, {Layout: Make(wildTuple(r, 1), Int(1)), Int: true}}[r.IntN(3)]
 		}
 		return m
 	}
-	return TiledCopy{Atom: wildCopy(), ValSrc: wildLayout(r), ValDst: wildLayout(r), ValRef: wildLayout(r), TiledTV: wildLayout(r), TilerMN: wildTuple(r, 2)}
+	return tiled.TiledCopy{Atom: wildCopy(), ValSrc: wildLayout(r), ValDst: wildLayout(r), ValRef: wildLayout(r), TiledTV: wildLayout(r), TilerMN: wildTuple(r, 2)}
 }
 
 // FuzzTV applies the thread-value operations (and size) to wild arguments,
-// thread-value values among them most of the time: none may panic or hang,
-// and every failure is an *Error (FuzzEveryOp draws these values too).
+// thread-value values among them most of the time, and then every other
+// operation of the table once to wild arguments with thread-value values
+// among them (layout's FuzzEveryOp cannot draw these): none may panic or
+// hang, and every failure is an *Error.
 func FuzzTV(f *testing.F) {
 	f.Add(uint64(1), uint64(2))
 	f.Add(uint64(4), uint64(9))
@@ -108,6 +115,20 @@ func FuzzTV(f *testing.F) {
 				}
 				checkOpSurvives(t, name, args)
 			}
+		}
+		for _, op := range analysis.Ops() {
+			if op.Analysis || slices.Contains(names, op.Name) {
+				continue
+			}
+			args := make([]Value, r.IntN(5))
+			for i := range args {
+				if r.IntN(3) == 0 {
+					args[i] = wildTV(r)
+				} else {
+					args[i] = wildValue(r)
+				}
+			}
+			checkOpSurvives(t, op.Name, args)
 		}
 	})
 }

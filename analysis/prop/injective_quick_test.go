@@ -1,8 +1,10 @@
-package layout
+package prop
 
 import (
 	"math/rand"
 	"testing"
+
+	"github.com/cute-lsp/cute-lsp/layout"
 )
 
 // TestInjectiveFromStridesAgrees: where the strides decide, the answer is
@@ -12,12 +14,12 @@ func TestInjectiveFromStridesAgrees(t *testing.T) {
 	decided := 0
 	for i := 0; i < 3000; i++ {
 		rank := 1 + r.Intn(3)
-		s, d := make([]IntTuple, rank), make([]IntTuple, rank)
+		s, d := make([]layout.IntTuple, rank), make([]layout.IntTuple, rank)
 		for k := range rank {
-			s[k] = Int(int64(1 + r.Intn(6)))
-			d[k] = Int(int64(r.Intn(13) - 3))
+			s[k] = layout.Int(int64(1 + r.Intn(6)))
+			d[k] = layout.Int(int64(r.Intn(13) - 3))
 		}
-		l := Layout{Shape: Tup(s...), Stride: Tup(d...)}
+		l := layout.Layout{Shape: layout.Tup(s...), Stride: layout.Tup(d...)}
 		inj, known, err := InjectiveFromStrides(l)
 		if err != nil || !known {
 			continue

@@ -1,17 +1,14 @@
-package layout
-
-import (
-	"math/bits"
-	"slices"
-	"sort"
-)
-
-// Properties of layouts and swizzled layouts that the analyzer reports.
+// Package prop computes what the analyzer reports of a layout or a
+// swizzled layout beyond CuTe's algebra: whether it is injective,
+// surjective, bijective or compact, its image, and how far it is contiguous.
+// CuTe defines none of these as functions (they are the questions one asks
+// of a layout when checking it), so they live beside package layout, which
+// is CuTe's algebra, and use only its exported operations.
 //
 // Each is computed from the shape and strides where a closed form exists
 // (exact, any size); otherwise the function is enumerated, up to
-// EnumerationLimit points, and past that the answer is a CondTooLarge error,
-// never a guess. Per property:
+// EnumerationLimit points, and past that the answer is a
+// layout.CondTooLarge error, never a guess. Per property:
 //
 //	IsInjective   plain: exact from the strides when, sorted by |stride|, each
 //	              stride exceeds the span of the smaller ones (or a stride-0 or
@@ -33,28 +30,18 @@ import (
 //
 // The domain is CuTe's: indices 0 <= i < size, colexicographic. CuTe's cosize
 // is 1 + sum((s-1)*|d|); for a swizzled layout CuTe takes the inner layout's.
+package prop
+
+import (
+	"math/bits"
+	"slices"
+	"sort"
+
+	"github.com/cute-lsp/cute-lsp/layout"
+)
 
 // EnumerationLimit is the most points a property enumerates.
 const EnumerationLimit = 1 << 22
-
-// CondTooLarge marks a property that would need enumerating more points than allowed.
-const CondTooLarge = "too many points to enumerate"
-
-// Interval is the integers Lo <= x < Hi.
-type Interval struct{ Lo, Hi int64 }
-
-// Size is the number of indices of the swizzled layout: its inner layout's size.
-func (c Composed) Size() (int64, error) { return c.Inner.Size() }
-
-// Cosize is CuTe's cosize of a swizzled layout: its inner layout's cosize
-// (the swizzle is not consulted, as in CuTe).
-func (c Composed) Cosize() (int64, error) { return c.Inner.Cosize() }
-
-// Size of a nested swizzled layout: its innermost layout's size.
-func (n NestedComposed) Size() (int64, error) { return n.Inner.Size() }
-
-// Cosize of a nested swizzled layout: its innermost layout's cosize.
-func (n NestedComposed) Cosize() (int64, error) { return n.Inner.Cosize() }
 
 // indexFunction is what the properties are defined for: a Layout, a
 // Composed or a NestedComposed.
@@ -65,16 +52,16 @@ type indexFunction interface {
 	String() string
 }
 
-func asIndexFunction(op string, v Value) (indexFunction, error) {
+func asIndexFunction(op string, v layout.Value) (indexFunction, error) {
 	switch v := v.(type) {
-	case Layout:
+	case layout.Layout:
 		return v, checkShapeSigns(op, v)
-	case Composed:
+	case layout.Composed:
 		if err := v.Outer.Validate(op); err != nil {
 			return nil, err
 		}
 		return v, checkShapeSigns(op, v.Inner)
-	case NestedComposed:
+	case layout.NestedComposed:
 		if err := v.Outer.Validate(op); err != nil {
 			return nil, err
 		}
@@ -82,40 +69,40 @@ func asIndexFunction(op string, v Value) (indexFunction, error) {
 			return nil, err
 		}
 		return v, checkShapeSigns(op, v.Inner.Inner)
-	case IntTuple:
+	case layout.IntTuple:
 		if v.IsLeaf() {
-			return Make(v, Int(1)), nil
+			return layout.Make(v, layout.Int(1)), nil
 		}
 	}
-	return nil, errorf(op, CondComposedOperand, "%v is not a layout", v)
+	return nil, layout.Errorf(op, layout.CondComposedOperand, "%v is not a layout", v)
 }
 
 // checkShapeSigns rejects negative shape leaves (their products would look like sizes).
-func checkShapeSigns(op string, l Layout) error {
-	fs := Flatten(l.Shape)
+func checkShapeSigns(op string, l layout.Layout) error {
+	fs := layout.Flatten(l.Shape)
 	for k := range fs.Len() {
 		if s := fs.At(k); s.IsLeaf() && !s.IsUnknown() && s.Value() < 0 {
-			return errorf(op, CondInvalidParams, "mode %d of %v has negative size %d", k, l, s.Value())
+			return layout.Errorf(op, layout.CondInvalidParams, "mode %d of %v has negative size %d", k, l, s.Value())
 		}
 	}
 	return nil
 }
 
 // IsInjective reports whether distinct indices i < size map to distinct offsets.
-func IsInjective(v Value) (bool, error) {
+func IsInjective(v layout.Value) (bool, error) {
 	const op = "is_injective"
 	f, err := asIndexFunction(op, v)
 	if err != nil {
 		return false, err
 	}
 	switch l := f.(type) {
-	case Layout:
+	case layout.Layout:
 		if inj, known, err := injectiveFromStrides(op, l); err != nil || known {
 			return inj, err
 		}
-	case Composed:
+	case layout.Composed:
 		return IsInjective(l.Inner)
-	case NestedComposed:
+	case layout.NestedComposed:
 		return IsInjective(l.Inner)
 	}
 	vals, err := enumerate(op, f)
@@ -155,23 +142,23 @@ func sortedDistinct(vals []int64) []int64 {
 
 // IsSurjective reports whether the offsets cover [0, cosize) exactly (every
 // offset in range is reached and none outside it).
-func IsSurjective(v Value) (bool, error) {
+func IsSurjective(v layout.Value) (bool, error) {
 	const op = "is_surjective"
 	f, err := asIndexFunction(op, v)
 	if err != nil {
 		return false, err
 	}
 	switch l := f.(type) {
-	case Layout:
+	case layout.Layout:
 		return surjectiveFromStrides(op, l)
-	case Composed:
+	case layout.Composed:
 		// With offset 0 and cosize whole swizzle blocks, Sw maps [0, cosize)
 		// onto itself, so Sw(L) covers it exactly when L does.
 		co, err := l.Cosize()
 		if err != nil {
 			return false, err
 		}
-		if isStaticZero(l.Offset) && co%l.Outer.Size() == 0 {
+		if layout.IsStaticZero(l.Offset) && co%l.Outer.Size() == 0 {
 			return IsSurjective(l.Inner)
 		}
 	}
@@ -192,7 +179,7 @@ func IsSurjective(v Value) (bool, error) {
 
 // IsBijective reports whether the layout is a bijection of [0, size) onto
 // [0, cosize): surjective with size == cosize.
-func IsBijective(v Value) (bool, error) {
+func IsBijective(v layout.Value) (bool, error) {
 	onto, err := IsSurjective(v)
 	if err != nil || !onto {
 		return false, err
@@ -212,12 +199,12 @@ func IsBijective(v Value) (bool, error) {
 // function; note that cosize == size alone does not imply it
 // ((2,2,2,2):(1,1,6,7) has cosize 16 = size and repeats offset 1).
 // Law: IsCompact(L) == IsBijective(L).
-func IsCompact(v Value) (bool, error) { return IsBijective(v) }
+func IsCompact(v layout.Value) (bool, error) { return IsBijective(v) }
 
 // Image is the set of offsets the layout reaches, as sorted disjoint
 // intervals; one interval [0, cosize) when the layout is surjective,
 // enumerated otherwise.
-func Image(v Value) ([]Interval, error) {
+func Image(v layout.Value) ([]layout.Interval, error) {
 	const op = "image"
 	f, err := asIndexFunction(op, v)
 	if err != nil {
@@ -232,20 +219,20 @@ func Image(v Value) ([]Interval, error) {
 		if err != nil {
 			return nil, err
 		}
-		return []Interval{{0, co}}, nil
+		return []layout.Interval{{Lo: 0, Hi: co}}, nil
 	}
 	vals, err := enumerate(op, f)
 	if err != nil {
 		return nil, err
 	}
 	vals = sortedDistinct(vals)
-	var out []Interval
+	var out []layout.Interval
 	for _, x := range vals {
 		if n := len(out); n > 0 && out[n-1].Hi >= x {
 			out[n-1].Hi = max(out[n-1].Hi, x+1)
 			continue
 		}
-		out = append(out, Interval{x, x + 1})
+		out = append(out, layout.Interval{Lo: x, Hi: x + 1})
 	}
 	return out, nil
 }
@@ -256,16 +243,16 @@ func Image(v Value) ([]Interval, error) {
 // is how far a vectorized access along index 0 can go).
 // Law: for plain layouts, Contiguity(L) == MaxCommonVector(L, size(L):1)
 // when L(0) == 0 and L is injective.
-func Contiguity(v Value) (int64, error) {
+func Contiguity(v layout.Value) (int64, error) {
 	const op = "contiguity"
 	f, err := asIndexFunction(op, v)
 	if err != nil {
 		return 0, err
 	}
 	switch l := f.(type) {
-	case Layout:
+	case layout.Layout:
 		return plainContiguity(op, l)
-	case Composed:
+	case layout.Composed:
 		n, err := plainContiguity(op, l.Inner)
 		if err != nil || n == 0 || l.Outer.B == 0 {
 			return n, err // an identity swizzle only shifts by the offset
@@ -286,13 +273,14 @@ func Contiguity(v Value) (int64, error) {
 		// The Y bits take every value within a few swizzle blocks, so a
 		// break comes early; only a run that stays whole that long is bounded.
 		block := int64(1) << l.Outer.M
-		base := l.Outer.apply(x0)
+		apply := func(x int64) int64 { y, _ := l.Outer.Apply(x); return y } // validated by asIndexFunction
+		base := apply(x0)
 		checks := 0
 		for k := (block - mod64(x0, block)) % block; k < n; k += block {
 			if checks++; checks > EnumerationLimit {
-				return 0, errorf(op, CondTooLarge, "%v: a run of %d offsets in blocks of %d", l, n, block)
+				return 0, layout.Errorf(op, layout.CondTooLarge, "%v: a run of %d offsets in blocks of %d", l, n, block)
 			}
-			if k > 0 && l.Outer.apply(x0+k) != base+k {
+			if k > 0 && apply(x0+k) != base+k {
 				return k, nil
 			}
 		}
@@ -321,7 +309,7 @@ func contiguityFrom(op string, f indexFunction, from, base int64) (int64, error)
 	}
 	for i := from; i < n; i++ {
 		if i-from >= EnumerationLimit {
-			return 0, errorf(op, CondTooLarge, "%v: contiguous past %d indices", f, i)
+			return 0, layout.Errorf(op, layout.CondTooLarge, "%v: contiguous past %d indices", f, i)
 		}
 		x, err := eval(i)
 		if err != nil {
@@ -334,7 +322,7 @@ func contiguityFrom(op string, f indexFunction, from, base int64) (int64, error)
 	return n, nil
 }
 
-func plainContiguity(op string, l Layout) (int64, error) {
+func plainContiguity(op string, l layout.Layout) (int64, error) {
 	shapes, strides, err := intModes(op, l)
 	if err != nil {
 		return 0, err
@@ -357,7 +345,7 @@ func plainContiguity(op string, l Layout) (int64, error) {
 
 // injectiveFromStrides decides injectivity from the strides when it can:
 // known is false when only enumeration can tell.
-func injectiveFromStrides(op string, l Layout) (injective, known bool, err error) {
+func injectiveFromStrides(op string, l layout.Layout) (injective, known bool, err error) {
 	shapes, strides, err := intModes(op, l)
 	if err != nil {
 		return false, false, err
@@ -372,7 +360,7 @@ func injectiveFromStrides(op string, l Layout) (injective, known bool, err error
 		case strides[k] == 0:
 			return false, true, nil // two indices differing in this mode collide
 		default:
-			ms = append(ms, mode{s, abs64(strides[k])})
+			ms = append(ms, mode{s, max(strides[k], -strides[k])})
 		}
 	}
 	sort.Slice(ms, func(i, j int) bool { return ms[i].d < ms[j].d })
@@ -396,7 +384,7 @@ func injectiveFromStrides(op string, l Layout) (injective, known bool, err error
 // stride is at most span_k + 1; a larger stride leaves span_k + 1 unreached
 // (every other mode adds 0 or more than span_k + 1) although it is below the
 // maximum. A negative stride on a mode of size > 1 reaches a negative offset.
-func surjectiveFromStrides(op string, l Layout) (bool, error) {
+func surjectiveFromStrides(op string, l layout.Layout) (bool, error) {
 	shapes, strides, err := intModes(op, l)
 	if err != nil {
 		return false, err
@@ -427,23 +415,23 @@ func surjectiveFromStrides(op string, l Layout) (bool, error) {
 
 // intModes is the flat shapes and strides of l as known integers, with the
 // size and cosize checked against int64 overflow.
-func intModes(op string, l Layout) (shapes, strides []int64, err error) {
-	fs, fd := Flatten(l.Shape), Flatten(l.Stride)
+func intModes(op string, l layout.Layout) (shapes, strides []int64, err error) {
+	fs, fd := layout.Flatten(l.Shape), layout.Flatten(l.Stride)
 	if fs.Len() != fd.Len() || fs.IsTuple() != fd.IsTuple() {
-		return nil, nil, errorf(op, CondCongruent, "%v", l)
+		return nil, nil, layout.Errorf(op, layout.CondCongruent, "%v", l)
 	}
 	size, span := int64(1), int64(1)
 	for k := range fs.Len() {
 		s, d := fs.At(k), fd.At(k)
 		if !s.IsLeaf() || s.IsUnknown() || s.IsBasis() || !d.IsLeaf() || d.IsUnknown() || d.IsBasis() {
-			return nil, nil, errorf(op, CondUnknown, "mode %d of %v is %v:%v", k, l, s, d)
+			return nil, nil, layout.Errorf(op, layout.CondUnknown, "mode %d of %v is %v:%v", k, l, s, d)
 		}
 		var ok1, ok2, ok3 bool
-		size, ok1 = mulChecked(size, s.Value())
-		term, ok2 := mulChecked(max(s.Value()-1, 0), abs64(d.Value()))
-		span, ok3 = addChecked(span, term)
+		size, ok1 = layout.MulChecked(size, s.Value())
+		term, ok2 := layout.MulChecked(max(s.Value()-1, 0), max(d.Value(), -d.Value()))
+		span, ok3 = layout.AddChecked(span, term)
 		if !ok1 || !ok2 || !ok3 {
-			return nil, nil, errorf(op, CondOverflow, "size or cosize of %v", l)
+			return nil, nil, layout.Errorf(op, layout.CondOverflow, "size or cosize of %v", l)
 		}
 		shapes = append(shapes, s.Value())
 		strides = append(strides, d.Value())
@@ -458,7 +446,7 @@ func enumerate(op string, f indexFunction) ([]int64, error) {
 		return nil, err
 	}
 	if n > EnumerationLimit {
-		return nil, errorf(op, CondTooLarge, "%v has %d indices, more than %d", f, n, EnumerationLimit)
+		return nil, layout.Errorf(op, layout.CondTooLarge, "%v has %d indices, more than %d", f, n, EnumerationLimit)
 	}
 	eval := fastEval(f)
 	vals := make([]int64, n)
@@ -474,45 +462,53 @@ func enumerate(op string, f indexFunction) ([]int64, error) {
 // (no allocation per point); for indices below the size the two agree.
 func fastEval(f indexFunction) func(int64) (int64, error) {
 	switch l := f.(type) {
-	case Layout:
-		var flat FlatLayout
+	case layout.Layout:
+		var flat layout.FlatLayout
 		if l.FlattenInto(&flat) == nil {
 			return flat.Crd2Idx
 		}
-	case Composed:
-		off, err := offsetValue("layout", l.Offset)
-		if err != nil {
-			break
-		}
-		inner := fastEval(l.Inner)
-		return func(i int64) (int64, error) {
-			x, err := inner(i)
-			if err != nil {
-				return 0, err
-			}
-			if x, err = addOffset("layout", off, x); err != nil {
-				return 0, err
-			}
-			return l.Outer.apply(x), nil
-		}
-	case NestedComposed:
-		off, err := offsetValue("layout", l.Offset)
-		if err != nil {
-			break
-		}
-		inner := fastEval(l.Inner)
-		return func(i int64) (int64, error) {
-			x, err := inner(i)
-			if err != nil {
-				return 0, err
-			}
-			if x, err = addOffset("layout", off, x); err != nil {
-				return 0, err
-			}
-			return l.Outer.apply(x), nil
-		}
+	case layout.Composed:
+		return swizzledEval(l.Outer, l.Offset, fastEval(l.Inner), f.Eval)
+	case layout.NestedComposed:
+		return swizzledEval(l.Outer, l.Offset, fastEval(l.Inner), f.Eval)
 	}
 	return f.Eval
+}
+
+// swizzledEval is i -> Sw(off + inner(i)) for a validated swizzle, or slow
+// where the offset is not a known integer.
+func swizzledEval(sw layout.Swizzle, offset layout.IntTuple, inner, slow func(int64) (int64, error)) func(int64) (int64, error) {
+	off, err := offsetValue("layout", offset)
+	if err != nil {
+		return slow
+	}
+	return func(i int64) (int64, error) {
+		x, err := inner(i)
+		if err != nil {
+			return 0, err
+		}
+		if x, err = addOffset("layout", off, x); err != nil {
+			return 0, err
+		}
+		return sw.Apply(x)
+	}
+}
+
+// offsetValue is a swizzled layout's offset as a known integer.
+func offsetValue(op string, off layout.IntTuple) (int64, error) {
+	if !off.IsLeaf() || off.IsUnknown() || off.IsBasis() {
+		return 0, layout.Errorf(op, layout.CondUnknown, "offset %v is not a known integer", off)
+	}
+	return off.Value(), nil
+}
+
+// addOffset is off + x, an error where it overflows int64.
+func addOffset(op string, off, x int64) (int64, error) {
+	s, ok := layout.AddChecked(off, x)
+	if !ok {
+		return 0, layout.Errorf(op, layout.CondOverflow, "offset %d + %d", off, x)
+	}
+	return s, nil
 }
 
 // mod64 is a mod b in [0, b) for b > 0.
