@@ -1,0 +1,213 @@
+package source
+
+import (
+	"bytes"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// readCppWithoutSkipping is ReadCpp with every token read (dropInert off).
+func readCppWithoutSkipping(src []byte) *File {
+	dropInert = false
+	defer func() { dropInert = true }()
+	return ReadCpp(src)
+}
+
+// cppTokensReference is the tokenizer as it was before asm was skipped
+// and it became a scanner (cppScanner): cppAllTokens must give the same tokens.
+// It tokenizes C++/CUDA source, skipping whitespace, comments,
+// string and character literals (raw strings included) and preprocessor
+// lines (with their continuations). An unterminated comment or literal
+// runs to the end of its line (literals) or of the file (comments). The
+// tokens are appended to toks.
+func cppTokensReference(src []byte, toks []token) []token {
+	if toks == nil {
+		// CuTe code is dense in tokens (_2,_2 is four in five bytes).
+		toks = make([]token, 0, len(src)/3+16)
+	}
+	lineStart := true // only whitespace since the last newline
+	for i := 0; i < len(src); {
+		c := src[i]
+		switch {
+		case c == '\n':
+			lineStart = true
+			i++
+			continue
+		case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v':
+			i++
+			continue
+		case c == '/' && i+1 < len(src) && src[i+1] == '/':
+			i = lineEnd(src, i)
+			continue
+		case c == '/' && i+1 < len(src) && src[i+1] == '*':
+			end := bytes.Index(src[i+2:], []byte("*/"))
+			if end < 0 {
+				return toks
+			}
+			i += 2 + end + 2
+			continue
+		case c == '#' && lineStart:
+			i = directiveEnd(src, i)
+			continue
+		}
+		lineStart = false
+		switch {
+		case c == '"' || c == '\'':
+			j := cppQuotedEnd(src, i+1, c)
+			toks = append(toks, token{kind: tString, start: i, end: j, indent: -1})
+			i = j
+		case isIdentStart(c):
+			j := i + 1
+			for j < len(src) && isIdentByte(src[j]) {
+				j++
+			}
+			if j < len(src) && (src[j] == '"' || src[j] == '\'') && isLiteralPrefix(src[i:j]) {
+				end := 0
+				if src[j] == '"' && src[j-1] == 'R' {
+					end = rawStringEnd(src, j)
+				} else {
+					end = cppQuotedEnd(src, j+1, src[j])
+				}
+				toks = append(toks, token{kind: tString, start: i, end: end, indent: -1})
+				i = end
+				continue
+			}
+			toks = append(toks, token{kind: tIdent, start: i, end: j, indent: -1})
+			i = j
+		case isDigit(c) || c == '.' && i+1 < len(src) && isDigit(src[i+1]):
+			j := numberEnd(src, i, true)
+			toks = append(toks, token{kind: tNumber, start: i, end: j, indent: -1})
+			i = j
+		default:
+			n := punctLen(src, i)
+			if n == 2 && src[i] == '/' {
+				n = 1
+			}
+			toks = append(toks, token{kind: tPunct, start: i, end: i + n, indent: -1})
+			i += n
+		}
+	}
+	return toks
+}
+
+// isLiteralPrefix reports whether p is a string or character literal's
+
+// sameTokens fails t when cppAllTokens differs from cppTokensReference on src.
+func sameTokens(t *testing.T, name string, src []byte) {
+	t.Helper()
+	got, want := cppAllTokens(src, nil), cppTokensReference(src, nil)
+	if !slices.Equal(got, want) {
+		t.Errorf("%s: the scanner's tokens differ from the reference tokenizer's (%d tokens, want %d)", name, len(got), len(want))
+	}
+}
+
+// sameRead fails t when skipping changes anything ReadCpp finds in src.
+func sameRead(t *testing.T, name string, src []byte) {
+	t.Helper()
+	got, want := ReadCpp(src), readCppWithoutSkipping(src)
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("%s: the read with inert asm skipped differs from the full read:\n got %d bindings, %d roots, %d writes\nwant %d bindings, %d roots, %d writes",
+			name, len(got.Bindings), len(got.Roots), len(got.Writes), len(want.Bindings), len(want.Roots), len(want.Writes))
+		for i := range min(len(got.Bindings), len(want.Bindings)) {
+			if !reflect.DeepEqual(got.Bindings[i], want.Bindings[i]) {
+				t.Errorf("first differing binding: got %+v, want %+v", got.Bindings[i], want.Bindings[i])
+				break
+			}
+		}
+	}
+}
+
+func TestSkippingChangesNothing(t *testing.T) {
+	src, err := os.ReadFile("testdata/skip.cu")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameRead(t, "skip.cu", src)
+	sameTokens(t, "skip.cu", src)
+	// The fixture's skippable statements are skipped, and only those.
+	all := cppAllTokens(src, nil)
+	kept := cppTokens(src, nil)
+	dropped := map[int]bool{}
+	k := 0
+	for _, tok := range all {
+		if k < len(kept) && kept[k].start == tok.start {
+			k++
+			continue
+		}
+		dropped[strings.Count(string(src[:tok.start]), "\n")+1] = true
+	}
+	var lines []int
+	for l := range dropped {
+		lines = append(lines, l)
+	}
+	want := map[int]bool{}
+	for i, line := range strings.Split(string(src), "\n") {
+		if strings.HasSuffix(line, "// skipped") {
+			want[i+1] = true
+		}
+	}
+	if !reflect.DeepEqual(dropped, want) {
+		t.Errorf("dropped tokens on lines %v, want the asm blocks' lines %v", dropped, want)
+	}
+	for _, src := range []string{"asm(", "/* x", "a /", "#x\\\ny", "R\"x(", "u8'", "1e+5 0x1e+5 1'000", "asm volatile(\"\" :: \"r\"(x)", "{ asm(x) ; }", "asm asm(;", "; asm ( ) ;"} {
+		sameRead(t, src, []byte(src))
+		sameTokens(t, src, []byte(src))
+	}
+}
+
+// TestSkippingChangesNothingInCUTLASS compares the two reads on every C++
+// file of a CUTLASS checkout's CuTe parts (CUTLASS, default /work/cutlass;
+// skipped without one).
+func TestSkippingChangesNothingInCUTLASS(t *testing.T) {
+	root := os.Getenv("CUTLASS")
+	if root == "" {
+		root = "/work/cutlass"
+	}
+	if _, err := os.Stat(filepath.Join(root, "include", "cute")); err != nil {
+		t.Skipf("no CUTLASS checkout at %s (set CUTLASS)", root)
+	}
+	n := 0
+	for _, dir := range []string{"include/cute", "examples", "test/unit/cute"} {
+		filepath.WalkDir(filepath.Join(root, dir), func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return nil
+			}
+			switch filepath.Ext(p) {
+			case ".cu", ".cuh", ".cpp", ".hpp", ".h":
+			default:
+				return nil
+			}
+			src, err := os.ReadFile(p)
+			if err != nil {
+				return nil
+			}
+			n++
+			sameRead(t, p, src)
+			sameTokens(t, p, src)
+			return nil
+		})
+	}
+	if n == 0 {
+		t.Skip("no C++ files found")
+	}
+}
+
+// FuzzSkipping: on any text, the read with inert asm skipped is the full read.
+func FuzzSkipping(f *testing.F) {
+	fuzzSeeds(f, ".cu")
+	f.Add("{ asm volatile(\"\" : \"+r\"(a) : \"r\"(b)); }")
+	f.Add("; asm(\"\" :: \"r\"(a & b)); int a = 1;")
+	f.Add("int f(int a) { asm(\"\" :: \"r\"(a), \"n\"(sizeof(T))); auto x = make_layout(a); }")
+	f.Fuzz(func(t *testing.T, src string) {
+		if len(src) > 1<<14 {
+			return
+		}
+		sameRead(t, "fuzz", []byte(src))
+		sameTokens(t, "fuzz", []byte(src))
+	})
+}
