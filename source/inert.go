@@ -45,6 +45,63 @@ func isPunctByte(src []byte, t token, c byte) bool {
 	return t.kind == tPunct && t.end-t.start == 1 && src[t.start] == c
 }
 
+// asmStatement follows an asm statement as its tokens are appended, and
+// drops the inside of its parentheses once they close inert and a ";"
+// follows.
+type asmStatement struct {
+	base   int // where this file's tokens start
+	state  asmState
+	open   int // the index of the "(" (asmInside, asmClosed)
+	closed int // the index of the ")" (asmClosed)
+	inside inertParens
+}
+
+type asmState uint8
+
+const (
+	asmNone    asmState = iota
+	asmKeyword          // after asm and any qualifiers
+	asmInside           // inside the parentheses, inert so far
+	asmClosed           // after the ")" of inert parentheses
+)
+
+// step takes the token just appended to toks (an asm keyword, or any
+// token while a statement is followed) and returns toks, its inside
+// dropped once the statement proves inert.
+func (a *asmStatement) step(src []byte, toks []token) []token {
+	last := len(toks) - 1
+	t := toks[last]
+	switch a.state {
+	case asmNone:
+		// The keyword only after ";" or "{" (or first).
+		if last == a.base || isPunctByte(src, toks[last-1], ';') || isPunctByte(src, toks[last-1], '{') {
+			a.state = asmKeyword
+		}
+	case asmKeyword:
+		switch {
+		case t.kind == tIdent && asmQualifiers[string(src[t.start:t.end])]:
+		case isPunctByte(src, t, '('):
+			a.state, a.open, a.inside = asmInside, last, inertParens{}
+		default:
+			a.state = asmNone
+		}
+	case asmInside:
+		switch {
+		case !a.inside.next(src, toks[a.open:], last-a.open):
+			a.state = asmNone
+		case a.inside.closed:
+			a.state, a.closed = asmClosed, last
+		}
+	case asmClosed:
+		a.state = asmNone
+		if isPunctByte(src, t, ';') {
+			toks[a.open+1], toks[a.open+2] = toks[a.closed], t
+			return toks[:a.open+3]
+		}
+	}
+	return toks
+}
+
 // inertParens follows the tokens inside parentheses, one at a time, and
 // tells whether they are inert (see above) so far.
 type inertParens struct {
@@ -83,8 +140,7 @@ func (p *inertParens) next(src []byte, in []token, j int) bool {
 			return !isPunctByte(src, in[j-1], c) // ++x, x--
 		}
 	case tIdent:
-		w := string(src[t.start:t.end])
-		if codeNames[w] || inertBlockers[w] {
+		if w := src[t.start:t.end]; mayBlock(w) && (codeNames[string(w)] || inertBlockers[string(w)]) {
 			return false
 		}
 		// A type before the name (past const, volatile, &, &&, *) would
@@ -97,6 +153,21 @@ func (p *inertParens) next(src []byte, in []token, j int) bool {
 	}
 	return true
 }
+
+// blockerShapes has, for each first byte, bit n set when a CuTe name or
+// blocker word of n bytes starts with it (bit 31: 31 bytes or more): most
+// names inside asm (d00, a0, int32_t) are ruled out without a map lookup.
+var blockerShapes = func() (t [256]uint32) {
+	for _, set := range []map[string]bool{codeNames, inertBlockers} {
+		for w := range set {
+			t[w[0]] |= 1 << min(len(w), 31)
+		}
+	}
+	return t
+}()
+
+// mayBlock reports whether w may be a CuTe name or a blocker word.
+func mayBlock(w []byte) bool { return blockerShapes[w[0]]&(1<<min(len(w), 31)) != 0 }
 
 func opener(closer byte) byte {
 	switch closer {

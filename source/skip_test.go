@@ -211,3 +211,77 @@ func FuzzSkipping(f *testing.F) {
 		sameTokens(t, "fuzz", []byte(src))
 	})
 }
+
+// TestByteClass: the class table says what the predicates it replaced said.
+func TestByteClass(t *testing.T) {
+	for c := 0; c < 256; c++ {
+		b := byte(c)
+		start := b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= 0x80
+		ident := start || b >= '0' && b <= '9'
+		space := b == ' ' || b == '\t' || b == '\r' || b == '\f' || b == '\v'
+		if isIdentStart(b) != start || isIdentByte(b) != ident || (byteClass[b]&classSpace != 0) != space {
+			t.Errorf("byte %#x: classes %b", b, byteClass[b])
+		}
+	}
+}
+
+// BenchmarkCppTokensReferenceCUTLASS is BenchmarkCppTokensCUTLASS with the
+// tokenizer as it was (every token kept).
+func BenchmarkCppTokensReferenceCUTLASS(b *testing.B) {
+	files, size := cutlassCute(b)
+	b.SetBytes(size)
+	var toks []token
+	for b.Loop() {
+		for _, src := range files {
+			toks = cppTokensReference(src, toks[:0])
+		}
+	}
+}
+
+// cutlassCute is the C++ files of CUTLASS's include/cute and examples/cute
+// (CUTLASS, default /work/cutlass), for the benchmarks; they skip without it.
+func cutlassCute(b *testing.B) (files [][]byte, size int64) {
+	root := os.Getenv("CUTLASS")
+	if root == "" {
+		root = "/work/cutlass"
+	}
+	for _, dir := range []string{"include/cute", "examples/cute"} {
+		filepath.WalkDir(filepath.Join(root, dir), func(p string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && filepath.Ext(p) != ".py" {
+				if src, err := os.ReadFile(p); err == nil {
+					files = append(files, src)
+					size += int64(len(src))
+				}
+			}
+			return nil
+		})
+	}
+	if len(files) == 0 {
+		b.Skipf("no CUTLASS checkout at %s (set CUTLASS)", root)
+	}
+	return files, size
+}
+
+// BenchmarkCppTokensCUTLASS tokenizes include/cute + examples/cute, asm's
+// inert insides left out as ReadCpp leaves them.
+func BenchmarkCppTokensCUTLASS(b *testing.B) {
+	files, size := cutlassCute(b)
+	b.SetBytes(size)
+	var toks []token
+	for b.Loop() {
+		for _, src := range files {
+			toks = cppTokens(src, toks[:0])
+		}
+	}
+}
+
+// BenchmarkReadCppCUTLASS reads include/cute + examples/cute as lint does.
+func BenchmarkReadCppCUTLASS(b *testing.B) {
+	files, size := cutlassCute(b)
+	b.SetBytes(size)
+	for b.Loop() {
+		for _, src := range files {
+			ReadCpp(src)
+		}
+	}
+}
