@@ -8,14 +8,23 @@ import "bytes"
 // runs to the end of its line (literals) or of the file (comments). The
 // tokens are appended to toks. The insides of inert asm statements are
 // left out (inert.go).
-func cppTokens(src []byte, toks []token) []token { return cppTokenize(src, toks, dropInert) }
+func cppTokens(src []byte, toks []token) []token { return cppTokenize(src, toks, dropInert, nil) }
+
+// cppTokensFor is cppTokens, for lint when lint is not nil: the insides of
+// parameter lists it may drop are dropped too, and noted in lint.
+func cppTokensFor(src []byte, toks []token, lint *paramDrops) []token {
+	return cppTokenize(src, toks, dropInert, lint)
+}
 
 // cppAllTokens is cppTokens with asm statements' insides.
-func cppAllTokens(src []byte, toks []token) []token { return cppTokenize(src, toks, false) }
+func cppAllTokens(src []byte, toks []token) []token { return cppTokenize(src, toks, false, nil) }
 
-func cppTokenize(src []byte, toks []token, dropAsm bool) []token {
+func cppTokenize(src []byte, toks []token, dropAsm bool, params *paramDrops) []token {
 	toks = reserveTokens(src, toks)
 	asm := asmStatement{base: len(toks)}
+	if params != nil {
+		params.start(src, len(toks))
+	}
 	lineStart := true // only whitespace since the last newline
 	for i := 0; i < len(src); {
 		c := src[i]
@@ -33,7 +42,8 @@ func cppTokenize(src []byte, toks []token, dropAsm bool) []token {
 		case c == '/' && i+1 < len(src) && src[i+1] == '*':
 			end := bytes.Index(src[i+2:], []byte("*/"))
 			if end < 0 {
-				return toks
+				i = len(src)
+				continue
 			}
 			i += 2 + end + 2
 			continue
@@ -72,7 +82,13 @@ func cppTokenize(src []byte, toks []token, dropAsm bool) []token {
 		toks = append(toks, t)
 		i = t.end
 		if dropAsm && (asm.state != asmNone || t.kind == tIdent && isAsmWord(src[t.start:t.end])) {
-			toks = asm.step(src, toks)
+			n := len(toks)
+			if toks = asm.step(src, toks); len(toks) < n && params != nil {
+				params.asmDropped(len(toks))
+			}
+		}
+		if params != nil && (t.kind == tPunct || params.state != paramsNone || len(params.bodies) > 0) {
+			toks = params.step(toks)
 		}
 	}
 	return toks

@@ -189,6 +189,7 @@ func TestSkippingChangesNothingInCUTLASS(t *testing.T) {
 			n++
 			sameRead(t, p, src)
 			sameTokens(t, p, src)
+			sameForLint(t, p, src)
 			return nil
 		})
 	}
@@ -203,12 +204,14 @@ func FuzzSkipping(f *testing.F) {
 	f.Add("{ asm volatile(\"\" : \"+r\"(a) : \"r\"(b)); }")
 	f.Add("; asm(\"\" :: \"r\"(a & b)); int a = 1;")
 	f.Add("int f(int a) { asm(\"\" :: \"r\"(a), \"n\"(sizeof(T))); auto x = make_layout(a); }")
+	f.Add("constexpr int k = 2; void f(int k, int m = k) { asm(\"\"); } void g(int a) const { } auto x = make_layout(k);")
 	f.Fuzz(func(t *testing.T, src string) {
 		if len(src) > 1<<14 {
 			return
 		}
 		sameRead(t, "fuzz", []byte(src))
 		sameTokens(t, "fuzz", []byte(src))
+		sameForLint(t, "fuzz", []byte(src))
 	})
 }
 
@@ -283,5 +286,73 @@ func BenchmarkReadCppCUTLASS(b *testing.B) {
 		for _, src := range files {
 			ReadCpp(src)
 		}
+	}
+}
+
+// sameForLint fails t when ReadCppForLint differs from the full read in
+// anything lint reads: the roots, the bindings with a value, the disabled
+// and foreign ranges.
+func sameForLint(t *testing.T, name string, src []byte) {
+	t.Helper()
+	got, want := ReadCppForLint(src), readCppWithoutSkipping(src)
+	valued := func(f *File) []Binding {
+		var out []Binding
+		for _, b := range f.Bindings {
+			if b.Value != nil {
+				out = append(out, b)
+			}
+		}
+		return out
+	}
+	switch {
+	case !reflect.DeepEqual(got.Roots, want.Roots):
+		t.Errorf("%s: lint's read has %d roots, the full read %d (or they differ)", name, len(got.Roots), len(want.Roots))
+	case !reflect.DeepEqual(valued(got), valued(want)):
+		t.Errorf("%s: lint's read differs from the full read in the bindings with a value", name)
+	case !reflect.DeepEqual(got.Disabled, want.Disabled) || !reflect.DeepEqual(got.Foreign, want.Foreign) || got.UsesCute != want.UsesCute:
+		t.Errorf("%s: lint's read differs from the full read in disabled or foreign ranges", name)
+	}
+}
+
+func TestLintReadKeepsWhatLintReads(t *testing.T) {
+	src, err := os.ReadFile("testdata/skip.cu")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameForLint(t, "skip.cu", src)
+	// Not vacuous: the parameters of fma, copy, fill, assign and launch
+	// are left out, those of tile and shadow (whose bodies hold CuTe code)
+	// kept; copy's and assign's parameters kBlock and kTile shadow the
+	// constants of those names, fill's default reads kBlock and rebind
+	// writes kTile (names bound outside, inside lists left out), so the read
+	// is refused and made in full; without them, it stands.
+	want := []string{"__device__ static void\n  fma", "template <class TS, class TD>\n  CUTE_HOST_DEVICE static void\n  copy",
+		"CUTE_HOST_DEVICE static void\n  fill", "CUTE_HOST_DEVICE static void\n  assign", "void launch",
+		"void rebind"}
+	for _, c := range []struct {
+		src    string
+		stands bool
+	}{{string(src), false}, {strings.NewReplacer("int kBlock,", "int kCount,", "int m = kBlock", "int m = 128", "int kTile = 3", "int kCount = 3", "decltype(kBlock) kTile = 3", "int kOther = 3").Replace(string(src)), true}} {
+		src := []byte(c.src)
+		sameForLint(t, "skip.cu", src)
+		d := &paramDrops{}
+		f := readCpp(src, d)
+		var lists []string
+		for _, r := range d.dropped {
+			text := string(src[r.Start:r.End])
+			lists = append(lists, text[:strings.IndexByte(text, '(')])
+		}
+		if !reflect.DeepEqual(lists, want) {
+			t.Errorf("left out the parameters of %q, want %q", lists, want)
+		}
+		if d.verify(f, src) != c.stands {
+			t.Errorf("verify = %v, want %v", !c.stands, c.stands)
+		}
+		if full := readCppWithoutSkipping(src); c.stands == reflect.DeepEqual(ReadCppForLint(src), full) {
+			t.Errorf("ReadCppForLint equal to the full read: %v, want %v", !c.stands, !c.stands)
+		}
+	}
+	for _, src := range []string{"void f(int a) {", "void f(int a) { x = 1; }", "int x = 1; void f(int x) { }", "}void f(int a)const{}", "f(a) {}", "void f(a; b) {}"} {
+		sameForLint(t, src, []byte(src))
 	}
 }

@@ -32,13 +32,21 @@ type codeCounts struct {
 
 // countCode evaluates the CuTe code of a C++ or Python file as hover does.
 func countCode(path string, src []byte) codeCounts {
-	var s codeCounts
 	lang := analysis.LanguageOf(path)
 	if lang != analysis.LangCpp && lang != analysis.LangPython {
+		return codeCounts{}
+	}
+	return countsOf(path, analysis.ReadCode(lang, src))
+}
+
+// countsOf counts the evaluated code c of a C++ or Python file (nil when
+// it names nothing of CuTe's).
+func countsOf(path string, c *analysis.Code) codeCounts {
+	var s codeCounts
+	if lang := analysis.LanguageOf(path); lang != analysis.LangCpp && lang != analysis.LangPython {
 		return s
 	}
 	s.hostFiles = 1
-	c := analysis.ReadCode(lang, src)
 	if c == nil {
 		return s
 	}
@@ -107,14 +115,24 @@ func lintFile(p string, configs *configs, opts lintOptions) lintResult {
 	if isNotebook(p) {
 		return lintNotebook(p, src, configs, opts)
 	}
-	findings, _ := analysis.Analyze(p, src)
+	// The code of a C++ or Python file is read once, for findings alone
+	// (analysis.ReadCodeForLint), and its counts come from the same read.
+	var findings []analysis.Finding
+	var code *analysis.Code
+	switch lang := analysis.LanguageOf(p); lang {
+	case analysis.LangCpp, analysis.LangPython:
+		code = analysis.ReadCodeForLint(lang, src)
+		findings = analysis.AnalyzeHostCode(p, src, code).Findings
+	default:
+		findings, _ = analysis.Analyze(p, src)
+	}
 	findings = configs.of(p).Apply(findings)
 	if !opts.hints {
 		findings = withoutHints(findings)
 	}
 	r := lintResult{file: diagnostics.File{Path: p, Findings: findings}}
 	if opts.codeStats {
-		r.code = countCode(p, src)
+		r.code = countsOf(p, code)
 	}
 	return r
 }

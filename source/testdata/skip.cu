@@ -64,3 +64,30 @@ __device__ void kernel(int m, uint32_t* p) {
 int renamed(int) asm("renamed_v2");
 auto braced = Layout<Shape<_4>>{ asm("" : : "r"(kTile)) };
 Traits::ALayout member{};
+
+// Parameters lint leaves out (their bodies read nothing) and keeps; copy's
+// kBlock shadows the constant, which makes lint read the file in full.
+constexpr int kBlock = 128;
+#define KERNEL_ARGS(T) T const* src, T* dst
+struct Copier {
+  using Tile = Layout<Shape<Int<kBlock>, _4>>;
+  template <class TS, class TD>
+  CUTE_HOST_DEVICE static void
+  copy(TS const& src, TD& dst, int kBlock, uint32_t d0, uint32_t d1)
+  {
+    asm volatile("mov.b32 %0, %1;" : "=r"(d0) : "r"(d1));  // skipped
+  }
+  CUTE_HOST_DEVICE static void
+  fill(uint32_t& x, int m = kBlock) { CUTE_INVALID_CONTROL_PATH("no"); }
+  CUTE_HOST_DEVICE static auto
+  tile(int m) { return make_layout(make_shape(m, Int<kBlock>{})); }
+  CUTE_HOST_DEVICE static void
+  shadow(int kTile) { auto l = make_layout(kTile); }
+  CUTE_HOST_DEVICE static void
+  assign(int kTile = 3) { }
+};
+void launch(KERNEL_ARGS(float)) { }
+// Writes kTile (a declaration after a parenthesised type): far_use's
+// Int<kTile> is then not sure, in lint as in the editor.
+void rebind(decltype(kBlock) kTile = 3) { }
+auto far_use = composition(Copier::Tile{}, make_layout(Int<kTile>{}, Int<kBlock>{}));
