@@ -87,12 +87,16 @@ func cppTokenize(src []byte, toks []token, dropAsm bool, params *paramDrops) []t
 				params.asmDropped(len(toks))
 			}
 		}
-		if params != nil && (t.kind == tPunct || params.state != paramsNone || len(params.bodies) > 0) {
+		if params != nil && (params.state != paramsNone || len(params.bodies) > 0 || t.kind == tPunct && t.end-t.start == 1 && opensOrCloses[c]) {
 			toks = params.step(toks)
 		}
 	}
 	return toks
 }
+
+// opensOrCloses marks the punctuators lint's parameter drops follow
+// outside a function: "(" may open a parameter list, braces count depth.
+var opensOrCloses = [256]bool{'(': true, '{': true, '}': true}
 
 // reserveTokens makes room in toks for the tokens of src, so that they are
 // not copied as the slice grows: a token per 8 bytes, about what CuTe's
