@@ -6,7 +6,7 @@ PREFIX ?= /usr/local
 # GOFLAGS turns it off; outside a git checkout it records nothing and still builds.
 BUILD = $(GO) build -buildvcs=auto
 
-.PHONY: build install test example bench bench-ops bench-lsp fuzz
+.PHONY: build install test example bench bench-ops bench-lsp bench-lint fuzz
 build:
 	$(BUILD) -o bin/cute-lsp ./cmd/cute-lsp
 
@@ -75,3 +75,9 @@ bench-lsp: build
 		echo "make bench-lsp: installing Debian's mlir-22-tools (apt-get) for the peer server $(MLIR_LSP)"; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq mlir-22-tools >/dev/null; }
 	CUTE=bin/cute-lsp MLIR=$(MLIR_LSP) python3 testdata/bench/peer.py
+
+# Lint's speed, issue 14's figure: files/s of `cute-lsp lint` over CUTLASS's include/cute +
+# examples/cute (CUTLASS, default /work/cutlass; skipped with a message without it) and of
+# `grep -r` over the same files, interleaved rounds (ROUNDS, default 9), and the ratio.
+bench-lint: build
+	CUTLASS=$(CUTLASS) testdata/bench/lint.sh bin/cute-lsp

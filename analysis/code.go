@@ -53,14 +53,22 @@ var errUnresolved = errors.New("unresolved")
 
 // ReadCode reads the CuTe code of a host file; nil for other languages or
 // when the file names nothing of CuTe's.
-func ReadCode(lang Language, src []byte) *Code {
+func ReadCode(lang Language, src []byte) *Code { return readCode(lang, src, source.ReadCpp) }
+
+// ReadCodeForLint is ReadCode for findings and counts alone (lint): C++ is
+// read by source.ReadCppForLint, which leaves out what only hover shows.
+func ReadCodeForLint(lang Language, src []byte) *Code {
+	return readCode(lang, src, source.ReadCppForLint)
+}
+
+func readCode(lang Language, src []byte, readCpp func([]byte) *source.File) *Code {
 	if !source.CodeCandidate(src) {
 		return nil
 	}
 	var c *Code
 	switch lang {
 	case LangCpp:
-		c = &Code{File: source.ReadCpp(src)}
+		c = &Code{File: readCpp(src)}
 	case LangPython:
 		c = &Code{File: source.ReadPython(src), python: true}
 	default:

@@ -157,8 +157,8 @@ func nextCandidate(body string, i int) (start, end int, ok bool) {
 			end = extendLayout(body, end)
 			end = extendComposed(body, end)
 			return i, end, true
-		case strings.HasPrefix(body[i:], "Sw<") || strings.HasPrefix(body[i:], "Swizzle<") || strings.HasPrefix(body[i:], "SW_") ||
-			strings.HasPrefix(body[i:], "S<") && i+2 < len(body) && body[i+2] >= '0' && body[i+2] <= '9': // the DSL's S<3,4,3>
+		case c == 'S' && (strings.HasPrefix(body[i:], "Sw<") || strings.HasPrefix(body[i:], "Swizzle<") || strings.HasPrefix(body[i:], "SW_") ||
+			strings.HasPrefix(body[i:], "S<") && i+2 < len(body) && body[i+2] >= '0' && body[i+2] <= '9'): // the DSL's S<3,4,3>
 			end := i + strings.IndexAny(body[i:]+" ", " \t\n,;")
 			if gt := strings.IndexByte(body[i:], '>'); gt >= 0 && !strings.HasPrefix(body[i:], "SW_") {
 				end = i + gt + 1
@@ -448,11 +448,16 @@ func cppRegions(s string) []region {
 		case s[i] == '\'':
 			i = quotedEnd(s, i+1, '\'') + 1
 		default:
-			i++
+			// Only these bytes start a comment or a literal: the rest is
+			// passed over without the checks above.
+			for i++; i < len(s) && !cppRegionStart[s[i]]; i++ {
+			}
 		}
 	}
 	return out
 }
+
+var cppRegionStart = [256]bool{'/': true, 'R': true, '"': true, '\'': true}
 
 // quotedEnd is the offset of the closing quote of a literal starting at i
 // (backslash escapes; an unterminated literal ends at the line's end).
@@ -513,11 +518,14 @@ type lineIndex struct {
 }
 
 func newLineIndex(text string) *lineIndex {
-	starts := []int{0}
-	for i := 0; i < len(text); i++ {
-		if text[i] == '\n' {
-			starts = append(starts, i+1)
+	starts := make([]int, 1, strings.Count(text, "\n")+1)
+	for i := 0; ; {
+		j := strings.IndexByte(text[i:], '\n')
+		if j < 0 {
+			break
 		}
+		i += j + 1
+		starts = append(starts, i)
 	}
 	return &lineIndex{text: text, starts: starts}
 }

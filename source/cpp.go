@@ -7,10 +7,13 @@ import (
 
 // ReadCpp reads the CuTe code of a C++/CUDA file: its bindings and the
 // expressions that call CuTe's layout functions or name its types.
-func ReadCpp(src []byte) *File {
+func ReadCpp(src []byte) *File { return readCpp(src, nil) }
+
+// readCpp is ReadCpp; with lint, the tokens of unread parameters are dropped (lint_read.go).
+func readCpp(src []byte, lint *paramDrops) *File {
 	scratch := scratchPool.Get().(*readScratch)
 	defer scratch.release()
-	scratch.toks = cppTokens(src, scratch.toks[:0])
+	scratch.toks = cppTokensFor(src, scratch.toks[:0], lint)
 	r := &cppReader{src: src, str: string(src), toks: scratch.toks}
 	r.p = parser{src: src, str: r.str, toks: r.toks, cpp: true, templates: r.templateNames()}
 	scratch.match = matchBrackets(r.p, scratch.match[:0])

@@ -6,11 +6,24 @@ import "bytes"
 // string and character literals (raw strings included) and preprocessor
 // lines (with their continuations). An unterminated comment or literal
 // runs to the end of its line (literals) or of the file (comments). The
-// tokens are appended to toks.
-func cppTokens(src []byte, toks []token) []token {
-	if toks == nil {
-		// CuTe code is dense in tokens (_2,_2 is four in five bytes).
-		toks = make([]token, 0, len(src)/3+16)
+// tokens are appended to toks. The insides of inert asm statements are
+// left out (inert.go).
+func cppTokens(src []byte, toks []token) []token { return cppTokenize(src, toks, dropInert, nil) }
+
+// cppTokensFor is cppTokens, for lint when lint is not nil: the insides of
+// parameter lists it may drop are dropped too, and noted in lint.
+func cppTokensFor(src []byte, toks []token, lint *paramDrops) []token {
+	return cppTokenize(src, toks, dropInert, lint)
+}
+
+// cppAllTokens is cppTokens with asm statements' insides.
+func cppAllTokens(src []byte, toks []token) []token { return cppTokenize(src, toks, false, nil) }
+
+func cppTokenize(src []byte, toks []token, dropAsm bool, params *paramDrops) []token {
+	toks = reserveTokens(src, toks)
+	asm := asmStatement{base: len(toks)}
+	if params != nil {
+		params.start(src, len(toks))
 	}
 	lineStart := true // only whitespace since the last newline
 	for i := 0; i < len(src); {
@@ -20,7 +33,7 @@ func cppTokens(src []byte, toks []token) []token {
 			lineStart = true
 			i++
 			continue
-		case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v':
+		case byteClass[c]&classSpace != 0:
 			i++
 			continue
 		case c == '/' && i+1 < len(src) && src[i+1] == '/':
@@ -29,7 +42,8 @@ func cppTokens(src []byte, toks []token) []token {
 		case c == '/' && i+1 < len(src) && src[i+1] == '*':
 			end := bytes.Index(src[i+2:], []byte("*/"))
 			if end < 0 {
-				return toks
+				i = len(src)
+				continue
 			}
 			i += 2 + end + 2
 			continue
@@ -38,41 +52,59 @@ func cppTokens(src []byte, toks []token) []token {
 			continue
 		}
 		lineStart = false
+		var t token
 		switch {
 		case c == '"' || c == '\'':
-			j := cppQuotedEnd(src, i+1, c)
-			toks = append(toks, token{kind: tString, start: i, end: j, indent: -1})
-			i = j
+			t = token{kind: tString, start: i, end: cppQuotedEnd(src, i+1, c), indent: -1}
 		case isIdentStart(c):
 			j := i + 1
 			for j < len(src) && isIdentByte(src[j]) {
 				j++
 			}
+			t = token{kind: tIdent, start: i, end: j, indent: -1}
 			if j < len(src) && (src[j] == '"' || src[j] == '\'') && isLiteralPrefix(src[i:j]) {
-				end := 0
 				if src[j] == '"' && src[j-1] == 'R' {
-					end = rawStringEnd(src, j)
+					t.end = rawStringEnd(src, j)
 				} else {
-					end = cppQuotedEnd(src, j+1, src[j])
+					t.end = cppQuotedEnd(src, j+1, src[j])
 				}
-				toks = append(toks, token{kind: tString, start: i, end: end, indent: -1})
-				i = end
-				continue
+				t.kind = tString
 			}
-			toks = append(toks, token{kind: tIdent, start: i, end: j, indent: -1})
-			i = j
 		case isDigit(c) || c == '.' && i+1 < len(src) && isDigit(src[i+1]):
-			j := numberEnd(src, i, true)
-			toks = append(toks, token{kind: tNumber, start: i, end: j, indent: -1})
-			i = j
+			t = token{kind: tNumber, start: i, end: numberEnd(src, i, true), indent: -1}
 		default:
 			n := punctLen(src, i)
 			if n == 2 && src[i] == '/' {
 				n = 1
 			}
-			toks = append(toks, token{kind: tPunct, start: i, end: i + n, indent: -1})
-			i += n
+			t = token{kind: tPunct, start: i, end: i + n, indent: -1}
 		}
+		toks = append(toks, t)
+		i = t.end
+		if dropAsm && (asm.state != asmNone || t.kind == tIdent && isAsmWord(src[t.start:t.end])) {
+			n := len(toks)
+			if toks = asm.step(src, toks); len(toks) < n && params != nil {
+				params.asmDropped(len(toks))
+			}
+		}
+		if params != nil && (params.state != paramsNone || len(params.bodies) > 0 || t.kind == tPunct && t.end-t.start == 1 && opensOrCloses[c]) {
+			toks = params.step(toks)
+		}
+	}
+	return toks
+}
+
+// opensOrCloses marks the punctuators lint's parameter drops follow
+// outside a function: "(" may open a parameter list, braces count depth.
+var opensOrCloses = [256]bool{'(': true, '{': true, '}': true}
+
+// reserveTokens makes room in toks for the tokens of src, so that they are
+// not copied as the slice grows: a token per 8 bytes, about what CuTe's
+// headers hold once asm is left out (code written with _2,_2 holds more,
+// and grows the slice once or twice).
+func reserveTokens(src []byte, toks []token) []token {
+	if want := len(src)/8 + 16; cap(toks)-len(toks) < want {
+		toks = append(make([]token, 0, len(toks)+want), toks...)
 	}
 	return toks
 }

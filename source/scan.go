@@ -20,11 +20,32 @@ type token struct {
 	indent int
 }
 
-func isIdentStart(c byte) bool {
-	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
-}
+// byteClass holds, for each byte, the classes below: the tokenizers ask
+// for each byte of every file, and one load is cheaper than the chain of
+// comparisons it stands for.
+var byteClass = func() (t [256]uint8) {
+	for c := 0; c < 256; c++ {
+		switch {
+		case c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80:
+			t[c] = classIdentStart | classIdentByte
+		case c >= '0' && c <= '9':
+			t[c] = classIdentByte
+		case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v':
+			t[c] = classSpace
+		}
+	}
+	return t
+}()
 
-func isIdentByte(c byte) bool { return isIdentStart(c) || c >= '0' && c <= '9' }
+const (
+	classIdentStart = 1 << iota // _, letters and every byte of a multi-byte character
+	classIdentByte              // those and digits
+	classSpace                  // blanks other than newline
+)
+
+func isIdentStart(c byte) bool { return byteClass[c]&classIdentStart != 0 }
+
+func isIdentByte(c byte) bool { return byteClass[c]&classIdentByte != 0 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 

@@ -46,6 +46,8 @@ func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	format := fset.String("format", "text", "output format: text, json or sarif")
 	hints := fset.Bool("hints", false, "also report hints (unused names, coalescible layouts, ...), as editors show them")
 	codeStats := fset.Bool("code-stats", false, "also evaluate the CuTe code of C++/CUDA and Python files and notebooks (as hover does) and report on stderr how many expressions have a value")
+	// Hidden: a CPU profile of the run, for measuring lint's speed.
+	cpuProfile := fset.String("cpuprofile", "", "")
 	fset.Usage = func() {
 		fmt.Fprintln(stderr, "usage: cute-lsp lint [--format text|json|sarif] [--hints] PATH...")
 		fmt.Fprintln(stderr, "Checks .cute sheets (and the descriptors in .mlir, C++/CUDA and Python files and Jupyter notebooks);")
@@ -54,7 +56,7 @@ func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "skipped with a warning. Exit 0: no errors; 1: errors found; 2: bad usage, a broken")
 		fmt.Fprintln(stderr, ".cute-lsp.json, or nothing could be read. The nearest .cute-lsp.json in a file's folder or")
 		fmt.Fprintln(stderr, "above (up to the repository root) sets severities per code and excludes paths.")
-		fset.PrintDefaults()
+		printVisibleDefaults(fset, stderr)
 	}
 	if err := fset.Parse(args); err != nil {
 		return lintFatal
@@ -68,6 +70,14 @@ func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if fset.NArg() == 0 {
 		fset.Usage()
 		return lintFatal
+	}
+	if *cpuProfile != "" {
+		stop, err := startCPUProfile(*cpuProfile)
+		if err != nil {
+			fmt.Fprintf(stderr, "cute-lsp lint: %v\n", err)
+			return lintFatal
+		}
+		defer stop()
 	}
 	paths, skips := lintPaths(fset.Args())
 	configs, err := findConfigs(paths)

@@ -1,0 +1,362 @@
+package source
+
+import (
+	"slices"
+	"sort"
+)
+
+// Lint asks the reader for findings and counts alone, where an editor asks
+// for the value of any name it hovers. CuTe's generated MMA headers are
+// made of functions such as
+//
+//	CUTE_HOST_DEVICE static void
+//	fma(uint64_t const& desc_a, uint32_t& d000, ... uint32_t& d127, ...)
+//	{ asm volatile(...); }
+//
+// whose hundred parameters become bindings (51,628 in
+// mma_sm90_gmma_ext.hpp) that no expression ever reads: the body holds no
+// CuTe code. ReadCppForLint leaves out the inside of such parameter lists
+// before the reader sees it, then checks on what it read that nothing could
+// have read a parameter left out, and reads the file again in full when
+// something could. What lint reports is the same either way; what hover
+// would show on a parameter name is not, so only lint reads this way.
+//
+// A parameter list is left out, as the tokenizer meets it, when it is
+// "name ( ... ) {" (const may come before "{"), where
+//   - the tokens from the statement's start (the last ";" or "{"; a "}" is
+//     looked past) to the name hold no parenthesis, bracket or "=", no CuTe
+//     name, and as many "<" as ">", so that no expression or template clause
+//     the reader reads is open there, and the reader's search for the body of
+//     an earlier parameter list stops before it (at that ";" or "{");
+//   - the inside is balanced parentheses and holds no ";", brace, bracket,
+//     CuTe name, nor template, using, namespace, if, constexpr or auto: nothing
+//     there starts an expression, a binding outside the function, a template
+//     clause, a namespace, a branch or a structured binding, and brackets pair
+//     outside as before.
+//
+// What the parameters' bindings could change is then checked on the File
+// read without them (verify): no root and no binding with a value lies
+// between the function's name and the end of its body (where the
+// parameters are visible: nothing is evaluated there, so nothing looked
+// them up, or any other binding visible only there), and no name inside a
+// left-out list has a binding visible where it is written (where it could
+// have been a write, an assignment or a redeclaration of it). Otherwise the
+// file is read in full.
+
+// ReadCppForLint is ReadCpp for findings and counts: the same roots,
+// values and findings, without the parameters no expression reads.
+func ReadCppForLint(src []byte) *File {
+	d := &paramDrops{}
+	f := readCpp(src, d)
+	if len(d.dropped) == 0 || d.verify(f, src) {
+		return f
+	}
+	return ReadCpp(src)
+}
+
+// paramDrops follows the tokens of a file as they are appended and drops
+// the insides of the parameter lists lint may leave out; verify checks
+// the read afterwards.
+type paramDrops struct {
+	src   []byte
+	base  int // where this file's tokens start
+	state paramState
+	decl  int // the offset where the declaration's statement starts (paramsInside, paramsAfter)
+	open  int // the "(" index
+	close int // the ")" index (paramsAfter)
+	in    inertParams
+	// depth counts '{' less '}' so far; bodies are the bodies of the
+	// candidate functions open now, innermost last.
+	depth  int
+	bodies []openBody
+	// dropped are the functions whose lists were left out, from the
+	// declaration's start to the body's end; lists the lists' insides.
+	dropped []Range
+	lists   []Range
+}
+
+type paramState uint8
+
+const (
+	paramsNone   paramState = iota
+	paramsInside            // inside a candidate list, droppable so far
+	paramsAfter             // after its ")", before "{"
+)
+
+// openBody is the body of a function whose parameters are left out when
+// it closes with nothing in it the reader reads (clean).
+type openBody struct {
+	depth       int // depth once its "{" counted
+	decl        int
+	open, close int // its parameter list's "(" and ")" indices
+	clean       bool
+}
+
+func (d *paramDrops) start(src []byte, base int) { d.src, d.base = src, base }
+
+// asmDropped is told that an asm statement's inside was just dropped from
+// toks, leaving n tokens: a list followed into it is given up (none can
+// start there: its name would be an asm keyword, or a "(" would come
+// before it in its statement).
+func (d *paramDrops) asmDropped(n int) {
+	if d.state != paramsNone && d.open >= n-3 {
+		d.state = paramsNone
+	}
+}
+
+// step takes the token just appended to toks and returns toks, with the
+// inside of a parameter list dropped once its function's body closes
+// clean.
+func (d *paramDrops) step(toks []token) []token {
+	src := d.src
+	last := len(toks) - 1
+	t := toks[last]
+	if len(d.bodies) > 0 && d.readable(toks, last) {
+		for k := range d.bodies {
+			d.bodies[k].clean = false
+		}
+	}
+	if t.kind == tPunct && t.end-t.start == 1 {
+		switch src[t.start] {
+		case '{':
+			d.depth++
+		case '}':
+			d.depth--
+			if n := len(d.bodies); n > 0 && d.depth < d.bodies[n-1].depth {
+				b := d.bodies[n-1]
+				d.bodies = d.bodies[:n-1]
+				if b.clean {
+					toks = d.drop(toks, b, t.end)
+				}
+			}
+		}
+	}
+	switch d.state {
+	case paramsNone:
+		d.candidate(toks)
+	case paramsInside:
+		switch {
+		case !d.in.next(src, toks[d.open:], last-d.open):
+			d.state = paramsNone
+		case d.in.closed:
+			d.state, d.close = paramsAfter, last
+		}
+	case paramsAfter:
+		switch {
+		case t.kind == tIdent && string(src[t.start:t.end]) == "const":
+		case isPunctByte(src, t, '{'):
+			d.state = paramsNone
+			d.bodies = append(d.bodies, openBody{depth: d.depth, decl: d.decl, open: d.open, close: d.close, clean: true})
+		default:
+			d.state = paramsNone
+			d.candidate(toks)
+		}
+	}
+	return toks
+}
+
+// readable reports whether toks[last], inside a candidate's body, is where
+// the reader may read something: a CuTe name, a construct's keyword, "="
+// (a binding), or "A b {" / "A b ;" (a declaration with an alias's value).
+func (d *paramDrops) readable(toks []token, last int) bool {
+	src := d.src
+	t := toks[last]
+	switch t.kind {
+	case tIdent:
+		w := src[t.start:t.end]
+		return mayBlock(w) && (codeNames[string(w)] || inertBlockers[string(w)] && string(w) != "if" && string(w) != "auto")
+	case tPunct:
+		if t.end-t.start != 1 {
+			return false
+		}
+		switch src[t.start] {
+		case '=':
+			return true
+		case '{', ';':
+			return last-2 >= d.base && toks[last-1].kind == tIdent && toks[last-2].kind == tIdent
+		}
+	}
+	return false
+}
+
+// drop leaves out the inside of b's parameter list from toks, whose last
+// token closes b's body at offset end.
+func (d *paramDrops) drop(toks []token, b openBody, end int) []token {
+	d.dropped = append(d.dropped, Range{b.decl, end})
+	d.lists = append(d.lists, Range{toks[b.open].end, toks[b.close].start})
+	// A list followed now began inside the body: the "}" ends it anyway.
+	d.state = paramsNone
+	n := copy(toks[b.open+1:], toks[b.close:])
+	return toks[:b.open+1+n]
+}
+
+// notFunctionNames are the words before "(" that do not name a function.
+var notFunctionNames = setOf("if", "for", "while", "switch", "catch", "return", "sizeof", "alignof", "alignas",
+	"decltype", "noexcept", "static_assert", "constexpr", "requires", "operator", "throw", "defined",
+	"asm", "__asm__", "__asm", "volatile", "__volatile__", "__volatile", "inline", "__inline__", "goto")
+
+// maxDeclaratorTokens bounds how far back from a function's name its
+// statement's start is looked for.
+const maxDeclaratorTokens = 32
+
+// candidate starts following a parameter list when the token just appended
+// is a "(" after a function's name, where the statement holds nothing the
+// reader reads open (see above).
+func (d *paramDrops) candidate(toks []token) {
+	src := d.src
+	last := len(toks) - 1
+	if last-1 < d.base || !isPunctByte(src, toks[last], '(') || toks[last-1].kind != tIdent ||
+		notFunctionNames[string(src[toks[last-1].start:toks[last-1].end])] {
+		return
+	}
+	angles := 0
+	decl := -1 // the index where the declaration starts: after the last ";", "{" or "}"
+	k := last - 1
+	for ; ; k-- {
+		if k < d.base {
+			break
+		}
+		t := toks[k]
+		if last-k > maxDeclaratorTokens {
+			return
+		}
+		if t.kind == tPunct && t.end-t.start == 1 {
+			c := src[t.start]
+			if c == ';' || c == '{' {
+				break
+			}
+			if c == '}' && decl < 0 {
+				decl = k + 1
+			}
+			switch c {
+			case '(', ')', '=', '[', ']':
+				return
+			case '<':
+				angles++
+			case '>':
+				angles--
+			}
+			continue
+		}
+		if t.kind == tIdent {
+			if w := src[t.start:t.end]; mayBlock(w) && (codeNames[string(w)] || inertBlockers[string(w)] && string(w) != "template") {
+				return
+			}
+		}
+	}
+	if angles != 0 {
+		return
+	}
+	if decl < 0 {
+		decl = k + 1
+	}
+	d.state, d.decl, d.open, d.in = paramsInside, toks[decl].start, last, inertParams{}
+}
+
+// inertParams follows the tokens inside a parameter list, one at a time,
+// and tells whether the list may be left out so far.
+type inertParams struct {
+	depth  int
+	closed bool // set by the ")" that closes the list
+}
+
+// next reports whether in[j] keeps the list droppable; in[0] is its "(".
+func (p *inertParams) next(src []byte, in []token, j int) bool {
+	t := in[j]
+	switch t.kind {
+	case tPunct:
+		if t.end-t.start != 1 {
+			return true
+		}
+		switch src[t.start] {
+		case '(':
+			p.depth++
+		case ')':
+			if p.depth == 0 {
+				p.closed = true
+				return true
+			}
+			p.depth--
+		case ';', '{', '}', '[', ']':
+			return false
+		}
+	case tIdent:
+		if w := src[t.start:t.end]; mayBlock(w) && (codeNames[string(w)] || inertBlockers[string(w)]) {
+			return false
+		}
+	}
+	return true
+}
+
+// verify reports whether the read f, made without the dropped lists, is
+// what lint would get from the full read (see above).
+func (d *paramDrops) verify(f *File, src []byte) bool {
+	// The functions' ranges by start, with the greatest end up to each, so
+	// that "does [s, e) meet a function" is one search.
+	fns := slices.Clone(d.dropped)
+	slices.SortFunc(fns, func(a, b Range) int { return a.Start - b.Start })
+	maxEnd := make([]int, len(fns))
+	for i, r := range fns {
+		maxEnd[i] = r.End
+		if i > 0 {
+			maxEnd[i] = max(maxEnd[i], maxEnd[i-1])
+		}
+	}
+	meets := func(s, e int) bool {
+		// The functions starting before e; one of them ends after s?
+		k := sort.Search(len(fns), func(i int) bool { return fns[i].Start >= max(e, s+1) })
+		return k > 0 && maxEnd[k-1] > s
+	}
+	for _, r := range f.Roots {
+		if s, e := r.Span(); meets(s, e) {
+			return false
+		}
+	}
+	byName := make(map[string][]int, len(f.Bindings))
+	for i, b := range f.Bindings {
+		byName[b.Name] = append(byName[b.Name], i)
+		if b.Value == nil {
+			continue // a parameter or a declaration without a value: read only through a root
+		}
+		if meets(b.NameAt.Start, b.NameAt.End) {
+			return false
+		}
+		if s, e := b.Value.Span(); meets(s, e) {
+			return false
+		}
+	}
+	// A name written inside a left-out list could have been a write, an
+	// assignment or a redeclaration of a binding visible there: one that is
+	// visible beyond the declaration could be read elsewhere. Every word of
+	// the list is taken for a name (those in comments and literals too).
+	var shapes [256]uint32
+	for name := range byName {
+		if name != "" {
+			shapes[name[0]] |= 1 << min(len(name), 31)
+		}
+	}
+	for k, list := range d.lists {
+		fn := d.dropped[k]
+		for i := list.Start; i < list.End; {
+			if !isIdentStart(src[i]) {
+				i++
+				continue
+			}
+			j := i + 1
+			for j < list.End && isIdentByte(src[j]) {
+				j++
+			}
+			w := src[i:j]
+			if shapes[w[0]]&(1<<min(len(w), 31)) != 0 {
+				for _, b := range byName[string(w)] {
+					v := f.Bindings[b].Visible
+					if v.Start <= i && i < v.End && (v.Start < fn.Start || v.End > fn.End) {
+						return false
+					}
+				}
+			}
+			i = j
+		}
+	}
+	return true
+}

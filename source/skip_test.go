@@ -1,0 +1,358 @@
+package source
+
+import (
+	"bytes"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// readCppWithoutSkipping is ReadCpp with every token read (dropInert off).
+func readCppWithoutSkipping(src []byte) *File {
+	dropInert = false
+	defer func() { dropInert = true }()
+	return ReadCpp(src)
+}
+
+// cppTokensReference is the tokenizer as it was before asm was skipped
+// and it became a scanner (cppScanner): cppAllTokens must give the same tokens.
+// It tokenizes C++/CUDA source, skipping whitespace, comments,
+// string and character literals (raw strings included) and preprocessor
+// lines (with their continuations). An unterminated comment or literal
+// runs to the end of its line (literals) or of the file (comments). The
+// tokens are appended to toks.
+func cppTokensReference(src []byte, toks []token) []token {
+	if toks == nil {
+		// CuTe code is dense in tokens (_2,_2 is four in five bytes).
+		toks = make([]token, 0, len(src)/3+16)
+	}
+	lineStart := true // only whitespace since the last newline
+	for i := 0; i < len(src); {
+		c := src[i]
+		switch {
+		case c == '\n':
+			lineStart = true
+			i++
+			continue
+		case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v':
+			i++
+			continue
+		case c == '/' && i+1 < len(src) && src[i+1] == '/':
+			i = lineEnd(src, i)
+			continue
+		case c == '/' && i+1 < len(src) && src[i+1] == '*':
+			end := bytes.Index(src[i+2:], []byte("*/"))
+			if end < 0 {
+				return toks
+			}
+			i += 2 + end + 2
+			continue
+		case c == '#' && lineStart:
+			i = directiveEnd(src, i)
+			continue
+		}
+		lineStart = false
+		switch {
+		case c == '"' || c == '\'':
+			j := cppQuotedEnd(src, i+1, c)
+			toks = append(toks, token{kind: tString, start: i, end: j, indent: -1})
+			i = j
+		case isIdentStart(c):
+			j := i + 1
+			for j < len(src) && isIdentByte(src[j]) {
+				j++
+			}
+			if j < len(src) && (src[j] == '"' || src[j] == '\'') && isLiteralPrefix(src[i:j]) {
+				end := 0
+				if src[j] == '"' && src[j-1] == 'R' {
+					end = rawStringEnd(src, j)
+				} else {
+					end = cppQuotedEnd(src, j+1, src[j])
+				}
+				toks = append(toks, token{kind: tString, start: i, end: end, indent: -1})
+				i = end
+				continue
+			}
+			toks = append(toks, token{kind: tIdent, start: i, end: j, indent: -1})
+			i = j
+		case isDigit(c) || c == '.' && i+1 < len(src) && isDigit(src[i+1]):
+			j := numberEnd(src, i, true)
+			toks = append(toks, token{kind: tNumber, start: i, end: j, indent: -1})
+			i = j
+		default:
+			n := punctLen(src, i)
+			if n == 2 && src[i] == '/' {
+				n = 1
+			}
+			toks = append(toks, token{kind: tPunct, start: i, end: i + n, indent: -1})
+			i += n
+		}
+	}
+	return toks
+}
+
+// isLiteralPrefix reports whether p is a string or character literal's
+
+// sameTokens fails t when cppAllTokens differs from cppTokensReference on src.
+func sameTokens(t *testing.T, name string, src []byte) {
+	t.Helper()
+	got, want := cppAllTokens(src, nil), cppTokensReference(src, nil)
+	if !slices.Equal(got, want) {
+		t.Errorf("%s: the scanner's tokens differ from the reference tokenizer's (%d tokens, want %d)", name, len(got), len(want))
+	}
+}
+
+// sameRead fails t when skipping changes anything ReadCpp finds in src.
+func sameRead(t *testing.T, name string, src []byte) {
+	t.Helper()
+	got, want := ReadCpp(src), readCppWithoutSkipping(src)
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("%s: the read with inert asm skipped differs from the full read:\n got %d bindings, %d roots, %d writes\nwant %d bindings, %d roots, %d writes",
+			name, len(got.Bindings), len(got.Roots), len(got.Writes), len(want.Bindings), len(want.Roots), len(want.Writes))
+		for i := range min(len(got.Bindings), len(want.Bindings)) {
+			if !reflect.DeepEqual(got.Bindings[i], want.Bindings[i]) {
+				t.Errorf("first differing binding: got %+v, want %+v", got.Bindings[i], want.Bindings[i])
+				break
+			}
+		}
+	}
+}
+
+func TestSkippingChangesNothing(t *testing.T) {
+	src, err := os.ReadFile("testdata/skip.cu")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameRead(t, "skip.cu", src)
+	sameTokens(t, "skip.cu", src)
+	// The fixture's skippable statements are skipped, and only those.
+	all := cppAllTokens(src, nil)
+	kept := cppTokens(src, nil)
+	dropped := map[int]bool{}
+	k := 0
+	for _, tok := range all {
+		if k < len(kept) && kept[k].start == tok.start {
+			k++
+			continue
+		}
+		dropped[strings.Count(string(src[:tok.start]), "\n")+1] = true
+	}
+	var lines []int
+	for l := range dropped {
+		lines = append(lines, l)
+	}
+	want := map[int]bool{}
+	for i, line := range strings.Split(string(src), "\n") {
+		if strings.HasSuffix(line, "// skipped") {
+			want[i+1] = true
+		}
+	}
+	if !reflect.DeepEqual(dropped, want) {
+		t.Errorf("dropped tokens on lines %v, want the asm blocks' lines %v", dropped, want)
+	}
+	for _, src := range []string{"asm(", "/* x", "a /", "#x\\\ny", "R\"x(", "u8'", "1e+5 0x1e+5 1'000", "asm volatile(\"\" :: \"r\"(x)", "{ asm(x) ; }", "asm asm(;", "; asm ( ) ;"} {
+		sameRead(t, src, []byte(src))
+		sameTokens(t, src, []byte(src))
+	}
+}
+
+// TestSkippingChangesNothingInCUTLASS compares the two reads on every C++
+// file of a CUTLASS checkout's CuTe parts (CUTLASS, default /work/cutlass;
+// skipped without one).
+func TestSkippingChangesNothingInCUTLASS(t *testing.T) {
+	root := os.Getenv("CUTLASS")
+	if root == "" {
+		root = "/work/cutlass"
+	}
+	if _, err := os.Stat(filepath.Join(root, "include", "cute")); err != nil {
+		t.Skipf("no CUTLASS checkout at %s (set CUTLASS)", root)
+	}
+	n := 0
+	for _, dir := range []string{"include/cute", "examples", "test/unit/cute"} {
+		filepath.WalkDir(filepath.Join(root, dir), func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return nil
+			}
+			switch filepath.Ext(p) {
+			case ".cu", ".cuh", ".cpp", ".hpp", ".h":
+			default:
+				return nil
+			}
+			src, err := os.ReadFile(p)
+			if err != nil {
+				return nil
+			}
+			n++
+			sameRead(t, p, src)
+			sameTokens(t, p, src)
+			sameForLint(t, p, src)
+			return nil
+		})
+	}
+	if n == 0 {
+		t.Skip("no C++ files found")
+	}
+}
+
+// FuzzSkipping: on any text, the read with inert asm skipped is the full read.
+func FuzzSkipping(f *testing.F) {
+	fuzzSeeds(f, ".cu")
+	f.Add("{ asm volatile(\"\" : \"+r\"(a) : \"r\"(b)); }")
+	f.Add("; asm(\"\" :: \"r\"(a & b)); int a = 1;")
+	f.Add("int f(int a) { asm(\"\" :: \"r\"(a), \"n\"(sizeof(T))); auto x = make_layout(a); }")
+	f.Add("constexpr int k = 2; void f(int k, int m = k) { asm(\"\"); } void g(int a) const { } auto x = make_layout(k);")
+	f.Fuzz(func(t *testing.T, src string) {
+		if len(src) > 1<<14 {
+			return
+		}
+		sameRead(t, "fuzz", []byte(src))
+		sameTokens(t, "fuzz", []byte(src))
+		sameForLint(t, "fuzz", []byte(src))
+	})
+}
+
+// TestByteClass: the class table says what the predicates it replaced said.
+func TestByteClass(t *testing.T) {
+	for c := 0; c < 256; c++ {
+		b := byte(c)
+		start := b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= 0x80
+		ident := start || b >= '0' && b <= '9'
+		space := b == ' ' || b == '\t' || b == '\r' || b == '\f' || b == '\v'
+		if isIdentStart(b) != start || isIdentByte(b) != ident || (byteClass[b]&classSpace != 0) != space {
+			t.Errorf("byte %#x: classes %b", b, byteClass[b])
+		}
+	}
+}
+
+// BenchmarkCppTokensReferenceCUTLASS is BenchmarkCppTokensCUTLASS with the
+// tokenizer as it was (every token kept).
+func BenchmarkCppTokensReferenceCUTLASS(b *testing.B) {
+	files, size := cutlassCute(b)
+	b.SetBytes(size)
+	var toks []token
+	for b.Loop() {
+		for _, src := range files {
+			toks = cppTokensReference(src, toks[:0])
+		}
+	}
+}
+
+// cutlassCute is the C++ files of CUTLASS's include/cute and examples/cute
+// (CUTLASS, default /work/cutlass), for the benchmarks; they skip without it.
+func cutlassCute(b *testing.B) (files [][]byte, size int64) {
+	root := os.Getenv("CUTLASS")
+	if root == "" {
+		root = "/work/cutlass"
+	}
+	for _, dir := range []string{"include/cute", "examples/cute"} {
+		filepath.WalkDir(filepath.Join(root, dir), func(p string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && filepath.Ext(p) != ".py" {
+				if src, err := os.ReadFile(p); err == nil {
+					files = append(files, src)
+					size += int64(len(src))
+				}
+			}
+			return nil
+		})
+	}
+	if len(files) == 0 {
+		b.Skipf("no CUTLASS checkout at %s (set CUTLASS)", root)
+	}
+	return files, size
+}
+
+// BenchmarkCppTokensCUTLASS tokenizes include/cute + examples/cute, asm's
+// inert insides left out as ReadCpp leaves them.
+func BenchmarkCppTokensCUTLASS(b *testing.B) {
+	files, size := cutlassCute(b)
+	b.SetBytes(size)
+	var toks []token
+	for b.Loop() {
+		for _, src := range files {
+			toks = cppTokens(src, toks[:0])
+		}
+	}
+}
+
+// BenchmarkReadCppCUTLASS reads include/cute + examples/cute as lint does.
+func BenchmarkReadCppCUTLASS(b *testing.B) {
+	files, size := cutlassCute(b)
+	b.SetBytes(size)
+	for b.Loop() {
+		for _, src := range files {
+			ReadCpp(src)
+		}
+	}
+}
+
+// sameForLint fails t when ReadCppForLint differs from the full read in
+// anything lint reads: the roots, the bindings with a value, the disabled
+// and foreign ranges.
+func sameForLint(t *testing.T, name string, src []byte) {
+	t.Helper()
+	got, want := ReadCppForLint(src), readCppWithoutSkipping(src)
+	valued := func(f *File) []Binding {
+		var out []Binding
+		for _, b := range f.Bindings {
+			if b.Value != nil {
+				out = append(out, b)
+			}
+		}
+		return out
+	}
+	switch {
+	case !reflect.DeepEqual(got.Roots, want.Roots):
+		t.Errorf("%s: lint's read has %d roots, the full read %d (or they differ)", name, len(got.Roots), len(want.Roots))
+	case !reflect.DeepEqual(valued(got), valued(want)):
+		t.Errorf("%s: lint's read differs from the full read in the bindings with a value", name)
+	case !reflect.DeepEqual(got.Disabled, want.Disabled) || !reflect.DeepEqual(got.Foreign, want.Foreign) || got.UsesCute != want.UsesCute:
+		t.Errorf("%s: lint's read differs from the full read in disabled or foreign ranges", name)
+	}
+}
+
+func TestLintReadKeepsWhatLintReads(t *testing.T) {
+	src, err := os.ReadFile("testdata/skip.cu")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameForLint(t, "skip.cu", src)
+	// Not vacuous: the parameters of fma, copy, fill, assign and launch
+	// are left out, those of tile and shadow (whose bodies hold CuTe code)
+	// kept; copy's and assign's parameters kBlock and kTile shadow the
+	// constants of those names, fill's default reads kBlock and rebind
+	// writes kTile (names bound outside, inside lists left out), so the read
+	// is refused and made in full; without them, it stands.
+	want := []string{"__device__ static void\n  fma", "template <class TS, class TD>\n  CUTE_HOST_DEVICE static void\n  copy",
+		"CUTE_HOST_DEVICE static void\n  fill", "CUTE_HOST_DEVICE static void\n  assign", "void launch",
+		"void rebind"}
+	for _, c := range []struct {
+		src    string
+		stands bool
+	}{{string(src), false}, {strings.NewReplacer("int kBlock,", "int kCount,", "int m = kBlock", "int m = 128", "int kTile = 3", "int kCount = 3", "decltype(kBlock) kTile = 3", "int kOther = 3").Replace(string(src)), true}} {
+		src := []byte(c.src)
+		sameForLint(t, "skip.cu", src)
+		d := &paramDrops{}
+		f := readCpp(src, d)
+		var lists []string
+		for _, r := range d.dropped {
+			text := string(src[r.Start:r.End])
+			lists = append(lists, text[:strings.IndexByte(text, '(')])
+		}
+		if !reflect.DeepEqual(lists, want) {
+			t.Errorf("left out the parameters of %q, want %q", lists, want)
+		}
+		if d.verify(f, src) != c.stands {
+			t.Errorf("verify = %v, want %v", !c.stands, c.stands)
+		}
+		if full := readCppWithoutSkipping(src); c.stands == reflect.DeepEqual(ReadCppForLint(src), full) {
+			t.Errorf("ReadCppForLint equal to the full read: %v, want %v", !c.stands, !c.stands)
+		}
+	}
+	for _, src := range []string{"void f(int a) {", "void f(int a) { x = 1; }", "int x = 1; void f(int x) { }", "}void f(int a)const{}", "f(a) {}", "void f(a; b) {}"} {
+		sameForLint(t, src, []byte(src))
+	}
+}

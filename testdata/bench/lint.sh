@@ -1,0 +1,43 @@
+#!/bin/sh
+# make bench-lint: files per second of `cute-lsp lint` (findings, C++/Python code reading
+# included) and of `grep -r` over the same files, CUTLASS's include/cute + examples/cute,
+# ROUNDS interleaved runs each (default 9), and the ratio of the medians. Skipped, with a
+# message, when $CUTLASS holds no checkout.
+# usage: CUTLASS=/work/cutlass ROUNDS=9 testdata/bench/lint.sh bin/cute-lsp
+set -eu
+bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+root=${CUTLASS:-/work/cutlass}
+rounds=${ROUNDS:-9}
+if [ ! -d "$root/include/cute" ] || [ ! -d "$root/examples/cute" ]; then
+	echo "bench-lint: skipped: no CUTLASS checkout at $root (set CUTLASS=...)"
+	exit 0
+fi
+cd "$root"
+dirs="include/cute examples/cute"
+files=$(find $dirs -type f | wc -l)
+bytes=$(find $dirs -type f -exec cat {} + | wc -c)
+now() { date +%s%N; }
+lint_ms=""
+grep_ms=""
+i=0
+while [ "$i" -lt "$rounds" ]; do
+	t0=$(now)
+	"$bin" lint $dirs >/dev/null 2>&1 || true
+	t1=$(now)
+	grep -r cute $dirs >/dev/null 2>&1 || true
+	t2=$(now)
+	lint_ms="$lint_ms $(( (t1 - t0) / 1000 ))"
+	grep_ms="$grep_ms $(( (t2 - t1) / 1000 ))"
+	i=$((i + 1))
+done
+# min, median and max of microsecond figures, as files/s (fastest first)
+summary() {
+	echo "$1" | tr ' ' '\n' | grep . | sort -n | awk -v f="$files" '
+		{ t[NR] = $1 }
+		END { printf "%.0f files/s (median; range %.0f-%.0f over %d runs)", f * 1e6 / t[int((NR + 1) / 2)], f * 1e6 / t[NR], f * 1e6 / t[1], NR }'
+}
+median() { echo "$1" | tr ' ' '\n' | grep . | sort -n | awk '{ t[NR] = $1 } END { print t[int((NR + 1) / 2)] }'; }
+echo "bench-lint: $files files, $bytes bytes ($dirs of $root), $(nproc) cores"
+echo "  cute-lsp lint: $(summary "$lint_ms")"
+echo "  grep -r:       $(summary "$grep_ms")"
+awk -v l="$(median "$lint_ms")" -v g="$(median "$grep_ms")" 'BEGIN { printf "  cute-lsp lint reads at %.3f of grep'"'"'s speed (%.1fx slower)\n", g / l, l / g }'
