@@ -212,6 +212,16 @@ func isLiteral(n grammar.Node) bool {
 	return lit
 }
 
+// boxed is the layout out as a Value: arg itself when out is the layout
+// arg holds (an operation that changed nothing returns its argument's
+// trees), so that no copy of it is boxed.
+func boxed(out layout.Layout, arg layout.Value) layout.Value {
+	if l, ok := arg.(layout.Layout); ok && out.SameAs(l) {
+		return arg
+	}
+	return out
+}
+
 // opArgError is an OpError for argument arg of op.
 func opArgError(op string, arg int, format string, args ...any) *OpError {
 	return &OpError{Op: op, Arg: arg, Message: fmt.Sprintf(format, args...)}

@@ -62,3 +62,36 @@ func TestTableAddsNoAllocations(t *testing.T) {
 		}
 	}
 }
+
+// TestTableReturnsUnchangedArgument: an operation that changes nothing
+// (coalesce of a coalesced layout, composition with an A that maps B's
+// modes to themselves) hands back its argument's Value, allocating
+// nothing; an integer argument N still comes back as the layout N:1.
+func TestTableReturnsUnchangedArgument(t *testing.T) {
+	l := layout.Make(layout.Ints(2, 4), layout.Ints(4, 1))
+	id, b := layout.Make(layout.Int(128), layout.Int(1)), layout.Make(layout.Ints(2, 2), layout.Ints(1, 2))
+	for _, c := range []struct {
+		op   string
+		args []layout.Value
+		same int // the argument returned
+	}{
+		{"coalesce", []layout.Value{l}, 0},
+		{"coalesce", []layout.Value{id}, 0},
+		{"composition", []layout.Value{id, b}, 1},
+	} {
+		v, err := ApplyOp(c.op, c.args...)
+		if err != nil {
+			t.Fatalf("%s%v: %v", c.op, c.args, err)
+		}
+		if got, ok := v.(layout.Layout); !ok || !got.SameAs(c.args[c.same].(layout.Layout)) {
+			t.Errorf("%s%v = %v, not argument %d itself", c.op, c.args, v, c.same)
+		}
+		if n := testing.AllocsPerRun(100, func() { sink, _ = ApplyOp(c.op, c.args...) }); n != 0 {
+			t.Errorf("%s%v: %v allocations", c.op, c.args, n)
+		}
+	}
+	v, err := ApplyOp("coalesce", layout.Int(8))
+	if _, ok := v.(layout.Layout); !ok || err != nil || v.String() != "8:1" {
+		t.Errorf("coalesce(8) = %v (%T), %v; want the layout 8:1", v, v, err)
+	}
+}

@@ -92,23 +92,24 @@ func composition(a, b layout.Value) (layout.Value, error) {
 // tiler (each integer N:1, each sub-tuple a nested tiler).
 func compositionOf(a, b layout.Value) (layout.Value, error) {
 	if a, ok := a.(layout.Layout); ok {
-		switch b := b.(type) {
+		switch bl := b.(type) {
 		case layout.Layout:
-			return layout.Composition(a, b)
+			out, err := layout.Composition(a, bl)
+			return boxed(out, b), err
 		case layout.Tiler:
-			return layout.CompositionTiler(a, b)
+			return layout.CompositionTiler(a, bl)
 		case layout.IntTuple:
-			if b.IsUnderscore() {
+			if bl.IsUnderscore() {
 				return a, nil // composition(A, _) is A
 			}
-			if b.IsLeaf() {
-				if err := layout.CheckIntLeaf("composition", b); err != nil {
+			if bl.IsLeaf() {
+				if err := layout.CheckIntLeaf("composition", bl); err != nil {
 					return nil, err
 				}
 				// N:1 with N's own static mark (CompositionN's N is static).
-				return layout.Composition(a, layout.Layout{Shape: b, Stride: layout.Int(1)})
+				return layout.Composition(a, layout.Layout{Shape: bl, Stride: layout.Int(1)})
 			}
-			t, err := tilerOfTuple(b)
+			t, err := tilerOfTuple(bl)
 			if err != nil {
 				return nil, err
 			}
@@ -191,7 +192,8 @@ func applyInverse(op string, args []layout.Value) (layout.Value, error) {
 	}
 	switch v := args[0].(type) {
 	case layout.Layout:
-		return inverse(op, v)
+		out, err := inverse(op, v)
+		return boxed(out, args[0]), err
 	case layout.IntTuple:
 		if v.IsLeaf() {
 			if err := layout.CheckIntLeaf(op, v); err != nil {

@@ -2,7 +2,7 @@
 // complement, composition, right_inverse, logical_divide, logical_product)
 // on the cases of ../shared/bench/pycute_cases.json, through the path a
 // sheet statement, a hover and `cute-lsp eval` take: the table's look-up
-// by name and the entry's Apply (analysis.LookupOp, Op.Apply). The
+// by name and the entry's Apply (analysis.ApplyOp, as binder.call does it). The
 // arguments are parsed and bound before timing; nothing is printed while
 // timing. It prints `OP: X ns/op`, the mean over the cases, one line per
 // operation (the least of -rounds rounds, the operations taking turns: on
@@ -27,6 +27,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -53,13 +54,13 @@ func main() {
 	if *runTime {
 		opNames, dynamicArgs = runTimeOps, true
 	}
-	ours, err := timeOurs(*cases, *dur, max(*rounds, 1))
+	ours, allocs, err := timeOurs(*cases, *dur, max(*rounds, 1))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "benchops:", err)
 		os.Exit(1)
 	}
 	for _, op := range opNames {
-		fmt.Printf("%s: %.1f ns/op\n", op, ours[op])
+		fmt.Printf("%s: %.1f ns/op (%.2f allocs/op)\n", op, ours[op], allocs[op])
 	}
 	if *runTime {
 		compareCpp(*cpp, ours, *dur)
@@ -83,8 +84,47 @@ func main() {
 }
 
 // timeOurs is the mean time of one call per operation, over its cases,
-// the least of rounds rounds.
-func timeOurs(path string, dur time.Duration, rounds int) (map[string]float64, error) {
+// the least of rounds rounds, and the mean number of allocations of a call
+// (the figure a shared machine does not disturb).
+func timeOurs(path string, dur time.Duration, rounds int) (map[string]float64, map[string]float64, error) {
+	byOp, err := loadCases(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	allocs := map[string]float64{}
+	for _, name := range opNames {
+		allocs[name] = allocsPerCall(name, byOp[name])
+	}
+	out := map[string]float64{}
+	for range rounds {
+		for _, name := range opNames {
+			ns := meanCall(name, byOp[name], dur)
+			if best, ok := out[name]; !ok || ns < best {
+				out[name] = ns
+			}
+		}
+	}
+	return out, allocs, nil
+}
+
+// allocsPerCall is the mean number of heap allocations of a call of name
+// over its cases.
+func allocsPerCall(name string, cases [][]layout.Value) float64 {
+	const passes = 50
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for range passes {
+		for _, args := range cases {
+			call(name, args)
+		}
+	}
+	runtime.ReadMemStats(&after)
+	return float64(after.Mallocs-before.Mallocs) / float64(passes*len(cases))
+}
+
+// loadCases is the arguments of every case of each operation timed, bound
+// as a sheet binds them; each case is checked to evaluate.
+func loadCases(path string) (map[string][][]layout.Value, error) {
 	raw, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
@@ -116,16 +156,7 @@ func timeOurs(path string, dur time.Duration, rounds int) (map[string]float64, e
 		}
 		byOp[name] = cases
 	}
-	out := map[string]float64{}
-	for range rounds {
-		for _, name := range opNames {
-			ns := meanCall(name, byOp[name], dur)
-			if best, ok := out[name]; !ok || ns < best {
-				out[name] = ns
-			}
-		}
-	}
-	return out, nil
+	return byOp, nil
 }
 
 // meanCall calls name on every case in turn for dur: the mean time of a call.
@@ -141,14 +172,10 @@ func meanCall(name string, cases [][]layout.Value, dur time.Duration) float64 {
 	return float64(time.Since(start).Nanoseconds()) / float64(calls)
 }
 
-// call is what a sheet's call, a hover and eval do: the table's entry by
-// name, then its Apply.
+// call is what a sheet's call, a hover and eval do (analysis's binder.call):
+// the table's entry by name, then its Apply, the arguments passed as they are.
 func call(name string, args []layout.Value) (layout.Value, error) {
-	op, ok := analysis.LookupOp(name)
-	if !ok {
-		return nil, fmt.Errorf("no operation %s", name)
-	}
-	return op.Apply(args)
+	return analysis.ApplyOp(name, args...)
 }
 
 // dynamicArgs binds every integer of the cases as a run-time integer (-runtime).
