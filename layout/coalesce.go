@@ -165,16 +165,13 @@ func isFlatOf(l *Layout, s, d []num) bool {
 		return false
 	}
 	for i := range s { // l.Stride is congruent to l.Shape (leafModes checked it)
-		if !s[i].isLeaf(&l.Shape.sub[i]) || !d[i].isLeaf(&l.Stride.sub[i]) {
+		x, y := &l.Shape.sub[i], &l.Stride.sub[i]
+		if len(x.sub)|len(y.sub) != 0 || s[i] != (num{v: x.val, kind: x.kind, static: x.static}) ||
+			d[i] != (num{v: y.val, kind: y.kind, static: y.static}) {
 			return false
 		}
 	}
 	return true
-}
-
-// isLeaf reports whether n is the plain leaf *t, static mark included.
-func (n num) isLeaf(t *IntTuple) bool {
-	return n.basis == 0 && len(t.sub) == 0 && t.kind == n.kind && t.val == n.v && t.static == n.static
 }
 
 // flatLayoutOf is the layout of the flat modes s:d: an integer-shaped layout
