@@ -107,7 +107,8 @@ func compositionOf(a, b layout.Value) (layout.Value, error) {
 					return nil, err
 				}
 				// N:1 with N's own static mark (CompositionN's N is static).
-				return layout.Composition(a, layout.Layout{Shape: bl, Stride: layout.Int(1)})
+				out, err := layout.Composition(a, layout.Layout{Shape: bl, Stride: layout.Int(1)})
+				return boxed(out, nil), err
 			}
 			t, err := tilerOfTuple(bl)
 			if err != nil {
@@ -158,13 +159,15 @@ func applyComplement(args []layout.Value) (layout.Value, error) {
 		return nil, err
 	}
 	if len(args) == 1 {
-		return layout.Complement(a)
+		out, err := layout.Complement(a)
+		return boxed(out, args[0]), err
 	}
 	m, ok := args[1].(layout.IntTuple)
 	if !ok {
 		return nil, &layout.Error{Op: "complement", Detail: "the cotarget must be an integer or a shape, not " + layout.Described(args[1])}
 	}
-	return layout.ComplementTo(a, m)
+	out, err := layout.ComplementTo(a, m)
+	return boxed(out, args[0]), err
 }
 
 func applyRightInverse(args []layout.Value) (layout.Value, error) {
@@ -199,7 +202,8 @@ func applyInverse(op string, args []layout.Value) (layout.Value, error) {
 			if err := layout.CheckIntLeaf(op, v); err != nil {
 				return nil, err
 			}
-			return inverse(op, layout.Layout{Shape: v, Stride: layout.Int(1)})
+			out, err := inverse(op, layout.Layout{Shape: v, Stride: layout.Int(1)})
+			return boxed(out, nil), err
 		}
 	case layout.Swizzle:
 		if err := v.Validate(op); err != nil {
