@@ -6,7 +6,9 @@
 // arguments are parsed and bound before timing; nothing is printed while
 // timing. It prints `OP: X ns/op`, the mean over the cases, one line per
 // operation (the least of -rounds rounds, the operations taking turns: on
-// a shared machine the least disturbed round is the steadiest figure); then pycute's figures on the same cases (pycute_bench.py,
+// a shared machine the least disturbed round is the steadiest figure),
+// with the process's CPU time and the heap allocations of a call beside it;
+// then pycute's figures on the same cases (pycute_bench.py,
 // when $CUTLASS/python/pycute exists; CUTLASS defaults to /work/cutlass)
 // and the ratio pycute/ours per operation. `make bench-ops` runs it.
 //
@@ -54,13 +56,16 @@ func main() {
 	if *runTime {
 		opNames, dynamicArgs = runTimeOps, true
 	}
-	ours, allocs, err := timeOurs(*cases, *dur, max(*rounds, 1))
+	figs, err := timeOurs(*cases, *dur, max(*rounds, 1))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "benchops:", err)
 		os.Exit(1)
 	}
+	ours := map[string]float64{}
 	for _, op := range opNames {
-		fmt.Printf("%s: %.1f ns/op (%.2f allocs/op)\n", op, ours[op], allocs[op])
+		f := figs[op]
+		ours[op] = f.ns
+		fmt.Printf("%s: %.1f ns/op (%.1f CPU ns/op, %.2f allocs/op)\n", op, f.ns, f.cpuNs, f.allocs)
 	}
 	if *runTime {
 		compareCpp(*cpp, ours, *dur)
@@ -83,28 +88,39 @@ func main() {
 	}
 }
 
-// timeOurs is the mean time of one call per operation, over its cases,
-// the least of rounds rounds, and the mean number of allocations of a call
-// (the figure a shared machine does not disturb).
-func timeOurs(path string, dur time.Duration, rounds int) (map[string]float64, map[string]float64, error) {
+// figure is what a call of an operation costs, the mean over its cases:
+// the time, the process's CPU time (this goroutine's work and the
+// collector's, steadier than the time on a machine others share), and the
+// heap allocations (the steadiest).
+type figure struct {
+	ns, cpuNs, allocs float64
+}
+
+// timeOurs is the figures of each operation, its time and CPU time the
+// least of rounds rounds.
+func timeOurs(path string, dur time.Duration, rounds int) (map[string]figure, error) {
 	byOp, err := loadCases(path)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	allocs := map[string]float64{}
+	out := map[string]figure{}
 	for _, name := range opNames {
-		allocs[name] = allocsPerCall(name, byOp[name])
+		out[name] = figure{ns: -1, cpuNs: -1, allocs: allocsPerCall(name, byOp[name])}
 	}
-	out := map[string]float64{}
 	for range rounds {
 		for _, name := range opNames {
-			ns := meanCall(name, byOp[name], dur)
-			if best, ok := out[name]; !ok || ns < best {
-				out[name] = ns
+			ns, cpuNs := meanCall(name, byOp[name], dur)
+			f := out[name]
+			if f.ns < 0 || ns < f.ns {
+				f.ns = ns
 			}
+			if f.cpuNs < 0 || cpuNs < f.cpuNs {
+				f.cpuNs = cpuNs
+			}
+			out[name] = f
 		}
 	}
-	return out, allocs, nil
+	return out, nil
 }
 
 // allocsPerCall is the mean number of heap allocations of a call of name
@@ -159,17 +175,18 @@ func loadCases(path string) (map[string][][]layout.Value, error) {
 	return byOp, nil
 }
 
-// meanCall calls name on every case in turn for dur: the mean time of a call.
-func meanCall(name string, cases [][]layout.Value, dur time.Duration) float64 {
+// meanCall calls name on every case in turn for dur: the mean time and
+// the mean CPU time of a call.
+func meanCall(name string, cases [][]layout.Value, dur time.Duration) (ns, cpuNs float64) {
 	calls := 0
-	start := time.Now()
+	start, startCPU := time.Now(), cpuTime()
 	for time.Since(start) < dur {
 		for _, args := range cases {
 			call(name, args)
 		}
 		calls += len(cases)
 	}
-	return float64(time.Since(start).Nanoseconds()) / float64(calls)
+	return float64(time.Since(start).Nanoseconds()) / float64(calls), float64(cpuTime()-startCPU) / float64(calls)
 }
 
 // call is what a sheet's call, a hover and eval do (analysis's binder.call):
