@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"math/bits"
 
 	"github.com/cute-lsp/cute-lsp/grammar"
 	"github.com/cute-lsp/cute-lsp/layout"
@@ -210,6 +211,60 @@ func isLiteral(n grammar.Node) bool {
 		return lit
 	})
 	return lit
+}
+
+// boxed is the layout out as a Value without a new copy where one exists:
+// arg itself when out is the layout arg holds (an operation that changed
+// nothing returns its argument's trees), or the shared box of a small
+// static leaf layout (smallLeaves).
+func boxed(out layout.Layout, arg layout.Value) layout.Value {
+	if l, ok := arg.(layout.Layout); ok && out.SameAs(l) {
+		return arg
+	}
+	i, ok := smallLeafIndex(out.Shape)
+	j, ok2 := smallLeafIndex(out.Stride)
+	if ok && ok2 {
+		return smallLeaves[i*smallLeafValues+j]
+	}
+	return out
+}
+
+// smallLeaves are the static leaf layouts s:d with s and d each below 32
+// or a power of two below 2^21 (8:1, 4:32, 1:0, 4096:1), boxed once:
+// the operations return them most often, and a Value holding a Layout is
+// otherwise a new allocation of its 80 bytes, as the runtime keeps its
+// boxed small integers. Values are never modified, so one box serves all.
+var smallLeaves = func() []layout.Value {
+	out := make([]layout.Value, smallLeafValues*smallLeafValues)
+	for i := range out {
+		out[i] = layout.Make(layout.Int(smallLeafValue(i/smallLeafValues)), layout.Int(smallLeafValue(i%smallLeafValues)))
+	}
+	return out
+}()
+
+// smallLeafValues is how many integers smallLeafIndex numbers: 0..31, then 2^5..2^20.
+const smallLeafValues = 32 + 16
+
+// smallLeafIndex numbers the static integer leaf t when it is one smallLeaves holds.
+func smallLeafIndex(t layout.IntTuple) (int, bool) {
+	v := t.Value()
+	switch {
+	case !t.IsStatic() || t.IsBasis() || v < 0 || v > 1<<20:
+		return 0, false
+	case v < 32:
+		return int(v), true
+	case v&(v-1) == 0:
+		return 32 + bits.TrailingZeros64(uint64(v)) - 5, true
+	}
+	return 0, false
+}
+
+// smallLeafValue is the integer smallLeafIndex numbers i.
+func smallLeafValue(i int) int64 {
+	if i < 32 {
+		return int64(i)
+	}
+	return 1 << (i - 32 + 5)
 }
 
 // opArgError is an OpError for argument arg of op.

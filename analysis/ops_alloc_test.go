@@ -62,3 +62,78 @@ func TestTableAddsNoAllocations(t *testing.T) {
 		}
 	}
 }
+
+// TestTableReturnsUnchangedArgument: an operation that changes nothing
+// (coalesce of a coalesced layout, composition with an A that maps B's
+// modes to themselves) hands back its argument's Value, allocating
+// nothing; an integer argument N still comes back as the layout N:1.
+func TestTableReturnsUnchangedArgument(t *testing.T) {
+	l := layout.Make(layout.Ints(2, 4), layout.Ints(4, 1))
+	id, b := layout.Make(layout.Int(128), layout.Int(1)), layout.Make(layout.Ints(2, 2), layout.Ints(1, 2))
+	for _, c := range []struct {
+		op   string
+		args []layout.Value
+		same int // the argument returned
+	}{
+		{"coalesce", []layout.Value{l}, 0},
+		{"coalesce", []layout.Value{id}, 0},
+		{"composition", []layout.Value{id, b}, 1},
+	} {
+		v, err := ApplyOp(c.op, c.args...)
+		if err != nil {
+			t.Fatalf("%s%v: %v", c.op, c.args, err)
+		}
+		if got, ok := v.(layout.Layout); !ok || !got.SameAs(c.args[c.same].(layout.Layout)) {
+			t.Errorf("%s%v = %v, not argument %d itself", c.op, c.args, v, c.same)
+		}
+		if n := testing.AllocsPerRun(100, func() { sink, _ = ApplyOp(c.op, c.args...) }); n != 0 {
+			t.Errorf("%s%v: %v allocations", c.op, c.args, n)
+		}
+	}
+	v, err := ApplyOp("coalesce", layout.Int(8))
+	if _, ok := v.(layout.Layout); !ok || err != nil || v.String() != "8:1" {
+		t.Errorf("coalesce(8) = %v (%T), %v; want the layout 8:1", v, v, err)
+	}
+}
+
+// TestSmallLeafLayoutsShared: a small static leaf layout result (8:1,
+// 3:4, 4096:1) comes in its shared box, allocating nothing; one with a
+// run-time integer or a value outside the table is boxed anew, with its
+// static marks as computed.
+func TestSmallLeafLayoutsShared(t *testing.T) {
+	for i := range smallLeafValues {
+		v := smallLeafValue(i)
+		if j, ok := smallLeafIndex(layout.Int(v)); !ok || j != i {
+			t.Errorf("smallLeafIndex(%d) = %d, %v; want %d", v, j, ok, i)
+		}
+	}
+	for _, v := range []int64{-1, 33, 48, 1<<20 + 1, 1 << 21, 3 << 10} {
+		if j, ok := smallLeafIndex(layout.Int(v)); ok {
+			t.Errorf("smallLeafIndex(%d) = %d, want none", v, j)
+		}
+	}
+	for _, c := range []struct {
+		op     string
+		args   []layout.Value
+		want   string // with static marks
+		shared bool
+	}{
+		{"complement", []layout.Value{layout.Make(layout.Int(4), layout.Int(1)), layout.Int(12)}, "_3:_4", true},
+		{"right_inverse", []layout.Value{layout.Make(layout.Ints(4, 2), layout.Ints(1, 4))}, "_8:_1", true},
+		{"coalesce", []layout.Value{layout.Make(layout.Ints(64, 64), layout.Ints(1, 64))}, "_4096:_1", true},
+		{"coalesce", []layout.Value{layout.Make(layout.Ints(3, 1024), layout.Ints(1, 3))}, "_3072:_1", false},
+		{"complement", []layout.Value{layout.Make(layout.Dyn(4), layout.Int(1)), layout.Int(12)}, "3:4", false},
+	} {
+		v, err := ApplyOp(c.op, c.args...)
+		if err != nil {
+			t.Fatalf("%s%v: %v", c.op, c.args, err)
+		}
+		if l, ok := v.(layout.Layout); !ok || l.Format(true) != c.want {
+			t.Errorf("%s%v = %v, want %s", c.op, c.args, v, c.want)
+		}
+		n := testing.AllocsPerRun(100, func() { sink, _ = ApplyOp(c.op, c.args...) })
+		if shared := n == 0; shared != c.shared {
+			t.Errorf("%s%v: %v allocations, shared box %v", c.op, c.args, n, c.shared)
+		}
+	}
+}

@@ -92,23 +92,25 @@ func composition(a, b layout.Value) (layout.Value, error) {
 // tiler (each integer N:1, each sub-tuple a nested tiler).
 func compositionOf(a, b layout.Value) (layout.Value, error) {
 	if a, ok := a.(layout.Layout); ok {
-		switch b := b.(type) {
+		switch bl := b.(type) {
 		case layout.Layout:
-			return layout.Composition(a, b)
+			out, err := layout.Composition(a, bl)
+			return boxed(out, b), err
 		case layout.Tiler:
-			return layout.CompositionTiler(a, b)
+			return layout.CompositionTiler(a, bl)
 		case layout.IntTuple:
-			if b.IsUnderscore() {
+			if bl.IsUnderscore() {
 				return a, nil // composition(A, _) is A
 			}
-			if b.IsLeaf() {
-				if err := layout.CheckIntLeaf("composition", b); err != nil {
+			if bl.IsLeaf() {
+				if err := layout.CheckIntLeaf("composition", bl); err != nil {
 					return nil, err
 				}
 				// N:1 with N's own static mark (CompositionN's N is static).
-				return layout.Composition(a, layout.Layout{Shape: b, Stride: layout.Int(1)})
+				out, err := layout.Composition(a, layout.Layout{Shape: bl, Stride: layout.Int(1)})
+				return boxed(out, nil), err
 			}
-			t, err := tilerOfTuple(b)
+			t, err := tilerOfTuple(bl)
 			if err != nil {
 				return nil, err
 			}
@@ -157,13 +159,15 @@ func applyComplement(args []layout.Value) (layout.Value, error) {
 		return nil, err
 	}
 	if len(args) == 1 {
-		return layout.Complement(a)
+		out, err := layout.Complement(a)
+		return boxed(out, args[0]), err
 	}
 	m, ok := args[1].(layout.IntTuple)
 	if !ok {
 		return nil, &layout.Error{Op: "complement", Detail: "the cotarget must be an integer or a shape, not " + layout.Described(args[1])}
 	}
-	return layout.ComplementTo(a, m)
+	out, err := layout.ComplementTo(a, m)
+	return boxed(out, args[0]), err
 }
 
 func applyRightInverse(args []layout.Value) (layout.Value, error) {
@@ -191,13 +195,15 @@ func applyInverse(op string, args []layout.Value) (layout.Value, error) {
 	}
 	switch v := args[0].(type) {
 	case layout.Layout:
-		return inverse(op, v)
+		out, err := inverse(op, v)
+		return boxed(out, args[0]), err
 	case layout.IntTuple:
 		if v.IsLeaf() {
 			if err := layout.CheckIntLeaf(op, v); err != nil {
 				return nil, err
 			}
-			return inverse(op, layout.Layout{Shape: v, Stride: layout.Int(1)})
+			out, err := inverse(op, layout.Layout{Shape: v, Stride: layout.Int(1)})
+			return boxed(out, nil), err
 		}
 	case layout.Swizzle:
 		if err := v.Validate(op); err != nil {

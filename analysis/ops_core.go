@@ -282,7 +282,8 @@ func applyProfiled(op string, args []layout.Value, whole func(layout.Layout) (la
 		return nil, layout.AtArg(1, err)
 	}
 	if len(args) == 1 {
-		return whole(l)
+		out, err := whole(l)
+		return boxed(out, args[0]), err
 	}
 	p, err := coreTupleArg(op, args[1])
 	if err != nil {

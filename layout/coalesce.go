@@ -25,6 +25,9 @@ func Coalesce(l Layout) (Layout, error) {
 	if s, d, err = bwCoalesce(op, s, d); err != nil {
 		return Layout{}, err
 	}
+	if isFlatOf(&l, s, d) {
+		return l, nil // already coalesced: its own trees, nothing built
+	}
 	if len(s) == 1 { // built in the return statement: a Layout returned by a call is copied through memory
 		return Layout{Shape: s[0].leaf(&tb), Stride: d[0].leaf(&tb)}, nil
 	}
@@ -153,6 +156,22 @@ func mergeModes(op string, s, d, ns, nd num) (num, bool, error) {
 	}
 	merged, err := mul(op, s, ns)
 	return merged, err == nil, err
+}
+
+// isFlatOf reports whether l is a flat tuple layout whose leaves are the
+// modes s:d (a leaf result needs no such check: leaves are compared by value).
+func isFlatOf(l *Layout, s, d []num) bool {
+	if len(s) < 2 || l.Shape.kind != kindTuple || len(l.Shape.sub) != len(s) {
+		return false
+	}
+	for i := range s { // l.Stride is congruent to l.Shape (leafModes checked it)
+		x, y := &l.Shape.sub[i], &l.Stride.sub[i]
+		if len(x.sub)|len(y.sub) != 0 || s[i] != (num{v: x.val, kind: x.kind, static: x.static}) ||
+			d[i] != (num{v: y.val, kind: y.kind, static: y.static}) {
+			return false
+		}
+	}
+	return true
 }
 
 // flatLayoutOf is the layout of the flat modes s:d: an integer-shaped layout

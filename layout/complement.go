@@ -39,8 +39,8 @@ func ComplementTo(a Layout, m IntTuple) (Layout, error) {
 	if err := checkLeaves(op, m); err != nil {
 		return Layout{}, err
 	}
-	var mb [flatInline]num
-	ms, _, _ := appendLeafModes(&m, &m, mb[:0], nil, nil)
+	var mb, mdb [flatInline]num
+	ms, _, _ := appendLeafModes(&m, &m, mb[:0], mdb[:0], nil)
 	var rs, rd [flatInline + 1]num
 	s, d, err := complement(&a, ms, m, rs[:0], rd[:0])
 	if err != nil {

@@ -58,10 +58,7 @@ func NegateOffset(op string, t IntTuple) (IntTuple, error) {
 	if v == -1<<63 {
 		return t, errorf(op, CondOverflow, "-(%d)", v)
 	}
-	if t.IsStatic() {
-		return Int(-v), nil
-	}
-	return Dyn(-v), nil
+	return intLeaf(-v, t.IsStatic()), nil
 }
 
 // NestedComposed is Sw o Offset o (Sw' o Offset' o L): what CuTe's
@@ -122,11 +119,11 @@ func ComposeLayoutSwizzle(op string, a Layout, sw Swizzle) (Value, error) {
 	if err := sw.Validate(op); err != nil {
 		return nil, err
 	}
-	y, err := evalLayoutIndex(op, a, sw.YMask())
+	y, err := a.Eval(sw.YMask())
 	if err != nil {
 		return nil, err
 	}
-	z, err := evalLayoutIndex(op, a, sw.ZMask())
+	z, err := a.Eval(sw.ZMask())
 	if err != nil {
 		return nil, err
 	}
@@ -152,23 +149,8 @@ func MakeSwizzleLayout(sw Swizzle) (Value, error) {
 // over the inner shape, CuTe's layout(i)): Sw(Offset + Inner(i)).
 // Law: c.Eval(i) == c.Outer.Apply(off + c.Inner(i)).
 func (c Composed) Eval(i int64) (int64, error) {
-	const op = "composed layout"
-	if err := c.Outer.Validate(op); err != nil {
-		return 0, err
-	}
-	off, err := offsetValue(op, c.Offset)
-	if err != nil {
-		return 0, err
-	}
-	x, err := evalLayoutIndex(op, c.Inner, i)
-	if err != nil {
-		return 0, err
-	}
-	s, ok := addChecked(off, x)
-	if !ok {
-		return 0, errorf(op, CondOverflow, "offset %d + %d", off, x)
-	}
-	return c.Outer.apply(s), nil
+	x, err := c.Inner.Eval(i)
+	return swizzled(c.Outer, c.Offset, x, err)
 }
 
 // EvalCoord is the swizzled layout at a coordinate of its inner shape (an
@@ -176,44 +158,34 @@ func (c Composed) Eval(i int64) (int64, error) {
 // Sw(Offset + Inner(c)).
 // Law: c.EvalCoord(Idx2Crd(i, c.Inner.Shape)) == c.Eval(i) for i < size.
 func (c Composed) EvalCoord(coord IntTuple) (int64, error) {
-	const op = "composed layout"
-	if err := c.Outer.Validate(op); err != nil {
-		return 0, err
-	}
-	off, err := offsetValue(op, c.Offset)
-	if err != nil {
-		return 0, err
-	}
-	x, err := evalCoordInt(op, c.Inner, coord)
-	if err != nil {
-		return 0, err
-	}
-	s, err := addOffset(op, off, x)
-	if err != nil {
-		return 0, err
-	}
-	return c.Outer.apply(s), nil
+	x, err := evalCoordInt("composed layout", c.Inner, coord)
+	return swizzled(c.Outer, c.Offset, x, err)
 }
 
 // Eval of a nested swizzled layout: Sw(Offset + Inner.Eval(i)).
 func (n NestedComposed) Eval(i int64) (int64, error) {
-	const op = "composed layout"
-	if err := n.Outer.Validate(op); err != nil {
-		return 0, err
-	}
-	off, err := offsetValue(op, n.Offset)
-	if err != nil {
-		return 0, err
-	}
 	x, err := n.Inner.Eval(i)
+	return swizzled(n.Outer, n.Offset, x, err)
+}
+
+// swizzled is sw(offset + x), x being the inner function's value or
+// failure; a bad swizzle or offset is reported before the inner failure.
+func swizzled(sw Swizzle, offset IntTuple, x int64, innerErr error) (int64, error) {
+	const op = "composed layout"
+	if err := sw.Validate(op); err != nil {
+		return 0, err
+	}
+	off, err := offsetValue(op, offset)
+	if err == nil {
+		err = innerErr
+	}
+	if err == nil {
+		x, err = addOffset(op, off, x)
+	}
 	if err != nil {
 		return 0, err
 	}
-	s, ok := addChecked(off, x)
-	if !ok {
-		return 0, errorf(op, CondOverflow, "offset %d + %d", off, x)
-	}
-	return n.Outer.apply(s), nil
+	return sw.apply(x), nil
 }
 
 // offsetValue is the integer a swizzle offset holds.
@@ -239,12 +211,6 @@ func AsLayout(v Value) (Layout, bool) {
 		}
 	}
 	return Layout{}, false
-}
-
-// evalLayoutIndex is l at the 1-D index i (CuTe's layout(i): colexicographic,
-// the last mode running on past the size).
-func evalLayoutIndex(op string, l Layout, i int64) (int64, error) {
-	return l.Eval(i)
 }
 
 // addOffset is off + x, checked.

@@ -1,6 +1,9 @@
 package layout
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // Composition: CuTe's composition_impl, one body for static and run-time
 // integers and for strides of A that are scaled bases; B's scaled-basis
@@ -60,7 +63,7 @@ func Composition(a, b Layout) (Layout, error) {
 	if err != nil {
 		return Layout{}, err
 	}
-	c := composer{a: &a, as: as, ad: ad, tb: &tb}
+	c := composer{a: &a, as: as, ad: ad, tb: &tb, b: &b}
 	l, _, err := c.composeModes(bs, bd, &btb, &b.Shape, 0)
 	return l, err
 }
@@ -90,6 +93,7 @@ type composer struct {
 	a      *Layout // A, for messages; nil: A is as:ad as given
 	as, ad []num   // A's modes, coalesced
 	tb     *bases  // the bases of A's strides
+	b      *Layout // B, the result when each of its leaves composes to itself; nil: always built
 }
 
 // composeModes is composition_impl of A with B, given as its leaf modes
@@ -119,6 +123,9 @@ func (c *composer) composeModes(bs, bd []num, btb *bases, shape *IntTuple, extra
 			nodes += 2 * n
 		}
 		ends = append(ends, len(rs))
+	}
+	if c.b != nil && extra == 0 && slices.Equal(rs, bs) && slices.Equal(rd, bd) {
+		return *c.b, nil, nil // B's own leaves: B itself, nothing built
 	}
 	b := builder{rs: rs, rd: rd, ends: ends, tb: c.tb}
 	cur := cursor{slab: make([]IntTuple, nodes)}

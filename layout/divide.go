@@ -239,8 +239,8 @@ func divideByLayout(l, b Layout) (Layout, error) {
 		rs, rd, err = complement(&b, s, IntTuple{}, rsb[:0], rdb[:0])
 	}
 	if err != nil {
-		shape, _ := coalescedShape(l)
-		return Layout{}, inOp(op, fmt.Sprintf("complement(%v, %v)", b, shape), err)
+		c, _ := Coalesce(l)
+		return Layout{}, inOp(op, fmt.Sprintf("complement(%v, %v)", b, c.Shape), err)
 	}
 	// make_layout(B, rest): its leaf modes, and its shape tree, whose
 	// structure alone composition reads (the rest's leaves left zero).
@@ -267,12 +267,6 @@ func divideByLayout(l, b Layout) (Layout, error) {
 	}
 	r := flatLayoutOf(rs, rd, nil)
 	return Layout{}, inOp(op, fmt.Sprintf("composition(%v, %v)", l, Layout{Shape: Tup(b.Shape, r.Shape), Stride: Tup(b.Stride, r.Stride)}), err)
-}
-
-// coalescedShape is shape(coalesce(l)).
-func coalescedShape(l Layout) (IntTuple, error) {
-	c, err := Coalesce(l)
-	return c.Shape, err
 }
 
 // ZippedDivide is CuTe's zipped_divide(L, T) == tile_unzip(logical_divide(L, T), T):

@@ -218,6 +218,12 @@ func (a IntTuple) Equal(b IntTuple) bool {
 	return true
 }
 
+// sameAs reports whether t and u are the same node: equal leaves, or
+// tuples over the same elements in memory.
+func (t *IntTuple) sameAs(u *IntTuple) bool {
+	return t.val == u.val && t.leafInfo == u.leafInfo && len(t.sub) == len(u.sub) && (len(t.sub) == 0 || &t.sub[0] == &u.sub[0])
+}
+
 // String prints t in CuTe's notation without static marks: 8, (2,(2,2)), 3@1@0, ?.
 func (t IntTuple) String() string { return t.Format(false) }
 

@@ -2,11 +2,13 @@
 // complement, composition, right_inverse, logical_divide, logical_product)
 // on the cases of ../shared/bench/pycute_cases.json, through the path a
 // sheet statement, a hover and `cute-lsp eval` take: the table's look-up
-// by name and the entry's Apply (analysis.LookupOp, Op.Apply). The
+// by name and the entry's Apply (analysis.ApplyOp, as binder.call does it). The
 // arguments are parsed and bound before timing; nothing is printed while
 // timing. It prints `OP: X ns/op`, the mean over the cases, one line per
 // operation (the least of -rounds rounds, the operations taking turns: on
-// a shared machine the least disturbed round is the steadiest figure); then pycute's figures on the same cases (pycute_bench.py,
+// a shared machine the least disturbed round is the steadiest figure),
+// with the process's CPU time and the heap allocations of a call beside it;
+// then pycute's figures on the same cases (pycute_bench.py,
 // when $CUTLASS/python/pycute exists; CUTLASS defaults to /work/cutlass)
 // and the ratio pycute/ours per operation. `make bench-ops` runs it.
 //
@@ -27,6 +29,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -53,13 +56,16 @@ func main() {
 	if *runTime {
 		opNames, dynamicArgs = runTimeOps, true
 	}
-	ours, err := timeOurs(*cases, *dur, max(*rounds, 1))
+	figs, err := timeOurs(*cases, *dur, max(*rounds, 1))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "benchops:", err)
 		os.Exit(1)
 	}
+	ours := map[string]float64{}
 	for _, op := range opNames {
-		fmt.Printf("%s: %.1f ns/op\n", op, ours[op])
+		f := figs[op]
+		ours[op] = f.ns
+		fmt.Printf("%s: %.1f ns/op (%.1f CPU ns/op, %.2f allocs/op)\n", op, f.ns, f.cpuNs, f.allocs)
 	}
 	if *runTime {
 		compareCpp(*cpp, ours, *dur)
@@ -82,9 +88,59 @@ func main() {
 	}
 }
 
-// timeOurs is the mean time of one call per operation, over its cases,
-// the least of rounds rounds.
-func timeOurs(path string, dur time.Duration, rounds int) (map[string]float64, error) {
+// figure is what a call of an operation costs, the mean over its cases:
+// the time, the process's CPU time (this goroutine's work and the
+// collector's, steadier than the time on a machine others share), and the
+// heap allocations (the steadiest).
+type figure struct {
+	ns, cpuNs, allocs float64
+}
+
+// timeOurs is the figures of each operation, its time and CPU time the
+// least of rounds rounds.
+func timeOurs(path string, dur time.Duration, rounds int) (map[string]figure, error) {
+	byOp, err := loadCases(path)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]figure{}
+	for _, name := range opNames {
+		out[name] = figure{ns: -1, cpuNs: -1, allocs: allocsPerCall(name, byOp[name])}
+	}
+	for range rounds {
+		for _, name := range opNames {
+			ns, cpuNs := meanCall(name, byOp[name], dur)
+			f := out[name]
+			if f.ns < 0 || ns < f.ns {
+				f.ns = ns
+			}
+			if f.cpuNs < 0 || cpuNs < f.cpuNs {
+				f.cpuNs = cpuNs
+			}
+			out[name] = f
+		}
+	}
+	return out, nil
+}
+
+// allocsPerCall is the mean number of heap allocations of a call of name
+// over its cases.
+func allocsPerCall(name string, cases [][]layout.Value) float64 {
+	const passes = 50
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for range passes {
+		for _, args := range cases {
+			call(name, args)
+		}
+	}
+	runtime.ReadMemStats(&after)
+	return float64(after.Mallocs-before.Mallocs) / float64(passes*len(cases))
+}
+
+// loadCases is the arguments of every case of each operation timed, bound
+// as a sheet binds them; each case is checked to evaluate.
+func loadCases(path string) (map[string][][]layout.Value, error) {
 	raw, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
@@ -116,39 +172,27 @@ func timeOurs(path string, dur time.Duration, rounds int) (map[string]float64, e
 		}
 		byOp[name] = cases
 	}
-	out := map[string]float64{}
-	for range rounds {
-		for _, name := range opNames {
-			ns := meanCall(name, byOp[name], dur)
-			if best, ok := out[name]; !ok || ns < best {
-				out[name] = ns
-			}
-		}
-	}
-	return out, nil
+	return byOp, nil
 }
 
-// meanCall calls name on every case in turn for dur: the mean time of a call.
-func meanCall(name string, cases [][]layout.Value, dur time.Duration) float64 {
+// meanCall calls name on every case in turn for dur: the mean time and
+// the mean CPU time of a call.
+func meanCall(name string, cases [][]layout.Value, dur time.Duration) (ns, cpuNs float64) {
 	calls := 0
-	start := time.Now()
+	start, startCPU := time.Now(), cpuTime()
 	for time.Since(start) < dur {
 		for _, args := range cases {
 			call(name, args)
 		}
 		calls += len(cases)
 	}
-	return float64(time.Since(start).Nanoseconds()) / float64(calls)
+	return float64(time.Since(start).Nanoseconds()) / float64(calls), float64(cpuTime()-startCPU) / float64(calls)
 }
 
-// call is what a sheet's call, a hover and eval do: the table's entry by
-// name, then its Apply.
+// call is what a sheet's call, a hover and eval do (analysis's binder.call):
+// the table's entry by name, then its Apply, the arguments passed as they are.
 func call(name string, args []layout.Value) (layout.Value, error) {
-	op, ok := analysis.LookupOp(name)
-	if !ok {
-		return nil, fmt.Errorf("no operation %s", name)
-	}
-	return op.Apply(args)
+	return analysis.ApplyOp(name, args...)
 }
 
 // dynamicArgs binds every integer of the cases as a run-time integer (-runtime).
