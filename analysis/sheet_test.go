@@ -2,6 +2,8 @@ package analysis
 
 import (
 	"fmt"
+	"os"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -210,5 +212,47 @@ func TestNonPositiveShapeAndOverflow(t *testing.T) {
 		if len(got) != 1 || !strings.HasPrefix(got[0], tc.want) {
 			t.Errorf("%q: findings %q, want one starting %q", tc.src, got, tc.want)
 		}
+	}
+}
+
+// TestLiteralHintsMoved checks bindingHints, the hints of a literal taken
+// from the hints of the same text elsewhere, against hintFindings on the
+// binding itself: the same literals at other columns, lines, after
+// non-ASCII text, in statements over several lines, and the literals of the
+// examples and the generated sheets, each hinted twice (computed, then
+// taken). Checked: moving by the literal's start without the column (or
+// the offset) fails it.
+func TestLiteralHintsMoved(t *testing.T) {
+	srcs := []string{
+		"A = (2,2):(1,8)\nBé = (2,2):(1,8)\n  C   =     (2,2):(1,8)\nD = (\n  (2,2):(1,8))\nE = ((2,2):(1,8))\nF = (4,1):(1,0)\nG = (2,(2,2)):(1,(2,4))\nH = (2,2):(1,8) # again\n",
+		"é = 1\nX = (8,8):(1,16)\nY = (8, 8) : (1, 16)\nZ = (8,8):(1,16)\nW = (4,2):(2,1)\nV = (4,2):(2,1)\n",
+		string(sheet5000()[:4000]),
+		string(peerSheetOf(400)),
+	}
+	for _, name := range []string{"tiles.cute", "banks.cute", "tiled.cute", "tirx.cute"} {
+		if b, err := os.ReadFile("../examples/" + name); err == nil {
+			srcs = append(srcs, string(b))
+		}
+	}
+	hinted := 0
+	for _, src := range srcs {
+		f, _ := grammar.ParseFile("t.cute", []byte(src))
+		for round := range 2 {
+			for i, st := range f.Statements {
+				b, ok := st.(*grammar.Binding)
+				if !ok {
+					continue
+				}
+				want := hintFindings(b)
+				got := bindingHints(b, statementText(f, []byte(src), i))
+				if !reflect.DeepEqual(got, want) {
+					t.Fatalf("round %d, statement %d %q: bindingHints\n%+v\nhintFindings\n%+v", round, i, statementText(f, []byte(src), i), got, want)
+				}
+				hinted += len(want)
+			}
+		}
+	}
+	if hinted == 0 {
+		t.Fatal("no hints: the test checks nothing")
 	}
 }
