@@ -188,6 +188,14 @@ func NewCache() *Cache {
 		near: map[string]*nearNames{}, texts: map[string]*stmtNames{}, seed: maphash.MakeSeed()}
 }
 
+// Fresh reports whether no analysis has gone through c yet: the next one
+// is a first analysis, which evaluates every statement.
+func (c *Cache) Fresh() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.last == nil
+}
+
 // stmtNote is what the cache keeps with a statement's tree in the parse
 // cache (grammar.Cache.Notes), so that a statement an edit did not change
 // finds its names and result without a look-up by its text.

@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"math"
 	"path"
 	"runtime"
 	"runtime/debug"
@@ -130,7 +131,11 @@ func (a *Analyzed) analyzeSheet(snap *Snapshot) *analysis.Sheet {
 		if a.beforeIncremental != nil {
 			a.beforeIncremental(snap)
 		}
-		sheet = analysis.AnalyzeSheetCached(name, src, a.cache(snap.URI))
+		cache := a.cache(snap.URI)
+		if len(src) >= pauseGCMin && cache.Fresh() {
+			defer pauseGC()()
+		}
+		sheet = analysis.AnalyzeSheetCached(name, src, cache)
 	})
 	if r == nil {
 		return sheet
@@ -138,6 +143,45 @@ func (a *Analyzed) analyzeSheet(snap *Snapshot) *analysis.Sheet {
 	a.recovered("the incremental analysis of "+snap.URI, r, stack)
 	a.dropCache(snap.URI)
 	return analysis.AnalyzeSheetCached(name, src, a.cache(snap.URI))
+}
+
+// pauseGCMin is the smallest sheet (in bytes) whose first analysis runs
+// with the collector paused (pauseGC).
+const pauseGCMin = 32 << 10
+
+// gcPause counts the analyses under way with the collector paused, and
+// keeps the GC percent to restore after the last.
+var gcPause struct {
+	mu      sync.Mutex
+	n       int
+	percent int
+}
+
+// pauseGC turns the garbage collector off until resume is called, unless
+// the process has no memory limit (debug.SetMemoryLimit), which then still
+// bounds the heap: the collector runs when the heap reaches it. It is for
+// a sheet's first analysis, which keeps most of what it allocates (at
+// 50,000 lines the trees, values and caches it keeps are three quarters
+// of it): the collections on the way, each marking the growing live heap,
+// found little to free, and the heap at the end is no larger without
+// them. Paused analyses nest: the collector comes back after the last.
+func pauseGC() (resume func()) {
+	gcPause.mu.Lock()
+	defer gcPause.mu.Unlock()
+	if gcPause.n == 0 {
+		if debug.SetMemoryLimit(-1) == math.MaxInt64 {
+			return func() {}
+		}
+		gcPause.percent = debug.SetGCPercent(-1)
+	}
+	gcPause.n++
+	return func() {
+		gcPause.mu.Lock()
+		defer gcPause.mu.Unlock()
+		if gcPause.n--; gcPause.n == 0 {
+			debug.SetGCPercent(gcPause.percent)
+		}
+	}
 }
 
 // catch runs fn and returns what it panicked with, and where.
