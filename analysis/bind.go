@@ -130,6 +130,9 @@ func (b binder) value(n grammar.Node) (layout.Value, error) {
 	if err != nil {
 		return nil, err
 	}
+	if l, ok := v.(layout.Layout); ok && flatLeaves(l.Shape)+flatLeaves(l.Stride) <= layout.MaxLeaves {
+		return v, nil // within the limits, found without checkLeaves' walk
+	}
 	if err := b.checkLeaves(n, v); err != nil {
 		return nil, err
 	}
@@ -152,6 +155,21 @@ func (b binder) checkLeaves(n grammar.Node, v layout.Value) error {
 	total := layout.CountLeaves(v)
 	return b.fail(n, CodeTooLarge, "this %s has %s leaves, more than the limit of %s", kindOf(v),
 		groupThousands(total), groupThousands(layout.MaxLeaves))
+}
+
+// flatLeaves is how many leaves t holds when it is a leaf or a tuple of
+// leaves (nested one level, far within layout.MaxValueDepth); otherwise
+// more than layout.MaxLeaves, so that a caller checks it in full.
+func flatLeaves(t layout.IntTuple) int {
+	if t.IsLeaf() {
+		return 1
+	}
+	for i := range t.Len() {
+		if !t.At(i).IsLeaf() {
+			return layout.MaxLeaves + 1
+		}
+	}
+	return t.Len()
 }
 
 // node binds any expression node, its size unchecked.
@@ -232,6 +250,9 @@ func (b binder) intTuple(n grammar.Node) (layout.IntTuple, error) {
 			elems[i] = t
 		}
 		t := layout.Tup(elems...)
+		if flatLeaves(t) <= layout.MaxLeaves {
+			return t, nil // within the limits, found without checkLeaves' walk
+		}
 		if err := b.checkLeaves(n, t); err != nil {
 			return layout.IntTuple{}, err
 		}
