@@ -115,6 +115,11 @@ func AnalyzeFile(f *grammar.File, src []byte, cache *Cache) *Sheet {
 	if cache != nil {
 		cache.begin(n)
 		defer cache.end()
+		if prev := cache.last; prev != nil {
+			// An edit finds about as many as the analysis before it:
+			// room for them, rather than growing the list from the prefix's.
+			s.found = make([]Finding, 0, len(prev.found)+len(prev.found)/8+8)
+		}
 		from = s.takePrefix(cache, bound)
 		notes = cache.parsed.Notes(f, from, cache.notes)
 		if notes != nil {
