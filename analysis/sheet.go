@@ -220,12 +220,21 @@ func AnalyzeFile(f *grammar.File, src []byte, cache *Cache) *Sheet {
 	if cache != nil {
 		cache.finish(s, bound.count)
 	}
+	// The findings come in the order of the statements, mostly in order
+	// of place already (a rebinding's finding points back): then they are
+	// shared with found, which nothing changes, rather than copied and
+	// sorted.
+	if slices.IsSortedFunc(s.found, byOffset) {
+		s.Findings = Unsuppressed(src, s.found[:len(s.found):len(s.found)])
+		return s
+	}
 	s.Findings = Unsuppressed(src, slices.Clone(s.found))
-	sort.SliceStable(s.Findings, func(i, j int) bool {
-		return s.Findings[i].Range.Pos.Offset < s.Findings[j].Range.Pos.Offset
-	})
+	slices.SortStableFunc(s.Findings, byOffset)
 	return s
 }
+
+// byOffset orders findings by where they start.
+func byOffset(a, b Finding) int { return a.Range.Pos.Offset - b.Range.Pos.Offset }
 
 // takePrefix takes over from the cache's latest analysis the statements it
 // shares with s at the start of the sheet, the same trees over the same

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -254,5 +255,30 @@ func TestLiteralHintsMoved(t *testing.T) {
 	}
 	if hinted == 0 {
 		t.Fatal("no hints: the test checks nothing")
+	}
+}
+
+// TestFindingsInOrder: a sheet's Findings are its findings in order of
+// place, whether they came in that order (shared with found) or not (an
+// unused binding's warning points back at it), and a suppression applies
+// either way.
+func TestFindingsInOrder(t *testing.T) {
+	for _, src := range []string{
+		"A = (2,2):(1,8)\nB = composition(A, (2,2):(1,2)\nC = (4,4):(1,8)\n",
+		"A = (2,2):(1,8)\nA = (4,4):(1,8)\nB = coalesce(A)\nB = (2,2):(1,8)\n",
+		"A = (2,2):(1,8) # cute-lsp: ignore[non-compact]\nA = 8:1\nx = undefined_name\n",
+	} {
+		s := AnalyzeSheet("t.cute", []byte(src))
+		want := Unsuppressed([]byte(src), slices.Clone(s.found))
+		slices.SortStableFunc(want, byOffset)
+		if !reflect.DeepEqual(s.Findings, want) {
+			t.Errorf("%q: Findings\n%+v\nwant\n%+v", src, s.Findings, want)
+		}
+		if !slices.IsSortedFunc(s.Findings, byOffset) {
+			t.Errorf("%q: Findings out of order", src)
+		}
+		if len(s.Findings) == 0 {
+			t.Errorf("%q: no findings, the test checks nothing", src)
+		}
 	}
 }
