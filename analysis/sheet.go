@@ -404,12 +404,12 @@ func evalStmt(st grammar.Stmt, text []byte, scope scopeEnv) (r stmtResult) {
 	var sites []CallSite
 	switch st := st.(type) {
 	case *grammar.Binding:
-		r.value, r.err = evalSites(st.Value, scope, &sites)
+		r.value, r.err = evalSites(st.Value, scope, &sites, text)
 		r.hints = bindingHints(st, text)
 	case *grammar.ExprStmt:
-		r.value, r.err = evalSites(st.X, scope, &sites)
+		r.value, r.err = evalSites(st.X, scope, &sites, text)
 	case *grammar.Assert:
-		r.err = checkAssert(st, scope, &sites)
+		r.err = checkAssert(st, scope, &sites, text)
 	}
 	r.calls = callFindings(sites, scope)
 	return r
@@ -690,12 +690,13 @@ func (s *Sheet) rebindingFindings(prev *Symbol, prevUses int32, i int, st *gramm
 }
 
 // checkAssert evaluates both sides and checks the relation.
-func checkAssert(a *grammar.Assert, env Env, sites *[]CallSite) error {
-	left, err := evalSites(a.Left, env, sites)
+// text is the assert's text from its start on (nil when not known).
+func checkAssert(a *grammar.Assert, env Env, sites *[]CallSite, text []byte) error {
+	left, err := evalSites(a.Left, env, sites, text)
 	if err != nil {
 		return err
 	}
-	right, err := evalSites(a.Right, env, sites)
+	right, err := evalSites(a.Right, env, sites, text)
 	if err != nil {
 		return err
 	}

@@ -282,3 +282,48 @@ func TestFindingsInOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestLiteralValuesShared: a statement's value and error with its layout
+// literals from literalValues (evaluated with the statement's text) are
+// those without (no text), computed and then taken, in the examples, the
+// generated sheets and literals that fail or name something. Checked:
+// memoizing a literal with letters in its text (a name) fails it.
+func TestLiteralValuesShared(t *testing.T) {
+	srcs := []string{
+		"N = 4\nA = (2,2):(1,8)\nB = (N,2):(1,N)\nC = (2,2):(1,(2,3))\nD = composition((16,8):(8,1), (2,2):(1,2))\nE = ((2,2):(1,8))\nF = (0,2):(1,2)\nG = (2,?):(1,2)\nN = 8\nH = (N,2):(1,N)\n",
+		string(sheet5000()[:6000]),
+		string(peerSheetOf(400)),
+	}
+	for _, name := range []string{"tiles.cute", "banks.cute", "tiled.cute", "tirx.cute"} {
+		if b, err := os.ReadFile("../examples/" + name); err == nil {
+			srcs = append(srcs, string(b))
+		}
+	}
+	for _, src := range srcs {
+		s := AnalyzeSheet("t.cute", []byte(src))
+		f := s.File
+		for round := range 2 {
+			scope := scopeEnv{}
+			for i, st := range f.Statements {
+				var n grammar.Node
+				switch st := st.(type) {
+				case *grammar.Binding:
+					n = st.Value
+				case *grammar.ExprStmt:
+					n = st.X
+				default:
+					continue
+				}
+				text := []byte(src)[f.Base(i).Offset:]
+				got, gotErr := evalSites(n, scope, nil, text)
+				want, wantErr := evalSites(n, scope, nil, nil)
+				if !reflect.DeepEqual(got, want) || fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
+					t.Fatalf("round %d, statement %d %q: %v, %v; without the text %v, %v", round, i, statementText(f, []byte(src), i), got, gotErr, want, wantErr)
+				}
+				if b, ok := st.(*grammar.Binding); ok {
+					scope[b.Name.Name] = &Symbol{Name: b.Name.Name, Value: got, Err: gotErr}
+				}
+			}
+		}
+	}
+}
