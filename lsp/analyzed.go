@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"sync"
+	"time"
 
 	"github.com/cute-lsp/cute-lsp/analysis"
 )
@@ -29,6 +30,9 @@ type Analyzed struct {
 	beforeRender func()
 	// turns holds a token per rendering under way (see renderTurn).
 	turns chan struct{}
+	// resumes are the collector pauses of first analyses that ended
+	// (pauseGC), each ended by the next analysis or after gcResumeAfter.
+	resumes []func()
 }
 
 // NewAnalyzed makes the analysis-backed feature set.
@@ -131,9 +135,11 @@ func (a *Analyzed) analyzeSheet(snap *Snapshot) *analysis.Sheet {
 		if a.beforeIncremental != nil {
 			a.beforeIncremental(snap)
 		}
+		a.resumeGC()
 		cache := a.cache(snap.URI)
 		if len(src) >= pauseGCMin && cache.Fresh() {
-			defer pauseGC()()
+			resume := pauseGC()
+			defer a.resumeGCLater(resume)
 		}
 		sheet = analysis.AnalyzeSheetCached(name, src, cache)
 	})
@@ -143,6 +149,36 @@ func (a *Analyzed) analyzeSheet(snap *Snapshot) *analysis.Sheet {
 	a.recovered("the incremental analysis of "+snap.URI, r, stack)
 	a.dropCache(snap.URI)
 	return analysis.AnalyzeSheetCached(name, src, a.cache(snap.URI))
+}
+
+// gcResumeAfter is how long the collector stays paused after a first
+// analysis when no other analysis comes (resumeGCLater).
+const gcResumeAfter = 2 * time.Second
+
+// resumeGCLater ends a first analysis's collector pause at the next
+// analysis, or after gcResumeAfter, whichever comes first: the collection
+// that comes back marks the whole new heap, and ending the pause at once
+// put it on the publishing of the analysis's diagnostics (its assists) or
+// on the hovers that follow; an edit's analysis has the time to spare.
+// Hovers and the like allocate little meanwhile, and the memory limit
+// bounds the heap all the same.
+func (a *Analyzed) resumeGCLater(resume func()) {
+	once := sync.OnceFunc(resume)
+	a.mu.Lock()
+	a.resumes = append(a.resumes, once)
+	a.mu.Unlock()
+	time.AfterFunc(gcResumeAfter, once)
+}
+
+// resumeGC ends the pauses resumeGCLater keeps.
+func (a *Analyzed) resumeGC() {
+	a.mu.Lock()
+	resumes := a.resumes
+	a.resumes = nil
+	a.mu.Unlock()
+	for _, resume := range resumes {
+		resume()
+	}
 }
 
 // pauseGCMin is the smallest sheet (in bytes) whose first analysis runs

@@ -44,3 +44,27 @@ func TestPauseGC(t *testing.T) {
 		t.Fatalf("GC percent %d after both pauses, want 77 back", p)
 	}
 }
+
+// TestResumeGCLater: the pause of a first analysis outlasts it until the
+// next analysis begins (resumeGC), and ends once. Checked: resuming in
+// resumeGCLater itself fails it.
+func TestResumeGCLater(t *testing.T) {
+	limit := debug.SetMemoryLimit(-1)
+	defer debug.SetMemoryLimit(limit)
+	defer debug.SetGCPercent(debug.SetGCPercent(77))
+	debug.SetMemoryLimit(1 << 30)
+
+	a := NewAnalyzed()
+	a.resumeGCLater(pauseGC())
+	if p := gcPercent(); p != -1 {
+		t.Fatalf("GC percent %d after the first analysis, want -1 until the next one", p)
+	}
+	a.resumeGC()
+	if p := gcPercent(); p != 77 {
+		t.Fatalf("GC percent %d at the next analysis, want 77 back", p)
+	}
+	a.resumeGC()
+	if p := gcPercent(); p != 77 || gcPause.n != 0 {
+		t.Fatalf("GC percent %d, %d pauses after resuming twice, want 77 and none", p, gcPause.n)
+	}
+}
