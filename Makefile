@@ -67,8 +67,9 @@ bench-ops:
 
 # cute-lsp beside mlir-lsp-server on one large document at 500 to 200,000 lines, interleaved
 # rounds, with ratios (testdata/bench/peer.py, client ../shared/bench/lsp_peer.py; about 10
-# minutes). SIZES="lines:rounds:edits,..." picks other sizes. The peer is Debian's mlir-22-tools,
-# installed once when missing.
+# minutes). SIZES="lines:rounds:edits,..." picks other sizes; BASE=path/to/cute-lsp runs another
+# build (main's, say) in the same rounds, printed beside, to compare before and after under the
+# same load. The peer is Debian's mlir-22-tools, installed once when missing.
 MLIR_LSP ?= mlir-lsp-server-22
 bench-lsp: build
 	@command -v $(MLIR_LSP) >/dev/null 2>&1 || { \

@@ -2,7 +2,10 @@ package analysis
 
 import (
 	"fmt"
+	"math/rand/v2"
+	"os"
 	"runtime"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -177,4 +180,77 @@ func BenchmarkSheetHeapPerLine(b *testing.B) {
 		perLine = float64(after-before) / float64(lines)
 	}
 	b.ReportMetric(perLine, "heap-B/line")
+}
+
+// peerSheetOf is a sheet of n lines in the mix ../shared/bench/lsp_peer.py
+// opens (make bench-lsp; lsp's peerSheet draws the same): each line at
+// random a literal layout, a coalesce of the line before, a composition of
+// literals or a complement, one binding per line.
+func peerSheetOf(n int) []byte {
+	r := rand.New(rand.NewPCG(5, 5))
+	pick := func(xs ...int) int { return xs[r.IntN(len(xs))] }
+	var b strings.Builder
+	for i := range n {
+		switch k := r.IntN(4); {
+		case k == 0:
+			fmt.Fprintf(&b, "L%d = (%d,%d):(1,%d)\n", i, pick(2, 4, 8), pick(2, 4, 8), pick(8, 16))
+		case k == 1 && i > 0:
+			fmt.Fprintf(&b, "L%d = coalesce(L%d)\n", i, i-1)
+		case k == 2:
+			fmt.Fprintf(&b, "L%d = composition((16,8):(8,1), (%d,%d):(1,%d))\n", i, pick(2, 4), pick(2, 4), pick(2, 4))
+		default:
+			fmt.Fprintf(&b, "L%d = complement(%d:%d, 64)\n", i, pick(4, 8), pick(1, 2, 4))
+		}
+	}
+	return []byte(b.String())
+}
+
+// BenchmarkPeerSheetHeapPerLine is BenchmarkSheetHeapPerLine on the sheet
+// make bench-lsp opens (peerSheetOf, 50,000 lines), after the first
+// analysis and after a one-line edit.
+func BenchmarkPeerSheetHeapPerLine(b *testing.B) {
+	const lines = 50000
+	text := peerSheetOf(lines)
+	edited := []byte(strings.Replace(string(text), "\nL7 = ", "\nL7 = (18,2):(1,2) # ", 1))
+	heap := func() uint64 {
+		runtime.GC()
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		return ms.HeapAlloc
+	}
+	var open, edit float64
+	for b.Loop() {
+		before := heap()
+		cache := NewCache()
+		s := AnalyzeSheetCached("bench.cute", text, cache)
+		afterOpen := heap()
+		runtime.KeepAlive(s)
+		s = AnalyzeSheetCached("bench.cute", edited, cache)
+		after := heap()
+		runtime.KeepAlive(s)
+		runtime.KeepAlive(cache)
+		open = float64(afterOpen-before) / lines
+		edit = float64(after-before) / lines
+	}
+	b.ReportMetric(open, "open-heap-B/line")
+	b.ReportMetric(edit, "edited-heap-B/line")
+}
+
+// BenchmarkPeerSheetOpen is the language server's first analysis of the
+// sheet make bench-lsp opens (peerSheetOf, CUTE_BENCH_LINES lines, 50,000
+// by default): parse and evaluate with a new cache.
+func BenchmarkPeerSheetOpen(b *testing.B) {
+	lines := 50000
+	if n, err := strconv.Atoi(os.Getenv("CUTE_BENCH_LINES")); err == nil && n > 0 {
+		lines = n
+	}
+	text := peerSheetOf(lines)
+	b.ReportAllocs()
+	b.SetBytes(int64(len(text)))
+	start := cpuTime()
+	for b.Loop() {
+		AnalyzeSheetCached("bench.cute", text, NewCache())
+	}
+	reportCPU(b, start)
 }

@@ -36,6 +36,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/cute-lsp/cute-lsp/analysis/gmma"
 	"github.com/cute-lsp/cute-lsp/grammar"
@@ -107,12 +108,61 @@ func EvalString(src string) (layout.Value, error) {
 type binder struct {
 	env   Env
 	sites *[]CallSite // calls of operations with a Check, when the caller collects them
+	// text is the text of the statement the nodes are of, from its start
+	// on (their offsets index it); nil when not known.
+	text []byte
 }
 
-// evalSites is Eval collecting the calls of operations with a Check into sites.
-func evalSites(n grammar.Node, env Env, sites *[]CallSite) (layout.Value, error) {
-	b := binder{env: env, sites: sites}
+// evalSites is Eval collecting the calls of operations with a Check into
+// sites; text is the text of n's statement from its start on (nil when
+// not known), which lets a layout literal's value come from literalValues.
+func evalSites(n grammar.Node, env Env, sites *[]CallSite, text []byte) (layout.Value, error) {
+	b := binder{env: env, sites: sites, text: text}
 	return b.value(n)
+}
+
+// literalValues are the values of layout literals by their text: a literal
+// that names nothing is a function of its text, and a generated sheet
+// writes the same few literals (the same operand of a call) on thousands of
+// lines. At most literalValuesMax, shared by every sheet; a value is never
+// changed once made, as a binding's value is shared by every name reading it.
+var literalValues = struct {
+	mu sync.Mutex
+	m  map[string]layout.Layout
+}{m: map[string]layout.Layout{}}
+
+const literalValuesMax = 4096
+
+// literal binds a layout literal, from literalValues when it is on one line
+// and names nothing (no letter in its text).
+func (b binder) literal(n *grammar.Layout) (layout.Layout, error) {
+	pos, end := n.Range.Pos, n.Range.End
+	if pos.Line != end.Line || pos.Offset < 0 || end.Offset > len(b.text) || pos.Offset > end.Offset {
+		return b.layout(n)
+	}
+	key := b.text[pos.Offset:end.Offset]
+	for _, c := range key {
+		if 'a' <= c|0x20 && c|0x20 <= 'z' {
+			return b.layout(n)
+		}
+	}
+	literalValues.mu.Lock()
+	l, ok := literalValues.m[string(key)]
+	literalValues.mu.Unlock()
+	if ok {
+		return l, nil
+	}
+	l, err := b.layout(n)
+	if err != nil {
+		return l, err
+	}
+	literalValues.mu.Lock()
+	if len(literalValues.m) >= literalValuesMax {
+		clear(literalValues.m)
+	}
+	literalValues.m[string(key)] = l
+	literalValues.mu.Unlock()
+	return l, nil
 }
 
 func (b binder) fail(n grammar.Node, code, format string, args ...any) *EvalError {
@@ -129,6 +179,9 @@ func (b binder) value(n grammar.Node) (layout.Value, error) {
 	v, err := b.node(n)
 	if err != nil {
 		return nil, err
+	}
+	if l, ok := v.(layout.Layout); ok && flatLeaves(l.Shape)+flatLeaves(l.Stride) <= layout.MaxLeaves {
+		return v, nil // within the limits, found without checkLeaves' walk
 	}
 	if err := b.checkLeaves(n, v); err != nil {
 		return nil, err
@@ -154,13 +207,28 @@ func (b binder) checkLeaves(n grammar.Node, v layout.Value) error {
 		groupThousands(total), groupThousands(layout.MaxLeaves))
 }
 
+// flatLeaves is how many leaves t holds when it is a leaf or a tuple of
+// leaves (nested one level, far within layout.MaxValueDepth); otherwise
+// more than layout.MaxLeaves, so that a caller checks it in full.
+func flatLeaves(t layout.IntTuple) int {
+	if t.IsLeaf() {
+		return 1
+	}
+	for i := range t.Len() {
+		if !t.At(i).IsLeaf() {
+			return layout.MaxLeaves + 1
+		}
+	}
+	return t.Len()
+}
+
 // node binds any expression node, its size unchecked.
 func (b binder) node(n grammar.Node) (layout.Value, error) {
 	switch n := n.(type) {
 	case *grammar.Int, *grammar.Unknown, *grammar.Basis, *grammar.Tuple, *grammar.Underscore:
 		return b.intTuple(n)
 	case *grammar.Layout:
-		return b.layout(n)
+		return b.literal(n)
 	case *grammar.Swizzle:
 		return b.swizzle(n)
 	case *grammar.Composed:
@@ -232,6 +300,9 @@ func (b binder) intTuple(n grammar.Node) (layout.IntTuple, error) {
 			elems[i] = t
 		}
 		t := layout.Tup(elems...)
+		if flatLeaves(t) <= layout.MaxLeaves {
+			return t, nil // within the limits, found without checkLeaves' walk
+		}
 		if err := b.checkLeaves(n, t); err != nil {
 			return layout.IntTuple{}, err
 		}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/cute-lsp/cute-lsp/grammar"
 	"github.com/cute-lsp/cute-lsp/internal/editdist"
@@ -46,6 +47,7 @@ type Cache struct {
 	// during it (takePrefix).
 	last      *Sheet
 	lastEpoch uint64
+	used      atomic.Bool // an analysis has finished with the cache (Fresh)
 	// statements is how many the current analysis has; entries and texts
 	// not used by an analysis are dropped once the maps hold more than
 	// twice that (sweep), and swept is the analysis that last did: an
@@ -188,6 +190,11 @@ func NewCache() *Cache {
 		near: map[string]*nearNames{}, texts: map[string]*stmtNames{}, seed: maphash.MakeSeed()}
 }
 
+// Fresh reports whether no analysis has gone through c yet: the next one
+// is a first analysis, which evaluates every statement.
+// It does not wait for an analysis under way.
+func (c *Cache) Fresh() bool { return !c.used.Load() }
+
 // stmtNote is what the cache keeps with a statement's tree in the parse
 // cache (grammar.Cache.Notes), so that a statement an edit did not change
 // finds its names and result without a look-up by its text.
@@ -307,6 +314,7 @@ func (c *Cache) begin(n int) {
 // statements from; count names are bound in it.
 func (c *Cache) finish(s *Sheet, count int) {
 	c.last, c.lastEpoch = s, c.epoch
+	c.used.Store(true)
 	c.trimUniverse(count)
 }
 

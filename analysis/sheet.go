@@ -115,6 +115,11 @@ func AnalyzeFile(f *grammar.File, src []byte, cache *Cache) *Sheet {
 	if cache != nil {
 		cache.begin(n)
 		defer cache.end()
+		if prev := cache.last; prev != nil {
+			// An edit finds about as many as the analysis before it:
+			// room for them, rather than growing the list from the prefix's.
+			s.found = make([]Finding, 0, len(prev.found)+len(prev.found)/8+8)
+		}
 		from = s.takePrefix(cache, bound)
 		notes = cache.parsed.Notes(f, from, cache.notes)
 		if notes != nil {
@@ -133,7 +138,7 @@ func AnalyzeFile(f *grammar.File, src []byte, cache *Cache) *Sheet {
 	// below takes their results in order.
 	var pre *parallelEval
 	if from == 0 && (cache == nil || cache.last == nil) && n >= parallelEvalMin && runtime.GOMAXPROCS(0) >= parallelEvalProcs {
-		pre = evalParallel(f.Statements)
+		pre = evalParallel(f, src)
 	}
 	bindings := 0
 	for _, st := range f.Statements[from:] {
@@ -165,7 +170,7 @@ func AnalyzeFile(f *grammar.File, src []byte, cache *Cache) *Sheet {
 			if pre != nil {
 				p = pre.result(i)
 			}
-			key, res, hit = s.evalStatement(st, note, at, base, scope, deps, cache, p)
+			key, res, hit = s.evalStatement(st, note, at, base, scope, deps, cache, p, i)
 			if hit {
 				s.Reused++
 			}
@@ -215,12 +220,21 @@ func AnalyzeFile(f *grammar.File, src []byte, cache *Cache) *Sheet {
 	if cache != nil {
 		cache.finish(s, bound.count)
 	}
+	// The findings come in the order of the statements, mostly in order
+	// of place already (a rebinding's finding points back): then they are
+	// shared with found, which nothing changes, rather than copied and
+	// sorted.
+	if slices.IsSortedFunc(s.found, byOffset) {
+		s.Findings = Unsuppressed(src, s.found[:len(s.found):len(s.found)])
+		return s
+	}
 	s.Findings = Unsuppressed(src, slices.Clone(s.found))
-	sort.SliceStable(s.Findings, func(i, j int) bool {
-		return s.Findings[i].Range.Pos.Offset < s.Findings[j].Range.Pos.Offset
-	})
+	slices.SortStableFunc(s.Findings, byOffset)
 	return s
 }
+
+// byOffset orders findings by where they start.
+func byOffset(a, b Finding) int { return a.Range.Pos.Offset - b.Range.Pos.Offset }
 
 // takePrefix takes over from the cache's latest analysis the statements it
 // shares with s at the start of the sheet, the same trees over the same
@@ -329,7 +343,8 @@ func (s *Sheet) resolveUses(st grammar.Stmt, note *stmtNote, scope scopeEnv) (de
 // where the statement starts, base what places its tree in the file: the
 // result's ranges are placed in the file. pre is the statement's result
 // evaluated already (evalParallel), nil when it is not.
-func (s *Sheet) evalStatement(st grammar.Stmt, note *stmtNote, at grammar.Position, base grammar.Base, scope scopeEnv, deps []*Symbol, cache *Cache, pre *stmtResult) (key uint64, r stmtResult, hit bool) {
+// i is the statement's index.
+func (s *Sheet) evalStatement(st grammar.Stmt, note *stmtNote, at grammar.Position, base grammar.Base, scope scopeEnv, deps []*Symbol, cache *Cache, pre *stmtResult, i int) (key uint64, r stmtResult, hit bool) {
 	if cache != nil {
 		depKeys := s.depKeys[:0]
 		for _, d := range deps {
@@ -355,7 +370,7 @@ func (s *Sheet) evalStatement(st grammar.Stmt, note *stmtNote, at grammar.Positi
 	if pre != nil {
 		r = *pre
 	} else {
-		r = evalStmt(st, scope)
+		r = evalStmt(st, statementText(s.File, s.Src, i), scope)
 	}
 	if cache == nil {
 		r = r.placed(base)
@@ -383,20 +398,111 @@ func (s *Sheet) resolveCall(c callFinding, scope scopeEnv) Finding {
 
 // evalStmt evaluates statement st (not a *grammar.BadStmt) in scope, its
 // result's ranges relative to it: a function of its tree and of the
-// bindings of the names it reads (eachName) alone.
-func evalStmt(st grammar.Stmt, scope scopeEnv) (r stmtResult) {
+// bindings of the names it reads (eachName) alone. text is the statement's
+// text (statementText; nil when not known), which its tree was parsed from.
+func evalStmt(st grammar.Stmt, text []byte, scope scopeEnv) (r stmtResult) {
 	var sites []CallSite
 	switch st := st.(type) {
 	case *grammar.Binding:
-		r.value, r.err = evalSites(st.Value, scope, &sites)
-		r.hints = hintFindings(st)
+		r.value, r.err = evalSites(st.Value, scope, &sites, text)
+		r.hints = bindingHints(st, text)
 	case *grammar.ExprStmt:
-		r.value, r.err = evalSites(st.X, scope, &sites)
+		r.value, r.err = evalSites(st.X, scope, &sites, text)
 	case *grammar.Assert:
-		r.err = checkAssert(st, scope, &sites)
+		r.err = checkAssert(st, scope, &sites, text)
 	}
 	r.calls = callFindings(sites, scope)
 	return r
+}
+
+// statementText is the text of statement i of f, a sheet of text src; nil
+// when src is not the text f was parsed from.
+func statementText(f *grammar.File, src []byte, i int) []byte {
+	span := f.StatementRange(i)
+	if span.Pos.Offset < 0 || span.End.Offset > len(src) || span.Pos.Offset > span.End.Offset {
+		return nil
+	}
+	return src[span.Pos.Offset:span.End.Offset]
+}
+
+// bindingHints is hintFindings(b) for binding b of text text (nil when not
+// known). A literal is hinted on its own: its hints are a function of its
+// text, wherever it is. So the hints of a binding whose value is a layout
+// literal on one line come from literalHints, computed once per text and
+// moved to where the literal is: a generated sheet writes the same few
+// literals on thousands of lines.
+func bindingHints(b *grammar.Binding, text []byte) []Finding {
+	lit, ok := b.Value.(*grammar.Layout)
+	if !ok {
+		return hintFindings(b)
+	}
+	pos, end := lit.Range.Pos, lit.Range.End
+	if pos.Line != end.Line || pos.Offset < 0 || end.Offset > len(text) || pos.Offset > end.Offset {
+		return hintFindings(b)
+	}
+	key := text[pos.Offset:end.Offset]
+	literalHints.mu.Lock()
+	rel, ok := literalHints.m[string(key)]
+	literalHints.mu.Unlock()
+	if !ok {
+		rel = moveFindings(hintFindings(b), grammar.Position{Offset: -pos.Offset, Line: -pos.Line, Column: -pos.Column})
+		literalHints.mu.Lock()
+		if len(literalHints.m) >= literalHintsMax {
+			clear(literalHints.m)
+		}
+		literalHints.m[string(key)] = rel
+		literalHints.mu.Unlock()
+	}
+	return moveFindings(rel, pos)
+}
+
+// literalHints are the hints of layout literals by their text, their
+// ranges relative to the literal's start (Offset, Line and Column 0), at
+// most literalHintsMax of them: the analyses of every sheet share them.
+var literalHints = struct {
+	mu sync.Mutex
+	m  map[string][]Finding
+}{m: map[string][]Finding{}}
+
+const literalHintsMax = 4096
+
+// moveFindings is fs with every range moved by d (added to each position's
+// Offset, Line and Column), in slices of its own; nil when fs is empty.
+// The ranges are on one line, so columns move as offsets do.
+func moveFindings(fs []Finding, d grammar.Position) []Finding {
+	if len(fs) == 0 {
+		return nil
+	}
+	move := func(r grammar.Range) grammar.Range {
+		return grammar.Range{
+			Pos: grammar.Position{Offset: r.Pos.Offset + d.Offset, Line: r.Pos.Line + d.Line, Column: r.Pos.Column + d.Column},
+			End: grammar.Position{Offset: r.End.Offset + d.Offset, Line: r.End.Line + d.Line, Column: r.End.Column + d.Column},
+		}
+	}
+	out := make([]Finding, len(fs))
+	for i, f := range fs {
+		f.Range = move(f.Range)
+		if f.Related != nil {
+			rs := make([]Related, len(f.Related))
+			for k, r := range f.Related {
+				rs[k] = Related{Range: move(r.Range), Message: r.Message}
+			}
+			f.Related = rs
+		}
+		if f.Fixes != nil {
+			fixes := make([]Fix, len(f.Fixes))
+			for k, fix := range f.Fixes {
+				edits := make([]Edit, len(fix.Edits))
+				for j, e := range fix.Edits {
+					edits[j] = Edit{Range: move(e.Range), NewText: e.NewText}
+				}
+				fixes[k] = Fix{Title: fix.Title, Edits: edits}
+			}
+			f.Fixes = fixes
+		}
+		out[i] = f
+	}
+	return out
 }
 
 // stmtResult is what evaluating a statement yields (and the cache keeps).
@@ -584,12 +690,13 @@ func (s *Sheet) rebindingFindings(prev *Symbol, prevUses int32, i int, st *gramm
 }
 
 // checkAssert evaluates both sides and checks the relation.
-func checkAssert(a *grammar.Assert, env Env, sites *[]CallSite) error {
-	left, err := evalSites(a.Left, env, sites)
+// text is the assert's text from its start on (nil when not known).
+func checkAssert(a *grammar.Assert, env Env, sites *[]CallSite, text []byte) error {
+	left, err := evalSites(a.Left, env, sites, text)
 	if err != nil {
 		return err
 	}
-	right, err := evalSites(a.Right, env, sites)
+	right, err := evalSites(a.Right, env, sites, text)
 	if err != nil {
 		return err
 	}

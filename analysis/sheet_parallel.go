@@ -50,7 +50,9 @@ func (p *parallelEval) result(i int) *stmtResult {
 }
 
 // evalParallel starts evaluating stmts (see parallelEval).
-func evalParallel(stmts []grammar.Stmt) *parallelEval {
+// f is the sheet and src its text.
+func evalParallel(f *grammar.File, src []byte) *parallelEval {
+	stmts := f.Statements
 	n := len(stmts)
 	p := &parallelEval{results: make([]stmtResult, n), wave: make([]int32, n)}
 	// reads[readStart[i]:readStart[i+1]] are the bindings statement i
@@ -118,7 +120,7 @@ func evalParallel(stmts []grammar.Stmt) *parallelEval {
 			b := stmts[r.stmt].(*grammar.Binding)
 			scope[r.name] = &Symbol{Name: r.name, Def: b, Stmt: int(r.stmt), Value: p.results[r.stmt].value, Err: p.results[r.stmt].err}
 		}
-		p.results[i] = evalStmt(stmts[i], scope)
+		p.results[i] = evalStmt(stmts[i], statementText(f, src, i), scope)
 	}
 	workers := runtime.GOMAXPROCS(0)
 	go func() {

@@ -2,6 +2,9 @@ package analysis
 
 import (
 	"fmt"
+	"os"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -209,6 +212,118 @@ func TestNonPositiveShapeAndOverflow(t *testing.T) {
 		got := findingsOf(tc.src)
 		if len(got) != 1 || !strings.HasPrefix(got[0], tc.want) {
 			t.Errorf("%q: findings %q, want one starting %q", tc.src, got, tc.want)
+		}
+	}
+}
+
+// TestLiteralHintsMoved checks bindingHints, the hints of a literal taken
+// from the hints of the same text elsewhere, against hintFindings on the
+// binding itself: the same literals at other columns, lines, after
+// non-ASCII text, in statements over several lines, and the literals of the
+// examples and the generated sheets, each hinted twice (computed, then
+// taken). Checked: moving by the literal's start without the column (or
+// the offset) fails it.
+func TestLiteralHintsMoved(t *testing.T) {
+	srcs := []string{
+		"A = (2,2):(1,8)\nBé = (2,2):(1,8)\n  C   =     (2,2):(1,8)\nD = (\n  (2,2):(1,8))\nE = ((2,2):(1,8))\nF = (4,1):(1,0)\nG = (2,(2,2)):(1,(2,4))\nH = (2,2):(1,8) # again\n",
+		"é = 1\nX = (8,8):(1,16)\nY = (8, 8) : (1, 16)\nZ = (8,8):(1,16)\nW = (4,2):(2,1)\nV = (4,2):(2,1)\n",
+		string(sheet5000()[:4000]),
+		string(peerSheetOf(400)),
+	}
+	for _, name := range []string{"tiles.cute", "banks.cute", "tiled.cute", "tirx.cute"} {
+		if b, err := os.ReadFile("../examples/" + name); err == nil {
+			srcs = append(srcs, string(b))
+		}
+	}
+	hinted := 0
+	for _, src := range srcs {
+		f, _ := grammar.ParseFile("t.cute", []byte(src))
+		for round := range 2 {
+			for i, st := range f.Statements {
+				b, ok := st.(*grammar.Binding)
+				if !ok {
+					continue
+				}
+				want := hintFindings(b)
+				got := bindingHints(b, statementText(f, []byte(src), i))
+				if !reflect.DeepEqual(got, want) {
+					t.Fatalf("round %d, statement %d %q: bindingHints\n%+v\nhintFindings\n%+v", round, i, statementText(f, []byte(src), i), got, want)
+				}
+				hinted += len(want)
+			}
+		}
+	}
+	if hinted == 0 {
+		t.Fatal("no hints: the test checks nothing")
+	}
+}
+
+// TestFindingsInOrder: a sheet's Findings are its findings in order of
+// place, whether they came in that order (shared with found) or not (an
+// unused binding's warning points back at it), and a suppression applies
+// either way.
+func TestFindingsInOrder(t *testing.T) {
+	for _, src := range []string{
+		"A = (2,2):(1,8)\nB = composition(A, (2,2):(1,2)\nC = (4,4):(1,8)\n",
+		"A = (2,2):(1,8)\nA = (4,4):(1,8)\nB = coalesce(A)\nB = (2,2):(1,8)\n",
+		"A = (2,2):(1,8) # cute-lsp: ignore[non-compact]\nA = 8:1\nx = undefined_name\n",
+	} {
+		s := AnalyzeSheet("t.cute", []byte(src))
+		want := Unsuppressed([]byte(src), slices.Clone(s.found))
+		slices.SortStableFunc(want, byOffset)
+		if !reflect.DeepEqual(s.Findings, want) {
+			t.Errorf("%q: Findings\n%+v\nwant\n%+v", src, s.Findings, want)
+		}
+		if !slices.IsSortedFunc(s.Findings, byOffset) {
+			t.Errorf("%q: Findings out of order", src)
+		}
+		if len(s.Findings) == 0 {
+			t.Errorf("%q: no findings, the test checks nothing", src)
+		}
+	}
+}
+
+// TestLiteralValuesShared: a statement's value and error with its layout
+// literals from literalValues (evaluated with the statement's text) are
+// those without (no text), computed and then taken, in the examples, the
+// generated sheets and literals that fail or name something. Checked:
+// memoizing a literal with letters in its text (a name) fails it.
+func TestLiteralValuesShared(t *testing.T) {
+	srcs := []string{
+		"N = 4\nA = (2,2):(1,8)\nB = (N,2):(1,N)\nC = (2,2):(1,(2,3))\nD = composition((16,8):(8,1), (2,2):(1,2))\nE = ((2,2):(1,8))\nF = (0,2):(1,2)\nG = (2,?):(1,2)\nN = 8\nH = (N,2):(1,N)\n",
+		string(sheet5000()[:6000]),
+		string(peerSheetOf(400)),
+	}
+	for _, name := range []string{"tiles.cute", "banks.cute", "tiled.cute", "tirx.cute"} {
+		if b, err := os.ReadFile("../examples/" + name); err == nil {
+			srcs = append(srcs, string(b))
+		}
+	}
+	for _, src := range srcs {
+		s := AnalyzeSheet("t.cute", []byte(src))
+		f := s.File
+		for round := range 2 {
+			scope := scopeEnv{}
+			for i, st := range f.Statements {
+				var n grammar.Node
+				switch st := st.(type) {
+				case *grammar.Binding:
+					n = st.Value
+				case *grammar.ExprStmt:
+					n = st.X
+				default:
+					continue
+				}
+				text := []byte(src)[f.Base(i).Offset:]
+				got, gotErr := evalSites(n, scope, nil, text)
+				want, wantErr := evalSites(n, scope, nil, nil)
+				if !reflect.DeepEqual(got, want) || fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
+					t.Fatalf("round %d, statement %d %q: %v, %v; without the text %v, %v", round, i, statementText(f, []byte(src), i), got, gotErr, want, wantErr)
+				}
+				if b, ok := st.(*grammar.Binding); ok {
+					scope[b.Name.Name] = &Symbol{Name: b.Name.Name, Value: got, Err: gotErr}
+				}
+			}
 		}
 	}
 }

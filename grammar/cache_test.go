@@ -347,3 +347,30 @@ func TestCacheKeepsNoOldComments(t *testing.T) {
 		t.Fatalf("the heap grew from %d to %d bytes over 380 edits", early, late)
 	}
 }
+
+// TestFirstParseOwnTrees: a first parse through a new cache, which looks
+// nothing up (no tree of an earlier parse is there to take), gives each of
+// a sheet's repeated statements a tree of its own, as ParseFile does, and
+// keeps one entry per statement.
+func TestFirstParseOwnTrees(t *testing.T) {
+	src := []byte("A = (2,2):(1,2)\nA = (2,2):(1,2)\nassert A == A\nassert A == A\n  A = (2,2):(1,2)\nassert A == A")
+	cache := NewCache()
+	f, _ := ParseFileCached("t.cute", src, cache)
+	want, _ := ParseFile("t.cute", src)
+	if len(f.Statements) != len(want.Statements) {
+		t.Fatalf("%d statements, ParseFile has %d", len(f.Statements), len(want.Statements))
+	}
+	seen := map[Stmt]bool{}
+	for i, st := range f.Statements {
+		if seen[st] {
+			t.Errorf("statement %d shares its tree with an earlier one", i)
+		}
+		seen[st] = true
+		if f.Base(i) != want.Base(i) || !Equal(st, want.Statements[i]) {
+			t.Errorf("statement %d at %+v differs from ParseFile's at %+v", i, f.Base(i), want.Base(i))
+		}
+	}
+	if n := cache.Len(); n != len(f.Statements) {
+		t.Errorf("the cache holds %d entries, want one per statement (%d)", n, len(f.Statements))
+	}
+}

@@ -30,9 +30,11 @@ const firstParseRoom = 1 << 16
 func ParseFileCached(filename string, src []byte, cache *Cache) (*File, []*Error) {
 	text := string(src)
 	f := &File{Name: filename}
+	fresh := false // the cache holds no tree of an earlier parse
 	if cache != nil {
 		cache.begin()
 		defer cache.end()
+		fresh = len(cache.entries) == 0
 	}
 	l := &stmtLexer{sc: scanner{src: text, line: 1, col: 1}, src: text, comments: &f.Comments}
 	if strings.HasPrefix(text, "\ufeff") { // a byte order mark is no column
@@ -124,7 +126,14 @@ func ParseFileCached(filename string, src []byte, cache *Cache) (*File, []*Error
 			}
 			key = stmtKey{text: own, col: first.Pos.Column, eof: end.EOF(),
 				endOffset: end.Pos.Offset - first.Pos.Offset, endLine: end.Pos.Line - first.Pos.Line, endCol: end.Pos.Column}
-			if e, ok := cache.lookup(key, first.Pos.Offset); ok {
+			// A tree is taken once per parse (Cache.reuse): a cache that
+			// held no tree when this parse began finds none to take.
+			var e *cacheEntry
+			ok := false
+			if !fresh {
+				e, ok = cache.lookup(key, first.Pos.Offset)
+			}
+			if ok {
 				rec.entry = e
 				add(e.stmt, e.errs, base, rec)
 				if edit != nil {

@@ -2,10 +2,12 @@ package lsp
 
 import (
 	"context"
+	"math"
 	"path"
 	"runtime"
 	"runtime/debug"
 	"sync"
+	"time"
 
 	"github.com/cute-lsp/cute-lsp/analysis"
 )
@@ -28,6 +30,9 @@ type Analyzed struct {
 	beforeRender func()
 	// turns holds a token per rendering under way (see renderTurn).
 	turns chan struct{}
+	// resumes are the collector pauses of first analyses that ended
+	// (pauseGC), each ended by the next analysis or after gcResumeAfter.
+	resumes []func()
 }
 
 // NewAnalyzed makes the analysis-backed feature set.
@@ -130,7 +135,13 @@ func (a *Analyzed) analyzeSheet(snap *Snapshot) *analysis.Sheet {
 		if a.beforeIncremental != nil {
 			a.beforeIncremental(snap)
 		}
-		sheet = analysis.AnalyzeSheetCached(name, src, a.cache(snap.URI))
+		a.resumeGC()
+		cache := a.cache(snap.URI)
+		if len(src) >= pauseGCMin && cache.Fresh() {
+			resume := pauseGC()
+			defer a.resumeGCLater(resume)
+		}
+		sheet = analysis.AnalyzeSheetCached(name, src, cache)
 	})
 	if r == nil {
 		return sheet
@@ -138,6 +149,75 @@ func (a *Analyzed) analyzeSheet(snap *Snapshot) *analysis.Sheet {
 	a.recovered("the incremental analysis of "+snap.URI, r, stack)
 	a.dropCache(snap.URI)
 	return analysis.AnalyzeSheetCached(name, src, a.cache(snap.URI))
+}
+
+// gcResumeAfter is how long the collector stays paused after a first
+// analysis when no other analysis comes (resumeGCLater).
+const gcResumeAfter = 2 * time.Second
+
+// resumeGCLater ends a first analysis's collector pause at the next
+// analysis, or after gcResumeAfter, whichever comes first: the collection
+// that comes back marks the whole new heap, and ending the pause at once
+// put it on the publishing of the analysis's diagnostics (its assists) or
+// on the hovers that follow; an edit's analysis has the time to spare.
+// Hovers and the like allocate little meanwhile, and the memory limit
+// bounds the heap all the same.
+func (a *Analyzed) resumeGCLater(resume func()) {
+	once := sync.OnceFunc(resume)
+	a.mu.Lock()
+	a.resumes = append(a.resumes, once)
+	a.mu.Unlock()
+	time.AfterFunc(gcResumeAfter, once)
+}
+
+// resumeGC ends the pauses resumeGCLater keeps.
+func (a *Analyzed) resumeGC() {
+	a.mu.Lock()
+	resumes := a.resumes
+	a.resumes = nil
+	a.mu.Unlock()
+	for _, resume := range resumes {
+		resume()
+	}
+}
+
+// pauseGCMin is the smallest sheet (in bytes) whose first analysis runs
+// with the collector paused (pauseGC).
+const pauseGCMin = 32 << 10
+
+// gcPause counts the analyses under way with the collector paused, and
+// keeps the GC percent to restore after the last.
+var gcPause struct {
+	mu      sync.Mutex
+	n       int
+	percent int
+}
+
+// pauseGC turns the garbage collector off until resume is called, unless
+// the process has no memory limit (debug.SetMemoryLimit), which then still
+// bounds the heap: the collector runs when the heap reaches it. It is for
+// a sheet's first analysis, which keeps most of what it allocates (at
+// 50,000 lines the trees, values and caches it keeps are three quarters
+// of it): the collections on the way, each marking the growing live heap,
+// found little to free, and the heap at the end is no larger without
+// them. Paused analyses nest: the collector comes back after the last.
+func pauseGC() (resume func()) {
+	gcPause.mu.Lock()
+	defer gcPause.mu.Unlock()
+	if gcPause.n == 0 {
+		if debug.SetMemoryLimit(-1) == math.MaxInt64 {
+			return func() {}
+		}
+		gcPause.percent = debug.SetGCPercent(-1)
+	}
+	gcPause.n++
+	return func() {
+		gcPause.mu.Lock()
+		defer gcPause.mu.Unlock()
+		if gcPause.n--; gcPause.n == 0 {
+			debug.SetGCPercent(gcPause.percent)
+		}
+	}
 }
 
 // catch runs fn and returns what it panicked with, and where.

@@ -45,6 +45,36 @@ func generatedSheet(n int) string {
 	}
 }
 
+// peerSheet is a sheet of n lines in the mix ../shared/bench/lsp_peer.py
+// opens (make bench-lsp): each line at random a literal layout, a coalesce of
+// the line before, a composition of literals or a complement, one binding
+// per line and no two of the same name. The draws are this package's, not
+// Python's: the same kinds of statement in the same proportions.
+func peerSheet(n int) string {
+	r := rand.New(rand.NewPCG(5, 5))
+	pick := func(xs ...int) int { return xs[r.IntN(len(xs))] }
+	var b strings.Builder
+	for i := range n {
+		switch k := r.IntN(4); {
+		case k == 0:
+			fmt.Fprintf(&b, "L%d = (%d,%d):(1,%d)\n", i, pick(2, 4, 8), pick(2, 4, 8), pick(8, 16))
+		case k == 1 && i > 0:
+			fmt.Fprintf(&b, "L%d = coalesce(L%d)\n", i, i-1)
+		case k == 2:
+			fmt.Fprintf(&b, "L%d = composition((16,8):(8,1), (%d,%d):(1,%d))\n", i, pick(2, 4), pick(2, 4), pick(2, 4))
+		default:
+			fmt.Fprintf(&b, "L%d = complement(%d:%d, 64)\n", i, pick(4, 8), pick(1, 2, 4))
+		}
+	}
+	return b.String()
+}
+
+// BenchmarkOpenPeer is BenchmarkOpen on the sheet make bench-lsp opens
+// (peerSheet; CUTE_BENCH_LINES lines, 5,000 by default).
+func BenchmarkOpenPeer(b *testing.B) { eachFeatureSet(b, benchOpenPeer) }
+
+func benchOpenPeer(b *testing.B, f *Analyzed) { openLoop(b, f, peerSheet(benchLines)) }
+
 // benchLines is the size of the benchmarks' sheet: 5,000 lines, or
 // CUTE_BENCH_LINES (to profile the server at the sizes of make bench-lsp).
 var benchLines = func() int {
@@ -216,11 +246,14 @@ func childCPU(pid int) time.Duration {
 // first diagnostics. Target: p99 <= 250 ms.
 func BenchmarkOpen(b *testing.B) { eachFeatureSet(b, benchOpen) }
 
-func benchOpen(b *testing.B, f *Analyzed) {
+func benchOpen(b *testing.B, f *Analyzed) { openLoop(b, f, generatedSheet(benchLines)) }
+
+// openLoop opens text under a new name each time and waits for its first
+// diagnostics, closing it after.
+func openLoop(b *testing.B, f *Analyzed, text string) {
 	s := startSession(b, Options{Features: f})
 	s.initialize()
 	s.setCountOnly(true)
-	text := generatedSheet(benchLines)
 	lat := make([]time.Duration, 0, b.N)
 	i := 0
 	cpu0 := processCPU()

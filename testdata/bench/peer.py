@@ -8,7 +8,10 @@ ratio cute/mlir of the medians. Wall-clock figures on a loaded machine include w
 server CPU seconds do not, so they are printed too.
 
 Environment: CUTE (cute-lsp binary), MLIR (peer binary), PEER (lsp_peer.py), SIZES
-("lines:rounds:edits,..."), RAW (a file that gets every JSON line, for later comparison).
+("lines:rounds:edits,..."), RAW (a file that gets every JSON line, for later comparison),
+BASE (optional: another cute-lsp binary, say main's, run in the same rounds, so that a change is
+measured before and after under the same load; its column and its own ratio to mlir are printed
+beside).
 """
 import json
 import os
@@ -51,15 +54,24 @@ def fmt_range(vals, f):
     return f.format(lo) if len(vals) == 1 or f.format(lo) == f.format(hi) else f"{f.format(lo)}..{f.format(hi)}"
 
 
+def ratio(a, b):
+    return f"{a / b:.2f}x" if b > 0 else "-"
+
+
 def report(lines, runs):
+    base = "base" in runs
     print(f"\n== {lines:,} lines: {len(runs['cute'])} round(s), min..max; ratio = median cute / median mlir")
-    print(f"{'':16} {'cute-lsp':>20} {'mlir-lsp-server':>20} {'cute/mlir':>10}")
+    head = f"{'':16} {'cute-lsp':>20} {'mlir-lsp-server':>20} {'cute/mlir':>10}"
+    print(head + (f" {'base':>20} {'base/mlir':>10}" if base else ""))
     for key, name, f in FIGURES:
         c = [r[key] for r in runs["cute"]]
         m = [r[key] for r in runs["mlir"]]
         mc, mm = statistics.median(c), statistics.median(m)
-        ratio = f"{mc / mm:.2f}x" if mm > 0 else "-"
-        print(f"{name:16} {fmt_range(c, f):>20} {fmt_range(m, f):>20} {ratio:>10}")
+        line = f"{name:16} {fmt_range(c, f):>20} {fmt_range(m, f):>20} {ratio(mc, mm):>10}"
+        if base:
+            b = [r[key] for r in runs["base"]]
+            line += f" {fmt_range(b, f):>20} {ratio(statistics.median(b), mm):>10}"
+        print(line)
     sys.stdout.flush()
 
 
@@ -68,18 +80,21 @@ def main():
     mlir = os.environ.get("MLIR", "mlir-lsp-server-22")
     peer = os.environ.get("PEER", "../shared/bench/lsp_peer.py")
     raw = os.environ.get("RAW")
+    base = os.environ.get("BASE")
     sizes = parse_sizes(os.environ.get("SIZES", DEFAULT_SIZES))
     if not os.path.exists(peer):
         sys.exit(f"bench-lsp: no client at {peer} (set PEER)")
     rawf = open(raw, "a") if raw else None
     for lines, rounds, edits in sizes:
-        runs = {"cute": [], "mlir": []}
+        servers = [("cute", "cute", cute), ("mlir", "mlir", mlir)] + ([("base", "cute", base)] if base else [])
+        runs = {name: [] for name, _, _ in servers}
         for r in range(rounds):
-            # Alternate which server goes first, so neither always gets the warmer caches.
-            order = [("cute", cute), ("mlir", mlir)] if r % 2 == 0 else [("mlir", mlir), ("cute", cute)]
-            for kind, server in order:
+            # Alternate which server goes first, so none always gets the warmer caches.
+            order = servers if r % 2 == 0 else servers[::-1]
+            for name, kind, server in order:
                 rec = run_one(peer, kind, server, lines, edits)
-                runs[kind].append(rec)
+                rec["name"] = name
+                runs[name].append(rec)
                 if rawf:
                     rawf.write(json.dumps(rec) + "\n")
                     rawf.flush()
