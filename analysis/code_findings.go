@@ -296,9 +296,9 @@ func found(e *layout.Error, ok bool) (*layout.Error, bool) {
 }
 
 // operands are the operation a call names and the values it is applied to,
-// as Code.call applies them (arguments, keyword arguments, then template
-// arguments); ok is false for a call that is not one of the algebra's
-// operations on values known here.
+// as Code.call applies them (the first argument, the template arguments,
+// the other arguments and the keyword arguments); ok is false for a call
+// that is not one of the algebra's operations on values known here.
 func (c *Code) operands(n *source.Call) (name string, vals []layout.Value, ok bool) {
 	name = n.Fun.Name
 	if !isAlgebraOp(name) || n.Recv != nil || n.Braced || !c.cuteQualified(n.Fun) {
@@ -356,7 +356,7 @@ func (c *Code) operands(n *source.Call) (name string, vals []layout.Value, ok bo
 		}
 		args = append(args, kw...)
 	}
-	return name, append(args, targs...), true
+	return name, operandOrder(args, targs), true
 }
 
 // tileToShapeFollowed reports whether tile_to_shape's operands are ones

@@ -1,6 +1,9 @@
 package analysis
 
 import (
+	"strings"
+
+	"github.com/cute-lsp/cute-lsp/analysis/gmma"
 	"github.com/cute-lsp/cute-lsp/layout"
 	"github.com/cute-lsp/cute-lsp/source"
 )
@@ -61,6 +64,9 @@ func (c *Code) call(n *source.Call, sc scope, depth int) (layout.Value, error) {
 		if _, bound := c.lookup(firstDotted(n.Fun.Full), n.Start); bound {
 			return nil, errUnresolved
 		}
+	}
+	if atom, ok := namedAtom(n); ok {
+		return atom, nil
 	}
 	if !c.cuteQualified(n.Fun) {
 		return nil, errUnresolved // cutlass::Coord<2> is not cute::Coord
@@ -160,8 +166,25 @@ func (c *Code) call(n *source.Call, sc scope, depth int) (layout.Value, error) {
 			return nil, errUnresolved
 		}
 		return composedOf(targs[0], targs[1], targs[2])
-	case name == "composition" && len(args) == 3:
+	case (name == "composition" || name == "make_composed_layout") && len(args) == 3 && len(targs) == 0:
 		return composedOf(args[0], args[1], args[2])
+	case name == "make_swizzle" && c.python:
+		return swizzleOf(args)
+	case name == "group_modes" && c.python:
+		if len(args) != 3 || len(n.Keywords) > 0 {
+			return nil, errUnresolved
+		}
+		return apply("group", args...)
+	case (name == "get" || name == "select") && c.python && len(n.Keywords) == 1 && n.Keywords[0].Name == "mode":
+		// cute.get(L, mode=[1]) is get<1>(L); cute.select(L, mode=[0, 2]) is select<0,2>(L).
+		idx, err := c.modeList(n.Keywords[0].Value, sc, depth)
+		if err != nil || len(args) != 1 || len(targs) > 0 {
+			return nil, errUnresolved
+		}
+		if name == "get" {
+			return modeOf(args[0], idx)
+		}
+		return apply("select", append(args, idx...)...)
 	case modeQueries[name] && len(targs) > 0:
 		if len(args) != 1 {
 			return nil, errUnresolved
@@ -172,17 +195,9 @@ func (c *Code) call(n *source.Call, sc scope, depth int) (layout.Value, error) {
 		}
 		return query(name, sub)
 	case modeQueries[name] && c.python && len(n.Keywords) == 1 && n.Keywords[0].Name == "mode":
-		mode, err := c.eval(n.Keywords[0].Value, sc, depth+1)
+		idx, err := c.modeList(n.Keywords[0].Value, sc, depth)
 		if err != nil || len(args) != 1 {
 			return nil, errUnresolved
-		}
-		t, ok := mode.(layout.IntTuple)
-		if !ok {
-			return nil, errUnresolved
-		}
-		var idx []layout.Value
-		for _, e := range t.Elems() {
-			idx = append(idx, e)
 		}
 		sub, err := modeOf(args[0], idx)
 		if err != nil {
@@ -211,8 +226,28 @@ func (c *Code) call(n *source.Call, sc scope, depth int) (layout.Value, error) {
 	if !ok || op.Analysis || name == "swizzle" {
 		return nil, errUnresolved
 	}
-	all := append(args, targs...)
-	if !runTimeAware[name] && !(runTimeAlgebra[name] && plainIntegers(all)) {
+	all := operandOrder(args, targs)
+	if p, ok := firstOperand(all).(PointerComposed); ok && name == "tile_to_shape" {
+		// CuTe tiles a ComposedLayout's inner layout and keeps its outer stages.
+		all[0] = p.Inner
+		v, err := c.applyFollowed(op, name, all)
+		if err != nil {
+			return nil, err
+		}
+		inner, ok := v.(layout.Layout)
+		if !ok {
+			return nil, errUnresolved
+		}
+		return PointerComposed{Outer: p.Outer, Bits: p.Bits, Inner: inner}, nil
+	}
+	return c.applyFollowed(op, name, all)
+}
+
+// applyFollowed applies op where the algebra computes it as CuTe does on
+// these operands: all static, or an operation that keeps CuTe's run-time
+// forms (runTimeAware, runTimeAlgebra, tile_to_shape on plain operands).
+func (c *Code) applyFollowed(op *Op, name string, all []layout.Value) (layout.Value, error) {
+	if !runTimeAware[name] && !(runTimeAlgebra[name] && plainIntegers(all)) && !(name == "tile_to_shape" && tileToShapeFollowed(all)) {
 		for _, a := range all {
 			if !staticValue(a) {
 				return nil, errUnresolved
@@ -220,6 +255,137 @@ func (c *Code) call(n *source.Call, sc scope, depth int) (layout.Value, error) {
 		}
 	}
 	return applyOp(op, all...)
+}
+
+// operandOrder lists a call's operands in the order the table takes them,
+// as sheets do (callOperands): CuTe's template arguments right after the
+// first argument (append<3>(L, X) is append(L, 3, X)).
+func operandOrder(args, targs []layout.Value) []layout.Value {
+	if len(targs) == 0 {
+		return args
+	}
+	out := make([]layout.Value, 0, len(args)+len(targs))
+	if len(args) > 0 {
+		out = append(out, args[0])
+	}
+	out = append(out, targs...)
+	if len(args) > 1 {
+		out = append(out, args[1:]...)
+	}
+	return out
+}
+
+func firstOperand(all []layout.Value) layout.Value {
+	if len(all) == 0 {
+		return nil
+	}
+	return all[0]
+}
+
+// modeList is the DSL's mode=[i, j] as the indices get<i,j> takes.
+func (c *Code) modeList(n source.Node, sc scope, depth int) ([]layout.Value, error) {
+	mode, err := c.eval(n, sc, depth+1)
+	if err != nil {
+		return nil, err
+	}
+	t, ok := mode.(layout.IntTuple)
+	if !ok || !t.IsTuple() || t.Len() == 0 {
+		return nil, errUnresolved
+	}
+	var idx []layout.Value
+	for _, e := range t.Elems() {
+		if !e.IsLeaf() || e.IsUnknown() || e.IsBasis() || e.IsUnderscore() {
+			return nil, errUnresolved
+		}
+		idx = append(idx, e.WithStatic(true))
+	}
+	return idx, nil
+}
+
+// swizzleOf is the DSL's make_swizzle(B, M, S): Swizzle<B,M,S>, its
+// integers compile-time constants.
+func swizzleOf(args []layout.Value) (layout.Value, error) {
+	if len(args) != 3 {
+		return nil, errUnresolved
+	}
+	var bms [3]int
+	for i, a := range args {
+		t, ok := a.(layout.IntTuple)
+		if !ok || !t.IsLeaf() || t.IsUnknown() || t.IsBasis() || t.IsUnderscore() || !t.IsStatic() {
+			return nil, errUnresolved
+		}
+		bms[i] = int(t.Value())
+	}
+	sw := layout.Swizzle{B: bms[0], M: bms[1], S: bms[2]}
+	if sw.Validate("make_swizzle") != nil {
+		return nil, errUnresolved
+	}
+	return sw, nil
+}
+
+// atomKinds are CuTe's named GMMA/UMMA shared-memory atoms by their names
+// (GMMA::Layout_K_SW128_Atom<T>); gmma.Atom builds them.
+var atomKinds = map[string]gmma.Atom{
+	"Layout_MN_INTER_Atom": {Major: gmma.MajorMN, Kind: gmma.Interleave},
+	"Layout_MN_SW32_Atom":  {Major: gmma.MajorMN, Kind: gmma.SW32},
+	"Layout_MN_SW64_Atom":  {Major: gmma.MajorMN, Kind: gmma.SW64},
+	"Layout_MN_SW128_Atom": {Major: gmma.MajorMN, Kind: gmma.SW128},
+	"Layout_K_INTER_Atom":  {Major: gmma.MajorK, Kind: gmma.Interleave},
+	"Layout_K_SW32_Atom":   {Major: gmma.MajorK, Kind: gmma.SW32},
+	"Layout_K_SW64_Atom":   {Major: gmma.MajorK, Kind: gmma.SW64},
+	"Layout_K_SW128_Atom":  {Major: gmma.MajorK, Kind: gmma.SW128},
+	// UMMA's only: Swizzle<2,5,2> on 32-byte units of 128-byte rows.
+	"Layout_MN_SW128_32B_Atom": {Major: gmma.MajorMN, Kind: gmma.SW128Base32B},
+}
+
+// elementBits are sizeof_bits of the element types CUTLASS names in atoms.
+var elementBits = map[string]int{
+	"int8_t": 8, "uint8_t": 8, "float_e4m3_t": 8, "float_e5m2_t": 8, "float_ue8m0_t": 8,
+	"int16_t": 16, "uint16_t": 16, "half_t": 16, "bfloat16_t": 16,
+	"int32_t": 32, "uint32_t": 32, "float": 32, "tfloat32_t": 32,
+	"int64_t": 64, "uint64_t": 64, "double": 64,
+}
+
+// namedAtom is GMMA::Layout_K_SW128_Atom<half_t> and its family (and
+// UMMA's): CuTe's ComposedLayout<Swizzle<B,4,3>, smem_ptr_flag_bits<16>,
+// L>, upcast from the atom in bits (Layout_K_SW128_Atom_Bits) to elements
+// of the type's width; it prints Sw<3,4,3> o smem_ptr[16b](unset) o L.
+func namedAtom(n *source.Call) (layout.Value, bool) {
+	a, known := atomKinds[n.Fun.Name]
+	if !known || n.Paren || len(n.Args) > 0 || len(n.TArgs) != 1 {
+		return nil, false
+	}
+	q := n.Fun.Qualifier()
+	space := q[strings.LastIndex(q, ":")+1:]
+	if space != "UMMA" && (space != "GMMA" || a.Kind == gmma.SW128Base32B) {
+		return nil, false
+	}
+	if q != space && q != "cute::"+space && q != "::cute::"+space && q != "SM90::"+space && q != "cute::SM90::"+space && q != "SM100::"+space && q != "cute::SM100::"+space {
+		return nil, false
+	}
+	t, ok := n.TArgs[0].(*source.Ident)
+	if !ok {
+		return nil, false
+	}
+	if tq := t.Qualifier(); tq != "" && tq != "cutlass" && tq != "::cutlass" && tq != "cute" {
+		return nil, false
+	}
+	a.Bits, ok = elementBits[t.Name]
+	if !ok {
+		return nil, false
+	}
+	v, err := a.Layout()
+	if err != nil {
+		return nil, false
+	}
+	inner, ok := v.(layout.Layout)
+	if c, isComposed := v.(layout.Composed); isComposed {
+		inner, ok = c.Inner, true
+	}
+	if !ok {
+		return nil, false
+	}
+	return PointerComposed{Outer: a.Kind.ByteSwizzle(), Bits: a.Bits, Inner: inner}, true
 }
 
 // runTimeAlgebra are the operations the algebra builds as CuTe does with

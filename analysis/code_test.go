@@ -49,6 +49,20 @@ func TestCodeValues(t *testing.T) {
 		// CuTe keeps the run-time modes composition cannot prove away.
 		{"run-time composition", "auto a = make_layout(make_shape(12,3), make_stride(1,24));\nauto b = make_layout(Shape<_4>{}, Stride<_1>{});\nauto r = composition(a, b);", "composition", "((4,1)):((1,24))", false},
 		{"run-time complement", "auto a = make_layout(make_shape(3,6), make_stride(_1{},_9{}));\nauto r = complement(a, 108);", "complement", "(3,2):(3,54)", false},
+		// The oracle's values (CuTe C++ 4.x, host build): named atoms, their
+		// tiling, make_composed_layout, append<N>/prepend<N> with a mode, and
+		// the DSL's make_swizzle, group_modes and mode= keywords.
+		{"GMMA atom", "auto atom = GMMA::Layout_K_SW128_Atom<bfloat16_t>{};", "Layout_K", "Sw<3,4,3> o smem_ptr[16b](unset) o (_8,_64):(_64,_1)", false},
+		{"GMMA atom alias", "using A = cute::GMMA::Layout_MN_INTER_Atom<cutlass::half_t>;", "Layout_MN", "Sw<0,4,3> o smem_ptr[16b](unset) o (_8,_8):(_1,_8)", false},
+		{"GMMA atom tiled", "auto sA = tile_to_shape(GMMA::Layout_MN_SW128_Atom<half_t>{}, make_shape(Int<64>{}, C<64>{}));", "tile_to_shape", "Sw<3,4,3> o smem_ptr[16b](unset) o ((_64,_1),(_8,_8)):((_1,_0),(_64,_512))", false},
+		{"run-time tile_to_shape", "auto atom = make_layout(make_shape(_8{}, _4{}), make_stride(_1{}, _8{}));\nint K = 12;\nauto sA = tile_to_shape(atom, make_shape(_16{}, K), Step<_1,_0>{});", "tile_to_shape", "((_8,_2),(_4,3)):((_1,96),(_8,_32))", false},
+		{"make_composed_layout", "auto s = make_composed_layout(Swizzle<2,1,-3>{}, Int<0>{}, Layout<Shape<_16,_64>, Stride<_64,Int<1>>>{});", "make_composed", "Sw<2,1,-3> o _0 o (_16,_64):(_64,_1)", false},
+		{"append to rank", "auto l = make_layout(Shape<_8,_2>{}, Stride<_2,_2>{});\nauto m = Layout<Int<1>, _1>{};\nauto r = append<3>(l, m);", "append", "(_8,_2,_1):(_2,_2,_1)", false},
+		{"prepend to rank", "auto l = make_layout(make_shape(_4{}, Int<4>{}));\nauto m = Layout<Shape<_2>>{};\nauto r = prepend<3>(l, m);", "prepend", "((_2),_4,_4):((_1),_1,_4)", false},
+		{"python make_swizzle", "outer = cute.make_layout((8, 64), stride=(64, 1))\nsw = cute.make_swizzle(3, 0, 3)\nt = cute.make_composed_layout(sw, 0, outer)", "make_composed", "Sw<3,0,3> o _0 o (_8,_64):(_64,_1)", true},
+		{"python group_modes", "layout = cute.make_layout((2, (8, 7), 6))\nL = cute.group_modes(layout, 2, 3)", "group_modes", "(_2,(_8,_7),(_6)):(_1,(_2,_16),(_112))", true},
+		{"python get mode", "layout = cute.make_layout((6, (6,), 5))\nL = cute.get(layout, mode=[2])", "get(", "_5:_36", true},
+		{"python select mode", "layout = cute.make_layout((11, (2,), 11))\nL = cute.select(layout, mode=[0, 1, 2])", "select", "(_11,(_2),_11):(_1,(_11),_22)", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cv, ok := codeAt(t, tc.python, tc.src, tc.at)
