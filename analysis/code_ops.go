@@ -215,6 +215,32 @@ func (c *Code) call(n *source.Call, sc scope, depth int) (layout.Value, error) {
 		}
 		return makeLayoutLike(args[0])
 	}
+	if l, ok := firstOperand(args).(layout.Layout); ok && len(n.Keywords) == 0 && !staticValue(l) && plainTuple(l.Shape) && plainTuple(l.Stride) {
+		// CuTe's run-time forms of operations the table computes on
+		// static integers only.
+		switch {
+		case name == "filter" && len(args) == 1 && len(targs) == 0:
+			z, err := apply("filter_zeros", l)
+			if err != nil {
+				return nil, err
+			}
+			return apply("coalesce", z)
+		case (name == "upcast" || name == "downcast") && len(args) == 1 && len(targs) == 1:
+			f, ok := targs[0].(layout.IntTuple)
+			if !ok || !f.IsLeaf() || f.IsUnknown() || f.IsBasis() || f.Value() < 1 {
+				return nil, errUnresolved
+			}
+			if name == "upcast" {
+				return upcastRunTime(l, f.Value())
+			}
+			return downcastRunTime(l, f.Value())
+		}
+	}
+	if name == "select" && len(args) == 1 && len(targs) > 0 && len(n.Keywords) == 0 {
+		if t, ok := args[0].(layout.IntTuple); ok {
+			return selectTuple(t, targs)
+		}
+	}
 	if len(n.Keywords) > 0 {
 		kw, err := c.keywords(n, sc, depth)
 		if err != nil {
@@ -280,6 +306,99 @@ func firstOperand(all []layout.Value) layout.Value {
 		return nil
 	}
 	return all[0]
+}
+
+// upcastRunTime is CuTe's upcast<N>(L) mode by mode, with its run-time
+// forms: a static-0 stride keeps the mode; a static stride d gives
+// ceil_div(s, ceil_div(N, |d|)):signum(d)*ceil_div(|d|, N) (N and d must
+// divide one another: CuTe's static_assert); a run-time stride d gives
+// s:d/N.
+func upcastRunTime(l layout.Layout, n int64) (layout.Value, error) {
+	shape, stride, ok := mapModes(l.Shape, l.Stride, func(s, d layout.IntTuple) (layout.IntTuple, layout.IntTuple, bool) {
+		switch {
+		case d.IsStatic() && d.Value() == 0:
+			return s, d, true
+		case d.IsStatic():
+			a := d.Value()
+			if a < 0 {
+				a = -a
+			}
+			if a%n != 0 && n%a != 0 {
+				return s, d, false
+			}
+			per := (n + a - 1) / a
+			sign := int64(1)
+			if d.Value() < 0 {
+				sign = -1
+			}
+			return withStatic((s.Value()+per-1)/per, s.IsStatic()), layout.Int(sign * ((a + n - 1) / n)), true
+		}
+		return s, layout.Dyn(d.Value() / n), true
+	})
+	if !ok {
+		return nil, errUnresolved
+	}
+	return layout.Layout{Shape: shape, Stride: stride}, nil
+}
+
+// downcastRunTime is CuTe's downcast<N>(L) mode by mode: a static stride
+// of 1 or -1 multiplies the mode's size by N, any other stride is
+// multiplied by N; L needs a static stride 1 (CuTe's static_assert).
+func downcastRunTime(l layout.Layout, n int64) (layout.Value, error) {
+	hasOne := false
+	shape, stride, _ := mapModes(l.Shape, l.Stride, func(s, d layout.IntTuple) (layout.IntTuple, layout.IntTuple, bool) {
+		if d.IsStatic() && (d.Value() == 1 || d.Value() == -1) {
+			hasOne = hasOne || d.Value() == 1
+			return withStatic(s.Value()*n, s.IsStatic()), d, true
+		}
+		return s, withStatic(d.Value()*n, d.IsStatic()), true
+	})
+	if !hasOne {
+		return nil, errUnresolved
+	}
+	return layout.Layout{Shape: shape, Stride: stride}, nil
+}
+
+// mapModes applies f to each leaf mode (s, d) of a shape and a congruent
+// stride, keeping their nesting.
+func mapModes(shape, stride layout.IntTuple, f func(s, d layout.IntTuple) (layout.IntTuple, layout.IntTuple, bool)) (layout.IntTuple, layout.IntTuple, bool) {
+	if !shape.IsTuple() {
+		if stride.IsTuple() {
+			return shape, stride, false
+		}
+		return f(shape, stride)
+	}
+	if !stride.IsTuple() || stride.Len() != shape.Len() {
+		return shape, stride, false
+	}
+	ss, ds := shape.Elems(), stride.Elems()
+	outS, outD := make([]layout.IntTuple, len(ss)), make([]layout.IntTuple, len(ss))
+	for i := range ss {
+		var ok bool
+		outS[i], outD[i], ok = mapModes(ss[i], ds[i], f)
+		if !ok {
+			return shape, stride, false
+		}
+	}
+	return layout.Tup(outS...), layout.Tup(outD...), true
+}
+
+// selectTuple is select<I...>(t) of an integer tuple: the tuple of t's
+// elements at the indices, in that order (CuTe's select on any tuple).
+func selectTuple(t layout.IntTuple, idx []layout.Value) (layout.Value, error) {
+	if !t.IsTuple() {
+		return nil, errUnresolved
+	}
+	elems := t.Elems()
+	out := make([]layout.IntTuple, len(idx))
+	for k, v := range idx {
+		i, ok := v.(layout.IntTuple)
+		if !ok || !i.IsLeaf() || i.IsUnknown() || i.IsBasis() || i.Value() < 0 || i.Value() >= int64(len(elems)) {
+			return nil, errUnresolved
+		}
+		out[k] = elems[i.Value()]
+	}
+	return layout.Tup(out...), nil
 }
 
 // modeList is the DSL's mode=[i, j] as the indices get<i,j> takes.

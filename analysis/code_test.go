@@ -62,6 +62,10 @@ func TestCodeValues(t *testing.T) {
 		{"python make_swizzle", "outer = cute.make_layout((8, 64), stride=(64, 1))\nsw = cute.make_swizzle(3, 0, 3)\nt = cute.make_composed_layout(sw, 0, outer)", "make_composed", "Sw<3,0,3> o _0 o (_8,_64):(_64,_1)", true},
 		{"python group_modes", "layout = cute.make_layout((2, (8, 7), 6))\nL = cute.group_modes(layout, 2, 3)", "group_modes", "(_2,(_8,_7),(_6)):(_1,(_2,_16),(_112))", true},
 		{"python get mode", "layout = cute.make_layout((6, (6,), 5))\nL = cute.get(layout, mode=[2])", "get(", "_5:_36", true},
+		{"run-time upcast", "auto l = make_layout(make_shape(4, Int<4>{}), make_stride(1, _4{}));\nauto r = upcast<2>(l);", "upcast", "(4,_4):(0,_2)", false},
+		{"run-time downcast", "auto l = make_layout(make_shape(Int<1>{}, 4), make_stride(Int<1>{}, _1{}));\nauto r = downcast<2>(l);", "downcast", "(_2,8):(_1,_1)", false},
+		{"run-time filter", "int ldA = 0;\nauto l = make_layout(make_shape(Int<4>{}, 2), make_stride(ldA, 16));\nauto r = filter(l);", "filter", "(_4,2):(0,16)", false},
+		{"select of a shape", "auto s = make_shape(C<31>{}, C<27>{}, C<17>{});\nauto l = make_layout(select<0, 2>(s));", "make_layout", "(_31,_17):(_1,_31)", false},
 		{"python select mode", "layout = cute.make_layout((11, (2,), 11))\nL = cute.select(layout, mode=[0, 1, 2])", "select", "(_11,(_2),_11):(_1,(_11),_22)", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

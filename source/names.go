@@ -46,7 +46,7 @@ func setOf(names ...string) map[string]bool {
 // CuTe's namespace or module, or one of its layout functions or types.
 // Files without any are not tokenized.
 func CodeCandidate(src []byte) bool {
-	return containsAny(src, "cute", "Layout", "make_", "composition", "_divide", "_product", "complement", "coalesce", "Swizzle")
+	return containsAny(src, "cute", "Layout", "make_", "composition", "_divide", "_product", "complement", "coalesce", "Swizzle", "Shape<", "Stride<")
 }
 
 func containsAny(src []byte, words ...string) bool {
