@@ -356,7 +356,12 @@ func (c *Code) operands(n *source.Call) (name string, vals []layout.Value, ok bo
 		}
 		args = append(args, kw...)
 	}
-	return name, operandOrder(args, targs), true
+	all := operandOrder(args, targs)
+	if p, ok := firstOperand(all).(PointerComposed); ok && name == "tile_to_shape" {
+		// CuTe tiles a ComposedLayout's inner layout: its checks are that call's.
+		all[0] = p.Inner
+	}
+	return name, all, true
 }
 
 // tileToShapeFollowed reports whether tile_to_shape's operands are ones

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"sort"
 	"strings"
 
 	"github.com/cute-lsp/cute-lsp/analysis/gmma"
@@ -225,6 +226,10 @@ func (c *Code) call(n *source.Call, sc scope, depth int) (layout.Value, error) {
 				return nil, err
 			}
 			return apply("coalesce", z)
+		case name == "right_inverse" && len(args) == 1 && len(targs) == 0:
+			return rightInverseRunTime(l)
+		case name == "left_inverse" && len(args) == 1 && len(targs) == 0:
+			return leftInverseRunTime(l)
 		case (name == "upcast" || name == "downcast") && len(args) == 1 && len(targs) == 1:
 			f, ok := targs[0].(layout.IntTuple)
 			if !ok || !f.IsLeaf() || f.IsUnknown() || f.IsBasis() || f.Value() < 1 {
@@ -357,6 +362,123 @@ func downcastRunTime(l layout.Layout, n int64) (layout.Value, error) {
 		return nil, errUnresolved
 	}
 	return layout.Layout{Shape: shape, Stride: stride}, nil
+}
+
+// coalescedModes is CuTe's first step of the inverses: coalesce(L), its
+// shape and stride wrapped into flat tuples, and the prefix products of
+// the shape (static while every factor is).
+func coalescedModes(l layout.Layout) (shape, stride, preprod []layout.IntTuple, ok bool) {
+	cl, err := layout.Coalesce(l)
+	if err != nil {
+		return nil, nil, nil, false
+	}
+	shape, stride = wrapped(cl.Shape), wrapped(cl.Stride)
+	if len(shape) != len(stride) {
+		return nil, nil, nil, false
+	}
+	preprod = []layout.IntTuple{layout.Int(1)}
+	for _, s := range shape {
+		if s.IsTuple() {
+			return nil, nil, nil, false
+		}
+		last := preprod[len(preprod)-1]
+		preprod = append(preprod, withStatic(last.Value()*s.Value(), last.IsStatic() && s.IsStatic()))
+	}
+	for _, d := range stride {
+		if d.IsTuple() {
+			return nil, nil, nil, false
+		}
+	}
+	return shape, stride, preprod, true
+}
+
+func wrapped(t layout.IntTuple) []layout.IntTuple {
+	if t.IsTuple() {
+		return t.Elems()
+	}
+	return []layout.IntTuple{t}
+}
+
+// sortedStatic are the indices of the static strides, by stride; ok is
+// false where two are equal (CuTe's order among them is not modelled).
+func sortedStatic(stride []layout.IntTuple) ([]int, bool) {
+	var idx []int
+	for i, d := range stride {
+		if d.IsStatic() {
+			idx = append(idx, i)
+		}
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return stride[idx[a]].Value() < stride[idx[b]].Value() })
+	for k := 1; k < len(idx); k++ {
+		if stride[idx[k]].Value() == stride[idx[k-1]].Value() {
+			return nil, false
+		}
+	}
+	return idx, true
+}
+
+// rightInverseRunTime is CuTe's right_inverse(L) with run-time integers:
+// of coalesce(L)'s modes, those with static strides in stride order, each
+// taken while its stride is the static product reached so far (starting
+// at 1), giving shape s_i and stride preprod_i; coalesced, after 1:0.
+func rightInverseRunTime(l layout.Layout) (layout.Value, error) {
+	shape, stride, preprod, ok := coalescedModes(l)
+	if !ok {
+		return nil, errUnresolved
+	}
+	order, ok := sortedStatic(stride)
+	if !ok {
+		return nil, errUnresolved
+	}
+	rs, rd := []layout.IntTuple{layout.Int(1)}, []layout.IntTuple{layout.Int(0)}
+	curr := layout.Int(1)
+	for _, i := range order {
+		if !curr.IsStatic() || curr.Value() != stride[i].Value() {
+			continue
+		}
+		rs, rd = append(rs, shape[i]), append(rd, preprod[i])
+		curr = withStatic(shape[i].Value()*stride[i].Value(), shape[i].IsStatic())
+	}
+	r, err := layout.Coalesce(layout.Make(layout.Tup(rs...), layout.Tup(rd...)))
+	if err != nil {
+		return nil, errUnresolved
+	}
+	return r, nil
+}
+
+// leftInverseRunTime is CuTe's left_inverse(L) where coalesce(L) has
+// static strides and some run-time sizes: in stride order, each non-zero
+// stride d gives the mode d/size(shape so far) : preprod_i, and the last
+// mode in that order ends the shape; coalesced.
+func leftInverseRunTime(l layout.Layout) (layout.Value, error) {
+	shape, stride, preprod, ok := coalescedModes(l)
+	if !ok || !allStatic(layout.Tup(stride...)) {
+		return nil, errUnresolved // CuTe's static_assert: static strides
+	}
+	order, ok := sortedStatic(stride)
+	if !ok || len(order) == 0 {
+		return nil, errUnresolved
+	}
+	var rs []layout.IntTuple
+	rd := []layout.IntTuple{layout.Int(0)}
+	size := int64(1)
+	for _, i := range order {
+		d := stride[i].Value()
+		if d == 0 {
+			continue
+		}
+		if d%size != 0 {
+			return nil, errUnresolved // CuTe's divisibility static_assert
+		}
+		rs, rd = append(rs, layout.Int(d/size)), append(rd, preprod[i])
+		size *= d / size
+	}
+	rs = append(rs, shape[order[len(order)-1]])
+	r, err := layout.Coalesce(layout.Make(layout.Tup(rs...), layout.Tup(rd...)))
+	if err != nil {
+		return nil, errUnresolved
+	}
+	return r, nil
 }
 
 // mapModes applies f to each leaf mode (s, d) of a shape and a congruent

@@ -66,6 +66,9 @@ func TestCodeValues(t *testing.T) {
 		{"run-time downcast", "auto l = make_layout(make_shape(Int<1>{}, 4), make_stride(Int<1>{}, _1{}));\nauto r = downcast<2>(l);", "downcast", "(_2,8):(_1,_1)", false},
 		{"run-time filter", "int ldA = 0;\nauto l = make_layout(make_shape(Int<4>{}, 2), make_stride(ldA, 16));\nauto r = filter(l);", "filter", "(_4,2):(0,16)", false},
 		{"select of a shape", "auto s = make_shape(C<31>{}, C<27>{}, C<17>{});\nauto l = make_layout(select<0, 2>(s));", "make_layout", "(_31,_17):(_1,_31)", false},
+		{"run-time right_inverse", "int m = 10;\nauto tv = make_layout(make_shape(make_shape(m)));\nauto r = right_inverse(tv);", "right_inverse", "10:_1", false},
+		{"run-time right_inverse stops at a run-time size", "auto tv = make_layout(make_shape(Int<16>{}, 8, _1{}), make_stride(_8{}, _1{}, 8));\nauto r = right_inverse(tv);", "right_inverse", "8:_16", false},
+		{"run-time left_inverse", "int n = 1;\nauto l = make_layout(make_shape(make_shape(_2{}, _2{}, _2{}), n));\nauto r = left_inverse(l);", "left_inverse", "(_8,1):(_1,_8)", false},
 		{"python select mode", "layout = cute.make_layout((11, (2,), 11))\nL = cute.select(layout, mode=[0, 1, 2])", "select", "(_11,(_2),_11):(_1,(_11),_22)", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
