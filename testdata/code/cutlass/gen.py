@@ -157,6 +157,34 @@ def known_global(w, text):
     return w in CUTE_WORDS and re.search(r'\b' + re.escape(w) + r'\s*[<({]', text) is not None
 
 
+PARAMS = False  # --params: give integer parameters values
+INT_TYPES = r'(?:int|int32_t|int64_t|uint32_t|size_t|index_t|unsigned)'
+
+
+def parameter_value(src, line, w, rel):
+    """A declaration giving integer parameter w a value, when w is declared before line as a
+    template parameter (constexpr int w = V;) or a function parameter (int w = V;) of an integer
+    type; V is its default, else a power of two drawn from the file, line and name."""
+    before = '\n'.join(src.split('\n')[:line + 1])
+    tm = None
+    for tm in re.finditer(r'template\s*<([^<>]*(?:<[^<>]*>[^<>]*)*)>', before):
+        pass
+    rng = random.Random('%s:%d:%s' % (rel, line, w))
+    v = rng.choice([2, 4, 8, 16, 32, 64, 128])
+    if tm:
+        m = re.search(r'\b' + INT_TYPES + r'\s+' + w + r'\b\s*(?:=\s*(\d+))?\s*[,>]?', tm.group(1) + '>')
+        if m and tm.end() > before.rfind('}') - 2000:
+            return 'constexpr int %s = %s;' % (w, m.group(1) or v)
+    fm = None
+    for fm in re.finditer(r'\(([^()]*\b' + INT_TYPES + r'\s+' + w + r'\b[^()]*)\)\s*(?:const\s*)?\{', before):
+        pass
+    if fm and before.count('{', fm.end()) >= before.count('}', fm.end()):
+        m = re.search(r'\b' + INT_TYPES + r'\s+' + w + r'\b\s*(?:=\s*(\d+))?', fm.group(1))
+        if m:
+            return 'int %s = %s;' % (w, m.group(1) or v)
+    return None
+
+
 def cpp_candidates(root, rel):
     path = os.path.join(root, rel)
     try:
@@ -187,6 +215,12 @@ def cpp_candidates(root, rel):
                 continue
             seen.add(w)
             prev = [b for b in binds[:bi] if b[1] == w]
+            if not prev and PARAMS and not known_global(w, st):
+                # An integer parameter of the function or template: given a value, as a
+                # caller would (its default if it has one).
+                given = parameter_value(src, stmts[k][0], w, rel)
+                if given:
+                    prev = [(-1 - len(deps), w, 'param', '', 0, given)]
             if not prev:
                 continue  # CuTe's own, or unknown here: compilation tells
             b = prev[-1]
@@ -200,6 +234,8 @@ def cpp_candidates(root, rel):
             continue
         deps.sort(key=lambda b: b[0])
         bound = {b[1] for b in deps}
+        if any(b[2] == 'param' for b in deps):
+            deps = [b for b in deps if b[2] == 'param'] + [b for b in deps if b[2] != 'param']
         if any(not known_global(w, st + ' '.join(b[5] for b in deps)) for b in deps + [(0, name, kind, rhs)]
                for w in identifiers(b[3]) if w not in bound):
             continue  # a name bound elsewhere (a parameter, a member): it cannot compile alone
@@ -254,8 +290,9 @@ class PyTranslator:
     """Translates a CuTe DSL expression of integer literals, tuples, names bound to such values and
     cute.* calls to CuTe C++ (literals static), or raises ValueError."""
 
-    def __init__(self, env, alias):
-        self.env, self.alias = env, alias  # env: name -> ('int', value) | ('value', cpp var)
+    def __init__(self, env, alias, dsl=False):
+        # env: name -> ('int', value) | ('dyn', value) | ('tuple', ...) | ('value', cpp var)
+        self.env, self.alias, self.dsl = env, alias, dsl
 
     def tr(self, src):
         self.toks = re.findall(r'\d+|[A-Za-z_][\w.]*|==|[-+*/()\[\],=]|\S', src)
@@ -292,9 +329,10 @@ class PyTranslator:
         return x
 
     def arith(self, x, op, y):
-        if x[0] != 'int' or y[0] != 'int':
+        if x[0] not in ('int', 'dyn') or y[0] not in ('int', 'dyn'):
             raise ValueError('arithmetic on a non-integer')
-        return ('int', eval('%d %s %d' % (x[1], op, y[1])))
+        kind = 'int' if x[0] == y[0] == 'int' else 'dyn'
+        return (kind, eval('%d %s %d' % (x[1], op, y[1])))
 
     def atom(self):
         t = self.peek()
@@ -334,6 +372,14 @@ class PyTranslator:
 
     def call(self, fun):
         parts = fun.split('.')
+        if self.dsl and fun in ('cutlass.Int32', 'cutlass.Int64', 'Int32', 'Int64'):
+            # The DSL's run-time integer: a plain int in C++.
+            self.take('(')
+            x = self.expr()
+            self.take(')')
+            if x[0] not in ('int', 'dyn'):
+                raise ValueError('Int32 of a non-integer')
+            return ('dyn', x[1])
         if len(parts) != 2 or parts[0] not in self.alias or parts[1] not in PY_OPS:
             raise ValueError('call ' + fun)
         op = parts[1]
@@ -356,6 +402,8 @@ class PyTranslator:
     def cpp(self, v, maker='make_shape'):
         if v[0] == 'int':
             return 'Int<%d>{}' % v[1]
+        if v[0] == 'dyn':
+            return str(v[1])
         if v[0] == 'value':
             return v[1]
         if v[0] == 'tuple':
@@ -375,6 +423,8 @@ class PyTranslator:
         _, op, args, kw = v
         a = [self.cpp(x) for x in args]
         if op == 'make_layout':
+            if not args and 'shape' in kw:
+                args, a = [kw['shape']], [self.cpp(kw.pop('shape'))]
             if len(args) != 1 or set(kw) - {'stride'}:
                 raise ValueError('make_layout form')
             if 'stride' in kw:
@@ -417,6 +467,13 @@ class PyTranslator:
         if kw:
             raise ValueError('keywords')
         return '%s(%s)' % (op, ', '.join(a))
+
+
+DSL_MORE = False  # --params: also cutlass.Int32(x), shape=, and names bound to tuples
+
+
+def plain_tuple(v):
+    return v[0] in ('int', 'dyn') or v[0] == 'tuple' and v[2] == '(' and all(plain_tuple(e) for e in v[1])
 
 
 def py_sources(root):
@@ -463,7 +520,7 @@ def py_candidates(root):
                 env_text.pop(name, None)
                 continue
             env = {k: v[1] for k, v in env_text.items()}
-            tr = PyTranslator(env, alias)
+            tr = PyTranslator(env, alias, DSL_MORE)
             try:
                 val = tr.tr(rhs)
             except (ValueError, SyntaxError, ZeroDivisionError):
@@ -475,8 +532,8 @@ def py_candidates(root):
                 for d in env_text[w][3] + [w]:
                     if d not in deps:
                         deps.append(d)
-            if val[0] == 'int':
-                env_text[name] = (name + ' = ' + rhs, ('int', val[1]), None, deps)
+            if val[0] == 'int' or DSL_MORE and (val[0] == 'dyn' or val[0] == 'tuple' and plain_tuple(val)):
+                env_text[name] = (name + ' = ' + rhs, val, None, deps)
                 continue
             if val[0] != 'call':
                 env_text.pop(name, None)
@@ -489,7 +546,7 @@ def py_candidates(root):
             env_text[name] = (name + ' = ' + rhs, ('value', name), cpp, deps)
             if len(deps) > 8 or len(rhs) > 300:
                 continue
-            if any(env_text[d][2] is None and env_text[d][1][0] != 'int' for d in deps):
+            if any(env_text[d][2] is None and env_text[d][1][0] not in ('int', 'dyn', 'tuple') for d in deps):
                 continue
             text = [env_text[d][0] for d in deps] + [name + ' = ' + rhs]
             cpp_lines = [env_text[d][2] for d in deps if env_text[d][2]] + [cpp]
@@ -513,6 +570,8 @@ def main():
     ap.add_argument('--batch', type=int, default=60)
     ap.add_argument('--max', type=int, default=0, help='at most this many candidates per language (0: all)')
     ap.add_argument('--seed', type=int, default=6, help='orders the candidates for --max')
+    ap.add_argument('--params', action='store_true',
+                    help='give the integer function and template parameters a statement reads values')
     ap.add_argument('--out', default=HERE)
     ap.add_argument('--build', default=os.path.join(tempfile.gettempdir(), 'cutlassoracle_build'))
     args = ap.parse_args()
@@ -526,6 +585,8 @@ def main():
              '-D__forceinline__=inline', '-I' + os.path.join(cutlass, 'include'), '-I' + os.path.abspath(stub),
              '-I' + stub2, '-I' + cccl]
     comp = codegen.Compiler(os.environ.get('CXX', 'g++'), flags, args.build)
+    global PARAMS, DSL_MORE
+    PARAMS = DSL_MORE = args.params
 
     cpp = []
     for d in CPP_DIRS:
