@@ -347,6 +347,13 @@ func (c *Code) ident(n *source.Ident, sc scope, depth int) (layout.Value, error)
 			}
 			return c.binding(i, depth+1)
 		}
+	} else if i, ok := c.scopedBinding(n); ok {
+		// Traits::SmemLayoutA, typename Traits::TileShape: a member of a
+		// struct of this file.
+		if c.File.Bindings[i].Template {
+			return nil, errUnresolved
+		}
+		return c.binding(i, depth+1)
 	} else if c.python {
 		// x.shape where x is bound: an attribute of a value.
 		parts := strings.Split(n.Full, ".")
@@ -375,6 +382,43 @@ func (c *Code) ident(n *source.Ident, sc scope, depth int) (layout.Value, error)
 		return ptrFlag(1), nil
 	}
 	return nil, errUnresolved
+}
+
+// scopedBinding is the member binding a qualified C++ name reads
+// (Traits::X, Outer::Traits::X): the one binding of that name directly in
+// the body of the one struct or class of this file named as the last
+// qualifier. A struct defined twice (specializations, #if branches) or a
+// member bound twice has none.
+func (c *Code) scopedBinding(n *source.Ident) (int, bool) {
+	if c.python || len(c.File.Scopes) == 0 {
+		return 0, false
+	}
+	q := n.Qualifier()
+	if q == "" {
+		return 0, false
+	}
+	if k := strings.LastIndex(q, "::"); k >= 0 {
+		q = q[k+2:]
+	}
+	var body source.Range
+	found := 0
+	for _, s := range c.File.Scopes {
+		if s.Name == q {
+			body = s.Body
+			found++
+		}
+	}
+	if found != 1 {
+		return 0, false
+	}
+	member, count := 0, 0
+	for _, j := range c.byName[n.Name] {
+		b := &c.File.Bindings[j]
+		if body.Start < b.NameAt.Start && b.Visible.End == body.End {
+			member, count = j, count+1
+		}
+	}
+	return member, count == 1
 }
 
 // staticName reads CuTe's static integer names: _8, _0, _m1 (-1).

@@ -66,6 +66,9 @@ func (c *Code) call(n *source.Call, sc scope, depth int) (layout.Value, error) {
 			return nil, errUnresolved
 		}
 	}
+	if i, ok := c.scopedBinding(n.Fun); ok {
+		return c.instantiate(i, n, sc, depth) // Traits::TileShape{}
+	}
 	if atom, ok := namedAtom(n); ok {
 		return atom, nil
 	}
@@ -239,6 +242,15 @@ func (c *Code) call(n *source.Call, sc scope, depth int) (layout.Value, error) {
 				return upcastRunTime(l, f.Value())
 			}
 			return downcastRunTime(l, f.Value())
+		}
+	}
+	if name == "shape" && len(args) == 1 && len(n.Keywords) == 0 {
+		if t, ok := args[0].(layout.IntTuple); ok {
+			// The shape of an integer tuple is the tuple: shape<0>(TileShape{}).
+			if len(targs) == 0 {
+				return t, nil
+			}
+			return modeOf(t, targs)
 		}
 	}
 	if name == "select" && len(args) == 1 && len(targs) > 0 && len(n.Keywords) == 0 {

@@ -69,6 +69,9 @@ func TestCodeValues(t *testing.T) {
 		{"run-time right_inverse", "int m = 10;\nauto tv = make_layout(make_shape(make_shape(m)));\nauto r = right_inverse(tv);", "right_inverse", "10:_1", false},
 		{"run-time right_inverse stops at a run-time size", "auto tv = make_layout(make_shape(Int<16>{}, 8, _1{}), make_stride(_8{}, _1{}, 8));\nauto r = right_inverse(tv);", "right_inverse", "8:_16", false},
 		{"run-time left_inverse", "int n = 1;\nauto l = make_layout(make_shape(make_shape(_2{}, _2{}, _2{}), n));\nauto r = left_inverse(l);", "left_inverse", "(_8,1):(_1,_8)", false},
+		{"struct member alias", "struct Traits {\n  static constexpr int kBlockM = 128;\n  using Atom = decltype(composition(Swizzle<3,3,3>{}, Layout<Shape<_8,_64>,Stride<_64,_1>>{}));\n  using SmemLayoutA = decltype(tile_to_shape(Atom{}, make_shape(Int<kBlockM>{}, _64{})));\n};\nusing X = typename Traits::SmemLayoutA;", "typename", "Sw<3,3,3> o _0 o ((_8,_16),(_64,_1)):((_64,_512),(_1,_0))", false},
+		{"struct member constructed", "struct Traits { using TileShape = Shape<_128,_64,_32>; };\nauto m = shape<0>(Traits::TileShape{});", "shape<", "_128", false},
+		{"struct member integer", "struct Traits { static constexpr int kBlockM = 128; };\nauto g = make_layout(make_shape(Int<Traits::kBlockM>{}, 8), LayoutRight{});", "make_layout", "(_128,8):(8,_1)", false},
 		{"python select mode", "layout = cute.make_layout((11, (2,), 11))\nL = cute.select(layout, mode=[0, 1, 2])", "select", "(_11,(_2),_11):(_1,(_11),_22)", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -99,6 +102,9 @@ func TestCodeNoValue(t *testing.T) {
 		{"half typed", "auto L = make_layout(make_shape(_8{}, ", "make_layout", false},
 		{"constructed from arguments", "Layout<Shape<int,int>> L{m, n};\nauto x = L;", "L;", false},
 		{"literal", "int k = 8;", "8", false},
+		{"struct defined twice", "struct T { using L = Layout<_4>; };\nstruct T { using L = Layout<_8>; };\nauto x = T::L{};", "T::L", false},
+		{"not a direct member", "struct T { void f() { using L = Layout<_4>; } };\nauto x = T::L{};", "T::L", false},
+		{"member of a type parameter", "template <class T>\nvoid f() { auto x = typename T::L{}; }\nstruct S { using L = Layout<_4>; };", "T::L", false},
 		{"parameter shadows a file-scope name", "auto layout = make_layout(Shape<_8>{});\ntemplate <class L>\nvoid f(L const& layout) { auto c = coalesce(layout); }", "coalesce", false},
 		{"template parameter shadows a file-scope name", "using SmemLayout = Layout<Shape<_8>>;\ntemplate <class SmemLayout>\nstruct K { using L = decltype(coalesce(SmemLayout{})); };", "coalesce", false},
 		{"python strings are not dropped", "L = cute.make_layout((4, \"x\"))", "make_layout", true},

@@ -182,6 +182,8 @@ func (r *cppReader) read() {
 			r.namespace(i)
 			i++
 			continue
+		case (w == "struct" || w == "class") && r.word(i-1) != "enum" && r.word(i+1) != "":
+			r.scope(i + 1)
 		case w == "template" && r.isPunctAt(i+1, "<"):
 			i = r.templateClause(i+1, braces)
 			continue
@@ -279,6 +281,38 @@ func (r *cppReader) namespace(i int) {
 		return
 	}
 	r.f.Foreign = append(r.f.Foreign, Range{r.toks[j].start, r.toks[r.match[j]].end})
+}
+
+// scope records the body of the struct or class named at i (struct X {,
+// struct X : Base<T> {, struct X final {); a declaration (struct X;), a
+// template parameter (class T>) or an elaborated type (struct X x;) has none.
+func (r *cppReader) scope(i int) {
+	j := i + 1
+	if r.word(j) == "final" {
+		j++
+	}
+	if r.isPunctAt(j, ":") && !r.isPunctAt(j+1, ":") {
+		// Base classes: names, "::", template arguments, commas, up to "{".
+		depth := 0
+		for j++; j < len(r.toks) && j < i+256; j++ {
+			switch {
+			case r.isPunctAt(j, "<"):
+				depth++
+			case r.isPunctAt(j, ">"):
+				depth--
+			case r.isPunctAt(j, "{") && depth <= 0:
+				goto body
+			case r.isPunctAt(j, ";") || r.isPunctAt(j, "{") || r.isPunctAt(j, "}") || r.isPunctAt(j, "(") || r.isPunctAt(j, ")"):
+				return
+			}
+		}
+		return
+	}
+body:
+	if !r.isPunctAt(j, "{") || r.match[j] < 0 {
+		return
+	}
+	r.f.Scopes = append(r.f.Scopes, Scope{Name: r.word(i), Body: Range{r.toks[j].start, r.toks[r.match[j]].end}})
 }
 
 // lastComponent is the last name of the qualified name starting at i.

@@ -108,6 +108,22 @@ func TestCppScopes(t *testing.T) {
 	}
 }
 
+// TestCppStructBodies: struct and class bodies are Scopes by name; a
+// declaration, a template parameter, an elaborated type or an enum class
+// has none.
+func TestCppStructBodies(t *testing.T) {
+	src := "template <class T, int N>\nstruct Traits : Base<T, N>, Other {\n  using X = int;\n};\nstruct Fwd;\nstruct Fwd f;\nenum class E { A };\nclass K final { int k; };\n"
+	f := ReadCpp([]byte(src))
+	var got []string
+	for _, s := range f.Scopes {
+		got = append(got, s.Name+"="+src[s.Body.Start:s.Body.End])
+	}
+	want := []string{"Traits={\n  using X = int;\n}", "K={ int k; }"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("scopes %q, want %q", got, want)
+	}
+}
+
 func TestCppHalfTyped(t *testing.T) {
 	for _, src := range []string{
 		"auto a = make_layout(make_shape(8,",
