@@ -69,7 +69,7 @@ func (c *Code) call(n *source.Call, sc scope, depth int) (layout.Value, error) {
 	if i, ok := c.scopedBinding(n.Fun); ok {
 		return c.instantiate(i, n, sc, depth) // Traits::TileShape{}
 	}
-	if atom, ok := namedAtom(n); ok {
+	if atom, ok := c.namedAtom(n); ok {
 		return atom, nil
 	}
 	if !c.cuteQualified(n.Fun) {
@@ -599,11 +599,33 @@ var elementBits = map[string]int{
 	"int64_t": 64, "uint64_t": 64, "double": 64,
 }
 
+// elementType is sizeof_bits of a named element type: half_t,
+// cutlass::half_t, or a name the file binds to one (using ElementA =
+// cutlass::half_t;).
+func (c *Code) elementType(t *source.Ident, depth int) (int, bool) {
+	switch t.Qualifier() {
+	case "":
+		if i, ok := c.lookup(t.Name, t.Start); ok && !c.python {
+			b := c.File.Bindings[i]
+			alias, isIdent := b.Value.(*source.Ident)
+			if !isIdent || b.Template || depth > 8 {
+				return 0, false
+			}
+			return c.elementType(alias, depth+1)
+		}
+	case "cutlass", "::cutlass", "cute", "::cute":
+	default:
+		return 0, false
+	}
+	bits, ok := elementBits[t.Name]
+	return bits, ok
+}
+
 // namedAtom is GMMA::Layout_K_SW128_Atom<half_t> and its family (and
 // UMMA's): CuTe's ComposedLayout<Swizzle<B,4,3>, smem_ptr_flag_bits<16>,
 // L>, upcast from the atom in bits (Layout_K_SW128_Atom_Bits) to elements
 // of the type's width; it prints Sw<3,4,3> o smem_ptr[16b](unset) o L.
-func namedAtom(n *source.Call) (layout.Value, bool) {
+func (c *Code) namedAtom(n *source.Call) (layout.Value, bool) {
 	a, known := atomKinds[n.Fun.Name]
 	if !known || n.Paren || len(n.Args) > 0 || len(n.TArgs) != 1 {
 		return nil, false
@@ -620,11 +642,7 @@ func namedAtom(n *source.Call) (layout.Value, bool) {
 	if !ok {
 		return nil, false
 	}
-	if tq := t.Qualifier(); tq != "" && tq != "cutlass" && tq != "::cutlass" && tq != "cute" {
-		return nil, false
-	}
-	a.Bits, ok = elementBits[t.Name]
-	if !ok {
+	if a.Bits, ok = c.elementType(t, 0); !ok {
 		return nil, false
 	}
 	v, err := a.Layout()

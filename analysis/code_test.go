@@ -54,6 +54,9 @@ func TestCodeValues(t *testing.T) {
 		// the DSL's make_swizzle, group_modes and mode= keywords.
 		{"GMMA atom", "auto atom = GMMA::Layout_K_SW128_Atom<bfloat16_t>{};", "Layout_K", "Sw<3,4,3> o smem_ptr[16b](unset) o (_8,_64):(_64,_1)", false},
 		{"GMMA atom alias", "using A = cute::GMMA::Layout_MN_INTER_Atom<cutlass::half_t>;", "Layout_MN", "Sw<0,4,3> o smem_ptr[16b](unset) o (_8,_8):(_1,_8)", false},
+		{"UMMA atom", "auto a = UMMA::Layout_MN_SW128_32B_Atom<float>{};", "Layout_MN", "Sw<2,5,2> o smem_ptr[32b](unset) o (_32,_4):(_1,_32)", false},
+		{"UMMA atom tiled", "auto a = tile_to_shape(UMMA::Layout_MN_SW128_32B_Atom<half_t>{}, make_shape(_128{}, _16{}));", "tile_to_shape", "Sw<2,5,2> o smem_ptr[16b](unset) o ((_64,_2),(_4,_4)):((_1,_256),(_64,_512))", false},
+		{"GMMA atom of an aliased type", "using ElementA = cutlass::half_t;\nusing TA = ElementA;\nauto a = GMMA::Layout_K_INTER_Atom<TA>{};", "Layout_K", "Sw<0,4,3> o smem_ptr[16b](unset) o (_8,_8):(_8,_1)", false},
 		{"GMMA atom tiled", "auto sA = tile_to_shape(GMMA::Layout_MN_SW128_Atom<half_t>{}, make_shape(Int<64>{}, C<64>{}));", "tile_to_shape", "Sw<3,4,3> o smem_ptr[16b](unset) o ((_64,_1),(_8,_8)):((_1,_0),(_64,_512))", false},
 		{"run-time tile_to_shape", "auto atom = make_layout(make_shape(_8{}, _4{}), make_stride(_1{}, _8{}));\nint K = 12;\nauto sA = tile_to_shape(atom, make_shape(_16{}, K), Step<_1,_0>{});", "tile_to_shape", "((_8,_2),(_4,3)):((_1,96),(_8,_32))", false},
 		{"make_composed_layout", "auto s = make_composed_layout(Swizzle<2,1,-3>{}, Int<0>{}, Layout<Shape<_16,_64>, Stride<_64,Int<1>>>{});", "make_composed", "Sw<2,1,-3> o _0 o (_16,_64):(_64,_1)", false},
@@ -102,6 +105,8 @@ func TestCodeNoValue(t *testing.T) {
 		{"half typed", "auto L = make_layout(make_shape(_8{}, ", "make_layout", false},
 		{"constructed from arguments", "Layout<Shape<int,int>> L{m, n};\nauto x = L;", "L;", false},
 		{"literal", "int k = 8;", "8", false},
+		{"GMMA atom of a type parameter", "template <class T> void f() { auto a = GMMA::Layout_K_SW128_Atom<T>{}; }", "Layout_K", false},
+		{"SW128_32B is UMMA's only", "auto a = GMMA::Layout_MN_SW128_32B_Atom<half_t>{};", "Layout_MN", false},
 		{"struct defined twice", "struct T { using L = Layout<_4>; };\nstruct T { using L = Layout<_8>; };\nauto x = T::L{};", "T::L", false},
 		{"not a direct member", "struct T { void f() { using L = Layout<_4>; } };\nauto x = T::L{};", "T::L", false},
 		{"member of a type parameter", "template <class T>\nvoid f() { auto x = typename T::L{}; }\nstruct S { using L = Layout<_4>; };", "T::L", false},
