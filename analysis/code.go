@@ -104,7 +104,7 @@ func (c *Code) At(off int) (CodeValue, bool) {
 	for i, b := range c.File.Bindings {
 		if b.NameAt.End > b.NameAt.Start && b.NameAt.Contains(off) {
 			v, err := c.binding(i, 0)
-			if err != nil {
+			if err != nil || !tabulable(v) {
 				return CodeValue{}, false
 			}
 			return CodeValue{Start: b.NameAt.Start, End: b.NameAt.End, Name: b.Name, Value: v, Printed: CuTePrint(v)}, true
@@ -125,7 +125,7 @@ func (c *Code) At(off int) (CodeValue, bool) {
 			if err != nil {
 				continue
 			}
-			if !worthShowing(n, v) {
+			if !worthShowing(n, v) || !tabulable(v) {
 				return CodeValue{}, false
 			}
 			s, e := n.Span()
@@ -161,13 +161,47 @@ func (c *Code) nameAt(off int) (CodeValue, bool) {
 		return CodeValue{}, false
 	}
 	v, err := c.binding(i, 0)
-	if err != nil {
+	if err != nil || !tabulable(v) {
 		return CodeValue{}, false
 	}
 	if t, ok := v.(layout.IntTuple); ok && t.IsUnknown() {
 		return CodeValue{}, false
 	}
 	return CodeValue{Start: s, End: e, Name: name, Value: v, Printed: CuTePrint(v)}, true
+}
+
+// tabulable reports whether a layout value can be hovered: every shape
+// leaf at least 1. CuTe gives some layouts with an empty shape (make_layout
+// of ()) or a negative one (left_inverse(4:-1) is (_-1,_4):(_0,_1)), which
+// hover's offset table cannot draw; such a value is not shown.
+func tabulable(v layout.Value) bool {
+	var shape layout.IntTuple
+	switch v := v.(type) {
+	case layout.Layout:
+		shape = v.Shape
+	case layout.Composed:
+		shape = v.Inner.Shape
+	case PointerComposed:
+		shape = v.Inner.Shape
+	default:
+		return true
+	}
+	return positiveLeaves(shape)
+}
+
+func positiveLeaves(t layout.IntTuple) bool {
+	if t.IsTuple() {
+		if t.Len() == 0 {
+			return false
+		}
+		for _, e := range t.Elems() {
+			if !positiveLeaves(e) {
+				return false
+			}
+		}
+		return true
+	}
+	return t.IsUnknown() || t.IsBasis() || t.IsUnderscore() || t.Value() >= 1
 }
 
 // worthShowing reports whether the value of n tells more than its text: a

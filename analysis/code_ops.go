@@ -28,7 +28,8 @@ var dslIntegers = map[string]bool{"Int32": true, "Int64": true, "Uint32": true, 
 // modeQueries take template indices selecting a mode first: size<0>(L).
 var modeQueries = map[string]bool{"size": true, "cosize": true, "rank": true, "depth": true}
 
-// castNames evaluate to their argument.
+// castNames evaluate to their argument (decltype, static_cast), or to
+// its integer as a run-time one (int(x), int32_t(x), size_t(x), ...).
 var castNames = map[string]bool{"static_cast": true, "decltype": true, "int": true, "size_t": true, "int32_t": true, "int64_t": true, "uint32_t": true}
 
 func (c *Code) values(ns []source.Node, sc scope, depth int) ([]layout.Value, error) {
@@ -127,13 +128,35 @@ func (c *Code) call(n *source.Call, sc scope, depth int) (layout.Value, error) {
 		if len(args) != 1 {
 			return nil, errUnresolved
 		}
-		return args[0], nil
+		if name == "decltype" || name == "static_cast" {
+			return args[0], nil
+		}
+		// int32_t(Int<8>{}) is a plain int: run-time, as CuTe prints it (8).
+		t, ok := args[0].(layout.IntTuple)
+		if !ok || !t.IsLeaf() || t.IsBasis() || t.IsUnderscore() {
+			return nil, errUnresolved
+		}
+		if t.IsUnknown() {
+			return t, nil
+		}
+		return layout.Dyn(t.Value()), nil
 	case tupleTypes[name]:
 		elems := targs
 		if n.Paren || n.Braced && len(args) > 0 {
 			elems = args
 		}
 		return tupleOf(elems, name == "Tile" || name == "make_tile")
+	case name == "E" && len(targs) > 0 && len(args) == 0:
+		// E<1,0>{}: CuTe's basis vector ScaledBasis<_1, 1, 0>, outermost mode first.
+		modes := make([]int, len(targs))
+		for i, a := range targs {
+			t, ok := a.(layout.IntTuple)
+			if !ok || !t.IsLeaf() || t.IsUnknown() || t.IsBasis() || t.IsUnderscore() || t.Value() < 0 || t.Value() > 64 {
+				return nil, errUnresolved
+			}
+			modes[i] = int(t.Value())
+		}
+		return layout.Basis(1, modes...), nil
 	case name == "Layout":
 		if n.Paren || len(targs) < 1 || len(targs) > 2 {
 			return nil, errUnresolved

@@ -9,7 +9,7 @@ var cppTemplates = setOf(
 	"replace", "upcast", "downcast", "rank", "depth", "cosize", "flatten", "make_layout",
 	"make_shape", "make_stride", "make_tile", "make_coord", "make_step", "recast_layout",
 	"static_cast", "const_cast", "reinterpret_cast", "bit_cast", "decltype",
-	"sizeof_bits", "sizeof_bits_v", "Underscore",
+	"sizeof_bits", "sizeof_bits_v", "Underscore", "E",
 	// CuTe's named GMMA/UMMA atoms (GMMA::Layout_K_SW128_Atom<half_t>).
 	"Layout_MN_INTER_Atom", "Layout_MN_SW32_Atom", "Layout_MN_SW64_Atom", "Layout_MN_SW128_Atom",
 	"Layout_K_INTER_Atom", "Layout_K_SW32_Atom", "Layout_K_SW64_Atom", "Layout_K_SW128_Atom",
