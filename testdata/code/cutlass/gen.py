@@ -89,11 +89,21 @@ def strip_comments(text):
     return ''.join(out)
 
 
+def braced_init(head):
+    """Whether a '{' after head opens a braced initializer (auto x = Int<8>{, Layout<..> x{), not
+    a block (a function or struct body, if/for/else, a namespace)."""
+    b = head.strip()
+    if not b or not re.search(r'[\w>]$', b) or re.match(
+            r'(if|for|while|switch|else|do|template|struct|class|union|enum|namespace|extern|try|catch)\b', b):
+        return False
+    return '=' in b or re.fullmatch(r'(?:const\s+|static\s+|constexpr\s+)*[\w:<>,\s]+>\s*\w+', b) is not None
+
+
 def statements(text):
     """(start line, statement text) of each ';'-ended statement outside parentheses; a '{' or '}'
     at depth 0 also ends one (function bodies, blocks), and a preprocessor line is one alone."""
     out = []
-    buf, depth, start_line, line = [], 0, 0, 0
+    buf, depth, start_line, line, inits = [], 0, 0, 0, 0
     i = 0
     for raw in text.split('\n'):
         s = raw.strip()
@@ -110,13 +120,17 @@ def statements(text):
                 depth += 1
             elif ch in ')]':
                 depth = max(0, depth - 1)
-            if depth == 0 and ch in '{}' and not re.search(r'(>|\w|\))\s*$', ''.join(buf)):
+            if depth == 0 and ch == '{' and braced_init(''.join(buf)):
+                inits += 1  # a braced initializer (Layout<...>{}), part of the statement
+            elif depth == 0 and ch == '}' and inits > 0:
+                inits -= 1
+            elif depth == 0 and ch in '{}':
                 buf = []
                 continue
             buf.append(ch)
             if depth == 0 and ch == ';':
                 out.append((start_line, ''.join(buf).rstrip()))
-                buf = []
+                buf, inits = [], 0
         line += 1
     return out
 
@@ -260,6 +274,165 @@ def cpp_candidates(root, rel):
         value = name if kind == 'auto' else name + '{}'
         out.append({'source': '%s:%d' % (rel, line + 1), 'text': '\n'.join(text_lines), 'line': hl,
                     'character': hc + 1, 'value': value, 'body': '\n'.join(text_lines)})
+    return out
+
+
+CALLS = False  # --calls: the statements of test helpers, given the arguments of each call
+
+
+def split_args(text):
+    """The top-level comma-separated items of an argument list's text."""
+    out, depth, cur = [], 0, []
+    for ch in text:
+        if ch in '([{<':
+            depth += 1
+        elif ch in ')]}>':
+            depth -= 1
+        if ch == ',' and depth == 0:
+            out.append(''.join(cur).strip())
+            cur = []
+            continue
+        cur.append(ch)
+    if ''.join(cur).strip():
+        out.append(''.join(cur).strip())
+    return out
+
+
+def matching(src, i, open_ch, close_ch):
+    """The index of the bracket closing the one at i (comments already blanked), or -1."""
+    depth = 0
+    for j in range(i, len(src)):
+        if src[j] == open_ch:
+            depth += 1
+        elif src[j] == close_ch:
+            depth -= 1
+            if depth == 0:
+                return j
+    return -1
+
+
+def helper_candidates(root, rel):
+    """A function template's statements binding layouts from its parameters (test_composition(a,
+    b) { auto layoutR = composition(layoutA, layoutB); }), at each call of it in the file: the
+    statement with each parameter renamed to the call's argument when that is a name (bound before
+    the call, as cpp_candidates finds it), else bound to the argument (auto layoutA = ARG;)."""
+    path = os.path.join(root, rel)
+    try:
+        text = open(path, encoding='utf-8').read()
+    except (UnicodeDecodeError, OSError):
+        return []
+    if 'cute' not in text:
+        return []
+    src = strip_comments(text)
+    stmts = statements(src)
+    binds = []
+    for k, (line, st) in enumerate(stmts):
+        m = BIND.match(st.strip())
+        if m:
+            binds.append((k, m.group(2), m.group(1), m.group(3), line, st.strip()))
+    out = []
+    for fm in re.finditer(r'template\s*<[^<>]*>\s*(?:CUTE_HOST_DEVICE\s+)?(?:void|auto)\s+(\w+)\s*\(([^()]*)\)\s*\{', src):
+        fname = fm.group(1)
+        params = []
+        for p in split_args(fm.group(2)):
+            pm = re.match(r'^.*?\b(\w+)\s*$', p)
+            if not pm:
+                break
+            params.append(pm.group(1))
+        else:
+            pass
+        if not params:
+            continue
+        body_open = fm.end() - 1
+        body_close = matching(src, body_open, '{', '}')
+        if body_close < 0:
+            continue
+        l0, l1 = src.count('\n', 0, body_open), src.count('\n', 0, body_close)
+        inner = [b for b in binds if l0 <= b[4] <= l1]
+        for cm in re.finditer(r'\b' + fname + r'\s*\(', src):
+            if cm.start() == fm.start(1) or body_open < cm.start() < body_close:
+                continue
+            close = matching(src, cm.end() - 1, '(', ')')
+            if close < 0:
+                continue
+            args = split_args(src[cm.end():close])
+            if any(re.fullmatch(r'[\w:<>\s]+[\s*&]+\w+', a) and not re.fullmatch(r'[\w:]+', a) for a in args):
+                continue  # a declaration (void f(int m, int n)), not a call
+            if len(args) != len(params) or any('\n' in a and len(a) > 400 for a in args):
+                continue
+            call_line = src.count('\n', 0, cm.start())
+            before = [b for b in binds if b[4] < call_line and not (l0 <= b[4] <= l1)]
+            for ii, (k, name, kind, rhs, line, st) in enumerate(inner):
+                if kind not in ('auto', 'using') or not LAYOUT_WORDS.search(rhs) or len(st) > 600:
+                    continue
+                used = identifiers(rhs)
+                if not any(p in used for p in params):
+                    continue
+                rename, head, ok = {}, [], True
+                for p, a in zip(params, args):
+                    if p not in used and not any(p in identifiers(b[3]) for b in inner[:ii]):
+                        continue
+                    if a == p:
+                        rename[p] = a  # the same name: read as it is bound before the call
+                    elif re.fullmatch(r'[A-Za-z_]\w*', a) and a not in params and a not in [b[1] for b in inner]:
+                        rename[p] = a
+                    else:
+                        head.append('auto %s = %s;' % (p, ' '.join(a.split())))
+                # The helper's earlier statements this one reads.
+                body_deps = []
+                need = list(used)
+                while need:
+                    w = need.pop(0)
+                    prev = [b for b in inner[:ii] if b[1] == w]
+                    if prev and prev[-1] not in body_deps:
+                        body_deps.append(prev[-1])
+                        need.extend(identifiers(prev[-1][3]))
+                body_deps.sort(key=lambda b: b[0])
+                # The bindings the arguments read, before the call.
+                arg_names = [rename[p] for p in rename] + [w for h in head for w in identifiers(h.split('=', 1)[1])]
+                deps, need, seen = [], list(arg_names), set()
+                while need and ok:
+                    w = need.pop(0)
+                    if w in seen:
+                        continue
+                    seen.add(w)
+                    prev = [b for b in before if b[1] == w]
+                    if not prev:
+                        continue
+                    if len(deps) >= 8:
+                        ok = False
+                        break
+                    if prev[-1] not in deps:
+                        deps.append(prev[-1])
+                    need.extend(identifiers(prev[-1][3]))
+                if not ok:
+                    continue
+                deps.sort(key=lambda b: b[0])
+
+                def renamed(t):
+                    for p, a in rename.items():
+                        t = re.sub(r'\b%s\b' % re.escape(p), a, t)
+                    return t
+                lines = []
+                for b in deps:
+                    lines.extend(dedent(b[5]))
+                lines.extend(head)
+                for b in body_deps:
+                    lines.extend(dedent(renamed(b[5])))
+                last = dedent(renamed(st))
+                names = [b[1] for b in deps] + [h.split()[1] for h in head] + [b[1] for b in body_deps] + [name]
+                if len(set(names)) != len(names):
+                    continue
+                body = '\n'.join(last)
+                m = re.compile(r'\s*(?:typename\s+)?(?:decltype\s*\(\s*)?(?:(?:::)?\w+\s*::\s*)*(\w)').match(body, body.index('=') + 1)
+                if not m:
+                    continue
+                at = m.start(1)
+                text_lines = lines + last
+                out.append({'source': '%s:%d' % (rel, call_line + 1), 'text': '\n'.join(text_lines),
+                            'line': len(lines) + body.count('\n', 0, at),
+                            'character': at - (body.rfind('\n', 0, at) + 1) + 1,
+                            'value': name if kind == 'auto' else name + '{}', 'body': '\n'.join(text_lines)})
     return out
 
 
@@ -572,6 +745,8 @@ def main():
     ap.add_argument('--seed', type=int, default=6, help='orders the candidates for --max')
     ap.add_argument('--params', action='store_true',
                     help='give the integer function and template parameters a statement reads values')
+    ap.add_argument('--calls', action='store_true',
+                    help="also the statements of function templates at each call, given the call's arguments")
     ap.add_argument('--out', default=HERE)
     ap.add_argument('--build', default=os.path.join(tempfile.gettempdir(), 'cutlassoracle_build'))
     args = ap.parse_args()
@@ -587,6 +762,8 @@ def main():
     comp = codegen.Compiler(os.environ.get('CXX', 'g++'), flags, args.build)
     global PARAMS, DSL_MORE
     PARAMS = DSL_MORE = args.params
+    global CALLS
+    CALLS = args.calls
 
     cpp = []
     for d in CPP_DIRS:
@@ -594,7 +771,10 @@ def main():
             dns[:] = sorted(x for x in dns if not x.startswith('.') and x != 'python')
             for fn in sorted(fns):
                 if fn.endswith(CPP_EXT):
-                    cpp.extend(cpp_candidates(cutlass, os.path.relpath(os.path.join(dp, fn), cutlass)))
+                    rel = os.path.relpath(os.path.join(dp, fn), cutlass)
+                    cpp.extend(cpp_candidates(cutlass, rel))
+                    if CALLS:
+                        cpp.extend(helper_candidates(cutlass, rel))
     py = py_candidates(cutlass)
     cases, seen = [], set()
     for lang, cands in (('cpp', cpp), ('python', py)):
