@@ -62,6 +62,7 @@ type cppReader struct {
 	pending    []string
 	pendingEnd int             // token index right after the clause's ">"
 	aliases    map[string]bool // names declared by "using X = ...;" so far
+	cuteBlocks []Range         // the bodies of namespace cute (and cute::...) blocks so far
 }
 
 // templateNames adds the file's alias templates (template<...> using X =)
@@ -277,10 +278,20 @@ func (r *cppReader) namespace(i int) {
 		}
 		return
 	}
-	if !r.isPunctAt(j, "{") || r.match[j] < 0 || name == "" || strings.Contains(name, "cute") {
+	if !r.isPunctAt(j, "{") || r.match[j] < 0 || name == "" {
 		return
 	}
-	r.f.Foreign = append(r.f.Foreign, Range{r.toks[j].start, r.toks[r.match[j]].end})
+	body := Range{r.toks[j].start, r.toks[r.match[j]].end}
+	if strings.Contains(name, "cute") {
+		r.cuteBlocks = append(r.cuteBlocks, body)
+		return
+	}
+	for _, c := range r.cuteBlocks {
+		if c.Start < body.Start && body.End <= c.End {
+			return // namespace cute { namespace UMMA { ... } }: cute's names are visible inside
+		}
+	}
+	r.f.Foreign = append(r.f.Foreign, body)
 }
 
 // scope records the body of the struct or class named at i (struct X {,

@@ -124,6 +124,20 @@ func TestCppStructBodies(t *testing.T) {
 	}
 }
 
+// TestCppNamespaces: a namespace block other than cute's is foreign (its
+// unqualified Layout may be its own), unless it is nested in a namespace
+// cute block, whose names it sees.
+func TestCppNamespaces(t *testing.T) {
+	src := "namespace cute { namespace UMMA { using A = Layout<_1>; } }\nnamespace cutlass { using B = Layout<_1>; }\n"
+	f := ReadCpp([]byte(src))
+	if a := strings.Index(src, "Layout"); !f.CuteAt(a) {
+		t.Errorf("Layout in cute::UMMA is not read as CuTe's")
+	}
+	if b := strings.LastIndex(src, "Layout"); f.CuteAt(b) {
+		t.Errorf("Layout in namespace cutlass is read as CuTe's")
+	}
+}
+
 func TestCppHalfTyped(t *testing.T) {
 	for _, src := range []string{
 		"auto a = make_layout(make_shape(8,",
