@@ -80,6 +80,9 @@ func (c *Code) call(n *source.Call, sc scope, depth int) (layout.Value, error) {
 		// _8{}, LayoutRight{}, GenColMajor{}: the value the name stands for.
 		return c.ident(n.Fun, sc, depth)
 	}
+	if name == "recast_layout" && len(n.TArgs) == 2 && len(n.Args) == 1 && !c.python {
+		return c.recastLayout(n, sc, depth)
+	}
 	targs, err := c.values(n.TArgs, sc, depth)
 	if err != nil {
 		return nil, err
@@ -620,6 +623,57 @@ var elementBits = map[string]int{
 	"int16_t": 16, "uint16_t": 16, "half_t": 16, "bfloat16_t": 16,
 	"int32_t": 32, "uint32_t": 32, "float": 32, "tfloat32_t": 32,
 	"int64_t": 64, "uint64_t": 64, "double": 64,
+}
+
+// recastLayout is recast_layout<OldType, NewType>(L) of element types
+// (recast_layout<uint8_t, half_t>): with r = bits(New)/bits(Old) reduced
+// to num/den, CuTe's downcast<den>(upcast<num>(L)); the table's
+// recast_layout on static layouts, upcast and downcast's run-time forms
+// on others.
+func (c *Code) recastLayout(n *source.Call, sc scope, depth int) (layout.Value, error) {
+	var bits [2]int
+	for i, t := range n.TArgs {
+		id, ok := t.(*source.Ident)
+		if !ok {
+			return nil, errUnresolved
+		}
+		if bits[i], ok = c.elementType(id, 0); !ok {
+			return nil, errUnresolved
+		}
+	}
+	x, err := c.eval(n.Args[0], sc, depth+1)
+	if err != nil {
+		return nil, err
+	}
+	l, ok := x.(layout.Layout)
+	if !ok {
+		return nil, errUnresolved
+	}
+	if staticValue(l) {
+		return apply("recast_layout", l, layout.Int(int64(bits[0])), layout.Int(int64(bits[1])))
+	}
+	if !plainTuple(l.Shape) || !plainTuple(l.Stride) {
+		return nil, errUnresolved
+	}
+	g := gcd(int64(bits[0]), int64(bits[1]))
+	num, den := int64(bits[1])/g, int64(bits[0])/g
+	var v layout.Value = l
+	if num != 1 {
+		if v, err = upcastRunTime(l, num); err != nil {
+			return nil, err
+		}
+	}
+	if den != 1 {
+		return downcastRunTime(v.(layout.Layout), den)
+	}
+	return v, nil
+}
+
+func gcd(a, b int64) int64 {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
 }
 
 // elementType is sizeof_bits of a named element type: half_t,

@@ -78,6 +78,8 @@ func TestCodeValues(t *testing.T) {
 		{"integer cast is run-time", "static constexpr auto C = Int<8>{};\nauto l = make_layout(make_shape(_128{}, int32_t(C)));", "make_layout", "(_128,8):(_1,_128)", false},
 		{"basis strides", "auto l = make_layout(Shape<_4,_4>{}, Stride<E<1>,E<0,1>>{});", "make_layout", "(_4,_4):(_1@1,_1@1@0)", false},
 		{"composition with basis strides", "auto a = make_layout(Shape<_4,Shape<_2,_3>>{}, Stride<_6,Stride<_3,_1>>{});\nauto b = make_layout(Shape<_2,_4>{}, Stride<E<1,1>,E<0>>{});\nauto r = composition(a, b);", "composition", "(_2,_4):(_1,_6)", false},
+		{"recast_layout of types", "auto L = make_layout(make_shape(_8{}, _16{}), make_stride(_16{}, _1{}));\nauto a = recast_layout<uint8_t, half_t>(L);", "recast_layout", "(_8,_8):(_8,_1)", false},
+		{"run-time recast_layout", "auto D = make_layout(make_shape(8, _16{}), make_stride(16, _1{}));\nauto e = recast_layout<uint32_t, half_t>(D);", "recast_layout", "(8,_32):(32,_1)", false},
 		{"python select mode", "layout = cute.make_layout((11, (2,), 11))\nL = cute.select(layout, mode=[0, 1, 2])", "select", "(_11,(_2),_11):(_1,(_11),_22)", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
