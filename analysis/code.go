@@ -183,6 +183,8 @@ func tabulable(v layout.Value) bool {
 		shape = v.Inner.Shape
 	case PointerComposed:
 		shape = v.Inner.Shape
+	case elementTypeValue:
+		return false // a type, not a value
 	default:
 		return true
 	}

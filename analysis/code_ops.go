@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/cute-lsp/cute-lsp/analysis/gmma"
@@ -70,7 +71,7 @@ func (c *Code) call(n *source.Call, sc scope, depth int) (layout.Value, error) {
 	if i, ok := c.scopedBinding(n.Fun); ok {
 		return c.instantiate(i, n, sc, depth) // Traits::TileShape{}
 	}
-	if atom, ok := c.namedAtom(n); ok {
+	if atom, ok := c.namedAtom(n, sc); ok {
 		return atom, nil
 	}
 	if !c.cuteQualified(n.Fun) {
@@ -82,6 +83,16 @@ func (c *Code) call(n *source.Call, sc scope, depth int) (layout.Value, error) {
 	}
 	if name == "recast_layout" && len(n.TArgs) == 2 && len(n.Args) == 1 && !c.python {
 		return c.recastLayout(n, sc, depth)
+	}
+	if name == "sizeof_bits_v" && len(n.TArgs) == 1 && len(n.Args) == 0 && !n.Paren && !n.Braced && !c.python {
+		// sizeof_bits_v<half_t>: a compile-time int. (sizeof_bits<T>::value
+		// is not read: the reader leaves nested names of template-ids.)
+		if id, ok := n.TArgs[0].(*source.Ident); ok {
+			if bits, ok := c.elementType(id, sc, 0); ok {
+				return layout.Dyn(int64(bits)), nil
+			}
+		}
+		return nil, errUnresolved
 	}
 	targs, err := c.values(n.TArgs, sc, depth)
 	if err != nil {
@@ -296,6 +307,33 @@ func (c *Code) call(n *source.Call, sc scope, depth int) (layout.Value, error) {
 		return nil, errUnresolved
 	}
 	all := operandOrder(args, targs)
+	if p, ok := firstOperand(all).(PointerComposed); ok && (name == "upcast" || name == "downcast") && len(all) == 2 {
+		// CuTe's upcast<N> of ComposedLayout<Sw, smem_ptr_flag_bits<B>, L>:
+		// Sw o smem_ptr_flag_bits<B*N> o upcast<N>(L) (downcast: B/N).
+		f, ok := all[1].(layout.IntTuple)
+		if !ok || !f.IsLeaf() || f.IsUnknown() || f.IsBasis() || f.Value() < 1 || f.Value() > 1024 {
+			return nil, errUnresolved
+		}
+		bits := int64(p.Bits) * f.Value()
+		if name == "downcast" {
+			if int64(p.Bits)%f.Value() != 0 {
+				return nil, errUnresolved
+			}
+			bits = int64(p.Bits) / f.Value()
+		}
+		if bits < 1 || bits > 1024 {
+			return nil, errUnresolved
+		}
+		v, err := c.applyFollowed(op, name, []layout.Value{p.Inner, f})
+		if err != nil {
+			return nil, err
+		}
+		inner, ok := v.(layout.Layout)
+		if !ok {
+			return nil, errUnresolved
+		}
+		return PointerComposed{Outer: p.Outer, Bits: int(bits), Inner: inner}, nil
+	}
 	if p, ok := firstOperand(all).(PointerComposed); ok && name == "tile_to_shape" {
 		// CuTe tiles a ComposedLayout's inner layout and keeps its outer stages.
 		all[0] = p.Inner
@@ -637,7 +675,7 @@ func (c *Code) recastLayout(n *source.Call, sc scope, depth int) (layout.Value, 
 		if !ok {
 			return nil, errUnresolved
 		}
-		if bits[i], ok = c.elementType(id, 0); !ok {
+		if bits[i], ok = c.elementType(id, sc, 0); !ok {
 			return nil, errUnresolved
 		}
 	}
@@ -676,19 +714,30 @@ func gcd(a, b int64) int64 {
 	return a
 }
 
+// elementTypeValue is an alias template's type argument that names an
+// element type, by its width: in template <class T> using A =
+// decltype(upcast<sizeof_bits_v<T>>(...)), A<half_t> binds T to 16.
+type elementTypeValue int
+
+func (e elementTypeValue) String() string { return "sizeof_bits " + strconv.Itoa(int(e)) }
+
 // elementType is sizeof_bits of a named element type: half_t,
 // cutlass::half_t, or a name the file binds to one (using ElementA =
 // cutlass::half_t;).
-func (c *Code) elementType(t *source.Ident, depth int) (int, bool) {
+func (c *Code) elementType(t *source.Ident, sc scope, depth int) (int, bool) {
 	switch t.Qualifier() {
 	case "":
+		if v, ok := sc[t.Name]; ok {
+			bits, isType := v.(elementTypeValue)
+			return int(bits), isType
+		}
 		if i, ok := c.lookup(t.Name, t.Start); ok && !c.python {
 			b := c.File.Bindings[i]
 			alias, isIdent := b.Value.(*source.Ident)
 			if !isIdent || b.Template || depth > 8 {
 				return 0, false
 			}
-			return c.elementType(alias, depth+1)
+			return c.elementType(alias, nil, depth+1)
 		}
 	case "cutlass", "::cutlass", "cute", "::cute":
 	default:
@@ -702,7 +751,7 @@ func (c *Code) elementType(t *source.Ident, depth int) (int, bool) {
 // UMMA's): CuTe's ComposedLayout<Swizzle<B,4,3>, smem_ptr_flag_bits<16>,
 // L>, upcast from the atom in bits (Layout_K_SW128_Atom_Bits) to elements
 // of the type's width; it prints Sw<3,4,3> o smem_ptr[16b](unset) o L.
-func (c *Code) namedAtom(n *source.Call) (layout.Value, bool) {
+func (c *Code) namedAtom(n *source.Call, sc scope) (layout.Value, bool) {
 	a, known := atomKinds[n.Fun.Name]
 	if !known || n.Paren || len(n.Args) > 0 || len(n.TArgs) != 1 {
 		return nil, false
@@ -719,7 +768,7 @@ func (c *Code) namedAtom(n *source.Call) (layout.Value, bool) {
 	if !ok {
 		return nil, false
 	}
-	if a.Bits, ok = c.elementType(t, 0); !ok {
+	if a.Bits, ok = c.elementType(t, sc, 0); !ok {
 		return nil, false
 	}
 	v, err := a.Layout()
@@ -854,7 +903,16 @@ func (c *Code) instantiate(i int, n *source.Call, sc scope, depth int) (layout.V
 	for k, p := range b.Params {
 		v, err := c.eval(n.TArgs[k], sc, depth+1)
 		if err != nil {
-			return nil, err
+			// A type argument naming an element type (Atom<half_t>): its width.
+			id, isIdent := n.TArgs[k].(*source.Ident)
+			if !isIdent {
+				return nil, err
+			}
+			bits, ok := c.elementType(id, sc, 0)
+			if !ok {
+				return nil, err
+			}
+			v = elementTypeValue(bits)
 		}
 		inner[p] = v
 	}

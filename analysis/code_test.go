@@ -80,6 +80,10 @@ func TestCodeValues(t *testing.T) {
 		{"composition with basis strides", "auto a = make_layout(Shape<_4,Shape<_2,_3>>{}, Stride<_6,Stride<_3,_1>>{});\nauto b = make_layout(Shape<_2,_4>{}, Stride<E<1,1>,E<0>>{});\nauto r = composition(a, b);", "composition", "(_2,_4):(_1,_6)", false},
 		{"recast_layout of types", "auto L = make_layout(make_shape(_8{}, _16{}), make_stride(_16{}, _1{}));\nauto a = recast_layout<uint8_t, half_t>(L);", "recast_layout", "(_8,_8):(_8,_1)", false},
 		{"run-time recast_layout", "auto D = make_layout(make_shape(8, _16{}), make_stride(16, _1{}));\nauto e = recast_layout<uint32_t, half_t>(D);", "recast_layout", "(8,_32):(32,_1)", false},
+		{"upcast of a pointer-composed layout", "using Bits = ComposedLayout<Swizzle<3,4,3>, smem_ptr_flag, Layout<Shape<_1024,_8>,Stride<_1,_1024>>>;\nusing A = decltype(upcast<sizeof_bits_v<half_t>>(Bits{}));", "upcast", "Sw<3,4,3> o smem_ptr[16b](unset) o (_64,_8):(_1,_64)", false},
+		{"alias template of an element type", "using Bits = ComposedLayout<Swizzle<3,4,3>, smem_ptr_flag, Layout<Shape<_1024,_8>,Stride<_1,_1024>>>;\ntemplate <class T>\nusing Atom = decltype(upcast<sizeof_bits_v<T>>(Bits{}));\nusing A = Atom<float>;", "Atom<float>", "Sw<3,4,3> o smem_ptr[32b](unset) o (_32,_8):(_1,_32)", false},
+		{"downcast of a named atom", "auto d = downcast<2>(GMMA::Layout_K_SW128_Atom<half_t>{});", "downcast", "Sw<3,4,3> o smem_ptr[8b](unset) o (_8,_128):(_128,_1)", false},
+		{"sizeof_bits_v in Int", "auto l = make_layout(Int<sizeof_bits_v<float>>{});", "make_layout", "_32:_1", false},
 		{"python select mode", "layout = cute.make_layout((11, (2,), 11))\nL = cute.select(layout, mode=[0, 1, 2])", "select", "(_11,(_2),_11):(_1,(_11),_22)", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -114,6 +118,7 @@ func TestCodeNoValue(t *testing.T) {
 		{"SW128_32B is UMMA's only", "auto a = GMMA::Layout_MN_SW128_32B_Atom<half_t>{};", "Layout_MN", false},
 		// CuTe's value is (_-1,_4):(_0,_1); hover's offset table cannot draw a negative size.
 		{"negative shape", "auto l = make_layout(Shape<_4>{}, Stride<Int<-1>>{});\nauto inv = left_inverse(l);", "left_inverse", false},
+		{"a type is not a value", "template <class T>\nusing Same = T;\nusing X = Same<half_t>;", "Same<half_t>", false},
 		{"struct defined twice", "struct T { using L = Layout<_4>; };\nstruct T { using L = Layout<_8>; };\nauto x = T::L{};", "T::L", false},
 		{"not a direct member", "struct T { void f() { using L = Layout<_4>; } };\nauto x = T::L{};", "T::L", false},
 		{"member of a type parameter", "template <class T>\nvoid f() { auto x = typename T::L{}; }\nstruct S { using L = Layout<_4>; };", "T::L", false},
