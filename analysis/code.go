@@ -421,20 +421,17 @@ func (c *Code) ident(n *source.Ident, sc scope, depth int) (layout.Value, error)
 }
 
 // scopedBinding is the member binding a qualified C++ name reads
-// (Traits::X, Outer::Traits::X): the one binding of that name directly in
-// the body of the one struct or class of this file named as the last
-// qualifier. A struct defined twice (specializations, #if branches) or a
-// member bound twice has none.
+// (Traits::X): the one binding of that name directly in the body of the
+// one struct or class of this file named as the qualifier. A struct
+// defined twice (specializations, #if branches), a member bound twice, or
+// a longer qualifier (ns::Traits::X may name another file's Traits) has none.
 func (c *Code) scopedBinding(n *source.Ident) (int, bool) {
 	if c.python || len(c.File.Scopes) == 0 {
 		return 0, false
 	}
 	q := n.Qualifier()
-	if q == "" {
+	if q == "" || strings.Contains(q, ":") {
 		return 0, false
-	}
-	if k := strings.LastIndex(q, "::"); k >= 0 {
-		q = q[k+2:]
 	}
 	var body source.Range
 	found := 0

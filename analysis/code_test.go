@@ -119,6 +119,7 @@ func TestCodeNoValue(t *testing.T) {
 		// CuTe's value is (_-1,_4):(_0,_1); hover's offset table cannot draw a negative size.
 		{"negative shape", "auto l = make_layout(Shape<_4>{}, Stride<Int<-1>>{});\nauto inv = left_inverse(l);", "left_inverse", false},
 		{"a type is not a value", "template <class T>\nusing Same = T;\nusing X = Same<half_t>;", "Same<half_t>", false},
+		{"a longer qualifier", "struct Traits { using L = Layout<_4>; };\nauto x = other::Traits::L{};", "Traits::L", false},
 		{"struct defined twice", "struct T { using L = Layout<_4>; };\nstruct T { using L = Layout<_8>; };\nauto x = T::L{};", "T::L", false},
 		{"not a direct member", "struct T { void f() { using L = Layout<_4>; } };\nauto x = T::L{};", "T::L", false},
 		{"member of a type parameter", "template <class T>\nvoid f() { auto x = typename T::L{}; }\nstruct S { using L = Layout<_4>; };", "T::L", false},
