@@ -281,6 +281,9 @@ func (c *Code) call(n *source.Call, sc scope, depth int) (layout.Value, error) {
 			return downcastRunTime(l, f.Value())
 		}
 	}
+	if name == "domain_distribute" && len(args) == 2 && len(targs) == 0 && len(n.Keywords) == 0 && !c.python {
+		return domainDistribute(args[0], args[1])
+	}
 	if name == "shape" && len(args) == 1 && len(n.Keywords) == 0 {
 		if t, ok := args[0].(layout.IntTuple); ok {
 			// The shape of an integer tuple is the tuple: shape<0>(TileShape{}).
@@ -579,6 +582,48 @@ func mapModes(shape, stride layout.IntTuple, f func(s, d layout.IntTuple) (layou
 		}
 	}
 	return layout.Tup(outS...), layout.Tup(outD...), true
+}
+
+// domainDistribute is CuTe's domain_distribute(A, b): b's (static) size
+// spread over A's flattened (static) shape from the left, each mode taking
+// gcd(a_i, what is left), with A's compact column-major strides; coalesced.
+func domainDistribute(a, b layout.Value) (layout.Value, error) {
+	shape, ok := a.(layout.IntTuple)
+	if l, isLayout := a.(layout.Layout); isLayout {
+		shape, ok = l.Shape, true
+	}
+	n, isInt := b.(layout.IntTuple)
+	if !ok || !isInt || !n.IsLeaf() || !n.IsStatic() || n.IsBasis() || n.Value() < 1 || !allStatic(shape) || !plainTuple(shape) {
+		return nil, errUnresolved
+	}
+	var flat []layout.IntTuple
+	var walk func(t layout.IntTuple)
+	walk = func(t layout.IntTuple) {
+		if t.IsTuple() {
+			for _, e := range t.Elems() {
+				walk(e)
+			}
+			return
+		}
+		flat = append(flat, t)
+	}
+	walk(shape)
+	rest, stride := n.Value(), int64(1)
+	rs, rd := make([]layout.IntTuple, len(flat)), make([]layout.IntTuple, len(flat))
+	for i, s := range flat {
+		if s.Value() < 1 || stride > 1<<53/s.Value() {
+			return nil, errUnresolved
+		}
+		g := gcd(s.Value(), rest)
+		rs[i], rd[i] = layout.Int(g), layout.Int(stride)
+		rest /= g
+		stride *= s.Value()
+	}
+	r, err := layout.Coalesce(layout.Make(layout.Tup(rs...), layout.Tup(rd...)))
+	if err != nil {
+		return nil, errUnresolved
+	}
+	return r, nil
 }
 
 // selectTuple is select<I...>(t) of an integer tuple: the tuple of t's

@@ -84,6 +84,7 @@ func TestCodeValues(t *testing.T) {
 		{"alias template of an element type", "using Bits = ComposedLayout<Swizzle<3,4,3>, smem_ptr_flag, Layout<Shape<_1024,_8>,Stride<_1,_1024>>>;\ntemplate <class T>\nusing Atom = decltype(upcast<sizeof_bits_v<T>>(Bits{}));\nusing A = Atom<float>;", "Atom<float>", "Sw<3,4,3> o smem_ptr[32b](unset) o (_32,_8):(_1,_32)", false},
 		{"downcast of a named atom", "auto d = downcast<2>(GMMA::Layout_K_SW128_Atom<half_t>{});", "downcast", "Sw<3,4,3> o smem_ptr[8b](unset) o (_8,_128):(_128,_1)", false},
 		{"sizeof_bits_v in Int", "auto l = make_layout(Int<sizeof_bits_v<float>>{});", "make_layout", "_32:_1", false},
+		{"domain_distribute", "auto shape_a = Shape<Shape<_64,_3>,Shape<_8,_8>>{};\nauto shape_b = _128{} * _8{};\nauto r = domain_distribute(shape(shape_a), shape(shape_b));", "domain_distribute", "(_64,_16):(_1,_192)", false},
 		{"python select mode", "layout = cute.make_layout((11, (2,), 11))\nL = cute.select(layout, mode=[0, 1, 2])", "select", "(_11,(_2),_11):(_1,(_11),_22)", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -28,7 +28,7 @@ var codeNames = setOf(
 	"logical_product", "zipped_product", "tiled_product", "flat_product", "blocked_product", "raked_product",
 	"tile_to_shape", "upcast", "downcast", "recast_layout", "max_common_layout", "max_common_vector",
 	"select", "take", "group", "append", "prepend", "flatten",
-	"cosize", "make_composed_layout", "make_swizzle", "group_modes",
+	"cosize", "make_composed_layout", "make_swizzle", "group_modes", "domain_distribute",
 	"Layout_MN_INTER_Atom", "Layout_MN_SW32_Atom", "Layout_MN_SW64_Atom", "Layout_MN_SW128_Atom",
 	"Layout_K_INTER_Atom", "Layout_K_SW32_Atom", "Layout_K_SW64_Atom", "Layout_K_SW128_Atom",
 	"Layout_MN_SW128_32B_Atom",
