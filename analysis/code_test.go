@@ -85,6 +85,7 @@ func TestCodeValues(t *testing.T) {
 		{"downcast of a named atom", "auto d = downcast<2>(GMMA::Layout_K_SW128_Atom<half_t>{});", "downcast", "Sw<3,4,3> o smem_ptr[8b](unset) o (_8,_128):(_128,_1)", false},
 		{"sizeof_bits_v in Int", "auto l = make_layout(Int<sizeof_bits_v<float>>{});", "make_layout", "_32:_1", false},
 		{"domain_distribute", "auto shape_a = Shape<Shape<_64,_3>,Shape<_8,_8>>{};\nauto shape_b = _128{} * _8{};\nauto r = domain_distribute(shape(shape_a), shape(shape_b));", "domain_distribute", "(_64,_16):(_1,_192)", false},
+		{"tile_to_shape rounds up beside a run-time mode", "auto a = tile_to_shape(make_layout(Shape<_4,_3>{}), make_shape(Int<10>{}, 7, Int<4>{}), Step<_2,_1,_3>{});", "tile_to_shape", "((_4,_3),(_3,3),(_1,_4)):((_1,36),(_4,_12),(_0,108))", false},
 		{"python select mode", "layout = cute.make_layout((11, (2,), 11))\nL = cute.select(layout, mode=[0, 1, 2])", "select", "(_11,(_2),_11):(_1,(_11),_22)", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -227,7 +227,7 @@ func errorAt(errs []Finding, c codeCase) bool {
 
 // The ratchet of TestOracleCodeCases: raise the first, lower the others.
 const (
-	oracleCodeCasesExact         = 3375
+	oracleCodeCasesExact         = 3376
 	oracleCodeCasesWrong         = 0
 	oracleCodeCasesRejectedShown = 0
 	// oracleCodeCasesRejectedPlaced counts the rejected cases with an
