@@ -170,6 +170,42 @@ func (c *Code) nameAt(off int) (CodeValue, bool) {
 	return CodeValue{Start: s, End: e, Name: name, Value: v, Printed: CuTePrint(v)}, true
 }
 
+// fitsInt reports whether every integer of v fits CuTe's int: Int<N> is
+// an int, and so are the run-time integers the snippets write; beyond it
+// CuTe's arithmetic overflows (size((_16,_65536,_65536)) prints 0), so a
+// value past it is not CuTe's.
+func fitsInt(v layout.Value) bool {
+	switch v := v.(type) {
+	case layout.IntTuple:
+		return intLeaves(v)
+	case layout.Layout:
+		return intLeaves(v.Shape) && intLeaves(v.Stride)
+	case layout.Composed:
+		return intLeaves(v.Offset) && intLeaves(v.Inner.Shape) && intLeaves(v.Inner.Stride)
+	case PointerComposed:
+		return intLeaves(v.Inner.Shape) && intLeaves(v.Inner.Stride)
+	case layout.Tiler:
+		for _, m := range v.Modes {
+			if m.Sub != nil && !fitsInt(*m.Sub) || m.Sub == nil && !m.Skip && !fitsInt(m.Layout) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func intLeaves(t layout.IntTuple) bool {
+	if t.IsTuple() {
+		for _, e := range t.Elems() {
+			if !intLeaves(e) {
+				return false
+			}
+		}
+		return true
+	}
+	return t.IsUnknown() || t.IsUnderscore() || t.Value() >= -(1<<31) && t.Value() < 1<<31
+}
+
 // tabulable reports whether a layout value can be hovered: every shape
 // leaf at least 1. CuTe gives some layouts with an empty shape (make_layout
 // of ()) or a negative one (left_inverse(4:-1) is (_-1,_4):(_0,_1)), which
@@ -334,9 +370,17 @@ func (c *Code) eval(n source.Node, sc scope, depth int) (layout.Value, error) {
 	case *source.Ident:
 		return c.ident(n, sc, depth)
 	case *source.Call:
-		return c.call(n, sc, depth)
+		v, err := c.call(n, sc, depth)
+		if err == nil && !fitsInt(v) {
+			return nil, errUnresolved
+		}
+		return v, err
 	case *source.Binary:
-		return c.binary(n, sc, depth)
+		v, err := c.binary(n, sc, depth)
+		if err == nil && !fitsInt(v) {
+			return nil, errUnresolved
+		}
+		return v, err
 	case *source.Unary:
 		x, err := c.intLeaf(n.X, sc, depth)
 		if err != nil {

@@ -138,6 +138,16 @@ func (c *Code) call(n *source.Call, sc scope, depth int) (layout.Value, error) {
 			return t, nil
 		}
 		return layout.Dyn(t.Value()), nil
+	case name == "abs" && len(args) == 1 && len(targs) == 0 && !c.python:
+		// abs(S) of an integer (CuTe's abs keeps Int<N> static, std::abs of an int is an int).
+		t, ok := args[0].(layout.IntTuple)
+		if !ok || !t.IsLeaf() || t.IsBasis() || t.IsUnderscore() || t.IsUnknown() {
+			return nil, errUnresolved
+		}
+		if t.Value() < 0 {
+			return withStatic(-t.Value(), t.IsStatic()), nil
+		}
+		return t, nil
 	case castNames[name]:
 		if len(args) != 1 {
 			return nil, errUnresolved

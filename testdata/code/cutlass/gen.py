@@ -172,6 +172,7 @@ def known_global(w, text):
 
 
 PARAMS = False  # --params: give integer parameters values
+SALT = ''  # --salt: another draw of the parameters' values
 INT_TYPES = r'(?:int|int32_t|int64_t|uint32_t|size_t|index_t|unsigned)'
 
 
@@ -183,7 +184,7 @@ def parameter_value(src, line, w, rel):
     tm = None
     for tm in re.finditer(r'template\s*<([^<>]*(?:<[^<>]*>[^<>]*)*)>', before):
         pass
-    rng = random.Random('%s:%d:%s' % (rel, line, w))
+    rng = random.Random('%s:%d:%s%s' % (rel, line, w, SALT))
     v = rng.choice([2, 4, 8, 16, 32, 64, 128])
     if tm:
         m = re.search(r'\b' + INT_TYPES + r'\s+' + w + r'\b\s*(?:=\s*(\d+))?\s*[,>]?', tm.group(1) + '>')
@@ -745,6 +746,7 @@ def main():
     ap.add_argument('--seed', type=int, default=6, help='orders the candidates for --max')
     ap.add_argument('--params', action='store_true',
                     help='give the integer function and template parameters a statement reads values')
+    ap.add_argument('--salt', default='', help="varies the values --params gives (another draw)")
     ap.add_argument('--calls', action='store_true',
                     help="also the statements of function templates at each call, given the call's arguments")
     ap.add_argument('--out', default=HERE)
@@ -762,8 +764,8 @@ def main():
     comp = codegen.Compiler(os.environ.get('CXX', 'g++'), flags, args.build)
     global PARAMS, DSL_MORE
     PARAMS = DSL_MORE = args.params
-    global CALLS
-    CALLS = args.calls
+    global CALLS, SALT
+    CALLS, SALT = args.calls, args.salt
 
     cpp = []
     for d in CPP_DIRS:
