@@ -362,7 +362,10 @@ func (c *Code) call(n *source.Call, sc scope, depth int) (layout.Value, error) {
 	}
 	v, err := c.applyFollowed(op, name, all)
 	if err != nil && name == "tile_to_shape" {
-		return tileToShapeRunTime(all)
+		if v, err := tileToShapeRunTime(all); err == nil {
+			return v, nil
+		}
+		return nil, errUnresolved
 	}
 	return v, err
 }
@@ -371,7 +374,9 @@ func (c *Code) call(n *source.Call, sc scope, depth int) (layout.Value, error) {
 // static and a static mode of it is not a multiple of the block's: CuTe
 // checks the division only when the whole target is static, and otherwise
 // repeats the block ceil_div(target_i, block_i) times (layout.TileToShape
-// checks each static mode). Other operands have no value here.
+// checks each static mode). Other operands have no value here
+// (errUnresolved); a refusal of the algebra on the way (blocked_product's
+// static_asserts) is returned as it is, for the findings.
 func tileToShapeRunTime(all []layout.Value) (layout.Value, error) {
 	if !tileToShapeFollowed(all) || staticValue(all[1]) {
 		return nil, errUnresolved
@@ -408,11 +413,7 @@ func tileToShapeRunTime(all []layout.Value) (layout.Value, error) {
 	if err != nil {
 		return nil, errUnresolved
 	}
-	out, err := layout.BlockedProduct(padded, grid)
-	if err != nil {
-		return nil, errUnresolved
-	}
-	return out, nil
+	return layout.BlockedProduct(padded, grid)
 }
 
 // modeSize is the size of one mode of a shape (CuTe's product_each), static

@@ -233,7 +233,7 @@ const (
 	// oracleCodeCasesRejectedPlaced counts the rejected cases with an
 	// error whose range holds the rejected call's name; errors on accepted
 	// cases are not counted but fail the test, each of them.
-	oracleCodeCasesRejectedPlaced = 209
+	oracleCodeCasesRejectedPlaced = 210
 )
 
 // firstBlock is a hover's text up to the end of its first code block.
