@@ -112,7 +112,7 @@ func (c *Code) At(off int) (CodeValue, bool) {
 	for i, b := range c.File.Bindings {
 		if b.NameAt.End > b.NameAt.Start && b.NameAt.Contains(off) {
 			v, err := c.binding(i, 0)
-			if err != nil {
+			if err != nil || !tabulable(v) {
 				return CodeValue{}, false
 			}
 			return CodeValue{Start: b.NameAt.Start, End: b.NameAt.End, Name: b.Name, Value: v, Printed: CuTePrint(v)}, true
@@ -133,7 +133,7 @@ func (c *Code) At(off int) (CodeValue, bool) {
 			if err != nil {
 				continue
 			}
-			if !worthShowing(n, v) {
+			if !worthShowing(n, v) || !tabulable(v) {
 				return CodeValue{}, false
 			}
 			s, e := n.Span()
@@ -169,13 +169,85 @@ func (c *Code) nameAt(off int) (CodeValue, bool) {
 		return CodeValue{}, false
 	}
 	v, err := c.binding(i, 0)
-	if err != nil {
+	if err != nil || !tabulable(v) {
 		return CodeValue{}, false
 	}
 	if t, ok := v.(layout.IntTuple); ok && t.IsUnknown() {
 		return CodeValue{}, false
 	}
 	return CodeValue{Start: s, End: e, Name: name, Value: v, Printed: CuTePrint(v)}, true
+}
+
+// fitsInt reports whether every integer of v fits CuTe's int: Int<N> is
+// an int, and so are the run-time integers the snippets write; beyond it
+// CuTe's arithmetic overflows (size((_16,_65536,_65536)) prints 0), so a
+// value past it is not CuTe's.
+func fitsInt(v layout.Value) bool {
+	switch v := v.(type) {
+	case layout.IntTuple:
+		return intLeaves(v)
+	case layout.Layout:
+		return intLeaves(v.Shape) && intLeaves(v.Stride)
+	case layout.Composed:
+		return intLeaves(v.Offset) && intLeaves(v.Inner.Shape) && intLeaves(v.Inner.Stride)
+	case PointerComposed:
+		return intLeaves(v.Inner.Shape) && intLeaves(v.Inner.Stride)
+	case layout.Tiler:
+		for _, m := range v.Modes {
+			if m.Sub != nil && !fitsInt(*m.Sub) || m.Sub == nil && !m.Skip && !fitsInt(m.Layout) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func intLeaves(t layout.IntTuple) bool {
+	if t.IsTuple() {
+		for _, e := range t.Elems() {
+			if !intLeaves(e) {
+				return false
+			}
+		}
+		return true
+	}
+	return t.IsUnknown() || t.IsUnderscore() || t.Value() >= -(1<<31) && t.Value() < 1<<31
+}
+
+// tabulable reports whether a layout value can be hovered: every shape
+// leaf at least 1. CuTe gives some layouts with an empty shape (make_layout
+// of ()) or a negative one (left_inverse(4:-1) is (_-1,_4):(_0,_1)), which
+// hover's offset table cannot draw; such a value is not shown.
+func tabulable(v layout.Value) bool {
+	var shape layout.IntTuple
+	switch v := v.(type) {
+	case layout.Layout:
+		shape = v.Shape
+	case layout.Composed:
+		shape = v.Inner.Shape
+	case PointerComposed:
+		shape = v.Inner.Shape
+	case elementTypeValue:
+		return false // a type, not a value
+	default:
+		return true
+	}
+	return positiveLeaves(shape)
+}
+
+func positiveLeaves(t layout.IntTuple) bool {
+	if t.IsTuple() {
+		if t.Len() == 0 {
+			return false
+		}
+		for _, e := range t.Elems() {
+			if !positiveLeaves(e) {
+				return false
+			}
+		}
+		return true
+	}
+	return t.IsUnknown() || t.IsBasis() || t.IsUnderscore() || t.Value() >= 1
 }
 
 // worthShowing reports whether the value of n tells more than its text: a
@@ -306,9 +378,17 @@ func (c *Code) eval(n source.Node, sc scope, depth int) (layout.Value, error) {
 	case *source.Ident:
 		return c.ident(n, sc, depth)
 	case *source.Call:
-		return c.call(n, sc, depth)
+		v, err := c.call(n, sc, depth)
+		if err == nil && !fitsInt(v) {
+			return nil, errUnresolved
+		}
+		return v, err
 	case *source.Binary:
-		return c.binary(n, sc, depth)
+		v, err := c.binary(n, sc, depth)
+		if err == nil && !fitsInt(v) {
+			return nil, errUnresolved
+		}
+		return v, err
 	case *source.Unary:
 		x, err := c.intLeaf(n.X, sc, depth)
 		if err != nil {
@@ -355,6 +435,13 @@ func (c *Code) ident(n *source.Ident, sc scope, depth int) (layout.Value, error)
 			}
 			return c.binding(i, depth+1)
 		}
+	} else if i, ok := c.scopedBinding(n); ok {
+		// Traits::SmemLayoutA, typename Traits::TileShape: a member of a
+		// struct of this file.
+		if c.File.Bindings[i].Template {
+			return nil, errUnresolved
+		}
+		return c.binding(i, depth+1)
 	} else if c.python {
 		// x.shape where x is bound: an attribute of a value.
 		parts := strings.Split(n.Full, ".")
@@ -383,6 +470,40 @@ func (c *Code) ident(n *source.Ident, sc scope, depth int) (layout.Value, error)
 		return ptrFlag(1), nil
 	}
 	return nil, errUnresolved
+}
+
+// scopedBinding is the member binding a qualified C++ name reads
+// (Traits::X): the one binding of that name directly in the body of the
+// one struct or class of this file named as the qualifier. A struct
+// defined twice (specializations, #if branches), a member bound twice, or
+// a longer qualifier (ns::Traits::X may name another file's Traits) has none.
+func (c *Code) scopedBinding(n *source.Ident) (int, bool) {
+	if c.python || len(c.File.Scopes) == 0 {
+		return 0, false
+	}
+	q := n.Qualifier()
+	if q == "" || strings.Contains(q, ":") {
+		return 0, false
+	}
+	var body source.Range
+	found := 0
+	for _, s := range c.File.Scopes {
+		if s.Name == q {
+			body = s.Body
+			found++
+		}
+	}
+	if found != 1 {
+		return 0, false
+	}
+	member, count := 0, 0
+	for _, j := range c.byName[n.Name] {
+		b := &c.File.Bindings[j]
+		if body.Start < b.NameAt.Start && b.Visible.End == body.End {
+			member, count = j, count+1
+		}
+	}
+	return member, count == 1
 }
 
 // staticName reads CuTe's static integer names: _8, _0, _m1 (-1).

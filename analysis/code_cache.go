@@ -394,6 +394,18 @@ func (c *Code) identReach(n *source.Ident, key bool) (int, bool) {
 			break
 		}
 	}
+	if j, ok := c.scopedBinding(n); ok {
+		// Traits::X reads the member X of a struct of this file.
+		d, ok := c.bindingKey(j)
+		if !ok {
+			return 0, false
+		}
+		reach = max(reach, d+3)
+		if key {
+			k.buf = append(k.buf, 'M')
+			k.buf = strconv.AppendUint(k.buf, k.ids[j], 10)
+		}
+	}
 	if key {
 		k.buf = appendFlags(k.buf, c.File.CuteAt(n.Start))
 	}

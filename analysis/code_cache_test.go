@@ -288,6 +288,12 @@ func TestCodeCacheTellsApart(t *testing.T) {
 			"using namespace cute;\nauto a = make_layout(make_shape(_4{}, _3{}), make_stride(_3{}, _1{}));\nauto b = make_layout(Shape<_6>{});\n#if 0\nauto r = composition(a, b);\n#endif\n",
 			"using namespace cute;\nauto a = make_layout(make_shape(_4{}, _3{}), make_stride(_3{}, _1{}));\nauto b = make_layout(Shape<_6>{});\nauto r = composition(a, b);\n",
 		}},
+		{LangCpp, []string{ // a member read from outside its struct follows its edits
+			"using namespace cute;\nstruct T { using A = Layout<_4>; };\nauto L = composition(T::A{}, Layout<_2>{});\n",
+			"using namespace cute;\nstruct T { using A = Layout<_8,_2>; };\nauto L = composition(T::A{}, Layout<_2>{});\n",
+			"using namespace cute;\nstruct T { using A = Layout<_8,_2>; };\nstruct T { using A = Layout<_4>; };\nauto L = composition(T::A{}, Layout<_2>{});\n",
+			"using namespace cute;\nstruct U { using A = Layout<_8,_2>; };\nauto L = composition(T::A{}, Layout<_2>{});\n",
+		}},
 		{LangCpp, []string{
 			"using namespace cute;\nauto a = Int<4>{};\nauto L = make_layout(a);\n",
 			"using namespace cute;\nauto a = Int<8>{};\nauto L = make_layout(a);\n",
@@ -314,6 +320,7 @@ func FuzzCodeCachedEdits(f *testing.F) {
 		f.Add(b.text, uint64(1))
 	}
 	f.Add("using namespace cute;\nauto a = make_layout(Int<4>{});\nauto b = a;\nauto c = composition(b, a);\n", uint64(7))
+	f.Add("using namespace cute;\nstruct T { using A = Layout<_8,_2>; static constexpr int k = 4; };\nauto L = composition(T::A{}, Layout<Int<T::k>>{});\n", uint64(11))
 	f.Add("using namespace cute;\nauto a = make_layout(make_shape(_4{}, _3{}), make_stride(_3{}, _1{}));\nauto b = make_layout(Shape<_6>{});\nauto r = composition(a, b);\n", uint64(9))
 	f.Fuzz(func(t *testing.T, src string, seed uint64) {
 		if len(src) > 2048 {

@@ -260,13 +260,19 @@ func (c *Code) algebraError(n *source.Call) (*layout.Error, bool) {
 	if err == nil || !errors.As(err, &le) || le.Kind {
 		return nil, false
 	}
-	typeCheck, isAssert := staticAssertConditions[le.Condition]
-	if !isAssert || !followed && !typeCheck {
-		return nil, false
-	}
 	if le.Condition == layout.CondTileDivide && !static {
 		// CuTe checks the division only when the whole target shape is
-		// static; the algebra checks each mode whose sizes are.
+		// static (the algebra checks each mode whose sizes are); it rounds
+		// up and goes on to blocked_product, whose checks may still fail.
+		if _, err := tileToShapeRunTime(operands); err != nil && errors.As(err, &le) && !le.Kind {
+			if _, isAssert := staticAssertConditions[le.Condition]; isAssert {
+				return le, true
+			}
+		}
+		return nil, false
+	}
+	typeCheck, isAssert := staticAssertConditions[le.Condition]
+	if !isAssert || !followed && !typeCheck {
 		return nil, false
 	}
 	if user := n.Fun.Name; user != name && le.Op == name {
@@ -296,9 +302,9 @@ func found(e *layout.Error, ok bool) (*layout.Error, bool) {
 }
 
 // operands are the operation a call names and the values it is applied to,
-// as Code.call applies them (arguments, keyword arguments, then template
-// arguments); ok is false for a call that is not one of the algebra's
-// operations on values known here.
+// as Code.call applies them (the first argument, the template arguments,
+// the other arguments and the keyword arguments); ok is false for a call
+// that is not one of the algebra's operations on values known here.
 func (c *Code) operands(n *source.Call) (name string, vals []layout.Value, ok bool) {
 	name = n.Fun.Name
 	if !isAlgebraOp(name) || n.Recv != nil || n.Braced || !c.cuteQualified(n.Fun) {
@@ -356,7 +362,12 @@ func (c *Code) operands(n *source.Call) (name string, vals []layout.Value, ok bo
 		}
 		args = append(args, kw...)
 	}
-	return name, append(args, targs...), true
+	all := operandOrder(args, targs)
+	if p, ok := firstOperand(all).(PointerComposed); ok && name == "tile_to_shape" {
+		// CuTe tiles a ComposedLayout's inner layout: its checks are that call's.
+		all[0] = p.Inner
+	}
+	return name, all, true
 }
 
 // tileToShapeFollowed reports whether tile_to_shape's operands are ones

@@ -53,6 +53,10 @@ func TestCodeStaticErrors(t *testing.T) {
 		// but blocked_product's complement still checks the static strides.
 		{"tile_to_shape with a run-time target", "auto atom = make_layout(Shape<_4,Int<4>>{}, Stride<_4,_8>{});\nint m = 14;\nauto sA = tile_to_shape(atom, make_shape(_16{}, m));",
 			"tile_to_shape", "Non-injective Layout detected in complement.", false},
+		// A static mode that is not a multiple beside a run-time one: CuTe
+		// rounds it up and blocked_product's composition then fails.
+		{"tile_to_shape rounding up into a stride check", "auto smem_atom = make_layout(Shape<_2,_2>{}, Stride<_4,_8>{});\nauto sA = tile_to_shape(smem_atom, make_shape(4, Int<11>{}), Step<_1,_0>{});",
+			"tile_to_shape", "Stride Divisibility Condition", false},
 		{"left inverse of run-time strides", "int ld = 64;\nauto r = left_inverse(make_layout(make_shape(_4{}, _8{}), make_stride(ld, _1{})));",
 			"left_inverse", "Left inverse requires static strides.", false},
 		{"dynamic-stride complement", "int ld = 64;\nauto r = complement(make_layout(make_shape(_4{}, _8{}), make_stride(ld, _1{})), 1024);",

@@ -18,6 +18,9 @@ func FuzzCode(f *testing.F) {
 	f.Add("auto a = Layout<Shape<_4,_3>, Stride<_3,_1>>{};\nauto r = logical_divide(composition(a, Layout<_6>{}), make_tile(_2{}, _2{}, _2{}));\nauto n = size<3>(a);  // (_4,_3):(_3,_1)\n")
 	f.Add("auto a = Layout<Shape<_8,Shape<_2,_2>>, Stride<_4,Stride<_1,_32>>>{};\nusing T = decltype(cute::make_layout(make_shape(_11{}, _4{})));  \r\nusing U = Layout<_8, _m1>;\n")
 	f.Add("import cutlass.cute as cute\nL = cute.make_layout((8, 8))  # (8,8):(8,1)\nr = cute.logical_divide(L, (2, 2, 2))\nc = cute.complement(cute.make_layout((2, 4), stride=(2, 1)), 16)\n")
+	// Named atoms, struct members, run-time inverses and casts, bases, the DSL's swizzles.
+	f.Add("struct T { using A = GMMA::Layout_K_SW128_Atom<half_t>; static constexpr int k = 2; };\nauto s = tile_to_shape(T::A{}, make_shape(_64{}, Int<T::k * 32>{}, 4));\nauto r = right_inverse(make_layout(make_shape(8, int32_t(Int<4>{})), make_stride(E<0>{}, _8{})));\nauto u = recast_layout<uint8_t, half_t>(upcast<2>(make_layout(16, 2)));\n")
+	f.Add("import cutlass.cute as cute\nsw = cute.make_swizzle(3, 4, 3)\nL = cute.make_composed_layout(sw, 0, cute.make_layout((8, 64), stride=(64, 1)))\ng = cute.group_modes(cute.make_layout((2, 3, 4)), 0, 2)\ns = cute.select(g, mode=[1, 0])\n")
 	f.Fuzz(func(t *testing.T, src string) {
 		if len(src) > 4096 {
 			return

@@ -1,6 +1,11 @@
 package analysis
 
 import (
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/cute-lsp/cute-lsp/analysis/gmma"
 	"github.com/cute-lsp/cute-lsp/layout"
 	"github.com/cute-lsp/cute-lsp/source"
 )
@@ -24,7 +29,8 @@ var dslIntegers = map[string]bool{"Int32": true, "Int64": true, "Uint32": true, 
 // modeQueries take template indices selecting a mode first: size<0>(L).
 var modeQueries = map[string]bool{"size": true, "cosize": true, "rank": true, "depth": true}
 
-// castNames evaluate to their argument.
+// castNames evaluate to their argument (decltype, static_cast), or to
+// its integer as a run-time one (int(x), int32_t(x), size_t(x), ...).
 var castNames = map[string]bool{"static_cast": true, "decltype": true, "int": true, "size_t": true, "int32_t": true, "int64_t": true, "uint32_t": true}
 
 func (c *Code) values(ns []source.Node, sc scope, depth int) ([]layout.Value, error) {
@@ -62,12 +68,31 @@ func (c *Code) call(n *source.Call, sc scope, depth int) (layout.Value, error) {
 			return nil, errUnresolved
 		}
 	}
+	if i, ok := c.scopedBinding(n.Fun); ok {
+		return c.instantiate(i, n, sc, depth) // Traits::TileShape{}
+	}
+	if atom, ok := c.namedAtom(n, sc); ok {
+		return atom, nil
+	}
 	if !c.cuteQualified(n.Fun) {
 		return nil, errUnresolved // cutlass::Coord<2> is not cute::Coord
 	}
 	if n.Braced && len(n.Args) == 0 && !n.HasTArgs {
 		// _8{}, LayoutRight{}, GenColMajor{}: the value the name stands for.
 		return c.ident(n.Fun, sc, depth)
+	}
+	if name == "recast_layout" && len(n.TArgs) == 2 && len(n.Args) == 1 && !c.python {
+		return c.recastLayout(n, sc, depth)
+	}
+	if name == "sizeof_bits_v" && len(n.TArgs) == 1 && len(n.Args) == 0 && !n.Paren && !n.Braced && !c.python {
+		// sizeof_bits_v<half_t>: a compile-time int. (sizeof_bits<T>::value
+		// is not read: the reader leaves nested names of template-ids.)
+		if id, ok := n.TArgs[0].(*source.Ident); ok {
+			if bits, ok := c.elementType(id, sc, 0); ok {
+				return layout.Dyn(int64(bits)), nil
+			}
+		}
+		return nil, errUnresolved
 	}
 	targs, err := c.values(n.TArgs, sc, depth)
 	if err != nil {
@@ -113,17 +138,49 @@ func (c *Code) call(n *source.Call, sc scope, depth int) (layout.Value, error) {
 			return t, nil
 		}
 		return layout.Dyn(t.Value()), nil
+	case name == "abs" && len(args) == 1 && len(targs) == 0 && !c.python:
+		// abs(S) of an integer (CuTe's abs keeps Int<N> static, std::abs of an int is an int).
+		t, ok := args[0].(layout.IntTuple)
+		if !ok || !t.IsLeaf() || t.IsBasis() || t.IsUnderscore() || t.IsUnknown() {
+			return nil, errUnresolved
+		}
+		if t.Value() < 0 {
+			return withStatic(-t.Value(), t.IsStatic()), nil
+		}
+		return t, nil
 	case castNames[name]:
 		if len(args) != 1 {
 			return nil, errUnresolved
 		}
-		return args[0], nil
+		if name == "decltype" || name == "static_cast" {
+			return args[0], nil
+		}
+		// int32_t(Int<8>{}) is a plain int: run-time, as CuTe prints it (8).
+		t, ok := args[0].(layout.IntTuple)
+		if !ok || !t.IsLeaf() || t.IsBasis() || t.IsUnderscore() {
+			return nil, errUnresolved
+		}
+		if t.IsUnknown() {
+			return t, nil
+		}
+		return layout.Dyn(t.Value()), nil
 	case tupleTypes[name]:
 		elems := targs
 		if n.Paren || n.Braced && len(args) > 0 {
 			elems = args
 		}
 		return tupleOf(elems, name == "Tile" || name == "make_tile")
+	case name == "E" && len(targs) > 0 && len(args) == 0:
+		// E<1,0>{}: CuTe's basis vector ScaledBasis<_1, 1, 0>, outermost mode first.
+		modes := make([]int, len(targs))
+		for i, a := range targs {
+			t, ok := a.(layout.IntTuple)
+			if !ok || !t.IsLeaf() || t.IsUnknown() || t.IsBasis() || t.IsUnderscore() || t.Value() < 0 || t.Value() > 64 {
+				return nil, errUnresolved
+			}
+			modes[i] = int(t.Value())
+		}
+		return layout.Basis(1, modes...), nil
 	case name == "Layout":
 		if n.Paren || len(targs) < 1 || len(targs) > 2 {
 			return nil, errUnresolved
@@ -160,8 +217,25 @@ func (c *Code) call(n *source.Call, sc scope, depth int) (layout.Value, error) {
 			return nil, errUnresolved
 		}
 		return composedOf(targs[0], targs[1], targs[2])
-	case name == "composition" && len(args) == 3:
+	case (name == "composition" || name == "make_composed_layout") && len(args) == 3 && len(targs) == 0:
 		return composedOf(args[0], args[1], args[2])
+	case name == "make_swizzle" && c.python:
+		return swizzleOf(args)
+	case name == "group_modes" && c.python:
+		if len(args) != 3 || len(n.Keywords) > 0 {
+			return nil, errUnresolved
+		}
+		return apply("group", args...)
+	case (name == "get" || name == "select") && c.python && len(n.Keywords) == 1 && n.Keywords[0].Name == "mode":
+		// cute.get(L, mode=[1]) is get<1>(L); cute.select(L, mode=[0, 2]) is select<0,2>(L).
+		idx, err := c.modeList(n.Keywords[0].Value, sc, depth)
+		if err != nil || len(args) != 1 || len(targs) > 0 {
+			return nil, errUnresolved
+		}
+		if name == "get" {
+			return modeOf(args[0], idx)
+		}
+		return apply("select", append(args, idx...)...)
 	case modeQueries[name] && len(targs) > 0:
 		if len(args) != 1 {
 			return nil, errUnresolved
@@ -172,17 +246,9 @@ func (c *Code) call(n *source.Call, sc scope, depth int) (layout.Value, error) {
 		}
 		return query(name, sub)
 	case modeQueries[name] && c.python && len(n.Keywords) == 1 && n.Keywords[0].Name == "mode":
-		mode, err := c.eval(n.Keywords[0].Value, sc, depth+1)
+		idx, err := c.modeList(n.Keywords[0].Value, sc, depth)
 		if err != nil || len(args) != 1 {
 			return nil, errUnresolved
-		}
-		t, ok := mode.(layout.IntTuple)
-		if !ok {
-			return nil, errUnresolved
-		}
-		var idx []layout.Value
-		for _, e := range t.Elems() {
-			idx = append(idx, e)
 		}
 		sub, err := modeOf(args[0], idx)
 		if err != nil {
@@ -200,6 +266,48 @@ func (c *Code) call(n *source.Call, sc scope, depth int) (layout.Value, error) {
 		}
 		return makeLayoutLike(args[0])
 	}
+	if l, ok := firstOperand(args).(layout.Layout); ok && len(n.Keywords) == 0 && !staticValue(l) && plainTuple(l.Shape) && plainTuple(l.Stride) {
+		// CuTe's run-time forms of operations the table computes on
+		// static integers only.
+		switch {
+		case name == "filter" && len(args) == 1 && len(targs) == 0:
+			z, err := apply("filter_zeros", l)
+			if err != nil {
+				return nil, err
+			}
+			return apply("coalesce", z)
+		case name == "right_inverse" && len(args) == 1 && len(targs) == 0:
+			return rightInverseRunTime(l)
+		case name == "left_inverse" && len(args) == 1 && len(targs) == 0:
+			return leftInverseRunTime(l)
+		case (name == "upcast" || name == "downcast") && len(args) == 1 && len(targs) == 1:
+			f, ok := targs[0].(layout.IntTuple)
+			if !ok || !f.IsLeaf() || f.IsUnknown() || f.IsBasis() || f.Value() < 1 {
+				return nil, errUnresolved
+			}
+			if name == "upcast" {
+				return upcastRunTime(l, f.Value())
+			}
+			return downcastRunTime(l, f.Value())
+		}
+	}
+	if name == "domain_distribute" && len(args) == 2 && len(targs) == 0 && len(n.Keywords) == 0 && !c.python {
+		return domainDistribute(args[0], args[1])
+	}
+	if name == "shape" && len(args) == 1 && len(n.Keywords) == 0 {
+		if t, ok := args[0].(layout.IntTuple); ok {
+			// The shape of an integer tuple is the tuple: shape<0>(TileShape{}).
+			if len(targs) == 0 {
+				return t, nil
+			}
+			return modeOf(t, targs)
+		}
+	}
+	if name == "select" && len(args) == 1 && len(targs) > 0 && len(n.Keywords) == 0 {
+		if t, ok := args[0].(layout.IntTuple); ok {
+			return selectTuple(t, targs)
+		}
+	}
 	if len(n.Keywords) > 0 {
 		kw, err := c.keywords(n, sc, depth)
 		if err != nil {
@@ -211,8 +319,118 @@ func (c *Code) call(n *source.Call, sc scope, depth int) (layout.Value, error) {
 	if !ok || op.Analysis || name == "swizzle" {
 		return nil, errUnresolved
 	}
-	all := append(args, targs...)
-	if !runTimeAware[name] && !(runTimeAlgebra[name] && plainIntegers(all)) {
+	all := operandOrder(args, targs)
+	if p, ok := firstOperand(all).(PointerComposed); ok && (name == "upcast" || name == "downcast") && len(all) == 2 {
+		// CuTe's upcast<N> of ComposedLayout<Sw, smem_ptr_flag_bits<B>, L>:
+		// Sw o smem_ptr_flag_bits<B*N> o upcast<N>(L) (downcast: B/N).
+		f, ok := all[1].(layout.IntTuple)
+		if !ok || !f.IsLeaf() || f.IsUnknown() || f.IsBasis() || f.Value() < 1 || f.Value() > 1024 {
+			return nil, errUnresolved
+		}
+		bits := int64(p.Bits) * f.Value()
+		if name == "downcast" {
+			if int64(p.Bits)%f.Value() != 0 {
+				return nil, errUnresolved
+			}
+			bits = int64(p.Bits) / f.Value()
+		}
+		if bits < 1 || bits > 1024 {
+			return nil, errUnresolved
+		}
+		v, err := c.applyFollowed(op, name, []layout.Value{p.Inner, f})
+		if err != nil {
+			return nil, err
+		}
+		inner, ok := v.(layout.Layout)
+		if !ok {
+			return nil, errUnresolved
+		}
+		return PointerComposed{Outer: p.Outer, Bits: int(bits), Inner: inner}, nil
+	}
+	if p, ok := firstOperand(all).(PointerComposed); ok && name == "tile_to_shape" {
+		// CuTe tiles a ComposedLayout's inner layout and keeps its outer stages.
+		all[0] = p.Inner
+		v, err := c.applyFollowed(op, name, all)
+		if err != nil {
+			return nil, err
+		}
+		inner, ok := v.(layout.Layout)
+		if !ok {
+			return nil, errUnresolved
+		}
+		return PointerComposed{Outer: p.Outer, Bits: p.Bits, Inner: inner}, nil
+	}
+	v, err := c.applyFollowed(op, name, all)
+	if err != nil && name == "tile_to_shape" {
+		if v, err := tileToShapeRunTime(all); err == nil {
+			return v, nil
+		}
+		return nil, errUnresolved
+	}
+	return v, err
+}
+
+// tileToShapeRunTime is tile_to_shape where the target shape is not all
+// static and a static mode of it is not a multiple of the block's: CuTe
+// checks the division only when the whole target is static, and otherwise
+// repeats the block ceil_div(target_i, block_i) times (layout.TileToShape
+// checks each static mode). Other operands have no value here
+// (errUnresolved); a refusal of the algebra on the way (blocked_product's
+// static_asserts) is returned as it is, for the findings.
+func tileToShapeRunTime(all []layout.Value) (layout.Value, error) {
+	if !tileToShapeFollowed(all) || staticValue(all[1]) {
+		return nil, errUnresolved
+	}
+	block, target := all[0].(layout.Layout), all[1].(layout.IntTuple)
+	r := target.Len()
+	if block.Rank() > r {
+		return nil, errUnresolved
+	}
+	padded, err := layout.AppendN(block, r, layout.PadLayout)
+	if err != nil {
+		return nil, errUnresolved
+	}
+	reps := make([]layout.IntTuple, r)
+	for i := range r {
+		b, bStatic, ok := modeSize(padded.Shape.At(i))
+		t, tStatic, ok2 := modeSize(target.At(i))
+		if !ok || !ok2 || b <= 0 || t <= 0 {
+			return nil, errUnresolved
+		}
+		reps[i] = withStatic((t+b-1)/b, bStatic && tStatic)
+	}
+	var grid layout.Layout
+	switch o := firstOperand(all[2:]).(type) {
+	case nil:
+		grid, err = layout.MakeLayoutTag(layout.Tup(reps...), layout.LayoutLeft)
+	case layout.Tag:
+		grid, err = layout.MakeLayoutTag(layout.Tup(reps...), o)
+	case layout.IntTuple:
+		grid, err = layout.MakeOrderedLayout(layout.Tup(reps...), o)
+	default:
+		return nil, errUnresolved
+	}
+	if err != nil {
+		return nil, errUnresolved
+	}
+	return layout.BlockedProduct(padded, grid)
+}
+
+// modeSize is the size of one mode of a shape (CuTe's product_each), static
+// when every leaf is.
+func modeSize(t layout.IntTuple) (int64, bool, bool) {
+	n, err := layout.Size(t)
+	if err != nil || !plainTuple(t) {
+		return 0, false, false
+	}
+	return n, allStatic(t), true
+}
+
+// applyFollowed applies op where the algebra computes it as CuTe does on
+// these operands: all static, or an operation that keeps CuTe's run-time
+// forms (runTimeAware, runTimeAlgebra, tile_to_shape on plain operands).
+func (c *Code) applyFollowed(op *Op, name string, all []layout.Value) (layout.Value, error) {
+	if !runTimeAware[name] && !(runTimeAlgebra[name] && plainIntegers(all)) && !(name == "tile_to_shape" && tileToShapeFollowed(all)) {
 		for _, a := range all {
 			if !staticValue(a) {
 				return nil, errUnresolved
@@ -220,6 +438,469 @@ func (c *Code) call(n *source.Call, sc scope, depth int) (layout.Value, error) {
 		}
 	}
 	return applyOp(op, all...)
+}
+
+// operandOrder lists a call's operands in the order the table takes them,
+// as sheets do (callOperands): CuTe's template arguments right after the
+// first argument (append<3>(L, X) is append(L, 3, X)).
+func operandOrder(args, targs []layout.Value) []layout.Value {
+	if len(targs) == 0 {
+		return args
+	}
+	out := make([]layout.Value, 0, len(args)+len(targs))
+	if len(args) > 0 {
+		out = append(out, args[0])
+	}
+	out = append(out, targs...)
+	if len(args) > 1 {
+		out = append(out, args[1:]...)
+	}
+	return out
+}
+
+func firstOperand(all []layout.Value) layout.Value {
+	if len(all) == 0 {
+		return nil
+	}
+	return all[0]
+}
+
+// upcastRunTime is CuTe's upcast<N>(L) mode by mode, with its run-time
+// forms: a static-0 stride keeps the mode; a static stride d gives
+// ceil_div(s, ceil_div(N, |d|)):signum(d)*ceil_div(|d|, N) (N and d must
+// divide one another: CuTe's static_assert); a run-time stride d gives
+// s:d/N.
+func upcastRunTime(l layout.Layout, n int64) (layout.Value, error) {
+	shape, stride, ok := mapModes(l.Shape, l.Stride, func(s, d layout.IntTuple) (layout.IntTuple, layout.IntTuple, bool) {
+		switch {
+		case d.IsStatic() && d.Value() == 0:
+			return s, d, true
+		case d.IsStatic():
+			a := d.Value()
+			if a < 0 {
+				a = -a
+			}
+			if a%n != 0 && n%a != 0 {
+				return s, d, false
+			}
+			per := (n + a - 1) / a
+			sign := int64(1)
+			if d.Value() < 0 {
+				sign = -1
+			}
+			return withStatic((s.Value()+per-1)/per, s.IsStatic()), layout.Int(sign * ((a + n - 1) / n)), true
+		}
+		return s, layout.Dyn(d.Value() / n), true
+	})
+	if !ok {
+		return nil, errUnresolved
+	}
+	return layout.Layout{Shape: shape, Stride: stride}, nil
+}
+
+// downcastRunTime is CuTe's downcast<N>(L) mode by mode: a static stride
+// of 1 or -1 multiplies the mode's size by N, any other stride is
+// multiplied by N; L needs a static stride 1 (CuTe's static_assert).
+func downcastRunTime(l layout.Layout, n int64) (layout.Value, error) {
+	hasOne := false
+	shape, stride, _ := mapModes(l.Shape, l.Stride, func(s, d layout.IntTuple) (layout.IntTuple, layout.IntTuple, bool) {
+		if d.IsStatic() && (d.Value() == 1 || d.Value() == -1) {
+			hasOne = hasOne || d.Value() == 1
+			return withStatic(s.Value()*n, s.IsStatic()), d, true
+		}
+		return s, withStatic(d.Value()*n, d.IsStatic()), true
+	})
+	if !hasOne {
+		return nil, errUnresolved
+	}
+	return layout.Layout{Shape: shape, Stride: stride}, nil
+}
+
+// coalescedModes is CuTe's first step of the inverses: coalesce(L), its
+// shape and stride wrapped into flat tuples, and the prefix products of
+// the shape (static while every factor is).
+func coalescedModes(l layout.Layout) (shape, stride, preprod []layout.IntTuple, ok bool) {
+	cl, err := layout.Coalesce(l)
+	if err != nil {
+		return nil, nil, nil, false
+	}
+	shape, stride = wrapped(cl.Shape), wrapped(cl.Stride)
+	if len(shape) != len(stride) {
+		return nil, nil, nil, false
+	}
+	preprod = []layout.IntTuple{layout.Int(1)}
+	for _, s := range shape {
+		if s.IsTuple() {
+			return nil, nil, nil, false
+		}
+		last := preprod[len(preprod)-1]
+		preprod = append(preprod, withStatic(last.Value()*s.Value(), last.IsStatic() && s.IsStatic()))
+	}
+	for _, d := range stride {
+		if d.IsTuple() {
+			return nil, nil, nil, false
+		}
+	}
+	return shape, stride, preprod, true
+}
+
+func wrapped(t layout.IntTuple) []layout.IntTuple {
+	if t.IsTuple() {
+		return t.Elems()
+	}
+	return []layout.IntTuple{t}
+}
+
+// sortedStatic are the indices of the static strides, by stride; ok is
+// false where two are equal (CuTe's order among them is not modelled).
+func sortedStatic(stride []layout.IntTuple) ([]int, bool) {
+	var idx []int
+	for i, d := range stride {
+		if d.IsStatic() {
+			idx = append(idx, i)
+		}
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return stride[idx[a]].Value() < stride[idx[b]].Value() })
+	for k := 1; k < len(idx); k++ {
+		if stride[idx[k]].Value() == stride[idx[k-1]].Value() {
+			return nil, false
+		}
+	}
+	return idx, true
+}
+
+// rightInverseRunTime is CuTe's right_inverse(L) with run-time integers:
+// of coalesce(L)'s modes, those with static strides in stride order, each
+// taken while its stride is the static product reached so far (starting
+// at 1), giving shape s_i and stride preprod_i; coalesced, after 1:0.
+func rightInverseRunTime(l layout.Layout) (layout.Value, error) {
+	shape, stride, preprod, ok := coalescedModes(l)
+	if !ok {
+		return nil, errUnresolved
+	}
+	order, ok := sortedStatic(stride)
+	if !ok {
+		return nil, errUnresolved
+	}
+	rs, rd := []layout.IntTuple{layout.Int(1)}, []layout.IntTuple{layout.Int(0)}
+	curr := layout.Int(1)
+	for _, i := range order {
+		if !curr.IsStatic() || curr.Value() != stride[i].Value() {
+			continue
+		}
+		rs, rd = append(rs, shape[i]), append(rd, preprod[i])
+		curr = withStatic(shape[i].Value()*stride[i].Value(), shape[i].IsStatic())
+	}
+	r, err := layout.Coalesce(layout.Make(layout.Tup(rs...), layout.Tup(rd...)))
+	if err != nil {
+		return nil, errUnresolved
+	}
+	return r, nil
+}
+
+// leftInverseRunTime is CuTe's left_inverse(L) where coalesce(L) has
+// static strides and some run-time sizes: in stride order, each non-zero
+// stride d gives the mode d/size(shape so far) : preprod_i, and the last
+// mode in that order ends the shape; coalesced.
+func leftInverseRunTime(l layout.Layout) (layout.Value, error) {
+	shape, stride, preprod, ok := coalescedModes(l)
+	if !ok || !allStatic(layout.Tup(stride...)) {
+		return nil, errUnresolved // CuTe's static_assert: static strides
+	}
+	order, ok := sortedStatic(stride)
+	if !ok || len(order) == 0 {
+		return nil, errUnresolved
+	}
+	var rs []layout.IntTuple
+	rd := []layout.IntTuple{layout.Int(0)}
+	size := int64(1)
+	for _, i := range order {
+		d := stride[i].Value()
+		if d == 0 {
+			continue
+		}
+		if d%size != 0 {
+			return nil, errUnresolved // CuTe's divisibility static_assert
+		}
+		rs, rd = append(rs, layout.Int(d/size)), append(rd, preprod[i])
+		size *= d / size
+	}
+	rs = append(rs, shape[order[len(order)-1]])
+	r, err := layout.Coalesce(layout.Make(layout.Tup(rs...), layout.Tup(rd...)))
+	if err != nil {
+		return nil, errUnresolved
+	}
+	return r, nil
+}
+
+// mapModes applies f to each leaf mode (s, d) of a shape and a congruent
+// stride, keeping their nesting.
+func mapModes(shape, stride layout.IntTuple, f func(s, d layout.IntTuple) (layout.IntTuple, layout.IntTuple, bool)) (layout.IntTuple, layout.IntTuple, bool) {
+	if !shape.IsTuple() {
+		if stride.IsTuple() {
+			return shape, stride, false
+		}
+		return f(shape, stride)
+	}
+	if !stride.IsTuple() || stride.Len() != shape.Len() {
+		return shape, stride, false
+	}
+	ss, ds := shape.Elems(), stride.Elems()
+	outS, outD := make([]layout.IntTuple, len(ss)), make([]layout.IntTuple, len(ss))
+	for i := range ss {
+		var ok bool
+		outS[i], outD[i], ok = mapModes(ss[i], ds[i], f)
+		if !ok {
+			return shape, stride, false
+		}
+	}
+	return layout.Tup(outS...), layout.Tup(outD...), true
+}
+
+// domainDistribute is CuTe's domain_distribute(A, b): b's (static) size
+// spread over A's flattened (static) shape from the left, each mode taking
+// gcd(a_i, what is left), with A's compact column-major strides; coalesced.
+func domainDistribute(a, b layout.Value) (layout.Value, error) {
+	shape, ok := a.(layout.IntTuple)
+	if l, isLayout := a.(layout.Layout); isLayout {
+		shape, ok = l.Shape, true
+	}
+	n, isInt := b.(layout.IntTuple)
+	if !ok || !isInt || !n.IsLeaf() || !n.IsStatic() || n.IsBasis() || n.Value() < 1 || !allStatic(shape) || !plainTuple(shape) {
+		return nil, errUnresolved
+	}
+	var flat []layout.IntTuple
+	var walk func(t layout.IntTuple)
+	walk = func(t layout.IntTuple) {
+		if t.IsTuple() {
+			for _, e := range t.Elems() {
+				walk(e)
+			}
+			return
+		}
+		flat = append(flat, t)
+	}
+	walk(shape)
+	rest, stride := n.Value(), int64(1)
+	rs, rd := make([]layout.IntTuple, len(flat)), make([]layout.IntTuple, len(flat))
+	for i, s := range flat {
+		if s.Value() < 1 || stride > 1<<53/s.Value() {
+			return nil, errUnresolved
+		}
+		g := gcd(s.Value(), rest)
+		rs[i], rd[i] = layout.Int(g), layout.Int(stride)
+		rest /= g
+		stride *= s.Value()
+	}
+	r, err := layout.Coalesce(layout.Make(layout.Tup(rs...), layout.Tup(rd...)))
+	if err != nil {
+		return nil, errUnresolved
+	}
+	return r, nil
+}
+
+// selectTuple is select<I...>(t) of an integer tuple: the tuple of t's
+// elements at the indices, in that order (CuTe's select on any tuple).
+func selectTuple(t layout.IntTuple, idx []layout.Value) (layout.Value, error) {
+	if !t.IsTuple() {
+		return nil, errUnresolved
+	}
+	elems := t.Elems()
+	out := make([]layout.IntTuple, len(idx))
+	for k, v := range idx {
+		i, ok := v.(layout.IntTuple)
+		if !ok || !i.IsLeaf() || i.IsUnknown() || i.IsBasis() || i.Value() < 0 || i.Value() >= int64(len(elems)) {
+			return nil, errUnresolved
+		}
+		out[k] = elems[i.Value()]
+	}
+	return layout.Tup(out...), nil
+}
+
+// modeList is the DSL's mode=[i, j] as the indices get<i,j> takes.
+func (c *Code) modeList(n source.Node, sc scope, depth int) ([]layout.Value, error) {
+	mode, err := c.eval(n, sc, depth+1)
+	if err != nil {
+		return nil, err
+	}
+	t, ok := mode.(layout.IntTuple)
+	if !ok || !t.IsTuple() || t.Len() == 0 {
+		return nil, errUnresolved
+	}
+	var idx []layout.Value
+	for _, e := range t.Elems() {
+		if !e.IsLeaf() || e.IsUnknown() || e.IsBasis() || e.IsUnderscore() {
+			return nil, errUnresolved
+		}
+		idx = append(idx, e.WithStatic(true))
+	}
+	return idx, nil
+}
+
+// swizzleOf is the DSL's make_swizzle(B, M, S): Swizzle<B,M,S>, its
+// integers compile-time constants.
+func swizzleOf(args []layout.Value) (layout.Value, error) {
+	if len(args) != 3 {
+		return nil, errUnresolved
+	}
+	var bms [3]int
+	for i, a := range args {
+		t, ok := a.(layout.IntTuple)
+		if !ok || !t.IsLeaf() || t.IsUnknown() || t.IsBasis() || t.IsUnderscore() || !t.IsStatic() {
+			return nil, errUnresolved
+		}
+		bms[i] = int(t.Value())
+	}
+	sw := layout.Swizzle{B: bms[0], M: bms[1], S: bms[2]}
+	if sw.Validate("make_swizzle") != nil {
+		return nil, errUnresolved
+	}
+	return sw, nil
+}
+
+// atomKinds are CuTe's named GMMA/UMMA shared-memory atoms by their names
+// (GMMA::Layout_K_SW128_Atom<T>); gmma.Atom builds them.
+var atomKinds = map[string]gmma.Atom{
+	"Layout_MN_INTER_Atom": {Major: gmma.MajorMN, Kind: gmma.Interleave},
+	"Layout_MN_SW32_Atom":  {Major: gmma.MajorMN, Kind: gmma.SW32},
+	"Layout_MN_SW64_Atom":  {Major: gmma.MajorMN, Kind: gmma.SW64},
+	"Layout_MN_SW128_Atom": {Major: gmma.MajorMN, Kind: gmma.SW128},
+	"Layout_K_INTER_Atom":  {Major: gmma.MajorK, Kind: gmma.Interleave},
+	"Layout_K_SW32_Atom":   {Major: gmma.MajorK, Kind: gmma.SW32},
+	"Layout_K_SW64_Atom":   {Major: gmma.MajorK, Kind: gmma.SW64},
+	"Layout_K_SW128_Atom":  {Major: gmma.MajorK, Kind: gmma.SW128},
+	// UMMA's only: Swizzle<2,5,2> on 32-byte units of 128-byte rows.
+	"Layout_MN_SW128_32B_Atom": {Major: gmma.MajorMN, Kind: gmma.SW128Base32B},
+}
+
+// elementBits are sizeof_bits of the element types CUTLASS names in atoms.
+var elementBits = map[string]int{
+	"int8_t": 8, "uint8_t": 8, "float_e4m3_t": 8, "float_e5m2_t": 8, "float_ue8m0_t": 8,
+	"int16_t": 16, "uint16_t": 16, "half_t": 16, "bfloat16_t": 16,
+	"int32_t": 32, "uint32_t": 32, "float": 32, "tfloat32_t": 32,
+	"int64_t": 64, "uint64_t": 64, "double": 64,
+}
+
+// recastLayout is recast_layout<OldType, NewType>(L) of element types
+// (recast_layout<uint8_t, half_t>): with r = bits(New)/bits(Old) reduced
+// to num/den, CuTe's downcast<den>(upcast<num>(L)); the table's
+// recast_layout on static layouts, upcast and downcast's run-time forms
+// on others.
+func (c *Code) recastLayout(n *source.Call, sc scope, depth int) (layout.Value, error) {
+	var bits [2]int
+	for i, t := range n.TArgs {
+		id, ok := t.(*source.Ident)
+		if !ok {
+			return nil, errUnresolved
+		}
+		if bits[i], ok = c.elementType(id, sc, 0); !ok {
+			return nil, errUnresolved
+		}
+	}
+	x, err := c.eval(n.Args[0], sc, depth+1)
+	if err != nil {
+		return nil, err
+	}
+	l, ok := x.(layout.Layout)
+	if !ok {
+		return nil, errUnresolved
+	}
+	if staticValue(l) {
+		return apply("recast_layout", l, layout.Int(int64(bits[0])), layout.Int(int64(bits[1])))
+	}
+	if !plainTuple(l.Shape) || !plainTuple(l.Stride) {
+		return nil, errUnresolved
+	}
+	g := gcd(int64(bits[0]), int64(bits[1]))
+	num, den := int64(bits[1])/g, int64(bits[0])/g
+	var v layout.Value = l
+	if num != 1 {
+		if v, err = upcastRunTime(l, num); err != nil {
+			return nil, err
+		}
+	}
+	if den != 1 {
+		return downcastRunTime(v.(layout.Layout), den)
+	}
+	return v, nil
+}
+
+func gcd(a, b int64) int64 {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
+
+// elementTypeValue is an alias template's type argument that names an
+// element type, by its width: in template <class T> using A =
+// decltype(upcast<sizeof_bits_v<T>>(...)), A<half_t> binds T to 16.
+type elementTypeValue int
+
+func (e elementTypeValue) String() string { return "sizeof_bits " + strconv.Itoa(int(e)) }
+
+// elementType is sizeof_bits of a named element type: half_t,
+// cutlass::half_t, or a name the file binds to one (using ElementA =
+// cutlass::half_t;).
+func (c *Code) elementType(t *source.Ident, sc scope, depth int) (int, bool) {
+	switch t.Qualifier() {
+	case "":
+		if v, ok := sc[t.Name]; ok {
+			bits, isType := v.(elementTypeValue)
+			return int(bits), isType
+		}
+		if i, ok := c.lookup(t.Name, t.Start); ok && !c.python {
+			b := c.File.Bindings[i]
+			alias, isIdent := b.Value.(*source.Ident)
+			if !isIdent || b.Template || depth > 8 {
+				return 0, false
+			}
+			return c.elementType(alias, nil, depth+1)
+		}
+	case "cutlass", "::cutlass", "cute", "::cute":
+	default:
+		return 0, false
+	}
+	bits, ok := elementBits[t.Name]
+	return bits, ok
+}
+
+// namedAtom is GMMA::Layout_K_SW128_Atom<half_t> and its family (and
+// UMMA's): CuTe's ComposedLayout<Swizzle<B,4,3>, smem_ptr_flag_bits<16>,
+// L>, upcast from the atom in bits (Layout_K_SW128_Atom_Bits) to elements
+// of the type's width; it prints Sw<3,4,3> o smem_ptr[16b](unset) o L.
+func (c *Code) namedAtom(n *source.Call, sc scope) (layout.Value, bool) {
+	a, known := atomKinds[n.Fun.Name]
+	if !known || n.Paren || len(n.Args) > 0 || len(n.TArgs) != 1 {
+		return nil, false
+	}
+	q := n.Fun.Qualifier()
+	space := q[strings.LastIndex(q, ":")+1:]
+	if space != "UMMA" && (space != "GMMA" || a.Kind == gmma.SW128Base32B) {
+		return nil, false
+	}
+	if q != space && q != "cute::"+space && q != "::cute::"+space && q != "SM90::"+space && q != "cute::SM90::"+space && q != "SM100::"+space && q != "cute::SM100::"+space {
+		return nil, false
+	}
+	t, ok := n.TArgs[0].(*source.Ident)
+	if !ok {
+		return nil, false
+	}
+	if a.Bits, ok = c.elementType(t, sc, 0); !ok {
+		return nil, false
+	}
+	v, err := a.Layout()
+	if err != nil {
+		return nil, false
+	}
+	inner, ok := v.(layout.Layout)
+	if c, isComposed := v.(layout.Composed); isComposed {
+		inner, ok = c.Inner, true
+	}
+	if !ok {
+		return nil, false
+	}
+	return PointerComposed{Outer: a.Kind.ByteSwizzle(), Bits: a.Bits, Inner: inner}, true
 }
 
 // runTimeAlgebra are the operations the algebra builds as CuTe does with
@@ -340,7 +1021,16 @@ func (c *Code) instantiate(i int, n *source.Call, sc scope, depth int) (layout.V
 	for k, p := range b.Params {
 		v, err := c.eval(n.TArgs[k], sc, depth+1)
 		if err != nil {
-			return nil, err
+			// A type argument naming an element type (Atom<half_t>): its width.
+			id, isIdent := n.TArgs[k].(*source.Ident)
+			if !isIdent {
+				return nil, err
+			}
+			bits, ok := c.elementType(id, sc, 0)
+			if !ok {
+				return nil, err
+			}
+			v = elementTypeValue(bits)
 		}
 		inner[p] = v
 	}

@@ -46,18 +46,24 @@ func (c *Code) trustedFrom(n source.Node, seen map[int]bool, depth int) bool {
 		if !ok || !isIdent {
 			return ok
 		}
-		name := id.Name
-		if id.Qualifier() != "" {
-			if !c.python {
-				return true // cute::Int, Traits::X: not a name bound here
+		name, use := id.Name, id.Start
+		i, found := 0, false
+		if id.Qualifier() != "" && !c.python {
+			// Traits::X: the member of a struct of this file, read where
+			// its struct ends; cute::Int: not a name bound here.
+			if i, found = c.scopedBinding(id); !found {
+				return true
 			}
-			name = firstDotted(id.Full) // L.shape reads L
+			use = c.File.Bindings[i].Visible.End
+		} else {
+			if id.Qualifier() != "" {
+				name = firstDotted(id.Full) // L.shape reads L
+			}
+			if i, found = c.lookup(name, id.Start); !found {
+				return true
+			}
 		}
-		i, found := c.lookup(name, id.Start)
-		if !found {
-			return true
-		}
-		if !c.bindingTrusted(i, id.Start) {
+		if !c.bindingTrusted(i, use) {
 			ok = false
 			return false
 		}

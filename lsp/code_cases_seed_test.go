@@ -65,6 +65,6 @@ func TestOracleCodeCasesSeed4242(t *testing.T) {
 
 // The ratchets of TestOracleCodeCasesSeed4242: raise them.
 const (
-	seed4242Exact  = 2516
-	seed4242Placed = 170
+	seed4242Exact  = 2816
+	seed4242Placed = 172
 )

@@ -227,13 +227,13 @@ func errorAt(errs []Finding, c codeCase) bool {
 
 // The ratchet of TestOracleCodeCases: raise the first, lower the others.
 const (
-	oracleCodeCasesExact         = 3018
+	oracleCodeCasesExact         = 3376
 	oracleCodeCasesWrong         = 0
 	oracleCodeCasesRejectedShown = 0
 	// oracleCodeCasesRejectedPlaced counts the rejected cases with an
 	// error whose range holds the rejected call's name; errors on accepted
 	// cases are not counted but fail the test, each of them.
-	oracleCodeCasesRejectedPlaced = 208
+	oracleCodeCasesRejectedPlaced = 210
 )
 
 // firstBlock is a hover's text up to the end of its first code block.

@@ -139,6 +139,16 @@ type File struct {
 	// branches of "if constexpr", which a template's instantiations may
 	// all discard (branches.go).
 	Disabled []Range
+	// Scopes are the bodies of the C++ structs and classes (struct Traits
+	// { ... }): a binding directly in a body is a member, read from
+	// outside as Traits::X.
+	Scopes []Scope
+}
+
+// Scope is a named struct or class body, its braces included.
+type Scope struct {
+	Name string
+	Body Range
 }
 
 // DisabledAt reports whether off lies in code a build may not compile.

@@ -65,6 +65,7 @@ type cppReader struct {
 	pending    []string
 	pendingEnd int             // token index right after the clause's ">"
 	aliases    map[string]bool // names declared by "using X = ...;" so far
+	cuteBlocks []Range         // the bodies of namespace cute (and cute::...) blocks so far
 }
 
 // templateNames adds the file's alias templates (template<...> using X =)
@@ -185,6 +186,8 @@ func (r *cppReader) read() {
 			r.namespace(i)
 			i++
 			continue
+		case (w == "struct" || w == "class") && r.word(i-1) != "enum" && r.word(i+1) != "":
+			r.scope(i + 1)
 		case w == "template" && r.isPunctAt(i+1, "<"):
 			i = r.templateClause(i+1, braces)
 			continue
@@ -278,10 +281,52 @@ func (r *cppReader) namespace(i int) {
 		}
 		return
 	}
-	if !r.isPunctAt(j, "{") || r.match[j] < 0 || name == "" || strings.Contains(name, "cute") {
+	if !r.isPunctAt(j, "{") || r.match[j] < 0 || name == "" {
 		return
 	}
-	r.f.Foreign = append(r.f.Foreign, Range{r.toks[j].start, r.toks[r.match[j]].end})
+	body := Range{r.toks[j].start, r.toks[r.match[j]].end}
+	if strings.Contains(name, "cute") {
+		r.cuteBlocks = append(r.cuteBlocks, body)
+		return
+	}
+	for _, c := range r.cuteBlocks {
+		if c.Start < body.Start && body.End <= c.End {
+			return // namespace cute { namespace UMMA { ... } }: cute's names are visible inside
+		}
+	}
+	r.f.Foreign = append(r.f.Foreign, body)
+}
+
+// scope records the body of the struct or class named at i (struct X {,
+// struct X : Base<T> {, struct X final {); a declaration (struct X;), a
+// template parameter (class T>) or an elaborated type (struct X x;) has none.
+func (r *cppReader) scope(i int) {
+	j := i + 1
+	if r.word(j) == "final" {
+		j++
+	}
+	if r.isPunctAt(j, ":") && !r.isPunctAt(j+1, ":") {
+		// Base classes: names, "::", template arguments, commas, up to "{".
+		depth := 0
+		for j++; j < len(r.toks) && j < i+256; j++ {
+			switch {
+			case r.isPunctAt(j, "<"):
+				depth++
+			case r.isPunctAt(j, ">"):
+				depth--
+			case r.isPunctAt(j, "{") && depth <= 0:
+				goto body
+			case r.isPunctAt(j, ";") || r.isPunctAt(j, "{") || r.isPunctAt(j, "}") || r.isPunctAt(j, "(") || r.isPunctAt(j, ")"):
+				return
+			}
+		}
+		return
+	}
+body:
+	if !r.isPunctAt(j, "{") || r.match[j] < 0 {
+		return
+	}
+	r.f.Scopes = append(r.f.Scopes, Scope{Name: r.word(i), Body: Range{r.toks[j].start, r.toks[r.match[j]].end}})
 }
 
 // lastComponent is the last name of the qualified name starting at i.

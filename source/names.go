@@ -9,7 +9,11 @@ var cppTemplates = setOf(
 	"replace", "upcast", "downcast", "rank", "depth", "cosize", "flatten", "make_layout",
 	"make_shape", "make_stride", "make_tile", "make_coord", "make_step", "recast_layout",
 	"static_cast", "const_cast", "reinterpret_cast", "bit_cast", "decltype",
-	"sizeof_bits", "sizeof_bits_v", "Underscore",
+	"sizeof_bits", "sizeof_bits_v", "Underscore", "E",
+	// CuTe's named GMMA/UMMA atoms (GMMA::Layout_K_SW128_Atom<half_t>).
+	"Layout_MN_INTER_Atom", "Layout_MN_SW32_Atom", "Layout_MN_SW64_Atom", "Layout_MN_SW128_Atom",
+	"Layout_K_INTER_Atom", "Layout_K_SW32_Atom", "Layout_K_SW64_Atom", "Layout_K_SW128_Atom",
+	"Layout_MN_SW128_32B_Atom",
 )
 
 // codeNames are the functions and types whose presence makes a file worth
@@ -24,7 +28,10 @@ var codeNames = setOf(
 	"logical_product", "zipped_product", "tiled_product", "flat_product", "blocked_product", "raked_product",
 	"tile_to_shape", "upcast", "downcast", "recast_layout", "max_common_layout", "max_common_vector",
 	"select", "take", "group", "append", "prepend", "flatten",
-	"cosize",
+	"cosize", "make_composed_layout", "make_swizzle", "group_modes", "domain_distribute",
+	"Layout_MN_INTER_Atom", "Layout_MN_SW32_Atom", "Layout_MN_SW64_Atom", "Layout_MN_SW128_Atom",
+	"Layout_K_INTER_Atom", "Layout_K_SW32_Atom", "Layout_K_SW64_Atom", "Layout_K_SW128_Atom",
+	"Layout_MN_SW128_32B_Atom",
 )
 
 func setOf(names ...string) map[string]bool {
@@ -39,7 +46,7 @@ func setOf(names ...string) map[string]bool {
 // CuTe's namespace or module, or one of its layout functions or types.
 // Files without any are not tokenized.
 func CodeCandidate(src []byte) bool {
-	return containsAny(src, "cute", "Layout", "make_", "composition", "_divide", "_product", "complement", "coalesce")
+	return containsAny(src, "cute", "Layout", "make_", "composition", "_divide", "_product", "complement", "coalesce", "Swizzle", "Shape<", "Stride<")
 }
 
 func containsAny(src []byte, words ...string) bool {

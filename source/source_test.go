@@ -108,6 +108,36 @@ func TestCppScopes(t *testing.T) {
 	}
 }
 
+// TestCppStructBodies: struct and class bodies are Scopes by name; a
+// declaration, a template parameter, an elaborated type or an enum class
+// has none.
+func TestCppStructBodies(t *testing.T) {
+	src := "template <class T, int N>\nstruct Traits : Base<T, N>, Other {\n  using X = int;\n};\nstruct Fwd;\nstruct Fwd f;\nenum class E { A };\nclass K final { int k; };\n"
+	f := ReadCpp([]byte(src))
+	var got []string
+	for _, s := range f.Scopes {
+		got = append(got, s.Name+"="+src[s.Body.Start:s.Body.End])
+	}
+	want := []string{"Traits={\n  using X = int;\n}", "K={ int k; }"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("scopes %q, want %q", got, want)
+	}
+}
+
+// TestCppNamespaces: a namespace block other than cute's is foreign (its
+// unqualified Layout may be its own), unless it is nested in a namespace
+// cute block, whose names it sees.
+func TestCppNamespaces(t *testing.T) {
+	src := "namespace cute { namespace UMMA { using A = Layout<_1>; } }\nnamespace cutlass { using B = Layout<_1>; }\n"
+	f := ReadCpp([]byte(src))
+	if a := strings.Index(src, "Layout"); !f.CuteAt(a) {
+		t.Errorf("Layout in cute::UMMA is not read as CuTe's")
+	}
+	if b := strings.LastIndex(src, "Layout"); f.CuteAt(b) {
+		t.Errorf("Layout in namespace cutlass is read as CuTe's")
+	}
+}
+
 func TestCppHalfTyped(t *testing.T) {
 	for _, src := range []string{
 		"auto a = make_layout(make_shape(8,",
