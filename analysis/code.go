@@ -302,6 +302,46 @@ func (c *Code) Values() (roots, evaluated, layouts int) {
 	return roots, evaluated, layouts
 }
 
+// layoutWriters are the names whose call (or, for the types, whose
+// template-id) writes a layout in code: CuTe's layout types and the
+// operations that make one. LayoutCensus counts the expressions written
+// with them, so that lint --code-stats can say how many of the layouts
+// written in code have a value.
+var layoutWriters = map[string]bool{
+	"Layout": true, "ComposedLayout": true, "make_layout": true, "make_ordered_layout": true,
+	"make_composed_layout": true, "composition": true, "complement": true, "coalesce": true,
+	"filter": true, "right_inverse": true, "left_inverse": true, "tile_to_shape": true,
+	"logical_divide": true, "zipped_divide": true, "tiled_divide": true, "flat_divide": true,
+	"logical_product": true, "zipped_product": true, "tiled_product": true, "flat_product": true,
+	"blocked_product": true, "raked_product": true, "upcast": true, "downcast": true,
+	"recast_layout": true,
+}
+
+// LayoutCensus is how many roots write a layout (a call of an operation
+// that makes one, or a Layout/ComposedLayout type) and how many of those
+// evaluate to a layout.
+func (c *Code) LayoutCensus() (written, valued int) {
+	if c == nil {
+		return 0, 0
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, r := range c.File.Roots {
+		call, ok := r.(*source.Call)
+		if !ok || call.Fun == nil || !layoutWriters[call.Fun.Name] {
+			continue
+		}
+		written++
+		switch v, err := c.eval(r, nil, 0); v.(type) {
+		case layout.Layout, layout.Composed, PointerComposed:
+			if err == nil {
+				valued++
+			}
+		}
+	}
+	return written, valued
+}
+
 // maxEvalDepth bounds the nesting of evaluation (names and alias templates
 // referring to each other).
 const maxEvalDepth = 64

@@ -189,3 +189,27 @@ func TestCodeConcurrent(t *testing.T) {
 		<-done
 	}
 }
+
+// TestLayoutCensus: the census counts the layouts code writes (types and
+// calls of the operations that make one), not the shapes and integers
+// around them, and says which of those have a value.
+func TestLayoutCensus(t *testing.T) {
+	src := []byte(`#include <cute/tensor.hpp>
+using namespace cute;
+void f(int m) {
+  auto a = make_layout(make_shape(Int<8>{}, Int<4>{}));
+  using B = Layout<Shape<_8,_4>, Stride<_4,_1>>;
+  auto c = composition(a, B{});
+  auto d = make_layout(make_shape(m, T{}));
+  auto s = make_shape(Int<2>{}, Int<3>{});
+}
+`)
+	c := ReadCode(LangCpp, src)
+	written, valued := c.LayoutCensus()
+	if written != 4 || valued != 3 {
+		t.Errorf("LayoutCensus = %d written, %d valued; want 4, 3", written, valued)
+	}
+	if w, v := (*Code)(nil).LayoutCensus(); w != 0 || v != 0 {
+		t.Errorf("nil code: %d, %d", w, v)
+	}
+}

@@ -122,8 +122,8 @@ func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if stats.notebooks > 0 {
 			notebooks = fmt.Sprintf(" (%d of them notebooks)", stats.notebooks)
 		}
-		fmt.Fprintf(stderr, "cute-lsp lint: code in %d of %d C++/Python files%s: %d expressions, %d with a value, %d layouts\n",
-			stats.files, stats.hostFiles, notebooks, stats.exprs, stats.evaluated, stats.layouts)
+		fmt.Fprintf(stderr, "cute-lsp lint: code in %d of %d C++/Python files%s: %d expressions, %d with a value, %d layouts; %d layouts written (layout types and calls of the operations that make one), %d of them with a value\n",
+			stats.files, stats.hostFiles, notebooks, stats.exprs, stats.evaluated, stats.layouts, stats.written, stats.writtenValued)
 	}
 	switch {
 	case len(files) == 0 && len(skips) > 0:

@@ -66,7 +66,7 @@ func TestNotebookNamesFlowAcrossCells(t *testing.T) {
 // TestLintNotebookCodeStats: --code-stats counts a notebook's code.
 func TestLintNotebookCodeStats(t *testing.T) {
 	_, _, stderr := runCLI(t, "", "lint", "--code-stats", layoutsNotebook, "../../testdata/lint/code.cu")
-	if want := "code in 2 of 2 C++/Python files (1 of them notebooks): 7 expressions, 5 with a value, 4 layouts"; !strings.Contains(stderr, want) {
+	if want := "code in 2 of 2 C++/Python files (1 of them notebooks): 7 expressions, 5 with a value, 4 layouts; 5 layouts written (layout types and calls of the operations that make one), 4 of them with a value"; !strings.Contains(stderr, want) {
 		t.Errorf("stderr = %q, want %q", stderr, want)
 	}
 }

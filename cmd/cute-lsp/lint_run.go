@@ -27,6 +27,7 @@ type lintOptions struct {
 // codeCounts counts what the evaluation of code finds (lint --code-stats).
 type codeCounts struct {
 	hostFiles, files, exprs, evaluated, layouts int
+	written, writtenValued                      int // layouts written in code, and those with a value (Code.LayoutCensus)
 	notebooks                                   int // of the hostFiles
 }
 
@@ -52,6 +53,7 @@ func countsOf(path string, c *analysis.Code) codeCounts {
 	}
 	s.files = 1
 	s.exprs, s.evaluated, s.layouts = c.Values()
+	s.written, s.writtenValued = c.LayoutCensus()
 	return s
 }
 
@@ -61,6 +63,8 @@ func (s *codeCounts) addCounts(o codeCounts) {
 	s.exprs += o.exprs
 	s.evaluated += o.evaluated
 	s.layouts += o.layouts
+	s.written += o.written
+	s.writtenValued += o.writtenValued
 	s.notebooks += o.notebooks
 }
 
