@@ -75,11 +75,19 @@ func Table(v layout.Value, lim TableLimits) (string, error) {
 		return "", fmt.Errorf("%v has no offset table: it is not a layout", layout.FormatLimited(v, false, 200))
 	}
 	lim = lim.clamped()
+	if shape.IsTuple() && shape.Len() == 0 {
+		return "", fmt.Errorf("%v has no offset table: its shape has no modes", layout.FormatLimited(v, false, 200))
+	}
 	sizes := make([]int64, shape.Len())
 	for i := range sizes {
 		n, err := layout.Size(shape.At(i))
 		if err != nil {
 			return "", err
+		}
+		if n < 1 {
+			// CuTe builds such shapes (left_inverse(4:-1) is (_-1,_4):(_0,_1)), but a mode with no
+			// coordinates has no row or column to draw.
+			return "", fmt.Errorf("%v has no offset table: mode %d has size %d", layout.FormatLimited(v, false, 200), i, n)
 		}
 		sizes[i] = n
 	}

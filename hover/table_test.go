@@ -84,3 +84,22 @@ func TestGridMatchesReference(t *testing.T) {
 		}
 	}
 }
+
+// TestTableOfShapesWithoutCells: the empty layout and modes of size below 1
+// (CuTe's left_inverse(4:-1) is (_-1,_4):(_0,_1)) have no table: an error
+// that says why, never a panic.
+func TestTableOfShapesWithoutCells(t *testing.T) {
+	for _, tc := range []struct {
+		v    layout.Value
+		want string
+	}{
+		{layout.Make(layout.Tup(), layout.Tup()), "its shape has no modes"},
+		{layout.Make(layout.Tup(layout.Int(-1), layout.Int(4)), layout.Tup(layout.Int(0), layout.Int(1))), "mode 0 has size -1"},
+		{layout.Make(layout.Tup(layout.Int(4), layout.Int(0)), layout.Tup(layout.Int(1), layout.Int(4))), "mode 1 has size 0"},
+	} {
+		got, err := Table(tc.v, TableLimits{MaxRows: 16, MaxCols: 16, MaxSlices: 4})
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Table(%v) = %q, %v; want an error with %q", tc.v, got, err, tc.want)
+		}
+	}
+}
