@@ -7,10 +7,9 @@ package layout
 
 // Conditions of CuTe's composed-layout static_asserts, with CuTe's text.
 const (
-	CondComposedOffset   = "Require offset == 0."
-	CondComposedNesting  = "swizzled layouts nest at most two deep here"
-	CondComposedOperand  = "operand kind not supported for a swizzled layout"
-	CondComposedNotPlain = "the inner function is not a plain layout"
+	CondComposedOffset  = "Require offset == 0."
+	CondComposedNesting = "swizzled layouts nest at most two deep here"
+	CondComposedOperand = "operand kind not supported for a swizzled layout"
 )
 
 // LayoutAfterSwizzle is L o Offset o Sw, the function i -> L(Offset + Sw(i)):
@@ -150,15 +149,6 @@ func MakeSwizzleLayout(sw Swizzle) (Value, error) {
 // Law: c.Eval(i) == c.Outer.Apply(off + c.Inner(i)).
 func (c Composed) Eval(i int64) (int64, error) {
 	x, err := c.Inner.Eval(i)
-	return swizzled(c.Outer, c.Offset, x, err)
-}
-
-// EvalCoord is the swizzled layout at a coordinate of its inner shape (an
-// integer index, an R-D or a natural coordinate; CuTe's layout(c)):
-// Sw(Offset + Inner(c)).
-// Law: c.EvalCoord(Idx2Crd(i, c.Inner.Shape)) == c.Eval(i) for i < size.
-func (c Composed) EvalCoord(coord IntTuple) (int64, error) {
-	x, err := evalCoordInt("composed layout", c.Inner, coord)
 	return swizzled(c.Outer, c.Offset, x, err)
 }
 

@@ -99,16 +99,6 @@ func TestComposedEvalProperty(t *testing.T) {
 				t.Fatalf("%v(%d) = %d, want %d", c, i, got, want)
 			}
 		}
-		for i := range n {
-			crd, err := Idx2Crd(Int(i), c.Inner.Shape)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := c.EvalCoord(crd)
-			if want, _ := c.Eval(i); err != nil || got != want {
-				t.Fatalf("%v at %v = %d, %v; want %d", c, crd, got, err, want)
-			}
-		}
 		outer := randomSwizzle(r)
 		nested := NestedComposed{Outer: outer, Offset: Int(3), Inner: c}
 		for i := range n {
@@ -479,19 +469,6 @@ func TestComposedErrors(t *testing.T) {
 		}, CondUnknown},
 		{"eval overflow", func() error {
 			_, err := (Composed{Swizzle{1, 2, 3}, Int(1 << 62), mustLayout("8:4611686018427387904"), 0}).Eval(1)
-			return err
-		}, CondOverflow},
-		{"eval coord invalid", func() error { _, err := badSw.EvalCoord(Ints(0, 0)); return err }, CondSwizzleShift},
-		{"eval coord unknown offset", func() error {
-			_, err := (Composed{Swizzle{1, 2, 3}, Unknown(), mustLayout("8:1"), 0}).EvalCoord(Int(1))
-			return err
-		}, CondUnknown},
-		{"eval coord unknown stride", func() error {
-			_, err := (Composed{Swizzle{1, 2, 3}, Int(0), Make(Int(8), Unknown()), 0}).EvalCoord(Int(1))
-			return err
-		}, CondUnknown},
-		{"eval coord overflow", func() error {
-			_, err := (Composed{Swizzle{1, 2, 3}, Int(1 << 62), mustLayout("8:4611686018427387904"), 0}).EvalCoord(Int(1))
 			return err
 		}, CondOverflow},
 		{"nested eval invalid", func() error { _, err := (NestedComposed{Swizzle{3, 4, 2}, Int(0), good}).Eval(0); return err }, CondSwizzleShift},

@@ -124,8 +124,8 @@ func TestIdentityLayoutEvaluatesToCoordinate(t *testing.T) {
 		}
 		// The basis sum has c's leaves at c's positions (zeros may be trimmed).
 		for _, p := range leafPaths(shape, nil) {
-			want, _ := Get(c, p...)
-			have, err := Get(got, p...)
+			want, _ := getMode("get", c, p)
+			have, err := getMode("get", got, p)
 			if err != nil {
 				have = Int(0)
 			}

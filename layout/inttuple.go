@@ -153,9 +153,6 @@ func (t IntTuple) IsBasis() bool { return t.kind == kindInt && len(t.sub) > 0 }
 // Value is the integer of a leaf (the coefficient of a scaled basis); 0 for tuples and unknowns.
 func (t IntTuple) Value() int64 { return t.val }
 
-// Modes is the basis path of a scaled basis leaf, outermost first; nil otherwise.
-func (t IntTuple) Modes() []int { return t.modes() }
-
 // Len is the number of elements of a tuple; 1 for a leaf.
 func (t IntTuple) Len() int {
 	if t.kind == kindTuple {

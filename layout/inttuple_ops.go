@@ -497,11 +497,9 @@ func ElemLess(a, b IntTuple) (bool, error) {
 	return x < y, nil
 }
 
-// Get is the mode of t at the hierarchical index is (get<i,j,...>); a leaf's
-// mode 0 is itself.
-// Law: Get(Tup(xs...), i) == xs[i].
-func Get(t IntTuple, is ...int) (IntTuple, error) { return getMode("get", t, is) }
-
+// getMode is CuTe's get<i,j,...>(t): the mode of t at the hierarchical
+// index is, errors naming op; a leaf's mode 0 is itself.
+// Law: getMode(op, Tup(xs...), []int{i}) == xs[i].
 func getMode(op string, t IntTuple, is []int) (IntTuple, error) {
 	for depth, i := range is {
 		switch {
@@ -598,18 +596,6 @@ func CompactMajor(shape, current IntTuple, major Tag) (IntTuple, error) {
 	}
 	stride, _, err := compact(shape, current, major == LayoutRight)
 	return stride, err
-}
-
-// CompactColMajor is CompactMajor(shape, 1, LayoutLeft): LayoutLeft's strides.
-// Law: Eval of MakeLayout(s, CompactColMajor(s)) at i is i for i < Size(s).
-func CompactColMajor(shape IntTuple) (IntTuple, error) {
-	return CompactMajor(shape, Int(1), LayoutLeft)
-}
-
-// CompactRowMajor is CompactMajor(shape, 1, LayoutRight): LayoutRight's strides.
-// Law: MakeLayout(s, CompactRowMajor(s)) is a bijection onto [0, Size(s)), with the last mode of stride 1 (when not of size 1).
-func CompactRowMajor(shape IntTuple) (IntTuple, error) {
-	return CompactMajor(shape, Int(1), LayoutRight)
 }
 
 func compact(shape, current IntTuple, right bool) (IntTuple, IntTuple, error) {
