@@ -55,7 +55,7 @@ func NegateOffset(op string, t IntTuple) (IntTuple, error) {
 		return t, err
 	}
 	if v == -1<<63 {
-		return t, errorf(op, CondOverflow, "-(%d)", v)
+		return t, Errorf(op, CondOverflow, "-(%d)", v)
 	}
 	return intLeaf(-v, t.IsStatic()), nil
 }
@@ -77,10 +77,13 @@ func (n NestedComposed) Format(static bool) string {
 	return n.Outer.String() + " o " + n.Offset.Format(static) + " o " + n.Inner.Format(static)
 }
 
-// composeSwizzle is CuTe's composition(Sw, offset, inner): the swizzled
-// layout, except that an identity swizzle (B == 0) with a static zero offset
-// over a plain layout is that layout itself (CuTe's "ignore identity case").
-func composeSwizzle(op string, sw Swizzle, off IntTuple, inner Value) (Value, error) {
+// ComposeSwizzle is CuTe's composition(Sw, offset, inner): the swizzled
+// layout Sw o offset o inner, nested when inner is itself swizzled, except
+// that an identity swizzle (B == 0) with a static zero offset over a plain
+// layout is that layout itself (CuTe's "ignore identity case"). The
+// operations CuTe applies to a swizzled layout's inner layout put the
+// swizzle back around their result with it.
+func ComposeSwizzle(op string, sw Swizzle, off IntTuple, inner Value) (Value, error) {
 	if err := sw.Validate(op); err != nil {
 		return nil, err
 	}
@@ -92,21 +95,21 @@ func composeSwizzle(op string, sw Swizzle, off IntTuple, inner Value) (Value, er
 		return Composed{Outer: sw, Offset: off, Inner: in}, nil
 	case IntTuple:
 		if in.IsLeaf() {
-			return composeSwizzle(op, sw, off, Make(in, Int(1)))
+			return ComposeSwizzle(op, sw, off, Make(in, Int(1)))
 		}
 	case Composed:
 		return NestedComposed{Outer: sw, Offset: off, Inner: in}, nil
 	case NestedComposed:
-		return nil, errorf(op, CondComposedNesting, "%v o %v o %v", sw, off, in)
+		return nil, Errorf(op, CondComposedNesting, "%v o %v o %v", sw, off, in)
 	}
-	return nil, errorf(op, CondComposedOperand, "%v o %v o %v", sw, off, inner)
+	return nil, Errorf(op, CondComposedOperand, "%v o %v o %v", sw, off, inner)
 }
 
 // ComposeSwizzleLayout is CuTe's composition(Swizzle, L): the swizzled layout
 // Sw o 0 o L, or L itself when Sw is the identity (B == 0).
 // Law: its Eval(i) == Sw(L(i)).
 func ComposeSwizzleLayout(sw Swizzle, l Layout) (Value, error) {
-	return composeSwizzle("composition", sw, Int(0), l)
+	return ComposeSwizzle("composition", sw, Int(0), l)
 }
 
 // ComposeLayoutSwizzle is CuTe's composition(A, Swizzle): CuTe moves the
@@ -130,7 +133,7 @@ func ComposeLayoutSwizzle(op string, a Layout, sw Swizzle) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	return composeSwizzle(op, moved, Int(0), a)
+	return ComposeSwizzle(op, moved, Int(0), a)
 }
 
 // MakeSwizzleLayout is CuTe's make_layout(Swizzle<B,M,S>): Sw o 0 o (M+B+|S|):1.
@@ -141,7 +144,7 @@ func MakeSwizzleLayout(sw Swizzle) (Value, error) {
 	if err := sw.Validate(op); err != nil {
 		return nil, err
 	}
-	return composeSwizzle(op, sw, Int(0), Make(Int(int64(sw.Bits())), Int(1)))
+	return ComposeSwizzle(op, sw, Int(0), Make(Int(int64(sw.Bits())), Int(1)))
 }
 
 // Eval is the swizzled layout as a function of a 1-D index (colexicographic
@@ -181,12 +184,13 @@ func swizzled(sw Swizzle, offset IntTuple, x int64, innerErr error) (int64, erro
 // offsetValue is the integer a swizzle offset holds.
 func offsetValue(op string, off IntTuple) (int64, error) {
 	if !off.IsLeaf() || off.IsUnknown() || off.IsBasis() {
-		return 0, errorf(op, CondUnknown, "offset %v is not a known integer", off)
+		return 0, Errorf(op, CondUnknown, "offset %v is not a known integer", off)
 	}
 	return off.Value(), nil
 }
 
-func isStaticZero(t IntTuple) bool {
+// IsStaticZero reports whether t is the static integer 0.
+func IsStaticZero(t IntTuple) bool {
 	return t.IsStatic() && !t.IsBasis() && t.Value() == 0
 }
 
@@ -205,9 +209,9 @@ func AsLayout(v Value) (Layout, bool) {
 
 // addOffset is off + x, checked.
 func addOffset(op string, off, x int64) (int64, error) {
-	s, ok := addChecked(off, x)
+	s, ok := AddChecked(off, x)
 	if !ok {
-		return 0, errorf(op, CondOverflow, "offset %d + %d", off, x)
+		return 0, Errorf(op, CondOverflow, "offset %d + %d", off, x)
 	}
 	return s, nil
 }
@@ -233,8 +237,8 @@ func LogicalProductSwizzled(a Layout, tiler Composed) (Value, error) {
 	if err := sw.Validate(op); err != nil {
 		return nil, err
 	}
-	if !isStaticZero(tiler.Offset) {
-		return nil, errorf(op, CondSwizzleTilerOffset, "the swizzled tiler %v has offset %v", tiler, tiler.Offset)
+	if !IsStaticZero(tiler.Offset) {
+		return nil, Errorf(op, CondSwizzleTilerOffset, "the swizzled tiler %v has offset %v", tiler, tiler.Offset)
 	}
 	product, err := LogicalProduct(a, tiler.Inner)
 	if err != nil {
@@ -268,7 +272,7 @@ func LogicalProductSwizzled(a Layout, tiler Composed) (Value, error) {
 		}
 		x, ok := intArg(v)
 		if !ok {
-			return 0, errorf(op, CondUnknown, "%v at (0,%d) is %v", product, t, v)
+			return 0, Errorf(op, CondUnknown, "%v at (0,%d) is %v", product, t, v)
 		}
 		return x, nil
 	}
@@ -284,5 +288,5 @@ func LogicalProductSwizzled(a Layout, tiler Composed) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	return composeSwizzle(op, moved, Int(0), product)
+	return ComposeSwizzle(op, moved, Int(0), product)
 }

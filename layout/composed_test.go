@@ -424,7 +424,7 @@ func TestComposedErrors(t *testing.T) {
 			_, err := Apply("composition", mustLayout("(64,8):(8,1)"), Composed{Swizzle{3, 4, 3}, Int(0), mustLayout("8:1"), 0})
 			return err
 		}, CondSwizzleShift},
-		{"composed onto a tiler", func() error { _, err := composeSwizzle("t", Swizzle{1, 2, 3}, Int(0), Tiler{}); return err }, CondComposedOperand},
+		{"composed onto a tiler", func() error { _, err := ComposeSwizzle("t", Swizzle{1, 2, 3}, Int(0), Tiler{}); return err }, CondComposedOperand},
 		{"inverse of invalid swizzle", func() error { _, err := Apply("right_inverse", Swizzle{3, 4, 2}); return err }, CondSwizzleShift},
 		{"inverse of invalid composed", func() error { _, err := Apply("left_inverse", badSw); return err }, CondSwizzleShift},
 		{"inverse with unknown offset", func() error {

@@ -440,8 +440,8 @@ func TestCompositionErrors(t *testing.T) {
 	wantError(t, "_ as a shape of B", err, "composition", "", "_ stands for a whole mode")
 	_, err = Composition(Layout{Shape: Ints(4, 4), Stride: Tup(Basis(1, 0), Underscore())}, mustLayout("2:1"))
 	wantError(t, "_ beside a basis in A", err, "composition", "", "_ stands for a whole mode")
-	if err := checkIntLeaf("x", Tup()); err == nil || !strings.Contains(err.Error(), "() is not an integer") {
-		t.Errorf("checkIntLeaf(()) = %v", err)
+	if err := CheckIntLeaf("x", Tup()); err == nil || !strings.Contains(err.Error(), "() is not an integer") {
+		t.Errorf("CheckIntLeaf(()) = %v", err)
 	}
 	_, err = Composition(Layout{Shape: Ints(4, 4), Stride: Tup(Basis(1, 0), Unknown())}, mustLayout("2:1"))
 	wantError(t, "unknown beside a basis in A", err, "composition", CondUnknown)

@@ -16,7 +16,7 @@ func mustInt(t *testing.T, v IntTuple, err error) int64 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !v.isPlainInt() {
+	if !IsPlainInt(v) {
 		t.Fatalf("%v is not an integer", v)
 	}
 	return v.Value()
@@ -280,7 +280,7 @@ func TestExtremaLaws(t *testing.T) {
 		}
 		if s.IsTuple() {
 			for i, e := range s.Elems() {
-				if g, err := getMode("get", s, []int{i}); err != nil || !g.Equal(e) {
+				if g, err := GetMode("get", s, []int{i}); err != nil || !g.Equal(e) {
 					t.Fatalf("Get(%v, %d) = %v, %v", s, i, g, err)
 				}
 			}
@@ -434,8 +434,8 @@ func TestIntTupleErrors(t *testing.T) {
 		{"max of ()", second(MaxOf(Tup())), ""},
 		{"gcd of a basis", second(GcdOf(Tup(Basis(1, 0)))), ""},
 		{"elem_less of a basis", third(ElemLess(Basis(1, 0), Int(2))), ""},
-		{"get out of range", second(getMode("get", Ints(1, 2), []int{2})), CondIndexRange},
-		{"get into a leaf", second(getMode("get", Int(1), []int{1})), CondIndexRange},
+		{"get out of range", second(GetMode("get", Ints(1, 2), []int{2})), CondIndexRange},
+		{"get into a leaf", second(GetMode("get", Int(1), []int{1})), CondIndexRange},
 		{"product_like deeper guide", second(ProductLike(Ints(1, 2), mustTuple("((0,0),0)"))), CondMismatchedRanks},
 		{"compact tag", second(CompactMajor(Int(4), Int(1), Tag("LayoutDiagonal"))), ""},
 		{"compact tuple start of a leaf", second(CompactMajor(Int(4), Ints(1, 2), LayoutLeft)), CondInvalidParams},
