@@ -161,6 +161,19 @@ func (n NestedComposed) Eval(i int64) (int64, error) {
 	return swizzled(n.Outer, n.Offset, x, err)
 }
 
+// Size is the number of indices of the swizzled layout: its inner layout's size.
+func (c Composed) Size() (int64, error) { return c.Inner.Size() }
+
+// Cosize is CuTe's cosize of a swizzled layout: its inner layout's cosize
+// (the swizzle is not consulted, as in CuTe).
+func (c Composed) Cosize() (int64, error) { return c.Inner.Cosize() }
+
+// Size of a nested swizzled layout: its innermost layout's size.
+func (n NestedComposed) Size() (int64, error) { return n.Inner.Size() }
+
+// Cosize of a nested swizzled layout: its innermost layout's cosize.
+func (n NestedComposed) Cosize() (int64, error) { return n.Inner.Cosize() }
+
 // swizzled is sw(offset + x), x being the inner function's value or
 // failure; a bad swizzle or offset is reported before the inner failure.
 func swizzled(sw Swizzle, offset IntTuple, x int64, innerErr error) (int64, error) {

@@ -232,19 +232,6 @@ func allUnderscore(c IntTuple) bool {
 	return true
 }
 
-// Size is the number of indices of the swizzled layout: its inner layout's size.
-func (c Composed) Size() (int64, error) { return c.Inner.Size() }
-
-// Cosize is CuTe's cosize of a swizzled layout: its inner layout's cosize
-// (the swizzle is not consulted, as in CuTe).
-func (c Composed) Cosize() (int64, error) { return c.Inner.Cosize() }
-
-// Size of a nested swizzled layout: its innermost layout's size.
-func (n NestedComposed) Size() (int64, error) { return n.Inner.Size() }
-
-// Cosize of a nested swizzled layout: its innermost layout's cosize.
-func (n NestedComposed) Cosize() (int64, error) { return n.Inner.Cosize() }
-
 // ComposedPartition is a partition of a swizzled tensor as CuTe makes it:
 // the sliced layout (swizzled, or decayed to a plain layout) and the pointer
 // offset of the cut.
