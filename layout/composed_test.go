@@ -7,40 +7,6 @@ import (
 	"testing"
 )
 
-// randomPropertyLayout is a random layout of up to 4 modes with strides that
-// often make it compact, sometimes overlapping or gapped, sometimes negative.
-func randomPropertyLayout(r *rand.Rand) Layout {
-	n := 1 + r.IntN(4)
-	shapes, strides := make([]IntTuple, n), make([]IntTuple, n)
-	prod := int64(1)
-	for i := range n {
-		s := 1 + r.Int64N(5)
-		var d int64
-		switch r.IntN(6) {
-		case 0, 1, 2:
-			d = prod // compact, column-major
-		case 3:
-			d = 1 + r.Int64N(12)
-		case 4:
-			d = 0
-		default:
-			d = -(1 + r.Int64N(6))
-		}
-		shapes[i], strides[i] = Int(s), Int(d)
-		prod *= s
-	}
-	if r.IntN(3) == 0 { // permute the modes: still compact, no longer column-major
-		r.Shuffle(n, func(i, j int) {
-			shapes[i], shapes[j] = shapes[j], shapes[i]
-			strides[i], strides[j] = strides[j], strides[i]
-		})
-	}
-	if n == 1 {
-		return Make(shapes[0], strides[0])
-	}
-	return Make(Tup(shapes...), Tup(strides...))
-}
-
 // evaler is what the laws here read of a layout or a swizzled layout.
 type evaler interface{ Eval(i int64) (int64, error) }
 
@@ -79,7 +45,7 @@ func randomComposed(r *rand.Rand) Composed {
 	if r.IntN(4) == 0 {
 		off = Int(r.Int64N(256))
 	}
-	return Composed{Outer: randomSwizzle(r), Offset: off, Inner: randomPropertyLayout(r)}
+	return Composed{Outer: RandomSwizzle(r), Offset: off, Inner: PropertyLayout(r)}
 }
 
 // Law: Composed.Eval(i) == Sw(off + L(i)), and a nested one applies both swizzles.
@@ -99,7 +65,7 @@ func TestComposedEvalProperty(t *testing.T) {
 				t.Fatalf("%v(%d) = %d, want %d", c, i, got, want)
 			}
 		}
-		outer := randomSwizzle(r)
+		outer := RandomSwizzle(r)
 		nested := NestedComposed{Outer: outer, Offset: Int(3), Inner: c}
 		for i := range n {
 			got, err := nested.Eval(i)
@@ -115,7 +81,7 @@ func TestComposedEvalProperty(t *testing.T) {
 func TestComposeSwizzleLayoutProperty(t *testing.T) {
 	r := rand.New(rand.NewPCG(33, 34))
 	for range 500 {
-		sw, l := randomSwizzle(r), randomPropertyLayout(r)
+		sw, l := RandomSwizzle(r), PropertyLayout(r)
 		v, err := Apply("composition", sw, l)
 		if err != nil {
 			t.Fatal(err)
@@ -263,7 +229,7 @@ func TestComposedInverseProperty(t *testing.T) {
 func TestComposedCastProperty(t *testing.T) {
 	r := rand.New(rand.NewPCG(39, 40))
 	for range 1000 {
-		c := Composed{Outer: randomSwizzle(r), Offset: Int(r.Int64N(64)), Inner: randomCastLayout(r, true)}
+		c := Composed{Outer: RandomSwizzle(r), Offset: Int(r.Int64N(64)), Inner: randomCastLayout(r, true)}
 		n := int64(1) << r.IntN(4)
 		down, err := DowncastComposed(c, n)
 		if err != nil {
@@ -543,13 +509,13 @@ func TestLogicalProductSwizzledProperty(t *testing.T) {
 	r := rand.New(rand.NewPCG(43, 44))
 	checked := 0
 	for range 3000 {
-		sw := randomSwizzle(r)
+		sw := RandomSwizzle(r)
 		if sw.Bits() > 9 {
 			continue
 		}
 		n := sw.Size() << r.IntN(2)
 		// The law needs the product's tile mode to carry bits in order: A compact, of power-of-two size.
-		a := randomPropertyLayout(r)
+		a := PropertyLayout(r)
 		if !isCompact(a) {
 			continue
 		}
@@ -636,7 +602,7 @@ func TestMaxCommonComposed(t *testing.T) {
 func TestPartitionComposedProperty(t *testing.T) {
 	r := rand.New(rand.NewPCG(45, 46))
 	for range 300 {
-		sw := randomSwizzle(r)
+		sw := RandomSwizzle(r)
 		off := 128 * r.Int64N(4) // bits disjoint from the layout's
 		inner := Make(Ints(8, 16), Ints(16, 1))
 		c := Composed{Outer: sw, Offset: Int(off), Inner: inner}

@@ -6,16 +6,6 @@ import (
 	"testing"
 )
 
-// randomSwizzle is a valid swizzle with at most 20 bits.
-func randomSwizzle(r *rand.Rand) Swizzle {
-	b := r.IntN(4)
-	s := b + r.IntN(4)
-	if r.IntN(2) == 0 {
-		s = -s
-	}
-	return Swizzle{B: b, M: r.IntN(6), S: s}
-}
-
 func TestSwizzleMasks(t *testing.T) {
 	cases := []struct {
 		sw   Swizzle
@@ -67,7 +57,7 @@ func TestSwizzleApply(t *testing.T) {
 func TestSwizzleInvolutionProperty(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for range 2000 {
-		sw := randomSwizzle(r)
+		sw := RandomSwizzle(r)
 		x := r.Int64N(1 << 24)
 		y, err := sw.Apply(x)
 		if err != nil {
@@ -89,7 +79,7 @@ func TestSwizzleInvolutionProperty(t *testing.T) {
 func TestSwizzleBijectionProperty(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for range 50 {
-		sw := randomSwizzle(r)
+		sw := RandomSwizzle(r)
 		if sw.Bits() > 14 {
 			continue
 		}
@@ -109,7 +99,7 @@ func TestSwizzleBijectionProperty(t *testing.T) {
 func TestMakeSwizzleProperty(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	for range 1000 {
-		sw := randomSwizzle(r)
+		sw := RandomSwizzle(r)
 		got, err := MakeSwizzle("test", sw.YMask(), sw.ZMask())
 		if err != nil {
 			t.Fatalf("MakeSwizzle(masks of %v): %v", sw, err)
@@ -145,7 +135,7 @@ func TestComposeSwizzlesProperty(t *testing.T) {
 func TestSwizzleCastProperty(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	for range 1000 {
-		sw := randomSwizzle(r)
+		sw := RandomSwizzle(r)
 		n := int64(1) << r.IntN(4)
 		down, err := DowncastSwizzle(sw, n)
 		if err != nil {
