@@ -246,7 +246,7 @@ func FilterZerosProfile(l Layout, profile IntTuple) (Layout, error) {
 func filterZeros(p, t IntTuple) (IntTuple, error) {
 	if !p.IsTuple() {
 		if p.isConst(0) {
-			return RepeatLike(t, Int(1)), nil
+			return repeatLike(t, Int(1)), nil
 		}
 		return t, nil
 	}

@@ -40,7 +40,7 @@ func TestCoalesceLaws(t *testing.T) {
 		}
 		p := coarsen(r, l.Shape)
 		if !p.IsTuple() && l.Shape.IsTuple() {
-			p = RepeatLike(Tup(l.Shape.Elems()[:1+r.IntN(l.Rank())]...), Int(0))
+			p = repeatLike(Tup(l.Shape.Elems()[:1+r.IntN(l.Rank())]...), Int(0))
 		}
 		cp, err := CoalesceProfile(l, p)
 		if err != nil {
@@ -279,7 +279,7 @@ func FuzzCoreOps(f *testing.F) {
 		}
 		for _, f := range []func(a, b IntTuple) (IntTuple, error){
 			ShapeDiv, CeilDiv, ElemScale, InnerProduct, Idx2Crd, Crd2IdxColex,
-			PrefixProduct, SuffixProduct, Unflatten, ProductLike, CompactOrder,
+			PrefixProduct, SuffixProduct, Unflatten, productLike, CompactOrder,
 			func(a, b IntTuple) (IntTuple, error) { return addOp("add", a, b) },
 		} {
 			_, err := f(a, b)

@@ -129,7 +129,7 @@ func ComposeLayoutSwizzle(op string, a Layout, sw Swizzle) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	moved, err := MakeSwizzle(op, y, z)
+	moved, err := makeSwizzle(op, y, z)
 	if err != nil {
 		return nil, err
 	}
@@ -297,7 +297,7 @@ func LogicalProductSwizzled(a Layout, tiler Composed) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	moved, err := MakeSwizzle(op, newY, newZ)
+	moved, err := makeSwizzle(op, newY, newZ)
 	if err != nil {
 		return nil, err
 	}

@@ -481,7 +481,7 @@ func FuzzComposed(f *testing.F) {
 		sw := Swizzle{B: int(b), M: int(m), S: int(s)}
 		_, _, _ = sw.YMask(), sw.ZMask(), sw.Size()
 		_, _ = sw.Apply(x)
-		_, _ = MakeSwizzle("fuzz", x, s0)
+		_, _ = makeSwizzle("fuzz", x, s0)
 		_, _ = UpcastSwizzle(sw, n)
 		_, _ = DowncastSwizzle(sw, n)
 		l := Make(Tup(Int(s0), Int(s1)), Tup(Int(d0), Int(d1)))

@@ -596,7 +596,7 @@ func basisValueRef(l Layout, i int64) map[string]int64 {
 			return
 		}
 		shape, coef = append(shape, s.Value()), append(coef, d.Value())
-		paths = append(paths, fmt.Sprint(d.modes()))
+		paths = append(paths, fmt.Sprint(d.path()))
 	}
 	walk(l.Shape, l.Stride)
 	out := map[string]int64{}
@@ -666,7 +666,7 @@ func scaleLeaves(r *rand.Rand, t IntTuple) IntTuple {
 	}
 	switch r.IntN(3) {
 	case 0:
-		return Basis(2*t.Value(), t.modes()...)
+		return Int(2 * t.Value()).withPath(t.path())
 	case 1:
 		return Int(3)
 	}

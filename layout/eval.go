@@ -346,7 +346,7 @@ func Crd2IdxColex(coord, shape IntTuple) (IntTuple, error) {
 	if len(coord.elems()) != len(shape.elems()) {
 		return IntTuple{}, Errorf("crd2idx", CondMismatchedRanks, "the coordinate %v has rank %d, the shape %v has rank %d", coord, len(coord.elems()), shape, len(shape.elems()))
 	}
-	like, err := ProductLike(shape, coord)
+	like, err := productLike(shape, coord)
 	if err != nil {
 		return IntTuple{}, err
 	}

@@ -65,19 +65,6 @@ func (t IntTuple) path() []IntTuple {
 	return t.sub
 }
 
-// modes is a basis leaf's path as integers; nil for anything else.
-func (t IntTuple) modes() []int {
-	p := t.path()
-	if len(p) == 0 {
-		return nil
-	}
-	out := make([]int, len(p))
-	for i, m := range p {
-		out[i] = int(m.val)
-	}
-	return out
-}
-
 // withPath is the leaf t scaling the basis path p (shared, not copied; an
 // empty path makes a plain integer).
 func (t IntTuple) withPath(p []IntTuple) IntTuple {

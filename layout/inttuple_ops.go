@@ -517,10 +517,10 @@ func GetMode(op string, t IntTuple, is []int) (IntTuple, error) {
 	return t, nil
 }
 
-// ProductLike is t reduced to the profile of guide: each leaf of guide gets
+// productLike is t reduced to the profile of guide: each leaf of guide gets
 // the product of the matching mode of t.
-// Law: ProductLike(t, guide) is congruent to guide and has the same product as t.
-func ProductLike(t, guide IntTuple) (IntTuple, error) {
+// Law: productLike(t, guide) is congruent to guide and has the same product as t.
+func productLike(t, guide IntTuple) (IntTuple, error) {
 	if !guide.IsTuple() {
 		return Product(t)
 	}
@@ -529,7 +529,7 @@ func ProductLike(t, guide IntTuple) (IntTuple, error) {
 	}
 	out := make([]IntTuple, len(guide.elems()))
 	for i := range guide.elems() {
-		p, err := ProductLike(t.elems()[i], guide.elems()[i])
+		p, err := productLike(t.elems()[i], guide.elems()[i])
 		if err != nil {
 			return IntTuple{}, err
 		}
@@ -538,31 +538,31 @@ func ProductLike(t, guide IntTuple) (IntTuple, error) {
 	return Tup(out...), nil
 }
 
-// RepeatLike is the tuple congruent to t with every leaf x.
-// Law: Congruent(RepeatLike(t, x), t) for a leaf x.
-func RepeatLike(t, x IntTuple) IntTuple {
+// repeatLike is the tuple congruent to t with every leaf x.
+// Law: Congruent(repeatLike(t, x), t) for a leaf x.
+func repeatLike(t, x IntTuple) IntTuple {
 	if !t.IsTuple() {
 		return x
 	}
 	out := make([]IntTuple, len(t.elems()))
 	for i, e := range t.elems() {
-		out[i] = RepeatLike(e, x)
+		out[i] = repeatLike(e, x)
 	}
 	return Tup(out...)
 }
 
-// MakeBasisLike is the tuple congruent to shape whose leaf at path p is the
-// unit basis 1@p (a leaf shape gives 1): the strides of the identity layout.
-// Law: for every coordinate c of shape, InnerProduct(c, MakeBasisLike(shape)) is c as an arithmetic tuple.
-func MakeBasisLike(shape IntTuple) IntTuple { return basisLike(shape, nil) }
-
-func basisLike(t IntTuple, path []int) IntTuple {
-	if !t.IsTuple() {
+// makeBasisLike is CuTe's make_basis_like(shape) for path nil: the tuple
+// congruent to shape whose leaf at path p is the unit basis 1@p (a leaf
+// shape gives 1), the strides of the identity layout; a non-nil path
+// prefixes every leaf's path.
+// Law: for every coordinate c of shape, InnerProduct(c, makeBasisLike(shape, nil)) is c as an arithmetic tuple.
+func makeBasisLike(shape IntTuple, path []int) IntTuple {
+	if !shape.IsTuple() {
 		return Basis(1, path...)
 	}
-	out := make([]IntTuple, len(t.elems()))
-	for i, e := range t.elems() {
-		out[i] = basisLike(e, append(path[:len(path):len(path)], i))
+	out := make([]IntTuple, len(shape.elems()))
+	for i, e := range shape.elems() {
+		out[i] = makeBasisLike(e, append(path[:len(path):len(path)], i))
 	}
 	return Tup(out...)
 }
@@ -631,7 +631,7 @@ func compact(shape, current IntTuple, right bool) (IntTuple, IntTuple, error) {
 // whole mode, which is then column-major inside.
 // Law: MakeLayout(s, CompactOrder(s, o)) is a bijection onto [0, Size(s)) when the orders are distinct.
 func CompactOrder(shape, order IntTuple) (IntTuple, error) {
-	ref, err := ProductLike(shape, order)
+	ref, err := productLike(shape, order)
 	if err != nil {
 		return IntTuple{}, Errorf("compact_order", "Need equal rank of shape and order", "order %v does not match the modes of shape %v", order, shape)
 	}

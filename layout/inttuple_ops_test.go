@@ -175,7 +175,7 @@ func TestProfileLaws(t *testing.T) {
 		if (WeaklyCongruent(a, b) && WeaklyCongruent(b, a)) != Congruent(a, b) {
 			t.Fatalf("WeaklyCongruent both ways != Congruent: %v %v", a, b)
 		}
-		coarse, err := ProductLike(a, coarsen(r, a))
+		coarse, err := productLike(a, coarsen(r, a))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -196,7 +196,7 @@ func TestProfileLaws(t *testing.T) {
 		pa, _ := Product(a)
 		pc, _ := Product(coarse)
 		if !pa.Equal(pc) {
-			t.Fatalf("ProductLike changes the product: %v -> %v", a, coarse)
+			t.Fatalf("productLike changes the product: %v -> %v", a, coarse)
 		}
 		u, err := Unflatten(Flatten(a), a)
 		if err != nil || !u.Equal(a) {
@@ -322,9 +322,9 @@ func TestCompactLaws(t *testing.T) {
 			t.Fatal(err)
 		}
 		checkBijection(t, Layout{Shape: s, Stride: ordered})
-		bl := MakeBasisLike(s)
+		bl := makeBasisLike(s, nil)
 		if !Congruent(bl, s) && s.IsTuple() {
-			t.Fatalf("MakeBasisLike(%v) = %v", s, bl)
+			t.Fatalf("makeBasisLike(%v, nil) = %v", s, bl)
 		}
 	}
 	for _, tc := range []struct{ shape, left, right string }{
@@ -387,8 +387,8 @@ func TestAdd(t *testing.T) {
 		if ft := FlattenToTuple(s); !ft.IsTuple() || countLeaves(ft) != countLeaves(s) {
 			t.Fatalf("FlattenToTuple(%v) = %v", s, ft)
 		}
-		if rl := RepeatLike(s, Int(0)); !Congruent(rl, s) {
-			t.Fatalf("RepeatLike(%v, 0) = %v", s, rl)
+		if rl := repeatLike(s, Int(0)); !Congruent(rl, s) {
+			t.Fatalf("repeatLike(%v, 0) = %v", s, rl)
 		}
 	}
 	if s, _ := mulLeaf("x", Basis(2, 1), Int(3)); s.String() != "6@1" {
@@ -436,7 +436,7 @@ func TestIntTupleErrors(t *testing.T) {
 		{"elem_less of a basis", third(ElemLess(Basis(1, 0), Int(2))), ""},
 		{"get out of range", second(GetMode("get", Ints(1, 2), []int{2})), CondIndexRange},
 		{"get into a leaf", second(GetMode("get", Int(1), []int{1})), CondIndexRange},
-		{"product_like deeper guide", second(ProductLike(Ints(1, 2), mustTuple("((0,0),0)"))), CondMismatchedRanks},
+		{"product_like deeper guide", second(productLike(Ints(1, 2), mustTuple("((0,0),0)"))), CondMismatchedRanks},
 		{"compact tag", second(CompactMajor(Int(4), Int(1), Tag("LayoutDiagonal"))), ""},
 		{"compact tuple start of a leaf", second(CompactMajor(Int(4), Ints(1, 2), LayoutLeft)), CondInvalidParams},
 		{"compact start ranks", second(CompactMajor(Ints(4, 4), Ints(1), LayoutLeft)), CondMismatchedRanks},

@@ -170,7 +170,7 @@ func MakeIdentityLayout(shape IntTuple) (Layout, error) {
 	if err := checkShape("make_identity_layout", shape); err != nil {
 		return Layout{}, err
 	}
-	return Layout{Shape: shape, Stride: MakeBasisLike(shape)}, nil
+	return Layout{Shape: shape, Stride: makeBasisLike(shape, nil)}, nil
 }
 
 // Size is the number of coordinates of l, the product of its shape.

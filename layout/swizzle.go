@@ -99,13 +99,13 @@ func (s Swizzle) apply(x int64) int64 {
 // CuTe's right_inverse and left_inverse of a Swizzle also return it unchanged.
 func (s Swizzle) Inverse() Swizzle { return s }
 
-// MakeSwizzle is CuTe's make_swizzle<Y,Z>(): the swizzle whose Y mask is y
+// makeSwizzle is CuTe's make_swizzle<Y,Z>(): the swizzle whose Y mask is y
 // and Z mask is z, B = popcount(y), M = the lower of the two masks' trailing
 // zero counts (mod 32), S = tz(y) - tz(z). CuTe rejects masks of different
 // popcounts ("Number of bits in Y and Z don't match"), a resulting invalid
 // swizzle, and masks that are not two contiguous runs of B bits ("Something
 // went wrong."). y == z == 0 gives the identity Sw<0,0,0>.
-func MakeSwizzle(op string, y, z int64) (Swizzle, error) {
+func makeSwizzle(op string, y, z int64) (Swizzle, error) {
 	if y < 0 || z < 0 || y > 1<<32-1 || z > 1<<32-1 {
 		return Swizzle{}, Errorf(op, CondSwizzleOperand, "Y mask %d and Z mask %d must be in [0, 2^32)", y, z)
 	}
@@ -139,7 +139,7 @@ func ComposeSwizzles(a, b Swizzle) (Swizzle, error) {
 	if a.S != b.S {
 		return Swizzle{}, Errorf(op, CondSwizzleMerge, "%v shifts by %d, %v by %d", a, a.S, b, b.S)
 	}
-	return MakeSwizzle(op, a.YMask()^b.YMask(), a.ZMask()^b.ZMask())
+	return makeSwizzle(op, a.YMask()^b.YMask(), a.ZMask()^b.ZMask())
 }
 
 // UpcastSwizzle is CuTe's upcast<N>(Swizzle): the same swizzle on offsets
