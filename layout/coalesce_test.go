@@ -3,6 +3,7 @@ package layout
 import (
 	"errors"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -19,7 +20,7 @@ func TestCoalesceLaws(t *testing.T) {
 		if m, _ := c.Size(); m != n {
 			t.Fatalf("Coalesce(%v) = %v: size %d, want %d", l, c, m, n)
 		}
-		if !sameOffsets(offsets(t, c, offsetLimit), offs) {
+		if !slices.Equal(offsets(t, c, offsetLimit), offs) {
 			t.Fatalf("Coalesce(%v) = %v changes the function", l, c)
 		}
 		if cc, _ := Coalesce(c); !cc.SameAs(c) && !hasBasis(&c.Stride) {
@@ -46,7 +47,7 @@ func TestCoalesceLaws(t *testing.T) {
 		if err != nil {
 			t.Fatalf("CoalesceProfile(%v, %v): %v", l, p, err)
 		}
-		if !sameOffsets(offsets(t, cp, offsetLimit), offs) {
+		if !slices.Equal(offsets(t, cp, offsetLimit), offs) {
 			t.Fatalf("CoalesceProfile(%v, %v) = %v changes the function", l, p, cp)
 		}
 		if p.IsTuple() && cp.Rank() != l.Rank() {

@@ -3,6 +3,7 @@ package layout
 import (
 	"errors"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -23,18 +24,6 @@ func offsets(t *testing.T, l Layout, limit int64) []int64 {
 		out[i] = v
 	}
 	return out
-}
-
-func sameOffsets(a, b []int64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func image(offs []int64) map[int64]bool {
@@ -175,7 +164,7 @@ func TestModeLaws(t *testing.T) {
 	for range propertyRounds {
 		l := randomLayout(r, 5, 3)
 		offs := offsets(t, l, offsetLimit)
-		if !sameOffsets(offsets(t, l.Flatten(), offsetLimit), offs) {
+		if !slices.Equal(offsets(t, l.Flatten(), offsetLimit), offs) {
 			t.Fatalf("Flatten(%v) = %v changes the function", l, l.Flatten())
 		}
 		R := l.Rank()
