@@ -10,7 +10,8 @@ import (
 // Checked int64 arithmetic: every operation that can overflow reports it
 // instead of wrapping, because a wrapped offset is a silently wrong answer.
 
-func mulChecked(a, b int64) (int64, bool) {
+// MulChecked is a*b, and false where it overflows int64.
+func MulChecked(a, b int64) (int64, bool) {
 	// The signed 128-bit product from the unsigned one: its high word is
 	// the unsigned high word less b where a < 0 and a where b < 0. The
 	// product fits when that high word is the sign extension of the low
@@ -23,7 +24,8 @@ func mulChecked(a, b int64) (int64, bool) {
 	return int64(lo), true
 }
 
-func addChecked(a, b int64) (int64, bool) {
+// AddChecked is a+b, and false where it overflows int64.
+func AddChecked(a, b int64) (int64, bool) {
 	s := a + b
 	if (a >= 0) == (b >= 0) && (s >= 0) != (a >= 0) {
 		return 0, false
@@ -151,11 +153,11 @@ func mulAny(op string, a, b num) (num, error) {
 	case b.is(0):
 		return b, nil
 	case a.basis > 0 && b.basis > 0:
-		return num{}, errorf(op, "", "cannot multiply two scaled bases %v and %v", a.String(), b.String())
+		return num{}, Errorf(op, "", "cannot multiply two scaled bases %v and %v", a.String(), b.String())
 	}
-	v, ok := mulChecked(a.v, b.v)
+	v, ok := MulChecked(a.v, b.v)
 	if !ok {
-		return num{}, errorf(op, CondOverflow, "%v * %v overflows int64", a.String(), b.String())
+		return num{}, Errorf(op, CondOverflow, "%v * %v overflows int64", a.String(), b.String())
 	}
 	return num{v: v, kind: kindInt, static: a.static && b.static, basis: a.basis | b.basis}, nil
 }
@@ -209,7 +211,7 @@ func ceilDivAny(op string, a, b num) (num, error) {
 
 // add is a+b.
 func add(op string, a, b num) (num, error) {
-	v, ok := addChecked(a.v, b.v)
+	v, ok := AddChecked(a.v, b.v)
 	if !ok {
 		return num{}, arithError(op, "%v + %v", a, b)
 	}
@@ -221,9 +223,9 @@ func add(op string, a, b num) (num, error) {
 func arithError(op, what string, a, b num) error {
 	expr := fmt.Sprintf(what, a.String(), b.String())
 	if b.v == 0 && what != "%v + %v" {
-		return errorf(op, CondDivideByZero, "%s divides by zero", expr)
+		return Errorf(op, CondDivideByZero, "%s divides by zero", expr)
 	}
-	return errorf(op, CondOverflow, "%s overflows int64", expr)
+	return Errorf(op, CondOverflow, "%s overflows int64", expr)
 }
 
 // abs is |a| (the most negative integer stays as it is; ceil_div then reports it).
@@ -240,7 +242,7 @@ func ceilDivC(a, b int64) (int64, bool) {
 	if b == 0 || b == math.MinInt64 {
 		return 0, false
 	}
-	s, ok := addChecked(a, b-1)
+	s, ok := AddChecked(a, b-1)
 	if !ok {
 		return 0, false
 	}

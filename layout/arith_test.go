@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// TestMulCheckedMatchesBig: mulChecked reports overflow exactly when the
+// TestMulCheckedMatchesBig: MulChecked reports overflow exactly when the
 // true product leaves int64, and otherwise gives the product.
 func TestMulCheckedMatchesBig(t *testing.T) {
 	edges := []int64{0, 1, -1, 2, -2, 3, 1 << 31, -1 << 31, 1<<31 - 1, 1 << 32, -1 << 32,
@@ -22,9 +22,9 @@ func TestMulCheckedMatchesBig(t *testing.T) {
 		for _, b := range vals[:200] {
 			want := new(big.Int).Mul(big.NewInt(a), big.NewInt(b))
 			fits := want.Cmp(lo) >= 0 && want.Cmp(hi) <= 0
-			got, ok := mulChecked(a, b)
+			got, ok := MulChecked(a, b)
 			if ok != fits || (ok && got != want.Int64()) {
-				t.Fatalf("mulChecked(%d, %d) = %d, %v; the product is %v", a, b, got, ok, want)
+				t.Fatalf("MulChecked(%d, %d) = %d, %v; the product is %v", a, b, got, ok, want)
 			}
 		}
 	}

@@ -28,43 +28,44 @@ func intLeaf(v int64, static bool) IntTuple {
 	return IntTuple{val: v, leafInfo: leafInfo{kindInt, static}}
 }
 
-// isPlainInt reports whether t is a known integer leaf (not a basis).
-func (t IntTuple) isPlainInt() bool { return t.kind == kindInt && len(t.sub) == 0 }
+// IsPlainInt reports whether t is an integer leaf: not a tuple, a scaled
+// basis, "?" or "_".
+func IsPlainInt(t IntTuple) bool { return t.kind == kindInt && len(t.sub) == 0 }
 
 // isConst is CuTe's is_constant<v, T>: a static integer leaf equal to v.
-func (t IntTuple) isConst(v int64) bool { return t.isPlainInt() && t.static && t.val == v }
+func (t IntTuple) isConst(v int64) bool { return IsPlainInt(t) && t.static && t.val == v }
 
 // isKnown reports whether t is a known integer leaf equal to v, static or not.
-func (t IntTuple) isKnown(v int64) bool { return t.isPlainInt() && t.val == v }
+func (t IntTuple) isKnown(v int64) bool { return IsPlainInt(t) && t.val == v }
 
 // unknownErr is the error of an operation that needs the value of a "?" leaf.
 func unknownErr(op, what string) *Error {
-	return errorf(op, CondUnknown, "%s is only known at run time", what)
+	return Errorf(op, CondUnknown, "%s is only known at run time", what)
 }
 
 // leafValue is the integer held by a known integer leaf; an unknown leaf is a
 // CondUnknown error, anything else (tuple, basis, "_") is an error naming it.
 func leafValue(op string, t IntTuple) (int64, error) {
 	switch {
-	case t.isPlainInt():
+	case IsPlainInt(t):
 		return t.val, nil
 	case t.kind == kindUnknown:
 		return 0, unknownErr(op, "a value")
 	case t.IsTuple():
-		return 0, errorf(op, "", "expected an integer, got the tuple %v", t)
+		return 0, Errorf(op, "", "expected an integer, got the tuple %v", t)
 	case t.IsBasis():
-		return 0, errorf(op, "", "expected an integer, got the scaled basis %v", t)
+		return 0, Errorf(op, "", "expected an integer, got the scaled basis %v", t)
 	}
-	return 0, errorf(op, "", "expected an integer, got %v", t)
+	return 0, Errorf(op, "", "expected an integer, got %v", t)
 }
 
 // mulLeaf is a*b for leaves: integers, unknowns, and a basis scaled by an integer.
 func mulLeaf(op string, a, b IntTuple) (IntTuple, error) {
 	if a.IsTuple() || b.IsTuple() {
-		return IntTuple{}, errorf(op, "", "cannot multiply %v by %v: both must be integers", a.String(), b.String())
+		return IntTuple{}, Errorf(op, "", "cannot multiply %v by %v: both must be integers", a.String(), b.String())
 	}
 	if a.kind == kindUnderscore || b.kind == kindUnderscore {
-		return IntTuple{}, errorf(op, "", "cannot multiply %v by %v: _ is not a number", a.String(), b.String())
+		return IntTuple{}, Errorf(op, "", "cannot multiply %v by %v: _ is not a number", a.String(), b.String())
 	}
 	if a.kind == kindUnknown || b.kind == kindUnknown {
 		if a.isKnown(0) {
@@ -76,11 +77,11 @@ func mulLeaf(op string, a, b IntTuple) (IntTuple, error) {
 		return Unknown(), nil
 	}
 	if a.IsBasis() && b.IsBasis() {
-		return IntTuple{}, errorf(op, "", "cannot multiply two scaled bases %v and %v", a.String(), b.String())
+		return IntTuple{}, Errorf(op, "", "cannot multiply two scaled bases %v and %v", a.String(), b.String())
 	}
-	v, ok := mulChecked(a.val, b.val)
+	v, ok := MulChecked(a.val, b.val)
 	if !ok {
-		return IntTuple{}, errorf(op, CondOverflow, "%v * %v overflows int64", a.String(), b.String())
+		return IntTuple{}, Errorf(op, CondOverflow, "%v * %v overflows int64", a.String(), b.String())
 	}
 	out := intLeaf(v, a.static && b.static)
 	switch {
@@ -99,43 +100,43 @@ func mulLeaf(op string, a, b IntTuple) (IntTuple, error) {
 func addOp(op string, a, b IntTuple) (IntTuple, error) {
 	switch {
 	case a.isKnown(0) && !b.IsTuple() && b.kind != kindUnderscore:
-		if b.isPlainInt() {
+		if IsPlainInt(b) {
 			b.static = b.static && a.static
 		}
 		return b, nil
 	case b.isKnown(0) && !a.IsTuple() && a.kind != kindUnderscore:
-		if a.isPlainInt() {
+		if IsPlainInt(a) {
 			a.static = a.static && b.static
 		}
 		return a, nil
 	case a.kind == kindUnderscore || b.kind == kindUnderscore:
-		return IntTuple{}, errorf(op, "", "cannot add %v and %v: _ is not a number", a.String(), b.String())
+		return IntTuple{}, Errorf(op, "", "cannot add %v and %v: _ is not a number", a.String(), b.String())
 	case a.kind == kindUnknown || b.kind == kindUnknown:
 		return Unknown(), nil
-	case a.isPlainInt() && b.isPlainInt():
-		v, ok := addChecked(a.val, b.val)
+	case IsPlainInt(a) && IsPlainInt(b):
+		v, ok := AddChecked(a.val, b.val)
 		if !ok {
-			return IntTuple{}, errorf(op, CondOverflow, "%v + %v overflows int64", a.String(), b.String())
+			return IntTuple{}, Errorf(op, CondOverflow, "%v + %v overflows int64", a.String(), b.String())
 		}
 		return intLeaf(v, a.static && b.static), nil
 	case a.IsBasis() && b.IsBasis() && samePath(a.sub, b.sub):
-		v, ok := addChecked(a.val, b.val)
+		v, ok := AddChecked(a.val, b.val)
 		if !ok {
-			return IntTuple{}, errorf(op, CondOverflow, "%v + %v overflows int64", a.String(), b.String())
+			return IntTuple{}, Errorf(op, CondOverflow, "%v + %v overflows int64", a.String(), b.String())
 		}
 		out := intLeaf(v, a.static && b.static)
 		return out.withPath(a.sub), nil
-	case a.isPlainInt() || b.isPlainInt():
+	case IsPlainInt(a) || IsPlainInt(b):
 		if a.isKnown(0) || b.isKnown(0) { // 0 + tuple
 			if a.isKnown(0) {
 				return b, nil
 			}
 			return a, nil
 		}
-		return IntTuple{}, errorf(op, "", "cannot add the integer and the basis-valued offsets %v and %v", a.String(), b.String())
+		return IntTuple{}, Errorf(op, "", "cannot add the integer and the basis-valued offsets %v and %v", a.String(), b.String())
 	}
 	if !basisModesInRange(a) || !basisModesInRange(b) {
-		return IntTuple{}, errorf(op, "", "cannot add %v and %v: basis modes must lie in [0, %d]", a.String(), b.String(), maxBasisMode)
+		return IntTuple{}, Errorf(op, "", "cannot add %v and %v: basis modes must lie in [0, %d]", a.String(), b.String(), maxBasisMode)
 	}
 	at, bt := asArithmeticTuple(a), asArithmeticTuple(b)
 	n := max(len(at.elems()), len(bt.elems()))

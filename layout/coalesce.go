@@ -42,7 +42,7 @@ func leafModes(op string, l *Layout, s, d []num, tb *bases) ([]num, []num, error
 		if !congruent(&l.Shape, &l.Stride) {
 			return nil, nil, congruenceError(op, l.Shape, l.Stride, nil)
 		}
-		return nil, nil, errorf(op, "", "%v has more than 255 scaled-basis strides", *l)
+		return nil, nil, Errorf(op, "", "%v has more than 255 scaled-basis strides", *l)
 	}
 	return s, d, nil
 }
@@ -205,7 +205,7 @@ func byProfile(op string, l Layout, profile IntTuple, f func(Layout) (Layout, er
 	}
 	r := l.Rank()
 	if len(profile.elems()) > r {
-		return Layout{}, errorf(op, CondProfileRank, "the profile %v has %d modes, the layout %v has rank %d", profile, len(profile.elems()), l, r)
+		return Layout{}, Errorf(op, CondProfileRank, "the profile %v has %d modes, the layout %v has rank %d", profile, len(profile.elems()), l, r)
 	}
 	// The result's two trees in one allocation, as MakeLayoutOf builds them.
 	both := make([]IntTuple, 2*r)
@@ -246,12 +246,12 @@ func FilterZerosProfile(l Layout, profile IntTuple) (Layout, error) {
 func filterZeros(p, t IntTuple) (IntTuple, error) {
 	if !p.IsTuple() {
 		if p.isConst(0) {
-			return RepeatLike(t, Int(1)), nil
+			return repeatLike(t, Int(1)), nil
 		}
 		return t, nil
 	}
 	if !t.IsTuple() || len(t.elems()) != len(p.elems()) {
-		return IntTuple{}, errorf("filter_zeros", CondCongruent, "the profile %v does not match the shape %v", p, t)
+		return IntTuple{}, Errorf("filter_zeros", CondCongruent, "the profile %v does not match the shape %v", p, t)
 	}
 	out := make([]IntTuple, len(p.elems()))
 	for i := range p.elems() {

@@ -3,6 +3,7 @@ package layout
 import (
 	"errors"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -19,7 +20,7 @@ func TestCoalesceLaws(t *testing.T) {
 		if m, _ := c.Size(); m != n {
 			t.Fatalf("Coalesce(%v) = %v: size %d, want %d", l, c, m, n)
 		}
-		if !sameOffsets(offsets(t, c, offsetLimit), offs) {
+		if !slices.Equal(offsets(t, c, offsetLimit), offs) {
 			t.Fatalf("Coalesce(%v) = %v changes the function", l, c)
 		}
 		if cc, _ := Coalesce(c); !cc.SameAs(c) && !hasBasis(&c.Stride) {
@@ -40,13 +41,13 @@ func TestCoalesceLaws(t *testing.T) {
 		}
 		p := coarsen(r, l.Shape)
 		if !p.IsTuple() && l.Shape.IsTuple() {
-			p = RepeatLike(Tup(l.Shape.Elems()[:1+r.IntN(l.Rank())]...), Int(0))
+			p = repeatLike(Tup(l.Shape.Elems()[:1+r.IntN(l.Rank())]...), Int(0))
 		}
 		cp, err := CoalesceProfile(l, p)
 		if err != nil {
 			t.Fatalf("CoalesceProfile(%v, %v): %v", l, p, err)
 		}
-		if !sameOffsets(offsets(t, cp, offsetLimit), offs) {
+		if !slices.Equal(offsets(t, cp, offsetLimit), offs) {
 			t.Fatalf("CoalesceProfile(%v, %v) = %v changes the function", l, p, cp)
 		}
 		if p.IsTuple() && cp.Rank() != l.Rank() {
@@ -220,56 +221,6 @@ func BenchmarkCrd2Idx(b *testing.B) {
 	})
 }
 
-// wildTuple is a random IntTuple with anything a user might write or a
-// computation might produce: zeros, negatives, huge values, unknowns, bases.
-func wildTuple(r *rand.Rand, depth int) IntTuple {
-	if depth > 0 && r.IntN(3) == 0 {
-		n := r.IntN(4)
-		elems := make([]IntTuple, n)
-		for i := range elems {
-			elems[i] = wildTuple(r, depth-1)
-		}
-		return Tup(elems...)
-	}
-	switch r.IntN(12) {
-	case 0:
-		return Unknown()
-	case 1:
-		return Int(0)
-	case 2:
-		return Int(-r.Int64N(9))
-	case 3:
-		return Int(1 << (40 + r.IntN(23)))
-	case 4:
-		return Basis(r.Int64N(4), r.IntN(3))
-	case 5:
-		return Dyn(1 + r.Int64N(8))
-	case 6:
-		return Underscore()
-	}
-	return Int(1 + r.Int64N(16))
-}
-
-// wildLayout is a layout whose stride is usually (not always) congruent.
-func wildLayout(r *rand.Rand) Layout {
-	s := wildTuple(r, 3)
-	if r.IntN(4) == 0 {
-		return Layout{Shape: s, Stride: wildTuple(r, 3)}
-	}
-	var like func(IntTuple) IntTuple
-	like = func(t IntTuple) IntTuple {
-		if !t.IsTuple() {
-			return wildTuple(r, 0)
-		}
-		elems := make([]IntTuple, len(t.Elems()))
-		for i, e := range t.Elems() {
-			elems[i] = like(e)
-		}
-		return Tup(elems...)
-	}
-	return Layout{Shape: s, Stride: like(s)}
-}
-
 // coreOpNames are the operations registered in ops_core.go.
 var coreOpNames = []string{
 	"size", "cosize", "rank", "depth", "crd2idx", "idx2crd", "coalesce", "filter_zeros", "filter",
@@ -290,7 +241,7 @@ func FuzzCoreOps(f *testing.F) {
 	f.Add(uint64(7), uint64(8), "(4,8):(1@0,1@1)")
 	f.Fuzz(func(t *testing.T, s1, s2 uint64, text string) {
 		r := rand.New(rand.NewPCG(s1, s2))
-		vals := []Value{wildLayout(r), wildTuple(r, 3), wildTuple(r, 2), Int(r.Int64N(8) - 1), Int(r.Int64N(4))}
+		vals := []Value{WildLayout(r), WildTuple(r, 3), WildTuple(r, 2), Int(r.Int64N(8) - 1), Int(r.Int64N(4))}
 		if v, err := readValue(text); err == nil {
 			vals = append(vals, v)
 		}
@@ -329,7 +280,7 @@ func FuzzCoreOps(f *testing.F) {
 		}
 		for _, f := range []func(a, b IntTuple) (IntTuple, error){
 			ShapeDiv, CeilDiv, ElemScale, InnerProduct, Idx2Crd, Crd2IdxColex,
-			PrefixProduct, SuffixProduct, Unflatten, ProductLike, CompactOrder,
+			PrefixProduct, SuffixProduct, Unflatten, productLike, CompactOrder,
 			func(a, b IntTuple) (IntTuple, error) { return addOp("add", a, b) },
 		} {
 			_, err := f(a, b)

@@ -93,8 +93,8 @@ func Nullspace(a Layout) (Layout, error) {
 			rs, rd = append(rs, numInt(fs[i].v, true)), append(rd, numInt(d, true))
 		}
 		var ok bool
-		if compact, ok = mulChecked(compact, fs[i].v); !ok {
-			return Layout{}, errorf("nullspace", CondOverflow, "the size of %v overflows int64", a)
+		if compact, ok = MulChecked(compact, fs[i].v); !ok {
+			return Layout{}, Errorf("nullspace", CondOverflow, "the size of %v overflows int64", a)
 		}
 	}
 	if len(rs) == 0 {

@@ -83,12 +83,12 @@ func complement(a *Layout, m []num, mText IntTuple, rs, rd []num) ([]num, []num,
 		}
 	}
 	if s, d, err = bwCoalesce(op, s, d); err != nil {
-		return nil, nil, errorf(op, CondOverflow, "coalescing %v overflows int64", *a)
+		return nil, nil, Errorf(op, CondOverflow, "coalescing %v overflows int64", *a)
 	}
 	var cot [1]num
 	if m == nil {
 		if cot[0], err = cosize(op, s, d); err != nil {
-			return nil, nil, errorf(op, CondOverflow, "the cosize of %v overflows int64", *a)
+			return nil, nil, Errorf(op, CondOverflow, "the cosize of %v overflows int64", *a)
 		}
 		m = cot[:]
 	}
@@ -97,7 +97,7 @@ func complement(a *Layout, m []num, mText IntTuple, rs, rd []num) ([]num, []num,
 		return appendRest(op, rs, rd, m, numInt(1, true))
 	}
 	if len(s) > 1 && !allStatic(d) {
-		return nil, nil, errorf(op, CondDynamicStrideComplement, "%v (filtered %v) has rank %d and a run-time stride; CuTe complements those only at rank 1", *a, flatLayoutOf(s, d, nil), len(s))
+		return nil, nil, Errorf(op, CondDynamicStrideComplement, "%v (filtered %v) has rank %d and a run-time stride; CuTe complements those only at rank 1", *a, flatLayoutOf(s, d, nil), len(s))
 	}
 	// The modes in increasing stride, equal strides in their order (CuTe's
 	// min picks the first of equals): a stable insertion sort.
@@ -113,22 +113,22 @@ func complement(a *Layout, m []num, mText IntTuple, rs, rd []num) ([]num, []num,
 	for _, k := range order {
 		if extent.v == 0 {
 			if d[k].v == 0 {
-				return nil, nil, errorf(op, CondDivideByZero, "the modes of %v span 0 elements", *a)
+				return nil, nil, Errorf(op, CondDivideByZero, "the modes of %v span 0 elements", *a)
 			}
-			return nil, nil, errorf(op, CondDivideByZero, "a mode of %v below stride %v spans 0 elements", *a, d[k].v)
+			return nil, nil, Errorf(op, CondDivideByZero, "a mode of %v below stride %v spans 0 elements", *a, d[k].v)
 		}
 		gap, err := div(op, d[k], extent)
 		if err != nil {
 			return nil, nil, err
 		}
 		if gap.is(0) {
-			return nil, nil, errorf(op, CondNonInjective,
+			return nil, nil, Errorf(op, CondNonInjective,
 				"mode %v:%v of %v starts inside [0, %v), the span of its modes of smaller stride, so two coordinates map to the same index",
 				s[k].v, d[k].v, *a, extent.v)
 		}
 		rs, rd = append(rs, gap), append(rd, extent)
 		if extent, err = mul(op, d[k], s[k]); err != nil {
-			return nil, nil, errorf(op, CondOverflow, "the complement of %v overflows int64", *a)
+			return nil, nil, Errorf(op, CondOverflow, "the complement of %v overflows int64", *a)
 		}
 	}
 	// ceil_div(M, extent), folded through M's leaves.
@@ -137,14 +137,14 @@ func complement(a *Layout, m []num, mText IntTuple, rs, rd []num) ([]num, []num,
 	rest := extent
 	for _, x := range m {
 		if x.v == 0 {
-			return nil, nil, errorf(op, CondDivideByZero, "the cotarget %s has a mode of size 0", mText.String())
+			return nil, nil, Errorf(op, CondDivideByZero, "the cotarget %s has a mode of size 0", mText.String())
 		}
 		y, err := ceilDiv(op, x, rest)
 		if err == nil {
 			rest, err = ceilDiv(op, rest, x)
 		}
 		if err != nil {
-			return nil, nil, errorf(op, CondOverflow, "the complement of %v overflows int64", *a)
+			return nil, nil, Errorf(op, CondOverflow, "the complement of %v overflows int64", *a)
 		}
 		q = append(q, y)
 	}
@@ -162,9 +162,9 @@ func appendRest(op string, rs, rd, q []num, extent num) ([]num, []num, error) {
 	for i := 0; i < len(q); {
 		run := q[i]
 		for i++; i < len(q) && q[i].static == run.static; i++ {
-			v, ok := mulChecked(run.v, q[i].v)
+			v, ok := MulChecked(run.v, q[i].v)
 			if !ok {
-				return nil, nil, errorf(op, CondOverflow, "%v * %v overflows int64", run.v, q[i].v)
+				return nil, nil, Errorf(op, CondOverflow, "%v * %v overflows int64", run.v, q[i].v)
 			}
 			run.v = v
 		}
@@ -173,9 +173,9 @@ func appendRest(op string, rs, rd, q []num, extent num) ([]num, []num, error) {
 			continue
 		}
 		rs, rd = append(rs, run), append(rd, extent)
-		v, ok := mulChecked(extent.v, run.v)
+		v, ok := MulChecked(extent.v, run.v)
 		if !ok {
-			return nil, nil, errorf(op, CondOverflow, "%v * %v overflows int64", extent.v, run.v)
+			return nil, nil, Errorf(op, CondOverflow, "%v * %v overflows int64", extent.v, run.v)
 		}
 		extent = numInt(v, extent.static && run.static)
 	}
@@ -193,7 +193,7 @@ func cosize(op string, s, d []num) (num, error) {
 		}
 		term, err := mul(op, m1, abs(d[i]))
 		if err != nil || d[i].v == minInt64 {
-			return num{}, errorf(op, CondOverflow, "%v * |%v| overflows int64", m1.v, d[i].v)
+			return num{}, Errorf(op, CondOverflow, "%v * |%v| overflows int64", m1.v, d[i].v)
 		}
 		if len(s) == 1 {
 			sum = term
@@ -221,10 +221,10 @@ func allStatic(ns []num) bool {
 func checkInts(op string, s, d []num, tb *bases, basisStrides bool) error {
 	for i := range s {
 		if !s[i].plain() {
-			return checkIntLeaf(op, s[i].leaf(tb))
+			return CheckIntLeaf(op, s[i].leaf(tb))
 		}
 		if !d[i].plain() && !(basisStrides && d[i].kind == kindInt) {
-			return checkIntLeaf(op, d[i].leaf(tb))
+			return CheckIntLeaf(op, d[i].leaf(tb))
 		}
 	}
 	return nil
@@ -233,7 +233,7 @@ func checkInts(op string, s, d []num, tb *bases, basisStrides bool) error {
 // checkLeaves checks that every leaf of t is a known integer.
 func checkLeaves(op string, t IntTuple) error {
 	if t.IsLeaf() {
-		return checkIntLeaf(op, t)
+		return CheckIntLeaf(op, t)
 	}
 	for _, e := range t.elems() {
 		if err := checkLeaves(op, e); err != nil {

@@ -7,10 +7,9 @@ package layout
 
 // Conditions of CuTe's composed-layout static_asserts, with CuTe's text.
 const (
-	CondComposedOffset   = "Require offset == 0."
-	CondComposedNesting  = "swizzled layouts nest at most two deep here"
-	CondComposedOperand  = "operand kind not supported for a swizzled layout"
-	CondComposedNotPlain = "the inner function is not a plain layout"
+	CondComposedOffset  = "Require offset == 0."
+	CondComposedNesting = "swizzled layouts nest at most two deep here"
+	CondComposedOperand = "operand kind not supported for a swizzled layout"
 )
 
 // LayoutAfterSwizzle is L o Offset o Sw, the function i -> L(Offset + Sw(i)):
@@ -56,7 +55,7 @@ func NegateOffset(op string, t IntTuple) (IntTuple, error) {
 		return t, err
 	}
 	if v == -1<<63 {
-		return t, errorf(op, CondOverflow, "-(%d)", v)
+		return t, Errorf(op, CondOverflow, "-(%d)", v)
 	}
 	return intLeaf(-v, t.IsStatic()), nil
 }
@@ -78,10 +77,13 @@ func (n NestedComposed) Format(static bool) string {
 	return n.Outer.String() + " o " + n.Offset.Format(static) + " o " + n.Inner.Format(static)
 }
 
-// composeSwizzle is CuTe's composition(Sw, offset, inner): the swizzled
-// layout, except that an identity swizzle (B == 0) with a static zero offset
-// over a plain layout is that layout itself (CuTe's "ignore identity case").
-func composeSwizzle(op string, sw Swizzle, off IntTuple, inner Value) (Value, error) {
+// ComposeSwizzle is CuTe's composition(Sw, offset, inner): the swizzled
+// layout Sw o offset o inner, nested when inner is itself swizzled, except
+// that an identity swizzle (B == 0) with a static zero offset over a plain
+// layout is that layout itself (CuTe's "ignore identity case"). The
+// operations CuTe applies to a swizzled layout's inner layout put the
+// swizzle back around their result with it.
+func ComposeSwizzle(op string, sw Swizzle, off IntTuple, inner Value) (Value, error) {
 	if err := sw.Validate(op); err != nil {
 		return nil, err
 	}
@@ -93,21 +95,21 @@ func composeSwizzle(op string, sw Swizzle, off IntTuple, inner Value) (Value, er
 		return Composed{Outer: sw, Offset: off, Inner: in}, nil
 	case IntTuple:
 		if in.IsLeaf() {
-			return composeSwizzle(op, sw, off, Make(in, Int(1)))
+			return ComposeSwizzle(op, sw, off, Make(in, Int(1)))
 		}
 	case Composed:
 		return NestedComposed{Outer: sw, Offset: off, Inner: in}, nil
 	case NestedComposed:
-		return nil, errorf(op, CondComposedNesting, "%v o %v o %v", sw, off, in)
+		return nil, Errorf(op, CondComposedNesting, "%v o %v o %v", sw, off, in)
 	}
-	return nil, errorf(op, CondComposedOperand, "%v o %v o %v", sw, off, inner)
+	return nil, Errorf(op, CondComposedOperand, "%v o %v o %v", sw, off, inner)
 }
 
 // ComposeSwizzleLayout is CuTe's composition(Swizzle, L): the swizzled layout
 // Sw o 0 o L, or L itself when Sw is the identity (B == 0).
 // Law: its Eval(i) == Sw(L(i)).
 func ComposeSwizzleLayout(sw Swizzle, l Layout) (Value, error) {
-	return composeSwizzle("composition", sw, Int(0), l)
+	return ComposeSwizzle("composition", sw, Int(0), l)
 }
 
 // ComposeLayoutSwizzle is CuTe's composition(A, Swizzle): CuTe moves the
@@ -127,11 +129,11 @@ func ComposeLayoutSwizzle(op string, a Layout, sw Swizzle) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	moved, err := MakeSwizzle(op, y, z)
+	moved, err := makeSwizzle(op, y, z)
 	if err != nil {
 		return nil, err
 	}
-	return composeSwizzle(op, moved, Int(0), a)
+	return ComposeSwizzle(op, moved, Int(0), a)
 }
 
 // MakeSwizzleLayout is CuTe's make_layout(Swizzle<B,M,S>): Sw o 0 o (M+B+|S|):1.
@@ -142,7 +144,7 @@ func MakeSwizzleLayout(sw Swizzle) (Value, error) {
 	if err := sw.Validate(op); err != nil {
 		return nil, err
 	}
-	return composeSwizzle(op, sw, Int(0), Make(Int(int64(sw.Bits())), Int(1)))
+	return ComposeSwizzle(op, sw, Int(0), Make(Int(int64(sw.Bits())), Int(1)))
 }
 
 // Eval is the swizzled layout as a function of a 1-D index (colexicographic
@@ -153,20 +155,24 @@ func (c Composed) Eval(i int64) (int64, error) {
 	return swizzled(c.Outer, c.Offset, x, err)
 }
 
-// EvalCoord is the swizzled layout at a coordinate of its inner shape (an
-// integer index, an R-D or a natural coordinate; CuTe's layout(c)):
-// Sw(Offset + Inner(c)).
-// Law: c.EvalCoord(Idx2Crd(i, c.Inner.Shape)) == c.Eval(i) for i < size.
-func (c Composed) EvalCoord(coord IntTuple) (int64, error) {
-	x, err := evalCoordInt("composed layout", c.Inner, coord)
-	return swizzled(c.Outer, c.Offset, x, err)
-}
-
 // Eval of a nested swizzled layout: Sw(Offset + Inner.Eval(i)).
 func (n NestedComposed) Eval(i int64) (int64, error) {
 	x, err := n.Inner.Eval(i)
 	return swizzled(n.Outer, n.Offset, x, err)
 }
+
+// Size is the number of indices of the swizzled layout: its inner layout's size.
+func (c Composed) Size() (int64, error) { return c.Inner.Size() }
+
+// Cosize is CuTe's cosize of a swizzled layout: its inner layout's cosize
+// (the swizzle is not consulted, as in CuTe).
+func (c Composed) Cosize() (int64, error) { return c.Inner.Cosize() }
+
+// Size of a nested swizzled layout: its innermost layout's size.
+func (n NestedComposed) Size() (int64, error) { return n.Inner.Size() }
+
+// Cosize of a nested swizzled layout: its innermost layout's cosize.
+func (n NestedComposed) Cosize() (int64, error) { return n.Inner.Cosize() }
 
 // swizzled is sw(offset + x), x being the inner function's value or
 // failure; a bad swizzle or offset is reported before the inner failure.
@@ -191,12 +197,13 @@ func swizzled(sw Swizzle, offset IntTuple, x int64, innerErr error) (int64, erro
 // offsetValue is the integer a swizzle offset holds.
 func offsetValue(op string, off IntTuple) (int64, error) {
 	if !off.IsLeaf() || off.IsUnknown() || off.IsBasis() {
-		return 0, errorf(op, CondUnknown, "offset %v is not a known integer", off)
+		return 0, Errorf(op, CondUnknown, "offset %v is not a known integer", off)
 	}
 	return off.Value(), nil
 }
 
-func isStaticZero(t IntTuple) bool {
+// IsStaticZero reports whether t is the static integer 0.
+func IsStaticZero(t IntTuple) bool {
 	return t.IsStatic() && !t.IsBasis() && t.Value() == 0
 }
 
@@ -215,9 +222,9 @@ func AsLayout(v Value) (Layout, bool) {
 
 // addOffset is off + x, checked.
 func addOffset(op string, off, x int64) (int64, error) {
-	s, ok := addChecked(off, x)
+	s, ok := AddChecked(off, x)
 	if !ok {
-		return 0, errorf(op, CondOverflow, "offset %d + %d", off, x)
+		return 0, Errorf(op, CondOverflow, "offset %d + %d", off, x)
 	}
 	return s, nil
 }
@@ -243,8 +250,8 @@ func LogicalProductSwizzled(a Layout, tiler Composed) (Value, error) {
 	if err := sw.Validate(op); err != nil {
 		return nil, err
 	}
-	if !isStaticZero(tiler.Offset) {
-		return nil, errorf(op, CondSwizzleTilerOffset, "the swizzled tiler %v has offset %v", tiler, tiler.Offset)
+	if !IsStaticZero(tiler.Offset) {
+		return nil, Errorf(op, CondSwizzleTilerOffset, "the swizzled tiler %v has offset %v", tiler, tiler.Offset)
 	}
 	product, err := LogicalProduct(a, tiler.Inner)
 	if err != nil {
@@ -278,7 +285,7 @@ func LogicalProductSwizzled(a Layout, tiler Composed) (Value, error) {
 		}
 		x, ok := intArg(v)
 		if !ok {
-			return 0, errorf(op, CondUnknown, "%v at (0,%d) is %v", product, t, v)
+			return 0, Errorf(op, CondUnknown, "%v at (0,%d) is %v", product, t, v)
 		}
 		return x, nil
 	}
@@ -290,9 +297,9 @@ func LogicalProductSwizzled(a Layout, tiler Composed) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	moved, err := MakeSwizzle(op, newY, newZ)
+	moved, err := makeSwizzle(op, newY, newZ)
 	if err != nil {
 		return nil, err
 	}
-	return composeSwizzle(op, moved, Int(0), product)
+	return ComposeSwizzle(op, moved, Int(0), product)
 }

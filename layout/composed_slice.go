@@ -43,7 +43,7 @@ func SliceAndOffsetComposed(coord IntTuple, c Composed) (Value, int64, error) {
 		return nil, 0, err
 	}
 	if allUnderscore(coord) {
-		v, err := composeSwizzle(op, sw, c.Offset, sliced)
+		v, err := ComposeSwizzle(op, sw, c.Offset, sliced)
 		return v, 0, err
 	}
 	m, b, s := sw.M, sw.B, absInt(sw.S)
@@ -100,7 +100,7 @@ func SliceAndOffsetComposed(coord IntTuple, c Composed) (Value, int64, error) {
 		return nil, 0, err
 	}
 	if active&^sw.apply(active) != 0 { // a Y bit and its Z bit both vary: no plain layout
-		v, err := composeSwizzle(op, sw, Int(offZY).WithStatic(dynamic == 0), sliced)
+		v, err := ComposeSwizzle(op, sw, Int(offZY).WithStatic(dynamic == 0), sliced)
 		if cv, ok := v.(Composed); ok && dynamic > 0 {
 			cv.OffsetRunTimeBits = dynamic
 			v = cv
@@ -169,7 +169,7 @@ func toMixedBits(op string, l Layout, coord IntTuple) (bits, dynamic int64, err 
 	walk = func(s, d, c IntTuple) (int64, error) {
 		if s.IsTuple() {
 			if !d.IsTuple() || !c.IsTuple() || d.Len() != s.Len() || c.Len() != s.Len() {
-				return 0, errorf(op, CondCongruent, "mixed bits of %v at %v", l, natural)
+				return 0, Errorf(op, CondCongruent, "mixed bits of %v at %v", l, natural)
 			}
 			acc := int64(0)
 			for i := range s.Len() {
@@ -183,19 +183,19 @@ func toMixedBits(op string, l Layout, coord IntTuple) (bits, dynamic int64, err 
 		}
 		sv, dv, cv := s.Value(), d.Value(), c.Value()
 		if s.IsTuple() || d.IsTuple() || c.IsTuple() || s.IsUnknown() || d.IsUnknown() || c.IsUnknown() {
-			return 0, errorf(op, CondUnknown, "mixed bits of %v at %v", l, natural)
+			return 0, Errorf(op, CondUnknown, "mixed bits of %v at %v", l, natural)
 		}
-		span, ok := mulChecked(sv, dv)
+		span, ok := MulChecked(sv, dv)
 		if !ok {
-			return 0, errorf(op, CondOverflow, "%d * %d", sv, dv)
+			return 0, Errorf(op, CondOverflow, "%d * %d", sv, dv)
 		}
 		if span != 0 && (span < 0 || span&(span-1) != 0) {
-			return 0, errorf(op, CondMixedBitsPow2, "mode %v:%v of %v spans %d", s, d, l, span)
+			return 0, Errorf(op, CondMixedBitsPow2, "mode %v:%v of %v spans %d", s, d, l, span)
 		}
-		cd, ok1 := mulChecked(cv, dv)
-		mask, ok2 := mulChecked(sv-1, dv)
+		cd, ok1 := MulChecked(cv, dv)
+		mask, ok2 := MulChecked(sv-1, dv)
 		if !ok1 || !ok2 {
-			return 0, errorf(op, CondOverflow, "mixed bits of %v at %v", l, natural)
+			return 0, Errorf(op, CondOverflow, "mixed bits of %v at %v", l, natural)
 		}
 		if !c.IsStatic() || !d.IsStatic() {
 			dynamic |= mask // CuTe's MixedBits: these bits are known only at run time
@@ -214,7 +214,7 @@ func evalCoordInt(op string, l Layout, c IntTuple) (int64, error) {
 	}
 	x, ok := intArg(v)
 	if !ok {
-		return 0, errorf(op, CondUnknown, "%v at %v is %v", l, c, v)
+		return 0, Errorf(op, CondUnknown, "%v at %v is %v", l, c, v)
 	}
 	return x, nil
 }
@@ -231,19 +231,6 @@ func allUnderscore(c IntTuple) bool {
 	}
 	return true
 }
-
-// Size is the number of indices of the swizzled layout: its inner layout's size.
-func (c Composed) Size() (int64, error) { return c.Inner.Size() }
-
-// Cosize is CuTe's cosize of a swizzled layout: its inner layout's cosize
-// (the swizzle is not consulted, as in CuTe).
-func (c Composed) Cosize() (int64, error) { return c.Inner.Cosize() }
-
-// Size of a nested swizzled layout: its innermost layout's size.
-func (n NestedComposed) Size() (int64, error) { return n.Inner.Size() }
-
-// Cosize of a nested swizzled layout: its innermost layout's cosize.
-func (n NestedComposed) Cosize() (int64, error) { return n.Inner.Cosize() }
 
 // ComposedPartition is a partition of a swizzled tensor as CuTe makes it:
 // the sliced layout (swizzled, or decayed to a plain layout) and the pointer

@@ -7,40 +7,6 @@ import (
 	"testing"
 )
 
-// randomPropertyLayout is a random layout of up to 4 modes with strides that
-// often make it compact, sometimes overlapping or gapped, sometimes negative.
-func randomPropertyLayout(r *rand.Rand) Layout {
-	n := 1 + r.IntN(4)
-	shapes, strides := make([]IntTuple, n), make([]IntTuple, n)
-	prod := int64(1)
-	for i := range n {
-		s := 1 + r.Int64N(5)
-		var d int64
-		switch r.IntN(6) {
-		case 0, 1, 2:
-			d = prod // compact, column-major
-		case 3:
-			d = 1 + r.Int64N(12)
-		case 4:
-			d = 0
-		default:
-			d = -(1 + r.Int64N(6))
-		}
-		shapes[i], strides[i] = Int(s), Int(d)
-		prod *= s
-	}
-	if r.IntN(3) == 0 { // permute the modes: still compact, no longer column-major
-		r.Shuffle(n, func(i, j int) {
-			shapes[i], shapes[j] = shapes[j], shapes[i]
-			strides[i], strides[j] = strides[j], strides[i]
-		})
-	}
-	if n == 1 {
-		return Make(shapes[0], strides[0])
-	}
-	return Make(Tup(shapes...), Tup(strides...))
-}
-
 // evaler is what the laws here read of a layout or a swizzled layout.
 type evaler interface{ Eval(i int64) (int64, error) }
 
@@ -79,7 +45,7 @@ func randomComposed(r *rand.Rand) Composed {
 	if r.IntN(4) == 0 {
 		off = Int(r.Int64N(256))
 	}
-	return Composed{Outer: randomSwizzle(r), Offset: off, Inner: randomPropertyLayout(r)}
+	return Composed{Outer: RandomSwizzle(r), Offset: off, Inner: PropertyLayout(r)}
 }
 
 // Law: Composed.Eval(i) == Sw(off + L(i)), and a nested one applies both swizzles.
@@ -99,17 +65,7 @@ func TestComposedEvalProperty(t *testing.T) {
 				t.Fatalf("%v(%d) = %d, want %d", c, i, got, want)
 			}
 		}
-		for i := range n {
-			crd, err := Idx2Crd(Int(i), c.Inner.Shape)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := c.EvalCoord(crd)
-			if want, _ := c.Eval(i); err != nil || got != want {
-				t.Fatalf("%v at %v = %d, %v; want %d", c, crd, got, err, want)
-			}
-		}
-		outer := randomSwizzle(r)
+		outer := RandomSwizzle(r)
 		nested := NestedComposed{Outer: outer, Offset: Int(3), Inner: c}
 		for i := range n {
 			got, err := nested.Eval(i)
@@ -125,7 +81,7 @@ func TestComposedEvalProperty(t *testing.T) {
 func TestComposeSwizzleLayoutProperty(t *testing.T) {
 	r := rand.New(rand.NewPCG(33, 34))
 	for range 500 {
-		sw, l := randomSwizzle(r), randomPropertyLayout(r)
+		sw, l := RandomSwizzle(r), PropertyLayout(r)
 		v, err := Apply("composition", sw, l)
 		if err != nil {
 			t.Fatal(err)
@@ -273,7 +229,7 @@ func TestComposedInverseProperty(t *testing.T) {
 func TestComposedCastProperty(t *testing.T) {
 	r := rand.New(rand.NewPCG(39, 40))
 	for range 1000 {
-		c := Composed{Outer: randomSwizzle(r), Offset: Int(r.Int64N(64)), Inner: randomCastLayout(r, true)}
+		c := Composed{Outer: RandomSwizzle(r), Offset: Int(r.Int64N(64)), Inner: randomCastLayout(r, true)}
 		n := int64(1) << r.IntN(4)
 		down, err := DowncastComposed(c, n)
 		if err != nil {
@@ -434,7 +390,7 @@ func TestComposedErrors(t *testing.T) {
 			_, err := Apply("composition", mustLayout("(64,8):(8,1)"), Composed{Swizzle{3, 4, 3}, Int(0), mustLayout("8:1"), 0})
 			return err
 		}, CondSwizzleShift},
-		{"composed onto a tiler", func() error { _, err := composeSwizzle("t", Swizzle{1, 2, 3}, Int(0), Tiler{}); return err }, CondComposedOperand},
+		{"composed onto a tiler", func() error { _, err := ComposeSwizzle("t", Swizzle{1, 2, 3}, Int(0), Tiler{}); return err }, CondComposedOperand},
 		{"inverse of invalid swizzle", func() error { _, err := Apply("right_inverse", Swizzle{3, 4, 2}); return err }, CondSwizzleShift},
 		{"inverse of invalid composed", func() error { _, err := Apply("left_inverse", badSw); return err }, CondSwizzleShift},
 		{"inverse with unknown offset", func() error {
@@ -481,19 +437,6 @@ func TestComposedErrors(t *testing.T) {
 			_, err := (Composed{Swizzle{1, 2, 3}, Int(1 << 62), mustLayout("8:4611686018427387904"), 0}).Eval(1)
 			return err
 		}, CondOverflow},
-		{"eval coord invalid", func() error { _, err := badSw.EvalCoord(Ints(0, 0)); return err }, CondSwizzleShift},
-		{"eval coord unknown offset", func() error {
-			_, err := (Composed{Swizzle{1, 2, 3}, Unknown(), mustLayout("8:1"), 0}).EvalCoord(Int(1))
-			return err
-		}, CondUnknown},
-		{"eval coord unknown stride", func() error {
-			_, err := (Composed{Swizzle{1, 2, 3}, Int(0), Make(Int(8), Unknown()), 0}).EvalCoord(Int(1))
-			return err
-		}, CondUnknown},
-		{"eval coord overflow", func() error {
-			_, err := (Composed{Swizzle{1, 2, 3}, Int(1 << 62), mustLayout("8:4611686018427387904"), 0}).EvalCoord(Int(1))
-			return err
-		}, CondOverflow},
 		{"nested eval invalid", func() error { _, err := (NestedComposed{Swizzle{3, 4, 2}, Int(0), good}).Eval(0); return err }, CondSwizzleShift},
 		{"nested eval unknown offset", func() error { _, err := (NestedComposed{Swizzle{1, 2, 3}, Unknown(), good}).Eval(0); return err }, CondUnknown},
 		{"nested eval inner", func() error { _, err := (NestedComposed{Swizzle{1, 2, 3}, Int(0), badSw}).Eval(0); return err }, CondSwizzleShift},
@@ -538,7 +481,7 @@ func FuzzComposed(f *testing.F) {
 		sw := Swizzle{B: int(b), M: int(m), S: int(s)}
 		_, _, _ = sw.YMask(), sw.ZMask(), sw.Size()
 		_, _ = sw.Apply(x)
-		_, _ = MakeSwizzle("fuzz", x, s0)
+		_, _ = makeSwizzle("fuzz", x, s0)
 		_, _ = UpcastSwizzle(sw, n)
 		_, _ = DowncastSwizzle(sw, n)
 		l := Make(Tup(Int(s0), Int(s1)), Tup(Int(d0), Int(d1)))
@@ -566,13 +509,13 @@ func TestLogicalProductSwizzledProperty(t *testing.T) {
 	r := rand.New(rand.NewPCG(43, 44))
 	checked := 0
 	for range 3000 {
-		sw := randomSwizzle(r)
+		sw := RandomSwizzle(r)
 		if sw.Bits() > 9 {
 			continue
 		}
 		n := sw.Size() << r.IntN(2)
 		// The law needs the product's tile mode to carry bits in order: A compact, of power-of-two size.
-		a := randomPropertyLayout(r)
+		a := PropertyLayout(r)
 		if !isCompact(a) {
 			continue
 		}
@@ -659,7 +602,7 @@ func TestMaxCommonComposed(t *testing.T) {
 func TestPartitionComposedProperty(t *testing.T) {
 	r := rand.New(rand.NewPCG(45, 46))
 	for range 300 {
-		sw := randomSwizzle(r)
+		sw := RandomSwizzle(r)
 		off := 128 * r.Int64N(4) // bits disjoint from the layout's
 		inner := Make(Ints(8, 16), Ints(16, 1))
 		c := Composed{Outer: sw, Offset: Int(off), Inner: inner}

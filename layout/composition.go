@@ -81,7 +81,7 @@ func coalescedModes(a *Layout, as, ad []num, tb *bases) ([]num, []num, error) {
 		return nil, nil, err
 	}
 	if as, ad, err = coalesceX(op, as, ad); err != nil {
-		return nil, nil, errorf(op, CondOverflow, "coalescing %v overflows int64", *a)
+		return nil, nil, Errorf(op, CondOverflow, "coalescing %v overflows int64", *a)
 	}
 	return as, ad, nil
 }
@@ -109,10 +109,10 @@ func (c *composer) composeModes(bs, bd []num, btb *bases, shape *IntTuple, extra
 	nodes := extra + 2*tupleElems(shape)
 	for k := range bs {
 		if !bs[k].plain() || !bd[k].plain() {
-			if err := checkIntLeaf(op, bs[k].leaf(btb)); err != nil {
+			if err := CheckIntLeaf(op, bs[k].leaf(btb)); err != nil {
 				return Layout{}, nil, err
 			}
-			return Layout{}, nil, checkIntLeaf(op, bd[k].leaf(btb))
+			return Layout{}, nil, CheckIntLeaf(op, bd[k].leaf(btb))
 		}
 		start := len(rs)
 		var err error
@@ -219,16 +219,16 @@ func (c *composer) compose(s, d num, rs, rd []num) ([]num, []num, error) {
 	for i := 0; i < r-1; i++ {
 		cs, cd := c.as[i], c.ad[i]
 		if cs.v == 0 {
-			return nil, nil, errorf(op, CondDivideByZero, "layout %v has a mode of shape 0", c.aLayout())
+			return nil, nil, Errorf(op, CondDivideByZero, "layout %v has a mode of shape 0", c.aLayout())
 		}
 		if cs.static && restStride.static && restStride.v >= cs.v && rem(restStride.v, cs.v) != 0 {
-			return nil, nil, errorf(op, CondStrideDivisibility,
+			return nil, nil, Errorf(op, CondStrideDivisibility,
 				"stride %d of mode %d:%d of B reaches mode %d (%s) of A%s as stride %d, which is neither a multiple of %d nor less than it",
 				d.v, s.v, d.v, i, c.mode(i), c.coalescedNote(), restStride.v, cs.v)
 		}
 		ar := abs(restStride)
 		if ar.v == 0 {
-			return nil, nil, errorf(op, CondDivideByZero,
+			return nil, nil, Errorf(op, CondDivideByZero,
 				"mode %d:%d of B has stride 0 left when it reaches mode %d (%s) of A, and the next step divides by it", s.v, d.v, i, c.mode(i))
 		}
 		nextShape, err := splitCeil(cs, ar)
@@ -248,10 +248,10 @@ func (c *composer) compose(s, d num, rs, rd []num) ([]num, []num, error) {
 		}
 		newShape := numInt(min(nextShape.v, restShape.v), nextShape.static && restShape.static)
 		if newShape.v == 0 {
-			return nil, nil, errorf(op, CondDivideByZero, "mode %d:%d of B has shape 0", s.v, d.v)
+			return nil, nil, Errorf(op, CondDivideByZero, "mode %d:%d of B has shape 0", s.v, d.v)
 		}
 		if newShape.static && restShape.static && rem(restShape.v, newShape.v) != 0 {
-			return nil, nil, errorf(op, CondShapeDivisibility,
+			return nil, nil, Errorf(op, CondShapeDivisibility,
 				"mode %d:%d of B has %d elements left to take at mode %d (%s) of A%s, which holds %d of them at stride %d; %d is not a multiple of %d, so they cannot continue evenly into A's next mode",
 				s.v, d.v, restShape.v, i, c.mode(i), c.coalescedNote(), newShape.v, restStride.v, restShape.v, newShape.v)
 		}
@@ -299,7 +299,7 @@ func splitCeil(a, b num) (num, error) {
 }
 
 func (c *composer) overflow(s, d num) error {
-	return errorf("composition", CondOverflow, "composing %v with mode %d:%d overflows int64", c.aLayout(), s.v, d.v)
+	return Errorf("composition", CondOverflow, "composing %v with mode %d:%d overflows int64", c.aLayout(), s.v, d.v)
 }
 
 // aLayout is A, for messages.
@@ -362,7 +362,7 @@ type atuple struct {
 func coprofileOf(t IntTuple) (*atuple, error) {
 	if t.IsLeaf() {
 		if !t.IsBasis() {
-			if err := checkIntLeaf("composition", t); err != nil {
+			if err := CheckIntLeaf("composition", t); err != nil {
 				return nil, err
 			}
 			return &atuple{n: t.val}, nil
@@ -370,7 +370,7 @@ func coprofileOf(t IntTuple) (*atuple, error) {
 		v := &atuple{n: t.val}
 		for _, m := range t.path() {
 			if m.val < 0 || m.val >= maxBasisIndex {
-				return nil, errorf("composition", "", "the scaled basis %v indexes mode %v, outside [0, %d)", t, m, maxBasisIndex)
+				return nil, Errorf("composition", "", "the scaled basis %v indexes mode %v, outside [0, %d)", t, m, maxBasisIndex)
 			}
 		}
 		for k := len(t.path()) - 1; k >= 0; k-- {
@@ -399,9 +399,9 @@ func coprofileOf(t IntTuple) (*atuple, error) {
 func addAtuple(x, y *atuple) (*atuple, error) {
 	switch {
 	case x.elem == nil && y.elem == nil:
-		v, ok := addChecked(x.n, y.n)
+		v, ok := AddChecked(x.n, y.n)
 		if !ok {
-			return nil, errorf("composition", CondOverflow, "the sum of the strides overflows int64")
+			return nil, Errorf("composition", CondOverflow, "the sum of the strides overflows int64")
 		}
 		return &atuple{n: v}, nil
 	case x.elem == nil || y.elem == nil:
@@ -412,7 +412,7 @@ func addAtuple(x, y *atuple) (*atuple, error) {
 			n = y.n
 		}
 		if n != 0 {
-			return nil, errorf("composition", CondBasisSum,
+			return nil, Errorf("composition", CondBasisSum,
 				"B's strides add the integer %d to scaled bases; CuTe adds only 0 to an arithmetic tuple", n)
 		}
 		return x, nil
@@ -452,11 +452,11 @@ func coalesceAlong(a Layout, p *atuple) (*lhsTree, error) {
 		}
 		return &lhsTree{c: composer{a: &a, as: as, ad: ad, tb: tb}}, nil
 	}
-	if err := checkCongruent("composition", a.Shape, a.Stride, nil); err != nil {
+	if err := CheckCongruent("composition", a.Shape, a.Stride); err != nil {
 		return nil, err
 	}
 	if rank := a.Shape.Len(); len(p.elem) > rank {
-		return nil, errorf("composition", CondProfileRank,
+		return nil, Errorf("composition", CondProfileRank,
 			"B's strides reach mode %d of %v, which has rank %d", len(p.elem)-1, a, rank)
 	}
 	t := &lhsTree{sub: make([]*lhsTree, len(p.elem))}
@@ -482,7 +482,7 @@ func (t *lhsTree) compose(s, d IntTuple) (IntTuple, IntTuple, error) {
 		}
 		return tupleOf(slab[:n:n]), tupleOf(slab[n:]), nil
 	}
-	if err := checkIntLeaf("composition", s); err != nil {
+	if err := CheckIntLeaf("composition", s); err != nil {
 		return IntTuple{}, IntTuple{}, err
 	}
 	if !d.IsBasis() {
@@ -518,13 +518,13 @@ func hasBasis(t *IntTuple) bool {
 //
 // Law: mode i of the result is Composition(mode i of A, T_i).
 func CompositionTiler(a Layout, t Tiler) (Layout, error) {
-	if err := checkCongruent("composition", a.Shape, a.Stride, nil); err != nil {
+	if err := CheckCongruent("composition", a.Shape, a.Stride); err != nil {
 		return Layout{}, err
 	}
 	rank := a.Shape.Len()
 	n := len(t.Modes)
 	if n > rank {
-		return Layout{}, errorf("composition", CondTilerRank,
+		return Layout{}, Errorf("composition", CondTilerRank,
 			"tiler %v has %d modes but layout %v has rank %d", t, n, a, rank)
 	}
 	slab := make([]IntTuple, 2*n)
@@ -580,18 +580,19 @@ func Described(v Value) string {
 	return fmt.Sprintf("%T %v", v, v)
 }
 
-// checkIntLeaf rejects the leaves the algebra cannot take: run-time
-// unknowns, and scaled bases where an integer is needed.
-func checkIntLeaf(op string, t IntTuple) error {
+// CheckIntLeaf is the check that an integer leaf standing for the layout
+// N:1 is one the algebra can use: it rejects run-time unknowns, and scaled
+// bases where an integer is needed.
+func CheckIntLeaf(op string, t IntTuple) error {
 	switch {
-	case t.isPlainInt():
+	case IsPlainInt(t):
 		return nil
 	case t.IsUnknown():
-		return errorf(op, CondUnknown, "%s needs every shape and stride known, and one is ?", op)
+		return Errorf(op, CondUnknown, "%s needs every shape and stride known, and one is ?", op)
 	case t.IsBasis():
-		return errorf(op, "", "scaled-basis stride %v is not supported by %s yet", t.String(), op)
+		return Errorf(op, "", "scaled-basis stride %v is not supported by %s yet", t.String(), op)
 	case t.IsUnderscore():
-		return errorf(op, "", "_ stands for a whole mode, not a number, and cannot be a shape or stride of %s", op)
+		return Errorf(op, "", "_ stands for a whole mode, not a number, and cannot be a shape or stride of %s", op)
 	}
-	return errorf(op, "", "%v is not an integer", t.String())
+	return Errorf(op, "", "%v is not an integer", t.String())
 }

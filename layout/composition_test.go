@@ -440,8 +440,8 @@ func TestCompositionErrors(t *testing.T) {
 	wantError(t, "_ as a shape of B", err, "composition", "", "_ stands for a whole mode")
 	_, err = Composition(Layout{Shape: Ints(4, 4), Stride: Tup(Basis(1, 0), Underscore())}, mustLayout("2:1"))
 	wantError(t, "_ beside a basis in A", err, "composition", "", "_ stands for a whole mode")
-	if err := checkIntLeaf("x", Tup()); err == nil || !strings.Contains(err.Error(), "() is not an integer") {
-		t.Errorf("checkIntLeaf(()) = %v", err)
+	if err := CheckIntLeaf("x", Tup()); err == nil || !strings.Contains(err.Error(), "() is not an integer") {
+		t.Errorf("CheckIntLeaf(()) = %v", err)
 	}
 	_, err = Composition(Layout{Shape: Ints(4, 4), Stride: Tup(Basis(1, 0), Unknown())}, mustLayout("2:1"))
 	wantError(t, "unknown beside a basis in A", err, "composition", CondUnknown)
@@ -596,7 +596,7 @@ func basisValueRef(l Layout, i int64) map[string]int64 {
 			return
 		}
 		shape, coef = append(shape, s.Value()), append(coef, d.Value())
-		paths = append(paths, fmt.Sprint(d.Modes()))
+		paths = append(paths, fmt.Sprint(d.path()))
 	}
 	walk(l.Shape, l.Stride)
 	out := map[string]int64{}
@@ -666,7 +666,7 @@ func scaleLeaves(r *rand.Rand, t IntTuple) IntTuple {
 	}
 	switch r.IntN(3) {
 	case 0:
-		return Basis(2*t.Value(), t.Modes()...)
+		return Int(2 * t.Value()).withPath(t.path())
 	case 1:
 		return Int(3)
 	}

@@ -64,16 +64,16 @@ func toTileArg(op string, v Value) (tileArg, error) {
 		return tilerArg(op, v)
 	case *Tiler:
 		if v == nil {
-			return tileArg{}, errorf(op, "", "the tiler is missing")
+			return tileArg{}, Errorf(op, "", "the tiler is missing")
 		}
 		return tilerArg(op, *v)
 	case IntTuple:
 		return shapeTileArg(op, v)
 	case nil:
-		return tileArg{}, errorf(op, "", "the tiler is missing")
+		return tileArg{}, Errorf(op, "", "the tiler is missing")
 	}
 	// Every operation that takes a tiler takes it second (L, T, ...).
-	e := kindErrorf(op, "the tiler %v is not a layout, a tile or a shape", v)
+	e := KindErrorf(op, "the tiler %v is not a layout, a tile or a shape", v)
 	e.Arg = 2
 	return tileArg{}, e
 }
@@ -114,7 +114,7 @@ func shapeTileArg(op string, s IntTuple) (tileArg, error) {
 	case s.IsUnderscore():
 		return tileArg{kind: tileSkip}, nil
 	case s.IsBasis():
-		return tileArg{}, errorf(op, "", "the tiler %v is a scaled basis, not a shape", s)
+		return tileArg{}, Errorf(op, "", "the tiler %v is a scaled basis, not a shape", s)
 	}
 	return tileArg{kind: tileLayout, layout: shapeLayout(s)}, nil
 }
@@ -134,9 +134,9 @@ func modeAt(l Layout, i int) Layout {
 	return Make(l.Shape.At(i), l.Stride.At(i))
 }
 
-// inOp re-issues err, an error of a step of op, as an error of op: the
+// InOp re-issues err, an error of a step of op, as an error of op: the
 // condition stays (it is CuTe's check that failed), the detail says where.
-func inOp(op, where string, err error) error {
+func InOp(op, where string, err error) error {
 	var e *Error
 	if !errors.As(err, &e) {
 		return err
@@ -157,7 +157,7 @@ func inOp(op, where string, err error) error {
 func byMode(op, cond string, l Layout, t tileArg, f func(Layout, tileArg) (Layout, error)) (Layout, error) {
 	r := l.Rank()
 	if len(t.modes) > r {
-		return Layout{}, errorf(op, cond, "the tiler %v has %d modes but the layout %v has rank %d", t, len(t.modes), l, r)
+		return Layout{}, Errorf(op, cond, "the tiler %v has %d modes but the layout %v has rank %d", t, len(t.modes), l, r)
 	}
 	both := make([]IntTuple, 2*r) // the result's two trees in one block
 	for i := range r {
@@ -184,7 +184,7 @@ func byMode(op, cond string, l Layout, t tileArg, f func(Layout, tileArg) (Layou
 // mode, "_" leaving a mode whole, modes past the tiler's rank kept as they are.
 func LogicalDivide(l Layout, tiler Value) (Layout, error) {
 	const op = "logical_divide"
-	if err := checkCongruent(op, l.Shape, l.Stride, nil); err != nil {
+	if err := CheckCongruent(op, l.Shape, l.Stride); err != nil {
 		return Layout{}, err
 	}
 	t, err := toTileArg(op, tiler)
@@ -225,11 +225,11 @@ func divideByLayout(l, b Layout) (Layout, error) {
 		s, _, err = bwCoalesce(op, s, d)
 	}
 	if err != nil {
-		return Layout{}, inOp(op, fmt.Sprintf("coalesce(%v)", l), err)
+		return Layout{}, InOp(op, fmt.Sprintf("coalesce(%v)", l), err)
 	}
 	for i := range s {
 		if !s[i].plain() { // complement's cotarget is a shape of known integers
-			err = checkIntLeaf("complement", s[i].leaf(&tb))
+			err = CheckIntLeaf("complement", s[i].leaf(&tb))
 			break
 		}
 	}
@@ -240,7 +240,7 @@ func divideByLayout(l, b Layout) (Layout, error) {
 	}
 	if err != nil {
 		c, _ := Coalesce(l)
-		return Layout{}, inOp(op, fmt.Sprintf("complement(%v, %v)", b, c.Shape), err)
+		return Layout{}, InOp(op, fmt.Sprintf("complement(%v, %v)", b, c.Shape), err)
 	}
 	// make_layout(B, rest): its leaf modes, and its shape tree, whose
 	// structure alone composition reads (the rest's leaves left zero).
@@ -266,7 +266,7 @@ func divideByLayout(l, b Layout) (Layout, error) {
 		}
 	}
 	r := flatLayoutOf(rs, rd, nil)
-	return Layout{}, inOp(op, fmt.Sprintf("composition(%v, %v)", l, Layout{Shape: Tup(b.Shape, r.Shape), Stride: Tup(b.Stride, r.Stride)}), err)
+	return Layout{}, InOp(op, fmt.Sprintf("composition(%v, %v)", l, Layout{Shape: Tup(b.Shape, r.Shape), Stride: Tup(b.Stride, r.Stride)}), err)
 }
 
 // ZippedDivide is CuTe's zipped_divide(L, T) == tile_unzip(logical_divide(L, T), T):
@@ -284,12 +284,12 @@ func ZippedDivide(l Layout, tiler Value) (Layout, error) {
 }
 
 func zippedDivide(op string, l Layout, t tileArg) (Layout, error) {
-	if err := checkCongruent(op, l.Shape, l.Stride, nil); err != nil {
+	if err := CheckCongruent(op, l.Shape, l.Stride); err != nil {
 		return Layout{}, err
 	}
 	d, err := logicalDivide(l, t)
 	if err != nil {
-		return Layout{}, inOp(op, "", err)
+		return Layout{}, InOp(op, "", err)
 	}
 	z, err := tileUnzip(op, d, t)
 	if err != nil {

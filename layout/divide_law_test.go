@@ -3,6 +3,7 @@ package layout
 import (
 	"fmt"
 	"math/rand"
+	"slices"
 	"sort"
 	"testing"
 )
@@ -138,18 +139,6 @@ func leafPairs(l Layout) []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-func sameStrings(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // TestLawLogicalDivide: logical_divide(A, B) == composition(A, (B, complement(B, shape(coalesce(A)))))
@@ -311,7 +300,7 @@ func TestLawRearrangements(t *testing.T) {
 					t.Fatalf("%s form %d accepts (%v, %v) but logical_%s fails: %v", f.name, k, a, tiler, f.name, err)
 				}
 				checked++
-				if !sameStrings(leafPairs(got), leafPairs(base)) {
+				if !slices.Equal(leafPairs(got), leafPairs(base)) {
 					t.Errorf("%s form %d of (%v, %v) = %v: leaves differ from logical %v", f.name, k, a, tiler, got, base)
 				}
 				fl := Flatten(got.Shape).String() + ":" + Flatten(got.Stride).String()
@@ -355,7 +344,7 @@ func TestLawBlockedRaked(t *testing.T) {
 		if err != nil {
 			t.Fatalf("blocked_product(%v, %v) = %v, but the logical product fails: %v", a, b, bl, err)
 		}
-		if !sameStrings(leafPairs(bl), leafPairs(p)) || !sameStrings(leafPairs(rk), leafPairs(p)) {
+		if !slices.Equal(leafPairs(bl), leafPairs(p)) || !slices.Equal(leafPairs(rk), leafPairs(p)) {
 			t.Errorf("blocked %v and raked %v of (%v, %v) do not have the leaves of %v", bl, rk, a, b, p)
 		}
 		if bl.Rank() != rank && rank > 1 {

@@ -3,7 +3,6 @@ package layout
 import (
 	"fmt"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 )
@@ -11,100 +10,7 @@ import (
 // readMarked reads a value in CuTe C++'s print notation, where "_8" is a
 // static integer and "8" a run-time one: a layout S:D, an IntTuple, or a
 // tiler [T0;T1;...] of layouts and integers.
-func readMarked(s string) (Value, error) {
-	r := &markedReader{s: s}
-	v, err := r.value()
-	if err == nil && r.pos != len(s) {
-		err = fmt.Errorf("trailing %q in %q", s[r.pos:], s)
-	}
-	return v, err
-}
-
-type markedReader struct {
-	s   string
-	pos int
-}
-
-func (r *markedReader) value() (Value, error) {
-	if r.pos < len(r.s) && r.s[r.pos] == '[' {
-		r.pos++
-		var t Tiler
-		for {
-			v, err := r.value()
-			if err != nil {
-				return nil, err
-			}
-			switch v := v.(type) {
-			case Layout:
-				t.Modes = append(t.Modes, TilerMode{Layout: v})
-			case IntTuple:
-				t.Modes = append(t.Modes, TilerMode{Layout: Make(v, Int(1)), Int: true})
-			default:
-				return nil, fmt.Errorf("tiler mode %v", v)
-			}
-			if r.pos >= len(r.s) {
-				return nil, fmt.Errorf("unterminated tiler %q", r.s)
-			}
-			r.pos++
-			if r.s[r.pos-1] == ']' {
-				return t, nil
-			}
-		}
-	}
-	shape, err := r.tuple()
-	if err != nil {
-		return nil, err
-	}
-	if r.pos < len(r.s) && r.s[r.pos] == ':' {
-		r.pos++
-		stride, err := r.tuple()
-		if err != nil {
-			return nil, err
-		}
-		return Make(shape, stride), nil
-	}
-	return shape, nil
-}
-
-func (r *markedReader) tuple() (IntTuple, error) {
-	if r.pos < len(r.s) && r.s[r.pos] == '(' {
-		r.pos++
-		var elems []IntTuple
-		for {
-			e, err := r.tuple()
-			if err != nil {
-				return IntTuple{}, err
-			}
-			elems = append(elems, e)
-			if r.pos >= len(r.s) {
-				return IntTuple{}, fmt.Errorf("unterminated tuple in %q", r.s)
-			}
-			r.pos++
-			if r.s[r.pos-1] == ')' {
-				return Tup(elems...), nil
-			}
-		}
-	}
-	static := r.pos < len(r.s) && r.s[r.pos] == '_'
-	if static {
-		r.pos++
-	}
-	start := r.pos
-	if r.pos < len(r.s) && r.s[r.pos] == '-' {
-		r.pos++
-	}
-	for r.pos < len(r.s) && r.s[r.pos] >= '0' && r.s[r.pos] <= '9' {
-		r.pos++
-	}
-	v, err := strconv.ParseInt(r.s[start:r.pos], 10, 64)
-	if err != nil {
-		return IntTuple{}, fmt.Errorf("at %d in %q: %v", start, r.s, err)
-	}
-	if static {
-		return Int(v), nil
-	}
-	return Dyn(v), nil
-}
+func readMarked(s string) (Value, error) { return readNotation(s, true) }
 
 // allStatic is v with every integer static: the computation CuTe makes
 // when the same numbers are compile-time constants.

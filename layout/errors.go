@@ -38,10 +38,10 @@ func (e *Error) Error() string {
 	return e.Op + ": " + e.Detail + " (" + e.Condition + ")"
 }
 
-// errorf builds an *Error for op with the given condition and formatted detail.
-// A value among args is printed cut to errorValueBytes: an error names its
-// operands, which may hold a million leaves.
-func errorf(op, condition, format string, args ...any) *Error {
+// Errorf is the *Error of op with the given CuTe condition and formatted
+// detail. A value among args is printed cut to errorValueBytes: an error
+// names its operands, which may hold a million leaves.
+func Errorf(op, condition, format string, args ...any) *Error {
 	for i, a := range args {
 		switch v := a.(type) {
 		case IntTuple, Layout, Composed, NestedComposed, Tiler, TilerMode, Partition, ComposedPartition:
@@ -59,9 +59,9 @@ type errorValue struct{ v Value }
 
 func (e errorValue) String() string { return FormatLimited(e.v, false, errorValueBytes).String() }
 
-// kindErrorf builds the *Error of an operand of the wrong kind or count.
-func kindErrorf(op, format string, args ...any) *Error {
-	e := errorf(op, "", format, args...)
+// KindErrorf is the *Error of an operand of the wrong kind or count (Error.Kind).
+func KindErrorf(op, format string, args ...any) *Error {
+	e := Errorf(op, "", format, args...)
 	e.Kind = true
 	return e
 }

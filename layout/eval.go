@@ -53,7 +53,7 @@ func fastCrd2Idx(c, s, d *IntTuple, static *bool) (int64, bool) {
 		if !ok {
 			return 0, false
 		}
-		if acc, ok = addChecked(acc, v); !ok {
+		if acc, ok = AddChecked(acc, v); !ok {
 			return 0, false
 		}
 	}
@@ -66,7 +66,7 @@ func fastSplit(idx int64, s, d *IntTuple, static *bool) (int64, bool) {
 			return 0, false
 		}
 		*static = *static && d.static
-		return mulChecked(idx, d.val)
+		return MulChecked(idx, d.val)
 	}
 	dElems, sElems := elemsOf(d), elemsOf(s)
 	n := len(sElems)
@@ -90,7 +90,7 @@ func fastSplit(idx int64, s, d *IntTuple, static *bool) (int64, bool) {
 		if !ok {
 			return 0, false
 		}
-		if acc, ok = addChecked(acc, v); !ok {
+		if acc, ok = AddChecked(acc, v); !ok {
 			return 0, false
 		}
 	}
@@ -109,7 +109,7 @@ func fastProduct(s *IntTuple, static *bool) (int64, bool) {
 		if !ok {
 			return 0, false
 		}
-		if p, ok = mulChecked(p, v); !ok {
+		if p, ok = MulChecked(p, v); !ok {
 			return 0, false
 		}
 	}
@@ -119,16 +119,16 @@ func fastProduct(s *IntTuple, static *bool) (int64, bool) {
 func crd2idx(coord, shape, stride IntTuple) (IntTuple, error) {
 	if coord.IsTuple() {
 		if !shape.IsTuple() {
-			return IntTuple{}, errorf("crd2idx", CondInvalidParams, "the coordinate %v is a tuple but the shape %v is an integer", coord, shape)
+			return IntTuple{}, Errorf("crd2idx", CondInvalidParams, "the coordinate %v is a tuple but the shape %v is an integer", coord, shape)
 		}
 		if len(coord.elems()) != len(shape.elems()) {
-			return IntTuple{}, errorf("crd2idx", CondMismatchedRanks, "the coordinate %v has rank %d, the shape %v has rank %d", coord, len(coord.elems()), shape, len(shape.elems()))
+			return IntTuple{}, Errorf("crd2idx", CondMismatchedRanks, "the coordinate %v has rank %d, the shape %v has rank %d", coord, len(coord.elems()), shape, len(shape.elems()))
 		}
 		if !stride.IsTuple() || len(stride.elems()) != len(shape.elems()) {
-			return IntTuple{}, errorf("crd2idx", CondCongruent, "shape %v, stride %v", shape, stride)
+			return IntTuple{}, Errorf("crd2idx", CondCongruent, "shape %v, stride %v", shape, stride)
 		}
 		if len(coord.elems()) == 0 {
-			return IntTuple{}, errorf("crd2idx", CondInvalidParams, "the coordinate () has no modes to sum (shape %v)", shape)
+			return IntTuple{}, Errorf("crd2idx", CondInvalidParams, "the coordinate () has no modes to sum (shape %v)", shape)
 		}
 		acc := Int(0)
 		for i := range coord.elems() {
@@ -147,18 +147,18 @@ func crd2idx(coord, shape, stride IntTuple) (IntTuple, error) {
 	}
 	if shape.IsTuple() {
 		if !stride.IsTuple() || len(stride.elems()) != len(shape.elems()) {
-			return IntTuple{}, errorf("crd2idx", CondCongruent, "shape %v, stride %v", shape, stride)
+			return IntTuple{}, Errorf("crd2idx", CondCongruent, "shape %v, stride %v", shape, stride)
 		}
 		if len(shape.elems()) == 0 {
-			return IntTuple{}, errorf("crd2idx", CondInvalidParams, "the coordinate %v indexes the empty shape ()", coord)
+			return IntTuple{}, Errorf("crd2idx", CondInvalidParams, "the coordinate %v indexes the empty shape ()", coord)
 		}
 		return crd2idxSplit(coord, shape, stride)
 	}
 	if stride.IsTuple() {
-		return IntTuple{}, errorf("crd2idx", CondCongruent, "shape %v, stride %v", shape, stride)
+		return IntTuple{}, Errorf("crd2idx", CondCongruent, "shape %v, stride %v", shape, stride)
 	}
-	if !coord.isPlainInt() && coord.kind != kindUnknown {
-		return IntTuple{}, errorf("crd2idx", CondInvalidParams, "the coordinate %v is not an integer", coord)
+	if !IsPlainInt(coord) && coord.kind != kindUnknown {
+		return IntTuple{}, Errorf("crd2idx", CondInvalidParams, "the coordinate %v is not an integer", coord)
 	}
 	return mulLeaf("crd2idx", coord, stride)
 }
@@ -215,13 +215,13 @@ func divmodMode(op string, c, s IntTuple, i int) (mod, div IntTuple, err error) 
 		return IntTuple{}, IntTuple{}, err
 	}
 	if p.isKnown(0) {
-		return IntTuple{}, IntTuple{}, errorf(op, CondDivByZero, "mode %d has size 0", i)
+		return IntTuple{}, IntTuple{}, Errorf(op, CondDivByZero, "mode %d has size 0", i)
 	}
 	if c.kind == kindUnknown || p.kind == kindUnknown {
 		return Unknown(), Unknown(), nil
 	}
-	if !c.isPlainInt() {
-		return IntTuple{}, IntTuple{}, errorf(op, CondInvalidParams, "the coordinate %v is not an integer", c)
+	if !IsPlainInt(c) {
+		return IntTuple{}, IntTuple{}, Errorf(op, CondInvalidParams, "the coordinate %v is not an integer", c)
 	}
 	st := c.static && p.static
 	return intLeaf(c.val%p.val, st), intLeaf(c.val/p.val, st), nil
@@ -236,10 +236,10 @@ func divmodMode(op string, c, s IntTuple, i int) (mod, div IntTuple, err error) 
 func Idx2Crd(coord, shape IntTuple) (IntTuple, error) {
 	if coord.IsTuple() {
 		if !shape.IsTuple() {
-			return IntTuple{}, errorf("idx2crd", CondInvalidParams, "the coordinate %v is a tuple but the shape %v is an integer", coord, shape)
+			return IntTuple{}, Errorf("idx2crd", CondInvalidParams, "the coordinate %v is a tuple but the shape %v is an integer", coord, shape)
 		}
 		if len(coord.elems()) != len(shape.elems()) {
-			return IntTuple{}, errorf("idx2crd", CondMismatchedRanks, "the coordinate %v has rank %d, the shape %v has rank %d", coord, len(coord.elems()), shape, len(shape.elems()))
+			return IntTuple{}, Errorf("idx2crd", CondMismatchedRanks, "the coordinate %v has rank %d, the shape %v has rank %d", coord, len(coord.elems()), shape, len(shape.elems()))
 		}
 		out := make([]IntTuple, len(coord.elems()))
 		for i := range coord.elems() {
@@ -255,7 +255,7 @@ func Idx2Crd(coord, shape IntTuple) (IntTuple, error) {
 		return coord, nil
 	}
 	if len(shape.elems()) == 0 {
-		return IntTuple{}, errorf("idx2crd", CondInvalidParams, "the index %v into the empty shape ()", coord)
+		return IntTuple{}, Errorf("idx2crd", CondInvalidParams, "the index %v into the empty shape ()", coord)
 	}
 	out := make([]IntTuple, len(shape.elems()))
 	last := len(shape.elems()) - 1
@@ -286,7 +286,7 @@ func Idx2CrdStride(idx, shape, stride IntTuple) (IntTuple, error) {
 	const op = "idx2crd"
 	if idx.IsTuple() || shape.IsTuple() {
 		if !shape.IsTuple() {
-			return IntTuple{}, errorf(op, CondInvalidParams, "the index %v is a tuple but the shape %v is an integer", idx, shape)
+			return IntTuple{}, Errorf(op, CondInvalidParams, "the index %v is a tuple but the shape %v is an integer", idx, shape)
 		}
 		if !stride.IsTuple() {
 			var err error
@@ -295,7 +295,7 @@ func Idx2CrdStride(idx, shape, stride IntTuple) (IntTuple, error) {
 			}
 		}
 		if len(stride.elems()) != len(shape.elems()) || idx.IsTuple() && len(idx.elems()) != len(shape.elems()) {
-			return IntTuple{}, errorf(op, CondMismatchedRanks, "index %v, shape %v, stride %v", idx, shape, stride)
+			return IntTuple{}, Errorf(op, CondMismatchedRanks, "index %v, shape %v, stride %v", idx, shape, stride)
 		}
 		out := make([]IntTuple, len(shape.elems()))
 		for i := range shape.elems() {
@@ -315,15 +315,15 @@ func Idx2CrdStride(idx, shape, stride IntTuple) (IntTuple, error) {
 		return Int(0), nil
 	}
 	if stride.IsTuple() {
-		return IntTuple{}, errorf(op, CondCongruent, "shape %v, stride %v", shape, stride)
+		return IntTuple{}, Errorf(op, CondCongruent, "shape %v, stride %v", shape, stride)
 	}
 	for _, x := range []IntTuple{idx, shape, stride} {
-		if !x.isPlainInt() && x.kind != kindUnknown {
-			return IntTuple{}, errorf(op, CondInvalidParams, "%v is not an integer", x)
+		if !IsPlainInt(x) && x.kind != kindUnknown {
+			return IntTuple{}, Errorf(op, CondInvalidParams, "%v is not an integer", x)
 		}
 	}
 	if stride.isKnown(0) || shape.isKnown(0) {
-		return IntTuple{}, errorf(op, CondDivByZero, "(%v / %v) mod %v", idx, stride, shape)
+		return IntTuple{}, Errorf(op, CondDivByZero, "(%v / %v) mod %v", idx, stride, shape)
 	}
 	if idx.kind == kindUnknown || shape.kind == kindUnknown || stride.kind == kindUnknown {
 		return Unknown(), nil
@@ -341,12 +341,12 @@ func Crd2IdxColex(coord, shape IntTuple) (IntTuple, error) {
 		return coord, nil
 	}
 	if !shape.IsTuple() {
-		return IntTuple{}, errorf("crd2idx", CondInvalidParams, "the coordinate %v is a tuple but the shape %v is an integer", coord, shape)
+		return IntTuple{}, Errorf("crd2idx", CondInvalidParams, "the coordinate %v is a tuple but the shape %v is an integer", coord, shape)
 	}
 	if len(coord.elems()) != len(shape.elems()) {
-		return IntTuple{}, errorf("crd2idx", CondMismatchedRanks, "the coordinate %v has rank %d, the shape %v has rank %d", coord, len(coord.elems()), shape, len(shape.elems()))
+		return IntTuple{}, Errorf("crd2idx", CondMismatchedRanks, "the coordinate %v has rank %d, the shape %v has rank %d", coord, len(coord.elems()), shape, len(shape.elems()))
 	}
-	like, err := ProductLike(shape, coord)
+	like, err := productLike(shape, coord)
 	if err != nil {
 		return IntTuple{}, err
 	}
@@ -374,7 +374,7 @@ func Crd2IdxColex(coord, shape IntTuple) (IntTuple, error) {
 func Crd2Crd(coord, src, dst IntTuple) (IntTuple, error) {
 	if coord.IsTuple() && src.IsTuple() && dst.IsTuple() {
 		if len(coord.elems()) != len(src.elems()) || len(coord.elems()) != len(dst.elems()) {
-			return IntTuple{}, errorf("crd2crd", CondMismatchedRanks, "coordinate %v, shapes %v and %v", coord, src, dst)
+			return IntTuple{}, Errorf("crd2crd", CondMismatchedRanks, "coordinate %v, shapes %v and %v", coord, src, dst)
 		}
 		out := make([]IntTuple, len(coord.elems()))
 		for i := range coord.elems() {
@@ -403,12 +403,12 @@ func (l Layout) Eval(i int64) (int64, error) {
 		return 0, err
 	}
 	switch {
-	case r.isPlainInt():
+	case IsPlainInt(r):
 		return r.val, nil
 	case r.kind == kindUnknown:
 		return 0, unknownErr("layout", "the offset "+l.String()+"("+Int(i).String()+")")
 	}
-	return 0, errorf("layout", "", "%v(%d) is the basis-valued %v, not an integer offset (use EvalCoord)", l, i, r)
+	return 0, Errorf("layout", "", "%v(%d) is the basis-valued %v, not an integer offset (use EvalCoord)", l, i, r)
 }
 
 // EvalCoord is l(c) for a coordinate c: an integer (1-D index), an R-D
@@ -419,7 +419,7 @@ func (l Layout) Eval(i int64) (int64, error) {
 // Law: EvalCoord(Idx2Crd(i, Shape)) == Eval(i) for 0 <= i < Size.
 func (l Layout) EvalCoord(c IntTuple) (IntTuple, error) {
 	if hasUnderscore(c) {
-		return IntTuple{}, errorf("layout", "", "the coordinate %v holds _, which selects a sub-layout (Slice), not an offset", c)
+		return IntTuple{}, Errorf("layout", "", "the coordinate %v holds _, which selects a sub-layout (Slice), not an offset", c)
 	}
 	return Crd2Idx(c, l.Shape, l.Stride)
 }
@@ -506,7 +506,7 @@ func liftSlice(op string, c, t IntTuple, keepUnderscore bool, dst []IntTuple) ([
 		return dst, nil
 	}
 	if !t.IsTuple() || len(t.elems()) != len(c.elems()) {
-		return nil, errorf(op, CondMismatchedRanks, "the coordinate %v has rank %d, %v has rank %d", c, len(c.elems()), t, t.Rank())
+		return nil, Errorf(op, CondMismatchedRanks, "the coordinate %v has rank %d, %v has rank %d", c, len(c.elems()), t, t.Rank())
 	}
 	for i := range c.elems() {
 		var err error
@@ -540,14 +540,14 @@ func (l Layout) FlattenInto(dst *FlatLayout) error {
 		return err
 	}
 	if len(s) > MaxFlatRank {
-		return errorf("flatten", "", "%v has more than %d modes", l, MaxFlatRank)
+		return Errorf("flatten", "", "%v has more than %d modes", l, MaxFlatRank)
 	}
 	for i := range s {
 		if s[i].kind == kindUnknown || d[i].kind == kindUnknown {
 			return unknownErr("flatten", "a mode of "+l.String())
 		}
 		if !s[i].plain() || !d[i].plain() {
-			return errorf("flatten", "", "%v has the non-integer mode %v:%v", l, s[i].leaf(&tb), d[i].leaf(&tb))
+			return Errorf("flatten", "", "%v has the non-integer mode %v:%v", l, s[i].leaf(&tb), d[i].leaf(&tb))
 		}
 		dst.Shape[i], dst.Stride[i] = s[i].v, d[i].v
 	}
@@ -561,7 +561,7 @@ func (l Layout) FlattenInto(dst *FlatLayout) error {
 // Law: f.Crd2Idx(i) == l.Eval(i) for the layout l that f was flattened from.
 func (f *FlatLayout) Crd2Idx(idx int64) (int64, error) {
 	if f.Rank == 0 {
-		return 0, errorf("crd2idx", CondInvalidParams, "the index %d into the empty layout", idx)
+		return 0, Errorf("crd2idx", CondInvalidParams, "the index %d into the empty layout", idx)
 	}
 	var off int64
 	last := f.Rank - 1
@@ -570,18 +570,18 @@ func (f *FlatLayout) Crd2Idx(idx int64) (int64, error) {
 		if i < last && idx != 0 {
 			s := f.Shape[i]
 			if s == 0 {
-				return 0, errorf("crd2idx", CondDivByZero, "mode %d has size 0", i)
+				return 0, Errorf("crd2idx", CondDivByZero, "mode %d has size 0", i)
 			}
 			c, idx = idx%s, idx/s
 		} else if i < last {
 			c = 0
 		}
-		p, ok := mulChecked(c, f.Stride[i])
+		p, ok := MulChecked(c, f.Stride[i])
 		if !ok {
-			return 0, errorf("crd2idx", CondOverflow, "%d * %d overflows int64", c, f.Stride[i])
+			return 0, Errorf("crd2idx", CondOverflow, "%d * %d overflows int64", c, f.Stride[i])
 		}
-		if off, ok = addChecked(off, p); !ok {
-			return 0, errorf("crd2idx", CondOverflow, "offset overflows int64")
+		if off, ok = AddChecked(off, p); !ok {
+			return 0, Errorf("crd2idx", CondOverflow, "offset overflows int64")
 		}
 	}
 	return off, nil

@@ -124,8 +124,8 @@ func TestIdentityLayoutEvaluatesToCoordinate(t *testing.T) {
 		}
 		// The basis sum has c's leaves at c's positions (zeros may be trimmed).
 		for _, p := range leafPaths(shape, nil) {
-			want, _ := Get(c, p...)
-			have, err := Get(got, p...)
+			want, _ := GetMode("get", c, p)
+			have, err := GetMode("get", got, p)
 			if err != nil {
 				have = Int(0)
 			}
@@ -200,7 +200,7 @@ func TestUnknownPropagates(t *testing.T) {
 	if _, err := Apply("size", Swizzle{1, 2, 3}); err == nil || IsUnknown(err) {
 		t.Fatalf("size of a swizzle: %v", err)
 	}
-	if IsUnknown(nil) || IsUnknown(errorf("x", "", "y")) {
+	if IsUnknown(nil) || IsUnknown(Errorf("x", "", "y")) {
 		t.Fatal("IsUnknown on a non-unknown error")
 	}
 }

@@ -65,19 +65,6 @@ func (t IntTuple) path() []IntTuple {
 	return t.sub
 }
 
-// modes is a basis leaf's path as integers; nil for anything else.
-func (t IntTuple) modes() []int {
-	p := t.path()
-	if len(p) == 0 {
-		return nil
-	}
-	out := make([]int, len(p))
-	for i, m := range p {
-		out[i] = int(m.val)
-	}
-	return out
-}
-
 // withPath is the leaf t scaling the basis path p (shared, not copied; an
 // empty path makes a plain integer).
 func (t IntTuple) withPath(p []IntTuple) IntTuple {
@@ -152,9 +139,6 @@ func (t IntTuple) IsBasis() bool { return t.kind == kindInt && len(t.sub) > 0 }
 
 // Value is the integer of a leaf (the coefficient of a scaled basis); 0 for tuples and unknowns.
 func (t IntTuple) Value() int64 { return t.val }
-
-// Modes is the basis path of a scaled basis leaf, outermost first; nil otherwise.
-func (t IntTuple) Modes() []int { return t.modes() }
 
 // Len is the number of elements of a tuple; 1 for a leaf.
 func (t IntTuple) Len() int {

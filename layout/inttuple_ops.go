@@ -36,7 +36,7 @@ func (t IntTuple) Depth() int {
 func Product(t IntTuple) (IntTuple, error) {
 	if !t.IsTuple() {
 		if t.IsBasis() || t.kind == kindUnderscore {
-			return IntTuple{}, errorf("product", "", "%v is not an integer", t)
+			return IntTuple{}, Errorf("product", "", "%v is not an integer", t)
 		}
 		return t, nil
 	}
@@ -92,7 +92,7 @@ func Sum(t IntTuple) (IntTuple, error) {
 func InnerProduct(a, b IntTuple) (IntTuple, error) {
 	if a.IsTuple() && b.IsTuple() {
 		if len(a.elems()) != len(b.elems()) {
-			return IntTuple{}, errorf("inner_product", CondMismatchedRanks, "%v has rank %d, %v has rank %d", a, len(a.elems()), b, len(b.elems()))
+			return IntTuple{}, Errorf("inner_product", CondMismatchedRanks, "%v has rank %d, %v has rank %d", a, len(a.elems()), b, len(b.elems()))
 		}
 		acc := Int(0)
 		for i := range a.elems() {
@@ -107,7 +107,7 @@ func InnerProduct(a, b IntTuple) (IntTuple, error) {
 		return acc, nil
 	}
 	if a.IsTuple() || b.IsTuple() {
-		return IntTuple{}, errorf("inner_product", CondMismatchedRanks, "%v and %v are not congruent", a, b)
+		return IntTuple{}, Errorf("inner_product", CondMismatchedRanks, "%v and %v are not congruent", a, b)
 	}
 	return mulLeaf("inner_product", a, b)
 }
@@ -129,7 +129,7 @@ func divide(op string, a, b IntTuple, shape bool) (IntTuple, error) {
 	switch {
 	case a.IsTuple() && b.IsTuple():
 		if shape && len(a.elems()) != len(b.elems()) || !shape && len(a.elems()) < len(b.elems()) {
-			return IntTuple{}, errorf(op, CondMismatchedRanks, "%v has rank %d, %v has rank %d", a, len(a.elems()), b, len(b.elems()))
+			return IntTuple{}, Errorf(op, CondMismatchedRanks, "%v has rank %d, %v has rank %d", a, len(a.elems()), b, len(b.elems()))
 		}
 		out := make([]IntTuple, len(a.elems()))
 		for i := range a.elems() {
@@ -165,21 +165,21 @@ func divide(op string, a, b IntTuple, shape bool) (IntTuple, error) {
 		}
 		return divide(op, a, p, shape)
 	}
-	if !a.isPlainInt() && a.kind != kindUnknown || !b.isPlainInt() && b.kind != kindUnknown {
-		return IntTuple{}, errorf(op, "", "%v / %v: both must be integers", a, b)
+	if !IsPlainInt(a) && a.kind != kindUnknown || !IsPlainInt(b) && b.kind != kindUnknown {
+		return IntTuple{}, Errorf(op, "", "%v / %v: both must be integers", a, b)
 	}
 	if b.isKnown(0) {
-		return IntTuple{}, errorf(op, CondDivByZero, "%v / 0", a)
+		return IntTuple{}, Errorf(op, CondDivByZero, "%v / 0", a)
 	}
 	if a.kind == kindUnknown || b.kind == kindUnknown {
 		return Unknown(), nil
 	}
 	if shape && a.static && b.static && a.val%b.val != 0 && (a.val == 0 || b.val%a.val != 0) {
-		return IntTuple{}, errorf(op, CondDivisibility, "neither %d nor %d divides the other", a.val, b.val)
+		return IntTuple{}, Errorf(op, CondDivisibility, "neither %d nor %d divides the other", a.val, b.val)
 	}
-	s, ok := addChecked(a.val, b.val-1)
+	s, ok := AddChecked(a.val, b.val-1)
 	if !ok || b.val == -1<<63 {
-		return IntTuple{}, errorf(op, CondOverflow, "%d + %d - 1 overflows int64", a.val, b.val)
+		return IntTuple{}, Errorf(op, CondOverflow, "%d + %d - 1 overflows int64", a.val, b.val)
 	}
 	return intLeaf(s/b.val, a.static && b.static), nil
 }
@@ -196,7 +196,7 @@ func ElemScale(a, b IntTuple) (IntTuple, error) {
 		return mulLeaf("elem_scale", a, p)
 	}
 	if !b.IsTuple() || len(b.elems()) != len(a.elems()) {
-		return IntTuple{}, errorf("elem_scale", CondMismatchedRanks, "%v and %v have different ranks", a, b)
+		return IntTuple{}, Errorf("elem_scale", CondMismatchedRanks, "%v and %v have different ranks", a, b)
 	}
 	out := make([]IntTuple, len(a.elems()))
 	for i := range a.elems() {
@@ -255,7 +255,7 @@ func WeaklyCongruent(a, b IntTuple) bool {
 func Compatible(a, b IntTuple) bool {
 	if !a.IsTuple() {
 		p, err := Product(b)
-		return err == nil && a.isPlainInt() && p.isPlainInt() && a.val == p.val
+		return err == nil && IsPlainInt(a) && IsPlainInt(p) && a.val == p.val
 	}
 	if !b.IsTuple() || len(a.elems()) != len(b.elems()) {
 		return false
@@ -354,7 +354,7 @@ func Unflatten(flat, profile IntTuple) (IntTuple, error) {
 		return IntTuple{}, err
 	}
 	if len(rest) != 0 {
-		return IntTuple{}, errorf("unflatten", CondMismatchedRanks, "%v has %d elements, profile %v takes %d", flat, len(leaves), profile, len(leaves)-len(rest))
+		return IntTuple{}, Errorf("unflatten", CondMismatchedRanks, "%v has %d elements, profile %v takes %d", flat, len(leaves), profile, len(leaves)-len(rest))
 	}
 	return out, nil
 }
@@ -377,7 +377,7 @@ func UnflattenLayout(l Layout, profile IntTuple) (Layout, error) {
 func unflatten(leaves []IntTuple, profile IntTuple) (IntTuple, []IntTuple, error) {
 	if !profile.IsTuple() {
 		if len(leaves) == 0 {
-			return IntTuple{}, nil, errorf("unflatten", CondMismatchedRanks, "too few elements for the profile")
+			return IntTuple{}, nil, Errorf("unflatten", CondMismatchedRanks, "too few elements for the profile")
 		}
 		return leaves[0], leaves[1:], nil
 	}
@@ -416,7 +416,7 @@ func GcdOf(ts ...IntTuple) (IntTuple, error) { return reduceLeaves("gcd", ts, cu
 // reducing its modes the same way.
 func reduceLeaves(op string, ts []IntTuple, f func(a, b int64) int64) (IntTuple, error) {
 	if len(ts) == 0 {
-		return IntTuple{}, errorf(op, "", "%s of nothing", op)
+		return IntTuple{}, Errorf(op, "", "%s of nothing", op)
 	}
 	acc, err := reduceLeaf(op, ts[len(ts)-1], f)
 	if err != nil {
@@ -439,12 +439,12 @@ func reduceLeaves(op string, ts []IntTuple, f func(a, b int64) int64) (IntTuple,
 func reduceLeaf(op string, t IntTuple, f func(a, b int64) int64) (IntTuple, error) {
 	if t.IsTuple() {
 		if len(t.elems()) == 0 {
-			return IntTuple{}, errorf(op, "", "%s of the empty tuple", op)
+			return IntTuple{}, Errorf(op, "", "%s of the empty tuple", op)
 		}
 		return reduceLeaves(op, t.elems(), f)
 	}
-	if t.kind != kindUnknown && !t.isPlainInt() {
-		return IntTuple{}, errorf(op, "", "%v is not an integer", t)
+	if t.kind != kindUnknown && !IsPlainInt(t) {
+		return IntTuple{}, Errorf(op, "", "%v is not an integer", t)
 	}
 	return t, nil
 }
@@ -497,12 +497,10 @@ func ElemLess(a, b IntTuple) (bool, error) {
 	return x < y, nil
 }
 
-// Get is the mode of t at the hierarchical index is (get<i,j,...>); a leaf's
-// mode 0 is itself.
-// Law: Get(Tup(xs...), i) == xs[i].
-func Get(t IntTuple, is ...int) (IntTuple, error) { return getMode("get", t, is) }
-
-func getMode(op string, t IntTuple, is []int) (IntTuple, error) {
+// GetMode is CuTe's get<i,j,...>(t): the mode of t at the hierarchical
+// index is, errors naming op; a leaf's mode 0 is itself.
+// Law: GetMode(op, Tup(xs...), []int{i}) == xs[i].
+func GetMode(op string, t IntTuple, is []int) (IntTuple, error) {
 	for depth, i := range is {
 		switch {
 		case t.IsTuple() && i >= 0 && i < len(t.elems()):
@@ -513,25 +511,25 @@ func getMode(op string, t IntTuple, is []int) (IntTuple, error) {
 			if depth > 0 {
 				what = "mode " + pathString(is[:depth]) + " is " + t.String() + ", which"
 			}
-			return IntTuple{}, errorf(op, CondIndexRange, "%s<%s>: %s has rank %d, so there is no mode %d", op, pathString(is), what, t.Rank(), i)
+			return IntTuple{}, Errorf(op, CondIndexRange, "%s<%s>: %s has rank %d, so there is no mode %d", op, pathString(is), what, t.Rank(), i)
 		}
 	}
 	return t, nil
 }
 
-// ProductLike is t reduced to the profile of guide: each leaf of guide gets
+// productLike is t reduced to the profile of guide: each leaf of guide gets
 // the product of the matching mode of t.
-// Law: ProductLike(t, guide) is congruent to guide and has the same product as t.
-func ProductLike(t, guide IntTuple) (IntTuple, error) {
+// Law: productLike(t, guide) is congruent to guide and has the same product as t.
+func productLike(t, guide IntTuple) (IntTuple, error) {
 	if !guide.IsTuple() {
 		return Product(t)
 	}
 	if !t.IsTuple() || len(t.elems()) != len(guide.elems()) {
-		return IntTuple{}, errorf("product_like", CondMismatchedRanks, "%v does not refine the profile of %v", t, guide)
+		return IntTuple{}, Errorf("product_like", CondMismatchedRanks, "%v does not refine the profile of %v", t, guide)
 	}
 	out := make([]IntTuple, len(guide.elems()))
 	for i := range guide.elems() {
-		p, err := ProductLike(t.elems()[i], guide.elems()[i])
+		p, err := productLike(t.elems()[i], guide.elems()[i])
 		if err != nil {
 			return IntTuple{}, err
 		}
@@ -540,31 +538,31 @@ func ProductLike(t, guide IntTuple) (IntTuple, error) {
 	return Tup(out...), nil
 }
 
-// RepeatLike is the tuple congruent to t with every leaf x.
-// Law: Congruent(RepeatLike(t, x), t) for a leaf x.
-func RepeatLike(t, x IntTuple) IntTuple {
+// repeatLike is the tuple congruent to t with every leaf x.
+// Law: Congruent(repeatLike(t, x), t) for a leaf x.
+func repeatLike(t, x IntTuple) IntTuple {
 	if !t.IsTuple() {
 		return x
 	}
 	out := make([]IntTuple, len(t.elems()))
 	for i, e := range t.elems() {
-		out[i] = RepeatLike(e, x)
+		out[i] = repeatLike(e, x)
 	}
 	return Tup(out...)
 }
 
-// MakeBasisLike is the tuple congruent to shape whose leaf at path p is the
-// unit basis 1@p (a leaf shape gives 1): the strides of the identity layout.
-// Law: for every coordinate c of shape, InnerProduct(c, MakeBasisLike(shape)) is c as an arithmetic tuple.
-func MakeBasisLike(shape IntTuple) IntTuple { return basisLike(shape, nil) }
-
-func basisLike(t IntTuple, path []int) IntTuple {
-	if !t.IsTuple() {
+// makeBasisLike is CuTe's make_basis_like(shape) for path nil: the tuple
+// congruent to shape whose leaf at path p is the unit basis 1@p (a leaf
+// shape gives 1), the strides of the identity layout; a non-nil path
+// prefixes every leaf's path.
+// Law: for every coordinate c of shape, InnerProduct(c, makeBasisLike(shape, nil)) is c as an arithmetic tuple.
+func makeBasisLike(shape IntTuple, path []int) IntTuple {
+	if !shape.IsTuple() {
 		return Basis(1, path...)
 	}
-	out := make([]IntTuple, len(t.elems()))
-	for i, e := range t.elems() {
-		out[i] = basisLike(e, append(path[:len(path):len(path)], i))
+	out := make([]IntTuple, len(shape.elems()))
+	for i, e := range shape.elems() {
+		out[i] = makeBasisLike(e, append(path[:len(path):len(path)], i))
 	}
 	return Tup(out...)
 }
@@ -577,14 +575,14 @@ func basisLike(t IntTuple, path []int) IntTuple {
 // Law: MakeLayout(s, CompactMajor(s, 1, tag)) is a bijection onto [0, Size(s)).
 func CompactMajor(shape, current IntTuple, major Tag) (IntTuple, error) {
 	if major != LayoutLeft && major != LayoutRight {
-		return IntTuple{}, errorf("compact_major", "", "unknown major %q: want LayoutLeft or LayoutRight", string(major))
+		return IntTuple{}, Errorf("compact_major", "", "unknown major %q: want LayoutLeft or LayoutRight", string(major))
 	}
 	if current.IsTuple() {
 		if !shape.IsTuple() {
-			return IntTuple{}, errorf("compact_major", CondInvalidParams, "tuple start %v for the integer shape %v", current, shape)
+			return IntTuple{}, Errorf("compact_major", CondInvalidParams, "tuple start %v for the integer shape %v", current, shape)
 		}
 		if len(shape.elems()) != len(current.elems()) {
-			return IntTuple{}, errorf("compact_major", CondMismatchedRanks, "shape %v has rank %d, start %v has rank %d", shape, len(shape.elems()), current, len(current.elems()))
+			return IntTuple{}, Errorf("compact_major", CondMismatchedRanks, "shape %v has rank %d, start %v has rank %d", shape, len(shape.elems()), current, len(current.elems()))
 		}
 		out := make([]IntTuple, len(shape.elems()))
 		for i := range shape.elems() {
@@ -600,25 +598,13 @@ func CompactMajor(shape, current IntTuple, major Tag) (IntTuple, error) {
 	return stride, err
 }
 
-// CompactColMajor is CompactMajor(shape, 1, LayoutLeft): LayoutLeft's strides.
-// Law: Eval of MakeLayout(s, CompactColMajor(s)) at i is i for i < Size(s).
-func CompactColMajor(shape IntTuple) (IntTuple, error) {
-	return CompactMajor(shape, Int(1), LayoutLeft)
-}
-
-// CompactRowMajor is CompactMajor(shape, 1, LayoutRight): LayoutRight's strides.
-// Law: MakeLayout(s, CompactRowMajor(s)) is a bijection onto [0, Size(s)), with the last mode of stride 1 (when not of size 1).
-func CompactRowMajor(shape IntTuple) (IntTuple, error) {
-	return CompactMajor(shape, Int(1), LayoutRight)
-}
-
 func compact(shape, current IntTuple, right bool) (IntTuple, IntTuple, error) {
 	if !shape.IsTuple() {
 		if shape.isConst(1) {
 			return Int(0), current, nil
 		}
-		if shape.kind != kindUnknown && !shape.isPlainInt() {
-			return IntTuple{}, IntTuple{}, errorf("compact_major", "", "%v is not a shape", shape)
+		if shape.kind != kindUnknown && !IsPlainInt(shape) {
+			return IntTuple{}, IntTuple{}, Errorf("compact_major", "", "%v is not a shape", shape)
 		}
 		next, err := mulLeaf("compact_major", current, shape)
 		return current, next, err
@@ -645,34 +631,34 @@ func compact(shape, current IntTuple, right bool) (IntTuple, IntTuple, error) {
 // whole mode, which is then column-major inside.
 // Law: MakeLayout(s, CompactOrder(s, o)) is a bijection onto [0, Size(s)) when the orders are distinct.
 func CompactOrder(shape, order IntTuple) (IntTuple, error) {
-	ref, err := ProductLike(shape, order)
+	ref, err := productLike(shape, order)
 	if err != nil {
-		return IntTuple{}, errorf("compact_order", "Need equal rank of shape and order", "order %v does not match the modes of shape %v", order, shape)
+		return IntTuple{}, Errorf("compact_order", "Need equal rank of shape and order", "order %v does not match the modes of shape %v", order, shape)
 	}
 	refShape := FlattenToTuple(ref).elems()
 	flatOrder := FlattenToTuple(order).elems()
 	maxOrder := int64(0)
 	for _, o := range flatOrder {
-		if o.isPlainInt() && o.static && o.val > maxOrder {
+		if IsPlainInt(o) && o.static && o.val > maxOrder {
 			maxOrder = o.val
 		}
 	}
 	refOrder := make([]int64, len(flatOrder))
 	for i, o := range flatOrder {
 		switch {
-		case o.isPlainInt() && o.static:
+		case IsPlainInt(o) && o.static:
 			refOrder[i] = o.val
-		case o.isPlainInt() || o.kind == kindUnknown:
+		case IsPlainInt(o) || o.kind == kindUnknown:
 			refOrder[i] = maxOrder + 1 + int64(i) // CuTe orders run-time entries after the static ones
 		default:
-			return IntTuple{}, errorf("compact_order", "", "order %v has the non-integer entry %v", order, o)
+			return IntTuple{}, Errorf("compact_order", "", "order %v has the non-integer entry %v", order, o)
 		}
 	}
 	var build func(s IntTuple, o IntTuple, leaf *int) (IntTuple, error)
 	build = func(s, o IntTuple, leaf *int) (IntTuple, error) {
 		if o.IsTuple() {
 			if !s.IsTuple() || len(s.elems()) != len(o.elems()) {
-				return IntTuple{}, errorf("compact_order", "Need equal rank of shape and order", "shape %v and order %v differ in rank", s, o)
+				return IntTuple{}, Errorf("compact_order", "Need equal rank of shape and order", "shape %v and order %v differ in rank", s, o)
 			}
 			out := make([]IntTuple, len(o.elems()))
 			for i := range o.elems() {
@@ -710,7 +696,7 @@ func CoalesceShape(s IntTuple) (IntTuple, error) {
 	const op = "coalesce"
 	leaves := FlattenToTuple(s).elems()
 	if len(leaves) == 0 {
-		return IntTuple{}, errorf(op, "", "coalesce of the empty shape %v: CuTe folds from its first leaf", s)
+		return IntTuple{}, Errorf(op, "", "coalesce of the empty shape %v: CuTe folds from its first leaf", s)
 	}
 	runs := []IntTuple{leaves[0]}
 	for _, x := range leaves[1:] {

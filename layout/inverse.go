@@ -19,7 +19,7 @@ func RightInverse(a Layout) (Layout, error) {
 	var pb [flatInline]int64
 	pre, ok := exclusivePrefixProduct(s, pb[:0])
 	if !ok {
-		return Layout{}, errorf(op, CondOverflow, "the size of %v overflows int64", a)
+		return Layout{}, Errorf(op, CondOverflow, "the size of %v overflows int64", a)
 	}
 	var ob [flatInline]int
 	order := sortByStride(d, ob[:0])
@@ -32,12 +32,12 @@ func RightInverse(a Layout) (Layout, error) {
 			continue
 		}
 		rs, rd = append(rs, s[i]), append(rd, numInt(pre[i], true))
-		if next, ok = mulChecked(s[i].v, d[i].v); !ok {
-			return Layout{}, errorf(op, CondOverflow, "the cosize of %v overflows int64", a)
+		if next, ok = MulChecked(s[i].v, d[i].v); !ok {
+			return Layout{}, Errorf(op, CondOverflow, "the cosize of %v overflows int64", a)
 		}
 	}
 	if rs, rd, err = bwCoalesce(op, rs, rd); err != nil {
-		return Layout{}, errorf(op, CondOverflow, "the right inverse of %v overflows int64", a)
+		return Layout{}, Errorf(op, CondOverflow, "the right inverse of %v overflows int64", a)
 	}
 	return flatLayoutOf(rs, rd, nil), nil
 }
@@ -59,7 +59,7 @@ func LeftInverse(a Layout) (Layout, error) {
 	var pb [flatInline]int64
 	pre, ok := exclusivePrefixProduct(s, pb[:0])
 	if !ok {
-		return Layout{}, errorf(op, CondOverflow, "the size of %v overflows int64", a)
+		return Layout{}, Errorf(op, CondOverflow, "the size of %v overflows int64", a)
 	}
 	var ob [flatInline]int
 	order := sortByStride(d, ob[:0])
@@ -72,7 +72,7 @@ func LeftInverse(a Layout) (Layout, error) {
 			continue
 		}
 		if k%extent != 0 {
-			return Layout{}, errorf(op, CondLeftInverse,
+			return Layout{}, Errorf(op, CondLeftInverse,
 				"stride %d of mode %d:%d of %v is not a multiple of %d, the extent of the modes of smaller stride",
 				k, s[i].v, k, a, extent)
 		}
@@ -81,7 +81,7 @@ func LeftInverse(a Layout) (Layout, error) {
 	}
 	rs = append(rs, s[order[len(order)-1]])
 	if rs, rd, err = bwCoalesce(op, rs, rd); err != nil {
-		return Layout{}, errorf(op, CondOverflow, "the left inverse of %v overflows int64", a)
+		return Layout{}, Errorf(op, CondOverflow, "the left inverse of %v overflows int64", a)
 	}
 	return flatLayoutOf(rs, rd, nil), nil
 }
@@ -105,7 +105,7 @@ func coalescedStatic(op string, a *Layout, s, d []num) ([]num, []num, error) {
 		s[i].static, d[i].static = true, true
 	}
 	if s, d, err = bwCoalesce(op, s, d); err != nil {
-		return nil, nil, errorf(op, CondOverflow, "coalescing %v overflows int64", *a)
+		return nil, nil, Errorf(op, CondOverflow, "coalescing %v overflows int64", *a)
 	}
 	return s, d, nil
 }
@@ -119,7 +119,7 @@ func exclusivePrefixProduct(shape []num, out []int64) ([]int64, bool) {
 			break // the full product is not needed, and may not fit
 		}
 		var ok bool
-		if p, ok = mulChecked(p, s.v); !ok {
+		if p, ok = MulChecked(p, s.v); !ok {
 			return nil, false
 		}
 	}

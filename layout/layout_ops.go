@@ -45,7 +45,7 @@ func MakeLayoutStride(shape, stride IntTuple) (Layout, error) {
 	if err := checkShape("make_layout", shape); err != nil {
 		return Layout{}, err
 	}
-	if err := checkCongruent("make_layout", shape, stride, nil); err != nil {
+	if err := CheckCongruent("make_layout", shape, stride); err != nil {
 		return Layout{}, err
 	}
 	return Layout{Shape: shape, Stride: stride}, nil
@@ -61,18 +61,19 @@ func checkShape(op string, shape IntTuple) error {
 		}
 		return nil
 	}
-	if shape.isPlainInt() || shape.kind == kindUnknown {
+	if IsPlainInt(shape) || shape.kind == kindUnknown {
 		return nil
 	}
-	return errorf(op, "", "%v cannot be a shape entry", shape)
+	return Errorf(op, "", "%v cannot be a shape entry", shape)
 }
 
-// checkCongruent names the first mode where shape and stride differ in profile.
-func checkCongruent(op string, shape, stride IntTuple, path []int) error {
+// CheckCongruent is the check that shape and stride have the same profile;
+// its error names the first mode where they differ.
+func CheckCongruent(op string, shape, stride IntTuple) error {
 	if congruent(&shape, &stride) {
 		return nil
 	}
-	return congruenceError(op, shape, stride, path)
+	return congruenceError(op, shape, stride, nil)
 }
 
 // congruent reports whether s and d have the same tree (no allocation: the
@@ -102,11 +103,11 @@ func congruenceError(op string, shape, stride IntTuple, path []int) error {
 		}
 		switch {
 		case shape.IsTuple() && stride.IsTuple():
-			return errorf(op, CondCongruent, "%sthe shape %v has %d modes but the stride %v has %d", where, shape, len(shape.elems()), stride, len(stride.elems()))
+			return Errorf(op, CondCongruent, "%sthe shape %v has %d modes but the stride %v has %d", where, shape, len(shape.elems()), stride, len(stride.elems()))
 		case shape.IsTuple():
-			return errorf(op, CondCongruent, "%sthe shape %v is a tuple but the stride %v is an integer", where, shape, stride)
+			return Errorf(op, CondCongruent, "%sthe shape %v is a tuple but the stride %v is an integer", where, shape, stride)
 		}
-		return errorf(op, CondCongruent, "%sthe shape %v is an integer but the stride %v is a tuple", where, shape, stride)
+		return Errorf(op, CondCongruent, "%sthe shape %v is an integer but the stride %v is a tuple", where, shape, stride)
 	}
 	for i := range shape.elems() {
 		if err := congruenceError(op, shape.elems()[i], stride.elems()[i], append(path, i)); err != nil {
@@ -119,7 +120,7 @@ func congruenceError(op string, shape, stride IntTuple, path []int) error {
 // checkTopRank rejects a layout whose shape and stride differ in their top-level modes.
 func checkTopRank(op string, l Layout) error {
 	if l.Shape.IsTuple() != l.Stride.IsTuple() || l.Shape.Rank() != l.Stride.Rank() {
-		return errorf(op, CondCongruent, "the shape %v and the stride %v of the layout have different modes", l.Shape, l.Stride)
+		return Errorf(op, CondCongruent, "the shape %v and the stride %v of the layout have different modes", l.Shape, l.Stride)
 	}
 	return nil
 }
@@ -169,7 +170,7 @@ func MakeIdentityLayout(shape IntTuple) (Layout, error) {
 	if err := checkShape("make_identity_layout", shape); err != nil {
 		return Layout{}, err
 	}
-	return Layout{Shape: shape, Stride: MakeBasisLike(shape)}, nil
+	return Layout{Shape: shape, Stride: makeBasisLike(shape, nil)}, nil
 }
 
 // Size is the number of coordinates of l, the product of its shape.
@@ -187,7 +188,7 @@ func (l Layout) Size() (int64, error) {
 // strides it is the size of the co-shape.
 // Law: for l with non-negative integer strides, l.Cosize() == 1 + max over i < Size of l.Eval(i).
 func (l Layout) Cosize() (int64, error) {
-	if err := checkCongruent("cosize", l.Shape, l.Stride, nil); err != nil {
+	if err := CheckCongruent("cosize", l.Shape, l.Stride); err != nil {
 		return 0, err
 	}
 	co, err := coCoord(l.Shape, l.Stride)
@@ -262,11 +263,11 @@ func (l Layout) Depth() int { return l.Shape.Depth() }
 // layout is itself.
 // Law: MakeLayoutOf(l.Get(0), ..., l.Get(R-1)) == l for a tuple-shaped l of rank R.
 func (l Layout) Get(is ...int) (Layout, error) {
-	shape, err := getMode("layout", l.Shape, is)
+	shape, err := GetMode("layout", l.Shape, is)
 	if err != nil {
 		return Layout{}, err
 	}
-	stride, err := getMode("layout", l.Stride, is)
+	stride, err := GetMode("layout", l.Stride, is)
 	if err != nil {
 		return Layout{}, err
 	}
@@ -292,7 +293,7 @@ func Select(l Layout, is ...int) (Layout, error) {
 	for k, i := range is {
 		m, err := l.Get(i)
 		if err != nil {
-			return Layout{}, errorf("select", CondIndexRange, "mode %d of %v, which has rank %d", i, l, l.Rank())
+			return Layout{}, Errorf("select", CondIndexRange, "mode %d of %v, which has rank %d", i, l, l.Rank())
 		}
 		shapes[k], strides[k] = m.Shape, m.Stride
 	}
@@ -306,10 +307,10 @@ func Take(l Layout, b, e int) (Layout, error) {
 		return Layout{}, err
 	}
 	if b >= e {
-		return Layout{}, errorf("take", CondTakeEmpty, "take<%d,%d> of %v: the range [%d,%d) is empty", b, e, l, b, e)
+		return Layout{}, Errorf("take", CondTakeEmpty, "take<%d,%d> of %v: the range [%d,%d) is empty", b, e, l, b, e)
 	}
 	if b < 0 || e > l.Rank() {
-		return Layout{}, errorf("take", CondTakeBounds, "take<%d,%d> of %v: the layout has rank %d", b, e, l, l.Rank())
+		return Layout{}, Errorf("take", CondTakeBounds, "take<%d,%d> of %v: the layout has rank %d", b, e, l, l.Rank())
 	}
 	return Layout{Shape: Tup(l.Shape.Elems()[b:e]...), Stride: Tup(l.Stride.Elems()[b:e]...)}, nil
 }
@@ -337,11 +338,11 @@ func Group(l Layout, b, e int) (Layout, error) {
 
 func groupTuple(l Layout, t IntTuple, b, e int) (IntTuple, error) {
 	if b > e {
-		return IntTuple{}, errorf("group", CondGroupOrder, "group<%d,%d> of %v: %d > %d", b, e, l, b, e)
+		return IntTuple{}, Errorf("group", CondGroupOrder, "group<%d,%d> of %v: %d > %d", b, e, l, b, e)
 	}
 	elems := t.Elems()
 	if b < 0 || e > len(elems) {
-		return IntTuple{}, errorf("group", CondIndexRange, "group<%d,%d> of %v: the layout has rank %d", b, e, l, len(elems))
+		return IntTuple{}, Errorf("group", CondIndexRange, "group<%d,%d> of %v: the layout has rank %d", b, e, l, len(elems))
 	}
 	out := make([]IntTuple, 0, len(elems)-(e-b)+1)
 	out = append(out, elems[:b]...)
@@ -387,10 +388,10 @@ func padN(op string, l Layout, n int, x Layout, front bool) (Layout, error) {
 		return l, nil
 	}
 	if n < r || n < 1 {
-		return Layout{}, errorf(op, CondPadRank, "%s<%d> pads to rank %d, but %v already has rank %d", op, n, n, l, r)
+		return Layout{}, Errorf(op, CondPadRank, "%s<%d> pads to rank %d, but %v already has rank %d", op, n, n, l, r)
 	}
 	if n > maxPadRank {
-		return Layout{}, errorf(op, "", "%s<%d>: a rank above %d is not a layout anyone writes", op, n, maxPadRank)
+		return Layout{}, Errorf(op, "", "%s<%d>: a rank above %d is not a layout anyone writes", op, n, maxPadRank)
 	}
 	pad := func(t, x IntTuple) IntTuple {
 		xs := slices.Repeat([]IntTuple{x}, n-r)
@@ -410,13 +411,13 @@ func Replace(l Layout, n int, x Layout) (Layout, error) {
 	}
 	if !l.Shape.IsTuple() {
 		if n != 0 {
-			return Layout{}, errorf("replace", CondReplaceLeaf, "replace<%d> of the integer-shaped %v", n, l)
+			return Layout{}, Errorf("replace", CondReplaceLeaf, "replace<%d> of the integer-shaped %v", n, l)
 		}
 		return x, nil
 	}
 	r := l.Rank()
 	if n < 0 || n > r {
-		return Layout{}, errorf("replace", CondIndexRange, "replace<%d> of %v, which has rank %d", n, l, r)
+		return Layout{}, Errorf("replace", CondIndexRange, "replace<%d> of %v, which has rank %d", n, l, r)
 	}
 	rep := func(t, y IntTuple) IntTuple {
 		return Tup(slices.Concat(t.elems()[:n], []IntTuple{y}, t.elems()[min(n+1, r):])...)

@@ -12,10 +12,15 @@ import (
 type notationReader struct {
 	s   string
 	pos int
+	// marked: CuTe C++'s print notation, where "8" is a run-time integer
+	// and only "_8" a static one (readMarked); otherwise both are static.
+	marked bool
 }
 
-func readValue(s string) (Value, error) {
-	r := &notationReader{s: s}
+func readValue(s string) (Value, error) { return readNotation(s, false) }
+
+func readNotation(s string, marked bool) (Value, error) {
+	r := &notationReader{s: s, marked: marked}
 	v, err := r.value()
 	if err != nil {
 		return nil, err
@@ -153,11 +158,11 @@ func (r *notationReader) tiler() (Tiler, error) {
 	}
 	var t Tiler
 	for {
-		switch r.peek() {
-		case '_':
+		switch c := r.peek(); {
+		case c == '_' && r.underscore():
 			r.pos++
 			t.Modes = append(t.Modes, TilerMode{Skip: true})
-		case '[':
+		case c == '[':
 			sub, err := r.tiler()
 			if err != nil {
 				return Tiler{}, err
@@ -220,7 +225,7 @@ func (r *notationReader) tuple() (IntTuple, error) {
 	case c == '?':
 		r.pos++
 		return Unknown(), nil
-	case c == '_' && (r.pos+1 >= len(r.s) || (r.s[r.pos+1] != '-' && (r.s[r.pos+1] < '0' || r.s[r.pos+1] > '9'))):
+	case c == '_' && r.underscore():
 		r.pos++
 		return Underscore(), nil
 	case c == '-' || c == '_' || (c >= '0' && c <= '9'):
@@ -251,7 +256,17 @@ func (r *notationReader) tuple() (IntTuple, error) {
 			}
 			modes = append([]int{m}, modes...) // printed innermost first
 		}
+		if r.marked && c != '_' && len(modes) == 0 {
+			return Dyn(v), nil
+		}
 		return Basis(v, modes...), nil
 	}
 	return IntTuple{}, fmt.Errorf("unexpected %q at %d in %q", r.peek(), r.pos, r.s)
+}
+
+// underscore reports whether the '_' at r.pos is CuTe's Underscore (a
+// coordinate's "_", a tiler's skipped mode), not the static mark of _8.
+func (r *notationReader) underscore() bool {
+	next := r.pos + 1
+	return next >= len(r.s) || r.s[next] != '-' && (r.s[next] < '0' || r.s[next] > '9')
 }

@@ -1,83 +1,66 @@
-package layout
+package layout_test
 
 import (
-	"errors"
 	"math/rand/v2"
 	"testing"
-	"time"
+
+	"github.com/cute-lsp/cute-lsp/internal/layouttest"
+	"github.com/cute-lsp/cute-lsp/layout"
+	"github.com/cute-lsp/cute-lsp/tirx"
 )
 
 // wildValue is any kind of value an operation may be handed, often one it
-// does not take: layouts (valid or not), tuples, integers (negative, zero,
-// huge), tilers, swizzles, swizzled layouts, tags, TIRx layouts (WildTIRx).
-// Thread-value values (package tiled, above this one) are tiled's FuzzTV's.
-func wildValue(r *rand.Rand) Value {
-	switch r.IntN(12) {
-	case 0, 1:
-		return wildLayout(r)
+// does not take: layouttest's wild values (layouts valid or not, tuples,
+// integers, tilers, swizzles, swizzled layouts, tags), layouts and swizzled
+// layouts with valid parts, and TIRx layouts. Thread-value values (package
+// tiled, above this one) are tiled's FuzzTV's.
+func wildValue(r *rand.Rand) layout.Value {
+	switch r.IntN(6) {
+	case 0:
+		return wildTIRx(r)
+	case 1:
+		return layout.Composed{Outer: layouttest.RandomSwizzle(r), Offset: layout.Int(r.Int64N(256)), Inner: layouttest.PropertyLayout(r)}
 	case 2:
-		return wildTuple(r, 3)
-	case 3:
-		return Int([]int64{-1, 0, 1, 2, 3, 8, 64, 1 << 40, 1<<63 - 1}[r.IntN(9)])
-	case 4:
-		var t Tiler
-		for range r.IntN(3) {
-			switch r.IntN(4) {
-			case 0:
-				t.Modes = append(t.Modes, TilerMode{Skip: true})
-			case 1:
-				n := r.Int64N(9)
-				t.Modes = append(t.Modes, TilerMode{Layout: Layout{Shape: Int(n), Stride: Int(1)}, Int: true})
-			default:
-				t.Modes = append(t.Modes, TilerMode{Layout: wildLayout(r)})
-			}
-		}
-		return t
-	case 5:
-		return randomSwizzle(r)
-	case 6:
-		return randomComposed(r)
-	case 7:
-		return []Value{LayoutLeft, LayoutRight}[r.IntN(2)]
-	case 8:
-		if WildTIRx != nil {
-			return WildTIRx(r)
-		}
+		return layouttest.PropertyLayout(r)
 	}
-	return randomLayout(r, 3, 2)
+	return layouttest.WildValue(r)
 }
 
-// FuzzEveryOp applies every registered operation to zero to four wild
-// arguments: none may panic or hang, and every failure is an *Error.
+// wildTIRx draws a small TIRx layout, valid or not: 0..3 shard iters and
+// 0..2 replica iters of extent -1..8 and stride -4..8 on a few axes (one
+// unnamed), and an offset term or two.
+func wildTIRx(r *rand.Rand) layout.Value {
+	axes := []tirx.Axis{"laneid", "warpid", tirx.MemoryAxis, "TCol", ""}
+	iters := func(n int) []tirx.Iter {
+		out := make([]tirx.Iter, n)
+		for i := range out {
+			out[i] = tirx.Iter{Extent: r.Int64N(10) - 1, Stride: r.Int64N(13) - 4, Axis: axes[r.IntN(len(axes))]}
+		}
+		return out
+	}
+	t := tirx.Layout{Shard: iters(r.IntN(4)), Replica: iters(r.IntN(3))}
+	for range r.IntN(3) {
+		t.Offset = append(t.Offset, tirx.AxisValue{Axis: axes[r.IntN(len(axes))], Value: r.Int64N(16)})
+	}
+	return t
+}
+
+// FuzzEveryOp applies every operation of the table of the algebra to zero
+// to four wild arguments: none may panic or hang, and every failure is an
+// *Error.
 func FuzzEveryOp(f *testing.F) {
 	f.Add(uint64(1), uint64(2))
 	f.Add(uint64(3), uint64(5))
 	f.Add(uint64(8), uint64(13))
-	ops := Ops()
+	ops := layout.Ops()
 	f.Fuzz(func(t *testing.T, s1, s2 uint64) {
 		r := rand.New(rand.NewPCG(s1, s2))
 		for _, op := range ops {
-			args := make([]Value, r.IntN(5))
+			args := make([]layout.Value, r.IntN(5))
 			for i := range args {
 				args[i] = wildValue(r)
 			}
-			checkOpSurvives(t, op.Name, args)
+			layouttest.CheckSurvives(t, op.Name, op.Apply, args)
 		}
 	})
-}
-
-// checkOpSurvives applies the operation name to args: it must answer within
-// 2 s, and fail, if it fails, with an *Error.
-func checkOpSurvives(t *testing.T, name string, args []Value) {
-	t.Helper()
-	op, _ := LookupOp(name)
-	start := time.Now()
-	_, err := op.Apply(args)
-	if d := time.Since(start); d > 2*time.Second {
-		t.Fatalf("%s%v took %v", name, args, d)
-	}
-	var e *Error
-	if err != nil && !errors.As(err, &e) {
-		t.Fatalf("%s%v: %v (%T) is not an *Error", name, args, err, err)
-	}
 }

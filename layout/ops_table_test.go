@@ -1,14 +1,11 @@
 package layout
 
-import (
-	"math/rand/v2"
-	"sort"
-)
+import "sort"
 
 // The operations by their CuTe names are analysis's table
 // (analysis/ops_table.go), above this package, which imports none of it.
 // The tests here that call an operation by name (the golden corpora, the
-// overload and error cases, FuzzEveryOp) reach that table through these
+// overload and error cases) reach that table through these
 // helpers; ops_table_hook_test.go (package layout_test, which may import
 // analysis) fills TableOps before any test runs.
 
@@ -21,10 +18,6 @@ type Op struct {
 // TableOps holds the table's operations of the algebra (the analyses of
 // banks, atoms and descriptors left out), sorted by name.
 var TableOps []Op
-
-// WildTIRx draws a TIRx layout (package tirx, above this one) for
-// FuzzEveryOp's wild values; set with TableOps.
-var WildTIRx func(r *rand.Rand) Value
 
 // LookupOp finds an operation of the table by name.
 func LookupOp(name string) (Op, bool) {

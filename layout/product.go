@@ -15,7 +15,7 @@ import "fmt"
 // "_" leaving a mode alone, modes past the tiler's rank kept as they are.
 func LogicalProduct(a Layout, tiler Value) (Layout, error) {
 	const op = "logical_product"
-	if err := checkCongruent(op, a.Shape, a.Stride, nil); err != nil {
+	if err := CheckCongruent(op, a.Shape, a.Stride); err != nil {
 		return Layout{}, err
 	}
 	t, err := toTileArg(op, tiler)
@@ -51,12 +51,12 @@ func productByLayout(a, b Layout) (Layout, error) {
 		err = checkInts(op, as, as, &tb, false)
 	}
 	if err != nil {
-		return Layout{}, inOp(op, fmt.Sprintf("size(%v)", a), err)
+		return Layout{}, InOp(op, fmt.Sprintf("size(%v)", a), err)
 	}
 	sa := numInt(1, true) // CuTe's product(shape), from a static 1
 	for _, x := range as {
 		if sa, err = mul(op, sa, x); err != nil {
-			return Layout{}, inOp(op, fmt.Sprintf("size(%v)", a), err)
+			return Layout{}, InOp(op, fmt.Sprintf("size(%v)", a), err)
 		}
 	}
 	bs, bd, err := leafModes(op, &b, sb[:0], db[:0], &tb)
@@ -68,22 +68,22 @@ func productByLayout(a, b Layout) (Layout, error) {
 		cb, err = cosize(op, bs, bd)
 	}
 	if err != nil {
-		return Layout{}, inOp(op, fmt.Sprintf("cosize(%v)", b), err)
+		return Layout{}, InOp(op, fmt.Sprintf("cosize(%v)", b), err)
 	}
 	n, err := mul(op, sa, cb)
 	if err != nil {
-		return Layout{}, errorf(op, CondOverflow, "size(%v)*cosize(%v) = %d*%d overflows int64", a, b, sa.v, cb.v)
+		return Layout{}, Errorf(op, CondOverflow, "size(%v)*cosize(%v) = %d*%d overflows int64", a, b, sa.v, cb.v)
 	}
 	var rsb, rdb [flatInline + 1]num
 	rs, rd, err := complement(&a, []num{n}, IntTuple{}, rsb[:0], rdb[:0])
 	if err != nil {
-		return Layout{}, inOp(op, fmt.Sprintf("complement(%v, %d)", a, n.v), err)
+		return Layout{}, InOp(op, fmt.Sprintf("complement(%v, %d)", a, n.v), err)
 	}
 	if hasBasis(&b.Stride) {
 		rest := flatLayoutOf(rs, rd, nil)
 		rep, err := compositionBasisB(rest, b)
 		if err != nil {
-			return Layout{}, inOp(op, fmt.Sprintf("composition(%v, %v)", rest, b), err)
+			return Layout{}, InOp(op, fmt.Sprintf("composition(%v, %v)", rest, b), err)
 		}
 		return MakeLayoutOf(a, rep), nil
 	}
@@ -92,13 +92,13 @@ func productByLayout(a, b Layout) (Layout, error) {
 	var asb, adb [flatInline + 1]num
 	cs, cd := append(asb[:0], rs...), append(adb[:0], rd...)
 	if cs, cd, err = coalesceX(op, cs, cd); err != nil {
-		return Layout{}, inOp(op, fmt.Sprintf("composition(%v, %v)", flatLayoutOf(rs, rd, nil), b), err)
+		return Layout{}, InOp(op, fmt.Sprintf("composition(%v, %v)", flatLayoutOf(rs, rd, nil), b), err)
 	}
 	c := composer{as: cs, ad: cd}
 	// The result's top level, (A, A o B) shapes then strides, at the end of A o B's block.
 	rep, top, err := c.composeModes(bs, bd, &tb, &b.Shape, 4)
 	if err != nil {
-		return Layout{}, inOp(op, fmt.Sprintf("composition(%v, %v)", flatLayoutOf(rs, rd, nil), b), err)
+		return Layout{}, InOp(op, fmt.Sprintf("composition(%v, %v)", flatLayoutOf(rs, rd, nil), b), err)
 	}
 	top[0], top[1], top[2], top[3] = a.Shape, rep.Shape, a.Stride, rep.Stride
 	return Layout{Shape: tupleOf(top[:2:2]), Stride: tupleOf(top[2:])}, nil
@@ -116,12 +116,12 @@ func ZippedProduct(a Layout, tiler Value) (Layout, error) {
 }
 
 func zippedProduct(op string, a Layout, t tileArg) (Layout, error) {
-	if err := checkCongruent(op, a.Shape, a.Stride, nil); err != nil {
+	if err := CheckCongruent(op, a.Shape, a.Stride); err != nil {
 		return Layout{}, err
 	}
 	p, err := logicalProduct(a, t)
 	if err != nil {
-		return Layout{}, inOp(op, "", err)
+		return Layout{}, InOp(op, "", err)
 	}
 	return tileUnzip(op, p, t)
 }
@@ -161,22 +161,22 @@ func RakedProduct(a, b Layout) (Layout, error) {
 
 func rankedProduct(op string, a, b Layout, raked bool) (Layout, error) {
 	for _, l := range []Layout{a, b} {
-		if err := checkCongruent(op, l.Shape, l.Stride, nil); err != nil {
+		if err := CheckCongruent(op, l.Shape, l.Stride); err != nil {
 			return Layout{}, err
 		}
 	}
 	r := max(a.Rank(), b.Rank())
 	pa, err := AppendN(a, r, PadLayout)
 	if err != nil {
-		return Layout{}, inOp(op, "", err)
+		return Layout{}, InOp(op, "", err)
 	}
 	pb, err := AppendN(b, r, PadLayout)
 	if err != nil {
-		return Layout{}, inOp(op, "", err)
+		return Layout{}, InOp(op, "", err)
 	}
 	p, err := logicalProduct(pa, tileArg{kind: tileLayout, layout: pb})
 	if err != nil {
-		return Layout{}, inOp(op, "", err)
+		return Layout{}, InOp(op, "", err)
 	}
 	first, second := modeAt(p, 0), modeAt(p, 1)
 	if raked {

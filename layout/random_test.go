@@ -12,6 +12,17 @@ import "math/rand/v2"
 // random mode order (so the layout is a bijection onto [0, size)) or drawn
 // freely (zero, negative, gapped, repeated).
 
+// The random values the tests of layout share with those of tiled and
+// analysis/prop live in internal/layouttest, which imports layout, so only
+// package layout_test may import it; ops_table_hook_test.go sets these
+// before any test runs.
+var (
+	WildTuple      func(r *rand.Rand, depth int) IntTuple // any leaves: unknown, negative, huge, bases, "_"
+	WildLayout     func(r *rand.Rand) Layout              // of wild tuples, its stride usually congruent
+	PropertyLayout func(r *rand.Rand) Layout              // up to 4 flat modes, often compact, small enough to enumerate
+	RandomSwizzle  func(r *rand.Rand) Swizzle             // valid, at most 20 bits
+)
+
 var randomFactors = []int64{1, 2, 2, 3, 4, 4, 6, 8, 8, 16}
 
 // randomShape is a shape of 1..maxRank top-level modes nested at most

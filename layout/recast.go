@@ -22,7 +22,7 @@ const (
 func Upcast(l Layout, n int64) (Layout, error) {
 	const op = "upcast"
 	if n <= 0 {
-		return Layout{}, errorf(op, CondCastFactor, "N = %d", n)
+		return Layout{}, Errorf(op, CondCastFactor, "N = %d", n)
 	}
 	shape, stride, err := transformLeaves(op, l, func(s, d IntTuple) (IntTuple, IntTuple, error) {
 		return upcastMode(op, s, d, n)
@@ -36,20 +36,20 @@ func Upcast(l Layout, n int64) (Layout, error) {
 func upcastMode(op string, s, d IntTuple, n int64) (IntTuple, IntTuple, error) {
 	switch {
 	case d.IsBasis():
-		return s, d, errorf(op, CondUnknown, "stride %v is a scaled basis, not an integer", d)
+		return s, d, Errorf(op, CondUnknown, "stride %v is a scaled basis, not an integer", d)
 	case d.IsUnknown():
 		return s, d, nil
 	case d.IsStatic() && d.Value() == 0:
 		return s, d, nil
 	case !d.IsStatic():
 		if d.Value()%n != 0 {
-			return s, d, errorf(op, CondUpcastDivisibility, "run-time stride %d is not a multiple of %d", d.Value(), n)
+			return s, d, Errorf(op, CondUpcastDivisibility, "run-time stride %d is not a multiple of %d", d.Value(), n)
 		}
 		return s, Dyn(d.Value() / n), nil
 	}
 	dv := d.Value()
 	if dv%n != 0 && n%dv != 0 {
-		return s, d, errorf(op, CondUpcastDivisibility, "stride %d and N = %d: neither divides the other", dv, n)
+		return s, d, Errorf(op, CondUpcastDivisibility, "stride %d and N = %d: neither divides the other", dv, n)
 	}
 	ad := abs64(dv)
 	newStride := ceilDivPos(ad, n)
@@ -77,10 +77,10 @@ func upcastMode(op string, s, d IntTuple, n int64) (IntTuple, IntTuple, error) {
 func Downcast(l Layout, n int64) (Layout, error) {
 	const op = "downcast"
 	if n <= 0 {
-		return Layout{}, errorf(op, CondCastFactor, "N = %d", n)
+		return Layout{}, Errorf(op, CondCastFactor, "N = %d", n)
 	}
 	if !hasStaticOne(l.Stride) {
-		return Layout{}, errorf(op, CondDowncastAdjacent, "%v has no static stride-1 mode", l)
+		return Layout{}, Errorf(op, CondDowncastAdjacent, "%v has no static stride-1 mode", l)
 	}
 	shape, stride, err := transformLeaves(op, l, func(s, d IntTuple) (IntTuple, IntTuple, error) {
 		return downcastMode(op, s, d, n)
@@ -93,7 +93,7 @@ func Downcast(l Layout, n int64) (Layout, error) {
 
 func downcastMode(op string, s, d IntTuple, n int64) (IntTuple, IntTuple, error) {
 	if d.IsBasis() {
-		return s, d, errorf(op, CondUnknown, "stride %v is a scaled basis, not an integer", d)
+		return s, d, Errorf(op, CondUnknown, "stride %v is a scaled basis, not an integer", d)
 	}
 	if d.IsStatic() && (d.Value() == 1 || d.Value() == -1) {
 		ns, err := scaleLeaf(op, s, n)
@@ -134,7 +134,7 @@ func recast[T any](x T, oldBits, newBits int64, up, down func(T, int64) (T, erro
 // castRatio is newBits/oldBits in lowest terms.
 func castRatio(oldBits, newBits int64) (num, den int64, err error) {
 	if oldBits <= 0 || newBits <= 0 {
-		return 0, 0, errorf("recast_layout", CondCastFactor, "element widths %d and %d bits", oldBits, newBits)
+		return 0, 0, Errorf("recast_layout", CondCastFactor, "element widths %d and %d bits", oldBits, newBits)
 	}
 	g := gcd64(oldBits, newBits)
 	return newBits / g, oldBits / g, nil
@@ -204,7 +204,7 @@ func RecastSwizzle(s Swizzle, oldBits, newBits int64) (Swizzle, error) {
 	case den == 1:
 		return UpcastSwizzle(s, num)
 	}
-	return Swizzle{}, errorf("recast_layout", CondPowerOfTwo, "the width ratio %d/%d is not a power of two or its inverse", num, den)
+	return Swizzle{}, Errorf("recast_layout", CondPowerOfTwo, "the width ratio %d/%d is not a power of two or its inverse", num, den)
 }
 
 // divideOffset is CuTe's safe_div of a swizzle offset by n (static offsets must divide).
@@ -213,9 +213,9 @@ func divideOffset(op string, off IntTuple, n int64) (IntTuple, error) {
 	case off.IsUnknown():
 		return off, nil
 	case !off.IsLeaf() || off.IsBasis():
-		return off, errorf(op, CondUnknown, "offset %v is not an integer", off)
+		return off, Errorf(op, CondUnknown, "offset %v is not an integer", off)
 	case off.Value()%n != 0:
-		return off, errorf(op, "Static safe_div requires t % u == 0", "offset %d is not a multiple of %d", off.Value(), n)
+		return off, Errorf(op, "Static safe_div requires t % u == 0", "offset %d is not a multiple of %d", off.Value(), n)
 	case off.IsStatic():
 		return Int(off.Value() / n), nil
 	}
@@ -228,11 +228,11 @@ func scaleLeaf(op string, v IntTuple, n int64) (IntTuple, error) {
 	case v.IsUnknown():
 		return v, nil
 	case !v.IsLeaf() || v.IsBasis():
-		return v, errorf(op, CondUnknown, "%v is not an integer", v)
+		return v, Errorf(op, CondUnknown, "%v is not an integer", v)
 	}
-	p, ok := mulChecked(v.Value(), n)
+	p, ok := MulChecked(v.Value(), n)
 	if !ok {
-		return v, errorf(op, CondOverflow, "%d * %d", v.Value(), n)
+		return v, Errorf(op, CondOverflow, "%d * %d", v.Value(), n)
 	}
 	if v.IsStatic() {
 		return Int(p), nil
@@ -259,7 +259,7 @@ func transformLeaves(op string, l Layout, f func(s, d IntTuple) (IntTuple, IntTu
 	var walk func(s, d IntTuple) (IntTuple, IntTuple, error)
 	walk = func(s, d IntTuple) (IntTuple, IntTuple, error) {
 		if s.IsTuple() != d.IsTuple() || (s.IsTuple() && s.Len() != d.Len()) {
-			return s, d, errorf(op, CondCongruent, "shape %v and stride %v", s, d)
+			return s, d, Errorf(op, CondCongruent, "shape %v and stride %v", s, d)
 		}
 		if !s.IsTuple() {
 			return f(s, d)

@@ -33,15 +33,15 @@ const swizzleMaxBits = 32
 func (s Swizzle) Validate(op string) error {
 	switch {
 	case s.B < 0:
-		return errorf(op, CondSwizzleBits, "%v has B = %d", s, s.B)
+		return Errorf(op, CondSwizzleBits, "%v has B = %d", s, s.B)
 	case s.M < 0:
-		return errorf(op, CondSwizzleBase, "%v has M = %d", s, s.M)
+		return Errorf(op, CondSwizzleBase, "%v has M = %d", s, s.M)
 	case absInt(s.S) < s.B:
-		return errorf(op, CondSwizzleShift, "%v shifts by |S| = %d, fewer than its B = %d bits, so the Y and Z masks overlap", s, absInt(s.S), s.B)
+		return Errorf(op, CondSwizzleShift, "%v shifts by |S| = %d, fewer than its B = %d bits, so the Y and Z masks overlap", s, absInt(s.S), s.B)
 	}
 	// Both shifts must stay below the int's width, and the shifted mask inside it.
 	if top := s.M + absInt(s.S); top >= swizzleMaxBits || top+s.B > swizzleMaxBits {
-		return errorf(op, CondSwizzleWidth, "%v needs bit %d", s, top+s.B-1)
+		return Errorf(op, CondSwizzleWidth, "%v needs bit %d", s, top+s.B-1)
 	}
 	return nil
 }
@@ -99,19 +99,19 @@ func (s Swizzle) apply(x int64) int64 {
 // CuTe's right_inverse and left_inverse of a Swizzle also return it unchanged.
 func (s Swizzle) Inverse() Swizzle { return s }
 
-// MakeSwizzle is CuTe's make_swizzle<Y,Z>(): the swizzle whose Y mask is y
+// makeSwizzle is CuTe's make_swizzle<Y,Z>(): the swizzle whose Y mask is y
 // and Z mask is z, B = popcount(y), M = the lower of the two masks' trailing
 // zero counts (mod 32), S = tz(y) - tz(z). CuTe rejects masks of different
 // popcounts ("Number of bits in Y and Z don't match"), a resulting invalid
 // swizzle, and masks that are not two contiguous runs of B bits ("Something
 // went wrong."). y == z == 0 gives the identity Sw<0,0,0>.
-func MakeSwizzle(op string, y, z int64) (Swizzle, error) {
+func makeSwizzle(op string, y, z int64) (Swizzle, error) {
 	if y < 0 || z < 0 || y > 1<<32-1 || z > 1<<32-1 {
-		return Swizzle{}, errorf(op, CondSwizzleOperand, "Y mask %d and Z mask %d must be in [0, 2^32)", y, z)
+		return Swizzle{}, Errorf(op, CondSwizzleOperand, "Y mask %d and Z mask %d must be in [0, 2^32)", y, z)
 	}
 	uy, uz := uint32(y), uint32(z)
 	if bits.OnesCount32(uy) != bits.OnesCount32(uz) {
-		return Swizzle{}, errorf(op, CondSwizzleYZBits, "Y mask %#b has %d bits, Z mask %#b has %d", uy, bits.OnesCount32(uy), uz, bits.OnesCount32(uz))
+		return Swizzle{}, Errorf(op, CondSwizzleYZBits, "Y mask %#b has %d bits, Z mask %#b has %d", uy, bits.OnesCount32(uy), uz, bits.OnesCount32(uz))
 	}
 	tzy, tzz := bits.TrailingZeros32(uy), bits.TrailingZeros32(uz)
 	s := Swizzle{B: bits.OnesCount32(uz), M: min(tzy, tzz) % 32, S: tzy - tzz}
@@ -119,7 +119,7 @@ func MakeSwizzle(op string, y, z int64) (Swizzle, error) {
 		return Swizzle{}, err
 	}
 	if s.YMask()|s.ZMask() != int64(uy|uz) {
-		return Swizzle{}, errorf(op, CondSwizzleMasks, "Y mask %#b and Z mask %#b are not the masks of %v", uy, uz, s)
+		return Swizzle{}, Errorf(op, CondSwizzleMasks, "Y mask %#b and Z mask %#b are not the masks of %v", uy, uz, s)
 	}
 	return s, nil
 }
@@ -137,9 +137,9 @@ func ComposeSwizzles(a, b Swizzle) (Swizzle, error) {
 		return Swizzle{}, err
 	}
 	if a.S != b.S {
-		return Swizzle{}, errorf(op, CondSwizzleMerge, "%v shifts by %d, %v by %d", a, a.S, b, b.S)
+		return Swizzle{}, Errorf(op, CondSwizzleMerge, "%v shifts by %d, %v by %d", a, a.S, b, b.S)
 	}
-	return MakeSwizzle(op, a.YMask()^b.YMask(), a.ZMask()^b.ZMask())
+	return makeSwizzle(op, a.YMask()^b.YMask(), a.ZMask()^b.ZMask())
 }
 
 // UpcastSwizzle is CuTe's upcast<N>(Swizzle): the same swizzle on offsets
@@ -184,7 +184,7 @@ func DowncastSwizzle(s Swizzle, n int64) (Swizzle, error) {
 // log2Exact is log2(n) for a power of two n.
 func log2Exact(op string, n int64) (int, error) {
 	if n <= 0 || n&(n-1) != 0 {
-		return 0, errorf(op, CondPowerOfTwo, "N = %d", n)
+		return 0, Errorf(op, CondPowerOfTwo, "N = %d", n)
 	}
 	return bits.TrailingZeros64(uint64(n)), nil
 }

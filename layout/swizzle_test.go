@@ -6,16 +6,6 @@ import (
 	"testing"
 )
 
-// randomSwizzle is a valid swizzle with at most 20 bits.
-func randomSwizzle(r *rand.Rand) Swizzle {
-	b := r.IntN(4)
-	s := b + r.IntN(4)
-	if r.IntN(2) == 0 {
-		s = -s
-	}
-	return Swizzle{B: b, M: r.IntN(6), S: s}
-}
-
 func TestSwizzleMasks(t *testing.T) {
 	cases := []struct {
 		sw   Swizzle
@@ -67,7 +57,7 @@ func TestSwizzleApply(t *testing.T) {
 func TestSwizzleInvolutionProperty(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for range 2000 {
-		sw := randomSwizzle(r)
+		sw := RandomSwizzle(r)
 		x := r.Int64N(1 << 24)
 		y, err := sw.Apply(x)
 		if err != nil {
@@ -89,7 +79,7 @@ func TestSwizzleInvolutionProperty(t *testing.T) {
 func TestSwizzleBijectionProperty(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for range 50 {
-		sw := randomSwizzle(r)
+		sw := RandomSwizzle(r)
 		if sw.Bits() > 14 {
 			continue
 		}
@@ -109,16 +99,16 @@ func TestSwizzleBijectionProperty(t *testing.T) {
 func TestMakeSwizzleProperty(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	for range 1000 {
-		sw := randomSwizzle(r)
-		got, err := MakeSwizzle("test", sw.YMask(), sw.ZMask())
+		sw := RandomSwizzle(r)
+		got, err := makeSwizzle("test", sw.YMask(), sw.ZMask())
 		if err != nil {
-			t.Fatalf("MakeSwizzle(masks of %v): %v", sw, err)
+			t.Fatalf("makeSwizzle(masks of %v): %v", sw, err)
 		}
 		if sw.B > 0 && got != sw {
-			t.Fatalf("MakeSwizzle(masks of %v) = %v", sw, got)
+			t.Fatalf("makeSwizzle(masks of %v) = %v", sw, got)
 		}
 		if got.B != 0 && got != sw {
-			t.Fatalf("MakeSwizzle(masks of %v) = %v", sw, got)
+			t.Fatalf("makeSwizzle(masks of %v) = %v", sw, got)
 		}
 		id, err := ComposeSwizzles(sw, sw)
 		if err != nil || id.B != 0 {
@@ -145,7 +135,7 @@ func TestComposeSwizzlesProperty(t *testing.T) {
 func TestSwizzleCastProperty(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	for range 1000 {
-		sw := randomSwizzle(r)
+		sw := RandomSwizzle(r)
 		n := int64(1) << r.IntN(4)
 		down, err := DowncastSwizzle(sw, n)
 		if err != nil {
@@ -177,11 +167,11 @@ func TestSwizzleErrors(t *testing.T) {
 		{"negative M", func() error { _, err := (Swizzle{1, -1, 1}).Apply(1); return err }, CondSwizzleBase},
 		{"too wide", func() error { _, err := (Swizzle{3, 28, 3}).Apply(1); return err }, CondSwizzleWidth},
 		{"shift too wide", func() error { _, err := (Swizzle{0, 20, 12}).Apply(1); return err }, CondSwizzleWidth},
-		{"make: bit counts", func() error { _, err := MakeSwizzle("t", 0b110, 0b1); return err }, CondSwizzleYZBits},
-		{"make: overlap", func() error { _, err := MakeSwizzle("t", 14, 385); return err }, CondSwizzleShift},
-		{"make: not runs", func() error { _, err := MakeSwizzle("t", 56, 1027); return err }, CondSwizzleMasks},
-		{"make: negative", func() error { _, err := MakeSwizzle("t", -8, 4); return err }, CondSwizzleOperand},
-		{"make: wide", func() error { _, err := MakeSwizzle("t", 1<<32, 4); return err }, CondSwizzleOperand},
+		{"make: bit counts", func() error { _, err := makeSwizzle("t", 0b110, 0b1); return err }, CondSwizzleYZBits},
+		{"make: overlap", func() error { _, err := makeSwizzle("t", 14, 385); return err }, CondSwizzleShift},
+		{"make: not runs", func() error { _, err := makeSwizzle("t", 56, 1027); return err }, CondSwizzleMasks},
+		{"make: negative", func() error { _, err := makeSwizzle("t", -8, 4); return err }, CondSwizzleOperand},
+		{"make: wide", func() error { _, err := makeSwizzle("t", 1<<32, 4); return err }, CondSwizzleOperand},
 		{"merge shifts", func() error { _, err := ComposeSwizzles(Swizzle{1, 4, 3}, Swizzle{1, 4, 4}); return err }, CondSwizzleMerge},
 		{"merge invalid left", func() error { _, err := ComposeSwizzles(Swizzle{3, 4, 2}, Swizzle{1, 4, 4}); return err }, CondSwizzleShift},
 		{"merge invalid right", func() error { _, err := ComposeSwizzles(Swizzle{1, 4, 4}, Swizzle{3, 4, 2}); return err }, CondSwizzleShift},

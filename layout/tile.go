@@ -30,13 +30,13 @@ func Zip(layouts ...Layout) (Layout, error) {
 	const op = "zip"
 	switch len(layouts) {
 	case 0:
-		return Layout{}, errorf(op, "", "nothing to zip")
+		return Layout{}, Errorf(op, "", "nothing to zip")
 	case 1, 2:
 	default:
-		return Layout{}, errorf(op, CondInvalidParams, "zip takes one or two layouts, got %d: CuTe makes a tuple of %d layouts of them, not a layout", len(layouts), len(layouts))
+		return Layout{}, Errorf(op, CondInvalidParams, "zip takes one or two layouts, got %d: CuTe makes a tuple of %d layouts of them, not a layout", len(layouts), len(layouts))
 	}
 	for _, l := range layouts {
-		if err := checkCongruent(op, l.Shape, l.Stride, nil); err != nil {
+		if err := CheckCongruent(op, l.Shape, l.Stride); err != nil {
 			return Layout{}, err
 		}
 	}
@@ -54,7 +54,7 @@ func zipLayouts(op string, ls ...Layout) (Layout, error) {
 // zipModes is CuTe's zip(T) on the shape and stride of a layout at once.
 func zipModes(op string, s, d IntTuple) (Layout, error) {
 	if s.IsTuple() && s.Len() == 0 {
-		return Layout{}, errorf(op, CondIndexRange, "zip reads mode 0 of its argument to learn the rank, and %v has no modes", Make(s, d))
+		return Layout{}, Errorf(op, CondIndexRange, "zip reads mode 0 of its argument to learn the rank, and %v has no modes", Make(s, d))
 	}
 	if !s.IsTuple() || !s.At(0).IsTuple() {
 		if s.IsTuple() {
@@ -65,7 +65,7 @@ func zipModes(op string, s, d IntTuple) (Layout, error) {
 	n := s.At(0).Len()
 	for i, e := range s.Elems() {
 		if !e.IsTuple() || e.Len() != n {
-			return Layout{}, errorf(op, CondMismatchedRanks, "zip pairs modes up, but %v does not have the rank %d of %v",
+			return Layout{}, Errorf(op, CondMismatchedRanks, "zip pairs modes up, but %v does not have the rank %d of %v",
 				Make(e, d.At(i)), n, Make(s.At(0), d.At(0)))
 		}
 	}
@@ -88,7 +88,7 @@ func zipModes(op string, s, d IntTuple) (Layout, error) {
 // past T's rank joining the rest.
 func TileUnzip(l Layout, tiler Value) (Layout, error) {
 	const op = "tile_unzip"
-	if err := checkCongruent(op, l.Shape, l.Stride, nil); err != nil {
+	if err := CheckCongruent(op, l.Shape, l.Stride); err != nil {
 		return Layout{}, err
 	}
 	t, err := toTileArg(op, tiler)
@@ -121,20 +121,20 @@ func zip2By(op string, s, d IntTuple, g tileArg, path string) (IntTuple, IntTupl
 		}
 		switch {
 		case !s.IsTuple():
-			return IntTuple{}, IntTuple{}, errorf(op, CondIndexRange,
+			return IntTuple{}, IntTuple{}, Errorf(op, CondIndexRange,
 				"%s, %v, is under %s and is not a (tile, rest) pair", where, Make(s, d), what)
 		case s.Len() != 2:
-			return IntTuple{}, IntTuple{}, errorf(op, CondUnzipRanks,
+			return IntTuple{}, IntTuple{}, Errorf(op, CondUnzipRanks,
 				"%s, %v, is under %s and has rank %d, not a (tile, rest) pair", where, Make(s, d), what, s.Len())
 		}
 		return s, d, nil
 	}
 	if !s.IsTuple() {
-		return IntTuple{}, IntTuple{}, errorf(op, CondIndexRange,
+		return IntTuple{}, IntTuple{}, Errorf(op, CondIndexRange,
 			"%s, %v, is an integer mode but the tiler %v has %d modes", where, Make(s, d), g, len(g.modes))
 	}
 	if s.Len() < len(g.modes) {
-		return IntTuple{}, IntTuple{}, errorf(op, CondUnzipRanks,
+		return IntTuple{}, IntTuple{}, Errorf(op, CondUnzipRanks,
 			"%s, %v, has rank %d but the tiler %v has %d modes", where, Make(s, d), s.Len(), g, len(g.modes))
 	}
 	var tileS, tileD, restS, restD []IntTuple
@@ -168,17 +168,17 @@ func zip2By(op string, s, d IntTuple, g tileArg, path string) (IntTuple, IntTupl
 // rounds the repetition count up.
 func TileToShape(block Layout, target IntTuple, order Value) (Layout, error) {
 	const op = "tile_to_shape"
-	if err := checkCongruent(op, block.Shape, block.Stride, nil); err != nil {
+	if err := CheckCongruent(op, block.Shape, block.Stride); err != nil {
 		return Layout{}, err
 	}
 	r := target.Len()
 	if block.Rank() > r {
-		return Layout{}, errorf(op, CondTileRank, "the layout %v has rank %d but the target shape %v has rank %d",
+		return Layout{}, Errorf(op, CondTileRank, "the layout %v has rank %d but the target shape %v has rank %d",
 			block, block.Rank(), target, r)
 	}
 	padded, err := AppendN(block, r, PadLayout)
 	if err != nil {
-		return Layout{}, inOp(op, "", err)
+		return Layout{}, InOp(op, "", err)
 	}
 	blockSizes, err := ProductEach(padded.Shape)
 	if err != nil {
@@ -201,7 +201,7 @@ func TileToShape(block Layout, target IntTuple, order Value) (Layout, error) {
 		}
 		static := bs.IsStatic() && ts.IsStatic()
 		if b <= 0 || t <= 0 || (static && t%b != 0) {
-			return Layout{}, errorf(op, CondTileDivide, "mode %d: the block's size %d does not divide the target's %d", i, b, t)
+			return Layout{}, Errorf(op, CondTileDivide, "mode %d: the block's size %d does not divide the target's %d", i, b, t)
 		}
 		reps[i] = intLeaf((t+b-1)/b, static)
 	}
@@ -214,14 +214,14 @@ func TileToShape(block Layout, target IntTuple, order Value) (Layout, error) {
 	case IntTuple:
 		grid, err = MakeOrderedLayout(Tup(reps...), o)
 	default:
-		err = errorf(op, "", "the order %v is not LayoutLeft, LayoutRight or an IntTuple", order)
+		err = Errorf(op, "", "the order %v is not LayoutLeft, LayoutRight or an IntTuple", order)
 	}
 	if err != nil {
-		return Layout{}, inOp(op, "", err)
+		return Layout{}, InOp(op, "", err)
 	}
 	out, err := BlockedProduct(padded, grid)
 	if err != nil {
-		return Layout{}, inOp(op, "", err)
+		return Layout{}, InOp(op, "", err)
 	}
 	return out, nil
 }
@@ -248,7 +248,7 @@ func Repeat(n int, x IntTuple) IntTuple {
 // padCoord is CuTe's append<n>(c, _) for a tuple coordinate: c padded with "_".
 func padCoord(op string, c IntTuple, n int) (IntTuple, error) {
 	if c.Len() > n {
-		return IntTuple{}, errorf(op, CondAppendTooLong, "the coordinate %v has %d modes but the mode it slices has rank %d", c, c.Len(), n)
+		return IntTuple{}, Errorf(op, CondAppendTooLong, "the coordinate %v has %d modes but the mode it slices has rank %d", c, c.Len(), n)
 	}
 	return Tup(slices.Concat(c.Elems(), slices.Repeat([]IntTuple{Underscore()}, n-c.Len()))...), nil
 }
@@ -282,7 +282,7 @@ func plainCut(op string, l Layout) cutter[Partition] {
 		}
 		s, off, err := SliceAndOffset(coord, z)
 		if err != nil {
-			return Partition{}, inOp(op, fmt.Sprintf("slicing %v at %v", z, coord), err)
+			return Partition{}, InOp(op, fmt.Sprintf("slicing %v at %v", z, coord), err)
 		}
 		return Partition{Layout: s, Offset: off}, nil
 	}
@@ -387,7 +387,7 @@ func diceTileParts(op string, proj IntTuple, t tileArg) ([]tileArg, error) {
 	case !proj.IsTuple():
 		return []tileArg{t}, nil
 	case t.kind != tileTuple || len(t.modes) != proj.Len():
-		return nil, errorf(op, CondMismatchedRanks, "the projection %v does not have the rank of the tiler %v", proj, t)
+		return nil, Errorf(op, CondMismatchedRanks, "the projection %v does not have the rank of the tiler %v", proj, t)
 	}
 	var out []tileArg
 	for i, p := range proj.Elems() {
@@ -451,7 +451,7 @@ func ProductEach(s IntTuple) (IntTuple, error) {
 	for i := range out {
 		p, err := Product(s.At(i))
 		if err != nil {
-			return IntTuple{}, inOp("product_each", fmt.Sprintf("size of mode %d of %v", i, s), err)
+			return IntTuple{}, InOp("product_each", fmt.Sprintf("size of mode %d of %v", i, s), err)
 		}
 		out[i] = p
 	}
@@ -480,7 +480,7 @@ func FlatCoord(tile Layout, index int64) (IntTuple, error) {
 	}
 	c, err := Crd2Crd(hier, tile.Shape, ones)
 	if err != nil {
-		return IntTuple{}, inOp(op, fmt.Sprintf("crd2crd(%v, %v)", hier, tile.Shape), err)
+		return IntTuple{}, InOp(op, fmt.Sprintf("crd2crd(%v, %v)", hier, tile.Shape), err)
 	}
 	return c, nil
 }
@@ -494,11 +494,11 @@ func idx2crdStrided(op string, index int64, s, d IntTuple) (IntTuple, error) {
 		if !d.IsTuple() {
 			var err error
 			if d, err = CompactMajor(s, d, LayoutLeft); err != nil {
-				return IntTuple{}, inOp(op, fmt.Sprintf("compact_col_major(%v, %v)", s, d), err)
+				return IntTuple{}, InOp(op, fmt.Sprintf("compact_col_major(%v, %v)", s, d), err)
 			}
 		}
 		if d.Len() != s.Len() {
-			return IntTuple{}, errorf(op, CondCongruent, "shape %v and stride %v", s, d)
+			return IntTuple{}, Errorf(op, CondCongruent, "shape %v and stride %v", s, d)
 		}
 		out := make([]IntTuple, s.Len())
 		for i := range out {
@@ -511,7 +511,7 @@ func idx2crdStrided(op string, index int64, s, d IntTuple) (IntTuple, error) {
 		return Tup(out...), nil
 	}
 	if d.IsTuple() {
-		return IntTuple{}, errorf(op, CondCongruent, "shape %v and stride %v", s, d)
+		return IntTuple{}, Errorf(op, CondCongruent, "shape %v and stride %v", s, d)
 	}
 	n, err := leafValue(op, s)
 	if err != nil {
@@ -526,9 +526,9 @@ func idx2crdStrided(op string, index int64, s, d IntTuple) (IntTuple, error) {
 	}
 	switch {
 	case n <= 0:
-		return IntTuple{}, errorf(op, CondDivByZero, "idx2crd(%d, %v, %v): a mode of size %d", index, s, d, n)
+		return IntTuple{}, Errorf(op, CondDivByZero, "idx2crd(%d, %v, %v): a mode of size %d", index, s, d, n)
 	case stride == 0:
-		return IntTuple{}, errorf(op, CondDivByZero, "idx2crd(%d, %v, %v) divides by the stride 0 of a mode of size %d", index, s, d, n)
+		return IntTuple{}, Errorf(op, CondDivByZero, "idx2crd(%d, %v, %v) divides by the stride 0 of a mode of size %d", index, s, d, n)
 	}
 	return Int(index / stride % n), nil
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/cute-lsp/cute-lsp/analysis"
+	"github.com/cute-lsp/cute-lsp/internal/layouttest"
 	. "github.com/cute-lsp/cute-lsp/layout"
 	"github.com/cute-lsp/cute-lsp/tiled"
 )
@@ -30,62 +31,62 @@ func wildTV(r *rand.Rand) Value {
 		if r.IntN(2) == 0 {
 			return sm80Atom
 		}
-		return tiled.MMAAtom{Name: "wild", ShapeMNK: wildTuple(r, 2), ThrID: wildLayout(r), A: wildLayout(r), B: wildLayout(r), C: wildLayout(r)}
+		return tiled.MMAAtom{Name: "wild", ShapeMNK: layouttest.WildTuple(r, 2), ThrID: layouttest.WildLayout(r), A: layouttest.WildLayout(r), B: layouttest.WildLayout(r), C: layouttest.WildLayout(r)}
 	}
 	wildCopy := func() tiled.CopyAtom {
 		if r.IntN(2) == 0 {
 			return ldsmAtom
 		}
 		return tiled.CopyAtom{Name: "wild", ValType: "t", ValBits: []int64{-8, 0, 1, 8, 16, 64, 1 << 40}[r.IntN(7)],
-			ThrID: wildLayout(r), Src: wildLayout(r), Dst: wildLayout(r), Ref: wildLayout(r)}
+			ThrID: layouttest.WildLayout(r), Src: layouttest.WildLayout(r), Dst: layouttest.WildLayout(r), Ref: layouttest.WildLayout(r)}
 	}
 	switch r.IntN(9) {
 	case 6:
 		// a copy whose tile is a tuple of layouts, built as the sheet builds it
-		m, err := tiled.MakeTiledMMA(sm80Atom, wildLayout(r), Tiler{})
+		m, err := tiled.MakeTiledMMA(sm80Atom, layouttest.WildLayout(r), Tiler{})
 		if err != nil {
 			m, _ = tiled.MakeTiledMMA(sm80Atom, Make(Ints(2, 2, 1), Ints(1, 2, 0)), Tiler{})
 		}
 		if c, err := tiled.MakeTiledCopyCAtom(wildCopy(), m); err == nil {
 			return c
 		}
-		c, _ := tiled.MakeCotiledCopy(wildCopy(), wildLayout(r), wildLayout(r))
+		c, _ := tiled.MakeCotiledCopy(wildCopy(), layouttest.WildLayout(r), layouttest.WildLayout(r))
 		return c
 	case 7:
 		// any fields at all, a tuple of layouts as the tile among them
-		c := tiled.TiledCopy{Atom: wildCopy(), ValSrc: wildLayout(r), ValDst: wildLayout(r), ValRef: wildLayout(r), TiledTV: wildLayout(r), TilerMN: wildTuple(r, 2)}
+		c := tiled.TiledCopy{Atom: wildCopy(), ValSrc: layouttest.WildLayout(r), ValDst: layouttest.WildLayout(r), ValRef: layouttest.WildLayout(r), TiledTV: layouttest.WildLayout(r), TilerMN: layouttest.WildTuple(r, 2)}
 		c.TilerModes = make([]Layout, r.IntN(3))
 		for i := range c.TilerModes {
-			c.TilerModes[i] = wildLayout(r)
+			c.TilerModes[i] = layouttest.WildLayout(r)
 		}
 		return c
 	case 8:
 		// a swizzled tensor to partition, its offset perhaps part run-time
-		return Composed{Outer: Swizzle{B: r.IntN(4), M: r.IntN(5), S: r.IntN(5) - 1}, Offset: Int(int64(r.IntN(64))), Inner: wildLayout(r), OffsetRunTimeBits: int64(r.IntN(2) * r.IntN(64))}
+		return Composed{Outer: Swizzle{B: r.IntN(4), M: r.IntN(5), S: r.IntN(5) - 1}, Offset: Int(int64(r.IntN(64))), Inner: layouttest.WildLayout(r), OffsetRunTimeBits: int64(r.IntN(2) * r.IntN(64))}
 	case 0:
 		return wildMMA()
 	case 1:
 		return wildCopy()
 	case 2:
-		m, err := tiled.MakeTiledMMA(wildMMA(), wildLayout(r), Tiler{})
+		m, err := tiled.MakeTiledMMA(wildMMA(), layouttest.WildLayout(r), Tiler{})
 		if err != nil {
 			m, _ = tiled.MakeTiledMMA(sm80Atom, Make(Ints(2, 2, 1), Ints(1, 2, 0)), Tiler{})
 		}
 		return m
 	case 3:
-		c, err := tiled.MakeTiledCopy(wildCopy(), wildLayout(r), wildLayout(r))
+		c, err := tiled.MakeTiledCopy(wildCopy(), layouttest.WildLayout(r), layouttest.WildLayout(r))
 		if err != nil {
 			c, _ = tiled.MakeTiledCopy(ldsmAtom, Make(Ints(32, 4), Ints(4, 1)), Make(Ints(1, 8), Ints(0, 1)))
 		}
 		return c
 	case 4:
-		m := tiled.TiledMMA{Atom: wildMMA(), AtomLayoutMNK: wildLayout(r), ThrLayoutVMNK: wildLayout(r)}
+		m := tiled.TiledMMA{Atom: wildMMA(), AtomLayoutMNK: layouttest.WildLayout(r), ThrLayoutVMNK: layouttest.WildLayout(r)}
 		for i := range m.Permutation {
-			m.Permutation[i] = []TilerMode{{Skip: true}, {Layout: wildLayout(r)}, {Layout: Make(wildTuple(r, 1), Int(1)), Int: true}}[r.IntN(3)]
+			m.Permutation[i] = []TilerMode{{Skip: true}, {Layout: layouttest.WildLayout(r)}, {Layout: Make(layouttest.WildTuple(r, 1), Int(1)), Int: true}}[r.IntN(3)]
 		}
 		return m
 	}
-	return tiled.TiledCopy{Atom: wildCopy(), ValSrc: wildLayout(r), ValDst: wildLayout(r), ValRef: wildLayout(r), TiledTV: wildLayout(r), TilerMN: wildTuple(r, 2)}
+	return tiled.TiledCopy{Atom: wildCopy(), ValSrc: layouttest.WildLayout(r), ValDst: layouttest.WildLayout(r), ValRef: layouttest.WildLayout(r), TiledTV: layouttest.WildLayout(r), TilerMN: layouttest.WildTuple(r, 2)}
 }
 
 // FuzzTV applies the thread-value operations (and size) to wild arguments,
@@ -101,6 +102,10 @@ func FuzzTV(f *testing.F) {
 		"get_layoutA_TV", "get_layoutB_TV", "get_layoutC_TV", "get_layoutS_TV", "get_layoutD_TV",
 		"partition_A", "partition_B", "partition_C", "partition_S", "partition_D", "make_layout_tv", "tile_size", "size",
 		"make_tiled_copy_C_atom", "make_cotiled_copy", "make_tiled_copy_S", "make_tiled_copy_D", "retile_S", "retile_D"}
+	apply := map[string]func([]Value) (Value, error){}
+	for _, op := range analysis.Ops() {
+		apply[op.Name] = op.Apply
+	}
 	f.Fuzz(func(t *testing.T, s1, s2 uint64) {
 		r := rand.New(rand.NewPCG(s1, s2))
 		for range 20 {
@@ -110,10 +115,10 @@ func FuzzTV(f *testing.F) {
 					if r.IntN(3) > 0 {
 						args[i] = wildTV(r)
 					} else {
-						args[i] = wildValue(r)
+						args[i] = layouttest.WildValue(r)
 					}
 				}
-				checkOpSurvives(t, name, args)
+				layouttest.CheckSurvives(t, name, apply[name], args)
 			}
 		}
 		for _, op := range analysis.Ops() {
@@ -125,10 +130,10 @@ func FuzzTV(f *testing.F) {
 				if r.IntN(3) == 0 {
 					args[i] = wildTV(r)
 				} else {
-					args[i] = wildValue(r)
+					args[i] = layouttest.WildValue(r)
 				}
 			}
-			checkOpSurvives(t, op.Name, args)
+			layouttest.CheckSurvives(t, op.Name, op.Apply, args)
 		}
 	})
 }

@@ -1,7 +1,6 @@
 package prop
 
 import (
-	"math/rand/v2"
 	"strconv"
 	"strings"
 
@@ -33,14 +32,4 @@ func mustLayout(s string) layout.Layout {
 		return layout.Ints(vs...)
 	}
 	return layout.Make(ints(shape), ints(stride))
-}
-
-// randomSwizzle is a valid swizzle with at most 20 bits.
-func randomSwizzle(r *rand.Rand) layout.Swizzle {
-	b := r.IntN(4)
-	s := b + r.IntN(4)
-	if r.IntN(2) == 0 {
-		s = -s
-	}
-	return layout.Swizzle{B: b, M: r.IntN(6), S: s}
 }

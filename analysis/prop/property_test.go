@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/cute-lsp/cute-lsp/internal/layouttest"
 	"github.com/cute-lsp/cute-lsp/layout"
 )
 
@@ -73,49 +74,15 @@ func checkProperties(t *testing.T, v layout.Value) {
 	}
 }
 
-// randomPropertyLayout is a random layout of up to 4 modes with strides that
-// often make it compact, sometimes overlapping or gapped, sometimes negative.
-func randomPropertyLayout(r *rand.Rand) layout.Layout {
-	n := 1 + r.IntN(4)
-	shapes, strides := make([]layout.IntTuple, n), make([]layout.IntTuple, n)
-	prod := int64(1)
-	for i := range n {
-		s := 1 + r.Int64N(5)
-		var d int64
-		switch r.IntN(6) {
-		case 0, 1, 2:
-			d = prod // compact, column-major
-		case 3:
-			d = 1 + r.Int64N(12)
-		case 4:
-			d = 0
-		default:
-			d = -(1 + r.Int64N(6))
-		}
-		shapes[i], strides[i] = layout.Int(s), layout.Int(d)
-		prod *= s
-	}
-	if r.IntN(3) == 0 { // permute the modes: still compact, no longer column-major
-		r.Shuffle(n, func(i, j int) {
-			shapes[i], shapes[j] = shapes[j], shapes[i]
-			strides[i], strides[j] = strides[j], strides[i]
-		})
-	}
-	if n == 1 {
-		return layout.Make(shapes[0], strides[0])
-	}
-	return layout.Make(layout.Tup(shapes...), layout.Tup(strides...))
-}
-
 // Law: every property equals its definition, checked by enumeration.
 func TestPropertiesMatchDefinitions(t *testing.T) {
 	r := rand.New(rand.NewPCG(21, 22))
 	for range 3000 {
-		checkProperties(t, randomPropertyLayout(r))
+		checkProperties(t, layouttest.PropertyLayout(r))
 	}
 	for range 1500 {
-		l := randomPropertyLayout(r)
-		sw := randomSwizzle(r)
+		l := layouttest.PropertyLayout(r)
+		sw := layouttest.RandomSwizzle(r)
 		off := layout.Int(0)
 		if r.IntN(4) == 0 {
 			off = layout.Int(r.Int64N(64))
@@ -265,7 +232,7 @@ func TestContiguityMaxCommonVectorProperty(t *testing.T) {
 	r := rand.New(rand.NewPCG(23, 24))
 	compared := 0
 	for range 2000 {
-		l := randomPropertyLayout(r)
+		l := layouttest.PropertyLayout(r)
 		n, _ := l.Size()
 		c, err := Contiguity(l)
 		if err != nil {
