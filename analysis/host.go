@@ -101,6 +101,14 @@ func (h *Host) addMLIR(n grammar.Node) { h.add(n, true) }
 // whole contents parse is one descriptor; otherwise each candidate that
 // starts like a descriptor and is not plain prose (notProse, bitRange).
 func (h *Host) scanRegion(text string, r region, lines *lineIndex) {
+	if mayHoldDescriptor(text[r.start:r.end], r.literal) {
+		h.scanRegionAll(text, r, lines)
+	}
+}
+
+// scanRegionAll is scanRegion without the test that passes over most
+// comments at once.
+func (h *Host) scanRegionAll(text string, r region, lines *lineIndex) {
 	body := text[r.start:r.end]
 	if r.literal {
 		trimmed := strings.TrimSpace(body)
@@ -137,6 +145,19 @@ func (h *Host) scanRegion(text string, r region, lines *lineIndex) {
 		}
 		i = end
 	}
+}
+
+// mayHoldDescriptor reports whether scanRegion can find anything in body:
+// every candidate nextCandidate gives starts at '(', '[' or 'S' (Sw<...>,
+// Swizzle<...>, SW_..., S<3,4,3>), an iterator's print holds '(' or '[',
+// and a literal is parsed whole only when looksLikeDescriptor (':', '@',
+// '<', '[' or a leading "SW_"). Six of ten comments and literals of
+// include/cute hold none of these, and are passed over in one search.
+func mayHoldDescriptor(body string, literal bool) bool {
+	if literal {
+		return strings.ContainsAny(body, "([S:@<")
+	}
+	return strings.ContainsAny(body, "([S")
 }
 
 // nextCandidate finds the next stretch of body from i that starts like a

@@ -236,3 +236,56 @@ func FuzzDescriptorScanSkipsAsm(f *testing.F) {
 	f.Add("asm(\"(8,4):(4,1)\" /* c */); asm(R\"(x)\"); asm(\"open")
 	f.Fuzz(func(t *testing.T, src string) { onlyAsmLeftOut(t, "fuzz", src) })
 }
+
+// TestMayHoldDescriptor: a region that mayHoldDescriptor passes over gives
+// nothing when scanned (the fixtures and every comment and literal of
+// CUTLASS's C++), and the regions it keeps are scanned as before.
+func TestMayHoldDescriptor(t *testing.T) {
+	same := func(name, src string) {
+		t.Helper()
+		lines, bytes := newLineIndex(src), []byte(src)
+		for r := range cppRegionSeq(src, false) {
+			body := src[r.start:r.end]
+			if mayHoldDescriptor(body, r.literal) {
+				continue
+			}
+			h := &Host{Src: bytes, Language: LangCpp}
+			h.scanRegionAll(src, r, lines)
+			if len(h.Descriptors) > 0 || len(h.Findings) > 0 {
+				t.Errorf("%s: %q is passed over, and it holds %d descriptors and %d findings", name, body, len(h.Descriptors), len(h.Findings))
+			}
+		}
+	}
+	for _, src := range []string{`"8:1" "_8:_1" "SW_128" "1@0" "<>" // 8:1 SW_128 gmem_ptr[16b](0) ArithTuple(0) Sw<3,4,3> S<3,4,3> (0000:0`, "// plain words, 8:1 and 1@0"} {
+		same(src, src)
+	}
+	root := os.Getenv("CUTLASS")
+	if root == "" {
+		root = "/work/cutlass"
+	}
+	for _, dir := range []string{"include/cute", "examples", "test/unit/cute"} {
+		filepath.WalkDir(filepath.Join(root, dir), func(p string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && LanguageOf(p) == LangCpp {
+				if src, err := os.ReadFile(p); err == nil {
+					same(p, string(src))
+				}
+			}
+			return nil
+		})
+	}
+}
+
+func FuzzMayHoldDescriptor(f *testing.F) {
+	f.Add("8:1", true)
+	f.Add(" SW_128 gmem_ptr[16b](0) S<3,4,3> (4,8):(1,4) 1@0", false)
+	f.Fuzz(func(t *testing.T, body string, literal bool) {
+		if mayHoldDescriptor(body, literal) {
+			return
+		}
+		h := &Host{Src: []byte(body), Language: LangCpp}
+		h.scanRegionAll(body, region{start: 0, end: len(body), literal: literal}, newLineIndex(body))
+		if len(h.Descriptors) > 0 || len(h.Findings) > 0 {
+			t.Errorf("%q (literal %v) is passed over, and it holds %d descriptors and %d findings", body, literal, len(h.Descriptors), len(h.Findings))
+		}
+	})
+}
