@@ -1,6 +1,8 @@
 package analysis
 
 import (
+	"iter"
+	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -56,19 +58,19 @@ func (h *Host) analyze() *Host {
 	defer h.suppress()
 	text := string(h.Src)
 	lines := newLineIndex(text)
-	var regions []region
+	var regions iter.Seq[region]
 	switch h.Language {
 	case LangCpp:
-		regions = cppRegions(text)
+		regions = cppRegionSeq(text, true)
 	case LangPython:
-		regions = pythonRegions(text)
+		regions = slices.Values(pythonRegions(text))
 	case LangMLIR:
 		h.mlir(text)
 		return h
 	default:
 		return h
 	}
-	for _, r := range regions {
+	for r := range regions {
 		h.scanRegion(text, r, lines)
 	}
 	h.codeFindings()
@@ -99,6 +101,14 @@ func (h *Host) addMLIR(n grammar.Node) { h.add(n, true) }
 // whole contents parse is one descriptor; otherwise each candidate that
 // starts like a descriptor and is not plain prose (notProse, bitRange).
 func (h *Host) scanRegion(text string, r region, lines *lineIndex) {
+	if mayHoldDescriptor(text[r.start:r.end], r.literal) {
+		h.scanRegionAll(text, r, lines)
+	}
+}
+
+// scanRegionAll is scanRegion without the test that passes over most
+// comments at once.
+func (h *Host) scanRegionAll(text string, r region, lines *lineIndex) {
 	body := text[r.start:r.end]
 	if r.literal {
 		trimmed := strings.TrimSpace(body)
@@ -135,6 +145,19 @@ func (h *Host) scanRegion(text string, r region, lines *lineIndex) {
 		}
 		i = end
 	}
+}
+
+// mayHoldDescriptor reports whether scanRegion can find anything in body:
+// every candidate nextCandidate gives starts at '(', '[' or 'S' (Sw<...>,
+// Swizzle<...>, SW_..., S<3,4,3>), an iterator's print holds '(' or '[',
+// and a literal is parsed whole only when looksLikeDescriptor (':', '@',
+// '<', '[' or a leading "SW_"). Six of ten comments and literals of
+// include/cute hold none of these, and are passed over in one search.
+func mayHoldDescriptor(body string, literal bool) bool {
+	if literal {
+		return strings.ContainsAny(body, "([S:@<")
+	}
+	return strings.ContainsAny(body, "([S")
 }
 
 // nextCandidate finds the next stretch of body from i that starts like a
@@ -407,57 +430,156 @@ func inLineComment(text string, at int) bool {
 }
 
 // cppRegions splits C++/CUDA source into comments and string literals.
-func cppRegions(s string) []region {
-	var out []region
-	for i := 0; i < len(s); {
-		switch {
-		case strings.HasPrefix(s[i:], "//"):
-			end := strings.IndexByte(s[i:], '\n')
-			if end < 0 {
-				end = len(s) - i
-			}
-			out = append(out, region{start: i + 2, end: i + end})
-			i += end
-		case strings.HasPrefix(s[i:], "/*"):
-			end := strings.Index(s[i+2:], "*/")
-			if end < 0 {
-				out = append(out, region{start: i + 2, end: len(s)})
-				return out
-			}
-			out = append(out, region{start: i + 2, end: i + 2 + end})
-			i += 2 + end + 2
-		case s[i] == 'R' && strings.HasPrefix(s[i+1:], "\"") && (i == 0 || !isIdentByte(s[i-1])):
-			// R"delim( ... )delim"
-			open := strings.IndexByte(s[i+2:], '(')
-			if open < 0 {
+func cppRegions(s string) []region { return slices.Collect(cppRegionSeq(s, false)) }
+
+// cppRegionSeq yields the comments and string literals of C++/CUDA source
+// in order. With skipAsm, the string literals of an asm statement
+// (asm volatile("mma.sync ... [%4];" : "=r"(d) : "r"(a))) are passed
+// over: they are PTX and its operand constraints, where no descriptor is
+// written, and they are most of the literals of CuTe's atom headers
+// (183,000 of them over include/cute and examples/cute, each a candidate
+// search). A statement whose closing parenthesis is not found, or that
+// holds a comment or a raw string, is scanned as before.
+func cppRegionSeq(s string, skipAsm bool) iter.Seq[region] {
+	return func(yield func(region) bool) {
+		for i := 0; i < len(s); {
+			switch {
+			case strings.HasPrefix(s[i:], "//"):
+				end := strings.IndexByte(s[i:], '\n')
+				if end < 0 {
+					end = len(s) - i
+				}
+				if !yield(region{start: i + 2, end: i + end}) {
+					return
+				}
+				i += end
+			case strings.HasPrefix(s[i:], "/*"):
+				end := strings.Index(s[i+2:], "*/")
+				if end < 0 {
+					yield(region{start: i + 2, end: len(s)})
+					return
+				}
+				if !yield(region{start: i + 2, end: i + 2 + end}) {
+					return
+				}
+				i += 2 + end + 2
+			case s[i] == 'R' && strings.HasPrefix(s[i+1:], "\"") && (i == 0 || !isIdentByte(s[i-1])):
+				// R"delim( ... )delim"
+				open := strings.IndexByte(s[i+2:], '(')
+				if open < 0 {
+					i++
+					continue
+				}
+				delim := s[i+2 : i+2+open]
+				bodyStart := i + 2 + open + 1
+				end := strings.Index(s[bodyStart:], ")"+delim+"\"")
+				if end < 0 {
+					return
+				}
+				if !yield(region{start: bodyStart, end: bodyStart + end, literal: true}) {
+					return
+				}
+				i = bodyStart + end + len(delim) + 2
+			case s[i] == '"':
+				end := quotedEnd(s, i+1, '"')
+				if !yield(region{start: i + 1, end: end, literal: true}) {
+					return
+				}
+				i = end + 1
+			case s[i] == '\'':
+				i = quotedEnd(s, i+1, '\'') + 1
+			case skipAsm && (s[i] == 'a' || s[i] == '_') && (i == 0 || !isIdentByte(s[i-1])):
+				if end, ok := asmStatementEnd(s, i); ok {
+					i = end
+					continue
+				}
 				i++
-				continue
-			}
-			delim := s[i+2 : i+2+open]
-			bodyStart := i + 2 + open + 1
-			end := strings.Index(s[bodyStart:], ")"+delim+"\"")
-			if end < 0 {
-				return out
-			}
-			out = append(out, region{start: bodyStart, end: bodyStart + end, literal: true})
-			i = bodyStart + end + len(delim) + 2
-		case s[i] == '"':
-			end := quotedEnd(s, i+1, '"')
-			out = append(out, region{start: i + 1, end: end, literal: true})
-			i = end + 1
-		case s[i] == '\'':
-			i = quotedEnd(s, i+1, '\'') + 1
-		default:
-			// Only these bytes start a comment or a literal: the rest is
-			// passed over without the checks above.
-			for i++; i < len(s) && !cppRegionStart[s[i]]; i++ {
+			default:
+				// Only these bytes start a comment or a literal (or, with
+				// skipAsm, an asm statement): the rest is passed over
+				// without the checks above.
+				start := &cppRegionStart
+				if skipAsm {
+					start = &cppRegionOrAsmStart
+				}
+				for i++; i < len(s) && !start[s[i]]; i++ {
+				}
 			}
 		}
 	}
-	return out
 }
 
 var cppRegionStart = [256]bool{'/': true, 'R': true, '"': true, '\'': true}
+
+var cppRegionOrAsmStart = [256]bool{'/': true, 'R': true, '"': true, '\'': true, 'a': true, '_': true}
+
+// asmStatementEnd is the offset after the closing parenthesis of the asm
+// statement whose keyword (asm, __asm, __asm__) starts at i, with its
+// qualifiers (volatile, __volatile__, inline, goto); ok is false when i
+// starts no asm statement, when its parentheses do not close, or when a
+// comment or a raw string is inside (those are scanned as before).
+func asmStatementEnd(s string, i int) (end int, ok bool) {
+	word := func(j int) int {
+		k := j
+		for k < len(s) && isIdentByte(s[k]) {
+			k++
+		}
+		return k
+	}
+	j := word(i)
+	switch s[i:j] {
+	case "asm", "__asm", "__asm__":
+	default:
+		return 0, false
+	}
+	for {
+		j = skipBlanks(s, j)
+		k := word(j)
+		switch s[j:k] {
+		case "volatile", "__volatile__", "__volatile", "inline", "__inline__", "goto":
+			j = k
+			continue
+		}
+		break
+	}
+	if j >= len(s) || s[j] != '(' {
+		return 0, false
+	}
+	depth := 0
+	for j < len(s) {
+		switch c := s[j]; c {
+		case '(':
+			depth++
+		case ')':
+			if depth--; depth == 0 {
+				return j + 1, true
+			}
+		case '"', '\'':
+			if c == '"' && j > 0 && s[j-1] == 'R' {
+				return 0, false // a raw string: its end is not a quote's
+			}
+			j = quotedEnd(s, j+1, c)
+			if j >= len(s) || s[j] != c {
+				return 0, false // unterminated
+			}
+		case '/':
+			if j+1 < len(s) && (s[j+1] == '/' || s[j+1] == '*') {
+				return 0, false
+			}
+		}
+		j++
+	}
+	return 0, false
+}
+
+// skipBlanks is the offset of the first byte from i that is not a space,
+// a tab or a line break.
+func skipBlanks(s string, i int) int {
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
+		i++
+	}
+	return i
+}
 
 // quotedEnd is the offset of the closing quote of a literal starting at i
 // (backslash escapes; an unterminated literal ends at the line's end).

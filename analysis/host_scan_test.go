@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -100,4 +101,191 @@ func TestHostScanMatchesReference(t *testing.T) {
 func FuzzHostScanMatchesReference(f *testing.F) {
 	f.Add("x // (2,2):(1,2)\n/* (4,8) */ \"(8,4)\" 'c' R\"d((2,3))d\"")
 	f.Fuzz(func(t *testing.T, src string) { sameHostScan(t, "fuzz", src) })
+}
+
+// sameDescriptorsWithoutAsm fails t when leaving asm statements' strings
+// out of the descriptor scan changes what it finds in src: the regions it
+// leaves out are literals, each inside an asm statement's parentheses, and
+// the descriptors and findings of the two scans are the same.
+func sameDescriptorsWithoutAsm(t *testing.T, name, src string) {
+	t.Helper()
+	if onlyAsmLeftOut(t, name, src) {
+		all, kept := cppRegions(src), slices.Collect(cppRegionSeq(src, true))
+		scan := func(regions []region) *Host {
+			h := &Host{Src: []byte(src), Language: LangCpp}
+			lines := newLineIndex(src)
+			for _, r := range regions {
+				h.scanRegion(src, r, lines)
+			}
+			return h
+		}
+		if got, want := scan(kept), scan(all); !reflect.DeepEqual(got.Descriptors, want.Descriptors) || !reflect.DeepEqual(got.Findings, want.Findings) {
+			t.Errorf("%s: %d descriptors and %d findings without the asm strings, %d and %d with them", name, len(got.Descriptors), len(got.Findings), len(want.Descriptors), len(want.Findings))
+		}
+	}
+}
+
+// onlyAsmLeftOut fails t (and is false) when cppRegionSeq with skipAsm
+// leaves out anything but literals inside asm statements' parentheses.
+func onlyAsmLeftOut(t *testing.T, name, src string) bool {
+	t.Helper()
+	all, kept := cppRegions(src), slices.Collect(cppRegionSeq(src, true))
+	k := 0
+	for _, r := range all {
+		if k < len(kept) && kept[k] == r {
+			k++
+			continue
+		}
+		if !r.literal || !insideAsm(src, r.start) {
+			t.Errorf("%s: the region %d-%d %q is left out, and it is not a literal of an asm statement", name, r.start, r.end, src[r.start:r.end])
+			return false
+		}
+	}
+	if k != len(kept) {
+		t.Errorf("%s: %d regions not in cppRegions", name, len(kept)-k)
+		return false
+	}
+	return true
+}
+
+// insideAsm reports whether offset at is inside the parentheses of an
+// asm statement (a test's reckoning: an asm word before at whose
+// parentheses, counted outside quotes, are open at at).
+func insideAsm(src string, at int) bool {
+	for k := at; ; {
+		if k = strings.LastIndex(src[:k], "asm"); k < 0 {
+			return false
+		}
+		start, end := k, k+3
+		for start > 0 && isIdentByte(src[start-1]) {
+			start--
+		}
+		for end < len(src) && isIdentByte(src[end]) {
+			end++
+		}
+		if w := src[start:end]; (w == "asm" || w == "__asm" || w == "__asm__") && openAt(src, end, at) {
+			return true
+		}
+	}
+}
+
+// openAt reports whether a parenthesis opened from offset from is open at at.
+func openAt(src string, from, at int) bool {
+	depth := 0
+	for j := from; j < at; j++ {
+		switch c := src[j]; c {
+		case '(':
+			depth++
+		case ')':
+			depth--
+		case '"', '\'':
+			if j = quotedEnd(src, j+1, c); j >= at {
+				return depth > 0
+			}
+		}
+	}
+	return depth > 0
+}
+
+// TestDescriptorScanSkipsAsm: the literals of asm statements are left out
+// of the descriptor scan, and nothing else is: a statement holding a
+// comment or a raw string, or not closed, is scanned whole; over CUTLASS's
+// C++ the scan finds the same descriptors and findings either way.
+func TestDescriptorScanSkipsAsm(t *testing.T) {
+	src := `// (2,2):(1,2)
+asm volatile("mma.sync [%0], {%1};\n" : "=r"(d) : "r"(a), "n"(sizeof(T)));
+auto s = "(4,8):(1,4)";
+__asm__ __volatile__("ld.shared %0, [%1];" :: "r"(x));
+asm("(8,4):(4,1)" /* kept: a comment inside */);
+asm(R"(raw (2,2):(1,2))");
+masm("(3,3):(1,3)"); my_asm("x"); asm_x("(5,5):(1,5)");
+asm("open (6,6):(1,6)"`
+	want := []string{" (2,2):(1,2)", "(4,8):(1,4)", "(8,4):(4,1)", " kept: a comment inside ", "raw (2,2):(1,2)", "(3,3):(1,3)", "x", "(5,5):(1,5)", "open (6,6):(1,6)"}
+	var got []string
+	for r := range cppRegionSeq(src, true) {
+		got = append(got, src[r.start:r.end])
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("regions %q\nwant %q", got, want)
+	}
+	sameDescriptorsWithoutAsm(t, "fixture", src)
+	for _, s := range []string{"asm", "asm(", "asm(\"", "asm volatile", "asm(')')", "asm(\"\\\")\")", "__asm(\"x\")\"y\""} {
+		sameDescriptorsWithoutAsm(t, s, s)
+	}
+	root := os.Getenv("CUTLASS")
+	if root == "" {
+		root = "/work/cutlass"
+	}
+	for _, dir := range []string{"include", "examples", "test/unit/cute"} {
+		filepath.WalkDir(filepath.Join(root, dir), func(p string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && LanguageOf(p) == LangCpp {
+				if src, err := os.ReadFile(p); err == nil {
+					sameDescriptorsWithoutAsm(t, p, string(src))
+				}
+			}
+			return nil
+		})
+	}
+}
+
+// FuzzDescriptorScanSkipsAsm: on any text, only literals of asm statements
+// are left out. (What they would give is not compared: a PTX string such
+// as "(0000:0" read as a layout with a mistake is what leaving them out is for.)
+func FuzzDescriptorScanSkipsAsm(f *testing.F) {
+	f.Add("asm volatile(\"mma [%0];\" : \"=r\"(d)); // (2,2):(1,2)\n\"(4,8):(1,4)\"")
+	f.Add("asm(\"(8,4):(4,1)\" /* c */); asm(R\"(x)\"); asm(\"open")
+	f.Fuzz(func(t *testing.T, src string) { onlyAsmLeftOut(t, "fuzz", src) })
+}
+
+// TestMayHoldDescriptor: a region that mayHoldDescriptor passes over gives
+// nothing when scanned (the fixtures and every comment and literal of
+// CUTLASS's C++), and the regions it keeps are scanned as before.
+func TestMayHoldDescriptor(t *testing.T) {
+	same := func(name, src string) {
+		t.Helper()
+		lines, bytes := newLineIndex(src), []byte(src)
+		for r := range cppRegionSeq(src, false) {
+			body := src[r.start:r.end]
+			if mayHoldDescriptor(body, r.literal) {
+				continue
+			}
+			h := &Host{Src: bytes, Language: LangCpp}
+			h.scanRegionAll(src, r, lines)
+			if len(h.Descriptors) > 0 || len(h.Findings) > 0 {
+				t.Errorf("%s: %q is passed over, and it holds %d descriptors and %d findings", name, body, len(h.Descriptors), len(h.Findings))
+			}
+		}
+	}
+	for _, src := range []string{`"8:1" "_8:_1" "SW_128" "1@0" "<>" // 8:1 SW_128 gmem_ptr[16b](0) ArithTuple(0) Sw<3,4,3> S<3,4,3> (0000:0`, "// plain words, 8:1 and 1@0"} {
+		same(src, src)
+	}
+	root := os.Getenv("CUTLASS")
+	if root == "" {
+		root = "/work/cutlass"
+	}
+	for _, dir := range []string{"include/cute", "examples", "test/unit/cute"} {
+		filepath.WalkDir(filepath.Join(root, dir), func(p string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && LanguageOf(p) == LangCpp {
+				if src, err := os.ReadFile(p); err == nil {
+					same(p, string(src))
+				}
+			}
+			return nil
+		})
+	}
+}
+
+func FuzzMayHoldDescriptor(f *testing.F) {
+	f.Add("8:1", true)
+	f.Add(" SW_128 gmem_ptr[16b](0) S<3,4,3> (4,8):(1,4) 1@0", false)
+	f.Fuzz(func(t *testing.T, body string, literal bool) {
+		if mayHoldDescriptor(body, literal) {
+			return
+		}
+		h := &Host{Src: []byte(body), Language: LangCpp}
+		h.scanRegionAll(body, region{start: 0, end: len(body), literal: literal}, newLineIndex(body))
+		if len(h.Descriptors) > 0 || len(h.Findings) > 0 {
+			t.Errorf("%q (literal %v) is passed over, and it holds %d descriptors and %d findings", body, literal, len(h.Descriptors), len(h.Findings))
+		}
+	})
 }

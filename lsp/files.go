@@ -160,7 +160,7 @@ func readRegular(path string, limit int64, flags int) ([]byte, fs.FileInfo, erro
 	if before.Size() > limit {
 		return nil, nil, &SkipError{path, fmt.Sprintf("%d bytes, over the limit of %d", before.Size(), limit)}
 	}
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	data, err := readSized(f, before.Size(), limit)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -175,6 +175,28 @@ func readRegular(path string, limit int64, flags int) ([]byte, fs.FileInfo, erro
 		return nil, nil, &SkipError{path, "changed while it was read"}
 	}
 	return data, after, nil
+}
+
+// readSized reads f to its end, at most limit+1 bytes, into a buffer sized
+// from size, the file's size when opened: a file that did not change is
+// read in one buffer, without io.ReadAll's doubling from 512 bytes and its
+// copies (4% of lint's CPU); one that grew grows the buffer as ReadAll would.
+func readSized(f io.Reader, size, limit int64) ([]byte, error) {
+	data := make([]byte, 0, min(size, limit)+1) // +1: the read that finds the end needs room
+	r := io.LimitReader(f, limit+1)
+	for {
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
+		}
+		n, err := r.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			return data, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
 }
 
 // fileType names what a non-regular file is.

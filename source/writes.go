@@ -1,5 +1,7 @@
 package source
 
+import "slices"
+
 // Writes are the places where a bound name may be bound again or changed
 // without the reader recording a Binding there: C++ declarations it does
 // not read as bindings (Foo x(3); std::tuple<int,int> x; for (auto x : r);
@@ -20,8 +22,8 @@ type NameRef struct {
 // boundNames are the names of f's bindings, and the starts of the names
 // its bindings are written at (those occurrences are the bindings).
 func boundNames(f *File) (map[string]bool, map[int]bool) {
-	names := map[string]bool{}
-	at := map[int]bool{}
+	names := make(map[string]bool, len(f.Bindings))
+	at := make(map[int]bool, len(f.Bindings))
 	for _, b := range f.Bindings {
 		names[b.Name] = true
 		if b.NameAt.End > b.NameAt.Start {
@@ -31,13 +33,62 @@ func boundNames(f *File) (map[string]bool, map[int]bool) {
 	return names, at
 }
 
-// cppWrites finds the writes of bound names in C++ tokens.
+// nameSet is the set of the bound names, for the look-up of every
+// identifier of a file: most are not bound, and the first byte and the
+// length of a name turn most of them away before the map is asked.
+type nameSet struct {
+	lengths [256]uint64 // by first byte, bit min(len, 63) for each length of a name
+	names   map[string]bool
+}
+
+func newNameSet(bindings []Binding) *nameSet {
+	s := &nameSet{names: make(map[string]bool, len(bindings))}
+	for _, b := range bindings {
+		if b.Name == "" {
+			continue
+		}
+		s.lengths[b.Name[0]] |= 1 << min(len(b.Name), 63)
+		s.names[b.Name] = true
+	}
+	return s
+}
+
+func (s *nameSet) has(name string) bool {
+	return name != "" && s.lengths[name[0]]&(1<<min(len(name), 63)) != 0 && s.names[name]
+}
+
+// bindingStarts is the sorted starts of the names bindings are written at.
+func bindingStarts(bindings []Binding) []int {
+	at := make([]int, 0, len(bindings))
+	for _, b := range bindings {
+		if b.NameAt.End > b.NameAt.Start {
+			at = append(at, b.NameAt.Start)
+		}
+	}
+	if !slices.IsSorted(at) {
+		slices.Sort(at)
+	}
+	return at
+}
+
+// cppWrites finds the writes of bound names in C++ tokens. The tokens come
+// in the order of their starts, so the binding starts are walked beside
+// them (no map of the starts).
 func (r *cppReader) cppWrites() []NameRef {
-	names, bindingAt := boundNames(&r.f)
+	if len(r.f.Bindings) == 0 {
+		return nil
+	}
+	names, bindingAt := newNameSet(r.f.Bindings), bindingStarts(r.f.Bindings)
 	var out []NameRef
 	for j, t := range r.toks {
-		if t.kind != tIdent || bindingAt[t.start] || !names[r.word(j)] {
+		if t.kind != tIdent || !names.has(r.str[t.start:t.end]) {
 			continue
+		}
+		for len(bindingAt) > 0 && bindingAt[0] < t.start {
+			bindingAt = bindingAt[1:]
+		}
+		if len(bindingAt) > 0 && bindingAt[0] == t.start {
+			continue // the binding itself
 		}
 		if r.isPunctAt(j-1, ".") || r.isPunctAt(j-1, "->") || r.isPunctAt(j-1, "::") {
 			continue // a member or a qualified name

@@ -1,6 +1,10 @@
 package source
 
 import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -60,4 +64,71 @@ if x == 1 and x >= 2 and x != 3 and x <= 4: pass`
 	if got, want := writeLines(py, ReadPython([]byte(py)), "x"), "5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20"; got != want {
 		t.Errorf("Python writes of x on lines %s, want %s", got, want)
 	}
+}
+
+// cppWritesReference is cppWrites as it was before nameSet and
+// bindingStarts: a map of the bound names and a map of the binding starts.
+func cppWritesReference(r *cppReader) []NameRef {
+	names, bindingAt := boundNames(&r.f)
+	var out []NameRef
+	for j, t := range r.toks {
+		if t.kind != tIdent || bindingAt[t.start] || !names[r.word(j)] {
+			continue
+		}
+		if r.isPunctAt(j-1, ".") || r.isPunctAt(j-1, "->") || r.isPunctAt(j-1, "::") {
+			continue
+		}
+		if r.declaresAny(j) || r.inStructuredBinding(j) {
+			out = append(out, NameRef{Name: r.word(j), At: Range{t.start, t.end}})
+		}
+	}
+	return out
+}
+
+// sameWrites fails t when cppWrites and the reference differ on src.
+func sameWrites(t *testing.T, name string, src []byte) {
+	t.Helper()
+	r := &cppReader{src: src, str: string(src), toks: cppTokens(src, nil)}
+	r.p = parser{src: src, str: r.str, toks: r.toks, cpp: true, templates: r.templateNames()}
+	r.match = matchBrackets(r.p, nil)
+	r.read()
+	if got, want := r.cppWrites(), cppWritesReference(r); !slices.Equal(got, want) {
+		t.Errorf("%s: cppWrites gives %d writes, the reference %d", name, len(got), len(want))
+	}
+}
+
+// TestCppWritesAsTheMapsFound: the set of names and the walk of the
+// binding starts find the writes the maps found, in the fixtures and in
+// the C++ of a CUTLASS checkout (CUTLASS, default /work/cutlass).
+func TestCppWritesAsTheMapsFound(t *testing.T) {
+	for _, src := range []string{"auto x = 1; int x; auto [x, y] = f(); auto y = 2;", "auto x = make_layout(x); Foo x(3);", "", "auto = 1;"} {
+		sameWrites(t, src, []byte(src))
+	}
+	root := os.Getenv("CUTLASS")
+	if root == "" {
+		root = "/work/cutlass"
+	}
+	for _, dir := range []string{"include/cute", "examples/cute", "test/unit/cute"} {
+		filepath.WalkDir(filepath.Join(root, dir), func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return nil
+			}
+			if src, err := os.ReadFile(p); err == nil {
+				sameWrites(t, p, src)
+			}
+			return nil
+		})
+	}
+}
+
+// FuzzCppWrites: on any text, cppWrites finds the reference's writes.
+func FuzzCppWrites(f *testing.F) {
+	fuzzSeeds(f, ".cu")
+	f.Add("auto x = 1; x = 2; int x; auto [a, x] = g(); template <class x> struct S;")
+	f.Fuzz(func(t *testing.T, src string) {
+		if len(src) > 1<<14 {
+			return
+		}
+		sameWrites(t, "fuzz", []byte(src))
+	})
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"runtime"
+	"runtime/debug"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -74,6 +75,12 @@ func (s *codeCounts) addCounts(o codeCounts) {
 // first: a generated header of 3 MB takes as long as a hundred small
 // files, and started last it would leave the other cores idle.
 func lintFiles(paths []string, configs *configs, opts lintOptions) []lintResult {
+	if os.Getenv("GOGC") == "" {
+		defer debug.SetGCPercent(debug.SetGCPercent(lintGCPercent))
+	}
+	if lintFilesHook != nil {
+		lintFilesHook()
+	}
 	results := make([]lintResult, len(paths))
 	order := biggestFirst(paths)
 	var next atomic.Int64
@@ -95,6 +102,20 @@ func lintFiles(paths []string, configs *configs, opts lintOptions) []lintResult 
 	wg.Wait()
 	return results
 }
+
+// lintGCPercent is the collector's GOGC while lint reads files, unless the
+// environment sets GOGC. What lint keeps of a file (its findings) is small
+// beside what reading it allocates and drops (the text, its tokens and
+// the code read from them), so the live heap stays about the files in
+// flight, and the default GOGC of 100 collects that again and again: over
+// CUTLASS's include, examples, test and python (--code-stats), GOGC=400
+// takes 0.94 s of CPU against 1.38 s, for a peak RSS of 186 MB against
+// 81 MB (5 times a live heap that the 4 MiB file limit and the number of
+// cores bound, as before).
+const lintGCPercent = 400
+
+// lintFilesHook, when set (by a test), runs as lintFiles starts its files.
+var lintFilesHook func()
 
 // biggestFirst is the indices of paths, the biggest file first (one that
 // cannot be stat'ed counts as empty: reading it fails at once).

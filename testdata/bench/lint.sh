@@ -1,7 +1,8 @@
 #!/bin/sh
 # make bench-lint: files per second of `cute-lsp lint` (findings, C++/Python code reading
 # included) and of `grep -r` over the same files, CUTLASS's include/cute + examples/cute,
-# ROUNDS interleaved runs each (default 9), and the ratio of the medians. Skipped, with a
+# ROUNDS interleaved runs each (default 9), and the ratio of the medians, and lint's CPU
+# time (with /usr/bin/time). Skipped, with a
 # message, when $CUTLASS holds no checkout.
 # usage: CUTLASS=/work/cutlass ROUNDS=9 testdata/bench/lint.sh bin/cute-lsp
 set -eu
@@ -19,10 +20,24 @@ bytes=$(find $dirs -type f -exec cat {} + | wc -c)
 now() { date +%s%N; }
 lint_ms=""
 grep_ms=""
+# The CPU time (user + system) of each lint run too, where /usr/bin/time
+# is there: on a shared machine it is the steadier figure.
+timer=""
+lint_cpu_ms=""
+if [ -x /usr/bin/time ]; then
+	timer=/usr/bin/time
+	cpu_out=$(mktemp)
+	trap 'rm -f "$cpu_out"' EXIT
+fi
 i=0
 while [ "$i" -lt "$rounds" ]; do
 	t0=$(now)
-	"$bin" lint $dirs >/dev/null 2>&1 || true
+	if [ -n "$timer" ]; then
+		"$timer" -o "$cpu_out" -f '%U %S' "$bin" lint $dirs >/dev/null 2>&1 || true
+		lint_cpu_ms="$lint_cpu_ms $(awk '{ printf "%.0f", ($1 + $2) * 1000 }' "$cpu_out")"
+	else
+		"$bin" lint $dirs >/dev/null 2>&1 || true
+	fi
 	t1=$(now)
 	grep -r cute $dirs >/dev/null 2>&1 || true
 	t2=$(now)
@@ -40,4 +55,7 @@ median() { echo "$1" | tr ' ' '\n' | grep . | sort -n | awk '{ t[NR] = $1 } END 
 echo "bench-lint: $files files, $bytes bytes ($dirs of $root), $(nproc) cores"
 echo "  cute-lsp lint: $(summary "$lint_ms")"
 echo "  grep -r:       $(summary "$grep_ms")"
+if [ -n "$lint_cpu_ms" ]; then
+	echo "$lint_cpu_ms" | tr ' ' '\n' | grep . | sort -n | awk '{ t[NR] = $1 } END { printf "  cute-lsp lint CPU (user + system): %d ms median (range %d-%d; 10 ms steps)\n", t[int((NR + 1) / 2)], t[1], t[NR] }'
+fi
 awk -v l="$(median "$lint_ms")" -v g="$(median "$grep_ms")" 'BEGIN { printf "  cute-lsp lint reads at %.3f of grep'"'"'s speed (%.1fx slower)\n", g / l, l / g }'
