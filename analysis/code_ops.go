@@ -74,6 +74,9 @@ func (c *Code) call(n *source.Call, sc scope, depth int) (layout.Value, error) {
 	if atom, ok := c.namedAtom(n, sc); ok {
 		return atom, nil
 	}
+	if v, ok, err := c.atomCall(n, sc, depth); ok {
+		return v, err // MMA_Atom<OP>, Copy_Atom<OP, T>, TiledMMA<...>, OP{} (code_atoms.go)
+	}
 	if !c.cuteQualified(n.Fun) {
 		return nil, errUnresolved // cutlass::Coord<2> is not cute::Coord
 	}
@@ -1163,6 +1166,9 @@ func query(name string, x layout.Value) (layout.Value, error) {
 }
 
 func shapeOf(x layout.Value) layout.Value {
+	if s, ok := tiledShape(x); ok {
+		return s
+	}
 	switch x := x.(type) {
 	case layout.Layout:
 		return x.Shape
@@ -1237,7 +1243,7 @@ func (c *Code) member(name string, x layout.Value, _ []layout.Value) (layout.Val
 	case "size", "cosize", "rank", "depth":
 		return query(name, x)
 	}
-	return nil, errUnresolved
+	return tiledMember(name, x)
 }
 
 // intLeaf evaluates n to an integer leaf (known or unknown).
