@@ -122,6 +122,18 @@ CASES = [
     ('A0024', 'style of examples/cute/tutorial/sgemm_sm80.cu:375',
      'using TiledMma = decltype(make_tiled_mma(MMA_Atom<SM80_16x8x16_F32BF16BF16F32_TN>{}, Layout<Shape<_4,_1,_1>>{}));\n'
      'auto c_copy = make_tiled_copy_C(Copy_Atom<UniversalCopy<uint32_t>, float>{}, TiledMma{});', 'c_copy'),
+    ('A0025', 'style of include/cute/atom/copy_atom.hpp (make_tiled_copy_C_atom)',
+     'auto tiled_mma = make_tiled_mma(SM80_16x8x16_F32F16F16F32_TN{}, Layout<Shape<_2,_2>>{});\n'
+     'auto c_atom = make_tiled_copy_C_atom(Copy_Atom<UniversalCopy<uint32_t>, float>{}, tiled_mma);', 'c_atom'),
+    ('A0026', 'style of include/cute/atom/copy_atom.hpp (make_tiled_copy_S)',
+     'auto g2s = make_tiled_copy(Copy_Atom<SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>, half_t>{}, Layout<Shape<_16,_8>,Stride<_8,_1>>{}, Layout<Shape<_1,_8>>{});\n'
+     'auto s_copy = make_tiled_copy_S(Copy_Atom<UniversalCopy<uint64_t>, half_t>{}, g2s);', 's_copy'),
+    ('A0027', 'style of include/cute/atom/copy_atom.hpp (make_tiled_copy_D)',
+     'auto g2s = make_tiled_copy(Copy_Atom<SM80_CP_ASYNC_CACHEGLOBAL<uint128_t>, half_t>{}, Layout<Shape<_16,_8>,Stride<_8,_1>>{}, Layout<Shape<_1,_8>>{});\n'
+     'auto d_copy = make_tiled_copy_D(Copy_Atom<UniversalCopy<uint64_t>, half_t>{}, g2s);', 'd_copy'),
+    ('A0028', 'style of test/unit/cute/ampere/cooperative_gemm.cu (TiledMMA with a permutation of layouts)',
+     'using TiledMma = TiledMMA<MMA_Atom<SM80_16x8x8_F16F16F16F16_TN>, Layout<Shape<_2,_2,_1>>,\n'
+     '                          Tile<Layout<Shape<_4,_8>,Stride<_8,_1>>, Layout<Shape<_2,_8>,Stride<_8,_1>>, _8>>;', 'TiledMma'),
 ]
 
 
