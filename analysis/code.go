@@ -287,16 +287,30 @@ func (c *Code) Values() (roots, evaluated, layouts int) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for _, r := range c.File.Roots {
+	count := func(r source.Node) {
 		roots++
 		v, err := c.eval(r, nil, 0)
 		if err != nil {
-			continue
+			return
 		}
 		evaluated++
 		switch v.(type) {
 		case layout.Layout, layout.Composed, PointerComposed:
 			layouts++
+		}
+	}
+	for _, r := range c.File.Roots {
+		count(r)
+		if call, ok := r.(*source.Call); ok && call.Fun != nil && atomWriters[call.Fun.Name] {
+			// The layouts written in a tiled atom's arguments count as
+			// expressions of their own, as LayoutCensus counts them.
+			source.Inspect(r, func(n source.Node) bool {
+				if call, ok := n.(*source.Call); ok && n != r && call.Fun != nil && layoutWriters[call.Fun.Name] {
+					count(n)
+					return false
+				}
+				return true
+			})
 		}
 	}
 	return roots, evaluated, layouts
