@@ -255,32 +255,23 @@ func (c *Code) atomTemplateArg(n source.Node, sc scope, depth int) (string, bool
 
 // atomElementName is the element type n names, as the catalogue spells it
 // (half_t for cutlass::half_t): a type it knows, or a name the file binds
-// to one (using ElementA = cutlass::half_t;).
+// to one (using ElementA = cutlass::half_t;), as elementName reads them.
 func (c *Code) atomElementName(n source.Node, sc scope, depth int) (string, bool) {
 	id, ok := n.(*source.Ident)
-	if !ok || depth > 8 {
+	if !ok {
 		return "", false
 	}
-	switch id.Qualifier() {
-	case "":
-		if _, ok := sc[id.Name]; ok {
-			return "", false // an alias template's argument: its width alone is known
-		}
-		if i, ok := c.lookup(id.Name, id.Start); ok {
-			b := c.File.Bindings[i]
-			if b.Template || b.Value == nil {
-				return "", false
-			}
-			return c.atomElementName(b.Value, nil, depth+1)
-		}
-	case "cutlass", "::cutlass", "cute", "::cute":
-	default:
+	if _, ok := sc[id.Name]; ok && id.Qualifier() == "" {
+		return "", false // an alias template's argument: its width alone is known
+	}
+	name, ok := c.elementName(id, depth)
+	if !ok {
 		return "", false
 	}
-	if _, ok := atom.ElementBits(id.Name); !ok {
+	if _, ok := atom.ElementBits(name); !ok {
 		return "", false
 	}
-	return id.Name, true
+	return name, true
 }
 
 // cutePrintAtom prints an atom, a TiledMMA or a TiledCopy as CuTe's
