@@ -287,16 +287,30 @@ func (c *Code) Values() (roots, evaluated, layouts int) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for _, r := range c.File.Roots {
+	count := func(r source.Node) {
 		roots++
 		v, err := c.eval(r, nil, 0)
 		if err != nil {
-			continue
+			return
 		}
 		evaluated++
 		switch v.(type) {
 		case layout.Layout, layout.Composed, PointerComposed:
 			layouts++
+		}
+	}
+	for _, r := range c.File.Roots {
+		count(r)
+		if call, ok := r.(*source.Call); ok && call.Fun != nil && atomWriters[call.Fun.Name] {
+			// The layouts written in a tiled atom's arguments count as
+			// expressions of their own, as LayoutCensus counts them.
+			source.Inspect(r, func(n source.Node) bool {
+				if call, ok := n.(*source.Call); ok && n != r && call.Fun != nil && layoutWriters[call.Fun.Name] {
+					count(n)
+					return false
+				}
+				return true
+			})
 		}
 	}
 	return roots, evaluated, layouts
@@ -326,11 +340,7 @@ func (c *Code) LayoutCensus() (written, valued int) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for _, r := range c.File.Roots {
-		call, ok := r.(*source.Call)
-		if !ok || call.Fun == nil || !layoutWriters[call.Fun.Name] {
-			continue
-		}
+	count := func(r source.Node) {
 		written++
 		switch v, err := c.eval(r, nil, 0); v.(type) {
 		case layout.Layout, layout.Composed, PointerComposed:
@@ -339,7 +349,38 @@ func (c *Code) LayoutCensus() (written, valued int) {
 			}
 		}
 	}
+	for _, r := range c.File.Roots {
+		call, ok := r.(*source.Call)
+		if !ok || call.Fun == nil {
+			continue
+		}
+		if layoutWriters[call.Fun.Name] {
+			count(r)
+			continue
+		}
+		if atomWriters[call.Fun.Name] {
+			// The layouts written as arguments of a tiled atom
+			// (make_tiled_copy(atom, Layout<...>{}, ...)), each counted as
+			// when it was a root of its own.
+			source.Inspect(r, func(n source.Node) bool {
+				if call, ok := n.(*source.Call); ok && n != r && call.Fun != nil && layoutWriters[call.Fun.Name] {
+					count(n)
+					return false
+				}
+				return true
+			})
+		}
+	}
 	return written, valued
+}
+
+// atomWriters are the atoms and tiled atoms whose calls and types the
+// reader takes as roots (source's codeNames): the layouts written in them
+// count in LayoutCensus as the layouts of other roots do.
+var atomWriters = map[string]bool{
+	"MMA_Atom": true, "Copy_Atom": true, "TiledMMA": true, "make_tiled_mma": true, "make_tiled_copy": true,
+	"make_tiled_copy_A": true, "make_tiled_copy_B": true, "make_tiled_copy_C": true, "make_tiled_copy_S": true,
+	"make_tiled_copy_D": true, "make_tiled_copy_C_atom": true,
 }
 
 // maxEvalDepth bounds the nesting of evaluation (names and alias templates
@@ -627,6 +668,9 @@ func CuTePrint(v layout.Value) string {
 		}
 		return "(" + strings.Join(parts, ",") + ")"
 	}
+	if s, ok := cutePrintAtom(v); ok {
+		return strings.TrimSuffix(s, "\n")
+	}
 	return v.String()
 }
 
@@ -648,12 +692,16 @@ func (c *Code) InlayHints(start, end int) []InlayHint {
 		if err != nil {
 			continue
 		}
+		var label string
 		switch v.(type) {
 		case layout.Layout, layout.Composed, PointerComposed:
+			label = c.printedBinding(i, v)
 		default:
-			continue
+			var ok bool
+			if label, ok = atomSummary(v); !ok {
+				continue
+			}
 		}
-		label := c.printedBinding(i, v)
 		if len(label) > maxInlayLength {
 			label = label[:maxInlayLength-1] + "…"
 		}

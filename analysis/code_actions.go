@@ -97,7 +97,8 @@ func codeText(v layout.Value) (string, bool) {
 		return editText(v, true)
 	}
 	s := CuTePrint(v)
-	return s, len(s) <= maxEditBytes
+	// An atom prints on several lines (code_atoms.go): no one-line comment.
+	return s, len(s) <= maxEditBytes && !strings.Contains(s, "\n")
 }
 
 // layoutRewrites are the rewrites of the innermost make_layout call or

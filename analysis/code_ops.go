@@ -74,6 +74,9 @@ func (c *Code) call(n *source.Call, sc scope, depth int) (layout.Value, error) {
 	if atom, ok := c.namedAtom(n, sc); ok {
 		return atom, nil
 	}
+	if v, ok, err := c.atomCall(n, sc, depth); ok {
+		return v, err // MMA_Atom<OP>, Copy_Atom<OP, T>, TiledMMA<...>, OP{} (code_atoms.go)
+	}
 	if !c.cuteQualified(n.Fun) {
 		return nil, errUnresolved // cutlass::Coord<2> is not cute::Coord
 	}
@@ -843,26 +846,38 @@ func (e elementTypeValue) String() string { return "sizeof_bits " + strconv.Itoa
 // cutlass::half_t, or a name the file binds to one (using ElementA =
 // cutlass::half_t;).
 func (c *Code) elementType(t *source.Ident, sc scope, depth int) (int, bool) {
+	if v, ok := sc[t.Name]; ok && t.Qualifier() == "" {
+		bits, isType := v.(elementTypeValue)
+		return int(bits), isType
+	}
+	name, ok := c.elementName(t, depth)
+	if !ok {
+		return 0, false
+	}
+	bits, ok := elementBits[name]
+	return bits, ok
+}
+
+// elementName is the name of the type t names, without its cutlass:: or
+// cute:: qualifier, following the aliases the file binds (using ElementA
+// = cutlass::half_t;): half_t. ok is false for a name of another
+// namespace, or one bound to anything but a type name.
+func (c *Code) elementName(t *source.Ident, depth int) (string, bool) {
 	switch t.Qualifier() {
 	case "":
-		if v, ok := sc[t.Name]; ok {
-			bits, isType := v.(elementTypeValue)
-			return int(bits), isType
-		}
 		if i, ok := c.lookup(t.Name, t.Start); ok && !c.python {
 			b := c.File.Bindings[i]
 			alias, isIdent := b.Value.(*source.Ident)
 			if !isIdent || b.Template || depth > 8 {
-				return 0, false
+				return "", false
 			}
-			return c.elementType(alias, nil, depth+1)
+			return c.elementName(alias, depth+1)
 		}
 	case "cutlass", "::cutlass", "cute", "::cute":
 	default:
-		return 0, false
+		return "", false
 	}
-	bits, ok := elementBits[t.Name]
-	return bits, ok
+	return t.Name, true
 }
 
 // namedAtom is GMMA::Layout_K_SW128_Atom<half_t> and its family (and
@@ -1163,6 +1178,9 @@ func query(name string, x layout.Value) (layout.Value, error) {
 }
 
 func shapeOf(x layout.Value) layout.Value {
+	if s, ok := tiledShape(x); ok {
+		return s
+	}
 	switch x := x.(type) {
 	case layout.Layout:
 		return x.Shape
@@ -1237,7 +1255,7 @@ func (c *Code) member(name string, x layout.Value, _ []layout.Value) (layout.Val
 	case "size", "cosize", "rank", "depth":
 		return query(name, x)
 	}
-	return nil, errUnresolved
+	return tiledMember(name, x)
 }
 
 // intLeaf evaluates n to an integer leaf (known or unknown).

@@ -72,20 +72,33 @@ type cppReader struct {
 // to CuTe's template names.
 func (r *cppReader) templateNames() map[string]bool {
 	names := cppTemplates
+	add := func(name string) {
+		if len(names) == len(cppTemplates) {
+			copied := make(map[string]bool, len(cppTemplates)+4)
+			for k := range cppTemplates {
+				copied[k] = true
+			}
+			names = copied
+		}
+		names[name] = true
+	}
 	for i := 0; i+1 < len(r.toks); i++ {
 		t := r.toks[i]
-		if t.kind != tIdent || r.str[t.start:t.end] != "using" || i == 0 || !r.isPunctAt(i-1, ">") {
+		if t.kind != tIdent {
+			continue
+		}
+		if w := r.str[t.start:t.end]; w[0] == 'S' || w[0] == 'M' {
+			// SM80_CP_ASYNC_CACHEALWAYS<uint128_t>: a templated atom op.
+			if r.isPunctAt(i+1, "<") && !names[w] && atomTemplate(w) {
+				add(w)
+			}
+			continue
+		}
+		if r.str[t.start:t.end] != "using" || i == 0 || !r.isPunctAt(i-1, ">") {
 			continue
 		}
 		if i+2 < len(r.toks) && r.toks[i+1].kind == tIdent && r.isPunctAt(i+2, "=") {
-			if names == nil || len(names) == len(cppTemplates) {
-				copied := make(map[string]bool, len(cppTemplates)+4)
-				for k := range cppTemplates {
-					copied[k] = true
-				}
-				names = copied
-			}
-			names[r.str[r.toks[i+1].start:r.toks[i+1].end]] = true
+			add(r.str[r.toks[i+1].start:r.toks[i+1].end])
 		}
 	}
 	return names

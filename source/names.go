@@ -14,6 +14,12 @@ var cppTemplates = setOf(
 	"Layout_MN_INTER_Atom", "Layout_MN_SW32_Atom", "Layout_MN_SW64_Atom", "Layout_MN_SW128_Atom",
 	"Layout_K_INTER_Atom", "Layout_K_SW32_Atom", "Layout_K_SW64_Atom", "Layout_K_SW128_Atom",
 	"Layout_MN_SW128_32B_Atom",
+	// CuTe's atoms and tiled atoms (MMA_Atom<SM80_16x8x16_F32F16F16F32_TN>,
+	// Copy_Atom<UniversalCopy<uint128_t>, half_t>, TiledMMA<Atom, Layout<...>>);
+	// the templated ops themselves (SM80_CP_ASYNC_CACHEALWAYS<uint128_t>,
+	// SM90_64x128x16_F32F16F16_SS<...>) are recognised by their names (atomTemplate).
+	"MMA_Atom", "Copy_Atom", "MMA_Traits", "Copy_Traits", "TiledMMA", "tile_size",
+	"UniversalCopy", "AutoVectorizingCopyWithAssumedAlignment",
 )
 
 // codeNames are the functions and types whose presence makes a file worth
@@ -32,7 +38,31 @@ var codeNames = setOf(
 	"Layout_MN_INTER_Atom", "Layout_MN_SW32_Atom", "Layout_MN_SW64_Atom", "Layout_MN_SW128_Atom",
 	"Layout_K_INTER_Atom", "Layout_K_SW32_Atom", "Layout_K_SW64_Atom", "Layout_K_SW128_Atom",
 	"Layout_MN_SW128_32B_Atom",
+	"MMA_Atom", "Copy_Atom", "TiledMMA", "make_tiled_mma", "make_tiled_copy", "make_tiled_copy_A",
+	"make_tiled_copy_B", "make_tiled_copy_C", "make_tiled_copy_S", "make_tiled_copy_D",
+	"make_tiled_copy_C_atom",
 )
+
+// atomTemplate reports whether name is one of CuTe's templated MMA or copy
+// operations, after which "<" opens template arguments: the architecture's
+// ops (SM80_CP_ASYNC_CACHEALWAYS<uint128_t>, SM90_64x128x16_F32F16F16_SS<...>,
+// SM100_MMA_F16BF16_SS<...>) and GMMA's own names (SM90::GMMA::MMA_64x128x16_F32F16F16_SS<...>).
+func atomTemplate(name string) bool {
+	digitsThen := func(s string, end byte) bool {
+		i := 0
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+		return i > 0 && i < len(s) && s[i] == end
+	}
+	switch {
+	case len(name) > 4 && name[:2] == "SM":
+		return digitsThen(name[2:], '_')
+	case len(name) > 5 && name[:4] == "MMA_":
+		return digitsThen(name[4:], 'x')
+	}
+	return false
+}
 
 func setOf(names ...string) map[string]bool {
 	m := make(map[string]bool, len(names))
