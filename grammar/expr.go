@@ -8,23 +8,36 @@ import (
 
 // readExpr reads a sheet expression from p: stages joined by "o", each a
 // literal, a call, a tiler, a swizzle, a TIRx layout, an MLIR type, a
-// pointer or an angle list. In a sheet the expression arrives as one Expr
-// token holding its source text (see stmtLexer), which is scanned here and
-// read from a slice of its own that ends where p goes on; otherwise it is
-// read from p itself. errs are the errors of a statement that parsed (an
-// overflowing integer, an unknown MLIR kind); err is a syntax error.
+// pointer or an angle list. In a sheet the expression arrives as an Expr
+// token holding its source text followed by its tokens, as the statement
+// splitter scanned them (see stmtLexer.region): it is read from a slice of
+// those tokens that ends where p goes on; otherwise it is read from p
+// itself. errs are the errors of a statement that parsed (an overflowing
+// integer, an unknown MLIR kind); err is a syntax error.
 func readExpr(p *sliceSource) (n Node, errs []*Error, err error) {
 	if t := p.Peek(); t.Type == tokExpr {
 		p.Next()
+		toks := p.toks[p.i:exprEnd(p.toks, p.i, *t)]
+		p.i += len(toks)
 		if err := tooLong(t.Value, t.Pos); err != nil {
 			return nil, nil, err
 		}
-		buf := tokenBuffers.Get().(*[]token)
-		defer tokenBuffers.Put(buf)
-		toks, limitErr := scanChecked((*buf)[:0], t.Value, t.Pos.Offset, t.Pos.Line, t.Pos.Column)
-		*buf = toks
-		if limitErr != nil {
-			return nil, nil, limitErr
+		if len(toks) == 0 { // not kept (see stmtLexer.region): scanned here
+			buf := tokenBuffers.Get().(*[]token)
+			defer tokenBuffers.Put(buf)
+			var limitErr *Error
+			toks, limitErr = scanChecked((*buf)[:0], t.Value, t.Pos.Offset, t.Pos.Line, t.Pos.Column)
+			*buf = toks
+			if limitErr != nil {
+				return nil, nil, limitErr
+			}
+		} else {
+			depth := 0
+			for k := range toks {
+				if err := limitOf(toks[k], &depth); err != nil {
+					return nil, nil, err
+				}
+			}
 		}
 		// Past its end the expression meets what follows it in the statement.
 		src := &sliceSource{toks: toks, eof: *p.Peek()}
@@ -46,10 +59,21 @@ func readExpr(p *sliceSource) (n Node, errs []*Error, err error) {
 	return n, r.errs, nil
 }
 
-type exprReader struct{ literalParser }
-
-// tokenBuffers recycles the token slices expressions are scanned into.
+// tokenBuffers recycles the token slices long expressions are scanned into.
 var tokenBuffers = sync.Pool{New: func() any { b := make([]token, 0, 64); return &b }}
+
+// exprEnd is the index just past the tokens of the expression x, the Expr
+// token before toks[from]: those that start inside its text.
+func exprEnd(toks []token, from int, x token) int {
+	end := x.Pos.Offset + len(x.Value)
+	i := from
+	for i < len(toks) && toks[i].Type != tokExpr && toks[i].Pos.Offset < end {
+		i++
+	}
+	return i
+}
+
+type exprReader struct{ literalParser }
 
 func (r *exprReader) expr() (Node, error) {
 	first, err := r.stage()

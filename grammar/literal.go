@@ -29,7 +29,7 @@ func (p *literalParser) layoutLiteral() (Node, error) {
 	return shape, nil
 }
 
-func startsLiteral(lex tokenSource) bool {
+func startsLiteral(lex *sliceSource) bool {
 	t := lex.Peek()
 	switch t.Type {
 	case tokInt, tokStatic:
@@ -49,7 +49,7 @@ func startsLiteral(lex tokenSource) bool {
 }
 
 type literalParser struct {
-	lex   tokenSource
+	lex   *sliceSource
 	errs  ErrorList
 	elems []Node // the elements of the tuples being read, innermost last
 }

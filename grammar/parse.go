@@ -108,13 +108,11 @@ func ParseFileCached(filename string, src []byte, cache *Cache) (*File, []*Error
 	for l.statement() {
 		q := l.queue
 		first, end := q[0], q[len(q)-1]
-		last := q[len(q)-2]
-		for _, t := range q {
-			if t.Type != tokEnd {
-				l.lastEnd = tokenEnd(t)
-			}
+		lastEnd := tokenEnd(lastOfShell(q[:len(q)-1]))
+		l.lastEnd = lastEnd
+		if end.EOF() {
+			l.lastEnd = end.Pos
 		}
-		lastEnd := tokenEnd(last)
 		own := text[first.Pos.Offset:lastEnd.Offset]
 		base := Base{Offset: first.Pos.Offset, Line: first.Pos.Line - 1}
 		var rec stmtRecord
@@ -309,17 +307,41 @@ func (l *stmtLexer) statement() bool {
 
 // region reads an expression up to the end of the statement (or, with
 // stopAtOp, up to "==" or "is" outside brackets) and queues it as one Expr
-// token. It returns the token that ended the statement (End, or EOF) and the
-// operator it stopped at.
+// token followed by the expression's own tokens (see readExpr): the
+// expression is scanned once, here. It returns the token that ended the
+// statement (End, or EOF) and the operator it stopped at.
+//
+// The tokens kept are bounded: none past the first token over
+// MaxTokenLength or bracket past MaxDepth (where readExpr stops), and none
+// of an expression of more than maxKeptTokens tokens or longer than
+// MaxExprLength: readExpr scans such an expression's text again if it
+// reads it at all, so that the queue of a huge one holds a few kilobytes,
+// not a token per byte of it.
 func (l *stmtLexer) region(first *token, stopAtOp bool) (end, op token) {
 	var start, last token
 	n, depth := 0, 0
+	marker := len(l.queue) // where the Expr token goes
+	keep := true           // the tokens read so far are kept
+	limitDepth := 0        // the brackets open, as limitOf counts them
 	take := func(t token) {
 		if n == 0 {
 			start = t
+			l.queue = append(l.queue, token{Type: tokExpr, Pos: t.Pos})
 		}
 		last = t
 		n++
+		if keep {
+			switch {
+			case len(l.queue)-marker > maxKeptTokens || t.Pos.Offset+len(t.Value)-start.Pos.Offset > MaxExprLength:
+				keep = false
+				l.queue = l.queue[:marker+1] // readExpr scans it again
+			case limitOf(t, &limitDepth) != nil:
+				keep = false
+				l.queue = append(l.queue, t)
+			default:
+				l.queue = append(l.queue, t)
+			}
+		}
 		if t.Type == tokPunct {
 			switch t.Value {
 			case "(", "[", "{":
@@ -359,10 +381,14 @@ func (l *stmtLexer) region(first *token, stopAtOp bool) (end, op token) {
 	}
 	if n > 0 {
 		lastEnd := tokenEnd(last)
-		l.queue = append(l.queue, token{Type: tokExpr, Value: l.src[start.Pos.Offset:lastEnd.Offset], Pos: start.Pos})
+		l.queue[marker].Value = l.src[start.Pos.Offset:lastEnd.Offset]
 	}
 	return end, op
 }
+
+// maxKeptTokens is the most tokens of an expression the statement
+// splitter keeps for readExpr (stmtLexer.region).
+const maxKeptTokens = 4096
 
 // nextLineStartsStatement reports whether the next line that holds a token
 // begins with "assert" or "name =": a line break inside open brackets ends
@@ -548,6 +574,37 @@ func checkLimits(st stmtTokens) *Error {
 	return nil
 }
 
+// lastOfShell is the last token of a statement's shell toks (its End
+// left out): an expression's Expr token rather than the tokens after it,
+// of which only the first few are kept past a limit.
+func lastOfShell(toks []token) token {
+	var last token
+	for i := 0; i < len(toks); i++ {
+		last = toks[i]
+		if last.Type == tokExpr {
+			i = exprEnd(toks, i+1, last) - 1
+		}
+	}
+	return last
+}
+
+// checkShellLimits is checkLimits for a statement's shell: the tokens of
+// its expressions are checked as each is read (readExpr), so that an
+// error in one expression is reported before a limit passed in the next.
+func checkShellLimits(st stmtTokens) *Error {
+	depth := 0
+	for i := 0; i < len(st.toks); i++ {
+		t := st.toks[i]
+		if err := limitOf(t, &depth); err != nil {
+			return err
+		}
+		if t.Type == tokExpr {
+			i = exprEnd(st.toks, i+1, t) - 1
+		}
+	}
+	return nil
+}
+
 func classify(st stmtTokens) stmtKind {
 	var vis [2]token
 	n := 0
@@ -575,7 +632,7 @@ func classify(st stmtTokens) stmtKind {
 func parseStatement(src string, st stmtTokens) (Stmt, []*Error) {
 	kind := classify(st)
 	first, _ := st.first()
-	whole := Range{Pos: first.Pos, End: tokenEnd(st.last())}
+	whole := Range{Pos: first.Pos, End: tokenEnd(lastOfShell(st.toks))}
 	bad := func(errs []*Error) (Stmt, []*Error) {
 		return &BadStmt{Range: whole, Text: src[whole.Pos.Offset:whole.End.Offset], Err: errs[0]}, errs
 	}
@@ -591,7 +648,7 @@ func parseStatement(src string, st stmtTokens) (Stmt, []*Error) {
 		fine := stmtTokens{toks: visibleTokens(scan(text, whole.Pos.Offset, whole.Pos.Line, whole.Pos.Column)), end: st.end}
 		return syntaxError(err, fine, kind, "end of line")
 	}
-	if err := checkLimits(st); err != nil {
+	if err := checkShellLimits(st); err != nil {
 		return bad([]*Error{err})
 	}
 	var s Stmt
