@@ -41,7 +41,14 @@ func readExpr(p *sliceSource) (n Node, errs []*Error, err error) {
 		}
 		// Past its end the expression meets what follows it in the statement.
 		src := &sliceSource{toks: toks, eof: *p.Peek()}
-		r := &exprReader{literalParser{lex: src}}
+		r := &exprReader{literalParser{lex: src, ints: make([]Int, countInts(toks))}}
+		elems := elemBuffers.Get().(*[]Node)
+		r.elems = (*elems)[:0]
+		defer func() {
+			clear(r.elems[:cap(r.elems)])
+			*elems = r.elems[:0]
+			elemBuffers.Put(elems)
+		}()
 		n, err := r.expr()
 		if err != nil {
 			return nil, nil, err
@@ -61,6 +68,21 @@ func readExpr(p *sliceSource) (n Node, errs []*Error, err error) {
 
 // tokenBuffers recycles the token slices long expressions are scanned into.
 var tokenBuffers = sync.Pool{New: func() any { b := make([]token, 0, 64); return &b }}
+
+// elemBuffers recycles the stacks of tuple elements (literalParser.elems).
+var elemBuffers = sync.Pool{New: func() any { b := make([]Node, 0, 16); return &b }}
+
+// countInts is the number of integer tokens in toks: the Int nodes their
+// reader makes, but for those of a pycute swizzle or an MLIR payload.
+func countInts(toks []token) int {
+	n := 0
+	for k := range toks {
+		if toks[k].Type == tokInt || toks[k].Type == tokStatic {
+			n++
+		}
+	}
+	return n
+}
 
 // exprEnd is the index just past the tokens of the expression x, the Expr
 // token before toks[from]: those that start inside its text.
