@@ -26,7 +26,7 @@ func readExpr(p *sliceSource) (n Node, errs []*Error, err error) {
 			buf := tokenBuffers.Get().(*[]token)
 			defer tokenBuffers.Put(buf)
 			var limitErr *Error
-			toks, limitErr = scanChecked((*buf)[:0], t.Value, t.Pos.Offset, t.Pos.Line, t.Pos.Column)
+			toks, limitErr = scanChecked((*buf)[:0], t.Value, int(t.Pos.Offset), int(t.Pos.Line), int(t.Pos.Column))
 			*buf = toks
 			if limitErr != nil {
 				return nil, nil, limitErr
@@ -87,9 +87,9 @@ func countInts(toks []token) int {
 // exprEnd is the index just past the tokens of the expression x, the Expr
 // token before toks[from]: those that start inside its text.
 func exprEnd(toks []token, from int, x token) int {
-	end := x.Pos.Offset + len(x.Value)
+	end := int(x.Pos.Offset) + len(x.Value)
 	i := from
-	for i < len(toks) && toks[i].Type != tokExpr && toks[i].Pos.Offset < end {
+	for i < len(toks) && toks[i].Type != tokExpr && int(toks[i].Pos.Offset) < end {
 		i++
 	}
 	return i
@@ -322,8 +322,8 @@ func (r *exprReader) swizzle() (Node, error) {
 		var params [3]*Int
 		for i, f := range fields {
 			t := token{Type: tokInt, Value: f, Pos: kw.Pos}
-			t.Pos.Offset += at
-			t.Pos.Column += at
+			t.Pos.Offset += int32(at)
+			t.Pos.Column += int32(at)
 			params[i] = r.integer(t)
 			at += len(f) + 1
 		}
@@ -454,7 +454,7 @@ func (r *exprReader) iterator() (Node, error) {
 func joinTokens(toks []token) string {
 	var b strings.Builder
 	for i, t := range toks {
-		if i > 0 && t.Pos.Offset > toks[i-1].Pos.Offset+len(toks[i-1].Value) {
+		if i > 0 && int(t.Pos.Offset) > int(toks[i-1].Pos.Offset)+len(toks[i-1].Value) {
 			b.WriteByte(' ')
 		}
 		b.WriteString(t.Value)

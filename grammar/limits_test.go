@@ -29,7 +29,7 @@ func TestLongExpressionIsRefusedWithoutScanningIt(t *testing.T) {
 	if err == nil || !strings.Contains(err.Message, "is longer than the limit of 262,144") {
 		t.Fatalf("error %v", err)
 	}
-	if err.Range.Pos.Offset != 0 || err.Range.End.Offset != len(src) {
+	if err.Range.Pos.Offset != 0 || int(err.Range.End.Offset) != len(src) {
 		t.Errorf("range %v, want the whole expression [0, %d)", err.Range, len(src))
 	}
 	// On main: a token per byte, hundreds of megabytes.
@@ -93,7 +93,7 @@ func TestExpressionsPastTheKeptTokensParseAlike(t *testing.T) {
 		}
 		// A missing ')' at the end: the same error either way.
 		_, errs = ParseFile("t.cute", []byte("A = "+x[:len(x)-1]+"\n"))
-		if len(errs) != 1 || errs[0].Range.Pos.Offset != 4+len(x)-1 || !strings.Contains(errs[0].Message, "expected ',' or ')'") {
+		if len(errs) != 1 || int(errs[0].Range.Pos.Offset) != 4+len(x)-1 || !strings.Contains(errs[0].Message, "expected ',' or ')'") {
 			t.Errorf("%d elements: errors %v", n, errs)
 		}
 	}

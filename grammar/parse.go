@@ -98,7 +98,7 @@ func ParseFileCached(filename string, src []byte, cache *Cache) (*File, []*Error
 			r := edit.old.records[n-1]
 			l.resume(r.resume, edit.old.file.StatementRange(n-1).End)
 			for _, c := range edit.old.comments {
-				if c.Pos.Offset >= r.resume.Offset {
+				if int(c.Pos.Offset) >= r.resume.Offset {
 					break
 				}
 				f.Comments = append(f.Comments, c)
@@ -114,22 +114,22 @@ func ParseFileCached(filename string, src []byte, cache *Cache) (*File, []*Error
 			l.lastEnd = end.Pos
 		}
 		own := text[first.Pos.Offset:lastEnd.Offset]
-		base := Base{Offset: first.Pos.Offset, Line: first.Pos.Line - 1}
+		base := Base{Offset: int(first.Pos.Offset), Line: int(first.Pos.Line) - 1}
 		var rec stmtRecord
 		var key stmtKey
 		if cache != nil {
 			rec.resume = linePos{Offset: -1}
 			if !end.EOF() {
-				rec.resume = linePos{Offset: end.Pos.Offset + 1, Line: end.Pos.Line + 1}
+				rec.resume = linePos{Offset: int(end.Pos.Offset) + 1, Line: int(end.Pos.Line) + 1}
 			}
-			key = stmtKey{text: own, col: first.Pos.Column, eof: end.EOF(),
-				endOffset: end.Pos.Offset - first.Pos.Offset, endLine: end.Pos.Line - first.Pos.Line, endCol: end.Pos.Column}
+			key = stmtKey{text: own, col: int(first.Pos.Column), eof: end.EOF(),
+				endOffset: int(end.Pos.Offset - first.Pos.Offset), endLine: int(end.Pos.Line - first.Pos.Line), endCol: int(end.Pos.Column)}
 			// A tree is taken once per parse (Cache.reuse): a cache that
 			// held no tree when this parse began finds none to take.
 			var e *cacheEntry
 			ok := false
 			if !fresh {
-				e, ok = cache.lookup(key, first.Pos.Offset)
+				e, ok = cache.lookup(key, int(first.Pos.Offset))
 			}
 			if ok {
 				rec.entry = e
@@ -152,7 +152,7 @@ func ParseFileCached(filename string, src []byte, cache *Cache) (*File, []*Error
 			t := &q[k]
 			if k < len(q)-1 {
 				from := t.Pos.Offset - first.Pos.Offset
-				t.Value = own[from : from+len(t.Value)]
+				t.Value = own[from : int(from)+len(t.Value)]
 			}
 			t.Pos.Offset -= first.Pos.Offset
 			t.Pos.Line -= first.Pos.Line - 1
@@ -165,7 +165,7 @@ func ParseFileCached(filename string, src []byte, cache *Cache) (*File, []*Error
 		}
 		stmt, e := parseStatement(own, stmtTokens{toks: q[:len(q)-1], end: q[len(q)-1]})
 		if cache != nil {
-			rec.entry = cache.store(key, first.Pos.Offset, stmt, e)
+			rec.entry = cache.store(key, int(first.Pos.Offset), stmt, e)
 		}
 		add(stmt, e, base, rec)
 		if edit != nil {
@@ -332,7 +332,7 @@ func (l *stmtLexer) region(first *token, stopAtOp bool) (end, op token) {
 		n++
 		if keep {
 			switch {
-			case len(l.queue)-marker > maxKeptTokens || t.Pos.Offset+len(t.Value)-start.Pos.Offset > MaxExprLength:
+			case len(l.queue)-marker > maxKeptTokens || int(t.Pos.Offset-start.Pos.Offset)+len(t.Value) > MaxExprLength:
 				keep = false
 				l.queue = l.queue[:marker+1] // readExpr scans it again
 			case limitOf(t, &limitDepth) != nil:
@@ -443,7 +443,7 @@ func ParseExprAt(src string, start Position) (Node, *Error) {
 	if err := tooLong(src, start); err != nil {
 		return nil, err
 	}
-	toks, err := scanChecked(nil, src, start.Offset, start.Line, start.Column)
+	toks, err := scanChecked(nil, src, int(start.Offset), int(start.Line), int(start.Column))
 	if err != nil {
 		return nil, err
 	}
@@ -459,7 +459,7 @@ func ParseExprAt(src string, start Position) (Node, *Error) {
 // parsePayload parses the text between the quotes of an MLIR type; start is
 // where that text begins in the source.
 func parsePayload(inner string, start Position) (Node, []*Error) {
-	toks := visibleTokens(scan(inner, start.Offset, start.Line, start.Column))
+	toks := visibleTokens(scan(inner, int(start.Offset), int(start.Line), int(start.Column)))
 	e := start.advance(inner)
 	end := eofToken(e)
 	st := stmtTokens{toks: toks, end: end}
@@ -645,7 +645,7 @@ func parseStatement(src string, st stmtTokens) (Stmt, []*Error) {
 			return own
 		}
 		text := src[whole.Pos.Offset:whole.End.Offset]
-		fine := stmtTokens{toks: visibleTokens(scan(text, whole.Pos.Offset, whole.Pos.Line, whole.Pos.Column)), end: st.end}
+		fine := stmtTokens{toks: visibleTokens(scan(text, int(whole.Pos.Offset), int(whole.Pos.Line), int(whole.Pos.Column))), end: st.end}
 		return syntaxError(err, fine, kind, "end of line")
 	}
 	if err := checkShellLimits(st); err != nil {
@@ -713,7 +713,7 @@ func guarded(st stmtTokens, read func() error) (err error) {
 		if r := recover(); r != nil {
 			first, _ := st.first()
 			if first.Type == tokExpr { // the expression's own first token
-				sc := scanner{src: first.Value, base: first.Pos.Offset, line: first.Pos.Line, col: first.Pos.Column}
+				sc := scanner{src: first.Value, base: int(first.Pos.Offset), line: int(first.Pos.Line), col: int(first.Pos.Column)}
 				first, _ = sc.next()
 			}
 			err = errorAt(tokSpan(first), foundText(first), "", "internal parser error: %v", r)
