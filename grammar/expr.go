@@ -41,7 +41,8 @@ func readExpr(p *sliceSource) (n Node, errs []*Error, err error) {
 		}
 		// Past its end the expression meets what follows it in the statement.
 		src := &sliceSource{toks: toks, eof: *p.Peek()}
-		r := &exprReader{literalParser{lex: src, ints: make([]Int, countInts(toks))}}
+		ints, tuples := countLeaves(toks)
+		r := &exprReader{literalParser{lex: src, ints: make([]Int, ints), tuples: make([]Tuple, tuples)}}
 		elems := elemBuffers.Get().(*[]Node)
 		r.elems = (*elems)[:0]
 		defer func() {
@@ -72,16 +73,23 @@ var tokenBuffers = sync.Pool{New: func() any { b := make([]token, 0, 64); return
 // elemBuffers recycles the stacks of tuple elements (literalParser.elems).
 var elemBuffers = sync.Pool{New: func() any { b := make([]Node, 0, 16); return &b }}
 
-// countInts is the number of integer tokens in toks: the Int nodes their
-// reader makes, but for those of a pycute swizzle or an MLIR payload.
-func countInts(toks []token) int {
-	n := 0
+// countLeaves is the number of integer tokens in toks, the Int nodes
+// their reader makes (but for those of a pycute swizzle or an MLIR
+// payload), and of the '(' that open a tuple rather than the arguments of
+// a call, an iterator or a pointer (after a name, a ']' or a '>'): the
+// Tuple nodes it makes, but for those of an MLIR payload.
+func countLeaves(toks []token) (ints, tuples int) {
 	for k := range toks {
-		if toks[k].Type == tokInt || toks[k].Type == tokStatic {
-			n++
+		switch t := &toks[k]; t.Type {
+		case tokInt, tokStatic:
+			ints++
+		case tokPunct:
+			if t.Value == "(" && (k == 0 || !(toks[k-1].Type == tokIdent || isPunctTok(&toks[k-1], "]") || isPunctTok(&toks[k-1], ">"))) {
+				tuples++
+			}
 		}
 	}
-	return n
+	return ints, tuples
 }
 
 // exprEnd is the index just past the tokens of the expression x, the Expr

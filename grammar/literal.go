@@ -56,6 +56,8 @@ type literalParser struct {
 	// allocation for the integers of an expression (see readExpr), not one
 	// each. They make a quarter of a sheet's nodes.
 	ints []Int
+	// tuples is the same for the Tuple nodes of tuple.
+	tuples []Tuple
 }
 
 func (p *literalParser) fail(e *Error) { p.errs = append(p.errs, e) }
@@ -76,7 +78,13 @@ func (p *literalParser) tuple() (Node, error) {
 		return p.leaf()
 	}
 	p.lex.Next()
-	t := &Tuple{Range: tokSpan(*open)}
+	var t *Tuple
+	if len(p.tuples) > 0 {
+		t, p.tuples = &p.tuples[0], p.tuples[1:]
+		t.Range = tokSpan(*open)
+	} else {
+		t = &Tuple{Range: tokSpan(*open)}
+	}
 	if close := p.lex.Peek(); isPunctTok(close, ")") {
 		p.lex.Next()
 		t.End = tokSpan(*close).End

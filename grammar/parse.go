@@ -683,7 +683,13 @@ func parseStatement(src string, st stmtTokens) (Stmt, []*Error) {
 			if err != nil {
 				return err
 			}
-			s, errs = &Binding{Range: whole, Name: &Name{Range: tokSpan(*name), Name: name.Value}, Value: value}, valueErrs
+			// The binding and its name in one allocation: they live as long.
+			bn := &struct {
+				b Binding
+				n Name
+			}{Binding{Range: whole, Value: value}, Name{Range: tokSpan(*name), Name: name.Value}}
+			bn.b.Name = &bn.n
+			s, errs = &bn.b, valueErrs
 		default:
 			x, xErrs, err := readExpr(p)
 			if err != nil {
