@@ -39,8 +39,14 @@ func readExpr(p *sliceSource) (n Node, errs []*Error, err error) {
 				}
 			}
 		}
-		// Past its end the expression meets what follows it in the statement.
-		src := &sliceSource{toks: toks, eof: *p.Peek()}
+		// p itself is narrowed to the expression while it is read (a
+		// source of its own would be an allocation: the readers' source
+		// escapes); past its end the expression meets what follows it in
+		// the statement.
+		outer, outerI, outerEOF := p.toks, p.i, p.eof
+		p.toks, p.i, p.eof = toks, 0, *p.Peek()
+		defer func() { p.toks, p.i, p.eof = outer, outerI, outerEOF }()
+		src := p
 		ints, tuples := countLeaves(toks)
 		r := &exprReader{literalParser{lex: src, ints: make([]Int, ints), tuples: make([]Tuple, tuples)}}
 		elems := elemBuffers.Get().(*[]Node)
