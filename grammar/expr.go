@@ -47,14 +47,14 @@ func readExpr(p *sliceSource) (n Node, errs []*Error, err error) {
 		p.toks, p.i, p.eof = toks, 0, *p.Peek()
 		defer func() { p.toks, p.i, p.eof = outer, outerI, outerEOF }()
 		src := p
-		ints, tuples := countLeaves(toks)
-		r := &exprReader{literalParser{lex: src, ints: make([]Int, ints), tuples: make([]Tuple, tuples)}}
-		elems := elemBuffers.Get().(*[]Node)
-		r.elems = (*elems)[:0]
+		ints, tuples, elems := countLeaves(toks)
+		r := &exprReader{literalParser{lex: src, ints: make([]Int, ints), tuples: make([]Tuple, tuples), elemSlabs: make([]Node, elems)}}
+		stack := elemBuffers.Get().(*[]Node)
+		r.elems = (*stack)[:0]
 		defer func() {
 			clear(r.elems[:cap(r.elems)])
-			*elems = r.elems[:0]
-			elemBuffers.Put(elems)
+			*stack = r.elems[:0]
+			elemBuffers.Put(stack)
 		}()
 		n, err := r.expr()
 		if err != nil {
@@ -83,19 +83,39 @@ var elemBuffers = sync.Pool{New: func() any { b := make([]Node, 0, 16); return &
 // their reader makes (but for those of a pycute swizzle or an MLIR
 // payload), and of the '(' that open a tuple rather than the arguments of
 // a call, an iterator or a pointer (after a name, a ']' or a '>'): the
-// Tuple nodes it makes, but for those of an MLIR payload.
-func countLeaves(toks []token) (ints, tuples int) {
+// Tuple nodes it makes, but for those of an MLIR payload; and the
+// elements of those tuples at most (their commas, plus one each).
+func countLeaves(toks []token) (ints, tuples, elems int) {
+	var open [MaxDepth + 1]bool // whether each open bracket opens a tuple
+	depth := 0
 	for k := range toks {
 		switch t := &toks[k]; t.Type {
 		case tokInt, tokStatic:
 			ints++
 		case tokPunct:
-			if t.Value == "(" && (k == 0 || !(toks[k-1].Type == tokIdent || isPunctTok(&toks[k-1], "]") || isPunctTok(&toks[k-1], ">"))) {
-				tuples++
+			switch t.Value {
+			case "(", "[", "{", "<":
+				tuple := t.Value == "(" && (k == 0 || !(toks[k-1].Type == tokIdent || isPunctTok(&toks[k-1], "]") || isPunctTok(&toks[k-1], ">")))
+				if tuple {
+					tuples++
+					elems++
+				}
+				if depth < len(open) {
+					open[depth] = tuple
+				}
+				depth++
+			case ")", "]", "}", ">":
+				if depth > 0 {
+					depth--
+				}
+			case ",":
+				if depth > 0 && depth <= len(open) && open[depth-1] {
+					elems++
+				}
 			}
 		}
 	}
-	return ints, tuples
+	return ints, tuples, elems
 }
 
 // exprEnd is the index just past the tokens of the expression x, the Expr

@@ -56,8 +56,10 @@ type literalParser struct {
 	// allocation for the integers of an expression (see readExpr), not one
 	// each. They make a quarter of a sheet's nodes.
 	ints []Int
-	// tuples is the same for the Tuple nodes of tuple.
-	tuples []Tuple
+	// tuples is the same for the Tuple nodes of tuple, and elems for
+	// their Elems.
+	tuples    []Tuple
+	elemSlabs []Node
 }
 
 func (p *literalParser) fail(e *Error) { p.errs = append(p.errs, e) }
@@ -94,7 +96,11 @@ func (p *literalParser) tuple() (Node, error) {
 	done := func(close *token) (Node, error) {
 		p.lex.Next()
 		t.End = tokSpan(*close).End
-		t.Elems = make([]Node, len(p.elems)-mark)
+		if n := len(p.elems) - mark; n <= len(p.elemSlabs) {
+			t.Elems, p.elemSlabs = p.elemSlabs[:n:n], p.elemSlabs[n:]
+		} else {
+			t.Elems = make([]Node, n)
+		}
 		copy(t.Elems, p.elems[mark:])
 		p.elems = p.elems[:mark]
 		return t, nil
