@@ -234,7 +234,13 @@ func (r *exprReader) literal() (Node, error) {
 // stage has seen the name and the "(" or "<" after it.
 func (r *exprReader) call() (Node, error) {
 	fun := r.lex.Next()
-	c := &Call{Range: tokSpan(*fun), Fun: &Name{Range: tokSpan(*fun), Name: fun.Value}}
+	// The call and its name in one allocation: they live as long.
+	cn := &struct {
+		c Call
+		n Name
+	}{Call{Range: tokSpan(*fun)}, Name{Range: tokSpan(*fun), Name: fun.Value}}
+	c := &cn.c
+	c.Fun = &cn.n
 	if isPunctTok(r.lex.Peek(), "<") {
 		r.lex.Next()
 		if err := r.templateArgs(c); err != nil {
