@@ -137,7 +137,7 @@ const literalValuesMax = 4096
 // and names nothing (no letter in its text).
 func (b binder) literal(n *grammar.Layout) (layout.Layout, error) {
 	pos, end := n.Range.Pos, n.Range.End
-	if pos.Line != end.Line || pos.Offset < 0 || end.Offset > len(b.text) || pos.Offset > end.Offset {
+	if pos.Line != end.Line || pos.Offset < 0 || int(end.Offset) > len(b.text) || pos.Offset > end.Offset {
 		return b.layout(n)
 	}
 	key := b.text[pos.Offset:end.Offset]

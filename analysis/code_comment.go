@@ -43,7 +43,7 @@ func (h *Host) staleComments(c *Code) []Finding {
 	}
 	byLine := map[int]commentLayout{}
 	for _, cl := range comments {
-		byLine[cl.d.Range.Pos.Line] = cl
+		byLine[int(cl.d.Range.Pos.Line)] = cl
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -90,11 +90,11 @@ func (h *Host) staleComments(c *Code) []Finding {
 func (c *Code) bindingComment(b source.Binding, byLine map[int]commentLayout) (commentLayout, bool) {
 	_, valueEnd := b.Value.Span()
 	end := c.position(valueEnd)
-	if cl, ok := byLine[end.Line]; ok && cl.d.Range.Pos.Offset >= valueEnd && c.onlyStatementBefore(valueEnd, cl.region.start) {
+	if cl, ok := byLine[int(end.Line)]; ok && int(cl.d.Range.Pos.Offset) >= valueEnd && c.onlyStatementBefore(valueEnd, cl.region.start) {
 		return cl, c.clearlyStates(cl, b.Name)
 	}
 	name := c.position(b.NameAt.Start)
-	if cl, ok := byLine[name.Line-1]; ok && c.commentLine(cl.region.start) {
+	if cl, ok := byLine[int(name.Line)-1]; ok && c.commentLine(cl.region.start) {
 		return cl, c.clearlyStates(cl, b.Name)
 	}
 	return commentLayout{}, false
@@ -131,7 +131,7 @@ func (c *Code) commentLine(off int) bool {
 // descriptor, and nothing but punctuation after it.
 func (c *Code) clearlyStates(cl commentLayout, name string) bool {
 	body := string(c.src[cl.region.start:cl.region.end])
-	start, end := cl.d.Range.Pos.Offset-cl.region.start, cl.d.Range.End.Offset-cl.region.start
+	start, end := int(cl.d.Range.Pos.Offset)-cl.region.start, int(cl.d.Range.End.Offset)-cl.region.start
 	if start < 0 || end > len(body) || strings.Contains(body[:start], "\n") || strings.Contains(body[end:], "\n") && strings.TrimSpace(body[end:]) != "" {
 		return false
 	}
@@ -162,8 +162,8 @@ func (h *Host) commentLayouts() []commentLayout {
 	k := 0
 	for _, r := range regions {
 		var in []*Descriptor
-		for k < len(h.Descriptors) && h.Descriptors[k].Range.Pos.Offset < r.end {
-			if h.Descriptors[k].Range.Pos.Offset >= r.start {
+		for k < len(h.Descriptors) && int(h.Descriptors[k].Range.Pos.Offset) < r.end {
+			if int(h.Descriptors[k].Range.Pos.Offset) >= r.start {
 				in = append(in, h.Descriptors[k])
 			}
 			k++

@@ -74,7 +74,7 @@ func fuzzCode(src string) string {
 			}
 			for _, r := range c.Refactors(off) {
 				for _, e := range r.Edits {
-					if e.Range.Pos.Offset < 0 || e.Range.End.Offset > n || e.Range.Pos.Offset > e.Range.End.Offset {
+					if e.Range.Pos.Offset < 0 || int(e.Range.End.Offset) > n || e.Range.Pos.Offset > e.Range.End.Offset {
 						return fmt.Sprintf("refactor %q edits [%d,%d) outside %d bytes", r.Title, e.Range.Pos.Offset, e.Range.End.Offset, n)
 					}
 				}
@@ -82,7 +82,7 @@ func fuzzCode(src string) string {
 		}
 		c.Values()
 		for _, f := range c.Findings() {
-			if f.Range.Pos.Offset < 0 || f.Range.End.Offset > n || f.Range.Pos.Offset > f.Range.End.Offset {
+			if f.Range.Pos.Offset < 0 || int(f.Range.End.Offset) > n || f.Range.Pos.Offset > f.Range.End.Offset {
 				return fmt.Sprintf("finding at [%d,%d) outside %d bytes", f.Range.Pos.Offset, f.Range.End.Offset, n)
 			}
 		}

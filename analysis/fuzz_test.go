@@ -53,7 +53,7 @@ func fuzzSheet(src string) string {
 	{
 		s := AnalyzeSheet("f.cute", []byte(src))
 		for _, fd := range s.Findings {
-			if fd.Range.Pos.Offset < 0 || fd.Range.End.Offset > len(src) || fd.Range.Pos.Offset > fd.Range.End.Offset {
+			if fd.Range.Pos.Offset < 0 || int(fd.Range.End.Offset) > len(src) || fd.Range.Pos.Offset > fd.Range.End.Offset {
 				return fmt.Sprintf("finding %s at %+v outside the text", fd.Code, fd.Range)
 			}
 		}

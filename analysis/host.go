@@ -411,13 +411,13 @@ func (h *Host) mlir(text string) {
 	types, errs := grammar.FindMLIRTypes([]byte(text))
 	for len(types) > 0 || len(errs) > 0 {
 		if len(errs) == 0 || len(types) > 0 && types[0].Pos.Offset < errs[0].Range.Pos.Offset {
-			if !inLineComment(text, types[0].Pos.Offset) {
+			if !inLineComment(text, int(types[0].Pos.Offset)) {
 				h.addMLIR(types[0])
 			}
 			types = types[1:]
 			continue
 		}
-		if !inLineComment(text, errs[0].Range.Pos.Offset) {
+		if !inLineComment(text, int(errs[0].Range.Pos.Offset)) {
 			h.Findings = append(h.Findings, syntaxFinding(errs[0]))
 		}
 		errs = errs[1:]
@@ -663,9 +663,9 @@ func (l *lineIndex) position(offset int) grammar.Position {
 		}
 	}
 	from, col := l.starts[lo], 1
-	if l.last.Line == lo+1 && l.last.Offset <= offset {
-		from, col = l.last.Offset, l.last.Column
+	if int(l.last.Line) == lo+1 && int(l.last.Offset) <= offset {
+		from, col = int(l.last.Offset), int(l.last.Column)
 	}
-	l.last = grammar.Position{Offset: offset, Line: lo + 1, Column: col + utf8.RuneCountInString(l.text[from:offset])}
+	l.last = grammar.Position{Offset: int32(offset), Line: int32(lo + 1), Column: int32(col + utf8.RuneCountInString(l.text[from:offset]))}
 	return l.last
 }

@@ -155,12 +155,12 @@ func FuzzAnalyzeHost(f *testing.F) {
 		for _, name := range []string{"k.cu", "k.py", "k.mlir"} {
 			h := AnalyzeHost(name, []byte(src))
 			for _, d := range h.Descriptors {
-				if d.Range.Pos.Offset < 0 || d.Range.End.Offset > len(src) || d.Range.Pos.Offset > d.Range.End.Offset {
+				if d.Range.Pos.Offset < 0 || int(d.Range.End.Offset) > len(src) || d.Range.Pos.Offset > d.Range.End.Offset {
 					t.Fatalf("%s: descriptor range %+v outside the text", name, d.Range)
 				}
 			}
 			for _, f := range h.Findings {
-				if f.Range.Pos.Offset < 0 || f.Range.End.Offset > len(src) || f.Range.Pos.Offset > f.Range.End.Offset {
+				if f.Range.Pos.Offset < 0 || int(f.Range.End.Offset) > len(src) || f.Range.Pos.Offset > f.Range.End.Offset {
 					t.Fatalf("%s: finding range %+v outside the text", name, f.Range)
 				}
 			}

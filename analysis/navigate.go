@@ -112,7 +112,7 @@ func (s *Sheet) InlayHints(start, end int) []InlayHint {
 	var out []InlayHint
 	for i, st := range s.File.Statements {
 		r := s.File.StatementRange(i)
-		if r.End.Offset < start || r.Pos.Offset > end {
+		if int(r.End.Offset) < start || int(r.Pos.Offset) > end {
 			continue
 		}
 		res := s.Results[i]

@@ -15,7 +15,7 @@ func PathAt(root grammar.Node, offset int) []grammar.Node {
 	var path []grammar.Node
 	grammar.Inspect(root, func(n grammar.Node) bool {
 		r := n.Span()
-		if offset < r.Pos.Offset || offset > r.End.Offset {
+		if offset < int(r.Pos.Offset) || offset > int(r.End.Offset) {
 			return false
 		}
 		path = append(path, n)
@@ -30,13 +30,13 @@ func (s *Sheet) StatementAt(offset int) int {
 	lo, hi := 0, len(f.Statements)
 	for lo < hi {
 		mid := (lo + hi) / 2
-		if f.StatementRange(mid).End.Offset < offset {
+		if int(f.StatementRange(mid).End.Offset) < offset {
 			lo = mid + 1
 		} else {
 			hi = mid
 		}
 	}
-	if lo < len(f.Statements) && f.StatementRange(lo).Pos.Offset <= offset {
+	if lo < len(f.Statements) && int(f.StatementRange(lo).Pos.Offset) <= offset {
 		return lo
 	}
 	return -1

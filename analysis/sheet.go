@@ -197,7 +197,7 @@ func AnalyzeFile(f *grammar.File, src []byte, cache *Cache) *Sheet {
 			// Each symbol is an allocation of its own: a later analysis
 			// shares some of them (takePrefix), and one allocation for
 			// all would keep the rest, and the trees they point at, alive.
-			sym := &Symbol{Name: name, Def: st, Stmt: i, Line: base.Line + st.Range.Pos.Line, Value: r.Value, Err: r.Err, key: key, index: len(s.Symbols), earlier: prev}
+			sym := &Symbol{Name: name, Def: st, Stmt: i, Line: base.Line + int(st.Range.Pos.Line), Value: r.Value, Err: r.Err, key: key, index: len(s.Symbols), earlier: prev}
 			if prev == nil {
 				bound.add(sym.Name)
 			}
@@ -234,7 +234,7 @@ func AnalyzeFile(f *grammar.File, src []byte, cache *Cache) *Sheet {
 }
 
 // byOffset orders findings by where they start.
-func byOffset(a, b Finding) int { return a.Range.Pos.Offset - b.Range.Pos.Offset }
+func byOffset(a, b Finding) int { return int(a.Range.Pos.Offset - b.Range.Pos.Offset) }
 
 // takePrefix takes over from the cache's latest analysis the statements it
 // shares with s at the start of the sheet, the same trees over the same
@@ -259,7 +259,7 @@ func (s *Sheet) takePrefix(cache *Cache, bound *boundNames) int {
 	if p == 0 {
 		return 0
 	}
-	if end := s.File.StatementRange(p - 1).End.Offset; end > len(s.Src) || end > len(prev.Src) || !bytes.Equal(s.Src[:end], prev.Src[:end]) {
+	if end := int(s.File.StatementRange(p - 1).End.Offset); end > len(s.Src) || end > len(prev.Src) || !bytes.Equal(s.Src[:end], prev.Src[:end]) {
 		return 0
 	}
 	q := sort.Search(len(prev.Symbols), func(k int) bool { return prev.Symbols[k].Stmt >= p })
@@ -354,16 +354,16 @@ func (s *Sheet) evalStatement(st grammar.Stmt, note *stmtNote, at grammar.Positi
 		// The result this tree had last, if what it reads is the same;
 		// else the result of any statement of the same text reading the
 		// same.
-		if e := note.result; e != nil && e.col == at.Column && slices.Equal(e.deps, depKeys) {
+		if e := note.result; e != nil && e.col == int(at.Column) && slices.Equal(e.deps, depKeys) {
 			return e.key, cache.take(e, base), true
 		}
-		key = cache.statementKey(note.names.hash, at.Column, depKeys)
-		if e, ok := cache.lookup(key, note.names.text, at.Column, depKeys); ok {
+		key = cache.statementKey(note.names.hash, int(at.Column), depKeys)
+		if e, ok := cache.lookup(key, note.names.text, int(at.Column), depKeys); ok {
 			note.result = e
 			return key, cache.take(e, base), true
 		}
 		defer func() {
-			note.result = cache.store(key, note.names.text, at.Column, append([]uint64(nil), depKeys...), r)
+			note.result = cache.store(key, note.names.text, int(at.Column), append([]uint64(nil), depKeys...), r)
 			r = cache.take(note.result, base)
 		}()
 	}
@@ -419,7 +419,7 @@ func evalStmt(st grammar.Stmt, text []byte, scope scopeEnv) (r stmtResult) {
 // when src is not the text f was parsed from.
 func statementText(f *grammar.File, src []byte, i int) []byte {
 	span := f.StatementRange(i)
-	if span.Pos.Offset < 0 || span.End.Offset > len(src) || span.Pos.Offset > span.End.Offset {
+	if span.Pos.Offset < 0 || int(span.End.Offset) > len(src) || span.Pos.Offset > span.End.Offset {
 		return nil
 	}
 	return src[span.Pos.Offset:span.End.Offset]
@@ -437,7 +437,7 @@ func bindingHints(b *grammar.Binding, text []byte) []Finding {
 		return hintFindings(b)
 	}
 	pos, end := lit.Range.Pos, lit.Range.End
-	if pos.Line != end.Line || pos.Offset < 0 || end.Offset > len(text) || pos.Offset > end.Offset {
+	if pos.Line != end.Line || pos.Offset < 0 || int(end.Offset) > len(text) || pos.Offset > end.Offset {
 		return hintFindings(b)
 	}
 	key := text[pos.Offset:end.Offset]

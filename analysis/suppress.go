@@ -77,7 +77,7 @@ func Unsuppressed(src []byte, findings []Finding) []Finding {
 		kept = append(kept, unknownCodeFinding(src, starts, u))
 	}
 	for _, f := range findings {
-		line := sort.SearchInts(starts, f.Range.Pos.Offset+1) - 1
+		line := sort.SearchInts(starts, int(f.Range.Pos.Offset)+1) - 1
 		if s.all || s.file.has(f.Code) {
 			continue
 		}
@@ -264,5 +264,5 @@ func unknownCodeFinding(src []byte, starts []int, u unknownCode) Finding {
 // 1-based column counted in runes.
 func positionAt(src []byte, starts []int, off int) grammar.Position {
 	line := sort.SearchInts(starts, off+1) - 1
-	return grammar.Position{Offset: off, Line: line + 1, Column: utf8.RuneCount(src[starts[line]:off]) + 1}
+	return grammar.Position{Offset: int32(off), Line: int32(line + 1), Column: int32(utf8.RuneCount(src[starts[line]:off]) + 1)}
 }

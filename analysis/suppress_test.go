@@ -19,7 +19,7 @@ func findingAt(t *testing.T, src string, line int, code string) Finding {
 		}
 		off += nl + 1
 	}
-	return Finding{Range: grammar.Range{Pos: grammar.Position{Offset: off + 1}}, Code: code}
+	return Finding{Range: grammar.Range{Pos: grammar.Position{Offset: int32(off + 1)}}, Code: code}
 }
 
 func TestUnsuppressed(t *testing.T) {
@@ -124,14 +124,14 @@ func TestUnknownSuppressionCode(t *testing.T) {
 	if len(w.Fixes) != 1 || w.Fixes[0].Edits[0].NewText != "non-compact" {
 		t.Errorf("fixes %v", w.Fixes)
 	}
-	if w.Range.Pos.Line != 1 || w.Range.Pos.Column != strings.Index(src, "non-compat")+1 {
+	if w.Range.Pos.Line != 1 || int(w.Range.Pos.Column) != strings.Index(src, "non-compat")+1 {
 		t.Errorf("position %+v", w.Range.Pos)
 	}
 	// Columns count runes, as grammar's positions do.
 	wide := "x = (4,8):(1,5)   # é cute-lsp: ignore[non-compat]\n"
 	got, _ = Analyze("s.cute", []byte(wide))
 	for _, f := range got {
-		if f.Code == CodeUnknownSuppression && f.Range.Pos.Column != strings.Index(wide, "non-compat") {
+		if f.Code == CodeUnknownSuppression && int(f.Range.Pos.Column) != strings.Index(wide, "non-compat") {
 			t.Errorf("column %d after a two-byte rune, want %d", f.Range.Pos.Column, strings.Index(wide, "non-compat"))
 		}
 	}

@@ -42,8 +42,8 @@ func (s *Sheet) Tokens() []Token {
 		if a, ok := st.(*grammar.Assert); ok {
 			kw := a.Range
 			kw.End = kw.Pos
-			kw.End.Offset += len("assert")
-			kw.End.Column += len("assert")
+			kw.End.Offset += int32(len("assert"))
+			kw.End.Column += int32(len("assert"))
 			out = append(out, Token{Range: kw, Type: TokenKeyword})
 			if a.Op == grammar.AssertIs {
 				out = append(out, Token{Range: a.OpRange, Type: TokenKeyword})

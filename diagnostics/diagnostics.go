@@ -70,11 +70,11 @@ func JSON(w io.Writer, files []File) error {
 	out := []jsonFinding{}
 	for _, f := range files {
 		for _, x := range f.Findings {
-			j := jsonFinding{Path: f.Path, Line: x.Range.Pos.Line, Column: x.Range.Pos.Column,
-				EndLine: x.Range.End.Line, EndColumn: x.Range.End.Column,
+			j := jsonFinding{Path: f.Path, Line: int(x.Range.Pos.Line), Column: int(x.Range.Pos.Column),
+				EndLine: int(x.Range.End.Line), EndColumn: int(x.Range.End.Column),
 				Severity: x.Severity.String(), Code: x.Code, Message: x.Message}
 			for _, r := range x.Related {
-				j.Related = append(j.Related, jsonRelated{r.Range.Pos.Line, r.Range.Pos.Column, r.Range.End.Line, r.Range.End.Column, r.Message})
+				j.Related = append(j.Related, jsonRelated{int(r.Range.Pos.Line), int(r.Range.Pos.Column), int(r.Range.End.Line), int(r.Range.End.Column), r.Message})
 			}
 			for _, fix := range x.Fixes {
 				j.Fixes = append(j.Fixes, fix.Title)
@@ -99,12 +99,12 @@ func SARIF(w io.Writer, files []File, version string) error {
 	for _, f := range files {
 		for _, x := range f.Findings {
 			r := sarifResult{RuleID: x.Code, Level: sarifLevel(x.Severity), Message: sarifText{x.Message},
-				Locations: []sarifLocation{location(f.Path, x.Range.Pos.Line, x.Range.Pos.Column, x.Range.End.Line, x.Range.End.Column)}}
+				Locations: []sarifLocation{location(f.Path, int(x.Range.Pos.Line), int(x.Range.Pos.Column), int(x.Range.End.Line), int(x.Range.End.Column))}}
 			if i, ok := index[x.Code]; ok {
 				r.RuleIndex = &i
 			}
 			for i, rel := range x.Related {
-				loc := location(f.Path, rel.Range.Pos.Line, rel.Range.Pos.Column, rel.Range.End.Line, rel.Range.End.Column)
+				loc := location(f.Path, int(rel.Range.Pos.Line), int(rel.Range.Pos.Column), int(rel.Range.End.Line), int(rel.Range.End.Column))
 				loc.ID = i + 1
 				loc.Message = &sarifText{rel.Message}
 				r.RelatedLocations = append(r.RelatedLocations, loc)

@@ -13,7 +13,7 @@ import (
 )
 
 func at(line, col, endCol int) grammar.Range {
-	return grammar.Range{Pos: grammar.Position{Line: line, Column: col}, End: grammar.Position{Line: line, Column: endCol}}
+	return grammar.Range{Pos: grammar.Position{Line: int32(line), Column: int32(col)}, End: grammar.Position{Line: int32(line), Column: int32(endCol)}}
 }
 
 var sample = []File{{Path: "a.cute", Findings: []analysis.Finding{

@@ -30,9 +30,9 @@ func TestSheetAndDescriptorErrorsAgree(t *testing.T) {
 				op := strings.Fields(prefix)[len(strings.Fields(prefix))-1]
 				want = "expected an expression after '" + op + "', " + rest
 			}
-			if got.Message != want || got.Range.Pos.Column != derr.Range.Pos.Column+shift || got.Range.End.Column != derr.Range.End.Column+shift {
+			if got.Message != want || got.Range.Pos.Column != derr.Range.Pos.Column+int32(shift) || got.Range.End.Column != derr.Range.End.Column+int32(shift) {
 				t.Errorf("%q:\n  descriptor %d-%d %s\n  sheet      %d-%d %s", prefix+in,
-					derr.Range.Pos.Column+shift, derr.Range.End.Column+shift, want, got.Range.Pos.Column, got.Range.End.Column, got.Message)
+					derr.Range.Pos.Column+int32(shift), derr.Range.End.Column+int32(shift), want, got.Range.Pos.Column, got.Range.End.Column, got.Message)
 			}
 		}
 	}

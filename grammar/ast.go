@@ -45,18 +45,25 @@ import "unicode/utf8"
 // moves it without changing it: only its Base in the File changes. The
 // File places them (File.Base, File.Position, File.Range). The trees of
 // ParseExpr, ParseExprAt and ParseDescriptor are placed already.
+//
+// The fields are int32, so that a Range is 24 bytes, not 48 (every node
+// holds one): positions stay below 2 GiB, where the largest text anything
+// parses is a document of one LSP message (at most 64 MiB, lsp's maxFrame)
+// and files read from disk are at most 4 MiB (lsp.MaxFileBytes); a
+// statement-relative position is smaller still. Base, which places a
+// statement in its file, stays int.
 type Position struct {
-	Offset int
-	Line   int
-	Column int
+	Offset int32
+	Line   int32
+	Column int32
 }
 
 // UTF16Character is the 0-based UTF-16 code-unit offset of p within its line,
 // the "character" of an LSP position; src is the text p points into.
 func (p Position) UTF16Character(src []byte) int {
-	start := lineStart(src, p.Offset)
+	start := lineStart(src, int(p.Offset))
 	n := 0
-	for _, r := range string(src[start:min(p.Offset, len(src))]) {
+	for _, r := range string(src[start:min(int(p.Offset), len(src))]) {
 		if r >= 0x10000 {
 			n += 2
 		} else {
@@ -68,7 +75,7 @@ func (p Position) UTF16Character(src []byte) int {
 
 // ByteColumn is the 1-based column of p counted in UTF-8 bytes.
 func (p Position) ByteColumn(src []byte) int {
-	return p.Offset - lineStart(src, p.Offset) + 1
+	return int(p.Offset) - lineStart(src, int(p.Offset)) + 1
 }
 
 func lineStart(src []byte, offset int) int {
@@ -94,7 +101,7 @@ func (p Position) advance(text string) Position {
 			continue
 		}
 		_, size := utf8.DecodeRuneInString(text[i:])
-		p.Offset += size
+		p.Offset += int32(size)
 		p.Column++
 		i += size
 	}
@@ -313,7 +320,7 @@ type Base struct {
 
 // Position is p, a position in a tree based at b, placed in the file.
 func (b Base) Position(p Position) Position {
-	return Position{Offset: p.Offset + b.Offset, Line: p.Line + b.Line, Column: p.Column}
+	return Position{Offset: p.Offset + int32(b.Offset), Line: p.Line + int32(b.Line), Column: p.Column}
 }
 
 // Range is r, a range in a tree based at b, placed in the file.

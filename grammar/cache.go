@@ -217,7 +217,7 @@ func (c *Cache) Notes(f *File, from int, dst []Note) []Note {
 	for k := range notes {
 		r := &c.last.records[from+k]
 		b := f.bases[from+k]
-		notes[k] = Note{Place: &r.entry.note, At: Position{Offset: b.Offset, Line: b.Line + 1, Column: r.entry.key.col}, Text: r.entry.key.text}
+		notes[k] = Note{Place: &r.entry.note, At: Position{Offset: int32(b.Offset), Line: int32(b.Line + 1), Column: int32(r.entry.key.col)}, Text: r.entry.key.text}
 	}
 	return notes
 }
@@ -374,17 +374,17 @@ func (e *editSpan) sync(l *stmtLexer, c *Cache, f *File, add func(Stmt, []*Error
 	// alive: TestCacheKeepsNoOldComments).
 	end := rs[taken].resume
 	cs := e.old.comments
-	from := sort.Search(len(cs), func(i int) bool { return cs[i].Pos.Offset >= oldAt })
+	from := sort.Search(len(cs), func(i int) bool { return int(cs[i].Pos.Offset) >= oldAt })
 	for _, cm := range cs[from:] {
-		if cm.Pos.Offset >= end.Offset {
+		if int(cm.Pos.Offset) >= end.Offset {
 			break
 		}
 		f.Comments = append(f.Comments, moveComment(cm, delta, dLine))
 	}
 	r := rs[taken]
 	lastEnd := e.old.file.StatementRange(taken).End // the end of its last token
-	lastEnd.Offset += delta
-	lastEnd.Line += dLine
+	lastEnd.Offset += int32(delta)
+	lastEnd.Line += int32(dLine)
 	l.resume(linePos{Offset: r.resume.Offset + delta, Line: r.resume.Line + dLine}, lastEnd)
 }
 
@@ -392,9 +392,9 @@ func (e *editSpan) sync(l *stmtLexer, c *Cache, f *File, add func(Stmt, []*Error
 // are placed in their file (a comment is not part of a statement's tree).
 func moveComment(c *Comment, dOff, dLine int) *Comment {
 	m := *c
-	m.Pos.Offset += dOff
-	m.Pos.Line += dLine
-	m.End.Offset += dOff
-	m.End.Line += dLine
+	m.Pos.Offset += int32(dOff)
+	m.Pos.Line += int32(dLine)
+	m.End.Offset += int32(dOff)
+	m.End.Line += int32(dLine)
 	return &m
 }

@@ -8,27 +8,54 @@ import (
 
 // readExpr reads a sheet expression from p: stages joined by "o", each a
 // literal, a call, a tiler, a swizzle, a TIRx layout, an MLIR type, a
-// pointer or an angle list. In a sheet the expression arrives as one Expr
-// token holding its source text (see stmtLexer), which is scanned here and
-// read from a slice of its own that ends where p goes on; otherwise it is
-// read from p itself. errs are the errors of a statement that parsed (an
-// overflowing integer, an unknown MLIR kind); err is a syntax error.
+// pointer or an angle list. In a sheet the expression arrives as an Expr
+// token holding its source text followed by its tokens, as the statement
+// splitter scanned them (see stmtLexer.region): it is read from a slice of
+// those tokens that ends where p goes on; otherwise it is read from p
+// itself. errs are the errors of a statement that parsed (an overflowing
+// integer, an unknown MLIR kind); err is a syntax error.
 func readExpr(p *sliceSource) (n Node, errs []*Error, err error) {
 	if t := p.Peek(); t.Type == tokExpr {
 		p.Next()
+		toks := p.toks[p.i:exprEnd(p.toks, p.i, *t)]
+		p.i += len(toks)
 		if err := tooLong(t.Value, t.Pos); err != nil {
 			return nil, nil, err
 		}
-		buf := tokenBuffers.Get().(*[]token)
-		defer tokenBuffers.Put(buf)
-		toks, limitErr := scanChecked((*buf)[:0], t.Value, t.Pos.Offset, t.Pos.Line, t.Pos.Column)
-		*buf = toks
-		if limitErr != nil {
-			return nil, nil, limitErr
+		if len(toks) == 0 { // not kept (see stmtLexer.region): scanned here
+			buf := tokenBuffers.Get().(*[]token)
+			defer tokenBuffers.Put(buf)
+			var limitErr *Error
+			toks, limitErr = scanChecked((*buf)[:0], t.Value, int(t.Pos.Offset), int(t.Pos.Line), int(t.Pos.Column))
+			*buf = toks
+			if limitErr != nil {
+				return nil, nil, limitErr
+			}
+		} else {
+			depth := 0
+			for k := range toks {
+				if err := limitOf(toks[k], &depth); err != nil {
+					return nil, nil, err
+				}
+			}
 		}
-		// Past its end the expression meets what follows it in the statement.
-		src := &sliceSource{toks: toks, eof: *p.Peek()}
-		r := &exprReader{literalParser{lex: src}}
+		// p itself is narrowed to the expression while it is read (a
+		// source of its own would be an allocation: the readers' source
+		// escapes); past its end the expression meets what follows it in
+		// the statement.
+		outer, outerI, outerEOF := p.toks, p.i, p.eof
+		p.toks, p.i, p.eof = toks, 0, *p.Peek()
+		defer func() { p.toks, p.i, p.eof = outer, outerI, outerEOF }()
+		src := p
+		ints, tuples, elems := countLeaves(toks)
+		r := &exprReader{literalParser{lex: src, ints: make([]Int, ints), tuples: make([]Tuple, tuples), elemSlabs: make([]Node, elems)}}
+		stack := elemBuffers.Get().(*[]Node)
+		r.elems = (*stack)[:0]
+		defer func() {
+			clear(r.elems[:cap(r.elems)])
+			*stack = r.elems[:0]
+			elemBuffers.Put(stack)
+		}()
 		n, err := r.expr()
 		if err != nil {
 			return nil, nil, err
@@ -46,10 +73,63 @@ func readExpr(p *sliceSource) (n Node, errs []*Error, err error) {
 	return n, r.errs, nil
 }
 
-type exprReader struct{ literalParser }
-
-// tokenBuffers recycles the token slices expressions are scanned into.
+// tokenBuffers recycles the token slices long expressions are scanned into.
 var tokenBuffers = sync.Pool{New: func() any { b := make([]token, 0, 64); return &b }}
+
+// elemBuffers recycles the stacks of tuple elements (literalParser.elems).
+var elemBuffers = sync.Pool{New: func() any { b := make([]Node, 0, 16); return &b }}
+
+// countLeaves is the number of integer tokens in toks, the Int nodes
+// their reader makes (but for those of a pycute swizzle or an MLIR
+// payload), and of the '(' that open a tuple rather than the arguments of
+// a call, an iterator or a pointer (after a name, a ']' or a '>'): the
+// Tuple nodes it makes, but for those of an MLIR payload; and the
+// elements of those tuples at most (their commas, plus one each).
+func countLeaves(toks []token) (ints, tuples, elems int) {
+	var open [MaxDepth + 1]bool // whether each open bracket opens a tuple
+	depth := 0
+	for k := range toks {
+		switch t := &toks[k]; t.Type {
+		case tokInt, tokStatic:
+			ints++
+		case tokPunct:
+			switch t.Value {
+			case "(", "[", "{", "<":
+				tuple := t.Value == "(" && (k == 0 || !(toks[k-1].Type == tokIdent || isPunctTok(&toks[k-1], "]") || isPunctTok(&toks[k-1], ">")))
+				if tuple {
+					tuples++
+					elems++
+				}
+				if depth < len(open) {
+					open[depth] = tuple
+				}
+				depth++
+			case ")", "]", "}", ">":
+				if depth > 0 {
+					depth--
+				}
+			case ",":
+				if depth > 0 && depth <= len(open) && open[depth-1] {
+					elems++
+				}
+			}
+		}
+	}
+	return ints, tuples, elems
+}
+
+// exprEnd is the index just past the tokens of the expression x, the Expr
+// token before toks[from]: those that start inside its text.
+func exprEnd(toks []token, from int, x token) int {
+	end := int(x.Pos.Offset) + len(x.Value)
+	i := from
+	for i < len(toks) && toks[i].Type != tokExpr && int(toks[i].Pos.Offset) < end {
+		i++
+	}
+	return i
+}
+
+type exprReader struct{ literalParser }
 
 func (r *exprReader) expr() (Node, error) {
 	first, err := r.stage()
@@ -154,7 +234,13 @@ func (r *exprReader) literal() (Node, error) {
 // stage has seen the name and the "(" or "<" after it.
 func (r *exprReader) call() (Node, error) {
 	fun := r.lex.Next()
-	c := &Call{Range: tokSpan(*fun), Fun: &Name{Range: tokSpan(*fun), Name: fun.Value}}
+	// The call and its name in one allocation: they live as long.
+	cn := &struct {
+		c Call
+		n Name
+	}{Call{Range: tokSpan(*fun)}, Name{Range: tokSpan(*fun), Name: fun.Value}}
+	c := &cn.c
+	c.Fun = &cn.n
 	if isPunctTok(r.lex.Peek(), "<") {
 		r.lex.Next()
 		if err := r.templateArgs(c); err != nil {
@@ -276,8 +362,8 @@ func (r *exprReader) swizzle() (Node, error) {
 		var params [3]*Int
 		for i, f := range fields {
 			t := token{Type: tokInt, Value: f, Pos: kw.Pos}
-			t.Pos.Offset += at
-			t.Pos.Column += at
+			t.Pos.Offset += int32(at)
+			t.Pos.Column += int32(at)
 			params[i] = r.integer(t)
 			at += len(f) + 1
 		}
@@ -408,7 +494,7 @@ func (r *exprReader) iterator() (Node, error) {
 func joinTokens(toks []token) string {
 	var b strings.Builder
 	for i, t := range toks {
-		if i > 0 && t.Pos.Offset > toks[i-1].Pos.Offset+len(toks[i-1].Value) {
+		if i > 0 && int(t.Pos.Offset) > int(toks[i-1].Pos.Offset)+len(toks[i-1].Value) {
 			b.WriteByte(' ')
 		}
 		b.WriteString(t.Value)

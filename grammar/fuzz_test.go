@@ -28,18 +28,18 @@ func FuzzParse(f *testing.F) {
 			if strings.Contains(e.Message, "internal parser error") {
 				t.Fatalf("%q: %s", src, e.Message)
 			}
-			if e.Range.Pos.Offset < 0 || e.Range.End.Offset > len(src) || e.Range.Pos.Offset > e.Range.End.Offset {
+			if e.Range.Pos.Offset < 0 || int(e.Range.End.Offset) > len(src) || e.Range.Pos.Offset > e.Range.End.Offset {
 				t.Fatalf("%q: error range %+v outside the input", src, e.Range)
 			}
 		}
 		types, terrs := FindMLIRTypes([]byte(src))
 		for _, e := range append(terrs, errs...) {
-			if strings.Contains(e.Message, "internal parser error") || e.Range.Pos.Offset < 0 || e.Range.End.Offset > len(src) {
+			if strings.Contains(e.Message, "internal parser error") || e.Range.Pos.Offset < 0 || int(e.Range.End.Offset) > len(src) {
 				t.Fatalf("%q: %+v", src, e)
 			}
 		}
 		for _, m := range types {
-			if m.Pos.Offset < 0 || m.End.Offset > len(src) || !strings.HasPrefix(src[m.Pos.Offset:], "!cute.") {
+			if m.Pos.Offset < 0 || int(m.End.Offset) > len(src) || !strings.HasPrefix(src[m.Pos.Offset:], "!cute.") {
 				t.Fatalf("%q: MLIR type at %+v", src, m.Range)
 			}
 		}

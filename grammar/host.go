@@ -22,7 +22,7 @@ func FindMLIRTypes(src []byte) ([]*MLIRType, []*Error) {
 		at    = Position{Offset: 0, Line: 1, Column: 1}
 	)
 	for {
-		i := nextMLIRType(text, at.Offset)
+		i := nextMLIRType(text, int(at.Offset))
 		if i < 0 {
 			return types, errs
 		}
@@ -30,19 +30,19 @@ func FindMLIRTypes(src []byte) ([]*MLIRType, []*Error) {
 		// The type ends at the end of its line at the latest.
 		end := strings.IndexByte(text[at.Offset:], '\n')
 		if end < 0 {
-			end = len(text) - at.Offset
+			end = len(text) - int(at.Offset)
 		}
-		line := text[at.Offset : at.Offset+end]
+		line := text[at.Offset : int(at.Offset)+end]
 		var toks []token
 		if line[0] == '#' {
 			// An attribute: '#' would start a comment, so it is read as
 			// the '!' of a type at the same place.
 			bang := token{Type: tokPunct, Value: "!", Pos: Position{Offset: at.Offset, Line: at.Line, Column: at.Column}}
-			toks = scanInto([]token{bang}, line[1:], at.Offset+1, at.Line, at.Column+1)
+			toks = scanInto([]token{bang}, line[1:], int(at.Offset)+1, int(at.Line), int(at.Column)+1)
 		} else {
-			toks = scan(line, at.Offset, at.Line, at.Column)
+			toks = scan(line, int(at.Offset), int(at.Line), int(at.Column))
 		}
-		src := &sliceSource{toks: toks, eof: eofToken(Position{Offset: at.Offset + end, Line: at.Line, Column: at.Column + utf8.RuneCountInString(line)})}
+		src := &sliceSource{toks: toks, eof: eofToken(Position{Offset: at.Offset + int32(end), Line: at.Line, Column: at.Column + int32(utf8.RuneCountInString(line))})}
 		r := &exprReader{literalParser{lex: src}}
 		n, err := r.mlir()
 		if err != nil {

@@ -51,8 +51,8 @@ func tokenEnd(t token) Position {
 	case tokExpr: // may span lines
 		return p.advance(t.Value)
 	}
-	p.Offset += len(t.Value)
-	p.Column += utf8.RuneCountInString(t.Value)
+	p.Offset += int32(len(t.Value))
+	p.Column += int32(utf8.RuneCountInString(t.Value))
 	return p
 }
 
@@ -160,7 +160,7 @@ func (s *scanner) next() (token, bool) {
 		i += size
 	}
 	text := src[start:i]
-	t := token{Type: typ, Value: text, Pos: Position{Offset: s.base + start, Line: s.line, Column: s.col}}
+	t := token{Type: typ, Value: text, Pos: Position{Offset: int32(s.base + start), Line: int32(s.line), Column: int32(s.col)}}
 	switch typ {
 	case tokNewline:
 		s.line++

@@ -1,6 +1,7 @@
 package grammar
 
 import (
+	"reflect"
 	"runtime"
 	"strings"
 	"testing"
@@ -28,7 +29,7 @@ func TestLongExpressionIsRefusedWithoutScanningIt(t *testing.T) {
 	if err == nil || !strings.Contains(err.Message, "is longer than the limit of 262,144") {
 		t.Fatalf("error %v", err)
 	}
-	if err.Range.Pos.Offset != 0 || err.Range.End.Offset != len(src) {
+	if err.Range.Pos.Offset != 0 || int(err.Range.End.Offset) != len(src) {
 		t.Errorf("range %v, want the whole expression [0, %d)", err.Range, len(src))
 	}
 	// On main: a token per byte, hundreds of megabytes.
@@ -70,5 +71,30 @@ func TestDeepBracketsStopTheScanAtTheLimit(t *testing.T) {
 	f, errs := ParseFile("t.cute", []byte("x = "+strings.Repeat("(", 200_000)+"\n"))
 	if len(errs) != 1 || errs[0].Range.Pos.Column != 5+MaxDepth || len(f.Statements) != 1 {
 		t.Fatalf("errors %v", errs)
+	}
+}
+
+// TestExpressionsPastTheKeptTokensParseAlike: an expression of more tokens
+// than the statement splitter keeps (maxKeptTokens) is scanned again by
+// readExpr; its tree and its errors are those of a short one.
+func TestExpressionsPastTheKeptTokensParseAlike(t *testing.T) {
+	for _, n := range []int{10, maxKeptTokens/2 - 2, maxKeptTokens, 3 * maxKeptTokens} {
+		x := "(" + strings.Repeat("1,", n) + "1):(" + strings.Repeat("_2,", n) + "3)"
+		f, errs := ParseFile("t.cute", []byte("A = "+x+"\n"))
+		if len(errs) != 0 {
+			t.Fatalf("%d: %v", n, errs)
+		}
+		want, err := ParseExprAt(x, Position{Offset: 4, Line: 1, Column: 5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := f.Statements[0].(*Binding).Value; !reflect.DeepEqual(got, want) {
+			t.Errorf("%d elements: the tree differs from ParseExprAt's", n)
+		}
+		// A missing ')' at the end: the same error either way.
+		_, errs = ParseFile("t.cute", []byte("A = "+x[:len(x)-1]+"\n"))
+		if len(errs) != 1 || int(errs[0].Range.Pos.Offset) != 4+len(x)-1 || !strings.Contains(errs[0].Message, "expected ',' or ')'") {
+			t.Errorf("%d elements: errors %v", n, errs)
+		}
 	}
 }

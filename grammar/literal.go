@@ -29,7 +29,7 @@ func (p *literalParser) layoutLiteral() (Node, error) {
 	return shape, nil
 }
 
-func startsLiteral(lex tokenSource) bool {
+func startsLiteral(lex *sliceSource) bool {
 	t := lex.Peek()
 	switch t.Type {
 	case tokInt, tokStatic:
@@ -49,9 +49,17 @@ func startsLiteral(lex tokenSource) bool {
 }
 
 type literalParser struct {
-	lex   tokenSource
+	lex   *sliceSource
 	errs  ErrorList
 	elems []Node // the elements of the tuples being read, innermost last
+	// ints is where integer takes its Int nodes from while it lasts: one
+	// allocation for the integers of an expression (see readExpr), not one
+	// each. They make a quarter of a sheet's nodes.
+	ints []Int
+	// tuples is the same for the Tuple nodes of tuple, and elems for
+	// their Elems.
+	tuples    []Tuple
+	elemSlabs []Node
 }
 
 func (p *literalParser) fail(e *Error) { p.errs = append(p.errs, e) }
@@ -72,7 +80,13 @@ func (p *literalParser) tuple() (Node, error) {
 		return p.leaf()
 	}
 	p.lex.Next()
-	t := &Tuple{Range: tokSpan(*open)}
+	var t *Tuple
+	if len(p.tuples) > 0 {
+		t, p.tuples = &p.tuples[0], p.tuples[1:]
+		t.Range = tokSpan(*open)
+	} else {
+		t = &Tuple{Range: tokSpan(*open)}
+	}
 	if close := p.lex.Peek(); isPunctTok(close, ")") {
 		p.lex.Next()
 		t.End = tokSpan(*close).End
@@ -82,7 +96,11 @@ func (p *literalParser) tuple() (Node, error) {
 	done := func(close *token) (Node, error) {
 		p.lex.Next()
 		t.End = tokSpan(*close).End
-		t.Elems = make([]Node, len(p.elems)-mark)
+		if n := len(p.elems) - mark; n <= len(p.elemSlabs) {
+			t.Elems, p.elemSlabs = p.elemSlabs[:n:n], p.elemSlabs[n:]
+		} else {
+			t.Elems = make([]Node, n)
+		}
 		copy(t.Elems, p.elems[mark:])
 		p.elems = p.elems[:mark]
 		return t, nil
@@ -247,7 +265,12 @@ func (p *literalParser) unknown(q token) (*Unknown, error) {
 // integer converts an Int or Static token; an overflow is an error at the
 // token's own range.
 func (p *literalParser) integer(t token) *Int {
-	n := &Int{}
+	var n *Int
+	if len(p.ints) > 0 {
+		n, p.ints = &p.ints[0], p.ints[1:]
+	} else {
+		n = &Int{}
+	}
 	if err := setInt(n, t); err != nil {
 		p.fail(err)
 	}

@@ -98,7 +98,7 @@ func ParseFileCached(filename string, src []byte, cache *Cache) (*File, []*Error
 			r := edit.old.records[n-1]
 			l.resume(r.resume, edit.old.file.StatementRange(n-1).End)
 			for _, c := range edit.old.comments {
-				if c.Pos.Offset >= r.resume.Offset {
+				if int(c.Pos.Offset) >= r.resume.Offset {
 					break
 				}
 				f.Comments = append(f.Comments, c)
@@ -108,30 +108,28 @@ func ParseFileCached(filename string, src []byte, cache *Cache) (*File, []*Error
 	for l.statement() {
 		q := l.queue
 		first, end := q[0], q[len(q)-1]
-		last := q[len(q)-2]
-		for _, t := range q {
-			if t.Type != tokEnd {
-				l.lastEnd = tokenEnd(t)
-			}
+		lastEnd := tokenEnd(lastOfShell(q[:len(q)-1]))
+		l.lastEnd = lastEnd
+		if end.EOF() {
+			l.lastEnd = end.Pos
 		}
-		lastEnd := tokenEnd(last)
 		own := text[first.Pos.Offset:lastEnd.Offset]
-		base := Base{Offset: first.Pos.Offset, Line: first.Pos.Line - 1}
+		base := Base{Offset: int(first.Pos.Offset), Line: int(first.Pos.Line) - 1}
 		var rec stmtRecord
 		var key stmtKey
 		if cache != nil {
 			rec.resume = linePos{Offset: -1}
 			if !end.EOF() {
-				rec.resume = linePos{Offset: end.Pos.Offset + 1, Line: end.Pos.Line + 1}
+				rec.resume = linePos{Offset: int(end.Pos.Offset) + 1, Line: int(end.Pos.Line) + 1}
 			}
-			key = stmtKey{text: own, col: first.Pos.Column, eof: end.EOF(),
-				endOffset: end.Pos.Offset - first.Pos.Offset, endLine: end.Pos.Line - first.Pos.Line, endCol: end.Pos.Column}
+			key = stmtKey{text: own, col: int(first.Pos.Column), eof: end.EOF(),
+				endOffset: int(end.Pos.Offset - first.Pos.Offset), endLine: int(end.Pos.Line - first.Pos.Line), endCol: int(end.Pos.Column)}
 			// A tree is taken once per parse (Cache.reuse): a cache that
 			// held no tree when this parse began finds none to take.
 			var e *cacheEntry
 			ok := false
 			if !fresh {
-				e, ok = cache.lookup(key, first.Pos.Offset)
+				e, ok = cache.lookup(key, int(first.Pos.Offset))
 			}
 			if ok {
 				rec.entry = e
@@ -154,7 +152,7 @@ func ParseFileCached(filename string, src []byte, cache *Cache) (*File, []*Error
 			t := &q[k]
 			if k < len(q)-1 {
 				from := t.Pos.Offset - first.Pos.Offset
-				t.Value = own[from : from+len(t.Value)]
+				t.Value = own[from : int(from)+len(t.Value)]
 			}
 			t.Pos.Offset -= first.Pos.Offset
 			t.Pos.Line -= first.Pos.Line - 1
@@ -167,7 +165,7 @@ func ParseFileCached(filename string, src []byte, cache *Cache) (*File, []*Error
 		}
 		stmt, e := parseStatement(own, stmtTokens{toks: q[:len(q)-1], end: q[len(q)-1]})
 		if cache != nil {
-			rec.entry = cache.store(key, first.Pos.Offset, stmt, e)
+			rec.entry = cache.store(key, int(first.Pos.Offset), stmt, e)
 		}
 		add(stmt, e, base, rec)
 		if edit != nil {
@@ -309,17 +307,41 @@ func (l *stmtLexer) statement() bool {
 
 // region reads an expression up to the end of the statement (or, with
 // stopAtOp, up to "==" or "is" outside brackets) and queues it as one Expr
-// token. It returns the token that ended the statement (End, or EOF) and the
-// operator it stopped at.
+// token followed by the expression's own tokens (see readExpr): the
+// expression is scanned once, here. It returns the token that ended the
+// statement (End, or EOF) and the operator it stopped at.
+//
+// The tokens kept are bounded: none past the first token over
+// MaxTokenLength or bracket past MaxDepth (where readExpr stops), and none
+// of an expression of more than maxKeptTokens tokens or longer than
+// MaxExprLength: readExpr scans such an expression's text again if it
+// reads it at all, so that the queue of a huge one holds a few kilobytes,
+// not a token per byte of it.
 func (l *stmtLexer) region(first *token, stopAtOp bool) (end, op token) {
 	var start, last token
 	n, depth := 0, 0
+	marker := len(l.queue) // where the Expr token goes
+	keep := true           // the tokens read so far are kept
+	limitDepth := 0        // the brackets open, as limitOf counts them
 	take := func(t token) {
 		if n == 0 {
 			start = t
+			l.queue = append(l.queue, token{Type: tokExpr, Pos: t.Pos})
 		}
 		last = t
 		n++
+		if keep {
+			switch {
+			case len(l.queue)-marker > maxKeptTokens || int(t.Pos.Offset-start.Pos.Offset)+len(t.Value) > MaxExprLength:
+				keep = false
+				l.queue = l.queue[:marker+1] // readExpr scans it again
+			case limitOf(t, &limitDepth) != nil:
+				keep = false
+				l.queue = append(l.queue, t)
+			default:
+				l.queue = append(l.queue, t)
+			}
+		}
 		if t.Type == tokPunct {
 			switch t.Value {
 			case "(", "[", "{":
@@ -359,10 +381,14 @@ func (l *stmtLexer) region(first *token, stopAtOp bool) (end, op token) {
 	}
 	if n > 0 {
 		lastEnd := tokenEnd(last)
-		l.queue = append(l.queue, token{Type: tokExpr, Value: l.src[start.Pos.Offset:lastEnd.Offset], Pos: start.Pos})
+		l.queue[marker].Value = l.src[start.Pos.Offset:lastEnd.Offset]
 	}
 	return end, op
 }
+
+// maxKeptTokens is the most tokens of an expression the statement
+// splitter keeps for readExpr (stmtLexer.region).
+const maxKeptTokens = 4096
 
 // nextLineStartsStatement reports whether the next line that holds a token
 // begins with "assert" or "name =": a line break inside open brackets ends
@@ -417,7 +443,7 @@ func ParseExprAt(src string, start Position) (Node, *Error) {
 	if err := tooLong(src, start); err != nil {
 		return nil, err
 	}
-	toks, err := scanChecked(nil, src, start.Offset, start.Line, start.Column)
+	toks, err := scanChecked(nil, src, int(start.Offset), int(start.Line), int(start.Column))
 	if err != nil {
 		return nil, err
 	}
@@ -433,7 +459,7 @@ func ParseExprAt(src string, start Position) (Node, *Error) {
 // parsePayload parses the text between the quotes of an MLIR type; start is
 // where that text begins in the source.
 func parsePayload(inner string, start Position) (Node, []*Error) {
-	toks := visibleTokens(scan(inner, start.Offset, start.Line, start.Column))
+	toks := visibleTokens(scan(inner, int(start.Offset), int(start.Line), int(start.Column)))
 	e := start.advance(inner)
 	end := eofToken(e)
 	st := stmtTokens{toks: toks, end: end}
@@ -548,6 +574,37 @@ func checkLimits(st stmtTokens) *Error {
 	return nil
 }
 
+// lastOfShell is the last token of a statement's shell toks (its End
+// left out): an expression's Expr token rather than the tokens after it,
+// of which only the first few are kept past a limit.
+func lastOfShell(toks []token) token {
+	var last token
+	for i := 0; i < len(toks); i++ {
+		last = toks[i]
+		if last.Type == tokExpr {
+			i = exprEnd(toks, i+1, last) - 1
+		}
+	}
+	return last
+}
+
+// checkShellLimits is checkLimits for a statement's shell: the tokens of
+// its expressions are checked as each is read (readExpr), so that an
+// error in one expression is reported before a limit passed in the next.
+func checkShellLimits(st stmtTokens) *Error {
+	depth := 0
+	for i := 0; i < len(st.toks); i++ {
+		t := st.toks[i]
+		if err := limitOf(t, &depth); err != nil {
+			return err
+		}
+		if t.Type == tokExpr {
+			i = exprEnd(st.toks, i+1, t) - 1
+		}
+	}
+	return nil
+}
+
 func classify(st stmtTokens) stmtKind {
 	var vis [2]token
 	n := 0
@@ -575,7 +632,7 @@ func classify(st stmtTokens) stmtKind {
 func parseStatement(src string, st stmtTokens) (Stmt, []*Error) {
 	kind := classify(st)
 	first, _ := st.first()
-	whole := Range{Pos: first.Pos, End: tokenEnd(st.last())}
+	whole := Range{Pos: first.Pos, End: tokenEnd(lastOfShell(st.toks))}
 	bad := func(errs []*Error) (Stmt, []*Error) {
 		return &BadStmt{Range: whole, Text: src[whole.Pos.Offset:whole.End.Offset], Err: errs[0]}, errs
 	}
@@ -588,10 +645,10 @@ func parseStatement(src string, st stmtTokens) (Stmt, []*Error) {
 			return own
 		}
 		text := src[whole.Pos.Offset:whole.End.Offset]
-		fine := stmtTokens{toks: visibleTokens(scan(text, whole.Pos.Offset, whole.Pos.Line, whole.Pos.Column)), end: st.end}
+		fine := stmtTokens{toks: visibleTokens(scan(text, int(whole.Pos.Offset), int(whole.Pos.Line), int(whole.Pos.Column))), end: st.end}
 		return syntaxError(err, fine, kind, "end of line")
 	}
-	if err := checkLimits(st); err != nil {
+	if err := checkShellLimits(st); err != nil {
 		return bad([]*Error{err})
 	}
 	var s Stmt
@@ -626,7 +683,13 @@ func parseStatement(src string, st stmtTokens) (Stmt, []*Error) {
 			if err != nil {
 				return err
 			}
-			s, errs = &Binding{Range: whole, Name: &Name{Range: tokSpan(*name), Name: name.Value}, Value: value}, valueErrs
+			// The binding and its name in one allocation: they live as long.
+			bn := &struct {
+				b Binding
+				n Name
+			}{Binding{Range: whole, Value: value}, Name{Range: tokSpan(*name), Name: name.Value}}
+			bn.b.Name = &bn.n
+			s, errs = &bn.b, valueErrs
 		default:
 			x, xErrs, err := readExpr(p)
 			if err != nil {
@@ -656,7 +719,7 @@ func guarded(st stmtTokens, read func() error) (err error) {
 		if r := recover(); r != nil {
 			first, _ := st.first()
 			if first.Type == tokExpr { // the expression's own first token
-				sc := scanner{src: first.Value, base: first.Pos.Offset, line: first.Pos.Line, col: first.Pos.Column}
+				sc := scanner{src: first.Value, base: int(first.Pos.Offset), line: int(first.Pos.Line), col: int(first.Pos.Column)}
 				first, _ = sc.next()
 			}
 			err = errorAt(tokSpan(first), foundText(first), "", "internal parser error: %v", r)

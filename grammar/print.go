@@ -154,7 +154,7 @@ func (p *printer) call(n *Call, arg func(Node)) {
 		p.b.WriteByte('>')
 	}
 	p.b.WriteByte('(')
-	p.list(n.Fun.End.Line, n.Args, ", ", arg)
+	p.list(int(n.Fun.End.Line), n.Args, ", ", arg)
 	p.b.WriteByte(')')
 }
 
@@ -170,7 +170,7 @@ func (p *printer) list(openLine int, elems []Node, sep string, each func(Node)) 
 	prevLine := openLine
 	for i, a := range elems {
 		span := a.Span()
-		broken := p.breaks && p.style != MLIR && span.Pos.Line > prevLine
+		broken := p.breaks && p.style != MLIR && int(span.Pos.Line) > prevLine
 		if i == 0 && broken {
 			lead := p.b.String()[lineStart:]
 			indent = len(lead) - len(strings.TrimLeft(lead, " ")) + 4
@@ -184,10 +184,10 @@ func (p *printer) list(openLine int, elems []Node, sep string, each func(Node)) 
 			p.b.WriteString(sep)
 		}
 		if broken {
-			p.srcLines = append(p.srcLines, span.Pos.Line)
+			p.srcLines = append(p.srcLines, int(span.Pos.Line))
 		}
 		each(a)
-		prevLine = span.End.Line
+		prevLine = int(span.End.Line)
 	}
 }
 
@@ -250,7 +250,7 @@ func (p *printer) node(n Node) {
 		}
 	case *Tuple:
 		p.b.WriteByte('(')
-		p.list(n.Pos.Line, n.Elems, p.sep(), p.node)
+		p.list(int(n.Pos.Line), n.Elems, p.sep(), p.node)
 		if p.style == Pycute && len(n.Elems) == 1 {
 			p.b.WriteByte(',')
 		}
@@ -307,7 +307,7 @@ func (p *printer) node(n Node) {
 		}
 	case *Tiler:
 		p.b.WriteByte('[')
-		p.list(n.Pos.Line, n.Modes, ";", p.node)
+		p.list(int(n.Pos.Line), n.Modes, ";", p.node)
 		p.b.WriteByte(']')
 	case *TirxLayout:
 		if n.Shard != nil {
@@ -405,9 +405,9 @@ func PrintFile(f *File, style Style) string {
 		text := p.b.String()
 		_, isComment := it.node.(*Comment)
 		at := -1
-		if isComment && i > 0 && it.span.Pos.Line <= stmtEnd {
+		if isComment && i > 0 && int(it.span.Pos.Line) <= stmtEnd {
 			for _, pl := range stmt {
-				if pl.src <= it.span.Pos.Line {
+				if pl.src <= int(it.span.Pos.Line) {
 					at = pl.at
 				}
 			}
@@ -418,11 +418,11 @@ func PrintFile(f *File, style Style) string {
 		case at >= 0:
 			lines[at].comment += "  " + text
 		default:
-			if i > 0 && it.span.Pos.Line > lastLine+1 {
+			if i > 0 && int(it.span.Pos.Line) > lastLine+1 {
 				lines = append(lines, line{})
 			}
-			stmt, stmtEnd = stmt[:0], it.span.End.Line
-			srcLine := it.span.Pos.Line
+			stmt, stmtEnd = stmt[:0], int(it.span.End.Line)
+			srcLine := int(it.span.Pos.Line)
 			for k, part := range strings.Split(text, "\n") {
 				switch {
 				case k > 0 && k <= len(p.srcLines):
@@ -434,8 +434,8 @@ func PrintFile(f *File, style Style) string {
 				lines = append(lines, line{code: part})
 			}
 		}
-		if it.span.End.Line > lastLine {
-			lastLine = it.span.End.Line
+		if int(it.span.End.Line) > lastLine {
+			lastLine = int(it.span.End.Line)
 		}
 	}
 	// A run of consecutive lines with code and a trailing comment has its

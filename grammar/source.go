@@ -1,14 +1,8 @@
 package grammar
 
-// tokenSource is where the readers take tokens from.
-type tokenSource interface {
-	Peek() *token
-	Next() *token
-	// PeekAfter is the token after the next one.
-	PeekAfter() *token
-}
-
-// sliceSource reads a token slice; past its end it returns eof.
+// sliceSource is where the readers take tokens from: a token slice;
+// past its end it returns eof. (A concrete type, not an interface: the
+// readers' sources then stay on the stack.)
 type sliceSource struct {
 	toks []token
 	i    int

@@ -66,7 +66,7 @@ func TestTemplateCallErrors(t *testing.T) {
 	}
 }
 
-func formatPos(p Position) string { return itoa(p.Line) + ":" + itoa(p.Column) }
+func formatPos(p Position) string { return itoa(int(p.Line)) + ":" + itoa(int(p.Column)) }
 
 func itoa(n int) string {
 	if n < 10 {

@@ -118,7 +118,7 @@ var diagnosticSeverity = map[analysis.Severity]protocol.DiagnosticSeverity{
 }
 
 // spanOf is the byte span of an analysis range.
-func spanOf(r grammar.Range) Span { return Span{r.Pos.Offset, r.End.Offset} }
+func spanOf(r grammar.Range) Span { return Span{int(r.Pos.Offset), int(r.End.Offset)} }
 
 func toRange(snap *Snapshot, enc Encoding, sp Span) protocol.Range {
 	return protocol.Range{Start: toPosition(snap.Position(sp.Start, enc)), End: toPosition(snap.Position(sp.End, enc))}

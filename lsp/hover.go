@@ -133,7 +133,7 @@ func assertHover(s *analysis.Sheet, off int) (sp Span, md string, ok bool) {
 		return Span{}, "", false
 	}
 	base := s.File.Base(i)
-	keyword := Span{base.Offset + as.Pos.Offset, base.Offset + as.Pos.Offset + len("assert")}
+	keyword := Span{base.Offset + int(as.Pos.Offset), base.Offset + int(as.Pos.Offset) + len("assert")}
 	relation := spanOf(base.Range(as.OpRange))
 	if !keyword.Contains(off) && !relation.Contains(off) {
 		return Span{}, "", false

@@ -42,7 +42,7 @@ func inlayHints(ctx context.Context, a *Analyzed, snap *Snapshot, enc Encoding, 
 	for _, h := range hints {
 		pad := true
 		out = append(out, protocol.InlayHint{
-			Position:    toPosition(snap.Position(h.At.Offset, enc)),
+			Position:    toPosition(snap.Position(int(h.At.Offset), enc)),
 			Label:       protocol.String(strings.TrimSpace(h.Label)),
 			Kind:        protocol.InlayHintKindType,
 			PaddingLeft: &pad,

@@ -591,15 +591,15 @@ func (v *cellView) findings(ctx context.Context, s *Server, cell *Snapshot) ([]a
 // is false when it does not lie in the cell (the line break after the cell
 // is the cell's end).
 func (v *cellView) cellGrammarRange(r grammar.Range) (grammar.Range, bool) {
-	start, end := r.Pos.Offset-v.byteBase, r.End.Offset-v.byteBase
+	start, end := int(r.Pos.Offset)-v.byteBase, int(r.End.Offset)-v.byteBase
 	if start < 0 || end < start || end > v.size+1 {
 		return r, false
 	}
 	move := func(p grammar.Position) grammar.Position {
-		p.Offset -= v.byteBase
-		p.Line -= v.lineBase
-		if p.Offset > v.size {
-			p.Offset = v.size
+		p.Offset -= int32(v.byteBase)
+		p.Line -= int32(v.lineBase)
+		if int(p.Offset) > v.size {
+			p.Offset = int32(v.size)
 		}
 		return p
 	}

@@ -109,7 +109,7 @@ func describeEvalError(src string, err error) string {
 		if f, ok := analysis.ExprFinding(err, src); ok {
 			msg = f.Message // with "did you mean" where a sheet would say it
 		}
-		if r.End.Offset > r.Pos.Offset && r.End.Offset <= len(src) {
+		if r.End.Offset > r.Pos.Offset && int(r.End.Offset) <= len(src) {
 			return fmt.Sprintf("%d:%d: %s (in %s)", r.Pos.Line, r.Pos.Column, msg, analysis.CapMessage(src[r.Pos.Offset:r.End.Offset]))
 		}
 		return fmt.Sprintf("%d:%d: %s", r.Pos.Line, r.Pos.Column, msg)

@@ -87,10 +87,10 @@ func lintNotebook(p string, src []byte, configs *configs, opts lintOptions) lint
 // mapFinding moves a finding from the joined program into the .ipynb file;
 // its fixes are dropped (they edit Python text, and the file holds JSON).
 func (prog *notebookProgram) mapFinding(f analysis.Finding) analysis.Finding {
-	cell := prog.cellAt(f.Range.Pos.Offset)
+	cell := prog.cellAt(int(f.Range.Pos.Offset))
 	f.Range = prog.mapRange(f.Range, cell)
 	for i := range f.Related {
-		f.Related[i].Range = prog.mapRange(f.Related[i].Range, prog.cellAt(f.Related[i].Range.Pos.Offset))
+		f.Related[i].Range = prog.mapRange(f.Related[i].Range, prog.cellAt(int(f.Related[i].Range.Pos.Offset)))
 	}
 	f.Fixes = nil
 	if cell >= 0 {
@@ -116,9 +116,9 @@ func (prog *notebookProgram) mapRange(r grammar.Range, cell int) grammar.Range {
 	at := func(off int) grammar.Position {
 		fo := c.FileOffset(max(0, min(off-prog.starts[cell], len(c.Source))))
 		line, col := prog.nb.Position(fo)
-		return grammar.Position{Offset: fo, Line: line, Column: col}
+		return grammar.Position{Offset: int32(fo), Line: int32(line), Column: int32(col)}
 	}
-	return grammar.Range{Pos: at(r.Pos.Offset), End: at(max(r.End.Offset, r.Pos.Offset))}
+	return grammar.Range{Pos: at(int(r.Pos.Offset)), End: at(int(max(r.End.Offset, r.Pos.Offset)))}
 }
 
 // lineColumn is the 1-based line and column (code points) of a byte offset.
