@@ -24,8 +24,9 @@ import (
 // template arguments are integers, element types (known to the catalogue,
 // or aliases the file binds to them) and enumerators (UMMA::Major::K); a
 // GMMA op's majors and scales leave its layouts as they are (atom.Key
-// drops them). An op or element type the catalogue does not know, or a
-// template parameter, gives no value.
+// drops them), and UniversalFMA's element types may be anything, template
+// parameters included. An op or element type the catalogue does not know,
+// or another op's template parameter, gives no value.
 
 // atomAliases are CuTe's aliases of catalogued copy ops (cute/arch/copy.hpp).
 var atomAliases = map[string]string{
@@ -176,7 +177,14 @@ func (c *Code) atomOpName(n source.Node, sc scope, depth int) (string, bool) {
 		parts := make([]string, len(targs))
 		for i, t := range targs {
 			if parts[i], ok = c.atomTemplateArg(t, sc, depth); !ok {
-				return "", false
+				if name != "UniversalFMA" {
+					return "", false
+				}
+				// UniversalFMA's traits do not depend on its element types
+				// (atom.LookupMMA): a template parameter, as in CuTe's
+				// tutorials' UniversalFMA<TC,TA,TB>, names the atom too.
+				start, end := t.Span()
+				parts[i] = strings.TrimPrefix(strings.Join(strings.Fields(string(c.src[start:end])), " "), "typename ")
 			}
 		}
 		name += "<" + strings.Join(parts, ",") + ">"
@@ -185,6 +193,13 @@ func (c *Code) atomOpName(n source.Node, sc scope, depth int) (string, bool) {
 		return "", false
 	}
 	return name, true
+}
+
+// typesOnlyNameAtom reports whether n is UniversalFMA<...>{} (or the type
+// alone): its template arguments do not change the atom's value (see
+// atomOpName), so what the names they read are bound to does not matter.
+func typesOnlyNameAtom(n *source.Call) bool {
+	return n.Fun.Name == "UniversalFMA" && n.Recv == nil && !n.Paren && len(n.Args) == 0 && n.HasTArgs
 }
 
 // catalogued reports cheaply whether the catalogue names the op name

@@ -23,7 +23,7 @@ func codeValueAt(t *testing.T, src, marker string) (string, bool) {
 const atomsSrc = `#include <cute/tensor.hpp>
 using namespace cute;
 using ElementA = cutlass::half_t;
-template <class TA>
+template <class TA, class TB, class TC>
 void gemm_tn() {
   TiledCopy copyA = make_tiled_copy(Copy_Atom<SM80_CP_ASYNC_CACHEALWAYS<uint128_t>, cute::half_t>{},
                                     Layout<Shape<_16,_8>,Stride<_8,_1>>{},  // Thr layout 16x8 k-major
@@ -43,8 +43,11 @@ void gemm_tn() {
   auto d = Copy_Atom<DefaultCopy, float>{};
   auto u = Copy_Atom<UniversalCopy<uint128_t>, ElementA>{};
   auto m = MMA_Atom<SM80_16x8x16_F32F16F16F32_TN>{};
-  // none:
   auto fma = make_tiled_mma(UniversalFMA<float,float,float>{}, Layout<Shape<_16,_16,_1>>{});
+  TiledMMA mmaT = make_tiled_mma(UniversalFMA<TC,TA,TB>{},
+                                 Layout<Shape<_16,_16,_1>>{});  // sgemm_2.cu:297
+  auto fmaAtom = MMA_Atom<UniversalFMA<typename TA::value_type>>{};
+  // none:
   auto param = Copy_Atom<UniversalCopy<uint128_t>, TA>{};
   auto unknownType = Copy_Atom<UniversalCopy<uint128_t>, my_type>{};
   auto copyOp = SM75_U32x4_LDSM_N{};
@@ -76,6 +79,13 @@ func TestCodeAtoms(t *testing.T) {
   ValLayoutDst: (_1,_8):(_0,_1)
   ValLayoutRef: (_1,_8):(_0,_1)
   ValueType:    16b`
+	fmaAtom := `MMA_Atom
+  ThrID:      _1:_0
+  Shape_MNK:  (_1,_1,_1)
+  LayoutA_TV: (_1,_1):(_0,_0)
+  LayoutB_TV: (_1,_1):(_0,_0)
+  LayoutC_TV: (_1,_1):(_0,_0)`
+	universalFMA16x16 := "TiledMMA\n  ThrLayoutVMNK:  (_1,_16,_16,_1):(_0,_1,_16,_0)\n  PermutationMNK: (_,_,_)\n" + fmaAtom
 	tiledMMA := "TiledMMA\n  ThrLayoutVMNK:  (_32,_2,_2,_1):(_1,_32,_64,_0)\n  PermutationMNK: (_32,_32,_16)\n" + mmaAtom16x8x16F16
 	for _, c := range []struct{ marker, want string }{
 		{"copyA =", "TiledCopy\n  Tiler_MN:       (_16,_64)\n  TiledLayout_TV: ((_8,_16),_8):((_128,_1),_16)\n" + cpAsync},
@@ -92,13 +102,17 @@ func TestCodeAtoms(t *testing.T) {
 		{"d =", "Copy_Atom\n  ThrID:        _1:_0\n  ValLayoutSrc: (_1,_1):(_0,_0)\n  ValLayoutDst: (_1,_1):(_0,_0)\n  ValLayoutRef: (_1,_1):(_0,_0)\n  ValueType:    32b"},
 		{"u =", cpAsync},
 		{"m =", mmaAtom16x8x16F16}, // F32 accumulators: the same thread-value layouts
+		// UniversalFMA's traits do not depend on its element types, template parameters included.
+		{"fma =", universalFMA16x16},
+		{"mmaT =", universalFMA16x16},
+		{"fmaAtom =", fmaAtom},
 	} {
 		got, ok := codeValueAt(t, atomsSrc, c.marker)
 		if !ok || got != c.want {
 			t.Errorf("%s: got (%v)\n%s\nwant\n%s", c.marker, ok, got, c.want)
 		}
 	}
-	for _, marker := range []string{"fma =", "param =", "unknownType =", "copyOp =", "Rank2 =", "other =", "misspelt ="} {
+	for _, marker := range []string{"param =", "unknownType =", "copyOp =", "Rank2 =", "other =", "misspelt ="} {
 		if got, ok := codeValueAt(t, atomsSrc, marker); ok {
 			t.Errorf("%s: no value expected, got\n%s", marker, got)
 		}
@@ -159,5 +173,37 @@ func TestCodeAtomCensus(t *testing.T) {
 	}
 	if roots, evaluated, layouts := c.Values(); roots != 5 || evaluated != 5 || layouts != 3 {
 		t.Errorf("Values: %d roots, %d evaluated, %d layouts; want 5, 5, 3", roots, evaluated, layouts)
+	}
+}
+
+// TestUniversalFMASheet: sheets name UniversalFMA with its element types
+// as CuTe writes them; without any, the finding says what it takes.
+func TestUniversalFMASheet(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		{`mma_atom("UniversalFMA<float,float,float>")`, `mma_atom("UniversalFMA<float,float,float>")`},
+		{`size(make_tiled_mma(mma_atom("UniversalFMA<half_t>"), make_layout((16,16,1))))`, "256"},
+		// CuTe (testdata/code/atoms, A0031): (_128,(_1,(_1,_1))):(_1,(_0,(_0,_0)))
+		{`get_layoutC_TV(make_tiled_mma(mma_atom("UniversalFMA<float>"), make_layout((16,8,1))))`, "(128,(1,(1,1))):(1,(0,(0,0)))"},
+	} {
+		v, err := EvalString(tc.src)
+		if err != nil || v.String() != tc.want {
+			t.Errorf("%s = %v (%v), want %s", tc.src, v, err, tc.want)
+		}
+	}
+	s := AnalyzeSheet("t.cute", []byte("a = mma_atom(\"UniversalFMA\")\nassert a is a\n"))
+	if f, ok := findingWithCode(s, CodeUnknownAtom); !ok || !strings.Contains(f.Message, "UniversalFMA takes the element types") {
+		t.Errorf("findings %v", findingsOfSheet(s))
+	}
+}
+
+// TestUniversalFMATemplateParamsTrusted: UniversalFMA<TC,TA,TB>'s value
+// reads none of the template parameters (which the reader sees declared
+// again in their template clause), so its hover carries no "may not be
+// the value here" note.
+func TestUniversalFMATemplateParamsTrusted(t *testing.T) {
+	c := ReadCode(LangCpp, []byte(atomsSrc))
+	h, ok := c.HoverAt(strings.Index(atomsSrc, "mmaT =") + 1)
+	if !ok || h.Note != "" {
+		t.Errorf("hover %v, note %q", ok, h.Note)
 	}
 }

@@ -19,7 +19,7 @@ var cppTemplates = setOf(
 	// the templated ops themselves (SM80_CP_ASYNC_CACHEALWAYS<uint128_t>,
 	// SM90_64x128x16_F32F16F16_SS<...>) are recognised by their names (atomTemplate).
 	"MMA_Atom", "Copy_Atom", "MMA_Traits", "Copy_Traits", "TiledMMA", "tile_size",
-	"UniversalCopy", "AutoVectorizingCopyWithAssumedAlignment",
+	"UniversalCopy", "AutoVectorizingCopyWithAssumedAlignment", "UniversalFMA",
 )
 
 // codeNames are the functions and types whose presence makes a file worth

@@ -204,8 +204,12 @@ func (e *NotFound) Error() string {
 
 // LookupMMA finds an MMA atom by CuTe's name (see Key for what is ignored).
 func LookupMMA(name string) (*MMA, error) {
-	if a, ok := mmaByKey[Key(name)]; ok {
+	k := Key(name)
+	if a, ok := mmaByKey[k]; ok {
 		return a, nil
+	}
+	if a, err := universalFMA(k); a != nil || err != nil {
+		return a, err
 	}
 	return nil, notFound(name, "MMA atom")
 }

@@ -3,6 +3,7 @@ package atom
 import (
 	"fmt"
 	"github.com/cute-lsp/cute-lsp/internal/editdist"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -171,4 +172,77 @@ func Complete(prefix string, n int) []string {
 		out = append(out, nameOfLowerKey[sortedLowerKeys[i]])
 	}
 	return out
+}
+
+// fmaFamily is CuTe's UniversalFMA<D, A = D, B = A, C = D> (cute/arch/mma.hpp).
+const fmaFamily = "UniversalFMA"
+
+// universalFMA finds UniversalFMA<D, A, B, C> for any element types, named
+// or template parameters the caller cannot resolve (UniversalFMA<TC,TA,TB>):
+// CuTe's MMA_Traits<UniversalFMA<D,A,B,C>> (cute/atom/mma_traits.hpp) fixes
+// Shape_MNK (1,1,1), ThrID and the A, B, C layouts whatever the types, which
+// only give ValTypeD..C and the one-element register arrays D[1]..C[1]. The
+// atom returned is the catalogued one with the types as written, defaulted
+// as CuTe defaults them; a type the catalogue does not know keeps its name
+// with width 0. It returns nil, nil when key names no UniversalFMA.
+func universalFMA(key string) (*MMA, error) {
+	if key == fmaFamily {
+		return nil, &NotFound{Name: key, Kind: "MMA atom", Hint: "UniversalFMA takes the element types, at least D: UniversalFMA<D, A = D, B = A, C = D>",
+			Suggestion: []string{fmaFamily + "<float>"}}
+	}
+	if !strings.HasPrefix(key, fmaFamily+"<") || !strings.HasSuffix(key, ">") {
+		return nil, nil
+	}
+	args := splitTemplateArgs(key[len(fmaFamily)+1 : len(key)-1])
+	if len(args) > 4 || slices.Contains(args, "") {
+		return nil, &NotFound{Name: key, Kind: "MMA atom", Hint: "UniversalFMA takes 1 to 4 element types: UniversalFMA<D, A = D, B = A, C = D>",
+			Suggestion: []string{fmaFamily + "<float>"}}
+	}
+	// CuTe's defaults: A = D, B = A, C = D.
+	for len(args) < 4 {
+		switch len(args) {
+		case 1, 3:
+			args = append(args, args[0])
+		case 2:
+			args = append(args, args[1])
+		}
+	}
+	proto, ok := mmaByKey[fmaKey]
+	if !ok {
+		return nil, nil
+	}
+	a := *proto
+	a.Name = key
+	a.Instantiation = ""
+	vals := []*ValType{&a.ValD, &a.ValA, &a.ValB, &a.ValC}
+	regs := []*Registers{&a.RegD, &a.RegA, &a.RegB, &a.RegC}
+	for i, t := range args {
+		bits := typeBits[t]
+		*vals[i] = ValType{Name: t, Bits: bits}
+		*regs[i] = Registers{Type: t, Count: 1, Bits: bits}
+	}
+	return &a, nil
+}
+
+// fmaKey is the key of the catalogued UniversalFMA.
+var fmaKey = Key(fmaFamily + "<float, float, float, float>")
+
+// splitTemplateArgs splits a template's argument list at its top-level commas.
+func splitTemplateArgs(s string) []string {
+	var out []string
+	depth, from := 0, 0
+	for i, c := range s {
+		switch c {
+		case '<', '(':
+			depth++
+		case '>', ')':
+			depth--
+		case ',':
+			if depth == 0 {
+				out = append(out, strings.TrimSpace(s[from:i]))
+				from = i + 1
+			}
+		}
+	}
+	return append(out, strings.TrimSpace(s[from:]))
 }

@@ -194,3 +194,47 @@ func TestNotFoundKeepsToItsKind(t *testing.T) {
 		}
 	}
 }
+
+// TestLookupUniversalFMA checks that UniversalFMA with any element types,
+// named or template parameters, is the one catalogued atom, with the types
+// as written and defaulted as CuTe's UniversalFMA<D, A = D, B = A, C = D> does.
+func TestLookupUniversalFMA(t *testing.T) {
+	for _, tc := range []struct{ query, d, a, b, c string }{
+		{"UniversalFMA<float, float, float, float>", "float", "float", "float", "float"},
+		{"UniversalFMA<float,float,float>", "float", "float", "float", "float"},
+		{"MMA_Atom<cute::UniversalFMA<TC,TA,TB>>", "TC", "TA", "TB", "TC"},
+		{"UniversalFMA<half_t, half_t, double, half_t>", "half_t", "half_t", "double", "half_t"},
+		{"UniversalFMA<double>", "double", "double", "double", "double"},
+		{"UniversalFMA<int32_t, int8_t>", "int32_t", "int8_t", "int8_t", "int32_t"},
+		{"UniversalFMA<typename Tensor<TD,DLayout>::value_type>", "typenameTensor<TD,DLayout>::value_type", "typenameTensor<TD,DLayout>::value_type", "typenameTensor<TD,DLayout>::value_type", "typenameTensor<TD,DLayout>::value_type"},
+	} {
+		a, err := LookupMMA(tc.query)
+		if err != nil {
+			t.Errorf("%s: %v", tc.query, err)
+			continue
+		}
+		if a.M() != 1 || a.N() != 1 || a.K() != 1 || a.ALayout.String() != "(1,1):(0,0)" || a.CLayout.String() != "(1,1):(0,0)" {
+			t.Errorf("%s: %v %v %v", tc.query, a.ShapeMNK, a.ALayout, a.CLayout)
+		}
+		got := []string{a.ValD.Name, a.ValA.Name, a.ValB.Name, a.ValC.Name, a.RegD.Type, a.RegC.Type}
+		want := []string{tc.d, tc.a, tc.b, tc.c, tc.d, tc.c}
+		if strings.Join(got, " ") != strings.Join(want, " ") || a.RegA.Count != 1 {
+			t.Errorf("%s: types %v, want %v", tc.query, got, want)
+		}
+	}
+	if a, _ := LookupMMA("UniversalFMA<half_t>"); a == nil || a.ValD.Bits != 16 || a.RegD.Bits != 16 {
+		t.Errorf("UniversalFMA<half_t>: %+v", a)
+	}
+	if a, _ := LookupMMA("UniversalFMA<TC>"); a == nil || a.ValD.Bits != 0 || a.Name != "UniversalFMA<TC>" {
+		t.Errorf("UniversalFMA<TC>: %+v", a)
+	}
+	for _, q := range []string{"UniversalFMA", "UniversalFMA<>", "UniversalFMA<float,,float>", "UniversalFMA<float,float,float,float,float>"} {
+		var nf *NotFound
+		if _, err := LookupMMA(q); !errors.As(err, &nf) || nf.Hint == "" || len(nf.Suggestion) == 0 {
+			t.Errorf("%s: %v", q, err)
+		}
+	}
+	if _, c, err := Lookup("UniversalFMA<float>"); c != nil || err != nil {
+		t.Errorf("Lookup(UniversalFMA<float>): %v %v", c, err)
+	}
+}

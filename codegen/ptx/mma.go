@@ -25,6 +25,8 @@ func LowerMMA(a *atom.MMA) (*Module, error) {
 		return nil, err
 	}
 	switch {
+	case strings.HasPrefix(a.Name, "UniversalFMA<"):
+		return nil, &Skip{Name: a.Name, Reason: "CuTe issues no instruction of its own (UniversalFMA is C++'s fma on its element types, which the compiler lowers)"}
 	case a.PTX == "":
 		return nil, &Skip{Name: a.Name, Reason: "CuTe issues no single instruction for it (complex MMAs are several real ones, written in C++)"}
 	case strings.HasPrefix(a.PTX, "dp2a."):

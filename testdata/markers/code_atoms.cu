@@ -21,8 +21,9 @@ void gemm_tn(int m, int n, int k) {
   using TiledMma = TiledMMA<MMA_Atom<SM80_16x8x8_F32TF32TF32F32_TN>, Layout<Shape<_2,_2,_1>>, Tile<_32,_32,Underscore>>;
   // @hover("TiledMMA")
   auto gmma = make_tiled_mma(SM90_64x64x16_F16F16F16_SS<GMMA::Major::MN,GMMA::Major::MN>{});  // @hover("gmma")
-  // No value (the catalogue does not know the op, or the element type is a template parameter), and no finding:
+  // UniversalFMA's traits do not depend on its element types, template parameters included (sgemm_2.cu:297):
   TiledMMA fma = make_tiled_mma(UniversalFMA<TC,TA,TB>{}, Layout<Shape<_16,_16,_1>>{});  // @hover("fma") @inlay
+  // No value (the element type is a template parameter), and no finding:
   TiledCopy copyB = make_tiled_copy(Copy_Atom<SM80_CP_ASYNC_CACHEALWAYS<uint128_t>, TB>{},
   // @hover("copyB") @hover("Copy_Atom")
                                     Layout<Shape<_32,_8>>{}, Layout<Shape< _4,_1>>{});  // @inlay

@@ -134,6 +134,16 @@ CASES = [
     ('A0028', 'style of test/unit/cute/ampere/cooperative_gemm.cu (TiledMMA with a permutation of layouts)',
      'using TiledMma = TiledMMA<MMA_Atom<SM80_16x8x8_F16F16F16F16_TN>, Layout<Shape<_2,_2,_1>>,\n'
      '                          Tile<Layout<Shape<_4,_8>,Stride<_8,_1>>, Layout<Shape<_2,_8>,Stride<_8,_1>>, _8>>;', 'TiledMma'),
+    ('A0029', 'examples/cute/tutorial/sgemm_2.cu:297 (TC, TA, TB = float)',
+     'TiledMMA mmaC = make_tiled_mma(UniversalFMA<float,float,float>{},\n'
+     '                               Layout<Shape<_16,_16,_1>>{});  // 16x16x1 UniversalFMA', 'mmaC'),
+    ('A0030', 'test/unit/cute/ampere/cooperative_gemm.cu:332',
+     'auto tiled_mma =\n    TiledMMA<\n      MMA_Atom<UniversalFMA<half_t, half_t, double, half_t>>,\n'
+     '      Layout<Shape<_16, _16, _1>, Stride<_1, _16, _0>>,\n      Tile<Underscore, Underscore, Underscore>\n    >{};', 'tiled_mma'),
+    ('A0031', 'test/unit/cute/volta/cooperative_gemm.cu:47 (get_layoutC_TV)',
+     'using value_type = float;\n'
+     'auto tiled_mma = TiledMMA<MMA_Atom<UniversalFMA<value_type, value_type, value_type, value_type>>, Layout<Shape<_16, _8, _1>>>{};\n'
+     'auto tvC = tiled_mma.get_layoutC_TV();', 'tvC'),
 ]
 
 
