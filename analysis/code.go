@@ -214,40 +214,14 @@ func intLeaves(t layout.IntTuple) bool {
 	return t.IsUnknown() || t.IsUnderscore() || t.Value() >= -(1<<31) && t.Value() < 1<<31
 }
 
-// tabulable reports whether a layout value can be hovered: every shape
-// leaf at least 1. CuTe gives some layouts with an empty shape (make_layout
-// of ()) or a negative one (left_inverse(4:-1) is (_-1,_4):(_0,_1)), which
-// hover's offset table cannot draw; such a value is not shown.
+// tabulable reports whether a value can be hovered: anything but an
+// element type (a type, not a value). CuTe gives some layouts an empty
+// shape (make_layout of ()) or a negative one (left_inverse(4:-1) is
+// (_-1,_4):(_0,_1)); they are shown as CuTe prints them, and hover's offset
+// table and the pictures say why they draw nothing.
 func tabulable(v layout.Value) bool {
-	var shape layout.IntTuple
-	switch v := v.(type) {
-	case layout.Layout:
-		shape = v.Shape
-	case layout.Composed:
-		shape = v.Inner.Shape
-	case PointerComposed:
-		shape = v.Inner.Shape
-	case elementTypeValue:
-		return false // a type, not a value
-	default:
-		return true
-	}
-	return positiveLeaves(shape)
-}
-
-func positiveLeaves(t layout.IntTuple) bool {
-	if t.IsTuple() {
-		if t.Len() == 0 {
-			return false
-		}
-		for _, e := range t.Elems() {
-			if !positiveLeaves(e) {
-				return false
-			}
-		}
-		return true
-	}
-	return t.IsUnknown() || t.IsBasis() || t.IsUnderscore() || t.Value() >= 1
+	_, isType := v.(elementTypeValue)
+	return !isType
 }
 
 // worthShowing reports whether the value of n tells more than its text: a
