@@ -195,13 +195,6 @@ func (c *Code) atomOpName(n source.Node, sc scope, depth int) (string, bool) {
 	return name, true
 }
 
-// typesOnlyNameAtom reports whether n is UniversalFMA<...>{} (or the type
-// alone): its template arguments do not change the atom's value (see
-// atomOpName), so what the names they read are bound to does not matter.
-func typesOnlyNameAtom(n *source.Call) bool {
-	return n.Fun.Name == "UniversalFMA" && n.Recv == nil && !n.Paren && len(n.Args) == 0 && n.HasTArgs
-}
-
 // catalogued reports cheaply whether the catalogue names the op name
 // (family: some template-id of the family name<...>), before a look-up
 // that would look for the nearest names of a name it does not hold.

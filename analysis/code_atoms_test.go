@@ -196,10 +196,9 @@ func TestUniversalFMASheet(t *testing.T) {
 	}
 }
 
-// TestUniversalFMATemplateParamsTrusted: UniversalFMA<TC,TA,TB>'s value
-// reads none of the template parameters (which the reader sees declared
-// again in their template clause), so its hover carries no "may not be
-// the value here" note.
+// TestUniversalFMATemplateParamsTrusted: UniversalFMA<TC,TA,TB>'s
+// template parameters are declared once, by their clause, so its hover
+// carries no "may not be the value here" note.
 func TestUniversalFMATemplateParamsTrusted(t *testing.T) {
 	c := ReadCode(LangCpp, []byte(atomsSrc))
 	h, ok := c.HoverAt(strings.Index(atomsSrc, "mmaT =") + 1)

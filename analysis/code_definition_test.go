@@ -35,6 +35,7 @@ func TestCodeDefinition(t *testing.T) {
 		{"inside the name", "auto sA = make_layout(Shape<_8,_4>{});\nauto t = logical_divide(sA, _2{});", "A, _2", "sA#0", false},
 		{"the binding itself", "auto sA = make_layout(Shape<_8,_4>{});", "sA", "sA", false},
 		{"function parameter", "void f(int n) {\n  auto s = make_shape(n, _8{});\n}", "n, _8", "n)", false},
+		{"template parameter", "template <class TA, int N>\nvoid f() {\n  auto s = make_shape(Int<N>{}, _8{});\n}", "N>{}", "N>\n", false},
 		{"shadowed in a block", "auto k = _4{};\nvoid f() {\n  auto k = _8{};\n  auto s = make_shape(k, k);\n}\nauto u = make_shape(k);", "k, k", "k = _8", false},
 		{"outer after the block", "auto k = _4{};\nvoid f() {\n  auto k = _8{};\n}\nauto u = make_shape(k);", "k);", "k = _4", false},
 		{"outside any expression", "auto sA = make_layout(Shape<_8,_4>{});\nprint(sA);", "sA);", "sA#0", false},

@@ -25,6 +25,11 @@ func TestCodeHover(t *testing.T) {
 		{"bound again in python", "import cutlass.cute as cute\nL = cute.make_layout(8)\nn = cute.size(L)\nL = cute.make_layout(16)\n", "L)", true, "", 0, "may not be the value here:** `L` is bound or changed again (line 4)"},
 		{"own name, python", "import cutlass.cute as cute\nL = cute.make_layout(8)\nL = cute.make_layout(16)\n", "L =", true, "", 0, "may not be the value here"},
 		{"not bound again", "import cutlass.cute as cute\nL = cute.make_layout(8)\nn = cute.size(L)\n", "L)", true, "", 0, ""},
+		// A template parameter is declared once, by its clause: the last one
+		// ("int N>") as the others (the reader took it for a second declaration).
+		{"last template parameter", "template <class TA, int M, int N>\nvoid f() {\nauto L = make_layout(make_shape(_8{}, Int<N>{}));\nauto y = cosize(L);\n}", "L)", false, "", 0, ""},
+		{"first template parameter", "template <int M, class TB>\nvoid f() {\nauto L = make_layout(make_shape(Int<M>{}, _4{}));\nauto y = cosize(L);\n}", "L)", false, "", 0, ""},
+		{"nested template parameter", "using U = Layout<_8>;\ntemplate <template <class U> class X, int N>\nvoid f() {\nauto L = make_layout(make_shape(Int<N>{}, size(U{})));\nauto y = cosize(L);\n}", "L)", false, "", 0, ""},
 		{"written to in python", "import cutlass.cute as cute\nL = cute.make_layout(8)\nn = cute.size(L)\nfor L in xs:\n    pass\n", "L)", true, "", 0, "may not be the value here:** `L` is bound or changed again (line 4)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -37,9 +37,6 @@ func (c *Code) trustedFrom(n source.Node, seen map[int]bool, depth int) bool {
 	}
 	ok := true
 	source.Inspect(n, func(x source.Node) bool {
-		if call, isCall := x.(*source.Call); isCall && typesOnlyNameAtom(call) {
-			return false // UniversalFMA<TC,TA,TB>: its value reads none of them
-		}
 		if call, isCall := x.(*source.Call); isCall && call.Recv == nil && !castNames[call.Fun.Name] && !c.importedFromCute(call.Fun) {
 			if _, bound := c.lookup(call.Fun.Name, call.Start); !bound {
 				ok = false // make_layout(...) in Python without an import from CuTe: maybe the file's own

@@ -64,6 +64,7 @@ type cppReader struct {
 	// declaration that follows it.
 	pending    []string
 	pendingEnd int             // token index right after the clause's ">"
+	clauses    []Range         // the template clauses read, in order
 	aliases    map[string]bool // names declared by "using X = ...;" so far
 	cuteBlocks []Range         // the bodies of namespace cute (and cute::...) blocks so far
 }
@@ -379,15 +380,19 @@ func (r *cppReader) declares(i int) bool {
 }
 
 // templateClause reads "<...>" at lt, remembers its parameter names for
-// the declaration that follows, binds its integer parameters as unknowns
-// there, and returns the index after ">".
+// the declaration that follows, binds its parameters there (each at its
+// name in the clause: the clause declares it once; integers as unknowns,
+// types without a value) and returns the index after ">".
 func (r *cppReader) templateClause(lt int, braces []int) int {
 	depth := 0
-	var names []string
-	var intNames []string
+	var params []templateParam
 	segStart := lt + 1
 	end := -1
 	for j := lt; j < len(r.toks); j++ {
+		if r.isPunctAt(j, "(") && r.match[j] > j {
+			j = r.match[j] // a default's (a, b) or (N > 2): no parameter's end
+			continue
+		}
 		switch {
 		case r.isPunctAt(j, "<"):
 			depth++
@@ -396,11 +401,8 @@ func (r *cppReader) templateClause(lt int, braces []int) int {
 				depth--
 			}
 			if depth == 0 && r.isPunctAt(j, ">") || depth == 1 && r.isPunctAt(j, ",") {
-				if name, integral := r.templateParam(segStart, j); name != "" {
-					names = append(names, name)
-					if integral {
-						intNames = append(intNames, name)
-					}
+				if p, ok := r.templateParam(segStart, j); ok {
+					params = append(params, p)
 				}
 				segStart = j + 1
 			}
@@ -419,24 +421,51 @@ func (r *cppReader) templateClause(lt int, braces []int) int {
 	if end < 0 {
 		return lt + 1
 	}
+	names := make([]string, len(params))
+	for k, p := range params {
+		names[k] = p.name(r)
+	}
 	r.pending, r.pendingEnd = names, end+1
-	// The integer parameters are unknown in the entity the clause declares:
+	// Nothing in the clause binds a name again beyond its parameters: the
+	// names a nested template parameter declares (template <class U> class
+	// X) are visible only in the clause.
+	r.clauses = append(r.clauses, Range{r.toks[lt].start, r.toks[end].end})
+	// The parameters shadow outer names in the entity the clause declares:
 	// up to its ";" or the end of its body.
 	visibleEnd := r.entityEnd(end+1, braces)
-	// Type parameters shadow outer names there and have no value.
-	for _, n := range names {
-		integral := false
-		for _, m := range intNames {
-			integral = integral || m == n
+	for _, p := range params {
+		if p.at < 0 {
+			continue // template <class, int = 0>: nothing to name
 		}
-		r.f.Bindings = append(r.f.Bindings, Binding{Name: n, Unknown: integral, Visible: Range{r.toks[end].end, visibleEnd}})
+		at := Range{r.toks[p.at].start, r.toks[p.at].end}
+		r.f.Bindings = append(r.f.Bindings, Binding{Name: p.name(r), NameAt: at, Unknown: p.integral, Visible: Range{r.toks[end].end, visibleEnd}})
 	}
 	return end + 1
 }
 
+// templateParam is one parameter of a template clause: the token of its
+// name (-1 for an unnamed one), and whether it is an integer (not a type).
+type templateParam struct {
+	at       int
+	integral bool
+}
+
+func (p templateParam) name(r *cppReader) string {
+	if p.at < 0 {
+		return ""
+	}
+	return r.word(p.at)
+}
+
+// templateParamKeywords are the words that may end a template parameter
+// that has no name (template <class>, template <unsigned int = 0>).
+var templateParamKeywords = setOf("class", "typename", "template", "int", "unsigned", "signed", "long", "short", "char", "bool", "auto")
+
 // templateParam reads one template parameter "int N", "class T = X",
-// "int... Is": its name, and whether it is an integer (not a type).
-func (r *cppReader) templateParam(from, to int) (string, bool) {
+// "class... Ts", "template <class> class X" in tokens [from, to); ok is
+// false where the tokens are empty (template <>). An unnamed parameter
+// (template <class, int = 0>) keeps its place in the clause.
+func (r *cppReader) templateParam(from, to int) (templateParam, bool) {
 	end := to
 	for j := from; j < to; j++ {
 		if r.isPunctAt(j, "=") {
@@ -444,19 +473,19 @@ func (r *cppReader) templateParam(from, to int) (string, bool) {
 			break
 		}
 	}
-	if end-1 < from || r.word(end-1) == "" {
-		return "", false
+	if end <= from {
+		return templateParam{}, false
 	}
-	name := r.word(end - 1)
-	kind := r.word(from)
-	switch kind {
+	typeParam := false
+	switch r.word(from) {
 	case "class", "typename", "template":
-		return name, false
+		typeParam = true
 	}
-	if end-1 == from {
-		return "", false
+	at := end - 1
+	if w := r.word(at); w == "" || templateParamKeywords[w] || r.isPunctAt(at-1, "::") || !typeParam && at == from {
+		at = -1 // template <class>, <class...>, <class = void>, <std::size_t>, <int>
 	}
-	return name, true
+	return templateParam{at: at, integral: !typeParam}, true
 }
 
 // entityEnd is the end offset of the declaration starting at token i: its

@@ -5,7 +5,7 @@ import "slices"
 // Writes are the places where a bound name may be bound again or changed
 // without the reader recording a Binding there: C++ declarations it does
 // not read as bindings (Foo x(3); std::tuple<int,int> x; for (auto x : r);
-// auto [x, y] = ...; template <class x>), and Python assignments to a
+// auto [x, y] = ...), and Python assignments to a
 // target it does not bind (a, x = f(); for x in ...; with ... as x;
 // x += ...; x[0] = ...; x.append(...); import x; del x; global x). A
 // value read from a binding with a write of its name in its scope may not
@@ -79,6 +79,7 @@ func (r *cppReader) cppWrites() []NameRef {
 		return nil
 	}
 	names, bindingAt := newNameSet(r.f.Bindings), bindingStarts(r.f.Bindings)
+	clauses := r.clauses
 	var out []NameRef
 	for j, t := range r.toks {
 		if t.kind != tIdent || !names.has(r.str[t.start:t.end]) {
@@ -89,6 +90,12 @@ func (r *cppReader) cppWrites() []NameRef {
 		}
 		if len(bindingAt) > 0 && bindingAt[0] == t.start {
 			continue // the binding itself
+		}
+		for len(clauses) > 0 && clauses[0].End <= t.start {
+			clauses = clauses[1:]
+		}
+		if len(clauses) > 0 && clauses[0].Start <= t.start {
+			continue // a template parameter: bound by its clause, or visible in it alone
 		}
 		if r.isPunctAt(j-1, ".") || r.isPunctAt(j-1, "->") || r.isPunctAt(j-1, "::") {
 			continue // a member or a qualified name

@@ -37,7 +37,8 @@ decltype(a) x;
 return x;
 auto b = k * x;
 template <class x> struct T {};`
-	if got, want := writeLines(cpp, ReadCpp([]byte(cpp)), "x"), "4,5,6,7,8,9,11,12"; got != want {
+	// Line 12 declares x once, as a binding of its template clause (TestTemplateParams).
+	if got, want := writeLines(cpp, ReadCpp([]byte(cpp)), "x"), "4,5,6,7,8,9,11"; got != want {
 		t.Errorf("C++ writes of x on lines %s, want %s", got, want)
 	}
 	py := `import cutlass.cute as cute
@@ -67,12 +68,21 @@ if x == 1 and x >= 2 and x != 3 and x <= 4: pass`
 }
 
 // cppWritesReference is cppWrites as it was before nameSet and
-// bindingStarts: a map of the bound names and a map of the binding starts.
+// bindingStarts: a map of the bound names and a map of the binding starts
+// (and a look through every template clause).
 func cppWritesReference(r *cppReader) []NameRef {
 	names, bindingAt := boundNames(&r.f)
+	inClause := func(off int) bool {
+		for _, c := range r.clauses {
+			if c.Start <= off && off < c.End {
+				return true
+			}
+		}
+		return false
+	}
 	var out []NameRef
 	for j, t := range r.toks {
-		if t.kind != tIdent || bindingAt[t.start] || !names[r.word(j)] {
+		if t.kind != tIdent || bindingAt[t.start] || !names[r.word(j)] || inClause(t.start) {
 			continue
 		}
 		if r.isPunctAt(j-1, ".") || r.isPunctAt(j-1, "->") || r.isPunctAt(j-1, "::") {
@@ -131,4 +141,58 @@ func FuzzCppWrites(f *testing.F) {
 		}
 		sameWrites(t, "fuzz", []byte(src))
 	})
+}
+
+// TestTemplateParams: each parameter of a template clause is declared
+// once, by the binding at its name in the clause (integers unknown, types
+// without a value), and is no write of its name: the clause's last
+// parameter ("class TC>") included, and the names a nested template
+// parameter declares.
+func TestTemplateParams(t *testing.T) {
+	for _, c := range []struct {
+		src    string
+		params string // name:kind of each binding of the clause, kind "int" or "type"
+		alias  string // the alias template's Params, where the clause declares one
+	}{
+		{"template <class TA, class TB, class TC>\nvoid f() { auto x = make_layout(TC{}, TA{}); }", "TA:type TB:type TC:type", ""},
+		{"template <typename T, int N, class U = float, int K = (1 > 2, 3)>\nstruct S {};", "T:type N:int U:type K:int", ""},
+		{"template <class... Ts, int... Is>\nvoid g(Ts... ts);", "Ts:type Is:int", ""},
+		{"template <template <class U> class X, template <class, int> class Y>\nstruct W {};", "X:type Y:type", ""},
+		{"template <class, int, std::size_t = 0, int N = 2, class = void>\nusing A = Layout<Shape<Int<N>>>;", "N:int", ",,,N,"},
+		{"template <int N, class T = Layout<Shape<_1>>>\nusing B = Layout<Shape<Int<N>>>;", "N:int T:type", "N,T"},
+		{"template <>\nstruct S<int> {};", "", ""},
+	} {
+		f := ReadCpp([]byte(c.src))
+		clauseEnd := strings.Index(c.src, "\n")
+		var params []string
+		for _, b := range f.Bindings {
+			if b.NameAt.Start >= clauseEnd {
+				if b.Template && strings.Join(b.Params, ",") != c.alias {
+					t.Errorf("%s: alias %s has parameters %q, want %q", c.src, b.Name, b.Params, c.alias)
+				}
+				continue
+			}
+			if got := c.src[b.NameAt.Start:b.NameAt.End]; got != b.Name || b.Value != nil {
+				t.Errorf("%s: binding %q at %q with value %v", c.src, b.Name, got, b.Value)
+			}
+			kind := "type"
+			if b.Unknown {
+				kind = "int"
+			}
+			params = append(params, b.Name+":"+kind)
+		}
+		if got := strings.Join(params, " "); got != c.params {
+			t.Errorf("%s: parameters %q, want %q", c.src, got, c.params)
+		}
+		for _, w := range f.Writes {
+			if w.At.Start < clauseEnd {
+				t.Errorf("%s: write of %s in the clause at %v", c.src, w.Name, w.At)
+			}
+		}
+	}
+	// A nested parameter's name is no write of a name bound outside.
+	src := "auto U = make_layout(_8{});\ntemplate <template <class U> class X> struct W {};\nauto c = coalesce(U);"
+	if got := writeLines(src, ReadCpp([]byte(src)), "U"); got != "" {
+		t.Errorf("writes of U on lines %s, want none", got)
+	}
 }
