@@ -183,18 +183,27 @@ func (c *Code) nameAt(off int) (CodeValue, bool) {
 // CuTe's arithmetic overflows (size((_16,_65536,_65536)) prints 0), so a
 // value past it is not CuTe's.
 func fitsInt(v layout.Value) bool {
+	return everyLeaf(v, func(t layout.IntTuple) bool {
+		return t.IsUnknown() || t.IsUnderscore() || t.Value() >= -(1<<31) && t.Value() < 1<<31
+	})
+}
+
+// everyLeaf reports whether ok holds for every integer leaf of v's trees
+// (a tuple, a layout, a swizzled layout's offset and inner layout, a tiler's
+// modes); a value of another kind has no such leaves.
+func everyLeaf(v layout.Value, ok func(layout.IntTuple) bool) bool {
 	switch v := v.(type) {
 	case layout.IntTuple:
-		return intLeaves(v)
+		return leavesAll(v, ok)
 	case layout.Layout:
-		return intLeaves(v.Shape) && intLeaves(v.Stride)
+		return leavesAll(v.Shape, ok) && leavesAll(v.Stride, ok)
 	case layout.Composed:
-		return intLeaves(v.Offset) && intLeaves(v.Inner.Shape) && intLeaves(v.Inner.Stride)
+		return leavesAll(v.Offset, ok) && leavesAll(v.Inner.Shape, ok) && leavesAll(v.Inner.Stride, ok)
 	case PointerComposed:
-		return intLeaves(v.Inner.Shape) && intLeaves(v.Inner.Stride)
+		return leavesAll(v.Inner.Shape, ok) && leavesAll(v.Inner.Stride, ok)
 	case layout.Tiler:
 		for _, m := range v.Modes {
-			if m.Sub != nil && !fitsInt(*m.Sub) || m.Sub == nil && !m.Skip && !fitsInt(m.Layout) {
+			if m.Sub != nil && !everyLeaf(*m.Sub, ok) || m.Sub == nil && !m.Skip && !everyLeaf(m.Layout, ok) {
 				return false
 			}
 		}
@@ -202,16 +211,16 @@ func fitsInt(v layout.Value) bool {
 	return true
 }
 
-func intLeaves(t layout.IntTuple) bool {
+func leavesAll(t layout.IntTuple, ok func(layout.IntTuple) bool) bool {
 	if t.IsTuple() {
 		for _, e := range t.Elems() {
-			if !intLeaves(e) {
+			if !leavesAll(e, ok) {
 				return false
 			}
 		}
 		return true
 	}
-	return t.IsUnknown() || t.IsUnderscore() || t.Value() >= -(1<<31) && t.Value() < 1<<31
+	return ok(t)
 }
 
 // tabulable reports whether a value can be hovered: anything but an

@@ -392,35 +392,7 @@ func tileToShapeFollowed(operands []layout.Value) bool {
 
 // knownValue reports whether v holds no unknown ("?") integer.
 func knownValue(v layout.Value) bool {
-	switch v := v.(type) {
-	case layout.IntTuple:
-		return knownTuple(v)
-	case layout.Layout:
-		return knownTuple(v.Shape) && knownTuple(v.Stride)
-	case layout.Composed:
-		return knownTuple(v.Offset) && knownTuple(v.Inner.Shape) && knownTuple(v.Inner.Stride)
-	case PointerComposed:
-		return knownTuple(v.Inner.Shape) && knownTuple(v.Inner.Stride)
-	case layout.Tiler:
-		for _, m := range v.Modes {
-			if m.Sub != nil && !knownValue(*m.Sub) || m.Sub == nil && !m.Skip && !knownValue(m.Layout) {
-				return false
-			}
-		}
-	}
-	return true
-}
-
-func knownTuple(t layout.IntTuple) bool {
-	if t.IsTuple() {
-		for _, e := range t.Elems() {
-			if !knownTuple(e) {
-				return false
-			}
-		}
-		return true
-	}
-	return !t.IsUnknown()
+	return everyLeaf(v, func(t layout.IntTuple) bool { return !t.IsUnknown() })
 }
 
 // leftInverseDynamic is CuTe's static_assert that left_inverse's strides,
