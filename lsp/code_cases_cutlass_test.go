@@ -1,9 +1,6 @@
 package lsp
 
 import (
-	"bufio"
-	"encoding/json"
-	"os"
 	"strings"
 	"testing"
 )
@@ -16,23 +13,7 @@ import (
 // than CuTe's or a value for code CuTe rejects, no accepted case gets an
 // error, and the exact hovers are a ratchet.
 func TestOracleCodeCasesCutlass(t *testing.T) {
-	var cases []oracleCase
-	for _, path := range []string{"../testdata/code/cutlass/cpp_cases.jsonl", "../testdata/code/cutlass/py_cases.jsonl", "../testdata/code/cutlass/salt2/cpp_cases.jsonl"} {
-		f, err := os.Open(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sc := bufio.NewScanner(f)
-		sc.Buffer(make([]byte, 1<<20), 1<<20)
-		for sc.Scan() {
-			var c oracleCase
-			if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
-				t.Fatalf("%s: %v", path, err)
-			}
-			cases = append(cases, c)
-		}
-		f.Close()
-	}
+	cases := loadOracleCases(t, "../testdata/code/cutlass/cpp_cases.jsonl", "../testdata/code/cutlass/py_cases.jsonl", "../testdata/code/cutlass/salt2/cpp_cases.jsonl")
 	exact, rejected := 0, 0
 	for _, c := range cases {
 		md, ok := hoverCodeCase(c.codeCase)

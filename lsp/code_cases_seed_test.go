@@ -1,9 +1,6 @@
 package lsp
 
 import (
-	"bufio"
-	"encoding/json"
-	"os"
 	"strings"
 	"testing"
 )
@@ -15,23 +12,7 @@ import (
 // gets an error, and the exact hovers and the rejected cases with an error
 // at the call are ratchets.
 func TestOracleCodeCasesSeed4242(t *testing.T) {
-	var cases []oracleCase
-	for _, path := range []string{"../testdata/code/seed4242/cpp_cases.jsonl", "../testdata/code/seed4242/py_cases.jsonl"} {
-		f, err := os.Open(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sc := bufio.NewScanner(f)
-		sc.Buffer(make([]byte, 1<<20), 1<<20)
-		for sc.Scan() {
-			var c oracleCase
-			if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
-				t.Fatalf("%s: %v", path, err)
-			}
-			cases = append(cases, c)
-		}
-		f.Close()
-	}
+	cases := loadOracleCases(t, "../testdata/code/seed4242/cpp_cases.jsonl", "../testdata/code/seed4242/py_cases.jsonl")
 	exact, rejected, placed := 0, 0, 0
 	for _, c := range cases {
 		md, ok := hoverCodeCase(c.codeCase)

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -24,25 +25,51 @@ type codeCase struct {
 
 func loadCodeCases(t *testing.T, path string) []codeCase {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
+	out, err := readJSONL[codeCase](path)
+	if os.IsNotExist(err) {
 		t.Skipf("no code cases: %v", err)
 	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// loadOracleCases reads the oracle cases of every path (each must exist).
+func loadOracleCases(t *testing.T, paths ...string) []oracleCase {
+	t.Helper()
+	var cases []oracleCase
+	for _, path := range paths {
+		cs, err := readJSONL[oracleCase](path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cases = append(cases, cs...)
+	}
+	return cases
+}
+
+// readJSONL reads one JSON value per non-blank line of path.
+func readJSONL[T any](path string) ([]T, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
 	defer f.Close()
-	var out []codeCase
+	var out []T
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	for sc.Scan() {
 		if strings.TrimSpace(sc.Text()) == "" {
 			continue
 		}
-		var c codeCase
+		var c T
 		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
-			t.Fatalf("%s: %v", path, err)
+			return nil, fmt.Errorf("%s: %v", path, err)
 		}
 		out = append(out, c)
 	}
-	return out
+	return out, sc.Err()
 }
 
 func withoutSpace(s string) string {
@@ -126,23 +153,7 @@ type oracleCase struct {
 // CuTe's (a wrong value is the worst outcome, worse than none); the count of
 // exact values is a ratchet, and code CuTe rejects must show no value.
 func TestOracleCodeCases(t *testing.T) {
-	var cases []oracleCase
-	for _, path := range []string{"../testdata/code/cpp_cases.jsonl", "../testdata/code/py_cases.jsonl"} {
-		f, err := os.Open(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sc := bufio.NewScanner(f)
-		sc.Buffer(make([]byte, 1<<20), 1<<20)
-		for sc.Scan() {
-			var c oracleCase
-			if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
-				t.Fatalf("%s: %v", path, err)
-			}
-			cases = append(cases, c)
-		}
-		f.Close()
-	}
+	cases := loadOracleCases(t, "../testdata/code/cpp_cases.jsonl", "../testdata/code/py_cases.jsonl")
 	exact, none, wrong, rejectedShown, valid := 0, 0, 0, 0, 0
 	placed, falseErrors := 0, 0
 	for _, c := range cases {
