@@ -2,7 +2,7 @@ package analysis
 
 import (
 	"fmt"
-	"math/rand/v2"
+	"github.com/cute-lsp/cute-lsp/internal/benchsheet"
 	"os"
 	"runtime"
 	"strconv"
@@ -182,28 +182,8 @@ func BenchmarkSheetHeapPerLine(b *testing.B) {
 	b.ReportMetric(perLine, "heap-B/line")
 }
 
-// peerSheetOf is a sheet of n lines in the mix ../shared/bench/lsp_peer.py
-// opens (make bench-lsp; lsp's peerSheet draws the same): each line at
-// random a literal layout, a coalesce of the line before, a composition of
-// literals or a complement, one binding per line.
-func peerSheetOf(n int) []byte {
-	r := rand.New(rand.NewPCG(5, 5))
-	pick := func(xs ...int) int { return xs[r.IntN(len(xs))] }
-	var b strings.Builder
-	for i := range n {
-		switch k := r.IntN(4); {
-		case k == 0:
-			fmt.Fprintf(&b, "L%d = (%d,%d):(1,%d)\n", i, pick(2, 4, 8), pick(2, 4, 8), pick(8, 16))
-		case k == 1 && i > 0:
-			fmt.Fprintf(&b, "L%d = coalesce(L%d)\n", i, i-1)
-		case k == 2:
-			fmt.Fprintf(&b, "L%d = composition((16,8):(8,1), (%d,%d):(1,%d))\n", i, pick(2, 4), pick(2, 4), pick(2, 4))
-		default:
-			fmt.Fprintf(&b, "L%d = complement(%d:%d, 64)\n", i, pick(4, 8), pick(1, 2, 4))
-		}
-	}
-	return []byte(b.String())
-}
+// peerSheetOf is benchsheet.Peer: the sheet make bench-lsp opens.
+func peerSheetOf(n int) []byte { return []byte(benchsheet.Peer(n)) }
 
 // BenchmarkPeerSheetHeapPerLine is BenchmarkSheetHeapPerLine on the sheet
 // make bench-lsp opens (peerSheetOf, 50,000 lines), after the first
