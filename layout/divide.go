@@ -233,10 +233,18 @@ func divideByLayout(l, b Layout) (Layout, error) {
 			break
 		}
 	}
+	// B's leaf modes, walked once: complement(B, ...) filters a copy, and
+	// make_layout(B, rest) composes with them.
+	var bsb, bdb [2*flatInline + 1]num
+	var csb, cdb [flatInline]num
+	var btb bases
+	var bs, bd, rs, rd []num
 	var rsb, rdb [flatInline + 1]num
-	var rs, rd []num
 	if err == nil {
-		rs, rd, err = complement(&b, s, IntTuple{}, rsb[:0], rdb[:0])
+		bs, bd, err = leafModes("complement", &b, bsb[:0], bdb[:0], &btb)
+	}
+	if err == nil {
+		rs, rd, err = complement(&b, append(csb[:0], bs...), append(cdb[:0], bd...), &btb, s, IntTuple{}, rsb[:0], rdb[:0])
 	}
 	if err != nil {
 		c, _ := Coalesce(l)
@@ -244,9 +252,6 @@ func divideByLayout(l, b Layout) (Layout, error) {
 	}
 	// make_layout(B, rest): its leaf modes, and its shape tree, whose
 	// structure alone composition reads (the rest's leaves left zero).
-	var bsb, bdb [2*flatInline + 1]num
-	var btb bases
-	bs, bd, _ := appendLeafModes(&b.Shape, &b.Stride, bsb[:0], bdb[:0], &btb) // congruent: complement checked it
 	bs, bd = append(bs, rs...), append(bd, rd...)
 	var restb [flatInline + 1]IntTuple
 	inner := [2]IntTuple{b.Shape}
