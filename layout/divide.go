@@ -3,6 +3,7 @@ package layout
 import (
 	"errors"
 	"fmt"
+	"slices"
 )
 
 // Divides: CuTe's logical_divide and the three rearrangements of its result
@@ -256,7 +257,7 @@ func divideByLayout(l, b Layout) (Layout, error) {
 	var restb [flatInline + 1]IntTuple
 	inner := [2]IntTuple{b.Shape}
 	if n := len(rs); n > 1 {
-		inner[1] = tupleOf(restb[:n:n])
+		inner[1] = tupleOf(slices.Grow(restb[:0], n)[:n:n]) // past the stack's room, a fresh zero block
 	}
 	innerShape := tupleOf(inner[:])
 	err = checkInts(op, as, ad, &tb, true)
