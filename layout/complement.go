@@ -13,8 +13,14 @@ const CondDynamicStrideComplement = "Dynamic-stride complement only for rank-1 l
 //
 // Law: as ComplementTo's, with M = cosize(filter(A)).
 func Complement(a Layout) (Layout, error) {
+	var sb, db [flatInline]num
+	var tb bases
+	as, ad, err := leafModes("complement", &a, sb[:0], db[:0], &tb)
+	if err != nil {
+		return Layout{}, err
+	}
 	var rs, rd [flatInline + 1]num
-	s, d, err := complement(&a, nil, IntTuple{}, rs[:0], rd[:0])
+	s, d, err := complement(&a, as, ad, &tb, nil, IntTuple{}, rs[:0], rd[:0])
 	if err != nil {
 		return Layout{}, err
 	}
@@ -39,10 +45,16 @@ func ComplementTo(a Layout, m IntTuple) (Layout, error) {
 	if err := checkLeaves(op, m); err != nil {
 		return Layout{}, err
 	}
+	var sb, db [flatInline]num
+	var tb bases
+	as, ad, err := leafModes(op, &a, sb[:0], db[:0], &tb)
+	if err != nil {
+		return Layout{}, err
+	}
 	var mb, mdb [flatInline]num
 	ms, _, _ := appendLeafModes(&m, &m, mb[:0], mdb[:0], nil)
 	var rs, rd [flatInline + 1]num
-	s, d, err := complement(&a, ms, m, rs[:0], rd[:0])
+	s, d, err := complement(&a, as, ad, &tb, ms, m, rs[:0], rd[:0])
 	if err != nil {
 		return Layout{}, err
 	}
@@ -52,6 +64,8 @@ func ComplementTo(a Layout, m IntTuple) (Layout, error) {
 // complement is CuTe's detail::complement, the one body of Complement and
 // ComplementTo: A's complement within the cotarget M, given by its leaves
 // m (nil: M is cosize(filter(A))), appended to rs and rd as flat modes.
+// A comes as its leaf modes s:d (bases in tb), which it overwrites: the
+// callers have walked A already, and one walk is enough.
 // Step by step as CuTe takes them, with CuTe's static rules: A is filtered
 // (static-0 strides dropped, then coalesced); the modes, in increasing
 // stride (the first of equal strides first), each leave the gap
@@ -62,21 +76,16 @@ func ComplementTo(a Layout, m IntTuple) (Layout, error) {
 //
 // @pre every leaf of A and M a known integer, M's leaves not 0.
 // @post the result's modes are coalesced, increasing, and reach at least M.
-func complement(a *Layout, m []num, mText IntTuple, rs, rd []num) ([]num, []num, error) {
+func complement(a *Layout, s, d []num, tb *bases, m []num, mText IntTuple, rs, rd []num) ([]num, []num, error) {
 	const op = "complement"
-	var sb, db [flatInline]num
-	var tb bases
-	s, d, err := leafModes(op, a, sb[:0], db[:0], &tb)
-	if err != nil {
-		return nil, nil, err
-	}
+	var err error
 	// filter(A): a static-0 stride makes its mode size 1, coalesce drops it.
 	if len(s) == 0 {
 		s, d = append(s, numInt(1, true)), append(d, numInt(0, true))
 	}
 	for i := range s {
 		if !s[i].plain() || !d[i].plain() {
-			return nil, nil, checkInts(op, s[i:i+1], d[i:i+1], &tb, false)
+			return nil, nil, checkInts(op, s[i:i+1], d[i:i+1], tb, false)
 		}
 		if d[i].is(0) {
 			s[i] = numInt(1, true)

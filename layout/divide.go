@@ -3,6 +3,7 @@ package layout
 import (
 	"errors"
 	"fmt"
+	"slices"
 )
 
 // Divides: CuTe's logical_divide and the three rearrangements of its result
@@ -233,10 +234,18 @@ func divideByLayout(l, b Layout) (Layout, error) {
 			break
 		}
 	}
+	// B's leaf modes, walked once: complement(B, ...) filters a copy, and
+	// make_layout(B, rest) composes with them.
+	var bsb, bdb [2*flatInline + 1]num
+	var csb, cdb [flatInline]num
+	var btb bases
+	var bs, bd, rs, rd []num
 	var rsb, rdb [flatInline + 1]num
-	var rs, rd []num
 	if err == nil {
-		rs, rd, err = complement(&b, s, IntTuple{}, rsb[:0], rdb[:0])
+		bs, bd, err = leafModes("complement", &b, bsb[:0], bdb[:0], &btb)
+	}
+	if err == nil {
+		rs, rd, err = complement(&b, append(csb[:0], bs...), append(cdb[:0], bd...), &btb, s, IntTuple{}, rsb[:0], rdb[:0])
 	}
 	if err != nil {
 		c, _ := Coalesce(l)
@@ -244,14 +253,11 @@ func divideByLayout(l, b Layout) (Layout, error) {
 	}
 	// make_layout(B, rest): its leaf modes, and its shape tree, whose
 	// structure alone composition reads (the rest's leaves left zero).
-	var bsb, bdb [2*flatInline + 1]num
-	var btb bases
-	bs, bd, _ := appendLeafModes(&b.Shape, &b.Stride, bsb[:0], bdb[:0], &btb) // congruent: complement checked it
 	bs, bd = append(bs, rs...), append(bd, rd...)
 	var restb [flatInline + 1]IntTuple
 	inner := [2]IntTuple{b.Shape}
 	if n := len(rs); n > 1 {
-		inner[1] = tupleOf(restb[:n:n])
+		inner[1] = tupleOf(slices.Grow(restb[:0], n)[:n:n]) // past the stack's room, a fresh zero block
 	}
 	innerShape := tupleOf(inner[:])
 	err = checkInts(op, as, ad, &tb, true)

@@ -241,3 +241,29 @@ func TestLogicalDivideCotargetNotIntegers(t *testing.T) {
 	_, err = LogicalDivide(Make(Tup(Basis(0, 0), Int(2)), Ints(12, 0)), tile)
 	wantError(t, "basis in L's shape", err, "logical_divide", "", "scaled-basis")
 }
+
+// TestLogicalDivideLongRest: a tiler whose complement has more modes than
+// the bodies hold on the stack (ten gaps, then the rest) divides as the
+// definition says; it used to panic slicing its stack array.
+func TestLogicalDivideLongRest(t *testing.T) {
+	a := mustLayout("1048576:1")
+	b := mustLayout("(2,2,2,2,2,2,2,2,2,2):(2,8,32,128,512,2048,8192,32768,131072,524288)")
+	got, err := LogicalDivide(a, b)
+	if err != nil {
+		t.Fatalf("logical_divide(%v, %v): %v", a, b, err)
+	}
+	rest, err := ComplementTo(b, Int(1048576))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rank := rest.Shape.Len(); rank <= flatInline+1 {
+		t.Fatalf("complement(%v, 1048576) = %v has rank %d, not past the stack's room", b, rest, rank)
+	}
+	want, err := Composition(a, MakeLayoutOf(b, rest))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.String() != want.String() {
+		t.Errorf("logical_divide(%v, %v) = %v, want %v", a, b, got, want)
+	}
+}

@@ -44,11 +44,11 @@ func logicalProduct(a Layout, t tileArg) (Layout, error) {
 // only the result is allocated. A failure is worded as its step's.
 func productByLayout(a, b Layout) (Layout, error) {
 	const op = "logical_product"
-	var sb, db [flatInline]num
-	var tb bases
-	as, _, err := leafModes(op, &a, sb[:0], db[:0], &tb)
+	var sb, db, asb, adb [flatInline]num
+	var tb, atb bases
+	as, ad, err := leafModes(op, &a, asb[:0], adb[:0], &atb)
 	if err == nil {
-		err = checkInts(op, as, as, &tb, false)
+		err = checkInts(op, as, as, &atb, false)
 	}
 	if err != nil {
 		return Layout{}, InOp(op, fmt.Sprintf("size(%v)", a), err)
@@ -75,7 +75,7 @@ func productByLayout(a, b Layout) (Layout, error) {
 		return Layout{}, Errorf(op, CondOverflow, "size(%v)*cosize(%v) = %d*%d overflows int64", a, b, sa.v, cb.v)
 	}
 	var rsb, rdb [flatInline + 1]num
-	rs, rd, err := complement(&a, []num{n}, IntTuple{}, rsb[:0], rdb[:0])
+	rs, rd, err := complement(&a, as, ad, &atb, []num{n}, IntTuple{}, rsb[:0], rdb[:0]) // A's modes, walked once
 	if err != nil {
 		return Layout{}, InOp(op, fmt.Sprintf("complement(%v, %d)", a, n.v), err)
 	}
@@ -89,8 +89,8 @@ func productByLayout(a, b Layout) (Layout, error) {
 	}
 	// The complement's modes are coalesced already; coalesce_x keeps them
 	// but for a last mode of static size 1.
-	var asb, adb [flatInline + 1]num
-	cs, cd := append(asb[:0], rs...), append(adb[:0], rd...)
+	var csb, cdb [flatInline + 1]num
+	cs, cd := append(csb[:0], rs...), append(cdb[:0], rd...)
 	if cs, cd, err = coalesceX(op, cs, cd); err != nil {
 		return Layout{}, InOp(op, fmt.Sprintf("composition(%v, %v)", flatLayoutOf(rs, rd, nil), b), err)
 	}
