@@ -338,7 +338,7 @@ func (c *Code) operands(n *source.Call) (name string, vals []layout.Value, ok bo
 			targs[i] = t.WithStatic(true)
 		}
 	}
-	args, err := c.values(n.Args, nil, 0)
+	args, err := c.argValues(n.Args, nil, 0)
 	if err != nil {
 		return "", nil, false
 	}

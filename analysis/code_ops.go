@@ -45,6 +45,26 @@ func (c *Code) values(ns []source.Node, sc scope, depth int) ([]layout.Value, er
 	return out, nil
 }
 
+// argValues is the values of a call's arguments. An empty tuple written as
+// an argument is CuTe's empty tuple (the DSL's cute.make_layout(()) is
+// ():()); elsewhere a bare () or [] is a Python tuple or list, rarely
+// CuTe's, and has no value.
+func (c *Code) argValues(ns []source.Node, sc scope, depth int) ([]layout.Value, error) {
+	out := make([]layout.Value, len(ns))
+	for i, n := range ns {
+		if t, ok := n.(*source.Tuple); ok && len(t.Elems) == 0 {
+			out[i] = layout.Tup()
+			continue
+		}
+		v, err := c.eval(n, sc, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
 func (c *Code) call(n *source.Call, sc scope, depth int) (layout.Value, error) {
 	name := n.Fun.Name
 	if n.Recv != nil {
@@ -112,7 +132,7 @@ func (c *Code) call(n *source.Call, sc scope, depth int) (layout.Value, error) {
 	if n.Braced && len(n.Args) > 0 && !tupleTypes[name] {
 		return nil, errUnresolved
 	}
-	args, err := c.values(n.Args, sc, depth)
+	args, err := c.argValues(n.Args, sc, depth)
 	if err != nil {
 		return nil, err
 	}

@@ -46,6 +46,8 @@ func TestCodeValues(t *testing.T) {
 		{"python floor division and modulo", "a = -7 // 2\nb = -7 % 3\ns = cute.make_layout((b, 4), stride=(a, 1))", "make_layout", "(_2,_4):(_-4,_1)", true},
 		// CuTe's left_inverse(4:-1): a negative size, shown as CuTe prints it (hover's table says why it has none).
 		{"negative shape", "auto l = make_layout(Shape<_4>{}, Stride<Int<-1>>{});\nauto inv = left_inverse(l);", "left_inverse", "(_-1,_4):(_0,_1)", false},
+		// An empty tuple written as an argument is CuTe's () (fmha.py's cute.make_layout(())).
+		{"python empty tuple argument", "lt = cute.make_layout(())", "make_layout", "():()", true},
 		{"python from import", "from cutlass import cute as ct\nL = ct.make_layout(8)", "make_layout", "_8:_1", true},
 		{"python attribute", "L = cute.make_layout((4, 8))\ns = L.shape", "L.shape", "(_4,_8)", true},
 		// CuTe keeps the run-time modes composition cannot prove away.
@@ -119,6 +121,7 @@ func TestCodeNoValue(t *testing.T) {
 		{"half typed", "auto L = make_layout(make_shape(_8{}, ", "make_layout", false},
 		{"constructed from arguments", "Layout<Shape<int,int>> L{m, n};\nauto x = L;", "L;", false},
 		{"literal", "int k = 8;", "8", false},
+		{"python empty tuple bound", "import cutlass.cute as cute\nx = ()\ny = cute.size(x)", "()", true},
 		{"GMMA atom of a type parameter", "template <class T> void f() { auto a = GMMA::Layout_K_SW128_Atom<T>{}; }", "Layout_K", false},
 		{"SW128_32B is UMMA's only", "auto a = GMMA::Layout_MN_SW128_32B_Atom<half_t>{};", "Layout_MN", false},
 		{"a type is not a value", "template <class T>\nusing Same = T;\nusing X = Same<half_t>;", "Same<half_t>", false},
