@@ -322,6 +322,10 @@ func FuzzCodeCachedEdits(f *testing.F) {
 	f.Add("using namespace cute;\nauto a = make_layout(Int<4>{});\nauto b = a;\nauto c = composition(b, a);\n", uint64(7))
 	f.Add("using namespace cute;\nstruct T { using A = Layout<_8,_2>; static constexpr int k = 4; };\nauto L = composition(T::A{}, Layout<Int<T::k>>{});\n", uint64(11))
 	f.Add("using namespace cute;\nauto a = make_layout(make_shape(_4{}, _3{}), make_stride(_3{}, _1{}));\nauto b = make_layout(Shape<_6>{});\nauto r = composition(a, b);\n", uint64(9))
+	// Atoms and tiled atoms, template parameters read in their clause, and the DSL's empty tuple argument.
+	f.Add("using namespace cute;\nusing E = cutlass::half_t;\nauto m = make_tiled_mma(MMA_Atom<SM80_16x8x16_F32F16F16F32_TN>{}, Layout<Shape<_2,_2,_1>>{});\nauto c = make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N, E>{}, m);\nauto t = m.get_layoutA_TV();\n", uint64(13))
+	f.Add("using namespace cute;\ntemplate <class TA, class TB, class TC, int N = 2>\nvoid f() { auto m = make_tiled_mma(UniversalFMA<TC,TA,TB>{}, Layout<Shape<Int<N*8>,_16,_1>>{}); auto n = size(m); }\n", uint64(17))
+	f.Add("import cutlass.cute as cute\nlt = cute.make_layout(())\nx = ()\nn = cute.size(lt)\n", uint64(19))
 	f.Fuzz(func(t *testing.T, src string, seed uint64) {
 		if len(src) > 2048 {
 			return

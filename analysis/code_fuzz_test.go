@@ -21,6 +21,9 @@ func FuzzCode(f *testing.F) {
 	// Named atoms, struct members, run-time inverses and casts, bases, the DSL's swizzles.
 	f.Add("struct T { using A = GMMA::Layout_K_SW128_Atom<half_t>; static constexpr int k = 2; };\nauto s = tile_to_shape(T::A{}, make_shape(_64{}, Int<T::k * 32>{}, 4));\nauto r = right_inverse(make_layout(make_shape(8, int32_t(Int<4>{})), make_stride(E<0>{}, _8{})));\nauto u = recast_layout<uint8_t, half_t>(upcast<2>(make_layout(16, 2)));\n")
 	f.Add("import cutlass.cute as cute\nsw = cute.make_swizzle(3, 4, 3)\nL = cute.make_composed_layout(sw, 0, cute.make_layout((8, 64), stride=(64, 1)))\ng = cute.group_modes(cute.make_layout((2, 3, 4)), 0, 2)\ns = cute.select(g, mode=[1, 0])\n")
+	// Template parameters read in their clause, UniversalFMA, the DSL's empty tuple argument.
+	f.Add("template <class TA, class TB, class TC>\nvoid g() { TiledMMA mmaC = make_tiled_mma(UniversalFMA<TC,TA,TB>{}, Layout<Shape<_16,_16,_1>>{}); }\n")
+	f.Add("import cutlass.cute as cute\nlt = cute.make_layout(())\nc = cute.coalesce(lt)\n")
 	f.Fuzz(func(t *testing.T, src string) {
 		if len(src) > 4096 {
 			return
