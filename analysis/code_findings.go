@@ -260,17 +260,6 @@ func (c *Code) algebraError(n *source.Call) (*layout.Error, bool) {
 	if err == nil || !errors.As(err, &le) || le.Kind {
 		return nil, false
 	}
-	if le.Condition == layout.CondTileDivide && !static {
-		// CuTe checks the division only when the whole target shape is
-		// static (the algebra checks each mode whose sizes are); it rounds
-		// up and goes on to blocked_product, whose checks may still fail.
-		if _, err := tileToShapeRunTime(operands); err != nil && errors.As(err, &le) && !le.Kind {
-			if _, isAssert := staticAssertConditions[le.Condition]; isAssert {
-				return le, true
-			}
-		}
-		return nil, false
-	}
 	typeCheck, isAssert := staticAssertConditions[le.Condition]
 	if !isAssert || !followed && !typeCheck {
 		return nil, false

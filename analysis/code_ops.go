@@ -383,70 +383,7 @@ func (c *Code) call(n *source.Call, sc scope, depth int) (layout.Value, error) {
 		}
 		return PointerComposed{Outer: p.Outer, Bits: p.Bits, Inner: inner}, nil
 	}
-	v, err := c.applyFollowed(op, name, all)
-	if err != nil && name == "tile_to_shape" {
-		if v, err := tileToShapeRunTime(all); err == nil {
-			return v, nil
-		}
-		return nil, errUnresolved
-	}
-	return v, err
-}
-
-// tileToShapeRunTime is tile_to_shape where the target shape is not all
-// static and a static mode of it is not a multiple of the block's: CuTe
-// checks the division only when the whole target is static, and otherwise
-// repeats the block ceil_div(target_i, block_i) times (layout.TileToShape
-// checks each static mode). Other operands have no value here
-// (errUnresolved); a refusal of the algebra on the way (blocked_product's
-// static_asserts) is returned as it is, for the findings.
-func tileToShapeRunTime(all []layout.Value) (layout.Value, error) {
-	if !tileToShapeFollowed(all) || staticValue(all[1]) {
-		return nil, errUnresolved
-	}
-	block, target := all[0].(layout.Layout), all[1].(layout.IntTuple)
-	r := target.Len()
-	if block.Rank() > r {
-		return nil, errUnresolved
-	}
-	padded, err := layout.AppendN(block, r, layout.PadLayout)
-	if err != nil {
-		return nil, errUnresolved
-	}
-	reps := make([]layout.IntTuple, r)
-	for i := range r {
-		b, bStatic, ok := modeSize(padded.Shape.At(i))
-		t, tStatic, ok2 := modeSize(target.At(i))
-		if !ok || !ok2 || b <= 0 || t <= 0 {
-			return nil, errUnresolved
-		}
-		reps[i] = withStatic((t+b-1)/b, bStatic && tStatic)
-	}
-	var grid layout.Layout
-	switch o := firstOperand(all[2:]).(type) {
-	case nil:
-		grid, err = layout.MakeLayoutTag(layout.Tup(reps...), layout.LayoutLeft)
-	case layout.Tag:
-		grid, err = layout.MakeLayoutTag(layout.Tup(reps...), o)
-	case layout.IntTuple:
-		grid, err = layout.MakeOrderedLayout(layout.Tup(reps...), o)
-	default:
-		return nil, errUnresolved
-	}
-	if err != nil {
-		return nil, errUnresolved
-	}
-	return layout.BlockedProduct(padded, grid)
-}
-
-// modeSize is the size of one mode of a shape (CuTe's product_each), static
-// when every leaf is.
-func modeSize(t layout.IntTuple) (int64, bool, bool) {
-	n, err := layout.Size(t)
-	if err != nil || !plainTuple(t) {
-		return 0, false, false
-	}
-	return n, allStatic(t), true
+	return c.applyFollowed(op, name, all)
 }
 
 // applyFollowed applies op where the algebra computes it as CuTe does on

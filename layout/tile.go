@@ -164,8 +164,9 @@ func zip2By(op string, s, d IntTuple, g tileArg, path string) (IntTuple, IntTupl
 // O orders the repetitions (nil: CuTe's default LayoutLeft, mode 0 first;
 // LayoutRight; or an IntTuple order as make_ordered_layout takes). Each
 // size(B_i) must divide size(S_i), and rank(B) <= rank(S). As in CuTe, the
-// division is only checked where both sizes are static; a run-time size
-// rounds the repetition count up.
+// division is checked only when every mode size of S is static (and there
+// on the static sizes of B); otherwise each repetition count is rounded up,
+// static where both sizes are.
 func TileToShape(block Layout, target IntTuple, order Value) (Layout, error) {
 	const op = "tile_to_shape"
 	if err := CheckCongruent(op, block.Shape, block.Stride); err != nil {
@@ -188,6 +189,11 @@ func TileToShape(block Layout, target IntTuple, order Value) (Layout, error) {
 	if err != nil {
 		return Layout{}, Renamed(op, err)
 	}
+	// CuTe asserts the division only if is_static<product_each(shape(S))>.
+	checked := true
+	for i := range r {
+		checked = checked && targetSizes.At(i).IsStatic()
+	}
 	reps := make([]IntTuple, r)
 	for i := range r {
 		bs, ts := blockSizes.At(i), targetSizes.At(i)
@@ -200,7 +206,7 @@ func TileToShape(block Layout, target IntTuple, order Value) (Layout, error) {
 			return Layout{}, err
 		}
 		static := bs.IsStatic() && ts.IsStatic()
-		if b <= 0 || t <= 0 || (static && t%b != 0) {
+		if b <= 0 || t <= 0 || (checked && static && t%b != 0) {
 			return Layout{}, Errorf(op, CondTileDivide, "mode %d: the block's size %d does not divide the target's %d", i, b, t)
 		}
 		reps[i] = intLeaf((t+b-1)/b, static)

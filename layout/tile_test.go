@@ -257,3 +257,30 @@ func TestPartitionOps(t *testing.T) {
 		}
 	}
 }
+
+// TestTileToShapeChecksOnlyAStaticTarget: CuTe asserts that the block
+// divides the target only when every mode size of the target is static
+// (layout.hpp's is_static<target_shape>); beside a run-time mode, a static
+// mode that does not divide rounds its repetition count up instead.
+func TestTileToShapeChecksOnlyAStaticTarget(t *testing.T) {
+	block := Make(Tup(Int(4), Int(4)), Tup(Int(1), Int(4)))
+	got, err := TileToShape(block, Tup(Dyn(8), Int(6)), nil)
+	if err != nil {
+		t.Fatalf("tile_to_shape with a run-time target mode: %v", err)
+	}
+	grid, err := MakeLayoutTag(Tup(Dyn(2), Int(2)), LayoutLeft)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := BlockedProduct(block, grid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Format(true) != want.Format(true) {
+		t.Errorf("tile_to_shape = %v, want blocked_product(B, ceil_div grid) = %v", got.Format(true), want.Format(true))
+	}
+	var le *Error
+	if _, err := TileToShape(block, Tup(Int(8), Int(6)), nil); !errors.As(err, &le) || le.Condition != CondTileDivide {
+		t.Errorf("all-static target (8,6): err = %v, want %s", err, CondTileDivide)
+	}
+}
