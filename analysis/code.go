@@ -262,47 +262,64 @@ func (c *Code) rootsAt(off int) []source.Node {
 	return out
 }
 
-// Values evaluates every binding and root: how many there are, and how
-// many have a value (the layouts among them counted apart).
-func (c *Code) Values() (roots, evaluated, layouts int) {
+// CodeCounts is what lint --code-stats reports of a file's code.
+type CodeCounts struct {
+	Roots, Evaluated, Layouts int // expressions, those with a value, the layouts among them
+	Written, WrittenValued    int // layouts written (layoutWriters) and those with a layout value
+}
+
+// Counts evaluates every root once and counts it: as an expression, and,
+// when it writes a layout (a call of an operation that makes one, or a
+// Layout/ComposedLayout type), in the census of layouts written. The
+// layouts written as arguments of a tiled atom (make_tiled_copy(atom,
+// Layout<...>{}, ...)) count as roots of their own.
+func (c *Code) Counts() CodeCounts {
+	var n CodeCounts
 	if c == nil {
-		return 0, 0, 0
+		return n
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	count := func(r source.Node) {
-		roots++
+		n.Roots++
 		v, err := c.eval(r, nil, 0)
-		if err != nil {
-			return
-		}
-		evaluated++
+		isLayout := false
 		switch v.(type) {
 		case layout.Layout, layout.Composed, PointerComposed:
-			layouts++
+			isLayout = err == nil
+		}
+		if err == nil {
+			n.Evaluated++
+		}
+		if isLayout {
+			n.Layouts++
+		}
+		if call, ok := r.(*source.Call); ok && call.Fun != nil && layoutWriters[call.Fun.Name] {
+			n.Written++
+			if isLayout {
+				n.WrittenValued++
+			}
 		}
 	}
 	for _, r := range c.File.Roots {
 		count(r)
 		if call, ok := r.(*source.Call); ok && call.Fun != nil && atomWriters[call.Fun.Name] {
-			// The layouts written in a tiled atom's arguments count as
-			// expressions of their own, as LayoutCensus counts them.
-			source.Inspect(r, func(n source.Node) bool {
-				if call, ok := n.(*source.Call); ok && n != r && call.Fun != nil && layoutWriters[call.Fun.Name] {
-					count(n)
+			source.Inspect(r, func(x source.Node) bool {
+				if call, ok := x.(*source.Call); ok && x != r && call.Fun != nil && layoutWriters[call.Fun.Name] {
+					count(x)
 					return false
 				}
 				return true
 			})
 		}
 	}
-	return roots, evaluated, layouts
+	return n
 }
 
 // layoutWriters are the names whose call (or, for the types, whose
 // template-id) writes a layout in code: CuTe's layout types and the
-// operations that make one. LayoutCensus counts the expressions written
-// with them, so that lint --code-stats can say how many of the layouts
+// operations that make one. Counts takes the census of the expressions
+// written with them, so that lint --code-stats can say how many of the layouts
 // written in code have a value.
 var layoutWriters = map[string]bool{
 	"Layout": true, "ComposedLayout": true, "make_layout": true, "make_ordered_layout": true,
@@ -314,52 +331,9 @@ var layoutWriters = map[string]bool{
 	"recast_layout": true,
 }
 
-// LayoutCensus is how many roots write a layout (a call of an operation
-// that makes one, or a Layout/ComposedLayout type) and how many of those
-// evaluate to a layout.
-func (c *Code) LayoutCensus() (written, valued int) {
-	if c == nil {
-		return 0, 0
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	count := func(r source.Node) {
-		written++
-		switch v, err := c.eval(r, nil, 0); v.(type) {
-		case layout.Layout, layout.Composed, PointerComposed:
-			if err == nil {
-				valued++
-			}
-		}
-	}
-	for _, r := range c.File.Roots {
-		call, ok := r.(*source.Call)
-		if !ok || call.Fun == nil {
-			continue
-		}
-		if layoutWriters[call.Fun.Name] {
-			count(r)
-			continue
-		}
-		if atomWriters[call.Fun.Name] {
-			// The layouts written as arguments of a tiled atom
-			// (make_tiled_copy(atom, Layout<...>{}, ...)), each counted as
-			// when it was a root of its own.
-			source.Inspect(r, func(n source.Node) bool {
-				if call, ok := n.(*source.Call); ok && n != r && call.Fun != nil && layoutWriters[call.Fun.Name] {
-					count(n)
-					return false
-				}
-				return true
-			})
-		}
-	}
-	return written, valued
-}
-
 // atomWriters are the atoms and tiled atoms whose calls and types the
 // reader takes as roots (source's codeNames): the layouts written in them
-// count in LayoutCensus as the layouts of other roots do.
+// count in Counts as the layouts of other roots do.
 var atomWriters = map[string]bool{
 	"MMA_Atom": true, "Copy_Atom": true, "TiledMMA": true, "make_tiled_mma": true, "make_tiled_copy": true,
 	"make_tiled_copy_A": true, "make_tiled_copy_B": true, "make_tiled_copy_C": true, "make_tiled_copy_S": true,

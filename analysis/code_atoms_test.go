@@ -163,16 +163,12 @@ func TestCodeAtomNoValueComment(t *testing.T) {
 }
 
 // TestCodeAtomCensus: the layouts written in a tiled atom's arguments
-// (the atom's call is the root that holds them) count in LayoutCensus and
-// Values as the layouts of other roots do.
+// (the atom's call is the root that holds them) count in Counts as the layouts of other roots do.
 func TestCodeAtomCensus(t *testing.T) {
 	src := "using namespace cute;\nauto c = make_tiled_copy(Copy_Atom<UniversalCopy<uint128_t>, half_t>{},\n  Layout<Shape<_16,_8>>{}, Layout<Shape<_1,_8>>{});\nusing TM = TiledMMA<MMA_Atom<SM80_16x8x8_F16F16F16F16_TN>, Layout<Shape<_2,_2,_1>>>;\n"
 	c := ReadCode(LangCpp, []byte(src))
-	if written, valued := c.LayoutCensus(); written != 3 || valued != 3 {
-		t.Errorf("LayoutCensus: %d written, %d valued; want 3, 3", written, valued)
-	}
-	if roots, evaluated, layouts := c.Values(); roots != 5 || evaluated != 5 || layouts != 3 {
-		t.Errorf("Values: %d roots, %d evaluated, %d layouts; want 5, 5, 3", roots, evaluated, layouts)
+	if got, want := c.Counts(), (CodeCounts{Roots: 5, Evaluated: 5, Layouts: 3, Written: 3, WrittenValued: 3}); got != want {
+		t.Errorf("Counts = %+v, want %+v", got, want)
 	}
 }
 

@@ -83,7 +83,7 @@ func fuzzCode(src string) string {
 				}
 			}
 		}
-		c.Values()
+		c.Counts()
 		for _, f := range c.Findings() {
 			if f.Range.Pos.Offset < 0 || int(f.Range.End.Offset) > n || f.Range.Pos.Offset > f.Range.End.Offset {
 				return fmt.Sprintf("finding at [%d,%d) outside %d bytes", f.Range.Pos.Offset, f.Range.End.Offset, n)

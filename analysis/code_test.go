@@ -208,11 +208,10 @@ void f(int m) {
 }
 `)
 	c := ReadCode(LangCpp, src)
-	written, valued := c.LayoutCensus()
-	if written != 4 || valued != 3 {
-		t.Errorf("LayoutCensus = %d written, %d valued; want 4, 3", written, valued)
+	if n := c.Counts(); n.Written != 4 || n.WrittenValued != 3 {
+		t.Errorf("Counts = %d written, %d valued; want 4, 3", n.Written, n.WrittenValued)
 	}
-	if w, v := (*Code)(nil).LayoutCensus(); w != 0 || v != 0 {
-		t.Errorf("nil code: %d, %d", w, v)
+	if n := (*Code)(nil).Counts(); n != (CodeCounts{}) {
+		t.Errorf("nil code: %+v", n)
 	}
 }

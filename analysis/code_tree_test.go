@@ -47,7 +47,8 @@ func TestCodeTree(t *testing.T) {
 					t.Errorf("%s: expression at [%d,%d) outside the file", p, s, e)
 				}
 			}
-			n, ev, l := c.Values()
+			counts := c.Counts()
+			n, ev, l := counts.Roots, counts.Evaluated, counts.Layouts
 			exprs, evaluated, layouts = exprs+n, evaluated+ev, layouts+l
 			return nil
 		})

@@ -20,11 +20,8 @@ func sameValuesForLint(t *testing.T, name string, src []byte) {
 	if full == nil {
 		return
 	}
-	var fr, fe, fl, lr, le, ll int
-	fr, fe, fl = full.Values()
-	lr, le, ll = lint.Values()
-	if fr != lr || fe != le || fl != ll {
-		t.Errorf("%s: Values = %d, %d, %d for lint, %d, %d, %d in full", name, lr, le, ll, fr, fe, fl)
+	if fc, lc := full.Counts(), lint.Counts(); fc != lc {
+		t.Errorf("%s: Counts = %+v for lint, %+v in full", name, lc, fc)
 	}
 	var offsets []int
 	for _, r := range full.File.Roots {

@@ -28,7 +28,7 @@ type lintOptions struct {
 // codeCounts counts what the evaluation of code finds (lint --code-stats).
 type codeCounts struct {
 	hostFiles, files, exprs, evaluated, layouts int
-	written, writtenValued                      int // layouts written in code, and those with a value (Code.LayoutCensus)
+	written, writtenValued                      int // layouts written in code, and those with a value (Code.Counts)
 	notebooks                                   int // of the hostFiles
 }
 
@@ -53,8 +53,8 @@ func countsOf(path string, c *analysis.Code) codeCounts {
 		return s
 	}
 	s.files = 1
-	s.exprs, s.evaluated, s.layouts = c.Values()
-	s.written, s.writtenValued = c.LayoutCensus()
+	n := c.Counts()
+	s.exprs, s.evaluated, s.layouts, s.written, s.writtenValued = n.Roots, n.Evaluated, n.Layouts, n.Written, n.WrittenValued
 	return s
 }
 
