@@ -732,6 +732,19 @@ class Compiler:
                            text=True, env=dict(os.environ, LC_ALL='C', LANG='C'))
         return p, owner, d
 
+    def compile_all(self, items, batch, jobs):
+        """compile_cases over items in batches of batch, jobs at a time -> (outs, errs)"""
+        batches = [items[i:i + batch] for i in range(0, len(items), batch)]
+        outs, errs = {}, {}
+        with cf.ThreadPoolExecutor(max_workers=jobs) as ex:
+            futs = [ex.submit(self.compile_cases, b, 'tu%03d' % k) for k, b in enumerate(batches)]
+            for k, f in enumerate(cf.as_completed(futs)):
+                o, e = f.result()
+                outs.update(o)
+                errs.update(e)
+                print('batch %d/%d done' % (k + 1, len(batches)), file=sys.stderr, flush=True)
+        return outs, errs
+
     def compile_cases(self, items, tag):
         """-> ({cid: printed}, {cid: ('static_assert'|'error', message)})"""
         errors = {}
@@ -825,15 +838,7 @@ def main():
         npy += 1
 
     items = [(i, c['body'] + '\nemit(%d, %s);' % (i, c['value'])) for i, c in enumerate(cases)]
-    batches = [items[i:i + args.batch] for i in range(0, len(items), args.batch)]
-    outs, errs = {}, {}
-    with cf.ThreadPoolExecutor(max_workers=args.jobs) as ex:
-        futs = [ex.submit(comp.compile_cases, b, 'tu%03d' % k) for k, b in enumerate(batches)]
-        for k, f in enumerate(cf.as_completed(futs)):
-            o, e = f.result()
-            outs.update(o)
-            errs.update(e)
-            print('batch %d/%d done' % (k + 1, len(batches)), file=sys.stderr, flush=True)
+    outs, errs = comp.compile_all(items, args.batch, args.jobs)
 
     dropped = collections.Counter()
     written = collections.Counter()

@@ -16,7 +16,6 @@ Reuses ../gen.py's compiler (cases per translation unit, static_assert attributi
 """
 import argparse
 import collections
-import concurrent.futures as cf
 import importlib.util
 import json
 import os
@@ -794,15 +793,7 @@ def main():
                                              sum(c['lang'] == 'python' for c in cases)), file=sys.stderr)
 
     items = [(i, '{\n' + c['body'] + '\nemit(%d, %s);\n}' % (i, c['value'])) for i, c in enumerate(cases)]
-    batches = [items[i:i + args.batch] for i in range(0, len(items), args.batch)]
-    outs, errs = {}, {}
-    with cf.ThreadPoolExecutor(max_workers=args.jobs) as ex:
-        futs = [ex.submit(comp.compile_cases, b, 'tu%03d' % k) for k, b in enumerate(batches)]
-        for k, f in enumerate(cf.as_completed(futs)):
-            o, e = f.result()
-            outs.update(o)
-            errs.update(e)
-            print('batch %d/%d done' % (k + 1, len(batches)), file=sys.stderr, flush=True)
+    outs, errs = comp.compile_all(items, args.batch, args.jobs)
 
     dropped = collections.Counter()
     written = collections.Counter()
