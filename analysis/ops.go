@@ -101,29 +101,57 @@ func plain(v layout.Value) layout.Value {
 	}
 }
 
-// opIndex finds an entry of opTable by name.
-var opIndex = func() map[string]*Op {
-	m := make(map[string]*Op, len(opTable))
+// opSlots finds an entry of opTable by name: an open-addressed table of
+// the entries' indices plus one (0: empty), placed by opHash with linear
+// probing. Every call by name looks its entry up (binder.call, ApplyOp), and
+// hashing four bytes of the name costs half of a map's look-up of it.
+var opSlots = func() (slots [opSlotCount]uint8) {
 	for i := range opTable {
 		op := &opTable[i]
-		if _, dup := m[op.Name]; dup || i > 0 && opTable[i-1].Name >= op.Name {
+		if i > 0 && opTable[i-1].Name >= op.Name {
 			panic("analysis: opTable is not sorted by name, or lists " + op.Name + " twice")
 		}
-		m[op.Name] = op
+		h := opHash(op.Name)
+		for slots[h%opSlotCount] != 0 {
+			h++
+		}
+		slots[h%opSlotCount] = uint8(i + 1)
 	}
-	return m
+	return slots
 }()
+
+// opSlotCount is the size of opSlots: a power of two, at least four times
+// the table's entries (short probes), which must number below 256.
+const opSlotCount = 1024
+
+var _ [255 - len(opTable)]struct{} // opSlots holds an entry's index+1 in a byte
+
+// opHash mixes a name's length with its first, middle and last bytes.
+func opHash(name string) uint {
+	n := len(name)
+	if n == 0 {
+		return 0
+	}
+	return uint(n)*0x9E3779B1 ^ uint(name[0])*0x85EBCA77 ^ uint(name[n/2])*0xC2B2AE3D ^ uint(name[n-1])*0x27D4EB2F
+}
 
 // lookupOp is the table's entry for name: callers resolve it once per
 // call and then call its Apply.
 func lookupOp(name string) (*Op, bool) {
-	op, ok := opIndex[name]
-	return op, ok
+	for h := opHash(name); ; h++ {
+		i := opSlots[h%opSlotCount]
+		if i == 0 {
+			return nil, false
+		}
+		if op := &opTable[i-1]; op.Name == name {
+			return op, true
+		}
+	}
 }
 
 // LookupOp finds an operation by its CuTe name.
 func LookupOp(name string) (Op, bool) {
-	if op, ok := opIndex[name]; ok {
+	if op, ok := lookupOp(name); ok {
 		return *op, true
 	}
 	return Op{}, false
@@ -137,7 +165,7 @@ func Ops() []Op {
 // ApplyOp calls the operation named name on args: the table's look-up and
 // the entry's Apply, the path every caller by name takes.
 func ApplyOp(name string, args ...layout.Value) (layout.Value, error) {
-	op, ok := opIndex[name]
+	op, ok := lookupOp(name)
 	if !ok {
 		return nil, &layout.Error{Op: name, Detail: "no such operation"}
 	}
