@@ -3,6 +3,7 @@ package analysis
 import (
 	"fmt"
 	"math/bits"
+	"sync/atomic"
 
 	"github.com/cute-lsp/cute-lsp/grammar"
 	"github.com/cute-lsp/cute-lsp/layout"
@@ -101,29 +102,57 @@ func plain(v layout.Value) layout.Value {
 	}
 }
 
-// opIndex finds an entry of opTable by name.
-var opIndex = func() map[string]*Op {
-	m := make(map[string]*Op, len(opTable))
+// opSlots finds an entry of opTable by name: an open-addressed table of
+// the entries' indices plus one (0: empty), placed by opHash with linear
+// probing. Every call by name looks its entry up (binder.call, ApplyOp), and
+// hashing four bytes of the name costs half of a map's look-up of it.
+var opSlots = func() (slots [opSlotCount]uint8) {
 	for i := range opTable {
 		op := &opTable[i]
-		if _, dup := m[op.Name]; dup || i > 0 && opTable[i-1].Name >= op.Name {
+		if i > 0 && opTable[i-1].Name >= op.Name {
 			panic("analysis: opTable is not sorted by name, or lists " + op.Name + " twice")
 		}
-		m[op.Name] = op
+		h := opHash(op.Name)
+		for slots[h%opSlotCount] != 0 {
+			h++
+		}
+		slots[h%opSlotCount] = uint8(i + 1)
 	}
-	return m
+	return slots
 }()
+
+// opSlotCount is the size of opSlots: a power of two, at least four times
+// the table's entries (short probes), which must number below 256.
+const opSlotCount = 1024
+
+var _ [255 - len(opTable)]struct{} // opSlots holds an entry's index+1 in a byte
+
+// opHash mixes a name's length with its first, middle and last bytes.
+func opHash(name string) uint {
+	n := len(name)
+	if n == 0 {
+		return 0
+	}
+	return uint(n)*0x9E3779B1 ^ uint(name[0])*0x85EBCA77 ^ uint(name[n/2])*0xC2B2AE3D ^ uint(name[n-1])*0x27D4EB2F
+}
 
 // lookupOp is the table's entry for name: callers resolve it once per
 // call and then call its Apply.
 func lookupOp(name string) (*Op, bool) {
-	op, ok := opIndex[name]
-	return op, ok
+	for h := opHash(name); ; h++ {
+		i := opSlots[h%opSlotCount]
+		if i == 0 {
+			return nil, false
+		}
+		if op := &opTable[i-1]; op.Name == name {
+			return op, true
+		}
+	}
 }
 
 // LookupOp finds an operation by its CuTe name.
 func LookupOp(name string) (Op, bool) {
-	if op, ok := opIndex[name]; ok {
+	if op, ok := lookupOp(name); ok {
 		return *op, true
 	}
 	return Op{}, false
@@ -137,7 +166,7 @@ func Ops() []Op {
 // ApplyOp calls the operation named name on args: the table's look-up and
 // the entry's Apply, the path every caller by name takes.
 func ApplyOp(name string, args ...layout.Value) (layout.Value, error) {
-	op, ok := opIndex[name]
+	op, ok := lookupOp(name)
 	if !ok {
 		return nil, &layout.Error{Op: name, Detail: "no such operation"}
 	}
@@ -216,50 +245,68 @@ func isLiteral(n grammar.Node) bool {
 // boxed is the layout out as a Value without a new copy where one exists:
 // arg itself when out is the layout arg holds (an operation that changed
 // nothing returns its argument's trees), or the shared box of a small
-// static leaf layout (smallLeaves).
+// leaf layout (leafBoxes).
 func boxed(out layout.Layout, arg layout.Value) layout.Value {
 	if l, ok := arg.(layout.Layout); ok && out.SameAs(l) {
 		return arg
 	}
-	i, ok := smallLeafIndex(out.Shape)
-	j, ok2 := smallLeafIndex(out.Stride)
-	if ok && ok2 {
-		return smallLeaves[i*smallLeafValues+j]
+	if i, ok := smallLeafIndex(out.Shape); ok {
+		if j, ok := smallLeafIndex(out.Stride); ok {
+			return leafBox(i*smallLeafSlots+j, out)
+		}
 	}
 	return out
 }
 
-// smallLeaves are the static leaf layouts s:d with s and d each below 32
-// or a power of two below 2^21 (8:1, 4:32, 1:0, 4096:1), boxed once:
-// the operations return them most often, and a Value holding a Layout is
-// otherwise a new allocation of its 80 bytes, as the runtime keeps its
-// boxed small integers. Values are never modified, so one box serves all.
-var smallLeaves = func() []layout.Value {
-	out := make([]layout.Value, smallLeafValues*smallLeafValues)
-	for i := range out {
-		out[i] = layout.Make(layout.Int(smallLeafValue(i/smallLeafValues)), layout.Int(smallLeafValue(i%smallLeafValues)))
+// leafBoxes are the leaf layouts s:d with s and d each below 32 or a power
+// of two below 2^21 (8:1, 4:32, 1:0, 4096:1), each integer static or run
+// time, boxed on first use and then shared: the operations return them
+// most often, and a Value holding a Layout is otherwise a new allocation
+// of its 80 bytes, as the runtime keeps its boxed small integers. Values
+// are never modified, so one box serves all. Filled lazily, a process
+// pays only for the layouts it returns.
+var leafBoxes [smallLeafSlots * smallLeafSlots]atomic.Pointer[layout.Value]
+
+// leafBox is the shared box of the leaf layout l, numbered i by smallLeafIndex.
+func leafBox(i int, l layout.Layout) layout.Value {
+	if v := leafBoxes[i].Load(); v != nil {
+		return *v
 	}
-	return out
-}()
+	v := layout.Value(l)
+	leafBoxes[i].CompareAndSwap(nil, &v) // a racing caller's equal box may win
+	return *leafBoxes[i].Load()
+}
 
-// smallLeafValues is how many integers smallLeafIndex numbers: 0..31, then 2^5..2^20.
-const smallLeafValues = 32 + 16
+// smallLeafValues is how many integers smallLeafIndex numbers: 0..31, then
+// 2^5..2^20; each static or run time makes smallLeafSlots numbers.
+const (
+	smallLeafValues = 32 + 16
+	smallLeafSlots  = 2 * smallLeafValues
+)
 
-// smallLeafIndex numbers the static integer leaf t when it is one smallLeaves holds.
+// smallLeafIndex numbers the integer leaf t when it is one leafBoxes
+// holds: its value's number, plus smallLeafValues when it is run time.
 func smallLeafIndex(t layout.IntTuple) (int, bool) {
 	v := t.Value()
-	switch {
-	case !t.IsStatic() || t.IsBasis() || v < 0 || v > 1<<20:
+	if !layout.IsPlainInt(t) || v < 0 || v > 1<<20 {
 		return 0, false
-	case v < 32:
-		return int(v), true
-	case v&(v-1) == 0:
-		return 32 + bits.TrailingZeros64(uint64(v)) - 5, true
 	}
-	return 0, false
+	i := 0
+	switch {
+	case v < 32:
+		i = int(v)
+	case v&(v-1) == 0:
+		i = 32 + bits.TrailingZeros64(uint64(v)) - 5
+	default:
+		return 0, false
+	}
+	if !t.IsStatic() {
+		i += smallLeafValues
+	}
+	return i, true
 }
 
-// smallLeafValue is the integer smallLeafIndex numbers i.
+// smallLeafValue is the integer smallLeafIndex numbers i (i < smallLeafValues).
 func smallLeafValue(i int) int64 {
 	if i < 32 {
 		return int64(i)

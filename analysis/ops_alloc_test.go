@@ -96,15 +96,23 @@ func TestTableReturnsUnchangedArgument(t *testing.T) {
 	}
 }
 
-// TestSmallLeafLayoutsShared: a small static leaf layout result (8:1,
-// 3:4, 4096:1) comes in its shared box, allocating nothing; one with a
-// run-time integer or a value outside the table is boxed anew, with its
-// static marks as computed.
+// TestSmallLeafLayoutsShared: a small leaf layout result (8:1, 3:4,
+// 4096:1), static or with run-time integers, comes in its shared box,
+// allocating nothing, with its static marks as computed; one with a value
+// outside the table is boxed anew.
 func TestSmallLeafLayoutsShared(t *testing.T) {
 	for i := range smallLeafValues {
 		v := smallLeafValue(i)
 		if j, ok := smallLeafIndex(layout.Int(v)); !ok || j != i {
 			t.Errorf("smallLeafIndex(%d) = %d, %v; want %d", v, j, ok, i)
+		}
+		if j, ok := smallLeafIndex(layout.Dyn(v)); !ok || j != i+smallLeafValues {
+			t.Errorf("smallLeafIndex(run-time %d) = %d, %v; want %d", v, j, ok, i+smallLeafValues)
+		}
+	}
+	for _, v := range []layout.IntTuple{layout.Unknown(), layout.Basis(1, 0), layout.Ints(1), layout.Underscore()} {
+		if j, ok := smallLeafIndex(v); ok {
+			t.Errorf("smallLeafIndex(%v) = %d, want none", v, j)
 		}
 	}
 	for _, v := range []int64{-1, 33, 48, 1<<20 + 1, 1 << 21, 3 << 10} {
@@ -122,7 +130,8 @@ func TestSmallLeafLayoutsShared(t *testing.T) {
 		{"right_inverse", []layout.Value{layout.Make(layout.Ints(4, 2), layout.Ints(1, 4))}, "_8:_1", true},
 		{"coalesce", []layout.Value{layout.Make(layout.Ints(64, 64), layout.Ints(1, 64))}, "_4096:_1", true},
 		{"coalesce", []layout.Value{layout.Make(layout.Ints(3, 1024), layout.Ints(1, 3))}, "_3072:_1", false},
-		{"complement", []layout.Value{layout.Make(layout.Dyn(4), layout.Int(1)), layout.Int(12)}, "3:4", false},
+		{"complement", []layout.Value{layout.Make(layout.Dyn(4), layout.Int(1)), layout.Int(12)}, "3:4", true},
+		{"complement", []layout.Value{layout.Make(layout.Int(4), layout.Int(1)), layout.Int(12)}, "_3:_4", true},
 	} {
 		v, err := ApplyOp(c.op, c.args...)
 		if err != nil {

@@ -54,8 +54,7 @@ func BenchmarkTableOps(b *testing.B) {
 			b.ReportAllocs()
 			i := 0
 			for b.Loop() {
-				op, _ := LookupOp(name)
-				if _, err := op.Apply(cases[i]); err != nil {
+				if _, err := ApplyOp(name, cases[i]...); err != nil {
 					b.Fatal(err)
 				}
 				if i++; i == len(cases) {

@@ -323,8 +323,17 @@ func TestSheetOpsInCompletionAndSignatures(t *testing.T) {
 }
 
 func TestOpTableEntries(t *testing.T) {
-	if len(opIndex) != len(opTable) {
-		t.Fatalf("%d names for %d entries", len(opIndex), len(opTable))
+	// Every entry is found by its name, and names near one are not.
+	for i := range opTable {
+		name := opTable[i].Name
+		if op, ok := lookupOp(name); !ok || op != &opTable[i] {
+			t.Errorf("lookupOp(%q) = %v, %v", name, op, ok)
+		}
+		for _, near := range []string{name + "_", name[:len(name)-1], "x" + name[1:], ""} {
+			if op, ok := lookupOp(near); ok && op.Name != near {
+				t.Errorf("lookupOp(%q) found %s", near, op.Name)
+			}
+		}
 	}
 	for _, op := range Ops() {
 		if op.Apply == nil || op.Doc == "" || !strings.HasPrefix(op.Signature, op.Name) {

@@ -8,16 +8,19 @@
 // operation (the least of -rounds rounds, the operations taking turns: on
 // a shared machine the least disturbed round is the steadiest figure),
 // with the process's CPU time and the heap allocations of a call beside it;
-// then pycute's figures on the same cases (pycute_bench.py,
-// when $CUTLASS/python/pycute exists; CUTLASS defaults to /work/cutlass)
-// and the ratio pycute/ours per operation. `make bench-ops` runs it.
+// then pycute's figures on the same cases (pycute_bench.py, when
+// $CUTLASS/python/pycute exists; CUTLASS defaults to /work/cutlass), run
+// after ours in every round and the least of the rounds too, so that a
+// ratio compares rounds taken side by side; and the ratio pycute/ours per
+// operation. `make bench-ops` runs it.
 //
 // With -runtime, every integer of the cases is bound as a run-time integer
 // (as the C++ reader binds `make_shape(8, 4)`), the operations are those
 // CuTe C++ is timed on with run-time integers (composition, complement,
 // logical_divide, on testdata/bench/runtime_cases.json), and -cpp names the
 // script that builds and runs that C++ program (cute_runtime_bench.sh, when
-// CUTLASS_DIR and CCCL_INC are set); the ratio printed is ours/C++.
+// CUTLASS_DIR and CCCL_INC are set), run in every round as pycute is; the
+// ratio printed is ours/C++.
 package main
 
 import (
@@ -49,42 +52,67 @@ func main() {
 	cases := flag.String("cases", "../shared/bench/pycute_cases.json", "the cases, as pycute_bench.py reads them")
 	script := flag.String("pycute", "../shared/bench/pycute_bench.py", "pycute's timing script")
 	dur := flag.Duration("dur", time.Second, "time spent on each operation in each round")
-	rounds := flag.Int("rounds", 3, "rounds; each operation's figure is its least")
+	rounds := flag.Int("rounds", 3, "rounds; each operation's figure is its least, ours and the reference's alike")
 	runTime := flag.Bool("runtime", false, "bind every integer as a run-time integer and compare with CuTe C++ (-cpp)")
 	cpp := flag.String("cpp", "testdata/bench/cute_runtime_bench.sh", "with -runtime: the script that times CuTe C++ on the same cases")
 	flag.Parse()
 	if *runTime {
 		opNames, dynamicArgs = runTimeOps, true
 	}
-	figs, err := timeOurs(*cases, *dur, max(*rounds, 1))
+	byOp, err := loadCases(*cases)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "benchops:", err)
 		os.Exit(1)
 	}
-	ours := map[string]float64{}
+	// The reference: pycute, or with -runtime CuTe C++.
+	reference, refName, ratioOf := func() (map[string]float64, string) { return timePycute(*script, *cases, *dur) }, "pycute", "pycute/ours"
+	if *runTime {
+		reference, refName, ratioOf = func() (map[string]float64, string) { return timeCpp(*cpp, *dur) }, "cute-c++", "ours/C++"
+	}
+	// Each round times ours, then the reference, so that both sides' least
+	// figures come from rounds taken side by side on a machine others share.
+	ours := newFigures()
+	var theirs map[string]float64
+	note := ""
+	for range max(*rounds, 1) {
+		ours.round(byOp, *dur)
+		if note != "" {
+			continue
+		}
+		var ref map[string]float64
+		if ref, note = reference(); note != "" {
+			continue
+		}
+		if theirs == nil {
+			theirs = ref
+		}
+		for op, ns := range ref {
+			theirs[op] = min(theirs[op], ns)
+		}
+	}
 	for _, op := range opNames {
-		f := figs[op]
-		ours[op] = f.ns
+		f := ours[op]
 		fmt.Printf("%s: %.1f ns/op (%.1f CPU ns/op, %.2f allocs/op)\n", op, f.ns, f.cpuNs, f.allocs)
 	}
-	if *runTime {
-		compareCpp(*cpp, ours, *dur)
-		return
-	}
-	theirs, note := timePycute(*script, *cases, *dur)
 	if note != "" {
 		fmt.Println(note)
 		return
 	}
 	for _, op := range opNames {
 		if ns, ok := theirs[op]; ok {
-			fmt.Printf("pycute %s: %.1f ns/op\n", op, ns)
+			fmt.Printf("%s %s: %.2f ns/op\n", refName, op, ns)
 		}
 	}
 	for _, op := range opNames {
-		if ns, ok := theirs[op]; ok && ours[op] > 0 {
-			fmt.Printf("ratio pycute/ours %s: %.1f\n", op, ns/ours[op])
+		ns, ok := theirs[op]
+		if !ok || ns <= 0 || ours[op].ns <= 0 {
+			continue
 		}
+		ratio := ns / ours[op].ns
+		if *runTime {
+			ratio = ours[op].ns / ns
+		}
+		fmt.Printf("ratio %s %s: %.1f\n", ratioOf, op, ratio)
 	}
 }
 
@@ -96,31 +124,34 @@ type figure struct {
 	ns, cpuNs, allocs float64
 }
 
-// timeOurs is the figures of each operation, its time and CPU time the
-// least of rounds rounds.
-func timeOurs(path string, dur time.Duration, rounds int) (map[string]figure, error) {
-	byOp, err := loadCases(path)
-	if err != nil {
-		return nil, err
-	}
-	out := map[string]figure{}
+// figures is each operation's figure so far: its time and CPU time the
+// least over the rounds taken, its allocations counted once.
+type figures map[string]figure
+
+func newFigures() figures {
+	out := figures{}
 	for _, name := range opNames {
-		out[name] = figure{ns: -1, cpuNs: -1, allocs: allocsPerCall(name, byOp[name])}
+		out[name] = figure{ns: -1, cpuNs: -1, allocs: -1}
 	}
-	for range rounds {
-		for _, name := range opNames {
-			ns, cpuNs := meanCall(name, byOp[name], dur)
-			f := out[name]
-			if f.ns < 0 || ns < f.ns {
-				f.ns = ns
-			}
-			if f.cpuNs < 0 || cpuNs < f.cpuNs {
-				f.cpuNs = cpuNs
-			}
-			out[name] = f
+	return out
+}
+
+// round times every operation once, in turn, keeping each one's least figures.
+func (out figures) round(byOp map[string][][]layout.Value, dur time.Duration) {
+	for _, name := range opNames {
+		f := out[name]
+		if f.allocs < 0 {
+			f.allocs = allocsPerCall(name, byOp[name])
 		}
+		ns, cpuNs := meanCall(name, byOp[name], dur)
+		if f.ns < 0 || ns < f.ns {
+			f.ns = ns
+		}
+		if f.cpuNs < 0 || cpuNs < f.cpuNs {
+			f.cpuNs = cpuNs
+		}
+		out[name] = f
 	}
-	return out, nil
 }
 
 // allocsPerCall is the mean number of heap allocations of a call of name
@@ -237,20 +268,19 @@ func runTimeIf(t layout.IntTuple) layout.IntTuple {
 	return layout.Tup(elems...)
 }
 
-// compareCpp runs the C++ timing script and prints its figures and the
-// ratio ours/C++ per operation.
-func compareCpp(script string, ours map[string]float64, dur time.Duration) {
+// timeCpp runs the C++ timing script and reads its `cute-c++ OP: N
+// inputs, X ns/op` lines; note says why there are none.
+func timeCpp(script string, dur time.Duration) (map[string]float64, string) {
 	if os.Getenv("CUTLASS_DIR") == "" || os.Getenv("CCCL_INC") == "" {
-		fmt.Println("cute-c++: set CUTLASS_DIR and CCCL_INC (see testdata/bench/cute_runtime_bench.sh): skipped")
-		return
+		return nil, "cute-c++: set CUTLASS_DIR and CCCL_INC (see testdata/bench/cute_runtime_bench.sh): skipped"
 	}
 	cmd := exec.Command("bash", script, fmt.Sprintf("%g", dur.Seconds()))
 	cmd.Stderr = os.Stderr
 	text, err := cmd.Output()
 	if err != nil {
-		fmt.Printf("cute-c++: %s failed: %v: skipped\n", script, err)
-		return
+		return nil, fmt.Sprintf("cute-c++: %s failed: %v: skipped", script, err)
 	}
+	out := map[string]float64{}
 	sc := bufio.NewScanner(bytes.NewReader(text))
 	for sc.Scan() {
 		// cute-c++ OP: N inputs, X ns/op
@@ -259,15 +289,15 @@ func compareCpp(script string, ours map[string]float64, dur time.Duration) {
 			continue
 		}
 		ns, err := strconv.ParseFloat(f[4], 64)
-		op := strings.TrimSuffix(f[1], ":")
 		if err != nil || ns <= 0 {
 			continue
 		}
-		fmt.Println(sc.Text())
-		if o, ok := ours[op]; ok {
-			fmt.Printf("ratio ours/C++ %s: %.1f\n", op, o/ns)
-		}
+		out[strings.TrimSuffix(f[1], ":")] = ns
 	}
+	if len(out) == 0 {
+		return nil, "cute-c++: " + script + " printed no figures: skipped"
+	}
+	return out, ""
 }
 
 // timePycute runs pycute_bench.py and reads its `pycute OP: N inputs, X
