@@ -258,10 +258,17 @@ func (c *Cache) reuse(e *cacheEntry, at int) (*cacheEntry, bool) {
 	return e, true
 }
 
-// store records a statement just parsed; key.text must not share memory
-// with the file's text.
-func (c *Cache) store(key stmtKey, at int, s Stmt, errs []*Error) *cacheEntry {
-	e := &cacheEntry{key: key, stmt: s, errs: errs, at: offset32(at), gen: c.gen}
+// store records a statement just parsed; key.text shares no memory with
+// the file's text but in a first parse (whose text is its own copy, see
+// ParseFileCached), whose entries come from the arena a.
+func (c *Cache) store(key stmtKey, at int, s Stmt, errs []*Error, a *arena) *cacheEntry {
+	var e *cacheEntry
+	if a != nil {
+		e = a.entries.one()
+	} else {
+		e = &cacheEntry{}
+	}
+	*e = cacheEntry{key: key, stmt: s, errs: errs, at: offset32(at), gen: c.gen}
 	// Appended to its chain, so that lookup prefers the entries that were
 	// there before.
 	h := c.hash(&key)

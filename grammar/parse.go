@@ -72,8 +72,18 @@ func ParseFileCached(filename string, src []byte, cache *Cache) (*File, []*Error
 	// statements on every core: a statement's tree depends on its own
 	// tokens alone.
 	var batch *parseBatch
-	if edit == nil && (cache == nil || cache.last == nil) && runtime.GOMAXPROCS(0) >= parallelParseProcs && cap(f.Statements) >= parallelParseMin {
+	firstParse := cache == nil || cache.last == nil
+	if edit == nil && firstParse && runtime.GOMAXPROCS(0) >= parallelParseProcs && cap(f.Statements) >= parallelParseMin {
 		batch = &parseBatch{}
+	}
+	// A first parse parsed here takes its nodes from an arena, and its
+	// statements' texts are pieces of text (its own copy of src) rather
+	// than copies each: what it keeps is one version's text and nodes at
+	// most, however long its trees live. A later parse's trees have all
+	// their own, so that edits keep no older version (see arena).
+	var a *arena
+	if firstParse && batch == nil {
+		a = &arena{}
 	}
 	if cache != nil && cache.last != nil {
 		n := len(cache.last.records) + 8
@@ -105,10 +115,27 @@ func ParseFileCached(filename string, src []byte, cache *Cache) (*File, []*Error
 			}
 		}
 	}
-	for l.statement() {
-		q := l.queue
-		first, end := q[0], q[len(q)-1]
-		lastEnd := tokenEnd(lastOfShell(q[:len(q)-1]))
+	for {
+		// A line of the fast path's subset (fastBinding) is read from its
+		// bytes; the others are split into tokens (stmtLexer.statement).
+		var (
+			q       []token
+			first   token // its first token (only Pos is read)
+			end     token // the token that ended it
+			lastEnd Position
+			tree    Stmt // the fast path's tree
+		)
+		if a != nil && fastPath && l.head == len(l.ahead) {
+			tree, first.Pos, end, lastEnd, _ = l.fastBinding(a)
+		}
+		if tree == nil {
+			if !l.statement() {
+				break
+			}
+			q = l.queue
+			first, end = q[0], q[len(q)-1]
+			lastEnd = tokenEnd(lastOfShell(q[:len(q)-1]))
+		}
 		l.lastEnd = lastEnd
 		if end.EOF() {
 			l.lastEnd = end.Pos
@@ -139,18 +166,26 @@ func ParseFileCached(filename string, src []byte, cache *Cache) (*File, []*Error
 				}
 				continue
 			}
-			key.text = strings.Clone(own)
-			own = key.text
-		} else {
+		}
+		// A tree of a later parse keeps its own copy of the statement's
+		// text, not the file's: a tree kept by a cache holds on to no
+		// old version. It is parsed where its positions are: on line 1 at
+		// offset 0, in its own column (see Position).
+		if tree != nil {
+			if cache != nil {
+				rec.entry = cache.store(key, int(first.Pos.Offset), tree, nil, a)
+			}
+			add(tree, nil, base, rec)
+			continue
+		}
+		shared := a != nil
+		if !shared {
 			own = strings.Clone(own)
 		}
-		// The tree keeps its own copy of the statement's text, not the
-		// file's: a tree kept by a cache holds on to no old version. It is
-		// parsed where its positions are: on line 1 at offset 0, in its
-		// own column (see Position).
+		key.text = own
 		for k := range q {
 			t := &q[k]
-			if k < len(q)-1 {
+			if k < len(q)-1 && !shared {
 				from := t.Pos.Offset - first.Pos.Offset
 				t.Value = own[from : int(from)+len(t.Value)]
 			}
@@ -163,9 +198,9 @@ func ParseFileCached(filename string, src []byte, cache *Cache) (*File, []*Error
 			add(nil, nil, base, rec)
 			continue
 		}
-		stmt, e := parseStatement(own, stmtTokens{toks: q[:len(q)-1], end: q[len(q)-1]})
+		stmt, e := parseStatement(own, stmtTokens{toks: q[:len(q)-1], end: q[len(q)-1]}, a)
 		if cache != nil {
-			rec.entry = cache.store(key, int(first.Pos.Offset), stmt, e)
+			rec.entry = cache.store(key, int(first.Pos.Offset), stmt, e, a)
 		}
 		add(stmt, e, base, rec)
 		if edit != nil {
@@ -189,6 +224,10 @@ func ParseFileCached(filename string, src []byte, cache *Cache) (*File, []*Error
 	}
 	return f, f.Errors
 }
+
+// fastPath turns the fast path of a first parse (fastBinding) on; the
+// tests turn it off to compare.
+var fastPath = true
 
 // stmtErrors are the errors of statement stmt, relative to it.
 type stmtErrors struct {
@@ -629,7 +668,9 @@ func classify(st stmtTokens) stmtKind {
 // parseStatement parses one statement; src is the statement's text, st
 // its shell (see stmtLexer), positioned relative to it (offset 0 is its
 // start).
-func parseStatement(src string, st stmtTokens) (Stmt, []*Error) {
+//
+// Its nodes come from a (nil: each its own allocation, see arena).
+func parseStatement(src string, st stmtTokens, a *arena) (Stmt, []*Error) {
 	kind := classify(st)
 	first, _ := st.first()
 	whole := Range{Pos: first.Pos, End: tokenEnd(lastOfShell(st.toks))}
@@ -654,7 +695,13 @@ func parseStatement(src string, st stmtTokens) (Stmt, []*Error) {
 	var s Stmt
 	var errs []*Error
 	err := guarded(st, func() error {
-		p := &sliceSource{toks: st.toks, eof: st.end}
+		var p *sliceSource
+		if a != nil {
+			p = &a.source
+			*p = sliceSource{toks: st.toks, eof: st.end, arena: a}
+		} else {
+			p = &sliceSource{toks: st.toks, eof: st.end}
+		}
 		switch kind {
 		case kindAssert:
 			p.Next() // "assert"
@@ -684,10 +731,8 @@ func parseStatement(src string, st stmtTokens) (Stmt, []*Error) {
 				return err
 			}
 			// The binding and its name in one allocation: they live as long.
-			bn := &struct {
-				b Binding
-				n Name
-			}{Binding{Range: whole, Value: value}, Name{Range: tokSpan(*name), Name: name.Value}}
+			bn := newBinding(a)
+			*bn = boundName{Binding{Range: whole, Value: value}, Name{Range: tokSpan(*name), Name: name.Value}}
 			bn.b.Name = &bn.n
 			s, errs = &bn.b, valueErrs
 		default:
