@@ -102,7 +102,7 @@ func ParseFileCached(filename string, src []byte, cache *Cache) (*File, []*Error
 				break
 			}
 			r.entry = e
-			add(r.entry.stmt, r.entry.errs, b, r)
+			add(r.entry.stmt, r.entry.errors(), b, r)
 		}
 		if n > 0 {
 			r := edit.old.records[n-1]
@@ -149,8 +149,8 @@ func ParseFileCached(filename string, src []byte, cache *Cache) (*File, []*Error
 			if !end.EOF() {
 				rec.resume = linePos{Offset: int(end.Pos.Offset) + 1, Line: int(end.Pos.Line) + 1}
 			}
-			key = stmtKey{text: own, col: int(first.Pos.Column), eof: end.EOF(),
-				endOffset: int(end.Pos.Offset - first.Pos.Offset), endLine: int(end.Pos.Line - first.Pos.Line), endCol: int(end.Pos.Column)}
+			key = stmtKey{text: own, col: first.Pos.Column, eof: end.EOF(),
+				endOffset: end.Pos.Offset - first.Pos.Offset, endLine: end.Pos.Line - first.Pos.Line, endCol: end.Pos.Column}
 			// A tree is taken once per parse (Cache.reuse): a cache that
 			// held no tree when this parse began finds none to take.
 			var e *cacheEntry
@@ -160,7 +160,7 @@ func ParseFileCached(filename string, src []byte, cache *Cache) (*File, []*Error
 			}
 			if ok {
 				rec.entry = e
-				add(e.stmt, e.errs, base, rec)
+				add(e.stmt, e.errors(), base, rec)
 				if edit != nil {
 					edit.sync(l, cache, f, add, rec)
 				}
