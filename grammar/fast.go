@@ -110,10 +110,14 @@ func (r *fastReader) expr() (Node, bool) {
 
 func (r *fastReader) call(from, to int) (Node, bool) {
 	r.i++ // "("
+	// The nodes' fields are set one by one, the pointers last: the
+	// blocks are zeroed, and while the collector marks, a whole-struct
+	// store pays a write barrier for every word of the struct.
 	cn := newCalled(r.a)
 	fun := r.span(from, to)
-	*cn = calledName{Call{Range: fun}, Name{Range: fun, Name: r.src[from:to]}}
 	c := &cn.c
+	c.Range, cn.n.Range = fun, fun
+	cn.n.Name = r.src[from:to]
 	c.Fun = &cn.n
 	if r.peek() == ')' {
 		r.i++
@@ -152,8 +156,7 @@ func (r *fastReader) call(from, to int) (Node, bool) {
 func (r *fastReader) pop(mark int) []Node {
 	s := r.a.nodes.take(len(r.elems) - mark)
 	copy(s, r.elems[mark:])
-	clear(r.elems[mark:])
-	r.elems = r.elems[:mark]
+	r.elems = r.elems[:mark] // (the nodes above are the file's: no need to clear them)
 	return s
 }
 
@@ -171,7 +174,8 @@ func (r *fastReader) layout() (Node, bool) {
 		return nil, false
 	}
 	l := r.a.layouts.one()
-	*l = Layout{Range: join(shape.Span(), stride.Span()), Shape: shape, Stride: stride}
+	l.Range = join(shape.Span(), stride.Span())
+	l.Shape, l.Stride = shape, stride
 	return l, true
 }
 
@@ -242,7 +246,8 @@ func (r *fastReader) leaf() (Node, bool) {
 		}
 		r.i = to
 		x := r.a.ints.one()
-		*x = Int{Range: r.span(from, to), Value: v, Static: static, Text: r.src[from:to]}
+		x.Range, x.Value, x.Static = r.span(from, to), v, static
+		x.Text = r.src[from:to]
 		n = x
 	case isLetter(c):
 		_, to, ok := r.ident()
@@ -250,7 +255,8 @@ func (r *fastReader) leaf() (Node, bool) {
 			return nil, false
 		}
 		x := r.a.names.one()
-		*x = Name{Range: r.span(from, to), Name: r.src[from:to]}
+		x.Range = r.span(from, to)
+		x.Name = r.src[from:to]
 		n = x
 	default:
 		return nil, false
@@ -307,8 +313,10 @@ func (l *stmtLexer) fastBinding(a *arena) (s Stmt, first Position, end token, la
 		}
 	}
 	bn := newBinding(a)
-	*bn = boundName{Binding{Range: Range{Pos: r.pos(from), End: value.Span().End}, Value: value}, Name{Range: r.span(from, to), Name: src[from:to]}}
-	bn.b.Name = &bn.n
+	bn.b.Range = Range{Pos: r.pos(from), End: value.Span().End}
+	bn.n.Range = r.span(from, to)
+	bn.n.Name = src[from:to]
+	bn.b.Name, bn.b.Value = &bn.n, value
 	first = Position{Offset: int32(i), Line: int32(line), Column: int32(col)}
 	end = token{Type: tokEnd, Value: "\n", Pos: Position{Offset: int32(nl), Line: int32(line), Column: r.pos(nl).Column}}
 	rel := value.Span().End
