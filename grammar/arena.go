@@ -14,7 +14,6 @@ type arena struct {
 	nodes    slab[Node]
 	layouts  slab[Layout]
 	names    slab[Name]
-	bindings slab[boundName]
 	calls    slab[calledName]
 	entries  slab[cacheEntry]
 	// source is the statement's token source while it is read
@@ -132,9 +131,8 @@ func (p *literalParser) newCall() *calledName {
 	return &calledName{}
 }
 
-func newBinding(a *arena) *boundName {
-	if a != nil {
-		return a.bindings.one()
-	}
-	return &boundName{}
-}
+// newBinding is a binding's node, allocated on its own, in a first parse
+// too: a statement's tree is freed with its root once no version uses
+// it (analysis's TestTakenOverBindingsKeepNoOldTrees watches the root
+// with a finalizer), whatever the blocks of its nodes hold.
+func newBinding() *boundName { return &boundName{} }

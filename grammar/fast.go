@@ -312,7 +312,7 @@ func (l *stmtLexer) fastBinding(a *arena) (s Stmt, first Position, end token, la
 			return nil, Position{}, token{}, Position{}, false
 		}
 	}
-	bn := newBinding(a)
+	bn := newBinding()
 	bn.b.Range = Range{Pos: r.pos(from), End: value.Span().End}
 	bn.n.Range = r.span(from, to)
 	bn.n.Name = src[from:to]

@@ -731,7 +731,7 @@ func parseStatement(src string, st stmtTokens, a *arena) (Stmt, []*Error) {
 				return err
 			}
 			// The binding and its name in one allocation: they live as long.
-			bn := newBinding(a)
+			bn := newBinding()
 			*bn = boundName{Binding{Range: whole, Value: value}, Name{Range: tokSpan(*name), Name: name.Value}}
 			bn.b.Name = &bn.n
 			s, errs = &bn.b, valueErrs
