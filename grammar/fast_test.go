@@ -48,6 +48,10 @@ func checkFastPathAgrees(t *testing.T, src string) {
 	if !reflect.DeepEqual(normalized(plain), normalized(slow)) {
 		t.Fatalf("ParseFile's fast path differs from the parser on %q", src)
 	}
+	par, parErrs := parseParallel(src, NewCache()) // the fast path beside a batch
+	if !reflect.DeepEqual(normalized(par), normalized(slow)) || !reflect.DeepEqual(parErrs, slowErrs) {
+		t.Fatalf("the parallel parse's fast path differs from the parser on %q", src)
+	}
 }
 
 // fastLines are lines in and just outside the fast path's subset.

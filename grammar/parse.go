@@ -76,13 +76,15 @@ func ParseFileCached(filename string, src []byte, cache *Cache) (*File, []*Error
 	if edit == nil && firstParse && runtime.GOMAXPROCS(0) >= parallelParseProcs && cap(f.Statements) >= parallelParseMin {
 		batch = &parseBatch{}
 	}
-	// A first parse parsed here takes its nodes from an arena, and its
-	// statements' texts are pieces of text (its own copy of src) rather
-	// than copies each: what it keeps is one version's text and nodes at
-	// most, however long its trees live. A later parse's trees have all
-	// their own, so that edits keep no older version (see arena).
+	// A first parse takes the nodes of the lines it reads on the fast
+	// path, or parses here, from an arena (those of a batch are parsed on
+	// other goroutines, each with nodes of its own), and its statements'
+	// texts are pieces of text (its own copy of src) rather than copies
+	// each: what it keeps is one version's text and nodes at most, however
+	// long its trees live. A later parse's trees have all their own, so
+	// that edits keep no older version (see arena).
 	var a *arena
-	if firstParse && batch == nil {
+	if firstParse {
 		a = &arena{}
 	}
 	if cache != nil && cache.last != nil {
