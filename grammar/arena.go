@@ -9,13 +9,13 @@ package grammar
 // statement or two each) are allocated on their own, as a nil arena does,
 // so that a run of edits keeps no block of nodes it no longer uses.
 type arena struct {
-	ints     slab[Int]
-	tuples   slab[Tuple]
-	nodes    slab[Node]
-	layouts  slab[Layout]
-	names    slab[Name]
-	calls    slab[calledName]
-	entries  slab[cacheEntry]
+	ints    slab[Int]
+	tuples  slab[Tuple]
+	nodes   slab[Node]
+	layouts slab[Layout]
+	names   slab[Name]
+	calls   slab[calledName]
+	entries slab[cacheEntry]
 	// source is the statement's token source while it is read
 	// (parseStatement): one for the parse, not one a statement.
 	source sliceSource

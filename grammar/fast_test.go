@@ -125,4 +125,3 @@ func FuzzFastPath(f *testing.F) {
 		checkFastPathAgrees(t, src)
 	})
 }
-
