@@ -1,5 +1,10 @@
 package grammar
 
+import (
+	"strings"
+	"unicode/utf8"
+)
+
 // The fast path of a first parse: most lines of a large sheet are a
 // binding of a layout literal or of a call of literals and names on one
 // line, "L7 = composition((16,8):(8,1), (2,4):(1,2))". fastBinding reads
@@ -12,7 +17,7 @@ package grammar
 //
 // The subset (ws is ' ', '\t' or '\r', allowed between any two tokens):
 //
-//	line  = Ident "=" expr "\n"
+//	line  = ( Ident "=" expr | "assert" expr ( "==" | "is" ) expr ) [ comment ] "\n"
 //	expr  = Ident "(" [ expr { "," expr } ] ")" | layout
 //	layout = tuple [ ":" tuple ]
 //	tuple = "(" tuple { "," tuple } [ "," ] ")" | Int | Static | Ident
@@ -272,57 +277,144 @@ func (r *fastReader) leaf() (Node, bool) {
 // line of the subset: it returns its tree (positions relative to it),
 // the position of its first token, its End token (the line break) and
 // the end of its last token, all placed in the file, and moves the
-// scanner past the line. When it is not, the scanner is where it was.
+// scanner past the line. When it is not, the scanner is at the
+// statement's first token, past the blank and comment lines before it
+// (their comments collected, as the parser would), where the parser
+// reads it from.
 func (l *stmtLexer) fastBinding(a *arena) (s Stmt, first Position, end token, lastEnd Position, ok bool) {
 	src := l.src
 	i, line, col := l.sc.i, l.sc.line, l.sc.col
-	// Blank lines and the spaces before the statement, as statement skips them.
+	// Blank and comment lines and the spaces before the statement, as
+	// statement and token skip them.
 	for i < len(src) {
-		switch src[i] {
-		case ' ', '\t', '\r':
+		switch c := src[i]; {
+		case c == ' ' || c == '\t' || c == '\r':
 			i++
 			col++
 			continue
-		case '\n':
+		case c == '\n':
 			i++
 			line++
 			col = 1
 			continue
+		case isCommentStart(src, i):
+			c, j := commentAt(src, i, line, col)
+			*l.comments = append(*l.comments, c)
+			i, col = j, int(c.End.Column)
+			continue
 		}
 		break
 	}
+	l.sc.i, l.sc.line, l.sc.col = i, line, col
 	if i >= len(src) || !isLetter(src[i]) {
 		return nil, Position{}, token{}, Position{}, false
 	}
 	r := fastReader{src: src, i: i, start: i, end: min(len(src), i+fastMaxLine), col0: int32(col), a: a, elems: a.stack[:0]}
-	from, to, ok := r.ident()
-	if !ok || r.peek() != '=' || r.i+1 < r.end && r.src[r.i+1] == '=' {
-		return nil, Position{}, token{}, Position{}, false
-	}
-	r.i++
-	value, ok := r.expr()
+	s, ok = r.statement()
 	clear(r.elems) // what a line left to the parser had pushed
 	a.stack = r.elems[:0]
-	if !ok || r.peek() != '\n' {
+	if !ok {
 		return nil, Position{}, token{}, Position{}, false
 	}
-	nl := r.i
-	for k := i; k < nl; k++ { // no byte outside ASCII: columns are bytes
+	// The line ends here, or after a comment.
+	c := r.peek()
+	at := r.i
+	nl := at
+	var comment *Comment
+	if at < r.end && isCommentStart(src, at) {
+		k := strings.IndexByte(src[at:], '\n')
+		if k < 0 {
+			return nil, Position{}, token{}, Position{}, false
+		}
+		nl = at + k
+	} else if c != '\n' {
+		return nil, Position{}, token{}, Position{}, false
+	}
+	for k := i; k < at; k++ { // no byte outside ASCII: columns are bytes
 		if src[k] >= 0x80 {
 			return nil, Position{}, token{}, Position{}, false
 		}
 	}
+	endCol := r.pos(nl).Column
+	if nl > at {
+		comment, _ = commentAt(src, at, line, int(r.pos(at).Column))
+		endCol = comment.End.Column
+		*l.comments = append(*l.comments, comment)
+	}
+	first = Position{Offset: int32(i), Line: int32(line), Column: int32(col)}
+	end = token{Type: tokEnd, Value: "\n", Pos: Position{Offset: int32(nl), Line: int32(line), Column: endCol}}
+	rel := s.Span().End
+	lastEnd = Position{Offset: first.Offset + rel.Offset, Line: int32(line), Column: rel.Column}
+	l.sc.i, l.sc.line, l.sc.col = nl+1, line+1, 1
+	return s, first, end, lastEnd, true
+}
+
+// statement reads "name = expr" or "assert expr (== | is) expr" up to
+// the end of the line or a comment, which it does not take.
+func (r *fastReader) statement() (Stmt, bool) {
+	from := r.i
+	if to := r.word(from); r.src[from:to] == "assert" {
+		r.i = to
+		left, ok := r.expr()
+		if !ok {
+			return nil, false
+		}
+		var op int
+		var kind AssertOp
+		switch c := r.peek(); {
+		case c == '=' && r.i+1 < r.end && r.src[r.i+1] == '=':
+			op = r.i
+			r.i += 2
+		case c == 'i' && r.word(r.i) == r.i+2 && r.src[r.i:r.i+2] == "is":
+			op = r.i
+			r.i += 2
+			kind = AssertIs
+		default:
+			return nil, false
+		}
+		right, ok := r.expr()
+		if !ok {
+			return nil, false
+		}
+		// A statement's root is allocated on its own (see newBinding).
+		return &Assert{Range: Range{Pos: r.pos(from), End: right.Span().End}, Left: left, Op: kind, OpRange: r.span(op, op+2), Right: right}, true
+	}
+	_, to, ok := r.ident()
+	if !ok || r.peek() != '=' || r.i+1 < r.end && r.src[r.i+1] == '=' {
+		return nil, false
+	}
+	r.i++
+	value, ok := r.expr()
+	if !ok {
+		return nil, false
+	}
 	bn := newBinding()
 	bn.b.Range = Range{Pos: r.pos(from), End: value.Span().End}
 	bn.n.Range = r.span(from, to)
-	bn.n.Name = src[from:to]
+	bn.n.Name = r.src[from:to]
 	bn.b.Name, bn.b.Value = &bn.n, value
-	first = Position{Offset: int32(i), Line: int32(line), Column: int32(col)}
-	end = token{Type: tokEnd, Value: "\n", Pos: Position{Offset: int32(nl), Line: int32(line), Column: r.pos(nl).Column}}
-	rel := value.Span().End
-	lastEnd = Position{Offset: first.Offset + rel.Offset, Line: int32(line), Column: rel.Column}
-	l.sc.i, l.sc.line, l.sc.col = nl+1, line+1, 1
-	return &bn.b, first, end, lastEnd, true
+	return &bn.b, true
+}
+
+// isCommentStart reports whether a comment starts at src[i]: '#' or "//".
+func isCommentStart(src string, i int) bool {
+	return i < len(src) && (src[i] == '#' || src[i] == '/' && i+1 < len(src) && src[i+1] == '/')
+}
+
+// commentAt is the comment that starts at src[i], on line line in column
+// col, as the scanner and stmtLexer.token make it, and the offset past it.
+func commentAt(src string, i, line, col int) (*Comment, int) {
+	j := strings.IndexByte(src[i:], '\n')
+	if j < 0 {
+		j = len(src)
+	} else {
+		j += i
+	}
+	text := src[i:j]
+	pos := Position{Offset: int32(i), Line: int32(line), Column: int32(col)}
+	end := Position{Offset: int32(j), Line: int32(line), Column: int32(col + utf8.RuneCountInString(text))}
+	// Its own text, as token's (a cache keeps comments).
+	return &Comment{Range: Range{Pos: pos, End: end}, Text: strings.Clone(text)}, j
 }
 
 func newCalled(a *arena) *calledName {

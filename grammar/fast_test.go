@@ -69,6 +69,11 @@ var fastLines = []string{
 	"X = ?", "Y = (?,?{i64}):(1,?{div=16})", "Z = 1:1:1", "Z = (1,2)(3)", "Z = 1 2", "", "   ", "# only a comment",
 	"AB = (" + strings.Repeat("(", 40) + "1" + strings.Repeat(")", 40) + ")", "AC = " + strings.Repeat("1", 2000),
 	"AD = f(" + strings.Repeat("1,", 600) + "1)",
+	"assert A == B", "assert A==B", "assert A is B", "assert (4,2):(1,4) is f(A, 2:1)", "assert A is", "assert A ==", "assert == A",
+	"assert A = B", "assert A === B", "assert A == B == C", "assert A is B is C", "assert Ais B", "assert A isB", "assert f(x)is(2)",
+	"assert A == B # c", "assert", "assert = 1", "assert(A) == 1", "assert A == é", "assert A == B // é",
+	"A = 1 # é", "A = 1 #", "A = 1 //", "A = 1 // x // y", "A = 1# c", "A = (1,2) /# c", "# é\nA = 1", "// c\n\n  # d\nB = 2",
+	"A = 1 " + strings.Repeat(" ", 1030) + "# c", "A = 1 # " + strings.Repeat("x", 1030),
 }
 
 func TestFastPathAgrees(t *testing.T) {
@@ -99,7 +104,7 @@ func TestFastPathAgrees(t *testing.T) {
 // opens is read by the fast path (none is left to the parser).
 func TestFastPathTakesPeerLines(t *testing.T) {
 	src := benchsheet.Peer(400)
-	l := &stmtLexer{sc: scanner{src: src, line: 1, col: 1}, src: src}
+	l := &stmtLexer{sc: scanner{src: src, line: 1, col: 1}, src: src, comments: new([]*Comment)}
 	a := &arena{}
 	for n := 0; l.sc.i < len(src); n++ {
 		if s, _, _, _, ok := l.fastBinding(a); !ok || s == nil {
