@@ -52,7 +52,7 @@ func (s *slab[T]) take(n int) []T {
 			return make([]T, n)
 		}
 		s.size = min(max(2*s.size, 16), slabMax)
-		s.free = make([]T, s.size)
+		s.free = make([]T, max(s.size, n))
 	}
 	out := s.free[:n:n]
 	s.free = s.free[n:]

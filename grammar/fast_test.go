@@ -73,6 +73,8 @@ var fastLines = []string{
 	"assert A = B", "assert A === B", "assert A == B == C", "assert A is B is C", "assert Ais B", "assert A isB", "assert f(x)is(2)",
 	"assert A == B # c", "assert", "assert = 1", "assert(A) == 1", "assert A == é", "assert A == B // é",
 	"A = 1 # é", "A = 1 #", "A = 1 //", "A = 1 // x // y", "A = 1# c", "A = (1,2) /# c", "# é\nA = 1", "// c\n\n  # d\nB = 2",
+	"(" + strings.Repeat("0,", 16) + "0)", "A = (" + strings.Repeat("0,", 16) + "0)", "A = f(" + strings.Repeat("0,", 40) + "0)",
+	"(" + strings.Repeat("0,", 300) + "0)", "A = (" + strings.Repeat("0,", 300) + "0) o _0",
 	"A = 1 " + strings.Repeat(" ", 1030) + "# c", "A = 1 # " + strings.Repeat("x", 1030),
 }
 
