@@ -268,8 +268,8 @@ func (c *Cache) reuse(e *cacheEntry, at int) (*cacheEntry, bool) {
 }
 
 // store records a statement just parsed; key.text shares no memory with
-// the file's text but in a first parse (whose text is its own copy, see
-// ParseFileCached), whose entries come from the arena a.
+// the file's text but in a first parse (whose text, a string, does not
+// change: see ParseTextCached), whose entries come from the arena a.
 func (c *Cache) store(key stmtKey, at int, s Stmt, errs []*Error, a *arena) *cacheEntry {
 	var e *cacheEntry
 	if a != nil {

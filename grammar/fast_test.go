@@ -44,6 +44,9 @@ func checkFastPathAgrees(t *testing.T, src string) {
 				fr[i].resume, fr[i].entry.key, sr[i].resume, sr[i].entry.key, src)
 		}
 	}
+	if text, _ := ParseTextCached("f.cute", src, NewCache()); !reflect.DeepEqual(normalized(text), normalized(slow)) {
+		t.Fatalf("ParseTextCached differs from the parser on %q", src)
+	}
 	plain, _ := ParseFile("f.cute", []byte(src))
 	if !reflect.DeepEqual(normalized(plain), normalized(slow)) {
 		t.Fatalf("ParseFile's fast path differs from the parser on %q", src)

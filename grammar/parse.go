@@ -28,7 +28,14 @@ const firstParseRoom = 1 << 16
 // again; the statements not found go to the parser. The result is the one
 // ParseFile gives, trees, bases and errors included.
 func ParseFileCached(filename string, src []byte, cache *Cache) (*File, []*Error) {
-	text := string(src)
+	return ParseTextCached(filename, string(src), cache)
+}
+
+// ParseTextCached is ParseFileCached of a text held as a string, which it
+// does not copy (a string does not change): a caller that keeps the text
+// as a string (an editor's document) keeps one copy of it, not two, for
+// the trees of a first parse share its memory.
+func ParseTextCached(filename string, text string, cache *Cache) (*File, []*Error) {
 	f := &File{Name: filename}
 	fresh := false // the cache holds no tree of an earlier parse
 	if cache != nil {
@@ -79,7 +86,7 @@ func ParseFileCached(filename string, src []byte, cache *Cache) (*File, []*Error
 	// A first parse takes the nodes of the lines it reads on the fast
 	// path, or parses here, from an arena (those of a batch are parsed on
 	// other goroutines, each with nodes of its own), and its statements'
-	// texts are pieces of text (its own copy of src) rather than copies
+	// texts are pieces of text rather than copies
 	// each: what it keeps is one version's text and nodes at most, however
 	// long its trees live. A later parse's trees have all their own, so
 	// that edits keep no older version (see arena).
