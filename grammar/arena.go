@@ -23,6 +23,31 @@ type arena struct {
 	stack []Node
 }
 
+// arenaMark is where the slabs of the fast path's nodes stood.
+type arenaMark struct {
+	ints    slabMark[Int]
+	tuples  slabMark[Tuple]
+	nodes   slabMark[Node]
+	layouts slabMark[Layout]
+	names   slabMark[Name]
+	calls   slabMark[calledName]
+}
+
+func (a *arena) mark() arenaMark {
+	return arenaMark{a.ints.mark(), a.tuples.mark(), a.nodes.mark(), a.layouts.mark(), a.names.mark(), a.calls.mark()}
+}
+
+// reset takes back the nodes made since m (by a line the fast path left
+// to the parser): they would stay alive, unused, as long as their block.
+func (a *arena) reset(m arenaMark) {
+	a.ints.reset(m.ints)
+	a.tuples.reset(m.tuples)
+	a.nodes.reset(m.nodes)
+	a.layouts.reset(m.layouts)
+	a.names.reset(m.names)
+	a.calls.reset(m.calls)
+}
+
 // boundName is a binding and its name, allocated together: they live as long.
 type boundName struct {
 	b Binding
@@ -41,8 +66,28 @@ const slabMax = 1024
 
 // slab is the free part of the latest block of a kind of node.
 type slab[T any] struct {
-	free []T
-	size int // the length of the latest block
+	free   []T
+	size   int // the length of the latest block
+	blocks int // the blocks made
+}
+
+// slabMark is where a slab stood (slab.mark).
+type slabMark[T any] struct {
+	free   []T
+	blocks int
+}
+
+func (s *slab[T]) mark() slabMark[T] { return slabMark[T]{s.free, s.blocks} }
+
+// reset hands out again, zeroed, the elements handed out since m, when
+// they came from the same block (after a new block, the rest of the old
+// one stays unused).
+func (s *slab[T]) reset(m slabMark[T]) {
+	if m.blocks != s.blocks {
+		return
+	}
+	clear(m.free[:len(m.free)-len(s.free)])
+	s.free = m.free
 }
 
 // take is n elements of the block, a new block when it lacks them.
@@ -53,6 +98,7 @@ func (s *slab[T]) take(n int) []T {
 		}
 		s.size = min(max(2*s.size, 16), slabMax)
 		s.free = make([]T, max(s.size, n))
+		s.blocks++
 	}
 	out := s.free[:n:n]
 	s.free = s.free[n:]

@@ -310,6 +310,12 @@ func (l *stmtLexer) fastBinding(a *arena) (s Stmt, first Position, end token, la
 		return nil, Position{}, token{}, Position{}, false
 	}
 	r := fastReader{src: src, i: i, start: i, end: min(len(src), i+fastMaxLine), col0: int32(col), a: a, elems: a.stack[:0]}
+	m := a.mark()
+	defer func() {
+		if !ok {
+			a.reset(m)
+		}
+	}()
 	s, ok = r.statement()
 	clear(r.elems) // what a line left to the parser had pushed
 	a.stack = r.elems[:0]

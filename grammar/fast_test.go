@@ -1,6 +1,7 @@
 package grammar
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"reflect"
 	"strings"
@@ -134,4 +135,31 @@ func FuzzFastPath(f *testing.F) {
 		}
 		checkFastPathAgrees(t, src)
 	})
+}
+
+// TestFastPathKeepsNoNodesOfLinesLeftToTheParser: the nodes the fast path
+// made of a line before leaving it to the parser are taken back (arena's
+// reset), not kept alive, unused, with their block: a first parse of a
+// sheet of such lines keeps no more than one without the fast path.
+func TestFastPathKeepsNoNodesOfLinesLeftToTheParser(t *testing.T) {
+	var b strings.Builder
+	for i := range 3000 {
+		fmt.Fprintf(&b, "A%d = f((1,2):(3,4), (5,6):(7,8), Sw<3,4,3>)\n", i)
+	}
+	src := []byte(b.String())
+	keep := func() uint64 {
+		return retained(func() any {
+			c := NewCache()
+			f, _ := ParseFileCached("k.cute", src, c)
+			return [2]any{f, c}
+		})
+	}
+	fastPath = false
+	keep() // the parser's pools filled, as they are for the parse with the fast path
+	without := keep()
+	fastPath = true
+	with := keep()
+	if with > without+without/50 {
+		t.Fatalf("a first parse keeps %d bytes, %d without the fast path", with, without)
+	}
 }
