@@ -163,3 +163,26 @@ func TestFastPathKeepsNoNodesOfLinesLeftToTheParser(t *testing.T) {
 		t.Fatalf("a first parse keeps %d bytes, %d without the fast path", with, without)
 	}
 }
+
+// TestFirstParseKeepsNoNodesOfBadStatements: the nodes a first parse made
+// of a statement that did not parse are taken back by the arena: a sheet
+// of bad statements keeps their texts and errors, not their nodes (which
+// the nodes of the good statements between them would keep alive with
+// their blocks).
+func TestFirstParseKeepsNoNodesOfBadStatements(t *testing.T) {
+	sheet := func(bad string) []byte {
+		var b strings.Builder
+		for i := range 3000 {
+			fmt.Fprintf(&b, "A%d = f((1,2):(3,4), (5,6):(7,8), (9,10):(11,12), %s)\nB%d = 1:1\n", i, bad, i)
+		}
+		return []byte(b.String())
+	}
+	keep := func(src []byte) uint64 {
+		return retained(func() any { f, _ := ParseFile("k.cute", src); return f })
+	}
+	keep(sheet("$")) // the parser's pools filled
+	bad, good := keep(sheet("$")), keep(sheet("x"))
+	if bad > good/2 {
+		t.Fatalf("a first parse of bad statements keeps %d bytes, of good ones %d", bad, good)
+	}
+}

@@ -207,7 +207,14 @@ func ParseTextCached(filename string, text string, cache *Cache) (*File, []*Erro
 			add(nil, nil, base, rec)
 			continue
 		}
+		var m arenaMark
+		if a != nil {
+			m = a.mark()
+		}
 		stmt, e := parseStatement(own, stmtTokens{toks: q[:len(q)-1], end: q[len(q)-1]}, a)
+		if _, bad := stmt.(*BadStmt); bad && a != nil {
+			a.reset(m) // a BadStmt keeps none of the nodes made on the way
+		}
 		if cache != nil {
 			rec.entry = cache.store(key, int(first.Pos.Offset), stmt, e, a)
 		}
