@@ -1,7 +1,10 @@
 package grammar
 
 import (
+	"runtime"
+
 	"fmt"
+	"github.com/cute-lsp/cute-lsp/internal/benchsheet"
 	"strings"
 	"syscall"
 	"testing"
@@ -85,4 +88,44 @@ func BenchmarkParseSheet5000Insert(b *testing.B) {
 		ParseFileCached("bench.cute", s, cache)
 	}
 	b.ReportMetric(float64((cpuTime()-start).Nanoseconds())/float64(b.N), "cpu-ns/op")
+}
+
+// BenchmarkParsePeer is the first parse the server does on didOpen of the
+// sheet make bench-lsp opens (benchsheet.Peer): ParseFileCached into a new
+// cache. Besides the times it reports the bytes the File and the cache
+// keep per line (retained-B/line: the live heap after a collection with
+// both alive, less the heap before the parse, text not counted).
+func BenchmarkParsePeer(b *testing.B) {
+	for _, n := range []int{5000, 50000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			src := []byte(benchsheet.Peer(n))
+			b.SetBytes(int64(len(src)))
+			b.ReportAllocs()
+			start := cpuTime()
+			for b.Loop() {
+				_, errs := ParseFileCached("bench.cute", src, NewCache())
+				if len(errs) > 0 {
+					b.Fatal(errs[0])
+				}
+			}
+			b.ReportMetric(float64((cpuTime()-start).Nanoseconds())/float64(b.N), "cpu-ns/op")
+			b.ReportMetric(float64(retained(func() any {
+				c := NewCache()
+				f, _ := ParseFileCached("bench.cute", src, c)
+				return [2]any{f, c}
+			}))/float64(n), "retained-B/line")
+		})
+	}
+}
+
+// retained is the growth of the live heap while what make returns is alive.
+func retained(make func() any) uint64 {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	kept := make()
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	runtime.KeepAlive(kept)
+	return after.HeapAlloc - before.HeapAlloc
 }

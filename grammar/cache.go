@@ -1,8 +1,8 @@
 package grammar
 
 import (
-	"encoding/binary"
 	"hash/maphash"
+	"math/bits"
 	"slices"
 	"sort"
 	"sync"
@@ -61,25 +61,35 @@ type linePos struct{ Offset, Line int }
 // of its first line count from there), and where the token that ended it
 // lies relative to its start (an error at the end of a statement points
 // there). Offsets and lines elsewhere in the file only change its Base.
+//
+// The numbers are int32, as Position's are: a key is 40 bytes.
 type stmtKey struct {
 	text      string
-	col       int
+	col       int32
+	endOffset int32
+	endLine   int32
+	endCol    int32
 	eof       bool // ended by the end of the file rather than a line break
-	endOffset int
-	endLine   int
-	endCol    int
 }
 
-// cacheEntry is a statement's tree, kept in 128 bytes (a cache holds one
+// cacheEntry is a statement's tree, kept in 96 bytes (a cache holds one
 // per statement of the sheet).
 type cacheEntry struct {
-	key  stmtKey // its text shares no memory with a file's text
+	key  stmtKey // its text shares no memory with a file's text (but a first parse's, see store)
 	next *cacheEntry
 	stmt Stmt
-	errs []*Error
-	note any    // what a user of the cache keeps with the statement (Notes)
-	at   int32  // the offset of the statement's first token when last used (saturated)
-	gen  uint32 // the parse that last used it
+	errs *[]*Error // nil for none, as for most statements
+	note any       // what a user of the cache keeps with the statement (Notes)
+	at   int32     // the offset of the statement's first token when last used (saturated)
+	gen  uint32    // the parse that last used it
+}
+
+// errors are the statement's errors, relative to it.
+func (e *cacheEntry) errors() []*Error {
+	if e.errs == nil {
+		return nil
+	}
+	return *e.errs
 }
 
 // NewCache makes an empty cache.
@@ -87,19 +97,18 @@ func NewCache() *Cache { return &Cache{entries: map[uint64]*cacheEntry{}, seed: 
 
 // hash is the hash of a statement's key.
 func (c *Cache) hash(k *stmtKey) uint64 {
-	var h maphash.Hash
-	h.SetSeed(c.seed)
-	h.WriteString(k.text)
-	var buf [8 * 4]byte
-	binary.LittleEndian.PutUint64(buf[0:], uint64(k.col))
-	binary.LittleEndian.PutUint64(buf[8:], uint64(k.endOffset))
-	binary.LittleEndian.PutUint64(buf[16:], uint64(k.endLine))
-	binary.LittleEndian.PutUint64(buf[24:], uint64(k.endCol))
-	if k.eof {
-		buf[31] ^= 0x80
+	// The numbers are mixed into the text's hash (a multiply and a
+	// rotation each): a statement's numbers mostly follow from its text,
+	// and hashing them as bytes through a maphash.Hash was a tenth of
+	// storing a statement.
+	h := maphash.String(c.seed, k.text)
+	for _, v := range [...]uint64{uint64(uint32(k.col)) | uint64(uint32(k.endCol))<<32, uint64(uint32(k.endOffset)) | uint64(uint32(k.endLine))<<32} {
+		h = bits.RotateLeft64((h^v)*0x9e3779b97f4a7c15, 29)
 	}
-	h.Write(buf[:])
-	return h.Sum64()
+	if k.eof {
+		h = ^h
+	}
+	return h
 }
 
 // offset32 is an offset as an entry keeps it: only equality matters, and a
@@ -217,7 +226,7 @@ func (c *Cache) Notes(f *File, from int, dst []Note) []Note {
 	for k := range notes {
 		r := &c.last.records[from+k]
 		b := f.bases[from+k]
-		notes[k] = Note{Place: &r.entry.note, At: Position{Offset: int32(b.Offset), Line: int32(b.Line + 1), Column: int32(r.entry.key.col)}, Text: r.entry.key.text}
+		notes[k] = Note{Place: &r.entry.note, At: Position{Offset: int32(b.Offset), Line: int32(b.Line + 1), Column: r.entry.key.col}, Text: r.entry.key.text}
 	}
 	return notes
 }
@@ -258,10 +267,21 @@ func (c *Cache) reuse(e *cacheEntry, at int) (*cacheEntry, bool) {
 	return e, true
 }
 
-// store records a statement just parsed; key.text must not share memory
-// with the file's text.
-func (c *Cache) store(key stmtKey, at int, s Stmt, errs []*Error) *cacheEntry {
-	e := &cacheEntry{key: key, stmt: s, errs: errs, at: offset32(at), gen: c.gen}
+// store records a statement just parsed; key.text shares no memory with
+// the file's text but in a first parse (whose text, a string, does not
+// change: see ParseTextCached), whose entries come from the arena a.
+func (c *Cache) store(key stmtKey, at int, s Stmt, errs []*Error, a *arena) *cacheEntry {
+	var e *cacheEntry
+	if a != nil {
+		e = a.entries.one()
+	} else {
+		e = &cacheEntry{}
+	}
+	*e = cacheEntry{key: key, stmt: s, at: offset32(at), gen: c.gen}
+	if len(errs) > 0 {
+		kept := errs // on the heap only here
+		e.errs = &kept
+	}
 	// Appended to its chain, so that lookup prefers the entries that were
 	// there before.
 	h := c.hash(&key)
@@ -362,7 +382,7 @@ func (e *editSpan) sync(l *stmtLexer, c *Cache, f *File, add func(Stmt, []*Error
 		r.entry = entry
 		r.resume.Offset += delta
 		r.resume.Line += dLine
-		add(r.entry.stmt, r.entry.errs, b, r)
+		add(r.entry.stmt, r.entry.errors(), b, r)
 		taken = k
 	}
 	if taken == j {

@@ -59,8 +59,14 @@ func readTokens(p *sliceSource, toks []token) (n Node, errs []*Error, err error)
 	outer, outerI, outerEOF := p.toks, p.i, p.eof
 	p.toks, p.i, p.eof = toks, 0, *p.Peek()
 	defer func() { p.toks, p.i, p.eof = outer, outerI, outerEOF }()
-	ints, tuples, elems := countLeaves(toks)
-	r := &exprReader{literalParser{lex: p, ints: make([]Int, ints), tuples: make([]Tuple, tuples), elemSlabs: make([]Node, elems)}}
+	r := &exprReader{literalParser{lex: p}}
+	if p.arena == nil {
+		// Without an arena the nodes of the expression come from slabs of
+		// their own, one allocation each for its integers, tuples and
+		// elements, not one a node.
+		ints, tuples, elems := countLeaves(toks)
+		r.ints, r.tuples, r.elemSlabs = make([]Int, ints), make([]Tuple, tuples), make([]Node, elems)
+	}
 	stack := elemBuffers.Get().(*[]Node)
 	r.elems = (*stack)[:0]
 	defer func() {
@@ -242,10 +248,8 @@ func (r *exprReader) literal() (Node, error) {
 func (r *exprReader) call() (Node, error) {
 	fun := r.lex.Next()
 	// The call and its name in one allocation: they live as long.
-	cn := &struct {
-		c Call
-		n Name
-	}{Call{Range: tokSpan(*fun)}, Name{Range: tokSpan(*fun), Name: fun.Value}}
+	cn := r.newCall()
+	*cn = calledName{Call{Range: tokSpan(*fun)}, Name{Range: tokSpan(*fun), Name: fun.Value}}
 	c := &cn.c
 	c.Fun = &cn.n
 	if isPunctTok(r.lex.Peek(), "<") {
@@ -264,6 +268,9 @@ func (r *exprReader) call() (Node, error) {
 		c.End = tokSpan(*close).End
 		return c, nil
 	}
+	// The arguments are pushed on the stack of elements, then moved to a
+	// slice of their own: of their number, and in one allocation.
+	mark := len(r.elems)
 	for {
 		var a Node
 		var err error
@@ -275,12 +282,13 @@ func (r *exprReader) call() (Node, error) {
 		if err != nil {
 			return nil, err
 		}
-		c.Args = append(c.Args, a)
+		r.elems = append(r.elems, a)
 		sep := r.lex.Next()
 		switch {
 		case isPunctTok(sep, ","):
 		case isPunctTok(sep, ")"):
 			c.End = tokSpan(*sep).End
+			c.Args = r.popNodes(mark)
 			return c, nil
 		default:
 			return nil, unexpected(sep)

@@ -24,7 +24,9 @@ func (p *literalParser) layoutLiteral() (Node, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &Layout{Range: join(shape.Span(), stride.Span()), Shape: shape, Stride: stride}, nil
+		l := p.newLayout()
+		*l = Layout{Range: join(shape.Span(), stride.Span()), Shape: shape, Stride: stride}
+		return l, nil
 	}
 	return shape, nil
 }
@@ -80,13 +82,8 @@ func (p *literalParser) tuple() (Node, error) {
 		return p.leaf()
 	}
 	p.lex.Next()
-	var t *Tuple
-	if len(p.tuples) > 0 {
-		t, p.tuples = &p.tuples[0], p.tuples[1:]
-		t.Range = tokSpan(*open)
-	} else {
-		t = &Tuple{Range: tokSpan(*open)}
-	}
+	t := p.newTuple()
+	t.Range = tokSpan(*open)
 	if close := p.lex.Peek(); isPunctTok(close, ")") {
 		p.lex.Next()
 		t.End = tokSpan(*close).End
@@ -96,13 +93,7 @@ func (p *literalParser) tuple() (Node, error) {
 	done := func(close *token) (Node, error) {
 		p.lex.Next()
 		t.End = tokSpan(*close).End
-		if n := len(p.elems) - mark; n <= len(p.elemSlabs) {
-			t.Elems, p.elemSlabs = p.elemSlabs[:n:n], p.elemSlabs[n:]
-		} else {
-			t.Elems = make([]Node, n)
-		}
-		copy(t.Elems, p.elems[mark:])
-		p.elems = p.elems[:mark]
+		t.Elems = p.popNodes(mark)
 		return t, nil
 	}
 	for {
@@ -145,7 +136,8 @@ func (p *literalParser) leaf() (Node, error) {
 		base = &Underscore{Range: tokSpan(*t)}
 	case t.Type == tokIdent:
 		p.lex.Next()
-		n := &Name{Range: tokSpan(*t), Name: t.Value}
+		n := p.newName()
+		*n = Name{Range: tokSpan(*t), Name: t.Value}
 		if open := p.lex.Peek(); isPunctTok(open, "{") {
 			p.lex.Next()
 			close := p.lex.Peek()
@@ -265,12 +257,7 @@ func (p *literalParser) unknown(q token) (*Unknown, error) {
 // integer converts an Int or Static token; an overflow is an error at the
 // token's own range.
 func (p *literalParser) integer(t token) *Int {
-	var n *Int
-	if len(p.ints) > 0 {
-		n, p.ints = &p.ints[0], p.ints[1:]
-	} else {
-		n = &Int{}
-	}
+	n := p.newInt()
 	if err := setInt(n, t); err != nil {
 		p.fail(err)
 	}

@@ -28,7 +28,14 @@ const firstParseRoom = 1 << 16
 // again; the statements not found go to the parser. The result is the one
 // ParseFile gives, trees, bases and errors included.
 func ParseFileCached(filename string, src []byte, cache *Cache) (*File, []*Error) {
-	text := string(src)
+	return ParseTextCached(filename, string(src), cache)
+}
+
+// ParseTextCached is ParseFileCached of a text held as a string, which it
+// does not copy (a string does not change): a caller that keeps the text
+// as a string (an editor's document) keeps one copy of it, not two, for
+// the trees of a first parse share its memory.
+func ParseTextCached(filename string, text string, cache *Cache) (*File, []*Error) {
 	f := &File{Name: filename}
 	fresh := false // the cache holds no tree of an earlier parse
 	if cache != nil {
@@ -72,8 +79,20 @@ func ParseFileCached(filename string, src []byte, cache *Cache) (*File, []*Error
 	// statements on every core: a statement's tree depends on its own
 	// tokens alone.
 	var batch *parseBatch
-	if edit == nil && (cache == nil || cache.last == nil) && runtime.GOMAXPROCS(0) >= parallelParseProcs && cap(f.Statements) >= parallelParseMin {
+	firstParse := cache == nil || cache.last == nil
+	if edit == nil && firstParse && runtime.GOMAXPROCS(0) >= parallelParseProcs && cap(f.Statements) >= parallelParseMin {
 		batch = &parseBatch{}
+	}
+	// A first parse takes the nodes of the lines it reads on the fast
+	// path, or parses here, from an arena (those of a batch are parsed on
+	// other goroutines, each with nodes of its own), and its statements'
+	// texts are pieces of text rather than copies
+	// each: what it keeps is one version's text and nodes at most, however
+	// long its trees live. A later parse's trees have all their own, so
+	// that edits keep no older version (see arena).
+	var a *arena
+	if firstParse {
+		a = &arena{}
 	}
 	if cache != nil && cache.last != nil {
 		n := len(cache.last.records) + 8
@@ -92,7 +111,7 @@ func ParseFileCached(filename string, src []byte, cache *Cache) (*File, []*Error
 				break
 			}
 			r.entry = e
-			add(r.entry.stmt, r.entry.errs, b, r)
+			add(r.entry.stmt, r.entry.errors(), b, r)
 		}
 		if n > 0 {
 			r := edit.old.records[n-1]
@@ -105,10 +124,27 @@ func ParseFileCached(filename string, src []byte, cache *Cache) (*File, []*Error
 			}
 		}
 	}
-	for l.statement() {
-		q := l.queue
-		first, end := q[0], q[len(q)-1]
-		lastEnd := tokenEnd(lastOfShell(q[:len(q)-1]))
+	for {
+		// A line of the fast path's subset (fastBinding) is read from its
+		// bytes; the others are split into tokens (stmtLexer.statement).
+		var (
+			q       []token
+			first   token // its first token (only Pos is read)
+			end     token // the token that ended it
+			lastEnd Position
+			tree    Stmt // the fast path's tree
+		)
+		if a != nil && fastPath && l.head == len(l.ahead) {
+			tree, first.Pos, end, lastEnd, _ = l.fastBinding(a)
+		}
+		if tree == nil {
+			if !l.statement() {
+				break
+			}
+			q = l.queue
+			first, end = q[0], q[len(q)-1]
+			lastEnd = tokenEnd(lastOfShell(q[:len(q)-1]))
+		}
 		l.lastEnd = lastEnd
 		if end.EOF() {
 			l.lastEnd = end.Pos
@@ -122,8 +158,8 @@ func ParseFileCached(filename string, src []byte, cache *Cache) (*File, []*Error
 			if !end.EOF() {
 				rec.resume = linePos{Offset: int(end.Pos.Offset) + 1, Line: int(end.Pos.Line) + 1}
 			}
-			key = stmtKey{text: own, col: int(first.Pos.Column), eof: end.EOF(),
-				endOffset: int(end.Pos.Offset - first.Pos.Offset), endLine: int(end.Pos.Line - first.Pos.Line), endCol: int(end.Pos.Column)}
+			key = stmtKey{text: own, col: first.Pos.Column, eof: end.EOF(),
+				endOffset: end.Pos.Offset - first.Pos.Offset, endLine: end.Pos.Line - first.Pos.Line, endCol: end.Pos.Column}
 			// A tree is taken once per parse (Cache.reuse): a cache that
 			// held no tree when this parse began finds none to take.
 			var e *cacheEntry
@@ -133,24 +169,32 @@ func ParseFileCached(filename string, src []byte, cache *Cache) (*File, []*Error
 			}
 			if ok {
 				rec.entry = e
-				add(e.stmt, e.errs, base, rec)
+				add(e.stmt, e.errors(), base, rec)
 				if edit != nil {
 					edit.sync(l, cache, f, add, rec)
 				}
 				continue
 			}
-			key.text = strings.Clone(own)
-			own = key.text
-		} else {
+		}
+		// A tree of a later parse keeps its own copy of the statement's
+		// text, not the file's: a tree kept by a cache holds on to no
+		// old version. It is parsed where its positions are: on line 1 at
+		// offset 0, in its own column (see Position).
+		if tree != nil {
+			if cache != nil {
+				rec.entry = cache.store(key, int(first.Pos.Offset), tree, nil, a)
+			}
+			add(tree, nil, base, rec)
+			continue
+		}
+		shared := a != nil
+		if !shared {
 			own = strings.Clone(own)
 		}
-		// The tree keeps its own copy of the statement's text, not the
-		// file's: a tree kept by a cache holds on to no old version. It is
-		// parsed where its positions are: on line 1 at offset 0, in its
-		// own column (see Position).
+		key.text = own
 		for k := range q {
 			t := &q[k]
-			if k < len(q)-1 {
+			if k < len(q)-1 && !shared {
 				from := t.Pos.Offset - first.Pos.Offset
 				t.Value = own[from : int(from)+len(t.Value)]
 			}
@@ -163,9 +207,16 @@ func ParseFileCached(filename string, src []byte, cache *Cache) (*File, []*Error
 			add(nil, nil, base, rec)
 			continue
 		}
-		stmt, e := parseStatement(own, stmtTokens{toks: q[:len(q)-1], end: q[len(q)-1]})
+		var m arenaMark
+		if a != nil {
+			m = a.mark()
+		}
+		stmt, e := parseStatement(own, stmtTokens{toks: q[:len(q)-1], end: q[len(q)-1]}, a)
+		if _, bad := stmt.(*BadStmt); bad && a != nil {
+			a.reset(m) // a BadStmt keeps none of the nodes made on the way
+		}
 		if cache != nil {
-			rec.entry = cache.store(key, int(first.Pos.Offset), stmt, e)
+			rec.entry = cache.store(key, int(first.Pos.Offset), stmt, e, a)
 		}
 		add(stmt, e, base, rec)
 		if edit != nil {
@@ -189,6 +240,10 @@ func ParseFileCached(filename string, src []byte, cache *Cache) (*File, []*Error
 	}
 	return f, f.Errors
 }
+
+// fastPath turns the fast path of a first parse (fastBinding) on; the
+// tests turn it off to compare.
+var fastPath = true
 
 // stmtErrors are the errors of statement stmt, relative to it.
 type stmtErrors struct {
@@ -629,7 +684,9 @@ func classify(st stmtTokens) stmtKind {
 // parseStatement parses one statement; src is the statement's text, st
 // its shell (see stmtLexer), positioned relative to it (offset 0 is its
 // start).
-func parseStatement(src string, st stmtTokens) (Stmt, []*Error) {
+//
+// Its nodes come from a (nil: each its own allocation, see arena).
+func parseStatement(src string, st stmtTokens, a *arena) (Stmt, []*Error) {
 	kind := classify(st)
 	first, _ := st.first()
 	whole := Range{Pos: first.Pos, End: tokenEnd(lastOfShell(st.toks))}
@@ -654,7 +711,13 @@ func parseStatement(src string, st stmtTokens) (Stmt, []*Error) {
 	var s Stmt
 	var errs []*Error
 	err := guarded(st, func() error {
-		p := &sliceSource{toks: st.toks, eof: st.end}
+		var p *sliceSource
+		if a != nil {
+			p = &a.source
+			*p = sliceSource{toks: st.toks, eof: st.end, arena: a}
+		} else {
+			p = &sliceSource{toks: st.toks, eof: st.end}
+		}
 		switch kind {
 		case kindAssert:
 			p.Next() // "assert"
@@ -684,10 +747,8 @@ func parseStatement(src string, st stmtTokens) (Stmt, []*Error) {
 				return err
 			}
 			// The binding and its name in one allocation: they live as long.
-			bn := &struct {
-				b Binding
-				n Name
-			}{Binding{Range: whole, Value: value}, Name{Range: tokSpan(*name), Name: name.Value}}
+			bn := newBinding()
+			*bn = boundName{Binding{Range: whole, Value: value}, Name{Range: tokSpan(*name), Name: name.Value}}
 			bn.b.Name = &bn.n
 			s, errs = &bn.b, valueErrs
 		default:

@@ -77,7 +77,7 @@ func (b *parseBatch) parse() {
 			for k := from; k < min(from+chunk, len(b.jobs)); k++ {
 				j := &b.jobs[k]
 				q := j.toks
-				j.tree, j.errs = parseStatement(j.own, stmtTokens{toks: q[:len(q)-1], end: q[len(q)-1]})
+				j.tree, j.errs = parseStatement(j.own, stmtTokens{toks: q[:len(q)-1], end: q[len(q)-1]}, nil)
 			}
 		}
 	}
@@ -112,7 +112,7 @@ func (b *parseBatch) finish(f *File, cache *Cache, recs []stmtRecord, errs []stm
 		}
 		f.Statements[j.stmt] = j.tree
 		if cache != nil {
-			recs[j.stmt].entry = cache.store(j.key, f.bases[j.stmt].Offset, j.tree, j.errs)
+			recs[j.stmt].entry = cache.store(j.key, f.bases[j.stmt].Offset, j.tree, j.errs, nil)
 		}
 		j.toks = nil
 		if len(j.errs) > 0 {

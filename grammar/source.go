@@ -7,6 +7,8 @@ type sliceSource struct {
 	toks []token
 	i    int
 	eof  token
+	// arena is where the readers take nodes from (nil: each its own).
+	arena *arena
 }
 
 func (s *sliceSource) Peek() *token {

@@ -8,7 +8,9 @@ package grammar
 // grammar does not allow there stops with unexpected(token); syntaxError
 // (expect.go) turns that into the *Error a user reads, naming what may
 // follow the tokens before it. End positions come from the last token of a
-// node.
+// node. A first parse reads the commonest line, a binding of literals and
+// calls on one line, from its bytes straight into the same nodes
+// (fastBinding, fast.go), and takes the nodes from blocks (arena.go).
 //
 // Statement and expression grammar:
 //
