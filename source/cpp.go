@@ -3,6 +3,7 @@ package source
 import (
 	"strings"
 	"sync"
+	"unsafe"
 )
 
 // ReadCpp reads the CuTe code of a C++/CUDA file: its bindings and the
@@ -14,8 +15,20 @@ func readCpp(src []byte, lint *paramDrops) *File {
 	scratch := scratchPool.Get().(*readScratch)
 	defer scratch.release()
 	scratch.toks = cppTokensFor(src, scratch.toks[:0], lint)
-	r := &cppReader{src: src, str: string(src), toks: scratch.toks}
-	r.p = parser{src: src, str: r.str, toks: r.toks, cpp: true, templates: r.templateNames()}
+	str := string(src)
+	if lint != nil {
+		// Lint reads a file once and never writes its bytes again: its
+		// words are slices of them, not of a copy.
+		str = unsafe.String(unsafe.SliceData(src), len(src))
+	}
+	r := &cppReader{src: src, str: str, toks: scratch.toks}
+	templates, bindings := r.templateNames()
+	// Most bindings and roots are written with "=" (using X = ...), and a
+	// template clause binds a few parameters: sized once, the slices are
+	// not copied as they grow (a traits header binds 12,000 names).
+	r.f.Bindings = make([]Binding, 0, bindings)
+	r.f.Roots = make([]Node, 0, bindings)
+	r.p = parser{src: src, str: r.str, toks: r.toks, cpp: true, templates: templates}
 	scratch.match = matchBrackets(r.p, scratch.match[:0])
 	r.match = scratch.match
 	r.read()
@@ -70,9 +83,11 @@ type cppReader struct {
 }
 
 // templateNames adds the file's alias templates (template<...> using X =)
-// to CuTe's template names.
-func (r *cppReader) templateNames() map[string]bool {
-	names := cppTemplates
+// to CuTe's template names; bindings is about how many names the file
+// binds: its "=" and template clauses.
+func (r *cppReader) templateNames() (names map[string]bool, bindings int) {
+	names = cppTemplates
+	bindings = 8
 	add := func(name string) {
 		if len(names) == len(cppTemplates) {
 			copied := make(map[string]bool, len(cppTemplates)+4)
@@ -86,27 +101,42 @@ func (r *cppReader) templateNames() map[string]bool {
 	for i := 0; i+1 < len(r.toks); i++ {
 		t := r.toks[i]
 		if t.kind != tIdent {
+			if t.kind == tPunct && t.end-t.start == 1 && r.src[t.start] == '=' {
+				bindings++
+			}
 			continue
 		}
-		if w := r.str[t.start:t.end]; w[0] == 'S' || w[0] == 'M' {
+		w := r.str[t.start:t.end]
+		if w == "template" {
+			bindings += 3
+			continue
+		}
+		if w[0] == 'S' || w[0] == 'M' {
 			// SM80_CP_ASYNC_CACHEALWAYS<uint128_t>: a templated atom op.
 			if r.isPunctAt(i+1, "<") && !names[w] && atomTemplate(w) {
 				add(w)
 			}
 			continue
 		}
-		if r.str[t.start:t.end] != "using" || i == 0 || !r.isPunctAt(i-1, ">") {
+		if w != "using" || i == 0 || !r.isPunctAt(i-1, ">") {
 			continue
 		}
 		if i+2 < len(r.toks) && r.toks[i+1].kind == tIdent && r.isPunctAt(i+2, "=") {
 			add(r.str[r.toks[i+1].start:r.toks[i+1].end])
 		}
 	}
-	return names
+	return names, bindings
 }
 
 func (r *cppReader) isPunctAt(i int, s string) bool {
-	return i >= 0 && i < len(r.toks) && r.toks[i].kind == tPunct && r.str[r.toks[i].start:r.toks[i].end] == s
+	if i < 0 || i >= len(r.toks) || r.toks[i].kind != tPunct {
+		return false
+	}
+	t := r.toks[i]
+	if len(s) == 1 { // a constant at every call: the test below is one byte's
+		return t.end-t.start == 1 && r.src[t.start] == s[0]
+	}
+	return r.str[t.start:t.end] == s
 }
 
 func (r *cppReader) word(i int) string {
@@ -228,7 +258,7 @@ func (r *cppReader) read() {
 		if r.assigns(i) {
 			r.reassigned(w, r.toks[i].start)
 		}
-		if codeNames[r.lastComponent(i)] {
+		if c := r.lastComponent(i); codeNameShapes.mayHave(c) && codeNames[c] {
 			i = r.root(i, braces)
 			continue
 		}
@@ -518,7 +548,7 @@ func (r *cppReader) binding(nameAt, valueAt int, braces []int) int {
 		return valueAt
 	}
 	b := Binding{Name: r.word(nameAt), NameAt: Range{r.toks[nameAt].start, r.toks[nameAt].end}, Value: v}
-	if r.word(nameAt-1) == "using" {
+	if r.word(nameAt-1) == "using" && !r.aliases[b.Name] {
 		if r.aliases == nil {
 			r.aliases = map[string]bool{}
 		}

@@ -145,3 +145,32 @@ func punctLen(src []byte, i int) int {
 	}
 	return 1
 }
+
+// wordShapes is a cheap first test of a set of words: for each first
+// byte, a bit for each length (63 for any longer) of a word of the set.
+// Most identifiers of a file fail it, and need no map look-up.
+type wordShapes [256]uint64
+
+func shapesOf(sets ...map[string]bool) *wordShapes {
+	var s wordShapes
+	for _, set := range sets {
+		for w := range set {
+			s.add(w)
+		}
+	}
+	return &s
+}
+
+func (s *wordShapes) add(w string) {
+	if w != "" {
+		s[w[0]] |= 1 << min(len(w), 63)
+	}
+}
+
+// mayHave reports whether w may be a word of the set (false: it is not).
+func (s *wordShapes) mayHave(w string) bool {
+	return w != "" && s[w[0]]&(1<<min(len(w), 63)) != 0
+}
+
+// codeNameShapes is the first test of codeNames.
+var codeNameShapes = shapesOf(codeNames)

@@ -42,13 +42,17 @@ type nameSet struct {
 }
 
 func newNameSet(bindings []Binding) *nameSet {
-	s := &nameSet{names: make(map[string]bool, len(bindings))}
+	s := &nameSet{names: make(map[string]bool)}
 	for _, b := range bindings {
 		if b.Name == "" {
 			continue
 		}
-		s.lengths[b.Name[0]] |= 1 << min(len(b.Name), 63)
-		s.names[b.Name] = true
+		// Most names are bound many times (a traits header binds
+		// ALayout 600 times): a look-up costs less than a store.
+		if bit := uint64(1) << min(len(b.Name), 63); s.lengths[b.Name[0]]&bit == 0 || !s.names[b.Name] {
+			s.lengths[b.Name[0]] |= bit
+			s.names[b.Name] = true
+		}
 	}
 	return s
 }
