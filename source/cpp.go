@@ -28,7 +28,10 @@ func readCpp(src []byte, lint *paramDrops) *File {
 	// not copied as they grow (a traits header binds 12,000 names).
 	r.f.Bindings = make([]Binding, 0, bindings)
 	r.f.Roots = make([]Node, 0, bindings)
-	r.p = parser{src: src, str: r.str, toks: r.toks, cpp: true, templates: templates}
+	r.p = parser{src: src, str: r.str, toks: r.toks, cpp: true, templates: templates, templateShapes: cppTemplateShapes}
+	if len(templates) != len(cppTemplates) {
+		r.p.templateShapes = shapesOf(templates)
+	}
 	scratch.match = matchBrackets(r.p, scratch.match[:0])
 	r.match = scratch.match
 	r.read()
@@ -76,10 +79,15 @@ type cppReader struct {
 	// template parameters of the template clause just read, for the
 	// declaration that follows it.
 	pending    []string
-	pendingEnd int             // token index right after the clause's ">"
-	clauses    []Range         // the template clauses read, in order
-	aliases    map[string]bool // names declared by "using X = ...;" so far
-	cuteBlocks []Range         // the bodies of namespace cute (and cute::...) blocks so far
+	pendingEnd int     // token index right after the clause's ">"
+	clauses    []Range // the template clauses read, in order
+	// aliases are the names declared by "using X = ...;" so far: the
+	// bindings usings lists, put in the map when it is asked (in a traits
+	// header, thousands of usings and no question).
+	aliases    map[string]bool
+	usings     []int   // indices of bindings of "using X = ..."
+	usingsSeen int     // how many of usings are in aliases
+	cuteBlocks []Range // the bodies of namespace cute (and cute::...) blocks so far
 }
 
 // templateNames adds the file's alias templates (template<...> using X =)
@@ -262,13 +270,24 @@ func (r *cppReader) read() {
 			i = r.root(i, braces)
 			continue
 		}
-		if r.aliases[w] && r.word(i+1) != "" && (r.isPunctAt(i+2, "{") || r.isPunctAt(i+2, ";")) {
+		if r.word(i+1) != "" && (r.isPunctAt(i+2, "{") || r.isPunctAt(i+2, ";")) && r.isAlias(w) {
 			// X x{}; with X an alias declared above: x holds X's value.
 			i = r.root(i, braces)
 			continue
 		}
 		i++
 	}
+}
+
+// isAlias reports whether w was declared by "using w = ...;" so far.
+func (r *cppReader) isAlias(w string) bool {
+	if r.usingsSeen < len(r.usings) && r.aliases == nil {
+		r.aliases = map[string]bool{}
+	}
+	for ; r.usingsSeen < len(r.usings); r.usingsSeen++ {
+		r.aliases[r.f.Bindings[r.usings[r.usingsSeen]].Name] = true
+	}
+	return r.aliases[w]
 }
 
 // assigns reports whether the name at i is assigned to (x = ..., x += ...,
@@ -548,11 +567,8 @@ func (r *cppReader) binding(nameAt, valueAt int, braces []int) int {
 		return valueAt
 	}
 	b := Binding{Name: r.word(nameAt), NameAt: Range{r.toks[nameAt].start, r.toks[nameAt].end}, Value: v}
-	if r.word(nameAt-1) == "using" && !r.aliases[b.Name] {
-		if r.aliases == nil {
-			r.aliases = map[string]bool{}
-		}
-		r.aliases[b.Name] = true
+	if r.word(nameAt-1) == "using" {
+		r.usings = append(r.usings, len(r.f.Bindings))
 	}
 	if r.pendingEnd > 0 && (r.pendingEnd == nameAt-1 || r.pendingEnd == nameAt) {
 		b.Params, b.Template = r.pending, true

@@ -11,8 +11,10 @@ type parser struct {
 	toks      []token
 	cpp       bool
 	templates map[string]bool // C++: names after which "<" opens template arguments
-	pos       int
-	depth     int
+	// templateShapes is the first test of templates (C++).
+	templateShapes *wordShapes
+	pos            int
+	depth          int
 	// inTemplate > 0 while reading template arguments: ">" closes them
 	// rather than comparing.
 	inTemplate int
@@ -26,6 +28,7 @@ type arena struct {
 	calls  []Call
 	idents []Ident
 	ints   []Int
+	bins   []Binary
 	lists  []Node
 	stack  []Node // the items of the lists being read, innermost last
 }
@@ -55,6 +58,14 @@ func (a *arena) int() *Int {
 	}
 	a.ints = a.ints[:len(a.ints)+1]
 	return &a.ints[len(a.ints)-1]
+}
+
+func (a *arena) binary() *Binary {
+	if len(a.bins) == cap(a.bins) {
+		a.bins = make([]Binary, 0, chunk/4)
+	}
+	a.bins = a.bins[:len(a.bins)+1]
+	return &a.bins[len(a.bins)-1]
 }
 
 // list copies items into a slice of its own (capacity = length, so that an
@@ -185,7 +196,9 @@ func (p *parser) expr(minPrec int) Node {
 		}
 		s, _ := x.Span()
 		_, e := y.Span()
-		x = &Binary{Range: Range{s, e}, Op: op, X: x, Y: y}
+		b := p.nodes.binary()
+		*b = Binary{Range: Range{s, e}, Op: op, X: x, Y: y}
+		x = b
 	}
 }
 
@@ -375,7 +388,7 @@ func (p *parser) callOf(recv Node, id *Ident) Node {
 	}
 	// c is copied to the arena only when it is a call: most names are not.
 	c := Call{Recv: recv, Fun: id}
-	if p.cpp && p.at("<") && p.templates[id.Name] {
+	if p.cpp && p.at("<") && p.isTemplate(id.Name) {
 		p.pos++
 		p.inTemplate++
 		targs, ok := p.list(">", nil)
@@ -423,6 +436,11 @@ func (p *parser) callOf(recv Node, id *Ident) Node {
 	return call
 }
 
+// isTemplate reports whether "<" after name opens template arguments (C++).
+func (p *parser) isTemplate(name string) bool {
+	return (p.templateShapes == nil || p.templateShapes.mayHave(name)) && p.templates[name]
+}
+
 // postfix reads member calls and attribute reads after x.
 func (p *parser) postfix(x Node) Node {
 	for x != nil && p.pos+1 < len(p.toks) && (p.at(".") || p.cpp && p.at("->")) && p.isIdent(p.pos+1) {
@@ -433,7 +451,7 @@ func (p *parser) postfix(x Node) Node {
 		if p.cpp && p.isIdent(p.pos-1) && id.Name == "template" {
 			continue
 		}
-		if p.at("(") || p.cpp && p.at("<") && p.templates[id.Name] {
+		if p.at("(") || p.cpp && p.at("<") && p.isTemplate(id.Name) {
 			x = p.callOf(x, id)
 			continue
 		}

@@ -172,5 +172,9 @@ func (s *wordShapes) mayHave(w string) bool {
 	return w != "" && s[w[0]]&(1<<min(len(w), 63)) != 0
 }
 
-// codeNameShapes is the first test of codeNames.
-var codeNameShapes = shapesOf(codeNames)
+// codeNameShapes and cppTemplateShapes are the first tests of codeNames
+// and cppTemplates.
+var (
+	codeNameShapes    = shapesOf(codeNames)
+	cppTemplateShapes = shapesOf(cppTemplates)
+)

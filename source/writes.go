@@ -57,8 +57,11 @@ func newNameSet(bindings []Binding) *nameSet {
 	return s
 }
 
-func (s *nameSet) has(name string) bool {
-	return name != "" && s.lengths[name[0]]&(1<<min(len(name), 63)) != 0 && s.names[name]
+func (s *nameSet) has(name string) bool { return s.mayHave(name) && s.names[name] }
+
+// mayHave is has without the map: false when name is not in the set.
+func (s *nameSet) mayHave(name string) bool {
+	return name != "" && s.lengths[name[0]]&(1<<min(len(name), 63)) != 0
 }
 
 // bindingStarts is the sorted starts of the names bindings are written at.
@@ -86,7 +89,10 @@ func (r *cppReader) cppWrites() []NameRef {
 	clauses := r.clauses
 	var out []NameRef
 	for j, t := range r.toks {
-		if t.kind != tIdent || !names.has(r.str[t.start:t.end]) {
+		// The name's shape first, the map last: a traits header's bound
+		// names (ALayout, tnspA) are written thousands of times, mostly
+		// where they are bound or read, not declared again.
+		if t.kind != tIdent || !names.mayHave(r.str[t.start:t.end]) {
 			continue
 		}
 		for len(bindingAt) > 0 && bindingAt[0] < t.start {
@@ -104,7 +110,7 @@ func (r *cppReader) cppWrites() []NameRef {
 		if r.isPunctAt(j-1, ".") || r.isPunctAt(j-1, "->") || r.isPunctAt(j-1, "::") {
 			continue // a member or a qualified name
 		}
-		if r.declaresAny(j) || r.inStructuredBinding(j) {
+		if (r.declaresAny(j) || r.inStructuredBinding(j)) && names.has(r.str[t.start:t.end]) {
 			out = append(out, NameRef{Name: r.word(j), At: Range{t.start, t.end}})
 		}
 	}
