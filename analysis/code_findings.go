@@ -5,7 +5,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/cute-lsp/cute-lsp/grammar"
 	"github.com/cute-lsp/cute-lsp/layout"
@@ -76,19 +75,18 @@ func (c *Code) Findings() []Finding {
 
 // opShapes is a first test of the operations' names: for each first
 // byte, a bit for each length (63 for any longer) of an operation's name.
-var opShapes = sync.OnceValue(func() *[256]uint64 {
-	var s [256]uint64
+var opShapes = func() (s [256]uint64) {
 	for name := range opIndex {
 		if name != "" {
 			s[name[0]] |= 1 << min(len(name), 63)
 		}
 	}
-	return &s
-})
+	return s
+}()
 
 // mayNameOp is false when name names no operation.
 func mayNameOp(name string) bool {
-	return name != "" && opShapes()[name[0]]&(1<<min(len(name), 63)) != 0
+	return name != "" && opShapes[name[0]]&(1<<min(len(name), 63)) != 0
 }
 
 // callsAlgebra reports whether n holds a call of one of the algebra's

@@ -5,6 +5,7 @@ package analysis
 import (
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"syscall"
 	"testing"
 	"time"
@@ -25,9 +26,11 @@ var lintReadFiles = []string{
 }
 
 // BenchmarkLintRead is what lint does with one C++ file holding CuTe code
-// (ReadCodeForLint, then the findings), per file of lintReadFiles; the
+// (ReadCodeForLint, then the findings), per file of lintReadFiles, under
+// the collector setting lint runs with (cmd/cute-lsp's lintGCPercent); the
 // CUTLASS checkout is CUTLASS in the environment, /work/cutlass by default.
 func BenchmarkLintRead(b *testing.B) {
+	defer debug.SetGCPercent(debug.SetGCPercent(400))
 	root := os.Getenv("CUTLASS")
 	if root == "" {
 		root = "/work/cutlass"

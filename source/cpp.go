@@ -15,11 +15,13 @@ func readCpp(src []byte, lint *paramDrops) *File {
 	scratch := scratchPool.Get().(*readScratch)
 	defer scratch.release()
 	scratch.toks = cppTokensFor(src, scratch.toks[:0], lint)
-	str := string(src)
+	var str string
 	if lint != nil {
 		// Lint reads a file once and never writes its bytes again: its
 		// words are slices of them, not of a copy.
 		str = unsafe.String(unsafe.SliceData(src), len(src))
+	} else {
+		str = string(src)
 	}
 	r := &cppReader{src: src, str: str, toks: scratch.toks}
 	templates, bindings := r.templateNames()
@@ -85,7 +87,7 @@ type cppReader struct {
 	// bindings usings lists, put in the map when it is asked (in a traits
 	// header, thousands of usings and no question).
 	aliases    map[string]bool
-	usings     []int   // indices of bindings of "using X = ..."
+	usings     []int32 // indices of bindings of "using X = ..."
 	usingsSeen int     // how many of usings are in aliases
 	cuteBlocks []Range // the bodies of namespace cute (and cute::...) blocks so far
 }
@@ -145,6 +147,18 @@ func (r *cppReader) isPunctAt(i int, s string) bool {
 		return t.end-t.start == 1 && r.src[t.start] == s[0]
 	}
 	return r.str[t.start:t.end] == s
+}
+
+// punct is the character of token i when it is a one-character
+// punctuator, else 0.
+func (r *cppReader) punct(i int) byte {
+	if i < 0 || i >= len(r.toks) {
+		return 0
+	}
+	if t := r.toks[i]; t.kind == tPunct && t.end-t.start == 1 {
+		return r.src[t.start]
+	}
+	return 0
 }
 
 func (r *cppReader) word(i int) string {
@@ -438,18 +452,19 @@ func (r *cppReader) templateClause(lt int, braces []int) int {
 	segStart := lt + 1
 	end := -1
 	for j := lt; j < len(r.toks); j++ {
-		if r.isPunctAt(j, "(") && r.match[j] > j {
+		c := r.punct(j)
+		if c == '(' && r.match[j] > j {
 			j = r.match[j] // a default's (a, b) or (N > 2): no parameter's end
 			continue
 		}
-		switch {
-		case r.isPunctAt(j, "<"):
+		switch c {
+		case '<':
 			depth++
-		case r.isPunctAt(j, ">") || r.isPunctAt(j, ","):
-			if r.isPunctAt(j, ">") {
+		case '>', ',':
+			if c == '>' {
 				depth--
 			}
-			if depth == 0 && r.isPunctAt(j, ">") || depth == 1 && r.isPunctAt(j, ",") {
+			if depth == 0 && c == '>' || depth == 1 && c == ',' {
 				if p, ok := r.templateParam(segStart, j); ok {
 					params = append(params, p)
 				}
@@ -458,8 +473,8 @@ func (r *cppReader) templateClause(lt int, braces []int) int {
 			if depth == 0 {
 				end = j
 			}
-		case r.isPunctAt(j, ";") || r.isPunctAt(j, "{") || r.isPunctAt(j, "("):
-			if depth > 0 && !r.isPunctAt(j, "(") {
+		case ';', '{':
+			if depth > 0 {
 				return j
 			}
 		}
@@ -541,17 +556,17 @@ func (r *cppReader) templateParam(from, to int) (templateParam, bool) {
 // ";" at depth 0, or the end of its first {...} body.
 func (r *cppReader) entityEnd(i int, braces []int) int {
 	for j := i; j < len(r.toks); j++ {
-		switch {
-		case r.isPunctAt(j, ";"):
+		switch c := r.punct(j); c {
+		case ';':
 			return r.toks[j].end
-		case r.isPunctAt(j, "{"), r.isPunctAt(j, "("), r.isPunctAt(j, "["):
+		case '{', '(', '[':
 			if m := r.match[j]; m > j {
-				if r.isPunctAt(j, "{") {
+				if c == '{' {
 					return r.toks[m].end
 				}
 				j = m
 			}
-		case r.isPunctAt(j, "}"):
+		case '}':
 			return r.toks[j].start
 		}
 	}
@@ -568,7 +583,7 @@ func (r *cppReader) binding(nameAt, valueAt int, braces []int) int {
 	}
 	b := Binding{Name: r.word(nameAt), NameAt: Range{r.toks[nameAt].start, r.toks[nameAt].end}, Value: v}
 	if r.word(nameAt-1) == "using" {
-		r.usings = append(r.usings, len(r.f.Bindings))
+		r.usings = append(r.usings, int32(len(r.f.Bindings)))
 	}
 	if r.pendingEnd > 0 && (r.pendingEnd == nameAt-1 || r.pendingEnd == nameAt) {
 		b.Params, b.Template = r.pending, true

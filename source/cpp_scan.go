@@ -29,12 +29,19 @@ func cppTokenize(src []byte, toks []token, dropAsm bool, params *paramDrops) []t
 	for i := 0; i < len(src); {
 		c := src[i]
 		switch {
-		case c == '\n':
-			lineStart = true
-			i++
-			continue
-		case byteClass[c]&classSpace != 0:
-			i++
+		case c == '\n' || byteClass[c]&classSpace != 0:
+			// A run of blanks and newlines (indentation) in one loop.
+			for {
+				if c == '\n' {
+					lineStart = true
+				}
+				if i++; i == len(src) {
+					break
+				}
+				if c = src[i]; c != '\n' && byteClass[c]&classSpace == 0 {
+					break
+				}
+			}
 			continue
 		case c == '/' && i+1 < len(src) && src[i+1] == '/':
 			i = lineEnd(src, i)

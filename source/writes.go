@@ -35,29 +35,40 @@ func boundNames(f *File) (map[string]bool, map[int]bool) {
 
 // nameSet is the set of the bound names, for the look-up of every
 // identifier of a file: most are not bound, and the first byte and the
-// length of a name turn most of them away before the map is asked.
+// length of a name turn most of them away. The map behind is made when
+// first asked: a traits header binds 12,000 names, and the mentions of
+// them that pass the first test are mostly their uses, which cppWrites
+// turns away before it asks.
 type nameSet struct {
-	lengths [256]uint64 // by first byte, bit min(len, 63) for each length of a name
-	names   map[string]bool
+	lengths  [256]uint64 // by first byte, bit min(len, 63) for each length of a name
+	bindings []Binding
+	names    map[string]bool
 }
 
 func newNameSet(bindings []Binding) *nameSet {
-	s := &nameSet{names: make(map[string]bool)}
+	s := &nameSet{bindings: bindings}
 	for _, b := range bindings {
-		if b.Name == "" {
-			continue
-		}
-		// Most names are bound many times (a traits header binds
-		// ALayout 600 times): a look-up costs less than a store.
-		if bit := uint64(1) << min(len(b.Name), 63); s.lengths[b.Name[0]]&bit == 0 || !s.names[b.Name] {
-			s.lengths[b.Name[0]] |= bit
-			s.names[b.Name] = true
+		if b.Name != "" {
+			s.lengths[b.Name[0]] |= 1 << min(len(b.Name), 63)
 		}
 	}
 	return s
 }
 
-func (s *nameSet) has(name string) bool { return s.mayHave(name) && s.names[name] }
+func (s *nameSet) has(name string) bool {
+	if !s.mayHave(name) {
+		return false
+	}
+	if s.names == nil {
+		s.names = make(map[string]bool)
+		for _, b := range s.bindings {
+			if b.Name != "" && !s.names[b.Name] { // a look-up costs less than a store
+				s.names[b.Name] = true
+			}
+		}
+	}
+	return s.names[name]
+}
 
 // mayHave is has without the map: false when name is not in the set.
 func (s *nameSet) mayHave(name string) bool {
