@@ -80,8 +80,9 @@ type cppReader struct {
 	f     File
 	// template parameters of the template clause just read, for the
 	// declaration that follows it.
-	pending    []string
-	pendingEnd int     // token index right after the clause's ">"
+	pending    []templateParam // named in binding only when an alias template follows
+	pendingEnd int             // token index right after the clause's ">"
+	paramsWork []templateParam // the parameters of the clause being read
 	clauses    []Range // the template clauses read, in order
 	// aliases are the names declared by "using X = ...;" so far: the
 	// bindings usings lists, put in the map when it is asked (in a traits
@@ -448,7 +449,8 @@ func (r *cppReader) declares(i int) bool {
 // types without a value) and returns the index after ">".
 func (r *cppReader) templateClause(lt int, braces []int) int {
 	depth := 0
-	var params []templateParam
+	params := r.paramsWork[:0]
+	defer func() { r.paramsWork = params[:0] }() // reused by the next clause
 	segStart := lt + 1
 	end := -1
 	for j := lt; j < len(r.toks); j++ {
@@ -485,11 +487,6 @@ func (r *cppReader) templateClause(lt int, braces []int) int {
 	if end < 0 {
 		return lt + 1
 	}
-	names := make([]string, len(params))
-	for k, p := range params {
-		names[k] = p.name(r)
-	}
-	r.pending, r.pendingEnd = names, end+1
 	// Nothing in the clause binds a name again beyond its parameters: the
 	// names a nested template parameter declares (template <class U> class
 	// X) are visible only in the clause.
@@ -504,6 +501,9 @@ func (r *cppReader) templateClause(lt int, braces []int) int {
 		at := Range{r.toks[p.at].start, r.toks[p.at].end}
 		r.f.Bindings = append(r.f.Bindings, Binding{Name: p.name(r), NameAt: at, Unknown: p.integral, Visible: Range{r.toks[end].end, visibleEnd}})
 	}
+	// The parameters wait for the declaration; the last clause's list is
+	// the next one's to fill.
+	r.pending, params, r.pendingEnd = params, r.pending, end+1
 	return end + 1
 }
 
@@ -586,7 +586,10 @@ func (r *cppReader) binding(nameAt, valueAt int, braces []int) int {
 		r.usings = append(r.usings, int32(len(r.f.Bindings)))
 	}
 	if r.pendingEnd > 0 && (r.pendingEnd == nameAt-1 || r.pendingEnd == nameAt) {
-		b.Params, b.Template = r.pending, true
+		b.Params, b.Template = make([]string, len(r.pending)), true
+		for k, p := range r.pending {
+			b.Params[k] = p.name(r)
+		}
 	}
 	_, e := v.Span()
 	b.Visible = Range{e, r.blockEnd(braces)}

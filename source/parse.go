@@ -177,7 +177,13 @@ func (p *parser) expr(minPrec int) Node {
 		return nil
 	}
 	p.depth++
-	defer func() { p.depth-- }()
+	x := p.binaryExpr(minPrec)
+	p.depth--
+	return x
+}
+
+// binaryExpr is expr, one level deeper (no defer on this hot path).
+func (p *parser) binaryExpr(minPrec int) Node {
 	x := p.unary()
 	if x == nil {
 		return nil
@@ -404,11 +410,18 @@ func (p *parser) callOf(recv Node, id *Ident) Node {
 	}
 	saved := p.inTemplate
 	p.inTemplate = 0
-	defer func() { p.inTemplate = saved }()
+	x := p.callArgs(&c, recv, id, start)
+	p.inTemplate = saved
+	return x
+}
+
+// callArgs is callOf after the template arguments: (args), {args}, or
+// none; c holds what was read so far.
+func (p *parser) callArgs(c *Call, recv Node, id *Ident, start int) Node {
 	switch {
 	case p.at("("):
 		p.pos++
-		args, ok := p.list(")", &c)
+		args, ok := p.list(")", c)
 		if !ok {
 			return nil
 		}
@@ -432,7 +445,7 @@ func (p *parser) callOf(recv Node, id *Ident) Node {
 	}
 	c.Range = Range{start, p.end()}
 	call := p.nodes.call()
-	*call = c
+	*call = *c
 	return call
 }
 
@@ -470,7 +483,14 @@ func (p *parser) list(closer string, call *Call) ([]Node, bool) {
 	// lists are pushed above and popped before the next item), then move
 	// to a slice of their own.
 	base := len(p.nodes.stack)
-	defer func() { clear(p.nodes.stack[base:]); p.nodes.stack = p.nodes.stack[:base] }()
+	items, ok := p.listItems(closer, call, base)
+	clear(p.nodes.stack[base:])
+	p.nodes.stack = p.nodes.stack[:base]
+	return items, ok
+}
+
+// listItems is list, its items pushed on the arena's stack from base.
+func (p *parser) listItems(closer string, call *Call, base int) ([]Node, bool) {
 	for {
 		if p.pos >= len(p.toks) {
 			return nil, false
