@@ -101,7 +101,7 @@ func cppTokenize(src []byte, toks []token, dropAsm bool, params *paramDrops) []t
 				params.asmDropped(len(toks))
 			}
 		}
-		if params != nil && (params.state != paramsNone || len(params.bodies) > 0 || t.kind == tPunct && t.end-t.start == 1 && opensOrCloses[c]) {
+		if params != nil && (params.state != paramsNone || params.clean > 0 || t.kind == tPunct && t.end-t.start == 1 && opensOrCloses[c]) {
 			toks = params.step(toks)
 		}
 	}
