@@ -3,7 +3,6 @@ package source
 import (
 	"strings"
 	"sync"
-	"unsafe"
 )
 
 // ReadCpp reads the CuTe code of a C++/CUDA file: its bindings and the
@@ -15,15 +14,9 @@ func readCpp(src []byte, lint *paramDrops) *File {
 	scratch := scratchPool.Get().(*readScratch)
 	defer scratch.release()
 	scratch.toks = cppTokensFor(src, scratch.toks[:0], lint)
-	var str string
-	if lint != nil {
-		// Lint reads a file once and never writes its bytes again: its
-		// words are slices of them, not of a copy.
-		str = unsafe.String(unsafe.SliceData(src), len(src))
-	} else {
-		str = string(src)
-	}
-	r := &cppReader{src: src, str: str, toks: scratch.toks}
+	// The words are slices of a copy: what is made from them (a cached
+	// finding's message) may outlive src, and src may be written again.
+	r := &cppReader{src: src, str: string(src), toks: scratch.toks}
 	templates, bindings := r.templateNames()
 	// Most bindings and roots are written with "=" (using X = ...), and a
 	// template clause binds a few parameters: sized once, the slices are
