@@ -138,6 +138,15 @@ func (p *parser) binaryPrec() (string, int) {
 		}
 		return "", 0
 	}
+	if t := p.toks[p.pos]; t.end-t.start == 1 {
+		// One character: a table (most expressions end at ";", "," or ">").
+		c := p.src[t.start]
+		prec := int(onePrec[c])
+		if prec == 0 || c == '>' && p.inTemplate > 0 {
+			return "", 0
+		}
+		return p.str[t.start:t.end], prec
+	}
 	op := p.text(p.pos)
 	switch op {
 	case "||":
@@ -170,6 +179,9 @@ func (p *parser) binaryPrec() (string, int) {
 	}
 	return "", 0
 }
+
+// onePrec is binaryPrec's precedence of the one-character operators.
+var onePrec = [256]int8{'<': 4, '>': 4, '+': 6, '-': 6, '*': 7, '/': 7, '%': 7}
 
 // expr reads an expression whose operators bind tighter than minPrec.
 func (p *parser) expr(minPrec int) Node {
