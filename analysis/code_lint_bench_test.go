@@ -53,6 +53,30 @@ func BenchmarkLintRead(b *testing.B) {
 	}
 }
 
+// BenchmarkReadCodeForLint is BenchmarkLintRead's read alone (tokens,
+// bindings, roots, writes; no comment scan, no findings).
+func BenchmarkReadCodeForLint(b *testing.B) {
+	defer debug.SetGCPercent(debug.SetGCPercent(400))
+	root := os.Getenv("CUTLASS")
+	if root == "" {
+		root = "/work/cutlass"
+	}
+	for _, name := range lintReadFiles {
+		src, err := os.ReadFile(filepath.Join(root, name))
+		if err != nil {
+			b.Skipf("no CUTLASS checkout at %s (set CUTLASS): %v", root, err)
+		}
+		b.Run(filepath.Base(name), func(b *testing.B) {
+			b.SetBytes(int64(len(src)))
+			cpu := processCPU()
+			for b.Loop() {
+				ReadCodeForLint(LangCpp, src)
+			}
+			b.ReportMetric(float64(processCPU()-cpu)/float64(b.N)/1e6, "cpu-ms/op")
+		})
+	}
+}
+
 // processCPU is the CPU time (user and system) the process has used.
 func processCPU() time.Duration {
 	var u syscall.Rusage
