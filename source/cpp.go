@@ -117,7 +117,7 @@ func (r *cppReader) templateNames() (names map[string]bool, bindings int) {
 		}
 		if w[0] == 'S' || w[0] == 'M' {
 			// SM80_CP_ASYNC_CACHEALWAYS<uint128_t>: a templated atom op.
-			if r.isPunctAt(i+1, "<") && !names[w] && atomTemplate(w) {
+			if r.isPunctAt(i+1, "<") && atomTemplate(w) && !names[w] { // MMA_Traits<: no atom, no look-up
 				add(w)
 			}
 			continue

@@ -61,9 +61,22 @@ func (s *nameSet) has(name string) bool {
 	}
 	if s.names == nil {
 		s.names = make(map[string]bool)
+		// A name bound again soon after (every struct of a traits header
+		// binds ALayout) is met in recent first: a string comparison, no
+		// hashing.
+		var recent [256]string
 		for _, b := range s.bindings {
-			if b.Name != "" && !s.names[b.Name] { // a look-up costs less than a store
-				s.names[b.Name] = true
+			n := b.Name
+			if n == "" {
+				continue
+			}
+			h := (len(n)*7 + int(n[0]) + int(n[len(n)-1])*13) & 255
+			if recent[h] == n {
+				continue
+			}
+			recent[h] = n
+			if !s.names[n] { // a look-up costs less than a store
+				s.names[n] = true
 			}
 		}
 	}
