@@ -164,7 +164,11 @@ func (r *cppReader) word(i int) string {
 
 // matchBrackets pairs (), [] and {} tokens; unmatched ones get -1.
 func matchBrackets(p parser, match []int) []int {
-	match = append(match[:0], make([]int, len(p.toks))...)
+	// Every entry is written below: a reused slice is not cleared first.
+	if cap(match) < len(p.toks) {
+		match = make([]int, len(p.toks))
+	}
+	match = match[:len(p.toks)]
 	var stack []int
 	for i, t := range p.toks {
 		match[i] = -1
