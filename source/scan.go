@@ -137,7 +137,7 @@ func parseIntLiteral(text string) (int64, bool) {
 // ones the parsers need, else 1. ">" is always one character, so that
 // "Shape<Shape<_2>>" closes two template argument lists.
 func punctLen(src []byte, i int) int {
-	if i+1 < len(src) {
+	if i+1 < len(src) && pairStart[src[i]] {
 		switch string(src[i : i+2]) {
 		case "::", "->", "<<", "<=", "==", "!=", "&&", "||", "**", "//":
 			return 2
@@ -145,6 +145,10 @@ func punctLen(src []byte, i int) int {
 	}
 	return 1
 }
+
+// pairStart marks the first bytes of punctLen's two-character
+// punctuators: after any other byte (",", ";", ">", "(") it looks no further.
+var pairStart = [256]bool{':': true, '-': true, '<': true, '=': true, '!': true, '&': true, '|': true, '*': true, '/': true}
 
 // wordShapes is a cheap first test of a set of words: for each first
 // byte, a bit for each length (63 for any longer) of a word of the set.
