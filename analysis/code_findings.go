@@ -63,9 +63,69 @@ func (c *Code) Findings() []Finding {
 	}
 	var out []Finding
 	for _, root := range c.File.Roots {
-		out = c.rootFindings(root, out)
+		// Only a call of the algebra can be rejected: most roots (a traits
+		// header's 10,000 using declarations) hold none, and need neither
+		// the lock nor an evaluation.
+		if callsAlgebra(root) {
+			out = c.rootFindings(root, out)
+		}
 	}
 	return out
+}
+
+// opShapes is a first test of the operations' names: for each first
+// byte, a bit for each length (63 for any longer) of an operation's name.
+var opShapes = func() (s [256]uint64) {
+	for i := range opTable {
+		if name := opTable[i].Name; name != "" {
+			s[name[0]] |= 1 << min(len(name), 63)
+		}
+	}
+	return s
+}()
+
+// mayNameOp is false when name names no operation.
+func mayNameOp(name string) bool {
+	return name != "" && opShapes[name[0]]&(1<<min(len(name), 63)) != 0
+}
+
+// callsAlgebra reports whether n holds a call of one of the algebra's
+// operations (the calls callError may reject).
+func callsAlgebra(n source.Node) bool {
+	switch n := n.(type) {
+	case *source.Call:
+		if n.Fun != nil && mayNameOp(n.Fun.Name) && isAlgebraOp(n.Fun.Name) || n.Recv != nil && callsAlgebra(n.Recv) {
+			return true
+		}
+		for _, x := range n.TArgs {
+			if callsAlgebra(x) {
+				return true
+			}
+		}
+		for _, x := range n.Args {
+			if callsAlgebra(x) {
+				return true
+			}
+		}
+		for _, k := range n.Keywords {
+			if callsAlgebra(k.Value) {
+				return true
+			}
+		}
+	case *source.Binary:
+		return callsAlgebra(n.X) || callsAlgebra(n.Y)
+	case *source.Unary:
+		return callsAlgebra(n.X)
+	case *source.Tuple:
+		for _, x := range n.Elems {
+			if callsAlgebra(x) {
+				return true
+			}
+		}
+	case *source.Attr:
+		return callsAlgebra(n.X)
+	}
+	return false
 }
 
 // rootFindings appends the findings of one root expression to out: the

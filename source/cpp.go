@@ -14,8 +14,19 @@ func readCpp(src []byte, lint *paramDrops) *File {
 	scratch := scratchPool.Get().(*readScratch)
 	defer scratch.release()
 	scratch.toks = cppTokensFor(src, scratch.toks[:0], lint)
+	// The words are slices of a copy: what is made from them (a cached
+	// finding's message) may outlive src, and src may be written again.
 	r := &cppReader{src: src, str: string(src), toks: scratch.toks}
-	r.p = parser{src: src, str: r.str, toks: r.toks, cpp: true, templates: r.templateNames()}
+	templates, bindings := r.templateNames()
+	// Most bindings and roots are written with "=" (using X = ...), and a
+	// template clause binds a few parameters: sized once, the slices are
+	// not copied as they grow (a traits header binds 12,000 names).
+	r.f.Bindings = make([]Binding, 0, bindings)
+	r.f.Roots = make([]Node, 0, bindings)
+	r.p = parser{src: src, str: r.str, toks: r.toks, cpp: true, templates: templates, templateShapes: cppTemplateShapes}
+	if len(templates) != len(cppTemplates) {
+		r.p.templateShapes = shapesOf(templates)
+	}
 	scratch.match = matchBrackets(r.p, scratch.match[:0])
 	r.match = scratch.match
 	r.read()
@@ -62,17 +73,25 @@ type cppReader struct {
 	f     File
 	// template parameters of the template clause just read, for the
 	// declaration that follows it.
-	pending    []string
+	pending    []templateParam // named in binding only when an alias template follows
 	pendingEnd int             // token index right after the clause's ">"
-	clauses    []Range         // the template clauses read, in order
-	aliases    map[string]bool // names declared by "using X = ...;" so far
-	cuteBlocks []Range         // the bodies of namespace cute (and cute::...) blocks so far
+	paramsWork []templateParam // the parameters of the clause being read
+	clauses    []Range // the template clauses read, in order
+	// aliases are the names declared by "using X = ...;" so far: the
+	// bindings usings lists, put in the map when it is asked (in a traits
+	// header, thousands of usings and no question).
+	aliases    map[string]bool
+	usings     []int32 // indices of bindings of "using X = ..."
+	usingsSeen int     // how many of usings are in aliases
+	cuteBlocks []Range // the bodies of namespace cute (and cute::...) blocks so far
 }
 
 // templateNames adds the file's alias templates (template<...> using X =)
-// to CuTe's template names.
-func (r *cppReader) templateNames() map[string]bool {
-	names := cppTemplates
+// to CuTe's template names; bindings is about how many names the file
+// binds: its "=" and template clauses.
+func (r *cppReader) templateNames() (names map[string]bool, bindings int) {
+	names = cppTemplates
+	bindings = 8
 	add := func(name string) {
 		if len(names) == len(cppTemplates) {
 			copied := make(map[string]bool, len(cppTemplates)+4)
@@ -86,27 +105,54 @@ func (r *cppReader) templateNames() map[string]bool {
 	for i := 0; i+1 < len(r.toks); i++ {
 		t := r.toks[i]
 		if t.kind != tIdent {
+			if t.kind == tPunct && t.end-t.start == 1 && r.src[t.start] == '=' {
+				bindings++
+			}
 			continue
 		}
-		if w := r.str[t.start:t.end]; w[0] == 'S' || w[0] == 'M' {
+		w := r.str[t.start:t.end]
+		if w == "template" {
+			bindings += 3
+			continue
+		}
+		if w[0] == 'S' || w[0] == 'M' {
 			// SM80_CP_ASYNC_CACHEALWAYS<uint128_t>: a templated atom op.
-			if r.isPunctAt(i+1, "<") && !names[w] && atomTemplate(w) {
+			if r.isPunctAt(i+1, "<") && atomTemplate(w) && !names[w] { // MMA_Traits<: no atom, no look-up
 				add(w)
 			}
 			continue
 		}
-		if r.str[t.start:t.end] != "using" || i == 0 || !r.isPunctAt(i-1, ">") {
+		if w != "using" || i == 0 || !r.isPunctAt(i-1, ">") {
 			continue
 		}
 		if i+2 < len(r.toks) && r.toks[i+1].kind == tIdent && r.isPunctAt(i+2, "=") {
 			add(r.str[r.toks[i+1].start:r.toks[i+1].end])
 		}
 	}
-	return names
+	return names, bindings
 }
 
 func (r *cppReader) isPunctAt(i int, s string) bool {
-	return i >= 0 && i < len(r.toks) && r.toks[i].kind == tPunct && r.str[r.toks[i].start:r.toks[i].end] == s
+	if i < 0 || i >= len(r.toks) || r.toks[i].kind != tPunct {
+		return false
+	}
+	t := r.toks[i]
+	if len(s) == 1 { // a constant at every call: the test below is one byte's
+		return t.end-t.start == 1 && r.src[t.start] == s[0]
+	}
+	return r.str[t.start:t.end] == s
+}
+
+// punct is the character of token i when it is a one-character
+// punctuator, else 0.
+func (r *cppReader) punct(i int) byte {
+	if i < 0 || i >= len(r.toks) {
+		return 0
+	}
+	if t := r.toks[i]; t.kind == tPunct && t.end-t.start == 1 {
+		return r.src[t.start]
+	}
+	return 0
 }
 
 func (r *cppReader) word(i int) string {
@@ -118,7 +164,11 @@ func (r *cppReader) word(i int) string {
 
 // matchBrackets pairs (), [] and {} tokens; unmatched ones get -1.
 func matchBrackets(p parser, match []int) []int {
-	match = append(match[:0], make([]int, len(p.toks))...)
+	// Every entry is written below: a reused slice is not cleared first.
+	if cap(match) < len(p.toks) {
+		match = make([]int, len(p.toks))
+	}
+	match = match[:len(p.toks)]
 	var stack []int
 	for i, t := range p.toks {
 		match[i] = -1
@@ -228,17 +278,28 @@ func (r *cppReader) read() {
 		if r.assigns(i) {
 			r.reassigned(w, r.toks[i].start)
 		}
-		if codeNames[r.lastComponent(i)] {
+		if c := r.lastComponent(i); codeNameShapes.mayHave(c) && codeNames[c] {
 			i = r.root(i, braces)
 			continue
 		}
-		if r.aliases[w] && r.word(i+1) != "" && (r.isPunctAt(i+2, "{") || r.isPunctAt(i+2, ";")) {
+		if r.word(i+1) != "" && (r.isPunctAt(i+2, "{") || r.isPunctAt(i+2, ";")) && r.isAlias(w) {
 			// X x{}; with X an alias declared above: x holds X's value.
 			i = r.root(i, braces)
 			continue
 		}
 		i++
 	}
+}
+
+// isAlias reports whether w was declared by "using w = ...;" so far.
+func (r *cppReader) isAlias(w string) bool {
+	if r.usingsSeen < len(r.usings) && r.aliases == nil {
+		r.aliases = map[string]bool{}
+	}
+	for ; r.usingsSeen < len(r.usings); r.usingsSeen++ {
+		r.aliases[r.f.Bindings[r.usings[r.usingsSeen]].Name] = true
+	}
+	return r.aliases[w]
 }
 
 // assigns reports whether the name at i is assigned to (x = ..., x += ...,
@@ -385,22 +446,24 @@ func (r *cppReader) declares(i int) bool {
 // types without a value) and returns the index after ">".
 func (r *cppReader) templateClause(lt int, braces []int) int {
 	depth := 0
-	var params []templateParam
+	params := r.paramsWork[:0]
+	defer func() { r.paramsWork = params[:0] }() // reused by the next clause
 	segStart := lt + 1
 	end := -1
 	for j := lt; j < len(r.toks); j++ {
-		if r.isPunctAt(j, "(") && r.match[j] > j {
+		c := r.punct(j)
+		if c == '(' && r.match[j] > j {
 			j = r.match[j] // a default's (a, b) or (N > 2): no parameter's end
 			continue
 		}
-		switch {
-		case r.isPunctAt(j, "<"):
+		switch c {
+		case '<':
 			depth++
-		case r.isPunctAt(j, ">") || r.isPunctAt(j, ","):
-			if r.isPunctAt(j, ">") {
+		case '>', ',':
+			if c == '>' {
 				depth--
 			}
-			if depth == 0 && r.isPunctAt(j, ">") || depth == 1 && r.isPunctAt(j, ",") {
+			if depth == 0 && c == '>' || depth == 1 && c == ',' {
 				if p, ok := r.templateParam(segStart, j); ok {
 					params = append(params, p)
 				}
@@ -409,8 +472,8 @@ func (r *cppReader) templateClause(lt int, braces []int) int {
 			if depth == 0 {
 				end = j
 			}
-		case r.isPunctAt(j, ";") || r.isPunctAt(j, "{") || r.isPunctAt(j, "("):
-			if depth > 0 && !r.isPunctAt(j, "(") {
+		case ';', '{':
+			if depth > 0 {
 				return j
 			}
 		}
@@ -421,11 +484,6 @@ func (r *cppReader) templateClause(lt int, braces []int) int {
 	if end < 0 {
 		return lt + 1
 	}
-	names := make([]string, len(params))
-	for k, p := range params {
-		names[k] = p.name(r)
-	}
-	r.pending, r.pendingEnd = names, end+1
 	// Nothing in the clause binds a name again beyond its parameters: the
 	// names a nested template parameter declares (template <class U> class
 	// X) are visible only in the clause.
@@ -440,6 +498,9 @@ func (r *cppReader) templateClause(lt int, braces []int) int {
 		at := Range{r.toks[p.at].start, r.toks[p.at].end}
 		r.f.Bindings = append(r.f.Bindings, Binding{Name: p.name(r), NameAt: at, Unknown: p.integral, Visible: Range{r.toks[end].end, visibleEnd}})
 	}
+	// The parameters wait for the declaration; the last clause's list is
+	// the next one's to fill.
+	r.pending, params, r.pendingEnd = params, r.pending, end+1
 	return end + 1
 }
 
@@ -492,17 +553,17 @@ func (r *cppReader) templateParam(from, to int) (templateParam, bool) {
 // ";" at depth 0, or the end of its first {...} body.
 func (r *cppReader) entityEnd(i int, braces []int) int {
 	for j := i; j < len(r.toks); j++ {
-		switch {
-		case r.isPunctAt(j, ";"):
+		switch c := r.punct(j); c {
+		case ';':
 			return r.toks[j].end
-		case r.isPunctAt(j, "{"), r.isPunctAt(j, "("), r.isPunctAt(j, "["):
+		case '{', '(', '[':
 			if m := r.match[j]; m > j {
-				if r.isPunctAt(j, "{") {
+				if c == '{' {
 					return r.toks[m].end
 				}
 				j = m
 			}
-		case r.isPunctAt(j, "}"):
+		case '}':
 			return r.toks[j].start
 		}
 	}
@@ -519,13 +580,13 @@ func (r *cppReader) binding(nameAt, valueAt int, braces []int) int {
 	}
 	b := Binding{Name: r.word(nameAt), NameAt: Range{r.toks[nameAt].start, r.toks[nameAt].end}, Value: v}
 	if r.word(nameAt-1) == "using" {
-		if r.aliases == nil {
-			r.aliases = map[string]bool{}
-		}
-		r.aliases[b.Name] = true
+		r.usings = append(r.usings, int32(len(r.f.Bindings)))
 	}
 	if r.pendingEnd > 0 && (r.pendingEnd == nameAt-1 || r.pendingEnd == nameAt) {
-		b.Params, b.Template = r.pending, true
+		b.Params, b.Template = make([]string, len(r.pending)), true
+		for k, p := range r.pending {
+			b.Params[k] = p.name(r)
+		}
 	}
 	_, e := v.Span()
 	b.Visible = Range{e, r.blockEnd(braces)}

@@ -28,35 +28,23 @@ func cppTokenize(src []byte, toks []token, dropAsm bool, params *paramDrops) []t
 	lineStart := true // only whitespace since the last newline
 	for i := 0; i < len(src); {
 		c := src[i]
-		switch {
-		case c == '\n':
-			lineStart = true
-			i++
-			continue
-		case byteClass[c]&classSpace != 0:
-			i++
-			continue
-		case c == '/' && i+1 < len(src) && src[i+1] == '/':
-			i = lineEnd(src, i)
-			continue
-		case c == '/' && i+1 < len(src) && src[i+1] == '*':
-			end := bytes.Index(src[i+2:], []byte("*/"))
-			if end < 0 {
-				i = len(src)
-				continue
-			}
-			i += 2 + end + 2
-			continue
-		case c == '#' && lineStart:
-			i = directiveEnd(src, i)
-			continue
-		}
-		lineStart = false
 		var t token
-		switch {
-		case c == '"' || c == '\'':
-			t = token{kind: tString, start: i, end: cppQuotedEnd(src, i+1, c), indent: -1}
-		case isIdentStart(c):
+		switch lexClass[c] {
+		case lexBlank:
+			// A run of blanks and newlines (indentation) in one loop.
+			for {
+				if c == '\n' {
+					lineStart = true
+				}
+				if i++; i == len(src) {
+					break
+				}
+				if c = src[i]; lexClass[c] != lexBlank {
+					break
+				}
+			}
+			continue
+		case lexIdent:
 			j := i + 1
 			for j < len(src) && isIdentByte(src[j]) {
 				j++
@@ -70,15 +58,41 @@ func cppTokenize(src []byte, toks []token, dropAsm bool, params *paramDrops) []t
 				}
 				t.kind = tString
 			}
-		case isDigit(c) || c == '.' && i+1 < len(src) && isDigit(src[i+1]):
+		case lexDigit:
 			t = token{kind: tNumber, start: i, end: numberEnd(src, i, true), indent: -1}
-		default:
-			n := punctLen(src, i)
-			if n == 2 && src[i] == '/' {
-				n = 1
+		case lexQuote:
+			t = token{kind: tString, start: i, end: cppQuotedEnd(src, i+1, c), indent: -1}
+		case lexSlash:
+			if i+1 < len(src) && src[i+1] == '/' {
+				i = lineEnd(src, i)
+				continue
 			}
-			t = token{kind: tPunct, start: i, end: i + n, indent: -1}
+			if i+1 < len(src) && src[i+1] == '*' {
+				end := bytes.Index(src[i+2:], []byte("*/"))
+				if end < 0 {
+					i = len(src)
+					continue
+				}
+				i += 2 + end + 2
+				continue
+			}
+			t = token{kind: tPunct, start: i, end: i + 1, indent: -1} // "/" ("//" opened a comment)
+		case lexHash:
+			if lineStart {
+				i = directiveEnd(src, i)
+				continue
+			}
+			t = token{kind: tPunct, start: i, end: i + punctLen(src, i), indent: -1}
+		case lexDot:
+			if i+1 < len(src) && isDigit(src[i+1]) {
+				t = token{kind: tNumber, start: i, end: numberEnd(src, i, true), indent: -1}
+			} else {
+				t = token{kind: tPunct, start: i, end: i + punctLen(src, i), indent: -1}
+			}
+		default:
+			t = token{kind: tPunct, start: i, end: i + punctLen(src, i), indent: -1}
 		}
+		lineStart = false
 		toks = append(toks, t)
 		i = t.end
 		if dropAsm && (asm.state != asmNone || t.kind == tIdent && isAsmWord(src[t.start:t.end])) {
@@ -87,12 +101,47 @@ func cppTokenize(src []byte, toks []token, dropAsm bool, params *paramDrops) []t
 				params.asmDropped(len(toks))
 			}
 		}
-		if params != nil && (params.state != paramsNone || len(params.bodies) > 0 || t.kind == tPunct && t.end-t.start == 1 && opensOrCloses[c]) {
+		if params != nil && (params.state != paramsNone || params.clean > 0 || t.kind == tPunct && t.end-t.start == 1 && opensOrCloses[c]) {
 			toks = params.step(toks)
 		}
 	}
 	return toks
 }
+
+// lexClass is what the tokenizer does at a byte where a token may start:
+// one load and a jump table instead of a chain of comparisons.
+var lexClass = func() (t [256]uint8) {
+	for c := 0; c < 256; c++ {
+		switch b := byte(c); {
+		case b == '\n' || byteClass[b]&classSpace != 0:
+			t[c] = lexBlank
+		case isIdentStart(b):
+			t[c] = lexIdent
+		case isDigit(b):
+			t[c] = lexDigit
+		case b == '"' || b == '\'':
+			t[c] = lexQuote
+		case b == '/':
+			t[c] = lexSlash
+		case b == '#':
+			t[c] = lexHash
+		case b == '.':
+			t[c] = lexDot
+		}
+	}
+	return t
+}()
+
+const (
+	lexPunct = iota // any other byte: a punctuator
+	lexBlank        // blanks and newline
+	lexIdent
+	lexDigit
+	lexQuote
+	lexSlash // a comment or "/"
+	lexHash  // a directive at a line's start, else "#"
+	lexDot   // a number (.5) or "."
+)
 
 // opensOrCloses marks the punctuators lint's parameter drops follow
 // outside a function: "(" may open a parameter list, braces count depth.

@@ -32,10 +32,9 @@ var (
 
 // isAsmWord reports whether w is asm, __asm__ or __asm.
 func isAsmWord(w []byte) bool {
-	switch len(w) {
-	case 3, 5, 7:
-		s := string(w)
-		return s == "asm" || s == "__asm__" || s == "__asm"
+	switch string(w) {
+	case "asm", "__asm__", "__asm":
+		return true
 	}
 	return false
 }

@@ -69,6 +69,9 @@ type paramDrops struct {
 	// candidate functions open now, innermost last.
 	depth  int
 	bodies []openBody
+	// clean counts the bodies still clean: with none, only braces and
+	// "(" change anything, and the tokenizer hands over no other token.
+	clean int
 	// dropped are the functions whose lists were left out, from the
 	// declaration's start to the body's end; lists the lists' insides.
 	dropped []Range
@@ -111,10 +114,11 @@ func (d *paramDrops) step(toks []token) []token {
 	src := d.src
 	last := len(toks) - 1
 	t := toks[last]
-	if len(d.bodies) > 0 && d.readable(toks, last) {
+	if d.clean > 0 && d.readable(toks, last) {
 		for k := range d.bodies {
 			d.bodies[k].clean = false
 		}
+		d.clean = 0
 	}
 	if t.kind == tPunct && t.end-t.start == 1 {
 		switch src[t.start] {
@@ -126,6 +130,7 @@ func (d *paramDrops) step(toks []token) []token {
 				b := d.bodies[n-1]
 				d.bodies = d.bodies[:n-1]
 				if b.clean {
+					d.clean--
 					toks = d.drop(toks, b, t.end)
 				}
 			}
@@ -147,6 +152,7 @@ func (d *paramDrops) step(toks []token) []token {
 		case isPunctByte(src, t, '{'):
 			d.state = paramsNone
 			d.bodies = append(d.bodies, openBody{depth: d.depth, decl: d.decl, open: d.open, close: d.close, clean: true})
+			d.clean++
 		default:
 			d.state = paramsNone
 			d.candidate(toks)

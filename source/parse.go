@@ -11,8 +11,10 @@ type parser struct {
 	toks      []token
 	cpp       bool
 	templates map[string]bool // C++: names after which "<" opens template arguments
-	pos       int
-	depth     int
+	// templateShapes is the first test of templates (C++).
+	templateShapes *wordShapes
+	pos            int
+	depth          int
 	// inTemplate > 0 while reading template arguments: ">" closes them
 	// rather than comparing.
 	inTemplate int
@@ -26,6 +28,7 @@ type arena struct {
 	calls  []Call
 	idents []Ident
 	ints   []Int
+	bins   []Binary
 	lists  []Node
 	stack  []Node // the items of the lists being read, innermost last
 }
@@ -55,6 +58,14 @@ func (a *arena) int() *Int {
 	}
 	a.ints = a.ints[:len(a.ints)+1]
 	return &a.ints[len(a.ints)-1]
+}
+
+func (a *arena) binary() *Binary {
+	if len(a.bins) == cap(a.bins) {
+		a.bins = make([]Binary, 0, chunk/4)
+	}
+	a.bins = a.bins[:len(a.bins)+1]
+	return &a.bins[len(a.bins)-1]
 }
 
 // list copies items into a slice of its own (capacity = length, so that an
@@ -89,6 +100,9 @@ func (p *parser) is(i int, s string) bool {
 		return false
 	}
 	t := p.toks[i]
+	if len(s) == 1 { // a constant at almost every call: one byte's test
+		return t.kind == tPunct && t.end-t.start == 1 && p.src[t.start] == s[0]
+	}
 	return t.kind == tPunct && t.end-t.start == len(s) && p.str[t.start:t.end] == s
 }
 
@@ -124,6 +138,15 @@ func (p *parser) binaryPrec() (string, int) {
 		}
 		return "", 0
 	}
+	if t := p.toks[p.pos]; t.end-t.start == 1 {
+		// One character: a table (most expressions end at ";", "," or ">").
+		c := p.src[t.start]
+		prec := int(onePrec[c])
+		if prec == 0 || c == '>' && p.inTemplate > 0 {
+			return "", 0
+		}
+		return p.str[t.start:t.end], prec
+	}
 	op := p.text(p.pos)
 	switch op {
 	case "||":
@@ -157,13 +180,22 @@ func (p *parser) binaryPrec() (string, int) {
 	return "", 0
 }
 
+// onePrec is binaryPrec's precedence of the one-character operators.
+var onePrec = [256]int8{'<': 4, '>': 4, '+': 6, '-': 6, '*': 7, '/': 7, '%': 7}
+
 // expr reads an expression whose operators bind tighter than minPrec.
 func (p *parser) expr(minPrec int) Node {
 	if p.depth >= MaxDepth {
 		return nil
 	}
 	p.depth++
-	defer func() { p.depth-- }()
+	x := p.binaryExpr(minPrec)
+	p.depth--
+	return x
+}
+
+// binaryExpr is expr, one level deeper (no defer on this hot path).
+func (p *parser) binaryExpr(minPrec int) Node {
 	x := p.unary()
 	if x == nil {
 		return nil
@@ -182,7 +214,9 @@ func (p *parser) expr(minPrec int) Node {
 		}
 		s, _ := x.Span()
 		_, e := y.Span()
-		x = &Binary{Range: Range{s, e}, Op: op, X: x, Y: y}
+		b := p.nodes.binary()
+		*b = Binary{Range: Range{s, e}, Op: op, X: x, Y: y}
+		x = b
 	}
 }
 
@@ -372,7 +406,7 @@ func (p *parser) callOf(recv Node, id *Ident) Node {
 	}
 	// c is copied to the arena only when it is a call: most names are not.
 	c := Call{Recv: recv, Fun: id}
-	if p.cpp && p.at("<") && p.templates[id.Name] {
+	if p.cpp && p.at("<") && p.isTemplate(id.Name) {
 		p.pos++
 		p.inTemplate++
 		targs, ok := p.list(">", nil)
@@ -388,11 +422,18 @@ func (p *parser) callOf(recv Node, id *Ident) Node {
 	}
 	saved := p.inTemplate
 	p.inTemplate = 0
-	defer func() { p.inTemplate = saved }()
+	x := p.callArgs(&c, recv, id, start)
+	p.inTemplate = saved
+	return x
+}
+
+// callArgs is callOf after the template arguments: (args), {args}, or
+// none; c holds what was read so far.
+func (p *parser) callArgs(c *Call, recv Node, id *Ident, start int) Node {
 	switch {
 	case p.at("("):
 		p.pos++
-		args, ok := p.list(")", &c)
+		args, ok := p.list(")", c)
 		if !ok {
 			return nil
 		}
@@ -416,8 +457,13 @@ func (p *parser) callOf(recv Node, id *Ident) Node {
 	}
 	c.Range = Range{start, p.end()}
 	call := p.nodes.call()
-	*call = c
+	*call = *c
 	return call
+}
+
+// isTemplate reports whether "<" after name opens template arguments (C++).
+func (p *parser) isTemplate(name string) bool {
+	return (p.templateShapes == nil || p.templateShapes.mayHave(name)) && p.templates[name]
 }
 
 // postfix reads member calls and attribute reads after x.
@@ -430,7 +476,7 @@ func (p *parser) postfix(x Node) Node {
 		if p.cpp && p.isIdent(p.pos-1) && id.Name == "template" {
 			continue
 		}
-		if p.at("(") || p.cpp && p.at("<") && p.templates[id.Name] {
+		if p.at("(") || p.cpp && p.at("<") && p.isTemplate(id.Name) {
 			x = p.callOf(x, id)
 			continue
 		}
@@ -449,7 +495,14 @@ func (p *parser) list(closer string, call *Call) ([]Node, bool) {
 	// lists are pushed above and popped before the next item), then move
 	// to a slice of their own.
 	base := len(p.nodes.stack)
-	defer func() { clear(p.nodes.stack[base:]); p.nodes.stack = p.nodes.stack[:base] }()
+	items, ok := p.listItems(closer, call, base)
+	clear(p.nodes.stack[base:])
+	p.nodes.stack = p.nodes.stack[:base]
+	return items, ok
+}
+
+// listItems is list, its items pushed on the arena's stack from base.
+func (p *parser) listItems(closer string, call *Call, base int) ([]Node, bool) {
 	for {
 		if p.pos >= len(p.toks) {
 			return nil, false

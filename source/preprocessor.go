@@ -16,11 +16,25 @@ func disabledRegions(src []byte) []Range {
 	var stack []cond
 	disabledDepth := -1 // index in stack of the condition disabling code; -1 if none
 	for at := 0; at < len(src); {
-		end := bytes.IndexByte(src[at:], '\n')
+		// Only a line with a "#" may be a directive: the next "#" is
+		// found at memchr speed, then its line (at is a line's start).
+		hash := bytes.IndexByte(src[at:], '#')
+		if hash < 0 {
+			break
+		}
+		hash += at
+		if nl := bytes.LastIndexByte(src[at:hash], '\n'); nl >= 0 {
+			at += nl + 1
+		}
+		end := bytes.IndexByte(src[hash:], '\n')
 		if end < 0 {
 			end = len(src)
 		} else {
-			end += at
+			end += hash
+		}
+		if len(bytes.TrimSpace(src[at:hash])) != 0 {
+			at = end + 1 // a "#" after the line's start: no directive
+			continue
 		}
 		line := bytes.TrimSpace(src[at:end])
 		if len(line) > 1 && line[0] == '#' {

@@ -1,6 +1,8 @@
 package source
 
 import (
+	"bytes"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -78,5 +80,89 @@ func TestConstexprBranches(t *testing.T) {
 	}
 	if got, want := strings.Join(disabled, " "), "d1 d2 d3 d4 d5"; got != want {
 		t.Errorf("in branches: %q, want %q", got, want)
+	}
+}
+
+// disabledRegionsReference is disabledRegions as it was before it looked
+// for "#" with IndexByte: every line trimmed and tested.
+func disabledRegionsReference(src []byte) []Range {
+	type cond struct {
+		constant int
+		start    int
+	}
+	var out []Range
+	var stack []cond
+	disabledDepth := -1
+	for at := 0; at < len(src); {
+		end := bytes.IndexByte(src[at:], '\n')
+		if end < 0 {
+			end = len(src)
+		} else {
+			end += at
+		}
+		line := bytes.TrimSpace(src[at:end])
+		if len(line) > 1 && line[0] == '#' {
+			w, rest := directive(line[1:])
+			switch word := string(w); word {
+			case "if", "ifdef", "ifndef":
+				c := cond{constant: -1, start: -1}
+				if word == "if" {
+					switch string(rest) {
+					case "0", "false":
+						c.constant = 0
+					case "1", "true":
+						c.constant = 1
+					}
+				}
+				if c.constant == 0 && disabledDepth < 0 {
+					c.start, disabledDepth = end, len(stack)
+				}
+				stack = append(stack, c)
+			case "else", "elif", "elifdef", "elifndef":
+				if len(stack) == 0 {
+					break
+				}
+				top := &stack[len(stack)-1]
+				switch {
+				case disabledDepth == len(stack)-1 && top.start >= 0:
+					out = append(out, Range{top.start, at})
+					top.start, disabledDepth = -1, -1
+					if top.constant == 0 && word != "else" {
+						top.constant = -1
+					}
+				case disabledDepth < 0 && top.constant == 1:
+					top.start, disabledDepth = end, len(stack)-1
+				}
+			case "endif":
+				if len(stack) == 0 {
+					break
+				}
+				if disabledDepth == len(stack)-1 {
+					out = append(out, Range{stack[len(stack)-1].start, at})
+					disabledDepth = -1
+				}
+				stack = stack[:len(stack)-1]
+			}
+		}
+		at = end + 1
+	}
+	if disabledDepth >= 0 {
+		out = append(out, Range{stack[disabledDepth].start, len(src)})
+	}
+	return out
+}
+
+// sameDisabled fails t when disabledRegions differs from the reference on src.
+func sameDisabled(t *testing.T, name string, src []byte) {
+	t.Helper()
+	if got, want := disabledRegions(src), disabledRegionsReference(src); !reflect.DeepEqual(got, want) {
+		t.Errorf("%s: disabled regions %v, want %v", name, got, want)
+	}
+}
+
+func TestDisabledRegionsAsReference(t *testing.T) {
+	for _, src := range []string{"", "#", "#if 0\nx\n#endif", " \t#if 0\nx\n# else\ny\n#endif\n", "a #if 0\nb\n#endif",
+		"#if 1\na\n#else\nb # c\n#endif", "x\n\u00a0#if 0\ny\n#endif", "#if 0\r\na\r\n#endif\r\n", "##\n#if 0", "#if 0 // off\n#elif 1\n#endif"} {
+		sameDisabled(t, src, []byte(src))
 	}
 }

@@ -137,7 +137,7 @@ func parseIntLiteral(text string) (int64, bool) {
 // ones the parsers need, else 1. ">" is always one character, so that
 // "Shape<Shape<_2>>" closes two template argument lists.
 func punctLen(src []byte, i int) int {
-	if i+1 < len(src) {
+	if i+1 < len(src) && pairStart[src[i]] {
 		switch string(src[i : i+2]) {
 		case "::", "->", "<<", "<=", "==", "!=", "&&", "||", "**", "//":
 			return 2
@@ -145,3 +145,40 @@ func punctLen(src []byte, i int) int {
 	}
 	return 1
 }
+
+// pairStart marks the first bytes of punctLen's two-character
+// punctuators: after any other byte (",", ";", ">", "(") it looks no further.
+var pairStart = [256]bool{':': true, '-': true, '<': true, '=': true, '!': true, '&': true, '|': true, '*': true, '/': true}
+
+// wordShapes is a cheap first test of a set of words: for each first
+// byte, a bit for each length (63 for any longer) of a word of the set.
+// Most identifiers of a file fail it, and need no map look-up.
+type wordShapes [256]uint64
+
+func shapesOf(sets ...map[string]bool) *wordShapes {
+	var s wordShapes
+	for _, set := range sets {
+		for w := range set {
+			s.add(w)
+		}
+	}
+	return &s
+}
+
+func (s *wordShapes) add(w string) {
+	if w != "" {
+		s[w[0]] |= 1 << min(len(w), 63)
+	}
+}
+
+// mayHave reports whether w may be a word of the set (false: it is not).
+func (s *wordShapes) mayHave(w string) bool {
+	return w != "" && s[w[0]]&(1<<min(len(w), 63)) != 0
+}
+
+// codeNameShapes and cppTemplateShapes are the first tests of codeNames
+// and cppTemplates.
+var (
+	codeNameShapes    = shapesOf(codeNames)
+	cppTemplateShapes = shapesOf(cppTemplates)
+)

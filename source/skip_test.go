@@ -190,6 +190,7 @@ func TestSkippingChangesNothingInCUTLASS(t *testing.T) {
 			sameRead(t, p, src)
 			sameTokens(t, p, src)
 			sameForLint(t, p, src)
+			sameDisabled(t, p, src)
 			return nil
 		})
 	}
@@ -212,6 +213,7 @@ func FuzzSkipping(f *testing.F) {
 		sameRead(t, "fuzz", []byte(src))
 		sameTokens(t, "fuzz", []byte(src))
 		sameForLint(t, "fuzz", []byte(src))
+		sameDisabled(t, "fuzz", []byte(src))
 	})
 }
 

@@ -35,26 +35,57 @@ func boundNames(f *File) (map[string]bool, map[int]bool) {
 
 // nameSet is the set of the bound names, for the look-up of every
 // identifier of a file: most are not bound, and the first byte and the
-// length of a name turn most of them away before the map is asked.
+// length of a name turn most of them away. The map behind is made when
+// first asked: a traits header binds 12,000 names, and the mentions of
+// them that pass the first test are mostly their uses, which cppWrites
+// turns away before it asks.
 type nameSet struct {
-	lengths [256]uint64 // by first byte, bit min(len, 63) for each length of a name
-	names   map[string]bool
+	lengths  [256]uint64 // by first byte, bit min(len, 63) for each length of a name
+	bindings []Binding
+	names    map[string]bool
 }
 
 func newNameSet(bindings []Binding) *nameSet {
-	s := &nameSet{names: make(map[string]bool, len(bindings))}
+	s := &nameSet{bindings: bindings}
 	for _, b := range bindings {
-		if b.Name == "" {
-			continue
+		if b.Name != "" {
+			s.lengths[b.Name[0]] |= 1 << min(len(b.Name), 63)
 		}
-		s.lengths[b.Name[0]] |= 1 << min(len(b.Name), 63)
-		s.names[b.Name] = true
 	}
 	return s
 }
 
 func (s *nameSet) has(name string) bool {
-	return name != "" && s.lengths[name[0]]&(1<<min(len(name), 63)) != 0 && s.names[name]
+	if !s.mayHave(name) {
+		return false
+	}
+	if s.names == nil {
+		s.names = make(map[string]bool)
+		// A name bound again soon after (every struct of a traits header
+		// binds ALayout) is met in recent first: a string comparison, no
+		// hashing.
+		var recent [256]string
+		for _, b := range s.bindings {
+			n := b.Name
+			if n == "" {
+				continue
+			}
+			h := (len(n)*7 + int(n[0]) + int(n[len(n)-1])*13) & 255
+			if recent[h] == n {
+				continue
+			}
+			recent[h] = n
+			if !s.names[n] { // a look-up costs less than a store
+				s.names[n] = true
+			}
+		}
+	}
+	return s.names[name]
+}
+
+// mayHave is has without the map: false when name is not in the set.
+func (s *nameSet) mayHave(name string) bool {
+	return name != "" && s.lengths[name[0]]&(1<<min(len(name), 63)) != 0
 }
 
 // bindingStarts is the sorted starts of the names bindings are written at.
@@ -82,7 +113,10 @@ func (r *cppReader) cppWrites() []NameRef {
 	clauses := r.clauses
 	var out []NameRef
 	for j, t := range r.toks {
-		if t.kind != tIdent || !names.has(r.str[t.start:t.end]) {
+		// The name's shape first, the map last: a traits header's bound
+		// names (ALayout, tnspA) are written thousands of times, mostly
+		// where they are bound or read, not declared again.
+		if t.kind != tIdent || !names.mayHave(r.str[t.start:t.end]) {
 			continue
 		}
 		for len(bindingAt) > 0 && bindingAt[0] < t.start {
@@ -100,7 +134,7 @@ func (r *cppReader) cppWrites() []NameRef {
 		if r.isPunctAt(j-1, ".") || r.isPunctAt(j-1, "->") || r.isPunctAt(j-1, "::") {
 			continue // a member or a qualified name
 		}
-		if r.declaresAny(j) || r.inStructuredBinding(j) {
+		if (r.declaresAny(j) || r.inStructuredBinding(j)) && names.has(r.str[t.start:t.end]) {
 			out = append(out, NameRef{Name: r.word(j), At: Range{t.start, t.end}})
 		}
 	}

@@ -99,7 +99,7 @@ func cppWritesReference(r *cppReader) []NameRef {
 func sameWrites(t *testing.T, name string, src []byte) {
 	t.Helper()
 	r := &cppReader{src: src, str: string(src), toks: cppTokens(src, nil)}
-	r.p = parser{src: src, str: r.str, toks: r.toks, cpp: true, templates: r.templateNames()}
+	r.p = parser{src: src, str: r.str, toks: r.toks, cpp: true, templates: func() map[string]bool { t, _ := r.templateNames(); return t }()}
 	r.match = matchBrackets(r.p, nil)
 	r.read()
 	if got, want := r.cppWrites(), cppWritesReference(r); !slices.Equal(got, want) {

@@ -1,0 +1,87 @@
+//go:build unix
+
+package analysis
+
+import (
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// lintReadFiles are the CUTLASS files that hold CuTe code and cost lint the
+// most to read (issue 14): the traits headers of thousands of near-identical
+// MMA_Traits blocks, layout.hpp, a tutorial.
+var lintReadFiles = []string{
+	"include/cute/atom/mma_traits_sm90_gmma_sparse_ext.hpp",
+	"include/cute/atom/mma_traits_sm90_gmma_ext.hpp",
+	"include/cute/atom/mma_traits_sm90_gmma.hpp",
+	"include/cute/atom/mma_traits_sm90_gmma_sparse.hpp",
+	"include/cute/atom/mma_traits_sm100.hpp",
+	"include/cute/atom/copy_traits_sm100.hpp",
+	"include/cute/layout.hpp",
+	"examples/cute/tutorial/sgemm_sm80.cu",
+}
+
+// BenchmarkLintRead is what lint does with one C++ file holding CuTe code
+// (ReadCodeForLint, then the findings), per file of lintReadFiles, under
+// the collector setting lint runs with (cmd/cute-lsp's lintGCPercent); the
+// CUTLASS checkout is CUTLASS in the environment, /work/cutlass by default.
+func BenchmarkLintRead(b *testing.B) {
+	defer debug.SetGCPercent(debug.SetGCPercent(400))
+	root := os.Getenv("CUTLASS")
+	if root == "" {
+		root = "/work/cutlass"
+	}
+	for _, name := range lintReadFiles {
+		src, err := os.ReadFile(filepath.Join(root, name))
+		if err != nil {
+			b.Skipf("no CUTLASS checkout at %s (set CUTLASS): %v", root, err)
+		}
+		b.Run(filepath.Base(name), func(b *testing.B) {
+			b.SetBytes(int64(len(src)))
+			cpu := processCPU()
+			for b.Loop() {
+				code := ReadCodeForLint(LangCpp, src)
+				_ = AnalyzeHostCode(name, src, code).Findings
+			}
+			// On a shared machine the CPU time is the steadier figure.
+			b.ReportMetric(float64(processCPU()-cpu)/float64(b.N)/1e6, "cpu-ms/op")
+		})
+	}
+}
+
+// BenchmarkReadCodeForLint is BenchmarkLintRead's read alone (tokens,
+// bindings, roots, writes; no comment scan, no findings).
+func BenchmarkReadCodeForLint(b *testing.B) {
+	defer debug.SetGCPercent(debug.SetGCPercent(400))
+	root := os.Getenv("CUTLASS")
+	if root == "" {
+		root = "/work/cutlass"
+	}
+	for _, name := range lintReadFiles {
+		src, err := os.ReadFile(filepath.Join(root, name))
+		if err != nil {
+			b.Skipf("no CUTLASS checkout at %s (set CUTLASS): %v", root, err)
+		}
+		b.Run(filepath.Base(name), func(b *testing.B) {
+			b.SetBytes(int64(len(src)))
+			cpu := processCPU()
+			for b.Loop() {
+				ReadCodeForLint(LangCpp, src)
+			}
+			b.ReportMetric(float64(processCPU()-cpu)/float64(b.N)/1e6, "cpu-ms/op")
+		})
+	}
+}
+
+// processCPU is the CPU time (user and system) the process has used.
+func processCPU() time.Duration {
+	var u syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &u); err != nil {
+		return 0
+	}
+	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
+}
