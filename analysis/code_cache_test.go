@@ -371,3 +371,19 @@ func TestCodeCacheStaysBounded(t *testing.T) {
 		}
 	}
 }
+
+// TestLintReadsWithoutCache: lint's Code is evaluated afresh, and keys
+// nothing (ReadCodeForLint: the keys of every binding cost lint more than
+// the values found under them save).
+func TestLintReadsWithoutCache(t *testing.T) {
+	src := []byte("auto a = make_layout(make_shape(_4{}, _8{}));\nauto b = composition(a, make_layout(_6{}));\n")
+	c := ReadCodeForLint(LangCpp, src)
+	c.Findings()
+	c.Counts()
+	if c.cache != nil || c.keys != nil {
+		t.Fatalf("ReadCodeForLint: cache %v, keys %v; want neither", c.cache != nil, c.keys != nil)
+	}
+	if d := ReadCode(LangCpp, src); d.cache == nil {
+		t.Fatal("ReadCode: no cache; the editor's reads keep values from one reading to the next")
+	}
+}
