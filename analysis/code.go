@@ -57,12 +57,9 @@ func ReadCode(lang Language, src []byte) *Code { return readCode(lang, src, sour
 
 // ReadCodeForLint is ReadCode for findings and counts alone (lint): C++ is
 // read by source.ReadCppForLint, which leaves out what only hover shows.
-// Its values are evaluated afresh, without the cache (CodeCache): lint
-// reads a file once, so the cache's keys (every binding's, built on the
-// first evaluation) cost more than the values found under them save; a
-// value under a key is the fresh evaluation's, so the findings and counts
-// are the same. Over include/cute and examples/cute this takes the CPU of
-// reading, findings and counts from 98 to 93 ms (BenchmarkLintAll).
+// Its values are evaluated afresh, without the cache (CodeCache): see
+// Code.cacheUsable, which decides so for C++ from the File; Python is
+// read by the one reader, so its Code is told here.
 func ReadCodeForLint(lang Language, src []byte) *Code {
 	c := readCode(lang, src, source.ReadCppForLint)
 	c.UseCache(nil)

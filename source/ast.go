@@ -99,10 +99,10 @@ type Attr struct {
 // Binding is a name bound to a value: auto x = E; using X = T;
 // Layout<...> x{}; constexpr int k = 64; x = E (Python).
 type Binding struct {
-	Name     string
-	NameAt   Range
-	Value    Node // nil for an integer declared without a value (a parameter)
-	Params   []string
+	Name   string
+	NameAt Range
+	Value  Node // nil for an integer declared without a value (a parameter)
+	Params []string
 	// Visible is where the name can be used: from after its declaration to
 	// the end of the enclosing block.
 	Visible  Range
@@ -144,6 +144,9 @@ type File struct {
 	// { ... }): a binding directly in a body is a member, read from
 	// outside as Traits::X.
 	Scopes []Scope
+	// ForLint marks a file read once, for findings and counts alone
+	// (ReadCppForLint), not kept and read again after edits.
+	ForLint bool
 }
 
 // Scope is a named struct or class body, its braces included.
