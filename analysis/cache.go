@@ -154,14 +154,15 @@ type cacheEntry struct {
 	gen   uint64
 }
 
-// resultRanges is the part of a result with ranges: relative to the
-// statement, and as last placed in a file (at placedAt; nil before).
+// resultRanges is the part of a result with ranges, relative to the
+// statement. It is kept that way alone: the analysis places the ranges in
+// the file as it takes the result (AnalyzeFile), in the findings it keeps,
+// rather than the cache keeping a second copy, placed.
 type resultRanges struct {
-	err      error
-	hints    []Finding
-	calls    []callFinding
-	placed   *stmtResult
-	placedAt grammar.Base
+	err     error
+	hints   []Finding
+	hintsAt grammar.Position
+	calls   []callFinding
 }
 
 // result is e's result, relative to its statement.
@@ -169,7 +170,7 @@ func (e *cacheEntry) result() stmtResult {
 	if e.more == nil {
 		return stmtResult{value: e.value}
 	}
-	return stmtResult{value: e.value, err: e.more.err, hints: e.more.hints, calls: e.more.calls}
+	return stmtResult{value: e.value, err: e.more.err, hints: e.more.hints, hintsAt: e.more.hintsAt, calls: e.more.calls}
 }
 
 // stmtNames is what a statement's text reads: its names in the order of
@@ -354,29 +355,20 @@ func (c *Cache) lookup(key uint64, text string, col int, deps []uint64) (*cacheE
 	return e, true
 }
 
-// take is the result of e placed by base (see grammar.Base): the
-// placement made last when the statement has not moved since.
-func (c *Cache) take(e *cacheEntry, base grammar.Base) stmtResult {
+// take is the result of e, relative to its statement, marked used.
+func (c *Cache) take(e *cacheEntry) stmtResult {
 	if e.gen < c.swept {
 		c.entries[e.key] = e // it may have been dropped
 	}
 	e.gen = c.gen
-	m := e.more
-	if m == nil {
-		return stmtResult{value: e.value}
-	}
-	if m.placed == nil || m.placedAt != base {
-		placed := e.result().placed(base)
-		m.placed, m.placedAt = &placed, base
-	}
-	return *m.placed
+	return e.result()
 }
 
 // store records the result r, relative to its statement, of a statement.
 func (c *Cache) store(key uint64, text string, col int, deps []uint64, r stmtResult) *cacheEntry {
 	e := &cacheEntry{key: key, text: text, col: col, deps: deps, value: r.value, gen: c.gen}
 	if r.hasRanges() {
-		e.more = &resultRanges{err: r.err, hints: r.hints, calls: r.calls}
+		e.more = &resultRanges{err: r.err, hints: r.hints, hintsAt: r.hintsAt, calls: r.calls}
 	}
 	c.entries[key] = e
 	return e
@@ -388,33 +380,27 @@ func (r stmtResult) hasRanges() bool {
 	return r.err != nil || len(r.hints) > 0 || len(r.calls) > 0
 }
 
-// placed is r, a statement's result with ranges relative to the
-// statement, placed by base; r itself when there is nothing to place.
-// A call's fix on another statement's binding is resolved after lookup
-// (Sheet.resolveCall); only its own ranges are placed here.
-func (r stmtResult) placed(base grammar.Base) stmtResult {
-	if base == (grammar.Base{}) || !r.hasRanges() {
-		return r
+// appendPlaced appends to found the hints of a statement, their ranges
+// relative to at in the statement, placed in the file by base.
+// A hint's ranges are on one line when at is not zero (bindingHints), so
+// its columns move as its offsets do.
+func appendPlaced(found []Finding, hints []Finding, at grammar.Position, base grammar.Base) []Finding {
+	if at == (grammar.Position{}) && base == (grammar.Base{}) {
+		return append(found, hints...)
 	}
-	out := stmtResult{value: r.value, err: placeError(r.err, base), hints: r.hints, calls: r.calls}
-	if len(r.hints) > 0 {
-		out.hints = make([]Finding, len(r.hints))
-		for i, h := range r.hints {
-			out.hints[i] = placeFinding(h, base)
-		}
+	d := grammar.Position{Offset: at.Offset + int32(base.Offset), Line: at.Line + int32(base.Line), Column: at.Column}
+	for _, h := range hints {
+		found = append(found, moveFinding(h, d))
 	}
-	if len(r.calls) > 0 {
-		out.calls = make([]callFinding, len(r.calls))
-		for i, c := range r.calls {
-			c.Finding = placeFinding(c.Finding, base)
-			out.calls[i] = c
-		}
-	}
-	return out
+	return found
 }
 
-// placeError places the ranges of an evaluation error.
+// placeError places the ranges of an evaluation error (err itself for the
+// zero base).
 func placeError(err error, base grammar.Base) error {
+	if err == nil || base == (grammar.Base{}) {
+		return err
+	}
 	switch e := err.(type) {
 	case *EvalError:
 		placed := *e
@@ -428,7 +414,11 @@ func placeError(err error, base grammar.Base) error {
 	return err
 }
 
+// placeFinding places the ranges of a finding (f itself for the zero base).
 func placeFinding(f Finding, base grammar.Base) Finding {
+	if base == (grammar.Base{}) {
+		return f
+	}
 	f.Range = base.Range(f.Range)
 	f.Related = placeRelated(f.Related, base)
 	f.Fixes = placeFixes(f.Fixes, base)

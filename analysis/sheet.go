@@ -170,13 +170,19 @@ func AnalyzeFile(f *grammar.File, src []byte, cache *Cache) *Sheet {
 			if pre != nil {
 				p = pre.result(i)
 			}
-			key, res, hit = s.evalStatement(st, note, at, base, scope, deps, cache, p, i)
+			key, res, hit = s.evalStatement(st, note, at, scope, deps, cache, p, i)
 			if hit {
 				s.Reused++
 			}
-			r.Value, r.Err = res.value, res.err
-			s.found = append(s.found, res.hints...)
+			// The result's ranges are relative to the statement: placed
+			// here, in the file, as it is now (the cache keeps them
+			// relative, so that a statement that moved is not evaluated
+			// again).
+			r.Value, r.Err = res.value, placeError(res.err, base)
+			s.reserveFound(i, n, len(res.hints)+len(res.calls))
+			s.found = appendPlaced(s.found, res.hints, res.hintsAt, base)
 			for _, c := range res.calls {
+				c.Finding = placeFinding(c.Finding, base)
 				s.found = append(s.found, s.resolveCall(c, scope))
 			}
 		}
@@ -340,11 +346,11 @@ func (s *Sheet) resolveUses(st grammar.Stmt, note *stmtNote, scope scopeEnv) (de
 // neither its text nor the bindings it reads changed. key is the statement's
 // cache key (the key of the symbol it binds).
 // note is what cache knows of the statement (nil without a cache), at
-// where the statement starts, base what places its tree in the file: the
-// result's ranges are placed in the file. pre is the statement's result
+// where the statement starts. The result's ranges are relative to the
+// statement (AnalyzeFile places them). pre is the statement's result
 // evaluated already (evalParallel), nil when it is not.
 // i is the statement's index.
-func (s *Sheet) evalStatement(st grammar.Stmt, note *stmtNote, at grammar.Position, base grammar.Base, scope scopeEnv, deps []*Symbol, cache *Cache, pre *stmtResult, i int) (key uint64, r stmtResult, hit bool) {
+func (s *Sheet) evalStatement(st grammar.Stmt, note *stmtNote, at grammar.Position, scope scopeEnv, deps []*Symbol, cache *Cache, pre *stmtResult, i int) (key uint64, r stmtResult, hit bool) {
 	if cache != nil {
 		depKeys := s.depKeys[:0]
 		for _, d := range deps {
@@ -355,16 +361,15 @@ func (s *Sheet) evalStatement(st grammar.Stmt, note *stmtNote, at grammar.Positi
 		// else the result of any statement of the same text reading the
 		// same.
 		if e := note.result; e != nil && e.col == int(at.Column) && slices.Equal(e.deps, depKeys) {
-			return e.key, cache.take(e, base), true
+			return e.key, cache.take(e), true
 		}
 		key = cache.statementKey(note.names.hash, int(at.Column), depKeys)
 		if e, ok := cache.lookup(key, note.names.text, int(at.Column), depKeys); ok {
 			note.result = e
-			return key, cache.take(e, base), true
+			return key, cache.take(e), true
 		}
 		defer func() {
 			note.result = cache.store(key, note.names.text, int(at.Column), append([]uint64(nil), depKeys...), r)
-			r = cache.take(note.result, base)
 		}()
 	}
 	if pre != nil {
@@ -372,10 +377,25 @@ func (s *Sheet) evalStatement(st grammar.Stmt, note *stmtNote, at grammar.Positi
 	} else {
 		r = evalStmt(st, statementText(s.File, s.Src, i), scope)
 	}
-	if cache == nil {
-		r = r.placed(base)
-	}
 	return key, r, false
+}
+
+// reserveFound makes room in s.found, when it is about full, for the
+// findings of statements i to n-1 (at least more), projected from those of
+// the statements before i: grown by append, a slice of a sheet's findings
+// is reallocated dozens of times on the way (by a quarter at a time), and a
+// first analysis runs with the collector paused (lsp's pauseGC), so every
+// array left behind adds to the process's peak.
+func (s *Sheet) reserveFound(i, n, more int) {
+	if cap(s.found)-len(s.found) >= more {
+		return
+	}
+	have := len(s.found)
+	want := have + more + 16
+	if i >= 64 {
+		want = max(want, have+have*(n-i)/i+have/16+16)
+	}
+	s.found = slices.Grow(s.found, want-have)
 }
 
 // resolveCall is the finding of a call with its fix on the binding
@@ -405,7 +425,7 @@ func evalStmt(st grammar.Stmt, text []byte, scope scopeEnv) (r stmtResult) {
 	switch st := st.(type) {
 	case *grammar.Binding:
 		r.value, r.err = evalSites(st.Value, scope, &sites, text)
-		r.hints = bindingHints(st, text)
+		r.hints, r.hintsAt = bindingHints(st, text)
 	case *grammar.ExprStmt:
 		r.value, r.err = evalSites(st.X, scope, &sites, text)
 	case *grammar.Assert:
@@ -426,19 +446,21 @@ func statementText(f *grammar.File, src []byte, i int) []byte {
 }
 
 // bindingHints is hintFindings(b) for binding b of text text (nil when not
-// known). A literal is hinted on its own: its hints are a function of its
-// text, wherever it is. So the hints of a binding whose value is a layout
-// literal on one line come from literalHints, computed once per text and
-// moved to where the literal is: a generated sheet writes the same few
-// literals on thousands of lines.
-func bindingHints(b *grammar.Binding, text []byte) []Finding {
+// known), its ranges relative to at (moveFindings(hints, at) is
+// hintFindings(b)). A literal is hinted on its own: its hints are a
+// function of its text, wherever it is. So the hints of a binding whose
+// value is a layout literal on one line come from literalHints, computed
+// once per text, shared by every statement that writes it, and relative to
+// where the literal is: a generated sheet writes the same few literals on
+// thousands of lines.
+func bindingHints(b *grammar.Binding, text []byte) (hints []Finding, at grammar.Position) {
 	lit, ok := b.Value.(*grammar.Layout)
 	if !ok {
-		return hintFindings(b)
+		return hintFindings(b), grammar.Position{}
 	}
 	pos, end := lit.Range.Pos, lit.Range.End
 	if pos.Line != end.Line || pos.Offset < 0 || int(end.Offset) > len(text) || pos.Offset > end.Offset {
-		return hintFindings(b)
+		return hintFindings(b), grammar.Position{}
 	}
 	key := text[pos.Offset:end.Offset]
 	literalHints.mu.Lock()
@@ -453,7 +475,10 @@ func bindingHints(b *grammar.Binding, text []byte) []Finding {
 		literalHints.m[string(key)] = rel
 		literalHints.mu.Unlock()
 	}
-	return moveFindings(rel, pos)
+	if len(rel) == 0 {
+		return nil, grammar.Position{}
+	}
+	return rel, pos
 }
 
 // literalHints are the hints of layout literals by their text, their
@@ -466,51 +491,67 @@ var literalHints = struct {
 
 const literalHintsMax = 4096
 
-// moveFindings is fs with every range moved by d (added to each position's
-// Offset, Line and Column), in slices of its own; nil when fs is empty.
-// The ranges are on one line, so columns move as offsets do.
+// moveFindings is fs with every range moved by d (moveFinding), in slices
+// of its own; nil when fs is empty.
 func moveFindings(fs []Finding, d grammar.Position) []Finding {
 	if len(fs) == 0 {
 		return nil
 	}
+	out := make([]Finding, len(fs))
+	for i, f := range fs {
+		out[i] = moveFinding(f, d)
+	}
+	return out
+}
+
+// moveFinding is f with every range moved by d (added to each position's
+// Offset, Line and Column), in slices of its own. The ranges are on one
+// line, or d moves no column.
+func moveFinding(f Finding, d grammar.Position) Finding {
 	move := func(r grammar.Range) grammar.Range {
 		return grammar.Range{
 			Pos: grammar.Position{Offset: r.Pos.Offset + d.Offset, Line: r.Pos.Line + d.Line, Column: r.Pos.Column + d.Column},
 			End: grammar.Position{Offset: r.End.Offset + d.Offset, Line: r.End.Line + d.Line, Column: r.End.Column + d.Column},
 		}
 	}
-	out := make([]Finding, len(fs))
-	for i, f := range fs {
-		f.Range = move(f.Range)
-		if f.Related != nil {
-			rs := make([]Related, len(f.Related))
-			for k, r := range f.Related {
-				rs[k] = Related{Range: move(r.Range), Message: r.Message}
-			}
-			f.Related = rs
+	f.Range = move(f.Range)
+	if f.Related != nil {
+		rs := make([]Related, len(f.Related))
+		for k, r := range f.Related {
+			rs[k] = Related{Range: move(r.Range), Message: r.Message}
 		}
-		if f.Fixes != nil {
-			fixes := make([]Fix, len(f.Fixes))
-			for k, fix := range f.Fixes {
-				edits := make([]Edit, len(fix.Edits))
-				for j, e := range fix.Edits {
-					edits[j] = Edit{Range: move(e.Range), NewText: e.NewText}
-				}
-				fixes[k] = Fix{Title: fix.Title, Edits: edits}
-			}
-			f.Fixes = fixes
-		}
-		out[i] = f
+		f.Related = rs
 	}
-	return out
+	if f.Fixes != nil {
+		// One array for the edits of all the fixes.
+		count := 0
+		for _, fix := range f.Fixes {
+			count += len(fix.Edits)
+		}
+		fixes, edits := make([]Fix, len(f.Fixes)), make([]Edit, count)
+		for k, fix := range f.Fixes {
+			own := edits[:len(fix.Edits):len(fix.Edits)]
+			edits = edits[len(fix.Edits):]
+			for j, e := range fix.Edits {
+				own[j] = Edit{Range: move(e.Range), NewText: e.NewText}
+			}
+			fixes[k] = Fix{Title: fix.Title, Edits: own}
+		}
+		f.Fixes = fixes
+	}
+	return f
 }
 
 // stmtResult is what evaluating a statement yields (and the cache keeps).
 type stmtResult struct {
 	value layout.Value
 	err   error
-	hints []Finding
-	calls []callFinding // what the calls' checks found
+	hints []Finding // relative to hintsAt, a position in the statement
+	// hintsAt is where the hints' ranges start from in the statement
+	// (bindingHints): zero but for hints shared by the literals of the
+	// same text.
+	hintsAt grammar.Position
+	calls   []callFinding // what the calls' checks found
 }
 
 // nameUse is a name a statement reads; unboundSkipped marks a layout tag
