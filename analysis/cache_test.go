@@ -128,9 +128,6 @@ func TestCachedAnalysisMatchesFresh(t *testing.T) {
 			// Entries the latest analysis did not use are dropped once
 			// they outnumber the statements.
 			limit := 2*len(cached.File.Statements) + cache.slack
-			if n := len(cache.texts); n > limit {
-				t.Fatalf("sequence %d step %d: the cache holds %d texts for %d statements", seq, step, n, len(cached.File.Statements))
-			}
 			if n := len(cache.entries); n > limit {
 				t.Fatalf("sequence %d step %d: the cache holds %d entries for %d statements", seq, step, n, len(cached.File.Statements))
 			}

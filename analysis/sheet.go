@@ -192,7 +192,7 @@ func AnalyzeFile(f *grammar.File, src []byte, cache *Cache) *Sheet {
 		case *grammar.Binding:
 			var name string
 			if note != nil {
-				name = note.names.bound // the same, without reading the tree
+				name = note.bound // the same, without reading the tree
 			} else {
 				name = st.Name.Name
 			}
@@ -208,7 +208,7 @@ func AnalyzeFile(f *grammar.File, src []byte, cache *Cache) *Sheet {
 				bound.add(sym.Name)
 			}
 			if cache != nil {
-				cache.seeBound(note.names)
+				cache.seeBound(note)
 			}
 			s.Symbols = append(s.Symbols, sym)
 			s.useCount = append(s.useCount, 0)
@@ -321,7 +321,7 @@ func (s *Sheet) takePrefix(cache *Cache, bound *boundNames) int {
 func (s *Sheet) resolveUses(st grammar.Stmt, note *stmtNote, scope scopeEnv) (deps []*Symbol) {
 	var uses []nameUse
 	if note != nil {
-		uses = note.names.uses
+		uses = note.uses
 	} else {
 		uses = s.names[:0]
 		eachName(st, func(n *grammar.Name, unboundSkipped bool) {
@@ -360,16 +360,16 @@ func (s *Sheet) evalStatement(st grammar.Stmt, note *stmtNote, at grammar.Positi
 		// The result this tree had last, if what it reads is the same;
 		// else the result of any statement of the same text reading the
 		// same.
-		if e := note.result; e != nil && e.col == int(at.Column) && slices.Equal(e.deps, depKeys) {
+		if e := note.result; e != nil && e.col == at.Column && slices.Equal(e.deps, depKeys) {
 			return e.key, cache.take(e), true
 		}
-		key = cache.statementKey(note.names.hash, int(at.Column), depKeys)
-		if e, ok := cache.lookup(key, note.names.text, int(at.Column), depKeys); ok {
+		key = cache.statementKey(note.hash, int(at.Column), depKeys)
+		if e, ok := cache.lookup(key, note.text, int(at.Column), depKeys); ok {
 			note.result = e
 			return key, cache.take(e), true
 		}
 		defer func() {
-			note.result = cache.store(key, note.names.text, int(at.Column), append([]uint64(nil), depKeys...), r)
+			note.result = cache.store(key, note.text, int(at.Column), append([]uint64(nil), depKeys...), r)
 		}()
 	}
 	if pre != nil {
