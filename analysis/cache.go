@@ -113,11 +113,14 @@ func (c *Cache) seeBound(names *stmtNote) {
 	}
 	names.epoch = c.epoch
 	u := names.bound
-	if _, ok := c.universe[u]; ok {
+	// One look-up rather than two: a name's mask is a function of it, so
+	// writing it again changes nothing, and the map grows by one for a
+	// name new to it.
+	had := len(c.universe)
+	m := letterMask(u)
+	if c.universe[u] = m; len(c.universe) == had {
 		return
 	}
-	m := letterMask(u)
-	c.universe[u] = m
 	for name, n := range c.near {
 		if d, ok := within(name, letterMask(name), u, m, len(name)/2); ok {
 			i, _ := slices.BinarySearchFunc(n.list, nearName{u, d}, compareNear)

@@ -106,7 +106,7 @@ func AnalyzeFile(f *grammar.File, src []byte, cache *Cache) *Sheet {
 	n := len(f.Statements)
 	s := &Sheet{File: f, Src: src,
 		Results: make([]Result, 0, n), Symbols: make([]*Symbol, 0, n), useCount: make([]int32, 0, n),
-		reads: make([]*Symbol, 0, 2*n), readStart: make([]int32, 0, n+1), foundStart: make([]int32, 0, n+1)}
+		reads: make([]*Symbol, 0, n/2+16), readStart: make([]int32, 0, n+1), foundStart: make([]int32, 0, n+1)}
 	bound := &boundNames{cache: cache}
 	// notes[i-from] is where the cache keeps what it knows of statement i
 	// with the statement's tree.
@@ -179,7 +179,7 @@ func AnalyzeFile(f *grammar.File, src []byte, cache *Cache) *Sheet {
 			// relative, so that a statement that moved is not evaluated
 			// again).
 			r.Value, r.Err = res.value, placeError(res.err, base)
-			s.reserveFound(i, n, len(res.hints)+len(res.calls))
+			s.found = reserve(s.found, len(res.hints)+len(res.calls), i, n)
 			s.found = appendPlaced(s.found, res.hints, res.hintsAt, base)
 			for _, c := range res.calls {
 				c.Finding = placeFinding(c.Finding, base)
@@ -330,6 +330,7 @@ func (s *Sheet) resolveUses(st grammar.Stmt, note *stmtNote, scope scopeEnv) (de
 		s.names = uses
 	}
 	deps = s.deps[:0]
+	s.reads = reserve(s.reads, len(uses), len(s.readStart)-1, len(s.File.Statements))
 	for _, u := range uses {
 		sym := scope[u.name]
 		s.reads = append(s.reads, sym)
@@ -380,22 +381,23 @@ func (s *Sheet) evalStatement(st grammar.Stmt, note *stmtNote, at grammar.Positi
 	return key, r, false
 }
 
-// reserveFound makes room in s.found, when it is about full, for the
-// findings of statements i to n-1 (at least more), projected from those of
-// the statements before i: grown by append, a slice of a sheet's findings
-// is reallocated dozens of times on the way (by a quarter at a time), and a
-// first analysis runs with the collector paused (lsp's pauseGC), so every
-// array left behind adds to the process's peak.
-func (s *Sheet) reserveFound(i, n, more int) {
-	if cap(s.found)-len(s.found) >= more {
-		return
+// reserve is list, the items of a sheet's statements before i of n, with
+// room for more items, and, when it is about full, for the items of the
+// statements from i on, projected from those before: grown by append, a
+// slice of a long sheet's items is reallocated dozens of times on the way
+// (by a quarter at a time), and a first analysis runs with the collector
+// paused (lsp's pauseGC), so every array left behind adds to the process's
+// peak.
+func reserve[T any](list []T, more, i, n int) []T {
+	if cap(list)-len(list) >= more {
+		return list
 	}
-	have := len(s.found)
+	have := len(list)
 	want := have + more + 16
 	if i >= 64 {
 		want = max(want, have+have*(n-i)/i+have/16+16)
 	}
-	s.found = slices.Grow(s.found, want-have)
+	return slices.Grow(list, want-have)
 }
 
 // resolveCall is the finding of a call with its fix on the binding
@@ -577,8 +579,7 @@ func walkNames(n grammar.Node, visit func(*grammar.Name, bool)) {
 	switch n := n.(type) {
 	case nil, *grammar.Int, *grammar.Unknown, *grammar.Underscore, *grammar.Swizzle, *grammar.Pointer, *grammar.BasisMode, *grammar.BadStmt:
 	case *grammar.Name:
-		_, isTag := tags[n.Name]
-		visit(n, isTag)
+		visit(n, isTag(n.Name))
 	case *grammar.Call:
 		// The operation's name is not a sheet name, nor are the bare
 		// words it reads.
@@ -586,8 +587,7 @@ func walkNames(n grammar.Node, visit func(*grammar.Name, bool)) {
 		walkAllNames(n.Template, visit) // select<N>(L): N is a sheet name
 		for _, a := range n.Args {
 			if name, ok := a.(*grammar.Name); ok {
-				_, isTag := tags[name.Name]
-				visit(name, isTag || (isOp && op.isKeyword(name.Name)))
+				visit(name, isTag(name.Name) || (isOp && op.isKeyword(name.Name)))
 				continue
 			}
 			walkNames(a, visit)
