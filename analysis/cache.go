@@ -36,11 +36,15 @@ type Cache struct {
 	// near has, for each undefined name of the latest analysis, the names
 	// of universe close enough to suggest (boundNames.closest): a
 	// suggestion is the first of those bound before the undefined name,
-	// found without comparing it with every name bound.
-	universe map[string]uint64
-	epoch    uint64
-	near     map[string]*nearNames
-	notes    []grammar.Note // the notes of the statements being analyzed
+	// found without comparing it with every name bound. The universe is
+	// kept from the first undefined name on (universeOn): a sheet that
+	// reads none, as most do, has no use for it, and a long one's map of
+	// every name was 35 bytes a binding and a look-up in a large map each.
+	universe   map[string]uint64
+	universeOn bool
+	epoch      uint64
+	near       map[string]*nearNames
+	notes      []grammar.Note // the notes of the statements being analyzed
 	// last is the latest analysis, and lastEpoch the universe's epoch
 	// during it (takePrefix).
 	last      *Sheet
@@ -68,8 +72,20 @@ type nearName struct {
 	dist int
 }
 
-// nearOf is the universe's names near name (see Cache.near).
-func (c *Cache) nearOf(name string) []nearName {
+// nearOf is the universe's names near name (see Cache.near); scope holds
+// the names bound so far in the analysis under way.
+func (c *Cache) nearOf(name string, scope scopeEnv) []nearName {
+	if !c.universeOn {
+		// The universe starts with the names bound so far: each name
+		// bound from here on joins it as it is bound (seeBound), and the
+		// names of the statements an analysis takes over from the one
+		// before (takePrefix) are among them.
+		c.universeOn = true
+		c.universe = make(map[string]uint64, max(len(scope), c.statements))
+		for u := range scope {
+			c.universe[u] = letterMask(u)
+		}
+	}
 	if n, ok := c.near[name]; ok {
 		n.gen = c.gen
 		return n.list
@@ -106,9 +122,10 @@ func within(name string, nameMask uint64, u string, uMask uint64, reach int) (in
 	return d, d <= reach
 }
 
-// seeBound adds the name statement names binds to the universe.
+// seeBound adds the name statement names binds to the universe, once it is
+// kept.
 func (c *Cache) seeBound(names *stmtNote) {
-	if names.epoch == c.epoch {
+	if !c.universeOn || names.epoch == c.epoch {
 		return
 	}
 	names.epoch = c.epoch
@@ -279,9 +296,6 @@ func (c *Cache) begin(n int) {
 	// step by step on the way.
 	if len(c.entries) == 0 {
 		c.entries = make(map[uint64]*cacheEntry, n)
-	}
-	if len(c.universe) == 0 {
-		c.universe = make(map[string]uint64, n)
 	}
 }
 

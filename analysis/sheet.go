@@ -855,7 +855,7 @@ func (b *boundNames) closest(name string) (string, bool) {
 	}
 	// The near names come by distance, then in byte order, as closestIn
 	// ranks them: the first bound so far is the best bound name.
-	for _, c := range b.cache.nearOf(name) {
+	for _, c := range b.cache.nearOf(name, b.scope) {
 		if b.scope[c.name] == nil {
 			continue
 		}
