@@ -334,3 +334,35 @@ func TestPrefixEndsWhereStatementsMove(t *testing.T) {
 		t.Errorf("the statements after the edit were taken over, or are placed at lines %d and %d", s2.Symbols[2].Line, s2.Symbols[3].Line)
 	}
 }
+
+// TestUniverseStartsAtTheFirstUndefinedName: the cache keeps the names
+// bound for suggestions only from the first undefined name on (nearOf),
+// so the names bound before it, in statements an analysis took over from
+// the one before (takePrefix) or evaluated before it, are suggested all
+// the same, as a fresh analysis suggests them. Checked: nearOf starting
+// from an empty universe rather than the scope fails it (no suggestion of
+// Alpha in the second version).
+func TestUniverseStartsAtTheFirstUndefinedName(t *testing.T) {
+	versions := []string{
+		"Alpha = 8:1\nB = Alpha\nGamma = 4:2\n",
+		"Alpha = 8:1\nB = Alpah\nGamma = 4:2\n",
+		"Alpha = 8:1\nB = Alpah\nGamma = 4:2\nC = Gamm\nDelta = 2:1\nE = Deltaa\n",
+		"Alpha = 8:1\nB = Alpha\nGamma = 4:2\nC = Gamm\nDelta = 2:1\nE = Deltaa\n",
+		"Alpha = 8:1\nB = Alpha\nGamma = 4:2\nC = Gamma\nDelta = 2:1\nE = Deltaa\nAlpha = 2:1\nF = Alphaa\n",
+	}
+	cache := NewCache()
+	suggested := 0
+	for i, src := range versions {
+		cached := AnalyzeSheetCached("u.cute", []byte(src), cache)
+		fresh := AnalyzeSheet("u.cute", []byte(src))
+		if got, want := renderFindings(cached), renderFindings(fresh); got != want {
+			t.Fatalf("version %d: cached findings\n%s\nfresh\n%s\nsource:\n%s", i, got, want, src)
+		}
+		for _, f := range cached.Findings {
+			suggested += len(f.Fixes)
+		}
+	}
+	if suggested == 0 {
+		t.Fatal("no suggestion: the test checks nothing")
+	}
+}
