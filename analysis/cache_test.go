@@ -366,3 +366,34 @@ func TestUniverseStartsAtTheFirstUndefinedName(t *testing.T) {
 		t.Fatal("no suggestion: the test checks nothing")
 	}
 }
+
+// TestEditKeepsTheSymbolsOfUnchangedStatements: after an edit that keeps
+// the line count, the bindings after it that read nothing it changed keep
+// their symbols (the same objects), those that read it get new ones with
+// the new values, and every value is a fresh analysis's. Checked: with
+// keptSymbol returning nil, nothing is kept (the count check fails).
+func TestEditKeepsTheSymbolsOfUnchangedStatements(t *testing.T) {
+	before := "A = (4,2):(1,4)\nB = coalesce(A)\nC = (8,8):(1,16)\nD = coalesce(C)\nE = composition(C, (2,2):(1,2))\nF = B\n"
+	after := strings.Replace(before, "A = (4,2):(1,4)", "A = (2,4):(1,2)", 1)
+	cache := NewCache()
+	first := AnalyzeSheetCached("k.cute", []byte(before), cache)
+	second := AnalyzeSheetCached("k.cute", []byte(after), cache)
+	fresh := AnalyzeSheet("k.cute", []byte(after))
+	if got, want := renderResults(second)+renderNames(t, second), renderResults(fresh)+renderNames(t, fresh); got != want {
+		t.Fatalf("cached\n%s\nfresh\n%s", got, want)
+	}
+	kept := map[string]bool{}
+	for k, sym := range second.Symbols {
+		kept[sym.Name] = sym == first.Symbols[k]
+	}
+	for _, name := range []string{"C", "D", "E"} {
+		if !kept[name] {
+			t.Errorf("%s: a new symbol, though nothing it reads changed", name)
+		}
+	}
+	for _, name := range []string{"A", "B", "F"} {
+		if kept[name] {
+			t.Errorf("%s: the old symbol kept, though its value changed", name)
+		}
+	}
+}

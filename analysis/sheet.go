@@ -164,6 +164,7 @@ func AnalyzeFile(f *grammar.File, src []byte, cache *Cache) *Sheet {
 		deps := s.resolveUses(st, note, scope)
 		var r Result
 		var key uint64
+		var kept bool // the statement's tree kept its latest result
 		if !bad {
 			var res stmtResult
 			var hit bool
@@ -171,7 +172,7 @@ func AnalyzeFile(f *grammar.File, src []byte, cache *Cache) *Sheet {
 			if pre != nil {
 				p = pre.result(i)
 			}
-			key, res, hit = s.evalStatement(st, note, at, scope, deps, cache, p, i)
+			key, res, hit, kept = s.evalStatement(st, note, at, scope, deps, cache, p, i)
 			if hit {
 				s.Reused++
 			}
@@ -202,9 +203,14 @@ func AnalyzeFile(f *grammar.File, src []byte, cache *Cache) *Sheet {
 				s.found = append(s.found, s.rebindingFindings(prev, s.useCount[prev.index], i, st, deps)...)
 			}
 			// Each symbol is an allocation of its own: a later analysis
-			// shares some of them (takePrefix), and one allocation for
-			// all would keep the rest, and the trees they point at, alive.
-			sym := &Symbol{Name: name, Def: st, Stmt: i, Line: base.Line + int(st.Range.Pos.Line), Value: r.Value, Err: r.Err, key: key, index: len(s.Symbols), earlier: prev}
+			// shares some of them (takePrefix, keptSymbol), and one
+			// allocation for all would keep the rest, and the trees they
+			// point at, alive.
+			line := base.Line + int(st.Range.Pos.Line)
+			sym := s.keptSymbol(cache, kept, st, i, line, key, r.Err, prev)
+			if sym == nil {
+				sym = &Symbol{Name: name, Def: st, Stmt: i, Line: line, Value: r.Value, Err: r.Err, key: key, index: len(s.Symbols), earlier: prev}
+			}
 			if prev == nil {
 				bound.add(sym.Name)
 			}
@@ -346,13 +352,14 @@ func (s *Sheet) resolveUses(st grammar.Stmt, note *stmtNote, scope scopeEnv) (de
 
 // evalStatement evaluates a statement, or takes its result from cache when
 // neither its text nor the bindings it reads changed. key is the statement's
-// cache key (the key of the symbol it binds).
+// cache key (the key of the symbol it binds); kept reports that the result
+// is the one its tree had last (stmtNote.result).
 // note is what cache knows of the statement (nil without a cache), at
 // where the statement starts. The result's ranges are relative to the
 // statement (AnalyzeFile places them). pre is the statement's result
 // evaluated already (evalParallel), nil when it is not.
 // i is the statement's index.
-func (s *Sheet) evalStatement(st grammar.Stmt, note *stmtNote, at grammar.Position, scope scopeEnv, deps []*Symbol, cache *Cache, pre *stmtResult, i int) (key uint64, r stmtResult, hit bool) {
+func (s *Sheet) evalStatement(st grammar.Stmt, note *stmtNote, at grammar.Position, scope scopeEnv, deps []*Symbol, cache *Cache, pre *stmtResult, i int) (key uint64, r stmtResult, hit, kept bool) {
 	if cache != nil {
 		depKeys := s.depKeys[:0]
 		for _, d := range deps {
@@ -363,12 +370,12 @@ func (s *Sheet) evalStatement(st grammar.Stmt, note *stmtNote, at grammar.Positi
 		// else the result of any statement of the same text reading the
 		// same.
 		if e := note.result; e != nil && e.col == at.Column && slices.Equal(e.deps, depKeys) {
-			return e.key, cache.take(e), true
+			return e.key, cache.take(e), true, true
 		}
 		key = cache.statementKey(note.hash, int(at.Column), depKeys)
 		if e, ok := cache.lookup(key, note.text, int(at.Column), depKeys); ok {
 			note.result = e
-			return key, cache.take(e), true
+			return key, cache.take(e), true, false
 		}
 		defer func() {
 			note.result = cache.store(key, note.text, int(at.Column), append([]uint64(nil), depKeys...), r)
@@ -379,7 +386,30 @@ func (s *Sheet) evalStatement(st grammar.Stmt, note *stmtNote, at grammar.Positi
 	} else {
 		r = evalStmt(st, statementText(s.File, s.Src, i), scope)
 	}
-	return key, r, false
+	return key, r, false, false
+}
+
+// keptSymbol is the latest analysis's symbol for binding st, statement i
+// starting on line line, when this analysis would make the same one: the
+// same tree at the same place (an edit that kept the line count moves the
+// statements after it by offsets alone), which kept its latest result (so
+// the value that symbol holds: the analysis that made it left it as the
+// tree's result), with the same key, no error (an error is placed anew)
+// and the same binding of the name before it. nil otherwise. An edit then
+// makes new symbols only where something changed.
+func (s *Sheet) keptSymbol(cache *Cache, kept bool, st *grammar.Binding, i, line int, key uint64, err error, earlier *Symbol) *Symbol {
+	if !kept || err != nil || cache == nil || cache.last == nil {
+		return nil
+	}
+	k := len(s.Symbols)
+	if k >= len(cache.last.Symbols) {
+		return nil
+	}
+	old := cache.last.Symbols[k]
+	if old.Def != st || old.Stmt != i || old.Line != line || old.key != key || old.Err != nil || old.earlier != earlier || old.index != k {
+		return nil
+	}
+	return old
 }
 
 // reserve is list, the items of a sheet's statements before i of n, with
