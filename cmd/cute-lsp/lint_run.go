@@ -140,13 +140,19 @@ func lintFile(p string, configs *configs, opts lintOptions) lintResult {
 	if isNotebook(p) {
 		return lintNotebook(p, src, configs, opts)
 	}
-	// The code of a C++ or Python file is read once, for findings alone
-	// (analysis.ReadCodeForLint), and its counts come from the same read.
+	// The code of a C++ or Python file is read once, for findings alone:
+	// only where a finding can come from it (analysis.ReadCodeForFindings),
+	// or, with --code-stats, wherever it names CuTe
+	// (analysis.ReadCodeForLint), its counts coming from the same read.
 	var findings []analysis.Finding
 	var code *analysis.Code
 	switch lang := analysis.LanguageOf(p); lang {
 	case analysis.LangCpp, analysis.LangPython:
-		code = analysis.ReadCodeForLint(lang, src)
+		if opts.codeStats {
+			code = analysis.ReadCodeForLint(lang, src)
+		} else {
+			code = analysis.ReadCodeForFindings(lang, src)
+		}
 		findings = analysis.AnalyzeHostCode(p, src, code).Findings
 	default:
 		findings, _ = analysis.Analyze(p, src)
