@@ -440,9 +440,19 @@ func cppRegions(s string) []region { return slices.Collect(cppRegionSeq(s, false
 // (183,000 of them over include/cute and examples/cute, each a candidate
 // search). A statement whose closing parenthesis is not found, or that
 // holds a comment or a raw string, is scanned as before.
+//
+// Between regions the scan jumps (regionStarts): only '/', a quote, an
+// apostrophe, R" and, with skipAsm, the words asm, __asm and __asm__
+// start something, and each is found with strings.IndexByte or
+// strings.Index, not byte by byte.
 func cppRegionSeq(s string, skipAsm bool) iter.Seq[region] {
 	return func(yield func(region) bool) {
+		starts := newRegionStarts(s, skipAsm)
 		for i := 0; i < len(s); {
+			i = starts.next(i)
+			if i >= len(s) {
+				return
+			}
 			switch {
 			case strings.HasPrefix(s[i:], "//"):
 				end := strings.IndexByte(s[i:], '\n')
@@ -495,23 +505,82 @@ func cppRegionSeq(s string, skipAsm bool) iter.Seq[region] {
 				}
 				i++
 			default:
-				// Only these bytes start a comment or a literal (or, with
-				// skipAsm, an asm statement): the rest is passed over
-				// without the checks above.
-				start := &cppRegionStart
-				if skipAsm {
-					start = &cppRegionOrAsmStart
-				}
-				for i++; i < len(s) && !start[s[i]]; i++ {
-				}
+				i++ // a '/' of a division
 			}
 		}
 	}
 }
 
-var cppRegionStart = [256]bool{'/': true, 'R': true, '"': true, '\'': true}
+// regionStarts finds the next offset where cppRegionSeq's cases may match:
+// the nearest of the next '/', '"' (or the R of R"), '\” and, with
+// skipAsm, asm word. Each kind's next offset is kept until the scan passes
+// it, so every byte is searched once per kind.
+type regionStarts struct {
+	s                  string
+	slash, quote, apos int // next offsets of each byte (len(s): none); -1 before the first search
+	asm                int // next start of an asm word (len(s): none; -1: not yet searched)
+	skipAsm            bool
+}
 
-var cppRegionOrAsmStart = [256]bool{'/': true, 'R': true, '"': true, '\'': true, 'a': true, '_': true}
+func newRegionStarts(s string, skipAsm bool) *regionStarts {
+	return &regionStarts{s: s, slash: -1, quote: -1, apos: -1, asm: -1, skipAsm: skipAsm}
+}
+
+// nextByteAt is the first offset from i holding c (len(s) if none),
+// searched again only when the one kept in *at lies before i.
+func nextByteAt(s string, i int, c byte, at *int) int {
+	if *at < i {
+		if k := strings.IndexByte(s[i:], c); k >= 0 {
+			*at = i + k
+		} else {
+			*at = len(s)
+		}
+	}
+	return *at
+}
+
+// next is the first offset from i where a comment, a literal or (with
+// skipAsm) an asm statement may start; len(s) if none.
+func (r *regionStarts) next(i int) int {
+	s := r.s
+	n := min(nextByteAt(s, i, '/', &r.slash), nextByteAt(s, i, '\'', &r.apos))
+	q := nextByteAt(s, i, '"', &r.quote)
+	if q-1 >= i && q < len(s) && s[q-1] == 'R' && (q-1 == 0 || !isIdentByte(s[q-2])) {
+		q-- // R"delim(...)delim"
+	}
+	n = min(n, q)
+	if r.skipAsm {
+		n = min(n, r.nextAsm(i))
+	}
+	return n
+}
+
+// nextAsm is the first offset from i where a word asm, __asm or __asm__
+// starts (len(s) if none): the offsets where cppRegionSeq tries
+// asmStatementEnd.
+func (r *regionStarts) nextAsm(i int) int {
+	if r.asm >= i {
+		return r.asm
+	}
+	s := r.s
+	for j := i; ; {
+		k := strings.Index(s[j:], "asm")
+		if k < 0 {
+			r.asm = len(s)
+			return r.asm
+		}
+		p := j + k
+		word := p
+		if p >= 2 && s[p-2] == '_' && s[p-1] == '_' {
+			word = p - 2
+		}
+		if word >= i && (word == 0 || !isIdentByte(s[word-1])) {
+			r.asm = word
+			return word
+		}
+		j = p + 1
+	}
+}
 
 // asmStatementEnd is the offset after the closing parenthesis of the asm
 // statement whose keyword (asm, __asm, __asm__) starts at i, with its
@@ -582,15 +651,19 @@ func skipBlanks(s string, i int) int {
 }
 
 // quotedEnd is the offset of the closing quote of a literal starting at i
-// (backslash escapes; an unterminated literal ends at the line's end).
+// (backslash escapes; an unterminated literal ends at the line's end). It
+// jumps between backslashes with strings.IndexByte: the next quote and line
+// end are searched once each and kept while the escapes before them are
+// passed over.
 func quotedEnd(s string, i int, quote byte) int {
-	for ; i < len(s); i++ {
-		switch s[i] {
-		case '\\':
-			i++
-		case quote, '\n':
-			return i
+	q, nl := -1, -1 // the next quote and line end from i (len(s): none)
+	for i < len(s) {
+		end := min(nextByteAt(s, i, quote, &q), nextByteAt(s, i, '\n', &nl))
+		b := strings.IndexByte(s[i:end], '\\')
+		if b < 0 {
+			return end
 		}
+		i += b + 2 // the escaped byte, whatever it is
 	}
 	return len(s)
 }
@@ -632,27 +705,33 @@ func pythonRegions(s string) []region {
 // lineIndex converts byte offsets to positions (rune columns). It keeps the
 // last position it gave: the scanner asks in increasing order, and counting
 // the runes of a long line from its start for every candidate on it would
-// be quadratic.
+// be quadratic. Asked in increasing order it counts the line ends between
+// one offset and the next (strings.Count); the offsets of every line's
+// start are found only when an offset before the last one is asked.
 type lineIndex struct {
 	text   string
-	starts []int
+	starts []int // nil until an offset before last is asked
 	last   grammar.Position
 }
 
 func newLineIndex(text string) *lineIndex {
-	starts := make([]int, 1, strings.Count(text, "\n")+1)
-	for i := 0; ; {
-		j := strings.IndexByte(text[i:], '\n')
-		if j < 0 {
-			break
-		}
-		i += j + 1
-		starts = append(starts, i)
-	}
-	return &lineIndex{text: text, starts: starts}
+	return &lineIndex{text: text, last: grammar.Position{Line: 1, Column: 1}}
 }
 
 func (l *lineIndex) position(offset int) grammar.Position {
+	if l.starts == nil && offset >= int(l.last.Offset) {
+		from, line, col := int(l.last.Offset), int(l.last.Line), int(l.last.Column)
+		between := l.text[from:offset]
+		if n := strings.Count(between, "\n"); n > 0 {
+			line += n
+			from, col = from+strings.LastIndexByte(between, '\n')+1, 1
+		}
+		l.last = grammar.Position{Offset: int32(offset), Line: int32(line), Column: int32(col + utf8.RuneCountInString(l.text[from:offset]))}
+		return l.last
+	}
+	if l.starts == nil {
+		l.starts = lineStartOffsets(l.text)
+	}
 	lo, hi := 0, len(l.starts)
 	for lo+1 < hi {
 		mid := (lo + hi) / 2
@@ -668,4 +747,18 @@ func (l *lineIndex) position(offset int) grammar.Position {
 	}
 	l.last = grammar.Position{Offset: int32(offset), Line: int32(lo + 1), Column: int32(col + utf8.RuneCountInString(l.text[from:offset]))}
 	return l.last
+}
+
+// lineStartOffsets are the offsets where text's lines start.
+func lineStartOffsets(text string) []int {
+	starts := make([]int, 1, strings.Count(text, "\n")+1)
+	for i := 0; ; {
+		j := strings.IndexByte(text[i:], '\n')
+		if j < 0 {
+			break
+		}
+		i += j + 1
+		starts = append(starts, i)
+	}
+	return starts
 }

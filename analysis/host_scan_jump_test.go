@@ -1,0 +1,235 @@
+package analysis
+
+import (
+	"io/fs"
+	"iter"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// The descriptor scan as it was before it jumped between the bytes that
+// start something (regionStarts, quotedEnd with strings.IndexByte, the
+// line index counted forward): the scan must give the same regions, ends
+// and positions.
+
+func cppRegionSeqReference(s string, skipAsm bool) iter.Seq[region] {
+	return func(yield func(region) bool) {
+		for i := 0; i < len(s); {
+			switch {
+			case strings.HasPrefix(s[i:], "//"):
+				end := strings.IndexByte(s[i:], '\n')
+				if end < 0 {
+					end = len(s) - i
+				}
+				if !yield(region{start: i + 2, end: i + end}) {
+					return
+				}
+				i += end
+			case strings.HasPrefix(s[i:], "/*"):
+				end := strings.Index(s[i+2:], "*/")
+				if end < 0 {
+					yield(region{start: i + 2, end: len(s)})
+					return
+				}
+				if !yield(region{start: i + 2, end: i + 2 + end}) {
+					return
+				}
+				i += 2 + end + 2
+			case s[i] == 'R' && strings.HasPrefix(s[i+1:], "\"") && (i == 0 || !isIdentByte(s[i-1])):
+				// R"delim( ... )delim"
+				open := strings.IndexByte(s[i+2:], '(')
+				if open < 0 {
+					i++
+					continue
+				}
+				delim := s[i+2 : i+2+open]
+				bodyStart := i + 2 + open + 1
+				end := strings.Index(s[bodyStart:], ")"+delim+"\"")
+				if end < 0 {
+					return
+				}
+				if !yield(region{start: bodyStart, end: bodyStart + end, literal: true}) {
+					return
+				}
+				i = bodyStart + end + len(delim) + 2
+			case s[i] == '"':
+				end := quotedEndReference(s, i+1, '"')
+				if !yield(region{start: i + 1, end: end, literal: true}) {
+					return
+				}
+				i = end + 1
+			case s[i] == '\'':
+				i = quotedEndReference(s, i+1, '\'') + 1
+			case skipAsm && (s[i] == 'a' || s[i] == '_') && (i == 0 || !isIdentByte(s[i-1])):
+				if end, ok := asmStatementEndReference(s, i); ok {
+					i = end
+					continue
+				}
+				i++
+			default:
+				// Only these bytes start a comment or a literal (or, with
+				// skipAsm, an asm statement): the rest is passed over
+				// without the checks above.
+				start := &cppRegionStartReference
+				if skipAsm {
+					start = &cppRegionOrAsmStartReference
+				}
+				for i++; i < len(s) && !start[s[i]]; i++ {
+				}
+			}
+		}
+	}
+}
+
+var cppRegionStartReference = [256]bool{'/': true, 'R': true, '"': true, '\'': true}
+
+var cppRegionOrAsmStartReference = [256]bool{'/': true, 'R': true, '"': true, '\'': true, 'a': true, '_': true}
+
+func asmStatementEndReference(s string, i int) (end int, ok bool) {
+	word := func(j int) int {
+		k := j
+		for k < len(s) && isIdentByte(s[k]) {
+			k++
+		}
+		return k
+	}
+	j := word(i)
+	switch s[i:j] {
+	case "asm", "__asm", "__asm__":
+	default:
+		return 0, false
+	}
+	for {
+		j = skipBlanks(s, j)
+		k := word(j)
+		switch s[j:k] {
+		case "volatile", "__volatile__", "__volatile", "inline", "__inline__", "goto":
+			j = k
+			continue
+		}
+		break
+	}
+	if j >= len(s) || s[j] != '(' {
+		return 0, false
+	}
+	depth := 0
+	for j < len(s) {
+		switch c := s[j]; c {
+		case '(':
+			depth++
+		case ')':
+			if depth--; depth == 0 {
+				return j + 1, true
+			}
+		case '"', '\'':
+			if c == '"' && j > 0 && s[j-1] == 'R' {
+				return 0, false // a raw string: its end is not a quote's
+			}
+			j = quotedEndReference(s, j+1, c)
+			if j >= len(s) || s[j] != c {
+				return 0, false // unterminated
+			}
+		case '/':
+			if j+1 < len(s) && (s[j+1] == '/' || s[j+1] == '*') {
+				return 0, false
+			}
+		}
+		j++
+	}
+	return 0, false
+}
+
+func quotedEndReference(s string, i int, quote byte) int {
+	for ; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case quote, '\n':
+			return i
+		}
+	}
+	return len(s)
+}
+
+// sameJumps fails t where the scan's regions (with and without asm
+// statements' literals), a literal's end from any offset, or a position
+// (asked in increasing order, then in any) differ from the reference's.
+func sameJumps(t *testing.T, name, src string) {
+	t.Helper()
+	for _, skipAsm := range []bool{false, true} {
+		got, want := slices.Collect(cppRegionSeq(src, skipAsm)), slices.Collect(cppRegionSeqReference(src, skipAsm))
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: skipAsm %v: %d regions, the reference %d", name, skipAsm, len(got), len(want))
+			for k := range min(len(got), len(want)) {
+				if got[k] != want[k] {
+					t.Errorf("first difference: %+v, the reference %+v", got[k], want[k])
+					break
+				}
+			}
+		}
+	}
+	if len(src) <= 4096 {
+		for i := 0; i <= len(src); i++ {
+			for _, q := range []byte{'"', '\''} {
+				if got, want := quotedEnd(src, i, q), quotedEndReference(src, i, q); got != want {
+					t.Errorf("%s: quotedEnd(%d, %c) = %d, the reference %d", name, i, q, got, want)
+				}
+			}
+		}
+	}
+	ref := &lineIndex{text: src, starts: newLineIndexReference(src).starts}
+	forward := newLineIndex(src)
+	step := max(1, len(src)/5000)
+	for off := 0; off <= len(src); off += step {
+		if got, want := forward.position(off), ref.position(off); got != want {
+			t.Fatalf("%s: position(%d) asked in order = %+v, the reference %+v", name, off, got, want)
+		}
+	}
+	back, ref := newLineIndex(src), &lineIndex{text: src, starts: newLineIndexReference(src).starts}
+	for k, off := range []int{len(src), len(src) / 2, len(src) / 3, 0, len(src) / 2, len(src)} {
+		if got, want := back.position(off), ref.position(off); got != want {
+			t.Fatalf("%s: position %d (%d) = %+v, the reference %+v", name, k, off, got, want)
+		}
+	}
+}
+
+var jumpSeeds = []string{
+	"", "\n", "a\n", "/", "R", "R\"", "'", "\"", "\\", "\"\\", "\"a\\\nb\"", "'\\''",
+	"x // (2,2):(1,2)\n/* (4,8) */ \"(8,4)\" 'c' R\"d((2,3))d\" uR\"(x)\" u8R\"(y)\"",
+	"asm volatile(\"mma %0;\\n\" : \"+r\"(d) : \"r\"(a)); __asm__(\"x\"); __asm(\"y\"); ___asm(\"z\"); basm(\"w\"); _asm(\"v\")",
+	"asm (\"open", "asm(\"a\" /* c */ ); asm(R\"(x)\"); asmx(\"(2,2):(1,2)\")", "a/b/c // d\n'\\n' \"é(2,2)\" é // é(4,4):(1,4)",
+}
+
+func TestDescriptorScanJumpsAsBefore(t *testing.T) {
+	for _, src := range jumpSeeds {
+		sameJumps(t, src, src)
+	}
+	root := os.Getenv("CUTLASS")
+	if root == "" {
+		root = "/work/cutlass"
+	}
+	for _, dir := range []string{"include/cute", "examples/cute"} {
+		filepath.WalkDir(filepath.Join(root, dir), func(p string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				if src, err := os.ReadFile(p); err == nil {
+					sameJumps(t, p, string(src))
+				}
+			}
+			return nil
+		})
+	}
+}
+
+func FuzzDescriptorScanJumpsAsBefore(f *testing.F) {
+	for _, src := range jumpSeeds {
+		f.Add(src)
+	}
+	f.Fuzz(func(t *testing.T, src string) { sameJumps(t, "fuzz", src) })
+}
+
+var _ iter.Seq[region] = cppRegionSeqReference("", false)
+var _ = strings.Index
