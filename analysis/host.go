@@ -136,6 +136,10 @@ func (h *Host) scanRegionAll(text string, r region, lines *lineIndex) {
 			return
 		}
 		cand := body[start:end]
+		if !mayBeDescriptor(cand) {
+			i = end
+			continue
+		}
 		n, err := grammar.ParseExprAt(cand, lines.position(r.start+start))
 		switch {
 		case err == nil && notProse(n) && !(bitRange(n) && aboutBits()):
@@ -158,6 +162,18 @@ func mayHoldDescriptor(body string, literal bool) bool {
 		return strings.ContainsAny(body, "([S:@<")
 	}
 	return strings.ContainsAny(body, "([S")
+}
+
+// mayBeDescriptor reports whether parsing a candidate can give anything:
+// what notProse keeps is a layout (a ':' token), a swizzle (a '<' after
+// its keyword, or pycute's SW_B_M_S), a composition (the word o, or a
+// pointer glued to a swizzle's '>'), an MLIR type ('!'), a TIRx layout or
+// a tiler (a layout inside: ':'), a tuple of basis elements ('@' or '/'),
+// and a failed parse is reported only for a malformed layout (':'). Three
+// of four candidates of include/cute and examples/cute ("(M,N,K)",
+// "(i.e. ...)") hold none of these bytes and are not parsed.
+func mayBeDescriptor(cand string) bool {
+	return strings.ContainsAny(cand, ":@/<!o") || strings.Contains(cand, "SW")
 }
 
 // nextCandidate finds the next stretch of body from i that starts like a

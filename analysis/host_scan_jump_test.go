@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"github.com/cute-lsp/cute-lsp/grammar"
 	"io/fs"
 	"iter"
 	"os"
@@ -233,3 +234,102 @@ func FuzzDescriptorScanJumpsAsBefore(f *testing.F) {
 
 var _ iter.Seq[region] = cppRegionSeqReference("", false)
 var _ = strings.Index
+
+// scanRegionAllReference is scanRegionAll as it was before mayBeDescriptor
+// passed over candidates without parsing them.
+func (h *Host) scanRegionAllReference(text string, r region, lines *lineIndex) {
+	body := text[r.start:r.end]
+	if r.literal {
+		trimmed := strings.TrimSpace(body)
+		lead := strings.Index(body, trimmed)
+		if trimmed != "" && looksLikeDescriptor(trimmed) {
+			if n, err := grammar.ParseExprAt(trimmed, lines.position(r.start+lead)); err == nil && notProse(n) {
+				h.add(n, true)
+				return
+			}
+		}
+	}
+	bits := -1 // whether body speaks of bits, once a bit range asks (-1: not yet known)
+	aboutBits := func() bool {
+		if bits < 0 {
+			bits = 0
+			if speaksOfBits(body) {
+				bits = 1
+			}
+		}
+		return bits == 1
+	}
+	for i := 0; i < len(body); {
+		start, end, ok := nextCandidate(body, i)
+		if !ok {
+			return
+		}
+		cand := body[start:end]
+		n, err := grammar.ParseExprAt(cand, lines.position(r.start+start))
+		switch {
+		case err == nil && notProse(n) && !(bitRange(n) && aboutBits()):
+			h.add(n, standsAlone(body, start, end))
+		case err != nil && malformedLayout(cand):
+			h.Findings = append(h.Findings, inProse(syntaxFinding(err), standsAlone(body, start, end)))
+		}
+		i = end
+	}
+}
+
+// sameCandidates fails t where scanning body with mayBeDescriptor's
+// shortcut finds other descriptors or findings than parsing every
+// candidate does.
+func sameCandidates(t *testing.T, name, body string, literal bool) {
+	t.Helper()
+	r := region{start: 0, end: len(body), literal: literal}
+	got, want := &Host{Src: []byte(body), Language: LangCpp}, &Host{Src: []byte(body), Language: LangCpp}
+	got.scanRegionAll(body, r, newLineIndex(body))
+	want.scanRegionAllReference(body, r, newLineIndex(body))
+	if !reflect.DeepEqual(got.Descriptors, want.Descriptors) || !reflect.DeepEqual(got.Findings, want.Findings) {
+		t.Errorf("%s: %q: %d descriptors and %d findings, parsing every candidate %d and %d",
+			name, body, len(got.Descriptors), len(got.Findings), len(want.Descriptors), len(want.Findings))
+	}
+}
+
+var candidateSeeds = []string{
+	"(4,8):(1,4) (M,N,K) (i.e. a tile) Sw<3,4,3> o (8,64):(64,1) SW_3_4_3 S<3,4,3> (1@0,1@1) (1/2@0)",
+	"!cute.layout<\"(4,8):(1,4)\"> S[(8,2):(4@laneid,1)] + R[2:4@warpid] [8:1;4:1] (2,2) o (3,3)",
+	"Sw<3,4,3>_smem_ptr[16b](A) gmem_ptr[16b](0) o (4,8):(1,4) ArithTuple(_0,0) o (4,8):(1@0,1@1) (4,8):(1,4 (4,8:(1,4)",
+	"(2, (3, 4)) [1, 2] (_8,_4) (-1,2) (E<0>) (1 o 2) (x:y) (2,2):(1,_2)",
+}
+
+func TestCandidatesParsedAsBefore(t *testing.T) {
+	for _, body := range candidateSeeds {
+		sameCandidates(t, "seed", body, false)
+		sameCandidates(t, "seed", body, true)
+	}
+	root := os.Getenv("CUTLASS")
+	if root == "" {
+		root = "/work/cutlass"
+	}
+	for _, dir := range []string{"include/cute", "examples/cute", "test/unit/cute"} {
+		filepath.WalkDir(filepath.Join(root, dir), func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || LanguageOf(p) != LangCpp {
+				return nil
+			}
+			src, err := os.ReadFile(p)
+			if err != nil {
+				return nil
+			}
+			text := string(src)
+			for r := range cppRegionSeq(text, false) {
+				if body := text[r.start:r.end]; mayHoldDescriptor(body, r.literal) {
+					sameCandidates(t, p, body, r.literal)
+				}
+			}
+			return nil
+		})
+	}
+}
+
+func FuzzCandidatesParsedAsBefore(f *testing.F) {
+	for _, body := range candidateSeeds {
+		f.Add(body, false)
+	}
+	f.Fuzz(func(t *testing.T, body string, literal bool) { sameCandidates(t, "fuzz", body, literal) })
+}
