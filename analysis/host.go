@@ -113,7 +113,7 @@ func (h *Host) scanRegionAll(text string, r region, lines *lineIndex) {
 	if r.literal {
 		trimmed := strings.TrimSpace(body)
 		lead := strings.Index(body, trimmed)
-		if trimmed != "" && looksLikeDescriptor(trimmed) {
+		if trimmed != "" && looksLikeDescriptor(trimmed) && !startsAsProse(trimmed) {
 			if n, err := grammar.ParseExprAt(trimmed, lines.position(r.start+lead)); err == nil && notProse(n) {
 				h.add(n, true)
 				return
@@ -162,6 +162,29 @@ func mayHoldDescriptor(body string, literal bool) bool {
 		return strings.ContainsAny(body, "([S:@<")
 	}
 	return strings.ContainsAny(body, "([S")
+}
+
+// startsAsProse reports whether a literal starts with a word, blanks and a
+// word or a number ("Attempting to use SM90::GMMA::... without ...", the
+// messages of CuTe's atom headers): the grammar reads a name not followed
+// by "(", "<" or "[" as a layout literal's leaf, so the whole literal
+// parses, if at all, to a node holding that name, which notProse rejects.
+// Words that lex as something else are left to the parse: pycute's
+// SW_B_M_S, and the composition's o.
+func startsAsProse(s string) bool {
+	letter := func(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+	if s == "" || !letter(s[0]) || strings.HasPrefix(s, "SW") || strings.HasPrefix(s, "o") {
+		return false
+	}
+	i := 1
+	for i < len(s) && isIdentByte(s[i]) {
+		i++
+	}
+	j := i
+	for j < len(s) && (s[j] == ' ' || s[j] == '\t') {
+		j++
+	}
+	return j > i && j < len(s) && (letter(s[j]) || s[j] >= '0' && s[j] <= '9')
 }
 
 // mayBeDescriptor reports whether parsing a candidate can give anything:

@@ -296,6 +296,9 @@ var candidateSeeds = []string{
 	"!cute.layout<\"(4,8):(1,4)\"> S[(8,2):(4@laneid,1)] + R[2:4@warpid] [8:1;4:1] (2,2) o (3,3)",
 	"Sw<3,4,3>_smem_ptr[16b](A) gmem_ptr[16b](0) o (4,8):(1,4) ArithTuple(_0,0) o (4,8):(1@0,1@1) (4,8):(1,4 (4,8:(1,4)",
 	"(2, (3, 4)) [1, 2] (_8,_4) (-1,2) (E<0>) (1 o 2) (x:y) (2,2):(1,_2)",
+	"Attempting to use SM90::GMMA::MMA_64x8x16_F16F16F16_SS without CUTE_ARCH_MMA_SM90A_ENABLED",
+	"SW_3_4_3 o (4,8):(1,4)", "S <3,4,3>", "Sw <3,4,3> o 0 o (8,64):(64,1)", "ArithTuple (0,1) o (4,8):(1@0,1@1)",
+	"gmem_ptr [16b](0) o (4,8):(1,4)", "o (4,8):(1,4)", "L 8:1", "x\t(2,2):(1,2)", "tile 2 o (2,2):(1,2)",
 }
 
 func TestCandidatesParsedAsBefore(t *testing.T) {
