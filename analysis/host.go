@@ -695,6 +695,16 @@ func skipBlanks(s string, i int) int {
 // end are searched once each and kept while the escapes before them are
 // passed over.
 func quotedEnd(s string, i int, quote byte) int {
+	// Most literals of asm statements are a few bytes ("+r"): looked at
+	// byte by byte, until a backslash or 16 plain bytes.
+	for k := i; k < len(s) && k < i+16; k++ {
+		switch s[k] {
+		case quote, '\n':
+			return k
+		case '\\':
+			k = len(s)
+		}
+	}
 	q, nl := -1, -1 // the next quote and line end from i (len(s): none)
 	for i < len(s) {
 		end := min(nextByteAt(s, i, quote, &q), nextByteAt(s, i, '\n', &nl))
