@@ -151,6 +151,8 @@ func FuzzFindingFilter(f *testing.F) {
 	}
 	f.Add("auto L = make_layout(make_shape(_2{}, _4{}));\n// (_2,_4):(_1,_2)", false)
 	f.Add("L = cute.make_layout((2, 4))  # (2,4):(1,2)\nM = cute.composition(L, 2)", true)
+	f.Add("template <class T> CUTE_HOST_DEVICE void f(T const& size, int (*g)(int), Tensor<E, L> layout) {\n  asm volatile(\"mov %0;\" : \"+r\"(size));\n}", false)
+	f.Add("namespace cute {\nstruct X { static constexpr int size = 4; using Shape = int; };\nauto y = X::size;\n}", false)
 	f.Fuzz(func(t *testing.T, src string, python bool) {
 		if source.MayCall([]byte(src), findingNames) {
 			return
