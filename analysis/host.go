@@ -717,10 +717,17 @@ func quotedEnd(s string, i int, quote byte) int {
 	return len(s)
 }
 
-// pythonRegions splits Python source into comments and string literals.
+// pythonRegions splits Python source into comments and string literals,
+// jumping from one '#', quote or apostrophe to the next (nextByteAt): only
+// those start one.
 func pythonRegions(s string) []region {
 	var out []region
+	hash, quote, apos := -1, -1, -1
 	for i := 0; i < len(s); {
+		i = min(nextByteAt(s, i, '#', &hash), nextByteAt(s, i, '"', &quote), nextByteAt(s, i, '\'', &apos))
+		if i >= len(s) {
+			break
+		}
 		switch c := s[i]; {
 		case c == '#':
 			end := strings.IndexByte(s[i:], '\n')
@@ -729,7 +736,7 @@ func pythonRegions(s string) []region {
 			}
 			out = append(out, region{start: i + 1, end: i + end})
 			i += end
-		case c == '"' || c == '\'':
+		default: // a quote or an apostrophe
 			triple := strings.Repeat(string(c), 3)
 			if strings.HasPrefix(s[i:], triple) {
 				end := strings.Index(s[i+3:], triple)
@@ -744,8 +751,6 @@ func pythonRegions(s string) []region {
 			end := quotedEnd(s, i+1, c)
 			out = append(out, region{start: i + 1, end: end, literal: true})
 			i = end + 1
-		default:
-			i++
 		}
 	}
 	return out

@@ -336,3 +336,71 @@ func FuzzCandidatesParsedAsBefore(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, body string, literal bool) { sameCandidates(t, "fuzz", body, literal) })
 }
+
+// pythonRegionsReference is pythonRegions as it was, byte by byte.
+func pythonRegionsReference(s string) []region {
+	var out []region
+	for i := 0; i < len(s); {
+		switch c := s[i]; {
+		case c == '#':
+			end := strings.IndexByte(s[i:], '\n')
+			if end < 0 {
+				end = len(s) - i
+			}
+			out = append(out, region{start: i + 1, end: i + end})
+			i += end
+		case c == '"' || c == '\'':
+			triple := strings.Repeat(string(c), 3)
+			if strings.HasPrefix(s[i:], triple) {
+				end := strings.Index(s[i+3:], triple)
+				if end < 0 {
+					out = append(out, region{start: i + 3, end: len(s), literal: true})
+					return out
+				}
+				out = append(out, region{start: i + 3, end: i + 3 + end, literal: true})
+				i += 3 + end + 3
+				continue
+			}
+			end := quotedEndReference(s, i+1, c)
+			out = append(out, region{start: i + 1, end: end, literal: true})
+			i = end + 1
+		default:
+			i++
+		}
+	}
+	return out
+}
+
+func samePythonRegions(t *testing.T, name, src string) {
+	t.Helper()
+	if got, want := pythonRegions(src), pythonRegionsReference(src); !reflect.DeepEqual(got, want) {
+		t.Errorf("%s: pythonRegions gives %d regions, the reference %d", name, len(got), len(want))
+	}
+}
+
+var pythonSeeds = []string{"", "#", "'", "\"", "'''", "\"\"\"x", "x = 'a' # c\ny = \"\"\"(4,8):(1,4)\n\"\"\" + '''z''' + \"q\\\"r\"", "s = 'open\nt = \"x\"", "a#b'c\"d"}
+
+func TestPythonRegionsAsBefore(t *testing.T) {
+	for _, src := range pythonSeeds {
+		samePythonRegions(t, src, src)
+	}
+	root := os.Getenv("CUTLASS")
+	if root == "" {
+		root = "/work/cutlass"
+	}
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && LanguageOf(p) == LangPython {
+			if src, err := os.ReadFile(p); err == nil {
+				samePythonRegions(t, p, string(src))
+			}
+		}
+		return nil
+	})
+}
+
+func FuzzPythonRegionsAsBefore(f *testing.F) {
+	for _, src := range pythonSeeds {
+		f.Add(src)
+	}
+	f.Fuzz(func(t *testing.T, src string) { samePythonRegions(t, "fuzz", src) })
+}
