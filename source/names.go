@@ -130,8 +130,9 @@ func CodeNames() []string {
 //
 // Speed: bytes.IndexByte jumps from opener to opener (memchr speed); each
 // one costs a look at the byte before it, and a word's map look-up when a
-// word ends there. CuTe's inline-assembly headers (2.9 MB, 60,000 "(")
-// are read in about a millisecond, against 20 ms to tokenize and read them.
+// word ends there. CuTe's largest inline-assembly header
+// (arch/mma_sm90_gmma_sparse_ext.hpp: 2.9 MB, 57,000 "(") takes 0.6 ms
+// (4.9 GB/s), against 13 ms for ReadCppForLint to tokenize and read it.
 func MayCall(src []byte, names map[string]bool) bool {
 	for _, opener := range [...]byte{'(', '<', '{'} {
 		for i := 0; i < len(src); {
