@@ -34,6 +34,7 @@ package analysis
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"sync"
@@ -84,6 +85,25 @@ var tags = map[string]layout.Tag{
 	"LayoutRight": layout.LayoutRight,
 	"GenColMajor": layout.LayoutLeft,
 	"GenRowMajor": layout.LayoutRight,
+}
+
+// tagLengths are the shortest and the longest tag's length.
+var tagLengths = func() (r struct{ min, max int }) {
+	r.min = math.MaxInt
+	for t := range tags {
+		r.min, r.max = min(r.min, len(t)), max(r.max, len(t))
+	}
+	return r
+}()
+
+// isTag reports whether name is a layout tag's: most names a sheet reads
+// (L7, A, tv) are shorter than any, told apart without a look-up.
+func isTag(name string) bool {
+	if len(name) < tagLengths.min || len(name) > tagLengths.max {
+		return false
+	}
+	_, ok := tags[name]
+	return ok
 }
 
 // Eval evaluates an expression node in env (nil for none).

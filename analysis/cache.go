@@ -26,35 +26,37 @@ import (
 type Cache struct {
 	mu      sync.Mutex
 	entries map[uint64]*cacheEntry
-	gen     uint64
-	parsed  *grammar.Cache // the statements' trees (AnalyzeSheetCached)
-	seed    maphash.Seed
+	// gen counts the analyses (in 32 bits, as the entries keep it: a
+	// document would need four billion of them to wrap it).
+	gen    uint32
+	parsed *grammar.Cache // the statements' trees (AnalyzeSheetCached)
+	seed   maphash.Seed
 	// universe are the names bound in the analyses since it was last
 	// cleared (with their letterMask), epoch counts the clearings, and
 	// near has, for each undefined name of the latest analysis, the names
 	// of universe close enough to suggest (boundNames.closest): a
 	// suggestion is the first of those bound before the undefined name,
-	// found without comparing it with every name bound.
-	universe map[string]uint64
-	epoch    uint64
-	near     map[string]*nearNames
-	// texts are the names each statement text reads, so that a statement
-	// an edit only moved is resolved without walking its new tree.
-	texts   map[string]*stmtNames
-	scratch stmtNote       // the note of a statement with no place for one
-	notes   []grammar.Note // the notes of the statements being analyzed
+	// found without comparing it with every name bound. The universe is
+	// kept from the first undefined name on (universeOn): a sheet that
+	// reads none, as most do, has no use for it, and a long one's map of
+	// every name was 35 bytes a binding and a look-up in a large map each.
+	universe   map[string]uint64
+	universeOn bool
+	epoch      uint64
+	near       map[string]*nearNames
+	notes      []grammar.Note // the notes of the statements being analyzed
 	// last is the latest analysis, and lastEpoch the universe's epoch
 	// during it (takePrefix).
 	last      *Sheet
 	lastEpoch uint64
 	used      atomic.Bool // an analysis has finished with the cache (Fresh)
-	// statements is how many the current analysis has; entries and texts
-	// not used by an analysis are dropped once the maps hold more than
-	// twice that (sweep), and swept is the analysis that last did: an
-	// entry or text last used before it may be gone from its map (the
-	// statements taken over by takePrefix are not marked used).
+	// statements is how many the current analysis has; entries not used
+	// by an analysis are dropped once the map holds more than twice that
+	// (sweep), and swept is the analysis that last did: an entry last used
+	// before it may be gone from the map (the statements taken over by
+	// takePrefix are not marked used).
 	statements int
-	swept      uint64
+	swept      uint32
 	slack      int // how many more than twice the statements the maps may hold
 }
 
@@ -62,7 +64,7 @@ type Cache struct {
 // an undefined name, by distance then in byte order.
 type nearNames struct {
 	list []nearName
-	gen  uint64
+	gen  uint32
 }
 
 type nearName struct {
@@ -70,8 +72,20 @@ type nearName struct {
 	dist int
 }
 
-// nearOf is the universe's names near name (see Cache.near).
-func (c *Cache) nearOf(name string) []nearName {
+// nearOf is the universe's names near name (see Cache.near); scope holds
+// the names bound so far in the analysis under way.
+func (c *Cache) nearOf(name string, scope scopeEnv) []nearName {
+	if !c.universeOn {
+		// The universe starts with the names bound so far: each name
+		// bound from here on joins it as it is bound (seeBound), and the
+		// names of the statements an analysis takes over from the one
+		// before (takePrefix) are among them.
+		c.universeOn = true
+		c.universe = make(map[string]uint64, max(len(scope), c.statements))
+		for u := range scope {
+			c.universe[u] = letterMask(u)
+		}
+	}
 	if n, ok := c.near[name]; ok {
 		n.gen = c.gen
 		return n.list
@@ -108,18 +122,22 @@ func within(name string, nameMask uint64, u string, uMask uint64, reach int) (in
 	return d, d <= reach
 }
 
-// seeBound adds the name a statement of names binds to the universe.
-func (c *Cache) seeBound(names *stmtNames) {
-	if names.epoch == c.epoch {
+// seeBound adds the name statement names binds to the universe, once it is
+// kept.
+func (c *Cache) seeBound(names *stmtNote) {
+	if !c.universeOn || names.epoch == c.epoch {
 		return
 	}
 	names.epoch = c.epoch
 	u := names.bound
-	if _, ok := c.universe[u]; ok {
+	// One look-up rather than two: a name's mask is a function of it, so
+	// writing it again changes nothing, and the map grows by one for a
+	// name new to it.
+	had := len(c.universe)
+	m := letterMask(u)
+	if c.universe[u] = m; len(c.universe) == had {
 		return
 	}
-	m := letterMask(u)
-	c.universe[u] = m
 	for name, n := range c.near {
 		if d, ok := within(name, letterMask(name), u, m, len(name)/2); ok {
 			i, _ := slices.BinarySearchFunc(n.list, nearName{u, d}, compareNear)
@@ -143,25 +161,27 @@ func (c *Cache) trimUniverse(count int) {
 // cacheEntry is a statement's result, its ranges relative to the
 // statement (as its tree's are, see grammar.Position). A cache holds one
 // per statement of the sheet: what most statements lack (an error, hints,
-// call findings) is kept apart, in more.
+// call findings) is kept apart, in more. It is 80 bytes (a size class of
+// the allocator; 96 with the column and gen in 64 bits).
 type cacheEntry struct {
 	key   uint64
 	text  string
-	col   int
+	col   int32
+	gen   uint32
 	deps  []uint64
 	value layout.Value
 	more  *resultRanges // nil when the result has no ranges
-	gen   uint64
 }
 
-// resultRanges is the part of a result with ranges: relative to the
-// statement, and as last placed in a file (at placedAt; nil before).
+// resultRanges is the part of a result with ranges, relative to the
+// statement. It is kept that way alone: the analysis places the ranges in
+// the file as it takes the result (AnalyzeFile), in the findings it keeps,
+// rather than the cache keeping a second copy, placed.
 type resultRanges struct {
-	err      error
-	hints    []Finding
-	calls    []callFinding
-	placed   *stmtResult
-	placedAt grammar.Base
+	err     error
+	hints   []Finding
+	hintsAt grammar.Position
+	calls   []callFinding
 }
 
 // result is e's result, relative to its statement.
@@ -169,25 +189,13 @@ func (e *cacheEntry) result() stmtResult {
 	if e.more == nil {
 		return stmtResult{value: e.value}
 	}
-	return stmtResult{value: e.value, err: e.more.err, hints: e.more.hints, calls: e.more.calls}
-}
-
-// stmtNames is what a statement's text reads: its names in the order of
-// eachName. The names depend on the text alone (a statement's tree is a
-// function of its text), their bindings on the scope.
-type stmtNames struct {
-	text  string
-	hash  uint64 // the text's hash
-	uses  []nameUse
-	bound string // the name a binding binds
-	gen   uint64
-	epoch uint64 // bound is in the universe of this epoch (Cache.seeBound)
+	return stmtResult{value: e.value, err: e.more.err, hints: e.more.hints, hintsAt: e.more.hintsAt, calls: e.more.calls}
 }
 
 // NewCache makes an empty cache.
 func NewCache() *Cache {
 	return &Cache{entries: map[uint64]*cacheEntry{}, parsed: grammar.NewCache(), universe: map[string]uint64{},
-		near: map[string]*nearNames{}, texts: map[string]*stmtNames{}, seed: maphash.MakeSeed()}
+		near: map[string]*nearNames{}, seed: maphash.MakeSeed()}
 }
 
 // Fresh reports whether no analysis has gone through c yet: the next one
@@ -197,9 +205,18 @@ func (c *Cache) Fresh() bool { return !c.used.Load() }
 
 // stmtNote is what the cache keeps with a statement's tree in the parse
 // cache (grammar.Cache.Notes), so that a statement an edit did not change
-// finds its names and result without a look-up by its text.
+// finds its names and result without walking its tree or a look-up by its
+// text: the names its text reads, in the order of eachName (they depend on
+// the text alone, a statement's tree being a function of its text; their
+// bindings on the scope), and its latest result. A tree parsed anew, or
+// one with no place for a note, gets a new one: finding its names is a
+// walk of its tree.
 type stmtNote struct {
-	names  *stmtNames
+	text   string
+	hash   uint64 // the text's hash
+	uses   []nameUse
+	bound  string      // the name a binding binds
+	epoch  uint64      // bound is in the universe of this epoch (Cache.seeBound)
 	result *cacheEntry // its latest result, nil before its first
 }
 
@@ -214,63 +231,41 @@ func (c *Cache) note(notes []grammar.Note, k int, f *grammar.File, i int, src []
 	}
 	if place != nil {
 		if n, ok := (*place).(*stmtNote); ok {
-			c.useNames(n.names)
 			return n, notes[k].At
 		}
 	}
-	st := f.Statements[i]
 	span := f.StatementRange(i)
-	names := c.names(src[span.Pos.Offset:span.End.Offset], kept, st)
-	if place == nil {
-		// Nowhere to keep it: a note for this statement alone.
-		c.scratch = stmtNote{names: names}
-		return &c.scratch, span.Pos
+	n := c.newNote(src[span.Pos.Offset:span.End.Offset], kept, f.Statements[i])
+	if place != nil {
+		*place = n
 	}
-	n := &stmtNote{names: names}
-	*place = n
 	return n, span.Pos
 }
 
-// useNames marks e used by this analysis; e was looked up by an earlier one.
-func (c *Cache) useNames(e *stmtNames) {
-	if e.gen == c.gen {
-		return
+// newNote is the note of statement st, whose text is text. kept is the
+// text as the parse cache keeps it with st's tree ("" if unknown): when it
+// is text, it is kept here too rather than a copy, and so are the names,
+// which share its memory.
+func (c *Cache) newNote(text []byte, kept string, st grammar.Stmt) *stmtNote {
+	own := kept == string(text)
+	e := &stmtNote{text: kept, hash: maphash.String(c.seed, kept), epoch: c.epoch - 1}
+	if !own {
+		e.text = string(text)
+		e.hash = maphash.Bytes(c.seed, text)
 	}
-	if e.gen < c.swept {
-		c.texts[e.text] = e // it may have been dropped
+	// Otherwise a name's text may share memory with the whole file's.
+	clone := func(s string) string {
+		if own {
+			return s
+		}
+		return strings.Clone(s)
 	}
-	e.gen = c.gen
-}
-
-// names finds the names statement st, whose text is text, reads. kept is
-// the text as the parse cache keeps it with st's tree ("" if unknown): when
-// it is text, it is kept here too rather than a copy, and so are the
-// names, which share its memory.
-func (c *Cache) names(text []byte, kept string, st grammar.Stmt) *stmtNames {
-	e, ok := c.texts[string(text)]
-	if !ok {
-		own := kept == string(text)
-		e = &stmtNames{text: kept, hash: maphash.String(c.seed, kept), epoch: c.epoch - 1}
-		if !own {
-			e.text = string(text)
-			e.hash = maphash.Bytes(c.seed, text)
-		}
-		// Otherwise a name's text may share memory with the whole file's.
-		clone := func(s string) string {
-			if own {
-				return s
-			}
-			return strings.Clone(s)
-		}
-		if b, ok := st.(*grammar.Binding); ok {
-			e.bound = clone(b.Name.Name)
-		}
-		eachName(st, func(n *grammar.Name, unboundSkipped bool) {
-			e.uses = append(e.uses, nameUse{clone(n.Name), unboundSkipped})
-		})
-		c.texts[e.text] = e
+	if b, ok := st.(*grammar.Binding); ok {
+		e.bound = clone(b.Name.Name)
 	}
-	e.gen = c.gen
+	eachName(st, func(n *grammar.Name, unboundSkipped bool) {
+		e.uses = append(e.uses, nameUse{clone(n.Name), unboundSkipped})
+	})
 	return e
 }
 
@@ -302,12 +297,6 @@ func (c *Cache) begin(n int) {
 	if len(c.entries) == 0 {
 		c.entries = make(map[uint64]*cacheEntry, n)
 	}
-	if len(c.texts) == 0 {
-		c.texts = make(map[string]*stmtNames, n)
-	}
-	if len(c.universe) == 0 {
-		c.universe = make(map[string]uint64, n)
-	}
 }
 
 // finish records s, the analysis just done, for the next one to take its
@@ -323,17 +312,12 @@ func (c *Cache) finish(s *Sheet, count int) {
 func (c *Cache) end() {
 	defer c.mu.Unlock()
 	limit := 2*c.statements + c.slack
-	if len(c.entries) <= limit && len(c.texts) <= limit && len(c.near) <= limit {
+	if len(c.entries) <= limit && len(c.near) <= limit {
 		return
 	}
 	for k, e := range c.entries {
 		if e.gen != c.gen {
 			delete(c.entries, k)
-		}
-	}
-	for k, e := range c.texts {
-		if e.gen != c.gen {
-			delete(c.texts, k)
 		}
 	}
 	for k, n := range c.near {
@@ -348,35 +332,26 @@ func (c *Cache) end() {
 // column col, reading the bindings of keys deps.
 func (c *Cache) lookup(key uint64, text string, col int, deps []uint64) (*cacheEntry, bool) {
 	e, ok := c.entries[key]
-	if !ok || e.text != text || e.col != col || !slices.Equal(e.deps, deps) {
+	if !ok || e.text != text || int(e.col) != col || !slices.Equal(e.deps, deps) {
 		return nil, false
 	}
 	return e, true
 }
 
-// take is the result of e placed by base (see grammar.Base): the
-// placement made last when the statement has not moved since.
-func (c *Cache) take(e *cacheEntry, base grammar.Base) stmtResult {
+// take is the result of e, relative to its statement, marked used.
+func (c *Cache) take(e *cacheEntry) stmtResult {
 	if e.gen < c.swept {
 		c.entries[e.key] = e // it may have been dropped
 	}
 	e.gen = c.gen
-	m := e.more
-	if m == nil {
-		return stmtResult{value: e.value}
-	}
-	if m.placed == nil || m.placedAt != base {
-		placed := e.result().placed(base)
-		m.placed, m.placedAt = &placed, base
-	}
-	return *m.placed
+	return e.result()
 }
 
 // store records the result r, relative to its statement, of a statement.
 func (c *Cache) store(key uint64, text string, col int, deps []uint64, r stmtResult) *cacheEntry {
-	e := &cacheEntry{key: key, text: text, col: col, deps: deps, value: r.value, gen: c.gen}
+	e := &cacheEntry{key: key, text: text, col: int32(col), deps: deps, value: r.value, gen: c.gen}
 	if r.hasRanges() {
-		e.more = &resultRanges{err: r.err, hints: r.hints, calls: r.calls}
+		e.more = &resultRanges{err: r.err, hints: r.hints, hintsAt: r.hintsAt, calls: r.calls}
 	}
 	c.entries[key] = e
 	return e
@@ -388,33 +363,27 @@ func (r stmtResult) hasRanges() bool {
 	return r.err != nil || len(r.hints) > 0 || len(r.calls) > 0
 }
 
-// placed is r, a statement's result with ranges relative to the
-// statement, placed by base; r itself when there is nothing to place.
-// A call's fix on another statement's binding is resolved after lookup
-// (Sheet.resolveCall); only its own ranges are placed here.
-func (r stmtResult) placed(base grammar.Base) stmtResult {
-	if base == (grammar.Base{}) || !r.hasRanges() {
-		return r
+// appendPlaced appends to found the hints of a statement, their ranges
+// relative to at in the statement, placed in the file by base.
+// A hint's ranges are on one line when at is not zero (bindingHints), so
+// its columns move as its offsets do.
+func appendPlaced(found []Finding, hints []Finding, at grammar.Position, base grammar.Base) []Finding {
+	if at == (grammar.Position{}) && base == (grammar.Base{}) {
+		return append(found, hints...)
 	}
-	out := stmtResult{value: r.value, err: placeError(r.err, base), hints: r.hints, calls: r.calls}
-	if len(r.hints) > 0 {
-		out.hints = make([]Finding, len(r.hints))
-		for i, h := range r.hints {
-			out.hints[i] = placeFinding(h, base)
-		}
+	d := grammar.Position{Offset: at.Offset + int32(base.Offset), Line: at.Line + int32(base.Line), Column: at.Column}
+	for _, h := range hints {
+		found = append(found, moveFinding(h, d))
 	}
-	if len(r.calls) > 0 {
-		out.calls = make([]callFinding, len(r.calls))
-		for i, c := range r.calls {
-			c.Finding = placeFinding(c.Finding, base)
-			out.calls[i] = c
-		}
-	}
-	return out
+	return found
 }
 
-// placeError places the ranges of an evaluation error.
+// placeError places the ranges of an evaluation error (err itself for the
+// zero base).
 func placeError(err error, base grammar.Base) error {
+	if err == nil || base == (grammar.Base{}) {
+		return err
+	}
 	switch e := err.(type) {
 	case *EvalError:
 		placed := *e
@@ -428,7 +397,11 @@ func placeError(err error, base grammar.Base) error {
 	return err
 }
 
+// placeFinding places the ranges of a finding (f itself for the zero base).
 func placeFinding(f Finding, base grammar.Base) Finding {
+	if base == (grammar.Base{}) {
+		return f
+	}
 	f.Range = base.Range(f.Range)
 	f.Related = placeRelated(f.Related, base)
 	f.Fixes = placeFixes(f.Fixes, base)

@@ -70,6 +70,12 @@ func readCode(lang Language, src []byte, readCpp func([]byte) *source.File) *Cod
 	if !source.CodeCandidate(src) {
 		return nil
 	}
+	return newCode(lang, src, readCpp)
+}
+
+// newCode reads the code of src whether or not it names CuTe (nil for a
+// language without code).
+func newCode(lang Language, src []byte, readCpp func([]byte) *source.File) *Code {
 	var c *Code
 	switch lang {
 	case LangCpp:

@@ -113,7 +113,7 @@ func (h *Host) scanRegionAll(text string, r region, lines *lineIndex) {
 	if r.literal {
 		trimmed := strings.TrimSpace(body)
 		lead := strings.Index(body, trimmed)
-		if trimmed != "" && looksLikeDescriptor(trimmed) {
+		if trimmed != "" && looksLikeDescriptor(trimmed) && !startsAsProse(trimmed) {
 			if n, err := grammar.ParseExprAt(trimmed, lines.position(r.start+lead)); err == nil && notProse(n) {
 				h.add(n, true)
 				return
@@ -136,6 +136,10 @@ func (h *Host) scanRegionAll(text string, r region, lines *lineIndex) {
 			return
 		}
 		cand := body[start:end]
+		if !mayBeDescriptor(cand) {
+			i = end
+			continue
+		}
 		n, err := grammar.ParseExprAt(cand, lines.position(r.start+start))
 		switch {
 		case err == nil && notProse(n) && !(bitRange(n) && aboutBits()):
@@ -158,6 +162,41 @@ func mayHoldDescriptor(body string, literal bool) bool {
 		return strings.ContainsAny(body, "([S:@<")
 	}
 	return strings.ContainsAny(body, "([S")
+}
+
+// startsAsProse reports whether a literal starts with a word, blanks and a
+// word or a number ("Attempting to use SM90::GMMA::... without ...", the
+// messages of CuTe's atom headers): the grammar reads a name not followed
+// by "(", "<" or "[" as a layout literal's leaf, so the whole literal
+// parses, if at all, to a node holding that name, which notProse rejects.
+// Words that lex as something else are left to the parse: pycute's
+// SW_B_M_S, and the composition's o.
+func startsAsProse(s string) bool {
+	letter := func(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+	if s == "" || !letter(s[0]) || strings.HasPrefix(s, "SW") || strings.HasPrefix(s, "o") {
+		return false
+	}
+	i := 1
+	for i < len(s) && isIdentByte(s[i]) {
+		i++
+	}
+	j := i
+	for j < len(s) && (s[j] == ' ' || s[j] == '\t') {
+		j++
+	}
+	return j > i && j < len(s) && (letter(s[j]) || s[j] >= '0' && s[j] <= '9')
+}
+
+// mayBeDescriptor reports whether parsing a candidate can give anything:
+// what notProse keeps is a layout (a ':' token), a swizzle (a '<' after
+// its keyword, or pycute's SW_B_M_S), a composition (the word o, or a
+// pointer glued to a swizzle's '>'), an MLIR type ('!'), a TIRx layout or
+// a tiler (a layout inside: ':'), a tuple of basis elements ('@' or '/'),
+// and a failed parse is reported only for a malformed layout (':'). Three
+// of four candidates of include/cute and examples/cute ("(M,N,K)",
+// "(i.e. ...)") hold none of these bytes and are not parsed.
+func mayBeDescriptor(cand string) bool {
+	return strings.ContainsAny(cand, ":@/<!o") || strings.Contains(cand, "SW")
 }
 
 // nextCandidate finds the next stretch of body from i that starts like a
@@ -440,9 +479,19 @@ func cppRegions(s string) []region { return slices.Collect(cppRegionSeq(s, false
 // (183,000 of them over include/cute and examples/cute, each a candidate
 // search). A statement whose closing parenthesis is not found, or that
 // holds a comment or a raw string, is scanned as before.
+//
+// Between regions the scan jumps (regionStarts): only '/', a quote, an
+// apostrophe, R" and, with skipAsm, the words asm, __asm and __asm__
+// start something, and each is found with strings.IndexByte or
+// strings.Index, not byte by byte.
 func cppRegionSeq(s string, skipAsm bool) iter.Seq[region] {
 	return func(yield func(region) bool) {
+		starts := newRegionStarts(s, skipAsm)
 		for i := 0; i < len(s); {
+			i = starts.next(i)
+			if i >= len(s) {
+				return
+			}
 			switch {
 			case strings.HasPrefix(s[i:], "//"):
 				end := strings.IndexByte(s[i:], '\n')
@@ -495,23 +544,82 @@ func cppRegionSeq(s string, skipAsm bool) iter.Seq[region] {
 				}
 				i++
 			default:
-				// Only these bytes start a comment or a literal (or, with
-				// skipAsm, an asm statement): the rest is passed over
-				// without the checks above.
-				start := &cppRegionStart
-				if skipAsm {
-					start = &cppRegionOrAsmStart
-				}
-				for i++; i < len(s) && !start[s[i]]; i++ {
-				}
+				i++ // a '/' of a division
 			}
 		}
 	}
 }
 
-var cppRegionStart = [256]bool{'/': true, 'R': true, '"': true, '\'': true}
+// regionStarts finds the next offset where cppRegionSeq's cases may match:
+// the nearest of the next '/', '"' (or the R of R"), '\” and, with
+// skipAsm, asm word. Each kind's next offset is kept until the scan passes
+// it, so every byte is searched once per kind.
+type regionStarts struct {
+	s                  string
+	slash, quote, apos int // next offsets of each byte (len(s): none); -1 before the first search
+	asm                int // next start of an asm word (len(s): none; -1: not yet searched)
+	skipAsm            bool
+}
 
-var cppRegionOrAsmStart = [256]bool{'/': true, 'R': true, '"': true, '\'': true, 'a': true, '_': true}
+func newRegionStarts(s string, skipAsm bool) *regionStarts {
+	return &regionStarts{s: s, slash: -1, quote: -1, apos: -1, asm: -1, skipAsm: skipAsm}
+}
+
+// nextByteAt is the first offset from i holding c (len(s) if none),
+// searched again only when the one kept in *at lies before i.
+func nextByteAt(s string, i int, c byte, at *int) int {
+	if *at < i {
+		if k := strings.IndexByte(s[i:], c); k >= 0 {
+			*at = i + k
+		} else {
+			*at = len(s)
+		}
+	}
+	return *at
+}
+
+// next is the first offset from i where a comment, a literal or (with
+// skipAsm) an asm statement may start; len(s) if none.
+func (r *regionStarts) next(i int) int {
+	s := r.s
+	n := min(nextByteAt(s, i, '/', &r.slash), nextByteAt(s, i, '\'', &r.apos))
+	q := nextByteAt(s, i, '"', &r.quote)
+	if q-1 >= i && q < len(s) && s[q-1] == 'R' && (q-1 == 0 || !isIdentByte(s[q-2])) {
+		q-- // R"delim(...)delim"
+	}
+	n = min(n, q)
+	if r.skipAsm {
+		n = min(n, r.nextAsm(i))
+	}
+	return n
+}
+
+// nextAsm is the first offset from i where a word asm, __asm or __asm__
+// starts (len(s) if none): the offsets where cppRegionSeq tries
+// asmStatementEnd.
+func (r *regionStarts) nextAsm(i int) int {
+	if r.asm >= i {
+		return r.asm
+	}
+	s := r.s
+	for j := i; ; {
+		k := strings.Index(s[j:], "asm")
+		if k < 0 {
+			r.asm = len(s)
+			return r.asm
+		}
+		p := j + k
+		word := p
+		if p >= 2 && s[p-2] == '_' && s[p-1] == '_' {
+			word = p - 2
+		}
+		if word >= i && (word == 0 || !isIdentByte(s[word-1])) {
+			r.asm = word
+			return word
+		}
+		j = p + 1
+	}
+}
 
 // asmStatementEnd is the offset after the closing parenthesis of the asm
 // statement whose keyword (asm, __asm, __asm__) starts at i, with its
@@ -582,23 +690,44 @@ func skipBlanks(s string, i int) int {
 }
 
 // quotedEnd is the offset of the closing quote of a literal starting at i
-// (backslash escapes; an unterminated literal ends at the line's end).
+// (backslash escapes; an unterminated literal ends at the line's end). It
+// jumps between backslashes with strings.IndexByte: the next quote and line
+// end are searched once each and kept while the escapes before them are
+// passed over.
 func quotedEnd(s string, i int, quote byte) int {
-	for ; i < len(s); i++ {
-		switch s[i] {
-		case '\\':
-			i++
+	// Most literals of asm statements are a few bytes ("+r"): looked at
+	// byte by byte, until a backslash or 16 plain bytes.
+	for k := i; k < len(s) && k < i+16; k++ {
+		switch s[k] {
 		case quote, '\n':
-			return i
+			return k
+		case '\\':
+			k = len(s)
 		}
+	}
+	q, nl := -1, -1 // the next quote and line end from i (len(s): none)
+	for i < len(s) {
+		end := min(nextByteAt(s, i, quote, &q), nextByteAt(s, i, '\n', &nl))
+		b := strings.IndexByte(s[i:end], '\\')
+		if b < 0 {
+			return end
+		}
+		i += b + 2 // the escaped byte, whatever it is
 	}
 	return len(s)
 }
 
-// pythonRegions splits Python source into comments and string literals.
+// pythonRegions splits Python source into comments and string literals,
+// jumping from one '#', quote or apostrophe to the next (nextByteAt): only
+// those start one.
 func pythonRegions(s string) []region {
 	var out []region
+	hash, quote, apos := -1, -1, -1
 	for i := 0; i < len(s); {
+		i = min(nextByteAt(s, i, '#', &hash), nextByteAt(s, i, '"', &quote), nextByteAt(s, i, '\'', &apos))
+		if i >= len(s) {
+			break
+		}
 		switch c := s[i]; {
 		case c == '#':
 			end := strings.IndexByte(s[i:], '\n')
@@ -607,7 +736,7 @@ func pythonRegions(s string) []region {
 			}
 			out = append(out, region{start: i + 1, end: i + end})
 			i += end
-		case c == '"' || c == '\'':
+		default: // a quote or an apostrophe
 			triple := strings.Repeat(string(c), 3)
 			if strings.HasPrefix(s[i:], triple) {
 				end := strings.Index(s[i+3:], triple)
@@ -622,8 +751,6 @@ func pythonRegions(s string) []region {
 			end := quotedEnd(s, i+1, c)
 			out = append(out, region{start: i + 1, end: end, literal: true})
 			i = end + 1
-		default:
-			i++
 		}
 	}
 	return out
@@ -632,27 +759,33 @@ func pythonRegions(s string) []region {
 // lineIndex converts byte offsets to positions (rune columns). It keeps the
 // last position it gave: the scanner asks in increasing order, and counting
 // the runes of a long line from its start for every candidate on it would
-// be quadratic.
+// be quadratic. Asked in increasing order it counts the line ends between
+// one offset and the next (strings.Count); the offsets of every line's
+// start are found only when an offset before the last one is asked.
 type lineIndex struct {
 	text   string
-	starts []int
+	starts []int // nil until an offset before last is asked
 	last   grammar.Position
 }
 
 func newLineIndex(text string) *lineIndex {
-	starts := make([]int, 1, strings.Count(text, "\n")+1)
-	for i := 0; ; {
-		j := strings.IndexByte(text[i:], '\n')
-		if j < 0 {
-			break
-		}
-		i += j + 1
-		starts = append(starts, i)
-	}
-	return &lineIndex{text: text, starts: starts}
+	return &lineIndex{text: text, last: grammar.Position{Line: 1, Column: 1}}
 }
 
 func (l *lineIndex) position(offset int) grammar.Position {
+	if l.starts == nil && offset >= int(l.last.Offset) {
+		from, line, col := int(l.last.Offset), int(l.last.Line), int(l.last.Column)
+		between := l.text[from:offset]
+		if n := strings.Count(between, "\n"); n > 0 {
+			line += n
+			from, col = from+strings.LastIndexByte(between, '\n')+1, 1
+		}
+		l.last = grammar.Position{Offset: int32(offset), Line: int32(line), Column: int32(col + utf8.RuneCountInString(l.text[from:offset]))}
+		return l.last
+	}
+	if l.starts == nil {
+		l.starts = lineStartOffsets(l.text)
+	}
 	lo, hi := 0, len(l.starts)
 	for lo+1 < hi {
 		mid := (lo + hi) / 2
@@ -668,4 +801,18 @@ func (l *lineIndex) position(offset int) grammar.Position {
 	}
 	l.last = grammar.Position{Offset: int32(offset), Line: int32(lo + 1), Column: int32(col + utf8.RuneCountInString(l.text[from:offset]))}
 	return l.last
+}
+
+// lineStartOffsets are the offsets where text's lines start.
+func lineStartOffsets(text string) []int {
+	starts := make([]int, 1, strings.Count(text, "\n")+1)
+	for i := 0; ; {
+		j := strings.IndexByte(text[i:], '\n')
+		if j < 0 {
+			break
+		}
+		i += j + 1
+		starts = append(starts, i)
+	}
+	return starts
 }

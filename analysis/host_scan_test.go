@@ -48,11 +48,11 @@ func cppRegionsReference(s string) []region {
 			out = append(out, region{start: bodyStart, end: bodyStart + end, literal: true})
 			i = bodyStart + end + len(delim) + 2
 		case s[i] == '"':
-			end := quotedEnd(s, i+1, '"')
+			end := quotedEndReference(s, i+1, '"')
 			out = append(out, region{start: i + 1, end: end, literal: true})
 			i = end + 1
 		case s[i] == '\'':
-			i = quotedEnd(s, i+1, '\'') + 1
+			i = quotedEndReference(s, i+1, '\'') + 1
 		default:
 			i++
 		}
@@ -75,8 +75,8 @@ func sameHostScan(t *testing.T, name, src string) {
 	if got, want := cppRegions(src), cppRegionsReference(src); !reflect.DeepEqual(got, want) {
 		t.Errorf("%s: cppRegions gives %d regions, the reference %d", name, len(got), len(want))
 	}
-	if got, want := newLineIndex(src), newLineIndexReference(src); !reflect.DeepEqual(got, want) {
-		t.Errorf("%s: newLineIndex gives %d line starts, the reference %d", name, len(got.starts), len(want.starts))
+	if got, want := lineStartOffsets(src), newLineIndexReference(src).starts; !reflect.DeepEqual(got, want) {
+		t.Errorf("%s: lineStartOffsets gives %d line starts, the reference %d", name, len(got), len(want))
 	}
 }
 

@@ -50,9 +50,10 @@ type Sheet struct {
 	names   []nameUse // scratch: the names a statement reads
 }
 
-// Result is what one statement evaluated to.
+// Result is what one statement evaluated to: Results[i] is statement
+// File.Statements[i]'s (the statement is not kept here again: 16 bytes a
+// statement).
 type Result struct {
-	Stmt  grammar.Stmt
 	Value layout.Value // the binding's or expression's value; nil on failure or for asserts
 	Err   error        // the statement's failure, if any
 }
@@ -106,7 +107,7 @@ func AnalyzeFile(f *grammar.File, src []byte, cache *Cache) *Sheet {
 	n := len(f.Statements)
 	s := &Sheet{File: f, Src: src,
 		Results: make([]Result, 0, n), Symbols: make([]*Symbol, 0, n), useCount: make([]int32, 0, n),
-		reads: make([]*Symbol, 0, 2*n), readStart: make([]int32, 0, n+1), foundStart: make([]int32, 0, n+1)}
+		reads: make([]*Symbol, 0, n/2+16), readStart: make([]int32, 0, n+1), foundStart: make([]int32, 0, n+1)}
 	bound := &boundNames{cache: cache}
 	// notes[i-from] is where the cache keeps what it knows of statement i
 	// with the statement's tree.
@@ -122,7 +123,7 @@ func AnalyzeFile(f *grammar.File, src []byte, cache *Cache) *Sheet {
 		}
 		from = s.takePrefix(cache, bound)
 		notes = cache.parsed.Notes(f, from, cache.notes)
-		if notes != nil {
+		if notes != nil && cap(notes) <= keptNotes {
 			cache.notes = notes
 		}
 	}
@@ -161,8 +162,9 @@ func AnalyzeFile(f *grammar.File, src []byte, cache *Cache) *Sheet {
 			note, at = cache.note(notes, i-from, f, i, src)
 		}
 		deps := s.resolveUses(st, note, scope)
-		r := Result{Stmt: st}
+		var r Result
 		var key uint64
+		var kept bool // the statement's tree kept its latest result
 		if !bad {
 			var res stmtResult
 			var hit bool
@@ -170,13 +172,19 @@ func AnalyzeFile(f *grammar.File, src []byte, cache *Cache) *Sheet {
 			if pre != nil {
 				p = pre.result(i)
 			}
-			key, res, hit = s.evalStatement(st, note, at, base, scope, deps, cache, p, i)
+			key, res, hit, kept = s.evalStatement(st, note, at, scope, deps, cache, p, i)
 			if hit {
 				s.Reused++
 			}
-			r.Value, r.Err = res.value, res.err
-			s.found = append(s.found, res.hints...)
+			// The result's ranges are relative to the statement: placed
+			// here, in the file, as it is now (the cache keeps them
+			// relative, so that a statement that moved is not evaluated
+			// again).
+			r.Value, r.Err = res.value, placeError(res.err, base)
+			s.found = reserve(s.found, len(res.hints)+len(res.calls), i, n)
+			s.found = appendPlaced(s.found, res.hints, res.hintsAt, base)
 			for _, c := range res.calls {
+				c.Finding = placeFinding(c.Finding, base)
 				s.found = append(s.found, s.resolveCall(c, scope))
 			}
 		}
@@ -186,7 +194,7 @@ func AnalyzeFile(f *grammar.File, src []byte, cache *Cache) *Sheet {
 		case *grammar.Binding:
 			var name string
 			if note != nil {
-				name = note.names.bound // the same, without reading the tree
+				name = note.bound // the same, without reading the tree
 			} else {
 				name = st.Name.Name
 			}
@@ -195,14 +203,19 @@ func AnalyzeFile(f *grammar.File, src []byte, cache *Cache) *Sheet {
 				s.found = append(s.found, s.rebindingFindings(prev, s.useCount[prev.index], i, st, deps)...)
 			}
 			// Each symbol is an allocation of its own: a later analysis
-			// shares some of them (takePrefix), and one allocation for
-			// all would keep the rest, and the trees they point at, alive.
-			sym := &Symbol{Name: name, Def: st, Stmt: i, Line: base.Line + int(st.Range.Pos.Line), Value: r.Value, Err: r.Err, key: key, index: len(s.Symbols), earlier: prev}
+			// shares some of them (takePrefix, keptSymbol), and one
+			// allocation for all would keep the rest, and the trees they
+			// point at, alive.
+			line := base.Line + int(st.Range.Pos.Line)
+			sym := s.keptSymbol(cache, kept, st, i, line, key, r.Err, prev)
+			if sym == nil {
+				sym = &Symbol{Name: name, Def: st, Stmt: i, Line: line, Value: r.Value, Err: r.Err, key: key, index: len(s.Symbols), earlier: prev}
+			}
 			if prev == nil {
 				bound.add(sym.Name)
 			}
 			if cache != nil {
-				cache.seeBound(note.names)
+				cache.seeBound(note)
 			}
 			s.Symbols = append(s.Symbols, sym)
 			s.useCount = append(s.useCount, 0)
@@ -232,6 +245,12 @@ func AnalyzeFile(f *grammar.File, src []byte, cache *Cache) *Sheet {
 	slices.SortStableFunc(s.Findings, byOffset)
 	return s
 }
+
+// keptNotes is the most notes (grammar.Note, 40 bytes each) the cache keeps
+// for the next analysis to write its own in: the notes of a long sheet,
+// kept between analyses, were 40 bytes a statement of the resident heap
+// for the few hundred microseconds it takes to allocate them again.
+const keptNotes = 4096
 
 // byOffset orders findings by where they start.
 func byOffset(a, b Finding) int { return int(a.Range.Pos.Offset - b.Range.Pos.Offset) }
@@ -315,7 +334,7 @@ func (s *Sheet) takePrefix(cache *Cache, bound *boundNames) int {
 func (s *Sheet) resolveUses(st grammar.Stmt, note *stmtNote, scope scopeEnv) (deps []*Symbol) {
 	var uses []nameUse
 	if note != nil {
-		uses = note.names.uses
+		uses = note.uses
 	} else {
 		uses = s.names[:0]
 		eachName(st, func(n *grammar.Name, unboundSkipped bool) {
@@ -324,6 +343,7 @@ func (s *Sheet) resolveUses(st grammar.Stmt, note *stmtNote, scope scopeEnv) (de
 		s.names = uses
 	}
 	deps = s.deps[:0]
+	s.reads = reserve(s.reads, len(uses), len(s.readStart)-1, len(s.File.Statements))
 	for _, u := range uses {
 		sym := scope[u.name]
 		s.reads = append(s.reads, sym)
@@ -338,13 +358,14 @@ func (s *Sheet) resolveUses(st grammar.Stmt, note *stmtNote, scope scopeEnv) (de
 
 // evalStatement evaluates a statement, or takes its result from cache when
 // neither its text nor the bindings it reads changed. key is the statement's
-// cache key (the key of the symbol it binds).
+// cache key (the key of the symbol it binds); kept reports that the result
+// is the one its tree had last (stmtNote.result).
 // note is what cache knows of the statement (nil without a cache), at
-// where the statement starts, base what places its tree in the file: the
-// result's ranges are placed in the file. pre is the statement's result
+// where the statement starts. The result's ranges are relative to the
+// statement (AnalyzeFile places them). pre is the statement's result
 // evaluated already (evalParallel), nil when it is not.
 // i is the statement's index.
-func (s *Sheet) evalStatement(st grammar.Stmt, note *stmtNote, at grammar.Position, base grammar.Base, scope scopeEnv, deps []*Symbol, cache *Cache, pre *stmtResult, i int) (key uint64, r stmtResult, hit bool) {
+func (s *Sheet) evalStatement(st grammar.Stmt, note *stmtNote, at grammar.Position, scope scopeEnv, deps []*Symbol, cache *Cache, pre *stmtResult, i int) (key uint64, r stmtResult, hit, kept bool) {
 	if cache != nil {
 		depKeys := s.depKeys[:0]
 		for _, d := range deps {
@@ -354,17 +375,16 @@ func (s *Sheet) evalStatement(st grammar.Stmt, note *stmtNote, at grammar.Positi
 		// The result this tree had last, if what it reads is the same;
 		// else the result of any statement of the same text reading the
 		// same.
-		if e := note.result; e != nil && e.col == int(at.Column) && slices.Equal(e.deps, depKeys) {
-			return e.key, cache.take(e, base), true
+		if e := note.result; e != nil && e.col == at.Column && slices.Equal(e.deps, depKeys) {
+			return e.key, cache.take(e), true, true
 		}
-		key = cache.statementKey(note.names.hash, int(at.Column), depKeys)
-		if e, ok := cache.lookup(key, note.names.text, int(at.Column), depKeys); ok {
+		key = cache.statementKey(note.hash, int(at.Column), depKeys)
+		if e, ok := cache.lookup(key, note.text, int(at.Column), depKeys); ok {
 			note.result = e
-			return key, cache.take(e, base), true
+			return key, cache.take(e), true, false
 		}
 		defer func() {
-			note.result = cache.store(key, note.names.text, int(at.Column), append([]uint64(nil), depKeys...), r)
-			r = cache.take(note.result, base)
+			note.result = cache.store(key, note.text, int(at.Column), append([]uint64(nil), depKeys...), r)
 		}()
 	}
 	if pre != nil {
@@ -372,10 +392,49 @@ func (s *Sheet) evalStatement(st grammar.Stmt, note *stmtNote, at grammar.Positi
 	} else {
 		r = evalStmt(st, statementText(s.File, s.Src, i), scope)
 	}
-	if cache == nil {
-		r = r.placed(base)
+	return key, r, false, false
+}
+
+// keptSymbol is the latest analysis's symbol for binding st, statement i
+// starting on line line, when this analysis would make the same one: the
+// same tree at the same place (an edit that kept the line count moves the
+// statements after it by offsets alone), which kept its latest result (so
+// the value that symbol holds: the analysis that made it left it as the
+// tree's result), with the same key, no error (an error is placed anew)
+// and the same binding of the name before it. nil otherwise. An edit then
+// makes new symbols only where something changed.
+func (s *Sheet) keptSymbol(cache *Cache, kept bool, st *grammar.Binding, i, line int, key uint64, err error, earlier *Symbol) *Symbol {
+	if !kept || err != nil || cache == nil || cache.last == nil {
+		return nil
 	}
-	return key, r, false
+	k := len(s.Symbols)
+	if k >= len(cache.last.Symbols) {
+		return nil
+	}
+	old := cache.last.Symbols[k]
+	if old.Def != st || old.Stmt != i || old.Line != line || old.key != key || old.Err != nil || old.earlier != earlier || old.index != k {
+		return nil
+	}
+	return old
+}
+
+// reserve is list, the items of a sheet's statements before i of n, with
+// room for more items, and, when it is about full, for the items of the
+// statements from i on, projected from those before: grown by append, a
+// slice of a long sheet's items is reallocated dozens of times on the way
+// (by a quarter at a time), and a first analysis runs with the collector
+// paused (lsp's pauseGC), so every array left behind adds to the process's
+// peak.
+func reserve[T any](list []T, more, i, n int) []T {
+	if cap(list)-len(list) >= more {
+		return list
+	}
+	have := len(list)
+	want := have + more + 16
+	if i >= 64 {
+		want = max(want, have+have*(n-i)/i+have/16+16)
+	}
+	return slices.Grow(list, want-have)
 }
 
 // resolveCall is the finding of a call with its fix on the binding
@@ -405,7 +464,7 @@ func evalStmt(st grammar.Stmt, text []byte, scope scopeEnv) (r stmtResult) {
 	switch st := st.(type) {
 	case *grammar.Binding:
 		r.value, r.err = evalSites(st.Value, scope, &sites, text)
-		r.hints = bindingHints(st, text)
+		r.hints, r.hintsAt = bindingHints(st, text)
 	case *grammar.ExprStmt:
 		r.value, r.err = evalSites(st.X, scope, &sites, text)
 	case *grammar.Assert:
@@ -426,19 +485,21 @@ func statementText(f *grammar.File, src []byte, i int) []byte {
 }
 
 // bindingHints is hintFindings(b) for binding b of text text (nil when not
-// known). A literal is hinted on its own: its hints are a function of its
-// text, wherever it is. So the hints of a binding whose value is a layout
-// literal on one line come from literalHints, computed once per text and
-// moved to where the literal is: a generated sheet writes the same few
-// literals on thousands of lines.
-func bindingHints(b *grammar.Binding, text []byte) []Finding {
+// known), its ranges relative to at (moveFindings(hints, at) is
+// hintFindings(b)). A literal is hinted on its own: its hints are a
+// function of its text, wherever it is. So the hints of a binding whose
+// value is a layout literal on one line come from literalHints, computed
+// once per text, shared by every statement that writes it, and relative to
+// where the literal is: a generated sheet writes the same few literals on
+// thousands of lines.
+func bindingHints(b *grammar.Binding, text []byte) (hints []Finding, at grammar.Position) {
 	lit, ok := b.Value.(*grammar.Layout)
 	if !ok {
-		return hintFindings(b)
+		return hintFindings(b), grammar.Position{}
 	}
 	pos, end := lit.Range.Pos, lit.Range.End
 	if pos.Line != end.Line || pos.Offset < 0 || int(end.Offset) > len(text) || pos.Offset > end.Offset {
-		return hintFindings(b)
+		return hintFindings(b), grammar.Position{}
 	}
 	key := text[pos.Offset:end.Offset]
 	literalHints.mu.Lock()
@@ -453,7 +514,10 @@ func bindingHints(b *grammar.Binding, text []byte) []Finding {
 		literalHints.m[string(key)] = rel
 		literalHints.mu.Unlock()
 	}
-	return moveFindings(rel, pos)
+	if len(rel) == 0 {
+		return nil, grammar.Position{}
+	}
+	return rel, pos
 }
 
 // literalHints are the hints of layout literals by their text, their
@@ -466,51 +530,67 @@ var literalHints = struct {
 
 const literalHintsMax = 4096
 
-// moveFindings is fs with every range moved by d (added to each position's
-// Offset, Line and Column), in slices of its own; nil when fs is empty.
-// The ranges are on one line, so columns move as offsets do.
+// moveFindings is fs with every range moved by d (moveFinding), in slices
+// of its own; nil when fs is empty.
 func moveFindings(fs []Finding, d grammar.Position) []Finding {
 	if len(fs) == 0 {
 		return nil
 	}
+	out := make([]Finding, len(fs))
+	for i, f := range fs {
+		out[i] = moveFinding(f, d)
+	}
+	return out
+}
+
+// moveFinding is f with every range moved by d (added to each position's
+// Offset, Line and Column), in slices of its own. The ranges are on one
+// line, or d moves no column.
+func moveFinding(f Finding, d grammar.Position) Finding {
 	move := func(r grammar.Range) grammar.Range {
 		return grammar.Range{
 			Pos: grammar.Position{Offset: r.Pos.Offset + d.Offset, Line: r.Pos.Line + d.Line, Column: r.Pos.Column + d.Column},
 			End: grammar.Position{Offset: r.End.Offset + d.Offset, Line: r.End.Line + d.Line, Column: r.End.Column + d.Column},
 		}
 	}
-	out := make([]Finding, len(fs))
-	for i, f := range fs {
-		f.Range = move(f.Range)
-		if f.Related != nil {
-			rs := make([]Related, len(f.Related))
-			for k, r := range f.Related {
-				rs[k] = Related{Range: move(r.Range), Message: r.Message}
-			}
-			f.Related = rs
+	f.Range = move(f.Range)
+	if f.Related != nil {
+		rs := make([]Related, len(f.Related))
+		for k, r := range f.Related {
+			rs[k] = Related{Range: move(r.Range), Message: r.Message}
 		}
-		if f.Fixes != nil {
-			fixes := make([]Fix, len(f.Fixes))
-			for k, fix := range f.Fixes {
-				edits := make([]Edit, len(fix.Edits))
-				for j, e := range fix.Edits {
-					edits[j] = Edit{Range: move(e.Range), NewText: e.NewText}
-				}
-				fixes[k] = Fix{Title: fix.Title, Edits: edits}
-			}
-			f.Fixes = fixes
-		}
-		out[i] = f
+		f.Related = rs
 	}
-	return out
+	if f.Fixes != nil {
+		// One array for the edits of all the fixes.
+		count := 0
+		for _, fix := range f.Fixes {
+			count += len(fix.Edits)
+		}
+		fixes, edits := make([]Fix, len(f.Fixes)), make([]Edit, count)
+		for k, fix := range f.Fixes {
+			own := edits[:len(fix.Edits):len(fix.Edits)]
+			edits = edits[len(fix.Edits):]
+			for j, e := range fix.Edits {
+				own[j] = Edit{Range: move(e.Range), NewText: e.NewText}
+			}
+			fixes[k] = Fix{Title: fix.Title, Edits: own}
+		}
+		f.Fixes = fixes
+	}
+	return f
 }
 
 // stmtResult is what evaluating a statement yields (and the cache keeps).
 type stmtResult struct {
 	value layout.Value
 	err   error
-	hints []Finding
-	calls []callFinding // what the calls' checks found
+	hints []Finding // relative to hintsAt, a position in the statement
+	// hintsAt is where the hints' ranges start from in the statement
+	// (bindingHints): zero but for hints shared by the literals of the
+	// same text.
+	hintsAt grammar.Position
+	calls   []callFinding // what the calls' checks found
 }
 
 // nameUse is a name a statement reads; unboundSkipped marks a layout tag
@@ -536,8 +616,7 @@ func walkNames(n grammar.Node, visit func(*grammar.Name, bool)) {
 	switch n := n.(type) {
 	case nil, *grammar.Int, *grammar.Unknown, *grammar.Underscore, *grammar.Swizzle, *grammar.Pointer, *grammar.BasisMode, *grammar.BadStmt:
 	case *grammar.Name:
-		_, isTag := tags[n.Name]
-		visit(n, isTag)
+		visit(n, isTag(n.Name))
 	case *grammar.Call:
 		// The operation's name is not a sheet name, nor are the bare
 		// words it reads.
@@ -545,8 +624,7 @@ func walkNames(n grammar.Node, visit func(*grammar.Name, bool)) {
 		walkAllNames(n.Template, visit) // select<N>(L): N is a sheet name
 		for _, a := range n.Args {
 			if name, ok := a.(*grammar.Name); ok {
-				_, isTag := tags[name.Name]
-				visit(name, isTag || (isOp && op.isKeyword(name.Name)))
+				visit(name, isTag(name.Name) || (isOp && op.isKeyword(name.Name)))
 				continue
 			}
 			walkNames(a, visit)
@@ -814,7 +892,7 @@ func (b *boundNames) closest(name string) (string, bool) {
 	}
 	// The near names come by distance, then in byte order, as closestIn
 	// ranks them: the first bound so far is the best bound name.
-	for _, c := range b.cache.nearOf(name) {
+	for _, c := range b.cache.nearOf(name, b.scope) {
 		if b.scope[c.name] == nil {
 			continue
 		}

@@ -245,7 +245,8 @@ func TestLiteralHintsMoved(t *testing.T) {
 					continue
 				}
 				want := hintFindings(b)
-				got := bindingHints(b, statementText(f, []byte(src), i))
+				hints, at := bindingHints(b, statementText(f, []byte(src), i))
+				got := moveFindings(hints, at)
 				if !reflect.DeepEqual(got, want) {
 					t.Fatalf("round %d, statement %d %q: bindingHints\n%+v\nhintFindings\n%+v", round, i, statementText(f, []byte(src), i), got, want)
 				}

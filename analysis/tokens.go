@@ -53,10 +53,10 @@ func (s *Sheet) Tokens() []Token {
 			switch n := n.(type) {
 			case *grammar.Binding:
 				out = append(out, Token{Range: n.Name.Range, Type: TokenVariable, Declaration: true})
-				grammar.Inspect(n.Value, func(m grammar.Node) bool { return s.classify(m, &out) })
+				grammar.Inspect(n.Value, func(m grammar.Node) bool { return s.classify(i, m, &out) })
 				return false
 			}
-			return s.classify(n, &out)
+			return s.classify(i, n, &out)
 		})
 		base := s.File.Base(i)
 		for k := from; k < len(out); k++ {
@@ -67,26 +67,30 @@ func (s *Sheet) Tokens() []Token {
 	return out
 }
 
-func (s *Sheet) classify(n grammar.Node, out *[]Token) bool {
+// classify appends the tokens of node n of statement i. Whether a tag or
+// a keyword is read as a sheet name is the statement's reads (refAt), not
+// a map of every name of the sheet (Refs), which a long sheet would build
+// and keep for its highlighting alone.
+func (s *Sheet) classify(i int, n grammar.Node, out *[]Token) bool {
 	switch n := n.(type) {
 	case *grammar.Call:
 		*out = append(*out, Token{Range: n.Fun.Range, Type: TokenFunction})
 		op, isOp := lookupOp(n.Fun.Name)
 		for _, a := range n.Template {
-			grammar.Inspect(a, func(m grammar.Node) bool { return s.classify(m, out) })
+			grammar.Inspect(a, func(m grammar.Node) bool { return s.classify(i, m, out) })
 		}
 		for _, a := range n.Args {
 			// A bare word the operation reads (ldmatrix_x4) is a constant
 			// of the operation, not a sheet name, unless the sheet binds it.
-			if name, ok := a.(*grammar.Name); ok && isOp && op.isKeyword(name.Name) && s.Refs()[name] == nil {
+			if name, ok := a.(*grammar.Name); ok && isOp && op.isKeyword(name.Name) && s.refAt(i, name) == nil {
 				*out = append(*out, Token{Range: name.Range, Type: TokenEnumMember})
 				continue
 			}
-			grammar.Inspect(a, func(m grammar.Node) bool { return s.classify(m, out) })
+			grammar.Inspect(a, func(m grammar.Node) bool { return s.classify(i, m, out) })
 		}
 		return false
 	case *grammar.Name:
-		if _, isTag := tags[n.Name]; isTag && s.Refs()[n] == nil {
+		if isTag(n.Name) && s.refAt(i, n) == nil {
 			*out = append(*out, Token{Range: n.Range, Type: TokenEnumMember})
 		} else {
 			*out = append(*out, Token{Range: n.Range, Type: TokenVariable})

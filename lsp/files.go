@@ -124,16 +124,26 @@ func (e *SkipError) Error() string { return fmt.Sprintf("%s: skipped: %s", e.Pat
 // *SkipError; an error from the system (missing, unreadable) is returned
 // as it is.
 func ReadRegularFile(path string, limit int64) ([]byte, fs.FileInfo, error) {
-	return readRegular(path, limit, 0)
+	return readRegular(path, limit, 0, nil)
+}
+
+// ReadRegularFileInto is ReadRegularFile reading into buf where the file
+// fits its capacity: the bytes returned are then buf's, overwritten by the
+// next read into it. For a caller that reads file after file and keeps
+// nothing of a file's bytes once done with it (lint, whose findings are
+// strings): the buffer is allocated, and the memory cleared, once, not for
+// every file.
+func ReadRegularFileInto(path string, limit int64, buf []byte) ([]byte, fs.FileInfo, error) {
+	return readRegular(path, limit, 0, buf)
 }
 
 // readNoFollow is ReadRegularFile on a path already resolved: a final
 // symbolic link (one put there since) is refused.
 func readNoFollow(path string, limit int64) ([]byte, fs.FileInfo, error) {
-	return readRegular(path, limit, openNoFollow)
+	return readRegular(path, limit, openNoFollow, nil)
 }
 
-func readRegular(path string, limit int64, flags int) ([]byte, fs.FileInfo, error) {
+func readRegular(path string, limit int64, flags int, buf []byte) ([]byte, fs.FileInfo, error) {
 	// A device is not even opened (opening one can act: a tape rewinds, a
 	// modem dials); the fstat below catches a file swapped in since.
 	stat := os.Stat
@@ -160,7 +170,7 @@ func readRegular(path string, limit int64, flags int) ([]byte, fs.FileInfo, erro
 	if before.Size() > limit {
 		return nil, nil, &SkipError{path, fmt.Sprintf("%d bytes, over the limit of %d", before.Size(), limit)}
 	}
-	data, err := readSized(f, before.Size(), limit)
+	data, err := readSizedInto(f, before.Size(), limit, buf)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -182,7 +192,15 @@ func readRegular(path string, limit int64, flags int) ([]byte, fs.FileInfo, erro
 // read in one buffer, without io.ReadAll's doubling from 512 bytes and its
 // copies (4% of lint's CPU); one that grew grows the buffer as ReadAll would.
 func readSized(f io.Reader, size, limit int64) ([]byte, error) {
-	data := make([]byte, 0, min(size, limit)+1) // +1: the read that finds the end needs room
+	return readSizedInto(f, size, limit, nil)
+}
+
+// readSizedInto is readSized into buf where size+1 bytes fit its capacity.
+func readSizedInto(f io.Reader, size, limit int64, buf []byte) ([]byte, error) {
+	data := buf[:0]
+	if int64(cap(buf)) < min(size, limit)+1 {
+		data = make([]byte, 0, min(size, limit)+1) // +1: the read that finds the end needs room
+	}
 	r := io.LimitReader(f, limit+1)
 	for {
 		if len(data) == cap(data) {

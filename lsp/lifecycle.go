@@ -154,7 +154,10 @@ func didOpen(_ context.Context, s *Server, params []byte) error {
 		return err
 	}
 	td := p.TextDocument
-	snap := s.store.Open(string(td.URI), string(td.LanguageID), td.Version, td.Text)
+	// The decoder's strings without escapes (the URI, the language id)
+	// share the memory of its copy of the whole message, text included:
+	// kept as they are, they would keep that copy alive beside the text.
+	snap := s.store.Open(strings.Clone(string(td.URI)), strings.Clone(string(td.LanguageID)), td.Version, td.Text)
 	// A notebook cell joins its notebook before its diagnostics run (they
 	// read the cells before it).
 	s.notebooks.cellOpened(snap.URI)

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"sync"
 
 	"go.lsp.dev/jsonrpc2"
 )
@@ -40,15 +41,18 @@ const idPrefix = 4 << 10
 type tolerantStream struct {
 	in  *bufio.Reader
 	src *pushback // what in reads: the transport, behind bytes given back
-	out jsonrpc2.Stream
 	raw io.ReadWriteCloser
+	// wmu orders the writes; wbuf is the buffer a message is framed in,
+	// kept for the next one while it is small (see frame).
+	wmu  sync.Mutex
+	wbuf []byte
 	// onReject is told of each frame answered here, for the log.
 	onReject func(reason string)
 }
 
 func newTolerantStream(rwc io.ReadWriteCloser, onReject func(string)) *tolerantStream {
 	src := &pushback{r: rwc}
-	return &tolerantStream{in: bufio.NewReaderSize(src, 64<<10), src: src, out: jsonrpc2.NewHeaderStream(rwc), raw: rwc, onReject: onReject}
+	return &tolerantStream{in: bufio.NewReaderSize(src, 64<<10), src: src, raw: rwc, onReject: onReject}
 }
 
 // errorResponse is a JSON-RPC error answering id (raw JSON; null when the
@@ -297,15 +301,47 @@ func (s *tolerantStream) Read(ctx context.Context) (jsonrpc2.Message, int64, err
 	return msg, n, err
 }
 
+// Write implements jsonrpc2.Stream: msg encoded and framed with its
+// Content-Length header, written in one write.
 func (s *tolerantStream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error) {
-	return s.out.Write(ctx, msg)
+	return s.frame(ctx, func(buf []byte) []byte { return jsonrpc2.AppendMessage(buf, msg) })
 }
 
-// WriteFrame writes an already-encoded body through the header stream.
+// WriteFrame writes an already-encoded body, framed.
 func (s *tolerantStream) WriteFrame(ctx context.Context, data []byte) (int64, error) {
-	return s.out.(interface {
-		WriteFrame(context.Context, []byte) (int64, error)
-	}).WriteFrame(ctx, data)
+	return s.frame(ctx, func(buf []byte) []byte { return append(buf, data...) })
+}
+
+// keptFrameBuffer is the largest frame buffer kept for the next message.
+// A sheet's diagnostics run to megabytes (2.3 MB for 50,000 peer lines):
+// jsonrpc2's header stream kept the buffer of its largest message for as
+// long as the connection lasted, beside the analysis it came from.
+const keptFrameBuffer = 64 << 10
+
+// frame writes the body appendBody appends, after its header: the header
+// goes in the room left before the body, so that the frame is one write.
+func (s *tolerantStream) frame(ctx context.Context, appendBody func([]byte) []byte) (int64, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	const room = len("Content-Length: ") + 20 + len("\r\n\r\n")
+	buf := append(s.wbuf[:0], make([]byte, room)...)
+	buf = appendBody(buf)
+	var room0 [room]byte
+	header := append(room0[:0], "Content-Length: "...)
+	header = strconv.AppendInt(header, int64(len(buf)-room), 10)
+	header = append(header, "\r\n\r\n"...)
+	start := room - len(header)
+	copy(buf[start:], header)
+	n, err := s.raw.Write(buf[start:])
+	if cap(buf) <= keptFrameBuffer {
+		s.wbuf = buf[:0]
+	} else {
+		s.wbuf = nil
+	}
+	return int64(n), err
 }
 
 func (s *tolerantStream) Close() error { return s.raw.Close() }

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"go.lsp.dev/jsonrpc2"
 )
 
 // memConn is a transport reading from a fixed input and recording what is
@@ -240,4 +242,34 @@ func TestOversizedLieOnAnOpenStream(t *testing.T) {
 		t.Fatal("the stream waited for bytes of the oversized body that never came")
 	}
 	pw.Close()
+}
+
+// TestWriteFramesAndKeepsNoLargeBuffer: messages go out framed, one write
+// each, and the buffer of a large one is not kept for the connection's
+// life (a sheet's diagnostics run to megabytes).
+func TestWriteFramesAndKeepsNoLargeBuffer(t *testing.T) {
+	conn := &memConn{Reader: strings.NewReader("")}
+	st := newTolerantStream(conn, nil)
+	small := jsonrpc2.NewNotification("window/logMessage", jsonrpc2.RawMessage(`{"type":3,"message":"hi"}`))
+	large := jsonrpc2.NewNotification("textDocument/publishDiagnostics", jsonrpc2.RawMessage(`{"text":"`+strings.Repeat("x", 2*keptFrameBuffer)+`"}`))
+	for _, m := range []jsonrpc2.Message{small, large, small} {
+		if _, err := st.Write(context.Background(), m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := st.WriteFrame(context.Background(), []byte(`{"jsonrpc":"2.0","id":1,"result":null}`)); err != nil {
+		t.Fatal(err)
+	}
+	if cap(st.wbuf) > keptFrameBuffer {
+		t.Fatalf("the stream keeps a buffer of %d bytes", cap(st.wbuf))
+	}
+	bodies, _ := readAll(t, bytes.NewReader(conn.out.Bytes()))
+	if len(bodies) != 4 {
+		t.Fatalf("read back %d frames, want 4: %q", len(bodies), conn.out.String()[:min(200, conn.out.Len())])
+	}
+	for i, want := range []string{"window/logMessage", "publishDiagnostics", "window/logMessage", `"result":null`} {
+		if !strings.Contains(bodies[i], want) {
+			t.Errorf("frame %d = %.80q, want it to hold %q", i, bodies[i], want)
+		}
+	}
 }

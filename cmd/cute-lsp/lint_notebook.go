@@ -66,9 +66,16 @@ func lintNotebook(p string, src []byte, configs *configs, opts lintOptions) lint
 	if skip != nil {
 		return lintResult{skip: skip}
 	}
-	// The program is read as Python whatever the notebook is called.
+	// The program is read as Python whatever the notebook is called, its
+	// code once, as lintFile reads a Python file's.
 	name := p + ".py"
-	findings, _ := analysis.Analyze(name, prog.text)
+	var code *analysis.Code
+	if opts.codeStats {
+		code = analysis.ReadCodeForLint(analysis.LangPython, prog.text)
+	} else {
+		code = analysis.ReadCodeForFindings(analysis.LangPython, prog.text)
+	}
+	findings := analysis.AnalyzeHostCode(name, prog.text, code).Findings
 	for i := range findings {
 		findings[i] = prog.mapFinding(findings[i])
 	}
@@ -78,7 +85,7 @@ func lintNotebook(p string, src []byte, configs *configs, opts lintOptions) lint
 	}
 	r := lintResult{file: diagnostics.File{Path: p, Findings: findings}}
 	if opts.codeStats {
-		r.code = countCode(name, prog.text)
+		r.code = countsOf(name, code)
 		r.code.notebooks = 1
 	}
 	return r

@@ -89,13 +89,16 @@ func lintFiles(paths []string, configs *configs, opts lintOptions) []lintResult 
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			// Each worker reads its files into one buffer: nothing of a
+			// file's bytes outlives lintFileInto (findings are strings).
+			var buf []byte
 			for {
 				k := int(next.Add(1)) - 1
 				if k >= len(order) {
 					return
 				}
 				i := order[k]
-				results[i] = lintFile(paths[i], configs, opts)
+				results[i], buf = lintFileInto(paths[i], configs, opts, buf)
 			}
 		}()
 	}
@@ -133,20 +136,42 @@ func biggestFirst(paths []string) []int {
 }
 
 func lintFile(p string, configs *configs, opts lintOptions) lintResult {
-	src, _, err := lsp.ReadRegularFile(p, lsp.MaxFileBytes)
+	r, _ := lintFileInto(p, configs, opts, nil)
+	return r
+}
+
+// lintFileInto is lintFile reading the file into buf where it fits (see
+// lsp.ReadRegularFileInto); it returns the buffer to read the next file
+// into.
+func lintFileInto(p string, configs *configs, opts lintOptions, buf []byte) (lintResult, []byte) {
+	src, _, err := lsp.ReadRegularFileInto(p, lsp.MaxFileBytes, buf)
 	if err != nil {
-		return lintResult{skip: skipped(p, err)}
+		return lintResult{skip: skipped(p, err)}, buf
 	}
+	if cap(src) > cap(buf) {
+		buf = src[:0]
+	}
+	return lintSource(p, src, configs, opts), buf
+}
+
+// lintSource lints the file at p, whose bytes are src.
+func lintSource(p string, src []byte, configs *configs, opts lintOptions) lintResult {
 	if isNotebook(p) {
 		return lintNotebook(p, src, configs, opts)
 	}
-	// The code of a C++ or Python file is read once, for findings alone
-	// (analysis.ReadCodeForLint), and its counts come from the same read.
+	// The code of a C++ or Python file is read once, for findings alone:
+	// only where a finding can come from it (analysis.ReadCodeForFindings),
+	// or, with --code-stats, wherever it names CuTe
+	// (analysis.ReadCodeForLint), its counts coming from the same read.
 	var findings []analysis.Finding
 	var code *analysis.Code
 	switch lang := analysis.LanguageOf(p); lang {
 	case analysis.LangCpp, analysis.LangPython:
-		code = analysis.ReadCodeForLint(lang, src)
+		if opts.codeStats {
+			code = analysis.ReadCodeForLint(lang, src)
+		} else {
+			code = analysis.ReadCodeForFindings(lang, src)
+		}
 		findings = analysis.AnalyzeHostCode(p, src, code).Findings
 	default:
 		findings, _ = analysis.Analyze(p, src)

@@ -1,0 +1,79 @@
+package analysis
+
+import "github.com/cute-lsp/cute-lsp/source"
+
+// Lint reads the code of a file only where a finding can come from it:
+// most of CuTe's bytes are inline-assembly headers (arch/mma_sm90_gmma*.hpp,
+// 7 MB) that name CuTe's namespace but call nothing of its algebra, and
+// reading them was half of lint's time.
+//
+// What can produce a finding of code (code_findings.go, code_comment.go):
+//
+//   - CodeAlgebra, at a call whose function is one of the table's
+//     operations (callError: isAlgebraOp(n.Fun.Name));
+//   - CodeStaleComment, at a binding whose value is a Layout or a
+//     Composed layout (comparable).
+//
+// A layout value is made by a call only: integer literals, names of
+// integers (_8, kBlockM), Int<N>/C<N>, casts, arithmetic, tuples of
+// integers and the tags (LayoutLeft, _) are never layouts, and a name, an
+// alias template or a member is a layout only where the value it stands
+// for was made by a call first. The calls that make a layout or a value a
+// layout is later taken from (a swizzle, a tiler, an atom, a tiled atom,
+// a tuple of layouts) are of the names in findingNames: the table's
+// operations (which hold the algebra's, the tiled atoms' make_* and
+// get_layout*_TV), the names the reader starts code at (source.CodeNames:
+// Layout, ComposedLayout, Swizzle, the GMMA atoms, MMA_Atom, TiledMMA,
+// ...), the tuple types (tupleTypes) and the other spellings Code.call
+// and Code.atomCall evaluate to such values. An MMA op written OP{} is an
+// atom of any name, but an atom is a layout, or an operand of the algebra,
+// only through a call of the table (get_layoutA_TV, make_tiled_mma, size)
+// or a tiled atom's member, whose tiled atom a call of findingNames made.
+//
+// So every finding needs a Call whose Name is in findingNames, and
+// source.MayCall(src, findingNames) is true wherever the reader can read
+// such a call; a file where it is false gets no code finding, and lint
+// does not tokenize or read it. TestFindingFilterOverCUTLASS reads every
+// C++/Python file of a CUTLASS checkout that the filter refuses with the
+// full reader (ReadCode) and checks that it has no finding and no layout;
+// FuzzFindingFilter checks on any text that the reader makes no Call of
+// findingNames where the filter says no.
+//
+// Hover and --code-stats read every file that names CuTe (ReadCode,
+// ReadCodeForLint): a binding of an integer (constexpr int kBlockM = 64)
+// has a value hover shows and an expression the statistics count, with no
+// name of findingNames written.
+var findingNames = func() map[string]bool {
+	m := map[string]bool{}
+	for i := range opTable {
+		m[opTable[i].Name] = true
+	}
+	for _, n := range source.CodeNames() {
+		m[n] = true
+	}
+	for n := range tupleTypes {
+		m[n] = true
+	}
+	for n := range atomKinds {
+		m[n] = true
+	}
+	for _, n := range []string{
+		"Layout", "ComposedLayout", "Swizzle", "smem_ptr_flag_bits", "make_layout_like",
+		"make_composed_layout", "make_swizzle", "group_modes", "domain_distribute", "recast_layout",
+		"MMA_Atom", "Copy_Atom", "TiledMMA", "MMA_Traits", "Copy_Traits", "UniversalCopy",
+		"AutoVectorizingCopyWithAssumedAlignment", "AutoVectorizingCopy", "DefaultCopy", "UniversalFMA",
+	} {
+		m[n] = true
+	}
+	return m
+}()
+
+// ReadCodeForFindings is ReadCodeForLint for findings alone (lint without
+// --code-stats): nil, unread, where no finding can come from the code
+// (source.MayCall over findingNames; see above).
+func ReadCodeForFindings(lang Language, src []byte) *Code {
+	if !source.CodeCandidate(src) || !source.MayCall(src, findingNames) {
+		return nil
+	}
+	return newCode(lang, src, source.ReadCppForLint)
+}
