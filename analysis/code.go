@@ -57,8 +57,13 @@ func ReadCode(lang Language, src []byte) *Code { return readCode(lang, src, sour
 
 // ReadCodeForLint is ReadCode for findings and counts alone (lint): C++ is
 // read by source.ReadCppForLint, which leaves out what only hover shows.
+// Its values are evaluated afresh, without the cache (CodeCache): see
+// Code.cacheUsable, which decides so for C++ from the File; Python is
+// read by the one reader, so its Code is told here.
 func ReadCodeForLint(lang Language, src []byte) *Code {
-	return readCode(lang, src, source.ReadCppForLint)
+	c := readCode(lang, src, source.ReadCppForLint)
+	c.UseCache(nil)
+	return c
 }
 
 func readCode(lang Language, src []byte, readCpp func([]byte) *source.File) *Code {

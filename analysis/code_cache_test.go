@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cute-lsp/cute-lsp/source"
 )
 
 // cacheBases are the texts the cache's edit tests start from: alias
@@ -368,6 +370,30 @@ func TestCodeCacheStaysBounded(t *testing.T) {
 		}
 		if len(cache.ids) > codeCacheKeys || len(cache.values) > codeCacheKeys {
 			t.Fatalf("file %d: %d keys, %d values: more than %d", f, len(cache.ids), len(cache.values), codeCacheKeys)
+		}
+	}
+}
+
+// TestLintReadsWithoutCache: code read for lint is evaluated afresh, and
+// keys nothing (Code.cacheUsable: the keys of every binding cost lint more
+// than the values found under them save), whether lint's Code was given
+// the shared cache (C++ read by source.ReadCppForLint) or not (Python,
+// by ReadCodeForLint); the editor's reads key theirs.
+func TestLintReadsWithoutCache(t *testing.T) {
+	src := []byte("auto a = make_layout(make_shape(_4{}, _8{}));\nauto b = composition(a, make_layout(_6{}));\n")
+	py := []byte("import cutlass.cute as cute\na = cute.make_layout((4, 8))\nb = cute.composition(a, cute.make_layout(6))\n")
+	for _, c := range []*Code{readCode(LangCpp, src, source.ReadCppForLint), ReadCodeForLint(LangCpp, src), ReadCodeForLint(LangPython, py)} {
+		c.Findings()
+		c.Counts()
+		if c.keys != nil {
+			t.Fatalf("code read for lint (python %v): keyed for the cache", c.python)
+		}
+	}
+	for _, c := range []*Code{ReadCode(LangCpp, src), ReadCode(LangPython, py)} {
+		c.Findings()
+		c.Counts()
+		if c.keys == nil {
+			t.Fatalf("ReadCode (python %v): no keys; the editor's reads keep values from one reading to the next", c.python)
 		}
 	}
 }

@@ -99,20 +99,21 @@ type Attr struct {
 // Binding is a name bound to a value: auto x = E; using X = T;
 // Layout<...> x{}; constexpr int k = 64; x = E (Python).
 type Binding struct {
-	Name     string
-	NameAt   Range
-	Value    Node // nil for an integer declared without a value (a parameter)
-	Params   []string
+	Name   string
+	NameAt Range
+	Value  Node // nil for an integer declared without a value (a parameter)
+	Params []string
+	// Visible is where the name can be used: from after its declaration to
+	// the end of the enclosing block.
+	Visible  Range
 	Template bool // an alias template: Params are its template parameters
 	// Unknown marks a run-time integer whose value is not known here: a
 	// function parameter of integral type (C++), a def parameter (Python).
 	Unknown bool
-	// Visible is where the name can be used: from after its declaration to
-	// the end of the enclosing block.
-	Visible Range
 	// Reassigned marks a C++ variable assigned again after its declaration
 	// (M = 512; M += 2; ++M): only a static value (one its type holds)
-	// stays known.
+	// stays known. The three flags share a word: a Binding is 96 bytes,
+	// and a traits header has 12,000.
 	Reassigned bool
 }
 
@@ -143,6 +144,9 @@ type File struct {
 	// { ... }): a binding directly in a body is a member, read from
 	// outside as Traits::X.
 	Scopes []Scope
+	// ForLint marks a file read once, for findings and counts alone
+	// (ReadCppForLint), not kept and read again after edits.
+	ForLint bool
 }
 
 // Scope is a named struct or class body, its braces included.

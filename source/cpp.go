@@ -76,7 +76,7 @@ type cppReader struct {
 	pending    []templateParam // named in binding only when an alias template follows
 	pendingEnd int             // token index right after the clause's ">"
 	paramsWork []templateParam // the parameters of the clause being read
-	clauses    []Range // the template clauses read, in order
+	clauses    []Range         // the template clauses read, in order
 	// aliases are the names declared by "using X = ...;" so far: the
 	// bindings usings lists, put in the map when it is asked (in a traits
 	// header, thousands of usings and no question).

@@ -48,10 +48,11 @@ import (
 func ReadCppForLint(src []byte) *File {
 	d := &paramDrops{}
 	f := readCpp(src, d)
-	if len(d.dropped) == 0 || d.verify(f, src) {
-		return f
+	if len(d.dropped) > 0 && !d.verify(f, src) {
+		f = ReadCpp(src)
 	}
-	return ReadCpp(src)
+	f.ForLint = true
+	return f
 }
 
 // paramDrops follows the tokens of a file as they are appended and drops

@@ -46,7 +46,7 @@ func pyTokens(src []byte) []token {
 			if lineFirst && depth == 0 {
 				indent = col
 			}
-			toks = append(toks, token{kind: tString, start: i, end: j, indent: indent})
+			toks = append(toks, token{kind: tString, start: i, end: j, indent: int32(indent)})
 			lineFirst = false
 			i = j
 			continue
@@ -64,15 +64,15 @@ func pyTokens(src []byte) []token {
 			}
 			if j < len(src) && (src[j] == '"' || src[j] == '\'') && j-i <= 2 && isPyPrefix(src[i:j]) {
 				end := pyStringEnd(src, j)
-				toks = append(toks, token{kind: tString, start: i, end: end, indent: indent})
+				toks = append(toks, token{kind: tString, start: i, end: end, indent: int32(indent)})
 				i = end
 				continue
 			}
-			toks = append(toks, token{kind: tIdent, start: i, end: j, indent: indent})
+			toks = append(toks, token{kind: tIdent, start: i, end: j, indent: int32(indent)})
 			i = j
 		case isDigit(c) || c == '.' && i+1 < len(src) && isDigit(src[i+1]):
 			j := numberEnd(src, i, false)
-			toks = append(toks, token{kind: tNumber, start: i, end: j, indent: indent})
+			toks = append(toks, token{kind: tNumber, start: i, end: j, indent: int32(indent)})
 			i = j
 		default:
 			n := punctLen(src, i)
@@ -84,7 +84,7 @@ func pyTokens(src []byte) []token {
 					depth--
 				}
 			}
-			toks = append(toks, token{kind: tPunct, start: i, end: i + n, indent: indent})
+			toks = append(toks, token{kind: tPunct, start: i, end: i + n, indent: int32(indent)})
 			i += n
 		}
 	}
@@ -138,7 +138,7 @@ func ReadPython(src []byte) *File {
 	var lines []line
 	for i, t := range toks {
 		if t.indent >= 0 {
-			lines = append(lines, line{i, t.indent})
+			lines = append(lines, line{i, int(t.indent)})
 		}
 	}
 	// blockEnd is the end offset of the block holding line k: up to the next

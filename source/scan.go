@@ -13,11 +13,12 @@ const (
 
 // token is one token: its kind and byte range; its text is src[start:end].
 type token struct {
-	kind       tokKind
-	start, end int
+	kind tokKind
 	// indent is, for the first token of a Python logical line, the line's
-	// indentation in columns; -1 elsewhere.
-	indent int
+	// indentation in columns; -1 elsewhere. An int32 beside kind keeps a
+	// token at 24 bytes (a traits header has 200,000 tokens).
+	indent     int32
+	start, end int
 }
 
 // byteClass holds, for each byte, the classes below: the tokenizers ask
