@@ -238,3 +238,12 @@ func TestLookupUniversalFMA(t *testing.T) {
 		t.Errorf("Lookup(UniversalFMA<float>): %v %v", c, err)
 	}
 }
+
+func TestFMAKey(t *testing.T) {
+	if got := Key(fmaFamily + "<float, float, float, float>"); got != fmaKey {
+		t.Errorf("Key(UniversalFMA<float, float, float, float>) = %q, fmaKey = %q", got, fmaKey)
+	}
+	if _, ok := loaded().mmaByKey[fmaKey]; !ok {
+		t.Errorf("fmaKey %q names no catalogued atom", fmaKey)
+	}
+}
