@@ -65,7 +65,7 @@ func (h *Host) analyze() *Host {
 	case LangPython:
 		regions = slices.Values(pythonRegions(text))
 	case LangMLIR:
-		h.mlir(text)
+		h.mlir(h.Src, text)
 		return h
 	default:
 		return h
@@ -446,8 +446,10 @@ func malformedLayout(s string) bool {
 
 // mlir takes the payload of every !cute.* type and #cute.* attribute
 // outside comments, in source order.
-func (h *Host) mlir(text string) {
-	types, errs := grammar.FindMLIRTypes([]byte(text))
+// src and text are the same bytes: the grammar reads src, which spares a
+// third copy of the file.
+func (h *Host) mlir(src []byte, text string) {
+	types, errs := grammar.FindMLIRTypes(src)
 	for len(types) > 0 || len(errs) > 0 {
 		if len(errs) == 0 || len(types) > 0 && types[0].Pos.Offset < errs[0].Range.Pos.Offset {
 			if !inLineComment(text, int(types[0].Pos.Offset)) {
