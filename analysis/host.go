@@ -474,7 +474,7 @@ func inLineComment[T hostText](text T, at int) bool {
 }
 
 // cppRegions splits C++/CUDA source into comments and string literals.
-func cppRegions(s string) []region { return slices.Collect(cppRegionSeq(s, false)) }
+func cppRegions[T hostText](s T) []region { return slices.Collect(cppRegionSeq(s, false)) }
 
 // cppRegionSeq yields the comments and string literals of C++/CUDA source
 // in order. With skipAsm, the string literals of an asm statement
