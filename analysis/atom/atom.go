@@ -154,6 +154,9 @@ func Names() []string { return loaded().allNames }
 // qualifiers dropped, and a GMMA atom's template arguments (its majors and
 // scales, which leave the layouts unchanged) dropped.
 func Key(name string) string {
+	if isKey(name) {
+		return name
+	}
 	s := strings.Join(strings.Fields(name), "")
 	s = strings.ReplaceAll(s, "cute::", "")
 	s = strings.ReplaceAll(s, "cutlass::", "")
@@ -164,6 +167,28 @@ func Key(name string) string {
 		}
 	}
 	return s
+}
+
+// isKey reports, without allocating, that Key(name) is name itself: name
+// is ASCII without blanks (nothing for strings.Fields to drop), without
+// "::" (no qualifier), not one of the spellings Unwrap takes apart, and no
+// GMMA atom with template arguments. Most names are (every lookup's and
+// most of the catalog's), and Key is called for each.
+func isKey(name string) bool {
+	for i := 0; i < len(name); i++ {
+		switch c := name[i]; {
+		case c >= 0x80, c == ' ', c == '\t', c == '\n', c == '\v', c == '\f', c == '\r':
+			return false
+		case c == ':' && i+1 < len(name) && name[i+1] == ':':
+			return false
+		}
+	}
+	for _, w := range []string{"MMA_Atom<", "Copy_Atom<", "MMA_Traits<", "Copy_Traits<"} {
+		if strings.HasPrefix(name, w) {
+			return false
+		}
+	}
+	return !strings.HasPrefix(name, "SM90_64x") || strings.IndexByte(name, '<') <= 0
 }
 
 // Unwrap reads the atom out of the C++ spellings that wrap it:
