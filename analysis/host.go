@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/cute-lsp/cute-lsp/grammar"
 	"github.com/cute-lsp/cute-lsp/layout"
@@ -56,22 +55,23 @@ func AnalyzeHost(filename string, src []byte) *Host {
 // analyze finds and evaluates h's descriptors and code findings.
 func (h *Host) analyze() *Host {
 	defer h.suppress()
-	text := string(h.Src)
-	lines := newLineIndex(text)
+	// The scan reads h.Src in place (see hostText): a string copy of the
+	// whole file was a tenth of lint's CPU time, in fresh memory's page faults.
+	lines := newLineIndexOfBytes(h.Src)
 	var regions iter.Seq[region]
 	switch h.Language {
 	case LangCpp:
-		regions = cppRegionSeq(text, true)
+		regions = cppRegionSeq(h.Src, true)
 	case LangPython:
-		regions = slices.Values(pythonRegions(text))
+		regions = slices.Values(pythonRegions(h.Src))
 	case LangMLIR:
-		h.mlir(text)
+		h.mlir(h.Src)
 		return h
 	default:
 		return h
 	}
 	for r := range regions {
-		h.scanRegion(text, r, lines)
+		h.scanRegion(h.Src, r, lines)
 	}
 	h.codeFindings()
 	return h
@@ -100,16 +100,21 @@ func (h *Host) addMLIR(n grammar.Node) { h.add(n, true) }
 // scanRegion takes every descriptor of a comment or string: a string whose
 // whole contents parse is one descriptor; otherwise each candidate that
 // starts like a descriptor and is not plain prose (notProse, bitRange).
-func (h *Host) scanRegion(text string, r region, lines *lineIndex) {
-	if mayHoldDescriptor(text[r.start:r.end], r.literal) {
-		h.scanRegionAll(text, r, lines)
+// Only a region that may hold one is copied to a string.
+func (h *Host) scanRegion(src []byte, r region, lines *lineIndex) {
+	if mayHoldDescriptor(src[r.start:r.end], r.literal) {
+		h.scanBody(string(src[r.start:r.end]), r, lines)
 	}
 }
 
 // scanRegionAll is scanRegion without the test that passes over most
 // comments at once.
 func (h *Host) scanRegionAll(text string, r region, lines *lineIndex) {
-	body := text[r.start:r.end]
+	h.scanBody(text[r.start:r.end], r, lines)
+}
+
+// scanBody is scanRegionAll of the region r whose text is body.
+func (h *Host) scanBody(body string, r region, lines *lineIndex) {
 	if r.literal {
 		trimmed := strings.TrimSpace(body)
 		lead := strings.Index(body, trimmed)
@@ -157,11 +162,11 @@ func (h *Host) scanRegionAll(text string, r region, lines *lineIndex) {
 // and a literal is parsed whole only when looksLikeDescriptor (':', '@',
 // '<', '[' or a leading "SW_"). Six of ten comments and literals of
 // include/cute hold none of these, and are passed over in one search.
-func mayHoldDescriptor(body string, literal bool) bool {
+func mayHoldDescriptor[T hostText](body T, literal bool) bool {
 	if literal {
-		return strings.ContainsAny(body, "([S:@<")
+		return containsAnyIn(body, "([S:@<")
 	}
-	return strings.ContainsAny(body, "([S")
+	return containsAnyIn(body, "([S")
 }
 
 // startsAsProse reports whether a literal starts with a word, blanks and a
@@ -446,8 +451,8 @@ func malformedLayout(s string) bool {
 
 // mlir takes the payload of every !cute.* type and #cute.* attribute
 // outside comments, in source order.
-func (h *Host) mlir(text string) {
-	types, errs := grammar.FindMLIRTypes([]byte(text))
+func (h *Host) mlir(text []byte) {
+	types, errs := grammar.FindMLIRTypes(text)
 	for len(types) > 0 || len(errs) > 0 {
 		if len(errs) == 0 || len(types) > 0 && types[0].Pos.Offset < errs[0].Range.Pos.Offset {
 			if !inLineComment(text, int(types[0].Pos.Offset)) {
@@ -463,13 +468,13 @@ func (h *Host) mlir(text string) {
 	}
 }
 
-func inLineComment(text string, at int) bool {
-	lineStart := strings.LastIndexByte(text[:at], '\n') + 1
-	return strings.Contains(text[lineStart:at], "//")
+func inLineComment[T hostText](text T, at int) bool {
+	lineStart := lastIndexByteIn(text[:at], '\n') + 1
+	return indexIn(text[lineStart:at], "//") >= 0
 }
 
 // cppRegions splits C++/CUDA source into comments and string literals.
-func cppRegions(s string) []region { return slices.Collect(cppRegionSeq(s, false)) }
+func cppRegions[T hostText](s T) []region { return slices.Collect(cppRegionSeq(s, false)) }
 
 // cppRegionSeq yields the comments and string literals of C++/CUDA source
 // in order. With skipAsm, the string literals of an asm statement
@@ -484,7 +489,7 @@ func cppRegions(s string) []region { return slices.Collect(cppRegionSeq(s, false
 // apostrophe, R" and, with skipAsm, the words asm, __asm and __asm__
 // start something, and each is found with strings.IndexByte or
 // strings.Index, not byte by byte.
-func cppRegionSeq(s string, skipAsm bool) iter.Seq[region] {
+func cppRegionSeq[T hostText](s T, skipAsm bool) iter.Seq[region] {
 	return func(yield func(region) bool) {
 		starts := newRegionStarts(s, skipAsm)
 		for i := 0; i < len(s); {
@@ -493,8 +498,8 @@ func cppRegionSeq(s string, skipAsm bool) iter.Seq[region] {
 				return
 			}
 			switch {
-			case strings.HasPrefix(s[i:], "//"):
-				end := strings.IndexByte(s[i:], '\n')
+			case hasPrefixIn(s[i:], "//"):
+				end := indexByteIn(s[i:], '\n')
 				if end < 0 {
 					end = len(s) - i
 				}
@@ -502,8 +507,8 @@ func cppRegionSeq(s string, skipAsm bool) iter.Seq[region] {
 					return
 				}
 				i += end
-			case strings.HasPrefix(s[i:], "/*"):
-				end := strings.Index(s[i+2:], "*/")
+			case hasPrefixIn(s[i:], "/*"):
+				end := indexIn(s[i+2:], "*/")
 				if end < 0 {
 					yield(region{start: i + 2, end: len(s)})
 					return
@@ -512,16 +517,16 @@ func cppRegionSeq(s string, skipAsm bool) iter.Seq[region] {
 					return
 				}
 				i += 2 + end + 2
-			case s[i] == 'R' && strings.HasPrefix(s[i+1:], "\"") && (i == 0 || !isIdentByte(s[i-1])):
+			case s[i] == 'R' && hasPrefixIn(s[i+1:], "\"") && (i == 0 || !isIdentByte(s[i-1])):
 				// R"delim( ... )delim"
-				open := strings.IndexByte(s[i+2:], '(')
+				open := indexByteIn(s[i+2:], '(')
 				if open < 0 {
 					i++
 					continue
 				}
-				delim := s[i+2 : i+2+open]
+				delim := string(s[i+2 : i+2+open])
 				bodyStart := i + 2 + open + 1
-				end := strings.Index(s[bodyStart:], ")"+delim+"\"")
+				end := indexIn(s[bodyStart:], ")"+delim+"\"")
 				if end < 0 {
 					return
 				}
@@ -554,22 +559,22 @@ func cppRegionSeq(s string, skipAsm bool) iter.Seq[region] {
 // the nearest of the next '/', '"' (or the R of R"), '\” and, with
 // skipAsm, asm word. Each kind's next offset is kept until the scan passes
 // it, so every byte is searched once per kind.
-type regionStarts struct {
-	s                  string
+type regionStarts[T hostText] struct {
+	s                  T
 	slash, quote, apos int // next offsets of each byte (len(s): none); -1 before the first search
 	asm                int // next start of an asm word (len(s): none; -1: not yet searched)
 	skipAsm            bool
 }
 
-func newRegionStarts(s string, skipAsm bool) *regionStarts {
-	return &regionStarts{s: s, slash: -1, quote: -1, apos: -1, asm: -1, skipAsm: skipAsm}
+func newRegionStarts[T hostText](s T, skipAsm bool) *regionStarts[T] {
+	return &regionStarts[T]{s: s, slash: -1, quote: -1, apos: -1, asm: -1, skipAsm: skipAsm}
 }
 
 // nextByteAt is the first offset from i holding c (len(s) if none),
 // searched again only when the one kept in *at lies before i.
-func nextByteAt(s string, i int, c byte, at *int) int {
+func nextByteAt[T hostText](s T, i int, c byte, at *int) int {
 	if *at < i {
-		if k := strings.IndexByte(s[i:], c); k >= 0 {
+		if k := indexByteIn(s[i:], c); k >= 0 {
 			*at = i + k
 		} else {
 			*at = len(s)
@@ -580,7 +585,7 @@ func nextByteAt(s string, i int, c byte, at *int) int {
 
 // next is the first offset from i where a comment, a literal or (with
 // skipAsm) an asm statement may start; len(s) if none.
-func (r *regionStarts) next(i int) int {
+func (r *regionStarts[T]) next(i int) int {
 	s := r.s
 	n := min(nextByteAt(s, i, '/', &r.slash), nextByteAt(s, i, '\'', &r.apos))
 	q := nextByteAt(s, i, '"', &r.quote)
@@ -597,13 +602,13 @@ func (r *regionStarts) next(i int) int {
 // nextAsm is the first offset from i where a word asm, __asm or __asm__
 // starts (len(s) if none): the offsets where cppRegionSeq tries
 // asmStatementEnd.
-func (r *regionStarts) nextAsm(i int) int {
+func (r *regionStarts[T]) nextAsm(i int) int {
 	if r.asm >= i {
 		return r.asm
 	}
 	s := r.s
 	for j := i; ; {
-		k := strings.Index(s[j:], "asm")
+		k := indexIn(s[j:], "asm")
 		if k < 0 {
 			r.asm = len(s)
 			return r.asm
@@ -626,7 +631,7 @@ func (r *regionStarts) nextAsm(i int) int {
 // qualifiers (volatile, __volatile__, inline, goto); ok is false when i
 // starts no asm statement, when its parentheses do not close, or when a
 // comment or a raw string is inside (those are scanned as before).
-func asmStatementEnd(s string, i int) (end int, ok bool) {
+func asmStatementEnd[T hostText](s T, i int) (end int, ok bool) {
 	word := func(j int) int {
 		k := j
 		for k < len(s) && isIdentByte(s[k]) {
@@ -635,7 +640,7 @@ func asmStatementEnd(s string, i int) (end int, ok bool) {
 		return k
 	}
 	j := word(i)
-	switch s[i:j] {
+	switch string(s[i:j]) {
 	case "asm", "__asm", "__asm__":
 	default:
 		return 0, false
@@ -643,7 +648,7 @@ func asmStatementEnd(s string, i int) (end int, ok bool) {
 	for {
 		j = skipBlanks(s, j)
 		k := word(j)
-		switch s[j:k] {
+		switch string(s[j:k]) {
 		case "volatile", "__volatile__", "__volatile", "inline", "__inline__", "goto":
 			j = k
 			continue
@@ -682,7 +687,7 @@ func asmStatementEnd(s string, i int) (end int, ok bool) {
 
 // skipBlanks is the offset of the first byte from i that is not a space,
 // a tab or a line break.
-func skipBlanks(s string, i int) int {
+func skipBlanks[T hostText](s T, i int) int {
 	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
 		i++
 	}
@@ -694,7 +699,7 @@ func skipBlanks(s string, i int) int {
 // jumps between backslashes with strings.IndexByte: the next quote and line
 // end are searched once each and kept while the escapes before them are
 // passed over.
-func quotedEnd(s string, i int, quote byte) int {
+func quotedEnd[T hostText](s T, i int, quote byte) int {
 	// Most literals of asm statements are a few bytes ("+r"): looked at
 	// byte by byte, until a backslash or 16 plain bytes.
 	for k := i; k < len(s) && k < i+16; k++ {
@@ -708,7 +713,7 @@ func quotedEnd(s string, i int, quote byte) int {
 	q, nl := -1, -1 // the next quote and line end from i (len(s): none)
 	for i < len(s) {
 		end := min(nextByteAt(s, i, quote, &q), nextByteAt(s, i, '\n', &nl))
-		b := strings.IndexByte(s[i:end], '\\')
+		b := indexByteIn(s[i:end], '\\')
 		if b < 0 {
 			return end
 		}
@@ -720,7 +725,7 @@ func quotedEnd(s string, i int, quote byte) int {
 // pythonRegions splits Python source into comments and string literals,
 // jumping from one '#', quote or apostrophe to the next (nextByteAt): only
 // those start one.
-func pythonRegions(s string) []region {
+func pythonRegions[T hostText](s T) []region {
 	var out []region
 	hash, quote, apos := -1, -1, -1
 	for i := 0; i < len(s); {
@@ -730,16 +735,16 @@ func pythonRegions(s string) []region {
 		}
 		switch c := s[i]; {
 		case c == '#':
-			end := strings.IndexByte(s[i:], '\n')
+			end := indexByteIn(s[i:], '\n')
 			if end < 0 {
 				end = len(s) - i
 			}
 			out = append(out, region{start: i + 1, end: i + end})
 			i += end
 		default: // a quote or an apostrophe
-			triple := strings.Repeat(string(c), 3)
-			if strings.HasPrefix(s[i:], triple) {
-				end := strings.Index(s[i+3:], triple)
+			triple := tripleQuote(c)
+			if hasPrefixIn(s[i:], triple) {
+				end := indexIn(s[i+3:], triple)
 				if end < 0 {
 					out = append(out, region{start: i + 3, end: len(s), literal: true})
 					return out
@@ -764,7 +769,8 @@ func pythonRegions(s string) []region {
 // start are found only when an offset before the last one is asked.
 type lineIndex struct {
 	text   string
-	starts []int // nil until an offset before last is asked
+	src    []byte // the text as bytes, where it was given so (newLineIndexOfBytes)
+	starts []int  // nil until an offset before last is asked
 	last   grammar.Position
 }
 
@@ -772,19 +778,32 @@ func newLineIndex(text string) *lineIndex {
 	return &lineIndex{text: text, last: grammar.Position{Line: 1, Column: 1}}
 }
 
+// newLineIndexOfBytes is newLineIndex of src read in place.
+func newLineIndexOfBytes(src []byte) *lineIndex {
+	return &lineIndex{src: src, last: grammar.Position{Line: 1, Column: 1}}
+}
+
 func (l *lineIndex) position(offset int) grammar.Position {
+	if l.src != nil {
+		return positionIn(l, l.src, offset)
+	}
+	return positionIn(l, l.text, offset)
+}
+
+// positionIn is l.position, text being l's text or bytes.
+func positionIn[T hostText](l *lineIndex, text T, offset int) grammar.Position {
 	if l.starts == nil && offset >= int(l.last.Offset) {
 		from, line, col := int(l.last.Offset), int(l.last.Line), int(l.last.Column)
-		between := l.text[from:offset]
-		if n := strings.Count(between, "\n"); n > 0 {
+		between := text[from:offset]
+		if n := countNewlinesIn(between); n > 0 {
 			line += n
-			from, col = from+strings.LastIndexByte(between, '\n')+1, 1
+			from, col = from+lastIndexByteIn(between, '\n')+1, 1
 		}
-		l.last = grammar.Position{Offset: int32(offset), Line: int32(line), Column: int32(col + utf8.RuneCountInString(l.text[from:offset]))}
+		l.last = grammar.Position{Offset: int32(offset), Line: int32(line), Column: int32(col + runeCountIn(text[from:offset]))}
 		return l.last
 	}
 	if l.starts == nil {
-		l.starts = lineStartOffsets(l.text)
+		l.starts = lineStartOffsets(text)
 	}
 	lo, hi := 0, len(l.starts)
 	for lo+1 < hi {
@@ -799,15 +818,15 @@ func (l *lineIndex) position(offset int) grammar.Position {
 	if int(l.last.Line) == lo+1 && int(l.last.Offset) <= offset {
 		from, col = int(l.last.Offset), int(l.last.Column)
 	}
-	l.last = grammar.Position{Offset: int32(offset), Line: int32(lo + 1), Column: int32(col + utf8.RuneCountInString(l.text[from:offset]))}
+	l.last = grammar.Position{Offset: int32(offset), Line: int32(lo + 1), Column: int32(col + runeCountIn(text[from:offset]))}
 	return l.last
 }
 
 // lineStartOffsets are the offsets where text's lines start.
-func lineStartOffsets(text string) []int {
-	starts := make([]int, 1, strings.Count(text, "\n")+1)
+func lineStartOffsets[T hostText](text T) []int {
+	starts := make([]int, 1, countNewlinesIn(text)+1)
 	for i := 0; ; {
-		j := strings.IndexByte(text[i:], '\n')
+		j := indexByteIn(text[i:], '\n')
 		if j < 0 {
 			break
 		}

@@ -78,6 +78,48 @@ func sameHostScan(t *testing.T, name, src string) {
 	if got, want := lineStartOffsets(src), newLineIndexReference(src).starts; !reflect.DeepEqual(got, want) {
 		t.Errorf("%s: lineStartOffsets gives %d line starts, the reference %d", name, len(got), len(want))
 	}
+	sameScanOfBytes(t, name, src)
+}
+
+// sameScanOfBytes fails t when scanning src in place, as a []byte (what
+// AnalyzeHost does, see hostText), finds other regions, line starts or
+// positions than scanning it as a string.
+func sameScanOfBytes(t *testing.T, name, src string) {
+	t.Helper()
+	b := []byte(src)
+	for _, skipAsm := range []bool{false, true} {
+		if got, want := slices.Collect(cppRegionSeq(b, skipAsm)), slices.Collect(cppRegionSeq(src, skipAsm)); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: cppRegionSeq(skipAsm %v) of bytes gives %d regions, of the string %d", name, skipAsm, len(got), len(want))
+		}
+	}
+	python := pythonRegions(src)
+	if got := pythonRegions(b); !reflect.DeepEqual(got, python) {
+		t.Errorf("%s: pythonRegions of bytes gives %d regions, of the string %d", name, len(got), len(python))
+	}
+	if got, want := lineStartOffsets(b), lineStartOffsets(src); !reflect.DeepEqual(got, want) {
+		t.Errorf("%s: lineStartOffsets of bytes gives %d line starts, of the string %d", name, len(got), len(want))
+	}
+	ofBytes, ofString := newLineIndexOfBytes(b), newLineIndex(src)
+	// In order, then once backwards (the index of line starts).
+	offsets := []int{}
+	for _, r := range append(cppRegions(src), python...) {
+		offsets = append(offsets, r.start, r.end)
+	}
+	offsets = append(offsets, len(src), 0, len(src)/2)
+	for _, off := range offsets {
+		if got, want := ofBytes.position(off), ofString.position(off); got != want {
+			t.Errorf("%s: position(%d) of bytes is %v, of the string %v", name, off, got, want)
+			return
+		}
+	}
+	for _, r := range cppRegions(src) {
+		if got, want := mayHoldDescriptor(b[r.start:r.end], r.literal), mayHoldDescriptor(src[r.start:r.end], r.literal); got != want {
+			t.Errorf("%s: mayHoldDescriptor of bytes %v, of the string %v", name, got, want)
+		}
+		if got, want := inLineComment(b, r.start), inLineComment(src, r.start); got != want {
+			t.Errorf("%s: inLineComment of bytes %v, of the string %v", name, got, want)
+		}
+	}
 }
 
 func TestHostScanMatchesReference(t *testing.T) {
@@ -115,7 +157,7 @@ func sameDescriptorsWithoutAsm(t *testing.T, name, src string) {
 			h := &Host{Src: []byte(src), Language: LangCpp}
 			lines := newLineIndex(src)
 			for _, r := range regions {
-				h.scanRegion(src, r, lines)
+				h.scanRegion(h.Src, r, lines)
 			}
 			return h
 		}

@@ -3,6 +3,7 @@ package analysis
 import (
 	"fmt"
 	"regexp"
+	"sync"
 
 	"github.com/cute-lsp/cute-lsp/grammar"
 	"github.com/cute-lsp/cute-lsp/layout"
@@ -39,7 +40,9 @@ func (s *Sheet) References(sym *Symbol, includeDecl bool) []grammar.Range {
 	return out
 }
 
-var identifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+// identifier matches a sheet name. It is compiled on first use (a rename),
+// not at the start of every command.
+var identifier = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
 
 // Rename is the edits that rename the binding at offset, and every use of
 // it, to newName; an error says why it cannot be done.
@@ -49,7 +52,7 @@ func (s *Sheet) Rename(offset int, newName string) ([]Edit, error) {
 		return nil, fmt.Errorf("there is no sheet name here to rename")
 	}
 	switch {
-	case !identifier.MatchString(newName):
+	case !identifier().MatchString(newName):
 		return nil, fmt.Errorf("%q is not a name: use letters, digits and _, not starting with a digit", newName)
 	case newName == "assert" || newName == "is" || newName == "o":
 		return nil, fmt.Errorf("%q is a keyword of sheets", newName)

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"bytes"
 	"reflect"
 	"strings"
 	"testing"
@@ -139,4 +140,30 @@ func TestUnknownSuppressionCode(t *testing.T) {
 	if got, _ := Analyze("s.cute", []byte(known)); len(got) != 0 {
 		t.Errorf("known code: %v", got)
 	}
+}
+
+// TestHasSuppressionMarker checks the dash-jumping search against
+// bytes.Contains: the marker at either end, cut short, behind dashes, and
+// dashes where "cute" cannot stand before them.
+func TestHasSuppressionMarker(t *testing.T) {
+	for _, src := range []string{
+		"", "-", "cute-", "cute-lsp", "cute-lsp:", "ute-lsp:", "xcute-lsp:", "cute-lsp:x",
+		"--cute-lsp:", "cute--lsp:", "-cute-lsp:-", "a-b-c cute-lsp: ignore", "cute-lsp;cute-ls:",
+		"// x - y\n// cute-lsp: ignore[precondition]\n", "cute-lsp cute-lsp", "cute-lsp:" + "----",
+	} {
+		if got, want := hasSuppressionMarker([]byte(src)), bytes.Contains([]byte(src), []byte(suppressionMarker)); got != want {
+			t.Errorf("hasSuppressionMarker(%q) = %v, bytes.Contains says %v", src, got, want)
+		}
+	}
+}
+
+func FuzzHasSuppressionMarker(f *testing.F) {
+	for _, s := range []string{"cute-lsp:", "x-cute-lsp: ignore", "cute-ls", "--"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		if got, want := hasSuppressionMarker(src), bytes.Contains(src, []byte(suppressionMarker)); got != want {
+			t.Errorf("hasSuppressionMarker(%q) = %v, bytes.Contains says %v", src, got, want)
+		}
+	})
 }

@@ -19,6 +19,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/cute-lsp/cute-lsp/layout"
 )
@@ -98,7 +99,10 @@ func (a *MMA) Threads() (int64, error) { return a.ThrID.Size() }
 // Threads is the number of threads that issue the copy together.
 func (c *Copy) Threads() (int64, error) { return c.ThrID.Size() }
 
-var (
+// catalog is the catalogued atoms with their indexes.
+type catalog struct {
+	mmas      []MMA
+	copies    []Copy
 	mmaByKey  map[string]*MMA
 	copyByKey map[string]*Copy
 	allNames  []string
@@ -106,44 +110,53 @@ var (
 
 	sortedLowerKeys []string          // lowerKeys sorted, for Complete
 	nameOfLowerKey  map[string]string // a lower-case key's catalogued name
-)
-
-func init() {
-	mmaByKey = make(map[string]*MMA, len(mmaCatalog))
-	copyByKey = make(map[string]*Copy, len(copyCatalog))
-	for i := range mmaCatalog {
-		a := &mmaCatalog[i]
-		mmaByKey[Key(a.Name)] = a
-		allNames = append(allNames, a.Name)
-	}
-	for i := range copyCatalog {
-		c := &copyCatalog[i]
-		copyByKey[Key(c.Name)] = c
-		allNames = append(allNames, c.Name)
-	}
-	sort.Strings(allNames)
-	nameOfLowerKey = make(map[string]string, len(allNames))
-	for _, n := range allNames {
-		k := strings.ToLower(Key(n))
-		lowerKeys = append(lowerKeys, k)
-		nameOfLowerKey[k] = n
-	}
-	sortedLowerKeys = slices.Sorted(maps.Keys(nameOfLowerKey))
 }
 
+// loaded is the catalog, built on first use: building it takes milliseconds
+// and thousands of allocations, which a command that looks up no atom
+// (lint of a folder without CuTe, --version) should not pay at start.
+var loaded = sync.OnceValue(func() *catalog {
+	c := &catalog{}
+	c.mmas, c.copies = buildCatalog()
+	c.mmaByKey = make(map[string]*MMA, len(c.mmas))
+	c.copyByKey = make(map[string]*Copy, len(c.copies))
+	for i := range c.mmas {
+		a := &c.mmas[i]
+		c.mmaByKey[Key(a.Name)] = a
+		c.allNames = append(c.allNames, a.Name)
+	}
+	for i := range c.copies {
+		cp := &c.copies[i]
+		c.copyByKey[Key(cp.Name)] = cp
+		c.allNames = append(c.allNames, cp.Name)
+	}
+	sort.Strings(c.allNames)
+	c.nameOfLowerKey = make(map[string]string, len(c.allNames))
+	for _, n := range c.allNames {
+		k := strings.ToLower(Key(n))
+		c.lowerKeys = append(c.lowerKeys, k)
+		c.nameOfLowerKey[k] = n
+	}
+	c.sortedLowerKeys = slices.Sorted(maps.Keys(c.nameOfLowerKey))
+	return c
+})
+
 // MMAs is every catalogued MMA atom, in CuTe's header order.
-func MMAs() []MMA { return mmaCatalog }
+func MMAs() []MMA { return loaded().mmas }
 
 // Copies is every catalogued copy atom.
-func Copies() []Copy { return copyCatalog }
+func Copies() []Copy { return loaded().copies }
 
 // Names is every catalogued atom name, sorted.
-func Names() []string { return allNames }
+func Names() []string { return loaded().allNames }
 
 // Key is the form names are compared in: spaces and the cute:: and cutlass::
 // qualifiers dropped, and a GMMA atom's template arguments (its majors and
 // scales, which leave the layouts unchanged) dropped.
 func Key(name string) string {
+	if isKey(name) {
+		return name
+	}
 	s := strings.Join(strings.Fields(name), "")
 	s = strings.ReplaceAll(s, "cute::", "")
 	s = strings.ReplaceAll(s, "cutlass::", "")
@@ -154,6 +167,28 @@ func Key(name string) string {
 		}
 	}
 	return s
+}
+
+// isKey reports, without allocating, that Key(name) is name itself: name
+// is ASCII without blanks (nothing for strings.Fields to drop), without
+// "::" (no qualifier), not one of the spellings Unwrap takes apart, and no
+// GMMA atom with template arguments. Most names are (every lookup's and
+// most of the catalog's), and Key is called for each.
+func isKey(name string) bool {
+	for i := 0; i < len(name); i++ {
+		switch c := name[i]; {
+		case c >= 0x80, c == ' ', c == '\t', c == '\n', c == '\v', c == '\f', c == '\r':
+			return false
+		case c == ':' && i+1 < len(name) && name[i+1] == ':':
+			return false
+		}
+	}
+	for _, w := range []string{"MMA_Atom<", "Copy_Atom<", "MMA_Traits<", "Copy_Traits<"} {
+		if strings.HasPrefix(name, w) {
+			return false
+		}
+	}
+	return !strings.HasPrefix(name, "SM90_64x") || strings.IndexByte(name, '<') <= 0
 }
 
 // Unwrap reads the atom out of the C++ spellings that wrap it:
@@ -205,7 +240,7 @@ func (e *NotFound) Error() string {
 // LookupMMA finds an MMA atom by CuTe's name (see Key for what is ignored).
 func LookupMMA(name string) (*MMA, error) {
 	k := Key(name)
-	if a, ok := mmaByKey[k]; ok {
+	if a, ok := loaded().mmaByKey[k]; ok {
 		return a, nil
 	}
 	if a, err := universalFMA(k); a != nil || err != nil {
@@ -221,7 +256,7 @@ func LookupMMA(name string) (*MMA, error) {
 // depend on that number, which CuTe fixes from the tile it is built for.
 func LookupCopy(name string) (*Copy, error) {
 	k := Key(name)
-	if c, ok := copyByKey[k]; ok {
+	if c, ok := loaded().copyByKey[k]; ok {
 		return c, nil
 	}
 	if c, err := bulkCopy(k); c != nil || err != nil {
@@ -251,10 +286,10 @@ func notFound(name, kind string) *NotFound {
 	nf := &NotFound{Name: name, Kind: kind}
 	k := Key(name)
 	switch {
-	case kind == "copy atom" && mmaByKey[k] != nil:
+	case kind == "copy atom" && loaded().mmaByKey[k] != nil:
 		nf.Hint = fmt.Sprintf("it is an MMA atom: mma_atom(%q) reads it", name)
 		return nf
-	case kind == "MMA atom" && copyByKey[k] != nil:
+	case kind == "MMA atom" && loaded().copyByKey[k] != nil:
 		nf.Hint = fmt.Sprintf("it is a copy atom: copy_atom(%q) reads it", name)
 		return nf
 	}
@@ -262,7 +297,7 @@ func notFound(name, kind string) *NotFound {
 	// to a copy atom's misspelling.
 	for _, s := range Suggest(name, 20) {
 		sk := Key(s)
-		if kind == "MMA atom" && mmaByKey[sk] == nil || kind == "copy atom" && copyByKey[sk] == nil {
+		if kind == "MMA atom" && loaded().mmaByKey[sk] == nil || kind == "copy atom" && loaded().copyByKey[sk] == nil {
 			continue
 		}
 		if nf.Suggestion = append(nf.Suggestion, s); len(nf.Suggestion) == 3 {

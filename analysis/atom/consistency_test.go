@@ -29,8 +29,8 @@ func modeSize(t *testing.T, l layout.Layout, i int) int64 {
 // shared-memory descriptor); a register operand's values fill its registers.
 func TestMMAConsistent(t *testing.T) {
 	checked := map[string]int{}
-	for i := range mmaCatalog {
-		a := &mmaCatalog[i]
+	for i := range MMAs() {
+		a := &MMAs()[i]
 		threads, err := a.Threads()
 		if err != nil {
 			t.Fatal(err)
@@ -97,8 +97,8 @@ func checkCover(t *testing.T, a *MMA, op Operand, tv layout.Layout, threads int6
 // size, source and destination cover the same bits, the reference layout is
 // one of them, and register sides fill their registers.
 func TestCopyConsistent(t *testing.T) {
-	for i := range copyCatalog {
-		c := &copyCatalog[i]
+	for i := range Copies() {
+		c := &Copies()[i]
 		threads, err := c.Threads()
 		if err != nil {
 			t.Fatal(err)

@@ -34,10 +34,10 @@ func typedCopy(key string) (*Copy, error) {
 	if !ok {
 		return nil, nil
 	}
-	c, ok := copyByKey[family+"<"+uintOfBits[bits]+">"]
+	c, ok := loaded().copyByKey[family+"<"+uintOfBits[bits]+">"]
 	if !ok {
 		hasFamily := false
-		for _, n := range allNames {
+		for _, n := range loaded().allNames {
 			hasFamily = hasFamily || strings.HasPrefix(n, family+"<")
 		}
 		if !hasFamily {
@@ -85,9 +85,10 @@ func bulkCopy(key string) (*Copy, error) {
 			Suggestion: []string{family + bitsArg + "65536>"}}
 	}
 	var proto *Copy
-	for i := range copyCatalog {
-		if strings.HasPrefix(copyCatalog[i].Name, family+bitsArg) {
-			proto = &copyCatalog[i]
+	copies := loaded().copies
+	for i := range copies {
+		if strings.HasPrefix(copies[i].Name, family+bitsArg) {
+			proto = &copies[i]
 			break
 		}
 	}
@@ -132,8 +133,9 @@ func Suggest(name string, n int) []string {
 	}
 	var cs []cand
 	limit := len(q)/3 + 2
-	for i, full := range allNames {
-		k := lowerKeys[i]
+	cat := loaded()
+	for i, full := range cat.allNames {
+		k := cat.lowerKeys[i]
 		d := editdist.Within(q, k, limit)
 		if strings.Contains(k, q) && len(q) >= 4 {
 			d = 0
@@ -166,10 +168,11 @@ func Suggest(name string, n int) []string {
 // ignored, compared as keys), in sorted order: for completion as a name is typed.
 func Complete(prefix string, n int) []string {
 	p := strings.ToLower(Key(prefix))
-	i := sort.SearchStrings(sortedLowerKeys, p)
+	cat := loaded()
+	i := sort.SearchStrings(cat.sortedLowerKeys, p)
 	var out []string
-	for ; i < len(sortedLowerKeys) && len(out) < n && strings.HasPrefix(sortedLowerKeys[i], p); i++ {
-		out = append(out, nameOfLowerKey[sortedLowerKeys[i]])
+	for ; i < len(cat.sortedLowerKeys) && len(out) < n && strings.HasPrefix(cat.sortedLowerKeys[i], p); i++ {
+		out = append(out, cat.nameOfLowerKey[cat.sortedLowerKeys[i]])
 	}
 	return out
 }
@@ -207,7 +210,7 @@ func universalFMA(key string) (*MMA, error) {
 			args = append(args, args[1])
 		}
 	}
-	proto, ok := mmaByKey[fmaKey]
+	proto, ok := loaded().mmaByKey[fmaKey]
 	if !ok {
 		return nil, nil
 	}
@@ -224,8 +227,10 @@ func universalFMA(key string) (*MMA, error) {
 	return &a, nil
 }
 
-// fmaKey is the key of the catalogued UniversalFMA.
-var fmaKey = Key(fmaFamily + "<float, float, float, float>")
+// fmaKey is the key of the catalogued UniversalFMA, Key(fmaFamily +
+// "<float, float, float, float>"), spelled out so that it costs nothing at
+// start (TestFMAKey checks the two agree).
+const fmaKey = fmaFamily + "<float,float,float,float>"
 
 // splitTemplateArgs splits a template's argument list at its top-level commas.
 func splitTemplateArgs(s string) []string {

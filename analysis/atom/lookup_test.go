@@ -238,3 +238,53 @@ func TestLookupUniversalFMA(t *testing.T) {
 		t.Errorf("Lookup(UniversalFMA<float>): %v %v", c, err)
 	}
 }
+
+func TestFMAKey(t *testing.T) {
+	if got := Key(fmaFamily + "<float, float, float, float>"); got != fmaKey {
+		t.Errorf("Key(UniversalFMA<float, float, float, float>) = %q, fmaKey = %q", got, fmaKey)
+	}
+	if _, ok := loaded().mmaByKey[fmaKey]; !ok {
+		t.Errorf("fmaKey %q names no catalogued atom", fmaKey)
+	}
+}
+
+// keySlow is Key without its isKey shortcut.
+func keySlow(name string) string {
+	s := strings.Join(strings.Fields(name), "")
+	s = strings.ReplaceAll(s, "cute::", "")
+	s = strings.ReplaceAll(s, "cutlass::", "")
+	s, _ = Unwrap(s)
+	if strings.HasPrefix(s, "SM90_64x") {
+		if i := strings.IndexByte(s, '<'); i > 0 {
+			s = s[:i]
+		}
+	}
+	return s
+}
+
+// TestKeyShortcut checks that Key gives what it gave before isKey, over
+// every catalogued name, its key, and spellings that take each path.
+func TestKeyShortcut(t *testing.T) {
+	names := []string{"", " ", "a b", "cute::SM80_16x8x8_F16F16F16F16_TN", "cute:", ":", "a::", "SM90_64x8x16_F16F16F16_SS<GMMA::Major::K>",
+		"SM90_64x8x16_F16F16F16_SS", "SM90_64x<", "<SM90_64x", "MMA_Atom<SM80_16x8x8_F16F16F16F16_TN>", "Copy_Atom<UniversalCopy<uint32_t>,half_t>",
+		"MMA_Traits<X>", "Copy_Traits<Y>", "MMA_Atom<", "x\u00a0y", "x\u0085y", "é", "a\tb\nc\vd\fe\rf"}
+	for _, n := range Names() {
+		names = append(names, n, Key(n), strings.ToLower(n))
+	}
+	for _, n := range names {
+		if got, want := Key(n), keySlow(n); got != want {
+			t.Errorf("Key(%q) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+func FuzzKeyShortcut(f *testing.F) {
+	for _, n := range []string{"SM90_64x8x16_F16F16F16_SS<K>", "cute::X", "MMA_Atom<X>", "a b", "x\u00a0y"} {
+		f.Add(n)
+	}
+	f.Fuzz(func(t *testing.T, n string) {
+		if got, want := Key(n), keySlow(n); got != want {
+			t.Errorf("Key(%q) = %q, want %q", n, got, want)
+		}
+	})
+}

@@ -65,8 +65,8 @@ func readOracle(t *testing.T) []oracleRecord {
 // register types and the PTX instruction.
 func TestCatalogEqualsCuTe(t *testing.T) {
 	recs := readOracle(t)
-	if len(recs) != len(mmaCatalog)+len(copyCatalog) {
-		t.Errorf("oracle has %d atoms, catalog %d", len(recs), len(mmaCatalog)+len(copyCatalog))
+	if len(recs) != len(MMAs())+len(Copies()) {
+		t.Errorf("oracle has %d atoms, catalog %d", len(recs), len(MMAs())+len(Copies()))
 	}
 	vectors, failed := 0, 0
 	check := func(name, what, got, want string) {
@@ -154,7 +154,7 @@ func TestBulkCopyAnyBits(t *testing.T) {
 			continue
 		}
 		proto, _ := LookupCopy(r.Name)
-		for _, other := range copyCatalog {
+		for _, other := range Copies() {
 			if other.NumBitsPerTMA == 0 || other.Name == proto.Name || familyOf(other.Name) != familyOf(proto.Name) {
 				continue
 			}

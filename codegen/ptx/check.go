@@ -4,11 +4,14 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 )
 
+// regUse and regDecl are compiled on first use (a Check), not at the start
+// of every command.
 var (
-	regUse   = regexp.MustCompile(`%[A-Za-z_][A-Za-z0-9_]*(\.[xyz])?`)
-	regDecl  = regexp.MustCompile(`^\.reg\s+\.[a-z0-9]+\s+(.+);$`)
+	regUse   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`%[A-Za-z_][A-Za-z0-9_]*(\.[xyz])?`) })
+	regDecl  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\.reg\s+\.[a-z0-9]+\s+(.+);$`) })
 	specials = map[string]bool{"%tid": true, "%ntid": true, "%ctaid": true, "%nctaid": true, "%laneid": true, "%warpid": true}
 )
 
@@ -24,7 +27,7 @@ func Check(m *Module) error {
 		declared := map[string]bool{}
 		for _, line := range strings.Split(entry, "\n") {
 			line = strings.TrimSpace(line)
-			d := regDecl.FindStringSubmatch(line)
+			d := regDecl().FindStringSubmatch(line)
 			if d == nil {
 				continue
 			}
@@ -40,7 +43,7 @@ func Check(m *Module) error {
 			if strings.HasPrefix(strings.TrimSpace(line), ".reg") {
 				continue
 			}
-			for _, u := range regUse.FindAllStringSubmatch(line, -1) {
+			for _, u := range regUse().FindAllStringSubmatch(line, -1) {
 				name := strings.TrimSuffix(u[0], u[1])
 				if u[1] != "" && specials[name] {
 					continue
