@@ -157,6 +157,12 @@ func Key(name string) string {
 	if isKey(name) {
 		return name
 	}
+	return normalizeKey(name)
+}
+
+// normalizeKey is Key without its shortcut: blanks and the namespaces
+// dropped, the wrapper unwrapped, GMMA's template arguments cut.
+func normalizeKey(name string) string {
 	s := strings.Join(strings.Fields(name), "")
 	s = strings.ReplaceAll(s, "cute::", "")
 	s = strings.ReplaceAll(s, "cutlass::", "")

@@ -248,20 +248,6 @@ func TestFMAKey(t *testing.T) {
 	}
 }
 
-// keySlow is Key without its isKey shortcut.
-func keySlow(name string) string {
-	s := strings.Join(strings.Fields(name), "")
-	s = strings.ReplaceAll(s, "cute::", "")
-	s = strings.ReplaceAll(s, "cutlass::", "")
-	s, _ = Unwrap(s)
-	if strings.HasPrefix(s, "SM90_64x") {
-		if i := strings.IndexByte(s, '<'); i > 0 {
-			s = s[:i]
-		}
-	}
-	return s
-}
-
 // TestKeyShortcut checks that Key gives what it gave before isKey, over
 // every catalogued name, its key, and spellings that take each path.
 func TestKeyShortcut(t *testing.T) {
@@ -272,7 +258,7 @@ func TestKeyShortcut(t *testing.T) {
 		names = append(names, n, Key(n), strings.ToLower(n))
 	}
 	for _, n := range names {
-		if got, want := Key(n), keySlow(n); got != want {
+		if got, want := Key(n), normalizeKey(n); got != want {
 			t.Errorf("Key(%q) = %q, want %q", n, got, want)
 		}
 	}
@@ -283,7 +269,7 @@ func FuzzKeyShortcut(f *testing.F) {
 		f.Add(n)
 	}
 	f.Fuzz(func(t *testing.T, n string) {
-		if got, want := Key(n), keySlow(n); got != want {
+		if got, want := Key(n), normalizeKey(n); got != want {
 			t.Errorf("Key(%q) = %q, want %q", n, got, want)
 		}
 	})
