@@ -481,11 +481,15 @@ func (d *diagnosticScheduler) publish(snap *Snapshot) {
 		return
 	}
 	enc, _, _ := d.s.session()
-	d.s.notify(protocol.MethodTextDocumentPublishDiagnostics, &protocol.PublishDiagnosticsParams{
-		URI:         uri.URI(snap.URI),
-		Version:     protocol.NewOptional(snap.Version),
-		Diagnostics: toDiagnostics(snap, enc, findings),
-	})
+	// The params are written straight from the findings
+	// (appendPublishDiagnostics), in a buffer about as large as the
+	// latest diagnostics' size per diagnostic says.
+	per := int(diagnosticBytes.Load())
+	params := appendPublishDiagnostics(make([]byte, 0, 256+len(findings)*(per+per/8)), snap, enc, findings)
+	if len(findings) > 0 {
+		diagnosticBytes.Store(int64(len(params) / len(findings)))
+	}
+	d.s.notify(protocol.MethodTextDocumentPublishDiagnostics, jsonrpc2.RawMessage(params))
 }
 
 func (s *Server) pushEnabled() bool {

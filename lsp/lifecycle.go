@@ -149,15 +149,21 @@ func shutdown(_ context.Context, s *Server, _ []byte) (any, error) {
 }
 
 func didOpen(_ context.Context, s *Server, params []byte) error {
-	var p protocol.DidOpenTextDocumentParams
-	if err := decode(params, &p); err != nil {
-		return err
+	// Clients send one shape of params, read here by hand
+	// (readOpenParams); any other goes through protocol's decoder.
+	p, ok := readOpenParams(params)
+	if !ok {
+		var dp protocol.DidOpenTextDocumentParams
+		if err := decode(params, &dp); err != nil {
+			return err
+		}
+		td := dp.TextDocument
+		// The decoder's strings without escapes (the URI, the language id)
+		// share the memory of its copy of the whole message, text included:
+		// kept as they are, they would keep that copy alive beside the text.
+		p = openParams{strings.Clone(string(td.URI)), strings.Clone(string(td.LanguageID)), td.Version, td.Text}
 	}
-	td := p.TextDocument
-	// The decoder's strings without escapes (the URI, the language id)
-	// share the memory of its copy of the whole message, text included:
-	// kept as they are, they would keep that copy alive beside the text.
-	snap := s.store.Open(strings.Clone(string(td.URI)), strings.Clone(string(td.LanguageID)), td.Version, td.Text)
+	snap := s.store.Open(p.uri, p.languageID, p.version, p.text)
 	// A notebook cell joins its notebook before its diagnostics run (they
 	// read the cells before it).
 	s.notebooks.cellOpened(snap.URI)
