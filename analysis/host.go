@@ -412,7 +412,7 @@ func notProse(n grammar.Node) bool {
 		return true
 	case *grammar.Tiler:
 		for _, m := range n.Modes {
-			if _, ok := m.(*grammar.Layout); ok {
+			if l, ok := m.(*grammar.Layout); ok && !rangeFromZero(l) {
 				return true
 			}
 		}

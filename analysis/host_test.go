@@ -170,7 +170,7 @@ func FuzzAnalyzeHost(f *testing.F) {
 
 // TestHostProse: brackets of prose are not descriptors. Each line is one
 // CUTLASS taught (a tuple and a colon of prose, bit ranges, a Python slice
-// after a call), beside the descriptors that must still be read.
+// after a call, a range of values from zero in float8.h), beside the descriptors that must still be read.
 func TestHostProse(t *testing.T) {
 	src := `# - block=(192, 1, 1): 6 warps × 32 threads/warp = 192 threads
 # - (8, 8, 2): 8 tiles in M, 8 tiles in K, 2 batches = 128 total tiles
@@ -186,6 +186,8 @@ s = "(4,8):(1,4)"
 # tiler [32:1] and [8:1;4:8], a spaced stride (4,8) : (1,4)
 # an arbitrary tiler [16:2]
 # the bitfield [7:4]
+#   Range: [0:448]
+#   [-8:8] and "[0:1]"
 `
 	h := AnalyzeHost("k.py", []byte(src))
 	want := []string{

@@ -85,3 +85,13 @@ func bitRange(n grammar.Node) bool {
 	lo, ok2 := l.Stride.(*grammar.Int)
 	return ok1 && ok2 && !hi.Static && !lo.Static && hi.Value >= lo.Value
 }
+
+// rangeFromZero reports whether l, a mode of a tiler, is written like a
+// range of values starting at zero or below, "[0:448]" ("Range: [0:448]"
+// in CUTLASS's float8.h): two plain integers, the first not positive. As a
+// tiler it would be a mode of no element, which no one writes.
+func rangeFromZero(l *grammar.Layout) bool {
+	lo, ok1 := l.Shape.(*grammar.Int)
+	_, ok2 := l.Stride.(*grammar.Int)
+	return ok1 && ok2 && !lo.Static && lo.Value <= 0
+}
