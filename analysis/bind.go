@@ -146,16 +146,19 @@ func evalSites(n grammar.Node, env Env, sites *[]CallSite, text []byte) (layout.
 // writes the same few literals (the same operand of a call) on thousands of
 // lines. At most literalValuesMax, shared by every sheet; a value is never
 // changed once made, as a binding's value is shared by every name reading it.
+// They are kept boxed (a Value holding a Layout): boxing one is an
+// allocation of its 80 bytes, which every use would otherwise pay again.
 var literalValues = struct {
 	mu sync.Mutex
-	m  map[string]layout.Layout
-}{m: map[string]layout.Layout{}}
+	m  map[string]layout.Value
+}{m: map[string]layout.Value{}}
 
 const literalValuesMax = 4096
 
 // literal binds a layout literal, from literalValues when it is on one line
-// and names nothing (no letter in its text).
-func (b binder) literal(n *grammar.Layout) (layout.Layout, error) {
+// and names nothing (no letter in its text). The value is a layout.Layout
+// (boxed, as node returns it), also with an error.
+func (b binder) literal(n *grammar.Layout) (layout.Value, error) {
 	pos, end := n.Range.Pos, n.Range.End
 	if pos.Line != end.Line || pos.Offset < 0 || int(end.Offset) > len(b.text) || pos.Offset > end.Offset {
 		return b.layout(n)
@@ -167,22 +170,23 @@ func (b binder) literal(n *grammar.Layout) (layout.Layout, error) {
 		}
 	}
 	literalValues.mu.Lock()
-	l, ok := literalValues.m[string(key)]
+	v, ok := literalValues.m[string(key)]
 	literalValues.mu.Unlock()
 	if ok {
-		return l, nil
+		return v, nil
 	}
 	l, err := b.layout(n)
 	if err != nil {
 		return l, err
 	}
+	v = l
 	literalValues.mu.Lock()
 	if len(literalValues.m) >= literalValuesMax {
 		clear(literalValues.m)
 	}
-	literalValues.m[string(key)] = l
+	literalValues.m[string(key)] = v
 	literalValues.mu.Unlock()
-	return l, nil
+	return v, nil
 }
 
 func (b binder) fail(n grammar.Node, code, format string, args ...any) *EvalError {

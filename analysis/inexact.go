@@ -1,7 +1,9 @@
 package analysis
 
 import (
+	"encoding/binary"
 	"fmt"
+	"sync"
 
 	"github.com/cute-lsp/cute-lsp/layout"
 )
@@ -17,7 +19,97 @@ const maxCheckedSize = 1 << 16
 
 // inexactComposition is the first index i < size(B) where r(i) != A(B(i)),
 // with both values; ok is false when there is none (or it cannot be told).
+// The answer is a function of the three layouts' integers: a generated
+// sheet composes the same few layouts on thousands of lines, so answers
+// are kept by them (compositionChecks).
 func inexactComposition(a, b, r layout.Layout) (i, want, got int64, ok bool) {
+	var buf [compositionKeyMax]byte
+	key, keyed := appendLayoutKey(buf[:0], a)
+	if keyed {
+		key, keyed = appendLayoutKey(key, b)
+	}
+	if keyed {
+		key, keyed = appendLayoutKey(key, r)
+	}
+	if !keyed {
+		return walkComposition(a, b, r)
+	}
+	compositionChecks.mu.Lock()
+	ans, found := compositionChecks.m[string(key)]
+	compositionChecks.mu.Unlock()
+	if found {
+		return ans.i, ans.want, ans.got, ans.ok
+	}
+	ans.i, ans.want, ans.got, ans.ok = walkComposition(a, b, r)
+	compositionChecks.mu.Lock()
+	if len(compositionChecks.m) >= compositionChecksMax {
+		clear(compositionChecks.m)
+	}
+	compositionChecks.m[string(key)] = ans
+	compositionChecks.mu.Unlock()
+	return ans.i, ans.want, ans.got, ans.ok
+}
+
+// compositionChecks are inexactComposition's answers by the layouts
+// checked (appendLayoutKey of A, B and the result), at most
+// compositionChecksMax of them, shared by every sheet.
+var compositionChecks = struct {
+	mu sync.Mutex
+	m  map[string]compositionAnswer
+}{m: map[string]compositionAnswer{}}
+
+const compositionChecksMax = 4096
+
+// compositionAnswer is what inexactComposition returns.
+type compositionAnswer struct {
+	i, want, got int64
+	ok           bool
+}
+
+// compositionKeyMax is the longest key compositionChecks keeps; layouts
+// whose key is longer are checked every time.
+const compositionKeyMax = 256
+
+// appendLayoutKey appends to key the encoding of l: its shape's and its
+// stride's trees, a tuple as its length and its elements, a leaf as its
+// static mark and its integer. ok is false when a leaf is no plain integer
+// (an unknown, a basis, _) or the key would pass compositionKeyMax: the
+// encoding then does not tell every layout apart, or is not worth keeping.
+func appendLayoutKey(key []byte, l layout.Layout) ([]byte, bool) {
+	key, ok := appendTupleKey(key, l.Shape)
+	if !ok {
+		return key, false
+	}
+	return appendTupleKey(key, l.Stride)
+}
+
+func appendTupleKey(key []byte, t layout.IntTuple) ([]byte, bool) {
+	if len(key)+2*binary.MaxVarintLen64 > compositionKeyMax {
+		return key, false
+	}
+	if t.IsLeaf() {
+		if !layout.IsPlainInt(t) {
+			return key, false
+		}
+		mark := byte('d')
+		if t.IsStatic() {
+			mark = 's'
+		}
+		return binary.AppendVarint(append(key, mark), t.Value()), true
+	}
+	key = binary.AppendUvarint(append(key, '('), uint64(t.Len()))
+	for i := range t.Len() {
+		var ok bool
+		if key, ok = appendTupleKey(key, t.At(i)); !ok {
+			return key, false
+		}
+	}
+	return key, true
+}
+
+// walkComposition is inexactComposition, found by evaluating the layouts
+// at every index of B.
+func walkComposition(a, b, r layout.Layout) (i, want, got int64, ok bool) {
 	n, err := b.Size()
 	if err != nil || n > maxCheckedSize {
 		return 0, 0, 0, false

@@ -92,3 +92,46 @@ func TestInexactFindings(t *testing.T) {
 		}
 	}
 }
+
+// inexactComposition's kept answers (compositionChecks) are walkComposition's
+// for every triple of layouts, among them layouts the key must tell apart
+// (nesting, static marks, negative strides, an unknown that is not kept),
+// asked twice so that the second answer is the kept one. Checked: a key
+// without the strides fails it.
+func TestInexactCompositionKept(t *testing.T) {
+	srcs := []string{"(16,8):(8,1)", "(2,4):(1,2)", "(4,2):(1,4)", "(2,(2,2)):(1,(4,2))", "((2,2),2):((1,4),2)",
+		"(_2,_4):(_1,_2)", "(2,4):(1,-2)", "8:2", "(2,2):(1,2)", "(4,4):(4,1)", "(3,5):(1,3)", "(2,?):(1,2)", "_8:_1"}
+	var ls []layout.Layout
+	for _, s := range srcs {
+		v, err := EvalString(s)
+		if err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+		ls = append(ls, v.(layout.Layout))
+	}
+	clear(compositionChecks.m)
+	flagged := 0
+	for _, a := range ls {
+		for _, b := range ls {
+			rs := ls
+			if c, err := layout.Composition(a, b); err == nil {
+				rs = append([]layout.Layout{c}, ls...)
+			}
+			for _, r := range rs {
+				wi, ww, wg, wok := walkComposition(a, b, r)
+				if wok {
+					flagged++
+				}
+				for range 2 {
+					i, want, got, ok := inexactComposition(a, b, r)
+					if i != wi || want != ww || got != wg || ok != wok {
+						t.Fatalf("inexactComposition(%v, %v, %v) = %d %d %d %v, walking gives %d %d %d %v", a, b, r, i, want, got, ok, wi, ww, wg, wok)
+					}
+				}
+			}
+		}
+	}
+	if flagged == 0 || len(compositionChecks.m) == 0 {
+		t.Fatalf("%d flagged, %d kept: the test checks nothing", flagged, len(compositionChecks.m))
+	}
+}
