@@ -385,7 +385,7 @@ func (s *Sheet) evalStatement(st grammar.Stmt, note *stmtNote, at grammar.Positi
 			return key, cache.take(e), true, false
 		}
 		defer func() {
-			note.result = cache.store(key, note.text, int(at.Column), append([]uint64(nil), depKeys...), r)
+			note.result = cache.store(note, key, note.text, int(at.Column), append([]uint64(nil), depKeys...), r)
 		}()
 	}
 	if pre != nil {
