@@ -146,16 +146,19 @@ func evalSites(n grammar.Node, env Env, sites *[]CallSite, text []byte) (layout.
 // writes the same few literals (the same operand of a call) on thousands of
 // lines. At most literalValuesMax, shared by every sheet; a value is never
 // changed once made, as a binding's value is shared by every name reading it.
+// They are kept boxed (a Value holding a Layout): boxing one is an
+// allocation of its 80 bytes, which every use would otherwise pay again.
 var literalValues = struct {
 	mu sync.Mutex
-	m  map[string]layout.Layout
-}{m: map[string]layout.Layout{}}
+	m  map[string]layout.Value
+}{m: map[string]layout.Value{}}
 
 const literalValuesMax = 4096
 
 // literal binds a layout literal, from literalValues when it is on one line
-// and names nothing (no letter in its text).
-func (b binder) literal(n *grammar.Layout) (layout.Layout, error) {
+// and names nothing (no letter in its text). The value is a layout.Layout
+// (boxed, as node returns it), also with an error.
+func (b binder) literal(n *grammar.Layout) (layout.Value, error) {
 	pos, end := n.Range.Pos, n.Range.End
 	if pos.Line != end.Line || pos.Offset < 0 || int(end.Offset) > len(b.text) || pos.Offset > end.Offset {
 		return b.layout(n)
@@ -167,22 +170,23 @@ func (b binder) literal(n *grammar.Layout) (layout.Layout, error) {
 		}
 	}
 	literalValues.mu.Lock()
-	l, ok := literalValues.m[string(key)]
+	v, ok := literalValues.m[string(key)]
 	literalValues.mu.Unlock()
 	if ok {
-		return l, nil
+		return v, nil
 	}
 	l, err := b.layout(n)
 	if err != nil {
 		return l, err
 	}
+	v = l
 	literalValues.mu.Lock()
 	if len(literalValues.m) >= literalValuesMax {
 		clear(literalValues.m)
 	}
-	literalValues.m[string(key)] = l
+	literalValues.m[string(key)] = v
 	literalValues.mu.Unlock()
-	return l, nil
+	return v, nil
 }
 
 func (b binder) fail(n grammar.Node, code, format string, args ...any) *EvalError {
@@ -561,6 +565,18 @@ func (b binder) call(n *grammar.Call) (layout.Value, error) {
 		return nil, &EvalError{Range: templateSpan(n), Code: CodeType,
 			Message: fmt.Sprintf("%s takes no template arguments: %s", op.Name, op.Signature)}
 	}
+	key, keyed := b.callKey(n, op)
+	if keyed {
+		callValues.mu.Lock()
+		c, ok := callValues.m[string(key)]
+		callValues.mu.Unlock()
+		if ok {
+			if op.Check != nil && b.sites != nil {
+				*b.sites = append(*b.sites, CallSite{Call: n, Op: *op, Args: c.args, Result: c.value})
+			}
+			return c.value, nil
+		}
+	}
 	written := callOperands(n)
 	args := make([]layout.Value, len(written))
 	for i, a := range written {
@@ -587,7 +603,57 @@ func (b binder) call(n *grammar.Call) (layout.Value, error) {
 	if op.Check != nil && b.sites != nil {
 		*b.sites = append(*b.sites, CallSite{Call: n, Op: *op, Args: args, Result: v})
 	}
+	if keyed {
+		callValues.mu.Lock()
+		if len(callValues.m) >= callValuesMax {
+			clear(callValues.m)
+		}
+		callValues.m[string(key)] = calledValue{value: v, args: args}
+		callValues.mu.Unlock()
+	}
 	return v, nil
+}
+
+// callValues are the values of calls by their text, with their arguments
+// as evaluated (for the Check, CallSite.Args): a call of an operation of
+// the algebra whose arguments are written out (integers, tuples, layout
+// literals: no name, no call) is a function of its text, and a generated
+// sheet makes the same few calls (complement(4:1, 64)) on thousands of
+// lines. At most callValuesMax, shared by every sheet; values and
+// arguments are never changed once made (literalValues).
+var callValues = struct {
+	mu sync.Mutex
+	m  map[string]calledValue
+}{m: map[string]calledValue{}}
+
+const callValuesMax = 4096
+
+type calledValue struct {
+	value layout.Value
+	args  []layout.Value
+}
+
+// callKey is the text of call n of op, the key of its value in callValues;
+// ok is false when the value is not kept by its text: the text is not
+// known or not on one line, op is an analysis (no function of the
+// algebra), or an argument is no written-out value (a letter after the
+// operation's name: a name, a call, a keyword, a swizzle).
+func (b binder) callKey(n *grammar.Call, op *Op) ([]byte, bool) {
+	pos, end := n.Range.Pos, n.Range.End
+	if op.Analysis || pos.Line != end.Line || pos.Offset < 0 || int(end.Offset) > len(b.text) || pos.Offset > end.Offset {
+		return nil, false
+	}
+	key := b.text[pos.Offset:end.Offset]
+	name := n.Fun.Name
+	if len(key) <= len(name) || string(key[:len(name)]) != name {
+		return nil, false
+	}
+	for _, c := range key[len(name):] {
+		if 'a' <= c|0x20 && c|0x20 <= 'z' {
+			return nil, false
+		}
+	}
+	return key, true
 }
 
 // opError is an analysis operation's refusal (OpError) at the argument it

@@ -397,3 +397,24 @@ func TestEditKeepsTheSymbolsOfUnchangedStatements(t *testing.T) {
 		}
 	}
 }
+
+// An edit undone finds the results of the statements it had changed, a
+// statement reading the edited binding among them: its result before the
+// edit (in the room its note had for its first, stmtNote.first) is not
+// overwritten by its result during the edit. Checked: storing every result
+// in that room fails it.
+func TestCacheUndoneEditReuses(t *testing.T) {
+	src, edited := "A = 4:1\nB = coalesce(A)\n", "A = 8:1\nB = coalesce(A)\n"
+	cache := NewCache()
+	AnalyzeSheetCached("undo.cute", []byte(src), cache)
+	if s := AnalyzeSheetCached("undo.cute", []byte(edited), cache); s.Reused != 0 {
+		t.Fatalf("the edit reused %d statements, want 0", s.Reused)
+	}
+	s := AnalyzeSheetCached("undo.cute", []byte(src), cache)
+	if s.Reused != 2 {
+		t.Errorf("undoing the edit reused %d statements, want 2", s.Reused)
+	}
+	if got := s.Symbols[1].Value.String(); got != "4:1" {
+		t.Errorf("B = %s, want 4:1", got)
+	}
+}

@@ -1,7 +1,9 @@
 package analysis
 
 import (
+	"encoding/binary"
 	"fmt"
+	"sync"
 
 	"github.com/cute-lsp/cute-lsp/layout"
 )
@@ -17,7 +19,103 @@ const maxCheckedSize = 1 << 16
 
 // inexactComposition is the first index i < size(B) where r(i) != A(B(i)),
 // with both values; ok is false when there is none (or it cannot be told).
+// The answer is a function of the three layouts' integers: a generated
+// sheet composes the same few layouts on thousands of lines, so answers
+// are kept by them (compositionChecks).
 func inexactComposition(a, b, r layout.Layout) (i, want, got int64, ok bool) {
+	var fa, fb, fr flatLayout
+	if fa.read(a) && fb.read(b) && fr.read(r) {
+		if i, want, got, ok, told := flatComposition(&fa, &fb, &fr); told {
+			return i, want, got, ok
+		}
+	}
+	var buf [compositionKeyMax]byte
+	key, keyed := appendLayoutKey(buf[:0], a)
+	if keyed {
+		key, keyed = appendLayoutKey(key, b)
+	}
+	if keyed {
+		key, keyed = appendLayoutKey(key, r)
+	}
+	if !keyed {
+		return walkComposition(a, b, r)
+	}
+	compositionChecks.mu.Lock()
+	ans, found := compositionChecks.m[string(key)]
+	compositionChecks.mu.Unlock()
+	if found {
+		return ans.i, ans.want, ans.got, ans.ok
+	}
+	ans.i, ans.want, ans.got, ans.ok = walkComposition(a, b, r)
+	compositionChecks.mu.Lock()
+	if len(compositionChecks.m) >= compositionChecksMax {
+		clear(compositionChecks.m)
+	}
+	compositionChecks.m[string(key)] = ans
+	compositionChecks.mu.Unlock()
+	return ans.i, ans.want, ans.got, ans.ok
+}
+
+// compositionChecks are inexactComposition's answers by the layouts
+// checked (appendLayoutKey of A, B and the result), at most
+// compositionChecksMax of them, shared by every sheet.
+var compositionChecks = struct {
+	mu sync.Mutex
+	m  map[string]compositionAnswer
+}{m: map[string]compositionAnswer{}}
+
+const compositionChecksMax = 4096
+
+// compositionAnswer is what inexactComposition returns.
+type compositionAnswer struct {
+	i, want, got int64
+	ok           bool
+}
+
+// compositionKeyMax is the longest key compositionChecks keeps; layouts
+// whose key is longer are checked every time.
+const compositionKeyMax = 256
+
+// appendLayoutKey appends to key the encoding of l: its shape's and its
+// stride's trees, a tuple as its length and its elements, a leaf as its
+// static mark and its integer. ok is false when a leaf is no plain integer
+// (an unknown, a basis, _) or the key would pass compositionKeyMax: the
+// encoding then does not tell every layout apart, or is not worth keeping.
+func appendLayoutKey(key []byte, l layout.Layout) ([]byte, bool) {
+	key, ok := appendTupleKey(key, l.Shape)
+	if !ok {
+		return key, false
+	}
+	return appendTupleKey(key, l.Stride)
+}
+
+func appendTupleKey(key []byte, t layout.IntTuple) ([]byte, bool) {
+	if len(key)+2*binary.MaxVarintLen64 > compositionKeyMax {
+		return key, false
+	}
+	if t.IsLeaf() {
+		if !layout.IsPlainInt(t) {
+			return key, false
+		}
+		mark := byte('d')
+		if t.IsStatic() {
+			mark = 's'
+		}
+		return binary.AppendVarint(append(key, mark), t.Value()), true
+	}
+	key = binary.AppendUvarint(append(key, '('), uint64(t.Len()))
+	for i := range t.Len() {
+		var ok bool
+		if key, ok = appendTupleKey(key, t.At(i)); !ok {
+			return key, false
+		}
+	}
+	return key, true
+}
+
+// walkComposition is inexactComposition, found by evaluating the layouts
+// at every index of B.
+func walkComposition(a, b, r layout.Layout) (i, want, got int64, ok bool) {
 	n, err := b.Size()
 	if err != nil || n > maxCheckedSize {
 		return 0, 0, 0, false
@@ -77,4 +175,89 @@ func checkDivideSize(c *CallSite) []CallFinding {
 	}
 	return []CallFinding{{Finding: Finding{Range: c.Call.Span(), Severity: SeverityWarning, Code: CodeInexact,
 		Message: fmt.Sprintf("the tile does not divide %v: CuTe rounds the rest up, so the result %v has %d coordinates where the layout has %d; the last tiles run past it and need predication", shown{a}, shown{r}, out, in)}}}
+}
+
+// flatModesMax is the most modes a flatLayout holds.
+const flatModesMax = 8
+
+// flatLayout is a layout whose shape and stride are plain integers, or
+// tuples of them (one level), with every extent positive: the layouts a
+// sheet writes most, evaluated here with no tree to walk.
+type flatLayout struct {
+	n             int
+	shape, stride [flatModesMax]int64
+}
+
+// read reads l into f; false when l is not flat (see flatLayout) or has
+// more than flatModesMax modes.
+func (f *flatLayout) read(l layout.Layout) bool {
+	if l.Shape.IsLeaf() != l.Stride.IsLeaf() {
+		return false
+	}
+	shape, stride := l.Shape.Elems(), l.Stride.Elems()
+	if len(shape) == 0 || len(shape) > flatModesMax || len(stride) != len(shape) {
+		return false
+	}
+	for k := range shape {
+		s, d := &shape[k], &stride[k]
+		if !layout.IsPlainInt(*s) || !layout.IsPlainInt(*d) || s.Value() <= 0 {
+			return false
+		}
+		f.shape[k], f.stride[k] = s.Value(), d.Value()
+	}
+	f.n = len(shape)
+	return true
+}
+
+// eval is Layout.Eval: x split by the shape colexicographically, the last
+// mode taking the rest (as CuTe's crd2idx of an integer does, an x outside
+// the domain included), dotted with the stride; ok is false when it
+// overflows.
+func (f *flatLayout) eval(x int64) (int64, bool) {
+	var acc int64
+	for k := range f.n {
+		c := x
+		if k < f.n-1 {
+			c, x = x%f.shape[k], x/f.shape[k]
+		}
+		v, ok := layout.MulChecked(c, f.stride[k])
+		if !ok {
+			return 0, false
+		}
+		if acc, ok = layout.AddChecked(acc, v); !ok {
+			return 0, false
+		}
+	}
+	return acc, true
+}
+
+// flatComposition is inexactComposition of flat layouts; told is false
+// when it cannot answer as the layouts' Eval would (an overflow, a size
+// past maxCheckedSize), for the general walk to.
+func flatComposition(a, b, r *flatLayout) (i, want, got int64, ok, told bool) {
+	n := int64(1)
+	for k := range b.n {
+		var fits bool
+		if n, fits = layout.MulChecked(n, b.shape[k]); !fits || n > maxCheckedSize {
+			return 0, 0, 0, false, false
+		}
+	}
+	for i := range n {
+		bi, fits := b.eval(i)
+		if !fits {
+			return 0, 0, 0, false, false
+		}
+		want, fits := a.eval(bi)
+		if !fits {
+			return 0, 0, 0, false, false
+		}
+		got, fits := r.eval(i)
+		if !fits {
+			return 0, 0, 0, false, false
+		}
+		if want != got {
+			return i, want, got, true, true
+		}
+	}
+	return 0, 0, 0, false, true
 }

@@ -3,6 +3,7 @@ package analysis
 import (
 	"bufio"
 	"encoding/json"
+	"math/rand/v2"
 	"os"
 	"strings"
 	"testing"
@@ -90,5 +91,97 @@ func TestInexactFindings(t *testing.T) {
 		case tc.want != "" && (len(got) != 1 || !strings.Contains(got[0], tc.want)):
 			t.Errorf("%q: inexact findings %q, want one containing %q", tc.src, got, tc.want)
 		}
+	}
+}
+
+// inexactComposition's kept answers (compositionChecks) are walkComposition's
+// for every triple of layouts, among them layouts the key must tell apart
+// (nesting, static marks, negative strides, an unknown that is not kept),
+// asked twice so that the second answer is the kept one. Checked: a key
+// without the strides fails it.
+func TestInexactCompositionKept(t *testing.T) {
+	srcs := []string{"(16,8):(8,1)", "(2,4):(1,2)", "(4,2):(1,4)", "(2,(2,2)):(1,(4,2))", "((2,2),2):((1,4),2)",
+		"(_2,_4):(_1,_2)", "(2,4):(1,-2)", "8:2", "(2,2):(1,2)", "(4,4):(4,1)", "(3,5):(1,3)", "(2,?):(1,2)", "_8:_1"}
+	var ls []layout.Layout
+	for _, s := range srcs {
+		v, err := EvalString(s)
+		if err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+		ls = append(ls, v.(layout.Layout))
+	}
+	clear(compositionChecks.m)
+	flagged := 0
+	for _, a := range ls {
+		for _, b := range ls {
+			rs := ls
+			if c, err := layout.Composition(a, b); err == nil {
+				rs = append([]layout.Layout{c}, ls...)
+			}
+			for _, r := range rs {
+				wi, ww, wg, wok := walkComposition(a, b, r)
+				if wok {
+					flagged++
+				}
+				for range 2 {
+					i, want, got, ok := inexactComposition(a, b, r)
+					if i != wi || want != ww || got != wg || ok != wok {
+						t.Fatalf("inexactComposition(%v, %v, %v) = %d %d %d %v, walking gives %d %d %d %v", a, b, r, i, want, got, ok, wi, ww, wg, wok)
+					}
+				}
+			}
+		}
+	}
+	if flagged == 0 || len(compositionChecks.m) == 0 {
+		t.Fatalf("%d flagged, %d kept: the test checks nothing", flagged, len(compositionChecks.m))
+	}
+}
+
+// flatComposition answers as walkComposition does (the layouts' Eval) for
+// random flat layouts: leaves and tuples of up to three modes, negative and
+// zero strides, results that are not A o B, strides large enough to
+// overflow. Checked: splitting the last mode too (x % its extent) fails it.
+func TestFlatCompositionWalks(t *testing.T) {
+	r := rand.New(rand.NewPCG(14, 11))
+	extents := []int64{1, 2, 3, 4, 8}
+	strides := []int64{0, 1, 2, 3, -1, -4, 8, 1 << 40, -(1 << 62)}
+	random := func() layout.Layout {
+		n := r.IntN(4)
+		if n == 0 {
+			return layout.Make(layout.Int(extents[r.IntN(len(extents))]), layout.Int(strides[r.IntN(len(strides))]))
+		}
+		var s, d []layout.IntTuple
+		for range n {
+			s = append(s, layout.Int(extents[r.IntN(len(extents))]))
+			d = append(d, layout.Int(strides[r.IntN(len(strides))]))
+		}
+		return layout.Make(layout.Tup(s...), layout.Tup(d...))
+	}
+	told, flagged := 0, 0
+	for range 20000 {
+		a, b := random(), random()
+		res := random()
+		if c, err := layout.Composition(a, b); err == nil && r.IntN(2) == 0 {
+			res = c
+		}
+		var fa, fb, fr flatLayout
+		if !fa.read(a) || !fb.read(b) || !fr.read(res) {
+			continue // a composition's result may be nested
+		}
+		i, want, got, ok, answered := flatComposition(&fa, &fb, &fr)
+		if !answered {
+			continue
+		}
+		told++
+		if ok {
+			flagged++
+		}
+		wi, ww, wg, wok := walkComposition(a, b, res)
+		if i != wi || want != ww || got != wg || ok != wok {
+			t.Fatalf("flatComposition(%v, %v, %v) = %d %d %d %v, walking gives %d %d %d %v", a, b, res, i, want, got, ok, wi, ww, wg, wok)
+		}
+	}
+	if told < 10000 || flagged == 0 || flagged == told {
+		t.Fatalf("%d answered, %d flagged: the test checks little", told, flagged)
 	}
 }

@@ -45,9 +45,10 @@ type Sheet struct {
 	found      []Finding
 	foundStart []int32
 
-	depKeys []uint64  // scratch: the keys of a statement's dependencies
-	deps    []*Symbol // scratch: a statement's dependencies
-	names   []nameUse // scratch: the names a statement reads
+	depKeys []uint64   // scratch: the keys of a statement's dependencies
+	deps    []*Symbol  // scratch: a statement's dependencies
+	names   []nameUse  // scratch: the names a statement reads
+	sites   []CallSite // scratch: the calls of a statement (evalStmt)
 }
 
 // Result is what one statement evaluated to: Results[i] is statement
@@ -384,13 +385,13 @@ func (s *Sheet) evalStatement(st grammar.Stmt, note *stmtNote, at grammar.Positi
 			return key, cache.take(e), true, false
 		}
 		defer func() {
-			note.result = cache.store(key, note.text, int(at.Column), append([]uint64(nil), depKeys...), r)
+			note.result = cache.store(note, key, note.text, int(at.Column), append([]uint64(nil), depKeys...), r)
 		}()
 	}
 	if pre != nil {
 		r = *pre
 	} else {
-		r = evalStmt(st, statementText(s.File, s.Src, i), scope)
+		r = evalStmt(st, statementText(s.File, s.Src, i), scope, &s.sites)
 	}
 	return key, r, false, false
 }
@@ -459,18 +460,28 @@ func (s *Sheet) resolveCall(c callFinding, scope scopeEnv) Finding {
 // result's ranges relative to it: a function of its tree and of the
 // bindings of the names it reads (eachName) alone. text is the statement's
 // text (statementText; nil when not known), which its tree was parsed from.
-func evalStmt(st grammar.Stmt, text []byte, scope scopeEnv) (r stmtResult) {
-	var sites []CallSite
+// scratch (nil for none) is where the calls are collected, empty and
+// cleared again on return: the caller's, reused from statement to
+// statement, rather than a list of each statement's own.
+func evalStmt(st grammar.Stmt, text []byte, scope scopeEnv, scratch *[]CallSite) (r stmtResult) {
+	if scratch == nil {
+		scratch = new([]CallSite)
+	}
+	sites := scratch
 	switch st := st.(type) {
 	case *grammar.Binding:
-		r.value, r.err = evalSites(st.Value, scope, &sites, text)
+		r.value, r.err = evalSites(st.Value, scope, sites, text)
 		r.hints, r.hintsAt = bindingHints(st, text)
 	case *grammar.ExprStmt:
-		r.value, r.err = evalSites(st.X, scope, &sites, text)
+		r.value, r.err = evalSites(st.X, scope, sites, text)
 	case *grammar.Assert:
-		r.err = checkAssert(st, scope, &sites, text)
+		r.err = checkAssert(st, scope, sites, text)
 	}
-	r.calls = callFindings(sites, scope)
+	r.calls = callFindings(*sites, scope)
+	// The checks keep nothing of the sites (callFindings): cleared, the
+	// scratch holds no values or trees of this statement.
+	clear(*sites)
+	*sites = (*sites)[:0]
 	return r
 }
 

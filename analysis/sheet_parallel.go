@@ -120,7 +120,7 @@ func evalParallel(f *grammar.File, src []byte) *parallelEval {
 			b := stmts[r.stmt].(*grammar.Binding)
 			scope[r.name] = &Symbol{Name: r.name, Def: b, Stmt: int(r.stmt), Value: p.results[r.stmt].value, Err: p.results[r.stmt].err}
 		}
-		p.results[i] = evalStmt(stmts[i], statementText(f, src, i), scope)
+		p.results[i] = evalStmt(stmts[i], statementText(f, src, i), scope, nil)
 	}
 	workers := runtime.GOMAXPROCS(0)
 	go func() {

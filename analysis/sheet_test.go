@@ -287,10 +287,13 @@ func TestFindingsInOrder(t *testing.T) {
 // TestLiteralValuesShared: a statement's value and error with its layout
 // literals from literalValues (evaluated with the statement's text) are
 // those without (no text), computed and then taken, in the examples, the
-// generated sheets and literals that fail or name something. Checked:
-// memoizing a literal with letters in its text (a name) fails it.
+// generated sheets and literals that fail or name something; and so are
+// the calls they check (CallSite), with calls from callValues. Checked:
+// memoizing a literal with letters in its text (a name) fails it, and so
+// does memoizing a call with a call among its arguments.
 func TestLiteralValuesShared(t *testing.T) {
 	srcs := []string{
+		"X = composition((16,8):(8,1), (2,4):(1,2))\nY = composition((16,8):(8,1),  (2,4):(1,2))\nZ = complement(4:1, 0)\nW = complement(4:1, 0)\nV = logical_divide((6,4):(1,6), 4)\nU = logical_divide((6,4):(1,6), 4)\nT = select<1>((2,3):(1,2))\nS = composition(composition(4:1, 2:1), 2:1)\n",
 		"N = 4\nA = (2,2):(1,8)\nB = (N,2):(1,N)\nC = (2,2):(1,(2,3))\nD = composition((16,8):(8,1), (2,2):(1,2))\nE = ((2,2):(1,8))\nF = (0,2):(1,2)\nG = (2,?):(1,2)\nN = 8\nH = (N,2):(1,N)\n",
 		string(sheet5000()[:6000]),
 		string(peerSheetOf(400)),
@@ -316,10 +319,20 @@ func TestLiteralValuesShared(t *testing.T) {
 					continue
 				}
 				text := []byte(src)[f.Base(i).Offset:]
-				got, gotErr := evalSites(n, scope, nil, text)
-				want, wantErr := evalSites(n, scope, nil, nil)
+				var gotSites, wantSites []CallSite
+				got, gotErr := evalSites(n, scope, &gotSites, text)
+				want, wantErr := evalSites(n, scope, &wantSites, nil)
 				if !reflect.DeepEqual(got, want) || fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
 					t.Fatalf("round %d, statement %d %q: %v, %v; without the text %v, %v", round, i, statementText(f, []byte(src), i), got, gotErr, want, wantErr)
+				}
+				if len(gotSites) != len(wantSites) {
+					t.Fatalf("round %d, statement %d %q: %d checked calls, without the text %d", round, i, statementText(f, []byte(src), i), len(gotSites), len(wantSites))
+				}
+				for k, g := range gotSites {
+					w := wantSites[k]
+					if g.Call != w.Call || g.Op.Name != w.Op.Name || !reflect.DeepEqual(g.Args, w.Args) || !reflect.DeepEqual(g.Result, w.Result) {
+						t.Fatalf("round %d, statement %d %q: checked call %d is %v(%v) = %v, without the text %v(%v) = %v", round, i, statementText(f, []byte(src), i), k, g.Op.Name, g.Args, g.Result, w.Op.Name, w.Args, w.Result)
+					}
 				}
 				if b, ok := st.(*grammar.Binding); ok {
 					scope[b.Name.Name] = &Symbol{Name: b.Name.Name, Value: got, Err: gotErr}
