@@ -53,6 +53,18 @@ example: build
 	./bin/cute-lsp fmt examples/tiles.cute
 	./bin/cute-lsp lint --hints examples/
 
+# Every fuzzer of every package, FUZZTIME each (default 30s). Go minimizes each new input it
+# finds for up to a minute by default, during which a worker runs nothing else; the edit fuzzers'
+# inputs are whole sheets and scripts of edits, so minimization is capped at 2 s.
+FUZZTIME ?= 30s
+fuzz:
+	@for pkg in $$($(GO) list ./...); do \
+		for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
+			echo "fuzz: $$pkg $$f ($(FUZZTIME))"; \
+			$(GO) test $$pkg -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 2s || exit 1; \
+		done; \
+	done
+
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
