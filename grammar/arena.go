@@ -21,6 +21,8 @@ type arena struct {
 	source sliceSource
 	// stack is the stack of elements of fastReader, kept for the next line.
 	stack []Node
+	// lits are the literal subtrees the fast path's lines share.
+	lits literals
 }
 
 // arenaMark is where the slabs of the fast path's nodes stood.

@@ -257,7 +257,8 @@ func (c *Cache) lookup(key stmtKey, at int) (*cacheEntry, bool) {
 // reuse takes entry e of key for a statement now at at. A tree is taken
 // once per parse: when an equal statement of this parse has it already,
 // reuse fails and the statement is parsed anew (and stored as an entry of
-// its own), so that the statements of one File share no node.
+// its own), so that the statements of one File share no node (but the
+// literals of a first parse's fast path: see literals).
 func (c *Cache) reuse(e *cacheEntry, at int) (*cacheEntry, bool) {
 	if e.gen == c.gen {
 		return nil, false

@@ -1,6 +1,7 @@
 package grammar
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -113,6 +114,12 @@ func (r *fastReader) expr() (Node, bool) {
 	return r.layout()
 }
 
+// layout reads a layout or an IntTuple, shared when it is a literal.
+func (r *fastReader) layout() (Node, bool) {
+	n, _, ok := r.literal()
+	return n, ok
+}
+
 func (r *fastReader) call(from, to int) (Node, bool) {
 	r.i++ // "("
 	// The nodes' fields are set one by one, the pointers last: the
@@ -165,43 +172,62 @@ func (r *fastReader) pop(mark int) []Node {
 	return s
 }
 
-func (r *fastReader) layout() (Node, bool) {
-	shape, ok := r.tuple()
+// literal reads a layout or an IntTuple; h is its hash when it is a
+// literal the lines share (see literals), 0 when it holds a name.
+func (r *fastReader) literal() (n Node, h uint64, ok bool) {
+	shape, hShape, ok := r.tuple()
 	if !ok {
-		return nil, false
+		return nil, 0, false
 	}
 	if r.peek() != ':' {
-		return shape, true
+		return shape, hShape, true
 	}
 	r.i++
-	stride, ok := r.tuple()
+	stride, hStride, ok := r.tuple()
 	if !ok {
-		return nil, false
+		return nil, 0, false
+	}
+	slot := -1
+	if hShape != 0 && hStride != 0 {
+		h = literalMix(literalMix(hShape, 'L'), hStride)
+		slot = r.a.lits.slot(h, len(r.src))
+		if l, ok := r.a.lits.slots[slot].(*Layout); ok && l.Shape == shape && l.Stride == stride {
+			return l, h, true
+		}
 	}
 	l := r.a.layouts.one()
 	l.Range = join(shape.Span(), stride.Span())
 	l.Shape, l.Stride = shape, stride
-	return l, true
+	if slot >= 0 {
+		r.a.lits.put(slot, l)
+	}
+	return l, h, true
 }
 
-func (r *fastReader) tuple() (Node, bool) {
+// tuple reads an IntTuple; h is its hash when it is a literal the lines
+// share (see literals), 0 when it holds a name.
+func (r *fastReader) tuple() (n Node, h uint64, ok bool) {
 	if r.peek() != '(' {
 		return r.leaf()
 	}
 	open := r.i
 	r.i++
 	if r.depth++; r.depth > fastMaxDepth || r.peek() == ')' {
-		return nil, false
+		return nil, 0, false
 	}
-	t := r.a.tuples.one()
-	t.Range.Pos = r.pos(open)
 	mark := len(r.elems)
+	h = literalMix(literalSeed, uint64(open-r.start)|uint64(uint32(r.col0))<<32)
 	for {
-		e, ok := r.tuple()
+		e, he, ok := r.tuple()
 		if !ok {
-			return nil, false
+			return nil, 0, false
 		}
 		r.elems = append(r.elems, e)
+		if h != 0 && he != 0 {
+			h = literalMix(h, he)
+		} else {
+			h = 0
+		}
 		switch r.peek() {
 		case ',':
 			r.i++
@@ -212,19 +238,32 @@ func (r *fastReader) tuple() (Node, bool) {
 		case ')':
 			r.i++
 			r.depth--
-			t.End = r.pos(r.i)
+			rng := r.span(open, r.i)
+			slot := -1
+			if h != 0 {
+				h = literalMix(h, uint64(r.i-open))
+				slot = r.a.lits.slot(h, len(r.src))
+				if t, ok := r.a.lits.slots[slot].(*Tuple); ok && t.Range == rng && slices.Equal(t.Elems, r.elems[mark:]) {
+					r.elems = r.elems[:mark]
+					return t, h, true
+				}
+			}
+			t := r.a.tuples.one()
+			t.Range = rng
 			t.Elems = r.pop(mark)
-			return t, true
+			if slot >= 0 {
+				r.a.lits.put(slot, t)
+			}
+			return t, h, true
 		default:
-			return nil, false
+			return nil, 0, false
 		}
 	}
 }
 
-func (r *fastReader) leaf() (Node, bool) {
+func (r *fastReader) leaf() (n Node, h uint64, ok bool) {
 	c := r.peek()
 	from := r.i
-	var n Node
 	switch {
 	case isDigit(c) || c == '-' || c == '_' && from+1 < r.end && isDigit(r.src[from+1]):
 		// An Int or Static token: digits after an optional '_' or '-'
@@ -240,7 +279,7 @@ func (r *fastReader) leaf() (Node, bool) {
 			to++
 		}
 		if to == digits || to-digits > 18 || to < r.end && isWordByte(r.src[to]) {
-			return nil, false
+			return nil, 0, false
 		}
 		var v int64
 		for _, d := range []byte(r.src[digits:to]) {
@@ -250,27 +289,38 @@ func (r *fastReader) leaf() (Node, bool) {
 			v = -v
 		}
 		r.i = to
+		rng, text := r.span(from, to), r.src[from:to]
+		// The range and the text are the node: the text's value, mark
+		// and length, and where it lies, pick the slot.
+		h = literalMix(literalSeed, uint64(from-r.start)|uint64(uint32(r.col0))<<32)
+		h = literalMix(literalMix(h, uint64(v)), uint64(to-from)<<1|uint64(c&1))
+		slot := r.a.lits.slot(h, len(r.src))
+		if x, ok := r.a.lits.slots[slot].(*Int); ok && x.Range == rng && x.Text == text {
+			n = x
+			break
+		}
 		x := r.a.ints.one()
-		x.Range, x.Value, x.Static = r.span(from, to), v, static
-		x.Text = r.src[from:to]
+		x.Range, x.Value, x.Static = rng, v, static
+		x.Text = text
+		r.a.lits.put(slot, x)
 		n = x
 	case isLetter(c):
 		_, to, ok := r.ident()
 		if !ok {
-			return nil, false
+			return nil, 0, false
 		}
 		x := r.a.names.one()
 		x.Range = r.span(from, to)
 		x.Name = r.src[from:to]
 		n = x
 	default:
-		return nil, false
+		return nil, 0, false
 	}
 	switch r.peek() {
 	case '/', '@', '{':
-		return nil, false // a basis, a braced name, or a comment
+		return nil, 0, false // a basis, a braced name, or a comment
 	}
-	return n, true
+	return n, h, true
 }
 
 // fastBinding reads the next statement with a fastReader when it is a
@@ -313,7 +363,10 @@ func (l *stmtLexer) fastBinding(a *arena) (s Stmt, first Position, end token, la
 	m := a.mark()
 	defer func() {
 		if !ok {
+			a.lits.rollback()
 			a.reset(m)
+		} else {
+			a.lits.commit()
 		}
 	}()
 	s, ok = r.statement()
