@@ -26,9 +26,9 @@ type literalUndo struct {
 	prev Node
 }
 
-// literalSlotsMax is the most slots of a table (64 KiB at 16 bytes a
+// literalSlotsMax is the most slots of a table (256 KiB at 16 bytes a
 // slot, freed with the parse); a small sheet's table is smaller.
-const literalSlotsMax = 4096
+const literalSlotsMax = 1 << 14
 
 // literalSeed starts every hash: a hash of 0 says "not shared".
 const literalSeed = 0x243f6a8885a308d3
