@@ -91,33 +91,30 @@ func (r *fastReader) ident() (from, to int, ok bool) {
 	return from, to, true
 }
 
-func (r *fastReader) expr() (Node, bool) {
+// expr reads an expression; h is its hash when it is a literal the lines
+// share (see literals), else 0.
+func (r *fastReader) expr() (n Node, h uint64, ok bool) {
 	c := r.peek()
 	if !isLetter(c) || c == '_' {
-		return r.layout()
+		return r.literal()
 	}
 	at := r.i
 	from, to, ok := r.ident()
 	if !ok {
-		return nil, false
+		return nil, 0, false
 	}
 	switch r.peek() {
 	case '(':
 		if isIteratorName(r.src[from:to]) {
-			return nil, false
+			return nil, 0, false
 		}
-		return r.call(from, to)
+		n, ok := r.call(from, to)
+		return n, 0, ok
 	case '<', '[':
-		return nil, false
+		return nil, 0, false
 	}
 	r.i = at
-	return r.layout()
-}
-
-// layout reads a layout or an IntTuple, shared when it is a literal.
-func (r *fastReader) layout() (Node, bool) {
-	n, _, ok := r.literal()
-	return n, ok
+	return r.literal()
 }
 
 func (r *fastReader) call(from, to int) (Node, bool) {
@@ -140,15 +137,23 @@ func (r *fastReader) call(from, to int) (Node, bool) {
 		return nil, false
 	}
 	mark := len(r.elems)
+	// The arguments, when all are shared literals, are a list the lines
+	// share too (literals.lists).
+	h := uint64(literalSeed)
 	for {
 		if r.peek() == '"' {
 			return nil, false
 		}
-		a, ok := r.expr()
+		a, ha, ok := r.expr()
 		if !ok {
 			return nil, false
 		}
 		r.elems = append(r.elems, a)
+		if h != 0 && ha != 0 {
+			h = literalMix(h, ha)
+		} else {
+			h = 0
+		}
 		switch r.peek() {
 		case ',':
 			r.i++
@@ -156,7 +161,18 @@ func (r *fastReader) call(from, to int) (Node, bool) {
 			r.i++
 			r.depth--
 			c.End = r.pos(r.i)
+			if h == 0 {
+				c.Args = r.pop(mark)
+				return c, true
+			}
+			slot := r.a.lits.slot(h, len(r.src))
+			if args := r.a.lits.lists[slot]; slices.Equal(args, r.elems[mark:]) {
+				r.elems = r.elems[:mark]
+				c.Args = args
+				return c, true
+			}
 			c.Args = r.pop(mark)
+			r.a.lits.putList(slot, c.Args)
 			return c, true
 		default:
 			return nil, false
@@ -414,7 +430,7 @@ func (r *fastReader) statement() (Stmt, bool) {
 	from := r.i
 	if to := r.word(from); r.src[from:to] == "assert" {
 		r.i = to
-		left, ok := r.expr()
+		left, _, ok := r.expr()
 		if !ok {
 			return nil, false
 		}
@@ -431,7 +447,7 @@ func (r *fastReader) statement() (Stmt, bool) {
 		default:
 			return nil, false
 		}
-		right, ok := r.expr()
+		right, _, ok := r.expr()
 		if !ok {
 			return nil, false
 		}
@@ -443,7 +459,7 @@ func (r *fastReader) statement() (Stmt, bool) {
 		return nil, false
 	}
 	r.i++
-	value, ok := r.expr()
+	value, _, ok := r.expr()
 	if !ok {
 		return nil, false
 	}

@@ -214,3 +214,26 @@ func TestFirstParseSharesLiterals(t *testing.T) {
 		t.Errorf("the shared trees differ from the parser's")
 	}
 }
+
+// TestFirstParseSharesArgumentLists: the arguments of calls of shared
+// literals alone are one list; a list holding a name is a call's own.
+func TestFirstParseSharesArgumentLists(t *testing.T) {
+	src := []byte("A = f(4:1, 64)\nB = g(4:1, 64)\nC = f(X, 64)\nD = f(X, 64)\n")
+	f, errs := ParseFileCached("s.cute", src, NewCache())
+	if len(errs) > 0 {
+		t.Fatal(errs[0])
+	}
+	args := func(i int) []Node { return f.Statements[i].(*Binding).Value.(*Call).Args }
+	if &args(0)[0] != &args(1)[0] {
+		t.Errorf("the arguments of A and B are two lists")
+	}
+	if &args(2)[0] == &args(3)[0] || args(2)[0] == args(3)[0] {
+		t.Errorf("the arguments of C and D, which hold a name, are shared")
+	}
+	fastPath = false
+	want, _ := ParseFile("s.cute", src)
+	fastPath = true
+	if !reflect.DeepEqual(normalized(f), normalized(want)) {
+		t.Errorf("the shared trees differ from the parser's")
+	}
+}

@@ -18,15 +18,20 @@ import "math/bits"
 // slots it filled are restored (undo) rather than left pointing at them.
 type literals struct {
 	slots []Node
+	// lists are the argument lists of calls, by the same hashes: the
+	// lists of calls of shared literals alone.
+	lists [][]Node
 	undo  []literalUndo // the slots the current line filled, what they held
 }
 
 type literalUndo struct {
-	slot int
-	prev Node
+	slot     int
+	prev     Node
+	prevList []Node
+	list     bool // a slot of lists
 }
 
-// literalSlotsMax is the most slots of a table (256 KiB at 16 bytes a
+// literalSlotsMax is the most slots of a table (640 KiB at 40 bytes a
 // slot, freed with the parse); a small sheet's table is smaller.
 const literalSlotsMax = 1 << 14
 
@@ -44,14 +49,21 @@ func (t *literals) slot(h uint64, n int) int {
 			size *= 2
 		}
 		t.slots = make([]Node, size)
+		t.lists = make([][]Node, size)
 	}
 	return int(h>>32) & (len(t.slots) - 1)
 }
 
 // put puts n in slot i, to be undone if the line fails.
 func (t *literals) put(i int, n Node) {
-	t.undo = append(t.undo, literalUndo{i, t.slots[i]})
+	t.undo = append(t.undo, literalUndo{slot: i, prev: t.slots[i]})
 	t.slots[i] = n
+}
+
+// putList puts the list l in slot i of lists, to be undone if the line fails.
+func (t *literals) putList(i int, l []Node) {
+	t.undo = append(t.undo, literalUndo{slot: i, prevList: t.lists[i], list: true})
+	t.lists[i] = l
 }
 
 // commit keeps what the current line put; rollback restores the slots.
@@ -60,7 +72,11 @@ func (t *literals) commit() { t.undo = t.undo[:0] }
 func (t *literals) rollback() {
 	for k := len(t.undo) - 1; k >= 0; k-- {
 		u := t.undo[k]
-		t.slots[u.slot] = u.prev
+		if u.list {
+			t.lists[u.slot] = u.prevList
+		} else {
+			t.slots[u.slot] = u.prev
+		}
 	}
 	t.undo = t.undo[:0]
 }
