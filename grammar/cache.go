@@ -21,9 +21,12 @@ type Cache struct {
 	// entries are the statements' entries by the hash of their key;
 	// entries of equal hashes (equal statements, mostly) are chained.
 	entries map[uint64]*cacheEntry
-	seed    maphash.Seed
-	gen     uint32
-	last    *lastParse
+	// errs are the errors of the entries that have any, few of them: a
+	// field of every entry would cost each 8 bytes.
+	errs map[*cacheEntry][]*Error
+	seed maphash.Seed
+	gen  uint32
+	last *lastParse
 	// used are the entries the current parse took or stored, prevUsed the
 	// previous parse's: after a parse the cache holds its used entries
 	// alone, so those the next parse drops are among them, and end need not
@@ -62,34 +65,42 @@ type linePos struct{ Offset, Line int }
 // lies relative to its start (an error at the end of a statement points
 // there). Offsets and lines elsewhere in the file only change its Base.
 //
-// The numbers are int32, as Position's are: a key is 40 bytes.
+// The numbers are int32, as Position's are: a key is 32 bytes.
 type stmtKey struct {
 	text      string
 	col       int32
-	endOffset int32
+	endOffset int32 // ^offset when the end of the file ended it rather than a line break (keyEnd)
 	endLine   int32
 	endCol    int32
-	eof       bool // ended by the end of the file rather than a line break
 }
 
-// cacheEntry is a statement's tree, kept in 96 bytes (a cache holds one
-// per statement of the sheet).
+// keyEnd is a key's endOffset: the offset of the token that ended the
+// statement, relative to it, complemented when the end of the file ended
+// it (a bool field would make a key 40 bytes).
+func keyEnd(offset int32, eof bool) int32 {
+	if eof {
+		return ^offset
+	}
+	return offset
+}
+
+// cacheEntry is a statement's tree, kept in 80 bytes (a cache holds one
+// per statement of the sheet); its errors, if any, are in Cache.errs.
 type cacheEntry struct {
 	key  stmtKey // its text shares no memory with a file's text (but a first parse's, see store)
 	next *cacheEntry
 	stmt Stmt
-	errs *[]*Error // nil for none, as for most statements
-	note any       // what a user of the cache keeps with the statement (Notes)
-	at   int32     // the offset of the statement's first token when last used (saturated)
-	gen  uint32    // the parse that last used it
+	note any    // what a user of the cache keeps with the statement (Notes)
+	at   int32  // the offset of the statement's first token when last used (saturated)
+	gen  uint32 // the parse that last used it
 }
 
-// errors are the statement's errors, relative to it.
-func (e *cacheEntry) errors() []*Error {
-	if e.errs == nil {
+// errors are the errors of e's statement, relative to it.
+func (c *Cache) errors(e *cacheEntry) []*Error {
+	if len(c.errs) == 0 {
 		return nil
 	}
-	return *e.errs
+	return c.errs[e]
 }
 
 // NewCache makes an empty cache.
@@ -104,9 +115,6 @@ func (c *Cache) hash(k *stmtKey) uint64 {
 	h := maphash.String(c.seed, k.text)
 	for _, v := range [...]uint64{uint64(uint32(k.col)) | uint64(uint32(k.endCol))<<32, uint64(uint32(k.endOffset)) | uint64(uint32(k.endLine))<<32} {
 		h = bits.RotateLeft64((h^v)*0x9e3779b97f4a7c15, 29)
-	}
-	if k.eof {
-		h = ^h
 	}
 	return h
 }
@@ -144,6 +152,9 @@ func (c *Cache) end() {
 	for _, ke := range c.prevUsed {
 		if ke.gen == c.gen {
 			continue
+		}
+		if len(c.errs) > 0 {
+			delete(c.errs, ke)
 		}
 		h := c.hash(&ke.key)
 		for p, e := (*cacheEntry)(nil), c.entries[h]; e != nil; p, e = e, e.next {
@@ -280,8 +291,10 @@ func (c *Cache) store(key stmtKey, at int, s Stmt, errs []*Error, a *arena) *cac
 	}
 	*e = cacheEntry{key: key, stmt: s, at: offset32(at), gen: c.gen}
 	if len(errs) > 0 {
-		kept := errs // on the heap only here
-		e.errs = &kept
+		if c.errs == nil {
+			c.errs = map[*cacheEntry][]*Error{}
+		}
+		c.errs[e] = errs
 	}
 	// Appended to its chain, so that lookup prefers the entries that were
 	// there before.
@@ -383,7 +396,7 @@ func (e *editSpan) sync(l *stmtLexer, c *Cache, f *File, add func(Stmt, []*Error
 		r.entry = entry
 		r.resume.Offset += delta
 		r.resume.Line += dLine
-		add(r.entry.stmt, r.entry.errors(), b, r)
+		add(r.entry.stmt, c.errors(r.entry), b, r)
 		taken = k
 	}
 	if taken == j {

@@ -49,3 +49,23 @@ func TestCachedParseParsesRepeatsAnew(t *testing.T) {
 		t.Errorf("the repeat is at %+v", r.Pos)
 	}
 }
+
+// TestCacheDropsErrorsWithTheirStatements: the errors of a statement the
+// cache drops (kept beside the entries, Cache.errs) are dropped with it,
+// and those of a statement taken over are its own still.
+func TestCacheDropsErrorsWithTheirStatements(t *testing.T) {
+	cache := NewCache()
+	ParseFileCached("e.cute", []byte("A = (1,\nB = 2\nC = )\n"), cache)
+	if n := len(cache.errs); n != 2 {
+		t.Fatalf("the cache keeps the errors of %d statements, want 2", n)
+	}
+	const next = "X = 1\nB = 2\nC = )\n"
+	got, errs := ParseFileCached("e.cute", []byte(next), cache)
+	_, want := ParseFile("e.cute", []byte(next))
+	if !reflect.DeepEqual(errs, want) || len(got.Errors) != 1 {
+		t.Fatalf("errors %v, want %v", errs, want)
+	}
+	if n := len(cache.errs); n != 1 {
+		t.Fatalf("the cache keeps the errors of %d statements, want 1", n)
+	}
+}

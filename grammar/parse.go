@@ -111,7 +111,7 @@ func ParseTextCached(filename string, text string, cache *Cache) (*File, []*Erro
 				break
 			}
 			r.entry = e
-			add(r.entry.stmt, r.entry.errors(), b, r)
+			add(r.entry.stmt, cache.errors(r.entry), b, r)
 		}
 		if n > 0 {
 			r := edit.old.records[n-1]
@@ -158,8 +158,8 @@ func ParseTextCached(filename string, text string, cache *Cache) (*File, []*Erro
 			if !end.EOF() {
 				rec.resume = linePos{Offset: int(end.Pos.Offset) + 1, Line: int(end.Pos.Line) + 1}
 			}
-			key = stmtKey{text: own, col: first.Pos.Column, eof: end.EOF(),
-				endOffset: end.Pos.Offset - first.Pos.Offset, endLine: end.Pos.Line - first.Pos.Line, endCol: end.Pos.Column}
+			key = stmtKey{text: own, col: first.Pos.Column,
+				endOffset: keyEnd(end.Pos.Offset-first.Pos.Offset, end.EOF()), endLine: end.Pos.Line - first.Pos.Line, endCol: end.Pos.Column}
 			// A tree is taken once per parse (Cache.reuse): a cache that
 			// held no tree when this parse began finds none to take.
 			var e *cacheEntry
@@ -169,7 +169,7 @@ func ParseTextCached(filename string, text string, cache *Cache) (*File, []*Erro
 			}
 			if ok {
 				rec.entry = e
-				add(e.stmt, e.errors(), base, rec)
+				add(e.stmt, cache.errors(e), base, rec)
 				if edit != nil {
 					edit.sync(l, cache, f, add, rec)
 				}
