@@ -49,15 +49,16 @@ type lastParse struct {
 }
 
 // stmtRecord is one statement of a parse, beside its Base in the parse's
-// File, which with its tree says where it starts and ends (24 bytes: a
+// File, which with its tree says where it starts and ends (16 bytes: a
 // cache keeps the records of two parses).
 type stmtRecord struct {
 	entry  *cacheEntry // its tree
 	resume linePos     // the start of the line after its End; Offset -1 when the file's end ended it
 }
 
-// linePos is the start of a line: an offset and the line's number.
-type linePos struct{ Offset, Line int }
+// linePos is the start of a line: an offset and the line's number (int32,
+// as Position's are).
+type linePos struct{ Offset, Line int32 }
 
 // stmtKey is everything a statement's tree depends on: its text (from its
 // first token to the end of its last one), the column it starts at (columns
@@ -236,7 +237,7 @@ func (c *Cache) Notes(f *File, from int, dst []Note) []Note {
 	// no entry need be read here.
 	for k := range notes {
 		r := &c.last.records[from+k]
-		b := f.bases[from+k]
+		b := f.bases[from+k].base()
 		notes[k] = Note{Place: &r.entry.note, At: Position{Offset: int32(b.Offset), Line: int32(b.Line + 1), Column: r.entry.key.col}, Text: r.entry.key.text}
 	}
 	return notes
@@ -348,7 +349,7 @@ func newEditSpan(old *lastParse, text string) *editSpan {
 func (e *editSpan) prefixStatements() int {
 	n := 0
 	rs := e.old.records
-	for n+1 < len(rs) && rs[n+1].resume.Offset >= 0 && rs[n+1].resume.Offset <= e.prefix {
+	for n+1 < len(rs) && rs[n+1].resume.Offset >= 0 && int(rs[n+1].resume.Offset) <= e.prefix {
 		n++
 	}
 	return n
@@ -361,11 +362,11 @@ func (e *editSpan) prefixStatements() int {
 // file ended it, is scanned again: where it ends depends on the statement
 // before).
 func (e *editSpan) sync(l *stmtLexer, c *Cache, f *File, add func(Stmt, []*Error, Base, stmtRecord), rec stmtRecord) {
-	if e.synced || rec.resume.Offset < 0 || rec.resume.Offset < e.newEnd {
+	if e.synced || rec.resume.Offset < 0 || int(rec.resume.Offset) < e.newEnd {
 		return
 	}
 	delta := e.newEnd - e.oldEnd
-	oldAt := rec.resume.Offset - delta
+	oldAt := int32(int(rec.resume.Offset) - delta)
 	rs := e.old.records
 	j := sort.Search(len(rs), func(i int) bool { return rs[i].resume.Offset >= oldAt })
 	if j == len(rs) || rs[j].resume.Offset != oldAt {
@@ -379,14 +380,14 @@ func (e *editSpan) sync(l *stmtLexer, c *Cache, f *File, add func(Stmt, []*Error
 	if last <= j+1 {
 		return
 	}
-	dLine := rec.resume.Line - rs[j].resume.Line
+	dLine := int(rec.resume.Line - rs[j].resume.Line)
 	// taken is the last old statement taken over; a statement whose tree
 	// this parse has taken already ends the run, and the scanner goes on
 	// from there.
 	taken := j
 	for k := j + 1; k < last; k++ {
 		r := rs[k]
-		b := e.old.file.bases[k]
+		b := e.old.file.bases[k].base()
 		b.Offset += delta
 		b.Line += dLine
 		entry, ok := c.reuse(r.entry, b.Offset)
@@ -394,8 +395,8 @@ func (e *editSpan) sync(l *stmtLexer, c *Cache, f *File, add func(Stmt, []*Error
 			break
 		}
 		r.entry = entry
-		r.resume.Offset += delta
-		r.resume.Line += dLine
+		r.resume.Offset += int32(delta)
+		r.resume.Line += int32(dLine)
 		add(r.entry.stmt, c.errors(r.entry), b, r)
 		taken = k
 	}
@@ -408,9 +409,9 @@ func (e *editSpan) sync(l *stmtLexer, c *Cache, f *File, add func(Stmt, []*Error
 	// alive: TestCacheKeepsNoOldComments).
 	end := rs[taken].resume
 	cs := e.old.comments
-	from := sort.Search(len(cs), func(i int) bool { return int(cs[i].Pos.Offset) >= oldAt })
+	from := sort.Search(len(cs), func(i int) bool { return cs[i].Pos.Offset >= oldAt })
 	for _, cm := range cs[from:] {
-		if int(cm.Pos.Offset) >= end.Offset {
+		if cm.Pos.Offset >= end.Offset {
 			break
 		}
 		f.Comments = append(f.Comments, moveComment(cm, delta, dLine))
@@ -419,7 +420,7 @@ func (e *editSpan) sync(l *stmtLexer, c *Cache, f *File, add func(Stmt, []*Error
 	lastEnd := e.old.file.StatementRange(taken).End // the end of its last token
 	lastEnd.Offset += int32(delta)
 	lastEnd.Line += int32(dLine)
-	l.resume(linePos{Offset: r.resume.Offset + delta, Line: r.resume.Line + dLine}, lastEnd)
+	l.resume(linePos{Offset: r.resume.Offset + int32(delta), Line: r.resume.Line + int32(dLine)}, lastEnd)
 }
 
 // moveComment is a copy of c moved by dOff bytes and dLine lines: comments

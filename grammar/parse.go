@@ -58,7 +58,7 @@ func ParseTextCached(filename string, text string, cache *Cache) (*File, []*Erro
 			errs = append(errs, stmtErrors{len(f.Statements), e})
 		}
 		f.Statements = append(f.Statements, s)
-		f.bases = append(f.bases, b)
+		f.bases = append(f.bases, fileBase{Offset: int32(b.Offset), Line: int32(b.Line)})
 		if cache != nil {
 			recs = append(recs, r)
 		}
@@ -69,7 +69,7 @@ func ParseTextCached(filename string, text string, cache *Cache) (*File, []*Erro
 		// firstParseRoom), rather than growing and copying its slices
 		// while it goes: at 50,000 lines that copying was a tenth of the parse.
 		n := min(strings.Count(text, "\n")+1, firstParseRoom)
-		f.Statements, f.bases = make([]Stmt, 0, n), make([]Base, 0, n)
+		f.Statements, f.bases = make([]Stmt, 0, n), make([]fileBase, 0, n)
 		if cache != nil {
 			recs = cache.spareRecords(n)
 			cache.makeRoom(n)
@@ -96,7 +96,7 @@ func ParseTextCached(filename string, text string, cache *Cache) (*File, []*Erro
 	}
 	if cache != nil && cache.last != nil {
 		n := len(cache.last.records) + 8
-		f.Statements, f.bases, recs = make([]Stmt, 0, n), make([]Base, 0, n), cache.spareRecords(n)
+		f.Statements, f.bases, recs = make([]Stmt, 0, n), make([]fileBase, 0, n), cache.spareRecords(n)
 		f.Comments = make([]*Comment, 0, len(cache.last.comments)+8)
 		edit = newEditSpan(cache.last, text)
 		// The statements before the edit are as they were.
@@ -104,7 +104,7 @@ func ParseTextCached(filename string, text string, cache *Cache) (*File, []*Erro
 		// them: it and the rest are scanned again.
 		n = edit.prefixStatements()
 		for i, r := range edit.old.records[:n] {
-			b := edit.old.file.bases[i]
+			b := edit.old.file.bases[i].base()
 			e, ok := cache.reuse(r.entry, b.Offset)
 			if !ok {
 				n = i
@@ -117,7 +117,7 @@ func ParseTextCached(filename string, text string, cache *Cache) (*File, []*Erro
 			r := edit.old.records[n-1]
 			l.resume(r.resume, edit.old.file.StatementRange(n-1).End)
 			for _, c := range edit.old.comments {
-				if int(c.Pos.Offset) >= r.resume.Offset {
+				if c.Pos.Offset >= r.resume.Offset {
 					break
 				}
 				f.Comments = append(f.Comments, c)
@@ -156,7 +156,7 @@ func ParseTextCached(filename string, text string, cache *Cache) (*File, []*Erro
 		if cache != nil {
 			rec.resume = linePos{Offset: -1}
 			if !end.EOF() {
-				rec.resume = linePos{Offset: int(end.Pos.Offset) + 1, Line: int(end.Pos.Line) + 1}
+				rec.resume = linePos{Offset: end.Pos.Offset + 1, Line: end.Pos.Line + 1}
 			}
 			key = stmtKey{text: own, col: first.Pos.Column,
 				endOffset: keyEnd(end.Pos.Offset-first.Pos.Offset, end.EOF()), endLine: end.Pos.Line - first.Pos.Line, endCol: end.Pos.Column}
@@ -231,7 +231,7 @@ func ParseTextCached(filename string, text string, cache *Cache) (*File, []*Erro
 	}
 	for _, e := range errs {
 		for _, er := range e.errs {
-			f.Errors = append(f.Errors, f.bases[e.stmt].Error(er))
+			f.Errors = append(f.Errors, f.bases[e.stmt].base().Error(er))
 		}
 	}
 	ErrorList(f.Errors).Sort()
@@ -316,7 +316,7 @@ func (l *stmtLexer) peekToken() (token, bool) {
 // resume sets the lexer at the start of a line (just past a statement's
 // End), lastEnd being the end of the last token before it.
 func (l *stmtLexer) resume(at linePos, lastEnd Position) {
-	l.sc.i, l.sc.line, l.sc.col = at.Offset, at.Line, 1
+	l.sc.i, l.sc.line, l.sc.col = int(at.Offset), int(at.Line), 1
 	l.ahead, l.head, l.queue = l.ahead[:0], 0, l.queue[:0]
 	l.lastEnd = lastEnd
 }
