@@ -122,12 +122,9 @@ func (r *fastReader) call(from, to int) (Node, bool) {
 	// The nodes' fields are set one by one, the pointers last: the
 	// blocks are zeroed, and while the collector marks, a whole-struct
 	// store pays a write barrier for every word of the struct.
-	cn := newCalled(r.a)
-	fun := r.span(from, to)
-	c := &cn.c
-	c.Range, cn.n.Range = fun, fun
-	cn.n.Name = r.src[from:to]
-	c.Fun = &cn.n
+	c := r.a.callNodes.one()
+	c.Range = r.span(from, to)
+	c.Fun = r.funName(from, to)
 	if r.peek() == ')' {
 		r.i++
 		c.End = r.pos(r.i)
@@ -492,9 +489,27 @@ func commentAt(src string, i, line, col int) (*Comment, int) {
 	return &Comment{Range: Range{Pos: pos, End: end}, Text: strings.Clone(text)}, j
 }
 
-func newCalled(a *arena) *calledName {
-	if a != nil {
-		return a.calls.one()
+// funName is the Name node of the operation a call at from..to calls,
+// shared by the calls of the same name at the same place (see literals):
+// the analysis reads an operation's name by its text, never as a use of
+// a sheet name (analysis.eachName skips it), so no two calls need two.
+func (r *fastReader) funName(from, to int) *Name {
+	rng, text := r.span(from, to), r.src[from:to]
+	h := literalMix(literalSeed, uint64(from-r.start)|uint64(uint32(r.col0))<<32)
+	for i := 0; i < len(text); i += 8 {
+		var w uint64
+		for k := i; k < min(i+8, len(text)); k++ {
+			w = w<<8 | uint64(text[k])
+		}
+		h = literalMix(h, w)
 	}
-	return &calledName{}
+	slot := r.a.lits.slot(h, len(r.src))
+	if n, ok := r.a.lits.slots[slot].(*Name); ok && n.Range == rng && n.Name == text {
+		return n
+	}
+	n := r.a.names.one()
+	n.Range = rng
+	n.Name = text
+	r.a.lits.put(slot, n)
+	return n
 }

@@ -216,7 +216,8 @@ func TestFirstParseSharesLiterals(t *testing.T) {
 }
 
 // TestFirstParseSharesArgumentLists: the arguments of calls of shared
-// literals alone are one list; a list holding a name is a call's own.
+// literals alone are one list; a list holding a name is a call's own. The
+// operation's name at the same place is one node.
 func TestFirstParseSharesArgumentLists(t *testing.T) {
 	src := []byte("A = f(4:1, 64)\nB = g(4:1, 64)\nC = f(X, 64)\nD = f(X, 64)\n")
 	f, errs := ParseFileCached("s.cute", src, NewCache())
@@ -229,6 +230,10 @@ func TestFirstParseSharesArgumentLists(t *testing.T) {
 	}
 	if &args(2)[0] == &args(3)[0] || args(2)[0] == args(3)[0] {
 		t.Errorf("the arguments of C and D, which hold a name, are shared")
+	}
+	call := func(i int) *Call { return f.Statements[i].(*Binding).Value.(*Call) }
+	if call(0).Fun != call(2).Fun || call(0).Fun == call(1).Fun || call(2) == call(3) {
+		t.Errorf("the operation's name of A and C is two nodes, or A's is B's, or C and D are one call")
 	}
 	fastPath = false
 	want, _ := ParseFile("s.cute", src)
