@@ -3,7 +3,6 @@ package grammar
 import (
 	"hash/maphash"
 	"math/bits"
-	"slices"
 	"sort"
 	"sync"
 )
@@ -27,11 +26,6 @@ type Cache struct {
 	seed maphash.Seed
 	gen  uint32
 	last *lastParse
-	// used are the entries the current parse took or stored, prevUsed the
-	// previous parse's: after a parse the cache holds its used entries
-	// alone, so those the next parse drops are among them, and end need not
-	// look at every key.
-	used, prevUsed []*cacheEntry
 	// spare is the records of the parse before the latest, which nothing
 	// reads any more: the next parse writes its records there.
 	spare    []stmtRecord
@@ -128,30 +122,38 @@ func (c *Cache) begin() {
 	c.mu.Lock()
 	c.lastSeen = c.last
 	c.gen++
-	c.prevUsed, c.used = c.used, c.prevUsed[:0]
 }
 
-// makeRoom makes an empty cache's map and list of used entries at the
-// size of n statements, which a first parse is about to store, rather than
-// growing them (and rehashing) step by step.
+// makeRoom makes an empty cache's map at the size of n statements, which
+// a first parse is about to store, rather than growing it (and rehashing)
+// step by step.
 func (c *Cache) makeRoom(n int) {
 	if len(c.entries) == 0 {
 		c.entries = make(map[uint64]*cacheEntry, n)
 	}
-	if cap(c.used) < n {
-		c.used = slices.Grow(c.used, n)
-	}
 }
 
-// end drops the entries the parse just finished did not use.
+// end drops the entries the parse just finished did not use. After a parse
+// the cache holds the entries of its records alone (those it took or
+// stored), so those the next parse drops are among the records of the
+// parse before it, and end need not look at every key.
 func (c *Cache) end() {
 	defer c.mu.Unlock()
-	if c.lastSeen != nil && c.lastSeen != c.last {
-		c.spare = c.lastSeen.records
-	}
+	prev := c.lastSeen
 	c.lastSeen = nil
-	for _, ke := range c.prevUsed {
-		if ke.gen == c.gen {
+	if prev == c.last {
+		// The parse did not finish (a panic goes through): which entries
+		// it stored is known nowhere, so the cache starts over.
+		c.entries, c.errs, c.last, c.spare = map[uint64]*cacheEntry{}, nil, nil, nil
+		return
+	}
+	if prev == nil {
+		return
+	}
+	c.spare = prev.records
+	for _, r := range prev.records {
+		ke := r.entry
+		if ke == nil || ke.gen == c.gen {
 			continue
 		}
 		if len(c.errs) > 0 {
@@ -174,7 +176,6 @@ func (c *Cache) end() {
 			break
 		}
 	}
-	clear(c.prevUsed)
 }
 
 // Len is the number of statements the cache holds.
@@ -276,7 +277,6 @@ func (c *Cache) reuse(e *cacheEntry, at int) (*cacheEntry, bool) {
 		return nil, false
 	}
 	e.gen, e.at = c.gen, offset32(at)
-	c.used = append(c.used, e)
 	return e, true
 }
 
@@ -308,7 +308,6 @@ func (c *Cache) store(key stmtKey, at int, s Stmt, errs []*Error, a *arena) *cac
 		}
 		last.next = e
 	}
-	c.used = append(c.used, e)
 	return e
 }
 

@@ -69,3 +69,27 @@ func TestCacheDropsErrorsWithTheirStatements(t *testing.T) {
 		t.Fatalf("the cache keeps the errors of %d statements, want 1", n)
 	}
 }
+
+// TestCacheStartsOverAfterAnUnfinishedParse: a parse that does not finish
+// (a panic going through ParseTextCached's deferred end) leaves no record
+// of the entries it stored, which end finds through the records: the
+// cache drops everything rather than keep them for good.
+func TestCacheStartsOverAfterAnUnfinishedParse(t *testing.T) {
+	cache := NewCache()
+	ParseFileCached("u.cute", []byte("A = 1\nB = (2,3)\n"), cache)
+	cache.begin() // what ParseTextCached does, up to a panic after a store
+	cache.store(stmtKey{text: "C = 4", col: 1, endOffset: 5, endCol: 6}, 12, &Binding{}, nil, nil)
+	cache.end()
+	if n := cache.Len(); n != 0 || cache.last != nil {
+		t.Fatalf("after an unfinished parse the cache holds %d statements (last parse kept: %v)", n, cache.last != nil)
+	}
+	const next = "A = 1\nB = (2,3)\nC = 4\n"
+	got, gotErrs := ParseFileCached("u.cute", []byte(next), cache)
+	want, wantErrs := ParseFile("u.cute", []byte(next))
+	if !reflect.DeepEqual(normalized(got), normalized(want)) || !reflect.DeepEqual(gotErrs, wantErrs) {
+		t.Errorf("the parse after an unfinished one differs from a fresh one")
+	}
+	if n := cache.Len(); n != 3 {
+		t.Errorf("the cache holds %d statements, want 3", n)
+	}
+}
