@@ -17,9 +17,12 @@ import (
 // may be used by one parse at a time; it locks for the rest.
 type Cache struct {
 	mu sync.Mutex
-	// entries are the statements' entries by the hash of their key;
-	// entries of equal hashes (equal statements, mostly) are chained.
-	entries map[uint64]*cacheEntry
+	// buckets are the statements' entries by the hash of their key (its
+	// low bits: the length is a power of two), chained through next in the
+	// order stored; count is how many there are. 8 bytes a bucket, one or
+	// two buckets an entry: a map of hashes to entries took 24 an entry.
+	buckets []*cacheEntry
+	count   int
 	// errs are the errors of the entries that have any, few of them: a
 	// field of every entry would cost each 8 bytes.
 	errs map[*cacheEntry][]*Error
@@ -99,7 +102,36 @@ func (c *Cache) errors(e *cacheEntry) []*Error {
 }
 
 // NewCache makes an empty cache.
-func NewCache() *Cache { return &Cache{entries: map[uint64]*cacheEntry{}, seed: maphash.MakeSeed()} }
+func NewCache() *Cache {
+	return &Cache{buckets: make([]*cacheEntry, minBuckets), seed: maphash.MakeSeed()}
+}
+
+// minBuckets is the buckets of an empty cache.
+const minBuckets = 8
+
+// bucket is the bucket of entries of hash h.
+func (c *Cache) bucket(h uint64) *(*cacheEntry) { return &c.buckets[h&uint64(len(c.buckets)-1)] }
+
+// grow doubles the buckets. The entries of bucket i go to buckets i and
+// i+len in the order they were in, so that lookup prefers among equal
+// statements the same entries as before.
+func (c *Cache) grow() {
+	old := c.buckets
+	c.buckets = make([]*cacheEntry, 2*len(old))
+	for i, e := range old {
+		lo, hi := &c.buckets[i], &c.buckets[i+len(old)]
+		for e != nil {
+			next := e.next
+			e.next = nil
+			if c.hash(&e.key)&uint64(len(old)) == 0 {
+				*lo, lo = e, &e.next
+			} else {
+				*hi, hi = e, &e.next
+			}
+			e = next
+		}
+	}
+}
 
 // hash is the hash of a statement's key.
 func (c *Cache) hash(k *stmtKey) uint64 {
@@ -124,12 +156,16 @@ func (c *Cache) begin() {
 	c.gen++
 }
 
-// makeRoom makes an empty cache's map at the size of n statements, which
-// a first parse is about to store, rather than growing it (and rehashing)
-// step by step.
+// makeRoom makes an empty cache's buckets at the size of n statements,
+// which a first parse is about to store, rather than growing them (and
+// rehashing) step by step.
 func (c *Cache) makeRoom(n int) {
-	if len(c.entries) == 0 {
-		c.entries = make(map[uint64]*cacheEntry, n)
+	if c.count == 0 && len(c.buckets) < n {
+		size := len(c.buckets)
+		for size < n {
+			size *= 2
+		}
+		c.buckets = make([]*cacheEntry, size)
 	}
 }
 
@@ -144,7 +180,7 @@ func (c *Cache) end() {
 	if prev == c.last {
 		// The parse did not finish (a panic goes through): which entries
 		// it stored is known nowhere, so the cache starts over.
-		c.entries, c.errs, c.last, c.spare = map[uint64]*cacheEntry{}, nil, nil, nil
+		c.buckets, c.count, c.errs, c.last, c.spare = make([]*cacheEntry, minBuckets), 0, nil, nil, nil
 		return
 	}
 	if prev == nil {
@@ -159,21 +195,13 @@ func (c *Cache) end() {
 		if len(c.errs) > 0 {
 			delete(c.errs, ke)
 		}
-		h := c.hash(&ke.key)
-		for p, e := (*cacheEntry)(nil), c.entries[h]; e != nil; p, e = e, e.next {
-			if e != ke {
-				continue
+		for p := c.bucket(c.hash(&ke.key)); *p != nil; p = &(*p).next {
+			if *p == ke {
+				*p = ke.next
+				ke.next = nil
+				c.count--
+				break
 			}
-			switch {
-			case p != nil:
-				p.next = e.next
-			case e.next != nil:
-				c.entries[h] = e.next
-			default:
-				delete(c.entries, h)
-			}
-			e.next = nil
-			break
 		}
 	}
 }
@@ -183,7 +211,7 @@ func (c *Cache) Len() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	n := 0
-	for _, e := range c.entries {
+	for _, e := range c.buckets {
 		for ; e != nil; e = e.next {
 			n++
 		}
@@ -249,7 +277,7 @@ func (c *Cache) Notes(f *File, from int, dst []Note) []Note {
 // used by this parse, so that repeated lines each keep their own entry.
 func (c *Cache) lookup(key stmtKey, at int) (*cacheEntry, bool) {
 	var pick *cacheEntry
-	for e := c.entries[c.hash(&key)]; e != nil; e = e.next {
+	for e := *c.bucket(c.hash(&key)); e != nil; e = e.next {
 		if e.gen == c.gen || e.key != key {
 			continue
 		}
@@ -299,15 +327,15 @@ func (c *Cache) store(key stmtKey, at int, s Stmt, errs []*Error, a *arena) *cac
 	}
 	// Appended to its chain, so that lookup prefers the entries that were
 	// there before.
-	h := c.hash(&key)
-	if last := c.entries[h]; last == nil {
-		c.entries[h] = e
-	} else {
-		for last.next != nil {
-			last = last.next
-		}
-		last.next = e
+	if c.count >= len(c.buckets) {
+		c.grow()
 	}
+	p := c.bucket(c.hash(&key))
+	for *p != nil {
+		p = &(*p).next
+	}
+	*p = e
+	c.count++
 	return e
 }
 

@@ -1,7 +1,10 @@
 package grammar
 
 import (
+	"fmt"
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -91,5 +94,33 @@ func TestCacheStartsOverAfterAnUnfinishedParse(t *testing.T) {
 	}
 	if n := cache.Len(); n != 3 {
 		t.Errorf("the cache holds %d statements, want 3", n)
+	}
+}
+
+// TestCacheGrowKeepsTheOrderOfEqualStatements: the entries of equal
+// statements stay in the order stored when the buckets double (in an
+// edit: a first parse makes room for all at once), so that lookup prefers
+// the ones that were there before.
+func TestCacheGrowKeepsTheOrderOfEqualStatements(t *testing.T) {
+	var b strings.Builder
+	for i := range 40 {
+		fmt.Fprintf(&b, "A = 1\nB%d = %d\n", i, i)
+	}
+	cache := NewCache()
+	ParseFileCached("g.cute", []byte("C = 0\n"), cache) // a first parse makes room at once
+	ParseFileCached("g.cute", []byte(b.String()), cache)
+	if len(cache.buckets) <= minBuckets {
+		t.Fatalf("the buckets did not grow: %d", len(cache.buckets))
+	}
+	var ats []int32
+	for _, e := range cache.buckets {
+		for ; e != nil; e = e.next {
+			if e.key.text == "A = 1" {
+				ats = append(ats, e.at)
+			}
+		}
+	}
+	if len(ats) != 40 || !slices.IsSorted(ats) {
+		t.Errorf("the entries of A = 1 are at %v, want 40 in the order stored", ats)
 	}
 }

@@ -41,7 +41,7 @@ func ParseTextCached(filename string, text string, cache *Cache) (*File, []*Erro
 	if cache != nil {
 		cache.begin()
 		defer cache.end()
-		fresh = len(cache.entries) == 0
+		fresh = cache.count == 0
 	}
 	l := &stmtLexer{sc: scanner{src: text, line: 1, col: 1}, src: text, comments: &f.Comments}
 	if strings.HasPrefix(text, "\ufeff") { // a byte order mark is no column
