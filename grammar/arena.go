@@ -15,26 +15,32 @@ type arena struct {
 	layouts slab[Layout]
 	names   slab[Name]
 	calls   slab[calledName]
-	entries slab[cacheEntry]
+	// callNodes are the calls of the fast path, whose names are shared
+	// (literals.name).
+	callNodes slab[Call]
+	entries   slab[cacheEntry]
 	// source is the statement's token source while it is read
 	// (parseStatement): one for the parse, not one a statement.
 	source sliceSource
 	// stack is the stack of elements of fastReader, kept for the next line.
 	stack []Node
+	// lits are the literal subtrees the fast path's lines share.
+	lits literals
 }
 
 // arenaMark is where the slabs of the fast path's nodes stood.
 type arenaMark struct {
-	ints    slabMark[Int]
-	tuples  slabMark[Tuple]
-	nodes   slabMark[Node]
-	layouts slabMark[Layout]
-	names   slabMark[Name]
-	calls   slabMark[calledName]
+	ints      slabMark[Int]
+	tuples    slabMark[Tuple]
+	nodes     slabMark[Node]
+	layouts   slabMark[Layout]
+	names     slabMark[Name]
+	calls     slabMark[calledName]
+	callNodes slabMark[Call]
 }
 
 func (a *arena) mark() arenaMark {
-	return arenaMark{a.ints.mark(), a.tuples.mark(), a.nodes.mark(), a.layouts.mark(), a.names.mark(), a.calls.mark()}
+	return arenaMark{a.ints.mark(), a.tuples.mark(), a.nodes.mark(), a.layouts.mark(), a.names.mark(), a.calls.mark(), a.callNodes.mark()}
 }
 
 // reset takes back the nodes made since m (by a line the fast path left
@@ -46,6 +52,7 @@ func (a *arena) reset(m arenaMark) {
 	a.layouts.reset(m.layouts)
 	a.names.reset(m.names)
 	a.calls.reset(m.calls)
+	a.callNodes.reset(m.callNodes)
 }
 
 // boundName is a binding and its name, allocated together: they live as long.

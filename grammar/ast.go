@@ -306,7 +306,7 @@ type File struct {
 	Statements []Stmt
 	Comments   []*Comment
 	Errors     []*Error
-	bases      []Base // bases[i] places statement i
+	bases      []fileBase // bases[i] places statement i
 }
 
 // Base places the tree of a sheet statement in its file: it is added to
@@ -317,6 +317,12 @@ type Base struct {
 	Offset int
 	Line   int
 }
+
+// fileBase is a Base as a File keeps it: int32, as Position's numbers
+// are, so 8 bytes a statement rather than 16.
+type fileBase struct{ Offset, Line int32 }
+
+func (b fileBase) base() Base { return Base{Offset: int(b.Offset), Line: int(b.Line)} }
 
 // Position is p, a position in a tree based at b, placed in the file.
 func (b Base) Position(p Position) Position {
@@ -344,7 +350,7 @@ func (f *File) Base(i int) Base {
 	if i < 0 || i >= len(f.bases) {
 		return Base{}
 	}
-	return f.bases[i]
+	return f.bases[i].base()
 }
 
 // Position is p, a position in statement i's tree, placed in the file.

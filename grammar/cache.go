@@ -3,7 +3,6 @@ package grammar
 import (
 	"hash/maphash"
 	"math/bits"
-	"slices"
 	"sort"
 	"sync"
 )
@@ -18,17 +17,18 @@ import (
 // may be used by one parse at a time; it locks for the rest.
 type Cache struct {
 	mu sync.Mutex
-	// entries are the statements' entries by the hash of their key;
-	// entries of equal hashes (equal statements, mostly) are chained.
-	entries map[uint64]*cacheEntry
-	seed    maphash.Seed
-	gen     uint32
-	last    *lastParse
-	// used are the entries the current parse took or stored, prevUsed the
-	// previous parse's: after a parse the cache holds its used entries
-	// alone, so those the next parse drops are among them, and end need not
-	// look at every key.
-	used, prevUsed []*cacheEntry
+	// buckets are the statements' entries by the hash of their key (its
+	// low bits: the length is a power of two), chained through next in the
+	// order stored; count is how many there are. 8 bytes a bucket, one or
+	// two buckets an entry: a map of hashes to entries took 24 an entry.
+	buckets []*cacheEntry
+	count   int
+	// errs are the errors of the entries that have any, few of them: a
+	// field of every entry would cost each 8 bytes.
+	errs map[*cacheEntry][]*Error
+	seed maphash.Seed
+	gen  uint32
+	last *lastParse
 	// spare is the records of the parse before the latest, which nothing
 	// reads any more: the next parse writes its records there.
 	spare    []stmtRecord
@@ -46,15 +46,16 @@ type lastParse struct {
 }
 
 // stmtRecord is one statement of a parse, beside its Base in the parse's
-// File, which with its tree says where it starts and ends (24 bytes: a
+// File, which with its tree says where it starts and ends (16 bytes: a
 // cache keeps the records of two parses).
 type stmtRecord struct {
 	entry  *cacheEntry // its tree
 	resume linePos     // the start of the line after its End; Offset -1 when the file's end ended it
 }
 
-// linePos is the start of a line: an offset and the line's number.
-type linePos struct{ Offset, Line int }
+// linePos is the start of a line: an offset and the line's number (int32,
+// as Position's are).
+type linePos struct{ Offset, Line int32 }
 
 // stmtKey is everything a statement's tree depends on: its text (from its
 // first token to the end of its last one), the column it starts at (columns
@@ -62,38 +63,75 @@ type linePos struct{ Offset, Line int }
 // lies relative to its start (an error at the end of a statement points
 // there). Offsets and lines elsewhere in the file only change its Base.
 //
-// The numbers are int32, as Position's are: a key is 40 bytes.
+// The numbers are int32, as Position's are: a key is 32 bytes.
 type stmtKey struct {
 	text      string
 	col       int32
-	endOffset int32
+	endOffset int32 // ^offset when the end of the file ended it rather than a line break (keyEnd)
 	endLine   int32
 	endCol    int32
-	eof       bool // ended by the end of the file rather than a line break
 }
 
-// cacheEntry is a statement's tree, kept in 96 bytes (a cache holds one
-// per statement of the sheet).
+// keyEnd is a key's endOffset: the offset of the token that ended the
+// statement, relative to it, complemented when the end of the file ended
+// it (a bool field would make a key 40 bytes).
+func keyEnd(offset int32, eof bool) int32 {
+	if eof {
+		return ^offset
+	}
+	return offset
+}
+
+// cacheEntry is a statement's tree, kept in 80 bytes (a cache holds one
+// per statement of the sheet); its errors, if any, are in Cache.errs.
 type cacheEntry struct {
 	key  stmtKey // its text shares no memory with a file's text (but a first parse's, see store)
 	next *cacheEntry
 	stmt Stmt
-	errs *[]*Error // nil for none, as for most statements
-	note any       // what a user of the cache keeps with the statement (Notes)
-	at   int32     // the offset of the statement's first token when last used (saturated)
-	gen  uint32    // the parse that last used it
+	note any    // what a user of the cache keeps with the statement (Notes)
+	at   int32  // the offset of the statement's first token when last used (saturated)
+	gen  uint32 // the parse that last used it
 }
 
-// errors are the statement's errors, relative to it.
-func (e *cacheEntry) errors() []*Error {
-	if e.errs == nil {
+// errors are the errors of e's statement, relative to it.
+func (c *Cache) errors(e *cacheEntry) []*Error {
+	if len(c.errs) == 0 {
 		return nil
 	}
-	return *e.errs
+	return c.errs[e]
 }
 
 // NewCache makes an empty cache.
-func NewCache() *Cache { return &Cache{entries: map[uint64]*cacheEntry{}, seed: maphash.MakeSeed()} }
+func NewCache() *Cache {
+	return &Cache{buckets: make([]*cacheEntry, minBuckets), seed: maphash.MakeSeed()}
+}
+
+// minBuckets is the buckets of an empty cache.
+const minBuckets = 8
+
+// bucket is the bucket of entries of hash h.
+func (c *Cache) bucket(h uint64) *(*cacheEntry) { return &c.buckets[h&uint64(len(c.buckets)-1)] }
+
+// grow doubles the buckets. The entries of bucket i go to buckets i and
+// i+len in the order they were in, so that lookup prefers among equal
+// statements the same entries as before.
+func (c *Cache) grow() {
+	old := c.buckets
+	c.buckets = make([]*cacheEntry, 2*len(old))
+	for i, e := range old {
+		lo, hi := &c.buckets[i], &c.buckets[i+len(old)]
+		for e != nil {
+			next := e.next
+			e.next = nil
+			if c.hash(&e.key)&uint64(len(old)) == 0 {
+				*lo, lo = e, &e.next
+			} else {
+				*hi, hi = e, &e.next
+			}
+			e = next
+		}
+	}
+}
 
 // hash is the hash of a statement's key.
 func (c *Cache) hash(k *stmtKey) uint64 {
@@ -104,9 +142,6 @@ func (c *Cache) hash(k *stmtKey) uint64 {
 	h := maphash.String(c.seed, k.text)
 	for _, v := range [...]uint64{uint64(uint32(k.col)) | uint64(uint32(k.endCol))<<32, uint64(uint32(k.endOffset)) | uint64(uint32(k.endLine))<<32} {
 		h = bits.RotateLeft64((h^v)*0x9e3779b97f4a7c15, 29)
-	}
-	if k.eof {
-		h = ^h
 	}
 	return h
 }
@@ -119,50 +154,56 @@ func (c *Cache) begin() {
 	c.mu.Lock()
 	c.lastSeen = c.last
 	c.gen++
-	c.prevUsed, c.used = c.used, c.prevUsed[:0]
 }
 
-// makeRoom makes an empty cache's map and list of used entries at the
-// size of n statements, which a first parse is about to store, rather than
-// growing them (and rehashing) step by step.
+// makeRoom makes an empty cache's buckets at the size of n statements,
+// which a first parse is about to store, rather than growing them (and
+// rehashing) step by step.
 func (c *Cache) makeRoom(n int) {
-	if len(c.entries) == 0 {
-		c.entries = make(map[uint64]*cacheEntry, n)
-	}
-	if cap(c.used) < n {
-		c.used = slices.Grow(c.used, n)
+	if c.count == 0 && len(c.buckets) < n {
+		size := len(c.buckets)
+		for size < n {
+			size *= 2
+		}
+		c.buckets = make([]*cacheEntry, size)
 	}
 }
 
-// end drops the entries the parse just finished did not use.
+// end drops the entries the parse just finished did not use. After a parse
+// the cache holds the entries of its records alone (those it took or
+// stored), so those the next parse drops are among the records of the
+// parse before it, and end need not look at every key.
 func (c *Cache) end() {
 	defer c.mu.Unlock()
-	if c.lastSeen != nil && c.lastSeen != c.last {
-		c.spare = c.lastSeen.records
-	}
+	prev := c.lastSeen
 	c.lastSeen = nil
-	for _, ke := range c.prevUsed {
-		if ke.gen == c.gen {
+	if prev == c.last {
+		// The parse did not finish (a panic goes through): which entries
+		// it stored is known nowhere, so the cache starts over.
+		c.buckets, c.count, c.errs, c.last, c.spare = make([]*cacheEntry, minBuckets), 0, nil, nil, nil
+		return
+	}
+	if prev == nil {
+		return
+	}
+	c.spare = prev.records
+	for _, r := range prev.records {
+		ke := r.entry
+		if ke == nil || ke.gen == c.gen {
 			continue
 		}
-		h := c.hash(&ke.key)
-		for p, e := (*cacheEntry)(nil), c.entries[h]; e != nil; p, e = e, e.next {
-			if e != ke {
-				continue
+		if len(c.errs) > 0 {
+			delete(c.errs, ke)
+		}
+		for p := c.bucket(c.hash(&ke.key)); *p != nil; p = &(*p).next {
+			if *p == ke {
+				*p = ke.next
+				ke.next = nil
+				c.count--
+				break
 			}
-			switch {
-			case p != nil:
-				p.next = e.next
-			case e.next != nil:
-				c.entries[h] = e.next
-			default:
-				delete(c.entries, h)
-			}
-			e.next = nil
-			break
 		}
 	}
-	clear(c.prevUsed)
 }
 
 // Len is the number of statements the cache holds.
@@ -170,7 +211,7 @@ func (c *Cache) Len() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	n := 0
-	for _, e := range c.entries {
+	for _, e := range c.buckets {
 		for ; e != nil; e = e.next {
 			n++
 		}
@@ -225,7 +266,7 @@ func (c *Cache) Notes(f *File, from int, dst []Note) []Note {
 	// no entry need be read here.
 	for k := range notes {
 		r := &c.last.records[from+k]
-		b := f.bases[from+k]
+		b := f.bases[from+k].base()
 		notes[k] = Note{Place: &r.entry.note, At: Position{Offset: int32(b.Offset), Line: int32(b.Line + 1), Column: r.entry.key.col}, Text: r.entry.key.text}
 	}
 	return notes
@@ -236,7 +277,7 @@ func (c *Cache) Notes(f *File, from int, dst []Note) []Note {
 // used by this parse, so that repeated lines each keep their own entry.
 func (c *Cache) lookup(key stmtKey, at int) (*cacheEntry, bool) {
 	var pick *cacheEntry
-	for e := c.entries[c.hash(&key)]; e != nil; e = e.next {
+	for e := *c.bucket(c.hash(&key)); e != nil; e = e.next {
 		if e.gen == c.gen || e.key != key {
 			continue
 		}
@@ -257,13 +298,13 @@ func (c *Cache) lookup(key stmtKey, at int) (*cacheEntry, bool) {
 // reuse takes entry e of key for a statement now at at. A tree is taken
 // once per parse: when an equal statement of this parse has it already,
 // reuse fails and the statement is parsed anew (and stored as an entry of
-// its own), so that the statements of one File share no node.
+// its own), so that the statements of one File share no node (but the
+// literals of a first parse's fast path: see literals).
 func (c *Cache) reuse(e *cacheEntry, at int) (*cacheEntry, bool) {
 	if e.gen == c.gen {
 		return nil, false
 	}
 	e.gen, e.at = c.gen, offset32(at)
-	c.used = append(c.used, e)
 	return e, true
 }
 
@@ -279,21 +320,22 @@ func (c *Cache) store(key stmtKey, at int, s Stmt, errs []*Error, a *arena) *cac
 	}
 	*e = cacheEntry{key: key, stmt: s, at: offset32(at), gen: c.gen}
 	if len(errs) > 0 {
-		kept := errs // on the heap only here
-		e.errs = &kept
+		if c.errs == nil {
+			c.errs = map[*cacheEntry][]*Error{}
+		}
+		c.errs[e] = errs
 	}
 	// Appended to its chain, so that lookup prefers the entries that were
 	// there before.
-	h := c.hash(&key)
-	if last := c.entries[h]; last == nil {
-		c.entries[h] = e
-	} else {
-		for last.next != nil {
-			last = last.next
-		}
-		last.next = e
+	if c.count >= len(c.buckets) {
+		c.grow()
 	}
-	c.used = append(c.used, e)
+	p := c.bucket(c.hash(&key))
+	for *p != nil {
+		p = &(*p).next
+	}
+	*p = e
+	c.count++
 	return e
 }
 
@@ -334,7 +376,7 @@ func newEditSpan(old *lastParse, text string) *editSpan {
 func (e *editSpan) prefixStatements() int {
 	n := 0
 	rs := e.old.records
-	for n+1 < len(rs) && rs[n+1].resume.Offset >= 0 && rs[n+1].resume.Offset <= e.prefix {
+	for n+1 < len(rs) && rs[n+1].resume.Offset >= 0 && int(rs[n+1].resume.Offset) <= e.prefix {
 		n++
 	}
 	return n
@@ -347,11 +389,11 @@ func (e *editSpan) prefixStatements() int {
 // file ended it, is scanned again: where it ends depends on the statement
 // before).
 func (e *editSpan) sync(l *stmtLexer, c *Cache, f *File, add func(Stmt, []*Error, Base, stmtRecord), rec stmtRecord) {
-	if e.synced || rec.resume.Offset < 0 || rec.resume.Offset < e.newEnd {
+	if e.synced || rec.resume.Offset < 0 || int(rec.resume.Offset) < e.newEnd {
 		return
 	}
 	delta := e.newEnd - e.oldEnd
-	oldAt := rec.resume.Offset - delta
+	oldAt := int32(int(rec.resume.Offset) - delta)
 	rs := e.old.records
 	j := sort.Search(len(rs), func(i int) bool { return rs[i].resume.Offset >= oldAt })
 	if j == len(rs) || rs[j].resume.Offset != oldAt {
@@ -365,14 +407,14 @@ func (e *editSpan) sync(l *stmtLexer, c *Cache, f *File, add func(Stmt, []*Error
 	if last <= j+1 {
 		return
 	}
-	dLine := rec.resume.Line - rs[j].resume.Line
+	dLine := int(rec.resume.Line - rs[j].resume.Line)
 	// taken is the last old statement taken over; a statement whose tree
 	// this parse has taken already ends the run, and the scanner goes on
 	// from there.
 	taken := j
 	for k := j + 1; k < last; k++ {
 		r := rs[k]
-		b := e.old.file.bases[k]
+		b := e.old.file.bases[k].base()
 		b.Offset += delta
 		b.Line += dLine
 		entry, ok := c.reuse(r.entry, b.Offset)
@@ -380,9 +422,9 @@ func (e *editSpan) sync(l *stmtLexer, c *Cache, f *File, add func(Stmt, []*Error
 			break
 		}
 		r.entry = entry
-		r.resume.Offset += delta
-		r.resume.Line += dLine
-		add(r.entry.stmt, r.entry.errors(), b, r)
+		r.resume.Offset += int32(delta)
+		r.resume.Line += int32(dLine)
+		add(r.entry.stmt, c.errors(r.entry), b, r)
 		taken = k
 	}
 	if taken == j {
@@ -394,9 +436,9 @@ func (e *editSpan) sync(l *stmtLexer, c *Cache, f *File, add func(Stmt, []*Error
 	// alive: TestCacheKeepsNoOldComments).
 	end := rs[taken].resume
 	cs := e.old.comments
-	from := sort.Search(len(cs), func(i int) bool { return int(cs[i].Pos.Offset) >= oldAt })
+	from := sort.Search(len(cs), func(i int) bool { return cs[i].Pos.Offset >= oldAt })
 	for _, cm := range cs[from:] {
-		if int(cm.Pos.Offset) >= end.Offset {
+		if cm.Pos.Offset >= end.Offset {
 			break
 		}
 		f.Comments = append(f.Comments, moveComment(cm, delta, dLine))
@@ -405,7 +447,7 @@ func (e *editSpan) sync(l *stmtLexer, c *Cache, f *File, add func(Stmt, []*Error
 	lastEnd := e.old.file.StatementRange(taken).End // the end of its last token
 	lastEnd.Offset += int32(delta)
 	lastEnd.Line += int32(dLine)
-	l.resume(linePos{Offset: r.resume.Offset + delta, Line: r.resume.Line + dLine}, lastEnd)
+	l.resume(linePos{Offset: r.resume.Offset + int32(delta), Line: r.resume.Line + int32(dLine)}, lastEnd)
 }
 
 // moveComment is a copy of c moved by dOff bytes and dLine lines: comments

@@ -1,7 +1,10 @@
 package grammar
 
 import (
+	"fmt"
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -47,5 +50,77 @@ func TestCachedParseParsesRepeatsAnew(t *testing.T) {
 	checkNoSharedNodes(t, got)
 	if r := got.StatementRange(2); r.Pos != (Position{Offset: 16, Line: 3, Column: 1}) {
 		t.Errorf("the repeat is at %+v", r.Pos)
+	}
+}
+
+// TestCacheDropsErrorsWithTheirStatements: the errors of a statement the
+// cache drops (kept beside the entries, Cache.errs) are dropped with it,
+// and those of a statement taken over are its own still.
+func TestCacheDropsErrorsWithTheirStatements(t *testing.T) {
+	cache := NewCache()
+	ParseFileCached("e.cute", []byte("A = (1,\nB = 2\nC = )\n"), cache)
+	if n := len(cache.errs); n != 2 {
+		t.Fatalf("the cache keeps the errors of %d statements, want 2", n)
+	}
+	const next = "X = 1\nB = 2\nC = )\n"
+	got, errs := ParseFileCached("e.cute", []byte(next), cache)
+	_, want := ParseFile("e.cute", []byte(next))
+	if !reflect.DeepEqual(errs, want) || len(got.Errors) != 1 {
+		t.Fatalf("errors %v, want %v", errs, want)
+	}
+	if n := len(cache.errs); n != 1 {
+		t.Fatalf("the cache keeps the errors of %d statements, want 1", n)
+	}
+}
+
+// TestCacheStartsOverAfterAnUnfinishedParse: a parse that does not finish
+// (a panic going through ParseTextCached's deferred end) leaves no record
+// of the entries it stored, which end finds through the records: the
+// cache drops everything rather than keep them for good.
+func TestCacheStartsOverAfterAnUnfinishedParse(t *testing.T) {
+	cache := NewCache()
+	ParseFileCached("u.cute", []byte("A = 1\nB = (2,3)\n"), cache)
+	cache.begin() // what ParseTextCached does, up to a panic after a store
+	cache.store(stmtKey{text: "C = 4", col: 1, endOffset: 5, endCol: 6}, 12, &Binding{}, nil, nil)
+	cache.end()
+	if n := cache.Len(); n != 0 || cache.last != nil {
+		t.Fatalf("after an unfinished parse the cache holds %d statements (last parse kept: %v)", n, cache.last != nil)
+	}
+	const next = "A = 1\nB = (2,3)\nC = 4\n"
+	got, gotErrs := ParseFileCached("u.cute", []byte(next), cache)
+	want, wantErrs := ParseFile("u.cute", []byte(next))
+	if !reflect.DeepEqual(normalized(got), normalized(want)) || !reflect.DeepEqual(gotErrs, wantErrs) {
+		t.Errorf("the parse after an unfinished one differs from a fresh one")
+	}
+	if n := cache.Len(); n != 3 {
+		t.Errorf("the cache holds %d statements, want 3", n)
+	}
+}
+
+// TestCacheGrowKeepsTheOrderOfEqualStatements: the entries of equal
+// statements stay in the order stored when the buckets double (in an
+// edit: a first parse makes room for all at once), so that lookup prefers
+// the ones that were there before.
+func TestCacheGrowKeepsTheOrderOfEqualStatements(t *testing.T) {
+	var b strings.Builder
+	for i := range 40 {
+		fmt.Fprintf(&b, "A = 1\nB%d = %d\n", i, i)
+	}
+	cache := NewCache()
+	ParseFileCached("g.cute", []byte("C = 0\n"), cache) // a first parse makes room at once
+	ParseFileCached("g.cute", []byte(b.String()), cache)
+	if len(cache.buckets) <= minBuckets {
+		t.Fatalf("the buckets did not grow: %d", len(cache.buckets))
+	}
+	var ats []int32
+	for _, e := range cache.buckets {
+		for ; e != nil; e = e.next {
+			if e.key.text == "A = 1" {
+				ats = append(ats, e.at)
+			}
+		}
+	}
+	if len(ats) != 40 || !slices.IsSorted(ats) {
+		t.Errorf("the entries of A = 1 are at %v, want 40 in the order stored", ats)
 	}
 }

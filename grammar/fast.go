@@ -1,6 +1,7 @@
 package grammar
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -90,27 +91,30 @@ func (r *fastReader) ident() (from, to int, ok bool) {
 	return from, to, true
 }
 
-func (r *fastReader) expr() (Node, bool) {
+// expr reads an expression; h is its hash when it is a literal the lines
+// share (see literals), else 0.
+func (r *fastReader) expr() (n Node, h uint64, ok bool) {
 	c := r.peek()
 	if !isLetter(c) || c == '_' {
-		return r.layout()
+		return r.literal()
 	}
 	at := r.i
 	from, to, ok := r.ident()
 	if !ok {
-		return nil, false
+		return nil, 0, false
 	}
 	switch r.peek() {
 	case '(':
 		if isIteratorName(r.src[from:to]) {
-			return nil, false
+			return nil, 0, false
 		}
-		return r.call(from, to)
+		n, ok := r.call(from, to)
+		return n, 0, ok
 	case '<', '[':
-		return nil, false
+		return nil, 0, false
 	}
 	r.i = at
-	return r.layout()
+	return r.literal()
 }
 
 func (r *fastReader) call(from, to int) (Node, bool) {
@@ -118,12 +122,9 @@ func (r *fastReader) call(from, to int) (Node, bool) {
 	// The nodes' fields are set one by one, the pointers last: the
 	// blocks are zeroed, and while the collector marks, a whole-struct
 	// store pays a write barrier for every word of the struct.
-	cn := newCalled(r.a)
-	fun := r.span(from, to)
-	c := &cn.c
-	c.Range, cn.n.Range = fun, fun
-	cn.n.Name = r.src[from:to]
-	c.Fun = &cn.n
+	c := r.a.callNodes.one()
+	c.Range = r.span(from, to)
+	c.Fun = r.funName(from, to)
 	if r.peek() == ')' {
 		r.i++
 		c.End = r.pos(r.i)
@@ -133,15 +134,23 @@ func (r *fastReader) call(from, to int) (Node, bool) {
 		return nil, false
 	}
 	mark := len(r.elems)
+	// The arguments, when all are shared literals, are a list the lines
+	// share too (literals.lists).
+	h := uint64(literalSeed)
 	for {
 		if r.peek() == '"' {
 			return nil, false
 		}
-		a, ok := r.expr()
+		a, ha, ok := r.expr()
 		if !ok {
 			return nil, false
 		}
 		r.elems = append(r.elems, a)
+		if h != 0 && ha != 0 {
+			h = literalMix(h, ha)
+		} else {
+			h = 0
+		}
 		switch r.peek() {
 		case ',':
 			r.i++
@@ -149,7 +158,18 @@ func (r *fastReader) call(from, to int) (Node, bool) {
 			r.i++
 			r.depth--
 			c.End = r.pos(r.i)
+			if h == 0 {
+				c.Args = r.pop(mark)
+				return c, true
+			}
+			slot := r.a.lits.slot(h, len(r.src))
+			if args := r.a.lits.lists[slot]; slices.Equal(args, r.elems[mark:]) {
+				r.elems = r.elems[:mark]
+				c.Args = args
+				return c, true
+			}
 			c.Args = r.pop(mark)
+			r.a.lits.putList(slot, c.Args)
 			return c, true
 		default:
 			return nil, false
@@ -165,43 +185,62 @@ func (r *fastReader) pop(mark int) []Node {
 	return s
 }
 
-func (r *fastReader) layout() (Node, bool) {
-	shape, ok := r.tuple()
+// literal reads a layout or an IntTuple; h is its hash when it is a
+// literal the lines share (see literals), 0 when it holds a name.
+func (r *fastReader) literal() (n Node, h uint64, ok bool) {
+	shape, hShape, ok := r.tuple()
 	if !ok {
-		return nil, false
+		return nil, 0, false
 	}
 	if r.peek() != ':' {
-		return shape, true
+		return shape, hShape, true
 	}
 	r.i++
-	stride, ok := r.tuple()
+	stride, hStride, ok := r.tuple()
 	if !ok {
-		return nil, false
+		return nil, 0, false
+	}
+	slot := -1
+	if hShape != 0 && hStride != 0 {
+		h = literalMix(literalMix(hShape, 'L'), hStride)
+		slot = r.a.lits.slot(h, len(r.src))
+		if l, ok := r.a.lits.slots[slot].(*Layout); ok && l.Shape == shape && l.Stride == stride {
+			return l, h, true
+		}
 	}
 	l := r.a.layouts.one()
 	l.Range = join(shape.Span(), stride.Span())
 	l.Shape, l.Stride = shape, stride
-	return l, true
+	if slot >= 0 {
+		r.a.lits.put(slot, l)
+	}
+	return l, h, true
 }
 
-func (r *fastReader) tuple() (Node, bool) {
+// tuple reads an IntTuple; h is its hash when it is a literal the lines
+// share (see literals), 0 when it holds a name.
+func (r *fastReader) tuple() (n Node, h uint64, ok bool) {
 	if r.peek() != '(' {
 		return r.leaf()
 	}
 	open := r.i
 	r.i++
 	if r.depth++; r.depth > fastMaxDepth || r.peek() == ')' {
-		return nil, false
+		return nil, 0, false
 	}
-	t := r.a.tuples.one()
-	t.Range.Pos = r.pos(open)
 	mark := len(r.elems)
+	h = literalMix(literalSeed, uint64(open-r.start)|uint64(uint32(r.col0))<<32)
 	for {
-		e, ok := r.tuple()
+		e, he, ok := r.tuple()
 		if !ok {
-			return nil, false
+			return nil, 0, false
 		}
 		r.elems = append(r.elems, e)
+		if h != 0 && he != 0 {
+			h = literalMix(h, he)
+		} else {
+			h = 0
+		}
 		switch r.peek() {
 		case ',':
 			r.i++
@@ -212,19 +251,32 @@ func (r *fastReader) tuple() (Node, bool) {
 		case ')':
 			r.i++
 			r.depth--
-			t.End = r.pos(r.i)
+			rng := r.span(open, r.i)
+			slot := -1
+			if h != 0 {
+				h = literalMix(h, uint64(r.i-open))
+				slot = r.a.lits.slot(h, len(r.src))
+				if t, ok := r.a.lits.slots[slot].(*Tuple); ok && t.Range == rng && slices.Equal(t.Elems, r.elems[mark:]) {
+					r.elems = r.elems[:mark]
+					return t, h, true
+				}
+			}
+			t := r.a.tuples.one()
+			t.Range = rng
 			t.Elems = r.pop(mark)
-			return t, true
+			if slot >= 0 {
+				r.a.lits.put(slot, t)
+			}
+			return t, h, true
 		default:
-			return nil, false
+			return nil, 0, false
 		}
 	}
 }
 
-func (r *fastReader) leaf() (Node, bool) {
+func (r *fastReader) leaf() (n Node, h uint64, ok bool) {
 	c := r.peek()
 	from := r.i
-	var n Node
 	switch {
 	case isDigit(c) || c == '-' || c == '_' && from+1 < r.end && isDigit(r.src[from+1]):
 		// An Int or Static token: digits after an optional '_' or '-'
@@ -240,7 +292,7 @@ func (r *fastReader) leaf() (Node, bool) {
 			to++
 		}
 		if to == digits || to-digits > 18 || to < r.end && isWordByte(r.src[to]) {
-			return nil, false
+			return nil, 0, false
 		}
 		var v int64
 		for _, d := range []byte(r.src[digits:to]) {
@@ -250,27 +302,38 @@ func (r *fastReader) leaf() (Node, bool) {
 			v = -v
 		}
 		r.i = to
+		rng, text := r.span(from, to), r.src[from:to]
+		// The range and the text are the node: the text's value, mark
+		// and length, and where it lies, pick the slot.
+		h = literalMix(literalSeed, uint64(from-r.start)|uint64(uint32(r.col0))<<32)
+		h = literalMix(literalMix(h, uint64(v)), uint64(to-from)<<1|uint64(c&1))
+		slot := r.a.lits.slot(h, len(r.src))
+		if x, ok := r.a.lits.slots[slot].(*Int); ok && x.Range == rng && x.Text == text {
+			n = x
+			break
+		}
 		x := r.a.ints.one()
-		x.Range, x.Value, x.Static = r.span(from, to), v, static
-		x.Text = r.src[from:to]
+		x.Range, x.Value, x.Static = rng, v, static
+		x.Text = text
+		r.a.lits.put(slot, x)
 		n = x
 	case isLetter(c):
 		_, to, ok := r.ident()
 		if !ok {
-			return nil, false
+			return nil, 0, false
 		}
 		x := r.a.names.one()
 		x.Range = r.span(from, to)
 		x.Name = r.src[from:to]
 		n = x
 	default:
-		return nil, false
+		return nil, 0, false
 	}
 	switch r.peek() {
 	case '/', '@', '{':
-		return nil, false // a basis, a braced name, or a comment
+		return nil, 0, false // a basis, a braced name, or a comment
 	}
-	return n, true
+	return n, h, true
 }
 
 // fastBinding reads the next statement with a fastReader when it is a
@@ -313,7 +376,10 @@ func (l *stmtLexer) fastBinding(a *arena) (s Stmt, first Position, end token, la
 	m := a.mark()
 	defer func() {
 		if !ok {
+			a.lits.rollback()
 			a.reset(m)
+		} else {
+			a.lits.commit()
 		}
 	}()
 	s, ok = r.statement()
@@ -361,7 +427,7 @@ func (r *fastReader) statement() (Stmt, bool) {
 	from := r.i
 	if to := r.word(from); r.src[from:to] == "assert" {
 		r.i = to
-		left, ok := r.expr()
+		left, _, ok := r.expr()
 		if !ok {
 			return nil, false
 		}
@@ -378,7 +444,7 @@ func (r *fastReader) statement() (Stmt, bool) {
 		default:
 			return nil, false
 		}
-		right, ok := r.expr()
+		right, _, ok := r.expr()
 		if !ok {
 			return nil, false
 		}
@@ -390,7 +456,7 @@ func (r *fastReader) statement() (Stmt, bool) {
 		return nil, false
 	}
 	r.i++
-	value, ok := r.expr()
+	value, _, ok := r.expr()
 	if !ok {
 		return nil, false
 	}
@@ -423,9 +489,27 @@ func commentAt(src string, i, line, col int) (*Comment, int) {
 	return &Comment{Range: Range{Pos: pos, End: end}, Text: strings.Clone(text)}, j
 }
 
-func newCalled(a *arena) *calledName {
-	if a != nil {
-		return a.calls.one()
+// funName is the Name node of the operation a call at from..to calls,
+// shared by the calls of the same name at the same place (see literals):
+// the analysis reads an operation's name by its text, never as a use of
+// a sheet name (analysis.eachName skips it), so no two calls need two.
+func (r *fastReader) funName(from, to int) *Name {
+	rng, text := r.span(from, to), r.src[from:to]
+	h := literalMix(literalSeed, uint64(from-r.start)|uint64(uint32(r.col0))<<32)
+	for i := 0; i < len(text); i += 8 {
+		var w uint64
+		for k := i; k < min(i+8, len(text)); k++ {
+			w = w<<8 | uint64(text[k])
+		}
+		h = literalMix(h, w)
 	}
-	return &calledName{}
+	slot := r.a.lits.slot(h, len(r.src))
+	if n, ok := r.a.lits.slots[slot].(*Name); ok && n.Range == rng && n.Name == text {
+		return n
+	}
+	n := r.a.names.one()
+	n.Range = rng
+	n.Name = text
+	r.a.lits.put(slot, n)
+	return n
 }

@@ -168,12 +168,13 @@ func TestFastPathKeepsNoNodesOfLinesLeftToTheParser(t *testing.T) {
 // of a statement that did not parse are taken back by the arena: a sheet
 // of bad statements keeps their texts and errors, not their nodes (which
 // the nodes of the good statements between them would keep alive with
-// their blocks).
+// their blocks). The tuples hold the line's number, so that the good
+// statements share no tuple (see literals).
 func TestFirstParseKeepsNoNodesOfBadStatements(t *testing.T) {
 	sheet := func(bad string) []byte {
 		var b strings.Builder
 		for i := range 3000 {
-			fmt.Fprintf(&b, "A%d = f((1,2):(3,4), (5,6):(7,8), (9,10):(11,12), %s)\nB%d = 1:1\n", i, bad, i)
+			fmt.Fprintf(&b, "A%d = f((1,%d):(3,4), (5,%d):(7,8), (9,%d):(11,12), %s)\nB%d = 1:1\n", i, i, i, i, bad, i)
 		}
 		return []byte(b.String())
 	}
@@ -184,5 +185,60 @@ func TestFirstParseKeepsNoNodesOfBadStatements(t *testing.T) {
 	bad, good := keep(sheet("$")), keep(sheet("x"))
 	if bad > good/2 {
 		t.Fatalf("a first parse of bad statements keeps %d bytes, of good ones %d", bad, good)
+	}
+}
+
+// TestFirstParseSharesLiterals: the fast path shares a literal read at the
+// same place of two statements (see literals), and never a subtree holding
+// a name, whose node the analysis tells apart from another's.
+func TestFirstParseSharesLiterals(t *testing.T) {
+	src := []byte("A = (4,8):(1,4)\nB = (4,8):(1,4)\nC = (N,8)\nD = (N,8)\nE = (4,8):(1,5)\n")
+	f, errs := ParseFileCached("s.cute", src, NewCache())
+	if len(errs) > 0 {
+		t.Fatal(errs[0])
+	}
+	value := func(i int) Node { return f.Statements[i].(*Binding).Value }
+	if value(0) != value(1) {
+		t.Errorf("the layouts of A and B are two nodes")
+	}
+	if value(2) == value(3) || value(2).(*Tuple).Elems[0] == value(3).(*Tuple).Elems[0] {
+		t.Errorf("the tuples of C and D, which hold a name, are shared")
+	}
+	if a, e := value(0).(*Layout), value(4).(*Layout); a == e || a.Shape != e.Shape || a.Stride == e.Stride {
+		t.Errorf("A and E share their layout, or their shapes are two nodes, or their strides one")
+	}
+	fastPath = false
+	want, _ := ParseFile("s.cute", src)
+	fastPath = true
+	if !reflect.DeepEqual(normalized(f), normalized(want)) {
+		t.Errorf("the shared trees differ from the parser's")
+	}
+}
+
+// TestFirstParseSharesArgumentLists: the arguments of calls of shared
+// literals alone are one list; a list holding a name is a call's own. The
+// operation's name at the same place is one node.
+func TestFirstParseSharesArgumentLists(t *testing.T) {
+	src := []byte("A = f(4:1, 64)\nB = g(4:1, 64)\nC = f(X, 64)\nD = f(X, 64)\n")
+	f, errs := ParseFileCached("s.cute", src, NewCache())
+	if len(errs) > 0 {
+		t.Fatal(errs[0])
+	}
+	args := func(i int) []Node { return f.Statements[i].(*Binding).Value.(*Call).Args }
+	if &args(0)[0] != &args(1)[0] {
+		t.Errorf("the arguments of A and B are two lists")
+	}
+	if &args(2)[0] == &args(3)[0] || args(2)[0] == args(3)[0] {
+		t.Errorf("the arguments of C and D, which hold a name, are shared")
+	}
+	call := func(i int) *Call { return f.Statements[i].(*Binding).Value.(*Call) }
+	if call(0).Fun != call(2).Fun || call(0).Fun == call(1).Fun || call(2) == call(3) {
+		t.Errorf("the operation's name of A and C is two nodes, or A's is B's, or C and D are one call")
+	}
+	fastPath = false
+	want, _ := ParseFile("s.cute", src)
+	fastPath = true
+	if !reflect.DeepEqual(normalized(f), normalized(want)) {
+		t.Errorf("the shared trees differ from the parser's")
 	}
 }

@@ -41,7 +41,7 @@ func ParseTextCached(filename string, text string, cache *Cache) (*File, []*Erro
 	if cache != nil {
 		cache.begin()
 		defer cache.end()
-		fresh = len(cache.entries) == 0
+		fresh = cache.count == 0
 	}
 	l := &stmtLexer{sc: scanner{src: text, line: 1, col: 1}, src: text, comments: &f.Comments}
 	if strings.HasPrefix(text, "\ufeff") { // a byte order mark is no column
@@ -58,7 +58,7 @@ func ParseTextCached(filename string, text string, cache *Cache) (*File, []*Erro
 			errs = append(errs, stmtErrors{len(f.Statements), e})
 		}
 		f.Statements = append(f.Statements, s)
-		f.bases = append(f.bases, b)
+		f.bases = append(f.bases, fileBase{Offset: int32(b.Offset), Line: int32(b.Line)})
 		if cache != nil {
 			recs = append(recs, r)
 		}
@@ -69,7 +69,7 @@ func ParseTextCached(filename string, text string, cache *Cache) (*File, []*Erro
 		// firstParseRoom), rather than growing and copying its slices
 		// while it goes: at 50,000 lines that copying was a tenth of the parse.
 		n := min(strings.Count(text, "\n")+1, firstParseRoom)
-		f.Statements, f.bases = make([]Stmt, 0, n), make([]Base, 0, n)
+		f.Statements, f.bases = make([]Stmt, 0, n), make([]fileBase, 0, n)
 		if cache != nil {
 			recs = cache.spareRecords(n)
 			cache.makeRoom(n)
@@ -96,7 +96,7 @@ func ParseTextCached(filename string, text string, cache *Cache) (*File, []*Erro
 	}
 	if cache != nil && cache.last != nil {
 		n := len(cache.last.records) + 8
-		f.Statements, f.bases, recs = make([]Stmt, 0, n), make([]Base, 0, n), cache.spareRecords(n)
+		f.Statements, f.bases, recs = make([]Stmt, 0, n), make([]fileBase, 0, n), cache.spareRecords(n)
 		f.Comments = make([]*Comment, 0, len(cache.last.comments)+8)
 		edit = newEditSpan(cache.last, text)
 		// The statements before the edit are as they were.
@@ -104,20 +104,20 @@ func ParseTextCached(filename string, text string, cache *Cache) (*File, []*Erro
 		// them: it and the rest are scanned again.
 		n = edit.prefixStatements()
 		for i, r := range edit.old.records[:n] {
-			b := edit.old.file.bases[i]
+			b := edit.old.file.bases[i].base()
 			e, ok := cache.reuse(r.entry, b.Offset)
 			if !ok {
 				n = i
 				break
 			}
 			r.entry = e
-			add(r.entry.stmt, r.entry.errors(), b, r)
+			add(r.entry.stmt, cache.errors(r.entry), b, r)
 		}
 		if n > 0 {
 			r := edit.old.records[n-1]
 			l.resume(r.resume, edit.old.file.StatementRange(n-1).End)
 			for _, c := range edit.old.comments {
-				if int(c.Pos.Offset) >= r.resume.Offset {
+				if c.Pos.Offset >= r.resume.Offset {
 					break
 				}
 				f.Comments = append(f.Comments, c)
@@ -156,10 +156,10 @@ func ParseTextCached(filename string, text string, cache *Cache) (*File, []*Erro
 		if cache != nil {
 			rec.resume = linePos{Offset: -1}
 			if !end.EOF() {
-				rec.resume = linePos{Offset: int(end.Pos.Offset) + 1, Line: int(end.Pos.Line) + 1}
+				rec.resume = linePos{Offset: end.Pos.Offset + 1, Line: end.Pos.Line + 1}
 			}
-			key = stmtKey{text: own, col: first.Pos.Column, eof: end.EOF(),
-				endOffset: end.Pos.Offset - first.Pos.Offset, endLine: end.Pos.Line - first.Pos.Line, endCol: end.Pos.Column}
+			key = stmtKey{text: own, col: first.Pos.Column,
+				endOffset: keyEnd(end.Pos.Offset-first.Pos.Offset, end.EOF()), endLine: end.Pos.Line - first.Pos.Line, endCol: end.Pos.Column}
 			// A tree is taken once per parse (Cache.reuse): a cache that
 			// held no tree when this parse began finds none to take.
 			var e *cacheEntry
@@ -169,7 +169,7 @@ func ParseTextCached(filename string, text string, cache *Cache) (*File, []*Erro
 			}
 			if ok {
 				rec.entry = e
-				add(e.stmt, e.errors(), base, rec)
+				add(e.stmt, cache.errors(e), base, rec)
 				if edit != nil {
 					edit.sync(l, cache, f, add, rec)
 				}
@@ -231,7 +231,7 @@ func ParseTextCached(filename string, text string, cache *Cache) (*File, []*Erro
 	}
 	for _, e := range errs {
 		for _, er := range e.errs {
-			f.Errors = append(f.Errors, f.bases[e.stmt].Error(er))
+			f.Errors = append(f.Errors, f.bases[e.stmt].base().Error(er))
 		}
 	}
 	ErrorList(f.Errors).Sort()
@@ -316,7 +316,7 @@ func (l *stmtLexer) peekToken() (token, bool) {
 // resume sets the lexer at the start of a line (just past a statement's
 // End), lastEnd being the end of the last token before it.
 func (l *stmtLexer) resume(at linePos, lastEnd Position) {
-	l.sc.i, l.sc.line, l.sc.col = at.Offset, at.Line, 1
+	l.sc.i, l.sc.line, l.sc.col = int(at.Offset), int(at.Line), 1
 	l.ahead, l.head, l.queue = l.ahead[:0], 0, l.queue[:0]
 	l.lastEnd = lastEnd
 }

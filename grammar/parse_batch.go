@@ -112,7 +112,7 @@ func (b *parseBatch) finish(f *File, cache *Cache, recs []stmtRecord, errs []stm
 		}
 		f.Statements[j.stmt] = j.tree
 		if cache != nil {
-			recs[j.stmt].entry = cache.store(j.key, f.bases[j.stmt].Offset, j.tree, j.errs, nil)
+			recs[j.stmt].entry = cache.store(j.key, int(f.bases[j.stmt].Offset), j.tree, j.errs, nil)
 		}
 		j.toks = nil
 		if len(j.errs) > 0 {
