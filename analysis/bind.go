@@ -37,7 +37,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/cute-lsp/cute-lsp/analysis/gmma"
 	"github.com/cute-lsp/cute-lsp/grammar"
@@ -144,16 +143,11 @@ func evalSites(n grammar.Node, env Env, sites *[]CallSite, text []byte) (layout.
 // literalValues are the values of layout literals by their text: a literal
 // that names nothing is a function of its text, and a generated sheet
 // writes the same few literals (the same operand of a call) on thousands of
-// lines. At most literalValuesMax, shared by every sheet; a value is never
+// lines. At most textMemoMax, shared by every sheet; a value is never
 // changed once made, as a binding's value is shared by every name reading it.
 // They are kept boxed (a Value holding a Layout): boxing one is an
 // allocation of its 80 bytes, which every use would otherwise pay again.
-var literalValues = struct {
-	mu sync.Mutex
-	m  map[string]layout.Value
-}{m: map[string]layout.Value{}}
-
-const literalValuesMax = 4096
+var literalValues textMemo[layout.Value]
 
 // literal binds a layout literal, from literalValues when it is on one line
 // and names nothing (no letter in its text). The value is a layout.Layout
@@ -169,23 +163,15 @@ func (b binder) literal(n *grammar.Layout) (layout.Value, error) {
 			return b.layout(n)
 		}
 	}
-	literalValues.mu.Lock()
-	v, ok := literalValues.m[string(key)]
-	literalValues.mu.Unlock()
-	if ok {
+	if v, ok := literalValues.get(key); ok {
 		return v, nil
 	}
 	l, err := b.layout(n)
 	if err != nil {
 		return l, err
 	}
-	v = l
-	literalValues.mu.Lock()
-	if len(literalValues.m) >= literalValuesMax {
-		clear(literalValues.m)
-	}
-	literalValues.m[string(key)] = v
-	literalValues.mu.Unlock()
+	v := layout.Value(l) // boxed once, kept boxed
+	literalValues.put(key, v)
 	return v, nil
 }
 
@@ -567,10 +553,7 @@ func (b binder) call(n *grammar.Call) (layout.Value, error) {
 	}
 	key, keyed := b.callKey(n, op)
 	if keyed {
-		callValues.mu.Lock()
-		c, ok := callValues.m[string(key)]
-		callValues.mu.Unlock()
-		if ok {
+		if c, ok := callValues.get(key); ok {
 			if op.Check != nil && b.sites != nil {
 				*b.sites = append(*b.sites, CallSite{Call: n, Op: *op, Args: c.args, Result: c.value})
 			}
@@ -604,12 +587,7 @@ func (b binder) call(n *grammar.Call) (layout.Value, error) {
 		*b.sites = append(*b.sites, CallSite{Call: n, Op: *op, Args: args, Result: v})
 	}
 	if keyed {
-		callValues.mu.Lock()
-		if len(callValues.m) >= callValuesMax {
-			clear(callValues.m)
-		}
-		callValues.m[string(key)] = calledValue{value: v, args: args}
-		callValues.mu.Unlock()
+		callValues.put(key, calledValue{value: v, args: args})
 	}
 	return v, nil
 }
@@ -619,14 +597,9 @@ func (b binder) call(n *grammar.Call) (layout.Value, error) {
 // the algebra whose arguments are written out (integers, tuples, layout
 // literals: no name, no call) is a function of its text, and a generated
 // sheet makes the same few calls (complement(4:1, 64)) on thousands of
-// lines. At most callValuesMax, shared by every sheet; values and
+// lines. At most textMemoMax, shared by every sheet; values and
 // arguments are never changed once made (literalValues).
-var callValues = struct {
-	mu sync.Mutex
-	m  map[string]calledValue
-}{m: map[string]calledValue{}}
-
-const callValuesMax = 4096
+var callValues textMemo[calledValue]
 
 type calledValue struct {
 	value layout.Value

@@ -3,7 +3,6 @@ package analysis
 import (
 	"encoding/binary"
 	"fmt"
-	"sync"
 
 	"github.com/cute-lsp/cute-lsp/layout"
 )
@@ -40,31 +39,19 @@ func inexactComposition(a, b, r layout.Layout) (i, want, got int64, ok bool) {
 	if !keyed {
 		return walkComposition(a, b, r)
 	}
-	compositionChecks.mu.Lock()
-	ans, found := compositionChecks.m[string(key)]
-	compositionChecks.mu.Unlock()
+	ans, found := compositionChecks.get(key)
 	if found {
 		return ans.i, ans.want, ans.got, ans.ok
 	}
 	ans.i, ans.want, ans.got, ans.ok = walkComposition(a, b, r)
-	compositionChecks.mu.Lock()
-	if len(compositionChecks.m) >= compositionChecksMax {
-		clear(compositionChecks.m)
-	}
-	compositionChecks.m[string(key)] = ans
-	compositionChecks.mu.Unlock()
+	compositionChecks.put(key, ans)
 	return ans.i, ans.want, ans.got, ans.ok
 }
 
 // compositionChecks are inexactComposition's answers by the layouts
 // checked (appendLayoutKey of A, B and the result), at most
-// compositionChecksMax of them, shared by every sheet.
-var compositionChecks = struct {
-	mu sync.Mutex
-	m  map[string]compositionAnswer
-}{m: map[string]compositionAnswer{}}
-
-const compositionChecksMax = 4096
+// textMemoMax of them, shared by every sheet.
+var compositionChecks textMemo[compositionAnswer]
 
 // compositionAnswer is what inexactComposition returns.
 type compositionAnswer struct {
