@@ -56,6 +56,12 @@ type Cache struct {
 	// before it may be gone from the map (the statements taken over by
 	// takePrefix are not marked used).
 	statements int
+	// filling is set while an analysis fills an empty cache (a first
+	// analysis): only a statement of the same text, column and reads as
+	// one before it could be found, and it evaluates to the same result,
+	// while each look-up of a map of one entry a statement misses the
+	// processor's caches at 200,000 lines.
+	filling bool
 	swept      uint32
 	slack      int // how many more than twice the statements the maps may hold
 }
@@ -302,7 +308,8 @@ func (c *Cache) begin(n int) {
 	// A first analysis fills the empty maps with about one entry per
 	// statement: made at that size, they are not grown (and rehashed)
 	// step by step on the way.
-	if len(c.entries) == 0 {
+	c.filling = len(c.entries) == 0
+	if c.filling {
 		c.entries = make(map[uint64]*cacheEntry, n)
 	}
 }
@@ -339,6 +346,9 @@ func (c *Cache) end() {
 // lookup finds the earlier result of a statement of text text, starting at
 // column col, reading the bindings of keys deps.
 func (c *Cache) lookup(key uint64, text string, col int, deps []uint64) (*cacheEntry, bool) {
+	if c.filling {
+		return nil, false
+	}
 	e, ok := c.entries[key]
 	if !ok || e.text != text || int(e.col) != col || !slices.Equal(e.deps, deps) {
 		return nil, false
