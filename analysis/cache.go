@@ -56,14 +56,14 @@ type Cache struct {
 	// before it may be gone from the map (the statements taken over by
 	// takePrefix are not marked used).
 	statements int
+	swept      uint32
+	slack      int // how many more than twice the statements the maps may hold
 	// filling is set while an analysis fills an empty cache (a first
 	// analysis): only a statement of the same text, column and reads as
 	// one before it could be found, and it evaluates to the same result,
 	// while each look-up of a map of one entry a statement misses the
 	// processor's caches at 200,000 lines.
 	filling bool
-	swept      uint32
-	slack      int // how many more than twice the statements the maps may hold
 }
 
 // nearNames are the names of the universe within a suggestion's reach of
