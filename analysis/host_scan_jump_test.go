@@ -15,7 +15,10 @@ import (
 // The descriptor scan as it was before it jumped between the bytes that
 // start something (regionStarts, quotedEnd with strings.IndexByte, the
 // line index counted forward): the scan must give the same regions, ends
-// and positions.
+// and positions. It is the one reference of the scan's tests (with skipAsm
+// off, the scan before asm statements were left out); an asm statement's
+// end is asmStatementEnd's, whose quotedEnd sameJumps checks at every
+// offset against quotedEndReference.
 
 func cppRegionSeqReference(s string, skipAsm bool) iter.Seq[region] {
 	return func(yield func(region) bool) {
@@ -66,7 +69,7 @@ func cppRegionSeqReference(s string, skipAsm bool) iter.Seq[region] {
 			case s[i] == '\'':
 				i = quotedEndReference(s, i+1, '\'') + 1
 			case skipAsm && (s[i] == 'a' || s[i] == '_') && (i == 0 || !isIdentByte(s[i-1])):
-				if end, ok := asmStatementEndReference(s, i); ok {
+				if end, ok := asmStatementEnd(s, i); ok {
 					i = end
 					continue
 				}
@@ -89,60 +92,6 @@ func cppRegionSeqReference(s string, skipAsm bool) iter.Seq[region] {
 var cppRegionStartReference = [256]bool{'/': true, 'R': true, '"': true, '\'': true}
 
 var cppRegionOrAsmStartReference = [256]bool{'/': true, 'R': true, '"': true, '\'': true, 'a': true, '_': true}
-
-func asmStatementEndReference(s string, i int) (end int, ok bool) {
-	word := func(j int) int {
-		k := j
-		for k < len(s) && isIdentByte(s[k]) {
-			k++
-		}
-		return k
-	}
-	j := word(i)
-	switch s[i:j] {
-	case "asm", "__asm", "__asm__":
-	default:
-		return 0, false
-	}
-	for {
-		j = skipBlanks(s, j)
-		k := word(j)
-		switch s[j:k] {
-		case "volatile", "__volatile__", "__volatile", "inline", "__inline__", "goto":
-			j = k
-			continue
-		}
-		break
-	}
-	if j >= len(s) || s[j] != '(' {
-		return 0, false
-	}
-	depth := 0
-	for j < len(s) {
-		switch c := s[j]; c {
-		case '(':
-			depth++
-		case ')':
-			if depth--; depth == 0 {
-				return j + 1, true
-			}
-		case '"', '\'':
-			if c == '"' && j > 0 && s[j-1] == 'R' {
-				return 0, false // a raw string: its end is not a quote's
-			}
-			j = quotedEndReference(s, j+1, c)
-			if j >= len(s) || s[j] != c {
-				return 0, false // unterminated
-			}
-		case '/':
-			if j+1 < len(s) && (s[j+1] == '/' || s[j+1] == '*') {
-				return 0, false
-			}
-		}
-		j++
-	}
-	return 0, false
-}
 
 func quotedEndReference(s string, i int, quote byte) int {
 	for ; i < len(s); i++ {

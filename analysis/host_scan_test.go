@@ -10,55 +10,9 @@ import (
 	"testing"
 )
 
-// The reference versions of cppRegions and newLineIndex, as they were
-// before they passed over bytes in bulk: the fast ones must give the same.
-
-func cppRegionsReference(s string) []region {
-	var out []region
-	for i := 0; i < len(s); {
-		switch {
-		case strings.HasPrefix(s[i:], "//"):
-			end := strings.IndexByte(s[i:], '\n')
-			if end < 0 {
-				end = len(s) - i
-			}
-			out = append(out, region{start: i + 2, end: i + end})
-			i += end
-		case strings.HasPrefix(s[i:], "/*"):
-			end := strings.Index(s[i+2:], "*/")
-			if end < 0 {
-				out = append(out, region{start: i + 2, end: len(s)})
-				return out
-			}
-			out = append(out, region{start: i + 2, end: i + 2 + end})
-			i += 2 + end + 2
-		case s[i] == 'R' && strings.HasPrefix(s[i+1:], "\"") && (i == 0 || !isIdentByte(s[i-1])):
-			// R"delim( ... )delim"
-			open := strings.IndexByte(s[i+2:], '(')
-			if open < 0 {
-				i++
-				continue
-			}
-			delim := s[i+2 : i+2+open]
-			bodyStart := i + 2 + open + 1
-			end := strings.Index(s[bodyStart:], ")"+delim+"\"")
-			if end < 0 {
-				return out
-			}
-			out = append(out, region{start: bodyStart, end: bodyStart + end, literal: true})
-			i = bodyStart + end + len(delim) + 2
-		case s[i] == '"':
-			end := quotedEndReference(s, i+1, '"')
-			out = append(out, region{start: i + 1, end: end, literal: true})
-			i = end + 1
-		case s[i] == '\'':
-			i = quotedEndReference(s, i+1, '\'') + 1
-		default:
-			i++
-		}
-	}
-	return out
-}
+// The reference version of newLineIndex, as it was before it passed over
+// bytes in bulk: the fast one must give the same line starts (and the scan
+// the regions of cppRegionSeqReference, host_scan_jump_test.go).
 
 func newLineIndexReference(text string) *lineIndex {
 	starts := []int{0}
@@ -72,7 +26,7 @@ func newLineIndexReference(text string) *lineIndex {
 
 func sameHostScan(t *testing.T, name, src string) {
 	t.Helper()
-	if got, want := cppRegions(src), cppRegionsReference(src); !reflect.DeepEqual(got, want) {
+	if got, want := cppRegions(src), slices.Collect(cppRegionSeqReference(src, false)); !reflect.DeepEqual(got, want) {
 		t.Errorf("%s: cppRegions gives %d regions, the reference %d", name, len(got), len(want))
 	}
 	if got, want := lineStartOffsets(src), newLineIndexReference(src).starts; !reflect.DeepEqual(got, want) {
