@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sort"
 	"sync"
+	"unsafe"
 
 	"github.com/cute-lsp/cute-lsp/grammar"
 	"github.com/cute-lsp/cute-lsp/internal/editdist"
@@ -101,6 +102,28 @@ func AnalyzeSheetCached(filename string, src []byte, cache *Cache) *Sheet {
 	}
 	f, _ := grammar.ParseFileCached(filename, src, cache.parsed)
 	return AnalyzeFile(f, src, cache)
+}
+
+// AnalyzeSheetText is AnalyzeSheetCached of a text held as a string (an
+// editor's document), read in place: the trees of a first parse keep
+// pieces of text itself (grammar.ParseTextCached) and the sheet's Src is
+// text's own memory, so an open sheet costs one copy of its text, not
+// three, and an edit copies none.
+func AnalyzeSheetText(filename, text string, cache *Cache) *Sheet {
+	src := textBytes(text)
+	if cache == nil {
+		f, _ := grammar.ParseTextCached(filename, text, nil)
+		return AnalyzeFile(f, src, nil)
+	}
+	f, _ := grammar.ParseTextCached(filename, text, cache.parsed)
+	return AnalyzeFile(f, src, cache)
+}
+
+// textBytes is text as a byte slice sharing its memory. The analysis of a
+// sheet reads its source and never writes it (nor appends to it: the
+// slice's capacity is its length).
+func textBytes(text string) []byte {
+	return unsafe.Slice(unsafe.StringData(text), len(text))
 }
 
 // AnalyzeFile evaluates a parsed sheet; src is the text it was parsed from.

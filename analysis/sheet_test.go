@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/cute-lsp/cute-lsp/grammar"
 )
@@ -339,5 +340,25 @@ func TestLiteralValuesShared(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestTextBytesSharesTheText: a sheet held as a string is analysed in
+// place, with no room to append to it.
+func TestTextBytesSharesTheText(t *testing.T) {
+	text := strings.Repeat("A = 8:1\n", 3)
+	b := textBytes(text)
+	if string(b) != text || cap(b) != len(text) || &b[0] != unsafe.StringData(text) {
+		t.Fatalf("textBytes(%q) = %q (cap %d), not the text's own memory", text, b, cap(b))
+	}
+	if b := textBytes(""); len(b) != 0 {
+		t.Fatalf("textBytes(\"\") = %q", b)
+	}
+	s, want := AnalyzeSheetText("a.cute", text, NewCache()), AnalyzeSheet("a.cute", []byte(text))
+	if &s.Src[0] != unsafe.StringData(text) {
+		t.Fatal("AnalyzeSheetText: Src is not the text's memory")
+	}
+	if !reflect.DeepEqual(s.Findings, want.Findings) {
+		t.Fatalf("AnalyzeSheetText: findings %v, AnalyzeSheet's %v", s.Findings, want.Findings)
 	}
 }

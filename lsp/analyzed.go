@@ -8,7 +8,6 @@ import (
 	"runtime/debug"
 	"sync"
 	"time"
-	"unsafe"
 
 	"github.com/cute-lsp/cute-lsp/analysis"
 )
@@ -130,7 +129,7 @@ func (a *Analyzed) sheet(ctx context.Context, snap *Snapshot) *analysis.Sheet {
 // ones start from a sound cache. A second panic is the analysis's own and
 // is left to the caller (Snapshot.Memo keeps it for the snapshot).
 func (a *Analyzed) analyzeSheet(snap *Snapshot) *analysis.Sheet {
-	name, src := filename(snap), textBytes(snap.Text)
+	name := filename(snap)
 	var sheet *analysis.Sheet
 	r, stack := catch(func() {
 		if a.beforeIncremental != nil {
@@ -138,28 +137,18 @@ func (a *Analyzed) analyzeSheet(snap *Snapshot) *analysis.Sheet {
 		}
 		a.resumeGC()
 		cache := a.cache(snap.URI)
-		if len(src) >= pauseGCMin && cache.Fresh() {
+		if len(snap.Text) >= pauseGCMin && cache.Fresh() {
 			resume := pauseGC()
 			defer a.resumeGCLater(resume)
 		}
-		sheet = analysis.AnalyzeSheetCached(name, src, cache)
+		sheet = analysis.AnalyzeSheetText(name, snap.Text, cache)
 	})
 	if r == nil {
 		return sheet
 	}
 	a.recovered("the incremental analysis of "+snap.URI, r, stack)
 	a.dropCache(snap.URI)
-	return analysis.AnalyzeSheetCached(name, src, a.cache(snap.URI))
-}
-
-// textBytes is text as a byte slice sharing its memory, for the analysis
-// of a sheet, which reads its source and never writes it (nor appends to
-// it: the slice's capacity is its length). The analysis keeps its source
-// (Sheet.Src) as long as the snapshot keeps the text: a copy was a second
-// text in memory for every open sheet, and an allocation of the whole text
-// on every keystroke.
-func textBytes(text string) []byte {
-	return unsafe.Slice(unsafe.StringData(text), len(text))
+	return analysis.AnalyzeSheetText(name, snap.Text, a.cache(snap.URI))
 }
 
 // gcResumeAfter is how long the collector stays paused after a first

@@ -3,7 +3,6 @@ package lsp
 import (
 	"strings"
 	"testing"
-	"unsafe"
 )
 
 // The analysis-backed server, end to end over the pipe: findings with
@@ -141,18 +140,5 @@ func TestAnalyzedEndToEnd(t *testing.T) {
 	s.notify("textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": uri}})
 	if code := s.shutdownAndExit(); code != 0 {
 		t.Errorf("exit code %d", code)
-	}
-}
-
-// TestTextBytesSharesTheText: the analysis reads a snapshot's text in
-// place, with no room to append to it.
-func TestTextBytesSharesTheText(t *testing.T) {
-	text := strings.Repeat("A = 8:1\n", 3)
-	b := textBytes(text)
-	if string(b) != text || cap(b) != len(text) || &b[0] != unsafe.StringData(text) {
-		t.Fatalf("textBytes(%q) = %q (cap %d), not the text's own memory", text, b, cap(b))
-	}
-	if b := textBytes(""); len(b) != 0 {
-		t.Fatalf("textBytes(\"\") = %q", b)
 	}
 }
