@@ -73,28 +73,12 @@ func (c *Code) Findings() []Finding {
 	return out
 }
 
-// opShapes is a first test of the operations' names: for each first
-// byte, a bit for each length (63 for any longer) of an operation's name.
-var opShapes = func() (s [256]uint64) {
-	for i := range opTable {
-		if name := opTable[i].Name; name != "" {
-			s[name[0]] |= 1 << min(len(name), 63)
-		}
-	}
-	return s
-}()
-
-// mayNameOp is false when name names no operation.
-func mayNameOp(name string) bool {
-	return name != "" && opShapes[name[0]]&(1<<min(len(name), 63)) != 0
-}
-
 // callsAlgebra reports whether n holds a call of one of the algebra's
 // operations (the calls callError may reject).
 func callsAlgebra(n source.Node) bool {
 	switch n := n.(type) {
 	case *source.Call:
-		if n.Fun != nil && mayNameOp(n.Fun.Name) && isAlgebraOp(n.Fun.Name) || n.Recv != nil && callsAlgebra(n.Recv) {
+		if n.Fun != nil && isAlgebraOp(n.Fun.Name) || n.Recv != nil && callsAlgebra(n.Recv) {
 			return true
 		}
 		for _, x := range n.TArgs {
