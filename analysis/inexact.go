@@ -22,12 +22,6 @@ const maxCheckedSize = 1 << 16
 // sheet composes the same few layouts on thousands of lines, so answers
 // are kept by them (compositionChecks).
 func inexactComposition(a, b, r layout.Layout) (i, want, got int64, ok bool) {
-	var fa, fb, fr flatLayout
-	if fa.read(a) && fb.read(b) && fr.read(r) {
-		if i, want, got, ok, told := flatComposition(&fa, &fb, &fr); told {
-			return i, want, got, ok
-		}
-	}
 	var buf [compositionKeyMax]byte
 	key, keyed := appendLayoutKey(buf[:0], a)
 	if keyed {
@@ -162,89 +156,4 @@ func checkDivideSize(c *CallSite) []CallFinding {
 	}
 	return []CallFinding{{Finding: Finding{Range: c.Call.Span(), Severity: SeverityWarning, Code: CodeInexact,
 		Message: fmt.Sprintf("the tile does not divide %v: CuTe rounds the rest up, so the result %v has %d coordinates where the layout has %d; the last tiles run past it and need predication", shown{a}, shown{r}, out, in)}}}
-}
-
-// flatModesMax is the most modes a flatLayout holds.
-const flatModesMax = 8
-
-// flatLayout is a layout whose shape and stride are plain integers, or
-// tuples of them (one level), with every extent positive: the layouts a
-// sheet writes most, evaluated here with no tree to walk.
-type flatLayout struct {
-	n             int
-	shape, stride [flatModesMax]int64
-}
-
-// read reads l into f; false when l is not flat (see flatLayout) or has
-// more than flatModesMax modes.
-func (f *flatLayout) read(l layout.Layout) bool {
-	if l.Shape.IsLeaf() != l.Stride.IsLeaf() {
-		return false
-	}
-	shape, stride := l.Shape.Elems(), l.Stride.Elems()
-	if len(shape) == 0 || len(shape) > flatModesMax || len(stride) != len(shape) {
-		return false
-	}
-	for k := range shape {
-		s, d := &shape[k], &stride[k]
-		if !layout.IsPlainInt(*s) || !layout.IsPlainInt(*d) || s.Value() <= 0 {
-			return false
-		}
-		f.shape[k], f.stride[k] = s.Value(), d.Value()
-	}
-	f.n = len(shape)
-	return true
-}
-
-// eval is Layout.Eval: x split by the shape colexicographically, the last
-// mode taking the rest (as CuTe's crd2idx of an integer does, an x outside
-// the domain included), dotted with the stride; ok is false when it
-// overflows.
-func (f *flatLayout) eval(x int64) (int64, bool) {
-	var acc int64
-	for k := range f.n {
-		c := x
-		if k < f.n-1 {
-			c, x = x%f.shape[k], x/f.shape[k]
-		}
-		v, ok := layout.MulChecked(c, f.stride[k])
-		if !ok {
-			return 0, false
-		}
-		if acc, ok = layout.AddChecked(acc, v); !ok {
-			return 0, false
-		}
-	}
-	return acc, true
-}
-
-// flatComposition is inexactComposition of flat layouts; told is false
-// when it cannot answer as the layouts' Eval would (an overflow, a size
-// past maxCheckedSize), for the general walk to.
-func flatComposition(a, b, r *flatLayout) (i, want, got int64, ok, told bool) {
-	n := int64(1)
-	for k := range b.n {
-		var fits bool
-		if n, fits = layout.MulChecked(n, b.shape[k]); !fits || n > maxCheckedSize {
-			return 0, 0, 0, false, false
-		}
-	}
-	for i := range n {
-		bi, fits := b.eval(i)
-		if !fits {
-			return 0, 0, 0, false, false
-		}
-		want, fits := a.eval(bi)
-		if !fits {
-			return 0, 0, 0, false, false
-		}
-		got, fits := r.eval(i)
-		if !fits {
-			return 0, 0, 0, false, false
-		}
-		if want != got {
-			return i, want, got, true, true
-		}
-	}
-	return 0, 0, 0, false, true
 }
