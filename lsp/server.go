@@ -80,7 +80,7 @@ type Server struct {
 	// the message to come.
 	stream *tolerantStream
 	state  atomic.Int32
-	exit  chan int // receives the exit code once
+	exit   chan int // receives the exit code once
 
 	mu              sync.Mutex // guards the fields below
 	enc             Encoding
