@@ -2,7 +2,6 @@ package analysis
 
 import (
 	"os"
-	"runtime"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -15,8 +14,9 @@ import (
 // BenchmarkPeerOpenPerLine is the language server's first analysis of the
 // sheet make bench-lsp opens (peerSheetOf, CUTE_BENCH_LINES lines, 50,000
 // by default), as the server runs it: the text held as a string
-// (AnalyzeSheetText), the collector paused (lsp's pauseGC) and a
-// collection between the opens, outside the figures. Its phases apart:
+// (AnalyzeSheetText), the collector paused (lsp's pauseGC), and the heap
+// collected and given back to the system between the opens, outside the
+// figures. Its phases apart:
 // "parse" the parse alone (grammar, with the cache a first analysis
 // fills), "analysis" the evaluation of the parsed sheet, "open" both. The
 // figures are per line of the sheet (cpu-ns/line: this process's CPU time,
@@ -35,7 +35,12 @@ func BenchmarkPeerOpenPerLine(b *testing.B) {
 			var cpu, wall time.Duration
 			for b.Loop() {
 				b.StopTimer()
-				runtime.GC()
+				// The memory of the opens before goes back to the system,
+				// as a new server process starts without it: an open
+				// writes fresh pages (page faults), which in a process that
+				// has just freed as much would be reused instead, at 5,000
+				// lines and not at 200,000.
+				debug.FreeOSMemory()
 				cache := NewCache()
 				var f *grammar.File
 				if phase == "analysis" {
