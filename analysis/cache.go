@@ -64,6 +64,16 @@ type Cache struct {
 	// while each look-up of a map of one entry a statement misses the
 	// processor's caches at 200,000 lines.
 	filling bool
+	// unindexed are the entries a first analysis stored, in the order of
+	// its statements, not yet in entries: a later analysis finds them
+	// through the statements' notes (stmtNote.result), and entries is
+	// needed only for a statement whose note has not the result it needs
+	// (lookup), which a first analysis never has. Put in entries (index)
+	// by the first look-up after it, by the end of the analysis after it,
+	// or by Settle, inserting one a statement in a map of 200,000 was a
+	// tenth of opening a sheet of that many lines (a miss of the
+	// processor's caches each).
+	unindexed []*cacheEntry
 }
 
 // nearNames are the names of the universe within a suggestion's reach of
@@ -308,9 +318,9 @@ func (c *Cache) begin(n int) {
 	// A first analysis fills the empty maps with about one entry per
 	// statement: made at that size, they are not grown (and rehashed)
 	// step by step on the way.
-	c.filling = len(c.entries) == 0
+	c.filling = len(c.entries) == 0 && c.unindexed == nil
 	if c.filling {
-		c.entries = make(map[uint64]*cacheEntry, n)
+		c.unindexed = make([]*cacheEntry, 0, n)
 	}
 }
 
@@ -326,6 +336,9 @@ func (c *Cache) finish(s *Sheet, count int) {
 // outnumber the statements.
 func (c *Cache) end() {
 	defer c.mu.Unlock()
+	if !c.filling {
+		c.index()
+	}
 	limit := 2*c.statements + c.slack
 	if len(c.entries) <= limit && len(c.near) <= limit {
 		return
@@ -349,11 +362,43 @@ func (c *Cache) lookup(key uint64, text string, col int, deps []uint64) (*cacheE
 	if c.filling {
 		return nil, false
 	}
+	c.index()
 	e, ok := c.entries[key]
 	if !ok || e.text != text || int(e.col) != col || !slices.Equal(e.deps, deps) {
 		return nil, false
 	}
 	return e, true
+}
+
+// index puts the entries a first analysis stored (unindexed) in entries,
+// where none of the same key was put since (both are the result of the
+// same text, column and reads).
+func (c *Cache) index() {
+	if c.unindexed == nil {
+		return
+	}
+	if len(c.entries) == 0 {
+		// Made at the size it is filled to, rather than grown.
+		c.entries = make(map[uint64]*cacheEntry, len(c.unindexed))
+	}
+	for _, e := range c.unindexed {
+		if _, ok := c.entries[e.key]; !ok {
+			c.entries[e.key] = e
+		}
+	}
+	c.unindexed = nil
+}
+
+// Settle does now what the cache would otherwise do during the next
+// analysis and can do ahead of it: the language server calls it once a
+// first analysis's diagnostics are out, while the editor asks for nothing.
+// It does nothing while an analysis is under way.
+func (c *Cache) Settle() {
+	if !c.mu.TryLock() {
+		return
+	}
+	defer c.mu.Unlock()
+	c.index()
 }
 
 // take is the result of e, relative to its statement, marked used.
@@ -375,6 +420,10 @@ func (c *Cache) store(note *stmtNote, key uint64, text string, col int, deps []u
 	*e = cacheEntry{key: key, text: text, col: int32(col), deps: deps, value: r.value, gen: c.gen}
 	if r.hasRanges() {
 		e.more = &resultRanges{err: r.err, hints: r.hints, hintsAt: r.hintsAt, calls: r.calls}
+	}
+	if c.filling {
+		c.unindexed = append(c.unindexed, e)
+		return e
 	}
 	c.entries[key] = e
 	return e

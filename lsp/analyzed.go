@@ -71,6 +71,18 @@ func (a *Analyzed) Closed(uri string) {
 	a.mu.Unlock()
 }
 
+// settle lets the cache of a document finish what its latest analysis
+// left for later (analysis.Cache.Settle), once that analysis's answers
+// are out.
+func (a *Analyzed) settle(uri string) {
+	a.mu.Lock()
+	c := a.caches[uri]
+	a.mu.Unlock()
+	if c != nil {
+		c.Settle()
+	}
+}
+
 func (a *Analyzed) cache(uri string) *analysis.Cache {
 	a.mu.Lock()
 	defer a.mu.Unlock()

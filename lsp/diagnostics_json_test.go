@@ -2,8 +2,10 @@ package lsp
 
 import (
 	"bytes"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/cute-lsp/cute-lsp/analysis"
@@ -83,6 +85,40 @@ func TestAppendPublishDiagnostics(t *testing.T) {
 			for _, enc := range []Encoding{UTF16, UTF8, UTF32} {
 				checkPublishDiagnostics(t, snap, enc, odd)
 				checkPublishDiagnostics(t, snap, enc, nil)
+			}
+		}
+	}
+}
+
+// TestLineCursor: lineCursor places every offset as Snapshot.Position
+// does, whether the offsets come in order, a few lines apart, far apart
+// or backwards, in texts with CRLF and lone CR line breaks, multi-byte
+// characters, empty lines and no final line break.
+func TestLineCursor(t *testing.T) {
+	r := rand.New(rand.NewPCG(14, 1))
+	texts := []string{"", "x", "\n\n\n", "a = (1,2)\r\nb = é😀\r\n\r\nc\rd\n", peerSheet(300), generatedSheet(200) + "tail"}
+	for _, text := range texts {
+		snap := NewSnapshot("file:///l.cute", 1, KindSheet, text)
+		offsets := make([]int, 400)
+		for i := range offsets {
+			offsets[i] = r.IntN(len(text)+3) - 1
+		}
+		sorted := slices.Clone(offsets)
+		slices.Sort(sorted)
+		close := make([]int, len(offsets)) // a few lines at a time, some back
+		for i := range close {
+			if i > 0 {
+				close[i] = close[i-1] + r.IntN(120) - 20
+			}
+		}
+		for _, order := range [][]int{offsets, sorted, close} {
+			for _, enc := range []Encoding{UTF16, UTF8, UTF32} {
+				c := lineCursor{snap: snap}
+				for _, off := range order {
+					if got, want := c.position(off, enc), snap.Position(off, enc); got != want {
+						t.Fatalf("offset %d of %q (encoding %d): lineCursor %v, Position %v", off, text[:min(len(text), 40)], enc, got, want)
+					}
+				}
 			}
 		}
 	}

@@ -75,9 +75,12 @@ type Server struct {
 	log      io.Writer
 	logMu    sync.Mutex
 
-	conn  jsonrpc2.Conn
-	state atomic.Int32
-	exit  chan int // receives the exit code once
+	conn jsonrpc2.Conn
+	// stream is conn's (nil before Serve): notifyRaw tells it the size of
+	// the message to come.
+	stream *tolerantStream
+	state  atomic.Int32
+	exit   chan int // receives the exit code once
 
 	mu              sync.Mutex // guards the fields below
 	enc             Encoding
@@ -189,6 +192,7 @@ func (lspCodec) Unmarshal(data []byte, v any) error {
 // shutdown then exit, 1 otherwise.
 func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) int {
 	stream := newTolerantStream(rwc, func(reason string) { s.logf("rejected a message: %s", reason) })
+	s.stream = stream
 	s.conn = jsonrpc2.NewConn(stream, jsonrpc2.WithCodec(lspCodec{}))
 	s.conn.Go(ctx, s.handle)
 	code := 1
@@ -404,6 +408,19 @@ func (s *Server) notify(method string, params any) {
 	if err := s.conn.Notify(context.Background(), method, params); err != nil {
 		s.logf("sending %s: %v", method, err)
 	}
+}
+
+// notifyRaw is notify of params written already, telling the stream how
+// large the message will be, so that the frame it is written in is made
+// at that size: a sheet's diagnostics run to megabytes (9 MB for 200,000
+// peer lines), which the frame's buffer reached by growing a quarter at a
+// time, copying them over and over and leaving every smaller buffer
+// behind, while the collector is paused after a first analysis (pauseGC).
+func (s *Server) notifyRaw(method string, params []byte) {
+	if s.stream != nil {
+		s.stream.expect(len(method) + len(params))
+	}
+	s.notify(method, jsonrpc2.RawMessage(params))
 }
 
 // session returns the negotiated encoding and the configuration with its

@@ -239,8 +239,13 @@ func (s *Snapshot) Line(i int) string {
 
 // LineOf is the line holding byte offset off (clamped to the text).
 func (s *Snapshot) LineOf(off int) int {
-	off = max(0, min(off, len(s.Text)))
-	lo, hi := 0, len(s.lineStarts)-1
+	return s.lineFrom(0, max(0, min(off, len(s.Text))))
+}
+
+// lineFrom is LineOf of offset off (within the text), which is on line lo
+// or after it.
+func (s *Snapshot) lineFrom(lo, off int) int {
+	hi := len(s.lineStarts) - 1
 	for lo < hi {
 		mid := (lo + hi + 1) / 2
 		if s.lineStarts[mid] <= off {
@@ -300,7 +305,12 @@ func characterOffset(line string, character int, enc Encoding) int {
 // a multi-byte character as that character's start.
 func (s *Snapshot) Position(off int, enc Encoding) Position {
 	off = max(0, min(off, len(s.Text)))
-	line := s.LineOf(off)
+	return s.positionOnLine(off, s.LineOf(off), enc)
+}
+
+// positionOnLine is Position of offset off (within the text), which is on
+// line line.
+func (s *Snapshot) positionOnLine(off, line int, enc Encoding) Position {
 	sp := s.LineSpan(line)
 	off = min(off, sp.End)
 	for off > sp.Start && off < sp.End && !utf8.RuneStart(s.Text[off]) {

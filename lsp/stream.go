@@ -9,6 +9,7 @@ import (
 	"io"
 	"strconv"
 	"sync"
+	"sync/atomic"
 
 	"go.lsp.dev/jsonrpc2"
 )
@@ -46,6 +47,9 @@ type tolerantStream struct {
 	// kept for the next one while it is small (see frame).
 	wmu  sync.Mutex
 	wbuf []byte
+	// expected is about how large the next message's body will be, when a
+	// large one is coming (expect), 0 otherwise.
+	expected atomic.Int64
 	// onReject is told of each frame answered here, for the log.
 	onReject func(reason string)
 }
@@ -312,6 +316,16 @@ func (s *tolerantStream) WriteFrame(ctx context.Context, data []byte) (int64, er
 	return s.frame(ctx, func(buf []byte) []byte { return append(buf, data...) })
 }
 
+// expect says that a message of about n bytes (its params and method) is
+// to be written next: above keptFrameBuffer, its frame is made at that
+// size rather than grown to it. A message written in between takes the
+// room instead, which costs nothing but the room.
+func (s *tolerantStream) expect(n int) {
+	if n > keptFrameBuffer {
+		s.expected.Store(int64(n))
+	}
+}
+
 // keptFrameBuffer is the largest frame buffer kept for the next message.
 // A sheet's diagnostics run to megabytes (2.3 MB for 50,000 peer lines):
 // jsonrpc2's header stream kept the buffer of its largest message for as
@@ -327,7 +341,12 @@ func (s *tolerantStream) frame(ctx context.Context, appendBody func([]byte) []by
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
 	const room = len("Content-Length: ") + 20 + len("\r\n\r\n")
-	buf := append(s.wbuf[:0], make([]byte, room)...)
+	buf := s.wbuf[:0]
+	if n := int(s.expected.Swap(0)); n > 0 {
+		// The envelope around the params is under a hundred bytes.
+		buf = make([]byte, 0, room+n+128)
+	}
+	buf = append(buf, make([]byte, room)...)
 	buf = appendBody(buf)
 	var room0 [room]byte
 	header := append(room0[:0], "Content-Length: "...)
