@@ -399,6 +399,7 @@ func (c *Cache) Settle() {
 	}
 	defer c.mu.Unlock()
 	c.index()
+	c.parsed.Settle()
 }
 
 // take is the result of e, relative to its statement, marked used.

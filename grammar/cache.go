@@ -33,6 +33,14 @@ type Cache struct {
 	// reads any more: the next parse writes its records there.
 	spare    []stmtRecord
 	lastSeen *lastParse // last when the current parse began
+	// filling is set while a parse stores into an empty cache, and
+	// unindexed after it: that parse could find nothing in the buckets, so
+	// its entries wait in its records (last.records) and go into the
+	// buckets when a later parse begins, or at Settle. At 200,000 lines
+	// the buckets outgrow the processor's caches, and putting each entry
+	// in its bucket as it was parsed was a miss a statement in the editor's
+	// first parse.
+	filling, unindexed bool
 }
 
 // lastParse is the latest parse, statement by statement: a new version
@@ -152,8 +160,38 @@ func offset32(off int) int32 { return int32(min(off, 1<<31-1)) }
 
 func (c *Cache) begin() {
 	c.mu.Lock()
+	c.index()
 	c.lastSeen = c.last
 	c.gen++
+	c.filling = c.count == 0
+}
+
+// index puts the entries of a parse that filled an empty cache (filling)
+// in their buckets, in the order that parse stored them.
+func (c *Cache) index() {
+	if !c.unindexed {
+		return
+	}
+	c.unindexed = false
+	recs := c.last.records
+	c.count = 0 // counted as stored; counted again as put in buckets
+	c.makeRoom(len(recs))
+	for _, r := range recs {
+		if e := r.entry; e != nil {
+			c.insert(e)
+		}
+	}
+}
+
+// Settle does now what the next parse would otherwise do first (index), so
+// that a language server can do it once its answers are out, while the
+// editor asks for nothing. It does nothing while a parse is under way.
+func (c *Cache) Settle() {
+	if !c.mu.TryLock() {
+		return
+	}
+	defer c.mu.Unlock()
+	c.index()
 }
 
 // makeRoom makes an empty cache's buckets at the size of n statements,
@@ -177,12 +215,15 @@ func (c *Cache) end() {
 	defer c.mu.Unlock()
 	prev := c.lastSeen
 	c.lastSeen = nil
+	filled := c.filling
+	c.filling = false
 	if prev == c.last {
 		// The parse did not finish (a panic goes through): which entries
 		// it stored is known nowhere, so the cache starts over.
 		c.buckets, c.count, c.errs, c.last, c.spare = make([]*cacheEntry, minBuckets), 0, nil, nil, nil
 		return
 	}
+	c.unindexed = filled
 	if prev == nil {
 		return
 	}
@@ -210,6 +251,7 @@ func (c *Cache) end() {
 func (c *Cache) Len() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.index()
 	n := 0
 	for _, e := range c.buckets {
 		for ; e != nil; e = e.next {
@@ -325,18 +367,26 @@ func (c *Cache) store(key stmtKey, at int, s Stmt, errs []*Error, a *arena) *cac
 		}
 		c.errs[e] = errs
 	}
-	// Appended to its chain, so that lookup prefers the entries that were
-	// there before.
+	if c.filling {
+		c.count++ // put in its bucket later (index)
+		return e
+	}
+	c.insert(e)
+	return e
+}
+
+// insert puts e in its bucket, at the end of its chain, so that lookup
+// prefers the entries that were there before.
+func (c *Cache) insert(e *cacheEntry) {
 	if c.count >= len(c.buckets) {
 		c.grow()
 	}
-	p := c.bucket(c.hash(&key))
+	p := c.bucket(c.hash(&e.key))
 	for *p != nil {
 		p = &(*p).next
 	}
 	*p = e
 	c.count++
-	return e
 }
 
 // editSpan is where a new version differs from the latest parse: the text

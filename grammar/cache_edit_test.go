@@ -124,3 +124,62 @@ func TestCacheGrowKeepsTheOrderOfEqualStatements(t *testing.T) {
 		t.Errorf("the entries of A = 1 are at %v, want 40 in the order stored", ats)
 	}
 }
+
+// TestFirstParseIndexesLater: a parse that fills an empty cache leaves its
+// entries out of the buckets (it could find nothing there); they are put
+// there, in the order stored, by Settle or when the next parse begins, and
+// that parse takes every unchanged statement's tree either way.
+func TestFirstParseIndexesLater(t *testing.T) {
+	var b strings.Builder
+	for i := range 40 {
+		fmt.Fprintf(&b, "A = 1\nB%d = %d\n", i, i)
+	}
+	src := b.String()
+	inBuckets := func(c *Cache) (n int, ats []int32) {
+		for _, e := range c.buckets {
+			for ; e != nil; e = e.next {
+				n++
+				if e.key.text == "A = 1" {
+					ats = append(ats, e.at)
+				}
+			}
+		}
+		return n, ats
+	}
+	for _, settle := range []bool{false, true} {
+		cache := NewCache()
+		first, _ := ParseFileCached("g.cute", []byte(src), cache)
+		if n, _ := inBuckets(cache); n != 0 || !cache.unindexed {
+			t.Fatalf("after a first parse: %d entries in the buckets (unindexed %v), want 0 and true", n, cache.unindexed)
+		}
+		if settle {
+			cache.Settle()
+			n, ats := inBuckets(cache)
+			if n != 80 || cache.unindexed {
+				t.Fatalf("after Settle: %d entries in the buckets (unindexed %v), want 80 and false", n, cache.unindexed)
+			}
+			if len(ats) != 40 || !slices.IsSorted(ats) {
+				t.Errorf("after Settle the entries of A = 1 are at %v, want 40 in the order stored", ats)
+			}
+		}
+		// An edit in the middle: the statements after it are found by
+		// look-up (and moved by a line).
+		edited := strings.Replace(src, "B3 = 3\n", "B3 = 3\nX = 9\n", 1)
+		second, _ := ParseFileCached("g.cute", []byte(edited), cache)
+		if len(second.Statements) != len(first.Statements)+1 {
+			t.Fatalf("settle %v: %d statements after the edit, want %d", settle, len(second.Statements), len(first.Statements)+1)
+		}
+		for i, s := range first.Statements {
+			j := i
+			if i > 7 {
+				j = i + 1
+			}
+			if second.Statements[j] != s {
+				t.Errorf("settle %v: statement %d was parsed anew, want the first parse's tree", settle, i)
+			}
+		}
+		if got := cache.Len(); got != 81 {
+			t.Errorf("settle %v: the cache holds %d statements, want 81", settle, got)
+		}
+	}
+}

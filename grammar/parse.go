@@ -71,8 +71,7 @@ func ParseTextCached(filename string, text string, cache *Cache) (*File, []*Erro
 		n := min(strings.Count(text, "\n")+1, firstParseRoom)
 		f.Statements, f.bases = make([]Stmt, 0, n), make([]fileBase, 0, n)
 		if cache != nil {
-			recs = cache.spareRecords(n)
-			cache.makeRoom(n)
+			recs = cache.spareRecords(n) // its buckets are made when indexed (Cache.index)
 		}
 	}
 	// A first parse of a large sheet scans it here and parses its
