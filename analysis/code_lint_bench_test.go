@@ -54,6 +54,32 @@ func BenchmarkLintRead(b *testing.B) {
 	}
 }
 
+// BenchmarkLintFindings is what lint without --code-stats does with one C++
+// file holding CuTe code (ReadCodeForFindings, then the findings), per file
+// of lintReadFiles: the path make bench-lint measures.
+func BenchmarkLintFindings(b *testing.B) {
+	defer debug.SetGCPercent(debug.SetGCPercent(400))
+	root := os.Getenv("CUTLASS")
+	if root == "" {
+		root = "/work/cutlass"
+	}
+	for _, name := range lintReadFiles {
+		src, err := os.ReadFile(filepath.Join(root, name))
+		if err != nil {
+			b.Skipf("no CUTLASS checkout at %s (set CUTLASS): %v", root, err)
+		}
+		b.Run(filepath.Base(name), func(b *testing.B) {
+			b.SetBytes(int64(len(src)))
+			cpu := processCPU()
+			for b.Loop() {
+				code := ReadCodeForFindings(LangCpp, src)
+				_ = AnalyzeHostCode(name, src, code).Findings
+			}
+			b.ReportMetric(float64(processCPU()-cpu)/float64(b.N)/1e6, "cpu-ms/op")
+		})
+	}
+}
+
 // BenchmarkReadCodeForLint is BenchmarkLintRead's read alone (tokens,
 // bindings, roots, writes; no comment scan, no findings).
 func BenchmarkReadCodeForLint(b *testing.B) {

@@ -47,6 +47,21 @@ func sameValuesForLint(t *testing.T, name string, src []byte) {
 	}
 }
 
+// sameFindingsForLint fails t when lint's read for findings alone
+// (ReadCodeForFindings, C++ by source.ReadCppForLint) finds anything other
+// than the full read does; it reports whether the read left code out
+// (source.File.Partial).
+func sameFindingsForLint(t *testing.T, name string, src []byte) (partial bool) {
+	t.Helper()
+	path := name + ".cu"
+	full := AnalyzeHostCode(path, src, ReadCode(LangCpp, src)).Findings
+	code := ReadCodeForFindings(LangCpp, src)
+	if got := AnalyzeHostCode(path, src, code).Findings; !reflect.DeepEqual(full, got) {
+		t.Errorf("%s: lint's findings differ from the full read's:\n got %v\nwant %v", name, got, full)
+	}
+	return code != nil && code.File.Partial
+}
+
 // TestLintReadingKeepsValues: on the reader's fixture of skipped code and
 // on every C++ file of CUTLASS's include/cute, examples and test/unit/cute
 // (CUTLASS, default /work/cutlass, when present), lint's reading gives the
@@ -57,10 +72,18 @@ func TestLintReadingKeepsValues(t *testing.T) {
 		t.Fatal(err)
 	}
 	sameValuesForLint(t, "skip", src)
+	sameFindingsForLint(t, "skip", src)
 	root := os.Getenv("CUTLASS")
 	if root == "" {
 		root = "/work/cutlass"
 	}
+	partial := 0
+	defer func() {
+		// Not vacuous where CUTLASS is there: its traits headers call none of the algebra.
+		if _, err := os.Stat(filepath.Join(root, "include/cute")); err == nil && partial == 0 {
+			t.Error("no file of CUTLASS was read partially for findings")
+		}
+	}()
 	for _, dir := range []string{"include/cute", "examples", "test/unit/cute"} {
 		filepath.WalkDir(filepath.Join(root, dir), func(p string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() || LanguageOf(p) != LangCpp {
@@ -68,8 +91,53 @@ func TestLintReadingKeepsValues(t *testing.T) {
 			}
 			if src, err := os.ReadFile(p); err == nil {
 				sameValuesForLint(t, p, src)
+				if sameFindingsForLint(t, p, src) {
+					partial++
+				}
 			}
 			return nil
 		})
 	}
+}
+
+// TestLintFindingsRead: lint's read for findings alone reads nothing of a
+// file that calls none of the algebra (File.Partial), the findings stay
+// the full read's, and a stale comment's binding is read all the same.
+func TestLintFindingsRead(t *testing.T) {
+	for _, c := range []struct {
+		src      string
+		partial  bool
+		findings int
+	}{
+		// No call of the algebra: nothing read; the stale comment is found by a second read.
+		{"using L = Layout<Shape<_4,_8>, Stride<_8,_1>>;  // L = (_4,_8):(_1,_4)\nusing S = Shape<_2>;\n", true, 1},
+		{"using L = Layout<Shape<_4,_8>, Stride<_8,_1>>;  // L = (_4,_8):(_8,_1)\n", true, 0},
+		// A call of the algebra: read in full.
+		{"auto a = Layout<Shape<_4,_3>, Stride<_3,_1>>{};\nauto r = logical_divide(a, make_tile(_2{}, _2{}, _2{}));\n", false, 1},
+		{"auto n = size /* the size */ (Layout<_4>{});  // 4:1\n", false, 0},
+	} {
+		src := []byte("using namespace cute;\n" + c.src)
+		if partial := sameFindingsForLint(t, c.src, src); partial != c.partial {
+			t.Errorf("%q: Partial = %v, want %v", c.src, partial, c.partial)
+		}
+		if n := len(AnalyzeHostCode("a.cu", src, ReadCodeForFindings(LangCpp, src)).Findings); n != c.findings {
+			t.Errorf("%q: %d findings, want %d", c.src, n, c.findings)
+		}
+	}
+}
+
+// FuzzLintFindingsRead: on any text, lint's read for findings alone
+// (ReadCodeForFindings) finds what the full read finds.
+func FuzzLintFindingsRead(f *testing.F) {
+	f.Add("using L = Layout<Shape<_4,_8>, Stride<_8,_1>>;  // (_4,_8):(_1,_4)\nusing S = Shape<_2>;\n")
+	f.Add("auto a = Layout<Shape<_4,_3>, Stride<_3,_1>>{};\nauto r = logical_divide(composition(a, Layout<_6>{}), make_tile(_2{}, _2{}, _2{}));\nauto n = size<3>(a);  // (_4,_3):(_3,_1)\n")
+	f.Add("struct T { using A = Layout<Shape<_4,_3>>; };\nauto r = logical_divide(T::A{}, make_tile(_2{}, _2{}, _2{})); // (_2):(_1)\n")
+	f.Add("auto n = size // a\n(Layout<Shape<_4,_3>>{});\nauto m = take<3,1>(Layout<_4>{});\n#define X\n")
+	f.Add("template <int N> using X = Layout<Shape<Int<N>,_3>>;\nusing Y = X<4>; // (4,3):(1,4)\nauto z = select<5>(Y{});\n")
+	f.Fuzz(func(t *testing.T, src string) {
+		if len(src) > 4096 {
+			return
+		}
+		sameFindingsForLint(t, "fuzz", []byte("cute\n"+src))
+	})
 }

@@ -291,12 +291,12 @@ func BenchmarkReadCppCUTLASS(b *testing.B) {
 	}
 }
 
-// sameForLint fails t when ReadCppForLint differs from the full read in
+// sameForLint fails t when ReadCppForCounts differs from the full read in
 // anything lint reads: the roots, the bindings with a value, the disabled
 // and foreign ranges.
 func sameForLint(t *testing.T, name string, src []byte) {
 	t.Helper()
-	got, want := ReadCppForLint(src), readCppWithoutSkipping(src)
+	got, want := ReadCppForCounts(src), readCppWithoutSkipping(src)
 	valued := func(f *File) []Binding {
 		var out []Binding
 		for _, b := range f.Bindings {
@@ -350,13 +350,13 @@ func TestLintReadKeepsWhatLintReads(t *testing.T) {
 		if d.verify(f, src) != c.stands {
 			t.Errorf("verify = %v, want %v", !c.stands, c.stands)
 		}
-		lint := ReadCppForLint(src)
+		lint := ReadCppForCounts(src)
 		if !lint.ForLint {
-			t.Error("ReadCppForLint: File.ForLint not set")
+			t.Error("ReadCppForCounts: File.ForLint not set")
 		}
 		lint.ForLint = false // the one field that tells the reads apart
 		if full := readCppWithoutSkipping(src); c.stands == reflect.DeepEqual(lint, full) {
-			t.Errorf("ReadCppForLint equal to the full read: %v, want %v", !c.stands, !c.stands)
+			t.Errorf("ReadCppForCounts equal to the full read: %v, want %v", !c.stands, !c.stands)
 		}
 	}
 	for _, src := range []string{"void f(int a) {", "void f(int a) { x = 1; }", "int x = 1; void f(int x) { }", "}void f(int a)const{}", "f(a) {}", "void f(a; b) {}"} {
