@@ -41,6 +41,8 @@ type Code struct {
 	// mu guards memo and lines: an editor's requests on one snapshot
 	// (hover, inlay hints) may run at once.
 	mu sync.Mutex
+	// completed fills in, once, what lint's read deferred (complete).
+	completed sync.Once
 }
 
 type codeResult struct {
@@ -90,6 +92,17 @@ func (c *Code) whole() *Code {
 	w := newCode(LangCpp, c.src, source.ReadCppForCounts)
 	w.UseCache(nil)
 	return w
+}
+
+// complete fills in what lint's read for findings did not look for
+// (source.File.Deferred): the writes of names, as ReadCppForCounts finds
+// them (its Bindings and Roots are c's).
+func (c *Code) complete() {
+	c.completed.Do(func() {
+		if c.File.Deferred {
+			c.File.Writes, c.File.Deferred = source.ReadCppForCounts(c.src).Writes, false
+		}
+	})
 }
 
 func readCode(lang Language, src []byte, readCpp func([]byte) *source.File) *Code {

@@ -154,6 +154,11 @@ type File struct {
 	// that only a stale comment reads may be missing (read it again with
 	// ReadCppForCounts).
 	Partial bool
+	// Deferred marks a read for lint's findings (ReadCppForLint) that did
+	// not look for Writes, which only the certainty of a call the algebra
+	// rejects and a stale comment need (few calls are rejected):
+	// ReadCppForCounts finds them, and the same Bindings and Roots.
+	Deferred bool
 }
 
 // Scope is a named struct or class body, its braces included.

@@ -10,7 +10,11 @@ import (
 func ReadCpp(src []byte) *File { return readCpp(src, nil) }
 
 // readCpp is ReadCpp; with lint, the tokens of unread parameters are dropped (lint_read.go).
-func readCpp(src []byte, lint *paramDrops) *File {
+func readCpp(src []byte, lint *paramDrops) *File { return readCppDeferring(src, lint, false) }
+
+// readCppDeferring is readCpp, without looking for the File's Writes when
+// deferred (File.Deferred).
+func readCppDeferring(src []byte, lint *paramDrops, deferred bool) *File {
 	scratch := scratchPool.Get().(*readScratch)
 	defer scratch.release()
 	scratch.toks = cppTokensFor(src, scratch.toks[:0], lint)
@@ -37,7 +41,11 @@ func readCpp(src []byte, lint *paramDrops) *File {
 			v.End = v.Start
 		}
 	}
-	r.f.Writes = r.cppWrites()
+	if deferred {
+		r.f.Deferred = true
+	} else {
+		r.f.Writes = r.cppWrites()
+	}
 	r.f.Disabled = append(disabledRegions(src), r.constexprBranches()...)
 	f := r.f // not &r.f: the tokens go back to the pool, the File stays
 	return &f

@@ -15,7 +15,11 @@ import (
 // states a layout (rare: no traits header has one). CuTe's largest traits
 // headers (mma_traits_sm90_gmma_ext.hpp, 635 KB, 12,000 bindings) call no
 // operation of the algebra: MayCall tells so at 3 GB/s, where the read
-// took 4 ms.
+// took 4 ms. In a file that may call one, the writes of names are looked
+// for only when the certainty of a rejected call or a stale comment asks
+// (File.Deferred): the algebra rejects few calls (no read of include/cute
+// or examples/cute needs them), and looking for them was an eighth of the
+// read.
 
 // FindingCalls are the functions at whose calls lint's findings of code
 // are made (package analysis sets them, from its operations of the
@@ -23,13 +27,16 @@ import (
 var FindingCalls map[string]bool
 
 // ReadCppForLint is ReadCpp for lint's findings alone: where src may call
-// one of FindingCalls, ReadCppForCounts' read; else a File with nothing in
-// it, Partial.
+// one of FindingCalls, ReadCppForCounts' read without the Writes
+// (Deferred); else a File with nothing in it, Partial.
 func ReadCppForLint(src []byte) *File {
-	if FindingCalls != nil && !MayCall(src, FindingCalls) {
+	if FindingCalls == nil {
+		return ReadCppForCounts(src)
+	}
+	if !MayCall(src, FindingCalls) {
 		return &File{ForLint: true, Partial: true}
 	}
-	return ReadCppForCounts(src)
+	return readCppForLint(src, true)
 }
 
 // Lint asks the reader for findings and counts alone, where an editor asks
@@ -73,11 +80,15 @@ func ReadCppForLint(src []byte) *File {
 // ReadCppForCounts is ReadCpp for findings and counts (lint
 // --code-stats): the same roots, values and findings, without the
 // parameters no expression reads.
-func ReadCppForCounts(src []byte) *File {
+func ReadCppForCounts(src []byte) *File { return readCppForLint(src, false) }
+
+// readCppForLint is ReadCppForCounts, deferring the Writes when deferred
+// (verify does not read them).
+func readCppForLint(src []byte, deferred bool) *File {
 	d := &paramDrops{}
-	f := readCpp(src, d)
+	f := readCppDeferring(src, d, deferred)
 	if len(d.dropped) > 0 && !d.verify(f, src) {
-		f = ReadCpp(src)
+		f = readCppDeferring(src, nil, deferred)
 	}
 	f.ForLint = true
 	return f
