@@ -1,11 +1,14 @@
 package analysis
 
 import (
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/cute-lsp/cute-lsp/source"
 )
 
 // sameValuesForLint fails t when lint's reading of src (ReadCodeForLint)
@@ -91,6 +94,7 @@ func TestLintReadingKeepsValues(t *testing.T) {
 			}
 			if src, err := os.ReadFile(p); err == nil {
 				sameValuesForLint(t, p, src)
+				sameAlgebraForLint(t, p, src)
 				if sameFindingsForLint(t, p, src) {
 					partial++
 				}
@@ -140,10 +144,78 @@ func FuzzLintFindingsRead(f *testing.F) {
 	f.Add("struct T { using A = Layout<Shape<_4,_3>>; };\nauto r = logical_divide(T::A{}, make_tile(_2{}, _2{}, _2{})); // (_2):(_1)\n")
 	f.Add("auto n = size // a\n(Layout<Shape<_4,_3>>{});\nauto m = take<3,1>(Layout<_4>{});\n#define X\n")
 	f.Add("template <int N> using X = Layout<Shape<Int<N>,_3>>;\nusing Y = X<4>; // (4,3):(1,4)\nauto z = select<5>(Y{});\n")
+	// Statements lint's read leaves out (source.readCppRuns) beside the
+	// calls it reads: bindings, structs, templates and writes they read.
+	f.Add("namespace cute {\nusing A = Layout<Shape<_4,_3>>;\nstruct T { using X = Layout<_6>; };\nint k = 2;\nvoid f() { k = 3; }\nauto r = logical_divide(A{}, make_tile(_2{}, _2{}, _2{}));\nauto s = composition(T::X{}, Layout<Shape<_4>, Stride<_2>>{});\nauto u = take<k,1>(A{});\n}\n")
+	f.Add("template <int N> using L = Layout<Shape<Int<N>,_3>>;\nusing M = L<4>;\nstruct S { int a; };\nvoid g() { auto b = 1; auto a = M{}; b = 2; auto r = select<5>(a); }\nusing SM80_X = int;\nSM80_Y<int> y;\nauto z = size<3>(M{});\n")
+	f.Add("void h() {\n  constexpr int n = 4;\n  Tensor t = make_tensor(p, Layout<_8>{});\n  for (int i = 0; i < n; ++i) { x += i; }\n  auto r = logical_divide(Layout<Shape<Int<n>,_3>>{}, make_tile(_2{}, _2{}, _2{}));\n}\nusing namespace cute;\n")
 	f.Fuzz(func(t *testing.T, src string) {
 		if len(src) > 4096 {
 			return
 		}
 		sameFindingsForLint(t, "fuzz", []byte("cute\n"+src))
+		sameAlgebraForLint(t, "fuzz", []byte("cute\n"+src))
 	})
+}
+
+// sameAlgebraForLint fails t when lint's read for findings alone
+// (ReadCodeForFindings) reads the calls of the algebra other than the full
+// read: the roots that call it (their ranges, in order), the value of
+// each, and at every call of the algebra in them the algebra's answer and
+// whether a rejection would be certain (the names it reads, their bindings,
+// writes and disabled stretches). CUTLASS has no finding: this compares
+// what findings are made of.
+func sameAlgebraForLint(t *testing.T, name string, src []byte) {
+	t.Helper()
+	full, lint := ReadCodeForLint(LangCpp, src), ReadCodeForFindings(LangCpp, src)
+	if full == nil || lint == nil {
+		return
+	}
+	algebraRoots := func(c *Code) []source.Node {
+		var out []source.Node
+		for _, r := range c.File.Roots {
+			if callsAlgebra(r) {
+				out = append(out, r)
+			}
+		}
+		return out
+	}
+	describe := func(c *Code, roots []source.Node) []string {
+		var out []string
+		for _, r := range roots {
+			s, e := r.Span()
+			v, err := c.eval(r, nil, 0)
+			d := fmt.Sprintf("[%d,%d) %v", s, e, err)
+			if err == nil {
+				d += " " + CuTePrint(v)
+			}
+			source.Inspect(r, func(n source.Node) bool {
+				if call, ok := n.(*source.Call); ok && isAlgebraOp(call.Fun.Name) {
+					le, ok := c.algebraError(call)
+					d += fmt.Sprintf(" | %s: %v %v certain=%v", call.Fun.Full, ok, le, c.certain(call))
+				}
+				return true
+			})
+			out = append(out, d)
+		}
+		return out
+	}
+	fr, lr := algebraRoots(full), algebraRoots(lint)
+	if lint.File.Partial && len(lint.File.Roots) == 0 {
+		// Nothing read: no call of the algebra is rejected in the full read.
+		for _, r := range fr {
+			source.Inspect(r, func(n source.Node) bool {
+				if call, ok := n.(*source.Call); ok && isAlgebraOp(call.Fun.Name) && !call.Braced && call.Recv == nil {
+					if _, ok := full.algebraError(call); ok {
+						t.Errorf("%s: nothing read, but the full read's %s is rejected", name, call.Fun.Full)
+					}
+				}
+				return true
+			})
+		}
+		return
+	}
+	if f, l := describe(full, fr), describe(lint, lr); !reflect.DeepEqual(f, l) {
+		t.Errorf("%s: lint's read of the algebra differs from the full read's:\n got %q\nwant %q", name, l, f)
+	}
 }

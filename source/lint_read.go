@@ -36,7 +36,9 @@ func ReadCppForLint(src []byte) *File {
 	if !MayCall(src, FindingCalls) {
 		return &File{ForLint: true, Partial: true}
 	}
-	return readCppForLint(src, true)
+	f := readCppRuns(src, FindingCalls)
+	f.ForLint = true
+	return f
 }
 
 // Lint asks the reader for findings and counts alone, where an editor asks

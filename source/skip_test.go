@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -206,6 +207,7 @@ func FuzzSkipping(f *testing.F) {
 	f.Add("; asm(\"\" :: \"r\"(a & b)); int a = 1;")
 	f.Add("int f(int a) { asm(\"\" :: \"r\"(a), \"n\"(sizeof(T))); auto x = make_layout(a); }")
 	f.Add("constexpr int k = 2; void f(int k, int m = k) { asm(\"\"); } void g(int a) const { } auto x = make_layout(k);")
+	f.Add("namespace cute {\nusing A = Layout<Shape<_4,_3>>;\nstruct T { using X = Layout<_6>; };\nint k = 2;\nvoid f() { k = 3; }\nauto r = take<k,1>(A{});\nauto s = composition(T::X{}, A{});\n}\n")
 	f.Fuzz(func(t *testing.T, src string) {
 		if len(src) > 1<<14 {
 			return
@@ -214,6 +216,7 @@ func FuzzSkipping(f *testing.F) {
 		sameTokens(t, "fuzz", []byte(src))
 		sameForLint(t, "fuzz", []byte(src))
 		sameDisabled(t, "fuzz", []byte(src))
+		sameRuns(t, "fuzz", []byte(src))
 	})
 }
 
@@ -245,7 +248,7 @@ func BenchmarkCppTokensReferenceCUTLASS(b *testing.B) {
 
 // cutlassCute is the C++ files of CUTLASS's include/cute and examples/cute
 // (CUTLASS, default /work/cutlass), for the benchmarks; they skip without it.
-func cutlassCute(b *testing.B) (files [][]byte, size int64) {
+func cutlassCute(b testing.TB) (files [][]byte, size int64) {
 	root := os.Getenv("CUTLASS")
 	if root == "" {
 		root = "/work/cutlass"
@@ -361,5 +364,99 @@ func TestLintReadKeepsWhatLintReads(t *testing.T) {
 	}
 	for _, src := range []string{"void f(int a) {", "void f(int a) { x = 1; }", "int x = 1; void f(int x) { }", "}void f(int a)const{}", "f(a) {}", "void f(a; b) {}"} {
 		sameForLint(t, src, []byte(src))
+	}
+}
+
+// runCalls stand for FindingCalls in the tests of lint's runs (lint_runs.go).
+var runCalls = setOf("size", "select", "take", "composition", "logical_divide", "make_layout", "get", "shape", "coalesce", "upcast")
+
+// sameRuns fails t when lint's read with runs left out (readCppRuns over
+// runCalls) reads a call of runCalls other than the full read: the roots
+// that hold one, the bindings of every name in them visible there, the
+// structs they name, whether they are disabled or in a foreign namespace.
+func sameRuns(t *testing.T, name string, src []byte) {
+	t.Helper()
+	got, want := readCppRuns(src, runCalls), ReadCpp(src)
+	calling := func(f *File) []Node {
+		var out []Node
+		for _, r := range f.Roots {
+			found := false
+			Inspect(r, func(n Node) bool {
+				if c, ok := n.(*Call); ok && runCalls[c.Fun.Name] && c.Recv == nil && (c.Paren || c.HasTArgs) {
+					found = true
+				}
+				return !found
+			})
+			if found {
+				out = append(out, r)
+			}
+		}
+		return out
+	}
+	gr, wr := calling(got), calling(want)
+	if !reflect.DeepEqual(gr, wr) {
+		t.Errorf("%s: lint's runs read %d roots calling, the full read %d (or they differ)", name, len(gr), len(wr))
+		return
+	}
+	if got.UsesCute != want.UsesCute {
+		t.Errorf("%s: UsesCute %v, want %v", name, got.UsesCute, want.UsesCute)
+	}
+	visible := func(f *File, w string, at int) []Binding {
+		var out []Binding
+		for _, b := range f.Bindings {
+			if b.Name == w && b.Visible.Start <= at && at < b.Visible.End {
+				out = append(out, b)
+			}
+		}
+		return out
+	}
+	scopes := func(f *File, w string) []Scope {
+		var out []Scope
+		for _, s := range f.Scopes {
+			if s.Name == w {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	for _, r := range wr {
+		s, _ := r.Span()
+		if got.DisabledAt(s) != want.DisabledAt(s) || got.CuteAt(s) != want.CuteAt(s) {
+			t.Errorf("%s: at %d disabled or foreign differs", name, s)
+		}
+		Inspect(r, func(n Node) bool {
+			if id, ok := n.(*Ident); ok {
+				for _, w := range strings.FieldsFunc(id.Full, func(c rune) bool { return c == ':' || c == '.' }) {
+					if g, x := visible(got, w, id.Start), visible(want, w, id.Start); !reflect.DeepEqual(g, x) {
+						t.Errorf("%s: %s at %d: bindings %v, want %v", name, w, id.Start, g, x)
+					}
+					if g, x := scopes(got, w), scopes(want, w); !reflect.DeepEqual(g, x) {
+						t.Errorf("%s: struct %s: %v, want %v", name, w, g, x)
+					}
+				}
+			}
+			return true
+		})
+	}
+}
+
+// TestLintRuns: lint's runs over CUTLASS's C++ (and the reader's fixture)
+// read the calls as the full read does, and some are left out.
+func TestLintRuns(t *testing.T) {
+	src, err := os.ReadFile("testdata/skip.cu")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameRuns(t, "skip.cu", src)
+	files, _ := cutlassCute(t)
+	partial := 0
+	for i, src := range files {
+		sameRuns(t, "cutlass#"+strconv.Itoa(i), src)
+		if readCppRuns(src, runCalls).Partial {
+			partial++
+		}
+	}
+	if partial == 0 {
+		t.Error("no file of CUTLASS was read with runs left out")
 	}
 }

@@ -1,0 +1,359 @@
+package source
+
+import "slices"
+
+// Lint's read for findings reads the statements that call the algebra, and
+// leaves out runs of statements that call none of it (the thousands of
+// "template <...> using SM90_... = ...;" and MMA_Traits bodies of a traits
+// header around a few layout atoms), where it changes no finding (verified
+// on each read, below).
+//
+// A run is a sequence of whole statements at one block level (file or
+// namespace scope, a struct's or a function's body): it starts right after
+// a ";" or "{" of that level and ends with a ";" of it, its brackets pair
+// among themselves, and no token of it is a name of FindingCalls followed
+// by "(" or "<" (a call a finding can be made at) or the namespace of
+// "using namespace". The run's tokens are dropped but for its last ";".
+// What the reader does with the tokens left is then what it did with them
+// in the full stream, but for what names bound or changed in the run:
+//
+//   - around the run: the token before it is ";" or "{" and the one after
+//     the dropped tokens is the run's own ";", so every rule that looks at
+//     a token's neighbours (a name before "=", a type before a name, "++",
+//     "using" before a name, the statement start lint's parameter drops
+//     look back to) sees what it saw; the forward scans (a template
+//     clause's entity, a parameter list's body, a struct's base list) stop
+//     at ";" or "{" before the run or jump over it with bracket partners,
+//     which pair as before (the run is balanced);
+//   - expressions: none holds a ";", so none spans a run; one entering a
+//     run through the "{" before it (a braced list) fails at a ";" inside
+//     it in the full stream and at the run's ";" without it: no node either
+//     way, and the reader goes on from the same token;
+//   - names: a binding made in the run (visible after it to the end of its
+//     block), a name of the file assigned or declared again in it (which
+//     marks a binding Reassigned or untrusted), an alias template or a
+//     templated atom it declares (which changes how "<" after the name
+//     parses), a struct it defines (read from outside as Struct::Member).
+//
+// So the read is verified by names: no word of the tokens left (which holds
+// every name of the read's roots and values, each component of a qualified
+// one, every name it binds, every name before "<" and of "Alias x{") may
+// be written in a dropped run where it may be bound, declared, assigned or
+// made a template (bindingAt, generous: a read taken for a binding only
+// costs another round). Where one is, its statement is kept and the runs
+// are found again, up to maxRunRounds times; then, or where little would be
+// left out, every token is read. A block of statements after ")" (a
+// function's body, a loop's) that holds a call is kept whole: its
+// statements mostly read one another's names, each a round. The writes of
+// names (File.Writes) come from the full read anyway (the read is
+// Deferred), and a stale comment's binding from a full read (File.Partial).
+//
+// Cost: the file is tokenized in full (the runs are found on tokens, so
+// comments, strings and preprocessor lines are what the reader takes them
+// for), then each round is a pass over the tokens and one over those left
+// out; the read is of what is left. mma_traits_sm90_gmma.hpp (284 KB,
+// 50,600 tokens, 9 calls of the algebra) keeps 2,200 tokens after two
+// rounds.
+
+// runDrops are the runs dropped from a file's tokens: toks[from:to], the
+// run's ";" at to kept.
+type runDrops struct {
+	ranges [][2]int32
+}
+
+// runLevel is one open bracket (or the file) as dropRuns follows them.
+type runLevel struct {
+	kind     byte  // '{', '(', '[', or 0 for the file
+	runStart int32 // the index in toks where the current run starts
+	clean    bool  // no token of readAt since runStart
+	// code marks a block of statements after ")" (a function's, a
+	// loop's): one that holds a token of readAt is read whole, its
+	// statements mostly read one another's names.
+	code    bool
+	tainted bool // a token of readAt since the block opened
+	open    int32
+}
+
+// readAt are the indices of the tokens whose statements lint reads: a
+// name of calls before "(" or "<" (a call a finding can be made at), the
+// namespace of "using namespace" (the file's File.UsesCute).
+func readAt(src []byte, toks []token, calls map[string]bool) []int32 {
+	shapes := shapesOf(calls)
+	var at []int32
+	for k, t := range toks {
+		if t.kind != tIdent || k+1 == len(toks) {
+			continue
+		}
+		w := src[t.start:t.end]
+		if shapes[w[0]]&(1<<min(len(w), 63)) != 0 && calls[string(w)] {
+			if n := toks[k+1]; n.kind == tPunct && n.end-n.start == 1 && (src[n.start] == '(' || src[n.start] == '<') {
+				at = append(at, int32(k))
+			}
+		}
+		if string(w) == "namespace" && k > 0 && toks[k-1].kind == tIdent && string(src[toks[k-1].start:toks[k-1].end]) == "using" {
+			at = append(at, int32(k))
+		}
+	}
+	return at
+}
+
+// dropRuns finds the runs of toks lint may leave out: those without a
+// token of readAt (sorted).
+func dropRuns(src []byte, toks []token, readAt []int32) runDrops {
+	var d runDrops
+	levels := make([]runLevel, 1, 16)
+	levels[0] = runLevel{clean: true}
+	dirty := func() {
+		for k := range levels {
+			levels[k].clean, levels[k].tainted = false, true
+		}
+	}
+	for k, t := range toks {
+		if len(readAt) > 0 && readAt[0] <= int32(k) {
+			for len(readAt) > 0 && readAt[0] <= int32(k) {
+				readAt = readAt[1:]
+			}
+			dirty()
+		}
+		if t.kind != tPunct || t.end-t.start != 1 {
+			continue
+		}
+		switch c := src[t.start]; c {
+		case '{', '(', '[':
+			code := c == '{' && k > 0 && isPunctByte(src, toks[k-1], ')')
+			levels = append(levels, runLevel{kind: c, runStart: int32(k + 1), clean: true, code: code, open: int32(k)})
+		case '}', ')', ']':
+			top := len(levels) - 1
+			if top > 0 && levels[top].kind == opener(c) {
+				if l := levels[top]; l.code && l.tainted {
+					for len(d.ranges) > 0 && d.ranges[len(d.ranges)-1][0] > l.open {
+						d.ranges = d.ranges[:len(d.ranges)-1]
+					}
+				}
+				levels = levels[:top]
+				continue
+			}
+			// A closer without its opener on top: brackets pair across
+			// what would be runs. Nothing open now is dropped.
+			dirty()
+			for j := top; j > 0; j-- {
+				if levels[j].kind == opener(c) {
+					levels = levels[:j]
+					break
+				}
+			}
+		case ';':
+			top := &levels[len(levels)-1]
+			if top.kind != '{' && top.kind != 0 {
+				continue // for (a; b; c): not a statement's end
+			}
+			if !top.clean {
+				top.runStart, top.clean = int32(k+1), true
+				continue
+			}
+			if from := top.runStart; int32(k) > from {
+				for len(d.ranges) > 0 && d.ranges[len(d.ranges)-1][0] >= from {
+					d.ranges = d.ranges[:len(d.ranges)-1] // a run inside this one
+				}
+				d.ranges = append(d.ranges, [2]int32{from, int32(k)})
+			}
+		}
+	}
+	return d
+}
+
+// keptTokens appends to kept the tokens of toks outside d's runs.
+func (d *runDrops) keptTokens(toks, kept []token) []token {
+	at := int32(0)
+	for _, r := range d.ranges {
+		kept = append(kept, toks[at:r[0]]...)
+		at = r[1]
+	}
+	return append(kept, toks[at:]...)
+}
+
+// verify reports the names in d's runs that would make the read of kept
+// (toks without the runs) other than what the full read gives lint (see
+// above), by their indices in toks: none, and the read stands. The names
+// the read holds are taken to be every word of kept (its roots' and
+// values' names, each component of a qualified one, the names it binds,
+// the names before "<" and of "Alias x{" among them).
+func (d *runDrops) verify(src []byte, toks, kept []token) []int32 {
+	var refused []int32
+	needed := map[string]bool{}
+	var shapes wordShapes
+	for _, t := range kept {
+		if t.kind == tIdent {
+			w := src[t.start:t.end]
+			if shapes[w[0]]&(1<<min(len(w), 63)) == 0 || !needed[string(w)] {
+				needed[string(w)] = true
+				shapes.add(string(w))
+			}
+		}
+	}
+	for _, r := range d.ranges {
+		from, to := int(r[0]), int(r[1])
+		depth, clauseEnd := 0, -1
+		for j := from; j < to; j++ {
+			t := toks[j]
+			if t.kind == tPunct {
+				switch {
+				case isPunctByte(src, t, '{'):
+					depth++
+				case isPunctByte(src, t, '}'):
+					depth--
+				}
+				continue
+			}
+			if t.kind != tIdent {
+				continue
+			}
+			w := src[t.start:t.end]
+			if string(w) == "template" && j > clauseEnd {
+				clauseEnd = templateClauseEnd(src, toks, j+1, to)
+			}
+			if j+1 < to {
+				if n := toks[j+1]; n.kind == tPunct && (n.end-n.start == 2 && src[n.start] == ':' || isPunctByte(src, n, '<') && w[0] != 'S' && w[0] != 'M') {
+					continue // a qualifier, a template-id's name (bindingAt)
+				}
+			}
+			if shapes[w[0]]&(1<<min(len(w), 63)) != 0 && bindingAt(src, toks, j, depth > 0, j < clauseEnd) && needed[string(w)] {
+				refused = append(refused, int32(j))
+			}
+		}
+	}
+	return refused
+}
+
+// templateClauseEnd is the index of the ">" that ends the template clause
+// whose "<" is toks[lt], as the reader finds it (templateClause: parentheses
+// passed over, a ";" or "{" inside ends it as no clause), looking no
+// further than to; -1 where there is none.
+func templateClauseEnd(src []byte, toks []token, lt, to int) int {
+	if lt >= to || !isPunctByte(src, toks[lt], '<') {
+		return -1
+	}
+	depth, parens := 0, 0
+	for j := lt; j < to; j++ {
+		t := toks[j]
+		if t.kind != tPunct || t.end-t.start != 1 {
+			continue
+		}
+		switch src[t.start] {
+		case '(':
+			parens++
+		case ')':
+			parens--
+		case '<':
+			if parens == 0 {
+				depth++
+			}
+		case '>':
+			if parens == 0 {
+				if depth--; depth == 0 {
+					return j
+				}
+			}
+		case ';', '{':
+			if parens == 0 {
+				return -1
+			}
+		}
+	}
+	return -1
+}
+
+// notDeclaringWords are the words before a name that do not make it a
+// declared one (cppReader.declares).
+var notDeclaringWords = setOf("return", "case", "goto", "else", "do", "throw", "co_return", "co_yield", "new", "delete", "operator", "sizeof")
+
+// bindingAt reports whether the name at toks[j] of a dropped run may be
+// bound, assigned or made a template there where code outside the run
+// sees it: false only where it surely is not. Anywhere: an assignment
+// (x = ..., x += ..., ++x, x--, but a declaration's "=" inside braces,
+// which binds the name in that block alone; template <...> using x = ...
+// makes x a template for the whole file), a struct's or class's name (read
+// from outside as x::Member), a templated atom's name before "<" (which
+// makes it a template for the whole file). At the run's own level (not
+// inside braces; template clauses' parameters aside, visible in their
+// entity alone): a name after a type (a word or ">", past const, volatile,
+// &, &&, *) before "=", "{", "(", ";", ",", ")" or ":" (a binding, a
+// declaration, a parameter).
+func bindingAt(src []byte, toks []token, j int, nested, inClause bool) bool {
+	is := func(k int, text string) bool { return tokenIs(src, toks, k, text) }
+	if is(j-1, ".") || is(j-1, "->") || is(j-1, "::") || is(j+1, "::") {
+		return false // a member, a qualified name, a qualifier
+	}
+	if is(j+1, "<") {
+		return atomTemplate(string(src[toks[j].start:toks[j].end]))
+	}
+	if inClause {
+		return false
+	}
+	if is(j-1, "struct") || is(j-1, "class") {
+		return is(j+1, "{") || is(j+1, ":") || is(j+1, "final")
+	}
+	if is(j+1, "++") || is(j+1, "--") || is(j+1, "+") && is(j+2, "+") || is(j+1, "-") && is(j+2, "-") ||
+		is(j-1, "+") && is(j-2, "+") || is(j-1, "-") && is(j-2, "-") {
+		return true
+	}
+	if j+2 < len(toks) && toks[j+1].kind == tPunct && toks[j+1].end-toks[j+1].start <= 2 && !is(j+1, "=") &&
+		isPunctByte(src, toks[j+2], '=') && toks[j+1].end == toks[j+2].start {
+		return true // x += ..., x <<= ...
+	}
+	// A type before the name, past const, volatile, &, &&, *.
+	k := j - 1
+	for k >= 0 && isQualifierToken(src, toks[k]) {
+		k--
+	}
+	typed := k >= 0 && (isPunctByte(src, toks[k], '>') || toks[k].kind == tIdent && !notDeclaringWords[string(src[toks[k].start:toks[k].end])])
+	if is(j+1, "=") {
+		return !typed || !nested || is(j-1, "using") && is(j-2, ">")
+	}
+	if nested || !typed || j+1 >= len(toks) {
+		return false
+	}
+	switch string(src[toks[j+1].start:toks[j+1].end]) {
+	case "{", "(", ";", ",", ")", ":":
+		return true
+	}
+	return false
+}
+
+// tokenIs reports whether toks[k] is text.
+func tokenIs(src []byte, toks []token, k int, text string) bool {
+	return k >= 0 && k < len(toks) && toks[k].end-toks[k].start == len(text) && string(src[toks[k].start:toks[k].end]) == text
+}
+
+// maxRunRounds bounds how often readCppRuns reads again with more kept.
+const maxRunRounds = 4
+
+// readCppRuns is lint's read for findings with runs left out (Partial),
+// or, where verify keeps refusing or little is left out, of every token.
+// The statements where verify refuses a name are read the next round (the
+// binding of a name a kept statement reads, most often).
+func readCppRuns(src []byte, calls map[string]bool) *File {
+	scratch := scratchPool.Get().(*readScratch)
+	defer scratch.release()
+	scratch.toks = cppTokensFor(src, scratch.toks[:0], nil)
+	read := readAt(src, scratch.toks, calls)
+	for range maxRunRounds {
+		d := dropRuns(src, scratch.toks, read)
+		if len(d.ranges) == 0 {
+			break
+		}
+		scratch.kept = d.keptTokens(scratch.toks, scratch.kept[:0])
+		if 2*len(scratch.kept) > len(scratch.toks) {
+			break // little left out: the runs' verification would cost more than it saves
+		}
+		refused := d.verify(src, scratch.toks, scratch.kept)
+		if len(refused) == 0 {
+			f := readTokens(src, scratch, scratch.kept, true)
+			f.Partial = true
+			return f
+		}
+		read = append(slices.Clone(read), refused...)
+		slices.Sort(read)
+	}
+	return readTokens(src, scratch, scratch.toks, true)
+}
