@@ -42,9 +42,10 @@ import "slices"
 // made a template (bindingAt, generous: a read taken for a binding only
 // costs another round). Where one is, its statement is kept and the runs
 // are found again, up to maxRunRounds times; then, or where little would be
-// left out, every token is read. A block of statements after ")" (a
-// function's body, a loop's) that holds a call is kept whole: its
-// statements mostly read one another's names, each a round. The writes of
+// left out, every token is read. The statements of a block after ")" (a
+// function's body, a loop's) that holds a call are all kept (those of the
+// blocks in them may be left out): they mostly read one another's names,
+// each a round. The writes of
 // names (File.Writes) come from the full read anyway (the read is
 // Deferred), and a stale comment's binding from a full read (File.Partial).
 //
@@ -59,12 +60,15 @@ import "slices"
 // run's ";" at to kept.
 type runDrops struct {
 	ranges [][2]int32
+	levels []int32 // the depth of the level of each run (dropRuns)
+	depths []int32 // the braces open before each run, in the whole file
 }
 
 // runLevel is one open bracket (or the file) as dropRuns follows them.
 type runLevel struct {
 	kind     byte  // '{', '(', '[', or 0 for the file
 	runStart int32 // the index in toks where the current run starts
+	depth    int32 // the braces open before runStart, in the whole file
 	clean    bool  // no token of readAt since runStart
 	// code marks a block of statements after ")" (a function's, a
 	// loop's): one that holds a token of readAt is read whole, its
@@ -108,6 +112,7 @@ func dropRuns(src []byte, toks []token, readAt []int32) runDrops {
 			levels[k].clean, levels[k].tainted = false, true
 		}
 	}
+	braces := int32(0) // as bindingSites counts them
 	for k, t := range toks {
 		if len(readAt) > 0 && readAt[0] <= int32(k) {
 			for len(readAt) > 0 && readAt[0] <= int32(k) {
@@ -119,16 +124,33 @@ func dropRuns(src []byte, toks []token, readAt []int32) runDrops {
 			continue
 		}
 		switch c := src[t.start]; c {
+		case '{':
+			braces++
+		case '}':
+			braces--
+		}
+		switch c := src[t.start]; c {
 		case '{', '(', '[':
 			code := c == '{' && k > 0 && isPunctByte(src, toks[k-1], ')')
-			levels = append(levels, runLevel{kind: c, runStart: int32(k + 1), clean: true, code: code, open: int32(k)})
+			levels = append(levels, runLevel{kind: c, runStart: int32(k + 1), depth: braces, clean: true, code: code, open: int32(k)})
 		case '}', ')', ']':
 			top := len(levels) - 1
 			if top > 0 && levels[top].kind == opener(c) {
 				if l := levels[top]; l.code && l.tainted {
-					for len(d.ranges) > 0 && d.ranges[len(d.ranges)-1][0] > l.open {
-						d.ranges = d.ranges[:len(d.ranges)-1]
+					// Its own statements are read; those of the blocks in them
+					// (a branch's body) may still be left out.
+					n := len(d.ranges)
+					for n > 0 && d.ranges[n-1][0] > l.open {
+						n--
 					}
+					kept := n
+					for i := n; i < len(d.ranges); i++ {
+						if d.levels[i] != int32(top) {
+							d.ranges[kept], d.levels[kept], d.depths[kept] = d.ranges[i], d.levels[i], d.depths[i]
+							kept++
+						}
+					}
+					d.ranges, d.levels, d.depths = d.ranges[:kept], d.levels[:kept], d.depths[:kept]
 				}
 				levels = levels[:top]
 				continue
@@ -148,14 +170,18 @@ func dropRuns(src []byte, toks []token, readAt []int32) runDrops {
 				continue // for (a; b; c): not a statement's end
 			}
 			if !top.clean {
-				top.runStart, top.clean = int32(k+1), true
+				top.runStart, top.depth, top.clean = int32(k+1), braces, true
 				continue
 			}
 			if from := top.runStart; int32(k) > from {
 				for len(d.ranges) > 0 && d.ranges[len(d.ranges)-1][0] >= from {
 					d.ranges = d.ranges[:len(d.ranges)-1] // a run inside this one
+					d.levels = d.levels[:len(d.levels)-1]
+					d.depths = d.depths[:len(d.depths)-1]
 				}
 				d.ranges = append(d.ranges, [2]int32{from, int32(k)})
+				d.levels = append(d.levels, int32(len(levels)-1))
+				d.depths = append(d.depths, top.depth)
 			}
 		}
 	}
@@ -178,7 +204,7 @@ func (d *runDrops) keptTokens(toks, kept []token) []token {
 // the read holds are taken to be every word of kept (its roots' and
 // values' names, each component of a qualified one, the names it binds,
 // the names before "<" and of "Alias x{" among them).
-func (d *runDrops) verify(src []byte, toks, kept []token) []int32 {
+func (d *runDrops) verify(src []byte, toks, kept []token, sites []bindingSite) []int32 {
 	var refused []int32
 	needed := map[string]bool{}
 	var shapes wordShapes
@@ -191,38 +217,90 @@ func (d *runDrops) verify(src []byte, toks, kept []token) []int32 {
 			}
 		}
 	}
-	for _, r := range d.ranges {
-		from, to := int(r[0]), int(r[1])
-		depth, clauseEnd := 0, -1
-		for j := from; j < to; j++ {
-			t := toks[j]
-			if t.kind == tPunct {
-				switch {
-				case isPunctByte(src, t, '{'):
-					depth++
-				case isPunctByte(src, t, '}'):
-					depth--
-				}
-				continue
+	si := 0
+	for ri, r := range d.ranges {
+		for si < len(sites) && sites[si].at < r[0] {
+			si++
+		}
+		for ; si < len(sites) && sites[si].at < r[1]; si++ {
+			site := sites[si]
+			if site.depth > d.depths[ri] && !site.nested {
+				continue // declared inside braces of the run: visible there alone
 			}
-			if t.kind != tIdent {
-				continue
-			}
-			w := src[t.start:t.end]
-			if string(w) == "template" && j > clauseEnd {
-				clauseEnd = templateClauseEnd(src, toks, j+1, to)
-			}
-			if j+1 < to {
-				if n := toks[j+1]; n.kind == tPunct && (n.end-n.start == 2 && src[n.start] == ':' || isPunctByte(src, n, '<') && w[0] != 'S' && w[0] != 'M') {
-					continue // a qualifier, a template-id's name (bindingAt)
-				}
-			}
-			if shapes[w[0]]&(1<<min(len(w), 63)) != 0 && bindingAt(src, toks, j, depth > 0, j < clauseEnd) && needed[string(w)] {
-				refused = append(refused, int32(j))
+			t := toks[site.at]
+			if w := src[t.start:t.end]; shapes[w[0]]&(1<<min(len(w), 63)) != 0 && needed[string(w)] {
+				refused = append(refused, site.at)
 			}
 		}
 	}
 	return refused
+}
+
+// surelyRead reports, from the tokens around a name, what bindingAt says
+// at most names of a file: an operand between punctuators, after one that
+// is no type's end (">", "&", "*") and no half of "++"/"--", before one
+// that assigns nothing ("=", a compound assignment's operator, "++", "--").
+func surelyRead(src []byte, prev, next token) bool {
+	if prev.kind != tPunct || next.kind != tPunct || prev.end-prev.start != 1 || next.end-next.start != 1 {
+		return false
+	}
+	switch src[prev.start] {
+	case '>', '&', '*', '+', '-':
+		return false
+	}
+	switch src[next.start] {
+	case '=', '+', '-', '*', '/', '%', '&', '|', '^', '<':
+		return false
+	}
+	return true
+}
+
+// bindingSite is a name a run dropped around it may bind there (bindingAt
+// at the run's own level), with the braces open before it in the whole
+// file and whether it may inside braces of the run too.
+type bindingSite struct {
+	at     int32
+	depth  int32
+	nested bool
+}
+
+// bindingSites are the names of toks a run dropped around them may bind,
+// in order (see bindingAt; a template clause's extent is the reader's,
+// found without the run's bounds: within a run the clause's own ";" or
+// "{" ends it first).
+func bindingSites(src []byte, toks []token) []bindingSite {
+	var sites []bindingSite
+	depth, clauseEnd := int32(0), -1
+	for j, t := range toks {
+		switch t.kind {
+		case tPunct:
+			if isPunctByte(src, t, '{') {
+				depth++
+			} else if isPunctByte(src, t, '}') {
+				depth--
+			}
+			continue
+		case tIdent:
+		default:
+			continue
+		}
+		w := src[t.start:t.end]
+		if string(w) == "template" && j > clauseEnd {
+			clauseEnd = templateClauseEnd(src, toks, j+1, len(toks))
+		}
+		if j+1 < len(toks) {
+			if n := toks[j+1]; n.kind == tPunct && (n.end-n.start == 2 && src[n.start] == ':' || isPunctByte(src, n, '<') && w[0] != 'S' && w[0] != 'M') {
+				continue // a qualifier, a template-id's name (bindingAt)
+			}
+		}
+		if j > 0 && j+1 < len(toks) && surelyRead(src, toks[j-1], toks[j+1]) {
+			continue
+		}
+		if inClause := j < clauseEnd; bindingAt(src, toks, j, false, inClause) {
+			sites = append(sites, bindingSite{at: int32(j), depth: depth, nested: bindingAt(src, toks, j, true, inClause)})
+		}
+	}
+	return sites
 }
 
 // templateClauseEnd is the index of the ">" that ends the template clause
@@ -337,7 +415,8 @@ func readCppRuns(src []byte, calls map[string]bool) *File {
 	defer scratch.release()
 	scratch.toks = cppTokensFor(src, scratch.toks[:0], nil)
 	read := readAt(src, scratch.toks, calls)
-	for range maxRunRounds {
+	var sites []bindingSite
+	for round := range maxRunRounds {
 		d := dropRuns(src, scratch.toks, read)
 		if len(d.ranges) == 0 {
 			break
@@ -346,7 +425,10 @@ func readCppRuns(src []byte, calls map[string]bool) *File {
 		if 2*len(scratch.kept) > len(scratch.toks) {
 			break // little left out: the runs' verification would cost more than it saves
 		}
-		refused := d.verify(src, scratch.toks, scratch.kept)
+		if round == 0 {
+			sites = bindingSites(src, scratch.toks)
+		}
+		refused := d.verify(src, scratch.toks, scratch.kept, sites)
 		if len(refused) == 0 {
 			f := readTokens(src, scratch, scratch.kept, true)
 			f.Partial = true
