@@ -188,6 +188,15 @@ func dropRuns(src []byte, toks []token, readAt []int32) runDrops {
 	return d
 }
 
+// left is how many tokens d's runs leave out.
+func (d *runDrops) left() int {
+	n := 0
+	for _, r := range d.ranges {
+		n += int(r[1] - r[0])
+	}
+	return n
+}
+
 // keptTokens appends to kept the tokens of toks outside d's runs.
 func (d *runDrops) keptTokens(toks, kept []token) []token {
 	at := int32(0)
@@ -421,10 +430,10 @@ func readCppRuns(src []byte, calls map[string]bool) *File {
 		if len(d.ranges) == 0 {
 			break
 		}
-		scratch.kept = d.keptTokens(scratch.toks, scratch.kept[:0])
-		if 2*len(scratch.kept) > len(scratch.toks) {
+		if 2*d.left() < len(scratch.toks) {
 			break // little left out: the runs' verification would cost more than it saves
 		}
+		scratch.kept = d.keptTokens(scratch.toks, scratch.kept[:0])
 		if round == 0 {
 			sites = bindingSites(src, scratch.toks)
 		}
