@@ -460,3 +460,39 @@ func TestLintRuns(t *testing.T) {
 		t.Error("no file of CUTLASS was read with runs left out")
 	}
 }
+
+// TestLintRunsLeaveOut: what lint's runs leave out of a small file, and
+// the reads that make them keep a statement: a binding a kept call reads,
+// a struct whose member it reads, an assignment to a name it reads, an
+// alias template declared in a struct body.
+func TestLintRunsLeaveOut(t *testing.T) {
+	src := []byte(`namespace cute {
+using Unread = Layout<Shape<_4,_3>>;
+using A = Layout<Shape<_4,_3>>;
+struct Unused { using X = Layout<_2>; int f() { return 1; } };
+template <class Q> struct Filler1 { using X = Layout<Shape<_1,_2,_3,_4>, Stride<_4,_3,_2,_1>>; using Y = Q; };
+template <class Q> struct Filler2 { using X = Layout<Shape<_1,_2,_3,_4>, Stride<_4,_3,_2,_1>>; using Y = Q; };
+template <class Q> struct Filler3 { using X = Layout<Shape<_1,_2,_3,_4>, Stride<_4,_3,_2,_1>>; using Y = Q; };
+struct T { using X = Layout<_6>; using Y = Layout<_7>; };
+struct U { template <int N> using Z = Layout<Int<N>>; };
+int k = 2;
+void g() { k = 3; }
+void h() { int j = 0; j = 1; }
+auto r = take<k,1>(A{});
+auto s = composition(T::X{}, Z<4>{});
+}
+`)
+	f := readCppRuns(src, runCalls)
+	if !f.Partial {
+		t.Fatal("nothing left out")
+	}
+	sameRuns(t, "runs", src)
+	var read []string
+	for _, b := range f.Bindings {
+		read = append(read, b.Name)
+	}
+	want := []string{"A", "X", "N", "Z", "k", "r", "s"} // not T::Y, nor Filler*::X
+	if !reflect.DeepEqual(read, want) {
+		t.Errorf("bindings read %q, want %q", read, want)
+	}
+}
