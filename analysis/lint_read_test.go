@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/cute-lsp/cute-lsp/source"
@@ -125,6 +126,13 @@ func TestLintFindingsRead(t *testing.T) {
 		{"template <class T> void f() { if constexpr (sizeof(T) > 2) { auto r = logical_divide(Layout<Shape<_4,_3>>{}, make_tile(_2{}, _2{}, _2{})); } }\n", false, 0},
 		{"auto a = Layout<Shape<_4,_3>>{};\nvoid g() { Foo a(3); auto r = logical_divide(a, make_tile(_2{}, _2{}, _2{})); }\n", false, 0},
 		{"auto a = Layout<Shape<_4,_3>>{};\nvoid g() { auto r = logical_divide(a, make_tile(_2{}, _2{}, _2{})); }\n", false, 1},
+		// The else of an if constexpr whose statement calls none of the
+		// algebra: the call in it is discarded by instantiations as well.
+		{"template <class T> void f(int x) { {\n" + strings.Repeat("  y = 1;\n", 20) + "  if constexpr (sizeof(T) > 2) z = 2;\n  else logical_divide(Layout<Shape<_4,_3>>{}, make_tile(_2{}, _2{}, _2{}));\n} }\n", true, 0},
+		// An alias declared in a struct body makes "X a{};" a declaration
+		// that shadows a, wherever it is (statements left out around).
+		{"struct S { using X = Layout<_4>; };\n" + strings.Repeat("using U = Layout<Shape<_1,_2,_3,_4,_5,_6,_7,_8>>;\n", 8) +
+			"void g() {\n  auto a = Layout<Shape<_4,_3>>{};\n  X a{};\n  auto r = logical_divide(a, make_tile(_2{}, _2{}, _2{}));\n}\n", true, 0},
 	} {
 		src := []byte("using namespace cute;\n" + c.src)
 		if partial := sameFindingsForLint(t, c.src, src); partial != c.partial {

@@ -14,6 +14,8 @@ import "slices"
 // among themselves, and no token of it is a name of FindingCalls followed
 // by "(" or "<" (a call a finding can be made at) or the namespace of
 // "using namespace". The run's tokens are dropped but for its last ";".
+// A run does not end before "else" (the if's statement goes on: the else
+// of an if constexpr is a branch constexprBranches finds from the if).
 // What the reader does with the tokens left is then what it did with them
 // in the full stream, but for what names bound or changed in the run:
 //
@@ -33,7 +35,9 @@ import "slices"
 //     block), a name of the file assigned or declared again in it (which
 //     marks a binding Reassigned or untrusted), an alias template or a
 //     templated atom it declares (which changes how "<" after the name
-//     parses), a struct it defines (read from outside as Struct::Member).
+//     parses), an alias it declares anywhere (after which "Alias x{}"
+//     declares x), a struct it defines (read from outside as
+//     Struct::Member, when one struct of the file has that name).
 //
 // So the read is verified by names: no word of the tokens left (which holds
 // every name of the read's roots and values, each component of a qualified
@@ -173,6 +177,9 @@ func dropRuns(src []byte, toks []token, readAt []int32) runDrops {
 				top.runStart, top.depth, top.clean = int32(k+1), braces, true
 				continue
 			}
+			if tokenIs(src, toks, k+1, "else") {
+				continue // if (c) a; else ...: the if's statement goes on (an if constexpr's else is disabled with it)
+			}
 			if from := top.runStart; int32(k) > from {
 				for len(d.ranges) > 0 && d.ranges[len(d.ranges)-1][0] >= from {
 					d.ranges = d.ranges[:len(d.ranges)-1] // a run inside this one
@@ -217,12 +224,19 @@ func (d *runDrops) verify(src []byte, toks, kept []token, sites []bindingSite) [
 	var refused []int32
 	needed := map[string]bool{}
 	var shapes wordShapes
-	for _, t := range kept {
+	var aliases map[string]bool // the words of "Alias x{" and "Alias x;" kept
+	for k, t := range kept {
 		if t.kind == tIdent {
 			w := src[t.start:t.end]
 			if shapes[w[0]]&(1<<min(len(w), 63)) == 0 || !needed[string(w)] {
 				needed[string(w)] = true
 				shapes.add(string(w))
+			}
+			if k+2 < len(kept) && kept[k+1].kind == tIdent && (isPunctByte(src, kept[k+2], '{') || isPunctByte(src, kept[k+2], ';')) {
+				if aliases == nil {
+					aliases = map[string]bool{}
+				}
+				aliases[string(w)] = true
 			}
 		}
 	}
@@ -233,11 +247,12 @@ func (d *runDrops) verify(src []byte, toks, kept []token, sites []bindingSite) [
 		}
 		for ; si < len(sites) && sites[si].at < r[1]; si++ {
 			site := sites[si]
-			if site.depth > d.depths[ri] && !site.nested {
+			t := toks[site.at]
+			w := src[t.start:t.end]
+			if site.depth > d.depths[ri] && !site.nested && !(site.alias && aliases[string(w)]) {
 				continue // declared inside braces of the run: visible there alone
 			}
-			t := toks[site.at]
-			if w := src[t.start:t.end]; shapes[w[0]]&(1<<min(len(w), 63)) != 0 && needed[string(w)] {
+			if shapes[w[0]]&(1<<min(len(w), 63)) != 0 && needed[string(w)] {
 				refused = append(refused, site.at)
 			}
 		}
@@ -266,11 +281,14 @@ func surelyRead(src []byte, prev, next token) bool {
 
 // bindingSite is a name a run dropped around it may bind there (bindingAt
 // at the run's own level), with the braces open before it in the whole
-// file and whether it may inside braces of the run too.
+// file, whether it may inside braces of the run too, and whether it is an
+// alias's (using x = ...): wherever it is, the reader takes "x y{}" and
+// "x y;" after it for declarations of y (cppReader.isAlias).
 type bindingSite struct {
 	at     int32
 	depth  int32
 	nested bool
+	alias  bool
 }
 
 // bindingSites are the names of toks a run dropped around them may bind,
@@ -306,7 +324,8 @@ func bindingSites(src []byte, toks []token) []bindingSite {
 			continue
 		}
 		if inClause := j < clauseEnd; bindingAt(src, toks, j, false, inClause) {
-			sites = append(sites, bindingSite{at: int32(j), depth: depth, nested: bindingAt(src, toks, j, true, inClause)})
+			alias := tokenIs(src, toks, j-1, "using") && tokenIs(src, toks, j+1, "=")
+			sites = append(sites, bindingSite{at: int32(j), depth: depth, nested: bindingAt(src, toks, j, true, inClause), alias: alias})
 		}
 	}
 	return sites
@@ -373,6 +392,9 @@ func bindingAt(src []byte, toks []token, j int, nested, inClause bool) bool {
 	}
 	if is(j+1, "<") {
 		return atomTemplate(string(src[toks[j].start:toks[j].end]))
+	}
+	if is(j-1, "using") && is(j-2, ">") && is(j+1, "=") {
+		return true // an alias template's name, wherever it is (cppReader.templateNames)
 	}
 	if inClause {
 		return false

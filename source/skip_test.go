@@ -207,6 +207,7 @@ func FuzzSkipping(f *testing.F) {
 	f.Add("; asm(\"\" :: \"r\"(a & b)); int a = 1;")
 	f.Add("int f(int a) { asm(\"\" :: \"r\"(a), \"n\"(sizeof(T))); auto x = make_layout(a); }")
 	f.Add("constexpr int k = 2; void f(int k, int m = k) { asm(\"\"); } void g(int a) const { } auto x = make_layout(k);")
+	f.Add("struct S { using X = Layout<_4>; };\nusing U = int;\nusing V = int;\nusing W = int;\nvoid g() { auto a = Layout<_8>{}; X a{}; auto r = size(a); }\ntemplate <class Q = A<B> using Z = int> struct R;\nauto z = take<1,2>(Z<3>{});\n")
 	f.Add("namespace cute {\nusing A = Layout<Shape<_4,_3>>;\nstruct T { using X = Layout<_6>; };\nint k = 2;\nvoid f() { k = 3; }\nauto r = take<k,1>(A{});\nauto s = composition(T::X{}, A{});\n}\n")
 	f.Fuzz(func(t *testing.T, src string) {
 		if len(src) > 1<<14 {
