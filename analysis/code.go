@@ -41,6 +41,8 @@ type Code struct {
 	// mu guards memo and lines: an editor's requests on one snapshot
 	// (hover, inlay hints) may run at once.
 	mu sync.Mutex
+	// completed fills in, once, what lint's read deferred (complete).
+	completed sync.Once
 }
 
 type codeResult struct {
@@ -55,15 +57,52 @@ var errUnresolved = errors.New("unresolved")
 // when the file names nothing of CuTe's.
 func ReadCode(lang Language, src []byte) *Code { return readCode(lang, src, source.ReadCpp) }
 
-// ReadCodeForLint is ReadCode for findings and counts alone (lint): C++ is
-// read by source.ReadCppForLint, which leaves out what only hover shows.
+// ReadCodeForLint is ReadCode for findings and counts alone (lint
+// --code-stats): C++ is read by source.ReadCppForCounts, which leaves out
+// what only hover shows.
 // Its values are evaluated afresh, without the cache (CodeCache): see
 // Code.cacheUsable, which decides so for C++ from the File; Python is
 // read by the one reader, so its Code is told here.
 func ReadCodeForLint(lang Language, src []byte) *Code {
-	c := readCode(lang, src, source.ReadCppForLint)
+	c := readCode(lang, src, source.ReadCppForCounts)
 	c.UseCache(nil)
 	return c
+}
+
+// The calls lint's findings of code are made at (source.ReadCppForLint
+// reads nothing of a file that calls none): the algebra's operations,
+// whose rejections callError reports.
+func init() {
+	calls := map[string]bool{}
+	for i := range opTable {
+		if isAlgebraOp(opTable[i].Name) {
+			calls[opTable[i].Name] = true
+		}
+	}
+	source.FindingCalls = calls
+}
+
+// whole is c, or where c's read left out code a stale comment's binding
+// may need (source.File.Partial), the file's code read as lint
+// --code-stats reads it.
+func (c *Code) whole() *Code {
+	if !c.File.Partial {
+		return c
+	}
+	w := newCode(LangCpp, c.src, source.ReadCppForCounts)
+	w.UseCache(nil)
+	return w
+}
+
+// complete fills in what lint's read for findings did not look for
+// (source.File.Deferred): the writes of names, as ReadCppForCounts finds
+// them (its Bindings and Roots are c's).
+func (c *Code) complete() {
+	c.completed.Do(func() {
+		if c.File.Deferred {
+			c.File.Writes, c.File.Deferred = source.ReadCppForCounts(c.src).Writes, false
+		}
+	})
 }
 
 func readCode(lang Language, src []byte, readCpp func([]byte) *source.File) *Code {

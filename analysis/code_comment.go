@@ -41,6 +41,7 @@ func (h *Host) staleComments(c *Code) []Finding {
 	if len(comments) == 0 {
 		return nil
 	}
+	c = c.whole() // a binding only the comment reads
 	byLine := map[int]commentLayout{}
 	for _, cl := range comments {
 		byLine[int(cl.d.Range.Pos.Line)] = cl

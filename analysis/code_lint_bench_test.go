@@ -24,6 +24,8 @@ var lintReadFiles = []string{
 	"include/cute/atom/copy_traits_sm100.hpp",
 	"include/cute/layout.hpp",
 	"examples/cute/tutorial/sgemm_sm80.cu",
+	"include/cute/arch/mma_sm90.hpp",
+	"examples/cute/tutorial/blackwell/05_mma_tma_epi_sm100.cu",
 }
 
 // BenchmarkLintRead is what lint does with one C++ file holding CuTe code
@@ -49,6 +51,32 @@ func BenchmarkLintRead(b *testing.B) {
 				_ = AnalyzeHostCode(name, src, code).Findings
 			}
 			// On a shared machine the CPU time is the steadier figure.
+			b.ReportMetric(float64(processCPU()-cpu)/float64(b.N)/1e6, "cpu-ms/op")
+		})
+	}
+}
+
+// BenchmarkLintFindings is what lint without --code-stats does with one C++
+// file holding CuTe code (ReadCodeForFindings, then the findings), per file
+// of lintReadFiles: the path make bench-lint measures.
+func BenchmarkLintFindings(b *testing.B) {
+	defer debug.SetGCPercent(debug.SetGCPercent(400))
+	root := os.Getenv("CUTLASS")
+	if root == "" {
+		root = "/work/cutlass"
+	}
+	for _, name := range lintReadFiles {
+		src, err := os.ReadFile(filepath.Join(root, name))
+		if err != nil {
+			b.Skipf("no CUTLASS checkout at %s (set CUTLASS): %v", root, err)
+		}
+		b.Run(filepath.Base(name), func(b *testing.B) {
+			b.SetBytes(int64(len(src)))
+			cpu := processCPU()
+			for b.Loop() {
+				code := ReadCodeForFindings(LangCpp, src)
+				_ = AnalyzeHostCode(name, src, code).Findings
+			}
 			b.ReportMetric(float64(processCPU()-cpu)/float64(b.N)/1e6, "cpu-ms/op")
 		})
 	}

@@ -134,6 +134,7 @@ func (c *Code) bindingTrusted(i, use int) bool {
 // first use.
 func (c *Code) writesOf(name string) []source.Range {
 	if c.writes == nil {
+		c.complete()
 		c.writes = map[string][]source.Range{}
 		for _, w := range c.File.Writes {
 			c.writes[w.Name] = append(c.writes[w.Name], w.At)

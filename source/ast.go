@@ -145,8 +145,20 @@ type File struct {
 	// outside as Traits::X.
 	Scopes []Scope
 	// ForLint marks a file read once, for findings and counts alone
-	// (ReadCppForLint), not kept and read again after edits.
+	// (ReadCppForLint, ReadCppForCounts), not kept and read again after
+	// edits.
 	ForLint bool
+	// Partial marks a read for lint's findings of the algebra alone
+	// (ReadCppForLint) that left code out: a finding at a call of
+	// FindingCalls comes out of it as out of the full read, but a binding
+	// that only a stale comment reads may be missing (read it again with
+	// ReadCppForCounts).
+	Partial bool
+	// Deferred marks a read for lint's findings (ReadCppForLint) that did
+	// not look for Writes, which only the certainty of a call the algebra
+	// rejects and a stale comment need (few calls are rejected):
+	// ReadCppForCounts finds them, and the same Bindings and Roots.
+	Deferred bool
 }
 
 // Scope is a named struct or class body, its braces included.

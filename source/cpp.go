@@ -10,13 +10,23 @@ import (
 func ReadCpp(src []byte) *File { return readCpp(src, nil) }
 
 // readCpp is ReadCpp; with lint, the tokens of unread parameters are dropped (lint_read.go).
-func readCpp(src []byte, lint *paramDrops) *File {
+func readCpp(src []byte, lint *paramDrops) *File { return readCppDeferring(src, lint, false) }
+
+// readCppDeferring is readCpp, without looking for the File's Writes when
+// deferred (File.Deferred).
+func readCppDeferring(src []byte, lint *paramDrops, deferred bool) *File {
 	scratch := scratchPool.Get().(*readScratch)
 	defer scratch.release()
 	scratch.toks = cppTokensFor(src, scratch.toks[:0], lint)
+	return readTokens(src, scratch, scratch.toks, deferred)
+}
+
+// readTokens is readCppDeferring on the tokens toks of src; scratch holds
+// what the read needs only while it reads.
+func readTokens(src []byte, scratch *readScratch, toks []token, deferred bool) *File {
 	// The words are slices of a copy: what is made from them (a cached
 	// finding's message) may outlive src, and src may be written again.
-	r := &cppReader{src: src, str: string(src), toks: scratch.toks}
+	r := &cppReader{src: src, str: string(src), toks: toks}
 	templates, bindings := r.templateNames()
 	// Most bindings and roots are written with "=" (using X = ...), and a
 	// template clause binds a few parameters: sized once, the slices are
@@ -37,7 +47,11 @@ func readCpp(src []byte, lint *paramDrops) *File {
 			v.End = v.Start
 		}
 	}
-	r.f.Writes = r.cppWrites()
+	if deferred {
+		r.f.Deferred = true
+	} else {
+		r.f.Writes = r.cppWrites()
+	}
 	r.f.Disabled = append(disabledRegions(src), r.constexprBranches()...)
 	f := r.f // not &r.f: the tokens go back to the pool, the File stays
 	return &f
@@ -49,6 +63,7 @@ func readCpp(src []byte, lint *paramDrops) *File {
 type readScratch struct {
 	toks  []token
 	match []int
+	kept  []token // lint's read for findings: the tokens it reads (lint_runs.go)
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(readScratch) }}
@@ -58,8 +73,8 @@ var scratchPool = sync.Pool{New: func() any { return new(readScratch) }}
 const maxPooledTokens = 1 << 20
 
 func (s *readScratch) release() {
-	if cap(s.toks) > maxPooledTokens {
-		s.toks, s.match = nil, nil
+	if cap(s.toks) > maxPooledTokens || cap(s.kept) > maxPooledTokens {
+		s.toks, s.match, s.kept = nil, nil, nil
 	}
 	scratchPool.Put(s)
 }

@@ -43,6 +43,14 @@
 // (File.Disabled: #if 0). Hover lives with the reader's guess; analysis
 // reports an error or a stale comment only where neither applies.
 //
+// Lint: a read for findings alone (ReadCppForLint) reads only what a
+// finding can come from: nothing of a file that calls none of the
+// algebra's operations (FindingCalls), and of one that does, the
+// statements that call them and those that bind what they read (runs of
+// other statements left out, verified by names: lint_runs.go). Its File is
+// Partial and its Writes Deferred; analysis reads the file again in full
+// where a stale comment or a rejected call's certainty needs more.
+//
 // Everything here is bounded: one pass to tokenize, parsing depth capped at
 // MaxDepth, and every node's range lies inside the file.
 package source

@@ -5,6 +5,42 @@ import (
 	"sort"
 )
 
+// Lint without --code-stats asks for findings alone, and a finding of code
+// is made at a call of one of the algebra's operations (FindingCalls, which
+// package analysis sets: the calls it evaluates for findings), or at a
+// binding a layout comment states (a stale comment). A file where MayCall
+// finds no call of FindingCalls holds no call a finding can be made at:
+// ReadCppForLint reads nothing of it and says so (File.Partial), and the
+// bindings a stale comment needs are read again in full where a comment
+// states a layout (rare: no traits header has one). CuTe's largest traits
+// headers (mma_traits_sm90_gmma_ext.hpp, 635 KB, 12,000 bindings) call no
+// operation of the algebra: MayCall tells so at 3 GB/s, where the read
+// took 4 ms. In a file that may call one, the writes of names are looked
+// for only when the certainty of a rejected call or a stale comment asks
+// (File.Deferred): the algebra rejects few calls (no read of include/cute
+// or examples/cute needs them), and looking for them was an eighth of the
+// read.
+
+// FindingCalls are the functions at whose calls lint's findings of code
+// are made (package analysis sets them, from its operations of the
+// algebra, before any read); nil: ReadCppForLint reads every file in full.
+var FindingCalls map[string]bool
+
+// ReadCppForLint is ReadCpp for lint's findings alone: where src may call
+// one of FindingCalls, ReadCppForCounts' read without the Writes
+// (Deferred); else a File with nothing in it, Partial.
+func ReadCppForLint(src []byte) *File {
+	if FindingCalls == nil {
+		return ReadCppForCounts(src)
+	}
+	if !MayCall(src, FindingCalls) {
+		return &File{ForLint: true, Partial: true}
+	}
+	f := readCppRuns(src, FindingCalls)
+	f.ForLint = true
+	return f
+}
+
 // Lint asks the reader for findings and counts alone, where an editor asks
 // for the value of any name it hovers. CuTe's generated MMA headers are
 // made of functions such as
@@ -15,7 +51,7 @@ import (
 //
 // whose hundred parameters become bindings (51,628 in
 // mma_sm90_gmma_ext.hpp) that no expression ever reads: the body holds no
-// CuTe code. ReadCppForLint leaves out the inside of such parameter lists
+// CuTe code. ReadCppForCounts leaves out the inside of such parameter lists
 // before the reader sees it, then checks on what it read that nothing could
 // have read a parameter left out, and reads the file again in full when
 // something could. What lint reports is the same either way; what hover
@@ -43,13 +79,18 @@ import (
 // have been a write, an assignment or a redeclaration of it). Otherwise the
 // file is read in full.
 
-// ReadCppForLint is ReadCpp for findings and counts: the same roots,
-// values and findings, without the parameters no expression reads.
-func ReadCppForLint(src []byte) *File {
+// ReadCppForCounts is ReadCpp for findings and counts (lint
+// --code-stats): the same roots, values and findings, without the
+// parameters no expression reads.
+func ReadCppForCounts(src []byte) *File { return readCppForLint(src, false) }
+
+// readCppForLint is ReadCppForCounts, deferring the Writes when deferred
+// (verify does not read them).
+func readCppForLint(src []byte, deferred bool) *File {
 	d := &paramDrops{}
-	f := readCpp(src, d)
+	f := readCppDeferring(src, d, deferred)
 	if len(d.dropped) > 0 && !d.verify(f, src) {
-		f = ReadCpp(src)
+		f = readCppDeferring(src, nil, deferred)
 	}
 	f.ForLint = true
 	return f

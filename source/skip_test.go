@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -206,6 +207,8 @@ func FuzzSkipping(f *testing.F) {
 	f.Add("; asm(\"\" :: \"r\"(a & b)); int a = 1;")
 	f.Add("int f(int a) { asm(\"\" :: \"r\"(a), \"n\"(sizeof(T))); auto x = make_layout(a); }")
 	f.Add("constexpr int k = 2; void f(int k, int m = k) { asm(\"\"); } void g(int a) const { } auto x = make_layout(k);")
+	f.Add("struct S { using X = Layout<_4>; };\nusing U = int;\nusing V = int;\nusing W = int;\nvoid g() { auto a = Layout<_8>{}; X a{}; auto r = size(a); }\ntemplate <class Q = A<B> using Z = int> struct R;\nauto z = take<1,2>(Z<3>{});\n")
+	f.Add("namespace cute {\nusing A = Layout<Shape<_4,_3>>;\nstruct T { using X = Layout<_6>; };\nint k = 2;\nvoid f() { k = 3; }\nauto r = take<k,1>(A{});\nauto s = composition(T::X{}, A{});\n}\n")
 	f.Fuzz(func(t *testing.T, src string) {
 		if len(src) > 1<<14 {
 			return
@@ -214,6 +217,7 @@ func FuzzSkipping(f *testing.F) {
 		sameTokens(t, "fuzz", []byte(src))
 		sameForLint(t, "fuzz", []byte(src))
 		sameDisabled(t, "fuzz", []byte(src))
+		sameRuns(t, "fuzz", []byte(src))
 	})
 }
 
@@ -245,7 +249,7 @@ func BenchmarkCppTokensReferenceCUTLASS(b *testing.B) {
 
 // cutlassCute is the C++ files of CUTLASS's include/cute and examples/cute
 // (CUTLASS, default /work/cutlass), for the benchmarks; they skip without it.
-func cutlassCute(b *testing.B) (files [][]byte, size int64) {
+func cutlassCute(b testing.TB) (files [][]byte, size int64) {
 	root := os.Getenv("CUTLASS")
 	if root == "" {
 		root = "/work/cutlass"
@@ -291,12 +295,12 @@ func BenchmarkReadCppCUTLASS(b *testing.B) {
 	}
 }
 
-// sameForLint fails t when ReadCppForLint differs from the full read in
+// sameForLint fails t when ReadCppForCounts differs from the full read in
 // anything lint reads: the roots, the bindings with a value, the disabled
 // and foreign ranges.
 func sameForLint(t *testing.T, name string, src []byte) {
 	t.Helper()
-	got, want := ReadCppForLint(src), readCppWithoutSkipping(src)
+	got, want := ReadCppForCounts(src), readCppWithoutSkipping(src)
 	valued := func(f *File) []Binding {
 		var out []Binding
 		for _, b := range f.Bindings {
@@ -350,16 +354,146 @@ func TestLintReadKeepsWhatLintReads(t *testing.T) {
 		if d.verify(f, src) != c.stands {
 			t.Errorf("verify = %v, want %v", !c.stands, c.stands)
 		}
-		lint := ReadCppForLint(src)
+		lint := ReadCppForCounts(src)
 		if !lint.ForLint {
-			t.Error("ReadCppForLint: File.ForLint not set")
+			t.Error("ReadCppForCounts: File.ForLint not set")
 		}
 		lint.ForLint = false // the one field that tells the reads apart
 		if full := readCppWithoutSkipping(src); c.stands == reflect.DeepEqual(lint, full) {
-			t.Errorf("ReadCppForLint equal to the full read: %v, want %v", !c.stands, !c.stands)
+			t.Errorf("ReadCppForCounts equal to the full read: %v, want %v", !c.stands, !c.stands)
 		}
 	}
 	for _, src := range []string{"void f(int a) {", "void f(int a) { x = 1; }", "int x = 1; void f(int x) { }", "}void f(int a)const{}", "f(a) {}", "void f(a; b) {}"} {
 		sameForLint(t, src, []byte(src))
+	}
+}
+
+// runCalls stand for FindingCalls in the tests of lint's runs (lint_runs.go).
+var runCalls = setOf("size", "select", "take", "composition", "logical_divide", "make_layout", "get", "shape", "coalesce", "upcast")
+
+// sameRuns fails t when lint's read with runs left out (readCppRuns over
+// runCalls) reads a call of runCalls other than the full read: the roots
+// that hold one, the bindings of every name in them visible there, the
+// structs they name, whether they are disabled or in a foreign namespace.
+func sameRuns(t *testing.T, name string, src []byte) {
+	t.Helper()
+	got, want := readCppRuns(src, runCalls), ReadCpp(src)
+	calling := func(f *File) []Node {
+		var out []Node
+		for _, r := range f.Roots {
+			found := false
+			Inspect(r, func(n Node) bool {
+				if c, ok := n.(*Call); ok && runCalls[c.Fun.Name] && c.Recv == nil && (c.Paren || c.HasTArgs) {
+					found = true
+				}
+				return !found
+			})
+			if found {
+				out = append(out, r)
+			}
+		}
+		return out
+	}
+	gr, wr := calling(got), calling(want)
+	if !reflect.DeepEqual(gr, wr) {
+		t.Errorf("%s: lint's runs read %d roots calling, the full read %d (or they differ)", name, len(gr), len(wr))
+		return
+	}
+	if got.UsesCute != want.UsesCute {
+		t.Errorf("%s: UsesCute %v, want %v", name, got.UsesCute, want.UsesCute)
+	}
+	visible := func(f *File, w string, at int) []Binding {
+		var out []Binding
+		for _, b := range f.Bindings {
+			if b.Name == w && b.Visible.Start <= at && at < b.Visible.End {
+				out = append(out, b)
+			}
+		}
+		return out
+	}
+	scopes := func(f *File, w string) []Scope {
+		var out []Scope
+		for _, s := range f.Scopes {
+			if s.Name == w {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	for _, r := range wr {
+		s, _ := r.Span()
+		if got.DisabledAt(s) != want.DisabledAt(s) || got.CuteAt(s) != want.CuteAt(s) {
+			t.Errorf("%s: at %d disabled or foreign differs", name, s)
+		}
+		Inspect(r, func(n Node) bool {
+			if id, ok := n.(*Ident); ok {
+				for _, w := range strings.FieldsFunc(id.Full, func(c rune) bool { return c == ':' || c == '.' }) {
+					if g, x := visible(got, w, id.Start), visible(want, w, id.Start); !reflect.DeepEqual(g, x) {
+						t.Errorf("%s: %s at %d: bindings %v, want %v", name, w, id.Start, g, x)
+					}
+					if g, x := scopes(got, w), scopes(want, w); !reflect.DeepEqual(g, x) {
+						t.Errorf("%s: struct %s: %v, want %v", name, w, g, x)
+					}
+				}
+			}
+			return true
+		})
+	}
+}
+
+// TestLintRuns: lint's runs over CUTLASS's C++ (and the reader's fixture)
+// read the calls as the full read does, and some are left out.
+func TestLintRuns(t *testing.T) {
+	src, err := os.ReadFile("testdata/skip.cu")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameRuns(t, "skip.cu", src)
+	files, _ := cutlassCute(t)
+	partial := 0
+	for i, src := range files {
+		sameRuns(t, "cutlass#"+strconv.Itoa(i), src)
+		if readCppRuns(src, runCalls).Partial {
+			partial++
+		}
+	}
+	if partial == 0 {
+		t.Error("no file of CUTLASS was read with runs left out")
+	}
+}
+
+// TestLintRunsLeaveOut: what lint's runs leave out of a small file, and
+// the reads that make them keep a statement: a binding a kept call reads,
+// a struct whose member it reads, an assignment to a name it reads, an
+// alias template declared in a struct body.
+func TestLintRunsLeaveOut(t *testing.T) {
+	src := []byte(`namespace cute {
+using Unread = Layout<Shape<_4,_3>>;
+using A = Layout<Shape<_4,_3>>;
+struct Unused { using X = Layout<_2>; int f() { return 1; } };
+template <class Q> struct Filler1 { using X = Layout<Shape<_1,_2,_3,_4>, Stride<_4,_3,_2,_1>>; using Y = Q; };
+template <class Q> struct Filler2 { using X = Layout<Shape<_1,_2,_3,_4>, Stride<_4,_3,_2,_1>>; using Y = Q; };
+template <class Q> struct Filler3 { using X = Layout<Shape<_1,_2,_3,_4>, Stride<_4,_3,_2,_1>>; using Y = Q; };
+struct T { using X = Layout<_6>; using Y = Layout<_7>; };
+struct U { template <int N> using Z = Layout<Int<N>>; };
+int k = 2;
+void g() { k = 3; }
+void h() { int j = 0; j = 1; }
+auto r = take<k,1>(A{});
+auto s = composition(T::X{}, Z<4>{});
+}
+`)
+	f := readCppRuns(src, runCalls)
+	if !f.Partial {
+		t.Fatal("nothing left out")
+	}
+	sameRuns(t, "runs", src)
+	var read []string
+	for _, b := range f.Bindings {
+		read = append(read, b.Name)
+	}
+	want := []string{"A", "X", "N", "Z", "k", "r", "s"} // not T::Y, nor Filler*::X
+	if !reflect.DeepEqual(read, want) {
+		t.Errorf("bindings read %q, want %q", read, want)
 	}
 }

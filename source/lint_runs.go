@@ -1,0 +1,472 @@
+package source
+
+import "slices"
+
+// Lint's read for findings reads the statements that call the algebra, and
+// leaves out runs of statements that call none of it (the thousands of
+// "template <...> using SM90_... = ...;" and MMA_Traits bodies of a traits
+// header around a few layout atoms), where it changes no finding (verified
+// on each read, below).
+//
+// A run is a sequence of whole statements at one block level (file or
+// namespace scope, a struct's or a function's body): it starts right after
+// a ";" or "{" of that level and ends with a ";" of it, its brackets pair
+// among themselves, and no token of it is a name of FindingCalls followed
+// by "(" or "<" (a call a finding can be made at) or the namespace of
+// "using namespace". The run's tokens are dropped but for its last ";".
+// A run does not end before "else" (the if's statement goes on: the else
+// of an if constexpr is a branch constexprBranches finds from the if).
+// What the reader does with the tokens left is then what it did with them
+// in the full stream, but for what names bound or changed in the run:
+//
+//   - around the run: the token before it is ";" or "{" and the one after
+//     the dropped tokens is the run's own ";", so every rule that looks at
+//     a token's neighbours (a name before "=", a type before a name, "++",
+//     "using" before a name, the statement start lint's parameter drops
+//     look back to) sees what it saw; the forward scans (a template
+//     clause's entity, a parameter list's body, a struct's base list) stop
+//     at ";" or "{" before the run or jump over it with bracket partners,
+//     which pair as before (the run is balanced);
+//   - expressions: none holds a ";", so none spans a run; one entering a
+//     run through the "{" before it (a braced list) fails at a ";" inside
+//     it in the full stream and at the run's ";" without it: no node either
+//     way, and the reader goes on from the same token;
+//   - names: a binding made in the run (visible after it to the end of its
+//     block), a name of the file assigned or declared again in it (which
+//     marks a binding Reassigned or untrusted), an alias template or a
+//     templated atom it declares (which changes how "<" after the name
+//     parses), an alias it declares anywhere (after which "Alias x{}"
+//     declares x), a struct it defines (read from outside as
+//     Struct::Member, when one struct of the file has that name).
+//
+// So the read is verified by names: no word of the tokens left (which holds
+// every name of the read's roots and values, each component of a qualified
+// one, every name it binds, every name before "<" and of "Alias x{") may
+// be written in a dropped run where it may be bound, declared, assigned or
+// made a template (bindingAt, generous: a read taken for a binding only
+// costs another round). Where one is, its statement is kept and the runs
+// are found again, up to maxRunRounds times; then, or where little would be
+// left out, every token is read. The statements of a block after ")" (a
+// function's body, a loop's) that holds a call are all kept (those of the
+// blocks in them may be left out): they mostly read one another's names,
+// each a round. The writes of
+// names (File.Writes) come from the full read anyway (the read is
+// Deferred), and a stale comment's binding from a full read (File.Partial).
+//
+// Cost: the file is tokenized in full (the runs are found on tokens, so
+// comments, strings and preprocessor lines are what the reader takes them
+// for), then each round is a pass over the tokens and one over those left
+// out; the read is of what is left. mma_traits_sm90_gmma.hpp (284 KB,
+// 50,600 tokens, 9 calls of the algebra) keeps 2,200 tokens after two
+// rounds.
+
+// runDrops are the runs dropped from a file's tokens: toks[from:to], the
+// run's ";" at to kept.
+type runDrops struct {
+	ranges [][2]int32
+	levels []int32 // the depth of the level of each run (dropRuns)
+	depths []int32 // the braces open before each run, in the whole file
+}
+
+// runLevel is one open bracket (or the file) as dropRuns follows them.
+type runLevel struct {
+	kind     byte  // '{', '(', '[', or 0 for the file
+	runStart int32 // the index in toks where the current run starts
+	depth    int32 // the braces open before runStart, in the whole file
+	clean    bool  // no token of readAt since runStart
+	// code marks a block of statements after ")" (a function's, a
+	// loop's): one that holds a token of readAt is read whole, its
+	// statements mostly read one another's names.
+	code    bool
+	tainted bool // a token of readAt since the block opened
+	open    int32
+}
+
+// readAt are the indices of the tokens whose statements lint reads: a
+// name of calls before "(" or "<" (a call a finding can be made at), the
+// namespace of "using namespace" (the file's File.UsesCute).
+func readAt(src []byte, toks []token, calls map[string]bool) []int32 {
+	shapes := shapesOf(calls)
+	var at []int32
+	for k, t := range toks {
+		if t.kind != tIdent || k+1 == len(toks) {
+			continue
+		}
+		w := src[t.start:t.end]
+		if shapes[w[0]]&(1<<min(len(w), 63)) != 0 && calls[string(w)] {
+			if n := toks[k+1]; n.kind == tPunct && n.end-n.start == 1 && (src[n.start] == '(' || src[n.start] == '<') {
+				at = append(at, int32(k))
+			}
+		}
+		if string(w) == "namespace" && k > 0 && toks[k-1].kind == tIdent && string(src[toks[k-1].start:toks[k-1].end]) == "using" {
+			at = append(at, int32(k))
+		}
+	}
+	return at
+}
+
+// dropRuns finds the runs of toks lint may leave out: those without a
+// token of readAt (sorted).
+func dropRuns(src []byte, toks []token, readAt []int32) runDrops {
+	var d runDrops
+	levels := make([]runLevel, 1, 16)
+	levels[0] = runLevel{clean: true}
+	dirty := func() {
+		for k := range levels {
+			levels[k].clean, levels[k].tainted = false, true
+		}
+	}
+	braces := int32(0) // as bindingSites counts them
+	for k, t := range toks {
+		if len(readAt) > 0 && readAt[0] <= int32(k) {
+			for len(readAt) > 0 && readAt[0] <= int32(k) {
+				readAt = readAt[1:]
+			}
+			dirty()
+		}
+		if t.kind != tPunct || t.end-t.start != 1 {
+			continue
+		}
+		switch c := src[t.start]; c {
+		case '{':
+			braces++
+		case '}':
+			braces--
+		}
+		switch c := src[t.start]; c {
+		case '{', '(', '[':
+			code := c == '{' && k > 0 && isPunctByte(src, toks[k-1], ')')
+			levels = append(levels, runLevel{kind: c, runStart: int32(k + 1), depth: braces, clean: true, code: code, open: int32(k)})
+		case '}', ')', ']':
+			top := len(levels) - 1
+			if top > 0 && levels[top].kind == opener(c) {
+				if l := levels[top]; l.code && l.tainted {
+					// Its own statements are read; those of the blocks in them
+					// (a branch's body) may still be left out.
+					n := len(d.ranges)
+					for n > 0 && d.ranges[n-1][0] > l.open {
+						n--
+					}
+					kept := n
+					for i := n; i < len(d.ranges); i++ {
+						if d.levels[i] != int32(top) {
+							d.ranges[kept], d.levels[kept], d.depths[kept] = d.ranges[i], d.levels[i], d.depths[i]
+							kept++
+						}
+					}
+					d.ranges, d.levels, d.depths = d.ranges[:kept], d.levels[:kept], d.depths[:kept]
+				}
+				levels = levels[:top]
+				continue
+			}
+			// A closer without its opener on top: brackets pair across
+			// what would be runs. Nothing open now is dropped.
+			dirty()
+			for j := top; j > 0; j-- {
+				if levels[j].kind == opener(c) {
+					levels = levels[:j]
+					break
+				}
+			}
+		case ';':
+			top := &levels[len(levels)-1]
+			if top.kind != '{' && top.kind != 0 {
+				continue // for (a; b; c): not a statement's end
+			}
+			if !top.clean {
+				top.runStart, top.depth, top.clean = int32(k+1), braces, true
+				continue
+			}
+			if tokenIs(src, toks, k+1, "else") {
+				continue // if (c) a; else ...: the if's statement goes on (an if constexpr's else is disabled with it)
+			}
+			if from := top.runStart; int32(k) > from {
+				for len(d.ranges) > 0 && d.ranges[len(d.ranges)-1][0] >= from {
+					d.ranges = d.ranges[:len(d.ranges)-1] // a run inside this one
+					d.levels = d.levels[:len(d.levels)-1]
+					d.depths = d.depths[:len(d.depths)-1]
+				}
+				d.ranges = append(d.ranges, [2]int32{from, int32(k)})
+				d.levels = append(d.levels, int32(len(levels)-1))
+				d.depths = append(d.depths, top.depth)
+			}
+		}
+	}
+	return d
+}
+
+// left is how many tokens d's runs leave out.
+func (d *runDrops) left() int {
+	n := 0
+	for _, r := range d.ranges {
+		n += int(r[1] - r[0])
+	}
+	return n
+}
+
+// keptTokens appends to kept the tokens of toks outside d's runs.
+func (d *runDrops) keptTokens(toks, kept []token) []token {
+	at := int32(0)
+	for _, r := range d.ranges {
+		kept = append(kept, toks[at:r[0]]...)
+		at = r[1]
+	}
+	return append(kept, toks[at:]...)
+}
+
+// verify reports the names in d's runs that would make the read of kept
+// (toks without the runs) other than what the full read gives lint (see
+// above), by their indices in toks: none, and the read stands. The names
+// the read holds are taken to be every word of kept (its roots' and
+// values' names, each component of a qualified one, the names it binds,
+// the names before "<" and of "Alias x{" among them).
+func (d *runDrops) verify(src []byte, toks, kept []token, sites []bindingSite) []int32 {
+	var refused []int32
+	needed := map[string]bool{}
+	var shapes wordShapes
+	var aliases map[string]bool // the words of "Alias x{" and "Alias x;" kept
+	for k, t := range kept {
+		if t.kind == tIdent {
+			w := src[t.start:t.end]
+			if shapes[w[0]]&(1<<min(len(w), 63)) == 0 || !needed[string(w)] {
+				needed[string(w)] = true
+				shapes.add(string(w))
+			}
+			if k+2 < len(kept) && kept[k+1].kind == tIdent && (isPunctByte(src, kept[k+2], '{') || isPunctByte(src, kept[k+2], ';')) {
+				if aliases == nil {
+					aliases = map[string]bool{}
+				}
+				aliases[string(w)] = true
+			}
+		}
+	}
+	si := 0
+	for ri, r := range d.ranges {
+		for si < len(sites) && sites[si].at < r[0] {
+			si++
+		}
+		for ; si < len(sites) && sites[si].at < r[1]; si++ {
+			site := sites[si]
+			t := toks[site.at]
+			w := src[t.start:t.end]
+			if site.depth > d.depths[ri] && !site.nested && !(site.alias && aliases[string(w)]) {
+				continue // declared inside braces of the run: visible there alone
+			}
+			if shapes[w[0]]&(1<<min(len(w), 63)) != 0 && needed[string(w)] {
+				refused = append(refused, site.at)
+			}
+		}
+	}
+	return refused
+}
+
+// surelyRead reports, from the tokens around a name, what bindingAt says
+// at most names of a file: an operand between punctuators, after one that
+// is no type's end (">", "&", "*") and no half of "++"/"--", before one
+// that assigns nothing ("=", a compound assignment's operator, "++", "--").
+func surelyRead(src []byte, prev, next token) bool {
+	if prev.kind != tPunct || next.kind != tPunct || prev.end-prev.start != 1 || next.end-next.start != 1 {
+		return false
+	}
+	switch src[prev.start] {
+	case '>', '&', '*', '+', '-':
+		return false
+	}
+	switch src[next.start] {
+	case '=', '+', '-', '*', '/', '%', '&', '|', '^', '<':
+		return false
+	}
+	return true
+}
+
+// bindingSite is a name a run dropped around it may bind there (bindingAt
+// at the run's own level), with the braces open before it in the whole
+// file, whether it may inside braces of the run too, and whether it is an
+// alias's (using x = ...): wherever it is, the reader takes "x y{}" and
+// "x y;" after it for declarations of y (cppReader.isAlias).
+type bindingSite struct {
+	at     int32
+	depth  int32
+	nested bool
+	alias  bool
+}
+
+// bindingSites are the names of toks a run dropped around them may bind,
+// in order (see bindingAt; a template clause's extent is the reader's,
+// found without the run's bounds: within a run the clause's own ";" or
+// "{" ends it first).
+func bindingSites(src []byte, toks []token) []bindingSite {
+	var sites []bindingSite
+	depth, clauseEnd := int32(0), -1
+	for j, t := range toks {
+		switch t.kind {
+		case tPunct:
+			if isPunctByte(src, t, '{') {
+				depth++
+			} else if isPunctByte(src, t, '}') {
+				depth--
+			}
+			continue
+		case tIdent:
+		default:
+			continue
+		}
+		w := src[t.start:t.end]
+		if string(w) == "template" && j > clauseEnd {
+			clauseEnd = templateClauseEnd(src, toks, j+1, len(toks))
+		}
+		if j+1 < len(toks) {
+			if n := toks[j+1]; n.kind == tPunct && (n.end-n.start == 2 && src[n.start] == ':' || isPunctByte(src, n, '<') && w[0] != 'S' && w[0] != 'M') {
+				continue // a qualifier, a template-id's name (bindingAt)
+			}
+		}
+		if j > 0 && j+1 < len(toks) && surelyRead(src, toks[j-1], toks[j+1]) {
+			continue
+		}
+		if inClause := j < clauseEnd; bindingAt(src, toks, j, false, inClause) {
+			alias := tokenIs(src, toks, j-1, "using") && tokenIs(src, toks, j+1, "=")
+			sites = append(sites, bindingSite{at: int32(j), depth: depth, nested: bindingAt(src, toks, j, true, inClause), alias: alias})
+		}
+	}
+	return sites
+}
+
+// templateClauseEnd is the index of the ">" that ends the template clause
+// whose "<" is toks[lt], as the reader finds it (templateClause: parentheses
+// passed over, a ";" or "{" inside ends it as no clause), looking no
+// further than to; -1 where there is none.
+func templateClauseEnd(src []byte, toks []token, lt, to int) int {
+	if lt >= to || !isPunctByte(src, toks[lt], '<') {
+		return -1
+	}
+	depth, parens := 0, 0
+	for j := lt; j < to; j++ {
+		t := toks[j]
+		if t.kind != tPunct || t.end-t.start != 1 {
+			continue
+		}
+		switch src[t.start] {
+		case '(':
+			parens++
+		case ')':
+			parens--
+		case '<':
+			if parens == 0 {
+				depth++
+			}
+		case '>':
+			if parens == 0 {
+				if depth--; depth == 0 {
+					return j
+				}
+			}
+		case ';', '{':
+			if parens == 0 {
+				return -1
+			}
+		}
+	}
+	return -1
+}
+
+// notDeclaringWords are the words before a name that do not make it a
+// declared one (cppReader.declares).
+var notDeclaringWords = setOf("return", "case", "goto", "else", "do", "throw", "co_return", "co_yield", "new", "delete", "operator", "sizeof")
+
+// bindingAt reports whether the name at toks[j] of a dropped run may be
+// bound, assigned or made a template there where code outside the run
+// sees it: false only where it surely is not. Anywhere: an assignment
+// (x = ..., x += ..., ++x, x--, but a declaration's "=" inside braces,
+// which binds the name in that block alone; template <...> using x = ...
+// makes x a template for the whole file), a struct's or class's name (read
+// from outside as x::Member), a templated atom's name before "<" (which
+// makes it a template for the whole file). At the run's own level (not
+// inside braces; template clauses' parameters aside, visible in their
+// entity alone): a name after a type (a word or ">", past const, volatile,
+// &, &&, *) before "=", "{", "(", ";", ",", ")" or ":" (a binding, a
+// declaration, a parameter).
+func bindingAt(src []byte, toks []token, j int, nested, inClause bool) bool {
+	is := func(k int, text string) bool { return tokenIs(src, toks, k, text) }
+	if is(j-1, ".") || is(j-1, "->") || is(j-1, "::") || is(j+1, "::") {
+		return false // a member, a qualified name, a qualifier
+	}
+	if is(j+1, "<") {
+		return atomTemplate(string(src[toks[j].start:toks[j].end]))
+	}
+	if is(j-1, "using") && is(j-2, ">") && is(j+1, "=") {
+		return true // an alias template's name, wherever it is (cppReader.templateNames)
+	}
+	if inClause {
+		return false
+	}
+	if is(j-1, "struct") || is(j-1, "class") {
+		return is(j+1, "{") || is(j+1, ":") || is(j+1, "final")
+	}
+	if is(j+1, "++") || is(j+1, "--") || is(j+1, "+") && is(j+2, "+") || is(j+1, "-") && is(j+2, "-") ||
+		is(j-1, "+") && is(j-2, "+") || is(j-1, "-") && is(j-2, "-") {
+		return true
+	}
+	if j+2 < len(toks) && toks[j+1].kind == tPunct && toks[j+1].end-toks[j+1].start <= 2 && !is(j+1, "=") &&
+		isPunctByte(src, toks[j+2], '=') && toks[j+1].end == toks[j+2].start {
+		return true // x += ..., x <<= ...
+	}
+	// A type before the name, past const, volatile, &, &&, *.
+	k := j - 1
+	for k >= 0 && isQualifierToken(src, toks[k]) {
+		k--
+	}
+	typed := k >= 0 && (isPunctByte(src, toks[k], '>') || toks[k].kind == tIdent && !notDeclaringWords[string(src[toks[k].start:toks[k].end])])
+	if is(j+1, "=") {
+		return !typed || !nested || is(j-1, "using") && is(j-2, ">")
+	}
+	if nested || !typed || j+1 >= len(toks) {
+		return false
+	}
+	switch string(src[toks[j+1].start:toks[j+1].end]) {
+	case "{", "(", ";", ",", ")", ":":
+		return true
+	}
+	return false
+}
+
+// tokenIs reports whether toks[k] is text.
+func tokenIs(src []byte, toks []token, k int, text string) bool {
+	return k >= 0 && k < len(toks) && toks[k].end-toks[k].start == len(text) && string(src[toks[k].start:toks[k].end]) == text
+}
+
+// maxRunRounds bounds how often readCppRuns reads again with more kept.
+const maxRunRounds = 4
+
+// readCppRuns is lint's read for findings with runs left out (Partial),
+// or, where verify keeps refusing or little is left out, of every token.
+// The statements where verify refuses a name are read the next round (the
+// binding of a name a kept statement reads, most often).
+func readCppRuns(src []byte, calls map[string]bool) *File {
+	scratch := scratchPool.Get().(*readScratch)
+	defer scratch.release()
+	scratch.toks = cppTokensFor(src, scratch.toks[:0], nil)
+	read := readAt(src, scratch.toks, calls)
+	var sites []bindingSite
+	for round := range maxRunRounds {
+		d := dropRuns(src, scratch.toks, read)
+		if len(d.ranges) == 0 {
+			break
+		}
+		if 2*d.left() < len(scratch.toks) {
+			break // little left out: the runs' verification would cost more than it saves
+		}
+		scratch.kept = d.keptTokens(scratch.toks, scratch.kept[:0])
+		if round == 0 {
+			sites = bindingSites(src, scratch.toks)
+		}
+		refused := d.verify(src, scratch.toks, scratch.kept, sites)
+		if len(refused) == 0 {
+			f := readTokens(src, scratch, scratch.kept, true)
+			f.Partial = true
+			return f
+		}
+		read = append(slices.Clone(read), refused...)
+		slices.Sort(read)
+	}
+	return readTokens(src, scratch, scratch.toks, true)
+}
