@@ -15,6 +15,12 @@ func applyComposition(args []layout.Value) (layout.Value, error) {
 	if err := wantArgs("composition", args, 2, 2); err != nil {
 		return nil, err
 	}
+	if a, ok := args[0].(layout.Layout); ok { // two layouts, the common call, without the overloads' tests
+		if b, ok := args[1].(layout.Layout); ok {
+			out, err := layout.Composition(a, b)
+			return boxed(out, args[1]), err
+		}
+	}
 	return composition(args[0], args[1])
 }
 
@@ -148,6 +154,18 @@ func tilerOfTuple(t layout.IntTuple) (layout.Tiler, error) {
 }
 
 func applyComplement(args []layout.Value) (layout.Value, error) {
+	if a, ok := args0Layout(args); ok { // complement(L [, M]) of a layout, the common call
+		switch len(args) {
+		case 1:
+			out, err := layout.Complement(a)
+			return boxed(out, args[0]), err
+		case 2:
+			if m, ok := args[1].(layout.IntTuple); ok {
+				out, err := layout.ComplementTo(a, m)
+				return boxed(out, args[0]), err
+			}
+		}
+	}
 	if v, ok, err := fromInner("complement", args, applyComplement); ok {
 		return v, err
 	}
@@ -171,6 +189,10 @@ func applyComplement(args []layout.Value) (layout.Value, error) {
 }
 
 func applyRightInverse(args []layout.Value) (layout.Value, error) {
+	if a, ok := args0Layout(args); ok && len(args) == 1 { // of a layout, the common call
+		out, err := layout.RightInverse(a)
+		return boxed(out, args[0]), err
+	}
 	return applyInverse("right_inverse", args)
 }
 
@@ -365,6 +387,15 @@ func applyNullspace(args []layout.Value) (layout.Value, error) {
 		return nil, err
 	}
 	return layout.Nullspace(a)
+}
+
+// args0Layout is the first argument when it is a layout.
+func args0Layout(args []layout.Value) (layout.Layout, bool) {
+	if len(args) == 0 {
+		return layout.Layout{}, false
+	}
+	l, ok := args[0].(layout.Layout)
+	return l, ok
 }
 
 // wantArgs checks the argument count of op.

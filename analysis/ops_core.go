@@ -295,6 +295,12 @@ func applyProfiled(op string, args []layout.Value, whole func(layout.Layout) (la
 // coalesce(S) and filter_zeros(T) of a tuple take CuTe's IntTuple overloads;
 // an integer N stays the layout N:1, as everywhere a layout is expected.
 func applyCoalesce(args []layout.Value) (layout.Value, error) {
+	if len(args) == 1 { // coalesce(L) of a layout, the common call, without the overloads' tests
+		if l, ok := args[0].(layout.Layout); ok {
+			out, err := layout.Coalesce(l)
+			return boxed(out, args[0]), err
+		}
+	}
 	if c, ok := firstComposed(args); ok {
 		return onInner("coalesce", c, args, applyCoalesce)
 	}

@@ -24,6 +24,9 @@ func tiledOp(op string, args []layout.Value, f func(layout.Layout, layout.Value)
 }
 
 func applyLogicalDivide(args []layout.Value) (layout.Value, error) {
+	if l, ok := args0Layout(args); ok && len(args) == 2 { // of a layout, the common call
+		return layout.LogicalDivide(l, args[1])
+	}
 	return tiledOp("logical_divide", args, layout.LogicalDivide, applyLogicalDivide)
 }
 
@@ -48,6 +51,9 @@ func applyLogicalProduct(args []layout.Value) (layout.Value, error) {
 				return layout.LogicalProductSwizzled(a, t)
 			}
 		}
+	}
+	if l, ok := args0Layout(args); ok && len(args) == 2 { // of a layout, the common call
+		return layout.LogicalProduct(l, args[1])
 	}
 	return tiledOp("logical_product", args, layout.LogicalProduct, applyLogicalProduct)
 }

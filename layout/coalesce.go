@@ -59,11 +59,17 @@ func appendLeafModes(t, u *IntTuple, s, d []num, tb *bases) ([]num, []num, bool)
 		return s, d, false
 	}
 	ok := true
+	us := u.sub[:len(t.sub)]
 	for i := range t.sub {
-		if t.sub[i].kind == kindTuple {
-			s, d, ok = appendLeafModes(&t.sub[i], &u.sub[i], s, d, tb)
-		} else {
-			s, d, ok = appendLeafMode(&t.sub[i], &u.sub[i], s, d, tb)
+		x, y := &t.sub[i], &us[i]
+		switch {
+		case x.kind == kindTuple:
+			s, d, ok = appendLeafModes(x, y, s, d, tb)
+		case len(x.sub)|len(y.sub) == 0 && y.kind != kindTuple: // two plain leaves, appendLeafMode's first case in place
+			s = append(s, num{v: x.val, kind: x.kind, static: x.static})
+			d = append(d, num{v: y.val, kind: y.kind, static: y.static})
+		default:
+			s, d, ok = appendLeafMode(x, y, s, d, tb)
 		}
 		if !ok {
 			break
