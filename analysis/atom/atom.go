@@ -105,10 +105,6 @@ type catalog struct {
 	mmaByKey  map[string]*MMA
 	copyByKey map[string]*Copy
 	allNames  []string
-	lowerKeys []string // lowerKeys[i] is Key(allNames[i]) in lower case, for Suggest
-
-	sortedLowerKeys []string          // lowerKeys sorted, for Complete
-	nameOfLowerKey  map[string]string // a lower-case key's catalogued name
 }
 
 // loaded is the catalog, built on first use: building it takes milliseconds
@@ -128,14 +124,29 @@ var loaded = sync.OnceValue(func() *catalog {
 		c.copyByKey[Key(cp.Name)] = cp
 	}
 	c.allNames = catalogNames[:]
-	c.nameOfLowerKey = make(map[string]string, len(c.allNames))
-	for _, n := range c.allNames {
-		k := strings.ToLower(Key(n))
-		c.lowerKeys = append(c.lowerKeys, k)
-		c.nameOfLowerKey[k] = n
-	}
-	c.sortedLowerKeys = slices.Sorted(maps.Keys(c.nameOfLowerKey))
 	return c
+})
+
+// lowerIndex is the catalogued names by their keys in lower case, for
+// Suggest and Complete.
+type lowerIndex struct {
+	lowerKeys       []string          // lowerKeys[i] is Key(catalogNames[i]) in lower case, for Suggest
+	sortedLowerKeys []string          // lowerKeys sorted, for Complete
+	nameOfLowerKey  map[string]string // a lower-case key's catalogued name
+}
+
+// lowered is the lowerIndex, built on first use apart from the catalog: a
+// look-up that finds its atom (lint's, file after file) needs neither it
+// nor its 1,549 lower-cased copies of the names.
+var lowered = sync.OnceValue(func() *lowerIndex {
+	x := &lowerIndex{nameOfLowerKey: make(map[string]string, len(catalogNames))}
+	for _, n := range catalogNames {
+		k := strings.ToLower(Key(n))
+		x.lowerKeys = append(x.lowerKeys, k)
+		x.nameOfLowerKey[k] = n
+	}
+	x.sortedLowerKeys = slices.Sorted(maps.Keys(x.nameOfLowerKey))
+	return x
 })
 
 // MMAs is every catalogued MMA atom, in CuTe's header order.
