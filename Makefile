@@ -4,7 +4,10 @@ GO ?= go
 PREFIX ?= /usr/local
 # -buildvcs=auto records the commit in the binary (cute-lsp --version) even where
 # GOFLAGS turns it off; outside a git checkout it records nothing and still builds.
-BUILD = $(GO) build -buildvcs=auto
+# CGO_ENABLED=0: nothing needs cgo (go list -deps: only net's resolver would use it, and
+# cute-lsp resolves no host names); the static binary starts in 1.4-1.7 ms of CPU, not 2.1-2.2
+# (perf stat -r 100 -e task-clock bin/cute-lsp --version), which every lint run pays.
+BUILD = CGO_ENABLED=0 $(GO) build -buildvcs=auto
 
 .PHONY: build install test example bench bench-ops bench-lsp bench-lint fuzz
 build:

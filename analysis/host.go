@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"iter"
+	"math/bits"
 	"slices"
 	"strings"
 	"sync"
@@ -156,17 +157,43 @@ func (h *Host) scanBody(body string, r region, lines *lineIndex) {
 	}
 }
 
-// mayHoldDescriptor reports whether scanRegion can find anything in body:
-// every candidate nextCandidate gives starts at '(', '[' or 'S' (Sw<...>,
-// Swizzle<...>, SW_..., S<3,4,3>), an iterator's print holds '(' or '[',
-// and a literal is parsed whole only when looksLikeDescriptor (':', '@',
-// '<', '[' or a leading "SW_"). Six of ten comments and literals of
-// include/cute hold none of these, and are passed over in one search.
+// mayHoldDescriptor reports whether scanRegion can find anything in body,
+// exactly as scanBody decides where it parses: every candidate
+// nextCandidate gives starts at '(' or '[' (a group, an iterator's print)
+// or at a swizzle's name (Sw<...>, Swizzle<...>, SW_..., S<3,4,3>:
+// swizzleStart), and a literal is parsed whole only when its trimmed text
+// looksLikeDescriptor and does not startAsProse. Nine of ten comments and
+// literals of CuTe's GMMA headers hold none of these ("Attempting to use
+// SM90::GMMA::... without ...", "// SPARSE GMMA 64x24x64 TN S32+=S8*U8")
+// and are passed over without a copy or a candidate search; the bytes
+// tested are searched with strings.IndexByte, a few calls a region.
 func mayHoldDescriptor[T hostText](body T, literal bool) bool {
-	if literal {
-		return containsAnyIn(body, "([S:@<")
+	if indexByteIn(body, '(') >= 0 || indexByteIn(body, '[') >= 0 || swizzleStart(body) {
+		return true
 	}
-	return containsAnyIn(body, "([S")
+	if !literal {
+		return false
+	}
+	trimmed := trimSpaceIn(body)
+	return len(trimmed) > 0 && looksLikeDescriptor(trimmed) && !startsAsProse(trimmed)
+}
+
+// swizzleStart reports whether s holds a 'S' where nextCandidate may start
+// a swizzle: "Sw<", "Swizzle<", "SW_" or "S<" and a digit (whether a word
+// ends before it is not asked: that only says true more often).
+func swizzleStart[T hostText](s T) bool {
+	for i := 0; i < len(s); i++ {
+		k := indexByteIn(s[i:], 'S')
+		if k < 0 {
+			return false
+		}
+		i += k
+		if hasPrefixIn(s[i:], "Sw<") || hasPrefixIn(s[i:], "Swizzle<") || hasPrefixIn(s[i:], "SW_") ||
+			hasPrefixIn(s[i:], "S<") && i+2 < len(s) && s[i+2] >= '0' && s[i+2] <= '9' {
+			return true
+		}
+	}
+	return false
 }
 
 // startsAsProse reports whether a literal starts with a word, blanks and a
@@ -176,9 +203,9 @@ func mayHoldDescriptor[T hostText](body T, literal bool) bool {
 // parses, if at all, to a node holding that name, which notProse rejects.
 // Words that lex as something else are left to the parse: pycute's
 // SW_B_M_S, and the composition's o.
-func startsAsProse(s string) bool {
+func startsAsProse[T hostText](s T) bool {
 	letter := func(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
-	if s == "" || !letter(s[0]) || strings.HasPrefix(s, "SW") || strings.HasPrefix(s, "o") {
+	if len(s) == 0 || !letter(s[0]) || hasPrefixIn(s, "SW") || hasPrefixIn(s, "o") {
 		return false
 	}
 	i := 1
@@ -430,8 +457,8 @@ func notProse(n grammar.Node) bool {
 }
 
 // looksLikeDescriptor is the cheap test before parsing a whole string literal.
-func looksLikeDescriptor(s string) bool {
-	return strings.ContainsAny(s, ":@<[") || strings.HasPrefix(s, "SW_")
+func looksLikeDescriptor[T hostText](s T) bool {
+	return containsAnyIn(s, ":@<[") || hasPrefixIn(s, "SW_")
 }
 
 // malformedLayout reports whether text that failed to parse is a layout
@@ -601,19 +628,29 @@ func (r *regionStarts[T]) next(i int) int {
 
 // nextAsm is the first offset from i where a word asm, __asm or __asm__
 // starts (len(s) if none): the offsets where cppRegionSeq tries
-// asmStatementEnd.
+// asmStatementEnd. It jumps from 'm' to 'm' (strings.IndexByte), the
+// rarest of the three letters in source text (in CuTe's GMMA headers one
+// byte in 240, against one in 60 for 'a', where strings.Index("asm")
+// stops: a quarter of the scan's time).
 func (r *regionStarts[T]) nextAsm(i int) int {
 	if r.asm >= i {
 		return r.asm
 	}
 	s := r.s
-	for j := i; ; {
-		k := indexIn(s[j:], "asm")
+	for j := i + 2; ; {
+		k := -1
+		if j < len(s) {
+			k = indexByteIn(s[j:], 'm')
+		}
 		if k < 0 {
 			r.asm = len(s)
 			return r.asm
 		}
-		p := j + k
+		p := j + k - 2 // where "asm" would start
+		j = p + 3      // past this 'm'
+		if s[p] != 'a' || s[p+1] != 's' {
+			continue
+		}
 		word := p
 		if p >= 2 && s[p-2] == '_' && s[p-1] == '_' {
 			word = p - 2
@@ -622,7 +659,6 @@ func (r *regionStarts[T]) nextAsm(i int) int {
 			r.asm = word
 			return word
 		}
-		j = p + 1
 	}
 }
 
@@ -658,9 +694,29 @@ func asmStatementEnd[T hostText](s T, i int) (end int, ok bool) {
 	if j >= len(s) || s[j] != '(' {
 		return 0, false
 	}
+	return asmParensEnd(s, j)
+}
+
+// asmStops are the bytes asmParensEnd stops at outside literals; every
+// other byte of an asm statement is passed over with one table look-up.
+var asmStops = [256]bool{'(': true, ')': true, '"': true, '\'': true, '/': true}
+
+// asmParensEnd is the offset after the parenthesis that closes the one
+// opening at j, outside literals (asmStatementEnd's walk); ok is false
+// when it does not close, or when a comment, a raw string or an
+// unterminated literal comes first. CuTe's GMMA headers are 40% asm
+// statements, one literal or parenthesis every 7 bytes ("+r"(d000),):
+// the walk looks at each byte once, through asmStops outside literals and
+// eight at a time inside them (quotedEnd), with no call between stops.
+func asmParensEnd[T hostText](s T, j int) (end int, ok bool) {
 	depth := 0
 	for j < len(s) {
-		switch c := s[j]; c {
+		c := s[j]
+		if !asmStops[c] {
+			j++
+			continue
+		}
+		switch c {
 		case '(':
 			depth++
 		case ')':
@@ -695,31 +751,59 @@ func skipBlanks[T hostText](s T, i int) int {
 }
 
 // quotedEnd is the offset of the closing quote of a literal starting at i
-// (backslash escapes; an unterminated literal ends at the line's end). It
-// jumps between backslashes with strings.IndexByte: the next quote and line
-// end are searched once each and kept while the escapes before them are
-// passed over.
+// (backslash escapes; an unterminated literal ends at the line's end, or
+// at the text's). It reads eight bytes at a time and finds the first of
+// the quote, a backslash or a line end among them with word arithmetic
+// (firstOf): most literals are a few bytes ("+r") or a line of PTX, where a
+// call of strings.IndexByte for each of the three costs more than the
+// bytes it passes over.
 func quotedEnd[T hostText](s T, i int, quote byte) int {
-	// Most literals of asm statements are a few bytes ("+r"): looked at
-	// byte by byte, until a backslash or 16 plain bytes.
-	for k := i; k < len(s) && k < i+16; k++ {
-		switch s[k] {
-		case quote, '\n':
-			return k
-		case '\\':
-			k = len(s)
+	q := uint64(quote) * bytesOnes
+	for {
+		for i+8 <= len(s) {
+			x := load64(s, i)
+			if m := zeroBytes(x^q) | zeroBytes(x^backslashes) | zeroBytes(x^newlines); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				break
+			}
+			i += 8
+		}
+		for i < len(s) && s[i] != quote && s[i] != '\\' && s[i] != '\n' {
+			i++
+		}
+		if i >= len(s) {
+			return len(s)
+		}
+		if s[i] != '\\' {
+			return i
+		}
+		i += 2 // the escaped byte, whatever it is
+		if i >= len(s) {
+			return len(s)
 		}
 	}
-	q, nl := -1, -1 // the next quote and line end from i (len(s): none)
-	for i < len(s) {
-		end := min(nextByteAt(s, i, quote, &q), nextByteAt(s, i, '\n', &nl))
-		b := indexByteIn(s[i:end], '\\')
-		if b < 0 {
-			return end
-		}
-		i += b + 2 // the escaped byte, whatever it is
-	}
-	return len(s)
+}
+
+// Word arithmetic on eight bytes at a time (quotedEnd).
+const (
+	bytesOnes   = 0x0101010101010101
+	bytesHigh   = 0x8080808080808080
+	backslashes = '\\' * bytesOnes
+	newlines    = '\n' * bytesOnes
+)
+
+// zeroBytes has the high bit of each byte of its result set where x has a
+// zero byte, exactly for the lowest one (a borrow may mark bytes above it,
+// so only the lowest mark is exact, and of several such results OR'ed
+// together, the lowest mark still is).
+func zeroBytes(x uint64) uint64 { return (x - bytesOnes) &^ x & bytesHigh }
+
+// load64 is the eight bytes of s from i, the first the lowest (one load:
+// the compiler merges the byte loads).
+func load64[T hostText](s T, i int) uint64 {
+	b := s[i : i+8]
+	return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
 }
 
 // pythonRegions splits Python source into comments and string literals,

@@ -13,12 +13,11 @@ import (
 )
 
 // The descriptor scan as it was before it jumped between the bytes that
-// start something (regionStarts, quotedEnd with strings.IndexByte, the
-// line index counted forward): the scan must give the same regions, ends
-// and positions. It is the one reference of the scan's tests (with skipAsm
-// off, the scan before asm statements were left out); an asm statement's
-// end is asmStatementEnd's, whose quotedEnd sameJumps checks at every
-// offset against quotedEndReference.
+// start something (regionStarts, quotedEnd eight bytes at a time, the
+// line index counted forward, asmParensEnd's table): the scan must give
+// the same regions, ends and positions. It is the one reference of the
+// scan's tests (with skipAsm off, the scan before asm statements were left
+// out); an asm statement's end is asmStatementEndReference's, byte by byte.
 
 func cppRegionSeqReference(s string, skipAsm bool) iter.Seq[region] {
 	return func(yield func(region) bool) {
@@ -69,7 +68,7 @@ func cppRegionSeqReference(s string, skipAsm bool) iter.Seq[region] {
 			case s[i] == '\'':
 				i = quotedEndReference(s, i+1, '\'') + 1
 			case skipAsm && (s[i] == 'a' || s[i] == '_') && (i == 0 || !isIdentByte(s[i-1])):
-				if end, ok := asmStatementEnd(s, i); ok {
+				if end, ok := asmStatementEndReference(s, i); ok {
 					i = end
 					continue
 				}
@@ -92,6 +91,62 @@ func cppRegionSeqReference(s string, skipAsm bool) iter.Seq[region] {
 var cppRegionStartReference = [256]bool{'/': true, 'R': true, '"': true, '\'': true}
 
 var cppRegionOrAsmStartReference = [256]bool{'/': true, 'R': true, '"': true, '\'': true, 'a': true, '_': true}
+
+// asmStatementEndReference is asmStatementEnd walking the statement byte
+// by byte, its literals' ends quotedEndReference's.
+func asmStatementEndReference(s string, i int) (end int, ok bool) {
+	word := func(j int) int {
+		k := j
+		for k < len(s) && isIdentByte(s[k]) {
+			k++
+		}
+		return k
+	}
+	j := word(i)
+	switch s[i:j] {
+	case "asm", "__asm", "__asm__":
+	default:
+		return 0, false
+	}
+	for {
+		j = skipBlanks(s, j)
+		k := word(j)
+		switch s[j:k] {
+		case "volatile", "__volatile__", "__volatile", "inline", "__inline__", "goto":
+			j = k
+			continue
+		}
+		break
+	}
+	if j >= len(s) || s[j] != '(' {
+		return 0, false
+	}
+	depth := 0
+	for j < len(s) {
+		switch c := s[j]; c {
+		case '(':
+			depth++
+		case ')':
+			if depth--; depth == 0 {
+				return j + 1, true
+			}
+		case '"', '\'':
+			if c == '"' && j > 0 && s[j-1] == 'R' {
+				return 0, false
+			}
+			j = quotedEndReference(s, j+1, c)
+			if j >= len(s) || s[j] != c {
+				return 0, false
+			}
+		case '/':
+			if j+1 < len(s) && (s[j+1] == '/' || s[j+1] == '*') {
+				return 0, false
+			}
+		}
+		j++
+	}
+	return 0, false
+}
 
 func quotedEndReference(s string, i int, quote byte) int {
 	for ; i < len(s); i++ {
@@ -122,12 +177,28 @@ func sameJumps(t *testing.T, name, src string) {
 			}
 		}
 	}
-	if len(src) <= 4096 {
-		for i := 0; i <= len(src); i++ {
-			for _, q := range []byte{'"', '\''} {
-				if got, want := quotedEnd(src, i, q), quotedEndReference(src, i, q); got != want {
-					t.Errorf("%s: quotedEnd(%d, %c) = %d, the reference %d", name, i, q, got, want)
-				}
+	// Every offset of a short text; of a long one, every offset where a
+	// literal or an asm word may start, and every 61st.
+	b := []byte(src)
+	for i := 0; i <= len(src); i++ {
+		if len(src) > 4096 && i%61 != 0 && (i == len(src) || !strings.ContainsRune("\"'a_", rune(src[i]))) {
+			continue
+		}
+		for _, q := range []byte{'"', '\''} {
+			if got, want := quotedEnd(src, i, q), quotedEndReference(src, i, q); got != want {
+				t.Errorf("%s: quotedEnd(%d, %c) = %d, the reference %d", name, i, q, got, want)
+			}
+			if got, want := quotedEnd(b, i, q), quotedEndReference(src, i, q); got != want {
+				t.Errorf("%s: quotedEnd of bytes (%d, %c) = %d, the reference %d", name, i, q, got, want)
+			}
+		}
+		if i < len(src) {
+			wantEnd, wantOK := asmStatementEndReference(src, i)
+			if end, ok := asmStatementEnd(src, i); end != wantEnd || ok != wantOK {
+				t.Errorf("%s: asmStatementEnd(%d) = %d, %v, the reference %d, %v", name, i, end, ok, wantEnd, wantOK)
+			}
+			if end, ok := asmStatementEnd(b, i); end != wantEnd || ok != wantOK {
+				t.Errorf("%s: asmStatementEnd of bytes (%d) = %d, %v, the reference %d, %v", name, i, end, ok, wantEnd, wantOK)
 			}
 		}
 	}
@@ -152,6 +223,10 @@ var jumpSeeds = []string{
 	"x // (2,2):(1,2)\n/* (4,8) */ \"(8,4)\" 'c' R\"d((2,3))d\" uR\"(x)\" u8R\"(y)\"",
 	"asm volatile(\"mma %0;\\n\" : \"+r\"(d) : \"r\"(a)); __asm__(\"x\"); __asm(\"y\"); ___asm(\"z\"); basm(\"w\"); _asm(\"v\")",
 	"asm (\"open", "asm(\"a\" /* c */ ); asm(R\"(x)\"); asmx(\"(2,2):(1,2)\")", "a/b/c // d\n'\\n' \"é(2,2)\" é // é(4,4):(1,4)",
+	// Literals longer than a word, escapes at and across word edges, a
+	// line end inside, a backslash last.
+	"asm volatile(\"wgmma.mma_async.sync.aligned.m64n8k16 {%0, %1},\\n\" \" %2;\\n\" : \"+r\"(d0), \"+r\"(d1) : \"l\"(a), \"n\"(int32_t(s)));",
+	"asm(\"1234567\\\"9abcdef\\\\\" \"0123456789abcdef0123\nx\"); asm(\"ab\\", "asm(\"(((\" ')' \"\\\\\"); asm(\"abcdefgh\\\nijk\")",
 }
 
 func TestDescriptorScanJumpsAsBefore(t *testing.T) {

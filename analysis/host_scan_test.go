@@ -252,7 +252,8 @@ func TestMayHoldDescriptor(t *testing.T) {
 			}
 		}
 	}
-	for _, src := range []string{`"8:1" "_8:_1" "SW_128" "1@0" "<>" // 8:1 SW_128 gmem_ptr[16b](0) ArithTuple(0) Sw<3,4,3> S<3,4,3> (0000:0`, "// plain words, 8:1 and 1@0"} {
+	for _, src := range []string{`"8:1" "_8:_1" "SW_128" "1@0" "<>" // 8:1 SW_128 gmem_ptr[16b](0) ArithTuple(0) Sw<3,4,3> S<3,4,3> (0000:0`, "// plain words, 8:1 and 1@0",
+		`"Attempting to use SM90::GMMA::X without Y" "Words 8:1" "word\t(4,8):(1,4)" " Sw<3,4,3> o 8:1" // SPARSE S32+=S8*U8 S<3,4,3> Swizzle<3,4,3>`} {
 		same(src, src)
 	}
 	root := os.Getenv("CUTLASS")
@@ -274,6 +275,9 @@ func TestMayHoldDescriptor(t *testing.T) {
 func FuzzMayHoldDescriptor(f *testing.F) {
 	f.Add("8:1", true)
 	f.Add(" SW_128 gmem_ptr[16b](0) S<3,4,3> (4,8):(1,4) 1@0", false)
+	f.Add("Attempting to use SM90::GMMA::MMA_64x8x16 without S<3 Swizzle<1,2,3> x_Sw<3,4,3>", true)
+	f.Add("  SW_3_4_3 o 8:1 ", true)
+	f.Add("Sw <3,4,3> o 8:1\u00a0", true)
 	f.Fuzz(func(t *testing.T, body string, literal bool) {
 		if mayHoldDescriptor(body, literal) {
 			return

@@ -58,6 +58,18 @@ func containsAnyIn[T hostText](s T, chars string) bool {
 	panic("unreachable")
 }
 
+// trimSpaceIn is strings.TrimSpace (Unicode's white space, as scanBody
+// trims a literal) of s.
+func trimSpaceIn[T hostText](s T) T {
+	switch t := any(s).(type) {
+	case string:
+		return any(strings.TrimSpace(t)).(T)
+	case []byte:
+		return any(bytes.TrimSpace(t)).(T)
+	}
+	panic("unreachable")
+}
+
 func countNewlinesIn[T hostText](s T) int {
 	switch s := any(s).(type) {
 	case string:

@@ -150,10 +150,16 @@ func readRegular(path string, limit int64, flags int, buf []byte) ([]byte, fs.Fi
 	if flags&openNoFollow != 0 {
 		stat = os.Lstat
 	}
-	if info, err := stat(path); err != nil {
+	info, err := stat(path)
+	if err != nil {
 		return nil, nil, err
 	} else if !info.Mode().IsRegular() {
 		return nil, nil, &SkipError{path, "not a regular file (" + fileType(info.Mode()) + ")"}
+	}
+	// The common case (a file that is as stat'ed and stays so) in four
+	// system calls (readUnchanged); anything else, the whole check below.
+	if data, ok := readUnchanged(path, info, limit, flags, buf); ok {
+		return data, info, nil
 	}
 	f, err := os.OpenFile(path, os.O_RDONLY|openNonblock|flags, 0)
 	if err != nil {

@@ -17,7 +17,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 
@@ -106,10 +105,6 @@ type catalog struct {
 	mmaByKey  map[string]*MMA
 	copyByKey map[string]*Copy
 	allNames  []string
-	lowerKeys []string // lowerKeys[i] is Key(allNames[i]) in lower case, for Suggest
-
-	sortedLowerKeys []string          // lowerKeys sorted, for Complete
-	nameOfLowerKey  map[string]string // a lower-case key's catalogued name
 }
 
 // loaded is the catalog, built on first use: building it takes milliseconds
@@ -123,22 +118,35 @@ var loaded = sync.OnceValue(func() *catalog {
 	for i := range c.mmas {
 		a := &c.mmas[i]
 		c.mmaByKey[Key(a.Name)] = a
-		c.allNames = append(c.allNames, a.Name)
 	}
 	for i := range c.copies {
 		cp := &c.copies[i]
 		c.copyByKey[Key(cp.Name)] = cp
-		c.allNames = append(c.allNames, cp.Name)
 	}
-	sort.Strings(c.allNames)
-	c.nameOfLowerKey = make(map[string]string, len(c.allNames))
-	for _, n := range c.allNames {
-		k := strings.ToLower(Key(n))
-		c.lowerKeys = append(c.lowerKeys, k)
-		c.nameOfLowerKey[k] = n
-	}
-	c.sortedLowerKeys = slices.Sorted(maps.Keys(c.nameOfLowerKey))
+	c.allNames = catalogNames[:]
 	return c
+})
+
+// lowerIndex is the catalogued names by their keys in lower case, for
+// Suggest and Complete.
+type lowerIndex struct {
+	lowerKeys       []string          // lowerKeys[i] is Key(catalogNames[i]) in lower case, for Suggest
+	sortedLowerKeys []string          // lowerKeys sorted, for Complete
+	nameOfLowerKey  map[string]string // a lower-case key's catalogued name
+}
+
+// lowered is the lowerIndex, built on first use apart from the catalog: a
+// look-up that finds its atom (lint's, file after file) needs neither it
+// nor its 1,549 lower-cased copies of the names.
+var lowered = sync.OnceValue(func() *lowerIndex {
+	x := &lowerIndex{nameOfLowerKey: make(map[string]string, len(catalogNames))}
+	for _, n := range catalogNames {
+		k := strings.ToLower(Key(n))
+		x.lowerKeys = append(x.lowerKeys, k)
+		x.nameOfLowerKey[k] = n
+	}
+	x.sortedLowerKeys = slices.Sorted(maps.Keys(x.nameOfLowerKey))
+	return x
 })
 
 // MMAs is every catalogued MMA atom, in CuTe's header order.
@@ -147,8 +155,11 @@ func MMAs() []MMA { return loaded().mmas }
 // Copies is every catalogued copy atom.
 func Copies() []Copy { return loaded().copies }
 
-// Names is every catalogued atom name, sorted.
-func Names() []string { return loaded().allNames }
+// Names is every catalogued atom name, sorted. It builds nothing: lint
+// asks it whether a name in the code is an atom's (analysis.catalogued),
+// file after file, and building the catalog for that was 4% of lint's
+// CPU over include/cute and examples/cute.
+func Names() []string { return catalogNames[:] }
 
 // Key is the form names are compared in: spaces and the cute:: and cutlass::
 // qualifiers dropped, and a GMMA atom's template arguments (its majors and

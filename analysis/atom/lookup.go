@@ -133,9 +133,9 @@ func Suggest(name string, n int) []string {
 	}
 	var cs []cand
 	limit := len(q)/3 + 2
-	cat := loaded()
-	for i, full := range cat.allNames {
-		k := cat.lowerKeys[i]
+	x := lowered()
+	for i, full := range catalogNames {
+		k := x.lowerKeys[i]
 		d := editdist.Within(q, k, limit)
 		if strings.Contains(k, q) && len(q) >= 4 {
 			d = 0
@@ -168,11 +168,11 @@ func Suggest(name string, n int) []string {
 // ignored, compared as keys), in sorted order: for completion as a name is typed.
 func Complete(prefix string, n int) []string {
 	p := strings.ToLower(Key(prefix))
-	cat := loaded()
-	i := sort.SearchStrings(cat.sortedLowerKeys, p)
+	x := lowered()
+	i := sort.SearchStrings(x.sortedLowerKeys, p)
 	var out []string
-	for ; i < len(cat.sortedLowerKeys) && len(out) < n && strings.HasPrefix(cat.sortedLowerKeys[i], p); i++ {
-		out = append(out, cat.nameOfLowerKey[cat.sortedLowerKeys[i]])
+	for ; i < len(x.sortedLowerKeys) && len(out) < n && strings.HasPrefix(x.sortedLowerKeys[i], p); i++ {
+		out = append(out, x.nameOfLowerKey[x.sortedLowerKeys[i]])
 	}
 	return out
 }
