@@ -73,6 +73,20 @@ def report(lines, runs):
             line += f" {fmt_range(b, f):>20} {ratio(statistics.median(b), mm):>10}"
         print(line)
     sys.stdout.flush()
+    return {name: statistics.median(r["open_ms"] for r in rs) for name, rs in runs.items()}
+
+
+def report_growth(opens):
+    """opens: [(lines, {server: median open ms})], in the order run."""
+    if len(opens) < 2:
+        return
+    big, at_big = max(opens, key=lambda o: o[0])
+    print(f"\n== open->diags growth to {big:,} lines (median open ms; linear: no more than the lines' growth)")
+    for lines, at in sorted(opens, key=lambda o: o[0]):
+        if lines == big:
+            continue
+        parts = [f"{name} {at[name]:.1f} -> {at_big[name]:.1f} ms = {at_big[name] / at[name]:.1f}x" for name in at if at[name] > 0]
+        print(f"from {lines:,} ({big / lines:.0f}x lines): " + ", ".join(parts))
 
 
 def main():
@@ -85,6 +99,7 @@ def main():
     if not os.path.exists(peer):
         sys.exit(f"bench-lsp: no client at {peer} (set PEER)")
     rawf = open(raw, "a") if raw else None
+    opens = []
     for lines, rounds, edits in sizes:
         servers = [("cute", "cute", cute), ("mlir", "mlir", mlir)] + ([("base", "cute", base)] if base else [])
         runs = {name: [] for name, _, _ in servers}
@@ -98,7 +113,8 @@ def main():
                 if rawf:
                     rawf.write(json.dumps(rec) + "\n")
                     rawf.flush()
-        report(lines, runs)
+        opens.append((lines, report(lines, runs)))
+    report_growth(opens)
 
 
 if __name__ == "__main__":
