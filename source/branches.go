@@ -42,18 +42,26 @@ func (r *cppReader) constexprBranches() []Range {
 // {...} block, or its statement up to ";") and the index of the token
 // after it; end is -1 when it cannot be told.
 func (r *cppReader) branchAfter(k, depth int) (end, next int) {
+	end, next, _ = r.branchNesting(k, depth)
+	return end, next
+}
+
+// branchNesting is branchAfter, and how many ifs deep the branch nests
+// (an "else if" chain's rest counts one per if).
+func (r *cppReader) branchNesting(k, depth int) (end, next, nesting int) {
 	if k >= len(r.toks) || depth > maxIfNesting {
-		return -1, 0
+		return -1, 0, 0
 	}
 	if r.word(k) == "if" {
-		return r.ifStatementEnd(k, depth+1)
+		end, next, nesting = r.ifStatementEnd(k, depth+1)
+		return end, next, nesting + 1
 	}
 	if r.isPunctAt(k, "{") {
 		m := r.match[k]
 		if m < 0 {
-			return -1, 0
+			return -1, 0, 0
 		}
-		return r.toks[m].end, m + 1
+		return r.toks[m].end, m + 1, 0
 	}
 	for m := k; m < len(r.toks); m++ {
 		switch {
@@ -62,12 +70,12 @@ func (r *cppReader) branchAfter(k, depth int) (end, next int) {
 				m = r.match[m]
 			}
 		case r.isPunctAt(m, ";"):
-			return r.toks[m].end, m + 1
+			return r.toks[m].end, m + 1, 0
 		case r.isPunctAt(m, "}"):
-			return -1, 0
+			return -1, 0, 0
 		}
 	}
-	return -1, 0
+	return -1, 0, 0
 }
 
 // maxIfNesting bounds how far an else-if chain (or unbraced nested ifs)
@@ -75,20 +83,45 @@ func (r *cppReader) branchAfter(k, depth int) (end, next int) {
 // chain is met by constexprBranches on its own, so no branch is missed.
 const maxIfNesting = 64
 
+// ifEnd is the end of an if statement found by ifStatementEnd: its end
+// offset, the index of the token after it, and how many ifs deep its
+// branches nest.
+type ifEnd struct{ end, next, nesting int }
+
 // ifStatementEnd is the end of the if statement at token k ("if",
-// "constexpr"?, "(...)", its branch and its else branches), and the index
-// of the token after it.
-func (r *cppReader) ifStatementEnd(k, depth int) (end, next int) {
+// "constexpr"?, "(...)", its branch and its else branches), the index
+// of the token after it, and how many ifs deep its branches nest. Each
+// if of an "else if constexpr" chain is met by constexprBranches and
+// follows the rest of the chain: the ends found are kept (ifEnds), valid
+// at any depth where the nesting stays within maxIfNesting, so that a
+// chain of n ifs costs n, not n*n (CuTe's arch/mma_sm90.hpp selects its
+// atoms with such chains).
+func (r *cppReader) ifStatementEnd(k, depth int) (end, next, nesting int) {
+	if e, ok := r.ifEnds[k]; ok {
+		if depth+e.nesting > maxIfNesting {
+			return -1, 0, 0 // the read found a branch too deep to follow
+		}
+		return e.end, e.next, e.nesting
+	}
 	j := k + 1
 	if r.word(j) == "constexpr" {
 		j++
 	}
 	if !r.isPunctAt(j, "(") || r.match[j] < 0 {
-		return -1, 0
+		return -1, 0, 0
 	}
-	end, next = r.branchAfter(r.match[j]+1, depth)
+	end, next, nesting = r.branchNesting(r.match[j]+1, depth)
 	for end >= 0 && r.word(next) == "else" {
-		end, next = r.branchAfter(next+1, depth)
+		var n int
+		end, next, n = r.branchNesting(next+1, depth)
+		nesting = max(nesting, n)
 	}
-	return end, next
+	if end < 0 {
+		return -1, 0, 0
+	}
+	if r.ifEnds == nil {
+		r.ifEnds = map[int]ifEnd{}
+	}
+	r.ifEnds[k] = ifEnd{end, next, nesting}
+	return end, next, nesting
 }
