@@ -87,13 +87,23 @@ type runLevel struct {
 // namespace of "using namespace" (the file's File.UsesCute).
 func readAt(src []byte, toks []token, calls map[string]bool) []int32 {
 	shapes := shapesOf(calls)
+	shapes.add("namespace")
+	var memo wordMemo
 	var at []int32
 	for k, t := range toks {
 		if t.kind != tIdent || k+1 == len(toks) {
 			continue
 		}
 		w := src[t.start:t.end]
-		if shapes[w[0]]&(1<<min(len(w), 63)) != 0 && calls[string(w)] {
+		if shapes[w[0]]&(1<<min(len(w), 63)) == 0 {
+			continue // neither a call's name nor "namespace"
+		}
+		called, known := memo.lookup(src, w)
+		if !known {
+			called = calls[string(w)]
+			memo.remember(src, t.start, t.end, called)
+		}
+		if called {
 			if n := toks[k+1]; n.kind == tPunct && n.end-n.start == 1 && (src[n.start] == '(' || src[n.start] == '<') {
 				at = append(at, int32(k))
 			}
@@ -241,13 +251,17 @@ func (d *runDrops) verify(src []byte, toks, kept []token, sites []bindingSite) [
 	var refused []int32
 	needed := map[string]bool{}
 	var shapes wordShapes
+	var memo wordMemo           // the words of kept known to be in needed
 	var aliases map[string]bool // the words of "Alias x{" and "Alias x;" kept
 	for k, t := range kept {
 		if t.kind == tIdent {
 			w := src[t.start:t.end]
-			if shapes[w[0]]&(1<<min(len(w), 63)) == 0 || !needed[string(w)] {
-				needed[string(w)] = true
-				shapes.add(string(w))
+			if _, known := memo.lookup(src, w); !known {
+				if shapes[w[0]]&(1<<min(len(w), 63)) == 0 || !needed[string(w)] {
+					needed[string(w)] = true
+					shapes.add(string(w))
+				}
+				memo.remember(src, t.start, t.end, true)
 			}
 			if k+2 < len(kept) && kept[k+1].kind == tIdent && (isPunctByte(src, kept[k+2], '{') || isPunctByte(src, kept[k+2], ';')) {
 				if aliases == nil {
