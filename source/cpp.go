@@ -102,9 +102,9 @@ type cppReader struct {
 	usings     []int32 // indices of bindings of "using X = ..."
 	usingsSeen int     // how many of usings are in aliases
 	cuteBlocks []Range // the bodies of namespace cute (and cute::...) blocks so far
-	// ifEnds are the ends of the if statements ifStatementEnd found, by
-	// the index of their "if".
-	ifEnds map[int]ifEnd
+	// ifEnds are the ends of the file's if statements, by decreasing
+	// index of their "if" (findIfEnds).
+	ifEnds []ifEnd
 }
 
 // templateNames adds the file's alias templates (template<...> using X =)
