@@ -1,6 +1,9 @@
 package source
 
-import "bytes"
+import (
+	"bytes"
+	"sort"
+)
 
 // constexprBranches are the branches of C++ "if constexpr" statements (the
 // then-branch, and every else-branch after it): inside a template a
@@ -12,6 +15,7 @@ func (r *cppReader) constexprBranches() []Range {
 	if !bytes.Contains(r.src, []byte("constexpr")) {
 		return nil // no token is "constexpr": found at memchr speed (a traits header has none)
 	}
+	r.findIfEnds()
 	var out []Range
 	for i := 0; i+2 < len(r.toks); i++ {
 		if r.word(i) != "if" || r.word(i+1) != "constexpr" || !r.isPunctAt(i+2, "(") {
@@ -40,20 +44,42 @@ func (r *cppReader) constexprBranches() []Range {
 
 // branchAfter is the end offset of the branch starting at token k (its
 // {...} block, or its statement up to ";") and the index of the token
-// after it; end is -1 when it cannot be told.
+// after it, where it nests at most maxIfNesting ifs deep from depth; end
+// is -1 when it cannot be told.
 func (r *cppReader) branchAfter(k, depth int) (end, next int) {
-	if k >= len(r.toks) || depth > maxIfNesting {
+	end, next, nesting := r.branchNesting(k)
+	if end < 0 || depth+nesting > maxIfNesting {
 		return -1, 0
 	}
+	return end, next
+}
+
+// maxIfNesting bounds how far an else-if chain (or unbraced nested ifs)
+// is followed from one "if constexpr"; each "if constexpr" of a longer
+// chain is met by constexprBranches on its own, so no branch is missed.
+const maxIfNesting = 64
+
+// branchNesting is the end offset of the branch starting at token k, the
+// index of the token after it, and how many ifs deep it nests (an "else
+// if" chain's rest counts one per if); end is -1 when it cannot be told.
+// An if there is looked up in ifEnds.
+func (r *cppReader) branchNesting(k int) (end, next, nesting int) {
+	if k >= len(r.toks) {
+		return -1, 0, 0
+	}
 	if r.word(k) == "if" {
-		return r.ifStatementEnd(k, depth+1)
+		e := r.ifEndAt(k)
+		if e.end < 0 {
+			return -1, 0, 0
+		}
+		return int(e.end), int(e.next), int(e.nesting) + 1
 	}
 	if r.isPunctAt(k, "{") {
 		m := r.match[k]
 		if m < 0 {
-			return -1, 0
+			return -1, 0, 0
 		}
-		return r.toks[m].end, m + 1
+		return r.toks[m].end, m + 1, 0
 	}
 	for m := k; m < len(r.toks); m++ {
 		switch {
@@ -62,33 +88,62 @@ func (r *cppReader) branchAfter(k, depth int) (end, next int) {
 				m = r.match[m]
 			}
 		case r.isPunctAt(m, ";"):
-			return r.toks[m].end, m + 1
+			return r.toks[m].end, m + 1, 0
 		case r.isPunctAt(m, "}"):
-			return -1, 0
+			return -1, 0, 0
 		}
 	}
-	return -1, 0
+	return -1, 0, 0
 }
 
-// maxIfNesting bounds how far an else-if chain (or unbraced nested ifs)
-// is followed from one "if constexpr"; each "if constexpr" of a longer
-// chain is met by constexprBranches on its own, so no branch is missed.
-const maxIfNesting = 64
+// ifEnd is the end of the if statement at token at ("if", "constexpr"?,
+// "(...)", its branch and its else branches): its end offset (-1 when it
+// cannot be told), the index of the token after it, and how many ifs deep
+// its branches nest.
+type ifEnd struct{ at, end, next, nesting int32 }
 
-// ifStatementEnd is the end of the if statement at token k ("if",
-// "constexpr"?, "(...)", its branch and its else branches), and the index
-// of the token after it.
-func (r *cppReader) ifStatementEnd(k, depth int) (end, next int) {
-	j := k + 1
-	if r.word(j) == "constexpr" {
-		j++
+// findIfEnds finds the end of every if statement of the file, the last
+// first (ifEnds, by decreasing index): the branches of an if start after
+// it, so an if met in one is found already. Each if of an "else if
+// constexpr" chain is met by constexprBranches and follows the rest of
+// the chain: found once, a chain of n ifs costs n, not n*min(n,
+// maxIfNesting) (CuTe's arch/mma_sm90.hpp selects its atoms with chains of
+// hundreds), and nothing recurses. What the nesting bound would cut is
+// told by the nesting (branchAfter): the walk is the same up to where it
+// would be cut.
+func (r *cppReader) findIfEnds() {
+	r.ifEnds = r.ifEnds[:0]
+	for k := len(r.toks) - 1; k >= 0; k-- {
+		if r.word(k) != "if" {
+			continue
+		}
+		e := ifEnd{at: int32(k), end: -1}
+		j := k + 1
+		if r.word(j) == "constexpr" {
+			j++
+		}
+		if r.isPunctAt(j, "(") && r.match[j] >= 0 {
+			end, next, nesting := r.branchNesting(r.match[j] + 1)
+			for end >= 0 && r.word(next) == "else" {
+				var n int
+				end, next, n = r.branchNesting(next + 1)
+				nesting = max(nesting, n)
+			}
+			if end >= 0 {
+				e.end, e.next, e.nesting = int32(end), int32(next), int32(nesting)
+			}
+		}
+		r.ifEnds = append(r.ifEnds, e)
 	}
-	if !r.isPunctAt(j, "(") || r.match[j] < 0 {
-		return -1, 0
+}
+
+// ifEndAt is the end of the if statement at token k (an "if" after every
+// one found so far).
+func (r *cppReader) ifEndAt(k int) ifEnd {
+	// By decreasing index: the first at or before k.
+	n := sort.Search(len(r.ifEnds), func(i int) bool { return int(r.ifEnds[i].at) <= k })
+	if n < len(r.ifEnds) && int(r.ifEnds[n].at) == k {
+		return r.ifEnds[n]
 	}
-	end, next = r.branchAfter(r.match[j]+1, depth)
-	for end >= 0 && r.word(next) == "else" {
-		end, next = r.branchAfter(next+1, depth)
-	}
-	return end, next
+	return ifEnd{at: int32(k), end: -1}
 }

@@ -64,6 +64,9 @@ type readScratch struct {
 	toks  []token
 	match []int
 	kept  []token // lint's read for findings: the tokens it reads (lint_runs.go)
+	// structural are the indices of toks' brackets and ";" (lint's read
+	// for findings, structuralTokens).
+	structural []int32
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(readScratch) }}
@@ -74,7 +77,7 @@ const maxPooledTokens = 1 << 20
 
 func (s *readScratch) release() {
 	if cap(s.toks) > maxPooledTokens || cap(s.kept) > maxPooledTokens {
-		s.toks, s.match, s.kept = nil, nil, nil
+		s.toks, s.match, s.kept, s.structural = nil, nil, nil, nil
 	}
 	scratchPool.Put(s)
 }
@@ -99,6 +102,9 @@ type cppReader struct {
 	usings     []int32 // indices of bindings of "using X = ..."
 	usingsSeen int     // how many of usings are in aliases
 	cuteBlocks []Range // the bodies of namespace cute (and cute::...) blocks so far
+	// ifEnds are the ends of the file's if statements, by decreasing
+	// index of their "if" (findIfEnds).
+	ifEnds []ifEnd
 }
 
 // templateNames adds the file's alias templates (template<...> using X =)

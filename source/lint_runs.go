@@ -87,13 +87,23 @@ type runLevel struct {
 // namespace of "using namespace" (the file's File.UsesCute).
 func readAt(src []byte, toks []token, calls map[string]bool) []int32 {
 	shapes := shapesOf(calls)
+	shapes.add("namespace")
+	var memo wordMemo
 	var at []int32
 	for k, t := range toks {
 		if t.kind != tIdent || k+1 == len(toks) {
 			continue
 		}
 		w := src[t.start:t.end]
-		if shapes[w[0]]&(1<<min(len(w), 63)) != 0 && calls[string(w)] {
+		if shapes[w[0]]&(1<<min(len(w), 63)) == 0 {
+			continue // neither a call's name nor "namespace"
+		}
+		called, known := memo.lookup(src, w)
+		if !known {
+			called = calls[string(w)]
+			memo.remember(src, t.start, t.end, called)
+		}
+		if called {
 			if n := toks[k+1]; n.kind == tPunct && n.end-n.start == 1 && (src[n.start] == '(' || src[n.start] == '<') {
 				at = append(at, int32(k))
 			}
@@ -105,9 +115,28 @@ func readAt(src []byte, toks []token, calls map[string]bool) []int32 {
 	return at
 }
 
+// structuralTokens appends to at the indices of the tokens of toks that
+// dropRuns acts on: the brackets and ";" (a fifth of a traits header's
+// tokens). Found once per file, they spare each round the pass over
+// every token.
+func structuralTokens(src []byte, toks []token, at []int32) []int32 {
+	for k, t := range toks {
+		if t.kind != tPunct || t.end-t.start != 1 {
+			continue
+		}
+		switch src[t.start] {
+		case '{', '}', '(', ')', '[', ']', ';':
+			at = append(at, int32(k))
+		}
+	}
+	return at
+}
+
 // dropRuns finds the runs of toks lint may leave out: those without a
-// token of readAt (sorted).
-func dropRuns(src []byte, toks []token, readAt []int32) runDrops {
+// token of readAt (sorted). structural are toks' brackets and ";"
+// (structuralTokens): a token of readAt marks the levels open at it
+// dirty, and they are read only at the next of those.
+func dropRuns(src []byte, toks []token, structural, readAt []int32) runDrops {
 	var d runDrops
 	levels := make([]runLevel, 1, 16)
 	levels[0] = runLevel{clean: true}
@@ -117,15 +146,13 @@ func dropRuns(src []byte, toks []token, readAt []int32) runDrops {
 		}
 	}
 	braces := int32(0) // as bindingSites counts them
-	for k, t := range toks {
-		if len(readAt) > 0 && readAt[0] <= int32(k) {
-			for len(readAt) > 0 && readAt[0] <= int32(k) {
+	for _, k32 := range structural {
+		k, t := int(k32), toks[k32]
+		if len(readAt) > 0 && readAt[0] <= k32 {
+			for len(readAt) > 0 && readAt[0] <= k32 {
 				readAt = readAt[1:]
 			}
 			dirty()
-		}
-		if t.kind != tPunct || t.end-t.start != 1 {
-			continue
 		}
 		switch c := src[t.start]; c {
 		case '{':
@@ -224,13 +251,17 @@ func (d *runDrops) verify(src []byte, toks, kept []token, sites []bindingSite) [
 	var refused []int32
 	needed := map[string]bool{}
 	var shapes wordShapes
+	var memo wordMemo           // the words of kept known to be in needed
 	var aliases map[string]bool // the words of "Alias x{" and "Alias x;" kept
 	for k, t := range kept {
 		if t.kind == tIdent {
 			w := src[t.start:t.end]
-			if shapes[w[0]]&(1<<min(len(w), 63)) == 0 || !needed[string(w)] {
-				needed[string(w)] = true
-				shapes.add(string(w))
+			if _, known := memo.lookup(src, w); !known {
+				if shapes[w[0]]&(1<<min(len(w), 63)) == 0 || !needed[string(w)] {
+					needed[string(w)] = true
+					shapes.add(string(w))
+				}
+				memo.remember(src, t.start, t.end, true)
 			}
 			if k+2 < len(kept) && kept[k+1].kind == tIdent && (isPunctByte(src, kept[k+2], '{') || isPunctByte(src, kept[k+2], ';')) {
 				if aliases == nil {
@@ -323,9 +354,9 @@ func bindingSites(src []byte, toks []token) []bindingSite {
 		if j > 0 && j+1 < len(toks) && surelyRead(src, toks[j-1], toks[j+1]) {
 			continue
 		}
-		if inClause := j < clauseEnd; bindingAt(src, toks, j, false, inClause) {
+		if outer, nested := bindingAt(src, toks, j, j < clauseEnd); outer {
 			alias := tokenIs(src, toks, j-1, "using") && tokenIs(src, toks, j+1, "=")
-			sites = append(sites, bindingSite{at: int32(j), depth: depth, nested: bindingAt(src, toks, j, true, inClause), alias: alias})
+			sites = append(sites, bindingSite{at: int32(j), depth: depth, nested: nested, alias: alias})
 		}
 	}
 	return sites
@@ -369,64 +400,83 @@ func templateClauseEnd(src []byte, toks []token, lt, to int) int {
 	return -1
 }
 
-// notDeclaringWords are the words before a name that do not make it a
-// declared one (cppReader.declares).
-var notDeclaringWords = setOf("return", "case", "goto", "else", "do", "throw", "co_return", "co_yield", "new", "delete", "operator", "sizeof")
+// notDeclaringWord reports whether w, before a name, does not make it a
+// declared one (cppReader.declares). A switch, not a map: bindingSites
+// asks at most names of a file.
+func notDeclaringWord(w []byte) bool {
+	switch string(w) {
+	case "return", "case", "goto", "else", "do", "throw", "co_return", "co_yield", "new", "delete", "operator", "sizeof":
+		return true
+	}
+	return false
+}
 
 // bindingAt reports whether the name at toks[j] of a dropped run may be
 // bound, assigned or made a template there where code outside the run
-// sees it: false only where it surely is not. Anywhere: an assignment
-// (x = ..., x += ..., ++x, x--, but a declaration's "=" inside braces,
-// which binds the name in that block alone; template <...> using x = ...
-// makes x a template for the whole file), a struct's or class's name (read
-// from outside as x::Member), a templated atom's name before "<" (which
-// makes it a template for the whole file). At the run's own level (not
-// inside braces; template clauses' parameters aside, visible in their
-// entity alone): a name after a type (a word or ">", past const, volatile,
-// &, &&, *) before "=", "{", "(", ";", ",", ")" or ":" (a binding, a
-// declaration, a parameter).
-func bindingAt(src []byte, toks []token, j int, nested, inClause bool) bool {
+// sees it (outer), and whether inside braces of the run too (nested):
+// false only where it surely is not. Anywhere: an assignment (x = ...,
+// x += ..., ++x, x--, but a declaration's "=" inside braces, which binds
+// the name in that block alone; template <...> using x = ... makes x a
+// template for the whole file), a struct's or class's name (read from
+// outside as x::Member), a templated atom's name before "<" (which makes
+// it a template for the whole file). At the run's own level (outer alone;
+// template clauses' parameters aside, visible in their entity alone): a
+// name after a type (a word or ">", past const, volatile, &, &&, *)
+// before "=", "{", "(", ";", ",", ")" or ":" (a binding, a declaration, a
+// parameter). One pass answers both: bindingSites asks at most names of a
+// file.
+func bindingAt(src []byte, toks []token, j int, inClause bool) (outer, nested bool) {
 	is := func(k int, text string) bool { return tokenIs(src, toks, k, text) }
+	if (j+1 == len(toks) || toks[j+1].kind != tPunct) && !is(j-1, "struct") && !is(j-1, "class") && !is(j-1, "+") && !is(j-1, "-") {
+		// Every case below but a struct's name before "final" and "++x",
+		// "--x" looks at a punctuator after the name: a name before a
+		// word (a type's before the declared name, a keyword) is none.
+		return false, false
+	}
 	if is(j-1, ".") || is(j-1, "->") || is(j-1, "::") || is(j+1, "::") {
-		return false // a member, a qualified name, a qualifier
+		return false, false // a member, a qualified name, a qualifier
 	}
 	if is(j+1, "<") {
-		return atomTemplate(string(src[toks[j].start:toks[j].end]))
+		t := atomTemplate(string(src[toks[j].start:toks[j].end]))
+		return t, t
 	}
 	if is(j-1, "using") && is(j-2, ">") && is(j+1, "=") {
-		return true // an alias template's name, wherever it is (cppReader.templateNames)
+		return true, true // an alias template's name, wherever it is (cppReader.templateNames)
 	}
 	if inClause {
-		return false
+		return false, false
 	}
 	if is(j-1, "struct") || is(j-1, "class") {
-		return is(j+1, "{") || is(j+1, ":") || is(j+1, "final")
+		s := is(j+1, "{") || is(j+1, ":") || is(j+1, "final")
+		return s, s
 	}
 	if is(j+1, "++") || is(j+1, "--") || is(j+1, "+") && is(j+2, "+") || is(j+1, "-") && is(j+2, "-") ||
 		is(j-1, "+") && is(j-2, "+") || is(j-1, "-") && is(j-2, "-") {
-		return true
+		return true, true
 	}
 	if j+2 < len(toks) && toks[j+1].kind == tPunct && toks[j+1].end-toks[j+1].start <= 2 && !is(j+1, "=") &&
 		isPunctByte(src, toks[j+2], '=') && toks[j+1].end == toks[j+2].start {
-		return true // x += ..., x <<= ...
+		return true, true // x += ..., x <<= ...
 	}
 	// A type before the name, past const, volatile, &, &&, *.
 	k := j - 1
 	for k >= 0 && isQualifierToken(src, toks[k]) {
 		k--
 	}
-	typed := k >= 0 && (isPunctByte(src, toks[k], '>') || toks[k].kind == tIdent && !notDeclaringWords[string(src[toks[k].start:toks[k].end])])
+	typed := k >= 0 && (isPunctByte(src, toks[k], '>') || toks[k].kind == tIdent && !notDeclaringWord(src[toks[k].start:toks[k].end]))
 	if is(j+1, "=") {
-		return !typed || !nested || is(j-1, "using") && is(j-2, ">")
+		// Typed, a declaration: inside braces it binds the name there alone
+		// (an alias template's name returned above).
+		return true, !typed
 	}
-	if nested || !typed || j+1 >= len(toks) {
-		return false
+	if !typed || j+1 >= len(toks) {
+		return false, false
 	}
 	switch string(src[toks[j+1].start:toks[j+1].end]) {
 	case "{", "(", ";", ",", ")", ":":
-		return true
+		return true, false
 	}
-	return false
+	return false, false
 }
 
 // tokenIs reports whether toks[k] is text.
@@ -446,9 +496,10 @@ func readCppRuns(src []byte, calls map[string]bool) *File {
 	defer scratch.release()
 	scratch.toks = cppTokensFor(src, scratch.toks[:0], nil)
 	read := readAt(src, scratch.toks, calls)
+	scratch.structural = structuralTokens(src, scratch.toks, scratch.structural[:0])
 	var sites []bindingSite
 	for round := range maxRunRounds {
-		d := dropRuns(src, scratch.toks, read)
+		d := dropRuns(src, scratch.toks, scratch.structural, read)
 		if len(d.ranges) == 0 {
 			break
 		}

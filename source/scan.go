@@ -183,3 +183,32 @@ var (
 	codeNameShapes    = shapesOf(codeNames)
 	cppTemplateShapes = shapesOf(cppTemplates)
 )
+
+// wordMemo remembers, for the words of one file asked last, whether a set
+// holds them: a direct-mapped table of their places in the file, a slot
+// per first byte, last byte and length. A file names the same few words
+// again and again (Shape, Layout, _64, using), and comparing a word's
+// bytes with the slot's is cheaper than hashing it for a map.
+type wordMemo [256]struct {
+	start, end int32
+	in         bool
+}
+
+func memoSlot(w []byte) byte { return w[0] ^ w[len(w)-1]<<1 ^ byte(len(w))<<4 }
+
+// lookup is whether the set holds w (a word of src), if known.
+func (m *wordMemo) lookup(src, w []byte) (in, known bool) {
+	e := &m[memoSlot(w)]
+	if int(e.end-e.start) == len(w) && string(src[e.start:e.end]) == string(w) {
+		return e.in, true
+	}
+	return false, false
+}
+
+// remember notes whether the set holds src[start:end] (a word).
+func (m *wordMemo) remember(src []byte, start, end int, in bool) {
+	m[memoSlot(src[start:end])] = struct {
+		start, end int32
+		in         bool
+	}{int32(start), int32(end), in}
+}
