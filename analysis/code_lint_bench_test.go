@@ -28,38 +28,22 @@ var lintReadFiles = []string{
 	"examples/cute/tutorial/blackwell/05_mma_tma_epi_sm100.cu",
 }
 
-// BenchmarkLintRead is what lint does with one C++ file holding CuTe code
-// (ReadCodeForLint, then the findings), per file of lintReadFiles, under
-// the collector setting lint runs with (cmd/cute-lsp's lintGCPercent); the
-// CUTLASS checkout is CUTLASS in the environment, /work/cutlass by default.
-func BenchmarkLintRead(b *testing.B) {
-	defer debug.SetGCPercent(debug.SetGCPercent(400))
-	root := os.Getenv("CUTLASS")
-	if root == "" {
-		root = "/work/cutlass"
-	}
-	for _, name := range lintReadFiles {
-		src, err := os.ReadFile(filepath.Join(root, name))
-		if err != nil {
-			b.Skipf("no CUTLASS checkout at %s (set CUTLASS): %v", root, err)
-		}
-		b.Run(filepath.Base(name), func(b *testing.B) {
-			b.SetBytes(int64(len(src)))
-			cpu := processCPU()
-			for b.Loop() {
-				code := ReadCodeForLint(LangCpp, src)
-				_ = AnalyzeHostCode(name, src, code).Findings
-			}
-			// On a shared machine the CPU time is the steadier figure.
-			b.ReportMetric(float64(processCPU()-cpu)/float64(b.N)/1e6, "cpu-ms/op")
-		})
-	}
-}
+// BenchmarkLintRead is what lint --code-stats does with one C++ file
+// holding CuTe code (ReadCodeForLint, then the findings), per file of
+// lintReadFiles, under the collector setting lint runs with
+// (cmd/cute-lsp's lintGCPercent); the CUTLASS checkout is CUTLASS in the
+// environment, /work/cutlass by default.
+func BenchmarkLintRead(b *testing.B) { benchLintFiles(b, ReadCodeForLint) }
 
 // BenchmarkLintFindings is what lint without --code-stats does with one C++
 // file holding CuTe code (ReadCodeForFindings, then the findings), per file
 // of lintReadFiles: the path make bench-lint measures.
-func BenchmarkLintFindings(b *testing.B) {
+func BenchmarkLintFindings(b *testing.B) { benchLintFiles(b, ReadCodeForFindings) }
+
+// benchLintFiles times read and then the findings on each file of
+// lintReadFiles, with the process's CPU time per file beside (on a shared
+// machine the steadier figure).
+func benchLintFiles(b *testing.B, read func(Language, []byte) *Code) {
 	defer debug.SetGCPercent(debug.SetGCPercent(400))
 	root := os.Getenv("CUTLASS")
 	if root == "" {
@@ -74,7 +58,7 @@ func BenchmarkLintFindings(b *testing.B) {
 			b.SetBytes(int64(len(src)))
 			cpu := processCPU()
 			for b.Loop() {
-				code := ReadCodeForFindings(LangCpp, src)
+				code := read(LangCpp, src)
 				_ = AnalyzeHostCode(name, src, code).Findings
 			}
 			b.ReportMetric(float64(processCPU()-cpu)/float64(b.N)/1e6, "cpu-ms/op")
