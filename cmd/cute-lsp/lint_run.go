@@ -179,8 +179,8 @@ func lintSource(p string, src []byte, configs *configs, opts lintOptions) lintRe
 		return lintNotebook(p, src, configs, opts)
 	}
 	// The code of a C++ or Python file is read once, for findings alone:
-	// only where a finding can come from it (analysis.ReadCodeForFindings),
-	// or, with --code-stats, wherever it names CuTe
+	// only where a finding can come from it (analysis.AnalyzeHostForFindings,
+	// whose descriptor scan tells where in the same pass), or, with --code-stats, wherever it names CuTe
 	// (analysis.ReadCodeForLint), its counts coming from the same read.
 	var findings []analysis.Finding
 	var code *analysis.Code
@@ -188,10 +188,10 @@ func lintSource(p string, src []byte, configs *configs, opts lintOptions) lintRe
 	case analysis.LangCpp, analysis.LangPython:
 		if opts.codeStats {
 			code = analysis.ReadCodeForLint(lang, src)
+			findings = analysis.AnalyzeHostCode(p, src, code).Findings
 		} else {
-			code = analysis.ReadCodeForFindings(lang, src)
+			findings = analysis.AnalyzeHostForFindings(p, src).Findings
 		}
-		findings = analysis.AnalyzeHostCode(p, src, code).Findings
 	default:
 		findings, _ = analysis.Analyze(p, src)
 	}
