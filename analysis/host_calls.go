@@ -95,6 +95,10 @@ func asmParensEndCalls(s []byte, j int, names map[string]bool) (end int, ok, cal
 			if c == '"' && j > 0 && s[j-1] == 'R' {
 				return 0, false, false // a raw string: its end is not a quote's
 			}
+			if k, ok := operandEnd(s, j); ok {
+				j = k
+				continue
+			}
 			// Most literals of an asm statement are a few bytes with
 			// neither an opener nor an escape ("+r", "l"), or a line of
 			// PTX without either: a byte loop finds their end without a
@@ -130,8 +134,8 @@ func asmParensEndCalls(s []byte, j int, names map[string]bool) (end int, ok, cal
 }
 
 // quoteStops and apostropheStops are the bytes where a literal opened by
-// '"' or '\'' ends or where quotedEndCalls has more to do: its quote, a
-// backslash, a line end, an opener.
+// a quote or an apostrophe ends or where quotedEndCalls has more to do:
+// its closing byte, a backslash, a line end, an opener.
 var quoteStops, apostropheStops = literalStops('"'), literalStops('\'')
 
 func literalStops(quote byte) (t [256]bool) {
@@ -186,4 +190,29 @@ func quotedEndCalls(s []byte, i int, quote byte, names map[string]bool) (end int
 			return len(s), called
 		}
 	}
+}
+
+// operandEnd is the offset after the operand at j, a quote, when it is
+// written as most of CuTe's asm operands are: a constraint of a letter,
+// maybe after '+' or '=', and a name in parentheses ("+r"(d000),
+// "l"(desc_a)); ok is false otherwise. Such an operand holds no byte
+// asmParensEndCalls acts on but its quotes and parentheses: its '(' follows
+// a quote, where source.CalledAt is false, and its ')' closes that '(',
+// inside the statement's own parentheses.
+func operandEnd(s []byte, j int) (end int, ok bool) {
+	k := j + 1
+	if k < len(s) && (s[k] == '+' || s[k] == '=') {
+		k++
+	}
+	if k+2 >= len(s) || !(s[k] >= 'a' && s[k] <= 'z') || s[k+1] != '"' || s[k+2] != '(' {
+		return 0, false
+	}
+	k += 3
+	for k < len(s) && isIdentByte(s[k]) {
+		k++
+	}
+	if k >= len(s) || s[k] != ')' {
+		return 0, false
+	}
+	return k + 1, true
 }

@@ -47,7 +47,10 @@ var callScanSeeds = append(slices.Clone(jumpSeeds),
 	"asm(\"a\"\n#define X\n(b)); asm(\"a\" /\n(b)); asm(\"p\\\\\" (b) );",
 	"asm volatile(\"f16 {%0}\" : \"+r\"(d0) \n : \"l\"(desc_a) {x}",
 	"x asm(\"a\" : \"r\"(x)); y\n asm (\"b\" (x <y {z))) (",
-	"asm(\"\\{\"); asm('\\(');", "asm(\"x\" : \"r\"(a) /* make_layout( */);",
+	"asm(\"\\{\"); asm('\\(');",
+	// Operands as operandEnd passes over them, and near misses.
+	"asm(\"x\" : \"=r\"(d0), \"+f\"(d_1) : \"l\"(a)); asm(\"x\" : \"rr\"(d), \"R\"(e), \"r\"((f)), \"r\"(g h), \"+r\"(size), \"r\"(i",
+	"asm(\"x\" : \"+r\"(d0)); asm(\"x\" : \"r\"(é)); asm(\"x\" : \"r\"(a)\"r\"(b)); asm(\"x\":\"r\"(", "asm(\"x\" : \"r\"(a) /* make_layout( */);",
 )
 
 func TestCallScanIsMayCall(t *testing.T) {

@@ -152,7 +152,7 @@ func MayCallIn(src []byte, from, to int, names map[string]bool) bool {
 			if k < 0 {
 				break
 			}
-			if calledAt(src, i+k, names) {
+			if CalledAt(src, i+k, names) {
 				return true
 			}
 			i += k + 1
