@@ -84,9 +84,10 @@ func asmParensEndCalls(s []byte, j int, names map[string]bool) (end int, ok, cal
 		switch c {
 		case '(':
 			depth++
-			called = called || source.CalledAt(s, j, names)
+			// j > 0: the walk starts at the statement's '(', after its keyword.
+			called = called || source.MayEndName(s[j-1]) && source.CalledAt(s, j, names)
 		case '<', '{':
-			called = called || source.CalledAt(s, j, names)
+			called = called || source.MayEndName(s[j-1]) && source.CalledAt(s, j, names)
 		case ')':
 			if depth--; depth == 0 {
 				return j + 1, true, called
@@ -176,7 +177,8 @@ func quotedEndCalls(s []byte, i int, quote byte, names map[string]bool) (end int
 		}
 		switch c := s[i]; {
 		case opener(c):
-			called = called || source.CalledAt(s, i, names)
+			// i > 0: after the literal's opening quote.
+			called = called || source.MayEndName(s[i-1]) && source.CalledAt(s, i, names)
 			i++
 			continue
 		case c != '\\':

@@ -152,7 +152,7 @@ func MayCallIn(src []byte, from, to int, names map[string]bool) bool {
 			if k < 0 {
 				break
 			}
-			if CalledAt(src, i+k, names) {
+			if o := i + k; (o == 0 || mayEndName[src[o-1]]) && calledAt(src, o, names) {
 				return true
 			}
 			i += k + 1
@@ -164,13 +164,18 @@ func MayCallIn(src []byte, from, to int, names map[string]bool) bool {
 // CalledAt reports whether the opener at o may follow, token-wise, a name
 // of names: MayCall's test of one opener. Most openers of CuTe's asm
 // statements follow a quote ("+r"(d0), "{%0, %1},") or another punctuator,
-// where the answer is no at once: that test is inlined at the caller.
+// where the answer is no at once (MayEndName: callers in a loop test it
+// first, as it inlines and CalledAt does not).
 func CalledAt(src []byte, o int, names map[string]bool) bool {
 	if o > 0 && !mayEndName[src[o-1]] {
 		return false
 	}
 	return calledAt(src, o, names)
 }
+
+// MayEndName reports whether c, the byte before an opener, lets CalledAt
+// look further: where it does not, CalledAt is false.
+func MayEndName(c byte) bool { return mayEndName[c] }
 
 // mayEndName holds the bytes before an opener where calledAt may say true:
 // a blank or a line end (it looks further back), '/' and '\\' (a comment's
