@@ -77,3 +77,23 @@ func ReadCodeForFindings(lang Language, src []byte) *Code {
 	}
 	return newCode(lang, src, source.ReadCppForLint)
 }
+
+// AnalyzeHostForFindings is AnalyzeHostCode(filename, src,
+// ReadCodeForFindings(LanguageOf(filename), src)): the host's findings for
+// lint without --code-stats. Of a C++ file, MayCall is answered by the
+// descriptor scan's pass (callScan, host_calls.go) rather than a pass of
+// its own, and the code is read after that pass, where it says a call may
+// be written.
+func AnalyzeHostForFindings(filename string, src []byte) *Host {
+	lang := LanguageOf(filename)
+	if lang != LangCpp {
+		return AnalyzeHostCode(filename, src, ReadCodeForFindings(lang, src))
+	}
+	h := &Host{Src: src, Language: lang}
+	if source.CodeCandidate(src) {
+		h.calls = &callScan{src: src, names: findingNames}
+	} else {
+		h.codeOnce.Do(func() {}) // no code: nil
+	}
+	return h.analyze()
+}

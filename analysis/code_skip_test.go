@@ -154,7 +154,18 @@ func FuzzFindingFilter(f *testing.F) {
 	f.Add("template <class T> CUTE_HOST_DEVICE void f(T const& size, int (*g)(int), Tensor<E, L> layout) {\n  asm volatile(\"mov %0;\" : \"+r\"(size));\n}", false)
 	f.Add("namespace cute {\nstruct X { static constexpr int size = 4; using Shape = int; };\nauto y = X::size;\n}", false)
 	f.Fuzz(func(t *testing.T, src string, python bool) {
-		if source.MayCall([]byte(src), findingNames) {
+		mayCall := source.MayCall([]byte(src), findingNames)
+		if !python {
+			// Lint's C++ files take MayCall's answer from the descriptor
+			// scan (AnalyzeHostForFindings, host_calls.go).
+			c := &callScan{src: []byte(src), names: findingNames}
+			for range cppRegionScan(c.src, true, c) {
+			}
+			if got := c.mayCall(); got != mayCall {
+				t.Errorf("%q: the descriptor scan's MayCall = %v, source.MayCall %v", src, got, mayCall)
+			}
+		}
+		if mayCall {
 			return
 		}
 		lang := LangCpp

@@ -9,6 +9,7 @@ import (
 
 	"github.com/cute-lsp/cute-lsp/grammar"
 	"github.com/cute-lsp/cute-lsp/layout"
+	"github.com/cute-lsp/cute-lsp/source"
 )
 
 // Host is the analysis of a file that is not a sheet: C++/CUDA and Python
@@ -23,6 +24,7 @@ type Host struct {
 
 	code     *Code
 	codeOnce sync.Once
+	calls    *callScan // lint's test for calls, answered by the scan (AnalyzeHostForFindings)
 }
 
 // Code is the CuTe code of a C++/CUDA or Python file (nil when it has
@@ -63,6 +65,9 @@ func (h *Host) analyze() *Host {
 	switch h.Language {
 	case LangCpp:
 		regions = cppRegionSeq(h.Src, true)
+		if h.calls != nil {
+			regions = cppRegionScan(h.Src, true, h.calls)
+		}
 	case LangPython:
 		regions = slices.Values(pythonRegions(h.Src))
 	case LangMLIR:
@@ -73,6 +78,15 @@ func (h *Host) analyze() *Host {
 	}
 	for r := range regions {
 		h.scanRegion(h.Src, r, lines)
+	}
+	if h.calls != nil {
+		// Lint's findings alone (AnalyzeHostForFindings): the code is read
+		// where a call may be written, which the scan has just answered.
+		var code *Code
+		if h.calls.mayCall() {
+			code = newCode(h.Language, h.Src, source.ReadCppForLint)
+		}
+		h.codeOnce.Do(func() { h.code = code })
 	}
 	h.codeFindings()
 	return h
@@ -517,6 +531,13 @@ func cppRegions[T hostText](s T) []region { return slices.Collect(cppRegionSeq(s
 // start something, and each is found with strings.IndexByte or
 // strings.Index, not byte by byte.
 func cppRegionSeq[T hostText](s T, skipAsm bool) iter.Seq[region] {
+	return cppRegionScan(s, skipAsm, nil)
+}
+
+// cppRegionScan is cppRegionSeq that, with calls (nil: not asked) and
+// skipAsm, tests the openers of the asm statements it passes over for
+// calls (see callScan; calls.src is s).
+func cppRegionScan[T hostText](s T, skipAsm bool, calls *callScan) iter.Seq[region] {
 	return func(yield func(region) bool) {
 		starts := newRegionStarts(s, skipAsm)
 		for i := 0; i < len(s); {
@@ -570,7 +591,14 @@ func cppRegionSeq[T hostText](s T, skipAsm bool) iter.Seq[region] {
 			case s[i] == '\'':
 				i = quotedEnd(s, i+1, '\'') + 1
 			case skipAsm && (s[i] == 'a' || s[i] == '_') && (i == 0 || !isIdentByte(s[i-1])):
-				if end, ok := asmStatementEnd(s, i); ok {
+				var end int
+				var ok bool
+				if calls != nil {
+					end, ok = calls.asmStatement(i)
+				} else {
+					end, ok = asmStatementEnd(s, i)
+				}
+				if ok {
 					i = end
 					continue
 				}
@@ -668,6 +696,16 @@ func (r *regionStarts[T]) nextAsm(i int) int {
 // starts no asm statement, when its parentheses do not close, or when a
 // comment or a raw string is inside (those are scanned as before).
 func asmStatementEnd[T hostText](s T, i int) (end int, ok bool) {
+	j, ok := asmOpenParen(s, i)
+	if !ok {
+		return 0, false
+	}
+	return asmParensEnd(s, j)
+}
+
+// asmOpenParen is the offset of the '(' of the asm statement whose keyword
+// starts at i, past its qualifiers; ok is false when i starts none.
+func asmOpenParen[T hostText](s T, i int) (open int, ok bool) {
 	word := func(j int) int {
 		k := j
 		for k < len(s) && isIdentByte(s[k]) {
@@ -694,7 +732,7 @@ func asmStatementEnd[T hostText](s T, i int) (end int, ok bool) {
 	if j >= len(s) || s[j] != '(' {
 		return 0, false
 	}
-	return asmParensEnd(s, j)
+	return j, true
 }
 
 // asmStops are the bytes asmParensEnd stops at outside literals; every

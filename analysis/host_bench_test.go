@@ -65,3 +65,27 @@ func BenchmarkMayCall(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkHostForFindings: AnalyzeHostForFindings (lint without
+// --code-stats: the descriptor scan answering source.MayCall in its pass,
+// host_calls.go) over CuTe's inline-assembly headers, against
+// BenchmarkHostScan plus BenchmarkMayCall, the two passes it replaces.
+func BenchmarkHostForFindings(b *testing.B) {
+	root := os.Getenv("CUTLASS")
+	if root == "" {
+		root = "/work/cutlass"
+	}
+	for _, name := range []string{"mma_sm90_gmma_sparse_ext.hpp", "mma_sm90_gmma.hpp", "copy_sm100.hpp"} {
+		path := filepath.Join(root, "include", "cute", "arch", name)
+		src, err := os.ReadFile(path)
+		if err != nil {
+			b.Skipf("no CUTLASS checkout: %v", err)
+		}
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(len(src)))
+			for b.Loop() {
+				AnalyzeHostForFindings(path, src)
+			}
+		})
+	}
+}

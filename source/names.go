@@ -134,13 +134,25 @@ func CodeNames() []string {
 // (arch/mma_sm90_gmma_sparse_ext.hpp: 2.9 MB, 57,000 "(") takes 0.6 ms
 // (4.9 GB/s), against 13 ms for ReadCppForLint to tokenize and read it.
 func MayCall(src []byte, names map[string]bool) bool {
+	return MayCallIn(src, 0, len(src), names)
+}
+
+// MayCallIn is MayCall's test of the openers ("(", "<", "{") of
+// src[from:to] alone: whether one of them may follow, token-wise, a name
+// of names (looking back past from where blanks or a word lead there).
+// MayCall(src) is the disjunction of MayCallIn over any partition of src
+// into stretches, and of CalledAt over its openers: analysis's descriptor
+// scan answers it in its own pass that way (host_calls.go), testing the
+// openers of the asm statements it walks one by one as it meets them and
+// the stretches between them with MayCallIn.
+func MayCallIn(src []byte, from, to int, names map[string]bool) bool {
 	for _, opener := range [...]byte{'(', '<', '{'} {
-		for i := 0; i < len(src); {
-			k := bytes.IndexByte(src[i:], opener)
+		for i := from; i < to; {
+			k := bytes.IndexByte(src[i:to], opener)
 			if k < 0 {
 				break
 			}
-			if calledAt(src, i+k, names) {
+			if o := i + k; (o == 0 || mayEndName[src[o-1]]) && calledAt(src, o, names) {
 				return true
 			}
 			i += k + 1
@@ -148,6 +160,33 @@ func MayCall(src []byte, names map[string]bool) bool {
 	}
 	return false
 }
+
+// CalledAt reports whether the opener at o may follow, token-wise, a name
+// of names: MayCall's test of one opener. Most openers of CuTe's asm
+// statements follow a quote ("+r"(d0), "{%0, %1},") or another punctuator,
+// where the answer is no at once (MayEndName: callers in a loop test it
+// first, as it inlines and CalledAt does not).
+func CalledAt(src []byte, o int, names map[string]bool) bool {
+	if o > 0 && !mayEndName[src[o-1]] {
+		return false
+	}
+	return calledAt(src, o, names)
+}
+
+// MayEndName reports whether c, the byte before an opener, lets CalledAt
+// look further: where it does not, CalledAt is false.
+func MayEndName(c byte) bool { return mayEndName[c] }
+
+// mayEndName holds the bytes before an opener where calledAt may say true:
+// a blank or a line end (it looks further back), '/' and '\\' (a comment's
+// end, a line join), and the bytes of names. Before any other, calledAt
+// stops at once and says false.
+var mayEndName = func() (t [256]bool) {
+	for c := 0; c < 256; c++ {
+		t[c] = c <= ' ' || c == '/' || c == '\\' || isIdentByte(byte(c))
+	}
+	return t
+}()
 
 // calledAt reports whether the opener at o may follow, token-wise, a name
 // of names (see MayCall).

