@@ -126,7 +126,7 @@ func (r *cppReader) templateNames() (names map[string]bool, bindings int) {
 	for i := 0; i+1 < len(r.toks); i++ {
 		t := r.toks[i]
 		if t.kind != tIdent {
-			if t.kind == tPunct && t.end-t.start == 1 && r.src[t.start] == '=' {
+			if t.punct == '=' {
 				bindings++
 			}
 			continue
@@ -154,14 +154,14 @@ func (r *cppReader) templateNames() (names map[string]bool, bindings int) {
 }
 
 func (r *cppReader) isPunctAt(i int, s string) bool {
-	if i < 0 || i >= len(r.toks) || r.toks[i].kind != tPunct {
+	if i < 0 || i >= len(r.toks) {
 		return false
 	}
 	t := r.toks[i]
 	if len(s) == 1 { // a constant at every call: the test below is one byte's
-		return t.end-t.start == 1 && r.src[t.start] == s[0]
+		return t.punct == s[0]
 	}
-	return r.str[t.start:t.end] == s
+	return t.kind == tPunct && r.str[t.start:t.end] == s
 }
 
 // punct is the character of token i when it is a one-character
@@ -170,10 +170,7 @@ func (r *cppReader) punct(i int) byte {
 	if i < 0 || i >= len(r.toks) {
 		return 0
 	}
-	if t := r.toks[i]; t.kind == tPunct && t.end-t.start == 1 {
-		return r.src[t.start]
-	}
-	return 0
+	return r.toks[i].punct
 }
 
 func (r *cppReader) word(i int) string {
@@ -193,10 +190,10 @@ func matchBrackets(p parser, match []int) []int {
 	var stack []int
 	for i, t := range p.toks {
 		match[i] = -1
-		if t.kind != tPunct || t.end-t.start != 1 {
+		if t.punct == 0 {
 			continue
 		}
-		switch c := p.src[t.start]; c {
+		switch c := t.punct; c {
 		case '(', '[', '{':
 			stack = append(stack, i)
 		case ')', ']', '}':
@@ -241,8 +238,8 @@ func (r *cppReader) read() {
 	var parens []int // open '(' token indices
 	for i := 0; i < len(r.toks); {
 		t := r.toks[i]
-		if t.kind == tPunct && t.end-t.start == 1 {
-			switch r.src[t.start] {
+		if t.punct != 0 {
+			switch t.punct {
 			case '{':
 				braces = append(braces, i)
 			case '}':

@@ -101,7 +101,7 @@ func (p *parser) is(i int, s string) bool {
 	}
 	t := p.toks[i]
 	if len(s) == 1 { // a constant at almost every call: one byte's test
-		return t.kind == tPunct && t.end-t.start == 1 && p.src[t.start] == s[0]
+		return t.punct == s[0]
 	}
 	return t.kind == tPunct && t.end-t.start == len(s) && p.str[t.start:t.end] == s
 }
