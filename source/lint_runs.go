@@ -154,13 +154,13 @@ func dropRuns(src []byte, toks []token, structural, readAt []int32) runDrops {
 			}
 			dirty()
 		}
-		switch c := src[t.start]; c {
+		switch c := t.punct; c {
 		case '{':
 			braces++
 		case '}':
 			braces--
 		}
-		switch c := src[t.start]; c {
+		switch c := t.punct; c {
 		case '{', '(', '[':
 			code := c == '{' && k > 0 && isPunctByte(src, toks[k-1], ')')
 			levels = append(levels, runLevel{kind: c, runStart: int32(k + 1), depth: braces, clean: true, code: code, open: int32(k)})
@@ -472,8 +472,8 @@ func bindingAt(src []byte, toks []token, j int, inClause bool) (outer, nested bo
 	if !typed || j+1 >= len(toks) {
 		return false, false
 	}
-	switch string(src[toks[j+1].start:toks[j+1].end]) {
-	case "{", "(", ";", ",", ")", ":":
+	switch toks[j+1].punct {
+	case '{', '(', ';', ',', ')', ':':
 		return true, false
 	}
 	return false, false
