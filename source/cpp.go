@@ -217,7 +217,7 @@ func matchBrackets(p parser, match []int) []int {
 			// Pop to the nearest opener of this kind: a stray closer of
 			// another kind (half-typed code) does not unbalance the rest.
 			for k := len(stack) - 1; k >= 0; k-- {
-				if p.src[p.toks[stack[k]].start] == open {
+				if p.toks[stack[k]].punct == open {
 					match[stack[k]], match[i] = i, stack[k]
 					stack = stack[:k]
 					break

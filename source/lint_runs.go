@@ -347,7 +347,7 @@ func bindingSites(src []byte, toks []token) []bindingSite {
 			clauseEnd = templateClauseEnd(src, toks, j+1, len(toks))
 		}
 		if j+1 < len(toks) {
-			if n := toks[j+1]; n.kind == tPunct && (n.end-n.start == 2 && src[n.start] == ':' || isPunctByte(src, n, '<') && w[0] != 'S' && w[0] != 'M') {
+			if n := toks[j+1]; n.kind == tPunct && (n.end-n.start == 2 && src[n.start] == ':' || n.punct == '<' && w[0] != 'S' && w[0] != 'M') {
 				continue // a qualifier, a template-id's name (bindingAt)
 			}
 		}

@@ -138,9 +138,9 @@ func (p *parser) binaryPrec() (string, int) {
 		}
 		return "", 0
 	}
-	if t := p.toks[p.pos]; t.end-t.start == 1 {
+	if t := p.toks[p.pos]; t.punct != 0 {
 		// One character: a table (most expressions end at ";", "," or ">").
-		c := p.src[t.start]
+		c := t.punct
 		prec := int(onePrec[c])
 		if prec == 0 || c == '>' && p.inTemplate > 0 {
 			return "", 0
