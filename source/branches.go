@@ -17,8 +17,11 @@ func (r *cppReader) constexprBranches() []Range {
 	}
 	r.findIfEnds()
 	var out []Range
-	for i := 0; i+2 < len(r.toks); i++ {
-		if r.word(i) != "if" || r.word(i+1) != "constexpr" || !r.isPunctAt(i+2, "(") {
+	// Every "if" is in ifEnds (by decreasing index): the other tokens
+	// need no second look.
+	for k := len(r.ifEnds) - 1; k >= 0; k-- {
+		i := int(r.ifEnds[k].at)
+		if !r.isWordAt(i+1, "constexpr") || !r.isPunctAt(i+2, "(") {
 			continue
 		}
 		j := r.match[i+2]
@@ -33,7 +36,7 @@ func (r *cppReader) constexprBranches() []Range {
 				break
 			}
 			out = append(out, Range{r.toks[j].end, end})
-			if r.word(next) != "else" {
+			if !r.isWordAt(next, "else") {
 				break
 			}
 			j = next
@@ -67,7 +70,7 @@ func (r *cppReader) branchNesting(k int) (end, next, nesting int) {
 	if k >= len(r.toks) {
 		return -1, 0, 0
 	}
-	if r.word(k) == "if" {
+	if r.isWordAt(k, "if") {
 		e := r.ifEndAt(k)
 		if e.end < 0 {
 			return -1, 0, 0
@@ -114,17 +117,17 @@ type ifEnd struct{ at, end, next, nesting int32 }
 func (r *cppReader) findIfEnds() {
 	r.ifEnds = r.ifEnds[:0]
 	for k := len(r.toks) - 1; k >= 0; k-- {
-		if r.word(k) != "if" {
+		if !r.isWordAt(k, "if") {
 			continue
 		}
 		e := ifEnd{at: int32(k), end: -1}
 		j := k + 1
-		if r.word(j) == "constexpr" {
+		if r.isWordAt(j, "constexpr") {
 			j++
 		}
 		if r.isPunctAt(j, "(") && r.match[j] >= 0 {
 			end, next, nesting := r.branchNesting(r.match[j] + 1)
-			for end >= 0 && r.word(next) == "else" {
+			for end >= 0 && r.isWordAt(next, "else") {
 				var n int
 				end, next, n = r.branchNesting(next + 1)
 				nesting = max(nesting, n)

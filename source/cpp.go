@@ -126,7 +126,7 @@ func (r *cppReader) templateNames() (names map[string]bool, bindings int) {
 	for i := 0; i+1 < len(r.toks); i++ {
 		t := r.toks[i]
 		if t.kind != tIdent {
-			if t.kind == tPunct && t.end-t.start == 1 && r.src[t.start] == '=' {
+			if t.punct == '=' {
 				bindings++
 			}
 			continue
@@ -154,14 +154,14 @@ func (r *cppReader) templateNames() (names map[string]bool, bindings int) {
 }
 
 func (r *cppReader) isPunctAt(i int, s string) bool {
-	if i < 0 || i >= len(r.toks) || r.toks[i].kind != tPunct {
+	if i < 0 || i >= len(r.toks) {
 		return false
 	}
 	t := r.toks[i]
 	if len(s) == 1 { // a constant at every call: the test below is one byte's
-		return t.end-t.start == 1 && r.src[t.start] == s[0]
+		return t.punct == s[0]
 	}
-	return r.str[t.start:t.end] == s
+	return t.kind == tPunct && t.end-t.start == len(s) && r.str[t.start:t.end] == s
 }
 
 // punct is the character of token i when it is a one-character
@@ -170,10 +170,17 @@ func (r *cppReader) punct(i int) byte {
 	if i < 0 || i >= len(r.toks) {
 		return 0
 	}
-	if t := r.toks[i]; t.kind == tPunct && t.end-t.start == 1 {
-		return r.src[t.start]
+	return r.toks[i].punct
+}
+
+// isWordAt reports whether token i is the identifier w: its length is
+// compared first, which turns away most tokens before their text is.
+func (r *cppReader) isWordAt(i int, w string) bool {
+	if i < 0 || i >= len(r.toks) {
+		return false
 	}
-	return 0
+	t := r.toks[i]
+	return t.kind == tIdent && t.end-t.start == len(w) && r.str[t.start:t.end] == w
 }
 
 func (r *cppReader) word(i int) string {
@@ -193,10 +200,10 @@ func matchBrackets(p parser, match []int) []int {
 	var stack []int
 	for i, t := range p.toks {
 		match[i] = -1
-		if t.kind != tPunct || t.end-t.start != 1 {
+		if t.punct == 0 {
 			continue
 		}
-		switch c := p.src[t.start]; c {
+		switch c := t.punct; c {
 		case '(', '[', '{':
 			stack = append(stack, i)
 		case ')', ']', '}':
@@ -210,7 +217,7 @@ func matchBrackets(p parser, match []int) []int {
 			// Pop to the nearest opener of this kind: a stray closer of
 			// another kind (half-typed code) does not unbalance the rest.
 			for k := len(stack) - 1; k >= 0; k-- {
-				if p.src[p.toks[stack[k]].start] == open {
+				if p.toks[stack[k]].punct == open {
 					match[stack[k]], match[i] = i, stack[k]
 					stack = stack[:k]
 					break
@@ -241,8 +248,8 @@ func (r *cppReader) read() {
 	var parens []int // open '(' token indices
 	for i := 0; i < len(r.toks); {
 		t := r.toks[i]
-		if t.kind == tPunct && t.end-t.start == 1 {
-			switch r.src[t.start] {
+		if t.punct != 0 {
+			switch t.punct {
 			case '{':
 				braces = append(braces, i)
 			case '}':
@@ -271,12 +278,12 @@ func (r *cppReader) read() {
 			r.namespace(i)
 			i++
 			continue
-		case (w == "struct" || w == "class") && r.word(i-1) != "enum" && r.word(i+1) != "":
+		case (w == "struct" || w == "class") && !r.isWordAt(i-1, "enum") && r.isIdent(i+1):
 			r.scope(i + 1)
 		case w == "template" && r.isPunctAt(i+1, "<"):
 			i = r.templateClause(i+1, braces)
 			continue
-		case w == "using" && r.word(i+1) != "" && r.isPunctAt(i+2, "="):
+		case w == "using" && r.isIdent(i+1) && r.isPunctAt(i+2, "="):
 			i = r.binding(i+1, i+3, braces)
 			continue
 		case r.isPunctAt(i+1, "=") && !r.isPunctAt(i-1, ".") && !r.isPunctAt(i-1, "->") && !r.isPunctAt(i-1, "::") && r.declares(i):
@@ -303,7 +310,7 @@ func (r *cppReader) read() {
 			i = r.root(i, braces)
 			continue
 		}
-		if r.word(i+1) != "" && (r.isPunctAt(i+2, "{") || r.isPunctAt(i+2, ";")) && r.isAlias(w) {
+		if r.isIdent(i+1) && (r.isPunctAt(i+2, "{") || r.isPunctAt(i+2, ";")) && r.isAlias(w) {
 			// X x{}; with X an alias declared above: x holds X's value.
 			i = r.root(i, braces)
 			continue
@@ -368,10 +375,10 @@ func (r *cppReader) reassigned(name string, off int) {
 func (r *cppReader) namespace(i int) {
 	name := ""
 	j := i + 1
-	for ; j < len(r.toks) && (r.word(j) != "" || r.isPunctAt(j, "::")); j++ {
+	for ; j < len(r.toks) && (r.isIdent(j) || r.isPunctAt(j, "::")); j++ {
 		name += r.str[r.toks[j].start:r.toks[j].end]
 	}
-	if r.word(i-1) == "using" {
+	if r.isWordAt(i-1, "using") {
 		if name == "cute" || name == "::cute" {
 			r.f.UsesCute = true
 		}
@@ -398,7 +405,7 @@ func (r *cppReader) namespace(i int) {
 // template parameter (class T>) or an elaborated type (struct X x;) has none.
 func (r *cppReader) scope(i int) {
 	j := i + 1
-	if r.word(j) == "final" {
+	if r.isWordAt(j, "final") {
 		j++
 	}
 	if r.isPunctAt(j, ":") && !r.isPunctAt(j+1, ":") {
@@ -427,7 +434,7 @@ body:
 
 // lastComponent is the last name of the qualified name starting at i.
 func (r *cppReader) lastComponent(i int) string {
-	for r.isPunctAt(i+1, "::") && r.word(i+2) != "" {
+	for r.isPunctAt(i+1, "::") && r.isIdent(i+2) {
 		i += 2
 	}
 	return r.word(i)
@@ -437,7 +444,7 @@ func (r *cppReader) lastComponent(i int) string {
 // i, looking past "const", "&", "*" and "&&".
 func (r *cppReader) typeWordBefore(i int) int {
 	j := i - 1
-	for j >= 0 && (r.word(j) == "const" || r.word(j) == "volatile" || r.isPunctAt(j, "&") || r.isPunctAt(j, "&&") || r.isPunctAt(j, "*")) {
+	for j >= 0 && (r.isWordAt(j, "const") || r.isWordAt(j, "volatile") || r.isPunctAt(j, "&") || r.isPunctAt(j, "&&") || r.isPunctAt(j, "*")) {
 		j--
 	}
 	return j
@@ -600,7 +607,7 @@ func (r *cppReader) binding(nameAt, valueAt int, braces []int) int {
 		return valueAt
 	}
 	b := Binding{Name: r.word(nameAt), NameAt: Range{r.toks[nameAt].start, r.toks[nameAt].end}, Value: v}
-	if r.word(nameAt-1) == "using" {
+	if r.isWordAt(nameAt-1, "using") {
 		r.usings = append(r.usings, int32(len(r.f.Bindings)))
 	}
 	if r.pendingEnd > 0 && (r.pendingEnd == nameAt-1 || r.pendingEnd == nameAt) {
@@ -680,7 +687,7 @@ func (r *cppReader) root(i int, braces []int) int {
 	}
 	j := r.p.pos
 	r.f.Roots = append(r.f.Roots, x)
-	if declaresWith(x) && r.word(j) != "" {
+	if declaresWith(x) && r.isIdent(j) {
 		name := j
 		switch {
 		case r.isPunctAt(j+1, "="):

@@ -49,7 +49,7 @@ func cppTokenize(src []byte, toks []token, dropAsm bool, params *paramDrops) []t
 			for j < len(src) && isIdentByte(src[j]) {
 				j++
 			}
-			t = token{kind: tIdent, start: i, end: j, indent: -1}
+			t = makeToken(tIdent, i, j, -1)
 			if j < len(src) && (src[j] == '"' || src[j] == '\'') && isLiteralPrefix(src[i:j]) {
 				if src[j] == '"' && src[j-1] == 'R' {
 					t.end = rawStringEnd(src, j)
@@ -59,9 +59,9 @@ func cppTokenize(src []byte, toks []token, dropAsm bool, params *paramDrops) []t
 				t.kind = tString
 			}
 		case lexDigit:
-			t = token{kind: tNumber, start: i, end: numberEnd(src, i, true), indent: -1}
+			t = makeToken(tNumber, i, numberEnd(src, i, true), -1)
 		case lexQuote:
-			t = token{kind: tString, start: i, end: cppQuotedEnd(src, i+1, c), indent: -1}
+			t = makeToken(tString, i, cppQuotedEnd(src, i+1, c), -1)
 		case lexSlash:
 			if i+1 < len(src) && src[i+1] == '/' {
 				i = lineEnd(src, i)
@@ -76,21 +76,21 @@ func cppTokenize(src []byte, toks []token, dropAsm bool, params *paramDrops) []t
 				i += 2 + end + 2
 				continue
 			}
-			t = token{kind: tPunct, start: i, end: i + 1, indent: -1} // "/" ("//" opened a comment)
+			t = punctToken(src, i, 1, -1) // "/" ("//" opened a comment)
 		case lexHash:
 			if lineStart {
 				i = directiveEnd(src, i)
 				continue
 			}
-			t = token{kind: tPunct, start: i, end: i + punctLen(src, i), indent: -1}
+			t = punctToken(src, i, punctLen(src, i), -1)
 		case lexDot:
 			if i+1 < len(src) && isDigit(src[i+1]) {
-				t = token{kind: tNumber, start: i, end: numberEnd(src, i, true), indent: -1}
+				t = makeToken(tNumber, i, numberEnd(src, i, true), -1)
 			} else {
-				t = token{kind: tPunct, start: i, end: i + punctLen(src, i), indent: -1}
+				t = punctToken(src, i, punctLen(src, i), -1)
 			}
 		default:
-			t = token{kind: tPunct, start: i, end: i + punctLen(src, i), indent: -1}
+			t = punctToken(src, i, punctLen(src, i), -1)
 		}
 		lineStart = false
 		toks = append(toks, t)
@@ -101,7 +101,7 @@ func cppTokenize(src []byte, toks []token, dropAsm bool, params *paramDrops) []t
 				params.asmDropped(len(toks))
 			}
 		}
-		if params != nil && (params.state != paramsNone || params.clean > 0 || t.kind == tPunct && t.end-t.start == 1 && opensOrCloses[c]) {
+		if params != nil && (params.state != paramsNone || params.clean > 0 || opensOrCloses[t.punct]) {
 			toks = params.step(toks)
 		}
 	}

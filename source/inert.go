@@ -41,7 +41,7 @@ func isAsmWord(w []byte) bool {
 
 // isPunctByte reports whether t is the one-character punctuator c.
 func isPunctByte(src []byte, t token, c byte) bool {
-	return t.kind == tPunct && t.end-t.start == 1 && src[t.start] == c
+	return t.punct == c
 }
 
 // asmStatement follows an asm statement as its tokens are appended, and
@@ -116,10 +116,10 @@ func (p *inertParens) next(src []byte, in []token, j int) bool {
 	t := in[j]
 	switch t.kind {
 	case tPunct:
-		if t.end-t.start != 1 {
+		if t.punct == 0 {
 			return true // ::, ->, ==, <=, &&, ...: no rule fires on them alone
 		}
-		switch c := src[t.start]; c {
+		switch c := t.punct; c {
 		case '(', '[', '{':
 			if p.depth == len(p.open) {
 				return false

@@ -162,8 +162,8 @@ func (d *paramDrops) step(toks []token) []token {
 		}
 		d.clean = 0
 	}
-	if t.kind == tPunct && t.end-t.start == 1 {
-		switch src[t.start] {
+	if t.punct != 0 {
+		switch t.punct {
 		case '{':
 			d.depth++
 		case '}':
@@ -214,10 +214,7 @@ func (d *paramDrops) readable(toks []token, last int) bool {
 		w := src[t.start:t.end]
 		return mayBlock(w) && (codeNames[string(w)] || inertBlockers[string(w)] && string(w) != "if" && string(w) != "auto")
 	case tPunct:
-		if t.end-t.start != 1 {
-			return false
-		}
-		switch src[t.start] {
+		switch t.punct {
 		case '=':
 			return true
 		case '{', ';':
@@ -268,8 +265,7 @@ func (d *paramDrops) candidate(toks []token) {
 		if last-k > maxDeclaratorTokens {
 			return
 		}
-		if t.kind == tPunct && t.end-t.start == 1 {
-			c := src[t.start]
+		if c := t.punct; c != 0 {
 			if c == ';' || c == '{' {
 				break
 			}
@@ -313,10 +309,7 @@ func (p *inertParams) next(src []byte, in []token, j int) bool {
 	t := in[j]
 	switch t.kind {
 	case tPunct:
-		if t.end-t.start != 1 {
-			return true
-		}
-		switch src[t.start] {
+		switch t.punct {
 		case '(':
 			p.depth++
 		case ')':

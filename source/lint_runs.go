@@ -104,7 +104,7 @@ func readAt(src []byte, toks []token, calls map[string]bool) []int32 {
 			memo.remember(src, t.start, t.end, called)
 		}
 		if called {
-			if n := toks[k+1]; n.kind == tPunct && n.end-n.start == 1 && (src[n.start] == '(' || src[n.start] == '<') {
+			if n := toks[k+1].punct; n == '(' || n == '<' {
 				at = append(at, int32(k))
 			}
 		}
@@ -121,16 +121,16 @@ func readAt(src []byte, toks []token, calls map[string]bool) []int32 {
 // every token.
 func structuralTokens(src []byte, toks []token, at []int32) []int32 {
 	for k, t := range toks {
-		if t.kind != tPunct || t.end-t.start != 1 {
-			continue
-		}
-		switch src[t.start] {
-		case '{', '}', '(', ')', '[', ']', ';':
+		if isStructural[t.punct] {
 			at = append(at, int32(k))
 		}
 	}
 	return at
 }
+
+// isStructural marks the punctuators structuralTokens finds: one load
+// where a switch compares most tokens seven times.
+var isStructural = [256]bool{'{': true, '}': true, '(': true, ')': true, '[': true, ']': true, ';': true}
 
 // dropRuns finds the runs of toks lint may leave out: those without a
 // token of readAt (sorted). structural are toks' brackets and ";"
@@ -154,13 +154,13 @@ func dropRuns(src []byte, toks []token, structural, readAt []int32) runDrops {
 			}
 			dirty()
 		}
-		switch c := src[t.start]; c {
+		switch c := t.punct; c {
 		case '{':
 			braces++
 		case '}':
 			braces--
 		}
-		switch c := src[t.start]; c {
+		switch c := t.punct; c {
 		case '{', '(', '[':
 			code := c == '{' && k > 0 && isPunctByte(src, toks[k-1], ')')
 			levels = append(levels, runLevel{kind: c, runStart: int32(k + 1), depth: braces, clean: true, code: code, open: int32(k)})
@@ -296,14 +296,14 @@ func (d *runDrops) verify(src []byte, toks, kept []token, sites []bindingSite) [
 // is no type's end (">", "&", "*") and no half of "++"/"--", before one
 // that assigns nothing ("=", a compound assignment's operator, "++", "--").
 func surelyRead(src []byte, prev, next token) bool {
-	if prev.kind != tPunct || next.kind != tPunct || prev.end-prev.start != 1 || next.end-next.start != 1 {
+	if prev.punct == 0 || next.punct == 0 {
 		return false
 	}
-	switch src[prev.start] {
+	switch prev.punct {
 	case '>', '&', '*', '+', '-':
 		return false
 	}
-	switch src[next.start] {
+	switch next.punct {
 	case '=', '+', '-', '*', '/', '%', '&', '|', '^', '<':
 		return false
 	}
@@ -347,7 +347,7 @@ func bindingSites(src []byte, toks []token) []bindingSite {
 			clauseEnd = templateClauseEnd(src, toks, j+1, len(toks))
 		}
 		if j+1 < len(toks) {
-			if n := toks[j+1]; n.kind == tPunct && (n.end-n.start == 2 && src[n.start] == ':' || isPunctByte(src, n, '<') && w[0] != 'S' && w[0] != 'M') {
+			if n := toks[j+1]; n.kind == tPunct && (n.end-n.start == 2 && src[n.start] == ':' || n.punct == '<' && w[0] != 'S' && w[0] != 'M') {
 				continue // a qualifier, a template-id's name (bindingAt)
 			}
 		}
@@ -373,10 +373,10 @@ func templateClauseEnd(src []byte, toks []token, lt, to int) int {
 	depth, parens := 0, 0
 	for j := lt; j < to; j++ {
 		t := toks[j]
-		if t.kind != tPunct || t.end-t.start != 1 {
+		if t.punct == 0 {
 			continue
 		}
-		switch src[t.start] {
+		switch t.punct {
 		case '(':
 			parens++
 		case ')':
@@ -472,16 +472,22 @@ func bindingAt(src []byte, toks []token, j int, inClause bool) (outer, nested bo
 	if !typed || j+1 >= len(toks) {
 		return false, false
 	}
-	switch string(src[toks[j+1].start:toks[j+1].end]) {
-	case "{", "(", ";", ",", ")", ":":
+	switch toks[j+1].punct {
+	case '{', '(', ';', ',', ')', ':':
 		return true, false
 	}
 	return false, false
 }
 
-// tokenIs reports whether toks[k] is text.
+// tokenIs reports whether toks[k] is text (one byte long: a punctuator).
 func tokenIs(src []byte, toks []token, k int, text string) bool {
-	return k >= 0 && k < len(toks) && toks[k].end-toks[k].start == len(text) && string(src[toks[k].start:toks[k].end]) == text
+	if k < 0 || k >= len(toks) {
+		return false
+	}
+	if len(text) == 1 { // a constant punctuator at every call: one byte's test
+		return toks[k].punct == text[0]
+	}
+	return toks[k].end-toks[k].start == len(text) && string(src[toks[k].start:toks[k].end]) == text
 }
 
 // maxRunRounds bounds how often readCppRuns reads again with more kept.

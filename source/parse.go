@@ -101,7 +101,7 @@ func (p *parser) is(i int, s string) bool {
 	}
 	t := p.toks[i]
 	if len(s) == 1 { // a constant at almost every call: one byte's test
-		return t.kind == tPunct && t.end-t.start == 1 && p.src[t.start] == s[0]
+		return t.punct == s[0]
 	}
 	return t.kind == tPunct && t.end-t.start == len(s) && p.str[t.start:t.end] == s
 }
@@ -138,9 +138,9 @@ func (p *parser) binaryPrec() (string, int) {
 		}
 		return "", 0
 	}
-	if t := p.toks[p.pos]; t.end-t.start == 1 {
+	if t := p.toks[p.pos]; t.punct != 0 {
 		// One character: a table (most expressions end at ";", "," or ">").
-		c := p.src[t.start]
+		c := t.punct
 		prec := int(onePrec[c])
 		if prec == 0 || c == '>' && p.inTemplate > 0 {
 			return "", 0

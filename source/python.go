@@ -17,7 +17,7 @@ func pyTokens(src []byte) []token {
 		switch {
 		case c == '\n':
 			if depth == 0 && !lineFirst {
-				toks = append(toks, token{kind: tNewline, start: i, end: i, indent: -1})
+				toks = append(toks, makeToken(tNewline, i, i, -1))
 			}
 			if depth == 0 {
 				lineFirst, col = true, 0
@@ -46,7 +46,7 @@ func pyTokens(src []byte) []token {
 			if lineFirst && depth == 0 {
 				indent = col
 			}
-			toks = append(toks, token{kind: tString, start: i, end: j, indent: int32(indent)})
+			toks = append(toks, makeToken(tString, i, j, int32(indent)))
 			lineFirst = false
 			i = j
 			continue
@@ -64,15 +64,15 @@ func pyTokens(src []byte) []token {
 			}
 			if j < len(src) && (src[j] == '"' || src[j] == '\'') && j-i <= 2 && isPyPrefix(src[i:j]) {
 				end := pyStringEnd(src, j)
-				toks = append(toks, token{kind: tString, start: i, end: end, indent: int32(indent)})
+				toks = append(toks, makeToken(tString, i, end, int32(indent)))
 				i = end
 				continue
 			}
-			toks = append(toks, token{kind: tIdent, start: i, end: j, indent: int32(indent)})
+			toks = append(toks, makeToken(tIdent, i, j, int32(indent)))
 			i = j
 		case isDigit(c) || c == '.' && i+1 < len(src) && isDigit(src[i+1]):
 			j := numberEnd(src, i, false)
-			toks = append(toks, token{kind: tNumber, start: i, end: j, indent: int32(indent)})
+			toks = append(toks, makeToken(tNumber, i, j, int32(indent)))
 			i = j
 		default:
 			n := punctLen(src, i)
@@ -84,12 +84,12 @@ func pyTokens(src []byte) []token {
 					depth--
 				}
 			}
-			toks = append(toks, token{kind: tPunct, start: i, end: i + n, indent: int32(indent)})
+			toks = append(toks, punctToken(src, i, n, int32(indent)))
 			i += n
 		}
 	}
 	if !lineFirst {
-		toks = append(toks, token{kind: tNewline, start: len(src), end: len(src), indent: -1})
+		toks = append(toks, makeToken(tNewline, len(src), len(src), -1))
 	}
 	return toks
 }

@@ -13,12 +13,40 @@ const (
 
 // token is one token: its kind and byte range; its text is src[start:end].
 type token struct {
-	kind tokKind
+	// tokClass holds kind and punct in one field: a token of four fields
+	// is kept in registers where a loop copies it (the compiler splits a
+	// struct into its fields up to four), and the readers' loops copy
+	// every token of a file.
+	tokClass
 	// indent is, for the first token of a Python logical line, the line's
-	// indentation in columns; -1 elsewhere. An int32 beside kind keeps a
-	// token at 24 bytes (a traits header has 200,000 tokens).
+	// indentation in columns; -1 elsewhere. An int32 beside kind and punct
+	// keeps a token at 24 bytes (a traits header has 200,000 tokens).
 	indent     int32
 	start, end int
+}
+
+type tokClass struct {
+	kind tokKind
+	// punct is the byte of a one-byte punctuator, 0 for any other token:
+	// the readers ask "is token k a ';'" of most tokens, and one byte's
+	// compare is cheaper than the kind, the length and a load of the
+	// source it stands for.
+	punct byte
+}
+
+// makeToken is the token of kind at src[start:end], other than a
+// punctuator (punctToken).
+func makeToken(kind tokKind, start, end int, indent int32) token {
+	return token{tokClass: tokClass{kind: kind}, start: start, end: end, indent: indent}
+}
+
+// punctToken is the punctuator src[i:i+n], its byte in punct when n is 1.
+func punctToken(src []byte, i, n int, indent int32) token {
+	t := makeToken(tPunct, i, i+n, indent)
+	if n == 1 {
+		t.punct = src[i]
+	}
+	return t
 }
 
 // byteClass holds, for each byte, the classes below: the tokenizers ask

@@ -60,7 +60,7 @@ func cppTokensReference(src []byte, toks []token) []token {
 		switch {
 		case c == '"' || c == '\'':
 			j := cppQuotedEnd(src, i+1, c)
-			toks = append(toks, token{kind: tString, start: i, end: j, indent: -1})
+			toks = append(toks, makeToken(tString, i, j, -1))
 			i = j
 		case isIdentStart(c):
 			j := i + 1
@@ -74,22 +74,22 @@ func cppTokensReference(src []byte, toks []token) []token {
 				} else {
 					end = cppQuotedEnd(src, j+1, src[j])
 				}
-				toks = append(toks, token{kind: tString, start: i, end: end, indent: -1})
+				toks = append(toks, makeToken(tString, i, end, -1))
 				i = end
 				continue
 			}
-			toks = append(toks, token{kind: tIdent, start: i, end: j, indent: -1})
+			toks = append(toks, makeToken(tIdent, i, j, -1))
 			i = j
 		case isDigit(c) || c == '.' && i+1 < len(src) && isDigit(src[i+1]):
 			j := numberEnd(src, i, true)
-			toks = append(toks, token{kind: tNumber, start: i, end: j, indent: -1})
+			toks = append(toks, makeToken(tNumber, i, j, -1))
 			i = j
 		default:
 			n := punctLen(src, i)
 			if n == 2 && src[i] == '/' {
 				n = 1
 			}
-			toks = append(toks, token{kind: tPunct, start: i, end: i + n, indent: -1})
+			toks = append(toks, punctToken(src, i, n, -1))
 			i += n
 		}
 	}

@@ -165,7 +165,7 @@ func (r *cppReader) inStructuredBinding(i int) bool {
 	if !r.isPunctAt(j, "[") {
 		return false
 	}
-	return r.word(r.typeWordBefore(j)) == "auto"
+	return r.isWordAt(r.typeWordBefore(j), "auto")
 }
 
 // pyWriteWords are the Python words after which a name is bound.
