@@ -427,11 +427,24 @@ func notDeclaringWord(w []byte) bool {
 // file.
 func bindingAt(src []byte, toks []token, j int, inClause bool) (outer, nested bool) {
 	is := func(k int, text string) bool { return tokenIs(src, toks, k, text) }
-	if (j+1 == len(toks) || toks[j+1].kind != tPunct) && !is(j-1, "struct") && !is(j-1, "class") && !is(j-1, "+") && !is(j-1, "-") {
+	if j+1 == len(toks) || toks[j+1].kind != tPunct {
 		// Every case below but a struct's name before "final" and "++x",
 		// "--x" looks at a punctuator after the name: a name before a
 		// word (a type's before the declared name, a keyword) is none.
-		return false, false
+		// The word before is tested by its punctuator byte and its length
+		// first: most are neither "struct" nor "class".
+		if j == 0 {
+			return false, false
+		}
+		switch p := toks[j-1]; p.punct {
+		case '+', '-':
+		case 0:
+			if n := p.end - p.start; n != len("struct") && n != len("class") || !is(j-1, "struct") && !is(j-1, "class") {
+				return false, false
+			}
+		default:
+			return false, false
+		}
 	}
 	if is(j-1, ".") || is(j-1, "->") || is(j-1, "::") || is(j+1, "::") {
 		return false, false // a member, a qualified name, a qualifier

@@ -206,8 +206,19 @@ func calledAt(src []byte, o int, names map[string]bool) bool {
 		return true
 	}
 	if crossed {
-		start := bytes.LastIndexByte(src[:j], '\n') + 1
-		if bytes.IndexAny(src[start:j+1], "#/\\") >= 0 {
+		// The line reached, back to its start in one pass (where
+		// bytes.LastIndexByte and bytes.IndexAny took two, IndexAny's
+		// with a set built at each call).
+		start := j
+		for ; start > 0; start-- {
+			if c := lineByte[src[start-1]]; c != 0 {
+				if c == lineByteEnd {
+					break
+				}
+				return true // '#', '/' or '\\' before src[j] on its line
+			}
+		}
+		if lineByte[src[j]] == lineByteHides {
 			return true
 		}
 		if start >= 2 && (src[start-2] == '\\' || src[start-2] == '\r' && start >= 3 && src[start-3] == '\\') {
@@ -223,3 +234,13 @@ func calledAt(src []byte, o int, names map[string]bool) bool {
 	}
 	return names[string(src[s:j+1])]
 }
+
+// lineByte marks the bytes calledAt looks for on the line it reaches
+// backwards: its end, and those that may hide a name before the opener
+// (a preprocessor line's '#', a comment's '/', a line join's '\\').
+var lineByte = [256]uint8{'\n': lineByteEnd, '#': lineByteHides, '/': lineByteHides, '\\': lineByteHides}
+
+const (
+	lineByteEnd = 1 + iota
+	lineByteHides
+)
