@@ -248,3 +248,24 @@ func TestLintReadAdversarialPython(t *testing.T) {
 		}
 	}
 }
+
+// FuzzLintHostFindings: on any text, lint's findings as cmd/cute-lsp
+// computes them (AnalyzeHostForFindings, whose descriptor scan answers
+// MayCall; ReadCodeForLint for --code-stats) are the full read's.
+// FuzzLintFindingsRead reads the code the same way but scans the host
+// text as the editor does; this one goes through lint's own scan.
+func FuzzLintHostFindings(f *testing.F) {
+	for _, shape := range lintAdversarialShapes {
+		f.Add(shape)
+	}
+	for _, src := range callScanSeeds {
+		f.Add(src)
+	}
+	f.Add("asm volatile(\"x\" : '+r\"(b), \"=l\"(c)); /* (4,3):(1,4,5) */\n")
+	f.Fuzz(func(t *testing.T, src string) {
+		if len(src) > 4096 {
+			return
+		}
+		sameLintFindingsEveryWay(t, "fuzz", []byte("using namespace cute;\n"+src))
+	})
+}
