@@ -229,6 +229,18 @@ var lintAdversarialPython = []string{
 	"import cutlass.cute as cute\nL = cute.make_layout((4, 3), stride=(3, 1))  # (4,3):(1,4)\n",
 	"import cutlass.cute as cute\ns = \"\"\"\nr = cute.logical_divide(cute.make_layout((8, 8)), (2, 2, 2))\n\"\"\"\n",
 	"import cutlass.cute as cute\nL = cute.make_layout((8, 8))\nL = 3\nr = cute.logical_divide(L, (2, 2, 2))\n",
+	// Functions through aliases, calls split by continuations, comments,
+	// spaces around the dot, star and keyword arguments.
+	"import cutlass.cute as cute\nml = cute.make_layout\nld = cute.logical_divide\nr = ld(ml((8, 8)), (2, 2, 2))\n",
+	"import cutlass.cute as cute\nr = cute.logical_divide \\\n  (cute.make_layout \\\n (8, 8), (2, 2, 2))\n",
+	"import cutlass.cute as cute\nr = cute.logical_divide(cute.make_layout((8, 8)),\n  (2, 2, 2))\n",
+	"import cutlass.cute as cute\nr = cute.logical_divide # c\n(cute.make_layout((8, 8)), (2, 2, 2))\n",
+	"import cutlass.cute as cute\nr = cute.logical_divide(cute.make_layout((8, 8)), (2, 2, 2))  # cute\n",
+	"from cutlass.cute import *\nr = logical_divide(make_layout((8, 8)), (2, 2, 2))\n",
+	"import cutlass.cute as cute\nr = cute . logical_divide(cute . make_layout((8, 8)), (2, 2, 2))\n",
+	"import cutlass.cute as cute\nr = cute.\\\nlogical_divide(cute.make_layout((8, 8)), (2, 2, 2))\n",
+	"import cutlass.cute as cute\nr = cute.logical_divide(*[cute.make_layout((8, 8)), (2, 2, 2)])\n",
+	"import cutlass.cute as cute\nr = cute.logical_divide(target=cute.make_layout((8, 8)), tiler=(2, 2, 2))\n",
 }
 
 // TestLintReadAdversarialPython: lint's findings of a DSL file (with and
