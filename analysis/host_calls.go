@@ -197,11 +197,15 @@ func quotedEndCalls(s []byte, i int, quote byte, names map[string]bool) (end int
 // operandEnd is the offset after the operand at j, a quote, when it is
 // written as most of CuTe's asm operands are: a constraint of a letter,
 // maybe after '+' or '=', and a name in parentheses ("+r"(d000),
-// "l"(desc_a)); ok is false otherwise. Such an operand holds no byte
-// asmParensEndCalls acts on but its quotes and parentheses: its '(' follows
-// a quote, where source.CalledAt is false, and its ')' closes that '(',
-// inside the statement's own parentheses.
+// "l"(desc_a)); ok is false otherwise, and for an apostrophe ('r"(b) is a
+// literal asmParensEnd ends at an apostrophe, not at the quote). Such an
+// operand holds no byte asmParensEndCalls acts on but its quotes and
+// parentheses: its '(' follows a quote, where source.CalledAt is false,
+// and its ')' closes that '(', inside the statement's own parentheses.
 func operandEnd(s []byte, j int) (end int, ok bool) {
+	if s[j] != '"' {
+		return 0, false
+	}
 	k := j + 1
 	if k < len(s) && (s[k] == '+' || s[k] == '=') {
 		k++
