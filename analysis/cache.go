@@ -70,7 +70,7 @@ type Cache struct {
 	// needed only for a statement whose note has not the result it needs
 	// (lookup), which a first analysis never has. Put in entries (index)
 	// by the first look-up after it, by the end of the analysis after it,
-	// or by Settle, inserting one a statement in a map of 200,000 was a
+	// or by IndexDeferred, inserting one a statement in a map of 200,000 was a
 	// tenth of opening a sheet of that many lines (a miss of the
 	// processor's caches each).
 	unindexed []*cacheEntry
@@ -389,17 +389,17 @@ func (c *Cache) index() {
 	c.unindexed = nil
 }
 
-// Settle does now what the cache would otherwise do during the next
+// IndexDeferred does now what the cache would otherwise do during the next
 // analysis and can do ahead of it: the language server calls it once a
 // first analysis's diagnostics are out, while the editor asks for nothing.
 // It does nothing while an analysis is under way.
-func (c *Cache) Settle() {
+func (c *Cache) IndexDeferred() {
 	if !c.mu.TryLock() {
 		return
 	}
 	defer c.mu.Unlock()
 	c.index()
-	c.parsed.Settle()
+	c.parsed.IndexDeferred()
 }
 
 // take is the result of e, relative to its statement, marked used.

@@ -37,7 +37,7 @@ func TestCachedAnalysisMovesAnAtom(t *testing.T) {
 
 // TestFirstAnalysisIndexesLater: a first analysis keeps its results out of
 // the map of entries (a look-up it could not make use of), and they are in
-// it after Settle, as after the first look-up of a later analysis (the
+// it after IndexDeferred, as after the first look-up of a later analysis (the
 // results of an edit undone are found there: TestCacheUndoneEditReuses).
 func TestFirstAnalysisIndexesLater(t *testing.T) {
 	src := "A = 4:1\nB = coalesce(A)\nassert B == A\n"
@@ -46,9 +46,9 @@ func TestFirstAnalysisIndexesLater(t *testing.T) {
 	if len(cache.entries) != 0 || len(cache.unindexed) != 3 {
 		t.Fatalf("after a first analysis: %d entries in the map, %d to index; want 0 and 3", len(cache.entries), len(cache.unindexed))
 	}
-	cache.Settle()
+	cache.IndexDeferred()
 	if len(cache.entries) != 3 || cache.unindexed != nil {
-		t.Fatalf("after Settle: %d entries in the map, %d to index; want 3 and 0", len(cache.entries), len(cache.unindexed))
+		t.Fatalf("after IndexDeferred: %d entries in the map, %d to index; want 3 and 0", len(cache.entries), len(cache.unindexed))
 	}
 	edited := strings.Replace(src, "4:1", "8:1", 1)
 	if s := AnalyzeSheetCached("settle.cute", []byte(edited), cache); s.Reused != 0 {

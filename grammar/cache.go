@@ -36,7 +36,7 @@ type Cache struct {
 	// filling is set while a parse stores into an empty cache, and
 	// unindexed after it: that parse could find nothing in the buckets, so
 	// its entries wait in its records (last.records) and go into the
-	// buckets when a later parse begins, or at Settle. At 200,000 lines
+	// buckets when a later parse begins, or at IndexDeferred. At 200,000 lines
 	// the buckets outgrow the processor's caches, and putting each entry
 	// in its bucket as it was parsed was a miss a statement in the editor's
 	// first parse.
@@ -183,10 +183,10 @@ func (c *Cache) index() {
 	}
 }
 
-// Settle does now what the next parse would otherwise do first (index), so
+// IndexDeferred does now what the next parse would otherwise do first (index), so
 // that a language server can do it once its answers are out, while the
 // editor asks for nothing. It does nothing while a parse is under way.
-func (c *Cache) Settle() {
+func (c *Cache) IndexDeferred() {
 	if !c.mu.TryLock() {
 		return
 	}

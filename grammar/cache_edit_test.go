@@ -127,7 +127,7 @@ func TestCacheGrowKeepsTheOrderOfEqualStatements(t *testing.T) {
 
 // TestFirstParseIndexesLater: a parse that fills an empty cache leaves its
 // entries out of the buckets (it could find nothing there); they are put
-// there, in the order stored, by Settle or when the next parse begins, and
+// there, in the order stored, by IndexDeferred or when the next parse begins, and
 // that parse takes every unchanged statement's tree either way.
 func TestFirstParseIndexesLater(t *testing.T) {
 	var b strings.Builder
@@ -153,13 +153,13 @@ func TestFirstParseIndexesLater(t *testing.T) {
 			t.Fatalf("after a first parse: %d entries in the buckets (unindexed %v), want 0 and true", n, cache.unindexed)
 		}
 		if settle {
-			cache.Settle()
+			cache.IndexDeferred()
 			n, ats := inBuckets(cache)
 			if n != 80 || cache.unindexed {
-				t.Fatalf("after Settle: %d entries in the buckets (unindexed %v), want 80 and false", n, cache.unindexed)
+				t.Fatalf("after IndexDeferred: %d entries in the buckets (unindexed %v), want 80 and false", n, cache.unindexed)
 			}
 			if len(ats) != 40 || !slices.IsSorted(ats) {
-				t.Errorf("after Settle the entries of A = 1 are at %v, want 40 in the order stored", ats)
+				t.Errorf("after IndexDeferred the entries of A = 1 are at %v, want 40 in the order stored", ats)
 			}
 		}
 		// An edit in the middle: the statements after it are found by

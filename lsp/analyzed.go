@@ -71,15 +71,15 @@ func (a *Analyzed) Closed(uri string) {
 	a.mu.Unlock()
 }
 
-// settle lets the cache of a document finish what its latest analysis
-// left for later (analysis.Cache.Settle), once that analysis's answers
+// indexDeferred lets the cache of a document finish what its latest analysis
+// left for later (analysis.Cache.IndexDeferred), once that analysis's answers
 // are out.
-func (a *Analyzed) settle(uri string) {
+func (a *Analyzed) indexDeferred(uri string) {
 	a.mu.Lock()
 	c := a.caches[uri]
 	a.mu.Unlock()
 	if c != nil {
-		c.Settle()
+		c.IndexDeferred()
 	}
 }
 

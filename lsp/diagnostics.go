@@ -496,7 +496,7 @@ func (d *diagnosticScheduler) publish(snap *Snapshot) {
 	// The diagnostics are out: what the document's cache left for later
 	// is done now, while the editor reads them, rather than in the next
 	// edit's analysis.
-	d.s.features.settle(snap.URI)
+	d.s.features.indexDeferred(snap.URI)
 }
 
 // firstDiagnosticBytes is about how many bytes a diagnostic takes, for the
