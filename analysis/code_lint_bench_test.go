@@ -45,10 +45,7 @@ func BenchmarkLintFindings(b *testing.B) { benchLintFiles(b, ReadCodeForFindings
 // machine the steadier figure).
 func benchLintFiles(b *testing.B, read func(Language, []byte) *Code) {
 	defer debug.SetGCPercent(debug.SetGCPercent(400))
-	root := os.Getenv("CUTLASS")
-	if root == "" {
-		root = "/work/cutlass"
-	}
+	root := cutlassRoot()
 	for _, name := range lintReadFiles {
 		src, err := os.ReadFile(filepath.Join(root, name))
 		if err != nil {
@@ -70,10 +67,7 @@ func benchLintFiles(b *testing.B, read func(Language, []byte) *Code) {
 // bindings, roots, writes; no comment scan, no findings).
 func BenchmarkReadCodeForLint(b *testing.B) {
 	defer debug.SetGCPercent(debug.SetGCPercent(400))
-	root := os.Getenv("CUTLASS")
-	if root == "" {
-		root = "/work/cutlass"
-	}
+	root := cutlassRoot()
 	for _, name := range lintReadFiles {
 		src, err := os.ReadFile(filepath.Join(root, name))
 		if err != nil {
@@ -95,10 +89,7 @@ func BenchmarkReadCodeForLint(b *testing.B) {
 // about 25 ms of CPU for them): ReadCodeForLint, the findings, the counts.
 func BenchmarkLintAll(b *testing.B) {
 	defer debug.SetGCPercent(debug.SetGCPercent(400))
-	root := os.Getenv("CUTLASS")
-	if root == "" {
-		root = "/work/cutlass"
-	}
+	root := cutlassRoot()
 	var names []string
 	var srcs [][]byte
 	for _, dir := range []string{"include/cute", "examples/cute"} {

@@ -41,10 +41,7 @@ func callsOfFindingNames(lang Language, src []byte) []string {
 // calls nothing of findingNames, gives the same findings with its code as
 // without, and holds no layout.
 func TestFindingFilterOverCUTLASS(t *testing.T) {
-	root := os.Getenv("CUTLASS")
-	if root == "" {
-		root = "/work/cutlass"
-	}
+	root := cutlassRoot()
 	if _, err := os.Stat(root); err != nil {
 		t.Skipf("no CUTLASS checkout at %s (set CUTLASS): %v", root, err)
 	}

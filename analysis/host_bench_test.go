@@ -14,10 +14,7 @@ import (
 // the largest files lint reads, in MB/s of the file. Skipped without a
 // CUTLASS checkout ($CUTLASS, default /work/cutlass).
 func BenchmarkHostScan(b *testing.B) {
-	root := os.Getenv("CUTLASS")
-	if root == "" {
-		root = "/work/cutlass"
-	}
+	root := cutlassRoot()
 	for _, name := range []string{
 		"mma_sm90_gmma_sparse_ext.hpp", "mma_sm90_gmma_ext.hpp", "mma_sm90_gmma.hpp",
 		"mma_sm90_gmma_sparse.hpp", "copy_sm100.hpp", "mma_sm90.hpp",
@@ -46,10 +43,7 @@ func BenchmarkHostScan(b *testing.B) {
 // by block (16 KiB) so that the text is read from memory once: the cost
 // is the work per opener, not the reading.
 func BenchmarkMayCall(b *testing.B) {
-	root := os.Getenv("CUTLASS")
-	if root == "" {
-		root = "/work/cutlass"
-	}
+	root := cutlassRoot()
 	for _, name := range []string{"mma_sm90_gmma_sparse_ext.hpp", "mma_sm90_gmma.hpp", "copy_sm100.hpp"} {
 		src, err := os.ReadFile(filepath.Join(root, "include", "cute", "arch", name))
 		if err != nil {
@@ -71,10 +65,7 @@ func BenchmarkMayCall(b *testing.B) {
 // host_calls.go) over CuTe's inline-assembly headers, against
 // BenchmarkHostScan plus BenchmarkMayCall, the two passes it replaces.
 func BenchmarkHostForFindings(b *testing.B) {
-	root := os.Getenv("CUTLASS")
-	if root == "" {
-		root = "/work/cutlass"
-	}
+	root := cutlassRoot()
 	for _, name := range []string{"mma_sm90_gmma_sparse_ext.hpp", "mma_sm90_gmma.hpp", "copy_sm100.hpp"} {
 		path := filepath.Join(root, "include", "cute", "arch", name)
 		src, err := os.ReadFile(path)

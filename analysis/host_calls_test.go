@@ -1,9 +1,6 @@
 package analysis
 
 import (
-	"io/fs"
-	"os"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"testing"
@@ -57,20 +54,7 @@ func TestCallScanIsMayCall(t *testing.T) {
 	for _, src := range callScanSeeds {
 		sameCallScan(t, src, src)
 	}
-	root := os.Getenv("CUTLASS")
-	if root == "" {
-		root = "/work/cutlass"
-	}
-	for _, dir := range []string{"include/cute", "examples/cute"} {
-		filepath.WalkDir(filepath.Join(root, dir), func(p string, d fs.DirEntry, err error) error {
-			if err == nil && !d.IsDir() {
-				if src, err := os.ReadFile(p); err == nil {
-					sameCallScan(t, p, string(src))
-				}
-			}
-			return nil
-		})
-	}
+	eachCuteFile(func(p string, src []byte) { sameCallScan(t, p, string(src)) })
 }
 
 func FuzzCallScanIsMayCall(f *testing.F) {

@@ -233,20 +233,7 @@ func TestDescriptorScanJumpsAsBefore(t *testing.T) {
 	for _, src := range jumpSeeds {
 		sameJumps(t, src, src)
 	}
-	root := os.Getenv("CUTLASS")
-	if root == "" {
-		root = "/work/cutlass"
-	}
-	for _, dir := range []string{"include/cute", "examples/cute"} {
-		filepath.WalkDir(filepath.Join(root, dir), func(p string, d fs.DirEntry, err error) error {
-			if err == nil && !d.IsDir() {
-				if src, err := os.ReadFile(p); err == nil {
-					sameJumps(t, p, string(src))
-				}
-			}
-			return nil
-		})
-	}
+	eachCuteFile(func(p string, src []byte) { sameJumps(t, p, string(src)) })
 }
 
 func FuzzDescriptorScanJumpsAsBefore(f *testing.F) {
@@ -330,10 +317,7 @@ func TestCandidatesParsedAsBefore(t *testing.T) {
 		sameCandidates(t, "seed", body, false)
 		sameCandidates(t, "seed", body, true)
 	}
-	root := os.Getenv("CUTLASS")
-	if root == "" {
-		root = "/work/cutlass"
-	}
+	root := cutlassRoot()
 	for _, dir := range []string{"include/cute", "examples/cute", "test/unit/cute"} {
 		filepath.WalkDir(filepath.Join(root, dir), func(p string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() || LanguageOf(p) != LangCpp {
@@ -408,10 +392,7 @@ func TestPythonRegionsAsBefore(t *testing.T) {
 	for _, src := range pythonSeeds {
 		samePythonRegions(t, src, src)
 	}
-	root := os.Getenv("CUTLASS")
-	if root == "" {
-		root = "/work/cutlass"
-	}
+	root := cutlassRoot()
 	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && LanguageOf(p) == LangPython {
 			if src, err := os.ReadFile(p); err == nil {

@@ -80,10 +80,7 @@ func TestHostScanMatchesReference(t *testing.T) {
 	for _, src := range []string{"", "\n", "a\n", "x // (2,2):(1,2)\n/* (4,8) */ \"(8,4)\" 'c' R\"d((2,3))d\" uR\"(x)\"", "/* open", "\"open", "R\"x(open", "'\\''"} {
 		sameHostScan(t, src, src)
 	}
-	root := os.Getenv("CUTLASS")
-	if root == "" {
-		root = "/work/cutlass"
-	}
+	root := cutlassRoot()
 	filepath.WalkDir(filepath.Join(root, "include", "cute"), func(p string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() {
 			if src, err := os.ReadFile(p); err == nil {
@@ -208,10 +205,7 @@ asm("open (6,6):(1,6)"`
 	for _, s := range []string{"asm", "asm(", "asm(\"", "asm volatile", "asm(')')", "asm(\"\\\")\")", "__asm(\"x\")\"y\""} {
 		sameDescriptorsWithoutAsm(t, s, s)
 	}
-	root := os.Getenv("CUTLASS")
-	if root == "" {
-		root = "/work/cutlass"
-	}
+	root := cutlassRoot()
 	for _, dir := range []string{"include", "examples", "test/unit/cute"} {
 		filepath.WalkDir(filepath.Join(root, dir), func(p string, d fs.DirEntry, err error) error {
 			if err == nil && !d.IsDir() && LanguageOf(p) == LangCpp {
@@ -256,10 +250,7 @@ func TestMayHoldDescriptor(t *testing.T) {
 		`"Attempting to use SM90::GMMA::X without Y" "Words 8:1" "word\t(4,8):(1,4)" " Sw<3,4,3> o 8:1" // SPARSE S32+=S8*U8 S<3,4,3> Swizzle<3,4,3>`} {
 		same(src, src)
 	}
-	root := os.Getenv("CUTLASS")
-	if root == "" {
-		root = "/work/cutlass"
-	}
+	root := cutlassRoot()
 	for _, dir := range []string{"include/cute", "examples", "test/unit/cute"} {
 		filepath.WalkDir(filepath.Join(root, dir), func(p string, d fs.DirEntry, err error) error {
 			if err == nil && !d.IsDir() && LanguageOf(p) == LangCpp {

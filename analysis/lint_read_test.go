@@ -77,10 +77,7 @@ func TestLintReadingKeepsValues(t *testing.T) {
 	}
 	sameValuesForLint(t, "skip", src)
 	sameFindingsForLint(t, "skip", src)
-	root := os.Getenv("CUTLASS")
-	if root == "" {
-		root = "/work/cutlass"
-	}
+	root := cutlassRoot()
 	partial := 0
 	defer func() {
 		// Not vacuous where CUTLASS is there: its traits headers call none of the algebra.
