@@ -84,6 +84,19 @@ func (r *cppReader) branchNesting(k int) (end, next, nesting int) {
 		}
 		return r.toks[m].end, m + 1, 0
 	}
+	if r.isWordAt(k, "do") {
+		// "do BODY while (...);": its first ";" may be the body's, and an
+		// else after the statement would then go unseen (a call in a
+		// discarded else branch reported as certain).
+		_, m, nesting := r.branchNesting(k + 1)
+		if m <= k || !r.isWordAt(m, "while") || !r.isPunctAt(m+1, "(") {
+			return -1, 0, 0
+		}
+		if c := r.match[m+1]; c > m+1 && r.isPunctAt(c+1, ";") {
+			return r.toks[c+1].end, c + 2, nesting
+		}
+		return -1, 0, 0
+	}
 	for m := k; m < len(r.toks); m++ {
 		switch {
 		case r.isPunctAt(m, "{"), r.isPunctAt(m, "("), r.isPunctAt(m, "["):

@@ -54,6 +54,33 @@ func ifChain(n int, shape string) string {
 	return b.String()
 }
 
+// A do-while statement as a branch ends at the ";" after its while (...),
+// not at its body's: the else after it is a branch too.
+func TestConstexprBranchesDoWhile(t *testing.T) {
+	for _, c := range []struct {
+		src  string
+		want []string // the branches' texts
+	}{
+		{"if constexpr (C) do x(); while (0); else y();", []string{" do x(); while (0);", " y();"}},
+		{"if constexpr (C) do { x(); } while (a(b)); else if constexpr (D) do do z(); while (1); while (2); else y();",
+			[]string{" do { x(); } while (a(b));", " if constexpr (D) do do z(); while (1); while (2); else y();", " do do z(); while (1); while (2);", " y();"}},
+		{"if constexpr (C) do x(); y(); else z();", nil}, // not C++: no branch can be told
+	} {
+		src := []byte(c.src)
+		r := readerFor(src)
+		var got []string
+		for _, b := range r.constexprBranches() {
+			got = append(got, string(src[b.Start:b.End]))
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%s: branches %q, want %q", c.src, got, c.want)
+		}
+		if ref := readerFor(src).followedBranches(); !slices.Equal(ref, r.constexprBranches()) {
+			t.Errorf("%s: the reference walk finds %v", c.src, ref)
+		}
+	}
+}
+
 func readerFor(src []byte) *cppReader {
 	r := &cppReader{src: src, str: string(src), toks: cppTokensFor(src, nil, nil)}
 	r.match = matchBrackets(parser{src: src, str: r.str, toks: r.toks, cpp: true}, nil)
@@ -111,6 +138,13 @@ func (r *cppReader) followBranch(k, depth int) (end, next int) {
 			return -1, 0
 		}
 		return r.toks[m].end, m + 1
+	}
+	if r.word(k) == "do" {
+		_, m := r.followBranch(k+1, depth)
+		if m <= k || r.word(m) != "while" || !r.isPunctAt(m+1, "(") || r.match[m+1] <= m+1 || !r.isPunctAt(r.match[m+1]+1, ";") {
+			return -1, 0
+		}
+		return r.toks[r.match[m+1]+1].end, r.match[m+1] + 2
 	}
 	for m := k; m < len(r.toks); m++ {
 		switch {

@@ -15,7 +15,8 @@ import "slices"
 // by "(" or "<" (a call a finding can be made at) or the namespace of
 // "using namespace". The run's tokens are dropped but for its last ";".
 // A run does not end before "else" (the if's statement goes on: the else
-// of an if constexpr is a branch constexprBranches finds from the if).
+// of an if constexpr is a branch constexprBranches finds from the if), nor
+// before "while" (a do statement's body may end there).
 // What the reader does with the tokens left is then what it did with them
 // in the full stream, but for what names bound or changed in the run:
 //
@@ -204,8 +205,12 @@ func dropRuns(src []byte, toks []token, structural, readAt []int32) runDrops {
 				top.runStart, top.depth, top.clean = int32(k+1), braces, true
 				continue
 			}
-			if tokenIs(src, toks, k+1, "else") {
-				continue // if (c) a; else ...: the if's statement goes on (an if constexpr's else is disabled with it)
+			if tokenIs(src, toks, k+1, "else") || tokenIs(src, toks, k+1, "while") {
+				// if (c) a; else ...: the if's statement goes on (an if
+				// constexpr's else is disabled with it); so does a do
+				// statement's after its body's ";" (do a; while (c);).
+				// A statement followed by a while loop only makes a longer run.
+				continue
 			}
 			if from := top.runStart; int32(k) > from {
 				for len(d.ranges) > 0 && d.ranges[len(d.ranges)-1][0] >= from {
