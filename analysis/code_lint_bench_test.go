@@ -41,35 +41,31 @@ func BenchmarkLintRead(b *testing.B) { benchLintFiles(b, ReadCodeForLint) }
 func BenchmarkLintFindings(b *testing.B) { benchLintFiles(b, ReadCodeForFindings) }
 
 // benchLintFiles times read and then the findings on each file of
-// lintReadFiles, with the process's CPU time per file beside (on a shared
-// machine the steadier figure).
+// lintReadFiles, under the collector setting lint runs with.
 func benchLintFiles(b *testing.B, read func(Language, []byte) *Code) {
 	defer debug.SetGCPercent(debug.SetGCPercent(400))
-	root := cutlassRoot()
-	for _, name := range lintReadFiles {
-		src, err := os.ReadFile(filepath.Join(root, name))
-		if err != nil {
-			b.Skipf("no CUTLASS checkout at %s (set CUTLASS): %v", root, err)
-		}
-		b.Run(filepath.Base(name), func(b *testing.B) {
-			b.SetBytes(int64(len(src)))
-			cpu := processCPU()
-			for b.Loop() {
-				code := read(LangCpp, src)
-				_ = AnalyzeHostCode(name, src, code).Findings
-			}
-			b.ReportMetric(float64(processCPU()-cpu)/float64(b.N)/1e6, "cpu-ms/op")
-		})
-	}
+	benchFiles(b, lintReadFiles, func(_ *testing.B, name string, src []byte) {
+		code := read(LangCpp, src)
+		_ = AnalyzeHostCode(name, src, code).Findings
+	})
 }
 
 // BenchmarkReadCodeForLint is BenchmarkLintRead's read alone (tokens,
 // bindings, roots, writes; no comment scan, no findings).
 func BenchmarkReadCodeForLint(b *testing.B) {
 	defer debug.SetGCPercent(debug.SetGCPercent(400))
+	benchFiles(b, lintReadFiles, func(_ *testing.B, _ string, src []byte) { ReadCodeForLint(LangCpp, src) })
+}
+
+// benchFiles runs body on each file of the CUTLASS checkout at paths
+// (relative to it), a sub-benchmark a file named by its base name, in MB/s
+// of the file, with the process's CPU time an op beside (on a shared
+// machine the steadier figure); skipped without a checkout.
+func benchFiles(b *testing.B, paths []string, body func(b *testing.B, path string, src []byte)) {
 	root := cutlassRoot()
-	for _, name := range lintReadFiles {
-		src, err := os.ReadFile(filepath.Join(root, name))
+	for _, name := range paths {
+		path := filepath.Join(root, name)
+		src, err := os.ReadFile(path)
 		if err != nil {
 			b.Skipf("no CUTLASS checkout at %s (set CUTLASS): %v", root, err)
 		}
@@ -77,7 +73,7 @@ func BenchmarkReadCodeForLint(b *testing.B) {
 			b.SetBytes(int64(len(src)))
 			cpu := processCPU()
 			for b.Loop() {
-				ReadCodeForLint(LangCpp, src)
+				body(b, path, src)
 			}
 			b.ReportMetric(float64(processCPU()-cpu)/float64(b.N)/1e6, "cpu-ms/op")
 		})

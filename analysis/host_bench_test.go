@@ -1,7 +1,8 @@
+//go:build unix
+
 package analysis
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -14,23 +15,10 @@ import (
 // the largest files lint reads, in MB/s of the file. Skipped without a
 // CUTLASS checkout ($CUTLASS, default /work/cutlass).
 func BenchmarkHostScan(b *testing.B) {
-	root := cutlassRoot()
-	for _, name := range []string{
-		"mma_sm90_gmma_sparse_ext.hpp", "mma_sm90_gmma_ext.hpp", "mma_sm90_gmma.hpp",
-		"mma_sm90_gmma_sparse.hpp", "copy_sm100.hpp", "mma_sm90.hpp",
-	} {
-		path := filepath.Join(root, "include", "cute", "arch", name)
-		src, err := os.ReadFile(path)
-		if err != nil {
-			b.Skipf("no CUTLASS checkout: %v", err)
-		}
-		b.Run(name, func(b *testing.B) {
-			b.SetBytes(int64(len(src)))
-			for b.Loop() {
-				AnalyzeHostCode(path, src, nil)
-			}
-		})
-	}
+	benchFiles(b, asmHeaders("mma_sm90_gmma_sparse_ext.hpp", "mma_sm90_gmma_ext.hpp", "mma_sm90_gmma.hpp",
+		"mma_sm90_gmma_sparse.hpp", "copy_sm100.hpp", "mma_sm90.hpp"), func(b *testing.B, path string, src []byte) {
+		AnalyzeHostCode(path, src, nil)
+	})
 }
 
 // BenchmarkMayCall: the finding filter (source.MayCall over findingNames)
@@ -43,21 +31,11 @@ func BenchmarkHostScan(b *testing.B) {
 // by block (16 KiB) so that the text is read from memory once: the cost
 // is the work per opener, not the reading.
 func BenchmarkMayCall(b *testing.B) {
-	root := cutlassRoot()
-	for _, name := range []string{"mma_sm90_gmma_sparse_ext.hpp", "mma_sm90_gmma.hpp", "copy_sm100.hpp"} {
-		src, err := os.ReadFile(filepath.Join(root, "include", "cute", "arch", name))
-		if err != nil {
-			b.Skipf("no CUTLASS checkout: %v", err)
+	benchFiles(b, asmHeaders("mma_sm90_gmma_sparse_ext.hpp", "mma_sm90_gmma.hpp", "copy_sm100.hpp"), func(b *testing.B, path string, src []byte) {
+		if source.MayCall(src, findingNames) {
+			b.Fatal("the filter lets an asm header through")
 		}
-		b.Run(name, func(b *testing.B) {
-			b.SetBytes(int64(len(src)))
-			for b.Loop() {
-				if source.MayCall(src, findingNames) {
-					b.Fatal("the filter lets an asm header through")
-				}
-			}
-		})
-	}
+	})
 }
 
 // BenchmarkHostForFindings: AnalyzeHostForFindings (lint without
@@ -65,18 +43,15 @@ func BenchmarkMayCall(b *testing.B) {
 // host_calls.go) over CuTe's inline-assembly headers, against
 // BenchmarkHostScan plus BenchmarkMayCall, the two passes it replaces.
 func BenchmarkHostForFindings(b *testing.B) {
-	root := cutlassRoot()
-	for _, name := range []string{"mma_sm90_gmma_sparse_ext.hpp", "mma_sm90_gmma.hpp", "copy_sm100.hpp"} {
-		path := filepath.Join(root, "include", "cute", "arch", name)
-		src, err := os.ReadFile(path)
-		if err != nil {
-			b.Skipf("no CUTLASS checkout: %v", err)
-		}
-		b.Run(name, func(b *testing.B) {
-			b.SetBytes(int64(len(src)))
-			for b.Loop() {
-				AnalyzeHostForFindings(path, src)
-			}
-		})
+	benchFiles(b, asmHeaders("mma_sm90_gmma_sparse_ext.hpp", "mma_sm90_gmma.hpp", "copy_sm100.hpp"), func(b *testing.B, path string, src []byte) {
+		AnalyzeHostForFindings(path, src)
+	})
+}
+
+// asmHeaders are the paths of CuTe's inline-assembly headers names.
+func asmHeaders(names ...string) []string {
+	for i, n := range names {
+		names[i] = filepath.Join("include", "cute", "arch", n)
 	}
+	return names
 }
