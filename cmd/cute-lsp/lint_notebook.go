@@ -60,14 +60,14 @@ func readNotebookProgram(path string, src []byte) (*notebookProgram, *lsp.SkipEr
 	return &notebookProgram{nb: nb, text: []byte(text), starts: starts}, nil
 }
 
-// lintNotebook lints a notebook's code as lintFile lints a Python file.
+// lintNotebook lints a notebook's code as lintFileInto lints a Python file.
 func lintNotebook(p string, src []byte, configs *configs, opts lintOptions) lintResult {
 	prog, skip := readNotebookProgram(p, src)
 	if skip != nil {
 		return lintResult{skip: skip}
 	}
 	// The program is read as Python whatever the notebook is called, its
-	// code once, as lintFile reads a Python file's.
+	// code once, as lintFileInto reads a Python file's.
 	name := p + ".py"
 	var code *analysis.Code
 	if opts.codeStats {

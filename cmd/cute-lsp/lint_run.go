@@ -154,28 +154,11 @@ func biggestFirst(paths []string) (order []int, total int64) {
 	return order, total
 }
 
-// lintFile is lintFileInto with a buffer of lintBuffers, as each of
-// lintFiles' workers reads its files into one: a buffer of fresh memory
-// for each file is page faults, the kernel zeroing the pages, and
-// collections (lintFile of arch/mma_sm90_gmma_sparse_ext.hpp, 2.9 MB, 30
-// times: mean 2.4 ms with a fresh buffer, 1.85 ms with one reused).
-func lintFile(p string, configs *configs, opts lintOptions) lintResult {
-	buf, _ := lintBuffers.Get().(*[]byte)
-	if buf == nil {
-		buf = new([]byte)
-	}
-	r, b := lintFileInto(p, configs, opts, *buf)
-	*buf = b[:0]
-	lintBuffers.Put(buf)
-	return r
-}
-
-// lintBuffers are the buffers lintFile reads files into (*[]byte).
-var lintBuffers sync.Pool
-
-// lintFileInto is lintFile reading the file into buf where it fits (see
-// lsp.ReadRegularFileInto); it returns the buffer to read the next file
-// into.
+// lintFileInto lints the file at p, read into buf where it fits (see
+// lsp.ReadRegularFileInto): each of lintFiles' workers reads its files
+// into one buffer, since fresh memory for each file is page faults, the
+// kernel zeroing the pages, and collections. It returns the buffer to read
+// the next file into.
 func lintFileInto(p string, configs *configs, opts lintOptions, buf []byte) (lintResult, []byte) {
 	src, _, err := lsp.ReadRegularFileInto(p, lsp.MaxFileBytes, buf)
 	if err != nil {
