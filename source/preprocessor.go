@@ -15,14 +15,30 @@ func disabledRegions(src []byte) []Range {
 	var out []Range
 	var stack []cond
 	disabledDepth := -1 // index in stack of the condition disabling code; -1 if none
+	// "%:" is the digraph of "#" ("%:if 0"); looked for only in a file
+	// that holds one.
+	digraphs, digraph := bytes.Contains(src, []byte("%:")), -1
 	for at := 0; at < len(src); {
 		// Only a line with a "#" may be a directive: the next "#" is
 		// found at memchr speed, then its line (at is a line's start).
 		hash := bytes.IndexByte(src[at:], '#')
+		if hash >= 0 {
+			hash += at
+		}
+		mark := 1 // the length of the "#" or "%:" at hash
+		if digraphs && digraph < at {
+			if digraph = bytes.Index(src[at:], []byte("%:")); digraph < 0 {
+				digraphs = false
+			} else {
+				digraph += at
+			}
+		}
+		if digraphs && (hash < 0 || digraph < hash) {
+			hash, mark = digraph, 2
+		}
 		if hash < 0 {
 			break
 		}
-		hash += at
 		if nl := bytes.LastIndexByte(src[at:hash], '\n'); nl >= 0 {
 			at += nl + 1
 		}
@@ -36,9 +52,8 @@ func disabledRegions(src []byte) []Range {
 			at = end + 1 // a "#" after the line's start: no directive
 			continue
 		}
-		line := bytes.TrimSpace(src[at:end])
-		if len(line) > 1 && line[0] == '#' {
-			w, rest := directive(line[1:])
+		if line := bytes.TrimSpace(src[hash+mark : end]); len(line) > 0 {
+			w, rest := directive(line)
 			switch word := string(w); word {
 			case "if", "ifdef", "ifndef":
 				c := cond{constant: -1, start: -1}
@@ -96,9 +111,36 @@ func directive(s []byte) ([]byte, []byte) {
 	for i < len(s) && isIdentByte(s[i]) {
 		i++
 	}
-	rest := bytes.TrimSpace(s[i:])
-	if j := bytes.Index(rest, []byte("//")); j >= 0 {
-		rest = bytes.TrimSpace(rest[:j])
+	return s[:i], condition(s[i:])
+}
+
+// condition is the text of a directive's condition without its comments
+// and outer parentheses ("(0) /* off */" -> "0"), as far as the line
+// shows it. With a block comment left open it is nil, and a line joined
+// to the next keeps its "\\": conditions no directive judges, since the
+// condition goes on in a later line.
+func condition(s []byte) []byte {
+	var out []byte
+	for {
+		j := bytes.Index(s, []byte("/*"))
+		k := bytes.Index(s, []byte("//"))
+		if k >= 0 && (j < 0 || k < j) {
+			s = s[:k]
+			break
+		}
+		if j < 0 {
+			break
+		}
+		end := bytes.Index(s[j+2:], []byte("*/"))
+		if end < 0 {
+			return nil
+		}
+		out = append(append(out, s[:j]...), ' ')
+		s = s[j+2+end+2:]
 	}
-	return s[:i], rest
+	c := bytes.TrimSpace(append(out, s...))
+	for len(c) > 1 && c[0] == '(' && c[len(c)-1] == ')' && !bytes.ContainsAny(c[1:len(c)-1], "()") {
+		c = bytes.TrimSpace(c[1 : len(c)-1])
+	}
+	return c
 }

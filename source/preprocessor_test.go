@@ -8,7 +8,9 @@ import (
 )
 
 // TestDisabledRegions: "#if 0" bodies and the #else of "#if 1" are never
-// compiled; other conditions are not judged, and directives nest.
+// compiled; other conditions are not judged, and directives nest. The
+// "#" may be spelled "%:", and a condition may hold comments and
+// parentheses.
 func TestDisabledRegions(t *testing.T) {
 	src := `a1
 #if 0
@@ -40,16 +42,42 @@ a7
   #  if false
 d6
 #endif
+%:if 0
+d8
+%:endif
+ %: if 1
+a8
+%:else
+d9
+%:endif
+#if 0 /* off */
+d10
+#endif
+#if (0) // off
+d11
+#endif
+#if /* on? */ 1
+a9
+#else
+d12
+#endif
+#if 0 /* the condition goes on
+  */ || X
+a10
+#endif
+#if (0) || (X)
+a11
+#endif
 #if 0
 d7`
 	var disabled []string
 	for _, line := range strings.Split(src, "\n") {
 		off := strings.Index(src, line)
-		if line != "" && line[0] != '#' && line[0] != ' ' && (ReadCpp([]byte(src)).DisabledAt(off)) {
+		if line != "" && line[0] != '#' && line[0] != ' ' && line[0] != '%' && line[0] != '*' && (ReadCpp([]byte(src)).DisabledAt(off)) {
 			disabled = append(disabled, line)
 		}
 	}
-	if got, want := strings.Join(disabled, " "), "d1 d2 d3 d4 d5 d6 d7"; got != want {
+	if got, want := strings.Join(disabled, " "), "d1 d2 d3 d4 d5 d6 d8 d9 d10 d11 d12 d7"; got != want {
 		t.Errorf("disabled lines %q, want %q", got, want)
 	}
 }

@@ -134,7 +134,7 @@ func (r *cppReader) cppWrites() []NameRef {
 		if r.isPunctAt(j-1, ".") || r.isPunctAt(j-1, "->") || r.isPunctAt(j-1, "::") {
 			continue // a member or a qualified name
 		}
-		if (r.declaresAny(j) || r.inStructuredBinding(j)) && names.has(r.str[t.start:t.end]) {
+		if (r.declaresAny(j) || r.inStructuredBinding(j) || r.isEnumerator(j)) && names.has(r.str[t.start:t.end]) {
 			out = append(out, NameRef{Name: r.word(j), At: Range{t.start, t.end}})
 		}
 	}

@@ -1,0 +1,34 @@
+package analysis
+
+import "testing"
+
+// TestReadDisabledAndHidden: code the compiler never sees, or sees with
+// another meaning, gives no finding, read fully or by lint: an "#if 0"
+// spelled "%:if 0" or with a comment or parentheses in its condition, and
+// an operand hidden by an unscoped enum's enumerator of the same name.
+// The scoped enum's enumerator hides nothing: that call is rejected.
+func TestReadDisabledAndHidden(t *testing.T) {
+	const bad = "auto r = composition(Layout<Shape<_4,_3>, Stride<_3,_1>>{}, Layout<_6>{});\n"
+	const badA = "auto r = logical_divide(a, make_tile(_2{}, _2{}, _2{}));\n"
+	for _, c := range []struct {
+		name, src string
+		findings  int
+	}{
+		{"digraph", "%:if 0\nint x0 = 1;\n" + bad + "%:endif\n", 0},
+		{"digraph indented", "  %: if 0\nint x0 = 1;\n" + bad + "%:endif\n", 0},
+		{"block comment", "#if 0 /* off */\nint x0 = 1;\n" + bad + "#endif\n", 0},
+		{"parentheses", "#if (0) // off\nint x0 = 1;\n" + bad + "#endif\n", 0},
+		{"comment goes on", "#if 0 /* the condition\n */ || 1\nint x0 = 1;\n" + bad + "#endif\n", 1},
+		{"not constant", "#if (0) || (X)\nint x0 = 1;\n" + bad + "#endif\n", 1},
+		{"enumerator", "auto a = Layout<Shape<_4,_3>>{};\nnamespace n {\nint x0 = 1;\nenum E { b, a = 3 };\n" + badA + "}\n", 0},
+		{"enumerator typed", "auto a = Layout<Shape<_4,_3>>{};\nnamespace n {\nint x0 = 1;\nenum E : std::uint8_t { a };\n" + badA + "}\n", 0},
+		{"enumerator of a local enum", "auto a = Layout<Shape<_4,_3>>{};\nvoid g() {\nenum { b = f(1, 2), a = b + 1 };\n" + badA + "}\n", 0},
+		{"scoped enumerator", "auto a = Layout<Shape<_4,_3>>{};\nnamespace n {\nint x0 = 1;\nenum class E { a };\n" + badA + "}\n", 1},
+		{"braced list", "auto a = Layout<Shape<_4,_3>>{};\nnamespace n {\nint x0 = 1;\nint v[] = { b, a };\n" + badA + "}\n", 1},
+	} {
+		got := sameLintFindingsEveryWay(t, c.name, lintAdversarialSource(c.src))
+		if len(got) != c.findings {
+			t.Errorf("%s: %d findings, want %d: %v", c.name, len(got), c.findings, got)
+		}
+	}
+}
