@@ -489,9 +489,18 @@ func skipSpaces(s string, i int) int {
 	return i
 }
 
-func isIdentByte(c byte) bool {
-	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
-}
+// isIdentByte reports whether c may be part of a word: a letter, a digit
+// or '_'. It is a table look-up: the scans ask it of most bytes they pass
+// (a word's, an asm operand's name), where the four range tests cost
+// several times as much.
+func isIdentByte(c byte) bool { return identBytes[c] }
+
+var identBytes = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+	}
+	return t
+}()
 
 // notProse reports whether a parsed candidate is a descriptor rather than
 // ordinary bracketed text: a layout, a basis descriptor, a swizzle, a
