@@ -133,10 +133,14 @@ func (h *Host) scanBody(body string, r region, lines *lineIndex) {
 	if r.literal {
 		trimmed := strings.TrimSpace(body)
 		lead := strings.Index(body, trimmed)
-		if trimmed != "" && looksLikeDescriptor(trimmed) && !startsAsProse(trimmed) {
-			if n, err := grammar.ParseExprAt(trimmed, lines.position(r.start+lead)); err == nil && notProse(n) {
+		if trimmed != "" && looksLikeDescriptor(trimmed) && !startsAsProse(trimmed) && !knownProse(trimmed) {
+			n, err := grammar.ParseExprAt(trimmed, lines.position(r.start+lead))
+			if err == nil && notProse(n) {
 				h.add(n, true)
 				return
+			}
+			if err == nil || !malformedLayout(trimmed) {
+				rememberProse(trimmed)
 			}
 		}
 	}
@@ -156,19 +160,67 @@ func (h *Host) scanBody(body string, r region, lines *lineIndex) {
 			return
 		}
 		cand := body[start:end]
-		if !mayBeDescriptor(cand) {
+		if !mayBeDescriptor(cand) || knownProse(cand) {
 			i = end
 			continue
 		}
 		n, err := grammar.ParseExprAt(cand, lines.position(r.start+start))
 		switch {
-		case err == nil && notProse(n) && !(bitRange(n) && aboutBits()):
-			h.add(n, standsAlone(body, start, end))
+		case err == nil && notProse(n):
+			if !(bitRange(n) && aboutBits()) {
+				h.add(n, standsAlone(body, start, end))
+			}
 		case err != nil && malformedLayout(cand):
 			h.Findings = append(h.Findings, inProse(syntaxFinding(err), standsAlone(body, start, end)))
+		default:
+			rememberProse(cand)
 		}
 		i = end
 	}
+}
+
+// proseMemo holds texts that scanBody parsed and found to be prose: they
+// parse to nothing notProse keeps, or fail to parse and are no malformed
+// layout. Such a text gives nothing wherever it is written (the parse's
+// outcome does not depend on its position), and comments repeat them:
+// over include/cute and examples/cute, 336 of lint's 865 parses were of
+// a text parsed before. Bounded: texts
+// up to proseMemoTextBytes, at most proseMemoTexts of them (then it
+// starts afresh); shared by the goroutines that scan files (lint's
+// workers, the server's).
+var proseMemo struct {
+	sync.Mutex
+	texts map[string]struct{}
+}
+
+const (
+	proseMemoTexts     = 4096
+	proseMemoTextBytes = 256
+)
+
+// knownProse reports whether text is in proseMemo.
+func knownProse(text string) bool {
+	if len(text) > proseMemoTextBytes {
+		return false
+	}
+	proseMemo.Lock()
+	_, ok := proseMemo.texts[text]
+	proseMemo.Unlock()
+	return ok
+}
+
+// rememberProse puts text, which scanBody parsed to nothing, in proseMemo
+// (a copy: text is part of a comment's copy, which it would keep alive).
+func rememberProse(text string) {
+	if len(text) > proseMemoTextBytes {
+		return
+	}
+	proseMemo.Lock()
+	if proseMemo.texts == nil || len(proseMemo.texts) >= proseMemoTexts {
+		proseMemo.texts = make(map[string]struct{}, 64)
+	}
+	proseMemo.texts[strings.Clone(text)] = struct{}{}
+	proseMemo.Unlock()
 }
 
 // mayHoldDescriptor reports whether scanRegion can find anything in body,

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"fmt"
 	"github.com/cute-lsp/cute-lsp/grammar"
 	"io/fs"
 	"iter"
@@ -301,6 +302,13 @@ func sameCandidates(t *testing.T, name, body string, literal bool) {
 		t.Errorf("%s: %q: %d descriptors and %d findings, parsing every candidate %d and %d",
 			name, body, len(got.Descriptors), len(got.Findings), len(want.Descriptors), len(want.Findings))
 	}
+	// Again, with the texts found to be prose the first time in proseMemo.
+	again := &Host{Src: []byte(body), Language: LangCpp}
+	again.scanRegionAll(body, r, newLineIndex(body))
+	if !reflect.DeepEqual(again.Descriptors, want.Descriptors) || !reflect.DeepEqual(again.Findings, want.Findings) {
+		t.Errorf("%s: %q scanned again: %d descriptors and %d findings, parsing every candidate %d and %d",
+			name, body, len(again.Descriptors), len(again.Findings), len(want.Descriptors), len(want.Findings))
+	}
 }
 
 // nextCandidateReference is nextCandidate as it was, byte by byte: every
@@ -397,6 +405,32 @@ func TestCandidatesParsedAsBefore(t *testing.T) {
 			}
 			return nil
 		})
+	}
+}
+
+// TestProseMemo: a text parsed to nothing is remembered, and the memo
+// stays within its bounds: no text longer than proseMemoTextBytes, at most
+// proseMemoTexts texts.
+func TestProseMemo(t *testing.T) {
+	h := &Host{Language: LangCpp}
+	body := "[P o L] (x o y)"
+	h.scanRegionAll(body, region{end: len(body)}, newLineIndex(body))
+	if !knownProse("[P o L]") || !knownProse("(x o y)") {
+		t.Errorf("texts parsed to nothing are not remembered")
+	}
+	long := "(" + strings.Repeat("a o ", proseMemoTextBytes) + ")"
+	rememberProse(long)
+	if knownProse(long) {
+		t.Errorf("a text of %d bytes is remembered", len(long))
+	}
+	for i := range 2 * proseMemoTexts {
+		rememberProse(fmt.Sprintf("(%d o x)", i))
+		proseMemo.Lock()
+		n := len(proseMemo.texts)
+		proseMemo.Unlock()
+		if n > proseMemoTexts {
+			t.Fatalf("%d texts remembered, more than %d", n, proseMemoTexts)
+		}
 	}
 }
 
