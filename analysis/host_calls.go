@@ -229,4 +229,3 @@ func operandEnd(s []byte, j int) (end int, ok bool) {
 	}
 	return k + 1, true
 }
-
