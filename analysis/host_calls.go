@@ -67,6 +67,10 @@ func (c *callScan) asmStatement(i int) (end int, ok bool) {
 	return end, true
 }
 
+// operandSeparators are the bytes between the operands of an asm
+// statement: blanks, line ends, the commas and the colons.
+var operandSeparators = [256]bool{' ': true, '\t': true, '\n': true, '\r': true, ',': true, ':': true}
+
 // asmCallStops are asmStops and the other two openers.
 var asmCallStops = [256]bool{'(': true, ')': true, '"': true, '\'': true, '/': true, '<': true, '{': true}
 
@@ -101,7 +105,21 @@ func asmParensEndCalls(s []byte, j int, names map[string]bool) (end int, ok, cal
 					return 0, false, false // a raw string: its end is not a quote's
 				}
 				if k, ok := operandEnd(s, j); ok {
-					j = k
+					// An operand list ("+r"(d00), "+r"(d01),\n "+r"(d02),
+					// ...): the blanks, commas and colons before the
+					// next operand (none of them a stop) and that operand
+					// are taken here, without the switch.
+					for j = k; ; j = k {
+						for j < len(s) && operandSeparators[s[j]] {
+							j++
+						}
+						if j >= len(s) || s[j] != '"' {
+							break
+						}
+						if k, ok = operandEnd(s, j); !ok {
+							break
+						}
+					}
 					continue
 				}
 			}
