@@ -184,10 +184,9 @@ func (h *Host) scanBody(body string, r region, lines *lineIndex) {
 // layout. Such a text gives nothing wherever it is written (the parse's
 // outcome does not depend on its position), and comments repeat them:
 // over include/cute and examples/cute, 336 of lint's 865 parses were of
-// a text parsed before. Bounded: texts
-// up to proseMemoTextBytes, at most proseMemoTexts of them (then it
-// starts afresh); shared by the goroutines that scan files (lint's
-// workers, the server's).
+// a text parsed before. Bounded: texts up to proseMemoTextBytes, at most
+// proseMemoTexts of them (then it starts afresh); shared by the
+// goroutines that scan files (lint's workers, the server's).
 var proseMemo struct {
 	sync.Mutex
 	texts map[string]struct{}
@@ -333,8 +332,9 @@ var candidateStops = [256]bool{'(': true, '[': true, 'S': true}
 //
 // It jumps from stop to stop (candidateStops): an iterator's word is
 // looked at only where a bracket follows it, the one place iteratorEnd
-// can accept it, from the word's start (TestNextCandidateAsBefore checks
-// the candidates against nextCandidateReference, which tries every word).
+// can accept it, from the word's start (TestCandidatesParsedAsBefore and
+// FuzzCandidatesParsedAsBefore check its candidates, asked from every
+// offset, against nextCandidateReference, which tries every word).
 func nextCandidate(body string, i int) (start, end int, ok bool) {
 	from := i
 	for i < len(body) {
