@@ -133,10 +133,14 @@ func (h *Host) scanBody(body string, r region, lines *lineIndex) {
 	if r.literal {
 		trimmed := strings.TrimSpace(body)
 		lead := strings.Index(body, trimmed)
-		if trimmed != "" && looksLikeDescriptor(trimmed) && !startsAsProse(trimmed) {
-			if n, err := grammar.ParseExprAt(trimmed, lines.position(r.start+lead)); err == nil && notProse(n) {
+		if trimmed != "" && looksLikeDescriptor(trimmed) && !startsAsProse(trimmed) && !knownProse(trimmed) {
+			n, err := grammar.ParseExprAt(trimmed, lines.position(r.start+lead))
+			if err == nil && notProse(n) {
 				h.add(n, true)
 				return
+			}
+			if err == nil || !malformedLayout(trimmed) {
+				rememberProse(trimmed)
 			}
 		}
 	}
@@ -156,19 +160,66 @@ func (h *Host) scanBody(body string, r region, lines *lineIndex) {
 			return
 		}
 		cand := body[start:end]
-		if !mayBeDescriptor(cand) {
+		if !mayBeDescriptor(cand) || knownProse(cand) {
 			i = end
 			continue
 		}
 		n, err := grammar.ParseExprAt(cand, lines.position(r.start+start))
 		switch {
-		case err == nil && notProse(n) && !(bitRange(n) && aboutBits()):
-			h.add(n, standsAlone(body, start, end))
+		case err == nil && notProse(n):
+			if !(bitRange(n) && aboutBits()) {
+				h.add(n, standsAlone(body, start, end))
+			}
 		case err != nil && malformedLayout(cand):
 			h.Findings = append(h.Findings, inProse(syntaxFinding(err), standsAlone(body, start, end)))
+		default:
+			rememberProse(cand)
 		}
 		i = end
 	}
+}
+
+// proseMemo holds texts that scanBody parsed and found to be prose: they
+// parse to nothing notProse keeps, or fail to parse and are no malformed
+// layout. Such a text gives nothing wherever it is written (the parse's
+// outcome does not depend on its position), and comments repeat them:
+// over include/cute and examples/cute, 336 of lint's 865 parses were of
+// a text parsed before. Bounded: texts up to proseMemoTextBytes, at most
+// proseMemoTexts of them (then it starts afresh); shared by the
+// goroutines that scan files (lint's workers, the server's).
+var proseMemo struct {
+	sync.Mutex
+	texts map[string]struct{}
+}
+
+const (
+	proseMemoTexts     = 4096
+	proseMemoTextBytes = 256
+)
+
+// knownProse reports whether text is in proseMemo.
+func knownProse(text string) bool {
+	if len(text) > proseMemoTextBytes {
+		return false
+	}
+	proseMemo.Lock()
+	_, ok := proseMemo.texts[text]
+	proseMemo.Unlock()
+	return ok
+}
+
+// rememberProse puts text, which scanBody parsed to nothing, in proseMemo
+// (a copy: text is part of a comment's copy, which it would keep alive).
+func rememberProse(text string) {
+	if len(text) > proseMemoTextBytes {
+		return
+	}
+	proseMemo.Lock()
+	if proseMemo.texts == nil || len(proseMemo.texts) >= proseMemoTexts {
+		proseMemo.texts = make(map[string]struct{}, 64)
+	}
+	proseMemo.texts[strings.Clone(text)] = struct{}{}
+	proseMemo.Unlock()
 }
 
 // mayHoldDescriptor reports whether scanRegion can find anything in body,
@@ -240,10 +291,37 @@ func startsAsProse[T hostText](s T) bool {
 // a tiler (a layout inside: ':'), a tuple of basis elements ('@' or '/'),
 // and a failed parse is reported only for a malformed layout (':'). Three
 // of four candidates of include/cute and examples/cute ("(M,N,K)",
-// "(i.e. ...)") hold none of these bytes and are not parsed.
+// "(i.e. ...)") hold none of these bytes and are not parsed; of those
+// that hold an 'o', most hold it inside a word ("(Layout T = Row-Major)",
+// "[clear accumulators]"), which the grammar reads as a name (composeWord).
 func mayBeDescriptor(cand string) bool {
-	return strings.ContainsAny(cand, ":@/<!o") || strings.Contains(cand, "SW")
+	return strings.ContainsAny(cand, ":@/<!") || strings.Contains(cand, "SW") || composeWord(cand)
 }
+
+// composeWord reports whether s may hold the composition's word o as the
+// grammar reads it: an 'o' that no word byte follows (the grammar's words
+// take every letter, digit and '_' after their first byte, so an 'o'
+// followed by one is inside a word; an 'o' after one may still start a
+// token of its own, as in "_8o", and counts).
+func composeWord(s string) bool {
+	for i := 0; i < len(s); i++ {
+		k := strings.IndexByte(s[i:], 'o')
+		if k < 0 {
+			return false
+		}
+		i += k
+		if i+1 == len(s) || !isIdentByte(s[i+1]) {
+			return true
+		}
+	}
+	return false
+}
+
+// candidateStops are the bytes where nextCandidate has something to decide:
+// a bracket (a group's start, or the '[' or '(' right after an iterator's
+// word: gmem_ptr[16b](A), ArithTuple(_0,0)) and the S of a swizzle. Every
+// other byte is passed over with one table look-up.
+var candidateStops = [256]bool{'(': true, '[': true, 'S': true}
 
 // nextCandidate finds the next stretch of body from i that starts like a
 // descriptor: a bracket group (with its ":stride" part), a swizzle with its
@@ -251,23 +329,64 @@ func mayBeDescriptor(cand string) bool {
 // gmem_ptr[16b](A) or ArithTuple(_0,0) and its " o " stages). A bracket
 // right after a word or a closing bracket is a call, an index or a slice
 // (f(x), vec[i], arr(i)[0:4]), never a descriptor.
+//
+// It jumps from stop to stop (candidateStops): an iterator's word is
+// looked at only where a bracket follows it, the one place iteratorEnd
+// can accept it, from the word's start (TestCandidatesParsedAsBefore and
+// FuzzCandidatesParsedAsBefore check its candidates, asked from every
+// offset, against nextCandidateReference, which tries every word).
 func nextCandidate(body string, i int) (start, end int, ok bool) {
-	for ; i < len(body); i++ {
+	from := i
+	for i < len(body) {
+		for i < len(body) && !candidateStops[body[i]] {
+			i++
+		}
+		if i >= len(body) {
+			break
+		}
 		c := body[i]
 		if i > 0 && isIdentByte(body[i-1]) {
-			continue // inside a word: f(x), vec[i]
+			// Inside a word (f(x), vec[i]), or the bracket after an
+			// iterator's word, which starts a candidate at the word.
+			if c == 'S' {
+				i++
+				continue
+			}
+			w := i
+			for w > from && isIdentByte(body[w-1]) {
+				w--
+			}
+			if w == i || w > 0 && isIdentByte(body[w-1]) {
+				i++
+				continue // a word that starts before from is not tried
+			}
+			p, ok := iteratorEnd(body, w)
+			if !ok {
+				i++
+				continue
+			}
+			if end := extendComposed(body, p); end > p {
+				return w, end, true
+			}
+			// An iterator without " o " after it is not a descriptor.
+			i = p
+			continue
 		}
 		switch {
 		case c == '[' && i > 0 && (body[i-1] == ')' || body[i-1] == ']'):
+			i++
 			continue // a subscript: arr((i, j))[0:4]
 		case c == '(' || c == '[':
 			end := groupEnd(body, i)
 			end = extendLayout(body, end)
 			end = extendComposed(body, end)
 			return i, end, true
-		case c == 'S' && (strings.HasPrefix(body[i:], "Sw<") || strings.HasPrefix(body[i:], "Swizzle<") || strings.HasPrefix(body[i:], "SW_") ||
-			strings.HasPrefix(body[i:], "S<") && i+2 < len(body) && body[i+2] >= '0' && body[i+2] <= '9'): // the DSL's S<3,4,3>
-			end := i + strings.IndexAny(body[i:]+" ", " \t\n,;")
+		case strings.HasPrefix(body[i:], "Sw<") || strings.HasPrefix(body[i:], "Swizzle<") || strings.HasPrefix(body[i:], "SW_") ||
+			strings.HasPrefix(body[i:], "S<") && i+2 < len(body) && body[i+2] >= '0' && body[i+2] <= '9': // the DSL's S<3,4,3>
+			end := len(body)
+			if k := strings.IndexAny(body[i:], " \t\n,;"); k >= 0 {
+				end = i + k
+			}
 			if gt := strings.IndexByte(body[i:], '>'); gt >= 0 && !strings.HasPrefix(body[i:], "SW_") {
 				end = i + gt + 1
 				if strings.HasPrefix(body[end:], "{}") {
@@ -277,16 +396,10 @@ func nextCandidate(body string, i int) (start, end int, ok bool) {
 				}
 			}
 			return i, extendComposed(body, end), true
-		case isIdentByte(c):
-			// A tensor's print starts with its iterator; an iterator
-			// without " o " after it is not a descriptor.
-			if p, ok := iteratorEnd(body, i); ok {
-				if end := extendComposed(body, p); end > p {
-					return i, end, true
-				}
-				i = p - 1
-			}
 		}
+		// An S that starts no swizzle starts a word, which an iterator
+		// is only where a bracket follows it: that bracket's stop.
+		i++
 	}
 	return 0, 0, false
 }
@@ -428,9 +541,18 @@ func skipSpaces(s string, i int) int {
 	return i
 }
 
-func isIdentByte(c byte) bool {
-	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
-}
+// isIdentByte reports whether c may be part of a word: a letter, a digit
+// or '_'. It is a table look-up: the scans ask it of most bytes they pass
+// (a word's, an asm operand's name), where the four range tests cost
+// several times as much.
+func isIdentByte(c byte) bool { return identBytes[c] }
+
+var identBytes = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+	}
+	return t
+}()
 
 // notProse reports whether a parsed candidate is a descriptor rather than
 // ordinary bracketed text: a layout, a basis descriptor, a swizzle, a

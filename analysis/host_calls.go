@@ -67,6 +67,10 @@ func (c *callScan) asmStatement(i int) (end int, ok bool) {
 	return end, true
 }
 
+// operandSeparators are the bytes between the operands of an asm
+// statement: blanks, line ends, the commas and the colons.
+var operandSeparators = [256]bool{' ': true, '\t': true, '\n': true, '\r': true, ',': true, ':': true}
+
 // asmCallStops are asmStops and the other two openers.
 var asmCallStops = [256]bool{'(': true, ')': true, '"': true, '\'': true, '/': true, '<': true, '{': true}
 
@@ -75,13 +79,16 @@ var asmCallStops = [256]bool{'(': true, ')': true, '"': true, '\'': true, '/': t
 // tests every opener of the text).
 func asmParensEndCalls(s []byte, j int, names map[string]bool) (end int, ok, called bool) {
 	depth := 0
-	for j < len(s) {
-		c := s[j]
-		if !asmCallStops[c] {
+	for {
+		// The bytes between stops, one table look-up each, in a loop of
+		// their own (a third of the instructions of the loop around it).
+		for j < len(s) && !asmCallStops[s[j]] {
 			j++
-			continue
 		}
-		switch c {
+		if j >= len(s) {
+			return 0, false, false
+		}
+		switch c := s[j]; c {
 		case '(':
 			depth++
 			// j > 0: the walk starts at the statement's '(', after its keyword.
@@ -93,12 +100,28 @@ func asmParensEndCalls(s []byte, j int, names map[string]bool) (end int, ok, cal
 				return j + 1, true, called
 			}
 		case '"', '\'':
-			if c == '"' && j > 0 && s[j-1] == 'R' {
-				return 0, false, false // a raw string: its end is not a quote's
-			}
-			if k, ok := operandEnd(s, j); ok {
-				j = k
-				continue
+			if c == '"' {
+				if s[j-1] == 'R' { // j > 0, as above
+					return 0, false, false // a raw string: its end is not a quote's
+				}
+				if k, ok := operandEnd(s, j); ok {
+					// An operand list ("+r"(d00), "+r"(d01),\n "+r"(d02),
+					// ...): the blanks, commas and colons before the
+					// next operand (none of them a stop) and that operand
+					// are taken here, without the switch.
+					for j = k; ; j = k {
+						for j < len(s) && operandSeparators[s[j]] {
+							j++
+						}
+						if j >= len(s) || s[j] != '"' {
+							break
+						}
+						if k, ok = operandEnd(s, j); !ok {
+							break
+						}
+					}
+					continue
+				}
 			}
 			// Most literals of an asm statement are a few bytes with
 			// neither an opener nor an escape ("+r", "l"), or a line of
@@ -131,7 +154,6 @@ func asmParensEndCalls(s []byte, j int, names map[string]bool) (end int, ok, cal
 		}
 		j++
 	}
-	return 0, false, false
 }
 
 // quoteStops and apostropheStops are the bytes where a literal opened by
@@ -203,18 +225,21 @@ func quotedEndCalls(s []byte, i int, quote byte, names map[string]bool) (end int
 // parentheses: its '(' follows a quote, where source.CalledAt is false,
 // and its ')' closes that '(', inside the statement's own parentheses.
 func operandEnd(s []byte, j int) (end int, ok bool) {
-	if s[j] != '"' {
+	// The constraint and the '(' in one bounds check: a letter, '"', '('
+	// after the quote, maybe after '+' or '='.
+	if j+5 > len(s) {
 		return 0, false
 	}
-	k := j + 1
-	if k < len(s) && (s[k] == '+' || s[k] == '=') {
-		k++
+	b := s[j : j+5 : j+5]
+	c := 1 // the constraint's letter
+	if b[1] == '+' || b[1] == '=' {
+		c = 2
 	}
-	if k+2 >= len(s) || !(s[k] >= 'a' && s[k] <= 'z') || s[k+1] != '"' || s[k+2] != '(' {
+	if b[0] != '"' || b[c]-'a' > 'z'-'a' || b[c+1] != '"' || b[c+2] != '(' {
 		return 0, false
 	}
-	k += 3
-	for k < len(s) && isIdentByte(s[k]) {
+	k := j + c + 3
+	for k < len(s) && identBytes[s[k]] {
 		k++
 	}
 	if k >= len(s) || s[k] != ')' {

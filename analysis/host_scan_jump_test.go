@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"fmt"
 	"github.com/cute-lsp/cute-lsp/grammar"
 	"io/fs"
 	"iter"
@@ -247,7 +248,8 @@ var _ iter.Seq[region] = cppRegionSeqReference("", false)
 var _ = strings.Index
 
 // scanRegionAllReference is scanRegionAll as it was before mayBeDescriptor
-// passed over candidates without parsing them.
+// passed over candidates without parsing them and nextCandidate jumped
+// from stop to stop.
 func (h *Host) scanRegionAllReference(text string, r region, lines *lineIndex) {
 	body := text[r.start:r.end]
 	if r.literal {
@@ -271,7 +273,7 @@ func (h *Host) scanRegionAllReference(text string, r region, lines *lineIndex) {
 		return bits == 1
 	}
 	for i := 0; i < len(body); {
-		start, end, ok := nextCandidate(body, i)
+		start, end, ok := nextCandidateReference(body, i)
 		if !ok {
 			return
 		}
@@ -300,6 +302,67 @@ func sameCandidates(t *testing.T, name, body string, literal bool) {
 		t.Errorf("%s: %q: %d descriptors and %d findings, parsing every candidate %d and %d",
 			name, body, len(got.Descriptors), len(got.Findings), len(want.Descriptors), len(want.Findings))
 	}
+	// Again, with the texts found to be prose the first time in proseMemo.
+	again := &Host{Src: []byte(body), Language: LangCpp}
+	again.scanRegionAll(body, r, newLineIndex(body))
+	if !reflect.DeepEqual(again.Descriptors, want.Descriptors) || !reflect.DeepEqual(again.Findings, want.Findings) {
+		t.Errorf("%s: %q scanned again: %d descriptors and %d findings, parsing every candidate %d and %d",
+			name, body, len(again.Descriptors), len(again.Findings), len(want.Descriptors), len(want.Findings))
+	}
+}
+
+// nextCandidateReference is nextCandidate as it was, byte by byte: every
+// word start is tried as an iterator.
+func nextCandidateReference(body string, i int) (start, end int, ok bool) {
+	for ; i < len(body); i++ {
+		c := body[i]
+		if i > 0 && isIdentByte(body[i-1]) {
+			continue // inside a word: f(x), vec[i]
+		}
+		switch {
+		case c == '[' && i > 0 && (body[i-1] == ')' || body[i-1] == ']'):
+			continue // a subscript: arr((i, j))[0:4]
+		case c == '(' || c == '[':
+			end := groupEnd(body, i)
+			end = extendLayout(body, end)
+			end = extendComposed(body, end)
+			return i, end, true
+		case c == 'S' && (strings.HasPrefix(body[i:], "Sw<") || strings.HasPrefix(body[i:], "Swizzle<") || strings.HasPrefix(body[i:], "SW_") ||
+			strings.HasPrefix(body[i:], "S<") && i+2 < len(body) && body[i+2] >= '0' && body[i+2] <= '9'):
+			end := i + strings.IndexAny(body[i:]+" ", " \t\n,;")
+			if gt := strings.IndexByte(body[i:], '>'); gt >= 0 && !strings.HasPrefix(body[i:], "SW_") {
+				end = i + gt + 1
+				if strings.HasPrefix(body[end:], "{}") {
+					end += 2
+				} else if p, ok := iteratorEnd(body, end); ok && body[end] == '_' {
+					end = p
+				}
+			}
+			return i, extendComposed(body, end), true
+		case isIdentByte(c):
+			if p, ok := iteratorEnd(body, i); ok {
+				if end := extendComposed(body, p); end > p {
+					return i, end, true
+				}
+				i = p - 1
+			}
+		}
+	}
+	return 0, 0, false
+}
+
+// sameCandidateStarts fails t where nextCandidate, asked from every
+// offset of body, gives another candidate than nextCandidateReference.
+func sameCandidateStarts(t *testing.T, name, body string) {
+	t.Helper()
+	for from := 0; from <= len(body); from++ {
+		s, e, ok := nextCandidate(body, from)
+		ws, we, wok := nextCandidateReference(body, from)
+		if s != ws || e != we || ok != wok {
+			t.Errorf("%s: %q: nextCandidate from %d = %d, %d, %v; the reference %d, %d, %v", name, body, from, s, e, ok, ws, we, wok)
+			return
+		}
+	}
 }
 
 var candidateSeeds = []string{
@@ -310,12 +373,16 @@ var candidateSeeds = []string{
 	"Attempting to use SM90::GMMA::MMA_64x8x16_F16F16F16_SS without CUTE_ARCH_MMA_SM90A_ENABLED",
 	"SW_3_4_3 o (4,8):(1,4)", "S <3,4,3>", "Sw <3,4,3> o 0 o (8,64):(64,1)", "ArithTuple (0,1) o (4,8):(1@0,1@1)",
 	"gmem_ptr [16b](0) o (4,8):(1,4)", "o (4,8):(1,4)", "L 8:1", "x\t(2,2):(1,2)", "tile 2 o (2,2):(1,2)",
+	"(Layout T = Row-Major) [clear accumulators] (foo) (a o b) (_8o (2,2):(1,2)) (2,2)o(1,1) (-8o 4)",
+	"MyS[16b](x) o (4,8):(1,4) Sx[16b](y) o (2,2):(1,2) abc[16](x) y[16[8b](z) o (1,2):(2,1) xArithTuple(0) o 2:1",
+	"counting_iter(3) o 4:1 ArithTuple(_0,0) (4,8):(1,4) gmem_ptr[16b](A) S[16b](B) o 8:1 S<3,4>",
 }
 
 func TestCandidatesParsedAsBefore(t *testing.T) {
 	for _, body := range candidateSeeds {
 		sameCandidates(t, "seed", body, false)
 		sameCandidates(t, "seed", body, true)
+		sameCandidateStarts(t, "seed", body)
 	}
 	root := cutlassRoot()
 	for _, dir := range []string{"include/cute", "examples/cute", "test/unit/cute"} {
@@ -331,6 +398,9 @@ func TestCandidatesParsedAsBefore(t *testing.T) {
 			for r := range cppRegionSeq(text, false) {
 				if body := text[r.start:r.end]; mayHoldDescriptor(body, r.literal) {
 					sameCandidates(t, p, body, r.literal)
+					if len(body) < 4096 {
+						sameCandidateStarts(t, p, body)
+					}
 				}
 			}
 			return nil
@@ -338,11 +408,40 @@ func TestCandidatesParsedAsBefore(t *testing.T) {
 	}
 }
 
+// TestProseMemo: a text parsed to nothing is remembered, and the memo
+// stays within its bounds: no text longer than proseMemoTextBytes, at most
+// proseMemoTexts texts.
+func TestProseMemo(t *testing.T) {
+	h := &Host{Language: LangCpp}
+	body := "[P o L] (x o y)"
+	h.scanRegionAll(body, region{end: len(body)}, newLineIndex(body))
+	if !knownProse("[P o L]") || !knownProse("(x o y)") {
+		t.Errorf("texts parsed to nothing are not remembered")
+	}
+	long := "(" + strings.Repeat("a o ", proseMemoTextBytes) + ")"
+	rememberProse(long)
+	if knownProse(long) {
+		t.Errorf("a text of %d bytes is remembered", len(long))
+	}
+	for i := range 2 * proseMemoTexts {
+		rememberProse(fmt.Sprintf("(%d o x)", i))
+		proseMemo.Lock()
+		n := len(proseMemo.texts)
+		proseMemo.Unlock()
+		if n > proseMemoTexts {
+			t.Fatalf("%d texts remembered, more than %d", n, proseMemoTexts)
+		}
+	}
+}
+
 func FuzzCandidatesParsedAsBefore(f *testing.F) {
 	for _, body := range candidateSeeds {
 		f.Add(body, false)
 	}
-	f.Fuzz(func(t *testing.T, body string, literal bool) { sameCandidates(t, "fuzz", body, literal) })
+	f.Fuzz(func(t *testing.T, body string, literal bool) {
+		sameCandidates(t, "fuzz", body, literal)
+		sameCandidateStarts(t, "fuzz", body)
+	})
 }
 
 // pythonRegionsReference is pythonRegions as it was, byte by byte.

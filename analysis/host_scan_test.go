@@ -280,3 +280,15 @@ func FuzzMayHoldDescriptor(f *testing.F) {
 		}
 	})
 }
+
+// TestIsIdentByte: the table isIdentByte reads says of every byte what
+// its definition says: a letter, a digit or '_'.
+func TestIsIdentByte(t *testing.T) {
+	for c := range 256 {
+		b := byte(c)
+		want := b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
+		if isIdentByte(b) != want {
+			t.Errorf("isIdentByte(%q) = %v, want %v", b, !want, want)
+		}
+	}
+}

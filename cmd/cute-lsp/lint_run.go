@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io/fs"
 	"os"
 	"runtime"
 	"runtime/debug"
@@ -82,7 +83,7 @@ func lintFiles(paths []string, configs *configs, opts lintOptions) []lintResult 
 		lintFilesHook()
 	}
 	results := make([]lintResult, len(paths))
-	order, total := biggestFirst(paths)
+	order, infos, total := biggestFirst(paths)
 	if total >= hugePageMinBytes {
 		hugePageHeap(hugePageHeapBytes)
 	}
@@ -101,7 +102,7 @@ func lintFiles(paths []string, configs *configs, opts lintOptions) []lintResult 
 					return
 				}
 				i := order[k]
-				results[i], buf = lintFileInto(paths[i], configs, opts, buf)
+				results[i], buf = lintFileInto(paths[i], infos[i], configs, opts, buf)
 			}
 		}()
 	}
@@ -138,29 +139,43 @@ const (
 )
 
 // biggestFirst is the indices of paths, the biggest file first (one that
-// cannot be stat'ed counts as empty: reading it fails at once), and the
-// files' total size.
-func biggestFirst(paths []string) (order []int, total int64) {
+// cannot be stat'ed counts as empty: reading it fails at once), the
+// files' stats (nil where that failed: the read stats it again and gives
+// the error) and their total size.
+func biggestFirst(paths []string) (order []int, infos []fs.FileInfo, total int64) {
 	order = make([]int, len(paths))
-	sizes := make([]int64, len(paths))
+	infos = make([]fs.FileInfo, len(paths))
+	size := func(i int) int64 {
+		if infos[i] == nil {
+			return 0
+		}
+		return infos[i].Size()
+	}
 	for i, p := range paths {
 		order[i] = i
 		if info, err := os.Stat(p); err == nil {
-			sizes[i] = info.Size()
-			total += sizes[i]
+			infos[i] = info
+			total += info.Size()
 		}
 	}
-	sort.SliceStable(order, func(a, b int) bool { return sizes[order[a]] > sizes[order[b]] })
-	return order, total
+	sort.SliceStable(order, func(a, b int) bool { return size(order[a]) > size(order[b]) })
+	return order, infos, total
 }
 
-// lintFileInto lints the file at p, read into buf where it fits (see
-// lsp.ReadRegularFileInto): each of lintFiles' workers reads its files
+// lintFileInto lints the file at p, whose stat is info (nil where it
+// failed), read into buf where it fits (see lsp.ReadRegularFileInto and
+// lsp.ReadStattedFileInto, which takes no second stat): each of lintFiles' workers reads its files
 // into one buffer, since fresh memory for each file is page faults, the
 // kernel zeroing the pages, and collections. It returns the buffer to read
 // the next file into.
-func lintFileInto(p string, configs *configs, opts lintOptions, buf []byte) (lintResult, []byte) {
-	src, _, err := lsp.ReadRegularFileInto(p, lsp.MaxFileBytes, buf)
+func lintFileInto(p string, info fs.FileInfo, configs *configs, opts lintOptions, buf []byte) (lintResult, []byte) {
+	var src []byte
+	var err error
+	if info != nil {
+		src, _, err = lsp.ReadStattedFileInto(p, info, lsp.MaxFileBytes, buf)
+	} else {
+		src, _, err = lsp.ReadRegularFileInto(p, lsp.MaxFileBytes, buf)
+	}
 	if err != nil {
 		return lintResult{skip: skipped(p, err)}, buf
 	}
