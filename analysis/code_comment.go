@@ -153,9 +153,9 @@ func (h *Host) commentLayouts() []commentLayout {
 	var regions []region
 	switch h.Language {
 	case LangCpp:
-		regions = cppRegions(string(h.Src))
+		regions = cppRegions(h.Src)
 	case LangPython:
-		regions = pythonRegions(string(h.Src))
+		regions = pythonRegions(h.Src)
 	default:
 		return nil
 	}
