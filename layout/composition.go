@@ -278,24 +278,33 @@ func (c *composer) compose(s, d num, rs, rd []num) ([]num, []num, error) {
 				"mode %d:%d of B has %d elements left to take at mode %d (%s) of A%s, which holds %d of them at stride %d; %d is not a multiple of %d, so they cannot continue evenly into A's next mode",
 				s.v, d.v, restShape.v, i, c.mode(i), c.coalescedNote(), newShape.v, restStride.v, restShape.v, newShape.v)
 		}
-		stride, err := mul(op, restStride, cd)
-		if err != nil {
-			return nil, nil, c.overflow(s, d)
+		stride, ok := mulSmall(restStride, cd)
+		if !ok {
+			var err error
+			if stride, err = mulAny(op, restStride, cd); err != nil {
+				return nil, nil, c.overflow(s, d)
+			}
 		}
 		rs, rd = append(rs, newShape), append(rd, stride)
 		if restShape.v > 0 && newShape.v > 0 {
 			restShape = numInt(q, restShape.static && newShape.static)
-		} else if restShape, err = div(op, restShape, newShape); err != nil {
-			return nil, nil, c.overflow(s, d)
+		} else {
+			var err error
+			if restShape, err = div(op, restShape, newShape); err != nil {
+				return nil, nil, c.overflow(s, d)
+			}
 		}
 		restStride = nextStride
 	}
 	if len(rs) > start && restShape.is(1) {
 		return rs, rd, nil
 	}
-	last, err := mul(op, restStride, c.ad[r-1])
-	if err != nil {
-		return nil, nil, c.overflow(s, d)
+	last, ok := mulSmall(restStride, c.ad[r-1])
+	if !ok {
+		var err error
+		if last, err = mulAny(op, restStride, c.ad[r-1]); err != nil {
+			return nil, nil, c.overflow(s, d)
+		}
 	}
 	return append(rs, restShape), append(rd, last), nil
 }

@@ -58,7 +58,9 @@ func productByLayout(a, b *Layout) (Layout, error) {
 	}
 	sa := numInt(1, true) // CuTe's product(shape), from a static 1
 	for _, x := range as {
-		if sa, err = mul(op, sa, x); err != nil {
+		if p, ok := mulSmall(sa, x); ok {
+			sa = p
+		} else if sa, err = mulAny(op, sa, x); err != nil {
 			return Layout{}, InOp(op, fmt.Sprintf("size(%v)", *a), err)
 		}
 	}
