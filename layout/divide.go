@@ -184,11 +184,11 @@ func byMode(op, cond string, l Layout, t tileArg, f func(Layout, tileArg) (Layou
 // mode, "_" leaving a mode whole, modes past the tiler's rank kept as they are.
 func LogicalDivide(l Layout, tiler Value) (Layout, error) {
 	const op = "logical_divide"
+	if b, ok := tiler.(Layout); ok { // the common call: no tileArg built and copied to reach the body
+		return divideByLayout(&l, &b) // which finds an incongruent L in its walk of L
+	}
 	if err := CheckCongruent(op, l.Shape, l.Stride); err != nil {
 		return Layout{}, err
-	}
-	if b, ok := tiler.(Layout); ok { // the common call: no tileArg built and copied to reach the body
-		return divideByLayout(&l, &b)
 	}
 	t, err := toTileArg(op, tiler)
 	if err != nil {
@@ -220,6 +220,9 @@ func divideByLayout(l, b *Layout) (Layout, error) {
 	var sb, db, asb, adb [flatInline]num
 	var tb bases
 	as, ad, err := leafModes(op, l, asb[:0], adb[:0], &tb)
+	if err != nil && !congruent(&l.Shape, &l.Stride) {
+		return Layout{}, err // CheckCongruent's error, as every divide of an incongruent L says it
+	}
 	if err == nil && len(as) == 0 {
 		as, ad = append(as, numInt(1, true)), append(ad, numInt(0, true))
 	}

@@ -15,11 +15,11 @@ import "fmt"
 // "_" leaving a mode alone, modes past the tiler's rank kept as they are.
 func LogicalProduct(a Layout, tiler Value) (Layout, error) {
 	const op = "logical_product"
+	if b, ok := tiler.(Layout); ok { // the common call: no tileArg built and copied to reach the body
+		return productByLayout(&a, &b) // which finds an incongruent A in its walk of A
+	}
 	if err := CheckCongruent(op, a.Shape, a.Stride); err != nil {
 		return Layout{}, err
-	}
-	if b, ok := tiler.(Layout); ok { // the common call: no tileArg built and copied to reach the body
-		return productByLayout(&a, &b)
 	}
 	t, err := toTileArg(op, tiler)
 	if err != nil {
@@ -50,6 +50,9 @@ func productByLayout(a, b *Layout) (Layout, error) {
 	var sb, db, asb, adb [flatInline]num
 	var tb, atb bases
 	as, ad, err := leafModes(op, a, asb[:0], adb[:0], &atb)
+	if err != nil && !congruent(&a.Shape, &a.Stride) {
+		return Layout{}, err // CheckCongruent's error, as every product of an incongruent A says it
+	}
 	if err == nil {
 		err = checkInts(op, as, as, &atb, false)
 	}
