@@ -398,16 +398,20 @@ func args0Layout(args []layout.Value) (layout.Layout, bool) {
 	return l, ok
 }
 
-// wantArgs checks the argument count of op.
+// wantArgs checks the argument count of op (inlined: every call asks it).
 func wantArgs(op string, args []layout.Value, least, most int) error {
 	if len(args) >= least && len(args) <= most {
 		return nil
 	}
+	return argCountError(op, len(args), least, most)
+}
+
+func argCountError(op string, n, least, most int) error {
 	want := fmt.Sprint(least)
 	if most > least {
 		want = fmt.Sprintf("%d to %d", least, most)
 	}
-	return layout.KindErrorf(op, "takes %s arguments, got %d", want, len(args))
+	return layout.KindErrorf(op, "takes %s arguments, got %d", want, n)
 }
 
 // layoutArg is argument i of op as a layout; an integer N is the layout N:1.
