@@ -228,7 +228,7 @@ func divideByLayout(l, b *Layout) (Layout, error) {
 	}
 	s, d := append(sb[:0], as...), append(db[:0], ad...)
 	if err == nil {
-		s, _, err = bwCoalesce(op, s, d)
+		s, d, err = bwCoalesce(op, s, d)
 	}
 	if err != nil {
 		return Layout{}, InOp(op, fmt.Sprintf("coalesce(%v)", *l), err)
@@ -267,7 +267,11 @@ func divideByLayout(l, b *Layout) (Layout, error) {
 	}
 	innerShape := tupleOf(inner[:])
 	err = checkInts(op, as, ad, &tb, true)
-	if err == nil {
+	switch {
+	case err != nil:
+	case !as[len(as)-1].is(1):
+		as, ad = s, d // coalesce_x(L) is coalesce(L) but for a last mode of static size 1
+	default:
 		as, ad, err = coalesceX(op, as, ad)
 	}
 	if err == nil {
