@@ -55,7 +55,7 @@ var opNames = []string{"coalesce", "complement", "composition", "right_inverse",
 var runTimeOps = []string{"composition", "complement", "logical_divide"}
 
 func main() {
-	cases := flag.String("cases", "../shared/bench/pycute_cases.json", "the cases, as pycute_bench.py reads them")
+	cases := flag.String("cases", "../shared/bench/pycute_cases.json", "the cases, as pycute_bench.py reads them (with -runtime, testdata/bench/runtime_cases.json unless given)")
 	script := flag.String("pycute", "../shared/bench/pycute_bench.py", "pycute's timing script")
 	dur := flag.Duration("dur", time.Second, "time spent on each operation in each round")
 	rounds := flag.Int("rounds", 3, "rounds; each operation's figure is its least, ours and the reference's alike")
@@ -65,6 +65,15 @@ func main() {
 	flag.Parse()
 	if *runTime {
 		opNames, dynamicArgs = runTimeOps, true
+		explicit := false
+		flag.Visit(func(f *flag.Flag) { explicit = explicit || f.Name == "cases" })
+		if !explicit {
+			// The C++ program's cases: pycute's include calls that divide by
+			// zero with run-time integers (composition((4,2):(1,4),
+			// (2,2):(0,1)): a run-time stride 0 is no static 0, and CuTe's
+			// composition divides by it), which loadCases refuses.
+			*cases = "testdata/bench/runtime_cases.json"
+		}
 	}
 	byOp, err := loadCases(*cases)
 	if err != nil {
