@@ -243,11 +243,13 @@ func isLiteral(n grammar.Node) bool {
 }
 
 // boxed is the layout out as a Value without a new copy where one exists:
-// arg itself when out is the layout arg holds (an operation that changed
-// nothing returns its argument's trees), or the shared box of a small
-// leaf layout (leafBoxes).
-func boxed(out layout.Layout, arg layout.Value) layout.Value {
-	if l, ok := arg.(layout.Layout); ok && out.SameAs(l) {
+// arg itself when out is in, the layout arg holds (an operation that
+// changed nothing returns its argument's trees; in is nil where the
+// operation never does, and the caller's own copy otherwise, so that arg
+// is not unboxed a second time), or the shared box of a small leaf layout
+// (leafBoxes).
+func boxed(out layout.Layout, in *layout.Layout, arg layout.Value) layout.Value {
+	if in != nil && out.SameAs(*in) {
 		return arg
 	}
 	if i, ok := smallLeafIndex(out.Shape); ok {

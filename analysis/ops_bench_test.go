@@ -64,3 +64,61 @@ func BenchmarkTableOps(b *testing.B) {
 		})
 	}
 }
+
+// floorSink keeps the floor benchmarks' results alive, so that the
+// compiler removes no allocation they time.
+var floorSink layout.Value
+
+// BenchmarkTableFloor is what the table path costs apart from the algebra,
+// as data for the distance to CuTe C++: the look-up of an entry by name;
+// trivial calls through ApplyOp (rank and size of a small layout: look-up,
+// Apply's tests of the argument, the answer, its integer boxed); and one
+// result as the operations allocate it, a Value holding a layout of two
+// modes, its four tree nodes in one block and the layout boxed beside them
+// (two allocations) or its box alone (a leaf result's nodes are inline).
+func BenchmarkTableFloor(b *testing.B) {
+	n, perr := grammar.ParseDescriptor("(4,2):(1,4)")
+	if perr != nil {
+		b.Fatal(perr)
+	}
+	v, err := Eval(n, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	l := v.(layout.Layout)
+	args := []layout.Value{v} // as the cases are passed: a variadic slice made in the loop would escape
+	b.Run("lookup", func(b *testing.B) {
+		for b.Loop() {
+			if _, ok := lookupOp("composition"); !ok {
+				b.Fatal("no composition")
+			}
+		}
+	})
+	for _, op := range []string{"rank", "size"} {
+		b.Run(op, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				r, err := ApplyOp(op, args...)
+				if err != nil {
+					b.Fatal(err)
+				}
+				floorSink = r
+			}
+		})
+	}
+	b.Run("result", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			nodes := make([]layout.IntTuple, 4)
+			copy(nodes, l.Shape.Elems())
+			copy(nodes[2:], l.Stride.Elems())
+			floorSink = layout.Make(layout.Tup(nodes[:2:2]...), layout.Tup(nodes[2:]...))
+		}
+	})
+	b.Run("box", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			floorSink = l
+		}
+	})
+}

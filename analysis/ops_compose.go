@@ -18,7 +18,7 @@ func applyComposition(args []layout.Value) (layout.Value, error) {
 	if a, ok := args[0].(layout.Layout); ok { // two layouts, the common call, without the overloads' tests
 		if b, ok := args[1].(layout.Layout); ok {
 			out, err := layout.Composition(a, b)
-			return boxed(out, args[1]), err
+			return boxed(out, &b, args[1]), err
 		}
 	}
 	return composition(args[0], args[1])
@@ -101,7 +101,7 @@ func compositionOf(a, b layout.Value) (layout.Value, error) {
 		switch bl := b.(type) {
 		case layout.Layout:
 			out, err := layout.Composition(a, bl)
-			return boxed(out, b), err
+			return boxed(out, &bl, b), err
 		case layout.Tiler:
 			return layout.CompositionTiler(a, bl)
 		case layout.IntTuple:
@@ -114,7 +114,7 @@ func compositionOf(a, b layout.Value) (layout.Value, error) {
 				}
 				// N:1 with N's own static mark (CompositionN's N is static).
 				out, err := layout.Composition(a, layout.Layout{Shape: bl, Stride: layout.Int(1)})
-				return boxed(out, nil), err
+				return boxed(out, nil, nil), err
 			}
 			t, err := tilerOfTuple(bl)
 			if err != nil {
@@ -158,11 +158,11 @@ func applyComplement(args []layout.Value) (layout.Value, error) {
 		switch len(args) {
 		case 1:
 			out, err := layout.Complement(a)
-			return boxed(out, args[0]), err
+			return boxed(out, nil, nil), err
 		case 2:
 			if m, ok := args[1].(layout.IntTuple); ok {
 				out, err := layout.ComplementTo(a, m)
-				return boxed(out, args[0]), err
+				return boxed(out, nil, nil), err
 			}
 		}
 	}
@@ -178,20 +178,20 @@ func applyComplement(args []layout.Value) (layout.Value, error) {
 	}
 	if len(args) == 1 {
 		out, err := layout.Complement(a)
-		return boxed(out, args[0]), err
+		return boxed(out, nil, nil), err
 	}
 	m, ok := args[1].(layout.IntTuple)
 	if !ok {
 		return nil, &layout.Error{Op: "complement", Detail: "the cotarget must be an integer or a shape, not " + layout.Described(args[1])}
 	}
 	out, err := layout.ComplementTo(a, m)
-	return boxed(out, args[0]), err
+	return boxed(out, nil, nil), err
 }
 
 func applyRightInverse(args []layout.Value) (layout.Value, error) {
 	if a, ok := args0Layout(args); ok && len(args) == 1 { // of a layout, the common call
 		out, err := layout.RightInverse(a)
-		return boxed(out, args[0]), err
+		return boxed(out, nil, nil), err
 	}
 	return applyInverse("right_inverse", args)
 }
@@ -218,14 +218,14 @@ func applyInverse(op string, args []layout.Value) (layout.Value, error) {
 	switch v := args[0].(type) {
 	case layout.Layout:
 		out, err := inverse(op, v)
-		return boxed(out, args[0]), err
+		return boxed(out, &v, args[0]), err
 	case layout.IntTuple:
 		if v.IsLeaf() {
 			if err := layout.CheckIntLeaf(op, v); err != nil {
 				return nil, err
 			}
 			out, err := inverse(op, layout.Layout{Shape: v, Stride: layout.Int(1)})
-			return boxed(out, nil), err
+			return boxed(out, nil, nil), err
 		}
 	case layout.Swizzle:
 		if err := v.Validate(op); err != nil {
@@ -398,16 +398,20 @@ func args0Layout(args []layout.Value) (layout.Layout, bool) {
 	return l, ok
 }
 
-// wantArgs checks the argument count of op.
+// wantArgs checks the argument count of op (inlined: every call asks it).
 func wantArgs(op string, args []layout.Value, least, most int) error {
 	if len(args) >= least && len(args) <= most {
 		return nil
 	}
+	return argCountError(op, len(args), least, most)
+}
+
+func argCountError(op string, n, least, most int) error {
 	want := fmt.Sprint(least)
 	if most > least {
 		want = fmt.Sprintf("%d to %d", least, most)
 	}
-	return layout.KindErrorf(op, "takes %s arguments, got %d", want, len(args))
+	return layout.KindErrorf(op, "takes %s arguments, got %d", want, n)
 }
 
 // layoutArg is argument i of op as a layout; an integer N is the layout N:1.

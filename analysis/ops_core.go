@@ -283,7 +283,10 @@ func applyProfiled(op string, args []layout.Value, whole func(layout.Layout) (la
 	}
 	if len(args) == 1 {
 		out, err := whole(l)
-		return boxed(out, args[0]), err
+		if _, ok := args[0].(layout.Layout); !ok { // l is N:1 made of an integer N
+			return boxed(out, nil, nil), err
+		}
+		return boxed(out, &l, args[0]), err
 	}
 	p, err := coreTupleArg(op, args[1])
 	if err != nil {
@@ -298,7 +301,7 @@ func applyCoalesce(args []layout.Value) (layout.Value, error) {
 	if len(args) == 1 { // coalesce(L) of a layout, the common call, without the overloads' tests
 		if l, ok := args[0].(layout.Layout); ok {
 			out, err := layout.Coalesce(l)
-			return boxed(out, args[0]), err
+			return boxed(out, &l, args[0]), err
 		}
 	}
 	if c, ok := firstComposed(args); ok {

@@ -137,13 +137,20 @@ func (n num) is(v int64) bool { return n.plain() && n.static && n.v == v }
 // operands are, and a static 0 times anything is a static 0 (CuTe's C<0> *
 // int is C<0>). Operands are known integers; mul also scales a basis.
 
-// mul is a*b. (The arithmetic's common case, positive integers without
-// a basis, is small enough to inline; the rest is in mulAny.)
+// mul is a*b.
 func mul(op string, a, b num) (num, error) {
-	if a.v > 0 && b.v > 0 && a.basis|b.basis == 0 && a.v|b.v < 1<<31 {
-		return numInt(a.v*b.v, a.static && b.static), nil
+	if p, ok := mulSmall(a, b); ok {
+		return p, nil
 	}
 	return mulAny(op, a, b)
+}
+
+// mulSmall is a*b where both are integers in [1, 2^31] without a basis,
+// whose product cannot overflow: the arithmetic's common case, small
+// enough to inline into the loops that multiply (mul, with its error
+// path, is not); false otherwise.
+func mulSmall(a, b num) (num, bool) {
+	return numInt(a.v*b.v, a.static && b.static), (uint64(a.v-1)|uint64(b.v-1))>>31 == 0 && a.basis|b.basis == 0
 }
 
 func mulAny(op string, a, b num) (num, error) {
@@ -175,11 +182,20 @@ func divmod(a, b int64) (int64, int64) {
 
 // div is a/b truncated as C++ divides (C<0> / int is C<0>).
 func div(op string, a, b num) (num, error) {
-	if a.v > 0 && b.v > 0 {
-		q, _ := divmod(a.v, b.v)
-		return numInt(q, a.static && b.static), nil
+	if q, ok := divSmall(a, b); ok {
+		return q, nil
 	}
 	return divAny(op, a, b)
+}
+
+// divSmall is a/b where both are positive (the common case, small enough
+// to inline into the loops that divide); false otherwise.
+func divSmall(a, b num) (num, bool) {
+	if a.v > 0 && b.v > 0 {
+		q, _ := divmod(a.v, b.v)
+		return numInt(q, a.static && b.static), true
+	}
+	return num{}, false
 }
 
 func divAny(op string, a, b num) (num, error) {
@@ -194,11 +210,20 @@ func divAny(op string, a, b num) (num, error) {
 
 // ceilDiv is CuTe's ceil_div on integers, (a + b - 1) / b.
 func ceilDiv(op string, a, b num) (num, error) {
-	if a.v >= 0 && b.v > 0 && a.v < 1<<62 && b.v < 1<<62 {
-		q, _ := divmod(a.v+b.v-1, b.v)
-		return numInt(q, a.static && b.static), nil
+	if q, ok := ceilDivSmall(a, b); ok {
+		return q, nil
 	}
 	return ceilDivAny(op, a, b)
+}
+
+// ceilDivSmall is ceil_div(a, b) for 0 <= a < 2^62 and 0 < b < 2^62 (the
+// common case, small enough to inline); false otherwise.
+func ceilDivSmall(a, b num) (num, bool) {
+	if a.v >= 0 && b.v > 0 && a.v < 1<<62 && b.v < 1<<62 {
+		q, _ := divmod(a.v+b.v-1, b.v)
+		return numInt(q, a.static && b.static), true
+	}
+	return num{}, false
 }
 
 func ceilDivAny(op string, a, b num) (num, error) {
@@ -211,11 +236,16 @@ func ceilDivAny(op string, a, b num) (num, error) {
 
 // add is a+b.
 func add(op string, a, b num) (num, error) {
-	v, ok := AddChecked(a.v, b.v)
-	if !ok {
-		return num{}, arithError(op, "%v + %v", a, b)
+	if v, ok := addSmall(a, b); ok {
+		return v, nil
 	}
-	return numInt(v, a.static && b.static), nil
+	return num{}, arithError(op, "%v + %v", a, b)
+}
+
+// addSmall is a+b, and false where it overflows (inlined where a loop adds).
+func addSmall(a, b num) (num, bool) {
+	v, ok := AddChecked(a.v, b.v)
+	return numInt(v, a.static && b.static), ok
 }
 
 // arithError is the error of the operation what on a and b: a division by

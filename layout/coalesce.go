@@ -132,11 +132,13 @@ func bwCoalesce(op string, s, d []num) ([]num, []num, error) {
 }
 
 // smallStatic reports whether the modes s:d and t:u are static plain
-// integers, positive, and below 2^31 (so that any product of two fits).
+// integers, s, d and t in [1, 2^31] and u in [0, 2^31) (so that any product
+// of two fits). Written to fit the inliner's budget: bwCoalesce asks it of
+// every mode.
 func smallStatic(s, d, t, u num) bool {
 	return s.static && d.static && t.static && u.static &&
-		s.plain() && d.plain() && t.plain() && u.plain() &&
-		s.v > 0 && d.v > 0 && t.v > 0 && u.v >= 0 && (s.v|d.v|t.v|u.v)>>31 == 0
+		s.kind|d.kind|t.kind|u.kind == kindInt && s.basis|d.basis|t.basis|u.basis == 0 &&
+		(uint64(s.v-1)|uint64(d.v-1)|uint64(t.v-1)|uint64(u.v))>>31 == 0
 }
 
 // mergeModes merges mode (s,d) with the following mode (ns,nd) when CuTe

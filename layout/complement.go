@@ -126,9 +126,11 @@ func complement(a *Layout, s, d []num, tb *bases, m []num, mText IntTuple, rs, r
 			}
 			return nil, nil, Errorf(op, CondDivideByZero, "a mode of %v below stride %v spans 0 elements", *a, d[k].v)
 		}
-		gap, err := div(op, d[k], extent)
-		if err != nil {
-			return nil, nil, err
+		gap, ok := divSmall(d[k], extent)
+		if !ok {
+			if gap, err = divAny(op, d[k], extent); err != nil {
+				return nil, nil, err
+			}
 		}
 		if gap.is(0) {
 			return nil, nil, Errorf(op, CondNonInjective,
@@ -136,8 +138,10 @@ func complement(a *Layout, s, d []num, tb *bases, m []num, mText IntTuple, rs, r
 				s[k].v, d[k].v, *a, extent.v)
 		}
 		rs, rd = append(rs, gap), append(rd, extent)
-		if extent, err = mul(op, d[k], s[k]); err != nil {
-			return nil, nil, Errorf(op, CondOverflow, "the complement of %v overflows int64", *a)
+		if extent, ok = mulSmall(d[k], s[k]); !ok {
+			if extent, err = mulAny(op, d[k], s[k]); err != nil {
+				return nil, nil, Errorf(op, CondOverflow, "the complement of %v overflows int64", *a)
+			}
 		}
 	}
 	// ceil_div(M, extent), folded through M's leaves.
@@ -148,13 +152,18 @@ func complement(a *Layout, s, d []num, tb *bases, m []num, mText IntTuple, rs, r
 		if x.v == 0 {
 			return nil, nil, Errorf(op, CondDivideByZero, "the cotarget %s has a mode of size 0", mText.String())
 		}
-		y, err := ceilDiv(op, x, rest)
-		if err == nil {
-			rest, err = ceilDiv(op, rest, x)
+		y, ok1 := ceilDivSmall(x, rest)
+		r, ok2 := ceilDivSmall(rest, x)
+		if !ok1 || !ok2 {
+			y, err = ceilDiv(op, x, rest)
+			if err == nil {
+				r, err = ceilDiv(op, rest, x)
+			}
+			if err != nil {
+				return nil, nil, Errorf(op, CondOverflow, "the complement of %v overflows int64", *a)
+			}
 		}
-		if err != nil {
-			return nil, nil, Errorf(op, CondOverflow, "the complement of %v overflows int64", *a)
-		}
+		rest = r
 		q = append(q, y)
 	}
 	if rs, rd, err = appendRest(op, rs, rd, q, extent); err != nil {
@@ -196,18 +205,23 @@ func appendRest(op string, rs, rd, q []num, extent num) ([]num, []num, error) {
 func cosize(op string, s, d []num) (num, error) {
 	sum := numInt(0, true)
 	for i := range s {
-		m1, err := add(op, s[i], numInt(-1, true))
-		if err != nil {
-			return num{}, err
+		m1, ok := addSmall(s[i], numInt(-1, true))
+		if !ok {
+			return add(op, s[i], numInt(-1, true)) // its error
 		}
-		term, err := mul(op, m1, abs(d[i]))
-		if err != nil || d[i].v == minInt64 {
-			return num{}, Errorf(op, CondOverflow, "%v * |%v| overflows int64", m1.v, d[i].v)
+		term, ok := mulSmall(m1, abs(d[i]))
+		if !ok {
+			var err error
+			if term, err = mulAny(op, m1, abs(d[i])); err != nil || d[i].v == minInt64 {
+				return num{}, Errorf(op, CondOverflow, "%v * |%v| overflows int64", m1.v, d[i].v)
+			}
 		}
 		if len(s) == 1 {
 			sum = term
-		} else if sum, err = add(op, sum, term); err != nil {
-			return num{}, err
+		} else if next, ok := addSmall(sum, term); ok {
+			sum = next
+		} else {
+			return add(op, sum, term) // its error
 		}
 	}
 	return add(op, sum, numInt(1, true))

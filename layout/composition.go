@@ -221,26 +221,40 @@ func (c *composer) compose(s, d num, rs, rd []num) ([]num, []num, error) {
 		if cs.v == 0 {
 			return nil, nil, Errorf(op, CondDivideByZero, "layout %v has a mode of shape 0", c.aLayout())
 		}
-		if cs.static && restStride.static && restStride.v >= cs.v && rem(restStride.v, cs.v) != 0 {
-			return nil, nil, Errorf(op, CondStrideDivisibility,
-				"stride %d of mode %d:%d of B reaches mode %d (%s) of A%s as stride %d, which is neither a multiple of %d nor less than it",
-				d.v, s.v, d.v, i, c.mode(i), c.coalescedNote(), restStride.v, cs.v)
-		}
-		ar := abs(restStride)
-		if ar.v == 0 {
-			return nil, nil, Errorf(op, CondDivideByZero,
-				"mode %d:%d of B has stride 0 left when it reaches mode %d (%s) of A, and the next step divides by it", s.v, d.v, i, c.mode(i))
-		}
-		nextShape, err := splitCeil(cs, ar)
-		if err != nil {
-			return nil, nil, c.overflow(s, d)
-		}
-		nextStride, err := splitCeil(ar, cs)
-		if err != nil {
-			return nil, nil, c.overflow(s, d)
-		}
-		if restStride.v < 0 {
-			nextStride.v = -nextStride.v
+		var nextShape, nextStride num
+		if st := cs.static && restStride.static; cs.v > 0 && restStride.v > 0 && (cs.v|restStride.v)>>31 == 0 {
+			// Both positive and small, the common case: ceil_div(shape,
+			// stride) and ceil_div(stride, shape) are 1 and the other
+			// ceiling, and that one division also tells the divisibility.
+			if restStride.v >= cs.v {
+				q, r := divmod(restStride.v, cs.v)
+				if st && r != 0 {
+					return nil, nil, c.strideIndivisible(s, d, i, restStride, cs)
+				}
+				nextShape, nextStride = numInt(1, st), numInt(q+min(r, 1), st)
+			} else {
+				q, r := divmod(cs.v, restStride.v)
+				nextShape, nextStride = numInt(q+min(r, 1), st), numInt(1, st)
+			}
+		} else {
+			if st && restStride.v >= cs.v && rem(restStride.v, cs.v) != 0 {
+				return nil, nil, c.strideIndivisible(s, d, i, restStride, cs)
+			}
+			ar := abs(restStride)
+			if ar.v == 0 {
+				return nil, nil, Errorf(op, CondDivideByZero,
+					"mode %d:%d of B has stride 0 left when it reaches mode %d (%s) of A, and the next step divides by it", s.v, d.v, i, c.mode(i))
+			}
+			var err error
+			if nextShape, err = splitCeil(cs, ar); err != nil {
+				return nil, nil, c.overflow(s, d)
+			}
+			if nextStride, err = splitCeil(ar, cs); err != nil {
+				return nil, nil, c.overflow(s, d)
+			}
+			if restStride.v < 0 {
+				nextStride.v = -nextStride.v
+			}
 		}
 		if nextShape.is(1) || restShape.is(1) {
 			restStride = nextStride
@@ -250,27 +264,47 @@ func (c *composer) compose(s, d num, rs, rd []num) ([]num, []num, error) {
 		if newShape.v == 0 {
 			return nil, nil, Errorf(op, CondDivideByZero, "mode %d:%d of B has shape 0", s.v, d.v)
 		}
-		if newShape.static && restShape.static && rem(restShape.v, newShape.v) != 0 {
+		// restShape / newShape, and whether it is exact, from one division (none when equal).
+		q, r := int64(1), int64(0)
+		if newShape.v != restShape.v {
+			if restShape.v > 0 && newShape.v > 0 {
+				q, r = divmod(restShape.v, newShape.v)
+			} else {
+				q, r = 0, rem(restShape.v, newShape.v)
+			}
+		}
+		if newShape.static && restShape.static && r != 0 {
 			return nil, nil, Errorf(op, CondShapeDivisibility,
 				"mode %d:%d of B has %d elements left to take at mode %d (%s) of A%s, which holds %d of them at stride %d; %d is not a multiple of %d, so they cannot continue evenly into A's next mode",
 				s.v, d.v, restShape.v, i, c.mode(i), c.coalescedNote(), newShape.v, restStride.v, restShape.v, newShape.v)
 		}
-		stride, err := mul(op, restStride, cd)
-		if err != nil {
-			return nil, nil, c.overflow(s, d)
+		stride, ok := mulSmall(restStride, cd)
+		if !ok {
+			var err error
+			if stride, err = mulAny(op, restStride, cd); err != nil {
+				return nil, nil, c.overflow(s, d)
+			}
 		}
 		rs, rd = append(rs, newShape), append(rd, stride)
-		if restShape, err = div(op, restShape, newShape); err != nil {
-			return nil, nil, c.overflow(s, d)
+		if restShape.v > 0 && newShape.v > 0 {
+			restShape = numInt(q, restShape.static && newShape.static)
+		} else {
+			var err error
+			if restShape, err = div(op, restShape, newShape); err != nil {
+				return nil, nil, c.overflow(s, d)
+			}
 		}
 		restStride = nextStride
 	}
 	if len(rs) > start && restShape.is(1) {
 		return rs, rd, nil
 	}
-	last, err := mul(op, restStride, c.ad[r-1])
-	if err != nil {
-		return nil, nil, c.overflow(s, d)
+	last, ok := mulSmall(restStride, c.ad[r-1])
+	if !ok {
+		var err error
+		if last, err = mulAny(op, restStride, c.ad[r-1]); err != nil {
+			return nil, nil, c.overflow(s, d)
+		}
 	}
 	return append(rs, restShape), append(rd, last), nil
 }
@@ -296,6 +330,14 @@ func splitCeil(a, b num) (num, error) {
 		return numInt(q, a.static && b.static), nil
 	}
 	return ceilDiv("composition", a, b)
+}
+
+// strideIndivisible is CuTe's Stride Divisibility error: the stride left of
+// B's mode s:d reaches mode i of A, of shape cs, at least cs and not a multiple of it.
+func (c *composer) strideIndivisible(s, d num, i int, restStride, cs num) error {
+	return Errorf("composition", CondStrideDivisibility,
+		"stride %d of mode %d:%d of B reaches mode %d (%s) of A%s as stride %d, which is neither a multiple of %d nor less than it",
+		d.v, s.v, d.v, i, c.mode(i), c.coalescedNote(), restStride.v, cs.v)
 }
 
 func (c *composer) overflow(s, d num) error {

@@ -3,7 +3,6 @@ package layout
 import (
 	"errors"
 	"fmt"
-	"slices"
 )
 
 // Divides: CuTe's logical_divide and the three rearrangements of its result
@@ -185,6 +184,9 @@ func byMode(op, cond string, l Layout, t tileArg, f func(Layout, tileArg) (Layou
 // mode, "_" leaving a mode whole, modes past the tiler's rank kept as they are.
 func LogicalDivide(l Layout, tiler Value) (Layout, error) {
 	const op = "logical_divide"
+	if b, ok := tiler.(Layout); ok { // the common call: no tileArg built and copied to reach the body
+		return divideByLayout(&l, &b) // which finds an incongruent L in its walk of L
+	}
 	if err := CheckCongruent(op, l.Shape, l.Stride); err != nil {
 		return Layout{}, err
 	}
@@ -203,7 +205,7 @@ func logicalDivide(l Layout, t tileArg) (Layout, error) {
 	case tileTuple:
 		return byMode(op, CondDivideTooManyModes, l, t, logicalDivide)
 	}
-	return divideByLayout(l, t.layout)
+	return divideByLayout(&l, &t.layout)
 }
 
 // divideByLayout is logical_divide(L, B) for a layout B, as CuTe defines it:
@@ -212,21 +214,24 @@ func logicalDivide(l Layout, t tileArg) (Layout, error) {
 //
 // each step the operation's one body, the intermediate layouts held on the
 // stack: only the result is allocated. A failure is worded as its step's.
-func divideByLayout(l, b Layout) (Layout, error) {
+func divideByLayout(l, b *Layout) (Layout, error) {
 	const op = "logical_divide"
 	// shape(coalesce(L)) and coalesce_x(L) from one walk of L.
 	var sb, db, asb, adb [flatInline]num
 	var tb bases
-	as, ad, err := leafModes(op, &l, asb[:0], adb[:0], &tb)
+	as, ad, err := leafModes(op, l, asb[:0], adb[:0], &tb)
+	if err != nil && !congruent(&l.Shape, &l.Stride) {
+		return Layout{}, err // CheckCongruent's error, as every divide of an incongruent L says it
+	}
 	if err == nil && len(as) == 0 {
 		as, ad = append(as, numInt(1, true)), append(ad, numInt(0, true))
 	}
 	s, d := append(sb[:0], as...), append(db[:0], ad...)
 	if err == nil {
-		s, _, err = bwCoalesce(op, s, d)
+		s, d, err = bwCoalesce(op, s, d)
 	}
 	if err != nil {
-		return Layout{}, InOp(op, fmt.Sprintf("coalesce(%v)", l), err)
+		return Layout{}, InOp(op, fmt.Sprintf("coalesce(%v)", *l), err)
 	}
 	for i := range s {
 		if !s[i].plain() { // complement's cotarget is a shape of known integers
@@ -242,38 +247,49 @@ func divideByLayout(l, b Layout) (Layout, error) {
 	var bs, bd, rs, rd []num
 	var rsb, rdb [flatInline + 1]num
 	if err == nil {
-		bs, bd, err = leafModes("complement", &b, bsb[:0], bdb[:0], &btb)
+		bs, bd, err = leafModes("complement", b, bsb[:0], bdb[:0], &btb)
 	}
 	if err == nil {
-		rs, rd, err = complement(&b, append(csb[:0], bs...), append(cdb[:0], bd...), &btb, s, IntTuple{}, rsb[:0], rdb[:0])
+		rs, rd, err = complement(b, append(csb[:0], bs...), append(cdb[:0], bd...), &btb, s, IntTuple{}, rsb[:0], rdb[:0])
 	}
 	if err != nil {
-		c, _ := Coalesce(l)
-		return Layout{}, InOp(op, fmt.Sprintf("complement(%v, %v)", b, c.Shape), err)
+		c, _ := Coalesce(*l)
+		return Layout{}, InOp(op, fmt.Sprintf("complement(%v, %v)", *b, c.Shape), err)
 	}
 	// make_layout(B, rest): its leaf modes, and its shape tree, whose
 	// structure alone composition reads (the rest's leaves left zero).
 	bs, bd = append(bs, rs...), append(bd, rd...)
-	var restb [flatInline + 1]IntTuple
 	inner := [2]IntTuple{b.Shape}
-	if n := len(rs); n > 1 {
-		inner[1] = tupleOf(slices.Grow(restb[:0], n)[:n:n]) // past the stack's room, a fresh zero block
+	if n := len(rs); n > len(zeroLeaves) {
+		inner[1] = tupleOf(make([]IntTuple, n))
+	} else if n > 1 {
+		inner[1] = tupleOf(zeroLeaves[:n:n])
 	}
 	innerShape := tupleOf(inner[:])
 	err = checkInts(op, as, ad, &tb, true)
-	if err == nil {
+	switch {
+	case err != nil:
+	case !as[len(as)-1].is(1):
+		as, ad = s, d // coalesce_x(L) is coalesce(L) but for a last mode of static size 1
+	default:
 		as, ad, err = coalesceX(op, as, ad)
 	}
 	if err == nil {
-		c := composer{a: &l, as: as, ad: ad, tb: &tb}
+		c := composer{a: l, as: as, ad: ad, tb: &tb}
 		var out Layout
 		if out, _, err = c.composeModes(bs, bd, &btb, &innerShape, 0); err == nil {
 			return out, nil
 		}
 	}
 	r := flatLayoutOf(rs, rd, nil)
-	return Layout{}, InOp(op, fmt.Sprintf("composition(%v, %v)", l, Layout{Shape: Tup(b.Shape, r.Shape), Stride: Tup(b.Stride, r.Stride)}), err)
+	return Layout{}, InOp(op, fmt.Sprintf("composition(%v, %v)", *l, Layout{Shape: Tup(b.Shape, r.Shape), Stride: Tup(b.Stride, r.Stride)}), err)
 }
+
+// zeroLeaves is the rest's shape as divideByLayout's composition reads it:
+// up to flatInline+1 leaves whose values nothing reads (only the tree's
+// structure is), shared by every call. Nothing writes it: the composer
+// builds its result in a block of its own and reads this tree only.
+var zeroLeaves [flatInline + 1]IntTuple
 
 // ZippedDivide is CuTe's zipped_divide(L, T) == tile_unzip(logical_divide(L, T), T):
 // the tile modes of every divided mode gathered into mode 0 and the rest

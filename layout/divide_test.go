@@ -267,3 +267,20 @@ func TestLogicalDivideLongRest(t *testing.T) {
 		t.Errorf("logical_divide(%v, %v) = %v, want %v", a, b, got, want)
 	}
 }
+
+// TestDivideProductIncongruent: an incongruent L is CheckCongruent's error
+// whatever the tiler: a layout (the body's walk of L finds it) or a tile
+// (checked first).
+func TestDivideProductIncongruent(t *testing.T) {
+	l := Make(Tup(Int(2), Int(2)), Int(1))
+	ops := map[string]func(Layout, Value) (Layout, error){"logical_divide": LogicalDivide, "logical_product": LogicalProduct}
+	for _, tiler := range []Value{mustLayout("2:1"), Ints(2)} {
+		for op, f := range ops {
+			_, err := f(l, tiler)
+			want := CheckCongruent(op, l.Shape, l.Stride)
+			if err == nil || err.Error() != want.Error() {
+				t.Errorf("%s(%v, %v) = %v, want %v", op, l, tiler, err, want)
+			}
+		}
+	}
+}

@@ -21,6 +21,12 @@
 // script that builds and runs that C++ program (cute_runtime_bench.sh, when
 // CUTLASS_DIR and CCCL_INC are set), run in every round as pycute is; the
 // ratio printed is ours/C++.
+//
+// With -floor, each round also times what the table path costs apart from
+// the algebra (floorCalls: a trivial call through ApplyOp, a result's box,
+// a two-mode result's allocations), printed as `floor NAME: X ns/op`, the
+// least of the rounds, so that a gap to C++ can be set beside what no
+// algebra removes.
 package main
 
 import (
@@ -49,15 +55,25 @@ var opNames = []string{"coalesce", "complement", "composition", "right_inverse",
 var runTimeOps = []string{"composition", "complement", "logical_divide"}
 
 func main() {
-	cases := flag.String("cases", "../shared/bench/pycute_cases.json", "the cases, as pycute_bench.py reads them")
+	cases := flag.String("cases", "../shared/bench/pycute_cases.json", "the cases, as pycute_bench.py reads them (with -runtime, testdata/bench/runtime_cases.json unless given)")
 	script := flag.String("pycute", "../shared/bench/pycute_bench.py", "pycute's timing script")
 	dur := flag.Duration("dur", time.Second, "time spent on each operation in each round")
 	rounds := flag.Int("rounds", 3, "rounds; each operation's figure is its least, ours and the reference's alike")
 	runTime := flag.Bool("runtime", false, "bind every integer as a run-time integer and compare with CuTe C++ (-cpp)")
 	cpp := flag.String("cpp", "testdata/bench/cute_runtime_bench.sh", "with -runtime: the script that times CuTe C++ on the same cases")
+	floor := flag.Bool("floor", false, "also time, in every round, what the table path costs apart from the algebra (floorCalls)")
 	flag.Parse()
 	if *runTime {
 		opNames, dynamicArgs = runTimeOps, true
+		explicit := false
+		flag.Visit(func(f *flag.Flag) { explicit = explicit || f.Name == "cases" })
+		if !explicit {
+			// The C++ program's cases: pycute's include calls that divide by
+			// zero with run-time integers (composition((4,2):(1,4),
+			// (2,2):(0,1)): a run-time stride 0 is no static 0, and CuTe's
+			// composition divides by it), which loadCases refuses.
+			*cases = "testdata/bench/runtime_cases.json"
+		}
 	}
 	byOp, err := loadCases(*cases)
 	if err != nil {
@@ -74,8 +90,15 @@ func main() {
 	ours := newFigures()
 	var theirs map[string]float64
 	note := ""
+	floors := map[string]float64{}
 	for range max(*rounds, 1) {
 		ours.round(byOp, *dur)
+		if *floor {
+			if err := timeFloors(floors, *dur); err != nil {
+				fmt.Fprintln(os.Stderr, "benchops:", err)
+				os.Exit(1)
+			}
+		}
 		if note != "" {
 			continue
 		}
@@ -93,6 +116,11 @@ func main() {
 	for _, op := range opNames {
 		f := ours[op]
 		fmt.Printf("%s: %.1f ns/op (%.1f CPU ns/op, %.2f allocs/op)\n", op, f.ns, f.cpuNs, f.allocs)
+	}
+	for _, c := range floorCalls {
+		if ns, ok := floors[c.name]; ok {
+			fmt.Printf("floor %s: %.1f ns/op\n", c.name, ns)
+		}
 	}
 	if note != "" {
 		fmt.Println(note)
@@ -152,6 +180,54 @@ func (out figures) round(byOp map[string][][]layout.Value, dur time.Duration) {
 		}
 		out[name] = f
 	}
+}
+
+// floorCalls are what the table path costs apart from the algebra, on the
+// layout (4,2):(1,4) (run-time with -runtime), for the distance to CuTe
+// C++ (which allocates nothing and looks nothing up): a trivial call
+// through ApplyOp, as the operations are called (rank: the look-up, Apply's
+// tests of the argument, the answer's integer boxed); a layout result's box
+// (the allocation of every result not shared); and a two-mode result's
+// allocations, its four tree nodes in one block and its box.
+var floorCalls = []struct {
+	name string
+	f    func(l layout.Layout, args []layout.Value)
+}{
+	{"ApplyOp(rank)", func(l layout.Layout, args []layout.Value) { floorSink, _ = call("rank", args) }},
+	{"result box", func(l layout.Layout, args []layout.Value) { floorSink = l }},
+	{"two-mode result", func(l layout.Layout, args []layout.Value) {
+		nodes := make([]layout.IntTuple, 4)
+		copy(nodes, l.Shape.Elems())
+		copy(nodes[2:], l.Stride.Elems())
+		floorSink = layout.Make(layout.Tup(nodes[:2:2]...), layout.Tup(nodes[2:]...))
+	}},
+}
+
+// floorSink keeps the floor calls' results, so that none is optimized away.
+var floorSink layout.Value
+
+// timeFloors times each floor call for dur, keeping its least figure in out.
+func timeFloors(out map[string]float64, dur time.Duration) error {
+	v, err := argValue("(4,2):(1,4)")
+	if err != nil {
+		return err
+	}
+	l, args := v.(layout.Layout), []layout.Value{v}
+	for _, c := range floorCalls {
+		calls := 0
+		start := time.Now()
+		for time.Since(start) < dur {
+			for range 1000 {
+				c.f(l, args)
+			}
+			calls += 1000
+		}
+		ns := float64(time.Since(start).Nanoseconds()) / float64(calls)
+		if old, ok := out[c.name]; !ok || ns < old {
+			out[c.name] = ns
+		}
+	}
+	return nil
 }
 
 // allocsPerCall is the mean number of heap allocations of a call of name

@@ -9,8 +9,9 @@
 #
 # Each figure is (least of 3 runs of N calls - least of 3 runs of 1 call) / (N-1), the collector
 # off (GOGC=off), so it counts the operation and its allocations but not the collection they cause
-# (allocs/op from benchops stands for that); the runtime's background threads still add a few
-# percent of noise, so compare differences above about 5%.
+# (allocs/op from benchops stands for that). GOMAXPROCS=1: with more, the runtime's idle threads
+# spin in the scheduler under valgrind, and one figure moved by a quarter from run to run
+# (right_inverse 1,450 vs 1,908); with one, the same figures agree within about 1%.
 set -euo pipefail
 here="$(cd "$(dirname "$0")/../.." && pwd)"
 N="${N:-100000}"
@@ -24,7 +25,7 @@ for dir in "$here" "$@"; do
 	names+=("$name")
 done
 count() { # binary op calls: the instructions of one run
-	(cd "$here/analysis" && GOGC=off valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null \
+	(cd "$here/analysis" && GOGC=off GOMAXPROCS=1 valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null \
 		"$1" -test.run '^$' -test.bench "TableOps/$2\$" -test.benchtime "$3x" 2>&1) |
 		awk '/I[ ]+refs/ { gsub(",", "", $NF); print $NF }'
 }
