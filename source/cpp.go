@@ -65,7 +65,7 @@ type readScratch struct {
 	match []int
 	kept  []token // lint's read for findings: the tokens it reads (lint_runs.go)
 	// structural are the indices of toks' brackets and ";" (lint's read
-	// for findings, structuralTokens).
+	// for findings, runMarks).
 	structural []int32
 }
 

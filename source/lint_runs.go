@@ -83,60 +83,74 @@ type runLevel struct {
 	open    int32
 }
 
-// readAt are the indices of the tokens whose statements lint reads: a
-// name of calls before "(" or "<" (a call a finding can be made at), the
-// namespace of "using namespace" (the file's File.UsesCute).
-func readAt(src []byte, toks []token, calls map[string]bool) []int32 {
-	shapes := shapesOf(calls)
-	shapes.add("namespace")
-	var memo wordMemo
-	var at []int32
-	for k, t := range toks {
-		if t.kind != tIdent || k+1 == len(toks) {
-			continue
-		}
-		w := src[t.start:t.end]
-		if shapes[w[0]]&(1<<min(len(w), 63)) == 0 {
-			continue // neither a call's name nor "namespace"
-		}
-		called, known := memo.lookup(src, w)
-		if !known {
-			called = calls[string(w)]
-			memo.remember(src, t.start, t.end, called)
-		}
-		if called {
-			if n := toks[k+1].punct; n == '(' || n == '<' {
-				at = append(at, int32(k))
+// runMarks finds, in one pass over toks, what dropRuns acts on: read, the
+// indices of the tokens whose statements lint reads (a name of calls
+// before "(" or "<", a call a finding can be made at; the namespace of
+// "using namespace", the file's File.UsesCute), and structural, appended
+// to, the indices of the brackets and ";" (a fifth of a traits header's
+// tokens: found once per file, they spare each round the pass over every
+// token).
+func runMarks(src []byte, toks []token, calls map[string]bool, structural []int32) (read, _ []int32) {
+	m := callMarks{src: src, toks: toks, calls: calls, shapes: shapesOf(calls)}
+	m.shapes.add("namespace")
+	// The loop holds few values (the collector's would spill to memory at
+	// every token): a name whose shape fits is looked at by mark.
+	shapes := m.shapes
+	for k := range toks {
+		t := &toks[k] // not a copy: most tokens are looked at for their kind alone
+		if t.kind != tIdent {
+			if isStructural[t.punct] {
+				structural = append(structural, int32(k))
 			}
-		}
-		if string(w) == "namespace" && k > 0 && toks[k-1].kind == tIdent && string(src[toks[k-1].start:toks[k-1].end]) == "using" {
-			at = append(at, int32(k))
-		}
-	}
-	return at
-}
-
-// structuralTokens appends to at the indices of the tokens of toks that
-// dropRuns acts on: the brackets and ";" (a fifth of a traits header's
-// tokens). Found once per file, they spare each round the pass over
-// every token.
-func structuralTokens(src []byte, toks []token, at []int32) []int32 {
-	for k, t := range toks {
-		if isStructural[t.punct] {
-			at = append(at, int32(k))
+		} else if shapes[src[t.start]]&(1<<min(t.end-t.start, 63)) != 0 {
+			m.mark(k)
 		}
 	}
-	return at
+	return m.read, structural
 }
 
-// isStructural marks the punctuators structuralTokens finds: one load
-// where a switch compares most tokens seven times.
+// callMarks are runMarks' names of calls, with what it asks them.
+type callMarks struct {
+	src    []byte
+	toks   []token
+	calls  map[string]bool
+	shapes *wordShapes
+	memo   wordMemo
+	read   []int32
+}
+
+// mark notes toks[k] in read if it is a name of calls before "(" or "<",
+// or the namespace of "using namespace"; its shape fits one of them.
+func (m *callMarks) mark(k int) {
+	src, toks := m.src, m.toks
+	if k+1 == len(toks) {
+		return
+	}
+	t := &toks[k]
+	w := src[t.start:t.end]
+	called, known := m.memo.lookup(src, w)
+	if !known {
+		called = m.calls[string(w)]
+		m.memo.remember(src, t.start, t.end, called)
+	}
+	if called {
+		if n := toks[k+1].punct; n == '(' || n == '<' {
+			m.read = append(m.read, int32(k))
+		}
+	}
+	if string(w) == "namespace" && k > 0 && toks[k-1].kind == tIdent && string(src[toks[k-1].start:toks[k-1].end]) == "using" {
+		m.read = append(m.read, int32(k))
+	}
+}
+
+// isStructural marks the punctuators of runMarks' structural tokens: one
+// load where a switch compares most tokens seven times.
 var isStructural = [256]bool{'{': true, '}': true, '(': true, ')': true, '[': true, ']': true, ';': true}
 
 // dropRuns finds the runs of toks lint may leave out: those without a
 // token of readAt (sorted). structural are toks' brackets and ";"
-// (structuralTokens): a token of readAt marks the levels open at it
-// dirty, and they are read only at the next of those.
+// (runMarks): a token of readAt marks the levels open at it dirty, and
+// they are read only at the next of those.
 func dropRuns(src []byte, toks []token, structural, readAt []int32) runDrops {
 	var d runDrops
 	levels := make([]runLevel, 1, 16)
@@ -334,30 +348,44 @@ type bindingSite struct {
 func bindingSites(src []byte, toks []token) []bindingSite {
 	var sites []bindingSite
 	depth, clauseEnd := int32(0), -1
-	for j, t := range toks {
-		switch t.kind {
-		case tPunct:
-			if isPunctByte(src, t, '{') {
+	for j := range toks {
+		t := &toks[j] // not a copy: most tokens are looked at for their kind alone
+		if t.kind != tIdent {
+			// Only a punctuator's punct is set: a brace, or none of these.
+			if t.punct == '{' {
 				depth++
-			} else if isPunctByte(src, t, '}') {
+			} else if t.punct == '}' {
 				depth--
 			}
 			continue
-		case tIdent:
-		default:
-			continue
 		}
-		w := src[t.start:t.end]
-		if string(w) == "template" && j > clauseEnd {
+		if t.end-t.start == len("template") && string(src[t.start:t.end]) == "template" && j > clauseEnd {
 			clauseEnd = templateClauseEnd(src, toks, j+1, len(toks))
 		}
-		if j+1 < len(toks) {
-			if n := toks[j+1]; n.kind == tPunct && (n.end-n.start == 2 && src[n.start] == ':' || n.punct == '<' && w[0] != 'S' && w[0] != 'M') {
+		if j+1 == len(toks) || toks[j+1].kind != tPunct {
+			// Before a word (a type's before the declared name, a keyword)
+			// or last: bindingAt looks further only after "+", "-" (++x,
+			// --x), "struct" or "class" (most names are none of these).
+			if j == 0 {
+				continue
+			}
+			switch p := &toks[j-1]; p.punct {
+			case '+', '-':
+			case 0:
+				if n := p.end - p.start; n != len("struct") && n != len("class") {
+					continue
+				}
+			default:
+				continue
+			}
+		} else {
+			n := &toks[j+1]
+			if n.end-n.start == 2 && src[n.start] == ':' || n.punct == '<' && src[t.start] != 'S' && src[t.start] != 'M' {
 				continue // a qualifier, a template-id's name (bindingAt)
 			}
-		}
-		if j > 0 && j+1 < len(toks) && surelyRead(src, toks[j-1], toks[j+1]) {
-			continue
+			if j > 0 && surelyRead(src, toks[j-1], *n) {
+				continue
+			}
 		}
 		if outer, nested := bindingAt(src, toks, j, j < clauseEnd); outer {
 			alias := tokenIs(src, toks, j-1, "using") && tokenIs(src, toks, j+1, "=")
@@ -519,8 +547,8 @@ func readCppRuns(src []byte, calls map[string]bool) *File {
 	scratch := scratchPool.Get().(*readScratch)
 	defer scratch.release()
 	scratch.toks = cppTokensFor(src, scratch.toks[:0], nil)
-	read := readAt(src, scratch.toks, calls)
-	scratch.structural = structuralTokens(src, scratch.toks, scratch.structural[:0])
+	read, structural := runMarks(src, scratch.toks, calls, scratch.structural[:0])
+	scratch.structural = structural
 	var sites []bindingSite
 	for round := range maxRunRounds {
 		d := dropRuns(src, scratch.toks, scratch.structural, read)

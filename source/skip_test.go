@@ -218,6 +218,7 @@ func FuzzSkipping(f *testing.F) {
 		sameForLint(t, "fuzz", []byte(src))
 		sameDisabled(t, "fuzz", []byte(src))
 		sameRuns(t, "fuzz", []byte(src))
+		sameRunMarks(t, "fuzz", []byte(src))
 	})
 }
 
@@ -453,6 +454,7 @@ func TestLintRuns(t *testing.T) {
 	partial := 0
 	for i, src := range files {
 		sameRuns(t, "cutlass#"+strconv.Itoa(i), src)
+		sameRunMarks(t, "cutlass#"+strconv.Itoa(i), src)
 		if readCppRuns(src, runCalls).Partial {
 			partial++
 		}
