@@ -113,44 +113,58 @@ type cppReader struct {
 func (r *cppReader) templateNames() (names map[string]bool, bindings int) {
 	names = cppTemplates
 	bindings = 8
-	add := func(name string) {
-		if len(names) == len(cppTemplates) {
-			copied := make(map[string]bool, len(cppTemplates)+4)
-			for k := range cppTemplates {
-				copied[k] = true
-			}
-			names = copied
-		}
-		names[name] = true
-	}
-	for i := 0; i+1 < len(r.toks); i++ {
-		t := r.toks[i]
+	// The loop holds few values and tells most tokens apart by their
+	// kind and first byte; the few names that may be templates are
+	// looked at by addTemplate.
+	src, toks := r.src, r.toks
+	for i := 0; i+1 < len(toks); i++ {
+		t := &toks[i] // not a copy: most tokens are looked at for their kind alone
 		if t.kind != tIdent {
 			if t.punct == '=' {
 				bindings++
 			}
 			continue
 		}
-		w := r.str[t.start:t.end]
-		if w == "template" {
-			bindings += 3
-			continue
-		}
-		if w[0] == 'S' || w[0] == 'M' {
-			// SM80_CP_ASYNC_CACHEALWAYS<uint128_t>: a templated atom op.
-			if r.isPunctAt(i+1, "<") && atomTemplate(w) && !names[w] { // MMA_Traits<: no atom, no look-up
-				add(w)
+		switch src[t.start] {
+		case 't':
+			if t.end-t.start == len("template") && string(src[t.start:t.end]) == "template" {
+				bindings += 3
 			}
-			continue
-		}
-		if w != "using" || i == 0 || !r.isPunctAt(i-1, ">") {
-			continue
-		}
-		if i+2 < len(r.toks) && r.toks[i+1].kind == tIdent && r.isPunctAt(i+2, "=") {
-			add(r.str[r.toks[i+1].start:r.toks[i+1].end])
+		case 'S', 'M':
+			// SM80_CP_ASYNC_CACHEALWAYS<uint128_t>: a templated atom op.
+			if toks[i+1].punct == '<' {
+				names = r.addTemplate(names, i, false)
+			}
+		case 'u':
+			// template <...> using X = ...: an alias template.
+			if t.end-t.start == len("using") && i > 0 && toks[i-1].punct == '>' && i+2 < len(toks) &&
+				toks[i+1].kind == tIdent && toks[i+2].punct == '=' && string(src[t.start:t.end]) == "using" {
+				names = r.addTemplate(names, i+1, true)
+			}
 		}
 	}
 	return names, bindings
+}
+
+// addTemplate adds the name at token i to names (CuTe's template names
+// and the file's so far) when it is an alias template's (alias: the
+// caller found "template <...> using" before it) or a templated atom
+// op's (MMA_Traits<: no atom, no look-up); CuTe's map is copied before
+// the first name is added.
+func (r *cppReader) addTemplate(names map[string]bool, i int, alias bool) map[string]bool {
+	w := r.word(i)
+	if !alias && !atomTemplate(w) || names[w] {
+		return names
+	}
+	if len(names) == len(cppTemplates) {
+		copied := make(map[string]bool, len(cppTemplates)+4)
+		for k := range cppTemplates {
+			copied[k] = true
+		}
+		names = copied
+	}
+	names[w] = true
+	return names
 }
 
 func (r *cppReader) isPunctAt(i int, s string) bool {
