@@ -286,6 +286,10 @@ func (r *cppReader) read() {
 			i++
 			continue
 		}
+		if r.quiet(i) {
+			i++
+			continue
+		}
 		w := r.word(i)
 		switch {
 		case w == "namespace":
@@ -332,6 +336,51 @@ func (r *cppReader) read() {
 		i++
 	}
 }
+
+// quiet reports whether read does nothing at the name at i but step past
+// it, as it finds at most names of a file: the name is no keyword read
+// opens a construct at (namespace, struct, class, template, using) nor a
+// CuTe name a root starts at, and its neighbours make no binding, no
+// parameter, no assignment and no qualified name of it: the token after
+// it is none of "=", ",", ")", "::", "<<", an arithmetic operator, nor a
+// name before "{" or ";" (an alias's declaration), and the one before it
+// neither "+" nor "-". One look at each neighbour, where read's rules ask
+// each several times.
+func (r *cppReader) quiet(i int) bool {
+	toks, src := r.toks, r.src
+	t := &toks[i]
+	switch n := t.end - t.start; n {
+	case len("namespace"), len("struct"), len("class"), len("template"): // len("using") == len("class")
+		switch src[t.start] {
+		case 'n', 's', 'c', 't', 'u':
+			return false
+		}
+	}
+	if i > 0 {
+		if c := toks[i-1].punct; c == '+' || c == '-' {
+			return false
+		}
+	}
+	if i+1 < len(toks) {
+		next := &toks[i+1]
+		switch next.kind {
+		case tPunct:
+			if quietAfter[next.punct] || next.punct == 0 && (src[next.start] == ':' || src[next.start] == '<') {
+				return false // ::, <<; the other two-byte punctuators assign nothing
+			}
+		case tIdent:
+			if i+2 < len(toks) && (toks[i+2].punct == '{' || toks[i+2].punct == ';') {
+				return false
+			}
+		}
+	}
+	w := src[t.start:t.end]
+	return !codeNameShapes.mayHave(string(w)) || !codeNames[string(w)]
+}
+
+// quietAfter marks the punctuators after a name where quiet says false:
+// "=", ",", ")" and the operators of compound assignments, "++" and "--".
+var quietAfter = [256]bool{'=': true, ',': true, ')': true, '+': true, '-': true, '*': true, '/': true, '%': true, '&': true, '|': true, '^': true}
 
 // isAlias reports whether w was declared by "using w = ...;" so far.
 func (r *cppReader) isAlias(w string) bool {

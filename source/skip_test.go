@@ -221,6 +221,7 @@ func FuzzSkipping(f *testing.F) {
 		sameRuns(t, "fuzz", []byte(src))
 		sameRunMarks(t, "fuzz", []byte(src))
 		sameTemplateNames(t, "fuzz", []byte(src))
+		sameReadAsReference(t, "fuzz", []byte(src))
 	})
 }
 
@@ -458,6 +459,7 @@ func TestLintRuns(t *testing.T) {
 		sameRuns(t, "cutlass#"+strconv.Itoa(i), src)
 		sameRunMarks(t, "cutlass#"+strconv.Itoa(i), src)
 		sameTemplateNames(t, "cutlass#"+strconv.Itoa(i), src)
+		sameReadAsReference(t, "cutlass#"+strconv.Itoa(i), src)
 		if readCppRuns(src, runCalls).Partial {
 			partial++
 		}
