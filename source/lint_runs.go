@@ -459,49 +459,60 @@ func notDeclaringWord(w []byte) bool {
 // parameter). One pass answers both: bindingSites asks at most names of a
 // file.
 func bindingAt(src []byte, toks []token, j int, inClause bool) (outer, nested bool) {
-	is := func(k int, text string) bool { return tokenIs(src, toks, k, text) }
-	if j+1 == len(toks) || toks[j+1].kind != tPunct {
+	// The name's neighbours, looked at once (nil past either end), and
+	// their one-byte punctuators (0 for none).
+	var prev, next *token
+	var pc, nc byte
+	if j > 0 {
+		prev = &toks[j-1]
+		pc = prev.punct
+	}
+	if j+1 < len(toks) {
+		next = &toks[j+1]
+		nc = next.punct
+	}
+	if next == nil || next.kind != tPunct {
 		// Every case below but a struct's name before "final" and "++x",
 		// "--x" looks at a punctuator after the name: a name before a
 		// word (a type's before the declared name, a keyword) is none.
 		// The word before is tested by its punctuator byte and its length
 		// first: most are neither "struct" nor "class".
-		if j == 0 {
+		if prev == nil {
 			return false, false
 		}
-		switch p := toks[j-1]; p.punct {
+		switch pc {
 		case '+', '-':
 		case 0:
-			if n := p.end - p.start; n != len("struct") && n != len("class") || !is(j-1, "struct") && !is(j-1, "class") {
+			if n := prev.end - prev.start; n != len("struct") && n != len("class") || !textIs(src, prev, "struct") && !textIs(src, prev, "class") {
 				return false, false
 			}
 		default:
 			return false, false
 		}
 	}
-	if is(j-1, ".") || is(j-1, "->") || is(j-1, "::") || is(j+1, "::") {
+	if pc == '.' || textIs(src, prev, "->") || textIs(src, prev, "::") || textIs(src, next, "::") {
 		return false, false // a member, a qualified name, a qualifier
 	}
-	if is(j+1, "<") {
+	if nc == '<' {
 		t := atomTemplate(string(src[toks[j].start:toks[j].end]))
 		return t, t
 	}
-	if is(j-1, "using") && is(j-2, ">") && is(j+1, "=") {
+	if nc == '=' && textIs(src, prev, "using") && tokenIs(src, toks, j-2, ">") {
 		return true, true // an alias template's name, wherever it is (cppReader.templateNames)
 	}
 	if inClause {
 		return false, false
 	}
-	if is(j-1, "struct") || is(j-1, "class") {
-		s := is(j+1, "{") || is(j+1, ":") || is(j+1, "final")
+	if textIs(src, prev, "struct") || textIs(src, prev, "class") {
+		s := nc == '{' || nc == ':' || textIs(src, next, "final")
 		return s, s
 	}
-	if is(j+1, "++") || is(j+1, "--") || is(j+1, "+") && is(j+2, "+") || is(j+1, "-") && is(j+2, "-") ||
-		is(j-1, "+") && is(j-2, "+") || is(j-1, "-") && is(j-2, "-") {
+	if textIs(src, next, "++") || textIs(src, next, "--") || nc == '+' && tokenIs(src, toks, j+2, "+") || nc == '-' && tokenIs(src, toks, j+2, "-") ||
+		pc == '+' && tokenIs(src, toks, j-2, "+") || pc == '-' && tokenIs(src, toks, j-2, "-") {
 		return true, true
 	}
-	if j+2 < len(toks) && toks[j+1].kind == tPunct && toks[j+1].end-toks[j+1].start <= 2 && !is(j+1, "=") &&
-		isPunctByte(src, toks[j+2], '=') && toks[j+1].end == toks[j+2].start {
+	if j+2 < len(toks) && next.kind == tPunct && next.end-next.start <= 2 && nc != '=' &&
+		toks[j+2].punct == '=' && next.end == toks[j+2].start {
 		return true, true // x += ..., x <<= ...
 	}
 	// A type before the name, past const, volatile, &, &&, *.
@@ -510,19 +521,24 @@ func bindingAt(src []byte, toks []token, j int, inClause bool) (outer, nested bo
 		k--
 	}
 	typed := k >= 0 && (isPunctByte(src, toks[k], '>') || toks[k].kind == tIdent && !notDeclaringWord(src[toks[k].start:toks[k].end]))
-	if is(j+1, "=") {
+	if nc == '=' {
 		// Typed, a declaration: inside braces it binds the name there alone
 		// (an alias template's name returned above).
 		return true, !typed
 	}
-	if !typed || j+1 >= len(toks) {
+	if !typed || next == nil {
 		return false, false
 	}
-	switch toks[j+1].punct {
+	switch nc {
 	case '{', '(', ';', ',', ')', ':':
 		return true, false
 	}
 	return false, false
+}
+
+// textIs reports whether t (nil: none) is the token text.
+func textIs(src []byte, t *token, text string) bool {
+	return t != nil && t.end-t.start == len(text) && string(src[t.start:t.end]) == text
 }
 
 // tokenIs reports whether toks[k] is text (one byte long: a punctuator).

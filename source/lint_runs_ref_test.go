@@ -50,7 +50,8 @@ func structuralTokensReference(src []byte, toks []token, at []int32) []int32 {
 	return at
 }
 
-// bindingSitesReference is bindingSites without its quick rejections.
+// bindingSitesReference is bindingSites without its quick rejections,
+// over bindingAtReference.
 func bindingSitesReference(src []byte, toks []token) []bindingSite {
 	var sites []bindingSite
 	depth, clauseEnd := int32(0), -1
@@ -79,12 +80,81 @@ func bindingSitesReference(src []byte, toks []token) []bindingSite {
 		if j > 0 && j+1 < len(toks) && surelyRead(src, toks[j-1], toks[j+1]) {
 			continue
 		}
-		if outer, nested := bindingAt(src, toks, j, j < clauseEnd); outer {
+		if outer, nested := bindingAtReference(src, toks, j, j < clauseEnd); outer {
 			alias := tokenIs(src, toks, j-1, "using") && tokenIs(src, toks, j+1, "=")
 			sites = append(sites, bindingSite{at: int32(j), depth: depth, nested: nested, alias: alias})
 		}
 	}
 	return sites
+}
+
+// bindingAtReference is bindingAt as first written: each neighbour looked
+// at again by each of its tests.
+func bindingAtReference(src []byte, toks []token, j int, inClause bool) (outer, nested bool) {
+	is := func(k int, text string) bool { return tokenIs(src, toks, k, text) }
+	if j+1 == len(toks) || toks[j+1].kind != tPunct {
+		// Every case below but a struct's name before "final" and "++x",
+		// "--x" looks at a punctuator after the name: a name before a
+		// word (a type's before the declared name, a keyword) is none.
+		// The word before is tested by its punctuator byte and its length
+		// first: most are neither "struct" nor "class".
+		if j == 0 {
+			return false, false
+		}
+		switch p := toks[j-1]; p.punct {
+		case '+', '-':
+		case 0:
+			if n := p.end - p.start; n != len("struct") && n != len("class") || !is(j-1, "struct") && !is(j-1, "class") {
+				return false, false
+			}
+		default:
+			return false, false
+		}
+	}
+	if is(j-1, ".") || is(j-1, "->") || is(j-1, "::") || is(j+1, "::") {
+		return false, false // a member, a qualified name, a qualifier
+	}
+	if is(j+1, "<") {
+		t := atomTemplate(string(src[toks[j].start:toks[j].end]))
+		return t, t
+	}
+	if is(j-1, "using") && is(j-2, ">") && is(j+1, "=") {
+		return true, true // an alias template's name, wherever it is (cppReader.templateNames)
+	}
+	if inClause {
+		return false, false
+	}
+	if is(j-1, "struct") || is(j-1, "class") {
+		s := is(j+1, "{") || is(j+1, ":") || is(j+1, "final")
+		return s, s
+	}
+	if is(j+1, "++") || is(j+1, "--") || is(j+1, "+") && is(j+2, "+") || is(j+1, "-") && is(j+2, "-") ||
+		is(j-1, "+") && is(j-2, "+") || is(j-1, "-") && is(j-2, "-") {
+		return true, true
+	}
+	if j+2 < len(toks) && toks[j+1].kind == tPunct && toks[j+1].end-toks[j+1].start <= 2 && !is(j+1, "=") &&
+		isPunctByte(src, toks[j+2], '=') && toks[j+1].end == toks[j+2].start {
+		return true, true // x += ..., x <<= ...
+	}
+	// A type before the name, past const, volatile, &, &&, *.
+	k := j - 1
+	for k >= 0 && isQualifierToken(src, toks[k]) {
+		k--
+	}
+	typed := k >= 0 && (isPunctByte(src, toks[k], '>') || toks[k].kind == tIdent && !notDeclaringWord(src[toks[k].start:toks[k].end]))
+	if is(j+1, "=") {
+		// Typed, a declaration: inside braces it binds the name there alone
+		// (an alias template's name returned above).
+		return true, !typed
+	}
+	if !typed || j+1 >= len(toks) {
+		return false, false
+	}
+	switch toks[j+1].punct {
+	case '{', '(', ';', ',', ')', ':':
+		return true, false
+	}
+	return false, false
 }
 
 // sameRunMarks fails t when runMarks or bindingSites find other tokens
