@@ -64,9 +64,9 @@ type readScratch struct {
 	toks  []token
 	match []int
 	kept  []token // lint's read for findings: the tokens it reads (lint_runs.go)
-	// structural are the indices of toks' brackets and ";" (lint's read
-	// for findings, runMarks).
-	structural []int32
+	// structural are the indices of toks' brackets and ";", names a
+	// buffer of runMarks' (lint's read for findings).
+	structural, names []int32
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(readScratch) }}
@@ -77,7 +77,7 @@ const maxPooledTokens = 1 << 20
 
 func (s *readScratch) release() {
 	if cap(s.toks) > maxPooledTokens || cap(s.kept) > maxPooledTokens {
-		s.toks, s.match, s.kept, s.structural = nil, nil, nil, nil
+		s.toks, s.match, s.kept, s.structural, s.names = nil, nil, nil, nil, nil
 	}
 	scratchPool.Put(s)
 }

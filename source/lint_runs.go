@@ -86,27 +86,45 @@ type runLevel struct {
 // runMarks finds, in one pass over toks, what dropRuns acts on: read, the
 // indices of the tokens whose statements lint reads (a name of calls
 // before "(" or "<", a call a finding can be made at; the namespace of
-// "using namespace", the file's File.UsesCute), and structural, appended
-// to, the indices of the brackets and ";" (a fifth of a traits header's
-// tokens: found once per file, they spare each round the pass over every
-// token).
-func runMarks(src []byte, toks []token, calls map[string]bool, structural []int32) (read, _ []int32) {
+// "using namespace", the file's File.UsesCute), and structural, the
+// indices of the brackets and ";" (a fifth of a traits header's tokens:
+// found once per file, they spare each round the pass over every token).
+// structural and names are buffers reused from file to file (their
+// contents are not read).
+//
+// The pass makes no call, so that the compiler keeps its few values in
+// registers (a call on any path spills them at every token): it writes
+// each token's index to structural and moves on by one where the token is
+// structural (no branch), and notes in names the names whose shape fits
+// one of calls; callMarks.mark looks at those afterwards, in order.
+func runMarks(src []byte, toks []token, calls map[string]bool, structural, names []int32) (read, _, _ []int32) {
 	m := callMarks{src: src, toks: toks, calls: calls, shapes: shapesOf(calls)}
 	m.shapes.add("namespace")
-	// The loop holds few values (the collector's would spill to memory at
-	// every token): a name whose shape fits is looked at by mark.
 	shapes := m.shapes
+	if cap(structural) < len(toks) {
+		structural = make([]int32, len(toks))
+	}
+	if cap(names) < len(toks) {
+		names = make([]int32, len(toks))
+	}
+	structural, names = structural[:len(toks)], names[:len(toks)]
+	ns, nn := 0, 0
 	for k := range toks {
 		t := &toks[k] // not a copy: most tokens are looked at for their kind alone
 		if t.kind != tIdent {
-			if isStructural[t.punct] {
-				structural = append(structural, int32(k))
-			}
-		} else if shapes[src[t.start]]&(1<<min(t.end-t.start, 63)) != 0 {
-			m.mark(k)
+			structural[ns] = int32(k)
+			ns += int(structuralStep[t.punct])
+			continue
+		}
+		if shapes[src[t.start]]&(1<<min(t.end-t.start, 63)) != 0 {
+			names[nn] = int32(k)
+			nn++
 		}
 	}
-	return m.read, structural
+	for _, k := range names[:nn] {
+		m.mark(int(k))
+	}
+	return m.read, structural[:ns], names[:0]
 }
 
 // callMarks are runMarks' names of calls, with what it asks them.
@@ -143,9 +161,9 @@ func (m *callMarks) mark(k int) {
 	}
 }
 
-// isStructural marks the punctuators of runMarks' structural tokens: one
-// load where a switch compares most tokens seven times.
-var isStructural = [256]bool{'{': true, '}': true, '(': true, ')': true, '[': true, ']': true, ';': true}
+// structuralStep is 1 at the punctuators of runMarks' structural tokens,
+// 0 elsewhere: one load where a switch compares most tokens seven times.
+var structuralStep = [256]uint8{'{': 1, '}': 1, '(': 1, ')': 1, '[': 1, ']': 1, ';': 1}
 
 // dropRuns finds the runs of toks lint may leave out: those without a
 // token of readAt (sorted). structural are toks' brackets and ";"
@@ -563,8 +581,8 @@ func readCppRuns(src []byte, calls map[string]bool) *File {
 	scratch := scratchPool.Get().(*readScratch)
 	defer scratch.release()
 	scratch.toks = cppTokensFor(src, scratch.toks[:0], nil)
-	read, structural := runMarks(src, scratch.toks, calls, scratch.structural[:0])
-	scratch.structural = structural
+	read, structural, names := runMarks(src, scratch.toks, calls, scratch.structural, scratch.names)
+	scratch.structural, scratch.names = structural, names
 	var sites []bindingSite
 	for round := range maxRunRounds {
 		d := dropRuns(src, scratch.toks, scratch.structural, read)

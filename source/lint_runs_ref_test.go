@@ -2,6 +2,7 @@ package source
 
 import (
 	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -43,7 +44,7 @@ func readAtReference(src []byte, toks []token, calls map[string]bool) []int32 {
 // structuralTokensReference is runMarks' structural: the brackets and ";".
 func structuralTokensReference(src []byte, toks []token, at []int32) []int32 {
 	for k, t := range toks {
-		if isStructural[t.punct] {
+		if structuralStep[t.punct] != 0 {
 			at = append(at, int32(k))
 		}
 	}
@@ -162,11 +163,11 @@ func bindingAtReference(src []byte, toks []token, j int, inClause bool) (outer, 
 func sameRunMarks(t *testing.T, name string, src []byte) {
 	t.Helper()
 	toks := cppTokens(src, nil)
-	read, structural := runMarks(src, toks, runCalls, nil)
+	read, structural, _ := runMarks(src, toks, runCalls, nil, make([]int32, 3, 5))
 	if want := readAtReference(src, toks, runCalls); !reflect.DeepEqual(read, want) {
 		t.Errorf("%s: runMarks read %v, want %v", name, read, want)
 	}
-	if want := structuralTokensReference(src, toks, nil); !reflect.DeepEqual(structural, want) {
+	if want := structuralTokensReference(src, toks, nil); !slices.Equal(structural, want) {
 		t.Errorf("%s: runMarks structural %v, want %v", name, structural, want)
 	}
 	if got, want := bindingSites(src, toks), bindingSitesReference(src, toks); !reflect.DeepEqual(got, want) {
