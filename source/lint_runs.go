@@ -245,6 +245,12 @@ func dropRuns(src []byte, toks []token, structural, readAt []int32) runDrops {
 				continue
 			}
 			if from := top.runStart; int32(k) > from {
+				if n := len(d.ranges); n > 0 && d.ranges[n-1][0] == from {
+					// The run found at this level's last ";" goes on (nothing
+					// nested in it was found since, or it would be last).
+					d.ranges[n-1][1] = int32(k)
+					continue
+				}
 				for len(d.ranges) > 0 && d.ranges[len(d.ranges)-1][0] >= from {
 					d.ranges = d.ranges[:len(d.ranges)-1] // a run inside this one
 					d.levels = d.levels[:len(d.levels)-1]

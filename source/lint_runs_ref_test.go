@@ -158,6 +158,98 @@ func bindingAtReference(src []byte, toks []token, j int, inClause bool) (outer, 
 	return false, false
 }
 
+// dropRunsReference is dropRuns as first written: a run that goes on
+// past another ";" is taken off the list and put back longer.
+func dropRunsReference(src []byte, toks []token, structural, readAt []int32) runDrops {
+	var d runDrops
+	levels := make([]runLevel, 1, 16)
+	levels[0] = runLevel{clean: true}
+	dirty := func() {
+		for k := range levels {
+			levels[k].clean, levels[k].tainted = false, true
+		}
+	}
+	braces := int32(0) // as bindingSites counts them
+	for _, k32 := range structural {
+		k, t := int(k32), toks[k32]
+		if len(readAt) > 0 && readAt[0] <= k32 {
+			for len(readAt) > 0 && readAt[0] <= k32 {
+				readAt = readAt[1:]
+			}
+			dirty()
+		}
+		switch c := t.punct; c {
+		case '{':
+			braces++
+		case '}':
+			braces--
+		}
+		switch c := t.punct; c {
+		case '{', '(', '[':
+			code := c == '{' && k > 0 && isPunctByte(src, toks[k-1], ')')
+			levels = append(levels, runLevel{kind: c, runStart: int32(k + 1), depth: braces, clean: true, code: code, open: int32(k)})
+		case '}', ')', ']':
+			top := len(levels) - 1
+			if top > 0 && levels[top].kind == opener(c) {
+				if l := levels[top]; l.code && l.tainted {
+					// Its own statements are read; those of the blocks in them
+					// (a branch's body) may still be left out.
+					n := len(d.ranges)
+					for n > 0 && d.ranges[n-1][0] > l.open {
+						n--
+					}
+					kept := n
+					for i := n; i < len(d.ranges); i++ {
+						if d.levels[i] != int32(top) {
+							d.ranges[kept], d.levels[kept], d.depths[kept] = d.ranges[i], d.levels[i], d.depths[i]
+							kept++
+						}
+					}
+					d.ranges, d.levels, d.depths = d.ranges[:kept], d.levels[:kept], d.depths[:kept]
+				}
+				levels = levels[:top]
+				continue
+			}
+			// A closer without its opener on top: brackets pair across
+			// what would be runs. Nothing open now is dropped.
+			dirty()
+			for j := top; j > 0; j-- {
+				if levels[j].kind == opener(c) {
+					levels = levels[:j]
+					break
+				}
+			}
+		case ';':
+			top := &levels[len(levels)-1]
+			if top.kind != '{' && top.kind != 0 {
+				continue // for (a; b; c): not a statement's end
+			}
+			if !top.clean {
+				top.runStart, top.depth, top.clean = int32(k+1), braces, true
+				continue
+			}
+			if tokenIs(src, toks, k+1, "else") || tokenIs(src, toks, k+1, "while") {
+				// if (c) a; else ...: the if's statement goes on (an if
+				// constexpr's else is disabled with it); so does a do
+				// statement's after its body's ";" (do a; while (c);).
+				// A statement followed by a while loop only makes a longer run.
+				continue
+			}
+			if from := top.runStart; int32(k) > from {
+				for len(d.ranges) > 0 && d.ranges[len(d.ranges)-1][0] >= from {
+					d.ranges = d.ranges[:len(d.ranges)-1] // a run inside this one
+					d.levels = d.levels[:len(d.levels)-1]
+					d.depths = d.depths[:len(d.depths)-1]
+				}
+				d.ranges = append(d.ranges, [2]int32{from, int32(k)})
+				d.levels = append(d.levels, int32(len(levels)-1))
+				d.depths = append(d.depths, top.depth)
+			}
+		}
+	}
+	return d
+}
+
 // sameRunMarks fails t when runMarks or bindingSites find other tokens
 // than the references over src's tokens.
 func sameRunMarks(t *testing.T, name string, src []byte) {
@@ -169,6 +261,20 @@ func sameRunMarks(t *testing.T, name string, src []byte) {
 	}
 	if want := structuralTokensReference(src, toks, nil); !slices.Equal(structural, want) {
 		t.Errorf("%s: runMarks structural %v, want %v", name, structural, want)
+	}
+	// The runs around the calls, and around more statements read (every
+	// seventh name, as rounds of refusals add them).
+	more := slices.Clone(read)
+	for k := range toks {
+		if toks[k].kind == tIdent && k%7 == 0 {
+			more = append(more, int32(k))
+		}
+	}
+	slices.Sort(more)
+	for _, marks := range [][]int32{read, more} {
+		if got, want := dropRuns(src, toks, structural, marks), dropRunsReference(src, toks, structural, marks); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: dropRuns %v, want %v", name, got.ranges, want.ranges)
+		}
 	}
 	if got, want := bindingSites(src, toks), bindingSitesReference(src, toks); !reflect.DeepEqual(got, want) {
 		t.Errorf("%s: bindingSites %v, want %v", name, got, want)
