@@ -98,9 +98,17 @@ type runLevel struct {
 // structural (no branch), and notes in names the names whose shape fits
 // one of calls; callMarks.mark looks at those afterwards, in order.
 func runMarks(src []byte, toks []token, calls map[string]bool, structural, names []int32) (read, _, _ []int32) {
-	m := callMarks{src: src, toks: toks, calls: calls, shapes: shapesOf(calls)}
-	m.shapes.add("namespace")
-	shapes := m.shapes
+	m := callMarks{src: src, toks: toks, calls: calls}
+	// A name's first byte and length, then its last byte and length, must
+	// fit a word of calls (or "namespace"): half the names the first test
+	// alone lets through fail the second.
+	var shapes, ends wordShapes
+	for w := range calls {
+		shapes.add(w)
+		ends.addEnd(w)
+	}
+	shapes.add("namespace")
+	ends.addEnd("namespace")
 	if cap(structural) < len(toks) {
 		structural = make([]int32, len(toks))
 	}
@@ -116,7 +124,7 @@ func runMarks(src []byte, toks []token, calls map[string]bool, structural, names
 			ns += int(structuralStep[t.punct])
 			continue
 		}
-		if shapes[src[t.start]]&(1<<min(t.end-t.start, 63)) != 0 {
+		if n := uint64(1) << min(t.end-t.start, 63); shapes[src[t.start]]&n != 0 && ends[src[t.end-1]]&n != 0 {
 			names[nn] = int32(k)
 			nn++
 		}
@@ -129,12 +137,11 @@ func runMarks(src []byte, toks []token, calls map[string]bool, structural, names
 
 // callMarks are runMarks' names of calls, with what it asks them.
 type callMarks struct {
-	src    []byte
-	toks   []token
-	calls  map[string]bool
-	shapes *wordShapes
-	memo   wordMemo
-	read   []int32
+	src   []byte
+	toks  []token
+	calls map[string]bool
+	memo  wordMemo
+	read  []int32
 }
 
 // mark notes toks[k] in read if it is a name of calls before "(" or "<",
