@@ -209,6 +209,7 @@ func FuzzSkipping(f *testing.F) {
 	f.Add("constexpr int k = 2; void f(int k, int m = k) { asm(\"\"); } void g(int a) const { } auto x = make_layout(k);")
 	f.Add("struct S { using X = Layout<_4>; };\nusing U = int;\nusing V = int;\nusing W = int;\nvoid g() { auto a = Layout<_8>{}; X a{}; auto r = size(a); }\ntemplate <class Q = A<B> using Z = int> struct R;\nauto z = take<1,2>(Z<3>{});\n")
 	f.Add("namespace cute {\nusing A = Layout<Shape<_4,_3>>;\nstruct T { using X = Layout<_6>; };\nint k = 2;\nvoid f() { k = 3; }\nauto r = take<k,1>(A{});\nauto s = composition(T::X{}, A{});\n}\n")
+	f.Add("x = 1'000 + 2e+5 + 0x1e+5 - 1.5e-3 + 07'7; asm(\"\"); __asm__ volatile(\"\" : \"+r\"(a)); _asm a__asm __asmx u8\"s\" R\"d(x)d\" L'c' # y\n#define Z\n.5 a.b->c::d /* */ // e")
 	f.Add("template <int N> using SM_L = Layout<Int<N>>; using SM_X<int> = a; using MX<int> b; template <class T> using MMA_64x8 = T; SM90_Y<a> b; template<> using u = v;")
 	f.Fuzz(func(t *testing.T, src string) {
 		if len(src) > 1<<14 {
@@ -222,6 +223,7 @@ func FuzzSkipping(f *testing.F) {
 		sameRunMarks(t, "fuzz", []byte(src))
 		sameTemplateNames(t, "fuzz", []byte(src))
 		sameReadAsReference(t, "fuzz", []byte(src))
+		sameScan(t, "fuzz", []byte(src))
 	})
 }
 
@@ -460,6 +462,7 @@ func TestLintRuns(t *testing.T) {
 		sameRunMarks(t, "cutlass#"+strconv.Itoa(i), src)
 		sameTemplateNames(t, "cutlass#"+strconv.Itoa(i), src)
 		sameReadAsReference(t, "cutlass#"+strconv.Itoa(i), src)
+		sameScan(t, "cutlass#"+strconv.Itoa(i), src)
 		if readCppRuns(src, runCalls).Partial {
 			partial++
 		}
