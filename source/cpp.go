@@ -39,7 +39,9 @@ func readTokens(src []byte, scratch *readScratch, toks []token, deferred bool) *
 	}
 	scratch.match = matchBrackets(r.p, scratch.match[:0])
 	r.match = scratch.match
+	r.braces, r.parens = scratch.braces, scratch.parens
 	r.read()
+	scratch.braces, scratch.parens = r.braces, r.parens
 	for k := range r.f.Bindings {
 		// In broken code brackets pair across a name ("({(})A A)", "{A A=A((})"):
 		// the block "ending" before the name holds none of its uses.
@@ -67,6 +69,8 @@ type readScratch struct {
 	// structural are the indices of toks' brackets and ";", names a
 	// buffer of runMarks' (lint's read for findings).
 	structural, names []int32
+	// braces and parens are read's stacks (cppReader.braces).
+	braces, parens []int
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(readScratch) }}
@@ -76,8 +80,8 @@ var scratchPool = sync.Pool{New: func() any { return new(readScratch) }}
 const maxPooledTokens = 1 << 20
 
 func (s *readScratch) release() {
-	if cap(s.toks) > maxPooledTokens || cap(s.kept) > maxPooledTokens {
-		s.toks, s.match, s.kept, s.structural, s.names = nil, nil, nil, nil, nil
+	if cap(s.toks) > maxPooledTokens || cap(s.kept) > maxPooledTokens || cap(s.braces) > maxPooledTokens {
+		*s = readScratch{}
 	}
 	scratchPool.Put(s)
 }
@@ -105,6 +109,9 @@ type cppReader struct {
 	// ifEnds are the ends of the file's if statements, by decreasing
 	// index of their "if" (findIfEnds).
 	ifEnds []ifEnd
+	// braces and parens are read's stacks of open brackets (with room for
+	// every token: the read's scratch).
+	braces, parens []int
 }
 
 // templateNames adds the file's alias templates (template<...> using X =)
@@ -258,33 +265,19 @@ var cppIntegral = setOf("int", "unsigned", "long", "short", "size_t", "int32_t",
 	"uint64_t", "int8_t", "uint8_t", "int16_t", "uint16_t", "index_t", "ptrdiff_t", "char")
 
 func (r *cppReader) read() {
-	var braces []int // open '{' token indices
-	var parens []int // open '(' token indices
+	// The open '{' and '(' token indices, with room for every token: they
+	// are pushed in place (skipQuiet).
+	if cap(r.braces) < len(r.toks) {
+		r.braces = make([]int, 0, len(r.toks))
+	}
+	if cap(r.parens) < len(r.toks) {
+		r.parens = make([]int, 0, len(r.toks))
+	}
+	braces, parens := r.braces[:0], r.parens[:0]
 	for i := 0; i < len(r.toks); {
-		t := r.toks[i]
-		if t.punct != 0 {
-			switch t.punct {
-			case '{':
-				braces = append(braces, i)
-			case '}':
-				if len(braces) > 0 {
-					braces = braces[:len(braces)-1]
-				}
-			case '(':
-				parens = append(parens, i)
-			case ')':
-				if len(parens) > 0 {
-					parens = parens[:len(parens)-1]
-				}
-			case ';':
-				parens = parens[:0]
-			}
-			i++
-			continue
-		}
-		if t.kind != tIdent {
-			i++
-			continue
+		// Up to the next name read may act at, the brackets followed.
+		if i, braces, parens = r.skipQuiet(i, braces, parens); i == len(r.toks) {
+			break
 		}
 		if r.quiet(i) {
 			i++
@@ -335,6 +328,73 @@ func (r *cppReader) read() {
 		}
 		i++
 	}
+}
+
+// skipQuiet steps from token i over the tokens read does nothing at but
+// follow the brackets (braces and parens, pushed in place: they have room
+// for every token), and over the names quiet says so of by their shapes
+// alone; it returns at the first other name, or at the end. Its loop makes
+// no call, so that the compiler keeps its values in registers.
+func (r *cppReader) skipQuiet(i int, braces, parens []int) (int, []int, []int) {
+	toks, src := r.toks, r.src
+	for ; i < len(toks); i++ {
+		t := &toks[i]
+		if t.punct != 0 {
+			switch t.punct {
+			case '{':
+				braces = braces[:len(braces)+1]
+				braces[len(braces)-1] = i
+			case '}':
+				if len(braces) > 0 {
+					braces = braces[:len(braces)-1]
+				}
+			case '(':
+				parens = parens[:len(parens)+1]
+				parens[len(parens)-1] = i
+			case ')':
+				if len(parens) > 0 {
+					parens = parens[:len(parens)-1]
+				}
+			case ';':
+				parens = parens[:0]
+			}
+			continue
+		}
+		if t.kind != tIdent {
+			continue
+		}
+		// quiet, but a name that may be a CuTe name is left to it (its
+		// test looks the name up).
+		switch t.end - t.start {
+		case len("namespace"), len("struct"), len("class"), len("template"): // len("using") == len("class")
+			switch src[t.start] {
+			case 'n', 's', 'c', 't', 'u':
+				return i, braces, parens
+			}
+		}
+		if i > 0 {
+			if c := toks[i-1].punct; c == '+' || c == '-' {
+				return i, braces, parens
+			}
+		}
+		if i+1 < len(toks) {
+			next := &toks[i+1]
+			switch next.kind {
+			case tPunct:
+				if quietAfter[next.punct] || next.punct == 0 && (src[next.start] == ':' || src[next.start] == '<') {
+					return i, braces, parens
+				}
+			case tIdent:
+				if i+2 < len(toks) && (toks[i+2].punct == '{' || toks[i+2].punct == ';') {
+					return i, braces, parens
+				}
+			}
+		}
+		if codeNameShapes[src[t.start]]&(1<<min(t.end-t.start, 63)) != 0 {
+			return i, braces, parens
+		}
+	}
+	return i, braces, parens
 }
 
 // quiet reports whether read does nothing at the name at i but step past
