@@ -67,8 +67,9 @@ type readScratch struct {
 	match []int
 	kept  []token // lint's read for findings: the tokens it reads (lint_runs.go)
 	// structural are the indices of toks' brackets and ";", names a
-	// buffer of runMarks' (lint's read for findings).
+	// buffer of runMarks', runs dropRuns' lists (lint's read for findings).
 	structural, names []int32
+	runs              runBuffers
 	// braces and parens are read's stacks (cppReader.braces).
 	braces, parens []int
 }

@@ -176,15 +176,22 @@ var structuralStep = [256]uint8{'{': 1, '}': 1, '(': 1, ')': 1, '[': 1, ']': 1, 
 // token of readAt (sorted). structural are toks' brackets and ";"
 // (runMarks): a token of readAt marks the levels open at it dirty, and
 // they are read only at the next of those.
-func dropRuns(src []byte, toks []token, structural, readAt []int32) runDrops {
-	var d runDrops
-	levels := make([]runLevel, 1, 16)
-	levels[0] = runLevel{clean: true}
-	dirty := func() {
-		for k := range levels {
-			levels[k].clean, levels[k].tainted = false, true
-		}
+func dropRuns(src []byte, toks []token, structural, readAt []int32, buf *runBuffers) runDrops {
+	if buf == nil {
+		buf = new(runBuffers)
 	}
+	// Every list has room for a push at each structural token, so that
+	// pushes are made in place: the loop makes no call, and the compiler
+	// keeps its values in registers.
+	if n := len(structural) + 1; cap(buf.levels) < n {
+		buf.levels = make([]runLevel, 0, n)
+		buf.ranges = make([][2]int32, 0, n)
+		buf.runLevels = make([]int32, 0, n)
+		buf.depths = make([]int32, 0, n)
+	}
+	d := runDrops{ranges: buf.ranges[:0], levels: buf.runLevels[:0], depths: buf.depths[:0]}
+	levels := buf.levels[:1]
+	levels[0] = runLevel{clean: true}
 	braces := int32(0) // as bindingSites counts them
 	for _, k32 := range structural {
 		k, t := int(k32), toks[k32]
@@ -192,7 +199,9 @@ func dropRuns(src []byte, toks []token, structural, readAt []int32) runDrops {
 			for len(readAt) > 0 && readAt[0] <= k32 {
 				readAt = readAt[1:]
 			}
-			dirty()
+			for l := range levels {
+				levels[l].clean, levels[l].tainted = false, true
+			}
 		}
 		switch c := t.punct; c {
 		case '{':
@@ -203,7 +212,8 @@ func dropRuns(src []byte, toks []token, structural, readAt []int32) runDrops {
 		switch c := t.punct; c {
 		case '{', '(', '[':
 			code := c == '{' && k > 0 && isPunctByte(src, toks[k-1], ')')
-			levels = append(levels, runLevel{kind: c, runStart: int32(k + 1), depth: braces, clean: true, code: code, open: int32(k)})
+			levels = levels[:len(levels)+1]
+			levels[len(levels)-1] = runLevel{kind: c, runStart: int32(k + 1), depth: braces, clean: true, code: code, open: int32(k)}
 		case '}', ')', ']':
 			top := len(levels) - 1
 			if top > 0 && levels[top].kind == opener(c) {
@@ -228,7 +238,9 @@ func dropRuns(src []byte, toks []token, structural, readAt []int32) runDrops {
 			}
 			// A closer without its opener on top: brackets pair across
 			// what would be runs. Nothing open now is dropped.
-			dirty()
+			for l := range levels {
+				levels[l].clean, levels[l].tainted = false, true
+			}
 			for j := top; j > 0; j-- {
 				if levels[j].kind == opener(c) {
 					levels = levels[:j]
@@ -263,13 +275,22 @@ func dropRuns(src []byte, toks []token, structural, readAt []int32) runDrops {
 					d.levels = d.levels[:len(d.levels)-1]
 					d.depths = d.depths[:len(d.depths)-1]
 				}
-				d.ranges = append(d.ranges, [2]int32{from, int32(k)})
-				d.levels = append(d.levels, int32(len(levels)-1))
-				d.depths = append(d.depths, top.depth)
+				n := len(d.ranges)
+				d.ranges, d.levels, d.depths = d.ranges[:n+1], d.levels[:n+1], d.depths[:n+1]
+				d.ranges[n], d.levels[n], d.depths[n] = [2]int32{from, int32(k)}, int32(len(levels)-1), top.depth
 			}
 		}
 	}
 	return d
+}
+
+// runBuffers are dropRuns' lists, reused from round to round and file to
+// file (the read's scratch): the runs a round finds are read before the
+// next round's.
+type runBuffers struct {
+	levels            []runLevel
+	ranges            [][2]int32
+	runLevels, depths []int32
 }
 
 // left is how many tokens d's runs leave out.
@@ -598,7 +619,7 @@ func readCppRuns(src []byte, calls map[string]bool) *File {
 	scratch.structural, scratch.names = structural, names
 	var sites []bindingSite
 	for round := range maxRunRounds {
-		d := dropRuns(src, scratch.toks, scratch.structural, read)
+		d := dropRuns(src, scratch.toks, scratch.structural, read, &scratch.runs)
 		if len(d.ranges) == 0 {
 			break
 		}
