@@ -324,22 +324,26 @@ func (d *runDrops) verify(src []byte, toks, kept []token, sites []bindingSite) [
 	var shapes wordShapes
 	var memo wordMemo           // the words of kept known to be in needed
 	var aliases map[string]bool // the words of "Alias x{" and "Alias x;" kept
-	for k, t := range kept {
-		if t.kind == tIdent {
-			w := src[t.start:t.end]
-			if _, known := memo.lookup(src, w); !known {
-				if shapes[w[0]]&(1<<min(len(w), 63)) == 0 || !needed[string(w)] {
-					needed[string(w)] = true
-					shapes.add(string(w))
-				}
-				memo.remember(src, t.start, t.end, true)
+	var aliasShapes wordShapes  // their first test
+	for k := range kept {
+		t := &kept[k] // not a copy: most tokens are looked at for their kind alone
+		if t.kind != tIdent {
+			continue
+		}
+		w := src[t.start:t.end]
+		if _, known := memo.lookup(src, w); !known {
+			if shapes[w[0]]&(1<<min(len(w), 63)) == 0 || !needed[string(w)] {
+				needed[string(w)] = true
+				shapes.add(string(w))
 			}
-			if k+2 < len(kept) && kept[k+1].kind == tIdent && (isPunctByte(src, kept[k+2], '{') || isPunctByte(src, kept[k+2], ';')) {
-				if aliases == nil {
-					aliases = map[string]bool{}
-				}
-				aliases[string(w)] = true
+			memo.remember(src, t.start, t.end, true)
+		}
+		if k+2 < len(kept) && kept[k+1].kind == tIdent && (kept[k+2].punct == '{' || kept[k+2].punct == ';') {
+			if aliases == nil {
+				aliases = map[string]bool{}
 			}
+			aliases[string(w)] = true
+			aliasShapes.add(string(w))
 		}
 	}
 	si := 0
@@ -348,10 +352,10 @@ func (d *runDrops) verify(src []byte, toks, kept []token, sites []bindingSite) [
 			si++
 		}
 		for ; si < len(sites) && sites[si].at < r[1]; si++ {
-			site := sites[si]
-			t := toks[site.at]
+			site := &sites[si]
+			t := &toks[site.at]
 			w := src[t.start:t.end]
-			if site.depth > d.depths[ri] && !site.nested && !(site.alias && aliases[string(w)]) {
+			if site.depth > d.depths[ri] && !site.nested && !(site.alias && aliasShapes.mayHave(string(w)) && aliases[string(w)]) {
 				continue // declared inside braces of the run: visible there alone
 			}
 			if shapes[w[0]]&(1<<min(len(w), 63)) != 0 && needed[string(w)] {

@@ -250,6 +250,51 @@ func dropRunsReference(src []byte, toks []token, structural, readAt []int32) run
 	return d
 }
 
+// verifyReference is verify as first written.
+func (d *runDrops) verifyReference(src []byte, toks, kept []token, sites []bindingSite) []int32 {
+	var refused []int32
+	needed := map[string]bool{}
+	var shapes wordShapes
+	var memo wordMemo           // the words of kept known to be in needed
+	var aliases map[string]bool // the words of "Alias x{" and "Alias x;" kept
+	for k, t := range kept {
+		if t.kind == tIdent {
+			w := src[t.start:t.end]
+			if _, known := memo.lookup(src, w); !known {
+				if shapes[w[0]]&(1<<min(len(w), 63)) == 0 || !needed[string(w)] {
+					needed[string(w)] = true
+					shapes.add(string(w))
+				}
+				memo.remember(src, t.start, t.end, true)
+			}
+			if k+2 < len(kept) && kept[k+1].kind == tIdent && (isPunctByte(src, kept[k+2], '{') || isPunctByte(src, kept[k+2], ';')) {
+				if aliases == nil {
+					aliases = map[string]bool{}
+				}
+				aliases[string(w)] = true
+			}
+		}
+	}
+	si := 0
+	for ri, r := range d.ranges {
+		for si < len(sites) && sites[si].at < r[0] {
+			si++
+		}
+		for ; si < len(sites) && sites[si].at < r[1]; si++ {
+			site := sites[si]
+			t := toks[site.at]
+			w := src[t.start:t.end]
+			if site.depth > d.depths[ri] && !site.nested && !(site.alias && aliases[string(w)]) {
+				continue // declared inside braces of the run: visible there alone
+			}
+			if shapes[w[0]]&(1<<min(len(w), 63)) != 0 && needed[string(w)] {
+				refused = append(refused, site.at)
+			}
+		}
+	}
+	return refused
+}
+
 // sameRunMarks fails t when runMarks or bindingSites find other tokens
 // than the references over src's tokens.
 func sameRunMarks(t *testing.T, name string, src []byte) {
@@ -276,6 +321,10 @@ func sameRunMarks(t *testing.T, name string, src []byte) {
 		got, want := dropRuns(src, toks, structural, marks, buf), dropRunsReference(src, toks, structural, marks)
 		if !slices.Equal(got.ranges, want.ranges) || !slices.Equal(got.levels, want.levels) || !slices.Equal(got.depths, want.depths) {
 			t.Errorf("%s: dropRuns %v, want %v", name, got.ranges, want.ranges)
+		}
+		kept, sites := want.keptTokens(toks, nil), bindingSitesReference(src, toks)
+		if got, want := want.verify(src, toks, kept, sites), want.verifyReference(src, toks, kept, sites); !slices.Equal(got, want) {
+			t.Errorf("%s: verify refuses %v, want %v", name, got, want)
 		}
 	}
 	if got, want := bindingSites(src, toks), bindingSitesReference(src, toks); !reflect.DeepEqual(got, want) {
