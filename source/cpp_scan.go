@@ -258,16 +258,32 @@ func lineEnd(src []byte, i int) int {
 
 // directiveEnd is the end of a preprocessor line starting at i, with its
 // backslash continuations and any comment in it.
+//
+// It looks at the bytes that change where the line ends ('\\', which
+// skips the byte after it: a line join; '/', perhaps a comment's start;
+// '\n'), each found by bytes.IndexByte within the line (CuTe's headers
+// have long macros and #if lines: a switch over every byte of them was a
+// tenth of reading arch/mma_sm90.hpp). nl, join and slash are the next of
+// each at or after i, found again once i passes them: every byte is
+// searched once per kind.
 func directiveEnd(src []byte, i int) int {
+	nl, join, slash := -1, -1, -1
 	for i < len(src) {
-		switch src[i] {
-		case '\\':
-			i += 2
-			continue
-		case '\n':
-			return i
-		case '/':
-			if i+1 < len(src) && src[i+1] == '*' {
+		if nl < i {
+			nl = nextByte(src, i, len(src), '\n')
+			join, slash = -1, -1 // they were looked for up to the old line's end
+		}
+		if join < i {
+			join = nextByte(src, i, nl, '\\')
+		}
+		if slash < i {
+			slash = nextByte(src, i, nl, '/')
+		}
+		switch {
+		case join < slash && join < nl:
+			i = join + 2
+		case slash < nl:
+			if i = slash; i+1 < len(src) && src[i+1] == '*' {
 				end := bytes.Index(src[i+2:], []byte("*/"))
 				if end < 0 {
 					return len(src)
@@ -275,10 +291,21 @@ func directiveEnd(src []byte, i int) int {
 				i += 2 + end + 2
 				continue
 			}
+			i++
+		default:
+			return nl
 		}
-		i++
 	}
 	return len(src)
+}
+
+// nextByte is the index of the first c in src[from:to], to where there
+// is none.
+func nextByte(src []byte, from, to int, c byte) int {
+	if k := bytes.IndexByte(src[from:to], c); k >= 0 {
+		return from + k
+	}
+	return to
 }
 
 // cppQuotedEnd is the offset after the closing quote of a literal whose

@@ -68,7 +68,7 @@ func cppTokenizeReference(src []byte, toks []token, dropAsm bool, params *paramD
 			t = punctToken(src, i, 1, -1) // "/" ("//" opened a comment)
 		case lexHash:
 			if lineStart {
-				i = directiveEnd(src, i)
+				i = directiveEndReference(src, i)
 				continue
 			}
 			t = punctToken(src, i, punctLen(src, i), -1)
@@ -117,4 +117,41 @@ func sameScan(t *testing.T, name string, src []byte) {
 	}
 }
 
-var _ = bytes.Index
+// directiveEndReference is directiveEnd as first written: the end of a preprocessor line starting at i, with its
+// backslash continuations and any comment in it.
+func directiveEndReference(src []byte, i int) int {
+	for i < len(src) {
+		switch src[i] {
+		case '\\':
+			i += 2
+			continue
+		case '\n':
+			return i
+		case '/':
+			if i+1 < len(src) && src[i+1] == '*' {
+				end := bytes.Index(src[i+2:], []byte("*/"))
+				if end < 0 {
+					return len(src)
+				}
+				i += 2 + end + 2
+				continue
+			}
+		}
+		i++
+	}
+	return len(src)
+}
+
+// sameDirectiveEnds fails t when directiveEnd differs from the
+// reference at a "#" of src.
+func sameDirectiveEnds(t *testing.T, name string, src []byte) {
+	t.Helper()
+	for i := range src {
+		if src[i] != '#' {
+			continue
+		}
+		if got, want := directiveEnd(src, i), directiveEndReference(src, i); got != want {
+			t.Errorf("%s: directiveEnd(%d) = %d, want %d", name, i, got, want)
+		}
+	}
+}
