@@ -110,8 +110,8 @@ type cppReader struct {
 	// ifEnds are the ends of the file's if statements, by decreasing
 	// index of their "if" (findIfEnds).
 	ifEnds []ifEnd
-	// braces and parens are read's stacks of open brackets (with room for
-	// every token: the read's scratch).
+	// braces and parens are read's stacks of open brackets (the read's
+	// scratch).
 	braces, parens []int
 }
 
@@ -266,19 +266,23 @@ var cppIntegral = setOf("int", "unsigned", "long", "short", "size_t", "int32_t",
 	"uint64_t", "int8_t", "uint8_t", "int16_t", "uint16_t", "index_t", "ptrdiff_t", "char")
 
 func (r *cppReader) read() {
-	// The open '{' and '(' token indices, with room for every token: they
-	// are pushed in place (skipQuiet).
-	if cap(r.braces) < len(r.toks) {
-		r.braces = make([]int, 0, len(r.toks))
-	}
-	if cap(r.parens) < len(r.toks) {
-		r.parens = make([]int, 0, len(r.toks))
-	}
+	// The open '{' and '(' token indices: skipQuiet pushes them in place,
+	// and stops at a bracket its stack has no room for.
 	braces, parens := r.braces[:0], r.parens[:0]
 	for i := 0; i < len(r.toks); {
 		// Up to the next name read may act at, the brackets followed.
 		if i, braces, parens = r.skipQuiet(i, braces, parens); i == len(r.toks) {
 			break
+		}
+		if c := r.toks[i].punct; c != 0 {
+			// A bracket with no room left on its stack: it grows here.
+			if c == '{' {
+				braces = append(braces, i)
+			} else {
+				parens = append(parens, i)
+			}
+			i++
+			continue
 		}
 		if r.quiet(i) {
 			i++
@@ -332,10 +336,11 @@ func (r *cppReader) read() {
 }
 
 // skipQuiet steps from token i over the tokens read does nothing at but
-// follow the brackets (braces and parens, pushed in place: they have room
-// for every token), and over the names quiet says so of by their shapes
-// alone; it returns at the first other name, or at the end. Its loop makes
-// no call, so that the compiler keeps its values in registers.
+// follow the brackets (braces and parens, pushed in place), and over the
+// names quiet says so of by their shapes alone; it returns at the first
+// other name, at a bracket its stack has no room for (read grows it), or at
+// the end. Its loop makes no call, so that the compiler keeps its values
+// in registers.
 func (r *cppReader) skipQuiet(i int, braces, parens []int) (int, []int, []int) {
 	toks, src := r.toks, r.src
 	for ; i < len(toks); i++ {
@@ -343,6 +348,9 @@ func (r *cppReader) skipQuiet(i int, braces, parens []int) (int, []int, []int) {
 		if t.punct != 0 {
 			switch t.punct {
 			case '{':
+				if len(braces) == cap(braces) {
+					return i, braces, parens // read grows the stack
+				}
 				braces = braces[:len(braces)+1]
 				braces[len(braces)-1] = i
 			case '}':
@@ -350,6 +358,9 @@ func (r *cppReader) skipQuiet(i int, braces, parens []int) (int, []int, []int) {
 					braces = braces[:len(braces)-1]
 				}
 			case '(':
+				if len(parens) == cap(parens) {
+					return i, braces, parens
+				}
 				parens = parens[:len(parens)+1]
 				parens[len(parens)-1] = i
 			case ')':
