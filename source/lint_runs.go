@@ -608,6 +608,21 @@ func tokenIs(src []byte, toks []token, k int, text string) bool {
 	return toks[k].end-toks[k].start == len(text) && string(src[toks[k].start:toks[k].end]) == text
 }
 
+// denseCalls is the number of tokens per statement read (a call of the
+// algebra, a using namespace) under which readCppRuns reads every token of
+// a file of denseMinTokens or more without looking for runs: over CUTLASS's
+// include/cute and examples/cute, every file with runs to leave out has 199
+// tokens or more per call, and the files with fewer than 64 (the
+// tutorials, layout.hpp) leave out too little to be read with runs. Which
+// files are read in full changes the time the read takes alone, not what
+// it finds. Smaller files cost little either way, and are looked at for
+// runs as before: the fuzzers compare the read with runs left out with the
+// full read on texts of a few KB.
+const (
+	denseCalls     = 64
+	denseMinTokens = 2048
+)
+
 // maxRunRounds bounds how often readCppRuns reads again with more kept.
 const maxRunRounds = 4
 
@@ -621,6 +636,11 @@ func readCppRuns(src []byte, calls map[string]bool) *File {
 	scratch.toks = cppTokensFor(src, scratch.toks[:0], nil)
 	read, structural, names := runMarks(src, scratch.toks, calls, scratch.structural, scratch.names)
 	scratch.structural, scratch.names = structural, names
+	if len(scratch.toks) >= denseMinTokens && len(read)*denseCalls > len(scratch.toks) {
+		// Calls (and statements read) everywhere: the runs between them
+		// would leave out little, and finding them would cost more.
+		return readTokens(src, scratch, scratch.toks, true)
+	}
 	var sites []bindingSite
 	for round := range maxRunRounds {
 		d := dropRuns(src, scratch.toks, scratch.structural, read, &scratch.runs)

@@ -2,6 +2,7 @@ package source
 
 import (
 	"bytes"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -472,6 +473,34 @@ func TestLintRuns(t *testing.T) {
 	}
 	if partial == 0 {
 		t.Error("no file of CUTLASS was read with runs left out")
+	}
+}
+
+// TestLintRunsDense: a file of denseMinTokens or more with a statement
+// read every denseCalls tokens or fewer is read in full, without looking
+// for runs (those between its calls would leave out three quarters of it
+// here); with its calls fewer, runs are left out. Either read reads the
+// calls as the full read does.
+func TestLintRunsDense(t *testing.T) {
+	var dense, sparse strings.Builder
+	for i := 0; dense.Len() < 40<<10; i++ {
+		// 18 tokens, one call.
+		fmt.Fprintf(&dense, "using A%d = int;\nusing B%d = int;\nauto c%d = size(x);\n", i, i, i)
+		fmt.Fprintf(&sparse, "using A%d = int;\nusing B%d = int;\nusing C%d = int;\n", i, i, i)
+	}
+	sparse.WriteString("auto c = size(x);\n")
+	for _, c := range []struct {
+		src     string
+		partial bool
+	}{{dense.String(), false}, {sparse.String(), true}} {
+		src := []byte(c.src)
+		if toks := cppTokens(src, nil); len(toks) < denseMinTokens {
+			t.Fatalf("%d tokens, want %d or more", len(toks), denseMinTokens)
+		}
+		if got := readCppRuns(src, runCalls).Partial; got != c.partial {
+			t.Errorf("Partial = %v, want %v", got, c.partial)
+		}
+		sameRuns(t, "dense", src)
 	}
 }
 
