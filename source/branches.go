@@ -129,8 +129,10 @@ type ifEnd struct{ at, end, next, nesting int32 }
 // would be cut.
 func (r *cppReader) findIfEnds() {
 	r.ifEnds = r.ifEnds[:0]
-	for k := len(r.toks) - 1; k >= 0; k-- {
-		if !r.isWordAt(k, "if") {
+	src, toks := r.src, r.toks
+	for k := len(toks) - 1; k >= 0; k-- {
+		// isWordAt(k, "if"), with the few values of this loop in registers.
+		if t := &toks[k]; t.kind != tIdent || t.end-t.start != 2 || src[t.start] != 'i' || src[t.start+1] != 'f' {
 			continue
 		}
 		e := ifEnd{at: int32(k), end: -1}

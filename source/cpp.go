@@ -39,7 +39,9 @@ func readTokens(src []byte, scratch *readScratch, toks []token, deferred bool) *
 	}
 	scratch.match = matchBrackets(r.p, scratch.match[:0])
 	r.match = scratch.match
+	r.braces, r.parens = scratch.braces, scratch.parens
 	r.read()
+	scratch.braces, scratch.parens = r.braces, r.parens
 	for k := range r.f.Bindings {
 		// In broken code brackets pair across a name ("({(})A A)", "{A A=A((})"):
 		// the block "ending" before the name holds none of its uses.
@@ -64,9 +66,12 @@ type readScratch struct {
 	toks  []token
 	match []int
 	kept  []token // lint's read for findings: the tokens it reads (lint_runs.go)
-	// structural are the indices of toks' brackets and ";" (lint's read
-	// for findings, structuralTokens).
-	structural []int32
+	// structural are the indices of toks' brackets and ";", names a
+	// buffer of runMarks', runs dropRuns' lists (lint's read for findings).
+	structural, names []int32
+	runs              runBuffers
+	// braces and parens are read's stacks (cppReader.braces).
+	braces, parens []int
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(readScratch) }}
@@ -76,8 +81,8 @@ var scratchPool = sync.Pool{New: func() any { return new(readScratch) }}
 const maxPooledTokens = 1 << 20
 
 func (s *readScratch) release() {
-	if cap(s.toks) > maxPooledTokens || cap(s.kept) > maxPooledTokens {
-		s.toks, s.match, s.kept, s.structural = nil, nil, nil, nil
+	if cap(s.toks) > maxPooledTokens || cap(s.kept) > maxPooledTokens || cap(s.braces) > maxPooledTokens {
+		*s = readScratch{}
 	}
 	scratchPool.Put(s)
 }
@@ -105,6 +110,9 @@ type cppReader struct {
 	// ifEnds are the ends of the file's if statements, by decreasing
 	// index of their "if" (findIfEnds).
 	ifEnds []ifEnd
+	// braces and parens are read's stacks of open brackets (the read's
+	// scratch).
+	braces, parens []int
 }
 
 // templateNames adds the file's alias templates (template<...> using X =)
@@ -113,44 +121,58 @@ type cppReader struct {
 func (r *cppReader) templateNames() (names map[string]bool, bindings int) {
 	names = cppTemplates
 	bindings = 8
-	add := func(name string) {
-		if len(names) == len(cppTemplates) {
-			copied := make(map[string]bool, len(cppTemplates)+4)
-			for k := range cppTemplates {
-				copied[k] = true
-			}
-			names = copied
-		}
-		names[name] = true
-	}
-	for i := 0; i+1 < len(r.toks); i++ {
-		t := r.toks[i]
+	// The loop holds few values and tells most tokens apart by their
+	// kind and first byte; the few names that may be templates are
+	// looked at by addTemplate.
+	src, toks := r.src, r.toks
+	for i := 0; i+1 < len(toks); i++ {
+		t := &toks[i] // not a copy: most tokens are looked at for their kind alone
 		if t.kind != tIdent {
 			if t.punct == '=' {
 				bindings++
 			}
 			continue
 		}
-		w := r.str[t.start:t.end]
-		if w == "template" {
-			bindings += 3
-			continue
-		}
-		if w[0] == 'S' || w[0] == 'M' {
-			// SM80_CP_ASYNC_CACHEALWAYS<uint128_t>: a templated atom op.
-			if r.isPunctAt(i+1, "<") && atomTemplate(w) && !names[w] { // MMA_Traits<: no atom, no look-up
-				add(w)
+		switch src[t.start] {
+		case 't':
+			if t.end-t.start == len("template") && string(src[t.start:t.end]) == "template" {
+				bindings += 3
 			}
-			continue
-		}
-		if w != "using" || i == 0 || !r.isPunctAt(i-1, ">") {
-			continue
-		}
-		if i+2 < len(r.toks) && r.toks[i+1].kind == tIdent && r.isPunctAt(i+2, "=") {
-			add(r.str[r.toks[i+1].start:r.toks[i+1].end])
+		case 'S', 'M':
+			// SM80_CP_ASYNC_CACHEALWAYS<uint128_t>: a templated atom op.
+			if toks[i+1].punct == '<' {
+				names = r.addTemplate(names, i, false)
+			}
+		case 'u':
+			// template <...> using X = ...: an alias template.
+			if t.end-t.start == len("using") && i > 0 && toks[i-1].punct == '>' && i+2 < len(toks) &&
+				toks[i+1].kind == tIdent && toks[i+2].punct == '=' && string(src[t.start:t.end]) == "using" {
+				names = r.addTemplate(names, i+1, true)
+			}
 		}
 	}
 	return names, bindings
+}
+
+// addTemplate adds the name at token i to names (CuTe's template names
+// and the file's so far) when it is an alias template's (alias: the
+// caller found "template <...> using" before it) or a templated atom
+// op's (MMA_Traits<: no atom, no look-up); CuTe's map is copied before
+// the first name is added.
+func (r *cppReader) addTemplate(names map[string]bool, i int, alias bool) map[string]bool {
+	w := r.word(i)
+	if !alias && !atomTemplate(w) || names[w] {
+		return names
+	}
+	if len(names) == len(cppTemplates) {
+		copied := make(map[string]bool, len(cppTemplates)+4)
+		for k := range cppTemplates {
+			copied[k] = true
+		}
+		names = copied
+	}
+	names[w] = true
+	return names
 }
 
 func (r *cppReader) isPunctAt(i int, s string) bool {
@@ -244,31 +266,25 @@ var cppIntegral = setOf("int", "unsigned", "long", "short", "size_t", "int32_t",
 	"uint64_t", "int8_t", "uint8_t", "int16_t", "uint16_t", "index_t", "ptrdiff_t", "char")
 
 func (r *cppReader) read() {
-	var braces []int // open '{' token indices
-	var parens []int // open '(' token indices
+	// The open '{' and '(' token indices: skipQuiet pushes them in place,
+	// and stops at a bracket its stack has no room for.
+	braces, parens := r.braces[:0], r.parens[:0]
 	for i := 0; i < len(r.toks); {
-		t := r.toks[i]
-		if t.punct != 0 {
-			switch t.punct {
-			case '{':
+		// Up to the next name read may act at, the brackets followed.
+		if i, braces, parens = r.skipQuiet(i, braces, parens); i == len(r.toks) {
+			break
+		}
+		if c := r.toks[i].punct; c != 0 {
+			// A bracket with no room left on its stack: it grows here.
+			if c == '{' {
 				braces = append(braces, i)
-			case '}':
-				if len(braces) > 0 {
-					braces = braces[:len(braces)-1]
-				}
-			case '(':
+			} else {
 				parens = append(parens, i)
-			case ')':
-				if len(parens) > 0 {
-					parens = parens[:len(parens)-1]
-				}
-			case ';':
-				parens = parens[:0]
 			}
 			i++
 			continue
 		}
-		if t.kind != tIdent {
+		if r.quiet(i) {
 			i++
 			continue
 		}
@@ -318,6 +334,127 @@ func (r *cppReader) read() {
 		i++
 	}
 }
+
+// skipQuiet steps from token i over the tokens read does nothing at but
+// follow the brackets (braces and parens, pushed in place), and over the
+// names quiet says so of by their shapes alone; it returns at the first
+// other name, at a bracket its stack has no room for (read grows it), or at
+// the end. Its loop makes no call, so that the compiler keeps its values
+// in registers.
+func (r *cppReader) skipQuiet(i int, braces, parens []int) (int, []int, []int) {
+	toks, src := r.toks, r.src
+	for ; i < len(toks); i++ {
+		t := &toks[i]
+		if t.punct != 0 {
+			switch t.punct {
+			case '{':
+				if len(braces) == cap(braces) {
+					return i, braces, parens // read grows the stack
+				}
+				braces = braces[:len(braces)+1]
+				braces[len(braces)-1] = i
+			case '}':
+				if len(braces) > 0 {
+					braces = braces[:len(braces)-1]
+				}
+			case '(':
+				if len(parens) == cap(parens) {
+					return i, braces, parens
+				}
+				parens = parens[:len(parens)+1]
+				parens[len(parens)-1] = i
+			case ')':
+				if len(parens) > 0 {
+					parens = parens[:len(parens)-1]
+				}
+			case ';':
+				parens = parens[:0]
+			}
+			continue
+		}
+		if t.kind != tIdent {
+			continue
+		}
+		// quiet, but a name that may be a CuTe name is left to it (its
+		// test looks the name up).
+		switch t.end - t.start {
+		case len("namespace"), len("struct"), len("class"), len("template"): // len("using") == len("class")
+			switch src[t.start] {
+			case 'n', 's', 'c', 't', 'u':
+				return i, braces, parens
+			}
+		}
+		if i > 0 {
+			if c := toks[i-1].punct; c == '+' || c == '-' {
+				return i, braces, parens
+			}
+		}
+		if i+1 < len(toks) {
+			next := &toks[i+1]
+			switch next.kind {
+			case tPunct:
+				if quietAfter[next.punct] || next.punct == 0 && (src[next.start] == ':' || src[next.start] == '<') {
+					return i, braces, parens
+				}
+			case tIdent:
+				if i+2 < len(toks) && (toks[i+2].punct == '{' || toks[i+2].punct == ';') {
+					return i, braces, parens
+				}
+			}
+		}
+		if codeNameShapes[src[t.start]]&(1<<min(t.end-t.start, 63)) != 0 {
+			return i, braces, parens
+		}
+	}
+	return i, braces, parens
+}
+
+// quiet reports whether read does nothing at the name at i but step past
+// it, as it finds at most names of a file: the name is no keyword read
+// opens a construct at (namespace, struct, class, template, using) nor a
+// CuTe name a root starts at, and its neighbours make no binding, no
+// parameter, no assignment and no qualified name of it: the token after
+// it is none of "=", ",", ")", "::", "<<", an arithmetic operator, nor a
+// name before "{" or ";" (an alias's declaration), and the one before it
+// neither "+" nor "-". One look at each neighbour, where read's rules ask
+// each several times. skipQuiet makes the same tests in its loop but the
+// look-up (as a function they would be a call there, which costs more than
+// they do).
+func (r *cppReader) quiet(i int) bool {
+	toks, src := r.toks, r.src
+	t := &toks[i]
+	switch n := t.end - t.start; n {
+	case len("namespace"), len("struct"), len("class"), len("template"): // len("using") == len("class")
+		switch src[t.start] {
+		case 'n', 's', 'c', 't', 'u':
+			return false
+		}
+	}
+	if i > 0 {
+		if c := toks[i-1].punct; c == '+' || c == '-' {
+			return false
+		}
+	}
+	if i+1 < len(toks) {
+		next := &toks[i+1]
+		switch next.kind {
+		case tPunct:
+			if quietAfter[next.punct] || next.punct == 0 && (src[next.start] == ':' || src[next.start] == '<') {
+				return false // ::, <<; the other two-byte punctuators assign nothing
+			}
+		case tIdent:
+			if i+2 < len(toks) && (toks[i+2].punct == '{' || toks[i+2].punct == ';') {
+				return false
+			}
+		}
+	}
+	w := src[t.start:t.end]
+	return !codeNameShapes.mayHave(string(w)) || !codeNames[string(w)]
+}
+
+// quietAfter marks the punctuators after a name where quiet says false:
+// "=", ",", ")" and the operators of compound assignments, "++" and "--".
+var quietAfter = [256]bool{'=': true, ',': true, ')': true, '+': true, '-': true, '*': true, '/': true, '%': true, '&': true, '|': true, '^': true}
 
 // isAlias reports whether w was declared by "using w = ...;" so far.
 func (r *cppReader) isAlias(w string) bool {

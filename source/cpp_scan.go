@@ -27,6 +27,13 @@ func cppTokenize(src []byte, toks []token, dropAsm bool, params *paramDrops) []t
 	}
 	lineStart := true // only whitespace since the last newline
 	for i := 0; i < len(src); {
+		if params == nil && asm.state == asmNone {
+			// Names, numbers, punctuators and blanks in a loop of their own
+			// (cppScanPlain); the other tokens one at a time below.
+			if toks, i, lineStart = cppScanPlain(src, toks, i, lineStart, dropAsm); i == len(src) {
+				break
+			}
+		}
 		c := src[i]
 		var t token
 		switch lexClass[c] {
@@ -108,6 +115,80 @@ func cppTokenize(src []byte, toks []token, dropAsm bool, params *paramDrops) []t
 	return toks
 }
 
+// cppScanPlain appends to toks the tokens of src from i that the
+// tokenizer's loop makes alone: names (but an asm keyword's length and
+// first byte, and one before a quote: a literal's prefix), numbers (but
+// one going on with a separator or an exponent's sign), punctuators but
+// "/", "#" and "."; it skips blanks. It returns at any other byte, or
+// where toks has no room left, with the index there: its loop makes no
+// call, so that the compiler keeps its values in registers (a call on any
+// path of cppTokenize's loop spills them at every token), and the tokens
+// are written in place.
+func cppScanPlain(src []byte, toks []token, i int, lineStart bool, dropAsm bool) ([]token, int, bool) {
+	n, room := len(toks), cap(toks)
+	toks = toks[:room]
+	for i < len(src) && n < room {
+		c := src[i]
+		switch lexClass[c] {
+		case lexBlank:
+			// A run of blanks and newlines (indentation) in one loop.
+			for {
+				if c == '\n' {
+					lineStart = true
+				}
+				if i++; i == len(src) {
+					break
+				}
+				if c = src[i]; lexClass[c] != lexBlank {
+					break
+				}
+			}
+			continue
+		case lexIdent:
+			j := i + 1
+			for j < len(src) && isIdentByte(src[j]) {
+				j++
+			}
+			if j < len(src) && (src[j] == '"' || src[j] == '\'') {
+				return toks[:n], i, lineStart // perhaps a literal's prefix
+			}
+			if dropAsm && (c == 'a' || c == '_') && (j-i == len("asm") || j-i == len("__asm") || j-i == len("__asm__")) {
+				return toks[:n], i, lineStart // perhaps an asm keyword
+			}
+			toks[n] = token{tokClass: tokClass{kind: tIdent}, start: i, end: j, indent: -1}
+			n++
+			i = j
+		case lexDigit:
+			// numberEnd's digits, letters and dots.
+			j := i + 1
+			for j < len(src) && (isIdentByte(src[j]) || src[j] == '.') {
+				j++
+			}
+			if j < len(src) && (src[j] == '\'' || src[j] == '+' || src[j] == '-') {
+				return toks[:n], i, lineStart // perhaps a separator, an exponent's sign
+			}
+			toks[n] = token{tokClass: tokClass{kind: tNumber}, start: i, end: j, indent: -1}
+			n++
+			i = j
+		case lexPunct:
+			l, p := 1, c // punctLen and punctToken
+			if i+1 < len(src) && pairStart[c] {
+				switch string(src[i : i+2]) {
+				case "::", "->", "<<", "<=", "==", "!=", "&&", "||", "**", "//":
+					l, p = 2, 0
+				}
+			}
+			toks[n] = token{tokClass: tokClass{kind: tPunct, punct: p}, start: i, end: i + l, indent: -1}
+			n++
+			i += l
+		default:
+			return toks[:n], i, lineStart
+		}
+		lineStart = false
+	}
+	return toks[:n], i, lineStart
+}
+
 // lexClass is what the tokenizer does at a byte where a token may start:
 // one load and a jump table instead of a chain of comparisons.
 var lexClass = func() (t [256]uint8) {
@@ -177,16 +258,32 @@ func lineEnd(src []byte, i int) int {
 
 // directiveEnd is the end of a preprocessor line starting at i, with its
 // backslash continuations and any comment in it.
+//
+// It looks at the bytes that change where the line ends ('\\', which
+// skips the byte after it: a line join; '/', perhaps a comment's start;
+// '\n'), each found by bytes.IndexByte within the line (CuTe's headers
+// have long macros and #if lines: a switch over every byte of them was a
+// tenth of reading arch/mma_sm90.hpp). nl, join and slash are the next of
+// each at or after i, found again once i passes them: every byte is
+// searched once per kind.
 func directiveEnd(src []byte, i int) int {
+	nl, join, slash := -1, -1, -1
 	for i < len(src) {
-		switch src[i] {
-		case '\\':
-			i += 2
-			continue
-		case '\n':
-			return i
-		case '/':
-			if i+1 < len(src) && src[i+1] == '*' {
+		if nl < i {
+			nl = nextByte(src, i, len(src), '\n')
+			join, slash = -1, -1 // they were looked for up to the old line's end
+		}
+		if join < i {
+			join = nextByte(src, i, nl, '\\')
+		}
+		if slash < i {
+			slash = nextByte(src, i, nl, '/')
+		}
+		switch {
+		case join < slash && join < nl:
+			i = join + 2
+		case slash < nl:
+			if i = slash; i+1 < len(src) && src[i+1] == '*' {
 				end := bytes.Index(src[i+2:], []byte("*/"))
 				if end < 0 {
 					return len(src)
@@ -194,10 +291,21 @@ func directiveEnd(src []byte, i int) int {
 				i += 2 + end + 2
 				continue
 			}
+			i++
+		default:
+			return nl
 		}
-		i++
 	}
 	return len(src)
+}
+
+// nextByte is the index of the first c in src[from:to], to where there
+// is none.
+func nextByte(src []byte, from, to int, c byte) int {
+	if k := bytes.IndexByte(src[from:to], c); k >= 0 {
+		return from + k
+	}
+	return to
 }
 
 // cppQuotedEnd is the offset after the closing quote of a literal whose

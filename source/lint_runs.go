@@ -83,69 +83,115 @@ type runLevel struct {
 	open    int32
 }
 
-// readAt are the indices of the tokens whose statements lint reads: a
-// name of calls before "(" or "<" (a call a finding can be made at), the
-// namespace of "using namespace" (the file's File.UsesCute).
-func readAt(src []byte, toks []token, calls map[string]bool) []int32 {
-	shapes := shapesOf(calls)
+// runMarks finds, in one pass over toks, what dropRuns acts on: read, the
+// indices of the tokens whose statements lint reads (a name of calls
+// before "(" or "<", a call a finding can be made at; the namespace of
+// "using namespace", the file's File.UsesCute), and structural, the
+// indices of the brackets and ";" (a fifth of a traits header's tokens:
+// found once per file, they spare each round the pass over every token).
+// structural and names are buffers reused from file to file (their
+// contents are not read).
+//
+// The pass makes no call, so that the compiler keeps its few values in
+// registers (a call on any path spills them at every token): it writes
+// each token's index to structural and moves on by one where the token is
+// structural (no branch), and notes in names the names whose shape fits
+// one of calls; callMarks.mark looks at those afterwards, in order.
+func runMarks(src []byte, toks []token, calls map[string]bool, structural, names []int32) (read, _, _ []int32) {
+	m := callMarks{src: src, toks: toks, calls: calls}
+	// A name's first byte and length, then its last byte and length, must
+	// fit a word of calls (or "namespace"): half the names the first test
+	// alone lets through fail the second.
+	var shapes, ends wordShapes
+	for w := range calls {
+		shapes.add(w)
+		ends.addEnd(w)
+	}
 	shapes.add("namespace")
-	var memo wordMemo
-	var at []int32
-	for k, t := range toks {
-		if t.kind != tIdent || k+1 == len(toks) {
+	ends.addEnd("namespace")
+	if cap(structural) < len(toks) {
+		structural = make([]int32, len(toks))
+	}
+	if cap(names) < len(toks) {
+		names = make([]int32, len(toks))
+	}
+	structural, names = structural[:len(toks)], names[:len(toks)]
+	ns, nn := 0, 0
+	for k := range toks {
+		t := &toks[k] // not a copy: most tokens are looked at for their kind alone
+		if t.kind != tIdent {
+			structural[ns] = int32(k)
+			ns += int(structuralStep[t.punct])
 			continue
 		}
-		w := src[t.start:t.end]
-		if shapes[w[0]]&(1<<min(len(w), 63)) == 0 {
-			continue // neither a call's name nor "namespace"
-		}
-		called, known := memo.lookup(src, w)
-		if !known {
-			called = calls[string(w)]
-			memo.remember(src, t.start, t.end, called)
-		}
-		if called {
-			if n := toks[k+1].punct; n == '(' || n == '<' {
-				at = append(at, int32(k))
-			}
-		}
-		if string(w) == "namespace" && k > 0 && toks[k-1].kind == tIdent && string(src[toks[k-1].start:toks[k-1].end]) == "using" {
-			at = append(at, int32(k))
+		if n := uint64(1) << min(t.end-t.start, 63); shapes[src[t.start]]&n != 0 && ends[src[t.end-1]]&n != 0 {
+			names[nn] = int32(k)
+			nn++
 		}
 	}
-	return at
+	for _, k := range names[:nn] {
+		m.mark(int(k))
+	}
+	return m.read, structural[:ns], names[:0]
 }
 
-// structuralTokens appends to at the indices of the tokens of toks that
-// dropRuns acts on: the brackets and ";" (a fifth of a traits header's
-// tokens). Found once per file, they spare each round the pass over
-// every token.
-func structuralTokens(src []byte, toks []token, at []int32) []int32 {
-	for k, t := range toks {
-		if isStructural[t.punct] {
-			at = append(at, int32(k))
+// callMarks are runMarks' names of calls, with what it asks them.
+type callMarks struct {
+	src   []byte
+	toks  []token
+	calls map[string]bool
+	memo  wordMemo
+	read  []int32
+}
+
+// mark notes toks[k] in read if it is a name of calls before "(" or "<",
+// or the namespace of "using namespace"; its shape fits one of them.
+func (m *callMarks) mark(k int) {
+	src, toks := m.src, m.toks
+	if k+1 == len(toks) {
+		return
+	}
+	t := &toks[k]
+	w := src[t.start:t.end]
+	called, known := m.memo.lookup(src, w)
+	if !known {
+		called = m.calls[string(w)]
+		m.memo.remember(src, t.start, t.end, called)
+	}
+	if called {
+		if n := toks[k+1].punct; n == '(' || n == '<' {
+			m.read = append(m.read, int32(k))
 		}
 	}
-	return at
+	if string(w) == "namespace" && k > 0 && toks[k-1].kind == tIdent && string(src[toks[k-1].start:toks[k-1].end]) == "using" {
+		m.read = append(m.read, int32(k))
+	}
 }
 
-// isStructural marks the punctuators structuralTokens finds: one load
-// where a switch compares most tokens seven times.
-var isStructural = [256]bool{'{': true, '}': true, '(': true, ')': true, '[': true, ']': true, ';': true}
+// structuralStep is 1 at the punctuators of runMarks' structural tokens,
+// 0 elsewhere: one load where a switch compares most tokens seven times.
+var structuralStep = [256]uint8{'{': 1, '}': 1, '(': 1, ')': 1, '[': 1, ']': 1, ';': 1}
 
 // dropRuns finds the runs of toks lint may leave out: those without a
 // token of readAt (sorted). structural are toks' brackets and ";"
-// (structuralTokens): a token of readAt marks the levels open at it
-// dirty, and they are read only at the next of those.
-func dropRuns(src []byte, toks []token, structural, readAt []int32) runDrops {
-	var d runDrops
-	levels := make([]runLevel, 1, 16)
-	levels[0] = runLevel{clean: true}
-	dirty := func() {
-		for k := range levels {
-			levels[k].clean, levels[k].tainted = false, true
-		}
+// (runMarks): a token of readAt marks the levels open at it dirty, and
+// they are read only at the next of those.
+func dropRuns(src []byte, toks []token, structural, readAt []int32, buf *runBuffers) runDrops {
+	if buf == nil {
+		buf = new(runBuffers)
 	}
+	// Every list has room for a push at each structural token, so that
+	// pushes are made in place: the loop makes no call, and the compiler
+	// keeps its values in registers.
+	if n := len(structural) + 1; cap(buf.levels) < n {
+		buf.levels = make([]runLevel, 0, n)
+		buf.ranges = make([][2]int32, 0, n)
+		buf.runLevels = make([]int32, 0, n)
+		buf.depths = make([]int32, 0, n)
+	}
+	d := runDrops{ranges: buf.ranges[:0], levels: buf.runLevels[:0], depths: buf.depths[:0]}
+	levels := buf.levels[:1]
+	levels[0] = runLevel{clean: true}
 	braces := int32(0) // as bindingSites counts them
 	for _, k32 := range structural {
 		k, t := int(k32), toks[k32]
@@ -153,7 +199,9 @@ func dropRuns(src []byte, toks []token, structural, readAt []int32) runDrops {
 			for len(readAt) > 0 && readAt[0] <= k32 {
 				readAt = readAt[1:]
 			}
-			dirty()
+			for l := range levels {
+				levels[l].clean, levels[l].tainted = false, true
+			}
 		}
 		switch c := t.punct; c {
 		case '{':
@@ -164,7 +212,8 @@ func dropRuns(src []byte, toks []token, structural, readAt []int32) runDrops {
 		switch c := t.punct; c {
 		case '{', '(', '[':
 			code := c == '{' && k > 0 && isPunctByte(src, toks[k-1], ')')
-			levels = append(levels, runLevel{kind: c, runStart: int32(k + 1), depth: braces, clean: true, code: code, open: int32(k)})
+			levels = levels[:len(levels)+1]
+			levels[len(levels)-1] = runLevel{kind: c, runStart: int32(k + 1), depth: braces, clean: true, code: code, open: int32(k)}
 		case '}', ')', ']':
 			top := len(levels) - 1
 			if top > 0 && levels[top].kind == opener(c) {
@@ -189,7 +238,9 @@ func dropRuns(src []byte, toks []token, structural, readAt []int32) runDrops {
 			}
 			// A closer without its opener on top: brackets pair across
 			// what would be runs. Nothing open now is dropped.
-			dirty()
+			for l := range levels {
+				levels[l].clean, levels[l].tainted = false, true
+			}
 			for j := top; j > 0; j-- {
 				if levels[j].kind == opener(c) {
 					levels = levels[:j]
@@ -213,18 +264,33 @@ func dropRuns(src []byte, toks []token, structural, readAt []int32) runDrops {
 				continue
 			}
 			if from := top.runStart; int32(k) > from {
+				if n := len(d.ranges); n > 0 && d.ranges[n-1][0] == from {
+					// The run found at this level's last ";" goes on (nothing
+					// nested in it was found since, or it would be last).
+					d.ranges[n-1][1] = int32(k)
+					continue
+				}
 				for len(d.ranges) > 0 && d.ranges[len(d.ranges)-1][0] >= from {
 					d.ranges = d.ranges[:len(d.ranges)-1] // a run inside this one
 					d.levels = d.levels[:len(d.levels)-1]
 					d.depths = d.depths[:len(d.depths)-1]
 				}
-				d.ranges = append(d.ranges, [2]int32{from, int32(k)})
-				d.levels = append(d.levels, int32(len(levels)-1))
-				d.depths = append(d.depths, top.depth)
+				n := len(d.ranges)
+				d.ranges, d.levels, d.depths = d.ranges[:n+1], d.levels[:n+1], d.depths[:n+1]
+				d.ranges[n], d.levels[n], d.depths[n] = [2]int32{from, int32(k)}, int32(len(levels)-1), top.depth
 			}
 		}
 	}
 	return d
+}
+
+// runBuffers are dropRuns' lists, reused from round to round and file to
+// file (the read's scratch): the runs a round finds are read before the
+// next round's.
+type runBuffers struct {
+	levels            []runLevel
+	ranges            [][2]int32
+	runLevels, depths []int32
 }
 
 // left is how many tokens d's runs leave out.
@@ -258,22 +324,26 @@ func (d *runDrops) verify(src []byte, toks, kept []token, sites []bindingSite) [
 	var shapes wordShapes
 	var memo wordMemo           // the words of kept known to be in needed
 	var aliases map[string]bool // the words of "Alias x{" and "Alias x;" kept
-	for k, t := range kept {
-		if t.kind == tIdent {
-			w := src[t.start:t.end]
-			if _, known := memo.lookup(src, w); !known {
-				if shapes[w[0]]&(1<<min(len(w), 63)) == 0 || !needed[string(w)] {
-					needed[string(w)] = true
-					shapes.add(string(w))
-				}
-				memo.remember(src, t.start, t.end, true)
+	var aliasShapes wordShapes  // their first test
+	for k := range kept {
+		t := &kept[k] // not a copy: most tokens are looked at for their kind alone
+		if t.kind != tIdent {
+			continue
+		}
+		w := src[t.start:t.end]
+		if _, known := memo.lookup(src, w); !known {
+			if shapes[w[0]]&(1<<min(len(w), 63)) == 0 || !needed[string(w)] {
+				needed[string(w)] = true
+				shapes.add(string(w))
 			}
-			if k+2 < len(kept) && kept[k+1].kind == tIdent && (isPunctByte(src, kept[k+2], '{') || isPunctByte(src, kept[k+2], ';')) {
-				if aliases == nil {
-					aliases = map[string]bool{}
-				}
-				aliases[string(w)] = true
+			memo.remember(src, t.start, t.end, true)
+		}
+		if k+2 < len(kept) && kept[k+1].kind == tIdent && (kept[k+2].punct == '{' || kept[k+2].punct == ';') {
+			if aliases == nil {
+				aliases = map[string]bool{}
 			}
+			aliases[string(w)] = true
+			aliasShapes.add(string(w))
 		}
 	}
 	si := 0
@@ -282,10 +352,10 @@ func (d *runDrops) verify(src []byte, toks, kept []token, sites []bindingSite) [
 			si++
 		}
 		for ; si < len(sites) && sites[si].at < r[1]; si++ {
-			site := sites[si]
-			t := toks[site.at]
+			site := &sites[si]
+			t := &toks[site.at]
 			w := src[t.start:t.end]
-			if site.depth > d.depths[ri] && !site.nested && !(site.alias && aliases[string(w)]) {
+			if site.depth > d.depths[ri] && !site.nested && !(site.alias && aliasShapes.mayHave(string(w)) && aliases[string(w)]) {
 				continue // declared inside braces of the run: visible there alone
 			}
 			if shapes[w[0]]&(1<<min(len(w), 63)) != 0 && needed[string(w)] {
@@ -334,30 +404,44 @@ type bindingSite struct {
 func bindingSites(src []byte, toks []token) []bindingSite {
 	var sites []bindingSite
 	depth, clauseEnd := int32(0), -1
-	for j, t := range toks {
-		switch t.kind {
-		case tPunct:
-			if isPunctByte(src, t, '{') {
+	for j := range toks {
+		t := &toks[j] // not a copy: most tokens are looked at for their kind alone
+		if t.kind != tIdent {
+			// Only a punctuator's punct is set: a brace, or none of these.
+			if t.punct == '{' {
 				depth++
-			} else if isPunctByte(src, t, '}') {
+			} else if t.punct == '}' {
 				depth--
 			}
 			continue
-		case tIdent:
-		default:
-			continue
 		}
-		w := src[t.start:t.end]
-		if string(w) == "template" && j > clauseEnd {
+		if t.end-t.start == len("template") && string(src[t.start:t.end]) == "template" && j > clauseEnd {
 			clauseEnd = templateClauseEnd(src, toks, j+1, len(toks))
 		}
-		if j+1 < len(toks) {
-			if n := toks[j+1]; n.kind == tPunct && (n.end-n.start == 2 && src[n.start] == ':' || n.punct == '<' && w[0] != 'S' && w[0] != 'M') {
+		if j+1 == len(toks) || toks[j+1].kind != tPunct {
+			// Before a word (a type's before the declared name, a keyword)
+			// or last: bindingAt looks further only after "+", "-" (++x,
+			// --x), "struct" or "class" (most names are none of these).
+			if j == 0 {
+				continue
+			}
+			switch p := &toks[j-1]; p.punct {
+			case '+', '-':
+			case 0:
+				if n := p.end - p.start; n != len("struct") && n != len("class") {
+					continue
+				}
+			default:
+				continue
+			}
+		} else {
+			n := &toks[j+1]
+			if n.end-n.start == 2 && src[n.start] == ':' || n.punct == '<' && src[t.start] != 'S' && src[t.start] != 'M' {
 				continue // a qualifier, a template-id's name (bindingAt)
 			}
-		}
-		if j > 0 && j+1 < len(toks) && surelyRead(src, toks[j-1], toks[j+1]) {
-			continue
+			if j > 0 && surelyRead(src, toks[j-1], *n) {
+				continue
+			}
 		}
 		if outer, nested := bindingAt(src, toks, j, j < clauseEnd); outer {
 			alias := tokenIs(src, toks, j-1, "using") && tokenIs(src, toks, j+1, "=")
@@ -431,49 +515,60 @@ func notDeclaringWord(w []byte) bool {
 // parameter). One pass answers both: bindingSites asks at most names of a
 // file.
 func bindingAt(src []byte, toks []token, j int, inClause bool) (outer, nested bool) {
-	is := func(k int, text string) bool { return tokenIs(src, toks, k, text) }
-	if j+1 == len(toks) || toks[j+1].kind != tPunct {
+	// The name's neighbours, looked at once (nil past either end), and
+	// their one-byte punctuators (0 for none).
+	var prev, next *token
+	var pc, nc byte
+	if j > 0 {
+		prev = &toks[j-1]
+		pc = prev.punct
+	}
+	if j+1 < len(toks) {
+		next = &toks[j+1]
+		nc = next.punct
+	}
+	if next == nil || next.kind != tPunct {
 		// Every case below but a struct's name before "final" and "++x",
 		// "--x" looks at a punctuator after the name: a name before a
 		// word (a type's before the declared name, a keyword) is none.
 		// The word before is tested by its punctuator byte and its length
 		// first: most are neither "struct" nor "class".
-		if j == 0 {
+		if prev == nil {
 			return false, false
 		}
-		switch p := toks[j-1]; p.punct {
+		switch pc {
 		case '+', '-':
 		case 0:
-			if n := p.end - p.start; n != len("struct") && n != len("class") || !is(j-1, "struct") && !is(j-1, "class") {
+			if n := prev.end - prev.start; n != len("struct") && n != len("class") || !textIs(src, prev, "struct") && !textIs(src, prev, "class") {
 				return false, false
 			}
 		default:
 			return false, false
 		}
 	}
-	if is(j-1, ".") || is(j-1, "->") || is(j-1, "::") || is(j+1, "::") {
+	if pc == '.' || textIs(src, prev, "->") || textIs(src, prev, "::") || textIs(src, next, "::") {
 		return false, false // a member, a qualified name, a qualifier
 	}
-	if is(j+1, "<") {
+	if nc == '<' {
 		t := atomTemplate(string(src[toks[j].start:toks[j].end]))
 		return t, t
 	}
-	if is(j-1, "using") && is(j-2, ">") && is(j+1, "=") {
+	if nc == '=' && textIs(src, prev, "using") && tokenIs(src, toks, j-2, ">") {
 		return true, true // an alias template's name, wherever it is (cppReader.templateNames)
 	}
 	if inClause {
 		return false, false
 	}
-	if is(j-1, "struct") || is(j-1, "class") {
-		s := is(j+1, "{") || is(j+1, ":") || is(j+1, "final")
+	if textIs(src, prev, "struct") || textIs(src, prev, "class") {
+		s := nc == '{' || nc == ':' || textIs(src, next, "final")
 		return s, s
 	}
-	if is(j+1, "++") || is(j+1, "--") || is(j+1, "+") && is(j+2, "+") || is(j+1, "-") && is(j+2, "-") ||
-		is(j-1, "+") && is(j-2, "+") || is(j-1, "-") && is(j-2, "-") {
+	if textIs(src, next, "++") || textIs(src, next, "--") || nc == '+' && tokenIs(src, toks, j+2, "+") || nc == '-' && tokenIs(src, toks, j+2, "-") ||
+		pc == '+' && tokenIs(src, toks, j-2, "+") || pc == '-' && tokenIs(src, toks, j-2, "-") {
 		return true, true
 	}
-	if j+2 < len(toks) && toks[j+1].kind == tPunct && toks[j+1].end-toks[j+1].start <= 2 && !is(j+1, "=") &&
-		isPunctByte(src, toks[j+2], '=') && toks[j+1].end == toks[j+2].start {
+	if j+2 < len(toks) && next.kind == tPunct && next.end-next.start <= 2 && nc != '=' &&
+		toks[j+2].punct == '=' && next.end == toks[j+2].start {
 		return true, true // x += ..., x <<= ...
 	}
 	// A type before the name, past const, volatile, &, &&, *.
@@ -482,19 +577,24 @@ func bindingAt(src []byte, toks []token, j int, inClause bool) (outer, nested bo
 		k--
 	}
 	typed := k >= 0 && (isPunctByte(src, toks[k], '>') || toks[k].kind == tIdent && !notDeclaringWord(src[toks[k].start:toks[k].end]))
-	if is(j+1, "=") {
+	if nc == '=' {
 		// Typed, a declaration: inside braces it binds the name there alone
 		// (an alias template's name returned above).
 		return true, !typed
 	}
-	if !typed || j+1 >= len(toks) {
+	if !typed || next == nil {
 		return false, false
 	}
-	switch toks[j+1].punct {
+	switch nc {
 	case '{', '(', ';', ',', ')', ':':
 		return true, false
 	}
 	return false, false
+}
+
+// textIs reports whether t (nil: none) is the token text.
+func textIs(src []byte, t *token, text string) bool {
+	return t != nil && t.end-t.start == len(text) && string(src[t.start:t.end]) == text
 }
 
 // tokenIs reports whether toks[k] is text (one byte long: a punctuator).
@@ -508,6 +608,21 @@ func tokenIs(src []byte, toks []token, k int, text string) bool {
 	return toks[k].end-toks[k].start == len(text) && string(src[toks[k].start:toks[k].end]) == text
 }
 
+// denseCalls is the number of tokens per statement read (a call of the
+// algebra, a using namespace) under which readCppRuns reads every token of
+// a file of denseMinTokens or more without looking for runs: over CUTLASS's
+// include/cute and examples/cute, every file with runs to leave out has 199
+// tokens or more per call, and the files with fewer than 64 (the
+// tutorials, layout.hpp) leave out too little to be read with runs. Which
+// files are read in full changes the time the read takes alone, not what
+// it finds. Smaller files cost little either way, and are looked at for
+// runs as before: the fuzzers compare the read with runs left out with the
+// full read on texts of a few KB.
+const (
+	denseCalls     = 64
+	denseMinTokens = 2048
+)
+
 // maxRunRounds bounds how often readCppRuns reads again with more kept.
 const maxRunRounds = 4
 
@@ -519,11 +634,16 @@ func readCppRuns(src []byte, calls map[string]bool) *File {
 	scratch := scratchPool.Get().(*readScratch)
 	defer scratch.release()
 	scratch.toks = cppTokensFor(src, scratch.toks[:0], nil)
-	read := readAt(src, scratch.toks, calls)
-	scratch.structural = structuralTokens(src, scratch.toks, scratch.structural[:0])
+	read, structural, names := runMarks(src, scratch.toks, calls, scratch.structural, scratch.names)
+	scratch.structural, scratch.names = structural, names
+	if len(scratch.toks) >= denseMinTokens && len(read)*denseCalls > len(scratch.toks) {
+		// Calls (and statements read) everywhere: the runs between them
+		// would leave out little, and finding them would cost more.
+		return readTokens(src, scratch, scratch.toks, true)
+	}
 	var sites []bindingSite
 	for round := range maxRunRounds {
-		d := dropRuns(src, scratch.toks, scratch.structural, read)
+		d := dropRuns(src, scratch.toks, scratch.structural, read, &scratch.runs)
 		if len(d.ranges) == 0 {
 			break
 		}

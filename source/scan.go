@@ -200,6 +200,14 @@ func (s *wordShapes) add(w string) {
 	}
 }
 
+// addEnd adds w to shapes of the words' last bytes (a second test: for
+// each last byte, a bit for each length).
+func (s *wordShapes) addEnd(w string) {
+	if w != "" {
+		s[w[len(w)-1]] |= 1 << min(len(w), 63)
+	}
+}
+
 // mayHave reports whether w may be a word of the set (false: it is not).
 func (s *wordShapes) mayHave(w string) bool {
 	return w != "" && s[w[0]]&(1<<min(len(w), 63)) != 0

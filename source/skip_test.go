@@ -2,6 +2,7 @@ package source
 
 import (
 	"bytes"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -53,7 +54,7 @@ func cppTokensReference(src []byte, toks []token) []token {
 			i += 2 + end + 2
 			continue
 		case c == '#' && lineStart:
-			i = directiveEnd(src, i)
+			i = directiveEndReference(src, i)
 			continue
 		}
 		lineStart = false
@@ -209,6 +210,9 @@ func FuzzSkipping(f *testing.F) {
 	f.Add("constexpr int k = 2; void f(int k, int m = k) { asm(\"\"); } void g(int a) const { } auto x = make_layout(k);")
 	f.Add("struct S { using X = Layout<_4>; };\nusing U = int;\nusing V = int;\nusing W = int;\nvoid g() { auto a = Layout<_8>{}; X a{}; auto r = size(a); }\ntemplate <class Q = A<B> using Z = int> struct R;\nauto z = take<1,2>(Z<3>{});\n")
 	f.Add("namespace cute {\nusing A = Layout<Shape<_4,_3>>;\nstruct T { using X = Layout<_6>; };\nint k = 2;\nvoid f() { k = 3; }\nauto r = take<k,1>(A{});\nauto s = composition(T::X{}, A{});\n}\n")
+	f.Add("#define A(x) \\\n  x / 2 /* a\nb */ \\\r\n  y \\\n#if a//b\\\nc\n#x /* open\n#y \\")
+	f.Add("x = 1'000 + 2e+5 + 0x1e+5 - 1.5e-3 + 07'7; asm(\"\"); __asm__ volatile(\"\" : \"+r\"(a)); _asm a__asm __asmx u8\"s\" R\"d(x)d\" L'c' # y\n#define Z\n.5 a.b->c::d /* */ // e")
+	f.Add("template <int N> using SM_L = Layout<Int<N>>; using SM_X<int> = a; using MX<int> b; template <class T> using MMA_64x8 = T; SM90_Y<a> b; template<> using u = v;")
 	f.Fuzz(func(t *testing.T, src string) {
 		if len(src) > 1<<14 {
 			return
@@ -218,6 +222,11 @@ func FuzzSkipping(f *testing.F) {
 		sameForLint(t, "fuzz", []byte(src))
 		sameDisabled(t, "fuzz", []byte(src))
 		sameRuns(t, "fuzz", []byte(src))
+		sameRunMarks(t, "fuzz", []byte(src))
+		sameTemplateNames(t, "fuzz", []byte(src))
+		sameReadAsReference(t, "fuzz", []byte(src))
+		sameScan(t, "fuzz", []byte(src))
+		sameDirectiveEnds(t, "fuzz", []byte(src))
 	})
 }
 
@@ -453,12 +462,45 @@ func TestLintRuns(t *testing.T) {
 	partial := 0
 	for i, src := range files {
 		sameRuns(t, "cutlass#"+strconv.Itoa(i), src)
+		sameRunMarks(t, "cutlass#"+strconv.Itoa(i), src)
+		sameTemplateNames(t, "cutlass#"+strconv.Itoa(i), src)
+		sameReadAsReference(t, "cutlass#"+strconv.Itoa(i), src)
+		sameScan(t, "cutlass#"+strconv.Itoa(i), src)
+		sameDirectiveEnds(t, "cutlass#"+strconv.Itoa(i), src)
 		if readCppRuns(src, runCalls).Partial {
 			partial++
 		}
 	}
 	if partial == 0 {
 		t.Error("no file of CUTLASS was read with runs left out")
+	}
+}
+
+// TestLintRunsDense: a file of denseMinTokens or more with a statement
+// read every denseCalls tokens or fewer is read in full, without looking
+// for runs (those between its calls would leave out three quarters of it
+// here); with its calls fewer, runs are left out. Either read reads the
+// calls as the full read does.
+func TestLintRunsDense(t *testing.T) {
+	var dense, sparse strings.Builder
+	for i := 0; dense.Len() < 40<<10; i++ {
+		// 18 tokens, one call.
+		fmt.Fprintf(&dense, "using A%d = int;\nusing B%d = int;\nauto c%d = size(x);\n", i, i, i)
+		fmt.Fprintf(&sparse, "using A%d = int;\nusing B%d = int;\nusing C%d = int;\n", i, i, i)
+	}
+	sparse.WriteString("auto c = size(x);\n")
+	for _, c := range []struct {
+		src     string
+		partial bool
+	}{{dense.String(), false}, {sparse.String(), true}} {
+		src := []byte(c.src)
+		if toks := cppTokens(src, nil); len(toks) < denseMinTokens {
+			t.Fatalf("%d tokens, want %d or more", len(toks), denseMinTokens)
+		}
+		if got := readCppRuns(src, runCalls).Partial; got != c.partial {
+			t.Errorf("Partial = %v, want %v", got, c.partial)
+		}
+		sameRuns(t, "dense", src)
 	}
 }
 
