@@ -44,7 +44,6 @@ type Cache struct {
 	universeOn bool
 	epoch      uint64
 	near       map[string]*nearNames
-	notes      []grammar.Note // the notes of the statements being analyzed
 	// last is the latest analysis, and lastEpoch the universe's epoch
 	// during it (takePrefix).
 	last      *Sheet
@@ -228,31 +227,38 @@ func (c *Cache) Fresh() bool { return !c.used.Load() }
 // one with no place for a note, gets a new one: finding its names is a
 // walk of its tree.
 type stmtNote struct {
-	text   string
-	hash   uint64 // the text's hash
+	hash   uint64 // the hash of its text (first.text)
 	uses   []nameUse
 	bound  string      // the name a binding binds
 	epoch  uint64      // bound is in the universe of this epoch (Cache.seeBound)
 	result *cacheEntry // its latest result, nil before its first
 	// first is room for the statement's first result (Cache.store), unused
 	// while its gen is 0: a first analysis makes a note and a result for
-	// every statement, in one allocation (160 bytes, a size class of the
-	// allocator, as the two are apart) rather than two.
+	// every statement, in one allocation (144 bytes, a size class of the
+	// allocator, as the two are apart) rather than two. Its text is the
+	// statement's from the start (text), used or not: every result of the
+	// statement holds that text, and the note keeps no other copy of its
+	// string header.
 	first cacheEntry
 }
 
-// note is the k-th of notes (nil when there are none), for statement i
-// of f, a sheet with text src: the one kept with its tree where there is one,
-// else a new one; at is where the statement starts.
-func (c *Cache) note(notes []grammar.Note, k int, f *grammar.File, i int, src []byte) (*stmtNote, grammar.Position) {
+// text is the statement's text.
+func (n *stmtNote) text() string { return n.first.text }
+
+// note is the note of statement i of f, a sheet with text src, the k-th
+// of notes (nil when there are none): the one kept with its tree where
+// there is one, else a new one; at is where the statement starts.
+func (c *Cache) note(notes *grammar.NoteList, k int, f *grammar.File, i int, src []byte) (*stmtNote, grammar.Position) {
 	var place *any
 	var kept string
+	var held grammar.Note
 	if notes != nil {
-		place, kept = notes[k].Place, notes[k].Text
+		held = notes.At(k)
+		place, kept = held.Place, held.Text
 	}
 	if place != nil {
 		if n, ok := (*place).(*stmtNote); ok {
-			return n, notes[k].At
+			return n, held.At
 		}
 	}
 	span := f.StatementRange(i)
@@ -269,9 +275,10 @@ func (c *Cache) note(notes []grammar.Note, k int, f *grammar.File, i int, src []
 // which share its memory.
 func (c *Cache) newNote(text []byte, kept string, st grammar.Stmt) *stmtNote {
 	own := kept == string(text)
-	e := &stmtNote{text: kept, hash: maphash.String(c.seed, kept), epoch: c.epoch - 1}
+	e := &stmtNote{hash: maphash.String(c.seed, kept), epoch: c.epoch - 1}
+	e.first.text = kept
 	if !own {
-		e.text = string(text)
+		e.first.text = string(text)
 		e.hash = maphash.Bytes(c.seed, text)
 	}
 	// Otherwise a name's text may share memory with the whole file's.
@@ -414,7 +421,7 @@ func (c *Cache) take(e *cacheEntry) stmtResult {
 // store records the result r, relative to its statement, of the statement
 // note is of, in the room the note has for it when it is unused.
 func (c *Cache) store(note *stmtNote, key uint64, text string, col int, deps []uint64, r stmtResult) *cacheEntry {
-	e := &note.first
+	e := &note.first // its text is text already
 	if e.gen != 0 {
 		e = new(cacheEntry)
 	}

@@ -135,7 +135,7 @@ func AnalyzeFile(f *grammar.File, src []byte, cache *Cache) *Sheet {
 	bound := &boundNames{cache: cache}
 	// notes[i-from] is where the cache keeps what it knows of statement i
 	// with the statement's tree.
-	var notes []grammar.Note
+	var notes *grammar.NoteList
 	from := 0
 	if cache != nil {
 		cache.begin(n)
@@ -146,9 +146,8 @@ func AnalyzeFile(f *grammar.File, src []byte, cache *Cache) *Sheet {
 			s.found = make([]Finding, 0, len(prev.found)+len(prev.found)/8+8)
 		}
 		from = s.takePrefix(cache, bound)
-		notes = cache.parsed.Notes(f, from, cache.notes)
-		if notes != nil && cap(notes) <= keptNotes {
-			cache.notes = notes
+		if list, ok := cache.parsed.NoteList(f, from); ok {
+			notes = &list
 		}
 	}
 	if s.Names == nil {
@@ -299,12 +298,6 @@ func touchNames(scope scopeEnv, stmts []grammar.Stmt) {
 	}
 }
 
-// keptNotes is the most notes (grammar.Note, 40 bytes each) the cache keeps
-// for the next analysis to write its own in: the notes of a long sheet,
-// kept between analyses, were 40 bytes a statement of the resident heap
-// for the few hundred microseconds it takes to allocate them again.
-const keptNotes = 4096
-
 // byOffset orders findings by where they start.
 func byOffset(a, b Finding) int { return int(a.Range.Pos.Offset - b.Range.Pos.Offset) }
 
@@ -432,12 +425,12 @@ func (s *Sheet) evalStatement(st grammar.Stmt, note *stmtNote, at grammar.Positi
 			return e.key, cache.take(e), true, true
 		}
 		key = cache.statementKey(note.hash, int(at.Column), depKeys)
-		if e, ok := cache.lookup(key, note.text, int(at.Column), depKeys); ok {
+		if e, ok := cache.lookup(key, note.text(), int(at.Column), depKeys); ok {
 			note.result = e
 			return key, cache.take(e), true, false
 		}
 		defer func() {
-			note.result = cache.store(note, key, note.text, int(at.Column), append([]uint64(nil), depKeys...), r)
+			note.result = cache.store(note, key, note.text(), int(at.Column), append([]uint64(nil), depKeys...), r)
 		}()
 	}
 	if pre != nil {
