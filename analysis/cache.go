@@ -245,15 +245,13 @@ type stmtNote struct {
 // text is the statement's text.
 func (n *stmtNote) text() string { return n.first.text }
 
-// note is the note of statement i of f, a sheet with text src, the k-th
-// of notes (nil when there are none): the one kept with its tree where
-// there is one, else a new one; at is where the statement starts.
-func (c *Cache) note(notes *grammar.NoteList, k int, f *grammar.File, i int, src []byte) (*stmtNote, grammar.Position) {
+// note is the note of statement i of f, a sheet with text src, held by
+// the parse cache (nil when it holds none): the one kept with its tree
+// where there is one, else a new one; at is where the statement starts.
+func (c *Cache) note(held *grammar.Note, f *grammar.File, i int, src []byte) (*stmtNote, grammar.Position) {
 	var place *any
 	var kept string
-	var held grammar.Note
-	if notes != nil {
-		held = notes.At(k)
+	if held != nil {
 		place, kept = held.Place, held.Text
 	}
 	if place != nil {
