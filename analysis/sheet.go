@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"maps"
 	"runtime"
 	"slices"
@@ -405,7 +406,7 @@ func (s *Sheet) takePrefix(cache *Cache, bound *boundNames) int {
 func (s *Sheet) resolveUses(st grammar.Stmt, note *stmtNote, scope scopeEnv) (deps []*Symbol) {
 	var uses []nameUse
 	if note != nil {
-		uses = note.uses
+		uses = note.usesOf()
 	} else {
 		uses = s.names[:0]
 		eachName(st, func(n *grammar.Name, unboundSkipped bool) {
@@ -449,7 +450,7 @@ func (s *Sheet) evalStatement(st grammar.Stmt, note *stmtNote, at grammar.Positi
 		if e := note.result; e != nil && e.col == at.Column && slices.Equal(e.deps, depKeys) {
 			return e.key, cache.take(e), true, true
 		}
-		key = cache.statementKey(note.hash, int(at.Column), depKeys)
+		key = cache.statementKey(maphash.String(cache.seed, note.text()), int(at.Column), depKeys)
 		if e, ok := cache.lookup(key, note.text(), int(at.Column), depKeys); ok {
 			note.result = e
 			return key, cache.take(e), true, false
