@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/cute-lsp/cute-lsp/grammar"
 	"github.com/cute-lsp/cute-lsp/internal/editdist"
@@ -44,7 +45,6 @@ type Cache struct {
 	universeOn bool
 	epoch      uint64
 	near       map[string]*nearNames
-	notes      []grammar.Note // the notes of the statements being analyzed
 	// last is the latest analysis, and lastEpoch the universe's epoch
 	// during it (takePrefix).
 	last      *Sheet
@@ -141,10 +141,10 @@ func within(name string, nameMask uint64, u string, uMask uint64, reach int) (in
 // seeBound adds the name statement names binds to the universe, once it is
 // kept.
 func (c *Cache) seeBound(names *stmtNote) {
-	if !c.universeOn || names.epoch == c.epoch {
+	if !c.universeOn || names.epoch == uint32(c.epoch) {
 		return
 	}
-	names.epoch = c.epoch
+	names.epoch = uint32(c.epoch)
 	u := names.bound
 	// One look-up rather than two: a name's mask is a function of it, so
 	// writing it again changes nothing, and the map grows by one for a
@@ -228,31 +228,46 @@ func (c *Cache) Fresh() bool { return !c.used.Load() }
 // one with no place for a note, gets a new one: finding its names is a
 // walk of its tree.
 type stmtNote struct {
-	text   string
-	hash   uint64 // the text's hash
-	uses   []nameUse
+	// uses are the names its text reads (usesOf): the first of them and
+	// their count, rather than a slice (16 bytes more a statement, and
+	// most statements read one name or none).
+	uses  *nameUse
+	nuses uint32
+	// epoch is the universe's epoch (its low 32 bits) bound was put in
+	// (Cache.seeBound).
+	epoch  uint32
 	bound  string      // the name a binding binds
-	epoch  uint64      // bound is in the universe of this epoch (Cache.seeBound)
 	result *cacheEntry // its latest result, nil before its first
 	// first is room for the statement's first result (Cache.store), unused
 	// while its gen is 0: a first analysis makes a note and a result for
-	// every statement, in one allocation (160 bytes, a size class of the
-	// allocator, as the two are apart) rather than two.
+	// every statement, in one allocation (128 bytes, a size class of the
+	// allocator, as the two are apart) rather than two. Its text is the
+	// statement's from the start (text), used or not: every result of the
+	// statement holds that text, and the note keeps no other copy of its
+	// string header. (Its hash is not kept either: a key is made of it
+	// only for a statement whose latest result does not do, and hashing a
+	// line is a few nanoseconds.)
 	first cacheEntry
 }
 
-// note is the k-th of notes (nil when there are none), for statement i
-// of f, a sheet with text src: the one kept with its tree where there is one,
-// else a new one; at is where the statement starts.
-func (c *Cache) note(notes []grammar.Note, k int, f *grammar.File, i int, src []byte) (*stmtNote, grammar.Position) {
+// text is the statement's text.
+func (n *stmtNote) text() string { return n.first.text }
+
+// usesOf is the names the statement's text reads, in the order of eachName.
+func (n *stmtNote) usesOf() []nameUse { return unsafe.Slice(n.uses, n.nuses) }
+
+// note is the note of statement i of f, a sheet with text src, held by
+// the parse cache (nil when it holds none): the one kept with its tree
+// where there is one, else a new one; at is where the statement starts.
+func (c *Cache) note(held *grammar.Note, f *grammar.File, i int, src []byte) (*stmtNote, grammar.Position) {
 	var place *any
 	var kept string
-	if notes != nil {
-		place, kept = notes[k].Place, notes[k].Text
+	if held != nil {
+		place, kept = held.Place, held.Text
 	}
 	if place != nil {
 		if n, ok := (*place).(*stmtNote); ok {
-			return n, notes[k].At
+			return n, held.At
 		}
 	}
 	span := f.StatementRange(i)
@@ -269,10 +284,10 @@ func (c *Cache) note(notes []grammar.Note, k int, f *grammar.File, i int, src []
 // which share its memory.
 func (c *Cache) newNote(text []byte, kept string, st grammar.Stmt) *stmtNote {
 	own := kept == string(text)
-	e := &stmtNote{text: kept, hash: maphash.String(c.seed, kept), epoch: c.epoch - 1}
+	e := &stmtNote{epoch: uint32(c.epoch - 1)}
+	e.first.text = kept
 	if !own {
-		e.text = string(text)
-		e.hash = maphash.Bytes(c.seed, text)
+		e.first.text = string(text)
 	}
 	// Otherwise a name's text may share memory with the whole file's.
 	clone := func(s string) string {
@@ -284,9 +299,13 @@ func (c *Cache) newNote(text []byte, kept string, st grammar.Stmt) *stmtNote {
 	if b, ok := st.(*grammar.Binding); ok {
 		e.bound = clone(b.Name.Name)
 	}
+	var uses []nameUse
 	eachName(st, func(n *grammar.Name, unboundSkipped bool) {
-		e.uses = append(e.uses, nameUse{clone(n.Name), unboundSkipped})
+		uses = append(uses, nameUse{clone(n.Name), unboundSkipped})
 	})
+	if len(uses) > 0 {
+		e.uses, e.nuses = &uses[0], uint32(len(uses))
+	}
 	return e
 }
 
@@ -414,7 +433,7 @@ func (c *Cache) take(e *cacheEntry) stmtResult {
 // store records the result r, relative to its statement, of the statement
 // note is of, in the room the note has for it when it is unused.
 func (c *Cache) store(note *stmtNote, key uint64, text string, col int, deps []uint64, r stmtResult) *cacheEntry {
-	e := &note.first
+	e := &note.first // its text is text already
 	if e.gen != 0 {
 		e = new(cacheEntry)
 	}

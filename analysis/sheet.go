@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"maps"
 	"runtime"
 	"slices"
@@ -135,7 +136,7 @@ func AnalyzeFile(f *grammar.File, src []byte, cache *Cache) *Sheet {
 	bound := &boundNames{cache: cache}
 	// notes[i-from] is where the cache keeps what it knows of statement i
 	// with the statement's tree.
-	var notes []grammar.Note
+	var notes *grammar.NoteList
 	from := 0
 	if cache != nil {
 		cache.begin(n)
@@ -146,9 +147,8 @@ func AnalyzeFile(f *grammar.File, src []byte, cache *Cache) *Sheet {
 			s.found = make([]Finding, 0, len(prev.found)+len(prev.found)/8+8)
 		}
 		from = s.takePrefix(cache, bound)
-		notes = cache.parsed.Notes(f, from, cache.notes)
-		if notes != nil && cap(notes) <= keptNotes {
-			cache.notes = notes
+		if list, ok := cache.parsed.NoteList(f, from); ok {
+			notes = &list
 		}
 	}
 	if s.Names == nil {
@@ -174,10 +174,18 @@ func AnalyzeFile(f *grammar.File, src []byte, cache *Cache) *Sheet {
 	if cache == nil {
 		bound.names, bound.masks = make([]string, 0, bindings), make([]uint64, 0, bindings)
 	}
+	// held are the parse's notes of the statements from the latest
+	// multiple of touchAhead on (see readNotes).
+	var held [touchAhead]grammar.Note
 	for i := from; i < n; i++ {
 		st := f.Statements[i]
-		if (i-from)%touchAhead == 0 && n >= touchAheadMin {
-			touchNames(scope, f.Statements[i:min(n, i+touchAhead)])
+		if (i-from)%touchAhead == 0 {
+			if n >= touchAheadMin {
+				touchNames(scope, f.Statements[i:min(n, i+touchAhead)])
+			}
+			if notes != nil {
+				readNotes(held[:min(n-i, touchAhead)], notes, i-from)
+			}
 		}
 		s.readStart = append(s.readStart, int32(len(s.reads)))
 		s.foundStart = append(s.foundStart, int32(len(s.found)))
@@ -186,7 +194,11 @@ func AnalyzeFile(f *grammar.File, src []byte, cache *Cache) *Sheet {
 		var note *stmtNote
 		var at grammar.Position
 		if cache != nil && !bad {
-			note, at = cache.note(notes, i-from, f, i, src)
+			var h *grammar.Note
+			if notes != nil {
+				h = &held[(i-from)%touchAhead]
+			}
+			note, at = cache.note(h, f, i, src)
 		}
 		deps := s.resolveUses(st, note, scope)
 		var r Result
@@ -299,11 +311,18 @@ func touchNames(scope scopeEnv, stmts []grammar.Stmt) {
 	}
 }
 
-// keptNotes is the most notes (grammar.Note, 40 bytes each) the cache keeps
-// for the next analysis to write its own in: the notes of a long sheet,
-// kept between analyses, were 40 bytes a statement of the resident heap
-// for the few hundred microseconds it takes to allocate them again.
-const keptNotes = 4096
+// readNotes reads into dst the notes of notes from the k-th on. Each is
+// read from the statement's entry in the parse cache, which a long sheet's
+// parse has long left behind in memory when the analysis comes to it: read
+// a run at a time, with nothing else between, the waits for memory overlap
+// (as touchNames's do), where one at a time, as each statement came, they
+// were 120 ns a line at 200,000 lines, and 15 so (profiles of 16 runs of
+// BenchmarkPeerOpenPerLine/analysis: NoteList.At 0.38 s, then 0.05 s).
+func readNotes(dst []grammar.Note, notes *grammar.NoteList, k int) {
+	for j := range dst {
+		dst[j] = notes.At(k + j)
+	}
+}
 
 // byOffset orders findings by where they start.
 func byOffset(a, b Finding) int { return int(a.Range.Pos.Offset - b.Range.Pos.Offset) }
@@ -387,7 +406,7 @@ func (s *Sheet) takePrefix(cache *Cache, bound *boundNames) int {
 func (s *Sheet) resolveUses(st grammar.Stmt, note *stmtNote, scope scopeEnv) (deps []*Symbol) {
 	var uses []nameUse
 	if note != nil {
-		uses = note.uses
+		uses = note.usesOf()
 	} else {
 		uses = s.names[:0]
 		eachName(st, func(n *grammar.Name, unboundSkipped bool) {
@@ -431,13 +450,13 @@ func (s *Sheet) evalStatement(st grammar.Stmt, note *stmtNote, at grammar.Positi
 		if e := note.result; e != nil && e.col == at.Column && slices.Equal(e.deps, depKeys) {
 			return e.key, cache.take(e), true, true
 		}
-		key = cache.statementKey(note.hash, int(at.Column), depKeys)
-		if e, ok := cache.lookup(key, note.text, int(at.Column), depKeys); ok {
+		key = cache.statementKey(maphash.String(cache.seed, note.text()), int(at.Column), depKeys)
+		if e, ok := cache.lookup(key, note.text(), int(at.Column), depKeys); ok {
 			note.result = e
 			return key, cache.take(e), true, false
 		}
 		defer func() {
-			note.result = cache.store(note, key, note.text, int(at.Column), append([]uint64(nil), depKeys...), r)
+			note.result = cache.store(note, key, note.text(), int(at.Column), append([]uint64(nil), depKeys...), r)
 		}()
 	}
 	if pre != nil {

@@ -293,25 +293,51 @@ type Note struct {
 // A Cache keeps notes for one user at a time. The notes are written to dst
 // when it has room.
 func (c *Cache) Notes(f *File, from int, dst []Note) []Note {
+	list, ok := c.NoteList(f, from)
+	if !ok {
+		return nil
+	}
+	notes := dst[:0]
+	if cap(notes) < list.Len() {
+		notes = make([]Note, list.Len())
+	}
+	notes = notes[:list.Len()]
+	for k := range notes {
+		notes[k] = list.At(k)
+	}
+	return notes
+}
+
+// NoteList is Notes without the list: the notes of the statements of a
+// parse from a statement on, each made when asked for (At). A user that
+// reads each note once, in order, needs no list of them (40 bytes a
+// statement, made by every analysis of a long sheet and left behind).
+type NoteList struct {
+	records []stmtRecord
+	bases   []fileBase
+}
+
+// NoteList is the notes of the statements of f from from on (see Notes);
+// ok is false when f is not the cache's latest parse. The list is valid
+// until the cache's next parse.
+func (c *Cache) NoteList(f *File, from int) (list NoteList, ok bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.last == nil || c.last.file != f || len(c.last.records) != len(f.Statements) || from > len(f.Statements) {
-		return nil
+		return NoteList{}, false
 	}
-	n := len(f.Statements) - from
-	notes := dst[:0]
-	if cap(notes) < n {
-		notes = make([]Note, n)
-	}
-	notes = notes[:n]
-	// The records' entries hold the statements' trees (f is their parse):
-	// no entry need be read here.
-	for k := range notes {
-		r := &c.last.records[from+k]
-		b := f.bases[from+k].base()
-		notes[k] = Note{Place: &r.entry.note, At: Position{Offset: int32(b.Offset), Line: int32(b.Line + 1), Column: r.entry.key.col}, Text: r.entry.key.text}
-	}
-	return notes
+	return NoteList{records: c.last.records[from:], bases: f.bases[from:]}, true
+}
+
+// Len is how many notes the list has.
+func (l NoteList) Len() int { return len(l.records) }
+
+// At is the k-th note of the list. The records' entries hold the
+// statements' trees (the list's parse is theirs): no tree is read here.
+func (l NoteList) At(k int) Note {
+	r := &l.records[k]
+	b := l.bases[k]
+	return Note{Place: &r.entry.note, At: Position{Offset: b.Offset, Line: b.Line + 1, Column: r.entry.key.col}, Text: r.entry.key.text}
 }
 
 // lookup finds the tree of a statement with key starting at at. Among equal
