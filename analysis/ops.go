@@ -257,7 +257,7 @@ func boxed(out layout.Layout, in *layout.Layout, arg layout.Value) layout.Value 
 			return leafBox(i*smallLeafSlots+j, out)
 		}
 	}
-	return out
+	return layout.Box(out)
 }
 
 // leafBoxes are the leaf layouts s:d with s and d each below 32 or a power
@@ -274,7 +274,7 @@ func leafBox(i int, l layout.Layout) layout.Value {
 	if v := leafBoxes[i].Load(); v != nil {
 		return *v
 	}
-	v := layout.Value(l)
+	v := layout.Box(l)
 	leafBoxes[i].CompareAndSwap(nil, &v) // a racing caller's equal box may win
 	return *leafBoxes[i].Load()
 }
@@ -320,3 +320,5 @@ func smallLeafValue(i int) int64 {
 func opArgError(op string, arg int, format string, args ...any) *OpError {
 	return &OpError{Op: op, Arg: arg, Message: fmt.Sprintf(format, args...)}
 }
+
+func (Keyword) IsValue() {} // a layout.Value

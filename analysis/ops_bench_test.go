@@ -85,7 +85,7 @@ func BenchmarkTableFloor(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	l := v.(layout.Layout)
+	l := v.(*layout.Layout)
 	args := []layout.Value{v} // as the cases are passed: a variadic slice made in the loop would escape
 	b.Run("lookup", func(b *testing.B) {
 		for b.Loop() {
@@ -112,7 +112,7 @@ func BenchmarkTableFloor(b *testing.B) {
 			nodes := make([]layout.IntTuple, 4)
 			copy(nodes, l.Shape.Elems())
 			copy(nodes[2:], l.Stride.Elems())
-			floorSink = layout.Make(layout.Tup(nodes[:2:2]...), layout.Tup(nodes[2:]...))
+			floorSink = layout.Box(layout.Make(layout.Tup(nodes[:2:2]...), layout.Tup(nodes[2:]...)))
 		}
 	})
 	b.Run("box", func(b *testing.B) {

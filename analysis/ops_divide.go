@@ -20,12 +20,12 @@ func tiledOp(op string, args []layout.Value, f func(layout.Layout, layout.Value)
 	if err != nil {
 		return nil, err
 	}
-	return f(l, args[1])
+	return layout.Boxed(f(l, args[1]))
 }
 
 func applyLogicalDivide(args []layout.Value) (layout.Value, error) {
 	if l, ok := args0Layout(args); ok && len(args) == 2 { // of a layout, the common call
-		return layout.LogicalDivide(l, args[1])
+		return layout.Boxed(layout.LogicalDivide(l, args[1]))
 	}
 	return tiledOp("logical_divide", args, layout.LogicalDivide, applyLogicalDivide)
 }
@@ -53,7 +53,7 @@ func applyLogicalProduct(args []layout.Value) (layout.Value, error) {
 		}
 	}
 	if l, ok := args0Layout(args); ok && len(args) == 2 { // of a layout, the common call
-		return layout.LogicalProduct(l, args[1])
+		return layout.Boxed(layout.LogicalProduct(l, args[1]))
 	}
 	return tiledOp("logical_product", args, layout.LogicalProduct, applyLogicalProduct)
 }
@@ -85,7 +85,7 @@ func rankedOp(op string, args []layout.Value, f func(a, b layout.Layout) (layout
 	if err != nil {
 		return nil, err
 	}
-	return f(a, b)
+	return layout.Boxed(f(a, b))
 }
 
 func applyBlockedProduct(args []layout.Value) (layout.Value, error) {
@@ -118,7 +118,7 @@ func applyTileToShape(args []layout.Value) (layout.Value, error) {
 	if len(args) == 3 {
 		order = args[2]
 	}
-	return layout.TileToShape(b, s, order)
+	return layout.Boxed(layout.TileToShape(b, s, order))
 }
 
 func applyZip(args []layout.Value) (layout.Value, error) {
@@ -135,7 +135,7 @@ func applyZip(args []layout.Value) (layout.Value, error) {
 		}
 		ls[i] = l
 	}
-	return layout.Zip(ls...)
+	return layout.Boxed(layout.Zip(ls...))
 }
 
 // The partitions answer a layout.Partition, the sliced layout and its

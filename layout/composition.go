@@ -599,7 +599,7 @@ func CompositionN(a Layout, n int64) (Layout, error) {
 // Described is the kind of v with v itself, for messages: "layout 4:1".
 func Described(v Value) string {
 	switch v := v.(type) {
-	case Layout:
+	case *Layout:
 		return "layout " + v.String()
 	case Tiler:
 		return "tiler " + v.String()

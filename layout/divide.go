@@ -58,8 +58,8 @@ func (t tileArg) String() string {
 // tuple shape (each element a tiler), an integer N (N:1), or "_".
 func toTileArg(op string, v Value) (tileArg, error) {
 	switch v := v.(type) {
-	case Layout:
-		return tileArg{kind: tileLayout, layout: v}, nil
+	case *Layout:
+		return tileArg{kind: tileLayout, layout: *v}, nil
 	case Tiler:
 		return tilerArg(op, v)
 	case *Tiler:
@@ -184,8 +184,8 @@ func byMode(op, cond string, l Layout, t tileArg, f func(Layout, tileArg) (Layou
 // mode, "_" leaving a mode whole, modes past the tiler's rank kept as they are.
 func LogicalDivide(l Layout, tiler Value) (Layout, error) {
 	const op = "logical_divide"
-	if b, ok := tiler.(Layout); ok { // the common call: no tileArg built and copied to reach the body
-		return divideByLayout(&l, &b) // which finds an incongruent L in its walk of L
+	if b, ok := tiler.(*Layout); ok { // the common call: no tileArg built and copied to reach the body
+		return divideByLayout(&l, b) // which finds an incongruent L in its walk of L
 	}
 	if err := CheckCongruent(op, l.Shape, l.Stride); err != nil {
 		return Layout{}, err

@@ -15,8 +15,8 @@ import "fmt"
 // "_" leaving a mode alone, modes past the tiler's rank kept as they are.
 func LogicalProduct(a Layout, tiler Value) (Layout, error) {
 	const op = "logical_product"
-	if b, ok := tiler.(Layout); ok { // the common call: no tileArg built and copied to reach the body
-		return productByLayout(&a, &b) // which finds an incongruent A in its walk of A
+	if b, ok := tiler.(*Layout); ok { // the common call: no tileArg built and copied to reach the body
+		return productByLayout(&a, b) // which finds an incongruent A in its walk of A
 	}
 	if err := CheckCongruent(op, a.Shape, a.Stride); err != nil {
 		return Layout{}, err

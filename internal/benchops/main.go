@@ -194,12 +194,12 @@ var floorCalls = []struct {
 	f    func(l layout.Layout, args []layout.Value)
 }{
 	{"ApplyOp(rank)", func(l layout.Layout, args []layout.Value) { floorSink, _ = call("rank", args) }},
-	{"result box", func(l layout.Layout, args []layout.Value) { floorSink = l }},
+	{"result box", func(l layout.Layout, args []layout.Value) { floorSink = layout.Box(l) }},
 	{"two-mode result", func(l layout.Layout, args []layout.Value) {
 		nodes := make([]layout.IntTuple, 4)
 		copy(nodes, l.Shape.Elems())
 		copy(nodes[2:], l.Stride.Elems())
-		floorSink = layout.Make(layout.Tup(nodes[:2:2]...), layout.Tup(nodes[2:]...))
+		floorSink = layout.Box(layout.Make(layout.Tup(nodes[:2:2]...), layout.Tup(nodes[2:]...)))
 	}},
 }
 
@@ -212,13 +212,13 @@ func timeFloors(out map[string]float64, dur time.Duration) error {
 	if err != nil {
 		return err
 	}
-	l, args := v.(layout.Layout), []layout.Value{v}
+	l, args := v.(*layout.Layout), []layout.Value{v}
 	for _, c := range floorCalls {
 		calls := 0
 		start := time.Now()
 		for time.Since(start) < dur {
 			for range 1000 {
-				c.f(l, args)
+				c.f(*l, args)
 			}
 			calls += 1000
 		}
@@ -321,8 +321,8 @@ func argValue(a any) (layout.Value, error) {
 			return nil, err
 		}
 		v, evalErr := analysis.Eval(n, nil)
-		if l, ok := v.(layout.Layout); ok && evalErr == nil {
-			return layout.Make(runTimeIf(l.Shape), runTimeIf(l.Stride)), nil
+		if l, ok := v.(*layout.Layout); ok && evalErr == nil {
+			return layout.Box(layout.Make(runTimeIf(l.Shape), runTimeIf(l.Stride))), nil
 		}
 		return v, evalErr
 	}
