@@ -242,6 +242,16 @@ func isLiteral(n grammar.Node) bool {
 	return lit
 }
 
+// boxedResult is boxed(out, in, arg), or box itself where the operation
+// built out in a block of its own (layout's newResult): the result and its
+// nodes are then one allocation, and the Value points to it.
+func boxedResult(out layout.Layout, box, in *layout.Layout, arg layout.Value) layout.Value {
+	if box != nil {
+		return box
+	}
+	return boxed(out, in, arg)
+}
+
 // boxed is the layout out as a Value without a new copy where one exists:
 // arg itself when out is in, the layout arg holds (an operation that
 // changed nothing returns its argument's trees; in is nil where the

@@ -63,6 +63,39 @@ func TestTableAddsNoAllocations(t *testing.T) {
 	}
 }
 
+// TestTableResultIsOneAllocation: a result of several modes through the
+// table, of each operation pycute also has, is one allocation: its Value's
+// box and its tree nodes in one block (layout's newResult).
+func TestTableResultIsOneAllocation(t *testing.T) {
+	l := layout.Box(layout.Make(layout.Ints(4, 2, 3), layout.Ints(2, 1, 8)))
+	b := layout.Box(layout.Make(layout.Ints(2, 2), layout.Ints(1, 4)))
+	gap := layout.Box(layout.Make(layout.Ints(4, 2, 3), layout.Ints(1, 8, 64)))
+	merge := layout.Box(layout.Make(layout.Ints(2, 2, 3, 5), layout.Ints(1, 2, 8, 32)))
+	for _, c := range []struct {
+		op   string
+		args []layout.Value
+	}{
+		{"coalesce", []layout.Value{merge}},
+		{"complement", []layout.Value{b, layout.Int(32)}},
+		{"complement", []layout.Value{gap}},
+		{"composition", []layout.Value{l, b}},
+		{"right_inverse", []layout.Value{l}},
+		{"logical_divide", []layout.Value{l, b}},
+		{"logical_product", []layout.Value{b, l}},
+	} {
+		v, err := ApplyOp(c.op, c.args...)
+		if err != nil {
+			t.Fatalf("%s: %v", c.op, err)
+		}
+		if r, ok := v.(*layout.Layout); !ok || r.Rank() < 2 {
+			t.Fatalf("%s%v = %v: want a layout of several modes", c.op, c.args, v)
+		}
+		if n := testing.AllocsPerRun(100, func() { sink, _ = ApplyOp(c.op, c.args...) }); n != 1 {
+			t.Errorf("%s%v: %v allocations, want 1", c.op, c.args, n)
+		}
+	}
+}
+
 // TestTableReturnsUnchangedArgument: an operation that changes nothing
 // (coalesce of a coalesced layout, composition with an A that maps B's
 // modes to themselves) hands back its argument's Value, allocating

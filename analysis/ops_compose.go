@@ -17,8 +17,8 @@ func applyComposition(args []layout.Value) (layout.Value, error) {
 	}
 	if a, ok := args[0].(*layout.Layout); ok { // two layouts, the common call, without the overloads' tests
 		if b, ok := args[1].(*layout.Layout); ok {
-			out, err := layout.Composition(*a, *b)
-			return boxed(out, b, args[1]), err
+			out, box, err := layout.CompositionResult(*a, *b)
+			return boxedResult(out, box, b, args[1]), err
 		}
 	}
 	return composition(args[0], args[1])
@@ -100,8 +100,8 @@ func compositionOf(a, b layout.Value) (layout.Value, error) {
 	if a, ok := a.(*layout.Layout); ok {
 		switch bl := b.(type) {
 		case *layout.Layout:
-			out, err := layout.Composition(*a, *bl)
-			return boxed(out, bl, b), err
+			out, box, err := layout.CompositionResult(*a, *bl)
+			return boxedResult(out, box, bl, b), err
 		case layout.Tiler:
 			return layout.Boxed(layout.CompositionTiler(*a, bl))
 		case layout.IntTuple:
@@ -157,12 +157,12 @@ func applyComplement(args []layout.Value) (layout.Value, error) {
 	if a, ok := args0Layout(args); ok { // complement(L [, M]) of a layout, the common call
 		switch len(args) {
 		case 1:
-			out, err := layout.Complement(a)
-			return boxed(out, nil, nil), err
+			out, box, err := layout.ComplementResult(a)
+			return boxedResult(out, box, nil, nil), err
 		case 2:
 			if m, ok := args[1].(layout.IntTuple); ok {
-				out, err := layout.ComplementTo(a, m)
-				return boxed(out, nil, nil), err
+				out, box, err := layout.ComplementToResult(a, m)
+				return boxedResult(out, box, nil, nil), err
 			}
 		}
 	}
@@ -190,8 +190,8 @@ func applyComplement(args []layout.Value) (layout.Value, error) {
 
 func applyRightInverse(args []layout.Value) (layout.Value, error) {
 	if a, ok := args0Layout(args); ok && len(args) == 1 { // of a layout, the common call
-		out, err := layout.RightInverse(a)
-		return boxed(out, nil, nil), err
+		out, box, err := layout.RightInverseResult(a)
+		return boxedResult(out, box, nil, nil), err
 	}
 	return applyInverse("right_inverse", args)
 }

@@ -300,8 +300,8 @@ func applyProfiled(op string, args []layout.Value, whole func(layout.Layout) (la
 func applyCoalesce(args []layout.Value) (layout.Value, error) {
 	if len(args) == 1 { // coalesce(L) of a layout, the common call, without the overloads' tests
 		if l, ok := args[0].(*layout.Layout); ok {
-			out, err := layout.Coalesce(*l)
-			return boxed(out, l, args[0]), err
+			out, box, err := layout.CoalesceResult(*l)
+			return boxedResult(out, box, l, args[0]), err
 		}
 	}
 	if c, ok := firstComposed(args); ok {

@@ -25,7 +25,8 @@ func tiledOp(op string, args []layout.Value, f func(layout.Layout, layout.Value)
 
 func applyLogicalDivide(args []layout.Value) (layout.Value, error) {
 	if l, ok := args0Layout(args); ok && len(args) == 2 { // of a layout, the common call
-		return layout.Boxed(layout.LogicalDivide(l, args[1]))
+		out, box, err := layout.LogicalDivideResult(l, args[1])
+		return boxedResult(out, box, nil, nil), err
 	}
 	return tiledOp("logical_divide", args, layout.LogicalDivide, applyLogicalDivide)
 }
@@ -53,7 +54,8 @@ func applyLogicalProduct(args []layout.Value) (layout.Value, error) {
 		}
 	}
 	if l, ok := args0Layout(args); ok && len(args) == 2 { // of a layout, the common call
-		return layout.Boxed(layout.LogicalProduct(l, args[1]))
+		out, box, err := layout.LogicalProductResult(l, args[1])
+		return boxedResult(out, box, nil, nil), err
 	}
 	return tiledOp("logical_product", args, layout.LogicalProduct, applyLogicalProduct)
 }
