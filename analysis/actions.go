@@ -40,8 +40,8 @@ func hintFindings(b *grammar.Binding) []Finding {
 		if err != nil {
 			return false
 		}
-		l := v.(layout.Layout)
-		out = append(out, layoutHints(lit, l)...)
+		l := v.(*layout.Layout)
+		out = append(out, layoutHints(lit, *l)...)
 		return false
 	})
 	return out
@@ -64,7 +64,7 @@ func injectiveForHint(l layout.Layout) (bool, error) {
 	if size, err := l.Size(); err != nil || size > hintEnumerationLimit {
 		return false, err
 	}
-	return prop.IsInjective(l)
+	return prop.IsInjective(layout.Box(l))
 }
 
 func layoutHints(lit *grammar.Layout, l layout.Layout) []Finding {
@@ -73,25 +73,25 @@ func layoutHints(lit *grammar.Layout, l layout.Layout) []Finding {
 	// and only merges what the nesting does not need.
 	if c, ok := coalesceModes(l); ok {
 		out = append(out, Finding{Range: lit.Range, Severity: SeverityHint, Code: CodeCoalescible,
-			Message: fmt.Sprintf("%v coalesces mode by mode to %v, the same function with fewer sub-modes", shown{l}, shown{c}),
-			Fixes:   []Fix{{Title: "Replace with " + Show(c, ShowDetailBytes), Edits: []Edit{{lit.Range, c.String()}}}}})
+			Message: fmt.Sprintf("%v coalesces mode by mode to %v, the same function with fewer sub-modes", shown{layout.Box(l)}, shown{layout.Box(c)}),
+			Fixes:   []Fix{{Title: "Replace with " + Show(layout.Box(c), ShowDetailBytes), Edits: []Edit{{lit.Range, c.String()}}}}})
 	}
 	flat := l.Flatten()
 	for i := range flat.Shape.Len() {
 		s, d := flat.Shape.At(i), flat.Stride.At(i)
 		if s.IsLeaf() && !s.IsUnknown() && s.Value() > 1 && d.IsLeaf() && !d.IsBasis() && !d.IsUnknown() && d.Value() == 0 {
 			out = append(out, Finding{Range: lit.Stride.Span(), Severity: SeverityHint, Code: CodeZeroStride,
-				Message: fmt.Sprintf("mode %d of %v has stride 0: its %d coordinates all map to the same offset (a broadcast)", i, shown{l}, s.Value())})
+				Message: fmt.Sprintf("mode %d of %v has stride 0: its %d coordinates all map to the same offset (a broadcast)", i, shown{layout.Box(l)}, s.Value())})
 		}
 	}
 	if inj, err := injectiveForHint(l); err == nil && inj {
-		if bij, err := prop.IsBijective(l); err == nil && !bij {
+		if bij, err := prop.IsBijective(layout.Box(l)); err == nil && !bij {
 			size, _ := l.Size()
 			cosize, _ := l.Cosize()
 			f := Finding{Range: lit.Range, Severity: SeverityHint, Code: CodeNonCompact,
-				Message: fmt.Sprintf("%v is not compact: it reaches %d offsets within a span of %d (padding?)", shown{l}, size, cosize)}
+				Message: fmt.Sprintf("%v is not compact: it reaches %d offsets within a span of %d (padding?)", shown{layout.Box(l)}, size, cosize)}
 			if compact, ok := compactLike(l); ok {
-				f.Fixes = []Fix{{Title: "Replace with the compact layout " + Show(compact, ShowDetailBytes) + " (same mode order)", Edits: []Edit{{lit.Range, compact.String()}}}}
+				f.Fixes = []Fix{{Title: "Replace with the compact layout " + Show(layout.Box(compact), ShowDetailBytes) + " (same mode order)", Edits: []Edit{{lit.Range, compact.String()}}}}
 			}
 			out = append(out, f)
 		}
@@ -268,29 +268,29 @@ func (s *Sheet) Refactors(offset int) []Refactor {
 	if _, isName := t.Node.(*grammar.Name); isName {
 		return out
 	}
-	if l, ok := t.Value.(layout.Layout); ok {
+	if l, ok := t.Value.(*layout.Layout); ok {
 		// A rewrite that leaves the value as it is (coalescing what is
 		// already coalesced) would only drop static marks or replace a
 		// call: the other actions say that under their own names.
-		if c, ok := coalesced(l); ok {
-			offer("refactor.rewrite", "Coalesce to %v", c, false)
+		if c, ok := coalesced(*l); ok {
+			offer("refactor.rewrite", "Coalesce to %v", layout.Box(c), false)
 		}
 		// filter differs from coalesce only by dropping broadcast modes,
 		// which changes the size: the title says so.
-		if f, err := layout.Filter(l); err == nil {
-			if c, err := layout.Coalesce(l); err == nil && !(c.Shape.Equal(f.Shape) && c.Stride.Equal(f.Stride)) {
+		if f, err := layout.Filter(*l); err == nil {
+			if c, err := layout.Coalesce(*l); err == nil && !(c.Shape.Equal(f.Shape) && c.Stride.Equal(f.Stride)) {
 				from, _ := l.Size()
 				to, _ := f.Size()
-				offer("refactor.rewrite", fmt.Sprintf("Normalize: drop the broadcast (stride-0) modes and coalesce to %%v (size %d → %d)", from, to), f, false)
+				offer("refactor.rewrite", fmt.Sprintf("Normalize: drop the broadcast (stride-0) modes and coalesce to %%v (size %d → %d)", from, to), layout.Box(f), false)
 			}
 		}
 		if f := l.Flatten(); !(f.Shape.Equal(l.Shape) && f.Stride.Equal(l.Stride)) {
-			offer("refactor.rewrite", "Flatten to %v", f, false)
+			offer("refactor.rewrite", "Flatten to %v", layout.Box(f), false)
 		}
 	}
 	if _, isCall := t.Node.(*grammar.Call); !isCall {
 		switch v := t.Value.(type) {
-		case layout.Layout, layout.Composed:
+		case *layout.Layout, layout.Composed:
 			if text, ok := editText(v, true); ok {
 				add("refactor.rewrite", "Write with static marks (_N)", text)
 			}

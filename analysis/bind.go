@@ -155,12 +155,12 @@ var literalValues textMemo[layout.Value]
 func (b binder) literal(n *grammar.Layout) (layout.Value, error) {
 	pos, end := n.Range.Pos, n.Range.End
 	if pos.Line != end.Line || pos.Offset < 0 || int(end.Offset) > len(b.text) || pos.Offset > end.Offset {
-		return b.layout(n)
+		return layout.Boxed(b.layout(n))
 	}
 	key := b.text[pos.Offset:end.Offset]
 	for _, c := range key {
 		if 'a' <= c|0x20 && c|0x20 <= 'z' {
-			return b.layout(n)
+			return layout.Boxed(b.layout(n))
 		}
 	}
 	if v, ok := literalValues.get(key); ok {
@@ -168,9 +168,9 @@ func (b binder) literal(n *grammar.Layout) (layout.Value, error) {
 	}
 	l, err := b.layout(n)
 	if err != nil {
-		return l, err
+		return layout.Box(l), err
 	}
-	v := layout.Value(l) // boxed once, kept boxed
+	v := layout.Box(l) // boxed once, kept boxed
 	literalValues.put(key, v)
 	return v, nil
 }
@@ -190,7 +190,7 @@ func (b binder) value(n grammar.Node) (layout.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	if l, ok := v.(layout.Layout); ok && flatLeaves(l.Shape)+flatLeaves(l.Stride) <= layout.MaxLeaves {
+	if l, ok := v.(*layout.Layout); ok && flatLeaves(l.Shape)+flatLeaves(l.Stride) <= layout.MaxLeaves {
 		return v, nil // within the limits, found without checkLeaves' walk
 	}
 	if err := b.checkLeaves(n, v); err != nil {
@@ -508,8 +508,8 @@ func (b binder) tilerMode(n grammar.Node) (layout.TilerMode, error) {
 		return layout.TilerMode{}, err
 	}
 	switch v := v.(type) {
-	case layout.Layout:
-		return layout.TilerMode{Layout: v}, nil
+	case *layout.Layout:
+		return layout.TilerMode{Layout: *v}, nil
 	case layout.Tiler:
 		return layout.TilerMode{Sub: &v}, nil
 	case layout.IntTuple:
@@ -525,7 +525,7 @@ func (b binder) tilerMode(n grammar.Node) (layout.TilerMode, error) {
 func (b binder) angleList(n *grammar.AngleList) (layout.Value, error) {
 	if len(n.Modes) == 1 {
 		if l, ok := n.Modes[0].(*grammar.Layout); ok {
-			return b.layout(l)
+			return layout.Boxed(b.layout(l))
 		}
 	}
 	var t layout.Tiler
@@ -787,7 +787,7 @@ func kindOf(v layout.Value) string {
 			return "integer"
 		}
 		return "integer tuple"
-	case layout.Layout:
+	case *layout.Layout:
 		return "layout"
 	case layout.Composed:
 		return "composed layout"
@@ -816,11 +816,11 @@ func swizzledLayout(outer layout.Value, offset layout.IntTuple, inner layout.Val
 	if !ok {
 		return nil, &layout.Error{Op: "composition", Detail: fmt.Sprintf("an offset stage follows a swizzle, not a %s", kindOf(outer))}
 	}
-	in, ok := inner.(layout.Layout)
+	in, ok := inner.(*layout.Layout)
 	if !ok {
 		return composition(sw, inner)
 	}
-	return layout.Composed{Outer: sw, Offset: offset, Inner: in}, nil
+	return layout.Composed{Outer: sw, Offset: offset, Inner: *in}, nil
 }
 
 // positiveShape rejects a shape leaf written as zero or less: a mode of no

@@ -245,7 +245,7 @@ func everyLeaf(v layout.Value, ok func(layout.IntTuple) bool) bool {
 	switch v := v.(type) {
 	case layout.IntTuple:
 		return leavesAll(v, ok)
-	case layout.Layout:
+	case *layout.Layout:
 		return leavesAll(v.Shape, ok) && leavesAll(v.Stride, ok)
 	case layout.Composed:
 		return leavesAll(v.Offset, ok) && leavesAll(v.Inner.Shape, ok) && leavesAll(v.Inner.Stride, ok)
@@ -253,7 +253,7 @@ func everyLeaf(v layout.Value, ok func(layout.IntTuple) bool) bool {
 		return leavesAll(v.Inner.Shape, ok) && leavesAll(v.Inner.Stride, ok)
 	case layout.Tiler:
 		for _, m := range v.Modes {
-			if m.Sub != nil && !everyLeaf(*m.Sub, ok) || m.Sub == nil && !m.Skip && !everyLeaf(m.Layout, ok) {
+			if m.Sub != nil && !everyLeaf(*m.Sub, ok) || m.Sub == nil && !m.Skip && !everyLeaf(layout.Box(m.Layout), ok) {
 				return false
 			}
 		}
@@ -335,7 +335,7 @@ func (c *Code) Counts() CodeCounts {
 		v, err := c.eval(r, nil, 0)
 		isLayout := false
 		switch v.(type) {
-		case layout.Layout, layout.Composed, PointerComposed:
+		case *layout.Layout, layout.Composed, PointerComposed:
 			isLayout = err == nil
 		}
 		if err == nil {
@@ -653,7 +653,7 @@ func CuTePrint(v layout.Value) string {
 	switch v := v.(type) {
 	case layout.IntTuple:
 		return v.Format(true)
-	case layout.Layout:
+	case *layout.Layout:
 		return v.Format(true)
 	case layout.Composed:
 		return v.Format(true)
@@ -701,7 +701,7 @@ func (c *Code) InlayHints(start, end int) []InlayHint {
 		}
 		var label string
 		switch v.(type) {
-		case layout.Layout, layout.Composed, PointerComposed:
+		case *layout.Layout, layout.Composed, PointerComposed:
 			label = c.printedBinding(i, v)
 		default:
 			var ok bool
@@ -724,3 +724,7 @@ func (c *Code) position(off int) grammar.Position {
 	}
 	return c.lines.position(off)
 }
+
+func (PointerComposed) IsValue() {} // a layout.Value
+
+func (ptrFlag) IsValue() {} // a layout.Value

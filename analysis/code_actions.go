@@ -93,7 +93,7 @@ func (c *Code) valueComment(off int) (Refactor, bool) {
 // is longer than an edit may be).
 func codeText(v layout.Value) (string, bool) {
 	switch v.(type) {
-	case layout.IntTuple, layout.Layout, layout.Composed:
+	case layout.IntTuple, *layout.Layout, layout.Composed:
 		return editText(v, true)
 	}
 	s := CuTePrint(v)
@@ -133,11 +133,11 @@ func (c *Code) staticLayout(n source.Node) (layout.Layout, bool) {
 	if err != nil {
 		return layout.Layout{}, false
 	}
-	l, ok := v.(layout.Layout)
+	l, ok := v.(*layout.Layout)
 	if !ok || !staticValue(l) || !plainTuple(l.Shape) || !plainTuple(l.Stride) || !c.trusted(n) {
 		return layout.Layout{}, false
 	}
-	return l, true
+	return *l, true
 }
 
 // typeToCall rewrites Layout<S, D>{} as make_layout(make_shape(...),
@@ -205,7 +205,7 @@ func readsBackAs(lang Language, header, text string, value bool, l layout.Layout
 		return false
 	}
 	v, err := back.binding(0, 0)
-	got, ok := v.(layout.Layout)
+	got, ok := v.(*layout.Layout)
 	return err == nil && ok && got.Shape.Equal(l.Shape) && got.Stride.Equal(l.Stride) && got.Format(true) == l.Format(true)
 }
 
@@ -222,16 +222,16 @@ func (c *Code) coalesceRewrites(n *source.Call) []Refactor {
 	if err != nil || !c.trusted(n) {
 		return nil
 	}
-	l, ok := v.(layout.Layout)
+	l, ok := v.(*layout.Layout)
 	if !ok || !knownValue(l) || !plainTuple(l.Shape) || !plainTuple(l.Stride) {
 		return nil
 	}
 	var out []Refactor
-	whole, okWhole := coalesced(l)
+	whole, okWhole := coalesced(*l)
 	if okWhole {
 		out = append(out, c.coalesceRewrite(n, whole, "Coalesce to ")...)
 	}
-	if modes, ok := coalesceModes(l); ok && !(okWhole && modes.Format(true) == whole.Format(true)) {
+	if modes, ok := coalesceModes(*l); ok && !(okWhole && modes.Format(true) == whole.Format(true)) {
 		out = append(out, c.coalesceRewrite(n, modes, "Coalesce mode by mode to ")...)
 	}
 	return out
@@ -243,7 +243,7 @@ func (c *Code) coalesceRewrite(n *source.Call, l layout.Layout, title string) []
 	if c.python {
 		prefix := strings.TrimSuffix(n.Fun.Full, n.Fun.Name)
 		text := prefix + "make_layout(" + pyTuple(l.Shape) + ", stride=" + pyTuple(l.Stride) + ")"
-		if len(text) > maxEditBytes || !staticValue(l) || !readsBackAs(LangPython, pythonImport(n.Fun), text, true, l) {
+		if len(text) > maxEditBytes || !staticValue(layout.Box(l)) || !readsBackAs(LangPython, pythonImport(n.Fun), text, true, l) {
 			return nil
 		}
 		return []Refactor{{Kind: "refactor.rewrite", Fix: Fix{Title: title, Edits: []Edit{{Range: c.rangeOf(n.Start, n.End), NewText: text}}}}}
@@ -251,7 +251,7 @@ func (c *Code) coalesceRewrite(n *source.Call, l layout.Layout, title string) []
 	q := cuteQualifier(n.Fun)
 	spell := staticSpelling(string(c.src[n.Start:n.End]))
 	if n.Fun.Name == "Layout" {
-		if !staticValue(l) {
+		if !staticValue(layout.Box(l)) {
 			return nil // a run-time integer has no type of its own to write
 		}
 		text := q + "Layout<" + tupleTypeAs(q+"Shape", l.Shape, spell) + ", " + tupleTypeAs(q+"Stride", l.Stride, spell) + ">"
@@ -261,7 +261,7 @@ func (c *Code) coalesceRewrite(n *source.Call, l layout.Layout, title string) []
 		return c.checkedRewrite(n.Start, n.End, text, title, l, n.Braced)
 	}
 	shape, stride := tupleCallAs(q+"make_shape", l.Shape, spell), tupleCallAs(q+"make_stride", l.Stride, spell)
-	if typedTuples(n) && staticValue(l) {
+	if typedTuples(n) && staticValue(layout.Box(l)) {
 		// make_layout(Shape<_8,_4>{}, Stride<_1,_8>{}): the tuples as types, as written.
 		shape, stride = tupleTypeAs(q+"Shape", l.Shape, spell)+"{}", tupleTypeAs(q+"Stride", l.Stride, spell)+"{}"
 	}

@@ -128,7 +128,7 @@ func TestReadsBackAs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := v.(layout.Layout)
+	want := v.(*layout.Layout)
 	const header = "using namespace cute;\n"
 	for _, tc := range []struct {
 		lang        Language
@@ -146,7 +146,7 @@ func TestReadsBackAs(t *testing.T) {
 		{LangPython, "import cutlass.cute as cute\n", "cute.make_layout((8, 4), stride=(1, 8))", true, false}, // static 4
 		{LangPython, "", "make_layout((8, 4))", true, false},                                                  // not CuTe's
 	} {
-		if got := readsBackAs(tc.lang, tc.header, tc.text, tc.value, want); got != tc.want {
+		if got := readsBackAs(tc.lang, tc.header, tc.text, tc.value, *want); got != tc.want {
 			t.Errorf("readsBackAs(%q) = %v, want %v", tc.text, got, tc.want)
 		}
 	}
@@ -204,7 +204,7 @@ func TestCodeCoalesceAdviceLaw(t *testing.T) {
 			out := src[:e.Range.Pos.Offset] + e.NewText + src[e.Range.End.Offset:]
 			back := ReadCode(lang, []byte(out))
 			v, err := back.binding(0, 0)
-			got, ok := v.(layout.Layout)
+			got, ok := v.(*layout.Layout)
 			if err != nil || !ok {
 				t.Fatalf("%s -> %s: no layout (%v)", src, out, err)
 			}

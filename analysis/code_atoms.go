@@ -106,7 +106,7 @@ func (c *Code) atomType(n *source.Call, sc scope, depth int) (layout.Value, erro
 	if _, ok := args[0].(AtomValue); !ok {
 		return nil, errUnresolved
 	}
-	if l, ok := args[1].(layout.Layout); !ok || l.Rank() != 3 {
+	if l, ok := args[1].(*layout.Layout); !ok || l.Rank() != 3 {
 		return nil, errUnresolved
 	}
 	if len(args) == 3 {

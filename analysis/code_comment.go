@@ -184,8 +184,8 @@ func (h *Host) commentLayouts() []commentLayout {
 // and the code's value are of one kind: layouts, or swizzled layouts.
 func comparable(stated, code layout.Value) (string, bool) {
 	switch stated.(type) {
-	case layout.Layout:
-		if _, ok := code.(layout.Layout); ok {
+	case *layout.Layout:
+		if _, ok := code.(*layout.Layout); ok {
 			return unmarkedForm(stated), true
 		}
 	case layout.Composed:
@@ -200,10 +200,10 @@ func comparable(stated, code layout.Value) (string, bool) {
 // marks, a tuple of one element as that element.
 func unmarkedForm(v layout.Value) string {
 	switch v := v.(type) {
-	case layout.Layout:
+	case *layout.Layout:
 		return unwrapped(v.Shape).String() + ":" + unwrapped(v.Stride).String()
 	case layout.Composed:
-		return v.Outer.String() + " o " + unwrapped(v.Offset).String() + " o " + unmarkedForm(v.Inner)
+		return v.Outer.String() + " o " + unwrapped(v.Offset).String() + " o " + unmarkedForm(layout.Box(v.Inner))
 	}
 	return v.String()
 }

@@ -151,7 +151,7 @@ func (c *Code) errorMessage(e *layout.Error) string {
 // (a value may hold a million leaves).
 func showCode(v layout.Value) string {
 	switch v.(type) {
-	case layout.IntTuple, layout.Layout, layout.Composed:
+	case layout.IntTuple, *layout.Layout, layout.Composed:
 		return ShowStatic(v, ShowDetailBytes)
 	}
 	return CapMessage(CuTePrint(v))
@@ -383,7 +383,7 @@ func (c *Code) operands(n *source.Call) (name string, vals []layout.Value, ok bo
 		if len(targs) == 0 {
 			return name, args, true
 		}
-		if _, isLayout := args[0].(layout.Layout); isLayout {
+		if _, isLayout := args[0].(*layout.Layout); isLayout {
 			return "layout", append(args, targs...), true
 		}
 		return "get", append(args, targs...), true
@@ -398,7 +398,7 @@ func (c *Code) operands(n *source.Call) (name string, vals []layout.Value, ok bo
 	all := operandOrder(args, targs)
 	if p, ok := firstOperand(all).(PointerComposed); ok && name == "tile_to_shape" {
 		// CuTe tiles a ComposedLayout's inner layout: its checks are that call's.
-		all[0] = p.Inner
+		all[0] = layout.Box(p.Inner)
 	}
 	return name, all, true
 }
@@ -412,7 +412,7 @@ func tileToShapeFollowed(operands []layout.Value) bool {
 	if len(operands) < 2 || len(operands) > 3 || !plainIntegers(operands[:2]) {
 		return false
 	}
-	if _, ok := operands[0].(layout.Layout); !ok {
+	if _, ok := operands[0].(*layout.Layout); !ok {
 		return false
 	}
 	if len(operands) == 3 {
@@ -434,16 +434,16 @@ func leftInverseDynamic(operands []layout.Value) (*layout.Error, bool) {
 	if len(operands) != 1 {
 		return nil, false
 	}
-	l, ok := operands[0].(layout.Layout)
+	l, ok := operands[0].(*layout.Layout)
 	if !ok {
 		return nil, false
 	}
-	cl, err := layout.Coalesce(l)
+	cl, err := layout.Coalesce(*l)
 	if err != nil || allStatic(cl.Stride) {
 		return nil, false
 	}
 	return &layout.Error{Op: "left_inverse", Condition: condLeftInverseStatic,
-		Detail: "the strides of " + showCode(cl) + " (" + showCode(l) + " coalesced) are not all static"}, true
+		Detail: "the strides of " + showCode(layout.Box(cl)) + " (" + showCode(l) + " coalesced) are not all static"}, true
 }
 
 // upcastStaticStrides is CuTe's static_assert in upcast<N> on each mode
@@ -453,7 +453,7 @@ func upcastStaticStrides(operands []layout.Value) (*layout.Error, bool) {
 	if len(operands) != 2 {
 		return nil, false
 	}
-	l, ok := operands[0].(layout.Layout)
+	l, ok := operands[0].(*layout.Layout)
 	n, ok2 := operands[1].(layout.IntTuple)
 	if !ok || !ok2 || !n.IsLeaf() || !n.IsStatic() || n.Value() <= 0 || !plainTuple(l.Stride) {
 		return nil, false

@@ -289,7 +289,7 @@ func (c *Code) call(n *source.Call, sc scope, depth int) (layout.Value, error) {
 		}
 		return makeLayoutLike(args[0])
 	}
-	if l, ok := firstOperand(args).(layout.Layout); ok && len(n.Keywords) == 0 && !staticValue(l) && plainTuple(l.Shape) && plainTuple(l.Stride) {
+	if l, ok := firstOperand(args).(*layout.Layout); ok && len(n.Keywords) == 0 && !staticValue(l) && plainTuple(l.Shape) && plainTuple(l.Stride) {
 		// CuTe's run-time forms of operations the table computes on
 		// static integers only.
 		switch {
@@ -300,18 +300,18 @@ func (c *Code) call(n *source.Call, sc scope, depth int) (layout.Value, error) {
 			}
 			return apply("coalesce", z)
 		case name == "right_inverse" && len(args) == 1 && len(targs) == 0:
-			return rightInverseRunTime(l)
+			return rightInverseRunTime(*l)
 		case name == "left_inverse" && len(args) == 1 && len(targs) == 0:
-			return leftInverseRunTime(l)
+			return leftInverseRunTime(*l)
 		case (name == "upcast" || name == "downcast") && len(args) == 1 && len(targs) == 1:
 			f, ok := targs[0].(layout.IntTuple)
 			if !ok || !f.IsLeaf() || f.IsUnknown() || f.IsBasis() || f.Value() < 1 {
 				return nil, errUnresolved
 			}
 			if name == "upcast" {
-				return upcastRunTime(l, f.Value())
+				return upcastRunTime(*l, f.Value())
 			}
-			return downcastRunTime(l, f.Value())
+			return downcastRunTime(*l, f.Value())
 		}
 	}
 	if name == "domain_distribute" && len(args) == 2 && len(targs) == 0 && len(n.Keywords) == 0 && !c.python {
@@ -360,28 +360,28 @@ func (c *Code) call(n *source.Call, sc scope, depth int) (layout.Value, error) {
 		if bits < 1 || bits > 1024 {
 			return nil, errUnresolved
 		}
-		v, err := c.applyFollowed(op, name, []layout.Value{p.Inner, f})
+		v, err := c.applyFollowed(op, name, []layout.Value{layout.Box(p.Inner), f})
 		if err != nil {
 			return nil, err
 		}
-		inner, ok := v.(layout.Layout)
+		inner, ok := v.(*layout.Layout)
 		if !ok {
 			return nil, errUnresolved
 		}
-		return PointerComposed{Outer: p.Outer, Bits: int(bits), Inner: inner}, nil
+		return PointerComposed{Outer: p.Outer, Bits: int(bits), Inner: *inner}, nil
 	}
 	if p, ok := firstOperand(all).(PointerComposed); ok && name == "tile_to_shape" {
 		// CuTe tiles a ComposedLayout's inner layout and keeps its outer stages.
-		all[0] = p.Inner
+		all[0] = layout.Box(p.Inner)
 		v, err := c.applyFollowed(op, name, all)
 		if err != nil {
 			return nil, err
 		}
-		inner, ok := v.(layout.Layout)
+		inner, ok := v.(*layout.Layout)
 		if !ok {
 			return nil, errUnresolved
 		}
-		return PointerComposed{Outer: p.Outer, Bits: p.Bits, Inner: inner}, nil
+		return PointerComposed{Outer: p.Outer, Bits: p.Bits, Inner: *inner}, nil
 	}
 	return c.applyFollowed(op, name, all)
 }
@@ -455,7 +455,7 @@ func upcastRunTime(l layout.Layout, n int64) (layout.Value, error) {
 	if !ok {
 		return nil, errUnresolved
 	}
-	return layout.Layout{Shape: shape, Stride: stride}, nil
+	return &layout.Layout{Shape: shape, Stride: stride}, nil
 }
 
 // downcastRunTime is CuTe's downcast<N>(L) mode by mode: a static stride
@@ -473,7 +473,7 @@ func downcastRunTime(l layout.Layout, n int64) (layout.Value, error) {
 	if !hasOne {
 		return nil, errUnresolved
 	}
-	return layout.Layout{Shape: shape, Stride: stride}, nil
+	return &layout.Layout{Shape: shape, Stride: stride}, nil
 }
 
 // coalescedModes is CuTe's first step of the inverses: coalesce(L), its
@@ -555,7 +555,7 @@ func rightInverseRunTime(l layout.Layout) (layout.Value, error) {
 	if err != nil {
 		return nil, errUnresolved
 	}
-	return r, nil
+	return layout.Box(r), nil
 }
 
 // leftInverseRunTime is CuTe's left_inverse(L) where coalesce(L) has
@@ -590,7 +590,7 @@ func leftInverseRunTime(l layout.Layout) (layout.Value, error) {
 	if err != nil {
 		return nil, errUnresolved
 	}
-	return r, nil
+	return layout.Box(r), nil
 }
 
 // mapModes applies f to each leaf mode (s, d) of a shape and a congruent
@@ -622,7 +622,7 @@ func mapModes(shape, stride layout.IntTuple, f func(s, d layout.IntTuple) (layou
 // gcd(a_i, what is left), with A's compact column-major strides; coalesced.
 func domainDistribute(a, b layout.Value) (layout.Value, error) {
 	shape, ok := a.(layout.IntTuple)
-	if l, isLayout := a.(layout.Layout); isLayout {
+	if l, isLayout := a.(*layout.Layout); isLayout {
 		shape, ok = l.Shape, true
 	}
 	n, isInt := b.(layout.IntTuple)
@@ -656,7 +656,7 @@ func domainDistribute(a, b layout.Value) (layout.Value, error) {
 	if err != nil {
 		return nil, errUnresolved
 	}
-	return r, nil
+	return layout.Box(r), nil
 }
 
 // selectTuple is select<I...>(t) of an integer tuple: the tuple of t's
@@ -761,7 +761,7 @@ func (c *Code) recastLayout(n *source.Call, sc scope, depth int) (layout.Value, 
 	if err != nil {
 		return nil, err
 	}
-	l, ok := x.(layout.Layout)
+	l, ok := x.(*layout.Layout)
 	if !ok {
 		return nil, errUnresolved
 	}
@@ -775,12 +775,12 @@ func (c *Code) recastLayout(n *source.Call, sc scope, depth int) (layout.Value, 
 	num, den := int64(bits[1])/g, int64(bits[0])/g
 	var v layout.Value = l
 	if num != 1 {
-		if v, err = upcastRunTime(l, num); err != nil {
+		if v, err = upcastRunTime(*l, num); err != nil {
 			return nil, err
 		}
 	}
 	if den != 1 {
-		return downcastRunTime(v.(layout.Layout), den)
+		return downcastRunTime(*(v.(*layout.Layout)), den)
 	}
 	return v, nil
 }
@@ -865,14 +865,14 @@ func (c *Code) namedAtom(n *source.Call, sc scope) (layout.Value, bool) {
 	if err != nil {
 		return nil, false
 	}
-	inner, ok := v.(layout.Layout)
+	inner, ok := v.(*layout.Layout)
 	if c, isComposed := v.(layout.Composed); isComposed {
-		inner, ok = c.Inner, true
+		inner, ok = &c.Inner, true
 	}
 	if !ok {
 		return nil, false
 	}
-	return PointerComposed{Outer: a.Kind.ByteSwizzle(), Bits: a.Bits, Inner: inner}, true
+	return PointerComposed{Outer: a.Kind.ByteSwizzle(), Bits: a.Bits, Inner: *inner}, true
 }
 
 // runTimeAlgebra are the operations the algebra builds as CuTe does with
@@ -894,13 +894,13 @@ func plainIntegers(args []layout.Value) bool {
 			if !plainTuple(a) {
 				return false
 			}
-		case layout.Layout:
+		case *layout.Layout:
 			if !plainTuple(a.Shape) || !plainTuple(a.Stride) {
 				return false
 			}
 		case layout.Tiler:
 			for _, m := range a.Modes {
-				if m.Sub != nil && !plainIntegers([]layout.Value{*m.Sub}) || m.Sub == nil && !m.Skip && !plainIntegers([]layout.Value{m.Layout}) {
+				if m.Sub != nil && !plainIntegers([]layout.Value{*m.Sub}) || m.Sub == nil && !m.Skip && !plainIntegers([]layout.Value{layout.Box(m.Layout)}) {
 					return false
 				}
 			}
@@ -941,7 +941,7 @@ func staticValue(v layout.Value) bool {
 	switch v := v.(type) {
 	case layout.IntTuple:
 		return allStatic(v)
-	case layout.Layout:
+	case *layout.Layout:
 		return allStatic(v.Shape) && allStatic(v.Stride)
 	case layout.Composed:
 		return allStatic(v.Offset) && allStatic(v.Inner.Shape) && allStatic(v.Inner.Stride)
@@ -949,7 +949,7 @@ func staticValue(v layout.Value) bool {
 		return allStatic(v.Inner.Shape) && allStatic(v.Inner.Stride)
 	case layout.Tiler:
 		for _, m := range v.Modes {
-			if m.Sub != nil && !staticValue(*m.Sub) || m.Sub == nil && !m.Skip && !staticValue(m.Layout) {
+			if m.Sub != nil && !staticValue(*m.Sub) || m.Sub == nil && !m.Skip && !staticValue(layout.Box(m.Layout)) {
 				return false
 			}
 		}
@@ -1058,7 +1058,7 @@ func tupleOf(elems []layout.Value, tile bool) (layout.Value, error) {
 		switch e := e.(type) {
 		case layout.IntTuple:
 			ts[i] = e
-		case layout.Layout:
+		case *layout.Layout:
 			hasLayout = true
 		default:
 			return nil, errUnresolved
@@ -1082,8 +1082,8 @@ func tupleOf(elems []layout.Value, tile bool) (layout.Value, error) {
 				return nil, errUnresolved
 			}
 			t.Modes = append(t.Modes, layout.TilerMode{Layout: layout.Layout{Shape: e, Stride: layout.Int(1)}, Int: true})
-		case layout.Layout:
-			t.Modes = append(t.Modes, layout.TilerMode{Layout: e})
+		case *layout.Layout:
+			t.Modes = append(t.Modes, layout.TilerMode{Layout: *e})
 		}
 	}
 	return t, nil
@@ -1092,22 +1092,22 @@ func tupleOf(elems []layout.Value, tile bool) (layout.Value, error) {
 // composedOf is ComposedLayout<A, O, L> / composition(A, O, L).
 func composedOf(a, o, l layout.Value) (layout.Value, error) {
 	sw, ok := a.(layout.Swizzle)
-	inner, ok2 := l.(layout.Layout)
+	inner, ok2 := l.(*layout.Layout)
 	if !ok || !ok2 {
 		return nil, errUnresolved
 	}
 	switch o := o.(type) {
 	case ptrFlag:
-		return PointerComposed{Outer: sw, Bits: int(o), Inner: inner}, nil
+		return PointerComposed{Outer: sw, Bits: int(o), Inner: *inner}, nil
 	case layout.IntTuple:
-		return layout.Composed{Outer: sw, Offset: o, Inner: inner}, nil
+		return layout.Composed{Outer: sw, Offset: o, Inner: *inner}, nil
 	}
 	return nil, errUnresolved
 }
 
 // modeOf is get<I...>(x): the sub-layout or sub-tuple at the indices.
 func modeOf(x layout.Value, idx []layout.Value) (layout.Value, error) {
-	if l, ok := x.(layout.Layout); ok {
+	if l, ok := x.(*layout.Layout); ok {
 		return apply("layout", append([]layout.Value{l}, idx...)...)
 	}
 	return apply("get", append([]layout.Value{x}, idx...)...)
@@ -1139,7 +1139,7 @@ func shapeOf(x layout.Value) layout.Value {
 		return s
 	}
 	switch x := x.(type) {
-	case layout.Layout:
+	case *layout.Layout:
 		return x.Shape
 	case layout.Composed:
 		return x.Inner.Shape
@@ -1149,7 +1149,7 @@ func shapeOf(x layout.Value) layout.Value {
 
 func strideOf(x layout.Value) layout.Value {
 	switch x := x.(type) {
-	case layout.Layout:
+	case *layout.Layout:
 		return x.Stride
 	case layout.Composed:
 		return x.Inner.Stride
@@ -1177,7 +1177,7 @@ func allStatic(v layout.Value) bool {
 // makeLayoutLike is CuTe's make_layout_like(L): L's shape with compact
 // strides in the order of L's strides, stride-0 modes kept at 0.
 func makeLayoutLike(x layout.Value) (layout.Value, error) {
-	l, ok := x.(layout.Layout)
+	l, ok := x.(*layout.Layout)
 	if !ok || !staticValue(l) {
 		// CuTe's compact_order on run-time strides orders them as it can
 		// at compile time, which the algebra does not model.
@@ -1206,7 +1206,7 @@ func (c *Code) member(name string, x layout.Value, _ []layout.Value) (layout.Val
 		return apply(name, x)
 	case "layout":
 		switch x.(type) {
-		case layout.Layout, layout.Composed, PointerComposed:
+		case *layout.Layout, layout.Composed, PointerComposed:
 			return x, nil
 		}
 	case "size", "cosize", "rank", "depth":
@@ -1298,3 +1298,5 @@ func (c *Code) tuple(elems []source.Node, sc scope, depth int) (layout.Value, er
 	}
 	return tupleOf(vs, true)
 }
+
+func (elementTypeValue) IsValue() {} // a layout.Value

@@ -89,14 +89,15 @@ func SameFunction(a, b layout.Value) (same bool, why string, err error) {
 
 func asFunction(v layout.Value) (function, bool) {
 	switch v := v.(type) {
-	case layout.Layout:
+	case *layout.Layout:
 		return v, true
 	case layout.Composed:
 		return v, true
 	case layout.IntTuple:
 		// An integer N used where a layout is meant is N:1.
 		if v.IsLeaf() && !v.IsBasis() && !v.IsUnknown() {
-			return layout.Make(v, layout.Int(1)), true
+			l := layout.Make(v, layout.Int(1))
+			return &l, true
 		}
 	}
 	return nil, false

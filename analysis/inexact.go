@@ -125,13 +125,13 @@ func checkComposition(c *CallSite) []CallFinding {
 	if len(c.Args) != 2 {
 		return nil
 	}
-	a, okA := c.Args[0].(layout.Layout)
-	b, okB := c.Args[1].(layout.Layout)
-	r, okR := c.Result.(layout.Layout)
+	a, okA := c.Args[0].(*layout.Layout)
+	b, okB := c.Args[1].(*layout.Layout)
+	r, okR := c.Result.(*layout.Layout)
 	if !okA || !okB || !okR {
 		return nil
 	}
-	i, want, got, bad := inexactComposition(a, b, r)
+	i, want, got, bad := inexactComposition(*a, *b, *r)
 	if !bad {
 		return nil
 	}
@@ -144,8 +144,8 @@ func checkDivideSize(c *CallSite) []CallFinding {
 	if len(c.Args) != 2 {
 		return nil
 	}
-	a, okA := c.Args[0].(layout.Layout)
-	r, okR := c.Result.(layout.Layout)
+	a, okA := c.Args[0].(*layout.Layout)
+	r, okR := c.Result.(*layout.Layout)
 	if !okA || !okR {
 		return nil
 	}

@@ -43,12 +43,12 @@ func TestInexactCompositionAgreesWithGolden(t *testing.T) {
 		ok := true
 		for i, s := range []string{a, b, v.Result} {
 			val, err := EvalString(s)
-			l, isLayout := val.(layout.Layout)
+			l, isLayout := val.(*layout.Layout)
 			if err != nil || !isLayout {
 				ok = false
 				break
 			}
-			ls[i] = l
+			ls[i] = *l
 		}
 		if !ok {
 			continue
@@ -107,7 +107,7 @@ func TestInexactCompositionKept(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", s, err)
 		}
-		ls = append(ls, v.(layout.Layout))
+		ls = append(ls, *(v.(*layout.Layout)))
 	}
 	compositionChecks.reset()
 	flagged := 0

@@ -242,6 +242,16 @@ func isLiteral(n grammar.Node) bool {
 	return lit
 }
 
+// boxedResult is boxed(out, in, arg), or box itself where the operation
+// built out in a block of its own (layout's newResult): the result and its
+// nodes are then one allocation, and the Value points to it.
+func boxedResult(out layout.Layout, box, in *layout.Layout, arg layout.Value) layout.Value {
+	if box != nil {
+		return box
+	}
+	return boxed(out, in, arg)
+}
+
 // boxed is the layout out as a Value without a new copy where one exists:
 // arg itself when out is in, the layout arg holds (an operation that
 // changed nothing returns its argument's trees; in is nil where the
@@ -257,7 +267,7 @@ func boxed(out layout.Layout, in *layout.Layout, arg layout.Value) layout.Value 
 			return leafBox(i*smallLeafSlots+j, out)
 		}
 	}
-	return out
+	return layout.Box(out)
 }
 
 // leafBoxes are the leaf layouts s:d with s and d each below 32 or a power
@@ -274,7 +284,7 @@ func leafBox(i int, l layout.Layout) layout.Value {
 	if v := leafBoxes[i].Load(); v != nil {
 		return *v
 	}
-	v := layout.Value(l)
+	v := layout.Box(l)
 	leafBoxes[i].CompareAndSwap(nil, &v) // a racing caller's equal box may win
 	return *leafBoxes[i].Load()
 }
@@ -320,3 +330,5 @@ func smallLeafValue(i int) int64 {
 func opArgError(op string, arg int, format string, args ...any) *OpError {
 	return &OpError{Op: op, Arg: arg, Message: fmt.Sprintf(format, args...)}
 }
+
+func (Keyword) IsValue() {} // a layout.Value

@@ -127,3 +127,7 @@ func (v AtomValue) TiledCopyAtom() (tiled.CopyAtom, error) {
 	c := v.Copy
 	return tiled.CopyAtom{Name: c.Name, ValType: v.ValType, ValBits: int64(bits), ThrID: c.ThrID, Src: c.SrcLayout, Dst: c.DstLayout, Ref: c.RefLayout}, nil
 }
+
+func (Str) IsValue() {} // a layout.Value
+
+func (AtomValue) IsValue() {} // a layout.Value

@@ -71,16 +71,16 @@ func bankAccess(name string, args []layout.Value) (bank.Access, error) {
 		return a, opArgError(name, 0, "takes (smem, access, bits [, op] [, vector_bits]): %d argument(s) given", len(args))
 	}
 	switch s := args[0].(type) {
-	case layout.Layout, layout.Composed:
+	case *layout.Layout, layout.Composed:
 		a.Smem = s
 	default:
 		return a, opArgError(name, 1, "the shared-memory layout %v is a %s, not a layout or a swizzled layout", args[0], kindOf(args[0]))
 	}
-	tv, isLayout := args[1].(layout.Layout)
+	tv, isLayout := args[1].(*layout.Layout)
 	atomArg, isAtom := args[1].(AtomValue)
 	switch {
 	case isLayout:
-		a.TV = tv
+		a.TV = *tv
 	case isAtom && atomArg.Copy != nil:
 		// An ldmatrix/stmatrix atom's own warp access (set once bits are known).
 	default:
@@ -335,3 +335,7 @@ func WorstBanks(p *bank.Phase) string {
 	}
 	return fmt.Sprintf("%s %s %s %d words each", noun, strings.Join(runs, ", "), verb, p.Wavefronts)
 }
+
+func (BankValue) IsValue() {} // a layout.Value
+
+func (AdviceValue) IsValue() {} // a layout.Value

@@ -15,10 +15,10 @@ func applyComposition(args []layout.Value) (layout.Value, error) {
 	if err := wantArgs("composition", args, 2, 2); err != nil {
 		return nil, err
 	}
-	if a, ok := args[0].(layout.Layout); ok { // two layouts, the common call, without the overloads' tests
-		if b, ok := args[1].(layout.Layout); ok {
-			out, err := layout.Composition(a, b)
-			return boxed(out, &b, args[1]), err
+	if a, ok := args[0].(*layout.Layout); ok { // two layouts, the common call, without the overloads' tests
+		if b, ok := args[1].(*layout.Layout); ok {
+			out, box, err := layout.CompositionResult(*a, *b)
+			return boxedResult(out, box, b, args[1]), err
 		}
 	}
 	return composition(args[0], args[1])
@@ -37,8 +37,8 @@ func composition(a, b layout.Value) (layout.Value, error) {
 		switch b := b.(type) {
 		case layout.Swizzle:
 			return layout.ComposeSwizzles(a, b)
-		case layout.Layout:
-			return layout.ComposeSwizzleLayout(a, b)
+		case *layout.Layout:
+			return layout.ComposeSwizzleLayout(a, *b)
 		case layout.IntTuple:
 			if b.IsLeaf() {
 				return layout.ComposeSwizzleLayout(a, layout.Make(b, layout.Int(1)))
@@ -49,7 +49,7 @@ func composition(a, b layout.Value) (layout.Value, error) {
 		if err := a.Outer.Validate(op); err != nil {
 			return nil, err
 		}
-		inner, err := composition(a.Inner, b)
+		inner, err := composition(layout.Box(a.Inner), b)
 		if err != nil {
 			return nil, err
 		}
@@ -86,7 +86,7 @@ func composition(a, b layout.Value) (layout.Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		return composition(left, b.Inner)
+		return composition(left, layout.Box(b.Inner))
 	case layout.NestedComposed:
 		return nil, layout.Errorf(op, layout.CondComposedNesting, "composition(%v, %v)", a, b)
 	}
@@ -97,13 +97,13 @@ func composition(a, b layout.Value) (layout.Value, error) {
 // tiler (by mode), "_" (A itself), an integer N (N:1) or a tuple read as a
 // tiler (each integer N:1, each sub-tuple a nested tiler).
 func compositionOf(a, b layout.Value) (layout.Value, error) {
-	if a, ok := a.(layout.Layout); ok {
+	if a, ok := a.(*layout.Layout); ok {
 		switch bl := b.(type) {
-		case layout.Layout:
-			out, err := layout.Composition(a, bl)
-			return boxed(out, &bl, b), err
+		case *layout.Layout:
+			out, box, err := layout.CompositionResult(*a, *bl)
+			return boxedResult(out, box, bl, b), err
 		case layout.Tiler:
-			return layout.CompositionTiler(a, bl)
+			return layout.Boxed(layout.CompositionTiler(*a, bl))
 		case layout.IntTuple:
 			if bl.IsUnderscore() {
 				return a, nil // composition(A, _) is A
@@ -113,14 +113,14 @@ func compositionOf(a, b layout.Value) (layout.Value, error) {
 					return nil, err
 				}
 				// N:1 with N's own static mark (CompositionN's N is static).
-				out, err := layout.Composition(a, layout.Layout{Shape: bl, Stride: layout.Int(1)})
+				out, err := layout.Composition(*a, layout.Layout{Shape: bl, Stride: layout.Int(1)})
 				return boxed(out, nil, nil), err
 			}
 			t, err := tilerOfTuple(bl)
 			if err != nil {
 				return nil, err
 			}
-			return layout.CompositionTiler(a, t)
+			return layout.Boxed(layout.CompositionTiler(*a, t))
 		}
 	}
 	return nil, &layout.Error{Op: "composition", Detail: fmt.Sprintf(
@@ -157,12 +157,12 @@ func applyComplement(args []layout.Value) (layout.Value, error) {
 	if a, ok := args0Layout(args); ok { // complement(L [, M]) of a layout, the common call
 		switch len(args) {
 		case 1:
-			out, err := layout.Complement(a)
-			return boxed(out, nil, nil), err
+			out, box, err := layout.ComplementResult(a)
+			return boxedResult(out, box, nil, nil), err
 		case 2:
 			if m, ok := args[1].(layout.IntTuple); ok {
-				out, err := layout.ComplementTo(a, m)
-				return boxed(out, nil, nil), err
+				out, box, err := layout.ComplementToResult(a, m)
+				return boxedResult(out, box, nil, nil), err
 			}
 		}
 	}
@@ -190,8 +190,8 @@ func applyComplement(args []layout.Value) (layout.Value, error) {
 
 func applyRightInverse(args []layout.Value) (layout.Value, error) {
 	if a, ok := args0Layout(args); ok && len(args) == 1 { // of a layout, the common call
-		out, err := layout.RightInverse(a)
-		return boxed(out, nil, nil), err
+		out, box, err := layout.RightInverseResult(a)
+		return boxedResult(out, box, nil, nil), err
 	}
 	return applyInverse("right_inverse", args)
 }
@@ -216,9 +216,9 @@ func applyInverse(op string, args []layout.Value) (layout.Value, error) {
 		return nil, err
 	}
 	switch v := args[0].(type) {
-	case layout.Layout:
-		out, err := inverse(op, v)
-		return boxed(out, &v, args[0]), err
+	case *layout.Layout:
+		out, err := inverse(op, *v)
+		return boxed(out, v, args[0]), err
 	case layout.IntTuple:
 		if v.IsLeaf() {
 			if err := layout.CheckIntLeaf(op, v); err != nil {
@@ -273,7 +273,7 @@ func applyMaxCommonLayout(args []layout.Value) (layout.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	return layout.MaxCommonLayout(a, b)
+	return layout.Boxed(layout.MaxCommonLayout(a, b))
 }
 
 // maxCommonLayoutComposed is CuTe's max_common_layout of a swizzled layout
@@ -307,9 +307,9 @@ func maxCommonLayoutComposed(a, b layout.Value) (v layout.Value, handled bool, e
 	}
 	if base := int64(1) << c.Outer.M; base < size {
 		v, err := layout.CompositionN(common, base)
-		return v, true, err
+		return layout.Box(v), true, err
 	}
-	return common, true, nil
+	return layout.Box(common), true, nil
 }
 
 func applyMaxCommonVector(args []layout.Value) (layout.Value, error) {
@@ -345,8 +345,8 @@ func maxCommonVectorComposed(a, b layout.Value) (v layout.Value, handled bool, e
 		switch v := v.(type) {
 		case layout.Composed:
 			return v.Inner, v.Outer.Validate(op)
-		case layout.Layout:
-			return v, nil
+		case *layout.Layout:
+			return *v, nil
 		}
 		return layout.Layout{}, layout.Errorf(op, layout.CondComposedOperand, "max_common_vector(%v, %v)", a, b)
 	}
@@ -380,13 +380,13 @@ func applyNullspace(args []layout.Value) (layout.Value, error) {
 	}
 	if _, ok := args[0].(layout.Composed); ok {
 		// CuTe does not attempt a nullspace of a swizzled layout: it answers 1:0.
-		return layout.Make(layout.Int(1), layout.Int(0)), nil
+		return layout.Box(layout.Make(layout.Int(1), layout.Int(0))), nil
 	}
 	a, err := layoutArg("nullspace", args, 0)
 	if err != nil {
 		return nil, err
 	}
-	return layout.Nullspace(a)
+	return layout.Boxed(layout.Nullspace(a))
 }
 
 // args0Layout is the first argument when it is a layout.
@@ -394,8 +394,10 @@ func args0Layout(args []layout.Value) (layout.Layout, bool) {
 	if len(args) == 0 {
 		return layout.Layout{}, false
 	}
-	l, ok := args[0].(layout.Layout)
-	return l, ok
+	if l, ok := args[0].(*layout.Layout); ok {
+		return *l, true
+	}
+	return layout.Layout{}, false
 }
 
 // wantArgs checks the argument count of op (inlined: every call asks it).
@@ -417,8 +419,8 @@ func argCountError(op string, n, least, most int) error {
 // layoutArg is argument i of op as a layout; an integer N is the layout N:1.
 func layoutArg(op string, args []layout.Value, i int) (layout.Layout, error) {
 	switch v := args[i].(type) {
-	case layout.Layout:
-		return v, nil
+	case *layout.Layout:
+		return *v, nil
 	case layout.IntTuple:
 		if v.IsLeaf() {
 			if err := layout.CheckIntLeaf(op, v); err != nil {

@@ -24,7 +24,7 @@ func fromInner(op string, args []layout.Value, f applyFunc) (v layout.Value, han
 		if err := c.Outer.Validate(op); err != nil {
 			return nil, true, err
 		}
-		v, err := f(withFirst(c.Inner, args))
+		v, err := f(withFirst(layout.Box(c.Inner), args))
 		return v, true, err
 	case layout.NestedComposed:
 		v, err := f(withFirst(c.Inner, args))
@@ -41,7 +41,7 @@ func onInner(op string, c layout.Composed, args []layout.Value, f applyFunc) (la
 	if err := c.Outer.Validate(op); err != nil {
 		return nil, err
 	}
-	inner, err := f(withFirst(c.Inner, args))
+	inner, err := f(withFirst(layout.Box(c.Inner), args))
 	if err != nil {
 		return nil, err
 	}
@@ -96,8 +96,8 @@ func applyRecastLayout(args []layout.Value) (layout.Value, error) {
 		return layout.RecastComposed(l, oldBits, newBits)
 	case layout.Swizzle:
 		return layout.RecastSwizzle(l, oldBits, newBits)
-	case layout.Layout:
-		return layout.RecastLayout(l, oldBits, newBits)
+	case *layout.Layout:
+		return layout.Boxed(layout.RecastLayout(*l, oldBits, newBits))
 	}
 	return nil, layout.Errorf(op, layout.CondComposedOperand, "recast_layout of %v: CuTe recasts a layout, a swizzled layout or a swizzle", args[0])
 }
@@ -140,8 +140,8 @@ func castOp(op string, args []layout.Value,
 		return composed(l, n)
 	case layout.Swizzle:
 		return swizzle(l, n)
-	case layout.Layout:
-		return plain(l, n)
+	case *layout.Layout:
+		return layout.Boxed(plain(*l, n))
 	case layout.IntTuple:
 		if l.IsLeaf() {
 			return integer(l, n)

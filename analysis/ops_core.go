@@ -37,8 +37,8 @@ func argCount(op string, args []layout.Value, lo, hi int) error {
 // asLayout reads a layout argument; an integer N stands for N:1.
 func coreLayoutArg(op string, v layout.Value) (layout.Layout, error) {
 	switch v := v.(type) {
-	case layout.Layout:
-		return v, nil
+	case *layout.Layout:
+		return *v, nil
 	case layout.IntTuple:
 		if layout.IsPlainInt(v) || v.IsUnknown() {
 			return layout.Layout{Shape: v, Stride: layout.Int(1)}, nil
@@ -107,7 +107,7 @@ type modeArg struct {
 
 func (m modeArg) value() layout.Value {
 	if m.isLayout {
-		return m.l
+		return layout.Box(m.l)
 	}
 	return m.v
 }
@@ -118,8 +118,8 @@ func modeOfArgs(op string, args []layout.Value) (modeArg, error) {
 		return modeArg{}, err
 	}
 	if len(args) == 1 {
-		if l, ok := args[0].(layout.Layout); ok {
-			return modeArg{l: l, isLayout: true}, nil
+		if l, ok := args[0].(*layout.Layout); ok {
+			return modeArg{l: *l, isLayout: true}, nil
 		}
 		return modeArg{v: args[0]}, nil
 	}
@@ -132,7 +132,7 @@ func modeOfArgs(op string, args []layout.Value) (modeArg, error) {
 	case layout.IntTuple:
 		m, err := layout.GetMode(op, v, is)
 		return modeArg{v: m}, err
-	case layout.Layout:
+	case *layout.Layout:
 		m, err := v.Get(is...)
 		return modeArg{l: m, isLayout: true}, err
 	}
@@ -283,7 +283,7 @@ func applyProfiled(op string, args []layout.Value, whole func(layout.Layout) (la
 	}
 	if len(args) == 1 {
 		out, err := whole(l)
-		if _, ok := args[0].(layout.Layout); !ok { // l is N:1 made of an integer N
+		if _, ok := args[0].(*layout.Layout); !ok { // l is N:1 made of an integer N
 			return boxed(out, nil, nil), err
 		}
 		return boxed(out, &l, args[0]), err
@@ -292,16 +292,16 @@ func applyProfiled(op string, args []layout.Value, whole func(layout.Layout) (la
 	if err != nil {
 		return nil, layout.AtArg(2, err)
 	}
-	return prof(l, p)
+	return layout.Boxed(prof(l, p))
 }
 
 // coalesce(S) and filter_zeros(T) of a tuple take CuTe's IntTuple overloads;
 // an integer N stays the layout N:1, as everywhere a layout is expected.
 func applyCoalesce(args []layout.Value) (layout.Value, error) {
 	if len(args) == 1 { // coalesce(L) of a layout, the common call, without the overloads' tests
-		if l, ok := args[0].(layout.Layout); ok {
-			out, err := layout.Coalesce(l)
-			return boxed(out, &l, args[0]), err
+		if l, ok := args[0].(*layout.Layout); ok {
+			out, box, err := layout.CoalesceResult(*l)
+			return boxedResult(out, box, l, args[0]), err
 		}
 	}
 	if c, ok := firstComposed(args); ok {
@@ -351,28 +351,28 @@ func applyMakeLayout(args []layout.Value) (layout.Value, error) {
 	switch first := args[0].(type) {
 	case layout.IntTuple:
 		if len(args) == 1 {
-			return layout.MakeLayout(first)
+			return layout.Boxed(layout.MakeLayout(first))
 		}
 		if len(args) != 2 {
 			return nil, layout.Errorf("make_layout", "", "a shape takes one stride or tag, got %d more arguments", len(args)-1)
 		}
 		switch second := args[1].(type) {
 		case layout.Tag:
-			return layout.MakeLayoutTag(first, second)
+			return layout.Boxed(layout.MakeLayoutTag(first, second))
 		case layout.IntTuple:
-			return layout.MakeLayoutStride(first, second)
+			return layout.Boxed(layout.MakeLayoutStride(first, second))
 		}
 		return nil, layout.Errorf("make_layout", "", "the second argument must be a stride or LayoutLeft/LayoutRight, got %v", args[1])
-	case layout.Layout:
+	case *layout.Layout:
 		ls := make([]layout.Layout, len(args))
 		for i, a := range args {
-			l, ok := a.(layout.Layout)
+			l, ok := a.(*layout.Layout)
 			if !ok {
 				return nil, layout.Errorf("make_layout", "", "argument %d is %v, not a layout", i, a)
 			}
-			ls[i] = l
+			ls[i] = *l
 		}
-		return layout.MakeLayoutOf(ls...), nil
+		return layout.Box(layout.MakeLayoutOf(ls...)), nil
 	}
 	return nil, layout.AtArg(1, notSupported("make_layout", args[0]))
 }
@@ -386,13 +386,13 @@ func applyMakeOrderedLayout(args []layout.Value) (layout.Value, error) {
 		return nil, layout.AtArg(1, err)
 	}
 	if tag, ok := args[1].(layout.Tag); ok {
-		return layout.MakeLayoutTag(s, tag)
+		return layout.Boxed(layout.MakeLayoutTag(s, tag))
 	}
 	o, err := coreTupleArg("make_ordered_layout", args[1])
 	if err != nil {
 		return nil, layout.AtArg(2, err)
 	}
-	return layout.MakeOrderedLayout(s, o)
+	return layout.Boxed(layout.MakeOrderedLayout(s, o))
 }
 
 func applyMakeIdentityLayout(args []layout.Value) (layout.Value, error) {
@@ -403,7 +403,7 @@ func applyMakeIdentityLayout(args []layout.Value) (layout.Value, error) {
 	if err != nil {
 		return nil, layout.AtArg(1, err)
 	}
-	return layout.MakeIdentityLayout(s)
+	return layout.Boxed(layout.MakeIdentityLayout(s))
 }
 
 func applyFlatten(args []layout.Value) (layout.Value, error) {
@@ -420,7 +420,7 @@ func applyFlatten(args []layout.Value) (layout.Value, error) {
 	if err != nil {
 		return nil, layout.AtArg(1, err)
 	}
-	return l.Flatten(), nil
+	return layout.Box(l.Flatten()), nil
 }
 
 // layoutAndIndices reads (L, i0, i1, ...).
@@ -448,7 +448,7 @@ func applyGroup(args []layout.Value) (layout.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	return layout.Group(l, is[0], is[1])
+	return layout.Boxed(layout.Group(l, is[0], is[1]))
 }
 
 func applyTake(args []layout.Value) (layout.Value, error) {
@@ -460,7 +460,7 @@ func applyTake(args []layout.Value) (layout.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	return layout.Take(l, is[0], is[1])
+	return layout.Boxed(layout.Take(l, is[0], is[1]))
 }
 
 func applySelect(args []layout.Value) (layout.Value, error) {
@@ -469,7 +469,7 @@ func applySelect(args []layout.Value) (layout.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	return layout.Select(l, is...)
+	return layout.Boxed(layout.Select(l, is...))
 }
 
 func applyLayoutGet(args []layout.Value) (layout.Value, error) {
@@ -481,7 +481,7 @@ func applyLayoutGet(args []layout.Value) (layout.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	return l.Get(is...)
+	return layout.Boxed(l.Get(is...))
 }
 
 func applyPad(op string, args []layout.Value, pad func(layout.Layout, int, layout.Layout) (layout.Layout, error), add func(layout.Layout, layout.Layout) layout.Layout) (layout.Value, error) {
@@ -503,7 +503,7 @@ func applyPad(op string, args []layout.Value, pad func(layout.Layout, int, layou
 				return nil, layout.AtArg(3, err)
 			}
 		}
-		return pad(l, n, x)
+		return layout.Boxed(pad(l, n, x))
 	}
 	if len(args) != 2 {
 		return nil, layout.Errorf(op, "", "%s(L, X) takes two arguments", op)
@@ -512,7 +512,7 @@ func applyPad(op string, args []layout.Value, pad func(layout.Layout, int, layou
 	if err != nil {
 		return nil, layout.AtArg(2, err)
 	}
-	return add(l, x), nil
+	return layout.Box(add(l, x)), nil
 }
 
 func applyAppend(args []layout.Value) (layout.Value, error) {
@@ -539,7 +539,7 @@ func applyReplace(args []layout.Value) (layout.Value, error) {
 	if err != nil {
 		return nil, layout.AtArg(3, err)
 	}
-	return layout.Replace(l, n, x)
+	return layout.Boxed(layout.Replace(l, n, x))
 }
 
 func applySliceOrDice(op string, args []layout.Value, f func(layout.IntTuple, layout.Layout) (layout.Layout, error)) (layout.Value, error) {
@@ -547,7 +547,7 @@ func applySliceOrDice(op string, args []layout.Value, f func(layout.IntTuple, la
 	if err != nil {
 		return nil, err
 	}
-	return f(c, l)
+	return layout.Boxed(f(c, l))
 }
 
 // sliceArgs reads the arguments (c, L) of a slicing operation.
@@ -782,12 +782,12 @@ func applyUnflatten(args []layout.Value) (layout.Value, error) {
 	if err := argCount("unflatten", args, 2, 2); err != nil {
 		return nil, err
 	}
-	if l, ok := args[0].(layout.Layout); ok {
+	if l, ok := args[0].(*layout.Layout); ok {
 		profile, err := coreTupleArg("unflatten", args[1])
 		if err != nil {
 			return nil, layout.AtArg(2, err)
 		}
-		return layout.UnflattenLayout(l, profile)
+		return layout.Boxed(layout.UnflattenLayout(*l, profile))
 	}
 	a, b, err := tuplePair("unflatten", args)
 	if err != nil {

@@ -20,12 +20,13 @@ func tiledOp(op string, args []layout.Value, f func(layout.Layout, layout.Value)
 	if err != nil {
 		return nil, err
 	}
-	return f(l, args[1])
+	return layout.Boxed(f(l, args[1]))
 }
 
 func applyLogicalDivide(args []layout.Value) (layout.Value, error) {
 	if l, ok := args0Layout(args); ok && len(args) == 2 { // of a layout, the common call
-		return layout.LogicalDivide(l, args[1])
+		out, box, err := layout.LogicalDivideResult(l, args[1])
+		return boxedResult(out, box, nil, nil), err
 	}
 	return tiledOp("logical_divide", args, layout.LogicalDivide, applyLogicalDivide)
 }
@@ -53,7 +54,8 @@ func applyLogicalProduct(args []layout.Value) (layout.Value, error) {
 		}
 	}
 	if l, ok := args0Layout(args); ok && len(args) == 2 { // of a layout, the common call
-		return layout.LogicalProduct(l, args[1])
+		out, box, err := layout.LogicalProductResult(l, args[1])
+		return boxedResult(out, box, nil, nil), err
 	}
 	return tiledOp("logical_product", args, layout.LogicalProduct, applyLogicalProduct)
 }
@@ -85,7 +87,7 @@ func rankedOp(op string, args []layout.Value, f func(a, b layout.Layout) (layout
 	if err != nil {
 		return nil, err
 	}
-	return f(a, b)
+	return layout.Boxed(f(a, b))
 }
 
 func applyBlockedProduct(args []layout.Value) (layout.Value, error) {
@@ -118,7 +120,7 @@ func applyTileToShape(args []layout.Value) (layout.Value, error) {
 	if len(args) == 3 {
 		order = args[2]
 	}
-	return layout.TileToShape(b, s, order)
+	return layout.Boxed(layout.TileToShape(b, s, order))
 }
 
 func applyZip(args []layout.Value) (layout.Value, error) {
@@ -135,7 +137,7 @@ func applyZip(args []layout.Value) (layout.Value, error) {
 		}
 		ls[i] = l
 	}
-	return layout.Zip(ls...)
+	return layout.Boxed(layout.Zip(ls...))
 }
 
 // The partitions answer a layout.Partition, the sliced layout and its

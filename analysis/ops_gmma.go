@@ -34,7 +34,7 @@ func gmmaDesc(args []layout.Value) (layout.Value, error) {
 		return nil, &OpError{Op: op, Message: fmt.Sprintf("takes (smem, bits [, sm90|sm100]), not %d arguments", len(args))}
 	}
 	switch args[0].(type) {
-	case layout.Layout, layout.Composed:
+	case *layout.Layout, layout.Composed:
 	default:
 		return nil, &OpError{Op: op, Arg: 1, Message: fmt.Sprintf("the shared-memory layout must be a layout or a swizzled layout, not %s", kindOf(args[0]))}
 	}
@@ -63,3 +63,5 @@ func gmmaDesc(args []layout.Value) (layout.Value, error) {
 	}
 	return DescValue{Report: r}, nil
 }
+
+func (DescValue) IsValue() {} // a layout.Value

@@ -44,7 +44,7 @@ func applyImage(args []layout.Value) (layout.Value, error) {
 // propertyArg reads an integer N as the layout N:1, as CuTe's operations do.
 func propertyArg(v layout.Value) layout.Value {
 	if t, ok := v.(layout.IntTuple); ok && layout.IsPlainInt(t) {
-		return layout.Layout{Shape: t, Stride: layout.Int(1)}
+		return &layout.Layout{Shape: t, Stride: layout.Int(1)}
 	}
 	return v
 }
@@ -66,7 +66,7 @@ func applyGet(args []layout.Value) (layout.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	return l.Get(is...)
+	return layout.Boxed(l.Get(is...))
 }
 
 func applySliceAndOffset(args []layout.Value) (layout.Value, error) {

@@ -72,7 +72,7 @@ func TestTIRxOpErrorsOfTheTable(t *testing.T) {
 		detail string // a substring of the message
 	}{
 		{"no arguments", "tirx_map", nil, "", true, "takes 2 to 3 arguments, got 0"},
-		{"not a TIRx layout", "tirx_map", []layout.Value{layout.Make(layout.Int(8), layout.Int(1)), layout.Int(0)}, "", true, "expected a TIRx layout"},
+		{"not a TIRx layout", "tirx_map", []layout.Value{layout.Box(layout.Make(layout.Int(8), layout.Int(1))), layout.Int(0)}, "", true, "expected a TIRx layout"},
 		{"index past the size", "tirx_map", []layout.Value{tensorCoreTile, layout.Int(128)}, tirx.CondCoord, false, "element index 128 is outside [0, 128)"},
 		{"negative index", "tirx_map", []layout.Value{tensorCoreTile, layout.Int(-1)}, tirx.CondCoord, false, "element index -1"},
 		{"unknown index", "tirx_map", []layout.Value{tensorCoreTile, layout.Unknown()}, layout.CondUnknown, false, "element index ?"},
@@ -88,7 +88,7 @@ func TestTIRxOpErrorsOfTheTable(t *testing.T) {
 		{"invalid layout", "tirx_map", []layout.Value{tirx.Layout{Shard: []tirx.Iter{{Extent: 0, Stride: 1, Axis: "m"}}}, layout.Int(0)}, tirx.CondExtent, false, "extent 0"},
 		{"point overflow", "tirx_map", []layout.Value{huge, layout.Int(3)}, layout.CondOverflow, false, "axis m: 0 plus 3*4611686018427387904"},
 		{"split outside", "tirx_split", []layout.Value{tensorCoreTile, layout.Int(200)}, tirx.CondCoord, false, "element index 200"},
-		{"axes of a layout", "tirx_axes", []layout.Value{layout.Make(layout.Int(8), layout.Int(1))}, "", true, "expected a TIRx layout"},
+		{"axes of a layout", "tirx_axes", []layout.Value{layout.Box(layout.Make(layout.Int(8), layout.Int(1)))}, "", true, "expected a TIRx layout"},
 		{"axes arity", "tirx_axes", []layout.Value{tensorCoreTile, tensorCoreTile}, "", true, "takes 1 arguments, got 2"},
 		{"replicas of a layout", "tirx_replicas", []layout.Value{layout.Int(3)}, "", true, "expected a TIRx layout"},
 		{"replicas arity", "tirx_replicas", nil, "", true, "takes 1 arguments, got 0"},

@@ -48,11 +48,11 @@ func applyMakeTiledMMA(args []layout.Value) (layout.Value, error) {
 		return nil, err
 	}
 	if len(args) > 1 {
-		l, ok := args[1].(layout.Layout)
+		l, ok := args[1].(*layout.Layout)
 		if !ok {
 			return nil, layout.KindErrorf(op, "the atom layout must be a layout such as make_layout((2,2,1)), not %s", layout.Described(args[1]))
 		}
-		thr = l
+		thr = *l
 	}
 	var perm layout.Tiler
 	if len(args) > 2 {
@@ -182,7 +182,7 @@ func applyMMALayoutTV(x string, args []layout.Value) (layout.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	return m.LayoutTV(x)
+	return layout.Boxed(m.LayoutTV(x))
 }
 
 func applyCopyLayoutTV(x string, args []layout.Value) (layout.Value, error) {
@@ -194,7 +194,7 @@ func applyCopyLayoutTV(x string, args []layout.Value) (layout.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	return c.LayoutTV(x)
+	return layout.Boxed(c.LayoutTV(x))
 }
 
 // threadArgs reads (thread, L) of a partition: a thread index and the
@@ -291,7 +291,7 @@ func applyMakeLayoutTV(args []layout.Value) (layout.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	return tv, nil
+	return layout.Box(tv), nil
 }
 
 func applyTileSize(args []layout.Value) (layout.Value, error) {

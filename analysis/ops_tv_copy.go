@@ -85,5 +85,5 @@ func applyRetileSide(x string, args []layout.Value) (layout.Value, error) {
 	if err != nil {
 		return nil, layout.Renamed(op, err)
 	}
-	return out, nil
+	return layout.Box(out), nil
 }

@@ -31,7 +31,7 @@ func cutePrint(v layout.Value) string {
 		return v.Layout.Format(true) + " + " + v.Offset.Format(true)
 	case layout.ComposedPartition:
 		return v.Format(true)
-	case layout.Layout:
+	case *layout.Layout:
 		return v.Format(true)
 	case layout.IntTuple:
 		return v.Format(true)

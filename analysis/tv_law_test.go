@@ -195,7 +195,7 @@ func TestTiledCopyLaws(t *testing.T) {
 				if side == "D" {
 					own = tc.ValDst
 				}
-				once, err := prop.IsInjective(own)
+				once, err := prop.IsInjective(layout.Box(own))
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -9,7 +9,7 @@ import "github.com/cute-lsp/cute-lsp/layout"
 func isCoordinateLayout(v layout.Value) bool {
 	var stride layout.IntTuple
 	switch v := v.(type) {
-	case layout.Layout:
+	case *layout.Layout:
 		stride = v.Stride
 	case layout.Composed:
 		stride = v.Inner.Stride

@@ -214,9 +214,9 @@ func facts(v layout.Value) string {
 	if len(props) > 0 {
 		out += "\n" + strings.Join(props, " · ") + "\n"
 	}
-	if l, ok := v.(layout.Layout); ok {
-		if c, err := layout.Coalesce(l); err == nil && !(c.Shape.Equal(l.Shape) && c.Stride.Equal(l.Stride)) {
-			out += fmt.Sprintf("\ncoalesced: `%s`\n", analysis.Show(c, analysis.ShowHoverBytes))
+	if l, ok := v.(*layout.Layout); ok {
+		if c, err := layout.Coalesce(*l); err == nil && !(c.Shape.Equal(l.Shape) && c.Stride.Equal(l.Stride)) {
+			out += fmt.Sprintf("\ncoalesced: `%s`\n", analysis.Show(layout.Box(c), analysis.ShowHoverBytes))
 		}
 	}
 	return out

@@ -203,16 +203,16 @@ func TestCodeHoverSteps(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	base := analysis.CodeHover{CodeValue: analysis.CodeValue{Value: v, Printed: v.Format(true)}}
+	base := analysis.CodeHover{CodeValue: analysis.CodeValue{Value: layout.Box(v), Printed: v.Format(true)}}
 	with := base
-	with.Op, with.Args = "composition", []layout.Value{a, b}
+	with.Op, with.Args = "composition", []layout.Value{layout.Box(a), layout.Box(b)}
 	if got := Code(with, DefaultOptions); !strings.Contains(got, "**Steps** (A o B") || !strings.Contains(got, "B mode 1 `2:8` → `2:1`") {
 		t.Errorf("no steps:\n%s", got)
 	}
 	for _, h := range []analysis.CodeHover{base,
-		{CodeValue: base.CodeValue, Op: "composition", Args: []layout.Value{layout.Int(3), b}}, // not a layout
-		{CodeValue: base.CodeValue, Op: "composition", Args: []layout.Value{a}},                // one operand
-		{CodeValue: base.CodeValue, Op: "coalesce", Args: []layout.Value{a, b}},                // no steps for it
+		{CodeValue: base.CodeValue, Op: "composition", Args: []layout.Value{layout.Int(3), layout.Box(b)}}, // not a layout
+		{CodeValue: base.CodeValue, Op: "composition", Args: []layout.Value{layout.Box(a)}},                // one operand
+		{CodeValue: base.CodeValue, Op: "coalesce", Args: []layout.Value{layout.Box(a), layout.Box(b)}},    // no steps for it
 	} {
 		if got := Code(h, DefaultOptions); strings.Contains(got, "Steps") {
 			t.Errorf("steps for %s%v:\n%s", h.Op, h.Args, got)

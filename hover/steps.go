@@ -47,13 +47,13 @@ func StepsOf(op string, args []layout.Value) string {
 // compositionSteps shows A o B mode by mode of B: each mode s:d of B takes
 // s elements of A at a step of d.
 func compositionSteps(a, b layout.Value) string {
-	A, ok := a.(layout.Layout)
+	A, ok := a.(*layout.Layout)
 	if !ok {
 		return ""
 	}
 	var modes []layout.Layout
 	switch b := b.(type) {
-	case layout.Layout:
+	case *layout.Layout:
 		flat := b.Flatten()
 		for i := range flat.Shape.Len() {
 			modes = append(modes, layout.Make(flat.Shape.At(i), flat.Stride.At(i)))
@@ -71,12 +71,12 @@ func compositionSteps(a, b layout.Value) string {
 			fmt.Fprintf(&s, "- ... %d more modes of B not shown\n", len(modes)-i)
 			break
 		}
-		r, err := layout.Composition(A, m)
+		r, err := layout.Composition(*A, m)
 		if err != nil {
-			fmt.Fprintf(&s, "- B mode %d `%v`: %s\n", i, short{m}, analysis.CapMessage(err.Error()))
+			fmt.Fprintf(&s, "- B mode %d `%v`: %s\n", i, short{layout.Box(m)}, analysis.CapMessage(err.Error()))
 			continue
 		}
-		fmt.Fprintf(&s, "- B mode %d `%v` → `%v`\n", i, short{m}, short{r})
+		fmt.Fprintf(&s, "- B mode %d `%v` → `%v`\n", i, short{layout.Box(m)}, short{layout.Box(r)})
 	}
 	return s.String()
 }
@@ -85,30 +85,30 @@ func compositionSteps(a, b layout.Value) string {
 // with the complement the algebra takes: against the coalesced shape of A,
 // which is A's size when A coalesces to one mode.
 func divideSteps(op string, a, b layout.Value) string {
-	A, okA := a.(layout.Layout)
-	B, okB := b.(layout.Layout)
+	A, okA := a.(*layout.Layout)
+	B, okB := b.(*layout.Layout)
 	if !okA || !okB {
 		return ""
 	}
-	c, err := layout.Coalesce(A)
+	c, err := layout.Coalesce(*A)
 	if err != nil {
 		return ""
 	}
-	comp, err := layout.ComplementTo(B, c.Shape)
+	comp, err := layout.ComplementTo(*B, c.Shape)
 	if err != nil {
 		return ""
 	}
-	joined := layout.MakeLayoutOf(B, comp)
+	joined := layout.MakeLayoutOf(*B, comp)
 	var s strings.Builder
 	s.WriteString("**Steps**:\n\n")
 	if c.Shape.IsTuple() {
-		fmt.Fprintf(&s, "1. complement(B, shape(coalesce(A)) = %v) = `%v`: the tiles' positions\n", short{c.Shape}, short{comp})
+		fmt.Fprintf(&s, "1. complement(B, shape(coalesce(A)) = %v) = `%v`: the tiles' positions\n", short{c.Shape}, short{layout.Box(comp)})
 	} else {
-		fmt.Fprintf(&s, "1. complement(B, size(A) = %v) = `%v`: the tiles' positions\n", short{c.Shape}, short{comp})
+		fmt.Fprintf(&s, "1. complement(B, size(A) = %v) = `%v`: the tiles' positions\n", short{c.Shape}, short{layout.Box(comp)})
 	}
-	fmt.Fprintf(&s, "2. (B, complement) = `%v`\n", short{joined})
-	if ld, err := layout.Composition(A, joined); err == nil {
-		fmt.Fprintf(&s, "3. A o (B, complement) = `%v` (logical_divide)\n", short{ld})
+	fmt.Fprintf(&s, "2. (B, complement) = `%v`\n", short{layout.Box(joined)})
+	if ld, err := layout.Composition(*A, joined); err == nil {
+		fmt.Fprintf(&s, "3. A o (B, complement) = `%v` (logical_divide)\n", short{layout.Box(ld)})
 	}
 	if op != "logical_divide" {
 		fmt.Fprintf(&s, "4. %s regroups the tile and rest modes of that result\n", op)
@@ -118,8 +118,8 @@ func divideSteps(op string, a, b layout.Value) string {
 
 // productSteps shows logical_product(A, B) = (A, complement(A, size(A)*cosize(B)) o B).
 func productSteps(op string, a, b layout.Value) string {
-	A, okA := a.(layout.Layout)
-	B, okB := b.(layout.Layout)
+	A, okA := a.(*layout.Layout)
+	B, okB := b.(*layout.Layout)
 	if !okA || !okB {
 		return ""
 	}
@@ -131,16 +131,16 @@ func productSteps(op string, a, b layout.Value) string {
 	if err != nil {
 		return ""
 	}
-	comp, err := layout.ComplementTo(A, layout.Int(size*cosize))
+	comp, err := layout.ComplementTo(*A, layout.Int(size*cosize))
 	if err != nil {
 		return ""
 	}
 	var s strings.Builder
 	s.WriteString("**Steps**:\n\n")
-	fmt.Fprintf(&s, "1. complement(A, size(A)·cosize(B) = %d) = `%v`: where copies of A can go\n", size*cosize, short{comp})
-	if r, err := layout.Composition(comp, B); err == nil {
-		fmt.Fprintf(&s, "2. complement o B = `%v`: the copies B selects\n", short{r})
-		fmt.Fprintf(&s, "3. (A, complement o B) = `%v` (logical_product)\n", short{layout.MakeLayoutOf(A, r)})
+	fmt.Fprintf(&s, "1. complement(A, size(A)·cosize(B) = %d) = `%v`: where copies of A can go\n", size*cosize, short{layout.Box(comp)})
+	if r, err := layout.Composition(comp, *B); err == nil {
+		fmt.Fprintf(&s, "2. complement o B = `%v`: the copies B selects\n", short{layout.Box(r)})
+		fmt.Fprintf(&s, "3. (A, complement o B) = `%v` (logical_product)\n", short{layout.Box(layout.MakeLayoutOf(*A, r))})
 	}
 	if op != "logical_product" {
 		fmt.Fprintf(&s, "4. %s regroups the modes of that result\n", op)

@@ -51,7 +51,7 @@ type function interface {
 // domainShape is the shape whose modes a value's table runs over.
 func domainShape(v layout.Value) (layout.IntTuple, function, bool) {
 	switch v := v.(type) {
-	case layout.Layout:
+	case *layout.Layout:
 		return v.Shape, v, true
 	case layout.Composed:
 		return v.Inner.Shape, v, true
@@ -60,7 +60,7 @@ func domainShape(v layout.Value) (layout.IntTuple, function, bool) {
 	case layout.IntTuple:
 		if v.IsLeaf() && !v.IsBasis() && !v.IsUnknown() {
 			l := layout.Make(v, layout.Int(1))
-			return l.Shape, l, true
+			return l.Shape, &l, true
 		}
 	}
 	return layout.IntTuple{}, nil, false
@@ -140,7 +140,7 @@ func writeGrid(b *strings.Builder, f function, rows, cols, k int64, lim TableLim
 	// offset that overflows) is rendered cell by cell.
 	var flat layout.FlatLayout
 	plain := false
-	if l, ok := f.(layout.Layout); ok {
+	if l, ok := f.(*layout.Layout); ok {
 		plain = l.FlattenInto(&flat) == nil
 	}
 	for r := range shownRows {
@@ -224,7 +224,7 @@ func flatOffset(flat *layout.FlatLayout, plain bool, idx int64) (int64, bool) {
 // basis strides (make_identity_layout, TMA coordinate layouts) the
 // coordinate it maps to, as CuTe's print_layout shows one.
 func cellText(f function, idx int64) (string, error) {
-	if l, ok := f.(layout.Layout); ok {
+	if l, ok := f.(*layout.Layout); ok {
 		r, err := l.EvalCoord(layout.Int(idx))
 		if err != nil {
 			return "", err

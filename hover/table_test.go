@@ -93,9 +93,9 @@ func TestTableOfShapesWithoutCells(t *testing.T) {
 		v    layout.Value
 		want string
 	}{
-		{layout.Make(layout.Tup(), layout.Tup()), "its shape has no modes"},
-		{layout.Make(layout.Tup(layout.Int(-1), layout.Int(4)), layout.Tup(layout.Int(0), layout.Int(1))), "mode 0 has size -1"},
-		{layout.Make(layout.Tup(layout.Int(4), layout.Int(0)), layout.Tup(layout.Int(1), layout.Int(4))), "mode 1 has size 0"},
+		{layout.Box(layout.Make(layout.Tup(), layout.Tup())), "its shape has no modes"},
+		{layout.Box(layout.Make(layout.Tup(layout.Int(-1), layout.Int(4)), layout.Tup(layout.Int(0), layout.Int(1)))), "mode 0 has size -1"},
+		{layout.Box(layout.Make(layout.Tup(layout.Int(4), layout.Int(0)), layout.Tup(layout.Int(1), layout.Int(4)))), "mode 1 has size 0"},
 	} {
 		got, err := Table(tc.v, TableLimits{MaxRows: 16, MaxCols: 16, MaxSlices: 4})
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

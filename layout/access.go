@@ -33,7 +33,7 @@ type kindNamer interface{ KindName() string }
 // KindName names the kind of v for messages: "a layout", "a swizzle", ...
 func KindName(v Value) string {
 	switch v := v.(type) {
-	case Layout:
+	case *Layout:
 		return "a layout"
 	case IntTuple:
 		return "an integer tuple"

@@ -92,10 +92,10 @@ func BenchmarkGolden(b *testing.B) {
 func BenchmarkCompositionRank2(b *testing.B) {
 	var as, bs []Layout
 	for _, args := range goldenInputs(b, "composition") {
-		x, ok1 := args[0].(Layout)
-		y, ok2 := args[1].(Layout)
-		if ok1 && ok2 && flatRank(x) == 2 && flatRank(y) == 2 {
-			as, bs = append(as, x), append(bs, y)
+		x, ok1 := args[0].(*Layout)
+		y, ok2 := args[1].(*Layout)
+		if ok1 && ok2 && flatRank(*x) == 2 && flatRank(*y) == 2 {
+			as, bs = append(as, *x), append(bs, *y)
 		}
 	}
 	if len(as) == 0 {
@@ -119,11 +119,11 @@ func BenchmarkComplementDirect(b *testing.B) {
 	}
 	var calls []call
 	for _, args := range goldenInputs(b, "complement") {
-		a, ok := args[0].(Layout)
+		a, ok := args[0].(*Layout)
 		if !ok {
 			continue
 		}
-		c := call{a: a}
+		c := call{a: *a}
 		if len(args) == 2 {
 			c.m, c.to = args[1].(IntTuple), true
 		}
@@ -168,32 +168,32 @@ func BenchmarkGoldenDirect(b *testing.B) {
 	calls := map[string][]call{}
 	for _, op := range []string{"coalesce", "composition", "complement", "logical_divide", "logical_product", "right_inverse"} {
 		for _, args := range goldenInputs(b, op) {
-			a, ok := args[0].(Layout)
+			a, ok := args[0].(*Layout)
 			if !ok {
 				continue
 			}
 			var c call
 			switch {
 			case len(args) == 1 && op == "coalesce":
-				c = func() (Layout, error) { return Coalesce(a) }
+				c = func() (Layout, error) { return Coalesce(*a) }
 			case len(args) == 1 && op == "complement":
-				c = func() (Layout, error) { return Complement(a) }
+				c = func() (Layout, error) { return Complement(*a) }
 			case len(args) == 1 && op == "right_inverse":
-				c = func() (Layout, error) { return RightInverse(a) }
+				c = func() (Layout, error) { return RightInverse(*a) }
 			case len(args) == 2 && op == "complement":
 				if m, ok := args[1].(IntTuple); ok {
-					c = func() (Layout, error) { return ComplementTo(a, m) }
+					c = func() (Layout, error) { return ComplementTo(*a, m) }
 				}
 			case len(args) == 2 && op == "composition":
-				if y, ok := args[1].(Layout); ok {
-					c = func() (Layout, error) { return Composition(a, y) }
+				if y, ok := args[1].(*Layout); ok {
+					c = func() (Layout, error) { return Composition(*a, *y) }
 				}
 			case len(args) == 2 && op == "logical_divide":
 				t := args[1]
-				c = func() (Layout, error) { return LogicalDivide(a, t) }
+				c = func() (Layout, error) { return LogicalDivide(*a, t) }
 			case len(args) == 2 && op == "logical_product":
 				t := args[1]
-				c = func() (Layout, error) { return LogicalProduct(a, t) }
+				c = func() (Layout, error) { return LogicalProduct(*a, t) }
 			}
 			if c != nil {
 				if _, err := c(); err == nil {
@@ -237,39 +237,39 @@ func BenchmarkPycuteCases(b *testing.B) {
 	}
 	arg := func(x any) Value {
 		if s, ok := x.(string); ok {
-			return mustLayout(s)
+			return Box(mustLayout(s))
 		}
 		return Int(int64(x.(float64)))
 	}
 	for _, op := range []string{"coalesce", "complement", "composition", "logical_divide", "logical_product", "right_inverse"} {
 		var calls []func() (Layout, error)
 		for _, c := range byOp[op] {
-			a := arg(c[0]).(Layout)
+			a := arg(c[0]).(*Layout)
 			var f func() (Layout, error)
 			switch op {
 			case "coalesce":
-				f = func() (Layout, error) { return Coalesce(a) }
+				f = func() (Layout, error) { return Coalesce(*a) }
 			case "right_inverse":
-				f = func() (Layout, error) { return RightInverse(a) }
+				f = func() (Layout, error) { return RightInverse(*a) }
 			case "complement":
 				if len(c) == 1 {
-					f = func() (Layout, error) { return Complement(a) }
+					f = func() (Layout, error) { return Complement(*a) }
 				} else if m, ok := arg(c[1]).(IntTuple); ok {
-					f = func() (Layout, error) { return ComplementTo(a, m) }
+					f = func() (Layout, error) { return ComplementTo(*a, m) }
 				}
 			case "composition":
 				switch y := arg(c[1]).(type) {
-				case Layout:
-					f = func() (Layout, error) { return Composition(a, y) }
+				case *Layout:
+					f = func() (Layout, error) { return Composition(*a, *y) }
 				case IntTuple:
-					f = func() (Layout, error) { return CompositionN(a, y.Value()) }
+					f = func() (Layout, error) { return CompositionN(*a, y.Value()) }
 				}
 			case "logical_divide":
 				t := arg(c[1])
-				f = func() (Layout, error) { return LogicalDivide(a, t) }
+				f = func() (Layout, error) { return LogicalDivide(*a, t) }
 			case "logical_product":
 				t := arg(c[1])
-				f = func() (Layout, error) { return LogicalProduct(a, t) }
+				f = func() (Layout, error) { return LogicalProduct(*a, t) }
 			}
 			if f != nil {
 				if _, err := f(); err == nil {

@@ -158,7 +158,7 @@ func BenchmarkCoalesce(b *testing.B) {
 	var layouts []Layout
 	for _, args := range coreGoldenInputs(b, "coalesce") {
 		if len(args) == 1 {
-			layouts = append(layouts, args[0].(Layout))
+			layouts = append(layouts, *(args[0].(*Layout)))
 		}
 	}
 	b.Run("tree", func(b *testing.B) {
@@ -184,7 +184,7 @@ func BenchmarkCrd2Idx(b *testing.B) {
 	}
 	var calls []call
 	for _, args := range coreGoldenInputs(b, "crd2idx") {
-		calls = append(calls, call{args[0].(IntTuple), args[1].(Layout)})
+		calls = append(calls, call{args[0].(IntTuple), *(args[1].(*Layout))})
 	}
 	b.Run("tree", func(b *testing.B) {
 		b.ReportAllocs()
@@ -241,7 +241,7 @@ func FuzzCoreOps(f *testing.F) {
 	f.Add(uint64(7), uint64(8), "(4,8):(1@0,1@1)")
 	f.Fuzz(func(t *testing.T, s1, s2 uint64, text string) {
 		r := rand.New(rand.NewPCG(s1, s2))
-		vals := []Value{WildLayout(r), WildTuple(r, 3), WildTuple(r, 2), Int(r.Int64N(8) - 1), Int(r.Int64N(4))}
+		vals := []Value{Box(WildLayout(r)), WildTuple(r, 3), WildTuple(r, 2), Int(r.Int64N(8) - 1), Int(r.Int64N(4))}
 		if v, err := readValue(text); err == nil {
 			vals = append(vals, v)
 		}
@@ -251,23 +251,23 @@ func FuzzCoreOps(f *testing.F) {
 				t.Fatalf("%s: %v is not an *Error", what, err)
 			}
 		}
-		l := vals[0].(Layout)
+		l := vals[0].(*Layout)
 		a, b := vals[1].(IntTuple), vals[2].(IntTuple)
-		_, err := Coalesce(l)
+		_, err := Coalesce(*l)
 		check("coalesce", err)
-		_, err = CoalesceProfile(l, b)
+		_, err = CoalesceProfile(*l, b)
 		check("coalesce profile", err)
-		_, err = Filter(l)
+		_, err = Filter(*l)
 		check("filter", err)
-		_, err = FilterProfile(l, b)
+		_, err = FilterProfile(*l, b)
 		check("filter profile", err)
 		_, err = l.Eval(r.Int64N(1 << 20))
 		check("eval", err)
 		_, err = l.EvalCoord(a)
 		check("eval coord", err)
-		_, _, err = SliceAndOffset(a, l)
+		_, _, err = SliceAndOffset(a, *l)
 		check("slice_and_offset", err)
-		_, err = Dice(a, l)
+		_, err = Dice(a, *l)
 		check("dice", err)
 		_, err = l.Size()
 		check("size", err)

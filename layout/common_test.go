@@ -99,9 +99,9 @@ func TestCommonExamples(t *testing.T) {
 		{"nullspace", "(2,1,2):(0,0,1)", "", "(2,1):(1,0)"},
 		{"nullspace", "(2,2):(1,2)", "", "1:0"},
 	} {
-		args := []Value{mustLayout(c.a)}
+		args := []Value{Box(mustLayout(c.a))}
 		if c.b != "" {
-			args = append(args, mustLayout(c.b))
+			args = append(args, Box(mustLayout(c.b)))
 		}
 		got, err := Apply(c.op, args...)
 		if err != nil || got.String() != c.want {
@@ -133,11 +133,11 @@ func TestCommonErrors(t *testing.T) {
 		op   string
 		args []Value
 	}{
-		{"max_common_layout", []Value{mustLayout("4:1")}},
-		{"max_common_layout", []Value{Tiler{}, mustLayout("4:1")}},
-		{"max_common_layout", []Value{mustLayout("4:1"), Tiler{}}},
-		{"max_common_vector", []Value{mustLayout("4:1"), Tiler{}}},
-		{"max_common_vector", []Value{mustLayout("(3,4):(4,1)"), mustLayout("4:1")}},
+		{"max_common_layout", []Value{Box(mustLayout("4:1"))}},
+		{"max_common_layout", []Value{Tiler{}, Box(mustLayout("4:1"))}},
+		{"max_common_layout", []Value{Box(mustLayout("4:1")), Tiler{}}},
+		{"max_common_vector", []Value{Box(mustLayout("4:1")), Tiler{}}},
+		{"max_common_vector", []Value{Box(mustLayout("(3,4):(4,1)")), Box(mustLayout("4:1"))}},
 		{"nullspace", []Value{}},
 		{"nullspace", []Value{Tiler{}}},
 	} {

@@ -211,8 +211,8 @@ func TestComplementErrors(t *testing.T) {
 
 	for _, args := range [][]Value{
 		{},
-		{mustLayout("4:1"), Int(4), Int(4)},
-		{mustLayout("4:1"), mustLayout("4:1")},
+		{Box(mustLayout("4:1")), Int(4), Int(4)},
+		{Box(mustLayout("4:1")), Box(mustLayout("4:1"))},
 		{Tiler{}},
 	} {
 		if _, err := Apply("complement", args...); err == nil {

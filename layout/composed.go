@@ -88,14 +88,14 @@ func ComposeSwizzle(op string, sw Swizzle, off IntTuple, inner Value) (Value, er
 		return nil, err
 	}
 	switch in := inner.(type) {
-	case Layout:
+	case *Layout:
 		if sw.B == 0 && off.IsStatic() && !off.IsBasis() && off.Value() == 0 {
 			return in, nil
 		}
-		return Composed{Outer: sw, Offset: off, Inner: in}, nil
+		return Composed{Outer: sw, Offset: off, Inner: *in}, nil
 	case IntTuple:
 		if in.IsLeaf() {
-			return ComposeSwizzle(op, sw, off, Make(in, Int(1)))
+			return ComposeSwizzle(op, sw, off, Box(Make(in, Int(1))))
 		}
 	case Composed:
 		return NestedComposed{Outer: sw, Offset: off, Inner: in}, nil
@@ -109,7 +109,7 @@ func ComposeSwizzle(op string, sw Swizzle, off IntTuple, inner Value) (Value, er
 // Sw o 0 o L, or L itself when Sw is the identity (B == 0).
 // Law: its Eval(i) == Sw(L(i)).
 func ComposeSwizzleLayout(sw Swizzle, l Layout) (Value, error) {
-	return ComposeSwizzle("composition", sw, Int(0), l)
+	return ComposeSwizzle("composition", sw, Int(0), Box(l))
 }
 
 // ComposeLayoutSwizzle is CuTe's composition(A, Swizzle): CuTe moves the
@@ -133,7 +133,7 @@ func ComposeLayoutSwizzle(op string, a Layout, sw Swizzle) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	return ComposeSwizzle(op, moved, Int(0), a)
+	return ComposeSwizzle(op, moved, Int(0), Box(a))
 }
 
 // MakeSwizzleLayout is CuTe's make_layout(Swizzle<B,M,S>): Sw o 0 o (M+B+|S|):1.
@@ -144,7 +144,7 @@ func MakeSwizzleLayout(sw Swizzle) (Value, error) {
 	if err := sw.Validate(op); err != nil {
 		return nil, err
 	}
-	return ComposeSwizzle(op, sw, Int(0), Make(Int(int64(sw.Bits())), Int(1)))
+	return ComposeSwizzle(op, sw, Int(0), Box(Make(Int(int64(sw.Bits())), Int(1))))
 }
 
 // Eval is the swizzled layout as a function of a 1-D index (colexicographic
@@ -210,8 +210,8 @@ func IsStaticZero(t IntTuple) bool {
 // AsLayout reads a layout operand: a Layout, or an integer N meaning N:1.
 func AsLayout(v Value) (Layout, bool) {
 	switch v := v.(type) {
-	case Layout:
-		return v, true
+	case *Layout:
+		return *v, true
 	case IntTuple:
 		if v.IsLeaf() {
 			return Make(v, Int(1)), true
@@ -253,7 +253,7 @@ func LogicalProductSwizzled(a Layout, tiler Composed) (Value, error) {
 	if !IsStaticZero(tiler.Offset) {
 		return nil, Errorf(op, CondSwizzleTilerOffset, "the swizzled tiler %v has offset %v", tiler, tiler.Offset)
 	}
-	product, err := LogicalProduct(a, tiler.Inner)
+	product, err := LogicalProduct(a, Box(tiler.Inner))
 	if err != nil {
 		return nil, err
 	}
@@ -301,5 +301,5 @@ func LogicalProductSwizzled(a Layout, tiler Composed) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	return ComposeSwizzle(op, moved, Int(0), product)
+	return ComposeSwizzle(op, moved, Int(0), Box(product))
 }

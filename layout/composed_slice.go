@@ -43,7 +43,7 @@ func SliceAndOffsetComposed(coord IntTuple, c Composed) (Value, int64, error) {
 		return nil, 0, err
 	}
 	if allUnderscore(coord) {
-		v, err := ComposeSwizzle(op, sw, c.Offset, sliced)
+		v, err := ComposeSwizzle(op, sw, c.Offset, Box(sliced))
 		return v, 0, err
 	}
 	m, b, s := sw.M, sw.B, absInt(sw.S)
@@ -100,7 +100,7 @@ func SliceAndOffsetComposed(coord IntTuple, c Composed) (Value, int64, error) {
 		return nil, 0, err
 	}
 	if active&^sw.apply(active) != 0 { // a Y bit and its Z bit both vary: no plain layout
-		v, err := ComposeSwizzle(op, sw, Int(offZY).WithStatic(dynamic == 0), sliced)
+		v, err := ComposeSwizzle(op, sw, Int(offZY).WithStatic(dynamic == 0), Box(sliced))
 		if cv, ok := v.(Composed); ok && dynamic > 0 {
 			cv.OffsetRunTimeBits = dynamic
 			v = cv
@@ -119,7 +119,7 @@ func SliceAndOffsetComposed(coord IntTuple, c Composed) (Value, int64, error) {
 		return nil, 0, err
 	}
 	p, err := addOffset(op, sw.apply(offZY), anti)
-	return r, p, err
+	return Box(r), p, err
 }
 
 // SliceComposed is CuTe's slice(coord, Sw o off o L): the layout of

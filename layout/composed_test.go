@@ -82,7 +82,7 @@ func TestComposeSwizzleLayoutProperty(t *testing.T) {
 	r := rand.New(rand.NewPCG(33, 34))
 	for range 500 {
 		sw, l := RandomSwizzle(r), PropertyLayout(r)
-		v, err := Apply("composition", sw, l)
+		v, err := Apply("composition", sw, Box(l))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -116,7 +116,7 @@ func TestComposedCompositionProperty(t *testing.T) {
 		if r.IntN(2) == 0 && size%2 == 0 {
 			b = Make(Ints(2, size/2), Ints(size/2, 1))
 		}
-		lb, err := Apply("composition", c.Inner, b)
+		lb, err := Apply("composition", Box(c.Inner), Box(b))
 		if err != nil {
 			continue
 		}
@@ -125,13 +125,13 @@ func TestComposedCompositionProperty(t *testing.T) {
 		for i := range bn {
 			bi, _ := b.Eval(i)
 			want, _ := c.Inner.Eval(bi)
-			got, _ := lb.(Layout).Eval(i)
+			got, _ := lb.(*Layout).Eval(i)
 			exact = exact && got == want
 		}
 		if !exact {
 			continue // CuTe's weak divisibility: L o B itself is not L after B
 		}
-		v, err := Apply("composition", c, b)
+		v, err := Apply("composition", c, Box(b))
 		if err != nil {
 			t.Fatalf("composition(%v, %v): %v", c, b, err)
 		}
@@ -191,8 +191,8 @@ func TestComposedInverseProperty(t *testing.T) {
 			continue
 		}
 		for _, name := range []string{"right_inverse", "left_inverse"} {
-			plain, err := Apply(name, c.Inner)
-			if err != nil || !mapsBitsInOrder(plain.(Layout), size) {
+			plain, err := Apply(name, Box(c.Inner))
+			if err != nil || !mapsBitsInOrder(*(plain.(*Layout)), size) {
 				continue
 			}
 			inv, err := Apply(name, c)
@@ -286,12 +286,12 @@ func TestLayoutAfterSwizzleProperty(t *testing.T) {
 			continue
 		}
 		la := inv.(LayoutAfterSwizzle)
-		plain, _ := Apply("left_inverse", c.Inner)
+		plain, _ := Apply("left_inverse", Box(c.Inner))
 		n, _ := c.Size()
 		exact := true
 		for i := range n {
 			x, _ := c.Inner.Eval(i)
-			y, _ := plain.(Layout).Eval(x)
+			y, _ := plain.(*Layout).Eval(x)
 			exact = exact && y == i
 		}
 		if !exact {
@@ -362,7 +362,7 @@ func TestComposedErrors(t *testing.T) {
 		run  func() error
 		cond string
 	}{
-		{"compose invalid swizzle", func() error { _, err := Apply("composition", Swizzle{3, 4, 2}, mustLayout("4:1")); return err }, CondSwizzleShift},
+		{"compose invalid swizzle", func() error { _, err := Apply("composition", Swizzle{3, 4, 2}, Box(mustLayout("4:1"))); return err }, CondSwizzleShift},
 		{"compose swizzle with tuple", func() error { _, err := Apply("composition", Swizzle{3, 4, 3}, Ints(2, 2)); return err }, CondComposedOperand},
 		{"compose invalid composed", func() error { _, err := Apply("composition", badSw, Int(4)); return err }, CondSwizzleShift},
 		{"compose composed inner error", func() error { _, err := Apply("composition", good, LayoutLeft); return err }, ""},
@@ -372,22 +372,25 @@ func TestComposedErrors(t *testing.T) {
 		}, CondSwizzleShift},
 		{"compose nested inner error", func() error { _, err := Apply("composition", nested, LayoutLeft); return err }, ""},
 		{"compose three deep", func() error { _, err := Apply("composition", good, nested); return err }, CondComposedNesting},
-		{"layout o nested", func() error { _, err := Apply("composition", mustLayout("4:1"), nested); return err }, CondComposedNesting},
+		{"layout o nested", func() error { _, err := Apply("composition", Box(mustLayout("4:1")), nested); return err }, CondComposedNesting},
 		{"layout o composed with offset", func() error {
-			_, err := Apply("composition", mustLayout("64:1"), Composed{Swizzle{3, 4, 3}, Int(4), mustLayout("8:1"), 0})
+			_, err := Apply("composition", Box(mustLayout("64:1")), Composed{Swizzle{3, 4, 3}, Int(4), mustLayout("8:1"), 0})
 			return err
 		}, CondComposedOffset},
-		{"layout o composed invalid", func() error { _, err := Apply("composition", mustLayout("64:1"), badSw); return err }, CondSwizzleShift},
+		{"layout o composed invalid", func() error { _, err := Apply("composition", Box(mustLayout("64:1")), badSw); return err }, CondSwizzleShift},
 		{"tuple o composed", func() error { _, err := Apply("composition", Ints(2, 2), good); return err }, CondComposedOperand},
 		{"tuple o swizzle", func() error { _, err := Apply("composition", Ints(2, 2), Swizzle{1, 2, 3}); return err }, CondComposedOperand},
-		{"layout o swizzle, masks", func() error { _, err := Apply("composition", mustLayout("(64,8):(8,1)"), Swizzle{3, 4, 3}); return err }, CondSwizzleShift},
+		{"layout o swizzle, masks", func() error {
+			_, err := Apply("composition", Box(mustLayout("(64,8):(8,1)")), Swizzle{3, 4, 3})
+			return err
+		}, CondSwizzleShift},
 		{"layout o swizzle, unknown", func() error {
 			_, err := ComposeLayoutSwizzle("composition", Make(Int(64), Unknown()), Swizzle{1, 2, 3})
 			return err
 		}, CondUnknown},
-		{"layout o invalid swizzle", func() error { _, err := Apply("composition", mustLayout("64:1"), Swizzle{3, 4, 2}); return err }, CondSwizzleShift},
+		{"layout o invalid swizzle", func() error { _, err := Apply("composition", Box(mustLayout("64:1")), Swizzle{3, 4, 2}); return err }, CondSwizzleShift},
 		{"layout o composed, masks", func() error {
-			_, err := Apply("composition", mustLayout("(64,8):(8,1)"), Composed{Swizzle{3, 4, 3}, Int(0), mustLayout("8:1"), 0})
+			_, err := Apply("composition", Box(mustLayout("(64,8):(8,1)")), Composed{Swizzle{3, 4, 3}, Int(0), mustLayout("8:1"), 0})
 			return err
 		}, CondSwizzleShift},
 		{"composed onto a tiler", func() error { _, err := ComposeSwizzle("t", Swizzle{1, 2, 3}, Int(0), Tiler{}); return err }, CondComposedOperand},
@@ -490,16 +493,16 @@ func FuzzComposed(f *testing.F) {
 		for _, op := range []string{"composition", "right_inverse", "left_inverse", "size", "cosize", "upcast", "downcast", "coalesce"} {
 			_, _ = Apply(op, c, Int(n))
 			_, _ = Apply(op, c)
-			_, _ = Apply(op, l, sw)
-			_, _ = Apply(op, sw, l)
-			_, _ = Apply(op, l, Int(n))
+			_, _ = Apply(op, Box(l), sw)
+			_, _ = Apply(op, sw, Box(l))
+			_, _ = Apply(op, Box(l), Int(n))
 		}
-		_, _ = Apply("recast_layout", l, Int(n), Int(s0))
+		_, _ = Apply("recast_layout", Box(l), Int(n), Int(s0))
 		_, _ = Apply("recast_layout", c, Int(n), Int(s0))
 		_, _ = Apply("make_layout", sw)
 		_, _ = SliceComposed(Tup(Int(x), Underscore()), c)
 		_, _ = Apply("local_tile", c, Ints(d0, d1), Ints(0, n))
-		_, _ = Apply("local_partition", c, Make(Ints(d0, d1), Ints(1, d0)), Int(n))
+		_, _ = Apply("local_partition", c, Box(Make(Ints(d0, d1), Ints(1, d0))), Int(n))
 	})
 }
 
@@ -523,11 +526,11 @@ func TestLogicalProductSwizzledProperty(t *testing.T) {
 			continue
 		}
 		tiler := Composed{Outer: sw, Offset: Int(0), Inner: Make(Int(n), Int(1))}
-		v, err := Apply("logical_product", a, tiler)
+		v, err := Apply("logical_product", Box(a), tiler)
 		if err != nil {
 			continue // complement of A past int64, or a swizzle the images cannot form
 		}
-		plain, err := LogicalProduct(a, tiler.Inner)
+		plain, err := LogicalProduct(a, Box(tiler.Inner))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -547,7 +550,7 @@ func TestLogicalProductSwizzledProperty(t *testing.T) {
 	if checked < 100 {
 		t.Errorf("only %d products checked", checked)
 	}
-	v, err := Apply("logical_product", mustLayout("2:1"), Composed{Swizzle{1, 0, 1}, Int(0), mustLayout("4:1"), 0})
+	v, err := Apply("logical_product", Box(mustLayout("2:1")), Composed{Swizzle{1, 0, 1}, Int(0), mustLayout("4:1"), 0})
 	if err != nil || v.String() != "Sw<1,1,1> o 0 o (2,4):(1,2)" {
 		t.Errorf("logical_product(2:1, Sw<1,0,1> o 0 o 4:1) = %v, %v", v, err)
 	}
@@ -561,13 +564,13 @@ func TestMaxCommonComposed(t *testing.T) {
 		a, b Value
 		want string
 	}{
-		{"max_common_vector", c, l, "8"},
-		{"max_common_vector", l, c, "8"},
+		{"max_common_vector", c, Box(l), "8"},
+		{"max_common_vector", Box(l), c, "8"},
 		{"max_common_vector", c, c, "512"},
 		{"max_common_vector", c, Composed{Swizzle{2, 2, 3}, Int(0), l, 0}, "4"},
-		{"max_common_layout", c, l, "8:8"},
-		{"max_common_layout", l, c, "8:8"},
-		{"max_common_layout", Composed{Swizzle{3, 4, 3}, Int(0), mustLayout("8:1"), 0}, mustLayout("8:1"), "8:1"},
+		{"max_common_layout", c, Box(l), "8:8"},
+		{"max_common_layout", Box(l), c, "8:8"},
+		{"max_common_layout", Composed{Swizzle{3, 4, 3}, Int(0), mustLayout("8:1"), 0}, Box(mustLayout("8:1")), "8:1"},
 	}
 	for _, k := range cases {
 		got, err := Apply(k.op, k.a, k.b)
@@ -576,20 +579,20 @@ func TestMaxCommonComposed(t *testing.T) {
 		}
 	}
 	badSw := Composed{Swizzle{3, 3, 2}, Int(0), l, 0}
-	for _, args := range [][]Value{{badSw, l}, {l, badSw}, {c, Tiler{}}, {c, c}, {Tiler{}, c}} {
+	for _, args := range [][]Value{{badSw, Box(l)}, {Box(l), badSw}, {c, Tiler{}}, {c, c}, {Tiler{}, c}} {
 		if _, err := Apply("max_common_layout", args...); err == nil {
 			t.Errorf("max_common_layout(%v): no error", args)
 		}
 	}
-	for _, args := range [][]Value{{badSw, l}, {l, badSw}, {c, Tiler{}}} {
+	for _, args := range [][]Value{{badSw, Box(l)}, {Box(l), badSw}, {c, Tiler{}}} {
 		if _, err := Apply("max_common_vector", args...); err == nil {
 			t.Errorf("max_common_vector(%v): no error", args)
 		}
 	}
 	for _, args := range [][]Value{
-		{l, Composed{Swizzle{3, 3, 3}, Int(8), l, 0}},
-		{l, badSw},
-		{mustLayout("(2,2):(1,2)"), Composed{Swizzle{3, 3, 3}, Int(0), mustLayout("(8,64):(64,3)"), 0}},
+		{Box(l), Composed{Swizzle{3, 3, 3}, Int(8), l, 0}},
+		{Box(l), badSw},
+		{Box(mustLayout("(2,2):(1,2)")), Composed{Swizzle{3, 3, 3}, Int(0), mustLayout("(8,64):(64,3)"), 0}},
 	} {
 		if _, err := Apply("logical_product", args...); err == nil {
 			t.Errorf("logical_product(%v): no error", args)
@@ -608,14 +611,14 @@ func TestPartitionComposedProperty(t *testing.T) {
 		c := Composed{Outer: sw, Offset: Int(off), Inner: inner}
 		calls := [][]Value{
 			{Ints(4, 8), Tup(Int(r.Int64N(2)), Int(r.Int64N(2)))},
-			{mustLayout("(2,4):(4,1)"), Int(r.Int64N(8))},
+			{Box(mustLayout("(2,4):(4,1)")), Int(r.Int64N(8))},
 		}
 		for k, name := range []string{"local_tile", "local_partition"} {
 			v, err := Apply(name, append([]Value{c}, calls[k]...)...)
 			if err != nil {
 				t.Fatalf("%s(%v): %v", name, c, err)
 			}
-			pv, err := Apply(name, append([]Value{inner}, calls[k]...)...)
+			pv, err := Apply(name, append([]Value{Box(inner)}, calls[k]...)...)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -641,8 +644,8 @@ func TestPartitionComposedProperty(t *testing.T) {
 		{"slice", []Value{Tup(Int(1), Underscore()), c}, "((8,2,4)):((1,-8,16))"},
 		{"local_tile", []Value{c, Ints(8, 64), Ints(1, 0)}, "Sw<3,3,3> o 0 o (8,64):(64,1) + 512"},
 		{"local_tile", []Value{c, Ints(8, 16, 4), Ints(1, 1, 0), Tup(Int(1), Int(1), Underscore())}, "Sw<3,3,3> o 16 o (8,16):(64,1) + 512"},
-		{"outer_partition", []Value{c, Ints(8, 8), Ints(1, 1)}, "(8,(2,4)):(512,(-8,16)) + 73"},                                              // CuTe C++
-		{"local_partition", []Value{c, mustLayout("(4,8):(8,1)"), Int(5), Tup(Int(1), Underscore())}, "Sw<3,3,3> o 0 o (16,64):(256,1) + 0"}, // CuTe C++
+		{"outer_partition", []Value{c, Ints(8, 8), Ints(1, 1)}, "(8,(2,4)):(512,(-8,16)) + 73"},                                                   // CuTe C++
+		{"local_partition", []Value{c, Box(mustLayout("(4,8):(8,1)")), Int(5), Tup(Int(1), Underscore())}, "Sw<3,3,3> o 0 o (16,64):(256,1) + 0"}, // CuTe C++
 		{"filter", []Value{c, Ints(1, 1)}, "Sw<3,3,3> o 0 o (64,64):(64,1)"},
 		{"nullspace", []Value{c}, "1:0"},
 		{"zip", []Value{c}, "Sw<3,3,3> o 0 o ((64,64)):((64,1))"},
@@ -658,8 +661,8 @@ func TestPartitionComposedProperty(t *testing.T) {
 		{c, Ints(8, 64), Ints(9, 0, 4)},
 		{Composed{Swizzle{3, 3, 3}, Unknown(), c.Inner, 0}, Ints(8, 64), Ints(1, 0)},
 		{c, Ints(8, 64)},
-		{c, Ints(8, 64), mustLayout("2:1")},
-		{c, Ints(8, 64), Ints(1, 0), mustLayout("2:1")},
+		{c, Ints(8, 64), Box(mustLayout("2:1"))},
+		{c, Ints(8, 64), Ints(1, 0), Box(mustLayout("2:1"))},
 		{c, Ints(8, 64), Ints(1, 0), Ints(1, 1, 1)},
 		{c, Swizzle{1, 2, 3}, Ints(1, 0)},
 	}
@@ -670,9 +673,9 @@ func TestPartitionComposedProperty(t *testing.T) {
 	}
 	for _, args := range [][]Value{
 		{c, Ints(8, 64), Int(0)},
-		{c, mustLayout("(4,8):(8,1)"), Unknown()},
-		{c, mustLayout("(4,8):(8,1)"), Int(1), mustLayout("2:1")},
-		{c, mustLayout("(4,8):(8,1)"), Int(1), Ints(1, 1, 1)},
+		{c, Box(mustLayout("(4,8):(8,1)")), Unknown()},
+		{c, Box(mustLayout("(4,8):(8,1)")), Int(1), Box(mustLayout("2:1"))},
+		{c, Box(mustLayout("(4,8):(8,1)")), Int(1), Ints(1, 1, 1)},
 	} {
 		if _, err := Apply("local_partition", args...); err == nil {
 			t.Errorf("local_partition(%v): no error", args)

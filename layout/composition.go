@@ -47,25 +47,29 @@ const (
 // not a multiple of it, or an inexact shape split), and so does this: a
 // stride smaller than a mode's shape that does not divide it is accepted,
 // and the result is then not A o B, exactly as CuTe returns it.
-func Composition(a, b Layout) (Layout, error) {
+func Composition(a, b Layout) (Layout, error) { return valueOnly(CompositionResult(a, b)) }
+
+// CompositionResult is Composition(a, b) with the block of its result (see CoalesceResult).
+func CompositionResult(a, b Layout) (Layout, *Layout, error) {
 	var bsb, bdb [flatInline]num
 	var btb bases
 	bs, bd, err := leafModes("composition", &b, bsb[:0], bdb[:0], &btb)
 	if err != nil {
-		return Layout{}, err
+		return Layout{}, nil, err
 	}
 	if len(btb.paths) > 0 && hasBasis(&b.Stride) {
-		return compositionBasisB(a, b)
+		out, err := compositionBasisB(a, b)
+		return out, nil, err
 	}
 	var sb, db [flatInline]num
 	var tb bases
 	as, ad, err := coalescedModes(&a, sb[:0], db[:0], &tb)
 	if err != nil {
-		return Layout{}, err
+		return Layout{}, nil, err
 	}
 	c := composer{a: &a, as: as, ad: ad, tb: &tb, b: &b}
-	l, _, err := c.composeModes(bs, bd, &btb, &b.Shape, 0)
-	return l, err
+	l, box, _, err := c.composeModes(bs, bd, &btb, &b.Shape, 0)
+	return l, box, err
 }
 
 // coalescedModes is coalesce_x(A) as flat modes appended to as and ad,
@@ -100,8 +104,9 @@ type composer struct {
 // bs:bd in order (bases in btb) and its shape tree (read for its structure
 // only): the leaves composed in order, their results gathered on the
 // stack, then the result laid out in B's tree in one allocation, extra
-// IntTuples left at the end of that block for the caller.
-func (c *composer) composeModes(bs, bd []num, btb *bases, shape *IntTuple, extra int) (Layout, []IntTuple, error) {
+// IntTuples left at the end of that block for the caller, and the block's
+// own Layout (newResult), for the caller to set to its result.
+func (c *composer) composeModes(bs, bd []num, btb *bases, shape *IntTuple, extra int) (Layout, *Layout, []IntTuple, error) {
 	const op = "composition"
 	var rsb, rdb [2 * flatInline]num
 	var endb [flatInline]int
@@ -110,14 +115,14 @@ func (c *composer) composeModes(bs, bd []num, btb *bases, shape *IntTuple, extra
 	for k := range bs {
 		if !bs[k].plain() || !bd[k].plain() {
 			if err := CheckIntLeaf(op, bs[k].leaf(btb)); err != nil {
-				return Layout{}, nil, err
+				return Layout{}, nil, nil, err
 			}
-			return Layout{}, nil, CheckIntLeaf(op, bd[k].leaf(btb))
+			return Layout{}, nil, nil, CheckIntLeaf(op, bd[k].leaf(btb))
 		}
 		start := len(rs)
 		var err error
 		if rs, rd, err = c.compose(bs[k], bd[k], rs, rd); err != nil {
-			return Layout{}, nil, err
+			return Layout{}, nil, nil, err
 		}
 		if n := len(rs) - start; n > 1 {
 			nodes += 2 * n
@@ -125,13 +130,17 @@ func (c *composer) composeModes(bs, bd []num, btb *bases, shape *IntTuple, extra
 		ends = append(ends, len(rs))
 	}
 	if c.b != nil && extra == 0 && slices.Equal(rs, bs) && slices.Equal(rd, bd) {
-		return *c.b, nil, nil // B's own leaves: B itself, nothing built
+		return *c.b, nil, nil, nil // B's own leaves: B itself, nothing built
 	}
 	b := builder{rs: rs, rd: rd, ends: ends, tb: c.tb}
-	cur := cursor{slab: make([]IntTuple, nodes)}
+	box, slab := newResult(nodes)
+	cur := cursor{slab: slab}
 	var out Layout
 	b.node(shape, &cur, &out.Shape, &out.Stride)
-	return out, cur.slab, nil
+	if box != nil {
+		*box = out
+	}
+	return out, box, cur.slab, nil
 }
 
 // tupleElems is the number of elements of the tuples in t.
@@ -535,7 +544,7 @@ func (t *lhsTree) compose(s, d IntTuple) (IntTuple, IntTuple, error) {
 	for _, m := range d.path() {
 		at = at.sub[m.val] // the coprofile has every path of B's strides
 	}
-	l, _, err := at.c.composeModes([]num{{v: s.val, kind: kindInt, static: s.static}}, []num{{v: d.val, kind: kindInt, static: d.static}}, nil, &s, 0)
+	l, _, _, err := at.c.composeModes([]num{{v: s.val, kind: kindInt, static: s.static}}, []num{{v: d.val, kind: kindInt, static: d.static}}, nil, &s, 0)
 	return l.Shape, l.Stride, err
 }
 
@@ -599,7 +608,7 @@ func CompositionN(a Layout, n int64) (Layout, error) {
 // Described is the kind of v with v itself, for messages: "layout 4:1".
 func Described(v Value) string {
 	switch v := v.(type) {
-	case Layout:
+	case *Layout:
 		return "layout " + v.String()
 	case Tiler:
 		return "tiler " + v.String()

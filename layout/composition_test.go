@@ -358,19 +358,19 @@ func TestCompositionExamples(t *testing.T) {
 	if err != nil || got.String() != "(2,3):(384,128)" {
 		t.Errorf("CompositionN = %v, %v", got, err)
 	}
-	v, err := Apply("composition", mustLayout("(8,8):(8,1)"), Ints(4, 2))
+	v, err := Apply("composition", Box(mustLayout("(8,8):(8,1)")), Ints(4, 2))
 	if err != nil || v.String() != "(4,2):(8,1)" {
 		t.Errorf("composition with the shape (4,2) as tiler = %v, %v", v, err)
 	}
-	v, err = Apply("composition", mustLayout("(8,8):(8,1)"), Tup(Underscore(), Int(4)))
+	v, err = Apply("composition", Box(mustLayout("(8,8):(8,1)")), Tup(Underscore(), Int(4)))
 	if err != nil || v.String() != "(8,4):(8,1)" {
 		t.Errorf("composition with the tuple (_,4) as tiler = %v, %v", v, err)
 	}
-	v, err = Apply("composition", mustLayout("(8,8):(8,1)"), Underscore())
+	v, err = Apply("composition", Box(mustLayout("(8,8):(8,1)")), Underscore())
 	if err != nil || v.String() != "(8,8):(8,1)" {
 		t.Errorf("composition with _ = %v, %v", v, err)
 	}
-	v, err = Apply("composition", mustLayout("(8,(4,4)):(16,(1,4))"), Tup(Int(2), Ints(2, 2)))
+	v, err = Apply("composition", Box(mustLayout("(8,(4,4)):(16,(1,4))")), Tup(Int(2), Ints(2, 2)))
 	if err != nil || v.String() != "(2,(2,2)):(16,(1,4))" {
 		t.Errorf("composition with a nested shape as tiler = %v, %v", v, err)
 	}
@@ -488,15 +488,15 @@ func TestCompositionErrors(t *testing.T) {
 		args []Value
 		msg  string
 	}{
-		{[]Value{mustLayout("4:1")}, "takes 2 arguments, got 1"},
-		{[]Value{Int(4), mustLayout("4:1")}, "not integer 4 and layout 4:1"},
-		{[]Value{mustLayout("4:1"), LayoutLeft}, "tag LayoutLeft"},
-		{[]Value{mustLayout("4:1"), Unknown()}, "needs every shape and stride known"},
-		{[]Value{mustLayout("4:1"), Tup(Int(2), Unknown())}, "needs every shape and stride known"},
-		{[]Value{mustLayout("4:1"), Tup(Tup(Unknown()))}, "needs every shape and stride known"},
+		{[]Value{Box(mustLayout("4:1"))}, "takes 2 arguments, got 1"},
+		{[]Value{Int(4), Box(mustLayout("4:1"))}, "not integer 4 and layout 4:1"},
+		{[]Value{Box(mustLayout("4:1")), LayoutLeft}, "tag LayoutLeft"},
+		{[]Value{Box(mustLayout("4:1")), Unknown()}, "needs every shape and stride known"},
+		{[]Value{Box(mustLayout("4:1")), Tup(Int(2), Unknown())}, "needs every shape and stride known"},
+		{[]Value{Box(mustLayout("4:1")), Tup(Tup(Unknown()))}, "needs every shape and stride known"},
 		{[]Value{Tiler{}, nil}, "not tiler [] and nothing"},
 		{[]Value{Composed{Outer: Swizzle{1, 1, 1}, Offset: Int(0), Inner: mustLayout("4:1")}, Tag("x")}, "and tag x"},
-		{[]Value{mustLayout("4:1"), fakeValue{}}, "layout.fakeValue"},
+		{[]Value{Box(mustLayout("4:1")), fakeValue{}}, "layout.fakeValue"},
 	} {
 		if _, err := Apply("composition", c.args[0], c.args[len(c.args)-1]); len(c.args) == 2 && (err == nil || !strings.Contains(err.Error(), c.msg)) {
 			t.Errorf("composition%v: %v, want %q", c.args, err, c.msg)
@@ -512,6 +512,7 @@ func TestCompositionErrors(t *testing.T) {
 type fakeValue struct{}
 
 func (fakeValue) String() string { return "fake" }
+func (fakeValue) IsValue()       {}
 
 // TestBwCoalesce: bw_coalesce drops static size-1 modes, replaces a front
 // of static size 1, merges only static facts, never merges different bases,
@@ -696,7 +697,7 @@ func TestCompositionBasisExamples(t *testing.T) {
 			t.Errorf("Composition(%v, %s) = %v, %v; want %s", c.a, c.b, got, err, c.want)
 		}
 	}
-	v, err := Apply("logical_divide", id(Ints(8, 8)), Tiler{Modes: []TilerMode{{Layout: mustLayout("2:1")}, {Layout: mustLayout("4:1")}}})
+	v, err := Apply("logical_divide", Box(id(Ints(8, 8))), Tiler{Modes: []TilerMode{{Layout: mustLayout("2:1")}, {Layout: mustLayout("4:1")}}})
 	if err != nil || v.String() != "((2,4),(4,2)):((1@0,2@0),(1@1,4@1))" {
 		t.Errorf("logical_divide of an identity layout = %v, %v", v, err)
 	}

@@ -58,8 +58,8 @@ func (t tileArg) String() string {
 // tuple shape (each element a tiler), an integer N (N:1), or "_".
 func toTileArg(op string, v Value) (tileArg, error) {
 	switch v := v.(type) {
-	case Layout:
-		return tileArg{kind: tileLayout, layout: v}, nil
+	case *Layout:
+		return tileArg{kind: tileLayout, layout: *v}, nil
 	case Tiler:
 		return tilerArg(op, v)
 	case *Tiler:
@@ -183,18 +183,24 @@ func byMode(op, cond string, l Layout, t tileArg, f func(Layout, tileArg) (Layou
 // and a result larger than L. A Tiler (or a tuple shape) divides mode by
 // mode, "_" leaving a mode whole, modes past the tiler's rank kept as they are.
 func LogicalDivide(l Layout, tiler Value) (Layout, error) {
+	return valueOnly(LogicalDivideResult(l, tiler))
+}
+
+// LogicalDivideResult is LogicalDivide(l, tiler) with the block of its result (see CoalesceResult).
+func LogicalDivideResult(l Layout, tiler Value) (Layout, *Layout, error) {
 	const op = "logical_divide"
-	if b, ok := tiler.(Layout); ok { // the common call: no tileArg built and copied to reach the body
-		return divideByLayout(&l, &b) // which finds an incongruent L in its walk of L
+	if b, ok := tiler.(*Layout); ok { // the common call: no tileArg built and copied to reach the body
+		return divideByLayout(&l, b) // which finds an incongruent L in its walk of L
 	}
 	if err := CheckCongruent(op, l.Shape, l.Stride); err != nil {
-		return Layout{}, err
+		return Layout{}, nil, err
 	}
 	t, err := toTileArg(op, tiler)
 	if err != nil {
-		return Layout{}, err
+		return Layout{}, nil, err
 	}
-	return logicalDivide(l, t)
+	out, err := logicalDivide(l, t)
+	return out, nil, err
 }
 
 func logicalDivide(l Layout, t tileArg) (Layout, error) {
@@ -205,7 +211,7 @@ func logicalDivide(l Layout, t tileArg) (Layout, error) {
 	case tileTuple:
 		return byMode(op, CondDivideTooManyModes, l, t, logicalDivide)
 	}
-	return divideByLayout(&l, &t.layout)
+	return valueOnly(divideByLayout(&l, &t.layout))
 }
 
 // divideByLayout is logical_divide(L, B) for a layout B, as CuTe defines it:
@@ -214,14 +220,14 @@ func logicalDivide(l Layout, t tileArg) (Layout, error) {
 //
 // each step the operation's one body, the intermediate layouts held on the
 // stack: only the result is allocated. A failure is worded as its step's.
-func divideByLayout(l, b *Layout) (Layout, error) {
+func divideByLayout(l, b *Layout) (Layout, *Layout, error) {
 	const op = "logical_divide"
 	// shape(coalesce(L)) and coalesce_x(L) from one walk of L.
 	var sb, db, asb, adb [flatInline]num
 	var tb bases
 	as, ad, err := leafModes(op, l, asb[:0], adb[:0], &tb)
 	if err != nil && !congruent(&l.Shape, &l.Stride) {
-		return Layout{}, err // CheckCongruent's error, as every divide of an incongruent L says it
+		return Layout{}, nil, err // CheckCongruent's error, as every divide of an incongruent L says it
 	}
 	if err == nil && len(as) == 0 {
 		as, ad = append(as, numInt(1, true)), append(ad, numInt(0, true))
@@ -231,7 +237,7 @@ func divideByLayout(l, b *Layout) (Layout, error) {
 		s, d, err = bwCoalesce(op, s, d)
 	}
 	if err != nil {
-		return Layout{}, InOp(op, fmt.Sprintf("coalesce(%v)", *l), err)
+		return Layout{}, nil, InOp(op, fmt.Sprintf("coalesce(%v)", *l), err)
 	}
 	for i := range s {
 		if !s[i].plain() { // complement's cotarget is a shape of known integers
@@ -254,7 +260,7 @@ func divideByLayout(l, b *Layout) (Layout, error) {
 	}
 	if err != nil {
 		c, _ := Coalesce(*l)
-		return Layout{}, InOp(op, fmt.Sprintf("complement(%v, %v)", *b, c.Shape), err)
+		return Layout{}, nil, InOp(op, fmt.Sprintf("complement(%v, %v)", *b, c.Shape), err)
 	}
 	// make_layout(B, rest): its leaf modes, and its shape tree, whose
 	// structure alone composition reads (the rest's leaves left zero).
@@ -277,12 +283,13 @@ func divideByLayout(l, b *Layout) (Layout, error) {
 	if err == nil {
 		c := composer{a: l, as: as, ad: ad, tb: &tb}
 		var out Layout
-		if out, _, err = c.composeModes(bs, bd, &btb, &innerShape, 0); err == nil {
-			return out, nil
+		var box *Layout
+		if out, box, _, err = c.composeModes(bs, bd, &btb, &innerShape, 0); err == nil {
+			return out, box, nil
 		}
 	}
 	r := flatLayoutOf(rs, rd, nil)
-	return Layout{}, InOp(op, fmt.Sprintf("composition(%v, %v)", *l, Layout{Shape: Tup(b.Shape, r.Shape), Stride: Tup(b.Stride, r.Stride)}), err)
+	return Layout{}, nil, InOp(op, fmt.Sprintf("composition(%v, %v)", *l, Layout{Shape: Tup(b.Shape, r.Shape), Stride: Tup(b.Stride, r.Stride)}), err)
 }
 
 // zeroLeaves is the rest's shape as divideByLayout's composition reads it:

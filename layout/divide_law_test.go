@@ -79,7 +79,7 @@ func randLayout(r *rand.Rand, depth int) Layout {
 // Tiler of up to rank modes (layouts, "_", integers).
 func randTiler(r *rand.Rand, rank int) Value {
 	if r.Intn(3) == 0 {
-		return randLayout(r, 1)
+		return Box(randLayout(r, 1))
 	}
 	n := 1 + r.Intn(rank)
 	t := Tiler{Modes: make([]TilerMode, n)}
@@ -150,7 +150,7 @@ func TestLawLogicalDivide(t *testing.T) {
 	for range lawTrials {
 		a := randLayout(r, 2)
 		b := randLayout(r, 1)
-		d, err := LogicalDivide(a, b)
+		d, err := LogicalDivide(a, Box(b))
 		if err != nil {
 			continue
 		}
@@ -191,7 +191,7 @@ func TestLawLogicalDivide(t *testing.T) {
 		for i := range a.Rank() {
 			want := modeAt(a, i)
 			if i < len(tl.Modes) {
-				var mt Value = tl.Modes[i].Layout
+				var mt Value = Box(tl.Modes[i].Layout)
 				switch {
 				case tl.Modes[i].Skip:
 					mt = Tiler{Modes: []TilerMode{{Skip: true}}}
@@ -221,7 +221,7 @@ func TestLawLogicalProduct(t *testing.T) {
 	for range lawTrials {
 		a := randLayout(r, 2)
 		b := randLayout(r, 1)
-		p, err := LogicalProduct(a, b)
+		p, err := LogicalProduct(a, Box(b))
 		if err != nil {
 			continue
 		}
@@ -340,7 +340,7 @@ func TestLawBlockedRaked(t *testing.T) {
 		rank := max(a.Rank(), b.Rank())
 		pa, _ := AppendN(a, rank, PadLayout)
 		pb, _ := AppendN(b, rank, PadLayout)
-		p, err := LogicalProduct(pa, pb)
+		p, err := LogicalProduct(pa, Box(pb))
 		if err != nil {
 			t.Fatalf("blocked_product(%v, %v) = %v, but the logical product fails: %v", a, b, bl, err)
 		}
@@ -486,10 +486,10 @@ func FuzzDivideProduct(f *testing.F) {
 		_, _ = LocalPartition(a, b, idx)
 		_, _ = LocalPartitionProj(a, b, idx, Tup(Underscore(), Int(1)))
 		for _, name := range dividesAndProducts {
-			_, _ = Apply(name, a, tiler)
-			_, _ = Apply(name, a, b)
+			_, _ = Apply(name, Box(a), tiler)
+			_, _ = Apply(name, Box(a), Box(b))
 		}
-		_, _ = Apply("tile_to_shape", a, b.Shape, b.Stride)
+		_, _ = Apply("tile_to_shape", Box(a), b.Shape, b.Stride)
 	})
 }
 

@@ -73,7 +73,7 @@ func TestDivideByKind(t *testing.T) {
 		tiler Value
 		want  string
 	}{
-		{"layout", mustLayout("4:1"), "(4,24):(1,4)"},
+		{"layout", Box(mustLayout("4:1")), "(4,24):(1,4)"},
 		{"tiler", tilerOf(t, "[4:1;3:1]"), "((4,2),(3,4)):((1,4),(8,24))"},
 		{"shape", Ints(4, 3), "((4,2),(3,4)):((1,4),(8,24))"},
 		{"integer", Int(4), "(4,24):(1,4)"},
@@ -170,7 +170,7 @@ func TestTileUnzip(t *testing.T) {
 		t.Errorf("tile_unzip = %v, %v", got, err)
 	}
 	// A layout tiler: the layout itself must be the (tile, rest) pair.
-	if got, err := TileUnzip(mustLayout("(4,2):(1,4)"), mustLayout("4:1")); err != nil || got.String() != "(4,2):(1,4)" {
+	if got, err := TileUnzip(mustLayout("(4,2):(1,4)"), Box(mustLayout("4:1"))); err != nil || got.String() != "(4,2):(1,4)" {
 		t.Errorf("tile_unzip by a layout = %v, %v", got, err)
 	}
 	bad := []struct{ l, tiler, cond string }{
@@ -236,9 +236,9 @@ func TestTileToShapeOrders(t *testing.T) {
 // panic (FuzzEveryOp found the basis case panicking; its seed is kept).
 func TestLogicalDivideCotargetNotIntegers(t *testing.T) {
 	tile := mustLayout("0:0")
-	_, err := LogicalDivide(Make(Tup(Unknown(), Int(2)), Ints(1, 4)), tile)
+	_, err := LogicalDivide(Make(Tup(Unknown(), Int(2)), Ints(1, 4)), Box(tile))
 	wantError(t, "unknown in L's shape", err, "logical_divide", CondUnknown)
-	_, err = LogicalDivide(Make(Tup(Basis(0, 0), Int(2)), Ints(12, 0)), tile)
+	_, err = LogicalDivide(Make(Tup(Basis(0, 0), Int(2)), Ints(12, 0)), Box(tile))
 	wantError(t, "basis in L's shape", err, "logical_divide", "", "scaled-basis")
 }
 
@@ -248,7 +248,7 @@ func TestLogicalDivideCotargetNotIntegers(t *testing.T) {
 func TestLogicalDivideLongRest(t *testing.T) {
 	a := mustLayout("1048576:1")
 	b := mustLayout("(2,2,2,2,2,2,2,2,2,2):(2,8,32,128,512,2048,8192,32768,131072,524288)")
-	got, err := LogicalDivide(a, b)
+	got, err := LogicalDivide(a, Box(b))
 	if err != nil {
 		t.Fatalf("logical_divide(%v, %v): %v", a, b, err)
 	}
@@ -274,7 +274,7 @@ func TestLogicalDivideLongRest(t *testing.T) {
 func TestDivideProductIncongruent(t *testing.T) {
 	l := Make(Tup(Int(2), Int(2)), Int(1))
 	ops := map[string]func(Layout, Value) (Layout, error){"logical_divide": LogicalDivide, "logical_product": LogicalProduct}
-	for _, tiler := range []Value{mustLayout("2:1"), Ints(2)} {
+	for _, tiler := range []Value{Box(mustLayout("2:1")), Ints(2)} {
 		for op, f := range ops {
 			_, err := f(l, tiler)
 			want := CheckCongruent(op, l.Shape, l.Stride)

@@ -44,7 +44,9 @@ func (e *Error) Error() string {
 func Errorf(op, condition, format string, args ...any) *Error {
 	for i, a := range args {
 		switch v := a.(type) {
-		case IntTuple, Layout, Composed, NestedComposed, Tiler, TilerMode, Partition, ComposedPartition:
+		case Layout: // as callers name their operands
+			args[i] = errorValue{&v}
+		case IntTuple, *Layout, Composed, NestedComposed, Tiler, TilerMode, Partition, ComposedPartition:
 			args[i] = errorValue{v.(Value)}
 		}
 	}

@@ -17,9 +17,9 @@ func TestErrorKind(t *testing.T) {
 	}{
 		{"size", []Value{sw}, true},
 		{"coalesce", []Value{sw}, true},
-		{"size", []Value{l, l}, true},
-		{"composition", []Value{l}, true},
-		{"complement", []Value{Make(Ints(2, 2), Ints(1, 1)), Int(8)}, false},
+		{"size", []Value{Box(l), Box(l)}, true},
+		{"composition", []Value{Box(l)}, true},
+		{"complement", []Value{Box(Make(Ints(2, 2), Ints(1, 1))), Int(8)}, false},
 	} {
 		_, err := Apply(tc.op, tc.args...)
 		var e *Error

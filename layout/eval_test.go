@@ -18,7 +18,7 @@ func TestEvalMatchesGoldenOffsets(t *testing.T) {
 			if err != nil {
 				continue // nested composed layouts are beyond the test notation reader
 			}
-			l, ok := v.(Layout)
+			l, ok := v.(*Layout)
 			if !ok {
 				continue
 			}
@@ -191,10 +191,10 @@ func TestUnknownPropagates(t *testing.T) {
 	if err != nil || c.String() != "(?,?)" {
 		t.Fatalf("idx2crd(5, (?,4)) = %v, %v", c, err)
 	}
-	if v, err := Apply("size", l); err != nil || v.String() != "?" {
+	if v, err := Apply("size", Box(l)); err != nil || v.String() != "?" {
 		t.Fatalf("size op on %v = %v, %v", l, v, err)
 	}
-	if v, err := Apply("cosize", l); err != nil || v.String() != "?" {
+	if v, err := Apply("cosize", Box(l)); err != nil || v.String() != "?" {
 		t.Fatalf("cosize op on %v = %v, %v", l, v, err)
 	}
 	if _, err := Apply("size", Swizzle{1, 2, 3}); err == nil || IsUnknown(err) {

@@ -50,7 +50,7 @@ func TestCrd2IdxRejectsEmptyCoordinate(t *testing.T) {
 	}
 	// A projection that drops every mode of the thread layout leaves an
 	// empty tile, whose coordinate () CuTe cannot evaluate.
-	if p, err := Apply("local_partition", mustLayout("(32,4):(4,1)"), mustLayout("(1,2):(1,1)"), Int(0), mustTuple("(_,_)")); err == nil {
+	if p, err := Apply("local_partition", Box(mustLayout("(32,4):(4,1)")), Box(mustLayout("(1,2):(1,1)")), Int(0), mustTuple("(_,_)")); err == nil {
 		t.Errorf("local_partition with projection (_,_) = %v, want an error", p)
 	}
 }
@@ -185,11 +185,11 @@ func TestMaxMinGcdVariadic(t *testing.T) {
 
 // unflatten of a layout regroups its shape and its stride alike.
 func TestUnflattenLayout(t *testing.T) {
-	got, err := Apply("unflatten", mustLayout("(2,3,4):(1,2,6)"), mustTuple("((1,1),1)"))
+	got, err := Apply("unflatten", Box(mustLayout("(2,3,4):(1,2,6)")), mustTuple("((1,1),1)"))
 	if err != nil || got.String() != "((2,3),4):((1,2),6)" {
 		t.Errorf("unflatten((2,3,4):(1,2,6), ((1,1),1)) = %v, %v", got, err)
 	}
-	if got, err := Apply("unflatten", mustLayout("(2,3):(1,2)"), mustTuple("(1,1,1)")); err == nil {
+	if got, err := Apply("unflatten", Box(mustLayout("(2,3):(1,2)")), mustTuple("(1,1,1)")); err == nil {
 		t.Errorf("unflatten with too few modes = %v, want an error", got)
 	}
 }

@@ -29,7 +29,7 @@ func asCuTePrints(op string, args []Value, got Value) (Value, error) {
 	if !ok || !strings.HasSuffix(op, "_partition") && op != "local_tile" {
 		return got, nil
 	}
-	l, ok := args[0].(Layout)
+	l, ok := args[0].(*Layout)
 	if !ok || !hasBasis(&l.Stride) {
 		return got, nil
 	}

@@ -69,7 +69,7 @@ func TestInverseExamples(t *testing.T) {
 		{"left_inverse", "(2,2):(1,1)", "2:2"},  // equal strides: CuTe's exchange sort decides
 		{"left_inverse", "(7,5):(0,0)", "35:0"}, // coalesce merges stride-0 modes: 7*0 == 0
 	} {
-		got, err := Apply(c.op, mustLayout(c.a))
+		got, err := Apply(c.op, Box(mustLayout(c.a)))
 		if err != nil || got.String() != c.want {
 			t.Errorf("%s(%s) = %v, %v; want %s", c.op, c.a, got, err, c.want)
 		}
@@ -112,7 +112,7 @@ func TestInverseErrors(t *testing.T) {
 	for _, op := range []string{"right_inverse", "left_inverse"} {
 		for _, args := range [][]Value{
 			{},
-			{mustLayout("4:1"), mustLayout("4:1")},
+			{Box(mustLayout("4:1")), Box(mustLayout("4:1"))},
 			{Ints(2, 2)},
 			{Unknown()},
 			{Composed{Outer: Swizzle{3, 1, 1}, Offset: Int(1), Inner: mustLayout("4:1")}}, // |S| < B: no such swizzle

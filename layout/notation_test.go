@@ -37,8 +37,8 @@ func mustLayout(s string) Layout {
 		panic(err)
 	}
 	switch v := v.(type) {
-	case Layout:
-		return v
+	case *Layout:
+		return *v
 	case IntTuple:
 		if v.IsLeaf() {
 			return Make(v, Int(1))
@@ -116,7 +116,7 @@ func (r *notationReader) value() (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	return Make(t, d), nil
+	return Box(Make(t, d)), nil
 }
 
 func (r *notationReader) layout() (Layout, error) {
@@ -124,11 +124,11 @@ func (r *notationReader) layout() (Layout, error) {
 	if err != nil {
 		return Layout{}, err
 	}
-	l, ok := v.(Layout)
+	l, ok := v.(*Layout)
 	if !ok {
 		return Layout{}, fmt.Errorf("expected a layout in %q", r.s)
 	}
-	return l, nil
+	return *l, nil
 }
 
 func (r *notationReader) swizzle() (Swizzle, error) {
@@ -174,8 +174,8 @@ func (r *notationReader) tiler() (Tiler, error) {
 				return Tiler{}, err
 			}
 			switch v := v.(type) {
-			case Layout:
-				t.Modes = append(t.Modes, TilerMode{Layout: v})
+			case *Layout:
+				t.Modes = append(t.Modes, TilerMode{Layout: *v})
 			case IntTuple:
 				if !v.IsLeaf() {
 					return Tiler{}, fmt.Errorf("tuple %v in tiler %q", v, r.s)

@@ -21,7 +21,7 @@ func wildValue(r *rand.Rand) layout.Value {
 	case 1:
 		return layout.Composed{Outer: layouttest.RandomSwizzle(r), Offset: layout.Int(r.Int64N(256)), Inner: layouttest.PropertyLayout(r)}
 	case 2:
-		return layouttest.PropertyLayout(r)
+		return layout.Box(layouttest.PropertyLayout(r))
 	}
 	return layouttest.WildValue(r)
 }

@@ -15,18 +15,18 @@ func TestQueryOps(t *testing.T) {
 	}{
 		{"get", []Value{Tup(Int(4), Ints(8, 2)), Int(1), Int(0)}, "8"},
 		{"get", []Value{Int(4), Int(0)}, "4"},
-		{"get", []Value{lay, Int(1)}, "8:4"},
-		{"slice_and_offset", []Value{Tup(Int(1), Underscore()), lay}, "(8):(4) + 1"},
-		{"slice_and_offset", []Value{Tup(Underscore(), Underscore()), lay}, "(4,8):(1,4) + 0"},
-		{"slice_and_offset", []Value{Tup(Int(3), Int(7)), lay}, "():() + 31"},
-		{"is_injective", []Value{lay}, "true"},
-		{"is_injective", []Value{mustLayout("(4,8):(1,2)")}, "false"},
+		{"get", []Value{Box(lay), Int(1)}, "8:4"},
+		{"slice_and_offset", []Value{Tup(Int(1), Underscore()), Box(lay)}, "(8):(4) + 1"},
+		{"slice_and_offset", []Value{Tup(Underscore(), Underscore()), Box(lay)}, "(4,8):(1,4) + 0"},
+		{"slice_and_offset", []Value{Tup(Int(3), Int(7)), Box(lay)}, "():() + 31"},
+		{"is_injective", []Value{Box(lay)}, "true"},
+		{"is_injective", []Value{Box(mustLayout("(4,8):(1,2)"))}, "false"},
 		{"is_injective", []Value{Int(8)}, "true"},
-		{"is_surjective", []Value{mustLayout("(4,8):(1,8)")}, "false"},
-		{"is_bijective", []Value{mustLayout("(4,8):(8,1)")}, "true"},
-		{"is_compact", []Value{mustLayout("(2,2,2,2):(1,1,6,7)")}, "false"},
-		{"image", []Value{mustLayout("(4,2):(1,16)")}, "[0,4) u [16,20)"},
-		{"image", []Value{mustLayout("(4,2):(1,4)")}, "[0,8)"},
+		{"is_surjective", []Value{Box(mustLayout("(4,8):(1,8)"))}, "false"},
+		{"is_bijective", []Value{Box(mustLayout("(4,8):(8,1)"))}, "true"},
+		{"is_compact", []Value{Box(mustLayout("(2,2,2,2):(1,1,6,7)"))}, "false"},
+		{"image", []Value{Box(mustLayout("(4,2):(1,16)"))}, "[0,4) u [16,20)"},
+		{"image", []Value{Box(mustLayout("(4,2):(1,4)"))}, "[0,8)"},
 	}
 	for _, c := range cases {
 		got, err := Apply(c.op, c.args...)
@@ -52,15 +52,15 @@ func TestQueryOps(t *testing.T) {
 		cond string
 	}{
 		{"get", []Value{Ints(4, 8), Int(2)}, CondIndexRange},
-		{"get", []Value{lay}, ""},
-		{"get", []Value{lay, lay}, ""},
-		{"slice_and_offset", []Value{lay}, ""},
-		{"slice_and_offset", []Value{Ints(1, 2, 3), lay}, ""},
-		{"slice_and_offset", []Value{lay, lay}, ""},
+		{"get", []Value{Box(lay)}, ""},
+		{"get", []Value{Box(lay), Box(lay)}, ""},
+		{"slice_and_offset", []Value{Box(lay)}, ""},
+		{"slice_and_offset", []Value{Ints(1, 2, 3), Box(lay)}, ""},
+		{"slice_and_offset", []Value{Box(lay), Box(lay)}, ""},
 		{"is_injective", nil, ""},
 		{"is_injective", []Value{Tiler{}}, ""},
-		{"image", []Value{mustLayout("(4,?):(1,4)")}, CondUnknown},
-		{"image", []Value{lay, lay}, ""},
+		{"image", []Value{Box(mustLayout("(4,?):(1,4)"))}, CondUnknown},
+		{"image", []Value{Box(lay), Box(lay)}, ""},
 	}
 	for _, c := range bad {
 		if _, err := Apply(c.op, c.args...); err == nil {
@@ -91,7 +91,7 @@ func TestSliceAndOffsetLaw(t *testing.T) {
 		if !l.Shape.IsTuple() {
 			c = cut[0] // CuTe slices a rank-1 shape that is a leaf by a leaf
 		}
-		v, err := Apply("slice_and_offset", c, l)
+		v, err := Apply("slice_and_offset", c, Box(l))
 		if err != nil {
 			t.Fatalf("slice_and_offset(%v, %v): %v", c, l, err)
 		}

@@ -188,7 +188,7 @@ func TestRecastErrors(t *testing.T) {
 		}
 	}
 	for _, args := range [][]Value{
-		{mustLayout("4:1")}, {mustLayout("4:1"), Unknown()}, {Ints(1, 2), Int(2)},
+		{Box(mustLayout("4:1"))}, {Box(mustLayout("4:1")), Unknown()}, {Ints(1, 2), Int(2)},
 	} {
 		for _, op := range []string{"upcast", "downcast"} {
 			if _, err := Apply(op, args...); err == nil {
@@ -197,7 +197,7 @@ func TestRecastErrors(t *testing.T) {
 		}
 	}
 	for _, args := range [][]Value{
-		{mustLayout("4:1"), Int(8)}, {mustLayout("4:1"), Int(8), Unknown()}, {Ints(1, 2), Int(8), Int(16)},
+		{Box(mustLayout("4:1")), Int(8)}, {Box(mustLayout("4:1")), Int(8), Unknown()}, {Ints(1, 2), Int(8), Int(16)},
 	} {
 		if _, err := Apply("recast_layout", args...); err == nil {
 			t.Errorf("recast_layout(%v): no error", args)

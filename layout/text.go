@@ -182,7 +182,7 @@ func writeValue(w *textWriter, v Value, static bool) bool {
 	switch v := v.(type) {
 	case IntTuple:
 		v.write(w, static)
-	case Layout:
+	case *Layout:
 		v.write(w, static)
 	case Composed:
 		v.write(w, static)
@@ -213,7 +213,7 @@ func trees(v Value) (ts []IntTuple, ok bool) {
 	switch v := v.(type) {
 	case IntTuple:
 		return []IntTuple{v}, true
-	case Layout:
+	case *Layout:
 		return []IntTuple{v.Shape, v.Stride}, true
 	case Composed:
 		return []IntTuple{v.Offset, v.Inner.Shape, v.Inner.Stride}, true

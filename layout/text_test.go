@@ -17,7 +17,7 @@ func doubled(depth int) IntTuple {
 
 func TestFormatLimitedIsBoundedByItsBudget(t *testing.T) {
 	big := doubled(30) // 2^30 leaves: printing it whole would take gigabytes
-	for _, v := range []Value{big, Make(big, big), Tiler{Modes: []TilerMode{{Layout: Make(big, big)}}},
+	for _, v := range []Value{big, Box(Make(big, big)), Tiler{Modes: []TilerMode{{Layout: Make(big, big)}}},
 		Composed{Outer: Swizzle{3, 4, 3}, Offset: Int(0), Inner: Make(big, big)}} {
 		s := FormatLimited(v, false, 100)
 		if !s.Cut {
@@ -38,7 +38,7 @@ func TestFormatLimitedIsBoundedByItsBudget(t *testing.T) {
 }
 
 func TestFormatLimitedWholeWhenItFits(t *testing.T) {
-	for _, v := range []Value{doubled(3), Make(Ints(4, 8), Ints(1, 4)), Swizzle{3, 4, 3},
+	for _, v := range []Value{doubled(3), Box(Make(Ints(4, 8), Ints(1, 4))), Swizzle{3, 4, 3},
 		Composed{Outer: Swizzle{3, 4, 3}, Offset: Int(0), Inner: Make(Ints(8, 64), Ints(64, 1))}} {
 		for _, static := range []bool{false, true} {
 			want := v.String()
@@ -71,7 +71,7 @@ func TestFormatLimitedCutsIntervalsAndOtherValues(t *testing.T) {
 }
 
 func TestCountLeavesWalksSharedSubtreesOnce(t *testing.T) {
-	if n := CountLeaves(Make(doubled(40), doubled(40))); n != 2<<40 {
+	if n := CountLeaves(Box(Make(doubled(40), doubled(40)))); n != 2<<40 {
 		t.Errorf("CountLeaves = %d, want %d", n, int64(2)<<40)
 	}
 	if n, _, ok := WithinLimits(doubled(40), MaxLeaves); ok || n != 1<<40 {

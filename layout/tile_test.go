@@ -114,7 +114,7 @@ func TestPartitionErrors(t *testing.T) {
 			return LocalTileProj(m, Ints(4, 3), Ints(1, 1, 0), Ints(1, 1))
 		}, "local_tile"},
 		{"projection of a layout tiler", func() (Partition, error) {
-			return LocalTileProj(m, mustLayout("4:1"), Ints(1, 1), Ints(1, 1))
+			return LocalTileProj(m, Box(mustLayout("4:1")), Ints(1, 1), Ints(1, 1))
 		}, "local_tile"},
 		{"projected tiler too long", func() (Partition, error) {
 			return LocalTileProj(mustLayout("8:1"), Ints(4, 3), Ints(1, 1), Ints(1, 1))
@@ -198,12 +198,12 @@ func TestPartitionOps(t *testing.T) {
 		args []Value
 		want string
 	}{
-		{"local_tile", []Value{m, Ints(4, 3), Ints(1, 2)}, "(4,3):(1,8) + 52"},
-		{"local_tile", []Value{mustLayout("(8,6):(1,8)"), Ints(4, 3, 2), Tup(Int(1), Int(2), Underscore()), Tup(Int(1), Underscore(), Int(1))}, "(4,2,3):(1,8,16) + 4"},
-		{"inner_partition", []Value{m, Ints(4, 3), Int(5)}, "(4,3):(1,8) + 52"},
-		{"outer_partition", []Value{m, Ints(4, 3), Ints(1, 1)}, "(2,4):(4,24) + 9"},
-		{"local_partition", []Value{mustLayout("(16,64):(1,16)"), mustLayout("(2,16):(1,2)"), Int(5)}, "(8,4):(2,256) + 33"},
-		{"local_partition", []Value{mustLayout("(8,6):(1,8)"), mustLayout("(2,16,1):(16,1,0)"), Int(21), Tup(Int(1), Underscore(), Int(1))}, "(4,6):(2,8) + 1"},
+		{"local_tile", []Value{Box(m), Ints(4, 3), Ints(1, 2)}, "(4,3):(1,8) + 52"},
+		{"local_tile", []Value{Box(mustLayout("(8,6):(1,8)")), Ints(4, 3, 2), Tup(Int(1), Int(2), Underscore()), Tup(Int(1), Underscore(), Int(1))}, "(4,2,3):(1,8,16) + 4"},
+		{"inner_partition", []Value{Box(m), Ints(4, 3), Int(5)}, "(4,3):(1,8) + 52"},
+		{"outer_partition", []Value{Box(m), Ints(4, 3), Ints(1, 1)}, "(2,4):(4,24) + 9"},
+		{"local_partition", []Value{Box(mustLayout("(16,64):(1,16)")), Box(mustLayout("(2,16):(1,2)")), Int(5)}, "(8,4):(2,256) + 33"},
+		{"local_partition", []Value{Box(mustLayout("(8,6):(1,8)")), Box(mustLayout("(2,16,1):(16,1,0)")), Int(21), Tup(Int(1), Underscore(), Int(1))}, "(4,6):(2,8) + 1"},
 	}
 	for _, c := range ok {
 		got, err := Apply(c.name, c.args...)
@@ -215,25 +215,25 @@ func TestPartitionOps(t *testing.T) {
 		name string
 		args []Value
 	}{
-		{"local_tile", []Value{m, Ints(4, 3)}},
+		{"local_tile", []Value{Box(m), Ints(4, 3)}},
 		{"local_tile", []Value{Ints(8, 12), Ints(4, 3), Ints(1, 2)}},
-		{"local_tile", []Value{m, Ints(4, 3), m}},
-		{"local_tile", []Value{m, Ints(4, 3), Ints(1, 2), m}},
-		{"inner_partition", []Value{m, Ints(4, 3), Int(1), Ints(1, 1)}},
-		{"local_partition", []Value{m, mustLayout("(2,4):(1,2)")}},
-		{"local_partition", []Value{Ints(8, 12), mustLayout("(2,4):(1,2)"), Int(1)}},
-		{"local_partition", []Value{m, Ints(2, 4), Int(1)}},
-		{"local_partition", []Value{m, mustLayout("(2,4):(1,2)"), Ints(1, 1)}},
-		{"local_partition", []Value{m, mustLayout("(2,4):(1,2)"), Int(1), m}},
-		{"logical_divide", []Value{m}},
+		{"local_tile", []Value{Box(m), Ints(4, 3), Box(m)}},
+		{"local_tile", []Value{Box(m), Ints(4, 3), Ints(1, 2), Box(m)}},
+		{"inner_partition", []Value{Box(m), Ints(4, 3), Int(1), Ints(1, 1)}},
+		{"local_partition", []Value{Box(m), Box(mustLayout("(2,4):(1,2)"))}},
+		{"local_partition", []Value{Ints(8, 12), Box(mustLayout("(2,4):(1,2)")), Int(1)}},
+		{"local_partition", []Value{Box(m), Ints(2, 4), Int(1)}},
+		{"local_partition", []Value{Box(m), Box(mustLayout("(2,4):(1,2)")), Ints(1, 1)}},
+		{"local_partition", []Value{Box(m), Box(mustLayout("(2,4):(1,2)")), Int(1), Box(m)}},
+		{"logical_divide", []Value{Box(m)}},
 		{"logical_divide", []Value{Ints(8, 12), Int(4)}},
-		{"blocked_product", []Value{m, Ints(2, 2)}},
-		{"tile_to_shape", []Value{m}},
+		{"blocked_product", []Value{Box(m), Ints(2, 2)}},
+		{"tile_to_shape", []Value{Box(m)}},
 		{"tile_to_shape", []Value{Ints(8, 12), Ints(16, 24)}},
-		{"tile_to_shape", []Value{m, m}},
-		{"tile_unzip", []Value{m}},
+		{"tile_to_shape", []Value{Box(m), Box(m)}},
+		{"tile_unzip", []Value{Box(m)}},
 		{"tile_unzip", []Value{Ints(8, 12), Int(4)}},
-		{"zip", []Value{m, Ints(2, 2)}},
+		{"zip", []Value{Box(m), Ints(2, 2)}},
 	}
 	for _, c := range bad {
 		got, err := Apply(c.name, c.args...)
@@ -247,9 +247,9 @@ func TestPartitionOps(t *testing.T) {
 		args []Value
 		want string
 	}{
-		{"tile_unzip", []Value{mustLayout("((4,2),(3,4)):((1,4),(8,24))"), Ints(4, 3)}, "((4,3),(2,4)):((1,8),(4,24))"},
-		{"zip", []Value{mustLayout("(2,3):(1,2)"), mustLayout("(4,5):(6,24)")}, "((2,4),(3,5)):((1,6),(2,24))"},
-		{"tile_to_shape", []Value{mustLayout("(2,3):(3,1)"), Ints(8, 6), LayoutRight}, "((2,4),(3,2)):((3,12),(1,6))"},
+		{"tile_unzip", []Value{Box(mustLayout("((4,2),(3,4)):((1,4),(8,24))")), Ints(4, 3)}, "((4,3),(2,4)):((1,8),(4,24))"},
+		{"zip", []Value{Box(mustLayout("(2,3):(1,2)")), Box(mustLayout("(4,5):(6,24)"))}, "((2,4),(3,5)):((1,6),(2,24))"},
+		{"tile_to_shape", []Value{Box(mustLayout("(2,3):(3,1)")), Ints(8, 6), LayoutRight}, "((2,4),(3,2)):((3,12),(1,6))"},
 	} {
 		got, err := Apply(c.name, c.args...)
 		if err != nil || got.String() != c.want {

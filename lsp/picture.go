@@ -171,7 +171,7 @@ func hasPicture(v layout.Value) bool {
 		v = a.Plain()
 	}
 	switch v := v.(type) {
-	case layout.Layout:
+	case *layout.Layout:
 		return drawable(v.Shape)
 	case layout.Composed:
 		return drawable(v.Inner.Shape)

@@ -89,7 +89,7 @@ func TestBrowser(t *testing.T) {
 		want    map[string]string // side-panel cell id -> text
 	}{
 		{"tv-hover", build(func() (*Grid, error) {
-			return FromTV(value("((_4,_8),(_2,_2)):((_32,_1),(_16,_8))").(layout.Layout), 16, 8)
+			return FromTV(*(value("((_4,_8),(_2,_2)):((_32,_1),(_16,_8))").(*layout.Layout)), 16, 8)
 		}), 0, 9, 2, false,
 			map[string]string{"i-cell": "row 9, column 2", "i-coord": "(9,2)", "i-thread": "T5 V2", "pinned": ""}},
 		{"swizzle-click", build(func() (*Grid, error) { return FromLayout(value("Sw<3,4,3> o 0 o (8,64):(64,1)")) }), 0, 7, 16, true,

@@ -17,7 +17,7 @@ type function interface {
 // domain is the shape a value's picture runs over and the value as a function.
 func domain(v layout.Value) (layout.IntTuple, function, error) {
 	switch v := v.(type) {
-	case layout.Layout:
+	case *layout.Layout:
 		return v.Shape, v, nil
 	case layout.Composed:
 		return v.Inner.Shape, v, nil
@@ -26,7 +26,7 @@ func domain(v layout.Value) (layout.IntTuple, function, error) {
 	case layout.IntTuple:
 		if v.IsLeaf() && !v.IsBasis() && !v.IsUnknown() && !v.IsUnderscore() {
 			l := layout.Make(v, layout.Int(1))
-			return l.Shape, l, nil
+			return l.Shape, &l, nil
 		}
 	}
 	return layout.IntTuple{}, nil, fmt.Errorf("%v is not a layout: only layouts, swizzled layouts, TIRx layouts, thread-value layouts and bank_conflicts(...) have a picture", v)
@@ -157,7 +157,7 @@ func FromLayout(v layout.Value) (*Grid, error) {
 		top = max(top, off)
 	}
 	g.Palette = NewRamp(top) // Key stays nil: an offsets grid's keys are its offsets
-	if _, ok := v.(layout.Layout); !ok {
+	if _, ok := v.(*layout.Layout); !ok {
 		g.Notes = append(g.Notes, "offsets after the swizzle")
 	}
 	return g, nil
@@ -171,7 +171,7 @@ func evalOffsets(f function, g *Grid) ([]int64, []string, error) {
 	n := g.Cells()
 	var flat layout.FlatLayout
 	switch f := f.(type) {
-	case layout.Layout:
+	case *layout.Layout:
 		if f.FlattenInto(&flat) == nil {
 			out := make([]int64, n)
 			return out, nil, fillFlat(out, g, &flat, nil, 0)

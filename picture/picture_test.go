@@ -125,8 +125,8 @@ func TestBasisStrideCells(t *testing.T) {
 // SM80's 16x8 accumulator: thread t holds rows t/4 and t/4+8, columns
 // 2(t%4) and 2(t%4)+1; value v is (column +v%2, row +8*(v/2)).
 func TestTVSM80Accumulator(t *testing.T) {
-	tv := eval(t, "((_4,_8),(_2,_2)):((_32,_1),(_16,_8))").(layout.Layout)
-	g, err := FromTV(tv, 16, 8)
+	tv := eval(t, "((_4,_8),(_2,_2)):((_32,_1),(_16,_8))").(*layout.Layout)
+	g, err := FromTV(*tv, 16, 8)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +151,7 @@ func TestTVSM80Accumulator(t *testing.T) {
 
 func TestTVBlankAndShared(t *testing.T) {
 	// Two threads, two values, on a 4x2 tile: T0 and T1 both hold element 0 (broadcast).
-	g, err := FromTV(eval(t, "(2,2):(0,2)").(layout.Layout), 4, 2)
+	g, err := FromTV(*(eval(t, "(2,2):(0,2)").(*layout.Layout)), 4, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +178,7 @@ func TestTVErrors(t *testing.T) {
 		{"(4,2):(1,4)", 4096, 4096, "pictures stop at"},
 		{"(4,2):(1@0,1@2)", 4, 4, "maps to"}, {"(4,2):(1@0,1@1)", 4, 1, "outside the 4x1 tile"},
 	} {
-		_, err := FromTV(eval(t, c.src).(layout.Layout), c.m, c.n)
+		_, err := FromTV(*(eval(t, c.src).(*layout.Layout)), c.m, c.n)
 		if err == nil || !strings.Contains(err.Error(), c.error) {
 			t.Errorf("%s over %dx%d: error %v, want %q", c.src, c.m, c.n, err, c.error)
 		}
@@ -326,7 +326,7 @@ func TestRefusals(t *testing.T) {
 
 // Every SVG is XML that encoding/xml reads to the end.
 func TestSVGWellFormed(t *testing.T) {
-	tv, _ := FromTV(eval(t, "((_4,_8),(_2,_2)):((_32,_1),(_16,_8))").(layout.Layout), 16, 8)
+	tv, _ := FromTV(*(eval(t, "((_4,_8),(_2,_2)):((_32,_1),(_16,_8))").(*layout.Layout)), 16, 8)
 	bv := eval(t, "bank_conflicts((8,64):(64,1), (32,8):(1,32), 16)").(analysis.BankValue)
 	bank, _ := FromAccess(bv.Access, bv.Report, -1)
 	tirx, _ := FromTIRx(eval(t, "S[(8,2,4,2):(4@laneid,1@warpid,1@laneid,1)] + R[2:4@warpid] + 5@warpid").(tirx.Layout), nil)

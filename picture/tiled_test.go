@@ -80,7 +80,7 @@ func TestTiledMMAAgreesWithLayoutTV(t *testing.T) {
 		t.Fatal(err)
 	}
 	for b, x := range []struct{ name, tileR, tileC string }{{"A", "0", "2"}, {"B", "1", "2"}, {"C", "0", "1"}} {
-		tv := eval(t, "get_layout"+x.name+"_TV("+sm80MMA+")").(layout.Layout)
+		tv := eval(t, "get_layout"+x.name+"_TV("+sm80MMA+")").(*layout.Layout)
 		M := eval(t, "tile_size<"+x.tileR+">("+sm80MMA+")").(layout.IntTuple).Value()
 		N := eval(t, "tile_size<"+x.tileC+">("+sm80MMA+")").(layout.IntTuple).Value()
 		if blk := g.Blocks[b]; int64(blk.Rows) != M || int64(blk.Cols) != N {
@@ -127,7 +127,7 @@ func TestTiledCopySides(t *testing.T) {
 		t.Fatalf("blocks %+v", g.Blocks)
 	}
 	for b, side := range []string{"S", "D"} {
-		tv := eval(t, "get_layout"+side+"_TV("+src+")").(layout.Layout)
+		tv := eval(t, "get_layout"+side+"_TV("+src+")").(*layout.Layout)
 		M := int64(g.Blocks[b].Rows)
 		T, _ := layout.Size(tv.Shape.At(0))
 		V, _ := layout.Size(tv.Shape.At(1))
@@ -228,10 +228,10 @@ func TestTiledRefusals(t *testing.T) {
 	if _, err := FromTVOperands("x", nil); err == nil {
 		t.Error("no operands: want an error")
 	}
-	if _, err := FromTVOperands("x", []TVOperand{{Name: "A", TV: eval(t, "(2,2):(1,2)").(layout.Layout), M: 2, N: 0}}); err == nil || !strings.Contains(err.Error(), "both extents must be positive") {
+	if _, err := FromTVOperands("x", []TVOperand{{Name: "A", TV: *(eval(t, "(2,2):(1,2)").(*layout.Layout)), M: 2, N: 0}}); err == nil || !strings.Contains(err.Error(), "both extents must be positive") {
 		t.Errorf("empty tile: %v", err)
 	}
-	if _, err := FromTVOperands("x", []TVOperand{{Name: "A", TV: eval(t, "(2,2):(1,8)").(layout.Layout), M: 2, N: 2}}); err == nil || !strings.Contains(err.Error(), "outside the 2x2 tile") {
+	if _, err := FromTVOperands("x", []TVOperand{{Name: "A", TV: *(eval(t, "(2,2):(1,8)").(*layout.Layout)), M: 2, N: 2}}); err == nil || !strings.Contains(err.Error(), "outside the 2x2 tile") {
 		t.Errorf("out of the tile: %v", err)
 	}
 }

@@ -381,3 +381,7 @@ func (c TiledCopy) partitionCut(op, side string, thread int64, l layout.Layout) 
 	}
 	return frg, layout.Tup(layout.Dyn(thread), layout.Underscore(), layout.Repeat(l.Rank(), layout.Underscore())), nil
 }
+
+func (TiledCopy) IsValue() {} // a layout.Value
+
+func (CopyAtom) IsValue() {} // a layout.Value

@@ -310,7 +310,7 @@ func (c TiledCopy) Retile(l layout.Layout) (layout.Layout, error) {
 	if err != nil {
 		return layout.Layout{}, layout.InOp(op, fmt.Sprintf("right_inverse(%v)", frgMN), err)
 	}
-	prod, err := layout.LogicalProduct(vl, back)
+	prod, err := layout.LogicalProduct(vl, layout.Box(back))
 	if err != nil {
 		return layout.Layout{}, layout.InOp(op, fmt.Sprintf("logical_product(%v, %v)", vl, back), err)
 	}
@@ -322,7 +322,7 @@ func (c TiledCopy) Retile(l layout.Layout) (layout.Layout, error) {
 	if err != nil {
 		return layout.Layout{}, layout.InOp(op, "", err)
 	}
-	frgV, err := layout.ZippedDivide(prod, atomVals)
+	frgV, err := layout.ZippedDivide(prod, layout.Box(atomVals))
 	if err != nil {
 		return layout.Layout{}, layout.InOp(op, fmt.Sprintf("zipped_divide(%v, %v)", prod, atomVals), err)
 	}

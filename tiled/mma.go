@@ -95,7 +95,7 @@ func MakeTiledMMA(atom MMAAtom, thr layout.Layout, perm layout.Tiler) (TiledMMA,
 	if len(perm.Modes) > 3 {
 		return TiledMMA{}, layout.Errorf(op, CondTiledMMAPerm, "the permutation %v has %d modes", perm, len(perm.Modes))
 	}
-	vmnk, err := layout.TiledProduct(atom.ThrID, mnk)
+	vmnk, err := layout.TiledProduct(atom.ThrID, layout.Box(mnk))
 	if err != nil {
 		return TiledMMA{}, layout.InOp(op, fmt.Sprintf("tiled_product(%v, %v)", atom.ThrID, mnk), err)
 	}
@@ -493,3 +493,7 @@ func (m TiledMMA) partitionCut(op, operand string, thread int64, l layout.Layout
 	at := func(i int) layout.IntTuple { return c.At(i).WithStatic(false) }
 	return frg, layout.Tup(layout.Tup(at(0), layout.Tup(at(x.p+1), at(x.q+1))), layout.Tup(layout.Underscore(), layout.Repeat(n, layout.Underscore()))), nil
 }
+
+func (TiledMMA) IsValue() {} // a layout.Value
+
+func (MMAAtom) IsValue() {} // a layout.Value

@@ -556,3 +556,9 @@ func MapAtCoord(t Layout, coord, shape []int64) (PointSet, error) {
 	ps, err := t.Map(shape, coord)
 	return ps, layout.Renamed("tirx_map", err)
 }
+
+func (Layout) IsValue() {} // a layout.Value
+
+func (PointSet) IsValue() {} // a layout.Value
+
+func (AxisList) IsValue() {} // a layout.Value

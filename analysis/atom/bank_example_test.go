@@ -32,7 +32,7 @@ func TestSmemAccessFeedsBankModel(t *testing.T) {
 		smem       layout.Value
 		wavefronts int
 	}{
-		{rows, 4 * 8},
+		{layout.Box(rows), 4 * 8},
 		{layout.Composed{Outer: layout.Swizzle{B: 3, M: 3, S: 3}, Offset: layout.Int(0), Inner: rows}, 4},
 	} {
 		r, err := bank.AnalyzeAccess(bank.Access{Smem: tc.smem, TV: acc.TV, ElemBits: 16, Op: op, Matrices: acc.Matrices, Trans: acc.Trans})

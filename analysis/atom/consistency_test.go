@@ -108,11 +108,11 @@ func TestCopyConsistent(t *testing.T) {
 				t.Errorf("%s: thread mode %d, ThrID %d", c.Name, got, threads)
 			}
 		}
-		si, err := prop.Image(c.SrcLayout)
+		si, err := prop.Image(layout.Box(c.SrcLayout))
 		if err != nil {
 			t.Fatal(err)
 		}
-		di, err := prop.Image(c.DstLayout)
+		di, err := prop.Image(layout.Box(c.DstLayout))
 		if err != nil {
 			t.Fatal(err)
 		}

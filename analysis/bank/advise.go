@@ -167,8 +167,8 @@ func Advise(a Access) (*Advice, error) {
 		for _, c := range paddings(inner, vecElems) {
 			tried++
 			for ; c.Pad <= c.Row; c.Pad += vecElems {
-				c.Layout = padRows(inner, c.Row, c.Pad)
-				c.ExtraElems = img.paddedExtra(inner, c.Layout.(layout.Layout))
+				c.Layout = layout.Box(padRows(inner, c.Row, c.Pad))
+				c.ExtraElems = img.paddedExtra(inner, *c.Layout.(*layout.Layout))
 				if c, ok := try(c); ok {
 					adv.Candidates = append(adv.Candidates, c)
 					break
@@ -188,8 +188,6 @@ func Advise(a Access) (*Advice, error) {
 // splitSmem is the inner layout and offset of a shared-memory layout.
 func splitSmem(v layout.Value) (layout.Layout, int64, error) {
 	switch s := v.(type) {
-	case layout.Layout:
-		return s, 0, nil
 	case *layout.Layout:
 		return *s, 0, nil
 	case layout.Composed:
@@ -208,7 +206,7 @@ func splitSmem(v layout.Value) (layout.Layout, int64, error) {
 // offset, inner itself.
 func withSwizzle(sw layout.Swizzle, offset int64, inner layout.Layout) layout.Value {
 	if sw.B == 0 && offset == 0 {
-		return inner
+		return layout.Box(inner)
 	}
 	return layout.Composed{Outer: sw, Offset: layout.Int(offset), Inner: inner}
 }

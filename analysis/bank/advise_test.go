@@ -19,7 +19,7 @@ func mustNotation(t testing.TB, s string) layout.Value {
 
 func adviseCase(t testing.TB, smem, tv string, bits int, op Op, matrices int) *Advice {
 	t.Helper()
-	a := Access{Smem: mustNotation(t, smem), TV: mustNotation(t, tv).(layout.Layout), ElemBits: bits, Op: op, Matrices: matrices}
+	a := Access{Smem: mustNotation(t, smem), TV: *(mustNotation(t, tv).(*layout.Layout)), ElemBits: bits, Op: op, Matrices: matrices}
 	adv, err := Advise(a)
 	if err != nil {
 		t.Fatalf("Advise(%s, %s, %d): %v", smem, tv, bits, err)
@@ -54,8 +54,8 @@ func checkCandidates(t *testing.T, adv *Advice) {
 		}
 		got := imageSet(t, c.Layout)
 		if c.Padded() {
-			pl := c.Layout.(layout.Layout)
-			if s1, s2 := mustSize(t, pl), mustSize(t, inner); s1 != s2 {
+			pl := c.Layout.(*layout.Layout)
+			if s1, s2 := mustSize(t, *pl), mustSize(t, inner); s1 != s2 {
 				t.Errorf("%s: size %d, want %d", c.String(), s1, s2)
 			}
 			if c.Pad%int64(vecElems) != 0 {
@@ -102,9 +102,9 @@ func imageSet(t *testing.T, v layout.Value) map[int64]bool {
 	f := v.(interface {
 		Eval(int64) (int64, error)
 	})
-	inner, ok := v.(layout.Layout)
+	inner, ok := v.(*layout.Layout)
 	if c, isComposed := v.(layout.Composed); isComposed {
-		inner, ok = c.Inner, true
+		inner, ok = &c.Inner, true
 	}
 	if !ok {
 		t.Fatalf("%v is not a layout or a swizzled layout", v)
@@ -272,18 +272,18 @@ func TestCanonicalSwizzles(t *testing.T) {
 }
 
 func TestAdviseErrors(t *testing.T) {
-	tv := mustNotation(t, "(32,1):(1,0)").(layout.Layout)
+	tv := mustNotation(t, "(32,1):(1,0)").(*layout.Layout)
 	for _, tc := range []struct {
 		name string
 		a    Access
 		want string
 	}{
-		{"element bits", Access{Smem: mustNotation(t, "64:1"), TV: tv, ElemBits: 12}, "elements of 12 bits"},
-		{"not a layout", Access{Smem: layout.Int(64), TV: tv, ElemBits: 32}, "is not a layout"},
-		{"a swizzle alone", Access{Smem: layout.Swizzle{B: 3, M: 3, S: 3}, TV: tv, ElemBits: 32}, "is not a layout"},
-		{"no layout", Access{TV: tv, ElemBits: 32}, "no shared-memory layout"},
-		{"partial warp", Access{Smem: mustNotation(t, "64:1"), TV: mustNotation(t, "16:1").(layout.Layout), ElemBits: 32}, "whole number of warps"},
-		{"too large", Access{Smem: mustNotation(t, "(2048,4096):(4096,1)"), TV: tv, ElemBits: 32}, "too large to search"},
+		{"element bits", Access{Smem: mustNotation(t, "64:1"), TV: *tv, ElemBits: 12}, "elements of 12 bits"},
+		{"not a layout", Access{Smem: layout.Int(64), TV: *tv, ElemBits: 32}, "is not a layout"},
+		{"a swizzle alone", Access{Smem: layout.Swizzle{B: 3, M: 3, S: 3}, TV: *tv, ElemBits: 32}, "is not a layout"},
+		{"no layout", Access{TV: *tv, ElemBits: 32}, "no shared-memory layout"},
+		{"partial warp", Access{Smem: mustNotation(t, "64:1"), TV: *(mustNotation(t, "16:1").(*layout.Layout)), ElemBits: 32}, "whole number of warps"},
+		{"too large", Access{Smem: mustNotation(t, "(2048,4096):(4096,1)"), TV: *tv, ElemBits: 32}, "too large to search"},
 	} {
 		_, err := Advise(tc.a)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -293,7 +293,7 @@ func TestAdviseErrors(t *testing.T) {
 }
 
 func BenchmarkAdviseLdmatrixTile(b *testing.B) {
-	a := Access{Smem: mustNotation(b, "(128,64):(64,1)"), TV: mustNotation(b, "((16,2),8,(8,4)):((1,1024),128,(16,2048))").(layout.Layout), ElemBits: 16, Op: LdMatrix, Matrices: 4}
+	a := Access{Smem: mustNotation(b, "(128,64):(64,1)"), TV: *(mustNotation(b, "((16,2),8,(8,4)):((1,1024),128,(16,2048))").(*layout.Layout)), ElemBits: 16, Op: LdMatrix, Matrices: 4}
 	for b.Loop() {
 		if _, err := Advise(a); err != nil {
 			b.Fatal(err)
@@ -318,13 +318,13 @@ func TestAdviseDropsAHarmfulSwizzle(t *testing.T) {
 // Swizzles that flip only bits above the 128-byte phase window are skipped:
 // they cost what the inner layout costs. The search agrees with trying them.
 func TestAdviseSkipsSwizzlesAboveTheBanks(t *testing.T) {
-	a := Access{Smem: mustNotation(t, "(128,64):(64,1)"), TV: mustNotation(t, "((16,2),8,(8,4)):((1,1024),128,(16,2048))").(layout.Layout), ElemBits: 16, Op: LdMatrix, Matrices: 4}
+	a := Access{Smem: mustNotation(t, "(128,64):(64,1)"), TV: *(mustNotation(t, "((16,2),8,(8,4)):((1,1024),128,(16,2048))").(*layout.Layout)), ElemBits: 16, Op: LdMatrix, Matrices: 4}
 	plain, err := AnalyzeAccess(a)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, sw := range []layout.Swizzle{{B: 1, M: 6, S: 1}, {B: 2, M: 6, S: 3}, {B: 3, M: 7, S: 3}} {
-		a.Smem = layout.Composed{Outer: sw, Offset: layout.Int(0), Inner: mustNotation(t, "(128,64):(64,1)").(layout.Layout)}
+		a.Smem = layout.Composed{Outer: sw, Offset: layout.Int(0), Inner: *(mustNotation(t, "(128,64):(64,1)").(*layout.Layout))}
 		r, err := AnalyzeAccess(a)
 		if err != nil {
 			t.Fatal(err)
@@ -371,7 +371,7 @@ func TestAdviseMatchesExhaustiveSearch(t *testing.T) {
 			layout.Tup(layout.Tup(layout.Ints(2, 2, 2, 2, 2).Elems()...), layout.Int(int64(1)<<logV)),
 			layout.Tup(layout.Tup(layout.Ints(lane...).Elems()...), layout.Int(R)))
 		inner := layout.Make(layout.Ints(R, C), layout.Ints(C, 1))
-		a := Access{Smem: inner, TV: tv, ElemBits: bitsChoice}
+		a := Access{Smem: layout.Box(inner), TV: tv, ElemBits: bitsChoice}
 		adv, err := Advise(a)
 		if err != nil {
 			t.Fatalf("%v %v %d: %v", inner, tv, bitsChoice, err)
@@ -414,11 +414,11 @@ func TestAdviseMatchesExhaustiveSearch(t *testing.T) {
 
 // Layouts given by pointer are read as the values they point to.
 func TestAdvisePointers(t *testing.T) {
-	tv := mustNotation(t, "((8,4),1):((1,64),0)").(layout.Layout)
-	l := mustNotation(t, "(8,64):(64,1)").(layout.Layout)
-	c := layout.Composed{Outer: layout.Swizzle{B: 1, M: 0, S: 6}, Offset: layout.Int(0), Inner: l}
-	for _, smem := range []layout.Value{&l, &c} {
-		adv, err := Advise(Access{Smem: smem, TV: tv, ElemBits: 32})
+	tv := mustNotation(t, "((8,4),1):((1,64),0)").(*layout.Layout)
+	l := mustNotation(t, "(8,64):(64,1)").(*layout.Layout)
+	c := layout.Composed{Outer: layout.Swizzle{B: 1, M: 0, S: 6}, Offset: layout.Int(0), Inner: *l}
+	for _, smem := range []layout.Value{l, &c} {
+		adv, err := Advise(Access{Smem: smem, TV: *tv, ElemBits: 32})
 		if err != nil {
 			t.Fatalf("%v: %v", smem, err)
 		}

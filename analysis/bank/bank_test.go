@@ -114,7 +114,7 @@ func TestLowerVectorization(t *testing.T) {
 	// columns 8*t0 .. 8*t0+7. Coordinates are colexicographic over (8, 64): r + 8*c.
 	tile := rowMajor(8, 64)
 	tv := layout.Make(layout.Tup(ints(8, 4), layout.Int(8)), layout.Tup(ints(64, 1), layout.Int(8)))
-	r, err := AnalyzeAccess(Access{Smem: tile, TV: tv, ElemBits: 16})
+	r, err := AnalyzeAccess(Access{Smem: layout.Box(tile), TV: tv, ElemBits: 16})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +122,7 @@ func TestLowerVectorization(t *testing.T) {
 		t.Fatalf("want one 16-byte instruction, got %d of %d bytes (contiguous %d)", len(r.Instructions), r.VectorBytes, r.ContiguousElems)
 	}
 	// Asking for 64-bit accesses splits each vector in two.
-	r, err = AnalyzeAccess(Access{Smem: tile, TV: tv, ElemBits: 16, VectorBits: 64})
+	r, err = AnalyzeAccess(Access{Smem: layout.Box(tile), TV: tv, ElemBits: 16, VectorBits: 64})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +135,7 @@ func TestLowerVectorization(t *testing.T) {
 	// Padding the rows by 4 elements keeps 8-byte alignment only: a 128-bit
 	// request cannot be met.
 	padded := layout.Make(ints(8, 64), ints(68, 1))
-	r, err = AnalyzeAccess(Access{Smem: padded, TV: tv, ElemBits: 16, VectorBits: 128})
+	r, err = AnalyzeAccess(Access{Smem: layout.Box(padded), TV: tv, ElemBits: 16, VectorBits: 128})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +144,7 @@ func TestLowerVectorization(t *testing.T) {
 	}
 	// Column-major storage: the row vectors are not contiguous at all.
 	colMajor := layout.Make(ints(8, 64), ints(1, 8))
-	r, err = AnalyzeAccess(Access{Smem: colMajor, TV: tv, ElemBits: 16, VectorBits: 128})
+	r, err = AnalyzeAccess(Access{Smem: layout.Box(colMajor), TV: tv, ElemBits: 16, VectorBits: 128})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,7 +156,7 @@ func TestLowerVectorization(t *testing.T) {
 	}
 	// 32 fp16 per thread is 64 bytes: four 16-byte instructions.
 	wide := layout.Make(layout.Tup(layout.Int(32), layout.Int(32)), layout.Tup(layout.Int(32), layout.Int(1)))
-	r, err = AnalyzeAccess(Access{Smem: layout.Make(layout.Int(1024), layout.Int(1)), TV: wide, ElemBits: 16})
+	r, err = AnalyzeAccess(Access{Smem: layout.Box(layout.Make(layout.Int(1024), layout.Int(1))), TV: wide, ElemBits: 16})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +178,7 @@ func TestLowerSubByte(t *testing.T) {
 	flat := layout.Make(layout.Int(4096), layout.Int(1))
 	// 4-bit: two elements a byte; element e at byte e*4/8.
 	one := layout.Make(layout.Int(32), layout.Int(3))
-	p, err := Lower(Access{Smem: flat, TV: one, ElemBits: 4})
+	p, err := Lower(Access{Smem: layout.Box(flat), TV: one, ElemBits: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,7 +187,7 @@ func TestLowerSubByte(t *testing.T) {
 	}
 	// 4-bit, 8 contiguous elements per thread: one 32-bit access.
 	vec := layout.Make(ints(32, 8), ints(8, 1))
-	p, err = Lower(Access{Smem: flat, TV: vec, ElemBits: 4})
+	p, err = Lower(Access{Smem: layout.Box(flat), TV: vec, ElemBits: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,7 +197,7 @@ func TestLowerSubByte(t *testing.T) {
 	// 6-bit, 64 contiguous elements per thread (48 bytes, as CuTe packs
 	// them): three 16-byte accesses.
 	six := layout.Make(ints(32, 64), ints(64, 1))
-	p, err = Lower(Access{Smem: layout.Make(layout.Int(4096), layout.Int(1)), TV: six, ElemBits: 6})
+	p, err = Lower(Access{Smem: layout.Box(layout.Make(layout.Int(4096), layout.Int(1))), TV: six, ElemBits: 6})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -205,7 +205,7 @@ func TestLowerSubByte(t *testing.T) {
 		t.Errorf("6-bit x64: %d x %d bytes, lane 1 of the second at %d", p.PerWarp, p.VectorBytes, p.Instructions[1].Addrs[1])
 	}
 	// 6-bit, 4 contiguous elements (3 bytes) per thread: three byte accesses.
-	p, err = Lower(Access{Smem: flat, TV: layout.Make(ints(32, 4), ints(4, 1)), ElemBits: 6})
+	p, err = Lower(Access{Smem: layout.Box(flat), TV: layout.Make(ints(32, 4), ints(4, 1)), ElemBits: 6})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,7 +215,7 @@ func TestLowerSubByte(t *testing.T) {
 	// 6-bit single elements, read as CuTe's sub-byte references read them:
 	// the byte where each element starts, then the next byte for the lanes
 	// whose element straddles into it (lanes 1, 2 mod 4), the rest off.
-	p, err = Lower(Access{Smem: flat, TV: layout.Make(layout.Int(32), layout.Int(1)), ElemBits: 6, VectorBits: 32})
+	p, err = Lower(Access{Smem: layout.Box(flat), TV: layout.Make(layout.Int(32), layout.Int(1)), ElemBits: 6, VectorBits: 32})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -231,7 +231,7 @@ func TestLowerSubByte(t *testing.T) {
 			t.Errorf("6-bit x1: lane %d active in the second access: %v, want %v", lane, second.Active(lane), want)
 		}
 	}
-	r, err := AnalyzeAccess(Access{Smem: flat, TV: layout.Make(layout.Int(32), layout.Int(1)), ElemBits: 6})
+	r, err := AnalyzeAccess(Access{Smem: layout.Box(flat), TV: layout.Make(layout.Int(32), layout.Int(1)), ElemBits: 6})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -239,7 +239,7 @@ func TestLowerSubByte(t *testing.T) {
 		t.Errorf("6-bit x1: %d wavefronts, ideal %d", r.Wavefronts, r.Ideal)
 	}
 	// ldmatrix cannot read sub-byte rows that do not fill whole bytes.
-	if _, err := Lower(Access{Smem: flat, TV: layout.Make(ints(32, 3), ints(3, 1)), ElemBits: 6, Op: LdMatrix, Matrices: 4}); err == nil {
+	if _, err := Lower(Access{Smem: layout.Box(flat), TV: layout.Make(ints(32, 3), ints(3, 1)), ElemBits: 6, Op: LdMatrix, Matrices: 4}); err == nil {
 		t.Error("ldmatrix of 18-bit rows accepted")
 	}
 }
@@ -250,7 +250,7 @@ func TestLowerMatrix(t *testing.T) {
 	tile := rowMajor(16, 64)
 	tv := layout.Make(layout.Tup(ints(16, 2), layout.Int(8)), layout.Tup(ints(1, 128), layout.Int(16)))
 	for _, sw := range []bool{false, true} {
-		var smem layout.Value = tile
+		var smem layout.Value = layout.Box(tile)
 		want := 32 // each matrix: 8 rows 128 bytes apart, one bank group
 
 		if sw {
@@ -267,10 +267,10 @@ func TestLowerMatrix(t *testing.T) {
 	}
 	// ldmatrix needs 16-byte rows.
 	narrow := layout.Make(layout.Tup(layout.Int(32), layout.Int(4)), layout.Tup(layout.Int(64), layout.Int(1)))
-	if _, err := Lower(Access{Smem: tile, TV: narrow, ElemBits: 16, Op: LdMatrix, Matrices: 4}); err == nil || !strings.Contains(err.Error(), "16-byte rows") {
+	if _, err := Lower(Access{Smem: layout.Box(tile), TV: narrow, ElemBits: 16, Op: LdMatrix, Matrices: 4}); err == nil || !strings.Contains(err.Error(), "16-byte rows") {
 		t.Errorf("8-byte rows for ldmatrix: %v", err)
 	}
-	if _, err := Lower(Access{Smem: tile, TV: tv, ElemBits: 16, Op: StMatrix, Matrices: 8}); err == nil {
+	if _, err := Lower(Access{Smem: layout.Box(tile), TV: tv, ElemBits: 16, Op: StMatrix, Matrices: 8}); err == nil {
 		t.Error("stmatrix.x8 accepted")
 	}
 }
@@ -282,30 +282,30 @@ func TestLowerErrors(t *testing.T) {
 		a    Access
 		want string
 	}{
-		{Access{Smem: flat, TV: tv, ElemBits: 12}, "elements of 12 bits"},
-		{Access{Smem: flat, TV: tv, ElemBits: 16, VectorBits: 48}, "48-bit access"},
-		{Access{Smem: flat, TV: tv, ElemBits: 16, Op: Op(7)}, "unknown op"},
+		{Access{Smem: layout.Box(flat), TV: tv, ElemBits: 12}, "elements of 12 bits"},
+		{Access{Smem: layout.Box(flat), TV: tv, ElemBits: 16, VectorBits: 48}, "48-bit access"},
+		{Access{Smem: layout.Box(flat), TV: tv, ElemBits: 16, Op: Op(7)}, "unknown op"},
 		{Access{Smem: nil, TV: tv, ElemBits: 16}, "no shared-memory layout"},
 		{Access{Smem: layout.Int(3), TV: tv, ElemBits: 16}, "not a layout"},
-		{Access{Smem: flat, TV: layout.Make(layout.Int(48), layout.Int(1)), ElemBits: 16}, "whole number of warps"},
-		{Access{Smem: flat, TV: layout.Make(layout.Int(32), layout.Int(-1)), ElemBits: 16}, "negative"},
-		{Access{Smem: layout.Make(layout.Int(1024), layout.Int(-1)), TV: tv, ElemBits: 16}, "negative"},
-		{Access{Smem: layout.Make(ints(4, 8), layout.Int(1)), TV: tv, ElemBits: 16}, "not congruent"},
-		{Access{Smem: layout.Make(layout.Int(8), ints(1, 2)), TV: tv, ElemBits: 16}, "not congruent"},
-		{Access{Smem: layout.Make(layout.Unknown(), layout.Int(1)), TV: tv, ElemBits: 16}, "not known before run time"},
-		{Access{Smem: layout.Make(layout.Int(8), layout.Basis(1, 0)), TV: tv, ElemBits: 16}, "scaled basis"},
-		{Access{Smem: layout.Make(layout.Int(0), layout.Int(1)), TV: tv, ElemBits: 16}, "not positive"},
-		{Access{Smem: layout.Make(ints(1<<40, 1<<40), ints(1, 1)), TV: tv, ElemBits: 16}, "overflows"},
-		{Access{Smem: layout.Make(layout.Int(4), layout.Int(1<<62)), TV: tv, ElemBits: 16}, "overflow"},
-		{Access{Smem: flat, TV: layout.Make(layout.Int(32), layout.Int(1<<61)), ElemBits: 16}, "overflow"},
+		{Access{Smem: layout.Box(flat), TV: layout.Make(layout.Int(48), layout.Int(1)), ElemBits: 16}, "whole number of warps"},
+		{Access{Smem: layout.Box(flat), TV: layout.Make(layout.Int(32), layout.Int(-1)), ElemBits: 16}, "negative"},
+		{Access{Smem: layout.Box(layout.Make(layout.Int(1024), layout.Int(-1))), TV: tv, ElemBits: 16}, "negative"},
+		{Access{Smem: layout.Box(layout.Make(ints(4, 8), layout.Int(1))), TV: tv, ElemBits: 16}, "not congruent"},
+		{Access{Smem: layout.Box(layout.Make(layout.Int(8), ints(1, 2))), TV: tv, ElemBits: 16}, "not congruent"},
+		{Access{Smem: layout.Box(layout.Make(layout.Unknown(), layout.Int(1))), TV: tv, ElemBits: 16}, "not known before run time"},
+		{Access{Smem: layout.Box(layout.Make(layout.Int(8), layout.Basis(1, 0))), TV: tv, ElemBits: 16}, "scaled basis"},
+		{Access{Smem: layout.Box(layout.Make(layout.Int(0), layout.Int(1))), TV: tv, ElemBits: 16}, "not positive"},
+		{Access{Smem: layout.Box(layout.Make(ints(1<<40, 1<<40), ints(1, 1))), TV: tv, ElemBits: 16}, "overflows"},
+		{Access{Smem: layout.Box(layout.Make(layout.Int(4), layout.Int(1<<62))), TV: tv, ElemBits: 16}, "overflow"},
+		{Access{Smem: layout.Box(flat), TV: layout.Make(layout.Int(32), layout.Int(1<<61)), ElemBits: 16}, "overflow"},
 		{Access{Smem: layout.Composed{Outer: layout.Swizzle{B: 3, M: 4, S: 2}, Offset: layout.Int(0), Inner: flat}, TV: tv, ElemBits: 16}, "is not a swizzle"},
 		{Access{Smem: layout.Composed{Outer: layout.Swizzle{B: 3, M: 60, S: 3}, Offset: layout.Int(0), Inner: flat}, TV: tv, ElemBits: 16}, "past bit 62"},
 		{Access{Smem: layout.Composed{Outer: layout.Swizzle{B: 3, M: 4, S: 3}, Offset: ints(1, 2), Inner: flat}, TV: tv, ElemBits: 16}, "not an integer"},
 		{Access{Smem: layout.Composed{Outer: layout.Swizzle{B: 3, M: 4, S: 3}, Offset: layout.Int(-2048), Inner: flat}, TV: tv, ElemBits: 16}, "negative"},
-		{Access{Smem: flat, TV: layout.Make(ints(32, 2), ints(2, 1)), ElemBits: 16, Op: LdMatrix, Matrices: 4}, "16-byte rows"},
-		{Access{Smem: flat, TV: layout.Make(ints(1<<20, 1<<20), ints(1, 1)), ElemBits: 16}, "too many"},
-		{Access{Smem: flat, TV: layout.Make(ints(32, 4), ints(1)), ElemBits: 16}, "thread, value"},
-		{Access{Smem: flat, TV: layout.Make(layout.Tup(), layout.Tup()), ElemBits: 16}, "thread, value"},
+		{Access{Smem: layout.Box(flat), TV: layout.Make(ints(32, 2), ints(2, 1)), ElemBits: 16, Op: LdMatrix, Matrices: 4}, "16-byte rows"},
+		{Access{Smem: layout.Box(flat), TV: layout.Make(ints(1<<20, 1<<20), ints(1, 1)), ElemBits: 16}, "too many"},
+		{Access{Smem: layout.Box(flat), TV: layout.Make(ints(32, 4), ints(1)), ElemBits: 16}, "thread, value"},
+		{Access{Smem: layout.Box(flat), TV: layout.Make(layout.Tup(), layout.Tup()), ElemBits: 16}, "thread, value"},
 	}
 	for _, b := range bad {
 		if _, err := Lower(b.a); err == nil || !strings.Contains(err.Error(), b.want) {
@@ -313,7 +313,7 @@ func TestLowerErrors(t *testing.T) {
 		}
 	}
 	// Beyond the shared-memory layout's size the last mode extends, as in CuTe.
-	p, err := Lower(Access{Smem: layout.Make(ints(4, 4), ints(1, 8)), TV: layout.Make(layout.Int(32), layout.Int(1)), ElemBits: 32})
+	p, err := Lower(Access{Smem: layout.Box(layout.Make(ints(4, 4), ints(1, 8))), TV: layout.Make(layout.Int(32), layout.Int(1)), ElemBits: 32})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -344,7 +344,7 @@ func TestEvalAgreesWithLayout(t *testing.T) {
 	for k := 0; k < 300; k++ {
 		sh, st := randTuple(2, func() int64 { return int64(rng.IntN(40)) })
 		inner := layout.Make(sh, st)
-		var v layout.Value = inner
+		var v layout.Value = layout.Box(inner)
 		if k%2 == 1 {
 			b := 1 + rng.IntN(3)
 			v = layout.Composed{Outer: layout.Swizzle{B: b, M: rng.IntN(4), S: b + rng.IntN(3)}, Offset: layout.Int(int64(rng.IntN(64))), Inner: inner}
@@ -356,7 +356,7 @@ func TestEvalAgreesWithLayout(t *testing.T) {
 		for i := int64(0); i < s.inner.size+5; i++ {
 			var want int64
 			switch l := v.(type) {
-			case layout.Layout:
+			case *layout.Layout:
 				want, err = l.Eval(i)
 			case layout.Composed:
 				want, err = l.Eval(i)
@@ -387,14 +387,14 @@ func TestRunCheckSound(t *testing.T) {
 				st[i] = 1
 			}
 		}
-		var v layout.Value = layout.Make(ints(sh...), ints(st...))
+		var v layout.Value = layout.Box(layout.Make(ints(sh...), ints(st...)))
 		if rng.IntN(2) == 0 {
 			b := rng.IntN(4)
 			s := b + rng.IntN(3)
 			if rng.IntN(3) == 0 {
 				s = -s
 			}
-			v = layout.Composed{Outer: layout.Swizzle{B: b, M: rng.IntN(5), S: s}, Offset: layout.Int(int64(rng.IntN(40))), Inner: v.(layout.Layout)}
+			v = layout.Composed{Outer: layout.Swizzle{B: b, M: rng.IntN(5), S: s}, Offset: layout.Int(int64(rng.IntN(40))), Inner: *(v.(*layout.Layout))}
 		}
 		s, err := compileSmem(v)
 		if err != nil {
@@ -474,7 +474,7 @@ func TestInlineRunCheck(t *testing.T) {
 	for k := 0; k < 400; k++ {
 		rows, cols := int64(1<<(2+rng.IntN(5))), int64(1<<(2+rng.IntN(6)))
 		inner := layout.Make(ints(rows, cols), ints(cols+int64(rng.IntN(2))*int64(rng.IntN(9)), 1))
-		var smem layout.Value = inner
+		var smem layout.Value = layout.Box(inner)
 		if rng.IntN(3) > 0 {
 			b := 1 + rng.IntN(3)
 			smem = layout.Composed{Outer: layout.Swizzle{B: b, M: rng.IntN(5), S: b + rng.IntN(4)}, Offset: layout.Int(int64(rng.IntN(3) * 8)), Inner: inner}

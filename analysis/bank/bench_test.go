@@ -50,7 +50,7 @@ func TestTile128(t *testing.T) {
 		layout.Tup(layout.Ints(1, 1024), layout.Int(128), layout.Int(8)))
 	for _, sw := range []bool{true, false} {
 		if !sw {
-			a.Smem = a.Smem.(layout.Composed).Inner
+			a.Smem = layout.Box(a.Smem.(layout.Composed).Inner)
 		}
 		r, err = AnalyzeAccess(a)
 		if err != nil {

@@ -153,11 +153,9 @@ const smemWhat = "shared-memory layout"
 // compileSmem reads a Layout or a Composed (swizzle o offset o layout).
 func compileSmem(v layout.Value) (smemFunc, error) {
 	switch s := v.(type) {
-	case layout.Layout:
-		f, err := compile(s, smemWhat)
-		return smemFunc{inner: f}, err
 	case *layout.Layout:
-		return compileSmem(*s)
+		f, err := compile(*s, smemWhat)
+		return smemFunc{inner: f}, err
 	case layout.Composed:
 		return compileComposed(s)
 	case *layout.Composed:

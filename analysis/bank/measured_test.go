@@ -51,7 +51,7 @@ func (t *treeCase) value() (layout.Value, error) {
 	}
 	l := layout.Make(sh, st)
 	if t.Swizzle == nil {
-		return l, nil
+		return layout.Box(l), nil
 	}
 	if len(t.Swizzle) != 3 {
 		return nil, fmt.Errorf("swizzle %v", t.Swizzle)
@@ -149,7 +149,7 @@ func TestMeasuredLayouts(t *testing.T) {
 			t.Fatalf("case %d: %v", c.ID, err)
 		}
 		op, _ := ParseOp(c.Op)
-		r, err := AnalyzeAccess(Access{Smem: smem, TV: tv.(layout.Layout), ElemBits: c.ElemBits, Op: op, Matrices: c.Matrices, Trans: c.Trans})
+		r, err := AnalyzeAccess(Access{Smem: smem, TV: *(tv.(*layout.Layout)), ElemBits: c.ElemBits, Op: op, Matrices: c.Matrices, Trans: c.Trans})
 		if err != nil {
 			t.Errorf("case %d: %v", c.ID, err)
 			continue
@@ -171,7 +171,7 @@ func TestMeasuredLayouts(t *testing.T) {
 		}
 		// The inline copy of the run check must lower exactly as the check.
 		noInlineRunCheck = true
-		slow, err := Lower(Access{Smem: smem, TV: tv.(layout.Layout), ElemBits: c.ElemBits, Op: op, Matrices: c.Matrices, Trans: c.Trans})
+		slow, err := Lower(Access{Smem: smem, TV: *(tv.(*layout.Layout)), ElemBits: c.ElemBits, Op: op, Matrices: c.Matrices, Trans: c.Trans})
 		noInlineRunCheck = false
 		if err != nil || len(slow.Instructions) != len(r.Instructions) {
 			t.Fatalf("case %d: without the inline check: %v", c.ID, err)

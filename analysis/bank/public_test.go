@@ -69,7 +69,7 @@ func TestPublicLayouts(t *testing.T) {
 		if err != nil {
 			t.Fatalf("case %d: %v", c.ID, err)
 		}
-		r, err := AnalyzeAccess(Access{Smem: smem, TV: tvv.(layout.Layout), ElemBits: c.ElemBits, Op: Load})
+		r, err := AnalyzeAccess(Access{Smem: smem, TV: *(tvv.(*layout.Layout)), ElemBits: c.ElemBits, Op: Load})
 		if err != nil {
 			t.Errorf("case %d: %v", c.ID, err)
 			continue
@@ -116,7 +116,7 @@ func readNotation(s string) (layout.Value, error) {
 		}
 		return layout.Composed{Outer: sw, Offset: layout.Int(off), Inner: l}, nil
 	}
-	return readPlain(s)
+	return layout.Boxed(readPlain(s))
 }
 
 func readPlain(s string) (layout.Layout, error) {

@@ -163,7 +163,7 @@ func (a Atom) Layout() (layout.Value, error) {
 		inner = layout.Make(layout.Ints(w, rows), layout.Ints(1, w))
 	}
 	if a.Kind == Interleave {
-		return inner, nil
+		return layout.Box(inner), nil
 	}
 	sw, err := ElementSwizzle(a.Kind.ByteSwizzle(), a.Bits)
 	if err != nil {
@@ -252,7 +252,7 @@ func FromPointerForm(v layout.Value, bits int) (layout.Value, error) {
 	}
 	if sw.B == 0 {
 		if off, known := c.Offset, !c.Offset.IsTuple() && !c.Offset.IsUnknown(); known && off.Value() == 0 {
-			return c.Inner, nil
+			return layout.Box(c.Inner), nil
 		}
 	}
 	return layout.Composed{Outer: sw, Offset: c.Offset, Inner: c.Inner}, nil

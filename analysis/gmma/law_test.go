@@ -148,7 +148,7 @@ func TestMakeDescRandom(t *testing.T) {
 		d0 := layout.Ints(pick(1, 8, 16, 64, 72, 128, 512), pick(0, 512, 1024, 4096, -64))
 		d1 := layout.Ints(pick(1, 2, 8, 64), pick(8, 64, 1024, 3))
 		l := layout.Make(layout.Tup(s0, s1), layout.Tup(d0, d1))
-		var smem layout.Value = l
+		var smem layout.Value = layout.Box(l)
 		if rng.IntN(3) > 0 {
 			smem = layout.Composed{Outer: layout.Swizzle{B: rng.IntN(4), M: rng.IntN(6), S: 2 + rng.IntN(2)}, Offset: layout.Int(pick(0, 8, 64, 96)), Inner: l}
 		}

@@ -58,8 +58,8 @@ func (e *NotCanonical) Error() string {
 // parts splits a shared-memory layout into its element swizzle, offset and inner layout.
 func parts(v layout.Value) (layout.Swizzle, int64, layout.Layout, error) {
 	switch s := v.(type) {
-	case layout.Layout:
-		return layout.Swizzle{}, 0, s, nil
+	case *layout.Layout:
+		return layout.Swizzle{}, 0, *s, nil
 	case layout.Composed:
 		off := s.Offset
 		if off.IsTuple() || off.IsUnknown() || off.IsBasis() {

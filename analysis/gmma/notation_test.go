@@ -12,7 +12,7 @@ import (
 func parseValue(s string) (layout.Value, error) {
 	s = strings.TrimSpace(s)
 	if !strings.HasPrefix(s, "Sw<") {
-		return parseLayout(s)
+		return layout.Boxed(parseLayout(s))
 	}
 	parts := strings.SplitN(s, " o ", 3)
 	if len(parts) != 3 {

@@ -210,7 +210,7 @@ func TestOracleErrorPaths(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var smem layout.Value = l
+		var smem layout.Value = layout.Box(l)
 		if sw.B != 0 {
 			esw, err := ElementSwizzle(sw, r.Bits)
 			if err != nil {

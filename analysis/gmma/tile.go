@@ -52,7 +52,7 @@ func TileToShape(a Atom, mn, k int64, order Order) (layout.Value, error) {
 		return nil, err
 	}
 	if a.Kind == Interleave {
-		return tiled, nil
+		return layout.Box(tiled), nil
 	}
 	return layout.Composed{Outer: sw, Offset: layout.Int(0), Inner: tiled}, nil
 }

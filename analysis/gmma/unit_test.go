@@ -163,8 +163,8 @@ func TestMakeDescErrors(t *testing.T) {
 		{"misaligned base", Operand{Smem: good, Bits: 16, Base: 512}, CondAddress, "1024-byte boundary"},
 		{"unaligned start", Operand{Smem: layout.Composed{Outer: good.Outer, Offset: layout.Int(4), Inner: good.Inner}, Bits: 16}, CondAddress, "16-byte boundary"},
 		{"address past the field", Operand{Smem: good, Bits: 16, Base: 1 << 18}, CondAddress, "14-bit"},
-		{"SBO past the field", Operand{Smem: mustLayout(t, "((8,8),(8,2)):((8,131072),(1,64))"), Bits: 16}, CondFieldRange, "stride_byte_offset"},
-		{"negative SBO", Operand{Smem: mustLayout(t, "((8,8),(8,2)):((8,-64),(1,64))"), Bits: 16}, CondFieldRange, "stride_byte_offset"},
+		{"SBO past the field", Operand{Smem: layout.Box(mustLayout(t, "((8,8),(8,2)):((8,131072),(1,64))")), Bits: 16}, CondFieldRange, "stride_byte_offset"},
+		{"negative SBO", Operand{Smem: layout.Box(mustLayout(t, "((8,8),(8,2)):((8,-64),(1,64))")), Bits: 16}, CondFieldRange, "stride_byte_offset"},
 	}
 	for _, c := range cases {
 		_, err := MakeDesc(SM90, MajorK, c.op)
@@ -179,10 +179,10 @@ func TestBlockErrors(t *testing.T) {
 	if _, err := Block(Operand{Smem: layout.Int(1), Bits: 16}, 8, 8, 0, 0); err == nil {
 		t.Error("block of a non-layout")
 	}
-	if _, err := Block(Operand{Smem: mustLayout(t, "(64,16):(16,1)"), Bits: 16}, 8, 8, 0, 0); err != nil {
+	if _, err := Block(Operand{Smem: layout.Box(mustLayout(t, "(64,16):(16,1)")), Bits: 16}, 8, 8, 0, 0); err != nil {
 		t.Error(err)
 	}
-	if _, err := Block(Operand{Smem: mustLayout(t, "(64,16):(16,1)"), Bits: 16}, 0, 8, 0, 0); err == nil {
+	if _, err := Block(Operand{Smem: layout.Box(mustLayout(t, "(64,16):(16,1)")), Bits: 16}, 0, 8, 0, 0); err == nil {
 		t.Error("zero-extent block")
 	}
 }
@@ -193,14 +193,14 @@ func TestRecognizeErrors(t *testing.T) {
 		op   Operand
 		text string
 	}{
-		{"bits", Operand{Smem: mustLayout(t, "(64,16):(16,1)"), Bits: 5}, "5 bits"},
+		{"bits", Operand{Smem: layout.Box(mustLayout(t, "(64,16):(16,1)")), Bits: 5}, "5 bits"},
 		{"not a layout", Operand{Smem: layout.Int(4), Bits: 16}, "not a layout"},
-		{"rank", Operand{Smem: mustLayout(t, "(64,16,2):(16,1,1024)"), Bits: 16}, "rank 3"},
+		{"rank", Operand{Smem: layout.Box(mustLayout(t, "(64,16,2):(16,1,1024)")), Bits: 16}, "rank 3"},
 		{"byte swizzle inside a byte", Operand{Smem: layout.Composed{Outer: layout.Swizzle{B: 1, M: 0, S: 1}, Offset: layout.Int(0), Inner: mustLayout(t, "(64,64):(64,1)")}, Bits: 4}, "within a byte"},
 		{"unsupported swizzle", Operand{Smem: layout.Composed{Outer: layout.Swizzle{B: 3, M: 2, S: 3}, Offset: layout.Int(0), Inner: mustLayout(t, "(64,64):(64,1)")}, Bits: 16}, "Swizzle<3,3,3>"},
 		{"sizes", Operand{Smem: sw128(mustLayout(t, "(60,64):(64,1)")), Bits: 16}, "does not divide"},
 		{"padded", Operand{Smem: sw128(mustLayout(t, "(64,64):(72,1)")), Bits: 16}, "at (MN,K) = (1,0) the layout gives offset 72"},
-		{"too large", Operand{Smem: mustLayout(t, "(4096,2048):(2048,1)"), Bits: 16}, "more than"},
+		{"too large", Operand{Smem: layout.Box(mustLayout(t, "(4096,2048):(2048,1)")), Bits: 16}, "more than"},
 	}
 	for _, c := range cases {
 		_, err := Recognize(SM90, c.op)
@@ -246,7 +246,7 @@ func TestAnalyze(t *testing.T) {
 	}{
 		{"bits", Operand{Smem: hand, Bits: 7}, CondElementBits},
 		{"value", Operand{Smem: layout.Int(1), Bits: 16}, CondValue},
-		{"rank", Operand{Smem: mustLayout(t, "(64,16,2):(16,1,1024)"), Bits: 16}, CondRank},
+		{"rank", Operand{Smem: layout.Box(mustLayout(t, "(64,16,2):(16,1,1024)")), Bits: 16}, CondRank},
 		{"K too short", Operand{Smem: sw128(mustLayout(t, "(64,8):(64,1)")), Bits: 16}, CondKSizeK},
 		{"padded rows", Operand{Smem: sw128(mustLayout(t, "(64,64):(72,1)")), Bits: 16}, CondStride},
 	}

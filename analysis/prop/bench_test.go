@@ -6,10 +6,10 @@ import "testing"
 func BenchmarkPropertiesClosedForm(b *testing.B) {
 	big := mustLayout("(65536,65536,16):(1,65536,4294967296)")
 	for range b.N {
-		if ok, err := IsBijective(big); err != nil || !ok {
+		if ok, err := IsBijective(&big); err != nil || !ok {
 			b.Fatal(ok, err)
 		}
-		if ok, err := IsInjective(big); err != nil || !ok {
+		if ok, err := IsInjective(&big); err != nil || !ok {
 			b.Fatal(ok, err)
 		}
 	}
@@ -19,7 +19,7 @@ func BenchmarkPropertiesClosedForm(b *testing.B) {
 func BenchmarkIsInjectiveEnumerated(b *testing.B) {
 	l := mustLayout("(256,256):(3,5)")
 	for range b.N {
-		if _, err := IsInjective(l); err != nil {
+		if _, err := IsInjective(&l); err != nil {
 			b.Fatal(err)
 		}
 	}

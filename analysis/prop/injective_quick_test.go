@@ -25,7 +25,7 @@ func TestInjectiveFromStridesAgrees(t *testing.T) {
 			continue
 		}
 		decided++
-		want, err := IsInjective(l)
+		want, err := IsInjective(layout.Box(l))
 		if err != nil || want != inj {
 			t.Fatalf("%v: strides say %v, IsInjective %v (%v)", l, inj, want, err)
 		}

@@ -49,13 +49,13 @@ type indexFunction interface {
 	Eval(i int64) (int64, error)
 	Size() (int64, error)
 	Cosize() (int64, error)
-	String() string
+	layout.Value
 }
 
 func asIndexFunction(op string, v layout.Value) (indexFunction, error) {
 	switch v := v.(type) {
-	case layout.Layout:
-		return v, checkShapeSigns(op, v)
+	case *layout.Layout:
+		return v, checkShapeSigns(op, *v)
 	case layout.Composed:
 		if err := v.Outer.Validate(op); err != nil {
 			return nil, err
@@ -71,7 +71,7 @@ func asIndexFunction(op string, v layout.Value) (indexFunction, error) {
 		return v, checkShapeSigns(op, v.Inner.Inner)
 	case layout.IntTuple:
 		if v.IsLeaf() {
-			return layout.Make(v, layout.Int(1)), nil
+			return layout.Box(layout.Make(v, layout.Int(1))).(indexFunction), nil
 		}
 	}
 	return nil, layout.Errorf(op, layout.CondComposedOperand, "%v is not a layout", v)
@@ -96,12 +96,12 @@ func IsInjective(v layout.Value) (bool, error) {
 		return false, err
 	}
 	switch l := f.(type) {
-	case layout.Layout:
-		if inj, known, err := injectiveFromStrides(op, l); err != nil || known {
+	case *layout.Layout:
+		if inj, known, err := injectiveFromStrides(op, *l); err != nil || known {
 			return inj, err
 		}
 	case layout.Composed:
-		return IsInjective(l.Inner)
+		return IsInjective(layout.Box(l.Inner))
 	case layout.NestedComposed:
 		return IsInjective(l.Inner)
 	}
@@ -149,8 +149,8 @@ func IsSurjective(v layout.Value) (bool, error) {
 		return false, err
 	}
 	switch l := f.(type) {
-	case layout.Layout:
-		return surjectiveFromStrides(op, l)
+	case *layout.Layout:
+		return surjectiveFromStrides(op, *l)
 	case layout.Composed:
 		// With offset 0 and cosize whole swizzle blocks, Sw maps [0, cosize)
 		// onto itself, so Sw(L) covers it exactly when L does.
@@ -159,7 +159,7 @@ func IsSurjective(v layout.Value) (bool, error) {
 			return false, err
 		}
 		if layout.IsStaticZero(l.Offset) && co%l.Outer.Size() == 0 {
-			return IsSurjective(l.Inner)
+			return IsSurjective(layout.Box(l.Inner))
 		}
 	}
 	co, err := f.Cosize()
@@ -250,8 +250,8 @@ func Contiguity(v layout.Value) (int64, error) {
 		return 0, err
 	}
 	switch l := f.(type) {
-	case layout.Layout:
-		return plainContiguity(op, l)
+	case *layout.Layout:
+		return plainContiguity(op, *l)
 	case layout.Composed:
 		n, err := plainContiguity(op, l.Inner)
 		if err != nil || n == 0 || l.Outer.B == 0 {
@@ -462,13 +462,13 @@ func enumerate(op string, f indexFunction) ([]int64, error) {
 // (no allocation per point); for indices below the size the two agree.
 func fastEval(f indexFunction) func(int64) (int64, error) {
 	switch l := f.(type) {
-	case layout.Layout:
+	case *layout.Layout:
 		var flat layout.FlatLayout
 		if l.FlattenInto(&flat) == nil {
 			return flat.Crd2Idx
 		}
 	case layout.Composed:
-		return swizzledEval(l.Outer, l.Offset, fastEval(l.Inner), f.Eval)
+		return swizzledEval(l.Outer, l.Offset, fastEval(&l.Inner), f.Eval)
 	case layout.NestedComposed:
 		return swizzledEval(l.Outer, l.Offset, fastEval(l.Inner), f.Eval)
 	}

@@ -78,7 +78,7 @@ func checkProperties(t *testing.T, v layout.Value) {
 func TestPropertiesMatchDefinitions(t *testing.T) {
 	r := rand.New(rand.NewPCG(21, 22))
 	for range 3000 {
-		checkProperties(t, layouttest.PropertyLayout(r))
+		checkProperties(t, layout.Box(layouttest.PropertyLayout(r)))
 	}
 	for range 1500 {
 		l := layouttest.PropertyLayout(r)
@@ -111,12 +111,12 @@ func TestPropertiesExamples(t *testing.T) {
 	}
 	for _, c := range cases {
 		l := mustLayout(c.l)
-		inj, _ := IsInjective(l)
-		onto, _ := IsSurjective(l)
-		bij, _ := IsBijective(l)
-		compact, _ := IsCompact(l)
-		image, _ := Image(l)
-		contig, _ := Contiguity(l)
+		inj, _ := IsInjective(layout.Box(l))
+		onto, _ := IsSurjective(layout.Box(l))
+		bij, _ := IsBijective(layout.Box(l))
+		compact, _ := IsCompact(layout.Box(l))
+		image, _ := Image(layout.Box(l))
+		contig, _ := Contiguity(layout.Box(l))
 		if inj != c.inj || onto != c.onto || bij != c.bij || compact != c.compact || fmt.Sprint(image) != c.image || contig != c.contig {
 			t.Errorf("%s: injective %v surjective %v bijective %v compact %v image %v contiguity %d; want %v %v %v %v %s %d",
 				c.l, inj, onto, bij, compact, image, contig, c.inj, c.onto, c.bij, c.compact, c.image, c.contig)
@@ -141,21 +141,21 @@ func TestPropertiesExamples(t *testing.T) {
 func TestPropertiesLarge(t *testing.T) {
 	big := mustLayout("(65536,65536,16):(1,65536,4294967296)")
 	for name, f := range map[string]func(layout.Value) (bool, error){"injective": IsInjective, "surjective": IsSurjective, "bijective": IsBijective} {
-		if ok, err := f(big); err != nil || !ok {
+		if ok, err := f(layout.Box(big)); err != nil || !ok {
 			t.Errorf("%s(%v) = %v, %v", name, big, ok, err)
 		}
 	}
-	if n, err := Contiguity(big); err != nil || n != 1<<36 {
+	if n, err := Contiguity(layout.Box(big)); err != nil || n != 1<<36 {
 		t.Errorf("Contiguity(%v) = %d, %v", big, n, err)
 	}
-	if im, err := Image(big); err != nil || fmt.Sprint(im) != "[{0 68719476736}]" {
+	if im, err := Image(layout.Box(big)); err != nil || fmt.Sprint(im) != "[{0 68719476736}]" {
 		t.Errorf("Image(%v) = %v, %v", big, im, err)
 	}
 	gapped := mustLayout("(65536,65536):(1,65537)")
-	if ok, err := IsSurjective(gapped); err != nil || ok {
+	if ok, err := IsSurjective(layout.Box(gapped)); err != nil || ok {
 		t.Errorf("IsSurjective(%v) = %v, %v", gapped, ok, err)
 	}
-	if ok, err := IsInjective(gapped); err != nil || !ok {
+	if ok, err := IsInjective(layout.Box(gapped)); err != nil || !ok {
 		t.Errorf("IsInjective(%v) = %v, %v", gapped, ok, err)
 	}
 	sw := layout.Composed{Outer: layout.Swizzle{B: 3, M: 4, S: 3}, Offset: layout.Int(0), Inner: big}
@@ -168,8 +168,8 @@ func TestPropertiesLarge(t *testing.T) {
 	// Where only enumeration can tell, past the limit: a clear error.
 	overlap := mustLayout("(4096,4096):(3,5)")
 	for name, run := range map[string]func() error{
-		"injective": func() error { _, err := IsInjective(overlap); return err },
-		"image":     func() error { _, err := Image(overlap); return err },
+		"injective": func() error { _, err := IsInjective(layout.Box(overlap)); return err },
+		"image":     func() error { _, err := Image(layout.Box(overlap)); return err },
 		"surjective": func() error {
 			_, err := IsSurjective(layout.Composed{Outer: layout.Swizzle{B: 3, M: 4, S: 3}, Offset: layout.Int(5), Inner: big})
 			return err
@@ -197,12 +197,21 @@ func TestPropertiesErrors(t *testing.T) {
 		cond string
 	}{
 		{"unknown stride", func() error {
-			_, err := IsInjective(layout.Make(layout.Ints(4, 2), layout.Tup(layout.Int(1), layout.Unknown())))
+			_, err := IsInjective(layout.Box(layout.Make(layout.Ints(4, 2), layout.Tup(layout.Int(1), layout.Unknown()))))
 			return err
 		}, layout.CondUnknown},
-		{"basis stride", func() error { _, err := IsSurjective(layout.Make(layout.Int(4), layout.Basis(1, 0))); return err }, layout.CondUnknown},
-		{"not congruent", func() error { _, err := Contiguity(layout.Make(layout.Ints(4, 2), layout.Int(1))); return err }, layout.CondCongruent},
-		{"cosize overflow", func() error { _, err := IsInjective(mustLayout("(4,4):(1,4611686018427387904)")); return err }, layout.CondOverflow},
+		{"basis stride", func() error {
+			_, err := IsSurjective(layout.Box(layout.Make(layout.Int(4), layout.Basis(1, 0))))
+			return err
+		}, layout.CondUnknown},
+		{"not congruent", func() error {
+			_, err := Contiguity(layout.Box(layout.Make(layout.Ints(4, 2), layout.Int(1))))
+			return err
+		}, layout.CondCongruent},
+		{"cosize overflow", func() error {
+			_, err := IsInjective(layout.Box(mustLayout("(4,4):(1,4611686018427387904)")))
+			return err
+		}, layout.CondOverflow},
 		{"not a layout", func() error { _, err := IsInjective(layout.Ints(1, 2)); return err }, layout.CondComposedOperand},
 		{"bad swizzle", func() error {
 			_, err := IsInjective(layout.Composed{Outer: layout.Swizzle{B: 3, M: 4, S: 2}, Offset: layout.Int(0), Inner: mustLayout("8:1")})
@@ -216,7 +225,7 @@ func TestPropertiesErrors(t *testing.T) {
 			_, err := Contiguity(layout.Composed{Outer: layout.Swizzle{B: 1, M: 0, S: 1}, Offset: layout.Unknown(), Inner: mustLayout("8:1")})
 			return err
 		}, layout.CondUnknown},
-		{"negative shape", func() error { _, err := IsInjective(mustLayout("(-5,-57):(1,3)")); return err }, layout.CondInvalidParams},
+		{"negative shape", func() error { _, err := IsInjective(layout.Box(mustLayout("(-5,-57):(1,3)"))); return err }, layout.CondInvalidParams},
 	}
 	for _, c := range bad {
 		err := c.run()
@@ -234,7 +243,7 @@ func TestContiguityMaxCommonVectorProperty(t *testing.T) {
 	for range 2000 {
 		l := layouttest.PropertyLayout(r)
 		n, _ := l.Size()
-		c, err := Contiguity(l)
+		c, err := Contiguity(layout.Box(l))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -264,7 +273,7 @@ func FuzzProperties(f *testing.F) {
 		if size, err := l.Size(); err == nil && size >= 0 && size <= 1<<12 {
 			_, _ = IsInjective(c)
 			_, _ = IsSurjective(c)
-			_, _ = Image(l)
+			_, _ = Image(layout.Box(l))
 			_, _ = Contiguity(c)
 		}
 	})

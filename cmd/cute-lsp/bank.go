@@ -104,12 +104,12 @@ func runBank(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "cute-lsp bank: --access: %s\n", describeEvalError(*accessSrc, err))
 		return 1
 	}
-	tv, ok := accessV.(layout.Layout)
+	tv, ok := accessV.(*layout.Layout)
 	if !ok {
 		fmt.Fprintf(stderr, "cute-lsp bank: --access: %s is not a layout\n", accessV)
 		return 1
 	}
-	a := bank.Access{Smem: smem, TV: tv, ElemBits: *elemBits, Op: op, Trans: *trans, VectorBits: *vectorBits}
+	a := bank.Access{Smem: smem, TV: *tv, ElemBits: *elemBits, Op: op, Trans: *trans, VectorBits: *vectorBits}
 	if op.IsMatrix() {
 		a.Matrices = *matrices
 	}

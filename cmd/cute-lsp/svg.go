@@ -206,7 +206,7 @@ func (p *pictureFlags) tvGrid(v layout.Value) (*picture.Grid, error) {
 		}
 		return nil, fmt.Errorf("--operand %q: want A, B or C", p.operand)
 	}
-	tv, ok := v.(layout.Layout)
+	tv, ok := v.(*layout.Layout)
 	if !ok {
 		return nil, fmt.Errorf("--tv: %v is not a layout", v)
 	}
@@ -217,7 +217,7 @@ func (p *pictureFlags) tvGrid(v layout.Value) (*picture.Grid, error) {
 	if err != nil {
 		return nil, err
 	}
-	return picture.FromTV(tv, mn[0], mn[1])
+	return picture.FromTV(*tv, mn[0], mn[1])
 }
 
 // parseInts reads "8,16" (want entries, or any number when want is 0).

@@ -97,7 +97,7 @@ func tile2(rng *rand.Rand, R, C, pad int, rowMajor bool, swizzleUnit int) layout
 		s := b + rng.IntN(7-b)
 		return layout.Composed{Outer: layout.Swizzle{B: b, M: m, S: s}, Offset: layout.Int(0), Inner: base}
 	}
-	return base
+	return layout.Box(base)
 }
 
 func randomTile(rng *rand.Rand) (bank.Access, bool) {
@@ -241,12 +241,12 @@ func randomScatter(rng *rand.Rand) (bank.Access, bool) {
 	}
 	bytes := pick(rng, 4096, 16384, 65536)
 	N := bytes * 8 / eb
-	var smem layout.Value = layout.Make(layout.Int(int64(N)), layout.Int(1))
+	var smem layout.Value = layout.Box(layout.Make(layout.Int(int64(N)), layout.Int(1)))
 	if rng.IntN(10) < 4 {
 		b := pick(rng, 1, 2, 3)
 		m := log2(V) + rng.IntN(max(1, 5-log2(V)))
 		s := b + rng.IntN(8-b)
-		smem = layout.Composed{Outer: layout.Swizzle{B: b, M: m, S: s}, Offset: layout.Int(0), Inner: smem.(layout.Layout)}
+		smem = layout.Composed{Outer: layout.Swizzle{B: b, M: m, S: s}, Offset: layout.Int(0), Inner: *(smem.(*layout.Layout))}
 	}
 	unit := V
 	zeros := rng.IntN(4) == 0 // mostly broadcasts

@@ -64,10 +64,10 @@ type LayoutTree struct {
 // LayoutTreeOf encodes a Layout or a Composed.
 func LayoutTreeOf(v layout.Value) (LayoutTree, error) {
 	switch l := v.(type) {
-	case layout.Layout:
+	case *layout.Layout:
 		return LayoutTree{Shape: TreeOf(l.Shape), Stride: TreeOf(l.Stride)}, nil
 	case layout.Composed:
-		t, _ := LayoutTreeOf(l.Inner)
+		t, _ := LayoutTreeOf(layout.Box(l.Inner))
 		t.Swizzle = []int{l.Outer.B, l.Outer.M, l.Outer.S}
 		t.Offset = l.Offset.Value()
 		return t, nil
@@ -87,7 +87,7 @@ func (t LayoutTree) Value() (layout.Value, error) {
 	}
 	l := layout.Make(sh, st)
 	if t.Swizzle == nil {
-		return l, nil
+		return layout.Box(l), nil
 	}
 	if len(t.Swizzle) != 3 {
 		return nil, fmt.Errorf("probe: swizzle %v: want [B, M, S]", t.Swizzle)
@@ -135,7 +135,7 @@ func (r *Record) BankAccess() (bank.Access, error) {
 	if err != nil {
 		return bank.Access{}, err
 	}
-	return bank.Access{Smem: smem, TV: tv.(layout.Layout), ElemBits: r.ElemBits, Op: op, Matrices: r.Matrices, Trans: r.Trans}, nil
+	return bank.Access{Smem: smem, TV: *(tv.(*layout.Layout)), ElemBits: r.ElemBits, Op: op, Matrices: r.Matrices, Trans: r.Trans}, nil
 }
 
 // NewRecord lowers an access and records it, with the model's prediction.
@@ -148,7 +148,7 @@ func NewRecord(origin string, a bank.Access) (*Record, error) {
 	if err != nil {
 		return nil, err
 	}
-	at, _ := LayoutTreeOf(a.TV)
+	at, _ := LayoutTreeOf(layout.Box(a.TV))
 	r := &Record{
 		Origin: origin, Smem: a.Smem.String(), SmemTree: &st, Access: a.TV.String(), AccessTree: &at,
 		ElemBits: a.ElemBits, Op: a.Op.String(), Trans: a.Trans, VectorBytes: rep.VectorBytes,

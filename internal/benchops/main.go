@@ -187,24 +187,32 @@ func (out figures) round(byOp map[string][][]layout.Value, dur time.Duration) {
 // C++ (which allocates nothing and looks nothing up): a trivial call
 // through ApplyOp, as the operations are called (rank: the look-up, Apply's
 // tests of the argument, the answer's integer boxed); a layout result's box
-// (the allocation of every result not shared); and a two-mode result's
-// allocations, its four tree nodes in one block and its box.
+// (a leaf result's one allocation, where it is not shared); and a two-mode
+// result as the operations allocate it, its box and its four tree nodes in
+// one block (layout's newResult).
 var floorCalls = []struct {
 	name string
 	f    func(l layout.Layout, args []layout.Value)
 }{
 	{"ApplyOp(rank)", func(l layout.Layout, args []layout.Value) { floorSink, _ = call("rank", args) }},
-	{"result box", func(l layout.Layout, args []layout.Value) { floorSink = l }},
+	{"result box", func(l layout.Layout, args []layout.Value) { floorSink = layout.Box(l) }},
 	{"two-mode result", func(l layout.Layout, args []layout.Value) {
-		nodes := make([]layout.IntTuple, 4)
-		copy(nodes, l.Shape.Elems())
-		copy(nodes[2:], l.Stride.Elems())
-		floorSink = layout.Make(layout.Tup(nodes[:2:2]...), layout.Tup(nodes[2:]...))
+		r := new(resultBlock)
+		copy(r.nodes[:], l.Shape.Elems())
+		copy(r.nodes[2:], l.Stride.Elems())
+		r.l = layout.Make(layout.Tup(r.nodes[:2:2]...), layout.Tup(r.nodes[2:]...))
+		floorSink = &r.l
 	}},
 }
 
 // floorSink keeps the floor calls' results, so that none is optimized away.
 var floorSink layout.Value
+
+// resultBlock is a two-mode result as layout's newResult allocates it.
+type resultBlock struct {
+	l     layout.Layout
+	nodes [4]layout.IntTuple
+}
 
 // timeFloors times each floor call for dur, keeping its least figure in out.
 func timeFloors(out map[string]float64, dur time.Duration) error {
@@ -212,13 +220,13 @@ func timeFloors(out map[string]float64, dur time.Duration) error {
 	if err != nil {
 		return err
 	}
-	l, args := v.(layout.Layout), []layout.Value{v}
+	l, args := v.(*layout.Layout), []layout.Value{v}
 	for _, c := range floorCalls {
 		calls := 0
 		start := time.Now()
 		for time.Since(start) < dur {
 			for range 1000 {
-				c.f(l, args)
+				c.f(*l, args)
 			}
 			calls += 1000
 		}
@@ -321,8 +329,8 @@ func argValue(a any) (layout.Value, error) {
 			return nil, err
 		}
 		v, evalErr := analysis.Eval(n, nil)
-		if l, ok := v.(layout.Layout); ok && evalErr == nil {
-			return layout.Make(runTimeIf(l.Shape), runTimeIf(l.Stride)), nil
+		if l, ok := v.(*layout.Layout); ok && evalErr == nil {
+			return layout.Box(layout.Make(runTimeIf(l.Shape), runTimeIf(l.Stride))), nil
 		}
 		return v, evalErr
 	}

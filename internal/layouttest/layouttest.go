@@ -88,7 +88,7 @@ func WildValue(r *rand.Rand) layout.Value {
 	case 5:
 		return []layout.Value{layout.LayoutLeft, layout.LayoutRight}[r.IntN(2)]
 	}
-	return WildLayout(r)
+	return layout.Box(WildLayout(r))
 }
 
 // PropertyLayout is a random layout of up to 4 modes with strides that
