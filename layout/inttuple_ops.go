@@ -41,8 +41,13 @@ func Product(t IntTuple) (IntTuple, error) {
 		return t, nil
 	}
 	acc := Int(1)
-	for _, e := range t.elems() {
-		p, err := Product(e)
+	for i := range t.sub {
+		e := &t.sub[i]
+		if v, ok := MulChecked(acc.val, e.val); ok && IsPlainInt(acc) && IsPlainInt(*e) {
+			acc = intLeaf(v, acc.static && e.static) // two integers, mulLeaf's common case in place
+			continue
+		}
+		p, err := Product(*e)
 		if err != nil {
 			return IntTuple{}, err
 		}

@@ -518,3 +518,29 @@ func TestWeaklyCongruentCuTeCases(t *testing.T) {
 		}
 	}
 }
+
+// TestProductMarksAndOverflow: a product of integers is static only when
+// every factor is, an unknown factor makes it unknown unless a known zero
+// is there, and an overflow is an error, whatever the nesting.
+func TestProductMarksAndOverflow(t *testing.T) {
+	for _, c := range []struct {
+		t      IntTuple
+		want   string
+		static bool
+	}{
+		{Tup(Int(2), Int(3), Tup(Int(4))), "24", true},
+		{Tup(Int(2), Dyn(3), Int(4)), "24", false},
+		{Tup(Dyn(2), Tup(Int(3), Int(4))), "24", false},
+		{Tup(Int(2), Unknown(), Int(4)), "?", false},
+		{Tup(Unknown(), Int(0)), "0", true},
+		{Tup(), "1", true},
+	} {
+		p, err := Product(c.t)
+		if err != nil || p.String() != c.want || p.IsStatic() != c.static {
+			t.Errorf("Product(%v) = %v (static %v), %v; want %s (static %v)", c.t, p, p.IsStatic(), err, c.want, c.static)
+		}
+	}
+	if p, err := Product(Tup(Int(1<<40), Int(1<<30))); err == nil {
+		t.Errorf("Product(2^40 x 2^30) = %v, want an overflow error", p)
+	}
+}
