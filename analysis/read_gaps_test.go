@@ -4,12 +4,16 @@ import "testing"
 
 // TestReadDisabledAndHidden: code the compiler never sees, or sees with
 // another meaning, gives no finding, read fully or by lint: an "#if 0"
-// spelled "%:if 0" or with a comment or parentheses in its condition, and
-// an operand hidden by an unscoped enum's enumerator of the same name.
-// The scoped enum's enumerator hides nothing: that call is rejected.
+// spelled "%:if 0" or with a comment or parentheses in its condition, an
+// operand hidden by an unscoped enum's enumerator of the same name, and
+// the discarded else of an if constexpr written through a macro the file
+// defines as "else". The scoped enum's enumerator hides nothing, and a
+// macro of other text (or defined in disabled code) makes no else: those
+// calls are rejected.
 func TestReadDisabledAndHidden(t *testing.T) {
 	const bad = "auto r = composition(Layout<Shape<_4,_3>, Stride<_3,_1>>{}, Layout<_6>{});\n"
 	const badA = "auto r = logical_divide(a, make_tile(_2{}, _2{}, _2{}));\n"
+	const badCall = "logical_divide(Layout<Shape<_4,_3>>{}, make_tile(_2{}, _2{}, _2{}));\n"
 	for _, c := range []struct {
 		name, src string
 		findings  int
@@ -24,6 +28,10 @@ func TestReadDisabledAndHidden(t *testing.T) {
 		{"enumerator typed", "auto a = Layout<Shape<_4,_3>>{};\nnamespace n {\nint x0 = 1;\nenum E : std::uint8_t { a };\n" + badA + "}\n", 0},
 		{"enumerator of a local enum", "auto a = Layout<Shape<_4,_3>>{};\nvoid g() {\nenum { b = f(1, 2), a = b + 1 };\n" + badA + "}\n", 0},
 		{"scoped enumerator", "auto a = Layout<Shape<_4,_3>>{};\nnamespace n {\nint x0 = 1;\nenum class E { a };\n" + badA + "}\n", 1},
+		{"else macro", "#define ELSE else\ntemplate <class T> void f() {\n  int y = 0;\n  if constexpr (sizeof(T) > 2) y = 1;\n  ELSE " + badCall + "}\n", 0},
+		{"else macro braced", "  #  define OTHERWISE else // spelled out\ntemplate <class T> void f() {\n  int y = 0;\n  if constexpr (sizeof(T) > 2) { y = 1; } OTHERWISE { " + badCall + "}\n}\n", 0},
+		{"macro of something else", "#define ELSE y = 2;\ntemplate <class T> void f() {\n  int y = 0;\n  if constexpr (sizeof(T) > 2) y = 1;\n  ELSE " + badCall + "}\n", 1},
+		{"else macro disabled", "#if 0\n#define ELSE else\n#endif\ntemplate <class T> void f() {\n  int y = 0;\n  if constexpr (sizeof(T) > 2) y = 1;\n  ELSE " + badCall + "}\n", 1},
 		{"braced list", "auto a = Layout<Shape<_4,_3>>{};\nnamespace n {\nint x0 = 1;\nint v[] = { b, a };\n" + badA + "}\n", 1},
 	} {
 		got := sameLintFindingsEveryWay(t, c.name, lintAdversarialSource(c.src))

@@ -36,7 +36,7 @@ func (r *cppReader) constexprBranches() []Range {
 				break
 			}
 			out = append(out, Range{r.toks[j].end, end})
-			if !r.isWordAt(next, "else") {
+			if !r.isElseAt(next) {
 				break
 			}
 			j = next
@@ -142,7 +142,7 @@ func (r *cppReader) findIfEnds() {
 		}
 		if r.isPunctAt(j, "(") && r.match[j] >= 0 {
 			end, next, nesting := r.branchNesting(r.match[j] + 1)
-			for end >= 0 && r.isWordAt(next, "else") {
+			for end >= 0 && r.isElseAt(next) {
 				var n int
 				end, next, n = r.branchNesting(next + 1)
 				nesting = max(nesting, n)
@@ -164,4 +164,10 @@ func (r *cppReader) ifEndAt(k int) ifEnd {
 		return r.ifEnds[n]
 	}
 	return ifEnd{at: int32(k), end: -1}
+}
+
+// isElseAt reports whether token i is "else", or a name the file defines
+// as "else" (directives). A macro defined in another file is not seen.
+func (r *cppReader) isElseAt(i int) bool {
+	return r.isWordAt(i, "else") || r.elses != nil && r.isIdent(i) && r.elses[r.word(i)]
 }

@@ -18,12 +18,13 @@ func readCppDeferring(src []byte, lint *paramDrops, deferred bool) *File {
 	scratch := scratchPool.Get().(*readScratch)
 	defer scratch.release()
 	scratch.toks = cppTokensFor(src, scratch.toks[:0], lint)
-	return readTokens(src, scratch, scratch.toks, deferred)
+	return readTokens(src, scratch, scratch.toks, deferred, nil)
 }
 
 // readTokens is readCppDeferring on the tokens toks of src; scratch holds
-// what the read needs only while it reads.
-func readTokens(src []byte, scratch *readScratch, toks []token, deferred bool) *File {
+// what the read needs only while it reads, and pre what src's directives
+// say (read here when nil).
+func readTokens(src []byte, scratch *readScratch, toks []token, deferred bool, pre *preprocessed) *File {
 	// The words are slices of a copy: what is made from them (a cached
 	// finding's message) may outlive src, and src may be written again.
 	r := &cppReader{src: src, str: string(src), toks: toks}
@@ -54,7 +55,12 @@ func readTokens(src []byte, scratch *readScratch, toks []token, deferred bool) *
 	} else {
 		r.f.Writes = r.cppWrites()
 	}
-	r.f.Disabled = append(disabledRegions(src), r.constexprBranches()...)
+	if pre == nil {
+		p := directives(src)
+		pre = &p
+	}
+	r.elses = pre.elses
+	r.f.Disabled = append(pre.disabled, r.constexprBranches()...)
 	f := r.f // not &r.f: the tokens go back to the pool, the File stays
 	return &f
 }
@@ -110,6 +116,8 @@ type cppReader struct {
 	// ifEnds are the ends of the file's if statements, by decreasing
 	// index of their "if" (findIfEnds).
 	ifEnds []ifEnd
+	// elses are the names the file's #defines make "else" (directives).
+	elses map[string]bool
 	// braces and parens are read's stacks of open brackets (the read's
 	// scratch).
 	braces, parens []int

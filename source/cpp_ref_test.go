@@ -169,7 +169,9 @@ func readTokensReference(src []byte, scratch *readScratch, toks []token, deferre
 	} else {
 		r.f.Writes = r.cppWrites()
 	}
-	r.f.Disabled = append(disabledRegions(src), r.constexprBranches()...)
+	pre := directives(src)
+	r.elses = pre.elses
+	r.f.Disabled = append(pre.disabled, r.constexprBranches()...)
 	f := r.f // not &r.f: the tokens go back to the pool, the File stays
 	return &f
 }

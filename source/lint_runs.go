@@ -634,12 +634,18 @@ func readCppRuns(src []byte, calls map[string]bool) *File {
 	scratch := scratchPool.Get().(*readScratch)
 	defer scratch.release()
 	scratch.toks = cppTokensFor(src, scratch.toks[:0], nil)
+	pre := directives(src)
 	read, structural, names := runMarks(src, scratch.toks, calls, scratch.structural, scratch.names)
 	scratch.structural, scratch.names = structural, names
 	if len(scratch.toks) >= denseMinTokens && len(read)*denseCalls > len(scratch.toks) {
 		// Calls (and statements read) everywhere: the runs between them
 		// would leave out little, and finding them would cost more.
-		return readTokens(src, scratch, scratch.toks, true)
+		return readTokens(src, scratch, scratch.toks, true, &pre)
+	}
+	if pre.elses != nil {
+		// An else written through a macro: a run may end before it, and
+		// leave out the if constexpr whose else it is.
+		return readTokens(src, scratch, scratch.toks, true, &pre)
 	}
 	var sites []bindingSite
 	for round := range maxRunRounds {
@@ -656,12 +662,12 @@ func readCppRuns(src []byte, calls map[string]bool) *File {
 		}
 		refused := d.verify(src, scratch.toks, scratch.kept, sites)
 		if len(refused) == 0 {
-			f := readTokens(src, scratch, scratch.kept, true)
+			f := readTokens(src, scratch, scratch.kept, true, &pre)
 			f.Partial = true
 			return f
 		}
 		read = append(slices.Clone(read), refused...)
 		slices.Sort(read)
 	}
-	return readTokens(src, scratch, scratch.toks, true)
+	return readTokens(src, scratch, scratch.toks, true, &pre)
 }

@@ -7,12 +7,23 @@ import "bytes"
 // its #else, #elif or #endif, and the #else branch of "#if 1" ("#if true").
 // Code there may be anything (an old version, a sketch): analysis reports
 // nothing in it. Directives nest; other conditions are not judged.
-func disabledRegions(src []byte) []Range {
+func disabledRegions(src []byte) []Range { return directives(src).disabled }
+
+// preprocessed is what the reader takes from a file's preprocessor lines:
+// the disabled regions (disabledRegions), and the names a #define outside
+// them makes "else" (#define ELSE else; nil when none), whose use is an
+// if's else all the same (cppReader.isElseAt).
+type preprocessed struct {
+	disabled []Range
+	elses    map[string]bool
+}
+
+// directives reads the preprocessor lines of src.
+func directives(src []byte) (p preprocessed) {
 	type cond struct {
 		constant int // 0 or 1 for "#if 0" / "#if 1"; -1 for any other condition
 		start    int // where the disabled stretch began; -1 when none is open
 	}
-	var out []Range
 	var stack []cond
 	disabledDepth := -1 // index in stack of the condition disabling code; -1 if none
 	// "%:" is the digraph of "#" ("%:if 0"); looked for only in a file
@@ -76,7 +87,7 @@ func disabledRegions(src []byte) []Range {
 				top := &stack[len(stack)-1]
 				switch {
 				case disabledDepth == len(stack)-1 && top.start >= 0:
-					out = append(out, Range{top.start, at})
+					p.disabled = append(p.disabled, Range{top.start, at})
 					top.start, disabledDepth = -1, -1
 					if top.constant == 0 && word != "else" {
 						top.constant = -1 // #elif X after #if 0: judged no further
@@ -84,12 +95,19 @@ func disabledRegions(src []byte) []Range {
 				case disabledDepth < 0 && top.constant == 1:
 					top.start, disabledDepth = end, len(stack)-1 // #if 1 ... #else: the rest is never compiled
 				}
+			case "define":
+				if name, value := directive(rest); disabledDepth < 0 && len(name) > 0 && string(value) == "else" {
+					if p.elses == nil {
+						p.elses = map[string]bool{}
+					}
+					p.elses[string(name)] = true
+				}
 			case "endif":
 				if len(stack) == 0 {
 					break
 				}
 				if disabledDepth == len(stack)-1 {
-					out = append(out, Range{stack[len(stack)-1].start, at})
+					p.disabled = append(p.disabled, Range{stack[len(stack)-1].start, at})
 					disabledDepth = -1
 				}
 				stack = stack[:len(stack)-1]
@@ -98,9 +116,9 @@ func disabledRegions(src []byte) []Range {
 		at = end + 1
 	}
 	if disabledDepth >= 0 {
-		out = append(out, Range{stack[disabledDepth].start, len(src)})
+		p.disabled = append(p.disabled, Range{stack[disabledDepth].start, len(src)})
 	}
-	return out
+	return p
 }
 
 // directive splits a preprocessor line after its "#" into the directive's
