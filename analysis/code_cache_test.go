@@ -328,6 +328,11 @@ func FuzzCodeCachedEdits(f *testing.F) {
 	f.Add("using namespace cute;\nusing E = cutlass::half_t;\nauto m = make_tiled_mma(MMA_Atom<SM80_16x8x16_F32F16F16F32_TN>{}, Layout<Shape<_2,_2,_1>>{});\nauto c = make_tiled_copy_A(Copy_Atom<SM75_U32x4_LDSM_N, E>{}, m);\nauto t = m.get_layoutA_TV();\n", uint64(13))
 	f.Add("using namespace cute;\ntemplate <class TA, class TB, class TC, int N = 2>\nvoid f() { auto m = make_tiled_mma(UniversalFMA<TC,TA,TB>{}, Layout<Shape<Int<N*8>,_16,_1>>{}); auto n = size(m); }\n", uint64(17))
 	f.Add("import cutlass.cute as cute\nlt = cute.make_layout(())\nx = ()\nn = cute.size(lt)\n", uint64(19))
+	// Code the compiler does not see, or sees with another meaning: an
+	// edit to a directive or an enum changes calls far from it.
+	for i, c := range readGapShapes {
+		f.Add("using namespace cute;\n"+c.src, uint64(23+i))
+	}
 	f.Fuzz(func(t *testing.T, src string, seed uint64) {
 		if len(src) > 2048 {
 			return

@@ -273,6 +273,9 @@ func FuzzLintHostFindings(f *testing.F) {
 	for _, src := range callScanSeeds {
 		f.Add(src)
 	}
+	for _, c := range readGapShapes {
+		f.Add(c.src)
+	}
 	f.Add("asm volatile(\"x\" : '+r\"(b), \"=l\"(c)); /* (4,3):(1,4,5) */\n")
 	f.Fuzz(func(t *testing.T, src string) {
 		if len(src) > 4096 {
