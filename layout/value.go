@@ -25,7 +25,6 @@ func (LayoutAfterSwizzle) IsValue() {}
 func (NestedComposed) IsValue()     {}
 func (tileArg) IsValue()            {}
 func (errorValue) IsValue()         {}
-func (num) IsValue()                {}
 
 // Box is l as a Value: a Value holds a layout by pointer, so that a result
 // can be allocated as one block with its tree nodes. Values are immutable once

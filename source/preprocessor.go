@@ -2,17 +2,15 @@ package source
 
 import "bytes"
 
-// disabledRegions are the stretches of C++ source a preprocessor never
-// compiles whatever is defined: the body of "#if 0" (or "#if false") up to
-// its #else, #elif or #endif, and the #else branch of "#if 1" ("#if true").
+// preprocessed is what the reader takes from a file's preprocessor lines.
+// disabled are the stretches of C++ source a preprocessor never compiles
+// whatever is defined: the body of "#if 0" (or "#if false") up to its
+// #else, #elif or #endif, and the #else branch of "#if 1" ("#if true").
 // Code there may be anything (an old version, a sketch): analysis reports
-// nothing in it. Directives nest; other conditions are not judged.
-func disabledRegions(src []byte) []Range { return directives(src).disabled }
-
-// preprocessed is what the reader takes from a file's preprocessor lines:
-// the disabled regions (disabledRegions), and the names a #define outside
-// them makes "else" (#define ELSE else; nil when none), whose use is an
-// if's else all the same (cppReader.isElseAt).
+// nothing in it. Directives nest; other conditions are not judged. elses
+// are the names a #define outside them makes "else" (#define ELSE else;
+// nil when none), whose use is an if's else all the same
+// (cppReader.isElseAt).
 type preprocessed struct {
 	disabled []Range
 	elses    map[string]bool

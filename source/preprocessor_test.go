@@ -111,8 +111,9 @@ func TestConstexprBranches(t *testing.T) {
 	}
 }
 
-// disabledRegionsReference is disabledRegions as it was before it looked
-// for "#" with IndexByte: every line trimmed and tested.
+// disabledRegionsReference is the disabled regions as found before the
+// walk looked for "#" (and "%:") with IndexByte: every line trimmed and
+// tested.
 func disabledRegionsReference(src []byte) []Range {
 	type cond struct {
 		constant int
@@ -129,8 +130,15 @@ func disabledRegionsReference(src []byte) []Range {
 			end += at
 		}
 		line := bytes.TrimSpace(src[at:end])
-		if len(line) > 1 && line[0] == '#' {
-			w, rest := directive(line[1:])
+		mark := 0 // the length of the line's "#" or "%:"
+		switch {
+		case bytes.HasPrefix(line, []byte("#")):
+			mark = 1
+		case bytes.HasPrefix(line, []byte("%:")):
+			mark = 2
+		}
+		if mark > 0 && len(line) > mark {
+			w, rest := directive(line[mark:])
 			switch word := string(w); word {
 			case "if", "ifdef", "ifndef":
 				c := cond{constant: -1, start: -1}
@@ -180,17 +188,18 @@ func disabledRegionsReference(src []byte) []Range {
 	return out
 }
 
-// sameDisabled fails t when disabledRegions differs from the reference on src.
+// sameDisabled fails t when directives' disabled regions differ from the reference on src.
 func sameDisabled(t *testing.T, name string, src []byte) {
 	t.Helper()
-	if got, want := disabledRegions(src), disabledRegionsReference(src); !reflect.DeepEqual(got, want) {
+	if got, want := directives(src).disabled, disabledRegionsReference(src); !reflect.DeepEqual(got, want) {
 		t.Errorf("%s: disabled regions %v, want %v", name, got, want)
 	}
 }
 
 func TestDisabledRegionsAsReference(t *testing.T) {
 	for _, src := range []string{"", "#", "#if 0\nx\n#endif", " \t#if 0\nx\n# else\ny\n#endif\n", "a #if 0\nb\n#endif",
-		"#if 1\na\n#else\nb # c\n#endif", "x\n\u00a0#if 0\ny\n#endif", "#if 0\r\na\r\n#endif\r\n", "##\n#if 0", "#if 0 // off\n#elif 1\n#endif"} {
+		"#if 1\na\n#else\nb # c\n#endif", "x\n\u00a0#if 0\ny\n#endif", "#if 0\r\na\r\n#endif\r\n", "##\n#if 0", "#if 0 // off\n#elif 1\n#endif",
+		"%:if 0\nx\n%:endif", " %: if 1\na\n%:else\nb\n%:endif", "%:\n%:if 0", "a %:if 0\nb\n%:endif", "x%:y\n#if (0) /* off */\nz\n#endif"} {
 		sameDisabled(t, src, []byte(src))
 	}
 }
