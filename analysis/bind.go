@@ -147,7 +147,7 @@ func evalSites(n grammar.Node, env Env, sites *[]CallSite, text []byte) (layout.
 // changed once made, as a binding's value is shared by every name reading it.
 // They are kept boxed (a Value holding a Layout): boxing one is an
 // allocation of its 80 bytes, which every use would otherwise pay again.
-var literalValues textMemo[layout.Value]
+var literalValues textMemo[[]byte, layout.Value]
 
 // literal binds a layout literal, from literalValues when it is on one line
 // and names nothing (no letter in its text). The value is a layout.Layout
@@ -599,7 +599,7 @@ func (b binder) call(n *grammar.Call) (layout.Value, error) {
 // sheet makes the same few calls (complement(4:1, 64)) on thousands of
 // lines. At most textMemoMax, shared by every sheet; values and
 // arguments are never changed once made (literalValues).
-var callValues textMemo[calledValue]
+var callValues textMemo[[]byte, calledValue]
 
 type calledValue struct {
 	value layout.Value

@@ -184,42 +184,26 @@ func (h *Host) scanBody(body string, r region, lines *lineIndex) {
 // layout. Such a text gives nothing wherever it is written (the parse's
 // outcome does not depend on its position), and comments repeat them:
 // over include/cute and examples/cute, 336 of lint's 865 parses were of
-// a text parsed before. Bounded: texts up to proseMemoTextBytes, at most
-// proseMemoTexts of them (then it starts afresh); shared by the
-// goroutines that scan files (lint's workers, the server's).
-var proseMemo struct {
-	sync.Mutex
-	texts map[string]struct{}
-}
+// a text parsed before. Texts up to proseMemoTextBytes are kept; shared by
+// the goroutines that scan files (lint's workers, the server's).
+var proseMemo textMemo[string, struct{}]
 
-const (
-	proseMemoTexts     = 4096
-	proseMemoTextBytes = 256
-)
+const proseMemoTextBytes = 256
 
 // knownProse reports whether text is in proseMemo.
 func knownProse(text string) bool {
 	if len(text) > proseMemoTextBytes {
 		return false
 	}
-	proseMemo.Lock()
-	_, ok := proseMemo.texts[text]
-	proseMemo.Unlock()
+	_, ok := proseMemo.get(text)
 	return ok
 }
 
-// rememberProse puts text, which scanBody parsed to nothing, in proseMemo
-// (a copy: text is part of a comment's copy, which it would keep alive).
+// rememberProse puts text, which scanBody parsed to nothing, in proseMemo.
 func rememberProse(text string) {
-	if len(text) > proseMemoTextBytes {
-		return
+	if len(text) <= proseMemoTextBytes {
+		proseMemo.put(text, struct{}{})
 	}
-	proseMemo.Lock()
-	if proseMemo.texts == nil || len(proseMemo.texts) >= proseMemoTexts {
-		proseMemo.texts = make(map[string]struct{}, 64)
-	}
-	proseMemo.texts[strings.Clone(text)] = struct{}{}
-	proseMemo.Unlock()
 }
 
 // mayHoldDescriptor reports whether scanRegion can find anything in body,

@@ -410,7 +410,7 @@ func TestCandidatesParsedAsBefore(t *testing.T) {
 
 // TestProseMemo: a text parsed to nothing is remembered, and the memo
 // stays within its bounds: no text longer than proseMemoTextBytes, at most
-// proseMemoTexts texts.
+// textMemoMax texts.
 func TestProseMemo(t *testing.T) {
 	h := &Host{Language: LangCpp}
 	body := "[P o L] (x o y)"
@@ -423,13 +423,10 @@ func TestProseMemo(t *testing.T) {
 	if knownProse(long) {
 		t.Errorf("a text of %d bytes is remembered", len(long))
 	}
-	for i := range 2 * proseMemoTexts {
+	for i := range 2 * textMemoMax {
 		rememberProse(fmt.Sprintf("(%d o x)", i))
-		proseMemo.Lock()
-		n := len(proseMemo.texts)
-		proseMemo.Unlock()
-		if n > proseMemoTexts {
-			t.Fatalf("%d texts remembered, more than %d", n, proseMemoTexts)
+		if n := proseMemo.len(); n > textMemoMax {
+			t.Fatalf("%d texts remembered, more than %d", n, textMemoMax)
 		}
 	}
 }

@@ -45,7 +45,7 @@ func inexactComposition(a, b, r layout.Layout) (i, want, got int64, ok bool) {
 // compositionChecks are inexactComposition's answers by the layouts
 // checked (appendLayoutKey of A, B and the result), at most
 // textMemoMax of them, shared by every sheet.
-var compositionChecks textMemo[compositionAnswer]
+var compositionChecks textMemo[[]byte, compositionAnswer]
 
 // compositionAnswer is what inexactComposition returns.
 type compositionAnswer struct {
