@@ -76,6 +76,7 @@ type readScratch struct {
 	// buffer of runMarks', runs dropRuns' lists (lint's read for findings).
 	structural, names []int32
 	runs              runBuffers
+	sites             []bindingCandidate // bindingCandidates' list
 	// braces and parens are read's stacks (cppReader.braces).
 	braces, parens []int
 }
@@ -87,7 +88,7 @@ var scratchPool = sync.Pool{New: func() any { return new(readScratch) }}
 const maxPooledTokens = 1 << 20
 
 func (s *readScratch) release() {
-	if cap(s.toks) > maxPooledTokens || cap(s.kept) > maxPooledTokens || cap(s.braces) > maxPooledTokens {
+	if cap(s.toks) > maxPooledTokens || cap(s.kept) > maxPooledTokens || cap(s.sites) > maxPooledTokens || cap(s.braces) > maxPooledTokens {
 		*s = readScratch{}
 	}
 	scratchPool.Put(s)

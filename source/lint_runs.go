@@ -317,11 +317,13 @@ func (d *runDrops) keptTokens(toks, kept []token) []token {
 // above), by their indices in toks: none, and the read stands. The names
 // the read holds are taken to be every word of kept (its roots' and
 // values' names, each component of a qualified one, the names it binds,
-// the names before "<" and of "Alias x{" among them).
-func (d *runDrops) verify(src []byte, toks, kept []token, sites []bindingSite) []int32 {
+// the names before "<" and of "Alias x{" among them). sites are toks'
+// bindingCandidates: bindingAt is asked of those of a word of kept alone
+// (a few hundred of a traits header's thousands), once over the rounds.
+func (d *runDrops) verify(src []byte, toks, kept []token, sites []bindingCandidate) []int32 {
 	var refused []int32
 	needed := map[string]bool{}
-	var shapes wordShapes
+	var shapes, ends wordShapes
 	var memo wordMemo           // the words of kept known to be in needed
 	var aliases map[string]bool // the words of "Alias x{" and "Alias x;" kept
 	var aliasShapes wordShapes  // their first test
@@ -335,6 +337,7 @@ func (d *runDrops) verify(src []byte, toks, kept []token, sites []bindingSite) [
 			if shapes[w[0]]&(1<<min(len(w), 63)) == 0 || !needed[string(w)] {
 				needed[string(w)] = true
 				shapes.add(string(w))
+				ends.addEnd(string(w))
 			}
 			memo.remember(src, t.start, t.end, true)
 		}
@@ -353,14 +356,21 @@ func (d *runDrops) verify(src []byte, toks, kept []token, sites []bindingSite) [
 		}
 		for ; si < len(sites) && sites[si].at < r[1]; si++ {
 			site := &sites[si]
+			if n := uint64(1) << site.n; shapes[site.first]&n == 0 || ends[site.last]&n == 0 {
+				continue // no word of kept
+			}
 			t := &toks[site.at]
 			w := src[t.start:t.end]
-			if site.depth > d.depths[ri] && !site.nested && !(site.alias && aliasShapes.mayHave(string(w)) && aliases[string(w)]) {
-				continue // declared inside braces of the run: visible there alone
+			if !needed[string(w)] {
+				continue
 			}
-			if shapes[w[0]]&(1<<min(len(w), 63)) != 0 && needed[string(w)] {
-				refused = append(refused, site.at)
+			if !site.looked {
+				site.look(src, toks)
 			}
+			if !site.outer || site.depth > d.depths[ri] && !site.nested && !(site.alias && aliasShapes.mayHave(string(w)) && aliases[string(w)]) {
+				continue // bound nowhere, or declared inside braces of the run: visible there alone
+			}
+			refused = append(refused, site.at)
 		}
 	}
 	return refused
@@ -385,24 +395,40 @@ func surelyRead(src []byte, prev, next token) bool {
 	return true
 }
 
-// bindingSite is a name a run dropped around it may bind there (bindingAt
-// at the run's own level), with the braces open before it in the whole
-// file, whether it may inside braces of the run too, and whether it is an
-// alias's (using x = ...): wherever it is, the reader takes "x y{}" and
-// "x y;" after it for declarations of y (cppReader.isAlias).
-type bindingSite struct {
-	at     int32
-	depth  int32
-	nested bool
-	alias  bool
+// bindingCandidate is a name a run dropped around it may bind there
+// (bindingAt at the run's own level) where bindingCandidates' quick
+// rejections do not tell it cannot, with the braces open before it in the
+// whole file and whether it lies in a template clause; once looked at,
+// what bindingAt says of it: whether it may bind there (outer), inside
+// braces of the run too (nested), and whether it is an alias's (using x =
+// ...): wherever it is, the reader takes "x y{}" and "x y;" after it for
+// declarations of y (cppReader.isAlias).
+type bindingCandidate struct {
+	at, depth int32
+	// The name's first and last bytes and its length (63 for any longer):
+	// verify tests its shape without a look at the token and the text.
+	first, last, n       byte
+	inClause             bool
+	looked               bool // bindingAt was asked: outer, nested and alias hold its answer
+	outer, nested, alias bool
 }
 
-// bindingSites are the names of toks a run dropped around them may bind,
-// in order (see bindingAt; a template clause's extent is the reader's,
-// found without the run's bounds: within a run the clause's own ";" or
-// "{" ends it first).
-func bindingSites(src []byte, toks []token) []bindingSite {
-	var sites []bindingSite
+// look asks bindingAt of the candidate.
+func (c *bindingCandidate) look(src []byte, toks []token) {
+	j := int(c.at)
+	c.outer, c.nested = bindingAt(src, toks, j, c.inClause)
+	c.alias = c.outer && tokenIs(src, toks, j-1, "using") && tokenIs(src, toks, j+1, "=")
+	c.looked = true
+}
+
+// bindingCandidates are the names of toks a run dropped around them may
+// bind, in order, bindingAt not asked yet (see bindingAt; a template
+// clause's extent is the reader's, found without the run's bounds: within
+// a run the clause's own ";" or "{" ends it first). verify asks bindingAt
+// of those it needs, the words a round reads: a traits header's names are
+// mostly none of them. sites is a buffer whose contents are not read.
+func bindingCandidates(src []byte, toks []token, sites []bindingCandidate) []bindingCandidate {
+	sites = sites[:0]
 	depth, clauseEnd := int32(0), -1
 	for j := range toks {
 		t := &toks[j] // not a copy: most tokens are looked at for their kind alone
@@ -443,10 +469,8 @@ func bindingSites(src []byte, toks []token) []bindingSite {
 				continue
 			}
 		}
-		if outer, nested := bindingAt(src, toks, j, j < clauseEnd); outer {
-			alias := tokenIs(src, toks, j-1, "using") && tokenIs(src, toks, j+1, "=")
-			sites = append(sites, bindingSite{at: int32(j), depth: depth, nested: nested, alias: alias})
-		}
+		sites = append(sites, bindingCandidate{at: int32(j), depth: depth, first: src[t.start], last: src[t.end-1],
+			n: byte(min(t.end-t.start, 63)), inClause: j < clauseEnd})
 	}
 	return sites
 }
@@ -647,7 +671,6 @@ func readCppRuns(src []byte, calls map[string]bool) *File {
 		// leave out the if constexpr whose else it is.
 		return readTokens(src, scratch, scratch.toks, true, &pre)
 	}
-	var sites []bindingSite
 	for round := range maxRunRounds {
 		d := dropRuns(src, scratch.toks, scratch.structural, read, &scratch.runs)
 		if len(d.ranges) == 0 {
@@ -658,9 +681,9 @@ func readCppRuns(src []byte, calls map[string]bool) *File {
 		}
 		scratch.kept = d.keptTokens(scratch.toks, scratch.kept[:0])
 		if round == 0 {
-			sites = bindingSites(src, scratch.toks)
+			scratch.sites = bindingCandidates(src, scratch.toks, scratch.sites)
 		}
-		refused := d.verify(src, scratch.toks, scratch.kept, sites)
+		refused := d.verify(src, scratch.toks, scratch.kept, scratch.sites)
 		if len(refused) == 0 {
 			f := readTokens(src, scratch, scratch.kept, true, &pre)
 			f.Partial = true
