@@ -117,13 +117,15 @@ func cppTokenize(src []byte, toks []token, dropAsm bool, params *paramDrops) []t
 
 // cppScanPlain appends to toks the tokens of src from i that the
 // tokenizer's loop makes alone: names (but an asm keyword's length, first
-// and last bytes, and one before a quote: a literal's prefix), numbers (but
-// one going on with a separator or an exponent's sign), punctuators but
-// "/", "#" and a "." before a digit (a number); it skips blanks. It returns at any other byte, or
-// where toks has no room left, with the index there: its loop makes no
-// call, so that the compiler keeps its values in registers (a call on any
-// path of cppTokenize's loop spills them at every token), and the tokens
-// are written in place.
+// and last bytes, and one before a quote: a literal's prefix), numbers
+// (but one going on with a separator or an exponent's sign), punctuators
+// but "/", "#" and a "." before a digit (a number); it skips blanks. It
+// returns at any other byte, or where toks has no room left, with the
+// index there: its loop makes no call, so that the compiler keeps its
+// values in registers (a call on any path of cppTokenize's loop spills
+// them at every token; so do more live values: the marks runMarks finds,
+// made here, cost the loop more than runMarks' pass), and the tokens are
+// written in place.
 func cppScanPlain(src []byte, toks []token, i int, lineStart bool, dropAsm bool) ([]token, int, bool) {
 	n, room := len(toks), cap(toks)
 	toks = toks[:room]
