@@ -2,6 +2,7 @@ package source
 
 import (
 	"slices"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -105,13 +106,8 @@ func runMarks(src []byte, toks []token, calls map[string]bool, structural, names
 	// A name's first byte and length, then its last byte and length, must
 	// fit a word of calls (or "namespace"): half the names the first test
 	// alone lets through fail the second.
-	var shapes, ends wordShapes
-	for w := range calls {
-		shapes.add(w)
-		ends.addEnd(w)
-	}
-	shapes.add("namespace")
-	ends.addEnd("namespace")
+	cs := callShapesOf(calls)
+	shapes, ends := &cs.shapes, &cs.ends
 	if cap(structural) < len(toks) {
 		structural = make([]int32, len(toks))
 	}
@@ -136,6 +132,37 @@ func runMarks(src []byte, toks []token, calls map[string]bool, structural, names
 		m.mark(int(k))
 	}
 	return m.read, structural[:ns], names[:0]
+}
+
+// callShapes are the shapes of a set of calls and "namespace" (runMarks'
+// names fit them), by first and last byte, made once for the set: lint
+// gives every file the same one (FindingCalls), of a hundred names.
+type callShapes struct {
+	calls        unsafe.Pointer // the set's map: its identity (kept alive while cached)
+	size         int
+	shapes, ends wordShapes
+}
+
+// lastCallShapes are the shapes of the set runMarks was given last.
+var lastCallShapes atomic.Pointer[callShapes]
+
+// callShapesOf are calls' shapes: those made last where calls is the same
+// map of the same size (a set must not change once given: FindingCalls
+// does not), else made now.
+func callShapesOf(calls map[string]bool) *callShapes {
+	id := *(*unsafe.Pointer)(unsafe.Pointer(&calls))
+	if c := lastCallShapes.Load(); c != nil && c.calls == id && c.size == len(calls) {
+		return c
+	}
+	c := &callShapes{calls: id, size: len(calls)}
+	for w := range calls {
+		c.shapes.add(w)
+		c.ends.addEnd(w)
+	}
+	c.shapes.add("namespace")
+	c.ends.addEnd("namespace")
+	lastCallShapes.Store(c)
+	return c
 }
 
 // callMarks are runMarks' names of calls, with what it asks them.
