@@ -42,6 +42,7 @@ func readTokens(src []byte, scratch *readScratch, toks []token, deferred bool, p
 	r.match = scratch.match
 	r.braces, r.parens = scratch.braces, scratch.parens
 	r.pending, r.paramsWork = scratch.params[0][:0], scratch.params[1][:0]
+	r.usings, r.ifEnds = scratch.usings[:0], scratch.ifEnds[:0]
 	r.read()
 	scratch.braces, scratch.parens = r.braces, r.parens
 	scratch.params = [2][]templateParam{r.pending, r.paramsWork}
@@ -63,6 +64,7 @@ func readTokens(src []byte, scratch *readScratch, toks []token, deferred bool, p
 	}
 	r.elses = pre.elses
 	r.f.Disabled = append(pre.disabled, r.constexprBranches()...)
+	scratch.usings, scratch.ifEnds = r.usings, r.ifEnds
 	f := r.f // not &r.f: the tokens go back to the pool, the File stays
 	return &f
 }
@@ -74,15 +76,20 @@ type readScratch struct {
 	toks  []token
 	match []int
 	kept  []token // lint's read for findings: the tokens it reads (lint_runs.go)
-	// structural are the indices of toks' brackets and ";", names a
-	// buffer of runMarks', runs dropRuns' lists (lint's read for findings).
-	structural, names []int32
+	// structural are the indices of toks' brackets and ";", names and
+	// read buffers of runMarks', runs dropRuns' lists (lint's read for
+	// findings).
+	structural, names, read []int32
 	runs              runBuffers
 	sites             []bindingCandidate // bindingCandidates' list
 	// braces and parens are read's stacks (cppReader.braces), params the
 	// lists of template parameters it fills in turn (cppReader.pending).
 	braces, parens []int
 	params         [2][]templateParam
+	// usings and ifEnds are the read's lists of them (cppReader.usings,
+	// cppReader.ifEnds).
+	usings []int32
+	ifEnds []ifEnd
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(readScratch) }}

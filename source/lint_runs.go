@@ -93,7 +93,7 @@ type runLevel struct {
 // "using namespace", the file's File.UsesCute), and structural, the
 // indices of the brackets and ";" (a fifth of a traits header's tokens:
 // found once per file, they spare each round the pass over every token).
-// structural and names are buffers reused from file to file (their
+// structural, names and read are buffers reused from file to file (their
 // contents are not read).
 //
 // The pass makes no call, so that the compiler keeps its few values in
@@ -101,8 +101,8 @@ type runLevel struct {
 // each token's index to structural and moves on by one where the token is
 // structural (no branch), and notes in names the names whose shape fits
 // one of calls; callMarks.mark looks at those afterwards, in order.
-func runMarks(src []byte, toks []token, calls map[string]bool, structural, names []int32) (read, _, _ []int32) {
-	m := callMarks{src: src, toks: toks, calls: calls}
+func runMarks(src []byte, toks []token, calls map[string]bool, structural, names, read []int32) (_, _, _ []int32) {
+	m := callMarks{src: src, toks: toks, calls: calls, read: read[:0]}
 	// A name's first byte and length, then its last byte and length, must
 	// fit a word of calls (or "namespace"): half the names the first test
 	// alone lets through fail the second.
@@ -693,8 +693,8 @@ func readCppRuns(src []byte, calls map[string]bool) *File {
 	defer scratch.release()
 	scratch.toks = cppTokensFor(src, scratch.toks[:0], nil)
 	pre := directives(src)
-	read, structural, names := runMarks(src, scratch.toks, calls, scratch.structural, scratch.names)
-	scratch.structural, scratch.names = structural, names
+	read, structural, names := runMarks(src, scratch.toks, calls, scratch.structural, scratch.names, scratch.read)
+	scratch.structural, scratch.names, scratch.read = structural, names, read
 	if len(scratch.toks) >= denseMinTokens && len(read)*denseCalls > len(scratch.toks) {
 		// Calls (and statements read) everywhere: the runs between them
 		// would leave out little, and finding them would cost more.
