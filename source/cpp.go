@@ -80,8 +80,8 @@ type readScratch struct {
 	// read buffers of runMarks', runs dropRuns' lists (lint's read for
 	// findings).
 	structural, names, read []int32
-	runs              runBuffers
-	sites             []bindingCandidate // bindingCandidates' list
+	runs                    runBuffers
+	sites                   []bindingCandidate // bindingCandidates' list
 	// braces and parens are read's stacks (cppReader.braces), params the
 	// lists of template parameters it fills in turn (cppReader.pending).
 	braces, parens []int
