@@ -143,16 +143,20 @@ type callShapes struct {
 	shapes, ends wordShapes
 }
 
-// lastCallShapes are the shapes of the set runMarks was given last.
-var lastCallShapes atomic.Pointer[callShapes]
+// lastCallShapes are the shapes of the two sets asked last (runMarks'
+// calls, FindingCalls; calledAt's names, FindingCalls and analysis's
+// findingNames), the last first.
+var lastCallShapes [2]atomic.Pointer[callShapes]
 
-// callShapesOf are calls' shapes: those made last where calls is the same
-// map of the same size (a set must not change once given: FindingCalls
-// does not), else made now.
+// callShapesOf are calls' shapes: those made before where calls is the
+// same map of the same size (a set must not change once given: those of
+// the packages do not), else made now.
 func callShapesOf(calls map[string]bool) *callShapes {
 	id := *(*unsafe.Pointer)(unsafe.Pointer(&calls))
-	if c := lastCallShapes.Load(); c != nil && c.calls == id && c.size == len(calls) {
-		return c
+	for k := range lastCallShapes {
+		if c := lastCallShapes[k].Load(); c != nil && c.calls == id && c.size == len(calls) {
+			return c
+		}
 	}
 	c := &callShapes{calls: id, size: len(calls)}
 	for w := range calls {
@@ -161,7 +165,8 @@ func callShapesOf(calls map[string]bool) *callShapes {
 	}
 	c.shapes.add("namespace")
 	c.ends.addEnd("namespace")
-	lastCallShapes.Store(c)
+	lastCallShapes[1].Store(lastCallShapes[0].Load())
+	lastCallShapes[0].Store(c)
 	return c
 }
 

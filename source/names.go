@@ -241,14 +241,22 @@ func calledAt(src []byte, o int, names map[string]bool) bool {
 	for s >= 8 {
 		if m := notIdentBytes(binary.LittleEndian.Uint64(src[s-8 : s])); m != 0 {
 			s -= bits.LeadingZeros64(m) >> 3 // the name's bytes after the last other one
-			return names[string(src[s:j+1])]
+			return callNamed(src[s:j+1], names)
 		}
 		s -= 8
 	}
 	for s > 0 && isIdentByte(src[s-1]) {
 		s--
 	}
-	return names[string(src[s:j+1])]
+	return callNamed(src[s:j+1], names)
+}
+
+// callNamed reports whether names holds w, looked up only where its
+// first and last bytes and length fit a name of names (callShapesOf).
+func callNamed(w []byte, names map[string]bool) bool {
+	c := callShapesOf(names)
+	n := uint64(1) << min(len(w), 63)
+	return c.shapes[w[0]]&n != 0 && c.ends[w[len(w)-1]]&n != 0 && names[string(w)]
 }
 
 // Eight bytes of text read as one little-endian word, tested at once:

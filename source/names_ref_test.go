@@ -131,3 +131,28 @@ func bit(b bool) uint64 {
 	}
 	return 0
 }
+
+// TestCallShapesOfAnotherSet: the shapes calledAt tests a word by are the
+// set's it is given, made again for a set of another size (a name
+// added), and for each of three sets asked in turn.
+func TestCallShapesOfAnotherSet(t *testing.T) {
+	src := []byte("bar(x); foo(y); qux(z);")
+	sets := []map[string]bool{setOf("foo"), setOf("bar"), setOf("qux")}
+	for round := range 2 {
+		for k, names := range sets {
+			for o, want := range map[int]bool{3: k == 1, 11: k == 0, 19: k == 2} {
+				if got := calledAt(src, o, names); got != want {
+					t.Errorf("round %d, set %d: calledAt at %d = %v, want %v", round, k, o, got, want)
+				}
+			}
+		}
+	}
+	grown := setOf("foo")
+	if calledAt(src, 3, grown) {
+		t.Error("bar( is called, of foo alone")
+	}
+	grown["bar"] = true
+	if !calledAt(src, 3, grown) {
+		t.Error("bar( is not called, of foo and bar")
+	}
+}
