@@ -27,7 +27,7 @@ func readCppDeferring(src []byte, lint *paramDrops, deferred bool) *File {
 func readTokens(src []byte, scratch *readScratch, toks []token, deferred bool, pre *preprocessed) *File {
 	// The words are slices of a copy: what is made from them (a cached
 	// finding's message) may outlive src, and src may be written again.
-	r := &cppReader{src: src, str: string(src), toks: toks}
+	r := &cppReader{src: src, str: string(src), toks: toks, deferred: deferred}
 	templates, bindings := r.templateNames()
 	// Most bindings and roots are written with "=" (using X = ...), and a
 	// template clause binds a few parameters: sized once, the slices are
@@ -41,8 +41,11 @@ func readTokens(src []byte, scratch *readScratch, toks []token, deferred bool, p
 	scratch.match = matchBrackets(r.p, scratch.match[:0])
 	r.match = scratch.match
 	r.braces, r.parens = scratch.braces, scratch.parens
+	r.pending, r.paramsWork = scratch.params[0][:0], scratch.params[1][:0]
+	r.usings, r.ifEnds = scratch.usings[:0], scratch.ifEnds[:0]
 	r.read()
 	scratch.braces, scratch.parens = r.braces, r.parens
+	scratch.params = [2][]templateParam{r.pending, r.paramsWork}
 	for k := range r.f.Bindings {
 		// In broken code brackets pair across a name ("({(})A A)", "{A A=A((})"):
 		// the block "ending" before the name holds none of its uses.
@@ -61,6 +64,7 @@ func readTokens(src []byte, scratch *readScratch, toks []token, deferred bool, p
 	}
 	r.elses = pre.elses
 	r.f.Disabled = append(pre.disabled, r.constexprBranches()...)
+	scratch.usings, scratch.ifEnds = r.usings, r.ifEnds
 	f := r.f // not &r.f: the tokens go back to the pool, the File stays
 	return &f
 }
@@ -72,12 +76,20 @@ type readScratch struct {
 	toks  []token
 	match []int
 	kept  []token // lint's read for findings: the tokens it reads (lint_runs.go)
-	// structural are the indices of toks' brackets and ";", names a
-	// buffer of runMarks', runs dropRuns' lists (lint's read for findings).
-	structural, names []int32
-	runs              runBuffers
-	// braces and parens are read's stacks (cppReader.braces).
+	// structural are the indices of toks' brackets and ";", names and
+	// read buffers of runMarks', runs dropRuns' lists (lint's read for
+	// findings).
+	structural, names, read []int32
+	runs                    runBuffers
+	sites                   []bindingCandidate // bindingCandidates' list
+	// braces and parens are read's stacks (cppReader.braces), params the
+	// lists of template parameters it fills in turn (cppReader.pending).
 	braces, parens []int
+	params         [2][]templateParam
+	// usings and ifEnds are the read's lists of them (cppReader.usings,
+	// cppReader.ifEnds).
+	usings []int32
+	ifEnds []ifEnd
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(readScratch) }}
@@ -87,7 +99,7 @@ var scratchPool = sync.Pool{New: func() any { return new(readScratch) }}
 const maxPooledTokens = 1 << 20
 
 func (s *readScratch) release() {
-	if cap(s.toks) > maxPooledTokens || cap(s.kept) > maxPooledTokens || cap(s.braces) > maxPooledTokens {
+	if cap(s.toks) > maxPooledTokens || cap(s.kept) > maxPooledTokens || cap(s.sites) > maxPooledTokens || cap(s.braces) > maxPooledTokens {
 		*s = readScratch{}
 	}
 	scratchPool.Put(s)
@@ -105,7 +117,10 @@ type cppReader struct {
 	pending    []templateParam // named in binding only when an alias template follows
 	pendingEnd int             // token index right after the clause's ">"
 	paramsWork []templateParam // the parameters of the clause being read
-	clauses    []Range         // the template clauses read, in order
+	// clauses are the template clauses read, in order (cppWrites'); none
+	// are noted where the read is deferred (File.Deferred: no writes).
+	clauses  []Range
+	deferred bool
 	// aliases are the names declared by "using X = ...;" so far: the
 	// bindings usings lists, put in the map when it is asked (in a traits
 	// header, thousands of usings and no question).
@@ -660,7 +675,9 @@ func (r *cppReader) templateClause(lt int, braces []int) int {
 	// Nothing in the clause binds a name again beyond its parameters: the
 	// names a nested template parameter declares (template <class U> class
 	// X) are visible only in the clause.
-	r.clauses = append(r.clauses, Range{r.toks[lt].start, r.toks[end].end})
+	if !r.deferred {
+		r.clauses = append(r.clauses, Range{r.toks[lt].start, r.toks[end].end})
+	}
 	// The parameters shadow outer names in the entity the clause declares:
 	// up to its ";" or the end of its body.
 	visibleEnd := r.entityEnd(end+1, braces)

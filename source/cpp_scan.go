@@ -116,14 +116,16 @@ func cppTokenize(src []byte, toks []token, dropAsm bool, params *paramDrops) []t
 }
 
 // cppScanPlain appends to toks the tokens of src from i that the
-// tokenizer's loop makes alone: names (but an asm keyword's length and
-// first byte, and one before a quote: a literal's prefix), numbers (but
-// one going on with a separator or an exponent's sign), punctuators but
-// "/", "#" and "."; it skips blanks. It returns at any other byte, or
-// where toks has no room left, with the index there: its loop makes no
-// call, so that the compiler keeps its values in registers (a call on any
-// path of cppTokenize's loop spills them at every token), and the tokens
-// are written in place.
+// tokenizer's loop makes alone: names (but an asm keyword's length, first
+// and last bytes, and one before a quote: a literal's prefix), numbers
+// (but one going on with a separator or an exponent's sign), punctuators
+// but "/", "#" and a "." before a digit (a number); it skips blanks. It
+// returns at any other byte, or where toks has no room left, with the
+// index there: its loop makes no call, so that the compiler keeps its
+// values in registers (a call on any path of cppTokenize's loop spills
+// them at every token; so do more live values: the marks runMarks finds,
+// made here, cost the loop more than runMarks' pass), and the tokens are
+// written in place.
 func cppScanPlain(src []byte, toks []token, i int, lineStart bool, dropAsm bool) ([]token, int, bool) {
 	n, room := len(toks), cap(toks)
 	toks = toks[:room]
@@ -152,8 +154,9 @@ func cppScanPlain(src []byte, toks []token, i int, lineStart bool, dropAsm bool)
 			if j < len(src) && (src[j] == '"' || src[j] == '\'') {
 				return toks[:n], i, lineStart // perhaps a literal's prefix
 			}
-			if dropAsm && (c == 'a' || c == '_') && (j-i == len("asm") || j-i == len("__asm") || j-i == len("__asm__")) {
-				return toks[:n], i, lineStart // perhaps an asm keyword
+			if dropAsm && (c == 'a' || c == '_') && (j-i == len("asm") || j-i == len("__asm") || j-i == len("__asm__")) &&
+				(src[j-1] == 'm' || src[j-1] == '_') {
+				return toks[:n], i, lineStart // perhaps an asm keyword (_64 is none)
 			}
 			toks[n] = token{tokClass: tokClass{kind: tIdent}, start: i, end: j, indent: -1}
 			n++
@@ -181,6 +184,14 @@ func cppScanPlain(src []byte, toks []token, i int, lineStart bool, dropAsm bool)
 			toks[n] = token{tokClass: tokClass{kind: tPunct, punct: p}, start: i, end: i + l, indent: -1}
 			n++
 			i += l
+		case lexDot:
+			// A member's ".", of one byte (punctLen); ".5" is a number.
+			if i+1 < len(src) && isDigit(src[i+1]) {
+				return toks[:n], i, lineStart
+			}
+			toks[n] = token{tokClass: tokClass{kind: tPunct, punct: '.'}, start: i, end: i + 1, indent: -1}
+			n++
+			i++
 		default:
 			return toks[:n], i, lineStart
 		}

@@ -26,9 +26,26 @@ import (
 // algebra, before any read); nil: ReadCppForLint reads every file in full.
 var FindingCalls map[string]bool
 
+// LintRunsMinBytes is the size under which ReadCppForLint reads a file
+// that may call one of FindingCalls in full (Deferred), without looking
+// for runs of statements to leave out (lint_runs.go): below it, finding
+// the runs and verifying them (runMarks' pass over every token, the runs,
+// the binding candidates, a round or more of verify) cost more than the
+// statements left out save. Over CUTLASS's include/cute + examples/cute
+// (80 files may call), a lint's instructions with the size at 8, 16, 32,
+// 48, 64, 100, 140 and 200 KB: 312.9M, 310.6M, 306.7M, 304.5M, 304.7M,
+// 305.9M, 305.8M, 307.9M, against 313.5M with runs looked for in every
+// file; the traits headers of thousands of statements and a few calls,
+// where the runs pay, are larger (mma_traits_sm100.hpp, 176 KB, reads
+// 8,582 of its 33,467 tokens). What lint finds is the same either way.
+// Tests that check the runs through ReadCppForLint on small texts set it
+// to 0.
+var LintRunsMinBytes = 64 << 10
+
 // ReadCppForLint is ReadCpp for lint's findings alone: where src may call
 // one of FindingCalls, ReadCppForCounts' read without the Writes
-// (Deferred); else a File with nothing in it, Partial.
+// (Deferred), with runs of statements left out where src is
+// LintRunsMinBytes or more; else a File with nothing in it, Partial.
 func ReadCppForLint(src []byte) *File {
 	if FindingCalls == nil {
 		return ReadCppForCounts(src)
@@ -36,7 +53,12 @@ func ReadCppForLint(src []byte) *File {
 	if !MayCall(src, FindingCalls) {
 		return &File{ForLint: true, Partial: true}
 	}
-	f := readCppRuns(src, FindingCalls)
+	var f *File
+	if len(src) < LintRunsMinBytes {
+		f = readCppDeferring(src, nil, true)
+	} else {
+		f = readCppRuns(src, FindingCalls)
+	}
 	f.ForLint = true
 	return f
 }

@@ -1,6 +1,10 @@
 package source
 
-import "slices"
+import (
+	"slices"
+	"sync/atomic"
+	"unsafe"
+)
 
 // Lint's read for findings reads the statements that call the algebra, and
 // leaves out runs of statements that call none of it (the thousands of
@@ -89,7 +93,7 @@ type runLevel struct {
 // "using namespace", the file's File.UsesCute), and structural, the
 // indices of the brackets and ";" (a fifth of a traits header's tokens:
 // found once per file, they spare each round the pass over every token).
-// structural and names are buffers reused from file to file (their
+// structural, names and read are buffers reused from file to file (their
 // contents are not read).
 //
 // The pass makes no call, so that the compiler keeps its few values in
@@ -97,18 +101,13 @@ type runLevel struct {
 // each token's index to structural and moves on by one where the token is
 // structural (no branch), and notes in names the names whose shape fits
 // one of calls; callMarks.mark looks at those afterwards, in order.
-func runMarks(src []byte, toks []token, calls map[string]bool, structural, names []int32) (read, _, _ []int32) {
-	m := callMarks{src: src, toks: toks, calls: calls}
+func runMarks(src []byte, toks []token, calls map[string]bool, structural, names, read []int32) (_, _, _ []int32) {
+	m := callMarks{src: src, toks: toks, calls: calls, read: read[:0]}
 	// A name's first byte and length, then its last byte and length, must
 	// fit a word of calls (or "namespace"): half the names the first test
 	// alone lets through fail the second.
-	var shapes, ends wordShapes
-	for w := range calls {
-		shapes.add(w)
-		ends.addEnd(w)
-	}
-	shapes.add("namespace")
-	ends.addEnd("namespace")
+	cs := callShapesOf(calls)
+	shapes, ends := &cs.shapes, &cs.ends
 	if cap(structural) < len(toks) {
 		structural = make([]int32, len(toks))
 	}
@@ -133,6 +132,42 @@ func runMarks(src []byte, toks []token, calls map[string]bool, structural, names
 		m.mark(int(k))
 	}
 	return m.read, structural[:ns], names[:0]
+}
+
+// callShapes are the shapes of a set of calls and "namespace" (runMarks'
+// names fit them), by first and last byte, made once for the set: lint
+// gives every file the same one (FindingCalls), of a hundred names.
+type callShapes struct {
+	calls        unsafe.Pointer // the set's map: its identity (kept alive while cached)
+	size         int
+	shapes, ends wordShapes
+}
+
+// lastCallShapes are the shapes of the two sets asked last (runMarks'
+// calls, FindingCalls; calledAt's names, FindingCalls and analysis's
+// findingNames), the last first.
+var lastCallShapes [2]atomic.Pointer[callShapes]
+
+// callShapesOf are calls' shapes: those made before where calls is the
+// same map of the same size (a set must not change once given: those of
+// the packages do not), else made now.
+func callShapesOf(calls map[string]bool) *callShapes {
+	id := *(*unsafe.Pointer)(unsafe.Pointer(&calls))
+	for k := range lastCallShapes {
+		if c := lastCallShapes[k].Load(); c != nil && c.calls == id && c.size == len(calls) {
+			return c
+		}
+	}
+	c := &callShapes{calls: id, size: len(calls)}
+	for w := range calls {
+		c.shapes.add(w)
+		c.ends.addEnd(w)
+	}
+	c.shapes.add("namespace")
+	c.ends.addEnd("namespace")
+	lastCallShapes[1].Store(lastCallShapes[0].Load())
+	lastCallShapes[0].Store(c)
+	return c
 }
 
 // callMarks are runMarks' names of calls, with what it asks them.
@@ -317,11 +352,17 @@ func (d *runDrops) keptTokens(toks, kept []token) []token {
 // above), by their indices in toks: none, and the read stands. The names
 // the read holds are taken to be every word of kept (its roots' and
 // values' names, each component of a qualified one, the names it binds,
-// the names before "<" and of "Alias x{" among them).
-func (d *runDrops) verify(src []byte, toks, kept []token, sites []bindingSite) []int32 {
+// the names before "<" and of "Alias x{" among them). sites are toks'
+// bindingCandidates: bindingAt is asked of those of a word of kept alone
+// (a few hundred of a traits header's thousands), once over the rounds.
+func (d *runDrops) verify(src []byte, toks, kept []token, sites []bindingCandidate) []int32 {
 	var refused []int32
-	needed := map[string]bool{}
-	var shapes wordShapes
+	// A file's tokens read hold a word per eight or so (171 words in the
+	// 1,719 tokens read of mma_traits_sm90_gmma.hpp): sized once, the map
+	// is not grown again and again. Its keys are the words' bytes in src,
+	// not copies: the map lives while src is read.
+	needed := make(map[string]bool, len(kept)/8)
+	var shapes, ends wordShapes
 	var memo wordMemo           // the words of kept known to be in needed
 	var aliases map[string]bool // the words of "Alias x{" and "Alias x;" kept
 	var aliasShapes wordShapes  // their first test
@@ -333,8 +374,9 @@ func (d *runDrops) verify(src []byte, toks, kept []token, sites []bindingSite) [
 		w := src[t.start:t.end]
 		if _, known := memo.lookup(src, w); !known {
 			if shapes[w[0]]&(1<<min(len(w), 63)) == 0 || !needed[string(w)] {
-				needed[string(w)] = true
+				needed[unsafe.String(&w[0], len(w))] = true
 				shapes.add(string(w))
+				ends.addEnd(string(w))
 			}
 			memo.remember(src, t.start, t.end, true)
 		}
@@ -353,14 +395,21 @@ func (d *runDrops) verify(src []byte, toks, kept []token, sites []bindingSite) [
 		}
 		for ; si < len(sites) && sites[si].at < r[1]; si++ {
 			site := &sites[si]
+			if n := uint64(1) << site.n; shapes[site.first]&n == 0 || ends[site.last]&n == 0 {
+				continue // no word of kept
+			}
 			t := &toks[site.at]
 			w := src[t.start:t.end]
-			if site.depth > d.depths[ri] && !site.nested && !(site.alias && aliasShapes.mayHave(string(w)) && aliases[string(w)]) {
-				continue // declared inside braces of the run: visible there alone
+			if !needed[string(w)] {
+				continue
 			}
-			if shapes[w[0]]&(1<<min(len(w), 63)) != 0 && needed[string(w)] {
-				refused = append(refused, site.at)
+			if !site.looked {
+				site.look(src, toks)
 			}
+			if !site.outer || site.depth > d.depths[ri] && !site.nested && !(site.alias && aliasShapes.mayHave(string(w)) && aliases[string(w)]) {
+				continue // bound nowhere, or declared inside braces of the run: visible there alone
+			}
+			refused = append(refused, site.at)
 		}
 	}
 	return refused
@@ -385,24 +434,40 @@ func surelyRead(src []byte, prev, next token) bool {
 	return true
 }
 
-// bindingSite is a name a run dropped around it may bind there (bindingAt
-// at the run's own level), with the braces open before it in the whole
-// file, whether it may inside braces of the run too, and whether it is an
-// alias's (using x = ...): wherever it is, the reader takes "x y{}" and
-// "x y;" after it for declarations of y (cppReader.isAlias).
-type bindingSite struct {
-	at     int32
-	depth  int32
-	nested bool
-	alias  bool
+// bindingCandidate is a name a run dropped around it may bind there
+// (bindingAt at the run's own level) where bindingCandidates' quick
+// rejections do not tell it cannot, with the braces open before it in the
+// whole file and whether it lies in a template clause; once looked at,
+// what bindingAt says of it: whether it may bind there (outer), inside
+// braces of the run too (nested), and whether it is an alias's (using x =
+// ...): wherever it is, the reader takes "x y{}" and "x y;" after it for
+// declarations of y (cppReader.isAlias).
+type bindingCandidate struct {
+	at, depth int32
+	// The name's first and last bytes and its length (63 for any longer):
+	// verify tests its shape without a look at the token and the text.
+	first, last, n       byte
+	inClause             bool
+	looked               bool // bindingAt was asked: outer, nested and alias hold its answer
+	outer, nested, alias bool
 }
 
-// bindingSites are the names of toks a run dropped around them may bind,
-// in order (see bindingAt; a template clause's extent is the reader's,
-// found without the run's bounds: within a run the clause's own ";" or
-// "{" ends it first).
-func bindingSites(src []byte, toks []token) []bindingSite {
-	var sites []bindingSite
+// look asks bindingAt of the candidate.
+func (c *bindingCandidate) look(src []byte, toks []token) {
+	j := int(c.at)
+	c.outer, c.nested = bindingAt(src, toks, j, c.inClause)
+	c.alias = c.outer && tokenIs(src, toks, j-1, "using") && tokenIs(src, toks, j+1, "=")
+	c.looked = true
+}
+
+// bindingCandidates are the names of toks a run dropped around them may
+// bind, in order, bindingAt not asked yet (see bindingAt; a template
+// clause's extent is the reader's, found without the run's bounds: within
+// a run the clause's own ";" or "{" ends it first). verify asks bindingAt
+// of those it needs, the words a round reads: a traits header's names are
+// mostly none of them. sites is a buffer whose contents are not read.
+func bindingCandidates(src []byte, toks []token, sites []bindingCandidate) []bindingCandidate {
+	sites = sites[:0]
 	depth, clauseEnd := int32(0), -1
 	for j := range toks {
 		t := &toks[j] // not a copy: most tokens are looked at for their kind alone
@@ -443,10 +508,8 @@ func bindingSites(src []byte, toks []token) []bindingSite {
 				continue
 			}
 		}
-		if outer, nested := bindingAt(src, toks, j, j < clauseEnd); outer {
-			alias := tokenIs(src, toks, j-1, "using") && tokenIs(src, toks, j+1, "=")
-			sites = append(sites, bindingSite{at: int32(j), depth: depth, nested: nested, alias: alias})
-		}
+		sites = append(sites, bindingCandidate{at: int32(j), depth: depth, first: src[t.start], last: src[t.end-1],
+			n: byte(min(t.end-t.start, 63)), inClause: j < clauseEnd})
 	}
 	return sites
 }
@@ -635,8 +698,8 @@ func readCppRuns(src []byte, calls map[string]bool) *File {
 	defer scratch.release()
 	scratch.toks = cppTokensFor(src, scratch.toks[:0], nil)
 	pre := directives(src)
-	read, structural, names := runMarks(src, scratch.toks, calls, scratch.structural, scratch.names)
-	scratch.structural, scratch.names = structural, names
+	read, structural, names := runMarks(src, scratch.toks, calls, scratch.structural, scratch.names, scratch.read)
+	scratch.structural, scratch.names, scratch.read = structural, names, read
 	if len(scratch.toks) >= denseMinTokens && len(read)*denseCalls > len(scratch.toks) {
 		// Calls (and statements read) everywhere: the runs between them
 		// would leave out little, and finding them would cost more.
@@ -647,7 +710,6 @@ func readCppRuns(src []byte, calls map[string]bool) *File {
 		// leave out the if constexpr whose else it is.
 		return readTokens(src, scratch, scratch.toks, true, &pre)
 	}
-	var sites []bindingSite
 	for round := range maxRunRounds {
 		d := dropRuns(src, scratch.toks, scratch.structural, read, &scratch.runs)
 		if len(d.ranges) == 0 {
@@ -658,9 +720,9 @@ func readCppRuns(src []byte, calls map[string]bool) *File {
 		}
 		scratch.kept = d.keptTokens(scratch.toks, scratch.kept[:0])
 		if round == 0 {
-			sites = bindingSites(src, scratch.toks)
+			scratch.sites = bindingCandidates(src, scratch.toks, scratch.sites)
 		}
-		refused := d.verify(src, scratch.toks, scratch.kept, sites)
+		refused := d.verify(src, scratch.toks, scratch.kept, scratch.sites)
 		if len(refused) == 0 {
 			f := readTokens(src, scratch, scratch.kept, true, &pre)
 			f.Partial = true

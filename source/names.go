@@ -2,6 +2,8 @@ package source
 
 import (
 	"bytes"
+	"encoding/binary"
+	"math/bits"
 	"sort"
 )
 
@@ -208,8 +210,15 @@ func calledAt(src []byte, o int, names map[string]bool) bool {
 	if crossed {
 		// The line reached, back to its start in one pass (where
 		// bytes.LastIndexByte and bytes.IndexAny took two, IndexAny's
-		// with a set built at each call).
+		// with a set built at each call), eight bytes at a time.
 		start := j
+		for start >= 8 {
+			if m := lineBytes(binary.LittleEndian.Uint64(src[start-8 : start])); m != 0 {
+				start -= bits.LeadingZeros64(m) >> 3 // past the bytes after the last one found
+				break
+			}
+			start -= 8
+		}
 		for ; start > 0; start-- {
 			if c := lineByte[src[start-1]]; c != 0 {
 				if c == lineByteEnd {
@@ -229,10 +238,57 @@ func calledAt(src []byte, o int, names map[string]bool) bool {
 		return false
 	}
 	s := j
+	for s >= 8 {
+		if m := notIdentBytes(binary.LittleEndian.Uint64(src[s-8 : s])); m != 0 {
+			s -= bits.LeadingZeros64(m) >> 3 // the name's bytes after the last other one
+			return callNamed(src[s:j+1], names)
+		}
+		s -= 8
+	}
 	for s > 0 && isIdentByte(src[s-1]) {
 		s--
 	}
-	return names[string(src[s:j+1])]
+	return callNamed(src[s:j+1], names)
+}
+
+// callNamed reports whether names holds w, looked up only where its
+// first and last bytes and length fit a name of names (callShapesOf).
+func callNamed(w []byte, names map[string]bool) bool {
+	c := callShapesOf(names)
+	n := uint64(1) << min(len(w), 63)
+	return c.shapes[w[0]]&n != 0 && c.ends[w[len(w)-1]]&n != 0 && names[string(w)]
+}
+
+// Eight bytes of text read as one little-endian word, tested at once:
+// each range or equality test below adds to the low seven bits of every
+// byte (no sum carries into the next byte), leaving the high bit of each
+// byte set where the test holds, and no other bit.
+const (
+	byteOnes  = 0x0101010101010101
+	byteLow7  = 0x7f7f7f7f7f7f7f7f
+	byteHighs = 0x8080808080808080
+)
+
+// notIdentBytes has the high bit set of each byte of x that is no byte of
+// a name (isIdentByte: '_', letters, digits and every byte from 0x80).
+func notIdentBytes(x uint64) uint64 {
+	y := x & byteLow7
+	digit := (y + (0x80-'0')*byteOnes) &^ (y + (0x80-'9'-1)*byteOnes)
+	folded := y | 0x20*byteOnes // 'A'-'Z' onto 'a'-'z'; nothing else lands there
+	letter := (folded + (0x80-'a')*byteOnes) &^ (folded + (0x80-'z'-1)*byteOnes)
+	return (notByte(x, '_') &^ (digit | letter | x)) & byteHighs
+}
+
+// notByte has the high bit set of each byte of x other than c.
+func notByte(x uint64, c byte) uint64 {
+	v := x ^ uint64(c)*byteOnes
+	return ((v & byteLow7) + byteLow7) | v
+}
+
+// lineBytes has the high bit set of each byte of x that lineByte marks
+// ('\n', '#', '/', '\\').
+func lineBytes(x uint64) uint64 {
+	return ^(notByte(x, '\n') & notByte(x, '#') & notByte(x, '/') & notByte(x, '\\')) & byteHighs
 }
 
 // lineByte marks the bytes calledAt looks for on the line it reaches

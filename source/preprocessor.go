@@ -154,7 +154,11 @@ func condition(s []byte) []byte {
 		out = append(append(out, s[:j]...), ' ')
 		s = s[j+2+end+2:]
 	}
-	c := bytes.TrimSpace(append(out, s...))
+	c := s // a line without block comments: its own bytes (the caller compares them and keeps none)
+	if out != nil {
+		c = append(out, s...)
+	}
+	c = bytes.TrimSpace(c)
 	for len(c) > 1 && c[0] == '(' && c[len(c)-1] == ')' && !bytes.ContainsAny(c[1:len(c)-1], "()") {
 		c = bytes.TrimSpace(c[1 : len(c)-1])
 	}

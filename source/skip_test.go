@@ -539,3 +539,26 @@ auto s = composition(T::X{}, Z<4>{});
 		t.Errorf("bindings read %q, want %q", read, want)
 	}
 }
+
+// TestLintRunsMinBytes: ReadCppForLint looks for runs to leave out in a
+// file of LintRunsMinBytes or more, and reads a smaller one in full; lint
+// reads the same calls either way.
+func TestLintRunsMinBytes(t *testing.T) {
+	defer func(calls map[string]bool) { FindingCalls = calls }(FindingCalls)
+	FindingCalls = runCalls
+	filler := "template <class Q> struct Filler { using X = Layout<Shape<_1,_2,_3,_4>, Stride<_4,_3,_2,_1>>; using Y = Q; };\n"
+	call := "using A = Layout<Shape<_4,_3>>;\nauto r = composition(A{}, make_layout(_2{}));\n"
+	small := []byte("namespace cute {\n" + filler + call + "}\n")
+	large := []byte("namespace cute {\n" + strings.Repeat(filler, LintRunsMinBytes/len(filler)+1) + call + "}\n")
+	if len(small) >= LintRunsMinBytes || len(large) < LintRunsMinBytes {
+		t.Fatalf("texts of %d and %d bytes, around %d", len(small), len(large), LintRunsMinBytes)
+	}
+	if f := ReadCppForLint(small); f.Partial || !f.Deferred || !f.ForLint {
+		t.Errorf("small text: Partial %v, Deferred %v, ForLint %v; want a full read, deferred, for lint", f.Partial, f.Deferred, f.ForLint)
+	}
+	if f := ReadCppForLint(large); !f.Partial || !f.ForLint {
+		t.Errorf("large text: Partial %v, ForLint %v; want the runs left out, for lint", f.Partial, f.ForLint)
+	}
+	sameRuns(t, "small", small)
+	sameRuns(t, "large", large)
+}
