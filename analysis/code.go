@@ -73,13 +73,13 @@ func ReadCodeForLint(lang Language, src []byte) *Code {
 // reads nothing of a file that calls none): the algebra's operations,
 // whose rejections callError reports.
 func init() {
-	calls := map[string]bool{}
+	var calls []string
 	for i := range opTable {
 		if isAlgebraOp(opTable[i].Name) {
-			calls[opTable[i].Name] = true
+			calls = append(calls, opTable[i].Name)
 		}
 	}
-	source.FindingCalls = calls
+	source.FindingCalls = source.NewNames(calls...)
 }
 
 // whole is c, or where c's read left out code a stale comment's binding

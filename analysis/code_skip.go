@@ -43,29 +43,25 @@ import "github.com/cute-lsp/cute-lsp/source"
 // ReadCodeForLint): a binding of an integer (constexpr int kBlockM = 64)
 // has a value hover shows and an expression the statistics count, with no
 // name of findingNames written.
-var findingNames = func() map[string]bool {
-	m := map[string]bool{}
+var findingNames = func() *source.Names {
+	var names []string
 	for i := range opTable {
-		m[opTable[i].Name] = true
+		names = append(names, opTable[i].Name)
 	}
-	for _, n := range source.CodeNames() {
-		m[n] = true
-	}
+	names = append(names, source.CodeNames()...)
 	for n := range tupleTypes {
-		m[n] = true
+		names = append(names, n)
 	}
 	for n := range atomKinds {
-		m[n] = true
+		names = append(names, n)
 	}
-	for _, n := range []string{
+	names = append(names,
 		"Layout", "ComposedLayout", "Swizzle", "smem_ptr_flag_bits", "make_layout_like",
 		"make_composed_layout", "make_swizzle", "group_modes", "domain_distribute", "recast_layout",
 		"MMA_Atom", "Copy_Atom", "TiledMMA", "MMA_Traits", "Copy_Traits", "UniversalCopy",
 		"AutoVectorizingCopyWithAssumedAlignment", "AutoVectorizingCopy", "DefaultCopy", "UniversalFMA",
-	} {
-		m[n] = true
-	}
-	return m
+	)
+	return source.NewNames(names...)
 }()
 
 // ReadCodeForFindings is ReadCodeForLint for findings alone (lint without

@@ -25,7 +25,7 @@ func callsOfFindingNames(lang Language, src []byte) []string {
 	for _, f := range files {
 		for _, root := range f.Roots {
 			source.Inspect(root, func(n source.Node) bool {
-				if call, ok := n.(*source.Call); ok && call.Fun != nil && findingNames[call.Fun.Name] {
+				if call, ok := n.(*source.Call); ok && call.Fun != nil && findingNames.Contains(call.Fun.Name) {
 					out = append(out, call.Fun.Full)
 				}
 				return true

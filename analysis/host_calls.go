@@ -25,7 +25,7 @@ import (
 // goes.
 type callScan struct {
 	src     []byte
-	names   map[string]bool
+	names   *source.Names
 	checked int  // the openers before it are tested
 	called  bool // one of them may follow a name of names
 }
@@ -77,7 +77,7 @@ var asmCallStops = [256]bool{'(': true, ')': true, '"': true, '\'': true, '/': t
 // asmParensEndCalls is asmParensEnd, and whether source.CalledAt is true
 // of an opener in the stretch it walks (inside literals too: MayCall
 // tests every opener of the text).
-func asmParensEndCalls(s []byte, j int, names map[string]bool) (end int, ok, called bool) {
+func asmParensEndCalls(s []byte, j int, names *source.Names) (end int, ok, called bool) {
 	depth := 0
 	for {
 		// The bytes between stops, one table look-up each, in a loop of
@@ -178,7 +178,7 @@ const (
 // quotedEndCalls is quotedEnd, and whether source.CalledAt is true of an
 // opener inside the literal (an escaped one included: the backslash
 // before it makes it true).
-func quotedEndCalls(s []byte, i int, quote byte, names map[string]bool) (end int, called bool) {
+func quotedEndCalls(s []byte, i int, quote byte, names *source.Names) (end int, called bool) {
 	q := uint64(quote) * bytesOnes
 	opener := func(c byte) bool { return c == '(' || c == '<' || c == '{' }
 	for {

@@ -12,11 +12,11 @@ import (
 // lint's, and words of asm statements (int32_t, PTX's words, operand
 // names), so that openers inside asm statements, in and out of their
 // literals, are found to follow a name of the set.
-var callScanNames = []map[string]bool{
+var callScanNames = []*source.Names{
 	findingNames,
-	{"int32_t": true, "uint32_t": true},
-	{"r": true, "l": true, "n": true, "d0": true, "desc_a": true},
-	{"f16": true, "f32": true, "p": true, "x": true, "a": true, "b": true, "asm": true, "volatile": true},
+	source.NewNames("int32_t", "uint32_t"),
+	source.NewNames("r", "l", "n", "d0", "desc_a"),
+	source.NewNames("f16", "f32", "p", "x", "a", "b", "asm", "volatile"),
 }
 
 // sameCallScan fails t where the descriptor scan with a callScan finds

@@ -24,7 +24,7 @@ import (
 // FindingCalls are the functions at whose calls lint's findings of code
 // are made (package analysis sets them, from its operations of the
 // algebra, before any read); nil: ReadCppForLint reads every file in full.
-var FindingCalls map[string]bool
+var FindingCalls *Names
 
 // LintRunsMinBytes is the size under which ReadCppForLint reads a file
 // that may call one of FindingCalls in full (Deferred), without looking

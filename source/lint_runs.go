@@ -1,10 +1,6 @@
 package source
 
-import (
-	"slices"
-	"sync/atomic"
-	"unsafe"
-)
+import "slices"
 
 // Lint's read for findings reads the statements that call the algebra, and
 // leaves out runs of statements that call none of it (the thousands of
@@ -101,13 +97,14 @@ type runLevel struct {
 // each token's index to structural and moves on by one where the token is
 // structural (no branch), and notes in names the names whose shape fits
 // one of calls; callMarks.mark looks at those afterwards, in order.
-func runMarks(src []byte, toks []token, calls map[string]bool, structural, names, read []int32) (_, _, _ []int32) {
+func runMarks(src []byte, toks []token, calls *Names, structural, names, read []int32) (_, _, _ []int32) {
 	m := callMarks{src: src, toks: toks, calls: calls, read: read[:0]}
 	// A name's first byte and length, then its last byte and length, must
 	// fit a word of calls (or "namespace"): half the names the first test
 	// alone lets through fail the second.
-	cs := callShapesOf(calls)
-	shapes, ends := &cs.shapes, &cs.ends
+	shapes, ends := calls.first, calls.last // copies: "namespace" joins them for this pass
+	shapes.add("namespace")
+	ends.addEnd("namespace")
 	if cap(structural) < len(toks) {
 		structural = make([]int32, len(toks))
 	}
@@ -134,47 +131,11 @@ func runMarks(src []byte, toks []token, calls map[string]bool, structural, names
 	return m.read, structural[:ns], names[:0]
 }
 
-// callShapes are the shapes of a set of calls and "namespace" (runMarks'
-// names fit them), by first and last byte, made once for the set: lint
-// gives every file the same one (FindingCalls), of a hundred names.
-type callShapes struct {
-	calls        unsafe.Pointer // the set's map: its identity (kept alive while cached)
-	size         int
-	shapes, ends wordShapes
-}
-
-// lastCallShapes are the shapes of the two sets asked last (runMarks'
-// calls, FindingCalls; calledAt's names, FindingCalls and analysis's
-// findingNames), the last first.
-var lastCallShapes [2]atomic.Pointer[callShapes]
-
-// callShapesOf are calls' shapes: those made before where calls is the
-// same map of the same size (a set must not change once given: those of
-// the packages do not), else made now.
-func callShapesOf(calls map[string]bool) *callShapes {
-	id := *(*unsafe.Pointer)(unsafe.Pointer(&calls))
-	for k := range lastCallShapes {
-		if c := lastCallShapes[k].Load(); c != nil && c.calls == id && c.size == len(calls) {
-			return c
-		}
-	}
-	c := &callShapes{calls: id, size: len(calls)}
-	for w := range calls {
-		c.shapes.add(w)
-		c.ends.addEnd(w)
-	}
-	c.shapes.add("namespace")
-	c.ends.addEnd("namespace")
-	lastCallShapes[1].Store(lastCallShapes[0].Load())
-	lastCallShapes[0].Store(c)
-	return c
-}
-
 // callMarks are runMarks' names of calls, with what it asks them.
 type callMarks struct {
 	src   []byte
 	toks  []token
-	calls map[string]bool
+	calls *Names
 	memo  wordMemo
 	read  []int32
 }
@@ -190,7 +151,7 @@ func (m *callMarks) mark(k int) {
 	w := src[t.start:t.end]
 	called, known := m.memo.lookup(src, w)
 	if !known {
-		called = m.calls[string(w)]
+		called = m.calls.set[string(w)] // runMarks tested its shape
 		m.memo.remember(src, t.start, t.end, called)
 	}
 	if called {
@@ -374,7 +335,7 @@ func (d *runDrops) verify(src []byte, toks, kept []token, sites []bindingCandida
 		w := src[t.start:t.end]
 		if _, known := memo.lookup(src, w); !known {
 			if shapes[w[0]]&(1<<min(len(w), 63)) == 0 || !needed[string(w)] {
-				needed[unsafe.String(&w[0], len(w))] = true
+				needed[string(w)] = true
 				shapes.add(string(w))
 				ends.addEnd(string(w))
 			}
@@ -693,7 +654,7 @@ const maxRunRounds = 4
 // or, where verify keeps refusing or little is left out, of every token.
 // The statements where verify refuses a name are read the next round (the
 // binding of a name a kept statement reads, most often).
-func readCppRuns(src []byte, calls map[string]bool) *File {
+func readCppRuns(src []byte, calls *Names) *File {
 	scratch := scratchPool.Get().(*readScratch)
 	defer scratch.release()
 	scratch.toks = cppTokensFor(src, scratch.toks[:0], nil)

@@ -11,8 +11,8 @@ import (
 
 // readAtReference is runMarks' read: the names of calls before "(" or "<",
 // the namespace of "using namespace".
-func readAtReference(src []byte, toks []token, calls map[string]bool) []int32 {
-	shapes := shapesOf(calls)
+func readAtReference(src []byte, toks []token, calls *Names) []int32 {
+	shapes := shapesOf(calls.set)
 	shapes.add("namespace")
 	var memo wordMemo
 	var at []int32
@@ -26,7 +26,7 @@ func readAtReference(src []byte, toks []token, calls map[string]bool) []int32 {
 		}
 		called, known := memo.lookup(src, w)
 		if !known {
-			called = calls[string(w)]
+			called = calls.set[string(w)]
 			memo.remember(src, t.start, t.end, called)
 		}
 		if called {

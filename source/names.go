@@ -135,7 +135,7 @@ func CodeNames() []string {
 // word ends there. CuTe's largest inline-assembly header
 // (arch/mma_sm90_gmma_sparse_ext.hpp: 2.9 MB, 57,000 "(") takes 0.6 ms
 // (4.9 GB/s), against 13 ms for ReadCppForLint to tokenize and read it.
-func MayCall(src []byte, names map[string]bool) bool {
+func MayCall(src []byte, names *Names) bool {
 	return MayCallIn(src, 0, len(src), names)
 }
 
@@ -147,7 +147,7 @@ func MayCall(src []byte, names map[string]bool) bool {
 // scan answers it in its own pass that way (host_calls.go), testing the
 // openers of the asm statements it walks one by one as it meets them and
 // the stretches between them with MayCallIn.
-func MayCallIn(src []byte, from, to int, names map[string]bool) bool {
+func MayCallIn(src []byte, from, to int, names *Names) bool {
 	for _, opener := range [...]byte{'(', '<', '{'} {
 		for i := from; i < to; {
 			k := bytes.IndexByte(src[i:to], opener)
@@ -168,7 +168,7 @@ func MayCallIn(src []byte, from, to int, names map[string]bool) bool {
 // statements follow a quote ("+r"(d0), "{%0, %1},") or another punctuator,
 // where the answer is no at once (MayEndName: callers in a loop test it
 // first, as it inlines and CalledAt does not).
-func CalledAt(src []byte, o int, names map[string]bool) bool {
+func CalledAt(src []byte, o int, names *Names) bool {
 	if o > 0 && !mayEndName[src[o-1]] {
 		return false
 	}
@@ -192,7 +192,7 @@ var mayEndName = func() (t [256]bool) {
 
 // calledAt reports whether the opener at o may follow, token-wise, a name
 // of names (see MayCall).
-func calledAt(src []byte, o int, names map[string]bool) bool {
+func calledAt(src []byte, o int, names *Names) bool {
 	j := o - 1
 	crossed := false
 	for j >= 0 && src[j] <= ' ' {
@@ -241,22 +241,14 @@ func calledAt(src []byte, o int, names map[string]bool) bool {
 	for s >= 8 {
 		if m := notIdentBytes(binary.LittleEndian.Uint64(src[s-8 : s])); m != 0 {
 			s -= bits.LeadingZeros64(m) >> 3 // the name's bytes after the last other one
-			return callNamed(src[s:j+1], names)
+			return names.Has(src[s : j+1])
 		}
 		s -= 8
 	}
 	for s > 0 && isIdentByte(src[s-1]) {
 		s--
 	}
-	return callNamed(src[s:j+1], names)
-}
-
-// callNamed reports whether names holds w, looked up only where its
-// first and last bytes and length fit a name of names (callShapesOf).
-func callNamed(w []byte, names map[string]bool) bool {
-	c := callShapesOf(names)
-	n := uint64(1) << min(len(w), 63)
-	return c.shapes[w[0]]&n != 0 && c.ends[w[len(w)-1]]&n != 0 && names[string(w)]
+	return names.Has(src[s : j+1])
 }
 
 // Eight bytes of text read as one little-endian word, tested at once:

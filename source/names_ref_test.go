@@ -2,12 +2,13 @@ package source
 
 import (
 	"encoding/binary"
+	"strings"
 	"testing"
 )
 
 // calledAtReference is calledAt as first written: the line reached and
 // the word before the opener looked at one byte at a time.
-func calledAtReference(src []byte, o int, names map[string]bool) bool {
+func calledAtReference(src []byte, o int, names *Names) bool {
 	j := o - 1
 	crossed := false
 	for j >= 0 && src[j] <= ' ' {
@@ -46,12 +47,12 @@ func calledAtReference(src []byte, o int, names map[string]bool) bool {
 	for s > 0 && isIdentByte(src[s-1]) {
 		s--
 	}
-	return names[string(src[s:j+1])]
+	return names.set[string(src[s:j+1])]
 }
 
 // calledAtNames are sets calledAt is compared over: short and long names,
 // names with digits, underscores and bytes from 0x80.
-var calledAtNames = setOf("size", "x", "_", "make_layout", "a1", "SM90_64x8x16_F16F16F16_SS", "é", "local_tile_partition_x")
+var calledAtNames = NewNames("size", "x", "_", "make_layout", "a1", "SM90_64x8x16_F16F16F16_SS", "é", "local_tile_partition_x")
 
 // sameCalledAt fails t where calledAt differs from calledAtReference at an
 // opener of src.
@@ -61,7 +62,7 @@ func sameCalledAt(t *testing.T, name string, src []byte) {
 		if c := src[o]; c != '(' && c != '<' && c != '{' {
 			continue
 		}
-		for _, names := range []map[string]bool{calledAtNames, runCalls} {
+		for _, names := range []*Names{calledAtNames, runCalls} {
 			if got, want := calledAt(src, o, names), calledAtReference(src, o, names); got != want {
 				t.Fatalf("%s: calledAt at %d = %v, the reference %v", name, o, got, want)
 			}
@@ -132,27 +133,30 @@ func bit(b bool) uint64 {
 	return 0
 }
 
-// TestCallShapesOfAnotherSet: the shapes calledAt tests a word by are the
-// set's it is given, made again for a set of another size (a name
-// added), and for each of three sets asked in turn.
-func TestCallShapesOfAnotherSet(t *testing.T) {
-	src := []byte("bar(x); foo(y); qux(z);")
-	sets := []map[string]bool{setOf("foo"), setOf("bar"), setOf("qux")}
-	for round := range 2 {
-		for k, names := range sets {
-			for o, want := range map[int]bool{3: k == 1, 11: k == 0, 19: k == 2} {
-				if got := calledAt(src, o, names); got != want {
-					t.Errorf("round %d, set %d: calledAt at %d = %v, want %v", round, k, o, got, want)
-				}
-			}
+// TestNamesHas: a set answers for its own names alone, whatever shape
+// the others share with them (first or last byte, length, a length past
+// the shapes' 63 bits), and calledAt asks the set it is given.
+func TestNamesHas(t *testing.T) {
+	long := strings.Repeat("a", 70)
+	names := NewNames("foo", "bar", "x", long, "é")
+	for w, want := range map[string]bool{
+		"foo": true, "bar": true, "x": true, long: true, "é": true,
+		"": false, "fo": false, "fob": false, "boo": false, "bax": false, "y": false, "xx": false,
+		long + "a": false, long[:69]: false, strings.Repeat("a", 69) + "b": false, "\xc3": false,
+	} {
+		if got := names.Has([]byte(w)); got != want {
+			t.Errorf("Has(%q) = %v, want %v", w, got, want)
+		}
+		if got := names.Contains(w); got != want {
+			t.Errorf("Contains(%q) = %v, want %v", w, got, want)
 		}
 	}
-	grown := setOf("foo")
-	if calledAt(src, 3, grown) {
-		t.Error("bar( is called, of foo alone")
-	}
-	grown["bar"] = true
-	if !calledAt(src, 3, grown) {
-		t.Error("bar( is not called, of foo and bar")
+	src := []byte("bar(x); foo(y); qux(z);")
+	for k, set := range []*Names{NewNames("foo"), NewNames("bar"), NewNames("qux")} {
+		for o, want := range map[int]bool{3: k == 1, 11: k == 0, 19: k == 2} {
+			if got := calledAt(src, o, set); got != want {
+				t.Errorf("set %d: calledAt at %d = %v, want %v", k, o, got, want)
+			}
+		}
 	}
 }

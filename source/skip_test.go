@@ -378,7 +378,7 @@ func TestLintReadKeepsWhatLintReads(t *testing.T) {
 }
 
 // runCalls stand for FindingCalls in the tests of lint's runs (lint_runs.go).
-var runCalls = setOf("size", "select", "take", "composition", "logical_divide", "make_layout", "get", "shape", "coalesce", "upcast")
+var runCalls = NewNames("size", "select", "take", "composition", "logical_divide", "make_layout", "get", "shape", "coalesce", "upcast")
 
 // sameRuns fails t when lint's read with runs left out (readCppRuns over
 // runCalls) reads a call of runCalls other than the full read: the roots
@@ -392,7 +392,7 @@ func sameRuns(t *testing.T, name string, src []byte) {
 		for _, r := range f.Roots {
 			found := false
 			Inspect(r, func(n Node) bool {
-				if c, ok := n.(*Call); ok && runCalls[c.Fun.Name] && c.Recv == nil && (c.Paren || c.HasTArgs) {
+				if c, ok := n.(*Call); ok && runCalls.Contains(c.Fun.Name) && c.Recv == nil && (c.Paren || c.HasTArgs) {
 					found = true
 				}
 				return !found
@@ -544,7 +544,7 @@ auto s = composition(T::X{}, Z<4>{});
 // file of LintRunsMinBytes or more, and reads a smaller one in full; lint
 // reads the same calls either way.
 func TestLintRunsMinBytes(t *testing.T) {
-	defer func(calls map[string]bool) { FindingCalls = calls }(FindingCalls)
+	defer func(calls *Names) { FindingCalls = calls }(FindingCalls)
 	FindingCalls = runCalls
 	filler := "template <class Q> struct Filler { using X = Layout<Shape<_1,_2,_3,_4>, Stride<_4,_3,_2,_1>>; using Y = Q; };\n"
 	call := "using A = Layout<Shape<_4,_3>>;\nauto r = composition(A{}, make_layout(_2{}));\n"
