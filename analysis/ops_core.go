@@ -283,10 +283,7 @@ func applyProfiled(op string, args []layout.Value, whole func(layout.Layout) (la
 	}
 	if len(args) == 1 {
 		out, err := whole(l)
-		if _, ok := args[0].(*layout.Layout); !ok { // l is N:1 made of an integer N
-			return boxed(out, nil, nil), err
-		}
-		return boxed(out, &l, args[0]), err
+		return out.Value(), err
 	}
 	p, err := coreTupleArg(op, args[1])
 	if err != nil {
@@ -300,8 +297,8 @@ func applyProfiled(op string, args []layout.Value, whole func(layout.Layout) (la
 func applyCoalesce(args []layout.Value) (layout.Value, error) {
 	if len(args) == 1 { // coalesce(L) of a layout, the common call, without the overloads' tests
 		if l, ok := args[0].(*layout.Layout); ok {
-			out, box, err := layout.CoalesceResult(*l)
-			return boxedResult(out, box, l, args[0]), err
+			out, err := layout.Coalesce(*l)
+			return out.Value(), err
 		}
 	}
 	if c, ok := firstComposed(args); ok {

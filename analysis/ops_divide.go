@@ -24,9 +24,9 @@ func tiledOp(op string, args []layout.Value, f func(layout.Layout, layout.Value)
 }
 
 func applyLogicalDivide(args []layout.Value) (layout.Value, error) {
-	if l, ok := args0Layout(args); ok && len(args) == 2 { // of a layout, the common call
-		out, box, err := layout.LogicalDivideResult(l, args[1])
-		return boxedResult(out, box, nil, nil), err
+	if l := args0Layout(args); l != nil && len(args) == 2 { // of a layout, the common call
+		out, err := layout.LogicalDivide(*l, args[1])
+		return out.Value(), err
 	}
 	return tiledOp("logical_divide", args, layout.LogicalDivide, applyLogicalDivide)
 }
@@ -53,9 +53,9 @@ func applyLogicalProduct(args []layout.Value) (layout.Value, error) {
 			}
 		}
 	}
-	if l, ok := args0Layout(args); ok && len(args) == 2 { // of a layout, the common call
-		out, box, err := layout.LogicalProductResult(l, args[1])
-		return boxedResult(out, box, nil, nil), err
+	if l := args0Layout(args); l != nil && len(args) == 2 { // of a layout, the common call
+		out, err := layout.LogicalProduct(*l, args[1])
+		return out.Value(), err
 	}
 	return tiledOp("logical_product", args, layout.LogicalProduct, applyLogicalProduct)
 }
