@@ -47,7 +47,8 @@ func applyFlatDivide(args []layout.Value) (layout.Value, error) {
 // Sw o 0 o T gives layout.LogicalProductSwizzled.
 func applyLogicalProduct(args []layout.Value) (layout.Value, error) {
 	if len(args) == 2 {
-		if t, ok := args[1].(layout.Composed); ok {
+		switch t := args[1].(type) { // not t, ok := args[1].(layout.Composed): a failed assertion zeroes a Composed
+		case layout.Composed:
 			if a, ok := layout.AsLayout(args[0]); ok {
 				return layout.LogicalProductSwizzled(a, t)
 			}
