@@ -110,6 +110,9 @@ func TestTableReturnsUnchangedArgument(t *testing.T) {
 	}{
 		{"coalesce", []layout.Value{layout.Box(l)}, 0},
 		{"coalesce", []layout.Value{layout.Box(id)}, 0},
+		{"coalesce", []layout.Value{layout.Box(layout.Make(layout.Int(480), layout.Int(32)))}, 0}, // no shared leaf box holds it
+		{"coalesce", []layout.Value{layout.Box(layout.Make(layout.Int(4), layout.Int(-1)))}, 0},
+		{"filter", []layout.Value{layout.Box(layout.Make(layout.Int(480), layout.Int(32)))}, 0},
 		{"composition", []layout.Value{layout.Box(id), layout.Box(b)}, 1},
 	} {
 		v, err := ApplyOp(c.op, c.args...)

@@ -295,7 +295,7 @@ func applyProfiled(op string, args []layout.Value, whole func(layout.Layout) (la
 	}
 	if len(args) == 1 {
 		out, err := whole(l)
-		return out.Value(), err
+		return sameOr(&out, &l, args[0]), err
 	}
 	p, err := coreTupleArg(op, args[1])
 	if err != nil {
@@ -304,13 +304,26 @@ func applyProfiled(op string, args []layout.Value, whole func(layout.Layout) (la
 	return layout.Boxed(prof(l, p))
 }
 
+// sameOr is out as a Value: arg itself where out is a leaf layout equal to
+// in, the layout arg holds (a leaf layout coalesces to itself, by value:
+// no new box for it), else out.Value() (which is arg's too where out has
+// arg's trees: an operation that changes nothing returns them).
+func sameOr(out, in *layout.Layout, arg layout.Value) layout.Value {
+	if !out.Shape.IsTuple() && out.SameAs(in) {
+		if _, ok := arg.(*layout.Layout); ok {
+			return arg
+		}
+	}
+	return out.Value()
+}
+
 // coalesce(S) and filter_zeros(T) of a tuple take CuTe's IntTuple overloads;
 // an integer N stays the layout N:1, as everywhere a layout is expected.
 func applyCoalesce(args []layout.Value) (layout.Value, error) {
 	if len(args) == 1 { // coalesce(L) of a layout, the common call, without the overloads' tests
 		if l, ok := args[0].(*layout.Layout); ok {
 			out, err := layout.Coalesce(*l)
-			return out.Value(), err
+			return sameOr(&out, l, args[0]), err
 		}
 	}
 	if c, ok := firstComposed(args); ok {
