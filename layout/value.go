@@ -101,7 +101,7 @@ type result[Nodes any] struct {
 
 // newResult is a block for a result of n tree nodes: the Layout to set to
 // the result once its trees are built in nodes; nil for no nodes (a leaf
-// layout or the empty one: the Value's box alone, which the table may share).
+// layout or the empty one: Box makes its Value, shared where it is small).
 func newResult(n int) (*Layout, []IntTuple) {
 	switch {
 	case n == 0:
