@@ -2,8 +2,6 @@ package analysis
 
 import (
 	"fmt"
-	"math/bits"
-	"sync/atomic"
 
 	"github.com/cute-lsp/cute-lsp/grammar"
 	"github.com/cute-lsp/cute-lsp/layout"
@@ -240,90 +238,6 @@ func isLiteral(n grammar.Node) bool {
 		return lit
 	})
 	return lit
-}
-
-// boxedResult is boxed(out, in, arg), or box itself where the operation
-// built out in a block of its own (layout's newResult): the result and its
-// nodes are then one allocation, and the Value points to it.
-func boxedResult(out layout.Layout, box, in *layout.Layout, arg layout.Value) layout.Value {
-	if box != nil {
-		return box
-	}
-	return boxed(out, in, arg)
-}
-
-// boxed is the layout out as a Value without a new copy where one exists:
-// arg itself when out is in, the layout arg holds (an operation that
-// changed nothing returns its argument's trees; in is nil where the
-// operation never does, and the caller's own copy otherwise, so that arg
-// is not unboxed a second time), or the shared box of a small leaf layout
-// (leafBoxes).
-func boxed(out layout.Layout, in *layout.Layout, arg layout.Value) layout.Value {
-	if in != nil && out.SameAs(*in) {
-		return arg
-	}
-	if i, ok := smallLeafIndex(out.Shape); ok {
-		if j, ok := smallLeafIndex(out.Stride); ok {
-			return leafBox(i*smallLeafSlots+j, out)
-		}
-	}
-	return layout.Box(out)
-}
-
-// leafBoxes are the leaf layouts s:d with s and d each below 32 or a power
-// of two below 2^21 (8:1, 4:32, 1:0, 4096:1), each integer static or run
-// time, boxed on first use and then shared: the operations return them
-// most often, and a Value holding a Layout is otherwise a new allocation
-// of its 80 bytes, as the runtime keeps its boxed small integers. Values
-// are never modified, so one box serves all. Filled lazily, a process
-// pays only for the layouts it returns.
-var leafBoxes [smallLeafSlots * smallLeafSlots]atomic.Pointer[layout.Value]
-
-// leafBox is the shared box of the leaf layout l, numbered i by smallLeafIndex.
-func leafBox(i int, l layout.Layout) layout.Value {
-	if v := leafBoxes[i].Load(); v != nil {
-		return *v
-	}
-	v := layout.Box(l)
-	leafBoxes[i].CompareAndSwap(nil, &v) // a racing caller's equal box may win
-	return *leafBoxes[i].Load()
-}
-
-// smallLeafValues is how many integers smallLeafIndex numbers: 0..31, then
-// 2^5..2^20; each static or run time makes smallLeafSlots numbers.
-const (
-	smallLeafValues = 32 + 16
-	smallLeafSlots  = 2 * smallLeafValues
-)
-
-// smallLeafIndex numbers the integer leaf t when it is one leafBoxes
-// holds: its value's number, plus smallLeafValues when it is run time.
-func smallLeafIndex(t layout.IntTuple) (int, bool) {
-	v := t.Value()
-	if !layout.IsPlainInt(t) || v < 0 || v > 1<<20 {
-		return 0, false
-	}
-	i := 0
-	switch {
-	case v < 32:
-		i = int(v)
-	case v&(v-1) == 0:
-		i = 32 + bits.TrailingZeros64(uint64(v)) - 5
-	default:
-		return 0, false
-	}
-	if !t.IsStatic() {
-		i += smallLeafValues
-	}
-	return i, true
-}
-
-// smallLeafValue is the integer smallLeafIndex numbers i (i < smallLeafValues).
-func smallLeafValue(i int) int64 {
-	if i < 32 {
-		return int64(i)
-	}
-	return 1 << (i - 32 + 5)
 }
 
 // opArgError is an OpError for argument arg of op.

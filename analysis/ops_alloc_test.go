@@ -110,13 +110,16 @@ func TestTableReturnsUnchangedArgument(t *testing.T) {
 	}{
 		{"coalesce", []layout.Value{layout.Box(l)}, 0},
 		{"coalesce", []layout.Value{layout.Box(id)}, 0},
+		{"coalesce", []layout.Value{layout.Box(layout.Make(layout.Int(480), layout.Int(32)))}, 0}, // no shared leaf box holds it
+		{"coalesce", []layout.Value{layout.Box(layout.Make(layout.Int(4), layout.Int(-1)))}, 0},
+		{"filter", []layout.Value{layout.Box(layout.Make(layout.Int(480), layout.Int(32)))}, 0},
 		{"composition", []layout.Value{layout.Box(id), layout.Box(b)}, 1},
 	} {
 		v, err := ApplyOp(c.op, c.args...)
 		if err != nil {
 			t.Fatalf("%s%v: %v", c.op, c.args, err)
 		}
-		if got, ok := v.(*layout.Layout); !ok || !got.SameAs(*(c.args[c.same].(*layout.Layout))) {
+		if got, ok := v.(*layout.Layout); !ok || !got.SameAs(c.args[c.same].(*layout.Layout)) {
 			t.Errorf("%s%v = %v, not argument %d itself", c.op, c.args, v, c.same)
 		}
 		if n := testing.AllocsPerRun(100, func() { sink, _ = ApplyOp(c.op, c.args...) }); n != 0 {
@@ -132,27 +135,9 @@ func TestTableReturnsUnchangedArgument(t *testing.T) {
 // TestSmallLeafLayoutsShared: a small leaf layout result (8:1, 3:4,
 // 4096:1), static or with run-time integers, comes in its shared box,
 // allocating nothing, with its static marks as computed; one with a value
-// outside the table is boxed anew.
+// outside the table is boxed anew (layout's TestSmallLeafNumbers numbers
+// the table).
 func TestSmallLeafLayoutsShared(t *testing.T) {
-	for i := range smallLeafValues {
-		v := smallLeafValue(i)
-		if j, ok := smallLeafIndex(layout.Int(v)); !ok || j != i {
-			t.Errorf("smallLeafIndex(%d) = %d, %v; want %d", v, j, ok, i)
-		}
-		if j, ok := smallLeafIndex(layout.Dyn(v)); !ok || j != i+smallLeafValues {
-			t.Errorf("smallLeafIndex(run-time %d) = %d, %v; want %d", v, j, ok, i+smallLeafValues)
-		}
-	}
-	for _, v := range []layout.IntTuple{layout.Unknown(), layout.Basis(1, 0), layout.Ints(1), layout.Underscore()} {
-		if j, ok := smallLeafIndex(v); ok {
-			t.Errorf("smallLeafIndex(%v) = %d, want none", v, j)
-		}
-	}
-	for _, v := range []int64{-1, 33, 48, 1<<20 + 1, 1 << 21, 3 << 10} {
-		if j, ok := smallLeafIndex(layout.Int(v)); ok {
-			t.Errorf("smallLeafIndex(%d) = %d, want none", v, j)
-		}
-	}
 	for _, c := range []struct {
 		op     string
 		args   []layout.Value

@@ -17,8 +17,8 @@ func applyComposition(args []layout.Value) (layout.Value, error) {
 	}
 	if a, ok := args[0].(*layout.Layout); ok { // two layouts, the common call, without the overloads' tests
 		if b, ok := args[1].(*layout.Layout); ok {
-			out, box, err := layout.CompositionResult(*a, *b)
-			return boxedResult(out, box, b, args[1]), err
+			out, err := layout.Composition(*a, *b)
+			return out.Value(), err
 		}
 	}
 	return composition(args[0], args[1])
@@ -100,8 +100,8 @@ func compositionOf(a, b layout.Value) (layout.Value, error) {
 	if a, ok := a.(*layout.Layout); ok {
 		switch bl := b.(type) {
 		case *layout.Layout:
-			out, box, err := layout.CompositionResult(*a, *bl)
-			return boxedResult(out, box, bl, b), err
+			out, err := layout.Composition(*a, *bl)
+			return out.Value(), err
 		case layout.Tiler:
 			return layout.Boxed(layout.CompositionTiler(*a, bl))
 		case layout.IntTuple:
@@ -114,7 +114,7 @@ func compositionOf(a, b layout.Value) (layout.Value, error) {
 				}
 				// N:1 with N's own static mark (CompositionN's N is static).
 				out, err := layout.Composition(*a, layout.Layout{Shape: bl, Stride: layout.Int(1)})
-				return boxed(out, nil, nil), err
+				return out.Value(), err
 			}
 			t, err := tilerOfTuple(bl)
 			if err != nil {
@@ -154,15 +154,15 @@ func tilerOfTuple(t layout.IntTuple) (layout.Tiler, error) {
 }
 
 func applyComplement(args []layout.Value) (layout.Value, error) {
-	if a, ok := args0Layout(args); ok { // complement(L [, M]) of a layout, the common call
+	if a := args0Layout(args); a != nil { // complement(L [, M]) of a layout, the common call
 		switch len(args) {
 		case 1:
-			out, box, err := layout.ComplementResult(a)
-			return boxedResult(out, box, nil, nil), err
+			out, err := layout.Complement(*a)
+			return out.Value(), err
 		case 2:
 			if m, ok := args[1].(layout.IntTuple); ok {
-				out, box, err := layout.ComplementToResult(a, m)
-				return boxedResult(out, box, nil, nil), err
+				out, err := layout.ComplementTo(*a, m)
+				return out.Value(), err
 			}
 		}
 	}
@@ -178,20 +178,20 @@ func applyComplement(args []layout.Value) (layout.Value, error) {
 	}
 	if len(args) == 1 {
 		out, err := layout.Complement(a)
-		return boxed(out, nil, nil), err
+		return out.Value(), err
 	}
 	m, ok := args[1].(layout.IntTuple)
 	if !ok {
 		return nil, &layout.Error{Op: "complement", Detail: "the cotarget must be an integer or a shape, not " + layout.Described(args[1])}
 	}
 	out, err := layout.ComplementTo(a, m)
-	return boxed(out, nil, nil), err
+	return out.Value(), err
 }
 
 func applyRightInverse(args []layout.Value) (layout.Value, error) {
-	if a, ok := args0Layout(args); ok && len(args) == 1 { // of a layout, the common call
-		out, box, err := layout.RightInverseResult(a)
-		return boxedResult(out, box, nil, nil), err
+	if a := args0Layout(args); a != nil && len(args) == 1 { // of a layout, the common call
+		out, err := layout.RightInverse(*a)
+		return out.Value(), err
 	}
 	return applyInverse("right_inverse", args)
 }
@@ -218,14 +218,14 @@ func applyInverse(op string, args []layout.Value) (layout.Value, error) {
 	switch v := args[0].(type) {
 	case *layout.Layout:
 		out, err := inverse(op, *v)
-		return boxed(out, v, args[0]), err
+		return out.Value(), err
 	case layout.IntTuple:
 		if v.IsLeaf() {
 			if err := layout.CheckIntLeaf(op, v); err != nil {
 				return nil, err
 			}
 			out, err := inverse(op, layout.Layout{Shape: v, Stride: layout.Int(1)})
-			return boxed(out, nil, nil), err
+			return out.Value(), err
 		}
 	case layout.Swizzle:
 		if err := v.Validate(op); err != nil {
@@ -389,15 +389,14 @@ func applyNullspace(args []layout.Value) (layout.Value, error) {
 	return layout.Boxed(layout.Nullspace(a))
 }
 
-// args0Layout is the first argument when it is a layout.
-func args0Layout(args []layout.Value) (layout.Layout, bool) {
+// args0Layout is the first argument when it is a layout (not a copy: a
+// Layout passed on is copied again), or nil.
+func args0Layout(args []layout.Value) *layout.Layout {
 	if len(args) == 0 {
-		return layout.Layout{}, false
+		return nil
 	}
-	if l, ok := args[0].(*layout.Layout); ok {
-		return *l, true
-	}
-	return layout.Layout{}, false
+	l, _ := args[0].(*layout.Layout)
+	return l
 }
 
 // wantArgs checks the argument count of op (inlined: every call asks it).

@@ -84,13 +84,13 @@ func coreIndexArgs(op string, args []layout.Value, buf *[maxIndices]int) ([]int,
 
 // intResult turns an integer answer into a Value; a CondUnknown error is the unknown "?".
 func intResult(n int64, err error) (layout.Value, error) {
-	if layout.IsUnknown(err) {
-		return layout.Unknown(), nil
-	}
 	if err != nil {
+		if layout.IsUnknown(err) {
+			return layout.Unknown(), nil
+		}
 		return nil, err
 	}
-	return layout.Int(n), nil
+	return intValue(n, true), nil
 }
 
 func notSupported(op string, v layout.Value) error {
@@ -141,8 +141,11 @@ func modeOfArgs(op string, args []layout.Value) (modeArg, error) {
 
 func applySize(args []layout.Value) (layout.Value, error) {
 	if len(args) == 1 {
-		if t, ok := args[0].(tirx.Layout); ok {
-			return sizeOfTIRx(t)
+		switch v := args[0].(type) {
+		case *layout.Layout: // the common call, without fromInner's and modeOfArgs's tests
+			return intResult(v.Size())
+		case tirx.Layout:
+			return sizeOfTIRx(v)
 		}
 	}
 	if v, ok, err := fromInner("size", args, applySize); ok {
@@ -161,7 +164,7 @@ func applySize(args []layout.Value) (layout.Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		return p, nil
+		return tupleValue(p), nil
 	case sizer:
 		return intResult(v.Size())
 	}
@@ -169,6 +172,9 @@ func applySize(args []layout.Value) (layout.Value, error) {
 }
 
 func applyCosize(args []layout.Value) (layout.Value, error) {
+	if l := args0Layout(args); l != nil && len(args) == 1 { // the common call
+		return intResult(l.Cosize())
+	}
 	if v, ok, err := fromInner("cosize", args, applyCosize); ok {
 		return v, err
 	}
@@ -189,6 +195,9 @@ func applyCosize(args []layout.Value) (layout.Value, error) {
 }
 
 func applyRank(args []layout.Value) (layout.Value, error) {
+	if l := args0Layout(args); l != nil && len(args) == 1 { // the common call
+		return intValue(int64(l.Rank()), true), nil
+	}
 	if v, ok, err := fromInner("rank", args, applyRank); ok {
 		return v, err
 	}
@@ -197,15 +206,18 @@ func applyRank(args []layout.Value) (layout.Value, error) {
 		return nil, err
 	}
 	if m.isLayout {
-		return layout.Int(int64(m.l.Rank())), nil
+		return intValue(int64(m.l.Rank()), true), nil
 	}
 	if v, ok := m.v.(ranker); ok {
-		return layout.Int(int64(v.Rank())), nil
+		return intValue(int64(v.Rank()), true), nil
 	}
 	return nil, layout.AtArg(1, notSupported("rank", m.v))
 }
 
 func applyDepth(args []layout.Value) (layout.Value, error) {
+	if l := args0Layout(args); l != nil && len(args) == 1 { // the common call
+		return intValue(int64(l.Depth()), true), nil
+	}
 	if v, ok, err := fromInner("depth", args, applyDepth); ok {
 		return v, err
 	}
@@ -214,10 +226,10 @@ func applyDepth(args []layout.Value) (layout.Value, error) {
 		return nil, err
 	}
 	if m.isLayout {
-		return layout.Int(int64(m.l.Depth())), nil
+		return intValue(int64(m.l.Depth()), true), nil
 	}
 	if v, ok := m.v.(depther); ok {
-		return layout.Int(int64(v.Depth())), nil
+		return intValue(int64(v.Depth()), true), nil
 	}
 	return nil, layout.AtArg(1, notSupported("depth", m.v))
 }
@@ -283,10 +295,7 @@ func applyProfiled(op string, args []layout.Value, whole func(layout.Layout) (la
 	}
 	if len(args) == 1 {
 		out, err := whole(l)
-		if _, ok := args[0].(*layout.Layout); !ok { // l is N:1 made of an integer N
-			return boxed(out, nil, nil), err
-		}
-		return boxed(out, &l, args[0]), err
+		return sameOr(&out, &l, args[0]), err
 	}
 	p, err := coreTupleArg(op, args[1])
 	if err != nil {
@@ -295,13 +304,26 @@ func applyProfiled(op string, args []layout.Value, whole func(layout.Layout) (la
 	return layout.Boxed(prof(l, p))
 }
 
+// sameOr is out as a Value: arg itself where out is a leaf layout equal to
+// in, the layout arg holds (a leaf layout coalesces to itself, by value:
+// no new box for it), else out.Value() (which is arg's too where out has
+// arg's trees: an operation that changes nothing returns them).
+func sameOr(out, in *layout.Layout, arg layout.Value) layout.Value {
+	if !out.Shape.IsTuple() && out.SameAs(in) {
+		if _, ok := arg.(*layout.Layout); ok {
+			return arg
+		}
+	}
+	return out.Value()
+}
+
 // coalesce(S) and filter_zeros(T) of a tuple take CuTe's IntTuple overloads;
 // an integer N stays the layout N:1, as everywhere a layout is expected.
 func applyCoalesce(args []layout.Value) (layout.Value, error) {
 	if len(args) == 1 { // coalesce(L) of a layout, the common call, without the overloads' tests
 		if l, ok := args[0].(*layout.Layout); ok {
-			out, box, err := layout.CoalesceResult(*l)
-			return boxedResult(out, box, l, args[0]), err
+			out, err := layout.Coalesce(*l)
+			return sameOr(&out, l, args[0]), err
 		}
 	}
 	if c, ok := firstComposed(args); ok {

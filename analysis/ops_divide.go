@@ -24,9 +24,9 @@ func tiledOp(op string, args []layout.Value, f func(layout.Layout, layout.Value)
 }
 
 func applyLogicalDivide(args []layout.Value) (layout.Value, error) {
-	if l, ok := args0Layout(args); ok && len(args) == 2 { // of a layout, the common call
-		out, box, err := layout.LogicalDivideResult(l, args[1])
-		return boxedResult(out, box, nil, nil), err
+	if l := args0Layout(args); l != nil && len(args) == 2 { // of a layout, the common call
+		out, err := layout.LogicalDivide(*l, args[1])
+		return out.Value(), err
 	}
 	return tiledOp("logical_divide", args, layout.LogicalDivide, applyLogicalDivide)
 }
@@ -47,15 +47,16 @@ func applyFlatDivide(args []layout.Value) (layout.Value, error) {
 // Sw o 0 o T gives layout.LogicalProductSwizzled.
 func applyLogicalProduct(args []layout.Value) (layout.Value, error) {
 	if len(args) == 2 {
-		if t, ok := args[1].(layout.Composed); ok {
+		switch t := args[1].(type) { // not t, ok := args[1].(layout.Composed): a failed assertion zeroes a Composed
+		case layout.Composed:
 			if a, ok := layout.AsLayout(args[0]); ok {
 				return layout.LogicalProductSwizzled(a, t)
 			}
 		}
 	}
-	if l, ok := args0Layout(args); ok && len(args) == 2 { // of a layout, the common call
-		out, box, err := layout.LogicalProductResult(l, args[1])
-		return boxedResult(out, box, nil, nil), err
+	if l := args0Layout(args); l != nil && len(args) == 2 { // of a layout, the common call
+		out, err := layout.LogicalProduct(*l, args[1])
+		return out.Value(), err
 	}
 	return tiledOp("logical_product", args, layout.LogicalProduct, applyLogicalProduct)
 }

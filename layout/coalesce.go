@@ -11,31 +11,27 @@ package layout
 // merges), as in CuTe. The empty layout coalesces to 1:0.
 //
 // Law: Coalesce(l).Eval(i) == l.Eval(i) for 0 <= i < Size(l), Size is kept, and Coalesce is idempotent.
-func Coalesce(l Layout) (Layout, error) { return valueOnly(CoalesceResult(l)) }
-
-// CoalesceResult is Coalesce(l) with the block it built the result in
-// (newResult), nil where it built none, for a Value to hold.
-func CoalesceResult(l Layout) (Layout, *Layout, error) {
+func Coalesce(l Layout) (Layout, error) {
 	const op = "coalesce"
 	var sb, db [flatInline]num
 	var tb bases
 	s, d, err := leafModes(op, &l, sb[:0], db[:0], &tb)
 	if err != nil {
-		return Layout{}, nil, err
+		return Layout{}, err
 	}
 	if len(s) == 0 {
-		return PadLayout, nil, nil
+		return PadLayout, nil
 	}
 	if s, d, err = bwCoalesce(op, s, d); err != nil {
-		return Layout{}, nil, err
+		return Layout{}, err
 	}
 	if isFlatOf(&l, s, d) {
-		return l, nil, nil // already coalesced: its own trees, nothing built
+		return l, nil // already coalesced: its own trees, nothing built
 	}
 	if len(s) == 1 { // built in the return statement: a Layout returned by a call is copied through memory
-		return Layout{Shape: s[0].leaf(&tb), Stride: d[0].leaf(&tb)}, nil, nil
+		return Layout{Shape: s[0].leaf(&tb), Stride: d[0].leaf(&tb)}, nil
 	}
-	return flatResult(s, d, &tb)
+	return flatLayoutOf(s, d, &tb), nil
 }
 
 // leafModes is the leaf modes of l as nums, shapes and strides, appended
@@ -187,30 +183,18 @@ func isFlatOf(l *Layout, s, d []num) bool {
 }
 
 // flatLayoutOf is the layout of the flat modes s:d: an integer-shaped layout
-// for one mode, else flat tuples, in one allocation.
+// for one mode, else flat tuples, in one block with its Layout (newResult).
 func flatLayoutOf(s, d []num, tb *bases) Layout {
-	l, _, _ := flatResult(s, d, tb)
-	return l
-}
-
-// flatResult is flatLayoutOf(s, d, tb) with the block it was built in
-// (newResult; nil for a leaf layout, which has no nodes), as an operation
-// returns its result.
-func flatResult(s, d []num, tb *bases) (Layout, *Layout, error) {
 	n := len(s)
 	if n == 1 {
-		return Layout{Shape: s[0].leaf(tb), Stride: d[0].leaf(tb)}, nil, nil
+		return Layout{Shape: s[0].leaf(tb), Stride: d[0].leaf(tb)}
 	}
 	box, both := newResult(2 * n)
 	for i := range n {
 		s[i].put(&both[i], tb)
 		d[i].put(&both[n+i], tb)
 	}
-	l := Layout{Shape: tupleOf(both[:n:n]), Stride: tupleOf(both[n:])}
-	if box != nil {
-		*box = l
-	}
-	return l, box, nil
+	return inBlock(box, Layout{Shape: tupleOf(both[:n:n]), Stride: tupleOf(both[n:])})
 }
 
 // CoalesceProfile is coalesce(l, profile): a tuple profile coalesces each of

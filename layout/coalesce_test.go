@@ -23,13 +23,13 @@ func TestCoalesceLaws(t *testing.T) {
 		if !slices.Equal(offsets(t, c, offsetLimit), offs) {
 			t.Fatalf("Coalesce(%v) = %v changes the function", l, c)
 		}
-		if cc, _ := Coalesce(c); !cc.SameAs(c) && !hasBasis(&c.Stride) {
+		if cc, _ := Coalesce(c); !cc.SameAs(&c) && !hasBasis(&c.Stride) {
 			t.Fatalf("Coalesce not idempotent: %v -> %v -> %v (not its argument itself)", l, c, cc)
 		} else if cc.String() != c.String() {
 			t.Fatalf("Coalesce not idempotent: %v -> %v -> %v", l, c, cc)
 		}
-		if cl := l.Format(true) == c.Format(true); cl != c.SameAs(l) && !hasBasis(&c.Stride) {
-			t.Fatalf("Coalesce(%v) = %v: prints as its argument %v, is its argument %v", l, c, cl, c.SameAs(l))
+		if cl := l.Format(true) == c.Format(true); cl != c.SameAs(&l) && !hasBasis(&c.Stride) {
+			t.Fatalf("Coalesce(%v) = %v: prints as its argument %v, is its argument %v", l, c, cl, c.SameAs(&l))
 		}
 		var flat FlatLayout
 		if err := l.FlattenInto(&flat); err == nil {

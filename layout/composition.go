@@ -47,29 +47,25 @@ const (
 // not a multiple of it, or an inexact shape split), and so does this: a
 // stride smaller than a mode's shape that does not divide it is accepted,
 // and the result is then not A o B, exactly as CuTe returns it.
-func Composition(a, b Layout) (Layout, error) { return valueOnly(CompositionResult(a, b)) }
-
-// CompositionResult is Composition(a, b) with the block of its result (see CoalesceResult).
-func CompositionResult(a, b Layout) (Layout, *Layout, error) {
+func Composition(a, b Layout) (Layout, error) {
 	var bsb, bdb [flatInline]num
 	var btb bases
 	bs, bd, err := leafModes("composition", &b, bsb[:0], bdb[:0], &btb)
 	if err != nil {
-		return Layout{}, nil, err
+		return Layout{}, err
 	}
 	if len(btb.paths) > 0 && hasBasis(&b.Stride) {
-		out, err := compositionBasisB(a, b)
-		return out, nil, err
+		return compositionBasisB(a, b)
 	}
 	var sb, db [flatInline]num
 	var tb bases
 	as, ad, err := coalescedModes(&a, sb[:0], db[:0], &tb)
 	if err != nil {
-		return Layout{}, nil, err
+		return Layout{}, err
 	}
 	c := composer{a: &a, as: as, ad: ad, tb: &tb, b: &b}
-	l, box, _, err := c.composeModes(bs, bd, &btb, &b.Shape, 0)
-	return l, box, err
+	l, _, err := c.composeModes(bs, bd, &btb, &b.Shape, 0)
+	return l, err
 }
 
 // coalescedModes is coalesce_x(A) as flat modes appended to as and ad,
@@ -104,9 +100,9 @@ type composer struct {
 // bs:bd in order (bases in btb) and its shape tree (read for its structure
 // only): the leaves composed in order, their results gathered on the
 // stack, then the result laid out in B's tree in one allocation, extra
-// IntTuples left at the end of that block for the caller, and the block's
-// own Layout (newResult), for the caller to set to its result.
-func (c *composer) composeModes(bs, bd []num, btb *bases, shape *IntTuple, extra int) (Layout, *Layout, []IntTuple, error) {
+// IntTuples left at the end of that block for the caller (whose box is the
+// block's own Layout, newResult, for the caller to set to its result).
+func (c *composer) composeModes(bs, bd []num, btb *bases, shape *IntTuple, extra int) (Layout, []IntTuple, error) {
 	const op = "composition"
 	var rsb, rdb [2 * flatInline]num
 	var endb [flatInline]int
@@ -115,14 +111,14 @@ func (c *composer) composeModes(bs, bd []num, btb *bases, shape *IntTuple, extra
 	for k := range bs {
 		if !bs[k].plain() || !bd[k].plain() {
 			if err := CheckIntLeaf(op, bs[k].leaf(btb)); err != nil {
-				return Layout{}, nil, nil, err
+				return Layout{}, nil, err
 			}
-			return Layout{}, nil, nil, CheckIntLeaf(op, bd[k].leaf(btb))
+			return Layout{}, nil, CheckIntLeaf(op, bd[k].leaf(btb))
 		}
 		start := len(rs)
 		var err error
 		if rs, rd, err = c.compose(bs[k], bd[k], rs, rd); err != nil {
-			return Layout{}, nil, nil, err
+			return Layout{}, nil, err
 		}
 		if n := len(rs) - start; n > 1 {
 			nodes += 2 * n
@@ -130,17 +126,19 @@ func (c *composer) composeModes(bs, bd []num, btb *bases, shape *IntTuple, extra
 		ends = append(ends, len(rs))
 	}
 	if c.b != nil && extra == 0 && slices.Equal(rs, bs) && slices.Equal(rd, bd) {
-		return *c.b, nil, nil, nil // B's own leaves: B itself, nothing built
+		return *c.b, nil, nil // B's own leaves: B itself, nothing built
 	}
 	b := builder{rs: rs, rd: rd, ends: ends, tb: c.tb}
 	box, slab := newResult(nodes)
 	cur := cursor{slab: slab}
-	var out Layout
-	b.node(shape, &cur, &out.Shape, &out.Stride)
+	var leaf Layout
+	out := &leaf // a leaf result (no nodes) has no block
 	if box != nil {
-		*box = out
+		out = box // built in place, knowing its block (inBlock)
+		box.box = box
 	}
-	return out, box, cur.slab, nil
+	b.node(shape, &cur, &out.Shape, &out.Stride)
+	return *out, cur.slab, nil
 }
 
 // tupleElems is the number of elements of the tuples in t.
@@ -544,7 +542,7 @@ func (t *lhsTree) compose(s, d IntTuple) (IntTuple, IntTuple, error) {
 	for _, m := range d.path() {
 		at = at.sub[m.val] // the coprofile has every path of B's strides
 	}
-	l, _, _, err := at.c.composeModes([]num{{v: s.val, kind: kindInt, static: s.static}}, []num{{v: d.val, kind: kindInt, static: d.static}}, nil, &s, 0)
+	l, _, err := at.c.composeModes([]num{{v: s.val, kind: kindInt, static: s.static}}, []num{{v: d.val, kind: kindInt, static: d.static}}, nil, &s, 0)
 	return l.Shape, l.Stride, err
 }
 

@@ -164,8 +164,8 @@ func TestCompositionLaw(t *testing.T) {
 		if !sameLeafProfile(got.Shape, b.Shape) {
 			t.Fatalf("Composition(%v, %v) = %v: not B's shape tree", a, b, got)
 		}
-		if got.Format(true) == b.Format(true) != got.SameAs(b) {
-			t.Fatalf("Composition(%v, %v) = %v: B itself %v, prints as B %v", a, b, got, got.SameAs(b), !got.SameAs(b))
+		if got.Format(true) == b.Format(true) != got.SameAs(&b) {
+			t.Fatalf("Composition(%v, %v) = %v: B itself %v, prints as B %v", a, b, got, got.SameAs(&b), !got.SameAs(&b))
 		}
 		gotModes := leafModesOf(got, b)
 		bs, bd := leavesRef(b)

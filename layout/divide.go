@@ -182,52 +182,21 @@ func byMode(op, cond string, l Layout, t tileArg, f func(Layout, tileArg) (Layou
 // enumerates the tiles; a B that does not divide L gives a ceil-div rest mode
 // and a result larger than L. A Tiler (or a tuple shape) divides mode by
 // mode, "_" leaving a mode whole, modes past the tiler's rank kept as they are.
+// Each step of the definition is that operation's one body, the
+// intermediate layouts held on the stack: only the result is allocated. A
+// failure is worded as its step's.
 func LogicalDivide(l Layout, tiler Value) (Layout, error) {
-	return valueOnly(LogicalDivideResult(l, tiler))
-}
-
-// LogicalDivideResult is LogicalDivide(l, tiler) with the block of its result (see CoalesceResult).
-func LogicalDivideResult(l Layout, tiler Value) (Layout, *Layout, error) {
 	const op = "logical_divide"
-	if b, ok := tiler.(*Layout); ok { // the common call: no tileArg built and copied to reach the body
-		return divideByLayout(&l, b) // which finds an incongruent L in its walk of L
+	b, ok := tiler.(*Layout)
+	if !ok { // a tiler, a shape or "_": by mode
+		return divideByTiler(l, tiler)
 	}
-	if err := CheckCongruent(op, l.Shape, l.Stride); err != nil {
-		return Layout{}, nil, err
-	}
-	t, err := toTileArg(op, tiler)
-	if err != nil {
-		return Layout{}, nil, err
-	}
-	out, err := logicalDivide(l, t)
-	return out, nil, err
-}
-
-func logicalDivide(l Layout, t tileArg) (Layout, error) {
-	const op = "logical_divide"
-	switch t.kind {
-	case tileSkip:
-		return l, nil
-	case tileTuple:
-		return byMode(op, CondDivideTooManyModes, l, t, logicalDivide)
-	}
-	return valueOnly(divideByLayout(&l, &t.layout))
-}
-
-// divideByLayout is logical_divide(L, B) for a layout B, as CuTe defines it:
-//
-//	composition(L, make_layout(B, complement(B, shape(coalesce(L)))))
-//
-// each step the operation's one body, the intermediate layouts held on the
-// stack: only the result is allocated. A failure is worded as its step's.
-func divideByLayout(l, b *Layout) (Layout, *Layout, error) {
-	const op = "logical_divide"
 	// shape(coalesce(L)) and coalesce_x(L) from one walk of L.
 	var sb, db, asb, adb [flatInline]num
 	var tb bases
-	as, ad, err := leafModes(op, l, asb[:0], adb[:0], &tb)
+	as, ad, err := leafModes(op, &l, asb[:0], adb[:0], &tb)
 	if err != nil && !congruent(&l.Shape, &l.Stride) {
-		return Layout{}, nil, err // CheckCongruent's error, as every divide of an incongruent L says it
+		return Layout{}, err // CheckCongruent's error, as every divide of an incongruent L says it
 	}
 	if err == nil && len(as) == 0 {
 		as, ad = append(as, numInt(1, true)), append(ad, numInt(0, true))
@@ -237,7 +206,7 @@ func divideByLayout(l, b *Layout) (Layout, *Layout, error) {
 		s, d, err = bwCoalesce(op, s, d)
 	}
 	if err != nil {
-		return Layout{}, nil, InOp(op, fmt.Sprintf("coalesce(%v)", *l), err)
+		return Layout{}, InOp(op, fmt.Sprintf("coalesce(%v)", l), err)
 	}
 	for i := range s {
 		if !s[i].plain() { // complement's cotarget is a shape of known integers
@@ -259,8 +228,8 @@ func divideByLayout(l, b *Layout) (Layout, *Layout, error) {
 		rs, rd, err = complement(b, append(csb[:0], bs...), append(cdb[:0], bd...), &btb, s, IntTuple{}, rsb[:0], rdb[:0])
 	}
 	if err != nil {
-		c, _ := Coalesce(*l)
-		return Layout{}, nil, InOp(op, fmt.Sprintf("complement(%v, %v)", *b, c.Shape), err)
+		c, _ := Coalesce(l)
+		return Layout{}, InOp(op, fmt.Sprintf("complement(%v, %v)", *b, c.Shape), err)
 	}
 	// make_layout(B, rest): its leaf modes, and its shape tree, whose
 	// structure alone composition reads (the rest's leaves left zero).
@@ -281,18 +250,41 @@ func divideByLayout(l, b *Layout) (Layout, *Layout, error) {
 		as, ad, err = coalesceX(op, as, ad)
 	}
 	if err == nil {
-		c := composer{a: l, as: as, ad: ad, tb: &tb}
+		c := composer{a: &l, as: as, ad: ad, tb: &tb}
 		var out Layout
-		var box *Layout
-		if out, box, _, err = c.composeModes(bs, bd, &btb, &innerShape, 0); err == nil {
-			return out, box, nil
+		if out, _, err = c.composeModes(bs, bd, &btb, &innerShape, 0); err == nil {
+			return out, nil
 		}
 	}
 	r := flatLayoutOf(rs, rd, nil)
-	return Layout{}, nil, InOp(op, fmt.Sprintf("composition(%v, %v)", *l, Layout{Shape: Tup(b.Shape, r.Shape), Stride: Tup(b.Stride, r.Stride)}), err)
+	return Layout{}, InOp(op, fmt.Sprintf("composition(%v, %v)", l, Layout{Shape: Tup(b.Shape, r.Shape), Stride: Tup(b.Stride, r.Stride)}), err)
 }
 
-// zeroLeaves is the rest's shape as divideByLayout's composition reads it:
+// divideByTiler is LogicalDivide(l, T) of a tiler T that is no layout.
+func divideByTiler(l Layout, tiler Value) (Layout, error) {
+	const op = "logical_divide"
+	if err := CheckCongruent(op, l.Shape, l.Stride); err != nil {
+		return Layout{}, err
+	}
+	t, err := toTileArg(op, tiler)
+	if err != nil {
+		return Layout{}, err
+	}
+	return logicalDivide(l, t)
+}
+
+func logicalDivide(l Layout, t tileArg) (Layout, error) {
+	const op = "logical_divide"
+	switch t.kind {
+	case tileSkip:
+		return l, nil
+	case tileTuple:
+		return byMode(op, CondDivideTooManyModes, l, t, logicalDivide)
+	}
+	return LogicalDivide(l, Box(t.layout)) // the Value the mode was read from, or a shared small one: rarely a new box
+}
+
+// zeroLeaves is the rest's shape as LogicalDivide's composition reads it:
 // up to flatInline+1 leaves whose values nothing reads (only the tree's
 // structure is), shared by every call. Nothing writes it: the composer
 // builds its result in a block of its own and reads this tree only.

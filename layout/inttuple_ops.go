@@ -44,7 +44,7 @@ func Product(t IntTuple) (IntTuple, error) {
 	for i := range t.sub {
 		e := &t.sub[i]
 		if v, ok := MulChecked(acc.val, e.val); ok && IsPlainInt(acc) && IsPlainInt(*e) {
-			acc = intLeaf(v, acc.static && e.static) // two integers, mulLeaf's common case in place
+			acc.val, acc.static = v, acc.static && e.static // two integers, mulLeaf's common case in place
 			continue
 		}
 		p, err := Product(*e)

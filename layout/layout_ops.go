@@ -177,7 +177,7 @@ func MakeIdentityLayout(shape IntTuple) (Layout, error) {
 // Law: l.Size() == Size(l.Shape) == MakeLayoutOf(l).Size().
 func (l Layout) Size() (int64, error) {
 	n, err := Size(l.Shape)
-	if IsUnknown(err) {
+	if err != nil && IsUnknown(err) {
 		return 0, unknownErr("size", "the size of "+l.String())
 	}
 	return n, err
@@ -200,7 +200,7 @@ func (l Layout) Cosize() (int64, error) {
 		return 0, err
 	}
 	n, err := Size(plus)
-	if IsUnknown(err) {
+	if err != nil && IsUnknown(err) {
 		return 0, unknownErr("cosize", "the cosize of "+l.String())
 	}
 	return n, err

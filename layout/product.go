@@ -13,64 +13,33 @@ import "fmt"
 // so mode 0 is A itself and mode 1 lays copies of A out as B, in the
 // offsets A leaves free. A Tiler (or tuple shape) multiplies mode by mode,
 // "_" leaving a mode alone, modes past the tiler's rank kept as they are.
+// Each step of the definition is that operation's one body, the complement
+// held on the stack: only the result is allocated. A failure is worded as
+// its step's.
 func LogicalProduct(a Layout, tiler Value) (Layout, error) {
-	return valueOnly(LogicalProductResult(a, tiler))
-}
-
-// LogicalProductResult is LogicalProduct(a, tiler) with the block of its result (see CoalesceResult).
-func LogicalProductResult(a Layout, tiler Value) (Layout, *Layout, error) {
 	const op = "logical_product"
-	if b, ok := tiler.(*Layout); ok { // the common call: no tileArg built and copied to reach the body
-		return productByLayout(&a, b) // which finds an incongruent A in its walk of A
+	b, ok := tiler.(*Layout)
+	if !ok { // a tiler, a shape or "_": by mode
+		return productByTiler(a, tiler)
 	}
-	if err := CheckCongruent(op, a.Shape, a.Stride); err != nil {
-		return Layout{}, nil, err
-	}
-	t, err := toTileArg(op, tiler)
-	if err != nil {
-		return Layout{}, nil, err
-	}
-	out, err := logicalProduct(a, t)
-	return out, nil, err
-}
-
-func logicalProduct(a Layout, t tileArg) (Layout, error) {
-	const op = "logical_product"
-	switch t.kind {
-	case tileSkip:
-		return a, nil
-	case tileTuple:
-		return byMode(op, CondProductTooManyModes, a, t, logicalProduct)
-	}
-	return valueOnly(productByLayout(&a, &t.layout))
-}
-
-// productByLayout is logical_product(A, B) for a layout B, as CuTe defines it:
-//
-//	make_layout(A, composition(complement(A, size(A)*cosize(B)), B))
-//
-// each step the operation's one body, the complement held on the stack:
-// only the result is allocated. A failure is worded as its step's.
-func productByLayout(a, b *Layout) (Layout, *Layout, error) {
-	const op = "logical_product"
 	var sb, db, asb, adb [flatInline]num
 	var tb, atb bases
-	as, ad, err := leafModes(op, a, asb[:0], adb[:0], &atb)
+	as, ad, err := leafModes(op, &a, asb[:0], adb[:0], &atb)
 	if err != nil && !congruent(&a.Shape, &a.Stride) {
-		return Layout{}, nil, err // CheckCongruent's error, as every product of an incongruent A says it
+		return Layout{}, err // CheckCongruent's error, as every product of an incongruent A says it
 	}
 	if err == nil {
 		err = checkInts(op, as, as, &atb, false)
 	}
 	if err != nil {
-		return Layout{}, nil, InOp(op, fmt.Sprintf("size(%v)", *a), err)
+		return Layout{}, InOp(op, fmt.Sprintf("size(%v)", a), err)
 	}
 	sa := numInt(1, true) // CuTe's product(shape), from a static 1
 	for _, x := range as {
 		if p, ok := mulSmall(sa, x); ok {
 			sa = p
 		} else if sa, err = mulAny(op, sa, x); err != nil {
-			return Layout{}, nil, InOp(op, fmt.Sprintf("size(%v)", *a), err)
+			return Layout{}, InOp(op, fmt.Sprintf("size(%v)", a), err)
 		}
 	}
 	bs, bd, err := leafModes(op, b, sb[:0], db[:0], &tb)
@@ -82,41 +51,66 @@ func productByLayout(a, b *Layout) (Layout, *Layout, error) {
 		cb, err = cosize(op, bs, bd)
 	}
 	if err != nil {
-		return Layout{}, nil, InOp(op, fmt.Sprintf("cosize(%v)", *b), err)
+		return Layout{}, InOp(op, fmt.Sprintf("cosize(%v)", *b), err)
 	}
 	n, err := mul(op, sa, cb)
 	if err != nil {
-		return Layout{}, nil, Errorf(op, CondOverflow, "size(%v)*cosize(%v) = %d*%d overflows int64", *a, *b, sa.v, cb.v)
+		return Layout{}, Errorf(op, CondOverflow, "size(%v)*cosize(%v) = %d*%d overflows int64", a, *b, sa.v, cb.v)
 	}
 	var rsb, rdb [flatInline + 1]num
-	rs, rd, err := complement(a, as, ad, &atb, []num{n}, IntTuple{}, rsb[:0], rdb[:0]) // A's modes, walked once
+	rs, rd, err := complement(&a, as, ad, &atb, []num{n}, IntTuple{}, rsb[:0], rdb[:0]) // A's modes, walked once
 	if err != nil {
-		return Layout{}, nil, InOp(op, fmt.Sprintf("complement(%v, %d)", *a, n.v), err)
+		return Layout{}, InOp(op, fmt.Sprintf("complement(%v, %d)", a, n.v), err)
 	}
 	if hasBasis(&b.Stride) {
 		rest := flatLayoutOf(rs, rd, nil)
 		rep, err := compositionBasisB(rest, *b)
 		if err != nil {
-			return Layout{}, nil, InOp(op, fmt.Sprintf("composition(%v, %v)", rest, *b), err)
+			return Layout{}, InOp(op, fmt.Sprintf("composition(%v, %v)", rest, *b), err)
 		}
-		return MakeLayoutOf(*a, rep), nil, nil
+		return MakeLayoutOf(a, rep), nil
 	}
 	// The complement's modes are coalesced already; coalesce_x keeps them
 	// but for a last mode of static size 1.
 	var csb, cdb [flatInline + 1]num
 	cs, cd := append(csb[:0], rs...), append(cdb[:0], rd...)
 	if cs, cd, err = coalesceX(op, cs, cd); err != nil {
-		return Layout{}, nil, InOp(op, fmt.Sprintf("composition(%v, %v)", flatLayoutOf(rs, rd, nil), *b), err)
+		return Layout{}, InOp(op, fmt.Sprintf("composition(%v, %v)", flatLayoutOf(rs, rd, nil), *b), err)
 	}
 	c := composer{as: cs, ad: cd}
 	// The result's top level, (A, A o B) shapes then strides, at the end of A o B's block.
-	rep, box, top, err := c.composeModes(bs, bd, &tb, &b.Shape, 4)
+	rep, top, err := c.composeModes(bs, bd, &tb, &b.Shape, 4)
 	if err != nil {
-		return Layout{}, nil, InOp(op, fmt.Sprintf("composition(%v, %v)", flatLayoutOf(rs, rd, nil), *b), err)
+		return Layout{}, InOp(op, fmt.Sprintf("composition(%v, %v)", flatLayoutOf(rs, rd, nil), *b), err)
 	}
 	top[0], top[1], top[2], top[3] = a.Shape, rep.Shape, a.Stride, rep.Stride
-	*box = Layout{Shape: tupleOf(top[:2:2]), Stride: tupleOf(top[2:])}
-	return *box, box, nil
+	box := rep.box // A o B's block, now the product's (inBlock)
+	box.Shape, box.Stride = tupleOf(top[:2:2]), tupleOf(top[2:])
+	return *box, nil
+}
+
+// productByTiler is LogicalProduct(a, T) of a tiler T that is no layout.
+func productByTiler(a Layout, tiler Value) (Layout, error) {
+	const op = "logical_product"
+	if err := CheckCongruent(op, a.Shape, a.Stride); err != nil {
+		return Layout{}, err
+	}
+	t, err := toTileArg(op, tiler)
+	if err != nil {
+		return Layout{}, err
+	}
+	return logicalProduct(a, t)
+}
+
+func logicalProduct(a Layout, t tileArg) (Layout, error) {
+	const op = "logical_product"
+	switch t.kind {
+	case tileSkip:
+		return a, nil
+	case tileTuple:
+		return byMode(op, CondProductTooManyModes, a, t, logicalProduct)
+	}
+	return LogicalProduct(a, Box(t.layout)) // the Value the mode was read from, or a shared small one: rarely a new box
 }
 
 // ZippedProduct is CuTe's zipped_product(A, T) == tile_unzip(logical_product(A, T), T):

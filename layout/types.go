@@ -10,6 +10,7 @@ import (
 type Layout struct {
 	Shape  IntTuple
 	Stride IntTuple
+	box    *Layout // the Value holding these trees (a result's block, newResult), which Box returns
 }
 
 // Make is the layout Shape:Stride as given; it checks nothing (see MakeLayout for the checked constructor).
@@ -18,7 +19,9 @@ func Make(shape, stride IntTuple) Layout { return Layout{Shape: shape, Stride: s
 // SameAs reports whether l and m are the same trees, not merely equal ones.
 // An operation that changes nothing returns its argument's own trees, so a
 // caller holding that argument as a Value can return it instead of a copy.
-func (l Layout) SameAs(m Layout) bool { return l.Shape.sameAs(&m.Shape) && l.Stride.sameAs(&m.Stride) }
+func (l *Layout) SameAs(m *Layout) bool {
+	return l.Shape.sameAs(&m.Shape) && l.Stride.sameAs(&m.Stride)
+}
 
 // String prints l as CuTe does, without static marks: 8:1, (2,(2,2)):(4,(2,1)), (3):(1).
 func (l Layout) String() string { return l.Format(false) }
