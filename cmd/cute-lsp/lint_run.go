@@ -84,12 +84,15 @@ func lintFiles(paths []string, configs *configs, opts lintOptions) []lintResult 
 	if lintFilesHook != nil {
 		lintFilesHook()
 	}
+	workers := min(runtime.GOMAXPROCS(0), len(paths))
+	var firstBufs [][]byte
 	if total >= hugePageMinBytes {
+		firstBufs = firstBuffers(order, infos, workers)
 		hugePageHeap(hugePageHeapBytes)
 	}
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for w := 0; w < min(runtime.GOMAXPROCS(0), len(paths)); w++ {
+	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -101,6 +104,9 @@ func lintFiles(paths []string, configs *configs, opts lintOptions) []lintResult 
 				if k >= len(order) {
 					return
 				}
+				if buf == nil && k < len(firstBufs) {
+					buf = firstBufs[k]
+				}
 				i := order[k]
 				results[i], buf = lintFileInto(paths[i], infos[i], configs, opts, buf)
 			}
@@ -108,6 +114,31 @@ func lintFiles(paths []string, configs *configs, opts lintOptions) []lintResult 
 	}
 	wg.Wait()
 	return results
+}
+
+// firstBuffers are the buffers for the first files the workers take (the
+// k-th for order[k], k < workers), each with room for its file and the
+// byte more that readUnchanged reads, carved from one block in huge pages
+// (hugePageBuffers). A worker keeps the buffer of its first file for the
+// rest (smaller: the biggest files go first), so that these are all the
+// buffers lint reads into, as many bytes as the workers' buffers were
+// before, but in huge pages: over include/cute + examples/cute 5.7 MB,
+// whose faults were 700 of the run's 1,950 (perf stat: 1,250 now).
+func firstBuffers(order []int, infos []fs.FileInfo, workers int) [][]byte {
+	sizes := make([]int, min(workers, len(order)))
+	total := 0
+	for k := range sizes {
+		if info := infos[order[k]]; info != nil && info.Size() <= lsp.MaxFileBytes {
+			sizes[k] = int(info.Size()) + 1
+		}
+		total += sizes[k]
+	}
+	block, _ := hugePageBuffers(total)
+	bufs := make([][]byte, len(sizes))
+	for k, n := range sizes {
+		bufs[k], block = block[:0:n], block[n:]
+	}
+	return bufs
 }
 
 // lintGCPercent is the collector's GOGC while lint reads files, unless the
