@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"bytes"
 	"math/bits"
 
 	"github.com/cute-lsp/cute-lsp/source"
@@ -26,16 +27,100 @@ import (
 type callScan struct {
 	src     []byte
 	names   map[string]bool
-	checked int  // the openers before it are tested
-	called  bool // one of them may follow a name of names
+	filter  *nameFilter // of names
+	checked int         // the openers before it are tested
+	called  bool        // one of them may follow a name of names
+}
+
+// newCallScan is the callScan of src for names, whose filter is filter
+// (newNameFilter(names); findingNamesFilter for findingNames).
+func newCallScan(src []byte, names map[string]bool, filter *nameFilter) *callScan {
+	return &callScan{src: src, names: names, filter: filter}
 }
 
 // upTo tests the openers before end not tested yet.
 func (c *callScan) upTo(end int) {
 	if !c.called && end > c.checked {
-		c.called = source.MayCallIn(c.src, c.checked, end, c.names)
+		c.called = c.mayCallIn(c.checked, end)
 	}
 	c.checked = max(c.checked, end)
+}
+
+// mayCallIn is source.MayCallIn(c.src, from, to, c.names), each opener
+// tested with calledAt.
+func (c *callScan) mayCallIn(from, to int) bool {
+	s := c.src[:to]
+	for _, opener := range [...]byte{'(', '<', '{'} {
+		for i := from; i < len(s); {
+			k := bytes.IndexByte(s[i:], opener)
+			if k < 0 {
+				break
+			}
+			if c.calledAt(i + k) {
+				return true
+			}
+			i += k + 1
+		}
+	}
+	return false
+}
+
+// calledAt is source.CalledAt(c.src, o, c.names). Where a name ends right
+// before the opener (int32_t(x), most of the openers CalledAt looks past
+// in CuTe's asm headers), CalledAt's answer is whether names holds that
+// name: the filter turns most such names away before the map is asked.
+func (c *callScan) calledAt(o int) bool {
+	s := c.src
+	if o == 0 || !nameBytes[s[o-1]] {
+		return source.CalledAt(s, o, c.names)
+	}
+	w := o - 1
+	for w > 0 && nameBytes[s[w-1]] {
+		w--
+	}
+	return c.filter.may(s[w:o]) && c.names[string(s[w:o])]
+}
+
+// nameBytes are the bytes of a name as source reads them: those before
+// which source.MayEndName looks further but blanks, line ends, '/' and
+// '\\' (letters, digits, '_' and every byte of a multi-byte character).
+var nameBytes = func() (t [256]bool) {
+	for c := range 256 {
+		b := byte(c)
+		t[c] = source.MayEndName(b) && b > ' ' && b != '/' && b != '\\'
+	}
+	return t
+}()
+
+// nameFilter holds, for a set of names, the (length, first byte, last
+// byte) keys of its names, a bit each: a word whose key is not there is
+// no name of the set (the map is not asked).
+type nameFilter [1 << 15 / 64]uint64
+
+func newNameFilter(names map[string]bool) *nameFilter {
+	f := new(nameFilter)
+	for n := range names {
+		if n != "" {
+			k := nameKey(n)
+			f[k/64] |= 1 << (k % 64)
+		}
+	}
+	return f
+}
+
+// findingNamesFilter is findingNames' filter.
+var findingNamesFilter = newNameFilter(findingNames)
+
+// nameKey is the filter's bit for a word: its length and its first and
+// last bytes, 5 bits each.
+func nameKey[T hostText](w T) uint {
+	return uint(len(w)&31)<<10 | uint(w[0]&31)<<5 | uint(w[len(w)-1]&31)
+}
+
+// may reports whether w may be a name of the filter's set.
+func (f *nameFilter) may(w []byte) bool {
+	k := nameKey(w)
+	return f[k/64]&(1<<(k%64)) != 0
 }
 
 // mayCall is source.MayCall(src, names) once the scan has passed the
@@ -56,7 +141,7 @@ func (c *callScan) asmStatement(i int) (end int, ok bool) {
 	if !ok {
 		return 0, false
 	}
-	end, ok, called := asmParensEndCalls(c.src, open, c.names)
+	end, ok, called := c.asmParensEndCalls(open)
 	if !ok {
 		return 0, false
 	}
@@ -77,7 +162,8 @@ var asmCallStops = [256]bool{'(': true, ')': true, '"': true, '\'': true, '/': t
 // asmParensEndCalls is asmParensEnd, and whether source.CalledAt is true
 // of an opener in the stretch it walks (inside literals too: MayCall
 // tests every opener of the text).
-func asmParensEndCalls(s []byte, j int, names map[string]bool) (end int, ok, called bool) {
+func (cs *callScan) asmParensEndCalls(j int) (end int, ok, called bool) {
+	s := cs.src
 	depth := 0
 	for {
 		// The bytes between stops, one table look-up each, in a loop of
@@ -92,9 +178,9 @@ func asmParensEndCalls(s []byte, j int, names map[string]bool) (end int, ok, cal
 		case '(':
 			depth++
 			// j > 0: the walk starts at the statement's '(', after its keyword.
-			called = called || source.MayEndName(s[j-1]) && source.CalledAt(s, j, names)
+			called = called || source.MayEndName(s[j-1]) && cs.calledAt(j)
 		case '<', '{':
-			called = called || source.MayEndName(s[j-1]) && source.CalledAt(s, j, names)
+			called = called || source.MayEndName(s[j-1]) && cs.calledAt(j)
 		case ')':
 			if depth--; depth == 0 {
 				return j + 1, true, called
@@ -141,7 +227,7 @@ func asmParensEndCalls(s []byte, j int, names map[string]bool) (end int, ok, cal
 				j = k
 			} else {
 				var in bool
-				j, in = quotedEndCalls(s, k, c, names)
+				j, in = cs.quotedEndCalls(k, c)
 				called = called || in
 			}
 			if j >= len(s) || s[j] != c {
@@ -178,7 +264,8 @@ const (
 // quotedEndCalls is quotedEnd, and whether source.CalledAt is true of an
 // opener inside the literal (an escaped one included: the backslash
 // before it makes it true).
-func quotedEndCalls(s []byte, i int, quote byte, names map[string]bool) (end int, called bool) {
+func (cs *callScan) quotedEndCalls(i int, quote byte) (end int, called bool) {
+	s := cs.src
 	q := uint64(quote) * bytesOnes
 	opener := func(c byte) bool { return c == '(' || c == '<' || c == '{' }
 	for {
@@ -200,14 +287,14 @@ func quotedEndCalls(s []byte, i int, quote byte, names map[string]bool) (end int
 		switch c := s[i]; {
 		case opener(c):
 			// i > 0: after the literal's opening quote.
-			called = called || source.MayEndName(s[i-1]) && source.CalledAt(s, i, names)
+			called = called || source.MayEndName(s[i-1]) && cs.calledAt(i)
 			i++
 			continue
 		case c != '\\':
 			return i, called
 		}
 		if i+1 < len(s) && opener(s[i+1]) {
-			called = called || source.CalledAt(s, i+1, names)
+			called = called || cs.calledAt(i+1)
 		}
 		i += 2 // the escaped byte, whatever it is
 		if i >= len(s) {

@@ -26,12 +26,21 @@ func sameCallScan(t *testing.T, name, src string) {
 	b := []byte(src)
 	want := slices.Collect(cppRegionSeq(b, true))
 	for k, names := range callScanNames {
-		c := &callScan{src: b, names: names}
+		c := newCallScan(b, names, newNameFilter(names))
 		if got := slices.Collect(cppRegionScan(b, true, c)); !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: names %d: the scan with calls gives %d regions, without %d", name, k, len(got), len(want))
 		}
 		if got, want := c.mayCall(), source.MayCall(b, names); got != want {
 			t.Errorf("%s: names %d: the scan's MayCall = %v, source.MayCall %v", name, k, got, want)
+		}
+		// Each opener on its own, as the scan tests it (the answer above
+		// is a disjunction, which one opener's error may hide).
+		for o, ch := range b {
+			if ch == '(' || ch == '<' || ch == '{' {
+				if got, want := c.calledAt(o), source.CalledAt(b, o, names); got != want {
+					t.Errorf("%s: names %d: the opener at %d: calledAt %v, source.CalledAt %v", name, k, o, got, want)
+				}
+			}
 		}
 	}
 }
