@@ -127,7 +127,7 @@ func newCode(lang Language, src []byte, readCpp func([]byte) *source.File) *Code
 	c.src = src
 	c.cache = sharedCodeCache
 	c.memo = map[int]codeResult{}
-	c.byName = map[string][]int{}
+	c.byName = make(map[string][]int, len(c.File.Bindings))
 	for i, b := range c.File.Bindings {
 		c.byName[b.Name] = append(c.byName[b.Name], i)
 	}

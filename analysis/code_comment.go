@@ -148,33 +148,26 @@ func (c *Code) clearlyStates(cl commentLayout, name string) bool {
 
 // commentLayouts are the descriptors of the file's comments (not string
 // literals) that are alone in their comment and read as a layout or a
-// swizzled layout with a value.
+// swizzled layout with a value. The comment of each is the region the
+// scan found it in (Descriptor.in): the file is not split into comments
+// and literals a second time.
 func (h *Host) commentLayouts() []commentLayout {
-	var regions []region
-	switch h.Language {
-	case LangCpp:
-		regions = cppRegions(h.Src)
-	case LangPython:
-		regions = pythonRegions(h.Src)
-	default:
+	if h.Language != LangCpp && h.Language != LangPython {
 		return nil
 	}
 	var out []commentLayout
-	k := 0
-	for _, r := range regions {
-		var in []*Descriptor
-		for k < len(h.Descriptors) && int(h.Descriptors[k].Range.Pos.Offset) < r.end {
-			if int(h.Descriptors[k].Range.Pos.Offset) >= r.start {
-				in = append(in, h.Descriptors[k])
-			}
-			k++
+	for k := 0; k < len(h.Descriptors); {
+		d, n := h.Descriptors[k], 1
+		for k+n < len(h.Descriptors) && h.Descriptors[k+n].in == d.in {
+			n++
 		}
-		if r.literal || len(in) != 1 || in[0].Err != nil {
+		k += n
+		if d.in.literal || n != 1 || d.Err != nil {
 			continue
 		}
-		switch in[0].Node.(type) {
+		switch d.Node.(type) {
 		case *grammar.Layout, *grammar.Composed:
-			out = append(out, commentLayout{d: in[0], region: r})
+			out = append(out, commentLayout{d: d, region: d.in})
 		}
 	}
 	return out

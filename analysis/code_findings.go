@@ -212,33 +212,41 @@ type codeError struct {
 }
 
 // collectErrors walks n's calls from the inside out; it reports whether an
-// error was found in n.
+// error was found in n. The children are visited in place, in the order
+// Recv, TArgs, Args, Keywords (a slice of them for each call was most of
+// what the walk allocated).
 func (c *Code) collectErrors(n source.Node, out *[]codeError) bool {
 	found := false
-	var children []source.Node
-	switch n := n.(type) {
-	case *source.Call:
-		if n.Recv != nil {
-			children = append(children, n.Recv)
-		}
-		children = append(children, n.TArgs...)
-		children = append(children, n.Args...)
-		for _, k := range n.Keywords {
-			children = append(children, k.Value)
-		}
-	case *source.Binary:
-		children = []source.Node{n.X, n.Y}
-	case *source.Unary:
-		children = []source.Node{n.X}
-	case *source.Tuple:
-		children = n.Elems
-	case *source.Attr:
-		children = []source.Node{n.X}
-	}
-	for _, ch := range children {
+	visit := func(ch source.Node) {
 		if ch != nil && c.collectErrors(ch, out) {
 			found = true
 		}
+	}
+	switch n := n.(type) {
+	case *source.Call:
+		if n.Recv != nil {
+			visit(n.Recv)
+		}
+		for _, x := range n.TArgs {
+			visit(x)
+		}
+		for _, x := range n.Args {
+			visit(x)
+		}
+		for _, k := range n.Keywords {
+			visit(k.Value)
+		}
+	case *source.Binary:
+		visit(n.X)
+		visit(n.Y)
+	case *source.Unary:
+		visit(n.X)
+	case *source.Tuple:
+		for _, x := range n.Elems {
+			visit(x)
+		}
+	case *source.Attr:
+		visit(n.X)
 	}
 	if found {
 		return true

@@ -87,7 +87,7 @@ func AnalyzeHostForFindings(filename string, src []byte) *Host {
 	}
 	h := &Host{Src: src, Language: lang}
 	if source.CodeCandidate(src) {
-		h.calls = &callScan{src: src, names: findingNames}
+		h.calls = newCallScan(src, findingNames)
 	} else {
 		h.codeOnce.Do(func() {}) // no code: nil
 	}

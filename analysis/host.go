@@ -41,6 +41,8 @@ type Descriptor struct {
 	Node  grammar.Node
 	Value layout.Value
 	Err   error
+
+	in region // the comment or string literal it was found in (MLIR: none)
 }
 
 // region is a stretch of a host file where descriptors may be written: a
@@ -95,11 +97,11 @@ func (h *Host) analyze() *Host {
 // suppress drops the findings that the file's suppression comments silence.
 func (h *Host) suppress() { h.Findings = Unsuppressed(h.Src, h.Findings) }
 
-// add evaluates a descriptor found in a comment or string; alone says
-// whether it stands alone there (see standsAlone), which decides how loud
-// a failure is.
-func (h *Host) add(n grammar.Node, alone bool) {
-	d := &Descriptor{Range: n.Span(), Node: n}
+// add evaluates a descriptor found in the comment or string in; alone
+// says whether it stands alone there (see standsAlone), which decides how
+// loud a failure is.
+func (h *Host) add(n grammar.Node, alone bool, in region) {
+	d := &Descriptor{Range: n.Span(), Node: n, in: in}
 	d.Value, d.Err = Eval(n, nil)
 	h.Descriptors = append(h.Descriptors, d)
 	if d.Err != nil {
@@ -110,7 +112,7 @@ func (h *Host) add(n grammar.Node, alone bool) {
 }
 
 // addMLIR takes a descriptor of MLIR code, which is never prose.
-func (h *Host) addMLIR(n grammar.Node) { h.add(n, true) }
+func (h *Host) addMLIR(n grammar.Node) { h.add(n, true, region{}) }
 
 // scanRegion takes every descriptor of a comment or string: a string whose
 // whole contents parse is one descriptor; otherwise each candidate that
@@ -136,7 +138,7 @@ func (h *Host) scanBody(body string, r region, lines *lineIndex) {
 		if trimmed != "" && looksLikeDescriptor(trimmed) && !startsAsProse(trimmed) && !knownProse(trimmed) {
 			n, err := grammar.ParseExprAt(trimmed, lines.position(r.start+lead))
 			if err == nil && notProse(n) {
-				h.add(n, true)
+				h.add(n, true, r)
 				return
 			}
 			if err == nil || !malformedLayout(trimmed) {
@@ -168,7 +170,7 @@ func (h *Host) scanBody(body string, r region, lines *lineIndex) {
 		switch {
 		case err == nil && notProse(n):
 			if !(bitRange(n) && aboutBits()) {
-				h.add(n, standsAlone(body, start, end))
+				h.add(n, standsAlone(body, start, end), r)
 			}
 		case err != nil && malformedLayout(cand):
 			h.Findings = append(h.Findings, inProse(syntaxFinding(err), standsAlone(body, start, end)))

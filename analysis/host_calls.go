@@ -30,6 +30,11 @@ type callScan struct {
 	called  bool // one of them may follow a name of names
 }
 
+// newCallScan is the callScan of src for names.
+func newCallScan(src []byte, names *source.Names) *callScan {
+	return &callScan{src: src, names: names}
+}
+
 // upTo tests the openers before end not tested yet.
 func (c *callScan) upTo(end int) {
 	if !c.called && end > c.checked {
@@ -37,6 +42,9 @@ func (c *callScan) upTo(end int) {
 	}
 	c.checked = max(c.checked, end)
 }
+
+// calledAt is source.CalledAt of the opener at o.
+func (c *callScan) calledAt(o int) bool { return source.CalledAt(c.src, o, c.names) }
 
 // mayCall is source.MayCall(src, names) once the scan has passed the
 // whole text.
@@ -56,7 +64,7 @@ func (c *callScan) asmStatement(i int) (end int, ok bool) {
 	if !ok {
 		return 0, false
 	}
-	end, ok, called := asmParensEndCalls(c.src, open, c.names)
+	end, ok, called := c.asmParensEndCalls(open)
 	if !ok {
 		return 0, false
 	}
@@ -77,7 +85,8 @@ var asmCallStops = [256]bool{'(': true, ')': true, '"': true, '\'': true, '/': t
 // asmParensEndCalls is asmParensEnd, and whether source.CalledAt is true
 // of an opener in the stretch it walks (inside literals too: MayCall
 // tests every opener of the text).
-func asmParensEndCalls(s []byte, j int, names *source.Names) (end int, ok, called bool) {
+func (cs *callScan) asmParensEndCalls(j int) (end int, ok, called bool) {
+	s := cs.src
 	depth := 0
 	for {
 		// The bytes between stops, one table look-up each, in a loop of
@@ -92,9 +101,9 @@ func asmParensEndCalls(s []byte, j int, names *source.Names) (end int, ok, calle
 		case '(':
 			depth++
 			// j > 0: the walk starts at the statement's '(', after its keyword.
-			called = called || source.MayEndName(s[j-1]) && source.CalledAt(s, j, names)
+			called = called || source.MayEndName(s[j-1]) && cs.calledAt(j)
 		case '<', '{':
-			called = called || source.MayEndName(s[j-1]) && source.CalledAt(s, j, names)
+			called = called || source.MayEndName(s[j-1]) && cs.calledAt(j)
 		case ')':
 			if depth--; depth == 0 {
 				return j + 1, true, called
@@ -141,7 +150,7 @@ func asmParensEndCalls(s []byte, j int, names *source.Names) (end int, ok, calle
 				j = k
 			} else {
 				var in bool
-				j, in = quotedEndCalls(s, k, c, names)
+				j, in = cs.quotedEndCalls(k, c)
 				called = called || in
 			}
 			if j >= len(s) || s[j] != c {
@@ -178,7 +187,8 @@ const (
 // quotedEndCalls is quotedEnd, and whether source.CalledAt is true of an
 // opener inside the literal (an escaped one included: the backslash
 // before it makes it true).
-func quotedEndCalls(s []byte, i int, quote byte, names *source.Names) (end int, called bool) {
+func (cs *callScan) quotedEndCalls(i int, quote byte) (end int, called bool) {
+	s := cs.src
 	q := uint64(quote) * bytesOnes
 	opener := func(c byte) bool { return c == '(' || c == '<' || c == '{' }
 	for {
@@ -200,14 +210,14 @@ func quotedEndCalls(s []byte, i int, quote byte, names *source.Names) (end int, 
 		switch c := s[i]; {
 		case opener(c):
 			// i > 0: after the literal's opening quote.
-			called = called || source.MayEndName(s[i-1]) && source.CalledAt(s, i, names)
+			called = called || source.MayEndName(s[i-1]) && cs.calledAt(i)
 			i++
 			continue
 		case c != '\\':
 			return i, called
 		}
 		if i+1 < len(s) && opener(s[i+1]) {
-			called = called || source.CalledAt(s, i+1, names)
+			called = called || cs.calledAt(i+1)
 		}
 		i += 2 // the escaped byte, whatever it is
 		if i >= len(s) {

@@ -26,7 +26,7 @@ func sameCallScan(t *testing.T, name, src string) {
 	b := []byte(src)
 	want := slices.Collect(cppRegionSeq(b, true))
 	for k, names := range callScanNames {
-		c := &callScan{src: b, names: names}
+		c := newCallScan(b, names)
 		if got := slices.Collect(cppRegionScan(b, true, c)); !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: names %d: the scan with calls gives %d regions, without %d", name, k, len(got), len(want))
 		}

@@ -257,7 +257,7 @@ func (h *Host) scanRegionAllReference(text string, r region, lines *lineIndex) {
 		lead := strings.Index(body, trimmed)
 		if trimmed != "" && looksLikeDescriptor(trimmed) {
 			if n, err := grammar.ParseExprAt(trimmed, lines.position(r.start+lead)); err == nil && notProse(n) {
-				h.add(n, true)
+				h.add(n, true, r)
 				return
 			}
 		}
@@ -281,7 +281,7 @@ func (h *Host) scanRegionAllReference(text string, r region, lines *lineIndex) {
 		n, err := grammar.ParseExprAt(cand, lines.position(r.start+start))
 		switch {
 		case err == nil && notProse(n) && !(bitRange(n) && aboutBits()):
-			h.add(n, standsAlone(body, start, end))
+			h.add(n, standsAlone(body, start, end), r)
 		case err != nil && malformedLayout(cand):
 			h.Findings = append(h.Findings, inProse(syntaxFinding(err), standsAlone(body, start, end)))
 		}

@@ -2,8 +2,12 @@ package analysis
 
 import (
 	"fmt"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/cute-lsp/cute-lsp/grammar"
 )
 
 func descriptorsOf(h *Host) []string {
@@ -154,6 +158,7 @@ func FuzzAnalyzeHost(f *testing.F) {
 	f.Fuzz(func(t *testing.T, src string) {
 		for _, name := range []string{"k.cu", "k.py", "k.mlir"} {
 			h := AnalyzeHost(name, []byte(src))
+			sameCommentLayouts(t, name, h)
 			for _, d := range h.Descriptors {
 				if d.Range.Pos.Offset < 0 || int(d.Range.End.Offset) > len(src) || d.Range.Pos.Offset > d.Range.End.Offset {
 					t.Fatalf("%s: descriptor range %+v outside the text", name, d.Range)
@@ -271,5 +276,91 @@ func TestHostTensorPrints(t *testing.T) {
 	}
 	if len(h.Findings) != 0 {
 		t.Errorf("findings %v, want none", findingsOfHost(h))
+	}
+}
+
+// commentLayoutsReference is commentLayouts as it was before the scan
+// kept each descriptor's region: the file split into comments and literals
+// again (cppRegions, which passes over no asm statement; pythonRegions),
+// each descriptor given to the region its offset lies in.
+func (h *Host) commentLayoutsReference() []commentLayout {
+	var regions []region
+	switch h.Language {
+	case LangCpp:
+		regions = cppRegions(h.Src)
+	case LangPython:
+		regions = pythonRegions(h.Src)
+	default:
+		return nil
+	}
+	var out []commentLayout
+	k := 0
+	for _, r := range regions {
+		var in []*Descriptor
+		for k < len(h.Descriptors) && int(h.Descriptors[k].Range.Pos.Offset) < r.end {
+			if int(h.Descriptors[k].Range.Pos.Offset) >= r.start {
+				in = append(in, h.Descriptors[k])
+			}
+			k++
+		}
+		if r.literal || len(in) != 1 || in[0].Err != nil {
+			continue
+		}
+		switch in[0].Node.(type) {
+		case *grammar.Layout, *grammar.Composed:
+			out = append(out, commentLayout{d: in[0], region: r})
+		}
+	}
+	return out
+}
+
+// sameCommentLayouts fails t where commentLayouts, which takes each
+// descriptor's comment from the scan, differs from the reference, which
+// splits the file again.
+func sameCommentLayouts(t *testing.T, name string, h *Host) {
+	t.Helper()
+	got, want := h.commentLayouts(), h.commentLayoutsReference()
+	if reflect.DeepEqual(got, want) {
+		return
+	}
+	t.Errorf("%s: commentLayouts gives %d comments, the reference %d", name, len(got), len(want))
+	for i := range max(len(got), len(want)) {
+		if i < len(got) {
+			t.Logf("  got  %d: %+v", i, got[i].region)
+		}
+		if i < len(want) {
+			t.Logf("  want %d: %+v", i, want[i].region)
+		}
+	}
+}
+
+// TestCommentLayoutsAsBefore: commentLayouts over the descriptor scan's
+// seeds, asm statements it passes over, and CuTe's files (as the editor
+// and lint scan them: AnalyzeHost, AnalyzeHostForFindings) is the
+// reference's.
+func TestCommentLayoutsAsBefore(t *testing.T) {
+	seeds := append(slices.Clone(callScanSeeds),
+		"auto a = make_layout(x); // (4,8):(1,4)\n// (2,2):(1,2) and (4,4):(1,4)\n/* (8,8):(8,1) */ \"(4,4):(4,1)\"",
+		"asm(\"(4,8):(1,4)\" : \"r\"(x)); // (4,8):(1,4)\nasm(\"x\" /* (2,2):(1,2) */);\nasm(R\"((2,2):(1,2))\"); // (2,2):(1,2)",
+		"# (8,8):(8,1)\nL = cute.make_layout((8, 8))  # (8,8):(8,1)\n'''(4,8):(1,4)'''\n\"\"\"(2,2):(1,2)\"\"\"",
+	)
+	for _, src := range seeds {
+		for _, name := range []string{"k.cu", "k.py"} {
+			sameCommentLayouts(t, name+": "+src, AnalyzeHost(name, []byte(src)))
+		}
+		sameCommentLayouts(t, "lint: "+src, AnalyzeHostForFindings("k.cu", []byte(src)))
+	}
+	n := 0
+	eachCuteFile(func(p string, src []byte) {
+		h := AnalyzeHost(p, src)
+		n += len(h.commentLayouts())
+		sameCommentLayouts(t, p, h)
+		sameCommentLayouts(t, "lint: "+p, AnalyzeHostForFindings(p, src))
+	})
+	if n == 0 && cutlassRoot() != "" {
+		t.Log("no comment layout in CuTe's files (no checkout?)")
+	}
+	if testing.Verbose() {
+		t.Logf("%d comment layouts in CuTe's files", n)
 	}
 }
