@@ -657,6 +657,11 @@ const maxRunRounds = 4
 func readCppRuns(src []byte, calls *Names) *File {
 	scratch := scratchPool.Get().(*readScratch)
 	defer scratch.release()
+	return readCppRunsIn(scratch, src, calls)
+}
+
+// readCppRunsIn is readCppRuns with scratch.
+func readCppRunsIn(scratch *readScratch, src []byte, calls *Names) *File {
 	scratch.toks = cppTokensFor(src, scratch.toks[:0], nil)
 	pre := directives(src)
 	read, structural, names := runMarks(src, scratch.toks, calls, scratch.structural, scratch.names, scratch.read)
