@@ -300,6 +300,7 @@ func (d *runDrops) left() int {
 
 // keptTokens appends to kept the tokens of toks outside d's runs.
 func (d *runDrops) keptTokens(toks, kept []token) []token {
+	kept = slices.Grow(kept, len(toks)-d.left()) // copied once, not as it grows
 	at := int32(0)
 	for _, r := range d.ranges {
 		kept = append(kept, toks[at:r[0]]...)
