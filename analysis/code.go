@@ -115,6 +115,12 @@ func readCode(lang Language, src []byte, readCpp func([]byte) *source.File) *Cod
 // newCode reads the code of src whether or not it names CuTe (nil for a
 // language without code).
 func newCode(lang Language, src []byte, readCpp func([]byte) *source.File) *Code {
+	return newCodeIn(lang, src, readCpp, nil, nil)
+}
+
+// newCodeIn is newCode, its memo and binding indices in the maps given
+// (empty; made here where nil).
+func newCodeIn(lang Language, src []byte, readCpp func([]byte) *source.File, byName map[string][]int, memo map[int]codeResult) *Code {
 	var c *Code
 	switch lang {
 	case LangCpp:
@@ -126,8 +132,13 @@ func newCode(lang Language, src []byte, readCpp func([]byte) *source.File) *Code
 	}
 	c.src = src
 	c.cache = sharedCodeCache
-	c.memo = map[int]codeResult{}
-	c.byName = make(map[string][]int, len(c.File.Bindings))
+	c.memo, c.byName = memo, byName
+	if c.memo == nil {
+		c.memo = map[int]codeResult{}
+	}
+	if c.byName == nil {
+		c.byName = make(map[string][]int, len(c.File.Bindings))
+	}
 	for i, b := range c.File.Bindings {
 		c.byName[b.Name] = append(c.byName[b.Name], i)
 	}

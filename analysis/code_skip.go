@@ -81,11 +81,46 @@ func ReadCodeForFindings(lang Language, src []byte) *Code {
 // its own, and the code is read after that pass, where it says a call may
 // be written.
 func AnalyzeHostForFindings(filename string, src []byte) *Host {
+	return analyzeHostForFindings(filename, src, nil)
+}
+
+// A FindingsReader analyzes files for lint's findings one after another
+// (AnalyzeHostForFindings), the code of each read in the memory of the
+// one before (source.LintReader, and the maps of its Code): a Host it
+// returns, and all it holds but its Findings, is valid until its next
+// analysis. The zero FindingsReader is ready to use; it is not safe for
+// concurrent use.
+type FindingsReader struct {
+	cpp    source.LintReader
+	byName map[string][]int
+	memo   map[int]codeResult
+}
+
+// AnalyzeHostForFindings is AnalyzeHostForFindings(filename, src), its code
+// read in r's memory.
+func (r *FindingsReader) AnalyzeHostForFindings(filename string, src []byte) *Host {
+	return analyzeHostForFindings(filename, src, r)
+}
+
+// code is the Code of the C++ src, read by source.ReadCppForLint in r's
+// memory.
+func (r *FindingsReader) code(src []byte) *Code {
+	if r.byName == nil {
+		r.byName, r.memo = map[string][]int{}, map[int]codeResult{}
+	}
+	clear(r.byName)
+	clear(r.memo)
+	return newCodeIn(LangCpp, src, r.cpp.ReadCppForLint, r.byName, r.memo)
+}
+
+// analyzeHostForFindings is AnalyzeHostForFindings, its C++ code read by
+// reader where it is set.
+func analyzeHostForFindings(filename string, src []byte, reader *FindingsReader) *Host {
 	lang := LanguageOf(filename)
 	if lang != LangCpp {
 		return AnalyzeHostCode(filename, src, ReadCodeForFindings(lang, src))
 	}
-	h := &Host{Src: src, Language: lang}
+	h := &Host{Src: src, Language: lang, reader: reader}
 	if source.CodeCandidate(src) {
 		h.calls = newCallScan(src, findingNames)
 	} else {

@@ -24,7 +24,8 @@ type Host struct {
 
 	code     *Code
 	codeOnce sync.Once
-	calls    *callScan // lint's test for calls, answered by the scan (AnalyzeHostForFindings)
+	calls    *callScan       // lint's test for calls, answered by the scan (AnalyzeHostForFindings)
+	reader   *FindingsReader // where set, what reads the code for calls (FindingsReader)
 }
 
 // Code is the CuTe code of a C++/CUDA or Python file (nil when it has
@@ -85,7 +86,11 @@ func (h *Host) analyze() *Host {
 		// Lint's findings alone (AnalyzeHostForFindings): the code is read
 		// where a call may be written, which the scan has just answered.
 		var code *Code
-		if h.calls.mayCall() {
+		switch {
+		case !h.calls.mayCall():
+		case h.reader != nil:
+			code = h.reader.code(h.Src)
+		default:
 			code = newCode(h.Language, h.Src, source.ReadCppForLint)
 		}
 		h.codeOnce.Do(func() { h.code = code })

@@ -1,6 +1,7 @@
 package source
 
 import (
+	"slices"
 	"strings"
 	"sync"
 )
@@ -17,6 +18,11 @@ func readCpp(src []byte, lint *paramDrops) *File { return readCppDeferring(src, 
 func readCppDeferring(src []byte, lint *paramDrops, deferred bool) *File {
 	scratch := scratchPool.Get().(*readScratch)
 	defer scratch.release()
+	return readCppIn(scratch, src, lint, deferred)
+}
+
+// readCppIn is readCppDeferring with scratch.
+func readCppIn(scratch *readScratch, src []byte, lint *paramDrops, deferred bool) *File {
 	scratch.toks = cppTokensFor(src, scratch.toks[:0], lint)
 	return readTokens(src, scratch, scratch.toks, deferred, nil)
 }
@@ -32,9 +38,19 @@ func readTokens(src []byte, scratch *readScratch, toks []token, deferred bool, p
 	// Most bindings and roots are written with "=" (using X = ...), and a
 	// template clause binds a few parameters: sized once, the slices are
 	// not copied as they grow (a traits header binds 12,000 names).
-	r.f.Bindings = make([]Binding, 0, bindings)
-	r.f.Roots = make([]Node, 0, bindings)
+	if m := scratch.reuse; m != nil {
+		// Lint's reader (LintReader): the last File it read is dropped.
+		m.nodes.reset()
+		r.f.Bindings = slices.Grow(m.bindings[:0], bindings)
+		r.f.Roots = slices.Grow(m.roots[:0], bindings)
+	} else {
+		r.f.Bindings = make([]Binding, 0, bindings)
+		r.f.Roots = make([]Node, 0, bindings)
+	}
 	r.p = parser{src: src, str: r.str, toks: r.toks, cpp: true, templates: templates, templateShapes: cppTemplateShapes}
+	if m := scratch.reuse; m != nil {
+		r.p.nodes.spare, r.p.nodes.stack = &m.nodes, m.stack[:0]
+	}
 	if len(templates) != len(cppTemplates) {
 		r.p.templateShapes = shapesOf(templates)
 	}
@@ -65,6 +81,9 @@ func readTokens(src []byte, scratch *readScratch, toks []token, deferred bool, p
 	r.elses = pre.elses
 	r.f.Disabled = append(pre.disabled, r.constexprBranches()...)
 	scratch.usings, scratch.ifEnds = r.usings, r.ifEnds
+	if m := scratch.reuse; m != nil {
+		m.bindings, m.roots, m.stack = r.f.Bindings, r.f.Roots, r.p.nodes.stack
+	}
 	f := r.f // not &r.f: the tokens go back to the pool, the File stays
 	return &f
 }
@@ -90,6 +109,18 @@ type readScratch struct {
 	// cppReader.ifEnds).
 	usings []int32
 	ifEnds []ifEnd
+	// reuse, where set (LintReader's scratch, never a pooled one), is
+	// the memory of the last File read, which the next read writes over.
+	reuse *fileMemory
+}
+
+// fileMemory is what a File read with LintReader is made in: the
+// parser's node chunks, the Bindings and Roots, the parser's stack.
+type fileMemory struct {
+	nodes    arenaChunks
+	bindings []Binding
+	roots    []Node
+	stack    []Node
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(readScratch) }}

@@ -46,7 +46,32 @@ var LintRunsMinBytes = 64 << 10
 // one of FindingCalls, ReadCppForCounts' read without the Writes
 // (Deferred), with runs of statements left out where src is
 // LintRunsMinBytes or more; else a File with nothing in it, Partial.
-func ReadCppForLint(src []byte) *File {
+func ReadCppForLint(src []byte) *File { return readForFindings(src, nil) }
+
+// A LintReader reads files for lint's findings one after another
+// (ReadCppForLint), each in the memory the one before it was read in: a
+// File it returns is valid until its next read. Lint keeps nothing of a
+// file's read but its findings, which are strings, so that one reader per
+// worker makes the nodes, bindings and tokens of a run once (the largest
+// file's worth), where a fresh read of each file made about 9 MB of them
+// over include/cute + examples/cute, memory the kernel zeroes page by
+// page and the collector then sweeps. The zero LintReader is ready to use;
+// it is not safe for concurrent use.
+type LintReader struct {
+	scratch readScratch
+	memory  fileMemory
+}
+
+// ReadCppForLint is ReadCppForLint(src) read in r's memory: valid until
+// r's next read.
+func (r *LintReader) ReadCppForLint(src []byte) *File {
+	r.scratch.reuse = &r.memory
+	return readForFindings(src, &r.scratch)
+}
+
+// readForFindings is ReadCppForLint, read with scratch where it is set
+// (else with a pooled one).
+func readForFindings(src []byte, scratch *readScratch) *File {
 	if FindingCalls == nil {
 		return ReadCppForCounts(src)
 	}
@@ -54,10 +79,15 @@ func ReadCppForLint(src []byte) *File {
 		return &File{ForLint: true, Partial: true}
 	}
 	var f *File
-	if len(src) < LintRunsMinBytes {
+	switch {
+	case scratch == nil && len(src) < LintRunsMinBytes:
 		f = readCppDeferring(src, nil, true)
-	} else {
+	case scratch == nil:
 		f = readCppRuns(src, FindingCalls)
+	case len(src) < LintRunsMinBytes:
+		f = readCppIn(scratch, src, nil, true)
+	default:
+		f = readCppRunsIn(scratch, src, FindingCalls)
 	}
 	f.ForLint = true
 	return f

@@ -300,6 +300,7 @@ func (d *runDrops) left() int {
 
 // keptTokens appends to kept the tokens of toks outside d's runs.
 func (d *runDrops) keptTokens(toks, kept []token) []token {
+	kept = slices.Grow(kept, len(toks)-d.left()) // copied once, not as it grows
 	at := int32(0)
 	for _, r := range d.ranges {
 		kept = append(kept, toks[at:r[0]]...)
@@ -657,6 +658,11 @@ const maxRunRounds = 4
 func readCppRuns(src []byte, calls *Names) *File {
 	scratch := scratchPool.Get().(*readScratch)
 	defer scratch.release()
+	return readCppRunsIn(scratch, src, calls)
+}
+
+// readCppRunsIn is readCppRuns with scratch.
+func readCppRunsIn(scratch *readScratch, src []byte, calls *Names) *File {
 	scratch.toks = cppTokensFor(src, scratch.toks[:0], nil)
 	pre := directives(src)
 	read, structural, names := runMarks(src, scratch.toks, calls, scratch.structural, scratch.names, scratch.read)

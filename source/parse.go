@@ -31,6 +31,54 @@ type arena struct {
 	bins   []Binary
 	lists  []Node
 	stack  []Node // the items of the lists being read, innermost last
+	// spare, where set (lint's reader, LintReader), holds the chunks of
+	// earlier reads, handed out again before any is made.
+	spare *arenaChunks
+}
+
+// arenaChunks are the chunks an arena made, kept to be handed out again
+// by the arenas of later reads once the File of the read that made them
+// is dropped (LintReader).
+type arenaChunks struct {
+	calls  chunks[Call]
+	idents chunks[Ident]
+	ints   chunks[Int]
+	bins   chunks[Binary]
+	lists  chunks[Node]
+}
+
+// reset makes every chunk free to be handed out again.
+func (c *arenaChunks) reset() {
+	c.calls.next, c.idents.next, c.ints.next, c.bins.next, c.lists.next = 0, 0, 0, 0, 0
+}
+
+// chunks are the chunks of one kind of node; those from next on are free.
+type chunks[T any] struct {
+	all  [][]T
+	next int
+}
+
+// newChunk is an empty chunk of capacity n: one of c's free ones (of that
+// capacity), else a new one that c keeps; without c, a new one. A free
+// chunk is not zeroed: the parser sets every node it is handed whole
+// (*n = Ident{...}), and a list is appended to.
+func newChunk[T any](c *chunks[T], n int) []T {
+	if c == nil {
+		return make([]T, 0, n)
+	}
+	if c.next < len(c.all) && cap(c.all[c.next]) == n {
+		s := c.all[c.next][:0]
+		c.next++
+		return s
+	}
+	s := make([]T, 0, n)
+	if c.next < len(c.all) {
+		c.all[c.next] = s
+	} else {
+		c.all = append(c.all, s)
+	}
+	c.next++
+	return s
 }
 
 // chunk is the number of nodes of a kind allocated at once.
@@ -38,7 +86,7 @@ const chunk = 128
 
 func (a *arena) call() *Call {
 	if len(a.calls) == cap(a.calls) {
-		a.calls = make([]Call, 0, chunk)
+		a.calls = newChunk(a.spareCalls(), chunk)
 	}
 	a.calls = a.calls[:len(a.calls)+1]
 	return &a.calls[len(a.calls)-1]
@@ -46,7 +94,7 @@ func (a *arena) call() *Call {
 
 func (a *arena) ident() *Ident {
 	if len(a.idents) == cap(a.idents) {
-		a.idents = make([]Ident, 0, chunk)
+		a.idents = newChunk(a.spareIdents(), chunk)
 	}
 	a.idents = a.idents[:len(a.idents)+1]
 	return &a.idents[len(a.idents)-1]
@@ -54,7 +102,7 @@ func (a *arena) ident() *Ident {
 
 func (a *arena) int() *Int {
 	if len(a.ints) == cap(a.ints) {
-		a.ints = make([]Int, 0, chunk)
+		a.ints = newChunk(a.spareInts(), chunk)
 	}
 	a.ints = a.ints[:len(a.ints)+1]
 	return &a.ints[len(a.ints)-1]
@@ -62,7 +110,7 @@ func (a *arena) int() *Int {
 
 func (a *arena) binary() *Binary {
 	if len(a.bins) == cap(a.bins) {
-		a.bins = make([]Binary, 0, chunk/4)
+		a.bins = newChunk(a.spareBins(), chunk/4)
 	}
 	a.bins = a.bins[:len(a.bins)+1]
 	return &a.bins[len(a.bins)-1]
@@ -79,11 +127,46 @@ func (a *arena) list(items []Node) []Node {
 		return append([]Node(nil), items...)
 	}
 	if cap(a.lists)-len(a.lists) < n {
-		a.lists = make([]Node, 0, 4*chunk)
+		a.lists = newChunk(a.spareLists(), 4*chunk)
 	}
 	at := len(a.lists)
 	a.lists = append(a.lists, items...)
 	return a.lists[at : at+n : at+n]
+}
+
+func (a *arena) spareCalls() *chunks[Call] {
+	if a.spare == nil {
+		return nil
+	}
+	return &a.spare.calls
+}
+
+func (a *arena) spareIdents() *chunks[Ident] {
+	if a.spare == nil {
+		return nil
+	}
+	return &a.spare.idents
+}
+
+func (a *arena) spareInts() *chunks[Int] {
+	if a.spare == nil {
+		return nil
+	}
+	return &a.spare.ints
+}
+
+func (a *arena) spareBins() *chunks[Binary] {
+	if a.spare == nil {
+		return nil
+	}
+	return &a.spare.bins
+}
+
+func (a *arena) spareLists() *chunks[Node] {
+	if a.spare == nil {
+		return nil
+	}
+	return &a.spare.lists
 }
 
 // Opaque is text the parser skipped (an argument it cannot read): it has

@@ -227,6 +227,7 @@ func FuzzSkipping(f *testing.F) {
 		sameReadAsReference(t, "fuzz", []byte(src))
 		sameScan(t, "fuzz", []byte(src))
 		sameDirectiveEnds(t, "fuzz", []byte(src))
+		sameWithLintReaderOver(t, "fuzz", []byte(src))
 	})
 }
 

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -82,12 +83,57 @@ func TestLintFilesHugePageBuffers(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := lintSource(p, src, configs, lintOptions{})
+		want := lintSource(p, src, configs, lintOptions{}, nil)
 		if len(want.file.Findings) == 0 {
 			t.Fatalf("%s: no finding read alone", p)
 		}
 		if !reflect.DeepEqual(got[i], want) {
 			t.Errorf("%s: lintFiles gives %+v, read alone %+v", p, got[i].file.Findings, want.file.Findings)
 		}
+	}
+}
+
+// TestLintWorkerFilesAlone: one worker lints file after file with one
+// buffer and one reader of code (analysis.FindingsReader), and each file's
+// report is the file's alone, as lintSource reads it afresh: the biggest
+// file first binds the names the next ones call with, and those hold the
+// algebra's mistakes and a stale comment. Checked to fail with the
+// reader's Bindings appended after the last file's (source.readTokens
+// without m.bindings[:0]).
+func TestLintWorkerFilesAlone(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	dir := t.TempDir()
+	binds := "#include <cute/tensor.hpp>\nusing namespace cute;\nusing A = Layout<Shape<_4,_3>>;\nauto B = make_layout(make_shape(_2{}, _8{}));\n" +
+		strings.Repeat("auto C = composition(A{}, B); // (4,3):(1,4)\n", 40)
+	texts := []string{
+		binds,
+		"#include <cute/tensor.hpp>\nusing namespace cute;\nauto s = composition(A{}, B) + logical_divide(B, A{});\nauto t = select<3>(make_layout(make_shape(_2{}, _3{})));\n",
+		"#include <cute/tensor.hpp>\nusing namespace cute;\nauto L = make_layout(make_shape(_4{}, _2{})); // (4,2):(1,8)\n",
+		"int main() { return 0; }\n",
+		"#include <cute/tensor.hpp>\nusing namespace cute;\nauto u = upcast<3>(make_layout(make_shape(_4{}, _2{})));\n",
+	}
+	var paths []string
+	for i, text := range texts {
+		p := filepath.Join(dir, "f"+string(rune('a'+i))+".cu")
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	configs, err := findConfigs(paths)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := lintFiles(paths, configs, lintOptions{hints: true})
+	n := 0
+	for i, p := range paths {
+		want := lintSource(p, []byte(texts[i]), configs, lintOptions{hints: true}, nil)
+		n += len(want.file.Findings)
+		if !reflect.DeepEqual(got[i], want) {
+			t.Errorf("%s: after the files before it, lintFiles gives %+v; alone %+v", p, got[i].file.Findings, want.file.Findings)
+		}
+	}
+	if n < 3 {
+		t.Errorf("%d findings in all, want the algebra's mistakes and the stale comment", n)
 	}
 }

@@ -96,9 +96,11 @@ func lintFiles(paths []string, configs *configs, opts lintOptions) []lintResult 
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			// Each worker reads its files into one buffer: nothing of a
-			// file's bytes outlives lintFileInto (findings are strings).
+			// Each worker reads its files into one buffer, and their code
+			// in one reader's memory: nothing of a file's bytes or of its
+			// code outlives lintFileInto (findings are strings).
 			var buf []byte
+			var reader analysis.FindingsReader
 			for {
 				k := int(next.Add(1)) - 1
 				if k >= len(order) {
@@ -108,7 +110,7 @@ func lintFiles(paths []string, configs *configs, opts lintOptions) []lintResult 
 					buf = firstBufs[k]
 				}
 				i := order[k]
-				results[i], buf = lintFileInto(paths[i], infos[i], configs, opts, buf)
+				results[i], buf = lintFileInto(paths[i], infos[i], configs, opts, buf, &reader)
 			}
 		}()
 	}
@@ -221,8 +223,8 @@ func biggestFirst(paths []string) (order []int, infos []fs.FileInfo, total int64
 // lsp.ReadStattedFileInto, which takes no second stat): each of lintFiles' workers reads its files
 // into one buffer, since fresh memory for each file is page faults, the
 // kernel zeroing the pages, and collections. It returns the buffer to read
-// the next file into.
-func lintFileInto(p string, info fs.FileInfo, configs *configs, opts lintOptions, buf []byte) (lintResult, []byte) {
+// the next file into. The file's code is read by reader (see lintSource).
+func lintFileInto(p string, info fs.FileInfo, configs *configs, opts lintOptions, buf []byte, reader *analysis.FindingsReader) (lintResult, []byte) {
 	var src []byte
 	var err error
 	if info != nil {
@@ -236,11 +238,14 @@ func lintFileInto(p string, info fs.FileInfo, configs *configs, opts lintOptions
 	if cap(src) > cap(buf) {
 		buf = src[:0]
 	}
-	return lintSource(p, src, configs, opts), buf
+	return lintSource(p, src, configs, opts, reader), buf
 }
 
-// lintSource lints the file at p, whose bytes are src.
-func lintSource(p string, src []byte, configs *configs, opts lintOptions) lintResult {
+// lintSource lints the file at p, whose bytes are src; the code of a C++
+// file is read for findings by reader where it is set (in the memory of
+// the file reader read before: what lint keeps of a file, its findings,
+// are strings), else afresh.
+func lintSource(p string, src []byte, configs *configs, opts lintOptions, reader *analysis.FindingsReader) lintResult {
 	if isNotebook(p) {
 		return lintNotebook(p, src, configs, opts)
 	}
@@ -255,6 +260,8 @@ func lintSource(p string, src []byte, configs *configs, opts lintOptions) lintRe
 		if opts.codeStats {
 			code = analysis.ReadCodeForLint(lang, src)
 			findings = analysis.AnalyzeHostCode(p, src, code).Findings
+		} else if reader != nil {
+			findings = reader.AnalyzeHostForFindings(p, src).Findings
 		} else {
 			findings = analysis.AnalyzeHostForFindings(p, src).Findings
 		}
