@@ -597,12 +597,6 @@ func CompositionTiler(a Layout, t Tiler) (Layout, error) {
 	return Layout{Shape: tupleOf(slab[:n:n]), Stride: tupleOf(slab[n:])}, nil
 }
 
-// CompositionN is CuTe's composition(A, N) for an integer N: A o N:1, the
-// first N values of A (A's last mode extends past its size).
-func CompositionN(a Layout, n int64) (Layout, error) {
-	return Composition(a, Layout{Shape: Int(n), Stride: Int(1)})
-}
-
 // Described is the kind of v with v itself, for messages: "layout 4:1".
 func Described(v Value) string {
 	switch v := v.(type) {
