@@ -219,7 +219,7 @@ func LogicalDivide(l Layout, tiler Value) (Layout, error) {
 	}
 	// B's leaf modes, walked once: complement(B, ...) filters a copy, and
 	// make_layout(B, rest) composes with them.
-	var bsb, bdb [2*flatInline + 1]num
+	var bsb, bdb [flatInline]num
 	var csb, cdb [flatInline]num
 	var btb bases
 	var bs, bd, rs, rd []num
