@@ -112,7 +112,7 @@ func compositionOf(a, b layout.Value) (layout.Value, error) {
 				if err := layout.CheckIntLeaf("composition", bl); err != nil {
 					return nil, err
 				}
-				// N:1 with N's own static mark (CompositionN's N is static).
+				// N:1 with N's own static mark (as composition(A, N) reads a static N).
 				out, err := layout.Composition(*a, layout.Layout{Shape: bl, Stride: layout.Int(1)})
 				return out.Value(), err
 			}
@@ -306,7 +306,7 @@ func maxCommonLayoutComposed(a, b layout.Value) (v layout.Value, handled bool, e
 		return nil, true, err
 	}
 	if base := int64(1) << c.Outer.M; base < size {
-		v, err := layout.CompositionN(common, base)
+		v, err := layout.Composition(common, layout.Make(layout.Int(base), layout.Int(1))) // the first base values
 		return layout.Box(v), true, err
 	}
 	return layout.Box(common), true, nil

@@ -262,7 +262,7 @@ func BenchmarkPycuteCases(b *testing.B) {
 				case *Layout:
 					f = func() (Layout, error) { return Composition(*a, *y) }
 				case IntTuple:
-					f = func() (Layout, error) { return CompositionN(*a, y.Value()) }
+					f = func() (Layout, error) { return Composition(*a, Make(Int(y.Value()), Int(1))) }
 				}
 			case "logical_divide":
 				t := arg(c[1])

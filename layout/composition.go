@@ -104,7 +104,7 @@ type composer struct {
 // block's own Layout, newResult, for the caller to set to its result).
 func (c *composer) composeModes(bs, bd []num, btb *bases, shape *IntTuple, extra int) (Layout, []IntTuple, error) {
 	const op = "composition"
-	var rsb, rdb [2 * flatInline]num
+	var rsb, rdb [flatInline]num
 	var endb [flatInline]int
 	rs, rd, ends := rsb[:0], rdb[:0], endb[:0]
 	nodes := extra + 2*tupleElems(shape)
@@ -595,12 +595,6 @@ func CompositionTiler(a Layout, t Tiler) (Layout, error) {
 		slab[i], slab[n+i] = r.Shape, r.Stride
 	}
 	return Layout{Shape: tupleOf(slab[:n:n]), Stride: tupleOf(slab[n:])}, nil
-}
-
-// CompositionN is CuTe's composition(A, N) for an integer N: A o N:1, the
-// first N values of A (A's last mode extends past its size).
-func CompositionN(a Layout, n int64) (Layout, error) {
-	return Composition(a, Layout{Shape: Int(n), Stride: Int(1)})
 }
 
 // Described is the kind of v with v itself, for messages: "layout 4:1".

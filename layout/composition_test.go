@@ -354,7 +354,7 @@ func TestCompositionExamples(t *testing.T) {
 			t.Errorf("Composition(%s, %s) = %v, %v; want %s", c.a, c.b, got, err, c.want)
 		}
 	}
-	got, err := CompositionN(mustLayout("(2,(3,4,8),4):(384,(128,32,4),1)"), 6)
+	got, err := compositionN(mustLayout("(2,(3,4,8),4):(384,(128,32,4),1)"), 6)
 	if err != nil || got.String() != "(2,3):(384,128)" {
 		t.Errorf("CompositionN = %v, %v", got, err)
 	}
@@ -865,4 +865,9 @@ func TestCompositionStrideWornToZero(t *testing.T) {
 	a := Make(Tup(Dyn(-3), Int(8), Int(4)), Ints(1, 3, 100))
 	_, err := Composition(a, mustLayout("6:2"))
 	wantError(t, "stride worn to 0", err, "composition", CondDivideByZero, "stride 0 left")
+}
+
+// compositionN is composition(A, N) for an integer N: A o N:1.
+func compositionN(a Layout, n int64) (Layout, error) {
+	return Composition(a, Make(Int(n), Int(1)))
 }

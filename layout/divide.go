@@ -191,18 +191,21 @@ func LogicalDivide(l Layout, tiler Value) (Layout, error) {
 	if !ok { // a tiler, a shape or "_": by mode
 		return divideByTiler(l, tiler)
 	}
-	// shape(coalesce(L)) and coalesce_x(L) from one walk of L.
-	var sb, db, asb, adb [flatInline]num
+	// shape(coalesce(L)) in place of L's leaf modes, read first for
+	// coalesce_x(L): known integers, and a last mode of static size 1.
+	var sb, db [flatInline]num
 	var tb bases
-	as, ad, err := leafModes(op, &l, asb[:0], adb[:0], &tb)
+	s, d, err := leafModes(op, &l, sb[:0], db[:0], &tb)
 	if err != nil && !congruent(&l.Shape, &l.Stride) {
 		return Layout{}, err // CheckCongruent's error, as every divide of an incongruent L says it
 	}
-	if err == nil && len(as) == 0 {
-		as, ad = append(as, numInt(1, true)), append(ad, numInt(0, true))
+	if err == nil && len(s) == 0 {
+		s, d = append(s, numInt(1, true)), append(d, numInt(0, true))
 	}
-	s, d := append(sb[:0], as...), append(db[:0], ad...)
+	var intsErr error
+	lastIs1 := err == nil && s[len(s)-1].is(1)
 	if err == nil {
+		intsErr = checkInts(op, s, d, &tb, true)
 		s, d, err = bwCoalesce(op, s, d)
 	}
 	if err != nil {
@@ -216,7 +219,7 @@ func LogicalDivide(l Layout, tiler Value) (Layout, error) {
 	}
 	// B's leaf modes, walked once: complement(B, ...) filters a copy, and
 	// make_layout(B, rest) composes with them.
-	var bsb, bdb [2*flatInline + 1]num
+	var bsb, bdb [flatInline]num
 	var csb, cdb [flatInline]num
 	var btb bases
 	var bs, bd, rs, rd []num
@@ -241,16 +244,17 @@ func LogicalDivide(l Layout, tiler Value) (Layout, error) {
 		inner[1] = tupleOf(zeroLeaves[:n:n])
 	}
 	innerShape := tupleOf(inner[:])
-	err = checkInts(op, as, ad, &tb, true)
-	switch {
-	case err != nil:
-	case !as[len(as)-1].is(1):
-		as, ad = s, d // coalesce_x(L) is coalesce(L) but for a last mode of static size 1
-	default:
-		as, ad, err = coalesceX(op, as, ad)
+	c := composer{a: &l, as: s, ad: d, tb: &tb} // coalesce_x(L) is coalesce(L) but for a last mode of static size 1
+	if err = intsErr; err == nil && lastIs1 {
+		var xb bases // L walked again, into the buffers complement is done with
+		c.as, c.ad, _ = leafModes(op, &l, csb[:0], cdb[:0], &xb)
+		if len(c.as) == 0 { // as above: no leaves is the mode 1:0
+			c.as, c.ad = append(c.as, numInt(1, true)), append(c.ad, numInt(0, true))
+		}
+		c.as, c.ad, err = coalesceX(op, c.as, c.ad)
+		c.tb = &xb
 	}
 	if err == nil {
-		c := composer{a: &l, as: as, ad: ad, tb: &tb}
 		var out Layout
 		if out, _, err = c.composeModes(bs, bd, &btb, &innerShape, 0); err == nil {
 			return out, nil

@@ -88,7 +88,7 @@ func FuzzComposeOps(f *testing.F) {
 		}
 		_, _ = Composition(a, b)
 		_, _ = CompositionTiler(a, tl)
-		_, _ = CompositionN(a, m)
+		_, _ = compositionN(a, m)
 		_, _ = Complement(a)
 		_, _ = ComplementTo(a, Int(m))
 		_, _ = ComplementTo(a, b.Shape)

@@ -70,18 +70,17 @@ func LogicalProduct(a Layout, tiler Value) (Layout, error) {
 		}
 		return MakeLayoutOf(a, rep), nil
 	}
-	// The complement's modes are coalesced already; coalesce_x keeps them
-	// but for a last mode of static size 1.
-	var csb, cdb [flatInline + 1]num
-	cs, cd := append(csb[:0], rs...), append(cdb[:0], rd...)
-	if cs, cd, err = coalesceX(op, cs, cd); err != nil {
-		return Layout{}, InOp(op, fmt.Sprintf("composition(%v, %v)", flatLayoutOf(rs, rd, nil), *b), err)
+	// coalesce_x of the complement (coalesced already: it differs only in a last
+	// mode of static size 1), in place: a failure words the complement anew.
+	cs, cd, err := coalesceX(op, rs, rd)
+	if err != nil {
+		return Layout{}, productCompositionError(a, n, *b, err)
 	}
 	c := composer{as: cs, ad: cd}
 	// The result's top level, (A, A o B) shapes then strides, at the end of A o B's block.
 	rep, top, err := c.composeModes(bs, bd, &tb, &b.Shape, 4)
 	if err != nil {
-		return Layout{}, InOp(op, fmt.Sprintf("composition(%v, %v)", flatLayoutOf(rs, rd, nil), *b), err)
+		return Layout{}, productCompositionError(a, n, *b, err)
 	}
 	top[0], top[1], top[2], top[3] = a.Shape, rep.Shape, a.Stride, rep.Stride
 	box := rep.box // A o B's block, now the product's (inBlock)
@@ -196,4 +195,10 @@ func rankedProduct(op string, a, b Layout, raked bool) (Layout, error) {
 		return Layout{}, err
 	}
 	return z, nil
+}
+
+// productCompositionError is LogicalProduct's failure in its last step, composition(complement(A, n), B).
+func productCompositionError(a Layout, n num, b Layout, err error) error {
+	rest, _ := ComplementTo(a, n.leaf(nil))
+	return InOp("logical_product", fmt.Sprintf("composition(%v, %v)", rest, b), err)
 }

@@ -8,12 +8,7 @@ import (
 // Bool is a yes/no answer of a CuTe predicate (congruent, compatible, ...).
 type Bool bool
 
-func (b Bool) String() string {
-	if b {
-		return "true"
-	}
-	return "false"
-}
+func (b Bool) String() string { return strconv.FormatBool(bool(b)) }
 
 // Interval is the integers Lo <= x < Hi.
 type Interval struct{ Lo, Hi int64 }
