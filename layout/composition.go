@@ -104,7 +104,7 @@ type composer struct {
 // block's own Layout, newResult, for the caller to set to its result).
 func (c *composer) composeModes(bs, bd []num, btb *bases, shape *IntTuple, extra int) (Layout, []IntTuple, error) {
 	const op = "composition"
-	var rsb, rdb [flatInline]num
+	var rsb, rdb [2 * flatInline]num
 	var endb [flatInline]int
 	rs, rd, ends := rsb[:0], rdb[:0], endb[:0]
 	nodes := extra + 2*tupleElems(shape)
