@@ -5,8 +5,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/cute-lsp/cute-lsp/project"
 )
 
 func writeFiles(t *testing.T, root string, files map[string]string) {
@@ -96,5 +99,72 @@ func TestLintReportOrderIsStable(t *testing.T) {
 		if _, again, _ := lintIn(t, root, "."); again != first {
 			t.Fatalf("run %d differs:\n%s\nvs\n%s", i, again, first)
 		}
+	}
+}
+
+// TestFindConfigsIsProjectFind: findConfigs, which keeps the answer of
+// each folder on the way up for the next, gives every folder what
+// project.Find gives it: the nearest configuration, none past a .git
+// (a repository nested in one with a configuration), and the same for a
+// relative and an absolute path. (Checked failing: without the stop at
+// .git, sub/c's files get the root's configuration; with the kept answers
+// looked up by the parent folder, five files get a wrong one.)
+func TestFindConfigsIsProjectFind(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{
+		".git/HEAD":          "",
+		".cute-lsp.json":     `{"exclude": ["gen/**"]}`,
+		"a/b/x.cute":         "",
+		"a/y.cute":           "",
+		"sub/.git/HEAD":      "",
+		"sub/c/d/y.cute":     "",
+		"sub/c/z.cute":       "",
+		"lib/.cute-lsp.json": `{"severity": {"incongruent": "warning"}}`,
+		"lib/d/e/w.cute":     "",
+		"lib/d/v.cute":       "",
+		"top.cute":           "",
+	})
+	wd, _ := os.Getwd()
+	if err := os.Chdir(filepath.Join(root, "a")); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Chdir(wd)
+	paths := []string{"b/x.cute", "y.cute", "../sub/c/d/y.cute", "../sub/c/z.cute", "../lib/d/e/w.cute",
+		filepath.Join(root, "lib/d/v.cute"), "../top.cute", filepath.Join(root, "sub/c/d/y.cute")}
+	cfgs, err := findConfigs(paths)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := 0
+	for _, p := range paths {
+		want, err := project.Find(filepath.Dir(p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := cfgs.of(p); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: configuration %+v, want %+v", p, got, want)
+		}
+		if want != nil {
+			found++
+		}
+	}
+	if found != 5 {
+		t.Errorf("%d files with a configuration, want 5 (the tree is not what the test means)", found)
+	}
+}
+
+// TestFindConfigsBroken: a broken configuration found on the way up is
+// the run's error, as project.Find gives it.
+func TestFindConfigsBroken(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{
+		".git/HEAD":      "",
+		".cute-lsp.json": `{"exclude": [`,
+		"a/x.cute":       "",
+	})
+	_, want := project.Find(filepath.Join(root, "a"))
+	_, err := findConfigs([]string{filepath.Join(root, "a/x.cute")})
+	if err == nil || want == nil || err.Error() != want.Error() {
+		t.Errorf("error %v, want %v", err, want)
 	}
 }

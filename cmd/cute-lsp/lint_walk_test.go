@@ -49,3 +49,46 @@ func TestLintPathsSystemFolders(t *testing.T) {
 		}
 	}
 }
+
+// TestLintWalkRealPaths: the real path the walk checks each folder with
+// (derived from its parent's for a plain folder) is the one
+// filepath.EvalSymlinks gives, for plain folders under a named folder,
+// under a link to a folder, and under a relative name. (Checked failing:
+// deriving a plain folder's from its parent's path instead of its real
+// path gives link/sub the path through the link.)
+func TestLintWalkRealPaths(t *testing.T) {
+	dir := t.TempDir()
+	for _, d := range []string{"real/sub/deeper", "real/other", "plain/x"} {
+		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(filepath.Join(dir, "real"), filepath.Join(dir, "link")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("../real/other", filepath.Join(dir, "plain/x/rel")); err != nil {
+		t.Fatal(err)
+	}
+	wd, _ := os.Getwd()
+	if err := os.Chdir(dir); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Chdir(wd)
+	for _, root := range []string{filepath.Join(dir, "link"), "plain", "./link/sub"} {
+		w := &lintWalk{visited: map[fileID]bool{}, reals: map[string]string{}}
+		info, err := os.Stat(root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.dir(root, "", info, 0)
+		if len(w.reals) < 2 {
+			t.Errorf("%s: %d folders walked: %v", root, len(w.reals), w.reals)
+		}
+		for path, real := range w.reals {
+			want, err := filepath.EvalSymlinks(path)
+			if err != nil || real != want {
+				t.Errorf("%s: real path %q, want %q (%v)", path, real, want, err)
+			}
+		}
+	}
+}
