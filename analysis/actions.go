@@ -120,7 +120,7 @@ func coalesceModes(l layout.Layout) (layout.Layout, bool) {
 
 // coalesced is coalesce(l); ok is false when that changes nothing.
 func coalesced(l layout.Layout) (layout.Layout, bool) {
-	c, err := layout.Coalesce(l)
+	c, err := layout.Coalesce(&l)
 	if err != nil || c.Shape.Equal(l.Shape) && c.Stride.Equal(l.Stride) {
 		return layout.Layout{}, false
 	}
@@ -278,7 +278,7 @@ func (s *Sheet) Refactors(offset int) []Refactor {
 		// filter differs from coalesce only by dropping broadcast modes,
 		// which changes the size: the title says so.
 		if f, err := layout.Filter(*l); err == nil {
-			if c, err := layout.Coalesce(*l); err == nil && !(c.Shape.Equal(f.Shape) && c.Stride.Equal(f.Stride)) {
+			if c, err := layout.Coalesce(l); err == nil && !(c.Shape.Equal(f.Shape) && c.Stride.Equal(f.Stride)) {
 				from, _ := l.Size()
 				to, _ := f.Size()
 				offer("refactor.rewrite", fmt.Sprintf("Normalize: drop the broadcast (stride-0) modes and coalesce to %%v (size %d → %d)", from, to), layout.Box(f), false)

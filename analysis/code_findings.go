@@ -446,7 +446,7 @@ func leftInverseDynamic(operands []layout.Value) (*layout.Error, bool) {
 	if !ok {
 		return nil, false
 	}
-	cl, err := layout.Coalesce(*l)
+	cl, err := layout.Coalesce(l)
 	if err != nil || allStatic(cl.Stride) {
 		return nil, false
 	}

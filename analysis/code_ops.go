@@ -480,7 +480,7 @@ func downcastRunTime(l layout.Layout, n int64) (layout.Value, error) {
 // shape and stride wrapped into flat tuples, and the prefix products of
 // the shape (static while every factor is).
 func coalescedModes(l layout.Layout) (shape, stride, preprod []layout.IntTuple, ok bool) {
-	cl, err := layout.Coalesce(l)
+	cl, err := layout.Coalesce(&l)
 	if err != nil {
 		return nil, nil, nil, false
 	}
@@ -551,7 +551,7 @@ func rightInverseRunTime(l layout.Layout) (layout.Value, error) {
 		rs, rd = append(rs, shape[i]), append(rd, preprod[i])
 		curr = withStatic(shape[i].Value()*stride[i].Value(), shape[i].IsStatic())
 	}
-	r, err := layout.Coalesce(layout.Make(layout.Tup(rs...), layout.Tup(rd...)))
+	r, err := layout.Coalesce(&layout.Layout{Shape: layout.Tup(rs...), Stride: layout.Tup(rd...)})
 	if err != nil {
 		return nil, errUnresolved
 	}
@@ -586,7 +586,7 @@ func leftInverseRunTime(l layout.Layout) (layout.Value, error) {
 		size *= d / size
 	}
 	rs = append(rs, shape[order[len(order)-1]])
-	r, err := layout.Coalesce(layout.Make(layout.Tup(rs...), layout.Tup(rd...)))
+	r, err := layout.Coalesce(&layout.Layout{Shape: layout.Tup(rs...), Stride: layout.Tup(rd...)})
 	if err != nil {
 		return nil, errUnresolved
 	}
@@ -652,7 +652,7 @@ func domainDistribute(a, b layout.Value) (layout.Value, error) {
 		rest /= g
 		stride *= s.Value()
 	}
-	r, err := layout.Coalesce(layout.Make(layout.Tup(rs...), layout.Tup(rd...)))
+	r, err := layout.Coalesce(&layout.Layout{Shape: layout.Tup(rs...), Stride: layout.Tup(rd...)})
 	if err != nil {
 		return nil, errUnresolved
 	}

@@ -114,7 +114,7 @@ func TestInexactCompositionKept(t *testing.T) {
 	for _, a := range ls {
 		for _, b := range ls {
 			rs := ls
-			if c, err := layout.Composition(a, b); err == nil {
+			if c, err := layout.Composition(&a, &b); err == nil {
 				rs = append([]layout.Layout{c}, ls...)
 			}
 			for _, r := range rs {

@@ -25,10 +25,10 @@ func tiledOp(op string, args []layout.Value, f func(layout.Layout, layout.Value)
 
 func applyLogicalDivide(args []layout.Value) (layout.Value, error) {
 	if l := args0Layout(args); l != nil && len(args) == 2 { // of a layout, the common call
-		out, err := layout.LogicalDivide(*l, args[1])
+		out, err := layout.LogicalDivide(l, args[1])
 		return out.Value(), err
 	}
-	return tiledOp("logical_divide", args, layout.LogicalDivide, applyLogicalDivide)
+	return tiledOp("logical_divide", args, func(l layout.Layout, t layout.Value) (layout.Layout, error) { return layout.LogicalDivide(&l, t) }, applyLogicalDivide)
 }
 
 func applyZippedDivide(args []layout.Value) (layout.Value, error) {
@@ -55,10 +55,10 @@ func applyLogicalProduct(args []layout.Value) (layout.Value, error) {
 		}
 	}
 	if l := args0Layout(args); l != nil && len(args) == 2 { // of a layout, the common call
-		out, err := layout.LogicalProduct(*l, args[1])
+		out, err := layout.LogicalProduct(l, args[1])
 		return out.Value(), err
 	}
-	return tiledOp("logical_product", args, layout.LogicalProduct, applyLogicalProduct)
+	return tiledOp("logical_product", args, func(l layout.Layout, t layout.Value) (layout.Layout, error) { return layout.LogicalProduct(&l, t) }, applyLogicalProduct)
 }
 
 func applyZippedProduct(args []layout.Value) (layout.Value, error) {

@@ -215,7 +215,7 @@ func facts(v layout.Value) string {
 		out += "\n" + strings.Join(props, " · ") + "\n"
 	}
 	if l, ok := v.(*layout.Layout); ok {
-		if c, err := layout.Coalesce(*l); err == nil && !(c.Shape.Equal(l.Shape) && c.Stride.Equal(l.Stride)) {
+		if c, err := layout.Coalesce(l); err == nil && !(c.Shape.Equal(l.Shape) && c.Stride.Equal(l.Stride)) {
 			out += fmt.Sprintf("\ncoalesced: `%s`\n", analysis.Show(layout.Box(c), analysis.ShowHoverBytes))
 		}
 	}

@@ -199,7 +199,7 @@ func TestHoverShowsTheOffsetTable(t *testing.T) {
 func TestCodeHoverSteps(t *testing.T) {
 	a := layout.Make(layout.Ints(8, 4), layout.Ints(4, 1))
 	b := layout.Make(layout.Ints(4, 2), layout.Ints(1, 8))
-	v, err := layout.Composition(a, b)
+	v, err := layout.Composition(&a, &b)
 	if err != nil {
 		t.Fatal(err)
 	}

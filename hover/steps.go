@@ -71,7 +71,7 @@ func compositionSteps(a, b layout.Value) string {
 			fmt.Fprintf(&s, "- ... %d more modes of B not shown\n", len(modes)-i)
 			break
 		}
-		r, err := layout.Composition(*A, m)
+		r, err := layout.Composition(A, &m)
 		if err != nil {
 			fmt.Fprintf(&s, "- B mode %d `%v`: %s\n", i, short{layout.Box(m)}, analysis.CapMessage(err.Error()))
 			continue
@@ -90,11 +90,11 @@ func divideSteps(op string, a, b layout.Value) string {
 	if !okA || !okB {
 		return ""
 	}
-	c, err := layout.Coalesce(*A)
+	c, err := layout.Coalesce(A)
 	if err != nil {
 		return ""
 	}
-	comp, err := layout.ComplementTo(*B, c.Shape)
+	comp, err := layout.ComplementTo(B, c.Shape)
 	if err != nil {
 		return ""
 	}
@@ -107,7 +107,7 @@ func divideSteps(op string, a, b layout.Value) string {
 		fmt.Fprintf(&s, "1. complement(B, size(A) = %v) = `%v`: the tiles' positions\n", short{c.Shape}, short{layout.Box(comp)})
 	}
 	fmt.Fprintf(&s, "2. (B, complement) = `%v`\n", short{layout.Box(joined)})
-	if ld, err := layout.Composition(*A, joined); err == nil {
+	if ld, err := layout.Composition(A, &joined); err == nil {
 		fmt.Fprintf(&s, "3. A o (B, complement) = `%v` (logical_divide)\n", short{layout.Box(ld)})
 	}
 	if op != "logical_divide" {
@@ -131,14 +131,14 @@ func productSteps(op string, a, b layout.Value) string {
 	if err != nil {
 		return ""
 	}
-	comp, err := layout.ComplementTo(*A, layout.Int(size*cosize))
+	comp, err := layout.ComplementTo(A, layout.Int(size*cosize))
 	if err != nil {
 		return ""
 	}
 	var s strings.Builder
 	s.WriteString("**Steps**:\n\n")
 	fmt.Fprintf(&s, "1. complement(A, size(A)·cosize(B) = %d) = `%v`: where copies of A can go\n", size*cosize, short{layout.Box(comp)})
-	if r, err := layout.Composition(comp, *B); err == nil {
+	if r, err := layout.Composition(&comp, B); err == nil {
 		fmt.Fprintf(&s, "2. complement o B = `%v`: the copies B selects\n", short{layout.Box(r)})
 		fmt.Fprintf(&s, "3. (A, complement o B) = `%v` (logical_product)\n", short{layout.Box(layout.MakeLayoutOf(*A, r))})
 	}

@@ -11,11 +11,11 @@ package layout
 // merges), as in CuTe. The empty layout coalesces to 1:0.
 //
 // Law: Coalesce(l).Eval(i) == l.Eval(i) for 0 <= i < Size(l), Size is kept, and Coalesce is idempotent.
-func Coalesce(l Layout) (Layout, error) {
+func Coalesce(l *Layout) (Layout, error) {
 	const op = "coalesce"
 	var sb, db [flatInline]num
 	var tb bases
-	s, d, err := leafModes(op, &l, sb[:0], db[:0], &tb)
+	s, d, err := leafModes(op, l, sb[:0], db[:0], &tb)
 	if err != nil {
 		return Layout{}, err
 	}
@@ -25,8 +25,8 @@ func Coalesce(l Layout) (Layout, error) {
 	if s, d, err = bwCoalesce(op, s, d); err != nil {
 		return Layout{}, err
 	}
-	if isFlatOf(&l, s, d) {
-		return l, nil // already coalesced: its own trees, nothing built
+	if isFlatOf(l, s, d) {
+		return *l, nil // already coalesced: its own trees, nothing built
 	}
 	if len(s) == 1 { // built in the return statement: a Layout returned by a call is copied through memory
 		return Layout{Shape: s[0].leaf(&tb), Stride: d[0].leaf(&tb)}, nil
@@ -203,7 +203,7 @@ func flatLayoutOf(s, d []num, tb *bases) Layout {
 // coalesces the whole layout. The profile must not have more modes than l.
 // Law: CoalesceProfile(l, p).Eval(i) == l.Eval(i) for 0 <= i < Size(l), and its rank is l's rank when p is a tuple.
 func CoalesceProfile(l Layout, profile IntTuple) (Layout, error) {
-	return byProfile("coalesce", l, profile, Coalesce)
+	return byProfile("coalesce", l, profile, func(m Layout) (Layout, error) { return Coalesce(&m) })
 }
 
 // byProfile applies f mode by mode where profile is a tuple (CuTe's transform_layout).
@@ -280,7 +280,7 @@ func Filter(l Layout) (Layout, error) {
 	if err != nil {
 		return Layout{}, err
 	}
-	return Coalesce(fz)
+	return Coalesce(&fz)
 }
 
 // FilterProfile is filter(l, profile): Filter mode by mode where profile is a

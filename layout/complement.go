@@ -12,15 +12,15 @@ const CondDynamicStrideComplement = "Dynamic-stride complement only for rank-1 l
 // the complement within the span A itself reaches.
 //
 // Law: as ComplementTo's, with M = cosize(filter(A)).
-func Complement(a Layout) (Layout, error) {
+func Complement(a *Layout) (Layout, error) {
 	var sb, db [flatInline]num
 	var tb bases
-	as, ad, err := leafModes("complement", &a, sb[:0], db[:0], &tb)
+	as, ad, err := leafModes("complement", a, sb[:0], db[:0], &tb)
 	if err != nil {
 		return Layout{}, err
 	}
 	var rs, rd [flatInline + 1]num
-	s, d, err := complement(&a, as, ad, &tb, nil, IntTuple{}, rs[:0], rd[:0])
+	s, d, err := complement(a, as, ad, &tb, nil, IntTuple{}, rs[:0], rd[:0])
 	if err != nil {
 		return Layout{}, err
 	}
@@ -40,21 +40,21 @@ func Complement(a Layout) (Layout, error) {
 // when each stride of filter(A), in increasing order, is a multiple of the
 // extent of the modes below it, the layout (filter(A), R) is a bijection
 // onto [0, size(filter(A))*size(R)), which reaches an integer M.
-func ComplementTo(a Layout, m IntTuple) (Layout, error) {
+func ComplementTo(a *Layout, m IntTuple) (Layout, error) {
 	const op = "complement"
 	if err := checkLeaves(op, m); err != nil {
 		return Layout{}, err
 	}
 	var sb, db [flatInline]num
 	var tb bases
-	as, ad, err := leafModes(op, &a, sb[:0], db[:0], &tb)
+	as, ad, err := leafModes(op, a, sb[:0], db[:0], &tb)
 	if err != nil {
 		return Layout{}, err
 	}
 	var mb, mdb [flatInline]num
 	ms, _, _ := appendLeafModes(&m, &m, mb[:0], mdb[:0], nil)
 	var rs, rd [flatInline + 1]num
-	s, d, err := complement(&a, as, ad, &tb, ms, m, rs[:0], rd[:0])
+	s, d, err := complement(a, as, ad, &tb, ms, m, rs[:0], rd[:0])
 	if err != nil {
 		return Layout{}, err
 	}

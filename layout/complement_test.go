@@ -71,15 +71,15 @@ func TestComplementLaw(t *testing.T) {
 		var err error
 		switch n % 3 {
 		case 0:
-			got, err = Complement(a)
+			got, err = Complement(&a)
 			m = cosizeRef(f)
 		case 1:
 			m = 1 + r.Int64N(2*cosizeRef(f)+8)
-			got, err = ComplementTo(a, Int(m))
+			got, err = ComplementTo(&a, Int(m))
 		default:
 			m1, m2 := 1+r.Int64N(8), 1+r.Int64N(64)
 			m, tupleM = m1*m2, true
-			got, err = ComplementTo(a, Ints(m1, m2))
+			got, err = ComplementTo(&a, Ints(m1, m2))
 		}
 		if err != nil {
 			if injectiveRef(f) && tractable(a) {
@@ -152,9 +152,9 @@ func TestComplementExamples(t *testing.T) {
 		var got Layout
 		var err error
 		if c.m == nil {
-			got, err = Complement(mustLayout(c.a))
+			got, err = Complement(ref(mustLayout(c.a)))
 		} else {
-			got, err = ComplementTo(mustLayout(c.a), c.m.(IntTuple))
+			got, err = ComplementTo(ref(mustLayout(c.a)), c.m.(IntTuple))
 		}
 		if err != nil || got.String() != c.want {
 			t.Errorf("complement(%s, %v) = %v, %v; want %s", c.a, c.m, got, err, c.want)
@@ -163,50 +163,50 @@ func TestComplementExamples(t *testing.T) {
 }
 
 func TestComplementErrors(t *testing.T) {
-	_, err := Complement(mustLayout("(2,8,4,2):(8,4,12,24)"))
+	_, err := Complement(ref(mustLayout("(2,8,4,2):(8,4,12,24)")))
 	wantError(t, "non-injective", err, "complement", CondNonInjective, "2:8", "[0, 32)")
-	_, err = ComplementTo(mustLayout("(6,4):(8,32)"), Int(1096))
+	_, err = ComplementTo(ref(mustLayout("(6,4):(8,32)")), Int(1096))
 	wantError(t, "non-injective last mode", err, "complement", CondNonInjective, "4:32")
-	_, err = Complement(Layout{Shape: Ints(4, 4), Stride: Ints(1, 1<<62)})
+	_, err = Complement(&Layout{Shape: Ints(4, 4), Stride: Ints(1, 1<<62)})
 	wantError(t, "cosize overflow", err, "complement", CondOverflow)
-	_, err = Complement(Layout{Shape: Int(2), Stride: Int(-1 << 63)})
+	_, err = Complement(&Layout{Shape: Int(2), Stride: Int(-1 << 63)})
 	wantError(t, "cosize of the least stride", err, "complement", CondOverflow)
-	_, err = ComplementTo(Layout{Shape: Ints(4, 4), Stride: Ints(1, 1<<61)}, Int(4))
+	_, err = ComplementTo(&Layout{Shape: Ints(4, 4), Stride: Ints(1, 1<<61)}, Int(4))
 	wantError(t, "stride product overflow", err, "complement", CondOverflow)
-	_, err = ComplementTo(mustLayout("4:2"), Int(1<<63-1))
+	_, err = ComplementTo(ref(mustLayout("4:2")), Int(1<<63-1))
 	wantError(t, "ceil_div overflow", err, "complement", CondOverflow)
-	_, err = ComplementTo(mustLayout("4:2"), Ints(1<<62, 1<<62))
+	_, err = ComplementTo(ref(mustLayout("4:2")), Ints(1<<62, 1<<62))
 	wantError(t, "cotarget shape overflow", err, "complement", CondOverflow)
-	_, err = ComplementTo(mustLayout("4:2"), Tup(Int(3), Ints(1<<62, 1<<62)))
+	_, err = ComplementTo(ref(mustLayout("4:2")), Tup(Int(3), Ints(1<<62, 1<<62)))
 	wantError(t, "nested cotarget overflow", err, "complement", CondOverflow)
-	_, err = ComplementTo(mustLayout("4:2"), Tup(Ints(1<<62, 1<<62), Int(3)))
+	_, err = ComplementTo(ref(mustLayout("4:2")), Tup(Ints(1<<62, 1<<62), Int(3)))
 	wantError(t, "nested cotarget product overflow", err, "complement", CondOverflow)
-	if got, err := ComplementTo(mustLayout("4:2"), Tup(Ints(3, 5), Int(7))); err != nil || got.String() != "(2,14):(1,8)" {
+	if got, err := ComplementTo(ref(mustLayout("4:2")), Tup(Ints(3, 5), Int(7))); err != nil || got.String() != "(2,14):(1,8)" {
 		// ceil_div((3,5),8) = (1,2), then 7 divided by ceil_div(8, 15) = 1: rest 1*2*7.
 		t.Errorf("complement(4:2, ((3,5),7)) = %v, %v; want (2,14):(1,8)", got, err)
 	}
-	_, err = ComplementTo(mustLayout("4:0"), Ints(1<<62, 1<<62))
+	_, err = ComplementTo(ref(mustLayout("4:0")), Ints(1<<62, 1<<62))
 	wantError(t, "empty layout, cotarget overflow", err, "complement", CondOverflow)
-	_, err = ComplementTo(mustLayout("4:2"), Ints(8, 0))
+	_, err = ComplementTo(ref(mustLayout("4:2")), Ints(8, 0))
 	wantError(t, "cotarget with a 0", err, "complement", CondDivideByZero)
-	_, err = Complement(mustLayout("(2,0):(1,2)"))
+	_, err = Complement(ref(mustLayout("(2,0):(1,2)")))
 	wantError(t, "shape 0", err, "complement", CondDivideByZero)
-	_, err = Complement(mustLayout("(0,2):(1,2)"))
+	_, err = Complement(ref(mustLayout("(0,2):(1,2)")))
 	wantError(t, "shape 0 below another mode", err, "complement", CondDivideByZero)
-	_, err = Complement(Layout{Shape: Ints(1<<62, 4), Stride: Ints(1, 1<<62)})
+	_, err = Complement(&Layout{Shape: Ints(1<<62, 4), Stride: Ints(1, 1<<62)})
 	wantError(t, "coalesce overflow", err, "complement", CondOverflow)
 	many := make([]int64, 70)
 	ones := make([]int64, 70)
 	for i := range many {
 		many[i], ones[i] = 2, 1
 	}
-	_, err = Complement(Layout{Shape: Ints(many...), Stride: Ints(ones...)})
+	_, err = Complement(&Layout{Shape: Ints(many...), Stride: Ints(ones...)})
 	wantError(t, "seventy modes", err, "complement", CondNonInjective)
-	_, err = Complement(Layout{Shape: Ints(2, 2), Stride: Int(1)})
+	_, err = Complement(&Layout{Shape: Ints(2, 2), Stride: Int(1)})
 	wantError(t, "not congruent", err, "complement", CondCongruent)
-	_, err = ComplementTo(mustLayout("4:2"), Tup(Int(2), Unknown()))
+	_, err = ComplementTo(ref(mustLayout("4:2")), Tup(Int(2), Unknown()))
 	wantError(t, "unknown cotarget", err, "complement", CondUnknown)
-	_, err = ComplementTo(Layout{Shape: Ints(2, 2), Stride: Int(1)}, Int(4))
+	_, err = ComplementTo(&Layout{Shape: Ints(2, 2), Stride: Int(1)}, Int(4))
 	wantError(t, "not congruent, with cotarget", err, "complement", CondCongruent)
 
 	for _, args := range [][]Value{

@@ -253,7 +253,7 @@ func LogicalProductSwizzled(a Layout, tiler Composed) (Value, error) {
 	if !IsStaticZero(tiler.Offset) {
 		return nil, Errorf(op, CondSwizzleTilerOffset, "the swizzled tiler %v has offset %v", tiler, tiler.Offset)
 	}
-	product, err := LogicalProduct(a, Box(tiler.Inner))
+	product, err := LogicalProduct(&a, Box(tiler.Inner))
 	if err != nil {
 		return nil, err
 	}
@@ -262,7 +262,7 @@ func LogicalProductSwizzled(a Layout, tiler Composed) (Value, error) {
 	onlyZY := Make(
 		Tup(Int(m), Int(b), Int(int64(1)<<(s-sw.B)), Int(b), Int(1)),
 		Tup(Int(0), Int(m), Int(0), Int(int64(1)<<(sw.M+s)), Int(0)))
-	pl, err := Composition(onlyZY, tiler.Inner)
+	pl, err := Composition(&onlyZY, &tiler.Inner)
 	if err != nil {
 		return nil, err
 	}

@@ -63,11 +63,11 @@ func SliceAndOffsetComposed(coord IntTuple, c Composed) (Value, int64, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	dicedAnti, err := Composition(antiZY, diced)
+	dicedAnti, err := Composition(&antiZY, &diced)
 	if err != nil {
 		return nil, 0, err
 	}
-	dicedOnly, err := Composition(onlyZY, diced)
+	dicedOnly, err := Composition(&onlyZY, &diced)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -87,7 +87,7 @@ func SliceAndOffsetComposed(coord IntTuple, c Composed) (Value, int64, error) {
 		return nil, 0, err
 	}
 
-	slicedOnly, err := Composition(onlyZY, sliced)
+	slicedOnly, err := Composition(&onlyZY, &sliced)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -114,7 +114,7 @@ func SliceAndOffsetComposed(coord IntTuple, c Composed) (Value, int64, error) {
 	decayed := Make(
 		Tup(Int(1<<m), twos, Int(1<<(s-b)), twos, Int(1)),
 		Tup(Int(1), lo, Int(1<<(m+b)), hi, Int(1<<(m+b+s))))
-	r, err := Composition(decayed, sliced)
+	r, err := Composition(&decayed, &sliced)
 	if err != nil {
 		return nil, 0, err
 	}

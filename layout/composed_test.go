@@ -530,7 +530,7 @@ func TestLogicalProductSwizzledProperty(t *testing.T) {
 		if err != nil {
 			continue // complement of A past int64, or a swizzle the images cannot form
 		}
-		plain, err := LogicalProduct(a, Box(tiler.Inner))
+		plain, err := LogicalProduct(&a, Box(tiler.Inner))
 		if err != nil {
 			t.Fatal(err)
 		}

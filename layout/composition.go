@@ -47,23 +47,23 @@ const (
 // not a multiple of it, or an inexact shape split), and so does this: a
 // stride smaller than a mode's shape that does not divide it is accepted,
 // and the result is then not A o B, exactly as CuTe returns it.
-func Composition(a, b Layout) (Layout, error) {
+func Composition(a, b *Layout) (Layout, error) {
 	var bsb, bdb [flatInline]num
 	var btb bases
-	bs, bd, err := leafModes("composition", &b, bsb[:0], bdb[:0], &btb)
+	bs, bd, err := leafModes("composition", b, bsb[:0], bdb[:0], &btb)
 	if err != nil {
 		return Layout{}, err
 	}
 	if len(btb.paths) > 0 && hasBasis(&b.Stride) {
-		return compositionBasisB(a, b)
+		return compositionBasisB(*a, *b)
 	}
 	var sb, db [flatInline]num
 	var tb bases
-	as, ad, err := coalescedModes(&a, sb[:0], db[:0], &tb)
+	as, ad, err := coalescedModes(a, sb[:0], db[:0], &tb)
 	if err != nil {
 		return Layout{}, err
 	}
-	c := composer{a: &a, as: as, ad: ad, tb: &tb, b: &b}
+	c := composer{a: a, as: as, ad: ad, tb: &tb, b: b}
 	l, _, err := c.composeModes(bs, bd, &btb, &b.Shape, 0)
 	return l, err
 }
@@ -587,7 +587,7 @@ func CompositionTiler(a Layout, t Tiler) (Layout, error) {
 		case m.Sub != nil:
 			r, err = CompositionTiler(sub, *m.Sub)
 		default:
-			r, err = Composition(sub, m.Layout)
+			r, err = Composition(&sub, &m.Layout)
 		}
 		if err != nil {
 			return Layout{}, err

@@ -154,7 +154,7 @@ func TestCompositionLaw(t *testing.T) {
 	for range 4000 {
 		a := lawLayout(r, true)
 		b := randomTile(r, a)
-		got, err := Composition(a, b)
+		got, err := Composition(&a, &b)
 		if !composable(a, b) {
 			continue
 		}
@@ -190,7 +190,7 @@ func TestCompositionLawWhole(t *testing.T) {
 	for range 3000 {
 		a := lawLayout(r, true)
 		b := randomDisjointTile(r, a)
-		got, err := Composition(a, b)
+		got, err := Composition(&a, &b)
 		if err != nil {
 			t.Fatalf("Composition(%v, %v): %v", a, b, err)
 		}
@@ -321,7 +321,7 @@ func TestCompositionTilerLaw(t *testing.T) {
 			sub := Layout{Shape: a.Shape.At(i), Stride: a.Stride.At(i)}
 			want := sub
 			if !m.Skip {
-				if want, err = Composition(sub, m.Layout); err != nil {
+				if want, err = Composition(&sub, &m.Layout); err != nil {
 					t.Fatalf("CompositionTiler(%v, %v) succeeds but mode %d fails: %v", a, tl, i, err)
 				}
 			}
@@ -349,7 +349,7 @@ func TestCompositionExamples(t *testing.T) {
 		{"(4,4):(-1,1)", "(2,4,2):(1,4,2)", "(2,4,2):(-1,1,-2)"},
 		{"4:-1", "4:-2", "4:2"},
 	} {
-		got, err := Composition(mustLayout(c.a), mustLayout(c.b))
+		got, err := Composition(ref(mustLayout(c.a)), ref(mustLayout(c.b)))
 		if err != nil || got.String() != c.want {
 			t.Errorf("Composition(%s, %s) = %v, %v; want %s", c.a, c.b, got, err, c.want)
 		}
@@ -396,11 +396,11 @@ func wantError(t *testing.T, what string, err error, op, cond string, mentions .
 }
 
 func TestCompositionErrors(t *testing.T) {
-	_, err := Composition(mustLayout("(4,8):(1,5)"), mustLayout("2:6"))
+	_, err := Composition(ref(mustLayout("(4,8):(1,5)")), ref(mustLayout("2:6")))
 	wantError(t, "stride divisibility", err, "composition", CondStrideDivisibility, "stride 6", "(4:1)")
-	_, err = Composition(mustLayout("(3,4):(4,1)"), mustLayout("4:1"))
+	_, err = Composition(ref(mustLayout("(3,4):(4,1)")), ref(mustLayout("4:1")))
 	wantError(t, "shape divisibility", err, "composition", CondShapeDivisibility, "has 4 elements left to take", "4 is not a multiple of 3")
-	_, err = Composition(mustLayout("(2,2,8):(1,2,5)"), mustLayout("2:6"))
+	_, err = Composition(ref(mustLayout("(2,2,8):(1,2,5)")), ref(mustLayout("2:6")))
 	wantError(t, "coalesced note", err, "composition", CondStrideDivisibility, "(A coalesced is (4,8):(1,5))")
 	_, err = CompositionTiler(mustLayout("(8,8):(8,1)"), Tiler{Modes: []TilerMode{{Skip: true}, {Skip: true}, {Skip: true}}})
 	wantError(t, "tiler rank", err, "composition", CondTilerRank, "3 modes", "rank 2")
@@ -412,76 +412,76 @@ func TestCompositionErrors(t *testing.T) {
 	_, err = CompositionTiler(mustLayout("((4,8),2):((1,5),64)"), Tiler{Modes: []TilerMode{{Layout: mustLayout("2:6")}}})
 	wantError(t, "error inside a tiler mode", err, "composition", CondStrideDivisibility)
 
-	_, err = Composition(Layout{Shape: Ints(2, 2), Stride: Int(1)}, mustLayout("2:1"))
+	_, err = Composition(&Layout{Shape: Ints(2, 2), Stride: Int(1)}, ref(mustLayout("2:1")))
 	wantError(t, "A not congruent", err, "composition", CondCongruent)
-	_, err = Composition(Layout{Shape: Ints(2, 2), Stride: Tup(Int(1), Ints(1, 1))}, mustLayout("2:1"))
+	_, err = Composition(&Layout{Shape: Ints(2, 2), Stride: Tup(Int(1), Ints(1, 1))}, ref(mustLayout("2:1")))
 	wantError(t, "A's leaf against a tuple", err, "composition", CondCongruent)
-	_, err = Composition(mustLayout("4:1"), Layout{Shape: Ints(2, 2), Stride: Int(1)})
+	_, err = Composition(ref(mustLayout("4:1")), &Layout{Shape: Ints(2, 2), Stride: Int(1)})
 	wantError(t, "B not congruent", err, "composition", CondCongruent)
-	_, err = Composition(mustLayout("4:1"), Layout{Shape: Ints(2, 2), Stride: Ints(1)})
+	_, err = Composition(ref(mustLayout("4:1")), &Layout{Shape: Ints(2, 2), Stride: Ints(1)})
 	wantError(t, "B's ranks differ", err, "composition", CondCongruent)
-	_, err = Composition(mustLayout("4:1"), Layout{Shape: Int(2), Stride: Ints(1)})
+	_, err = Composition(ref(mustLayout("4:1")), &Layout{Shape: Int(2), Stride: Ints(1)})
 	wantError(t, "B's leaf against a tuple", err, "composition", CondCongruent)
-	_, err = Composition(Layout{Shape: Unknown(), Stride: Int(1)}, mustLayout("2:1"))
+	_, err = Composition(&Layout{Shape: Unknown(), Stride: Int(1)}, ref(mustLayout("2:1")))
 	wantError(t, "unknown in A", err, "composition", CondUnknown)
-	_, err = Composition(mustLayout("4:1"), Layout{Shape: Unknown(), Stride: Int(1)})
+	_, err = Composition(ref(mustLayout("4:1")), &Layout{Shape: Unknown(), Stride: Int(1)})
 	wantError(t, "unknown shape in B", err, "composition", CondUnknown)
-	_, err = Composition(mustLayout("4:1"), Layout{Shape: Int(2), Stride: Unknown()})
+	_, err = Composition(ref(mustLayout("4:1")), &Layout{Shape: Int(2), Stride: Unknown()})
 	wantError(t, "unknown stride in B", err, "composition", CondUnknown)
-	_, err = Composition(mustLayout("4:1"), Layout{Shape: Tup(Int(2), Unknown()), Stride: Ints(1, 2)})
+	_, err = Composition(ref(mustLayout("4:1")), &Layout{Shape: Tup(Int(2), Unknown()), Stride: Ints(1, 2)})
 	wantError(t, "unknown shape in a flat B", err, "composition", CondUnknown)
-	_, err = Composition(mustLayout("4:1"), Layout{Shape: Ints(2, 2), Stride: Tup(Int(1), Unknown())})
+	_, err = Composition(ref(mustLayout("4:1")), &Layout{Shape: Ints(2, 2), Stride: Tup(Int(1), Unknown())})
 	wantError(t, "unknown stride in a flat B", err, "composition", CondUnknown)
-	_, err = Composition(mustLayout("(4,8):(1,5)"), mustLayout("(2,2):(1,6)"))
+	_, err = Composition(ref(mustLayout("(4,8):(1,5)")), ref(mustLayout("(2,2):(1,6)")))
 	wantError(t, "stride divisibility in a flat B", err, "composition", CondStrideDivisibility, "stride 6")
-	_, err = Composition(Layout{Shape: Tup(Int(4), Unknown()), Stride: Ints(1, 4)}, mustLayout("2:1"))
+	_, err = Composition(&Layout{Shape: Tup(Int(4), Unknown()), Stride: Ints(1, 4)}, ref(mustLayout("2:1")))
 	wantError(t, "unknown in a flat A", err, "composition", CondUnknown)
-	_, err = Composition(mustLayout("4:1"), Layout{Shape: Underscore(), Stride: Int(1)})
+	_, err = Composition(ref(mustLayout("4:1")), &Layout{Shape: Underscore(), Stride: Int(1)})
 	wantError(t, "_ as a shape of B", err, "composition", "", "_ stands for a whole mode")
-	_, err = Composition(Layout{Shape: Ints(4, 4), Stride: Tup(Basis(1, 0), Underscore())}, mustLayout("2:1"))
+	_, err = Composition(&Layout{Shape: Ints(4, 4), Stride: Tup(Basis(1, 0), Underscore())}, ref(mustLayout("2:1")))
 	wantError(t, "_ beside a basis in A", err, "composition", "", "_ stands for a whole mode")
 	if err := CheckIntLeaf("x", Tup()); err == nil || !strings.Contains(err.Error(), "() is not an integer") {
 		t.Errorf("CheckIntLeaf(()) = %v", err)
 	}
-	_, err = Composition(Layout{Shape: Ints(4, 4), Stride: Tup(Basis(1, 0), Unknown())}, mustLayout("2:1"))
+	_, err = Composition(&Layout{Shape: Ints(4, 4), Stride: Tup(Basis(1, 0), Unknown())}, ref(mustLayout("2:1")))
 	wantError(t, "unknown beside a basis in A", err, "composition", CondUnknown)
-	_, err = Composition(Layout{Shape: Tup(Unknown(), Int(4)), Stride: Tup(Basis(1, 0), Basis(1, 1))}, mustLayout("2:1"))
+	_, err = Composition(&Layout{Shape: Tup(Unknown(), Int(4)), Stride: Tup(Basis(1, 0), Basis(1, 1))}, ref(mustLayout("2:1")))
 	wantError(t, "unknown shape beside a basis in A", err, "composition", CondUnknown)
-	_, err = Composition(Layout{Shape: Ints(4, 4), Stride: Tup(Basis(1, 0))}, mustLayout("2:1"))
+	_, err = Composition(&Layout{Shape: Ints(4, 4), Stride: Tup(Basis(1, 0))}, ref(mustLayout("2:1")))
 	wantError(t, "basis A not congruent", err, "composition", CondCongruent)
-	_, err = Composition(Layout{Shape: Tup(Int(4), Int(4)), Stride: Tup(Basis(1, 0), Ints(1, 1))}, mustLayout("2:1"))
+	_, err = Composition(&Layout{Shape: Tup(Int(4), Int(4)), Stride: Tup(Basis(1, 0), Ints(1, 1))}, ref(mustLayout("2:1")))
 	wantError(t, "basis A, tuple against a leaf", err, "composition", CondCongruent)
-	_, err = Composition(Layout{Shape: Tup(Int(4), Ints(2, 2)), Stride: Tup(Basis(1, 0), Int(1))}, mustLayout("2:1"))
+	_, err = Composition(&Layout{Shape: Tup(Int(4), Ints(2, 2)), Stride: Tup(Basis(1, 0), Int(1))}, ref(mustLayout("2:1")))
 	wantError(t, "basis A, leaf against a tuple", err, "composition", CondCongruent)
-	_, err = Composition(Layout{Shape: Ints(4, 8), Stride: Tup(Basis(1, 0), Basis(5, 1))}, mustLayout("2:6"))
+	_, err = Composition(&Layout{Shape: Ints(4, 8), Stride: Tup(Basis(1, 0), Basis(5, 1))}, ref(mustLayout("2:6")))
 	wantError(t, "basis A, stride divisibility", err, "composition", CondStrideDivisibility, "mode 0 (4:1@0) of A")
-	_, err = Composition(Layout{Shape: Tup(Int(2), Ints(2, 8)), Stride: Tup(Basis(1, 0), Tup(Basis(2, 0), Basis(5, 1)))}, mustLayout("2:6"))
+	_, err = Composition(&Layout{Shape: Tup(Int(2), Ints(2, 8)), Stride: Tup(Basis(1, 0), Tup(Basis(2, 0), Basis(5, 1)))}, ref(mustLayout("2:6")))
 	wantError(t, "basis A coalesced, stride divisibility", err, "composition", CondStrideDivisibility, "(A coalesced is (4,8):(1@0,5@1))")
-	_, err = Composition(mustLayout("(4,0,2):(1,4,8)"), mustLayout("8:2"))
+	_, err = Composition(ref(mustLayout("(4,0,2):(1,4,8)")), ref(mustLayout("8:2")))
 	wantError(t, "shape 0 in A", err, "composition", CondDivideByZero)
-	_, err = Composition(mustLayout("(4,8):(1,5)"), mustLayout("0:2"))
+	_, err = Composition(ref(mustLayout("(4,8):(1,5)")), ref(mustLayout("0:2")))
 	wantError(t, "shape 0 in B", err, "composition", CondDivideByZero)
 
 	const big = int64(1) << 62
-	_, err = Composition(Layout{Shape: Int(4), Stride: Int(big)}, mustLayout("2:4"))
+	_, err = Composition(&Layout{Shape: Int(4), Stride: Int(big)}, ref(mustLayout("2:4")))
 	wantError(t, "overflow, rank-1 A", err, "composition", CondOverflow)
-	_, err = Composition(Layout{Shape: Ints(2, 4), Stride: Ints(3, big)}, mustLayout("2:4"))
+	_, err = Composition(&Layout{Shape: Ints(2, 4), Stride: Ints(3, big)}, ref(mustLayout("2:4")))
 	wantError(t, "overflow, last mode", err, "composition", CondOverflow)
-	_, err = Composition(Layout{Shape: Ints(4, 4), Stride: Ints(big, 3)}, mustLayout("2:2"))
+	_, err = Composition(&Layout{Shape: Ints(4, 4), Stride: Ints(big, 3)}, ref(mustLayout("2:2")))
 	wantError(t, "overflow, split mode", err, "composition", CondOverflow)
-	_, err = Composition(Layout{Shape: Ints(big, 4), Stride: Ints(1, big)}, mustLayout("2:2"))
+	_, err = Composition(&Layout{Shape: Ints(big, 4), Stride: Ints(1, big)}, ref(mustLayout("2:2")))
 	wantError(t, "overflow, coalescing A", err, "composition", CondOverflow)
-	_, err = Composition(mustLayout("(4,8):(1,5)"), Layout{Shape: Int(2), Stride: Int(-1 << 63)})
+	_, err = Composition(ref(mustLayout("(4,8):(1,5)")), &Layout{Shape: Int(2), Stride: Int(-1 << 63)})
 	wantError(t, "overflow, |stride|", err, "composition", CondOverflow)
 	// ceil_div(3<<61, (3<<61)-1) is 2, though CuTe's (a + b - 1) / b would overflow on the way.
-	if got, err := Composition(Layout{Shape: Ints(3<<61, 4), Stride: Ints(1, 4)}, Layout{Shape: Int(2), Stride: Int(3<<61 - 1)}); err != nil || got.String() != "2:6917529027641081855" {
+	if got, err := Composition(&Layout{Shape: Ints(3<<61, 4), Stride: Ints(1, 4)}, &Layout{Shape: Int(2), Stride: Int(3<<61 - 1)}); err != nil || got.String() != "2:6917529027641081855" {
 		t.Errorf("composition near the int64 limit = %v, %v", got, err)
 	}
 	// A negative shape takes CuTe's formulas literally.
-	if got, err := Composition(mustLayout("(-4,8):(1,4)"), mustLayout("1:-5")); err != nil || got.String() != "1:0" {
+	if got, err := Composition(ref(mustLayout("(-4,8):(1,4)")), ref(mustLayout("1:-5"))); err != nil || got.String() != "1:0" {
 		t.Errorf("composition over a negative shape = %v, %v", got, err)
 	}
-	_, err = Composition(mustLayout("(-4,8):(1,4)"), mustLayout("2:3"))
+	_, err = Composition(ref(mustLayout("(-4,8):(1,4)")), ref(mustLayout("2:3")))
 	wantError(t, "negative shape, stride divisibility", err, "composition", CondStrideDivisibility)
 
 	for _, c := range []struct {
@@ -538,7 +538,7 @@ func TestBwCoalesce(t *testing.T) {
 			t.Errorf("bwCoalesce(%v:%v) = %s, %v; want %s", c.shape, c.stride, got, err, c.want)
 		}
 	}
-	_, err := Composition(Layout{Shape: Int(4), Stride: Basis(1<<62, 0)}, mustLayout("2:4"))
+	_, err := Composition(&Layout{Shape: Int(4), Stride: Basis(1<<62, 0)}, ref(mustLayout("2:4")))
 	wantError(t, "basis A of rank 1, overflow", err, "composition", CondOverflow)
 	if _, _, err := bwCoalesce("coalesce", numsOf(Ints(1<<62, 4).Elems(), nil), numsOf(Ints(1, 1<<62).Elems(), nil)); err == nil {
 		t.Errorf("bwCoalesce: overflowing merge accepted")
@@ -634,7 +634,7 @@ func TestCompositionBasisLaw(t *testing.T) {
 		if !composable(a, b) {
 			continue
 		}
-		got, err := Composition(a, b)
+		got, err := Composition(&a, &b)
 		if err != nil {
 			t.Fatalf("Composition(%v, %v): %v", a, b, err)
 		}
@@ -692,7 +692,7 @@ func TestCompositionBasisExamples(t *testing.T) {
 		{Layout{Shape: Int(16), Stride: Basis(1, 0)}, "4:2", "4:2@0"},
 		{id(Tup(Ints(2, 2), Int(8))), "(4,8):(1,4)", "((2,2),8):((1@0@0,1@1@0),1@1)"},
 	} {
-		got, err := Composition(c.a, mustLayout(c.b))
+		got, err := Composition(&c.a, ref(mustLayout(c.b)))
 		if err != nil || got.String() != c.want {
 			t.Errorf("Composition(%v, %s) = %v, %v; want %s", c.a, c.b, got, err, c.want)
 		}
@@ -730,7 +730,7 @@ func TestCompositionBasisBLaw(t *testing.T) {
 		for k := range n {
 			composable = composable && composableLeaf(subs[k], ss[k].Value(), dd[k].Value())
 		}
-		got, err := Composition(a, b)
+		got, err := Composition(&a, &b)
 		if !composable {
 			continue
 		}
@@ -773,7 +773,7 @@ func TestCompositionBasisBExamples(t *testing.T) {
 		{mustLayout("((2,2),8,3):((1,2),4,0)"), Layout{Shape: Tup(Int(3), Ints(2, 2)), Stride: Tup(Int(0), Tup(Basis(1, 0), Basis(2, 0)))}, "(3,(2,2)):(0,(1,2))"},
 		{mustLayout("(4,(2,8)):(16,(1,2))"), Layout{Shape: Ints(4, 2), Stride: Tup(Basis(1, 1, 1), Basis(1, 1, 0))}, "(4,2):(2,1)"},
 	} {
-		got, err := Composition(c.a, c.b)
+		got, err := Composition(&c.a, &c.b)
 		if err != nil || got.String() != c.want {
 			t.Errorf("Composition(%v, %v) = %v, %v; want %s", c.a, c.b, got, err, c.want)
 		}
@@ -782,41 +782,41 @@ func TestCompositionBasisBExamples(t *testing.T) {
 
 func TestCompositionBasisBErrors(t *testing.T) {
 	b2 := func(d0, d1 IntTuple) Layout { return Layout{Shape: Ints(2, 2), Stride: Tup(d0, d1)} }
-	_, err := Composition(mustLayout("(4,4):(1,4)"), b2(Basis(1, 0), Int(3)))
+	_, err := Composition(ref(mustLayout("(4,4):(1,4)")), ref(b2(Basis(1, 0), Int(3))))
 	wantError(t, "integer beside a basis", err, "composition", CondBasisSum, "integer 3")
-	_, err = Composition(mustLayout("(4,4):(1,4)"), b2(Int(3), Basis(1, 0)))
+	_, err = Composition(ref(mustLayout("(4,4):(1,4)")), ref(b2(Int(3), Basis(1, 0))))
 	wantError(t, "integer before a basis", err, "composition", CondBasisSum, "integer 3")
-	_, err = Composition(mustLayout("(4,(4,2)):(1,(4,16))"), b2(Basis(1, 1), Basis(1, 1, 0)))
+	_, err = Composition(ref(mustLayout("(4,(4,2)):(1,(4,16))")), ref(b2(Basis(1, 1), Basis(1, 1, 0))))
 	wantError(t, "a basis path inside another", err, "composition", CondBasisSum)
-	_, err = Composition(mustLayout("4:1"), Layout{Shape: Int(2), Stride: Basis(1, -1)})
+	_, err = Composition(ref(mustLayout("4:1")), &Layout{Shape: Int(2), Stride: Basis(1, -1)})
 	wantError(t, "negative basis index", err, "composition", "", "indexes mode -1")
-	_, err = Composition(mustLayout("4:1"), Layout{Shape: Int(2), Stride: Basis(1, 1<<20)})
+	_, err = Composition(ref(mustLayout("4:1")), &Layout{Shape: Int(2), Stride: Basis(1, 1<<20)})
 	wantError(t, "huge basis index", err, "composition", "", "outside [0, 4096)")
-	_, err = Composition(mustLayout("4:1"), b2(Basis(1, 0), Basis(1, 1)))
+	_, err = Composition(ref(mustLayout("4:1")), ref(b2(Basis(1, 0), Basis(1, 1))))
 	wantError(t, "coprofile deeper than A", err, "composition", CondProfileRank, "rank 1")
-	_, err = Composition(mustLayout("(4,(4,8)):(1,(1,5))"), Layout{Shape: Int(2), Stride: Basis(6, 1)})
+	_, err = Composition(ref(mustLayout("(4,(4,8)):(1,(1,5))")), &Layout{Shape: Int(2), Stride: Basis(6, 1)})
 	wantError(t, "stride divisibility at a basis", err, "composition", CondStrideDivisibility, "stride 6")
-	_, err = Composition(mustLayout("(4,4):(1,4)"), Layout{Shape: Ints(2, 2), Stride: Basis(1, 0)})
+	_, err = Composition(ref(mustLayout("(4,4):(1,4)")), &Layout{Shape: Ints(2, 2), Stride: Basis(1, 0)})
 	wantError(t, "B not congruent", err, "composition", CondCongruent)
-	_, err = Composition(mustLayout("(4,4):(1,4)"), Layout{Shape: Tup(Int(2), Ints(2, 2)), Stride: Tup(Basis(1, 0), Basis(1, 1))})
+	_, err = Composition(ref(mustLayout("(4,4):(1,4)")), &Layout{Shape: Tup(Int(2), Ints(2, 2)), Stride: Tup(Basis(1, 0), Basis(1, 1))})
 	wantError(t, "B's tuple against a basis", err, "composition", CondCongruent)
-	_, err = Composition(mustLayout("(4,4):(1,4)"), Layout{Shape: Tup(Int(2), Ints(2, 2)), Stride: Tup(Basis(1, 0), Tup(Basis(1, 1)))})
+	_, err = Composition(ref(mustLayout("(4,4):(1,4)")), &Layout{Shape: Tup(Int(2), Ints(2, 2)), Stride: Tup(Basis(1, 0), Tup(Basis(1, 1)))})
 	wantError(t, "B's ranks differ", err, "composition", CondCongruent)
-	_, err = Composition(mustLayout("(4,4):(1,4)"), Layout{Shape: Ints(2, 2), Stride: Tup(Basis(1, 0), Tup(Basis(1, 1), Basis(1, 1)))})
+	_, err = Composition(ref(mustLayout("(4,4):(1,4)")), &Layout{Shape: Ints(2, 2), Stride: Tup(Basis(1, 0), Tup(Basis(1, 1), Basis(1, 1)))})
 	wantError(t, "B's leaf against a tuple", err, "composition", CondCongruent)
-	_, err = Composition(mustLayout("(4,4):(1,4)"), Layout{Shape: Tup(Unknown(), Int(2)), Stride: Tup(Basis(1, 0), Basis(1, 1))})
+	_, err = Composition(ref(mustLayout("(4,4):(1,4)")), &Layout{Shape: Tup(Unknown(), Int(2)), Stride: Tup(Basis(1, 0), Basis(1, 1))})
 	wantError(t, "unknown shape in B", err, "composition", CondUnknown)
-	_, err = Composition(mustLayout("(4,4):(1,4)"), b2(Basis(1, 0), Unknown()))
+	_, err = Composition(ref(mustLayout("(4,4):(1,4)")), ref(b2(Basis(1, 0), Unknown())))
 	wantError(t, "unknown stride in B", err, "composition", CondUnknown)
-	_, err = Composition(mustLayout("(4,4):(1,4)"), Layout{Shape: Ints(2, 2, 2), Stride: Tup(Int(1<<62), Int(1<<62), Basis(1, 0))})
+	_, err = Composition(ref(mustLayout("(4,4):(1,4)")), &Layout{Shape: Ints(2, 2, 2), Stride: Tup(Int(1<<62), Int(1<<62), Basis(1, 0))})
 	wantError(t, "stride sum overflow", err, "composition", CondOverflow)
-	_, err = Composition(Layout{Shape: Ints(4, 4), Stride: Int(1)}, b2(Basis(1, 0), Basis(1, 1)))
+	_, err = Composition(&Layout{Shape: Ints(4, 4), Stride: Int(1)}, ref(b2(Basis(1, 0), Basis(1, 1))))
 	wantError(t, "A not congruent", err, "composition", CondCongruent)
-	_, err = Composition(Layout{Shape: Tup(Unknown(), Int(4)), Stride: Ints(1, 4)}, b2(Basis(1, 0), Basis(1, 1)))
+	_, err = Composition(&Layout{Shape: Tup(Unknown(), Int(4)), Stride: Ints(1, 4)}, ref(b2(Basis(1, 0), Basis(1, 1))))
 	wantError(t, "unknown in A", err, "composition", CondUnknown)
-	_, err = Composition(Layout{Shape: Tup(Ints(1<<62, 4), Int(2)), Stride: Tup(Ints(1, 1<<62), Int(0))}, b2(Basis(1, 0), Basis(1, 1)))
+	_, err = Composition(&Layout{Shape: Tup(Ints(1<<62, 4), Int(2)), Stride: Tup(Ints(1, 1<<62), Int(0))}, ref(b2(Basis(1, 0), Basis(1, 1))))
 	wantError(t, "coalescing A overflows", err, "composition", CondOverflow)
-	if got, err := Composition(Layout{Shape: Ints(4, 4), Stride: Tup(Basis(1, 0), Basis(1, 1))}, b2(Basis(1, 0), Basis(1, 1))); err != nil || got.String() != "(2,2):(1@0,1@1)" {
+	if got, err := Composition(&Layout{Shape: Ints(4, 4), Stride: Tup(Basis(1, 0), Basis(1, 1))}, ref(b2(Basis(1, 0), Basis(1, 1)))); err != nil || got.String() != "(2,2):(1@0,1@1)" {
 		t.Errorf("identity o identity-like B = %v, %v", got, err)
 	}
 }
@@ -842,8 +842,8 @@ func TestCompositionBasisBAgrees(t *testing.T) {
 			return Basis(d.Value(), 0)
 		}
 		bb := Layout{Shape: b.Shape, Stride: toBasis(b.Stride)}
-		want, werr := Composition(a, b)
-		got, err := Composition(wrapped, bb)
+		want, werr := Composition(&a, &b)
+		got, err := Composition(&wrapped, &bb)
 		switch {
 		case (werr == nil) != (err == nil):
 			t.Fatalf("Composition(%v, %v) = %v, %v but Composition(%v, %v) = %v, %v", a, b, want, werr, wrapped, bb, got, err)
@@ -863,11 +863,11 @@ func TestCompositionBasisBAgrees(t *testing.T) {
 // gets past the static divisibility check that would stop it earlier.
 func TestCompositionStrideWornToZero(t *testing.T) {
 	a := Make(Tup(Dyn(-3), Int(8), Int(4)), Ints(1, 3, 100))
-	_, err := Composition(a, mustLayout("6:2"))
+	_, err := Composition(&a, ref(mustLayout("6:2")))
 	wantError(t, "stride worn to 0", err, "composition", CondDivideByZero, "stride 0 left")
 }
 
 // compositionN is composition(A, N) for an integer N: A o N:1.
 func compositionN(a Layout, n int64) (Layout, error) {
-	return Composition(a, Make(Int(n), Int(1)))
+	return Composition(&a, ref(Make(Int(n), Int(1))))
 }

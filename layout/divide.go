@@ -185,17 +185,17 @@ func byMode(op, cond string, l Layout, t tileArg, f func(Layout, tileArg) (Layou
 // Each step of the definition is that operation's one body, the
 // intermediate layouts held on the stack: only the result is allocated. A
 // failure is worded as its step's.
-func LogicalDivide(l Layout, tiler Value) (Layout, error) {
+func LogicalDivide(l *Layout, tiler Value) (Layout, error) {
 	const op = "logical_divide"
 	b, ok := tiler.(*Layout)
 	if !ok { // a tiler, a shape or "_": by mode
-		return divideByTiler(l, tiler)
+		return divideByTiler(*l, tiler)
 	}
 	// shape(coalesce(L)) in place of L's leaf modes, read first for
 	// coalesce_x(L): known integers, and a last mode of static size 1.
 	var sb, db [flatInline]num
 	var tb bases
-	s, d, err := leafModes(op, &l, sb[:0], db[:0], &tb)
+	s, d, err := leafModes(op, l, sb[:0], db[:0], &tb)
 	if err != nil && !congruent(&l.Shape, &l.Stride) {
 		return Layout{}, err // CheckCongruent's error, as every divide of an incongruent L says it
 	}
@@ -209,7 +209,7 @@ func LogicalDivide(l Layout, tiler Value) (Layout, error) {
 		s, d, err = bwCoalesce(op, s, d)
 	}
 	if err != nil {
-		return Layout{}, InOp(op, fmt.Sprintf("coalesce(%v)", l), err)
+		return Layout{}, InOp(op, fmt.Sprintf("coalesce(%v)", *l), err)
 	}
 	for i := range s {
 		if !s[i].plain() { // complement's cotarget is a shape of known integers
@@ -244,10 +244,10 @@ func LogicalDivide(l Layout, tiler Value) (Layout, error) {
 		inner[1] = tupleOf(zeroLeaves[:n:n])
 	}
 	innerShape := tupleOf(inner[:])
-	c := composer{a: &l, as: s, ad: d, tb: &tb} // coalesce_x(L) is coalesce(L) but for a last mode of static size 1
+	c := composer{a: l, as: s, ad: d, tb: &tb} // coalesce_x(L) is coalesce(L) but for a last mode of static size 1
 	if err = intsErr; err == nil && lastIs1 {
 		var xb bases // L walked again, into the buffers complement is done with
-		c.as, c.ad, _ = leafModes(op, &l, csb[:0], cdb[:0], &xb)
+		c.as, c.ad, _ = leafModes(op, l, csb[:0], cdb[:0], &xb)
 		if len(c.as) == 0 { // as above: no leaves is the mode 1:0
 			c.as, c.ad = append(c.as, numInt(1, true)), append(c.ad, numInt(0, true))
 		}
@@ -261,7 +261,7 @@ func LogicalDivide(l Layout, tiler Value) (Layout, error) {
 		}
 	}
 	r := flatLayoutOf(rs, rd, nil)
-	return Layout{}, InOp(op, fmt.Sprintf("composition(%v, %v)", l, Layout{Shape: Tup(b.Shape, r.Shape), Stride: Tup(b.Stride, r.Stride)}), err)
+	return Layout{}, InOp(op, fmt.Sprintf("composition(%v, %v)", *l, Layout{Shape: Tup(b.Shape, r.Shape), Stride: Tup(b.Stride, r.Stride)}), err)
 }
 
 // divideByTiler is LogicalDivide(l, T) of a tiler T that is no layout.
@@ -285,7 +285,7 @@ func logicalDivide(l Layout, t tileArg) (Layout, error) {
 	case tileTuple:
 		return byMode(op, CondDivideTooManyModes, l, t, logicalDivide)
 	}
-	return LogicalDivide(l, Box(t.layout)) // the Value the mode was read from, or a shared small one: rarely a new box
+	return LogicalDivide(&l, Box(t.layout)) // the Value the mode was read from, or a shared small one: rarely a new box
 }
 
 // zeroLeaves is the rest's shape as LogicalDivide's composition reads it:

@@ -82,7 +82,7 @@ func TestDivideByKind(t *testing.T) {
 		{"underscore", Tup(Underscore(), Int(3)), "(8,(3,4)):(1,(8,24))"},
 	}
 	for _, c := range cases {
-		got, err := LogicalDivide(a, c.tiler)
+		got, err := LogicalDivide(&a, c.tiler)
 		if err != nil {
 			t.Errorf("%s: logical_divide(%v, %v): %v", c.name, a, c.tiler, err)
 			continue
@@ -92,7 +92,7 @@ func TestDivideByKind(t *testing.T) {
 		}
 	}
 	// A nested tiler divides the sub-modes of a mode.
-	got, err := LogicalDivide(mustLayout("((4,6),2):((1,4),24)"), tilerOf(t, "[[2;3]]"))
+	got, err := LogicalDivide(ref(mustLayout("((4,6),2):((1,4),24)")), tilerOf(t, "[[2;3]]"))
 	if err != nil || got.String() != "(((2,2),(3,2)),2):(((1,2),(4,12)),24)" {
 		t.Errorf("nested tiler: got %v, %v", got, err)
 	}
@@ -101,19 +101,19 @@ func TestDivideByKind(t *testing.T) {
 func TestTilerArgErrors(t *testing.T) {
 	a := mustLayout("(8,12):(1,8)")
 	for _, tiler := range []Value{nil, LayoutLeft, Swizzle{B: 1, M: 1, S: 1}, Basis(1, 0), (*Tiler)(nil)} {
-		for _, f := range []func(Layout, Value) (Layout, error){LogicalDivide, ZippedDivide, TiledDivide, FlatDivide, LogicalProduct, ZippedProduct, TiledProduct, FlatProduct, TileUnzip} {
+		for _, f := range []func(Layout, Value) (Layout, error){byValue(LogicalDivide), ZippedDivide, TiledDivide, FlatDivide, byValue(LogicalProduct), ZippedProduct, TiledProduct, FlatProduct, TileUnzip} {
 			if got, err := f(a, tiler); err == nil {
 				t.Errorf("tiler %v accepted: %v", tiler, got)
 			}
 		}
 	}
 	tl := Tiler{Modes: []TilerMode{{Layout: mustLayout("2:1")}}}
-	if got, err := LogicalDivide(mustLayout("(4,4):(1,4)"), &tl); err != nil || got.String() != "((2,2),4):((1,2),4)" {
+	if got, err := LogicalDivide(ref(mustLayout("(4,4):(1,4)")), &tl); err != nil || got.String() != "((2,2),4):((1,2),4)" {
 		t.Errorf("*Tiler: got %v, %v", got, err)
 	}
 	sub := Tiler{Modes: []TilerMode{{Layout: mustLayout("2:1")}, {Layout: mustLayout("2:1")}, {Layout: mustLayout("2:1")}}}
 	nested := Tiler{Modes: []TilerMode{{Sub: &sub}}}
-	if _, err := LogicalDivide(mustLayout("((4,4),4):((1,4),16)"), nested); err == nil {
+	if _, err := LogicalDivide(ref(mustLayout("((4,4),4):((1,4),16)")), nested); err == nil {
 		t.Errorf("a nested tiler with more modes than its mode was accepted")
 	}
 }
@@ -236,9 +236,9 @@ func TestTileToShapeOrders(t *testing.T) {
 // panic (FuzzEveryOp found the basis case panicking; its seed is kept).
 func TestLogicalDivideCotargetNotIntegers(t *testing.T) {
 	tile := mustLayout("0:0")
-	_, err := LogicalDivide(Make(Tup(Unknown(), Int(2)), Ints(1, 4)), Box(tile))
+	_, err := LogicalDivide(ref(Make(Tup(Unknown(), Int(2)), Ints(1, 4))), Box(tile))
 	wantError(t, "unknown in L's shape", err, "logical_divide", CondUnknown)
-	_, err = LogicalDivide(Make(Tup(Basis(0, 0), Int(2)), Ints(12, 0)), Box(tile))
+	_, err = LogicalDivide(ref(Make(Tup(Basis(0, 0), Int(2)), Ints(12, 0))), Box(tile))
 	wantError(t, "basis in L's shape", err, "logical_divide", "", "scaled-basis")
 }
 
@@ -248,18 +248,18 @@ func TestLogicalDivideCotargetNotIntegers(t *testing.T) {
 func TestLogicalDivideLongRest(t *testing.T) {
 	a := mustLayout("1048576:1")
 	b := mustLayout("(2,2,2,2,2,2,2,2,2,2):(2,8,32,128,512,2048,8192,32768,131072,524288)")
-	got, err := LogicalDivide(a, Box(b))
+	got, err := LogicalDivide(&a, Box(b))
 	if err != nil {
 		t.Fatalf("logical_divide(%v, %v): %v", a, b, err)
 	}
-	rest, err := ComplementTo(b, Int(1048576))
+	rest, err := ComplementTo(&b, Int(1048576))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if rank := rest.Shape.Len(); rank <= flatInline+1 {
 		t.Fatalf("complement(%v, 1048576) = %v has rank %d, not past the stack's room", b, rest, rank)
 	}
-	want, err := Composition(a, MakeLayoutOf(b, rest))
+	want, err := Composition(&a, ref(MakeLayoutOf(b, rest)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -273,7 +273,7 @@ func TestLogicalDivideLongRest(t *testing.T) {
 // (checked first).
 func TestDivideProductIncongruent(t *testing.T) {
 	l := Make(Tup(Int(2), Int(2)), Int(1))
-	ops := map[string]func(Layout, Value) (Layout, error){"logical_divide": LogicalDivide, "logical_product": LogicalProduct}
+	ops := map[string]func(Layout, Value) (Layout, error){"logical_divide": byValue(LogicalDivide), "logical_product": byValue(LogicalProduct)}
 	for _, tiler := range []Value{Box(mustLayout("2:1")), Ints(2)} {
 		for op, f := range ops {
 			_, err := f(l, tiler)

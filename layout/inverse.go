@@ -9,17 +9,17 @@ const CondLeftInverse = "Left inverse divisibility condition"
 // domain.
 //
 // Law: A(R(i)) == i for all i < size(R).
-func RightInverse(a Layout) (Layout, error) {
+func RightInverse(a *Layout) (Layout, error) {
 	const op = "right_inverse"
 	var sb, db [flatInline]num
-	s, d, err := coalescedStatic(op, &a, sb[:0], db[:0])
+	s, d, err := coalescedStatic(op, a, sb[:0], db[:0])
 	if err != nil {
 		return Layout{}, err
 	}
 	var pb [flatInline]int64
 	pre, ok := exclusivePrefixProduct(s, pb[:0])
 	if !ok {
-		return Layout{}, Errorf(op, CondOverflow, "the size of %v overflows int64", a)
+		return Layout{}, Errorf(op, CondOverflow, "the size of %v overflows int64", *a)
 	}
 	var ob [flatInline]int
 	order := sortByStride(d, ob[:0])
@@ -33,11 +33,11 @@ func RightInverse(a Layout) (Layout, error) {
 		}
 		rs, rd = append(rs, s[i]), append(rd, numInt(pre[i], true))
 		if next, ok = MulChecked(s[i].v, d[i].v); !ok {
-			return Layout{}, Errorf(op, CondOverflow, "the cosize of %v overflows int64", a)
+			return Layout{}, Errorf(op, CondOverflow, "the cosize of %v overflows int64", *a)
 		}
 	}
 	if rs, rd, err = bwCoalesce(op, rs, rd); err != nil {
-		return Layout{}, Errorf(op, CondOverflow, "the right inverse of %v overflows int64", a)
+		return Layout{}, Errorf(op, CondOverflow, "the right inverse of %v overflows int64", *a)
 	}
 	return flatLayoutOf(rs, rd, nil), nil
 }

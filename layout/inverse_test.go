@@ -11,7 +11,7 @@ func TestRightInverseLaw(t *testing.T) {
 	nontrivial := 0
 	for range 3000 {
 		a := lawLayout(r, true)
-		inv, err := RightInverse(a)
+		inv, err := RightInverse(&a)
 		if err != nil {
 			t.Fatalf("RightInverse(%v): %v", a, err)
 		}
@@ -97,16 +97,16 @@ func TestInverseErrors(t *testing.T) {
 	wantError(t, "left inverse coalesce overflow", err, "left_inverse", CondOverflow)
 	_, err = LeftInverse(Layout{Shape: Ints(2, 2), Stride: Int(1)})
 	wantError(t, "left inverse, not congruent", err, "left_inverse", CondCongruent)
-	_, err = RightInverse(Layout{Shape: Ints(1<<40, 1<<40, 2), Stride: Ints(1, 1<<41, 3)})
+	_, err = RightInverse(&Layout{Shape: Ints(1<<40, 1<<40, 2), Stride: Ints(1, 1<<41, 3)})
 	wantError(t, "right inverse size overflow", err, "right_inverse", CondOverflow)
-	_, err = RightInverse(Layout{Shape: Ints(1<<62, 2, 4), Stride: Ints(1, 0, 1<<62)})
+	_, err = RightInverse(&Layout{Shape: Ints(1<<62, 2, 4), Stride: Ints(1, 0, 1<<62)})
 	wantError(t, "right inverse coalesce overflow", err, "right_inverse", CondOverflow)
-	_, err = RightInverse(Layout{Shape: Ints(1<<62, 2), Stride: Ints(2, 1)})
+	_, err = RightInverse(&Layout{Shape: Ints(1<<62, 2), Stride: Ints(2, 1)})
 	wantError(t, "right inverse cosize overflow", err, "right_inverse", CondOverflow)
-	if got, err := RightInverse(Layout{Shape: Ints(1<<40, 1<<40), Stride: Ints(1, 1<<41)}); err != nil || got.String() != "1099511627776:1" {
+	if got, err := RightInverse(&Layout{Shape: Ints(1<<40, 1<<40), Stride: Ints(1, 1<<41)}); err != nil || got.String() != "1099511627776:1" {
 		t.Errorf("right inverse of a layout whose size overflows = %v, %v (the size itself is never needed)", got, err)
 	}
-	_, err = RightInverse(Layout{Shape: Ints(2, 2), Stride: Int(1)})
+	_, err = RightInverse(&Layout{Shape: Ints(2, 2), Stride: Int(1)})
 	wantError(t, "right inverse, not congruent", err, "right_inverse", CondCongruent)
 
 	for _, op := range []string{"right_inverse", "left_inverse"} {

@@ -86,17 +86,17 @@ func FuzzComposeOps(f *testing.F) {
 		for i := range b.Shape.Len() {
 			tl.Modes = append(tl.Modes, TilerMode{Layout: Layout{Shape: b.Shape.At(i), Stride: b.Stride.At(i)}, Skip: r.byte()%5 == 0})
 		}
-		_, _ = Composition(a, b)
+		_, _ = Composition(&a, &b)
 		_, _ = CompositionTiler(a, tl)
 		_, _ = compositionN(a, m)
-		_, _ = Complement(a)
-		_, _ = ComplementTo(a, Int(m))
-		_, _ = ComplementTo(a, b.Shape)
+		_, _ = Complement(&a)
+		_, _ = ComplementTo(&a, Int(m))
+		_, _ = ComplementTo(&a, b.Shape)
 		_, _ = LeftInverse(a)
 		_, _ = MaxCommonLayout(a, b)
 		_, _ = MaxCommonVector(a, b)
 		_, _ = Nullspace(a)
-		inv, err := RightInverse(a)
+		inv, err := RightInverse(&a)
 		if err != nil || !small(a) {
 			return
 		}

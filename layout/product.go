@@ -16,15 +16,15 @@ import "fmt"
 // Each step of the definition is that operation's one body, the complement
 // held on the stack: only the result is allocated. A failure is worded as
 // its step's.
-func LogicalProduct(a Layout, tiler Value) (Layout, error) {
+func LogicalProduct(a *Layout, tiler Value) (Layout, error) {
 	const op = "logical_product"
 	b, ok := tiler.(*Layout)
 	if !ok { // a tiler, a shape or "_": by mode
-		return productByTiler(a, tiler)
+		return productByTiler(*a, tiler)
 	}
 	var sb, db, asb, adb [flatInline]num
 	var tb, atb bases
-	as, ad, err := leafModes(op, &a, asb[:0], adb[:0], &atb)
+	as, ad, err := leafModes(op, a, asb[:0], adb[:0], &atb)
 	if err != nil && !congruent(&a.Shape, &a.Stride) {
 		return Layout{}, err // CheckCongruent's error, as every product of an incongruent A says it
 	}
@@ -32,14 +32,14 @@ func LogicalProduct(a Layout, tiler Value) (Layout, error) {
 		err = checkInts(op, as, as, &atb, false)
 	}
 	if err != nil {
-		return Layout{}, InOp(op, fmt.Sprintf("size(%v)", a), err)
+		return Layout{}, InOp(op, fmt.Sprintf("size(%v)", *a), err)
 	}
 	sa := numInt(1, true) // CuTe's product(shape), from a static 1
 	for _, x := range as {
 		if p, ok := mulSmall(sa, x); ok {
 			sa = p
 		} else if sa, err = mulAny(op, sa, x); err != nil {
-			return Layout{}, InOp(op, fmt.Sprintf("size(%v)", a), err)
+			return Layout{}, InOp(op, fmt.Sprintf("size(%v)", *a), err)
 		}
 	}
 	bs, bd, err := leafModes(op, b, sb[:0], db[:0], &tb)
@@ -55,12 +55,12 @@ func LogicalProduct(a Layout, tiler Value) (Layout, error) {
 	}
 	n, err := mul(op, sa, cb)
 	if err != nil {
-		return Layout{}, Errorf(op, CondOverflow, "size(%v)*cosize(%v) = %d*%d overflows int64", a, *b, sa.v, cb.v)
+		return Layout{}, Errorf(op, CondOverflow, "size(%v)*cosize(%v) = %d*%d overflows int64", *a, *b, sa.v, cb.v)
 	}
 	var rsb, rdb [flatInline + 1]num
-	rs, rd, err := complement(&a, as, ad, &atb, []num{n}, IntTuple{}, rsb[:0], rdb[:0]) // A's modes, walked once
+	rs, rd, err := complement(a, as, ad, &atb, []num{n}, IntTuple{}, rsb[:0], rdb[:0]) // A's modes, walked once
 	if err != nil {
-		return Layout{}, InOp(op, fmt.Sprintf("complement(%v, %d)", a, n.v), err)
+		return Layout{}, InOp(op, fmt.Sprintf("complement(%v, %d)", *a, n.v), err)
 	}
 	if hasBasis(&b.Stride) {
 		rest := flatLayoutOf(rs, rd, nil)
@@ -68,19 +68,19 @@ func LogicalProduct(a Layout, tiler Value) (Layout, error) {
 		if err != nil {
 			return Layout{}, InOp(op, fmt.Sprintf("composition(%v, %v)", rest, *b), err)
 		}
-		return MakeLayoutOf(a, rep), nil
+		return MakeLayoutOf(*a, rep), nil
 	}
 	// coalesce_x of the complement (coalesced already: it differs only in a last
 	// mode of static size 1), in place: a failure words the complement anew.
 	cs, cd, err := coalesceX(op, rs, rd)
 	if err != nil {
-		return Layout{}, productCompositionError(a, n, *b, err)
+		return Layout{}, productCompositionError(*a, n, *b, err)
 	}
 	c := composer{as: cs, ad: cd}
 	// The result's top level, (A, A o B) shapes then strides, at the end of A o B's block.
 	rep, top, err := c.composeModes(bs, bd, &tb, &b.Shape, 4)
 	if err != nil {
-		return Layout{}, productCompositionError(a, n, *b, err)
+		return Layout{}, productCompositionError(*a, n, *b, err)
 	}
 	top[0], top[1], top[2], top[3] = a.Shape, rep.Shape, a.Stride, rep.Stride
 	box := rep.box // A o B's block, now the product's (inBlock)
@@ -109,7 +109,7 @@ func logicalProduct(a Layout, t tileArg) (Layout, error) {
 	case tileTuple:
 		return byMode(op, CondProductTooManyModes, a, t, logicalProduct)
 	}
-	return LogicalProduct(a, Box(t.layout)) // the Value the mode was read from, or a shared small one: rarely a new box
+	return LogicalProduct(&a, Box(t.layout)) // the Value the mode was read from, or a shared small one: rarely a new box
 }
 
 // ZippedProduct is CuTe's zipped_product(A, T) == tile_unzip(logical_product(A, T), T):
@@ -199,6 +199,6 @@ func rankedProduct(op string, a, b Layout, raked bool) (Layout, error) {
 
 // productCompositionError is LogicalProduct's failure in its last step, composition(complement(A, n), B).
 func productCompositionError(a Layout, n num, b Layout, err error) error {
-	rest, _ := ComplementTo(a, n.leaf(nil))
+	rest, _ := ComplementTo(&a, n.leaf(nil))
 	return InOp("logical_product", fmt.Sprintf("composition(%v, %v)", rest, b), err)
 }

@@ -37,7 +37,7 @@ func TestSmallLeafNumbers(t *testing.T) {
 // TestBoxOfResult: Box of an operation's result is the block it was built
 // in, and of a layout whose trees were replaced since, a new box.
 func TestBoxOfResult(t *testing.T) {
-	out, err := Coalesce(Make(Ints(2, 3, 4), Ints(1, 4, 12))) // (2,12):(1,4), built in a block
+	out, err := Coalesce(ref(Make(Ints(2, 3, 4), Ints(1, 4, 12)))) // (2,12):(1,4), built in a block
 	if err != nil {
 		t.Fatal(err)
 	}

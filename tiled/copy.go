@@ -174,7 +174,7 @@ func MakeLayoutTV(op string, thr, val layout.Layout) (tv layout.Layout, tiler la
 	if err != nil {
 		return layout.Layout{}, layout.IntTuple{}, layout.InOp(op, fmt.Sprintf("raked_product(%v, %v)", thr, val), err)
 	}
-	inv, err := layout.RightInverse(mn)
+	inv, err := layout.RightInverse(&mn)
 	if err != nil {
 		return layout.Layout{}, layout.IntTuple{}, layout.InOp(op, fmt.Sprintf("right_inverse(%v)", mn), err)
 	}
@@ -190,7 +190,7 @@ func MakeLayoutTV(op string, thr, val layout.Layout) (tv layout.Layout, tiler la
 	if err != nil {
 		return layout.Layout{}, layout.IntTuple{}, layout.InOp(op, "", err)
 	}
-	if tv, err = layout.Composition(inv, shape); err != nil {
+	if tv, err = layout.Composition(&inv, &shape); err != nil {
 		return layout.Layout{}, layout.IntTuple{}, layout.InOp(op, fmt.Sprintf("%v.with_shape(%v)", inv, shape.Shape), err)
 	}
 	if tiler, err = layout.ProductEach(mn.Shape); err != nil {
@@ -253,7 +253,7 @@ func (c TiledCopy) TileSize(i int) (layout.IntTuple, error) {
 // ref2trg is right_inverse(ValRef) o the source (or destination) layout:
 // the atom's reference (thread, value) to its source or destination one.
 func (c TiledCopy) ref2trg(op string, src bool) (layout.Layout, error) {
-	inv, err := layout.RightInverse(c.ValRef)
+	inv, err := layout.RightInverse(&c.ValRef)
 	if err != nil {
 		return layout.Layout{}, layout.InOp(op, fmt.Sprintf("right_inverse(%v)", c.ValRef), err)
 	}
@@ -261,7 +261,7 @@ func (c TiledCopy) ref2trg(op string, src bool) (layout.Layout, error) {
 	if src {
 		trg = c.ValSrc
 	}
-	out, err := layout.Composition(inv, trg)
+	out, err := layout.Composition(&inv, &trg)
 	if err != nil {
 		return layout.Layout{}, layout.InOp(op, fmt.Sprintf("composition(%v, %v)", inv, trg), err)
 	}

@@ -80,7 +80,7 @@ func unitModes(op string, s layout.IntTuple, tv layout.Layout) ([]layout.Layout,
 		if err != nil {
 			return nil, layout.InOp(op, "", err)
 		}
-		c, err := layout.Composition(proj, tv)
+		c, err := layout.Composition(&proj, &tv)
 		if err != nil {
 			return nil, layout.InOp(op, fmt.Sprintf("composition(%v, %v)", proj, tv), err)
 		}
@@ -113,7 +113,7 @@ func tileTV(op string, s layout.IntTuple, modes []layout.Layout, tv layout.Layou
 	if err != nil {
 		return layout.Layout{}, layout.InOp(op, fmt.Sprintf("left_inverse(%v)", tile2ref), err)
 	}
-	out, err := layout.Composition(inv, tv)
+	out, err := layout.Composition(&inv, &tv)
 	if err != nil {
 		return layout.Layout{}, layout.InOp(op, fmt.Sprintf("composition(%v, %v)", inv, tv), err)
 	}
@@ -160,7 +160,7 @@ func MakeTiledCopyCAtom(atom CopyAtom, m TiledMMA) (TiledCopy, error) {
 	if err != nil {
 		return TiledCopy{}, layout.InOp(op, "", err)
 	}
-	tv, err := layout.Composition(layoutC, first)
+	tv, err := layout.Composition(&layoutC, &first)
 	if err != nil {
 		return TiledCopy{}, layout.InOp(op, fmt.Sprintf("composition(%v, %v)", layoutC, first), err)
 	}
@@ -207,7 +207,8 @@ func MakeCotiledCopy(atom CopyAtom, atomTV, data layout.Layout) (TiledCopy, erro
 		return TiledCopy{}, layout.InOp(op, fmt.Sprintf("left_inverse(%v)", data), err)
 	}
 	pad := layout.Make(layout.Int(1), layout.Int(0))
-	tvData, err := layout.Composition(layout.MakeLayoutOf(inv, pad), atomTV)
+	invPad := layout.MakeLayoutOf(inv, pad)
+	tvData, err := layout.Composition(&invPad, &atomTV)
 	if err != nil {
 		return TiledCopy{}, layout.InOp(op, fmt.Sprintf("composition((%v, 1:0), %v)", inv, atomTV), err)
 	}
@@ -215,18 +216,19 @@ func MakeCotiledCopy(atom CopyAtom, atomTV, data layout.Layout) (TiledCopy, erro
 	if err != nil {
 		return TiledCopy{}, layout.InOp(op, "", err)
 	}
-	reached, err := layout.Composition(layout.MakeLayoutOf(data, pad), vals)
+	dataPad := layout.MakeLayoutOf(data, pad)
+	reached, err := layout.Composition(&dataPad, &vals)
 	if err != nil {
 		return TiledCopy{}, layout.InOp(op, fmt.Sprintf("composition((%v, 1:0), %v)", data, vals), err)
 	}
-	if reached, err = layout.Coalesce(reached); err != nil {
+	if reached, err = layout.Coalesce(&reached); err != nil {
 		return TiledCopy{}, layout.InOp(op, "", err)
 	}
 	want, err := atomTV.Get(1)
 	if err != nil {
 		return TiledCopy{}, layout.InOp(op, "", err)
 	}
-	if want, err = layout.Coalesce(want); err != nil {
+	if want, err = layout.Coalesce(&want); err != nil {
 		return TiledCopy{}, layout.InOp(op, "", err)
 	}
 	if reached.String() != want.String() {
@@ -286,7 +288,7 @@ func (c TiledCopy) Retile(l layout.Layout) (layout.Layout, error) {
 	if err != nil {
 		return layout.Layout{}, err
 	}
-	inv, err := layout.RightInverse(c.TiledTV)
+	inv, err := layout.RightInverse(&c.TiledTV)
 	if err != nil {
 		return layout.Layout{}, layout.InOp(op, fmt.Sprintf("right_inverse(%v)", c.TiledTV), err)
 	}
@@ -294,7 +296,7 @@ func (c TiledCopy) Retile(l layout.Layout) (layout.Layout, error) {
 	if err != nil {
 		return layout.Layout{}, layout.InOp(op, "", err)
 	}
-	shaped, err := layout.Composition(inv, tile)
+	shaped, err := layout.Composition(&inv, &tile)
 	if err != nil {
 		return layout.Layout{}, layout.InOp(op, fmt.Sprintf("%v.with_shape(%v)", inv, c.TilerMN), err)
 	}
@@ -306,11 +308,11 @@ func (c TiledCopy) Retile(l layout.Layout) (layout.Layout, error) {
 	if err != nil {
 		return layout.Layout{}, layout.InOp(op, "", err)
 	}
-	back, err := layout.RightInverse(frgMN)
+	back, err := layout.RightInverse(&frgMN)
 	if err != nil {
 		return layout.Layout{}, layout.InOp(op, fmt.Sprintf("right_inverse(%v)", frgMN), err)
 	}
-	prod, err := layout.LogicalProduct(vl, layout.Box(back))
+	prod, err := layout.LogicalProduct(&vl, layout.Box(back))
 	if err != nil {
 		return layout.Layout{}, layout.InOp(op, fmt.Sprintf("logical_product(%v, %v)", vl, back), err)
 	}

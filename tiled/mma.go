@@ -272,7 +272,7 @@ func (m TiledMMA) thrfrg(op string, x mmaOperand, l layout.Layout) (layout.Layou
 	if err != nil {
 		return layout.Layout{}, err
 	}
-	t, err := layout.LogicalDivide(l, layout.Tiler{Modes: []layout.TilerMode{pp, pq}})
+	t, err := layout.LogicalDivide(&l, layout.Tiler{Modes: []layout.TilerMode{pp, pq}})
 	if err != nil {
 		return layout.Layout{}, layout.InOp(op, fmt.Sprintf("dividing %v by the permutation", l), err)
 	}
@@ -318,11 +318,12 @@ func intMode(n layout.IntTuple) layout.TilerMode {
 // (ThrV,ThrM,ThrN,ThrK), composition((T,1):(1,0), right_inverse((vmnk, complement(vmnk)))).
 func (m TiledMMA) thrIdx2ThrID(op string) (layout.Layout, error) {
 	vmnk := m.ThrLayoutVMNK
-	comp, err := layout.Complement(vmnk)
+	comp, err := layout.Complement(&vmnk)
 	if err != nil {
 		return layout.Layout{}, layout.InOp(op, fmt.Sprintf("complement(%v)", vmnk), err)
 	}
-	inv, err := layout.RightInverse(layout.MakeLayoutOf(vmnk, comp))
+	vmnkComp := layout.MakeLayoutOf(vmnk, comp)
+	inv, err := layout.RightInverse(&vmnkComp)
 	if err != nil {
 		return layout.Layout{}, layout.InOp(op, fmt.Sprintf("right_inverse of %v", vmnk), err)
 	}
@@ -330,7 +331,7 @@ func (m TiledMMA) thrIdx2ThrID(op string) (layout.Layout, error) {
 	if err != nil {
 		return layout.Layout{}, layout.InOp(op, "", err)
 	}
-	out, err := layout.Composition(layout.Make(layout.Tup(layout.Int(n), layout.Int(1)), layout.Tup(layout.Int(1), layout.Int(0))), inv)
+	out, err := layout.Composition(&layout.Layout{Shape: layout.Tup(layout.Int(n), layout.Int(1)), Stride: layout.Tup(layout.Int(1), layout.Int(0))}, &inv)
 	if err != nil {
 		return layout.Layout{}, layout.InOp(op, "", err)
 	}

@@ -173,7 +173,7 @@ func MakeDesc(arch Arch, major Major, op Operand) (Descriptor, error) {
 		}
 		tiler = tiler2(layout.Make(layout.Int(8), layout.Int(1)), layout.Make(layout.Int(2), layout.Int(1)))
 	}
-	canon, err := layout.LogicalDivide(u, tiler)
+	canon, err := layout.LogicalDivide(&u, tiler)
 	if err != nil {
 		return fail(-1, CondProfile, "the layout in 16-byte units, %v, cannot be divided by %v: %v", u, tiler, err)
 	}
