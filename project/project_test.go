@@ -166,3 +166,36 @@ func TestFindWithinStopsAtTop(t *testing.T) {
 		t.Errorf("without a top: %+v, %v", c, err)
 	}
 }
+
+// TestFinderKeepsAnswers: a Finder asked for folder after folder gives
+// each what a fresh FindWithin gives it, its kept answers included: a
+// folder below one already walked (answered from the parent's), the top
+// (nothing above it), and a folder outside the top (walked on past it).
+func TestFinderKeepsAnswers(t *testing.T) {
+	root := t.TempDir()
+	for _, d := range []string{"ws/a/b", "ws/c", "other/d"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for file, text := range map[string]string{FileName: `{"arch": "above"}`, "ws/c/" + FileName: `{"arch": "c"}`} {
+		if err := os.WriteFile(filepath.Join(root, file), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ws := filepath.Join(root, "ws")
+	for _, top := range []string{"", ws} {
+		f := Finder{Top: top}
+		for _, d := range []string{"ws/a", "ws/a/b", "ws/c", "ws", "other/d", "ws/a/b"} {
+			dir := filepath.Join(root, d)
+			got, err := f.Find(dir)
+			want, wantErr := FindWithin(dir, top)
+			if err != nil || wantErr != nil {
+				t.Fatalf("top %q, %s: %v, %v", top, d, err, wantErr)
+			}
+			if (got == nil) != (want == nil) || got != nil && got.Arch != want.Arch {
+				t.Errorf("top %q, %s: the Finder gives %+v, FindWithin %+v", top, d, got, want)
+			}
+		}
+	}
+}
