@@ -203,13 +203,11 @@ func Load(file string) (*Config, error) {
 	return Parse(file, data)
 }
 
-// Find returns the configuration that applies to a file or folder: the
-// nearest .cute-lsp.json in it (a folder) or a folder above, stopping after
-// the folder that holds .git. It returns nil and no error where there is none.
-func Find(target string) (*Config, error) { return FindWithin(target, "") }
-
-// FindWithin is Find that also stops after the folder top (when not ""):
-// the language server reads no configuration above its workspace folder.
+// FindWithin returns the configuration that applies to a file or folder:
+// the nearest .cute-lsp.json in it (a folder) or a folder above, stopping
+// after the folder that holds .git, and after the folder top when it is
+// not "" (the language server reads no configuration above its workspace
+// folder). It returns nil and no error where there is none.
 func FindWithin(target, top string) (*Config, error) { return (&Finder{Top: top}).Find(target) }
 
 // A Finder answers FindWithin(target, Top) for target after target,

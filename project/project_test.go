@@ -110,19 +110,19 @@ func TestFind(t *testing.T) {
 		}
 	}
 	write(outer, `{"arch": "outer"}`)
-	if c, err := Find(filepath.Join(sub, "k.cu")); err != nil || c != nil {
+	if c, err := FindWithin(filepath.Join(sub, "k.cu"), ""); err != nil || c != nil {
 		t.Errorf("past the repository root: %v, %v", c, err)
 	}
 	write(repo, `{"arch": "repo"}`)
-	if c, err := Find(filepath.Join(sub, "k.cu")); err != nil || c == nil || c.Arch != "repo" || c.Dir != repo {
+	if c, err := FindWithin(filepath.Join(sub, "k.cu"), ""); err != nil || c == nil || c.Arch != "repo" || c.Dir != repo {
 		t.Errorf("from a file below: %+v, %v", c, err)
 	}
 	write(filepath.Join(repo, "a"), `{"arch": "a"}`)
-	if c, err := Find(sub); err != nil || c == nil || c.Arch != "a" {
+	if c, err := FindWithin(sub, ""); err != nil || c == nil || c.Arch != "a" {
 		t.Errorf("the nearest: %+v, %v", c, err)
 	}
 	write(sub, `{"arch": }`)
-	if _, err := Find(sub); err == nil {
+	if _, err := FindWithin(sub, ""); err == nil {
 		t.Errorf("a broken file gave no error")
 	}
 	if err := os.Remove(filepath.Join(sub, FileName)); err != nil {
@@ -131,7 +131,7 @@ func TestFind(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(sub, FileName), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Find(sub); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+	if _, err := FindWithin(sub, ""); err == nil || !strings.Contains(err.Error(), "not a regular file") {
 		t.Errorf("a folder named %s: %v", FileName, err)
 	}
 }

@@ -102,14 +102,14 @@ func TestLintReportOrderIsStable(t *testing.T) {
 	}
 }
 
-// TestFindConfigsIsProjectFind: findConfigs, which keeps the answer of
+// TestFindConfigsIsFindWithin: findConfigs, which keeps the answer of
 // each folder on the way up for the next, gives every folder what
-// project.Find gives it: the nearest configuration, none past a .git
+// project.FindWithin gives it: the nearest configuration, none past a .git
 // (a repository nested in one with a configuration), and the same for a
 // relative and an absolute path. (Checked failing: without the stop at
 // .git, sub/c's files get the root's configuration; with the kept answers
 // looked up by the parent folder, five files get a wrong one.)
-func TestFindConfigsIsProjectFind(t *testing.T) {
+func TestFindConfigsIsFindWithin(t *testing.T) {
 	root := t.TempDir()
 	writeFiles(t, root, map[string]string{
 		".git/HEAD":          "",
@@ -137,7 +137,7 @@ func TestFindConfigsIsProjectFind(t *testing.T) {
 	}
 	found := 0
 	for _, p := range paths {
-		want, err := project.Find(filepath.Dir(p))
+		want, err := project.FindWithin(filepath.Dir(p), "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -154,7 +154,7 @@ func TestFindConfigsIsProjectFind(t *testing.T) {
 }
 
 // TestFindConfigsBroken: a broken configuration found on the way up is
-// the run's error, as project.Find gives it.
+// the run's error, as project.FindWithin gives it.
 func TestFindConfigsBroken(t *testing.T) {
 	root := t.TempDir()
 	writeFiles(t, root, map[string]string{
@@ -162,7 +162,7 @@ func TestFindConfigsBroken(t *testing.T) {
 		".cute-lsp.json": `{"exclude": [`,
 		"a/x.cute":       "",
 	})
-	_, want := project.Find(filepath.Join(root, "a"))
+	_, want := project.FindWithin(filepath.Join(root, "a"), "")
 	_, err := findConfigs([]string{filepath.Join(root, "a/x.cute")})
 	if err == nil || want == nil || err.Error() != want.Error() {
 		t.Errorf("error %v, want %v", err, want)
