@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -180,6 +181,13 @@ func lintAdversarialSource(shape string) []byte {
 	return []byte("using namespace cute;\n" + filler("Before") + shape + filler("After"))
 }
 
+// everyWayReader is the FindingsReader sameLintFindingsEveryWay reads
+// every text with, each in the memory of the text before, as lint does.
+var everyWayReader struct {
+	sync.Mutex
+	FindingsReader
+}
+
 // sameLintFindingsEveryWay fails t when lint's findings of src, as
 // cmd/cute-lsp computes them with and without --code-stats, differ from
 // the full read's (ReadCode, what the editor reports).
@@ -189,6 +197,14 @@ func sameLintFindingsEveryWay(t *testing.T, name string, src []byte) []Finding {
 	full := AnalyzeHostCode(path, src, ReadCode(LangCpp, src)).Findings
 	if got := AnalyzeHostForFindings(path, src).Findings; !reflect.DeepEqual(full, got) {
 		t.Errorf("%s: lint's findings (AnalyzeHostForFindings) differ from the full read's:\n got %v\nwant %v", name, got, full)
+	}
+	// As a lint worker reads it: in the memory of the file read before
+	// (every text this helper is given shares one reader).
+	everyWayReader.Lock()
+	got := everyWayReader.AnalyzeHostForFindings(path, src).Findings
+	everyWayReader.Unlock()
+	if !reflect.DeepEqual(full, got) {
+		t.Errorf("%s: lint's findings through a FindingsReader differ from the full read's:\n got %v\nwant %v", name, got, full)
 	}
 	if got := AnalyzeHostCode(path, src, ReadCodeForLint(LangCpp, src)).Findings; !reflect.DeepEqual(full, got) {
 		t.Errorf("%s: lint --code-stats' findings differ from the full read's:\n got %v\nwant %v", name, got, full)

@@ -7,6 +7,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/cute-lsp/cute-lsp/analysis"
 )
 
 // TestFirstBuffers: the buffers of the workers' first files are as many as
@@ -83,7 +85,7 @@ func TestLintFilesHugePageBuffers(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := lintSource(p, src, configs, lintOptions{}, nil)
+		want := lintSource(p, src, configs, lintOptions{}, new(analysis.FindingsReader))
 		if len(want.file.Findings) == 0 {
 			t.Fatalf("%s: no finding read alone", p)
 		}
@@ -127,7 +129,7 @@ func TestLintWorkerFilesAlone(t *testing.T) {
 	got := lintFiles(paths, configs, lintOptions{hints: true})
 	n := 0
 	for i, p := range paths {
-		want := lintSource(p, []byte(texts[i]), configs, lintOptions{hints: true}, nil)
+		want := lintSource(p, []byte(texts[i]), configs, lintOptions{hints: true}, new(analysis.FindingsReader))
 		n += len(want.file.Findings)
 		if !reflect.DeepEqual(got[i], want) {
 			t.Errorf("%s: after the files before it, lintFiles gives %+v; alone %+v", p, got[i].file.Findings, want.file.Findings)

@@ -242,9 +242,8 @@ func lintFileInto(p string, info fs.FileInfo, configs *configs, opts lintOptions
 }
 
 // lintSource lints the file at p, whose bytes are src; the code of a C++
-// file is read for findings by reader where it is set (in the memory of
-// the file reader read before: what lint keeps of a file, its findings,
-// are strings), else afresh.
+// file is read for findings by reader, in the memory of the file reader
+// read before (what lint keeps of a file, its findings, are strings).
 func lintSource(p string, src []byte, configs *configs, opts lintOptions, reader *analysis.FindingsReader) lintResult {
 	if isNotebook(p) {
 		return lintNotebook(p, src, configs, opts)
@@ -260,10 +259,8 @@ func lintSource(p string, src []byte, configs *configs, opts lintOptions, reader
 		if opts.codeStats {
 			code = analysis.ReadCodeForLint(lang, src)
 			findings = analysis.AnalyzeHostCode(p, src, code).Findings
-		} else if reader != nil {
-			findings = reader.AnalyzeHostForFindings(p, src).Findings
 		} else {
-			findings = analysis.AnalyzeHostForFindings(p, src).Findings
+			findings = reader.AnalyzeHostForFindings(p, src).Findings
 		}
 	default:
 		findings, _ = analysis.Analyze(p, src)
