@@ -91,9 +91,10 @@ func AnalyzeHostForFindings(filename string, src []byte) *Host {
 // analysis. The zero FindingsReader is ready to use; it is not safe for
 // concurrent use.
 type FindingsReader struct {
-	cpp    source.LintReader
-	byName map[string][]int
-	memo   map[int]codeResult
+	cpp      source.LintReader
+	byName   map[string][]int
+	memo     map[int]codeResult
+	operands asmOperands // the operand lists of the asm statements scanned (callScan)
 }
 
 // AnalyzeHostForFindings is AnalyzeHostForFindings(filename, src), its code
@@ -122,7 +123,11 @@ func analyzeHostForFindings(filename string, src []byte, reader *FindingsReader)
 	}
 	h := &Host{Src: src, Language: lang, reader: reader}
 	if source.CodeCandidate(src) {
-		h.calls = newCallScan(src, findingNames)
+		var operands *asmOperands
+		if reader != nil {
+			operands = &reader.operands
+		}
+		h.calls = newCallScan(src, findingNames, operands)
 	} else {
 		h.codeOnce.Do(func() {}) // no code: nil
 	}

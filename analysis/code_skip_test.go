@@ -155,7 +155,7 @@ func FuzzFindingFilter(f *testing.F) {
 		if !python {
 			// Lint's C++ files take MayCall's answer from the descriptor
 			// scan (AnalyzeHostForFindings, host_calls.go).
-			c := newCallScan([]byte(src), findingNames)
+			c := newCallScan([]byte(src), findingNames, &fuzzAsmOperands)
 			for range cppRegionScan(c.src, true, c) {
 			}
 			if got := c.mayCall(); got != mayCall {

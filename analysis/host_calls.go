@@ -1,6 +1,8 @@
 package analysis
 
 import (
+	"bytes"
+	"hash/maphash"
 	"math/bits"
 
 	"github.com/cute-lsp/cute-lsp/source"
@@ -28,11 +30,18 @@ type callScan struct {
 	names   *source.Names
 	checked int  // the openers before it are tested
 	called  bool // one of them may follow a name of names
+	// operands, where set, is the memo of asm statements' operand lists
+	// (asmOperands) the scan consults and fills.
+	operands *asmOperands
 }
 
-// newCallScan is the callScan of src for names.
-func newCallScan(src []byte, names *source.Names) *callScan {
-	return &callScan{src: src, names: names}
+// newCallScan is the callScan of src for names, with operands as its
+// memo of operand lists (nil: none), emptied for src.
+func newCallScan(src []byte, names *source.Names, operands *asmOperands) *callScan {
+	if operands != nil {
+		operands.reset()
+	}
+	return &callScan{src: src, names: names, operands: operands}
 }
 
 // upTo tests the openers before end not tested yet.
@@ -79,15 +88,23 @@ func (c *callScan) asmStatement(i int) (end int, ok bool) {
 // statement: blanks, line ends, the commas and the colons.
 var operandSeparators = [256]bool{' ': true, '\t': true, '\n': true, '\r': true, ',': true, ':': true}
 
-// asmCallStops are asmStops and the other two openers.
-var asmCallStops = [256]bool{'(': true, ')': true, '"': true, '\'': true, '/': true, '<': true, '{': true}
+// asmCallStops are asmStops, the other two openers, and the colon that
+// may start an operand list (asmOperands).
+var asmCallStops = [256]bool{'(': true, ')': true, '"': true, '\'': true, '/': true, '<': true, '{': true, ':': true}
 
 // asmParensEndCalls is asmParensEnd, and whether source.CalledAt is true
 // of an opener in the stretch it walks (inside literals too: MayCall
-// tests every opener of the text).
+// tests every opener of the text). Where the scan has a memo of operand
+// lists (asmOperands), a list it knows is taken in one look-up.
 func (cs *callScan) asmParensEndCalls(j int) (end int, ok, called bool) {
+	return cs.asmWalk(j, 0, cs.operands != nil)
+}
+
+// asmWalk is asmParensEndCalls from j, at depth parentheses, outside
+// literals; with memo, an operand list at depth 1 is looked up in
+// cs.operands.
+func (cs *callScan) asmWalk(j, depth int, memo bool) (end int, ok, called bool) {
 	s := cs.src
-	depth := 0
 	for {
 		// The bytes between stops, one table look-up each, in a loop of
 		// their own (a third of the instructions of the loop around it).
@@ -160,9 +177,120 @@ func (cs *callScan) asmParensEndCalls(j int) (end int, ok, called bool) {
 			if j+1 < len(s) && (s[j+1] == '/' || s[j+1] == '*') {
 				return 0, false, false
 			}
+		case ':':
+			if memo && depth == 1 {
+				if end, in, ok := cs.operands.end(cs, j); ok {
+					return end, true, called || in
+				}
+			}
 		}
 		j++
 	}
+}
+
+// asmOperands is asmParensEndCalls' memo of the operand lists of a
+// text's asm statements, each known by its bytes: from the start of the
+// line whose first byte other than a blank is the list's ':', at depth 1,
+// to the first ';' after it. CuTe's GMMA headers repeat a few hundred
+// lists in thousands of statements (mma_sm90_gmma_ext.hpp: 212 in 736; the
+// accumulators "+r"(d000), ... "+r"(d127) and the descriptors and scales
+// of every variant of a shape), a third of their bytes: a list met again
+// is passed over in one hash and one compare of its bytes, where the walk
+// looks at each byte (an operand "+r"(d000) is four stops). The lists of
+// one header are not those of another (over include/cute, 708 lists
+// whichever way the headers are shared out), so the memo is of one text:
+// a list is compared with its first occurrence there, and nothing is
+// copied.
+//
+// The walk from such a line start closes the statement (if it does
+// before the ';') as it would wherever the line is written: it reads no
+// byte before the line but the line end before it, and none after the
+// statement's ')' that changes what it does (operandEnd's look-ahead
+// fails at the ';' or before it, and the literals' words read eight
+// bytes at a time stop at their closing quote); an opener's look-back
+// (source.CalledAt) stops at the ':' at the latest, and the line join it
+// would see before the line (a '\\' or '\r' ending the line before) is
+// ruled out. A list whose walk does not close the statement before the
+// ';' (a ';' inside a literal, a comment, a raw string) is known as
+// unknown and walked.
+type asmOperands struct {
+	seed  maphash.Seed
+	lists map[uint64]operandList // by the hash of their bytes
+}
+
+// operandList is a list of src: its bytes (at its first occurrence),
+// where the walk from its line start closes its statement, from that
+// start (0: unknown), and whether an opener on the way may follow a name.
+type operandList struct {
+	at, n   int32
+	closeAt int32
+	called  bool
+}
+
+// reset empties m for the lists of another text, or of the same asked of
+// another set of names.
+func (m *asmOperands) reset() {
+	if m.lists == nil {
+		m.lists, m.seed = make(map[uint64]operandList), maphash.MakeSeed()
+	}
+	clear(m.lists)
+}
+
+// hashOperandList is the hash the memo keeps lists by (a test makes them
+// all collide).
+var hashOperandList = maphash.Bytes
+
+// The lists the memo takes: shorter ones are walked at less cost than a
+// hash and a compare; CuTe's are a few hundred bytes to 2 KB.
+const (
+	minOperandsBytes = 64
+	maxOperandsBytes = 16 << 10
+)
+
+// end is the end of the statement whose operand list starts at the ':' at
+// colon, at depth 1, and whether an opener of the list may follow a name;
+// ok is false where the memo does not answer.
+func (m *asmOperands) end(cs *callScan, colon int) (end int, called, ok bool) {
+	s := cs.src
+	ls := colon
+	for ls > 0 && (s[ls-1] == ' ' || s[ls-1] == '\t') {
+		ls--
+	}
+	if ls < 2 || s[ls-1] != '\n' || s[ls-2] == '\\' || s[ls-2] == '\r' {
+		return 0, false, false
+	}
+	k := bytes.IndexByte(s[colon:min(len(s), colon+maxOperandsBytes)], ';')
+	if k < 0 {
+		return 0, false, false
+	}
+	semi := colon + k
+	if semi+1-ls < minOperandsBytes {
+		return 0, false, false
+	}
+	list := s[ls : semi+1]
+	h := hashOperandList(m.seed, list)
+	l, known := m.lists[h]
+	switch {
+	case !known:
+		l = cs.operandListAt(ls, semi)
+		m.lists[h] = l
+	case int(l.n) != len(list) || !bytes.Equal(s[l.at:int(l.at)+len(list)], list):
+		return 0, false, false // another list of the same hash: walked
+	}
+	if l.closeAt == 0 {
+		return 0, false, false
+	}
+	return ls + int(l.closeAt), l.called, true
+}
+
+// operandListAt is the operandList whose line starts at ls, the first
+// ';' after it at semi: the walk from ls at depth 1, without the memo.
+func (cs *callScan) operandListAt(ls, semi int) operandList {
+	l := operandList{at: int32(ls), n: int32(semi + 1 - ls)}
+	if end, ok, called := cs.asmWalk(ls, 1, false); ok && end <= semi {
+		l.closeAt, l.called = int32(end-ls), called
+	}
+	return l
 }
 
 // quoteStops and apostropheStops are the bytes where a literal opened by
