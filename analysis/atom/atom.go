@@ -98,35 +98,6 @@ func (a *MMA) Threads() (int64, error) { return a.ThrID.Size() }
 // Threads is the number of threads that issue the copy together.
 func (c *Copy) Threads() (int64, error) { return c.ThrID.Size() }
 
-// catalog is the catalogued atoms with their indexes.
-type catalog struct {
-	mmas      []MMA
-	copies    []Copy
-	mmaByKey  map[string]*MMA
-	copyByKey map[string]*Copy
-	allNames  []string
-}
-
-// loaded is the catalog, built on first use: building it takes milliseconds
-// and thousands of allocations, which a command that looks up no atom
-// (lint of a folder without CuTe, --version) should not pay at start.
-var loaded = sync.OnceValue(func() *catalog {
-	c := &catalog{}
-	c.mmas, c.copies = buildCatalog()
-	c.mmaByKey = make(map[string]*MMA, len(c.mmas))
-	c.copyByKey = make(map[string]*Copy, len(c.copies))
-	for i := range c.mmas {
-		a := &c.mmas[i]
-		c.mmaByKey[Key(a.Name)] = a
-	}
-	for i := range c.copies {
-		cp := &c.copies[i]
-		c.copyByKey[Key(cp.Name)] = cp
-	}
-	c.allNames = catalogNames[:]
-	return c
-})
-
 // lowerIndex is the catalogued names by their keys in lower case, for
 // Suggest and Complete.
 type lowerIndex struct {
@@ -149,11 +120,31 @@ var lowered = sync.OnceValue(func() *lowerIndex {
 	return x
 })
 
-// MMAs is every catalogued MMA atom, in CuTe's header order.
-func MMAs() []MMA { return loaded().mmas }
+// MMAs is every catalogued MMA atom, in CuTe's header order: copies of
+// the atoms a look-up returns (equal, at other addresses).
+func MMAs() []MMA { return allMMAs() }
 
-// Copies is every catalogued copy atom.
-func Copies() []Copy { return loaded().copies }
+// Copies is every catalogued copy atom (copies, as MMAs).
+func Copies() []Copy { return allCopies() }
+
+// allMMAs and allCopies are the whole catalog, built on first use (a
+// look-up builds only the atom it finds).
+var (
+	allMMAs = sync.OnceValue(func() []MMA {
+		s := make([]MMA, len(catalogMMAs))
+		for i := range s {
+			s[i] = *built.mma(i)
+		}
+		return s
+	})
+	allCopies = sync.OnceValue(func() []Copy {
+		s := make([]Copy, len(catalogCopies))
+		for i := range s {
+			s[i] = *built.copy(i)
+		}
+		return s
+	})
+)
 
 // Names is every catalogued atom name, sorted. It builds nothing: lint
 // asks it whether a name in the code is an atom's (analysis.catalogued),
@@ -257,8 +248,8 @@ func (e *NotFound) Error() string {
 // LookupMMA finds an MMA atom by CuTe's name (see Key for what is ignored).
 func LookupMMA(name string) (*MMA, error) {
 	k := Key(name)
-	if a, ok := loaded().mmaByKey[k]; ok {
-		return a, nil
+	if i, ok := mmaIndex(k); ok {
+		return built.mma(i), nil
 	}
 	if a, err := universalFMA(k); a != nil || err != nil {
 		return a, err
@@ -273,8 +264,8 @@ func LookupMMA(name string) (*MMA, error) {
 // depend on that number, which CuTe fixes from the tile it is built for.
 func LookupCopy(name string) (*Copy, error) {
 	k := Key(name)
-	if c, ok := loaded().copyByKey[k]; ok {
-		return c, nil
+	if i, ok := copyIndex(k); ok {
+		return built.copy(i), nil
 	}
 	if c, err := bulkCopy(k); c != nil || err != nil {
 		return c, err
@@ -299,14 +290,19 @@ func Lookup(name string) (*MMA, *Copy, error) {
 	return nil, nil, notFound(name, "atom")
 }
 
+// isMMA and isCopy report whether the catalog holds an atom of that kind
+// whose key is k (building nothing).
+func isMMA(k string) bool  { _, ok := mmaIndex(k); return ok }
+func isCopy(k string) bool { _, ok := copyIndex(k); return ok }
+
 func notFound(name, kind string) *NotFound {
 	nf := &NotFound{Name: name, Kind: kind}
 	k := Key(name)
 	switch {
-	case kind == "copy atom" && loaded().mmaByKey[k] != nil:
+	case kind == "copy atom" && isMMA(k):
 		nf.Hint = fmt.Sprintf("it is an MMA atom: mma_atom(%q) reads it", name)
 		return nf
-	case kind == "MMA atom" && loaded().copyByKey[k] != nil:
+	case kind == "MMA atom" && isCopy(k):
 		nf.Hint = fmt.Sprintf("it is a copy atom: copy_atom(%q) reads it", name)
 		return nf
 	}
@@ -314,7 +310,7 @@ func notFound(name, kind string) *NotFound {
 	// to a copy atom's misspelling.
 	for _, s := range Suggest(name, 20) {
 		sk := Key(s)
-		if kind == "MMA atom" && loaded().mmaByKey[sk] == nil || kind == "copy atom" && loaded().copyByKey[sk] == nil {
+		if kind == "MMA atom" && !isMMA(sk) || kind == "copy atom" && !isCopy(sk) {
 			continue
 		}
 		if nf.Suggestion = append(nf.Suggestion, s); len(nf.Suggestion) == 3 {

@@ -34,12 +34,32 @@ func BenchmarkGridGMMAC(b *testing.B) {
 	}
 }
 
-// BenchmarkBuildCatalog: the catalog's atoms from its generated tables, as
-// the first look-up of a run builds them (here with the tables in the
+// BenchmarkBuildCatalog: every atom of the catalog from its generated
+// tables, as MMAs and Copies build them (here with the tables in the
 // caches; a run reads them from the binary once).
 func BenchmarkBuildCatalog(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
-		buildCatalog()
+		var c catalogBuild
+		for i := range catalogMMAs {
+			c.mma(i)
+		}
+		for i := range catalogCopies {
+			c.copy(i)
+		}
+	}
+}
+
+// BenchmarkFirstLookup: a run's first look-up of an atom, which builds that
+// atom alone (lint's: it looks up a few).
+func BenchmarkFirstLookup(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		var c catalogBuild
+		i, ok := mmaIndex(Key("SM80_16x8x16_F32F16F16F32_TN"))
+		if !ok {
+			b.Fatal("SM80_16x8x16_F32F16F16F32_TN not found")
+		}
+		c.mma(i)
 	}
 }

@@ -34,10 +34,10 @@ func typedCopy(key string) (*Copy, error) {
 	if !ok {
 		return nil, nil
 	}
-	c, ok := loaded().copyByKey[family+"<"+uintOfBits[bits]+">"]
+	i, ok := copyIndex(family + "<" + uintOfBits[bits] + ">")
 	if !ok {
 		hasFamily := false
-		for _, n := range loaded().allNames {
+		for _, n := range catalogNames {
 			hasFamily = hasFamily || strings.HasPrefix(n, family+"<")
 		}
 		if !hasFamily {
@@ -46,7 +46,7 @@ func typedCopy(key string) (*Copy, error) {
 		return nil, &NotFound{Name: key, Kind: "copy atom", Hint: fmt.Sprintf("%s does not move %d-bit values", family, bits),
 			Suggestion: Suggest(family, 3)}
 	}
-	typed := *c
+	typed := *built.copy(i)
 	typed.Name = key
 	return &typed, nil
 }
@@ -85,10 +85,9 @@ func bulkCopy(key string) (*Copy, error) {
 			Suggestion: []string{family + bitsArg + "65536>"}}
 	}
 	var proto *Copy
-	copies := loaded().copies
-	for i := range copies {
-		if strings.HasPrefix(copies[i].Name, family+bitsArg) {
-			proto = &copies[i]
+	for i := range catalogCopies {
+		if strings.HasPrefix(catalogCopies[i].Name, family+bitsArg) {
+			proto = built.copy(i)
 			break
 		}
 	}
@@ -210,11 +209,11 @@ func universalFMA(key string) (*MMA, error) {
 			args = append(args, args[1])
 		}
 	}
-	proto, ok := loaded().mmaByKey[fmaKey]
+	i, ok := mmaIndex(fmaKey)
 	if !ok {
 		return nil, nil
 	}
-	a := *proto
+	a := *built.mma(i)
 	a.Name = key
 	a.Instantiation = ""
 	vals := []*ValType{&a.ValD, &a.ValA, &a.ValB, &a.ValC}
