@@ -22,11 +22,12 @@ func Coalesce(l *Layout) (Layout, error) {
 	if len(s) == 0 {
 		return PadLayout, nil
 	}
+	n := len(s)
 	if s, d, err = bwCoalesce(op, s, d); err != nil {
 		return Layout{}, err
 	}
-	if isFlatOf(l, s, d) {
-		return *l, nil // already coalesced: its own trees, nothing built
+	if len(s) == n && n > 1 && len(l.Shape.sub) == n && tupleElems(&l.Shape) == n {
+		return *l, nil // flat, and bwCoalesce kept every mode as it was: l's own trees, nothing built
 	}
 	if len(s) == 1 { // built in the return statement: a Layout returned by a call is copied through memory
 		return Layout{Shape: s[0].leaf(&tb), Stride: d[0].leaf(&tb)}, nil
@@ -66,8 +67,8 @@ func appendLeafModes(t, u *IntTuple, s, d []num, tb *bases) ([]num, []num, bool)
 		case x.kind == kindTuple:
 			s, d, ok = appendLeafModes(x, y, s, d, tb)
 		case len(x.sub)|len(y.sub) == 0 && y.kind != kindTuple: // two plain leaves, appendLeafMode's first case in place
-			s = append(s, num{v: x.val, kind: x.kind, static: x.static})
-			d = append(d, num{v: y.val, kind: y.kind, static: y.static})
+			s = append(s, leafNum(x))
+			d = append(d, leafNum(y))
 		default:
 			s, d, ok = appendLeafMode(x, y, s, d, tb)
 		}
@@ -80,10 +81,6 @@ func appendLeafModes(t, u *IntTuple, s, d []num, tb *bases) ([]num, []num, bool)
 
 // appendLeafMode appends the leaf mode t:u.
 func appendLeafMode(t, u *IntTuple, s, d []num, tb *bases) ([]num, []num, bool) {
-	if len(t.sub)|len(u.sub) == 0 && u.kind != kindTuple {
-		return append(s, num{v: t.val, kind: t.kind, static: t.static}),
-			append(d, num{v: u.val, kind: u.kind, static: u.static}), true
-	}
 	x, ok1 := numOf(t, tb)
 	y, ok2 := numOf(u, tb)
 	return append(s, x), append(d, y), ok1 && ok2 && u.kind != kindTuple
@@ -93,7 +90,7 @@ func appendLeafMode(t, u *IntTuple, s, d []num, tb *bases) ([]num, []num, bool) 
 // place: from the back, a mode of static size 1 is dropped, a front mode of
 // static size 1 replaced, and a mode merges into the front one when
 // mergeModes says CuTe would. It returns the kept modes; all of static size
-// 1 is the mode 1:0.
+// 1 is the mode 1:0. As many modes as it was given are those modes untouched.
 func bwCoalesce(op string, s, d []num) ([]num, []num, error) {
 	n := len(s)
 	w := n - 1 // the front mode
@@ -136,9 +133,7 @@ func bwCoalesce(op string, s, d []num) ([]num, []num, error) {
 // of two fits). Written to fit the inliner's budget: bwCoalesce asks it of
 // every mode.
 func smallStatic(s, d, t, u num) bool {
-	return s.static && d.static && t.static && u.static &&
-		s.kind|d.kind|t.kind|u.kind == kindInt && s.basis|d.basis|t.basis|u.basis == 0 &&
-		(uint64(s.v-1)|uint64(d.v-1)|uint64(t.v-1)|uint64(u.v))>>31 == 0
+	return s.f|d.f|t.f|u.f == 0 && (uint64(s.v-1)|uint64(d.v-1)|uint64(t.v-1)|uint64(u.v))>>31 == 0
 }
 
 // mergeModes merges mode (s,d) with the following mode (ns,nd) when CuTe
@@ -159,27 +154,11 @@ func mergeModes(op string, s, d, ns, nd num) (num, bool, error) {
 			return num{}, false, err
 		}
 	}
-	if end.v != nd.v || end.basis != nd.basis {
+	if end.v != nd.v || end.basis() != nd.basis() {
 		return num{}, false, nil
 	}
 	merged, err := mul(op, s, ns)
 	return merged, err == nil, err
-}
-
-// isFlatOf reports whether l is a flat tuple layout whose leaves are the
-// modes s:d (a leaf result needs no such check: leaves are compared by value).
-func isFlatOf(l *Layout, s, d []num) bool {
-	if len(s) < 2 || l.Shape.kind != kindTuple || len(l.Shape.sub) != len(s) {
-		return false
-	}
-	for i := range s { // l.Stride is congruent to l.Shape (leafModes checked it)
-		x, y := &l.Shape.sub[i], &l.Stride.sub[i]
-		if len(x.sub)|len(y.sub) != 0 || s[i] != (num{v: x.val, kind: x.kind, static: x.static}) ||
-			d[i] != (num{v: y.val, kind: y.kind, static: y.static}) {
-			return false
-		}
-	}
-	return true
 }
 
 // flatLayoutOf is the layout of the flat modes s:d: an integer-shaped layout

@@ -179,7 +179,7 @@ func complement(a *Layout, s, d []num, tb *bases, m []num, mText IntTuple, rs, r
 func appendRest(op string, rs, rd, q []num, extent num) ([]num, []num, error) {
 	for i := 0; i < len(q); {
 		run := q[i]
-		for i++; i < len(q) && q[i].static == run.static; i++ {
+		for i++; i < len(q) && q[i].static() == run.static(); i++ {
 			v, ok := MulChecked(run.v, q[i].v)
 			if !ok {
 				return nil, nil, Errorf(op, CondOverflow, "%v * %v overflows int64", run.v, q[i].v)
@@ -195,7 +195,7 @@ func appendRest(op string, rs, rd, q []num, extent num) ([]num, []num, error) {
 		if !ok {
 			return nil, nil, Errorf(op, CondOverflow, "%v * %v overflows int64", extent.v, run.v)
 		}
-		extent = numInt(v, extent.static && run.static)
+		extent = numOfBoth(v, extent, run)
 	}
 	return rs, rd, nil
 }
@@ -232,7 +232,7 @@ const minInt64 = -1 << 63
 // allStatic reports whether every integer of ns is static.
 func allStatic(ns []num) bool {
 	for _, x := range ns {
-		if !x.static {
+		if !x.static() {
 			return false
 		}
 	}
@@ -246,7 +246,7 @@ func checkInts(op string, s, d []num, tb *bases, basisStrides bool) error {
 		if !s[i].plain() {
 			return CheckIntLeaf(op, s[i].leaf(tb))
 		}
-		if !d[i].plain() && !(basisStrides && d[i].kind == kindInt) {
+		if !d[i].plain() && !(basisStrides && d[i].kind() == kindInt) {
 			return CheckIntLeaf(op, d[i].leaf(tb))
 		}
 	}

@@ -229,22 +229,22 @@ func (c *composer) compose(s, d num, rs, rd []num) ([]num, []num, error) {
 			return nil, nil, Errorf(op, CondDivideByZero, "layout %v has a mode of shape 0", c.aLayout())
 		}
 		var nextShape, nextStride num
-		if st := cs.static && restStride.static; cs.v > 0 && restStride.v > 0 && (cs.v|restStride.v)>>31 == 0 {
+		if dyn := (cs.f | restStride.f) & dynBit; cs.v > 0 && restStride.v > 0 && (cs.v|restStride.v)>>31 == 0 {
 			// Both positive and small, the common case: ceil_div(shape,
 			// stride) and ceil_div(stride, shape) are 1 and the other
 			// ceiling, and that one division also tells the divisibility.
 			if restStride.v >= cs.v {
 				q, r := divmod(restStride.v, cs.v)
-				if st && r != 0 {
+				if dyn == 0 && r != 0 {
 					return nil, nil, c.strideIndivisible(s, d, i, restStride, cs)
 				}
-				nextShape, nextStride = numInt(1, st), numInt(q+min(r, 1), st)
+				nextShape, nextStride = num{v: 1, f: dyn}, num{v: q + min(r, 1), f: dyn}
 			} else {
 				q, r := divmod(cs.v, restStride.v)
-				nextShape, nextStride = numInt(q+min(r, 1), st), numInt(1, st)
+				nextShape, nextStride = num{v: q + min(r, 1), f: dyn}, num{v: 1, f: dyn}
 			}
 		} else {
-			if st && restStride.v >= cs.v && rem(restStride.v, cs.v) != 0 {
+			if dyn == 0 && restStride.v >= cs.v && rem(restStride.v, cs.v) != 0 {
 				return nil, nil, c.strideIndivisible(s, d, i, restStride, cs)
 			}
 			ar := abs(restStride)
@@ -267,7 +267,7 @@ func (c *composer) compose(s, d num, rs, rd []num) ([]num, []num, error) {
 			restStride = nextStride
 			continue
 		}
-		newShape := numInt(min(nextShape.v, restShape.v), nextShape.static && restShape.static)
+		newShape := numOfBoth(min(nextShape.v, restShape.v), nextShape, restShape)
 		if newShape.v == 0 {
 			return nil, nil, Errorf(op, CondDivideByZero, "mode %d:%d of B has shape 0", s.v, d.v)
 		}
@@ -280,7 +280,7 @@ func (c *composer) compose(s, d num, rs, rd []num) ([]num, []num, error) {
 				q, r = 0, rem(restShape.v, newShape.v)
 			}
 		}
-		if newShape.static && restShape.static && r != 0 {
+		if (newShape.f|restShape.f)&dynBit == 0 && r != 0 {
 			return nil, nil, Errorf(op, CondShapeDivisibility,
 				"mode %d:%d of B has %d elements left to take at mode %d (%s) of A%s, which holds %d of them at stride %d; %d is not a multiple of %d, so they cannot continue evenly into A's next mode",
 				s.v, d.v, restShape.v, i, c.mode(i), c.coalescedNote(), newShape.v, restStride.v, restShape.v, newShape.v)
@@ -294,7 +294,7 @@ func (c *composer) compose(s, d num, rs, rd []num) ([]num, []num, error) {
 		}
 		rs, rd = append(rs, newShape), append(rd, stride)
 		if restShape.v > 0 && newShape.v > 0 {
-			restShape = numInt(q, restShape.static && newShape.static)
+			restShape = numOfBoth(q, restShape, newShape)
 		} else {
 			var err error
 			if restShape, err = div(op, restShape, newShape); err != nil {
@@ -334,7 +334,7 @@ func splitCeil(a, b num) (num, error) {
 		if r != 0 {
 			q++
 		}
-		return numInt(q, a.static && b.static), nil
+		return numOfBoth(q, a, b), nil
 	}
 	return ceilDiv("composition", a, b)
 }
@@ -542,7 +542,7 @@ func (t *lhsTree) compose(s, d IntTuple) (IntTuple, IntTuple, error) {
 	for _, m := range d.path() {
 		at = at.sub[m.val] // the coprofile has every path of B's strides
 	}
-	l, _, err := at.c.composeModes([]num{{v: s.val, kind: kindInt, static: s.static}}, []num{{v: d.val, kind: kindInt, static: d.static}}, nil, &s, 0)
+	l, _, err := at.c.composeModes([]num{numInt(s.val, s.static)}, []num{numInt(d.val, d.static)}, nil, &s, 0)
 	return l.Shape, l.Stride, err
 }
 

@@ -543,7 +543,7 @@ func (l Layout) FlattenInto(dst *FlatLayout) error {
 		return Errorf("flatten", "", "%v has more than %d modes", l, MaxFlatRank)
 	}
 	for i := range s {
-		if s[i].kind == kindUnknown || d[i].kind == kindUnknown {
+		if s[i].kind() == kindUnknown || d[i].kind() == kindUnknown {
 			return unknownErr("flatten", "a mode of "+l.String())
 		}
 		if !s[i].plain() || !d[i].plain() {

@@ -102,7 +102,8 @@ func coalescedStatic(op string, a *Layout, s, d []num) ([]num, []num, error) {
 		s, d = append(s, numInt(1, true)), append(d, numInt(0, true))
 	}
 	for i := range s {
-		s[i].static, d[i].static = true, true
+		s[i].f &^= dynBit
+		d[i].f &^= dynBit
 	}
 	if s, d, err = bwCoalesce(op, s, d); err != nil {
 		return nil, nil, Errorf(op, CondOverflow, "coalescing %v overflows int64", *a)
