@@ -67,6 +67,10 @@ func (n num) kind() leafKind { return leafKind(n.f & kindBits) }
 func (n num) static() bool   { return n.f&dynBit == 0 } // held at compile time
 func (n num) basis() uint8   { return uint8(n.f >> basisShift) }
 
+// mode is a leaf mode s:d, as the bodies hold a layout: a flat array of
+// modes, one append and one index per mode.
+type mode struct{ s, d num }
+
 // leafNum is the plain leaf at t (no basis) as a num.
 func leafNum(t *IntTuple) num { return num{v: t.val, f: leafFlags(t.kind, t.static)} }
 

@@ -22,33 +22,35 @@ func LogicalProduct(a *Layout, tiler Value) (Layout, error) {
 	if !ok { // a tiler, a shape or "_": by mode
 		return productByTiler(*a, tiler)
 	}
-	var sb, db, asb, adb [flatInline]num
+	var ab, bb [flatInline]mode
 	var tb, atb bases
-	as, ad, err := leafModes(op, a, asb[:0], adb[:0], &atb)
+	am, err := leafModes(op, a, ab[:0], &atb)
 	if err != nil && !congruent(&a.Shape, &a.Stride) {
 		return Layout{}, err // CheckCongruent's error, as every product of an incongruent A says it
 	}
-	if err == nil {
-		err = checkInts(op, as, as, &atb, false)
+	for i := 0; i < len(am) && err == nil; i++ {
+		if !am[i].s.plain() {
+			err = CheckIntLeaf(op, am[i].s.leaf(&atb))
+		}
 	}
 	if err != nil {
 		return Layout{}, InOp(op, fmt.Sprintf("size(%v)", *a), err)
 	}
 	sa := numInt(1, true) // CuTe's product(shape), from a static 1
-	for _, x := range as {
-		if p, ok := mulSmall(sa, x); ok {
+	for _, x := range am {
+		if p, ok := mulSmall(sa, x.s); ok {
 			sa = p
-		} else if sa, err = mulAny(op, sa, x); err != nil {
+		} else if sa, err = mulAny(op, sa, x.s); err != nil {
 			return Layout{}, InOp(op, fmt.Sprintf("size(%v)", *a), err)
 		}
 	}
-	bs, bd, err := leafModes(op, b, sb[:0], db[:0], &tb)
+	bm, err := leafModes(op, b, bb[:0], &tb)
 	if err == nil {
-		err = checkInts(op, bs, bd, &tb, false)
+		err = checkInts(op, bm, &tb, false)
 	}
 	var cb num
 	if err == nil {
-		cb, err = cosize(op, bs, bd)
+		cb, err = cosize(op, bm)
 	}
 	if err != nil {
 		return Layout{}, InOp(op, fmt.Sprintf("cosize(%v)", *b), err)
@@ -57,13 +59,13 @@ func LogicalProduct(a *Layout, tiler Value) (Layout, error) {
 	if err != nil {
 		return Layout{}, Errorf(op, CondOverflow, "size(%v)*cosize(%v) = %d*%d overflows int64", *a, *b, sa.v, cb.v)
 	}
-	var rsb, rdb [flatInline + 1]num
-	rs, rd, err := complement(a, as, ad, &atb, []num{n}, IntTuple{}, rsb[:0], rdb[:0]) // A's modes, walked once
+	var rb [flatInline + 1]mode
+	r, err := complement(a, am, &atb, []mode{{s: n}}, IntTuple{}, rb[:0]) // A's modes, walked once
 	if err != nil {
 		return Layout{}, InOp(op, fmt.Sprintf("complement(%v, %d)", *a, n.v), err)
 	}
 	if hasBasis(&b.Stride) {
-		rest := flatLayoutOf(rs, rd, nil)
+		rest := flatLayoutOf(r, nil)
 		rep, err := compositionBasisB(rest, *b)
 		if err != nil {
 			return Layout{}, InOp(op, fmt.Sprintf("composition(%v, %v)", rest, *b), err)
@@ -72,13 +74,13 @@ func LogicalProduct(a *Layout, tiler Value) (Layout, error) {
 	}
 	// coalesce_x of the complement (coalesced already: it differs only in a last
 	// mode of static size 1), in place: a failure words the complement anew.
-	cs, cd, err := coalesceX(op, rs, rd)
+	cm, err := coalesceX(op, r)
 	if err != nil {
 		return Layout{}, productCompositionError(*a, n, *b, err)
 	}
-	c := composer{as: cs, ad: cd}
+	c := composer{am: cm}
 	// The result's top level, (A, A o B) shapes then strides, at the end of A o B's block.
-	rep, top, err := c.composeModes(bs, bd, &tb, &b.Shape, 4)
+	rep, top, err := c.composeModes(bm, &tb, &b.Shape, 4)
 	if err != nil {
 		return Layout{}, productCompositionError(*a, n, *b, err)
 	}
@@ -190,11 +192,7 @@ func rankedProduct(op string, a, b Layout, raked bool) (Layout, error) {
 	if raked {
 		first, second = second, first
 	}
-	z, err := zipLayouts(op, first, second)
-	if err != nil {
-		return Layout{}, err
-	}
-	return z, nil
+	return zipLayouts(op, first, second)
 }
 
 // productCompositionError is LogicalProduct's failure in its last step, composition(complement(A, n), B).
