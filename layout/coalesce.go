@@ -169,11 +169,15 @@ func flatLayoutOf(m []mode, tb *bases) Layout {
 		return Layout{Shape: m[0].s.leaf(tb), Stride: m[0].d.leaf(tb)}
 	}
 	box, both := newResult(2 * n)
+	if box == nil { // the empty layout
+		box = new(Layout)
+	}
 	for i := range m {
 		m[i].s.put(&both[i], tb)
 		m[i].d.put(&both[n+i], tb)
 	}
-	return inBlock(box, Layout{Shape: tupleOf(both[:n:n]), Stride: tupleOf(both[n:])})
+	setTuples(box, both[:n:n], both[n:])
+	return *box
 }
 
 // CoalesceProfile is coalesce(l, profile): a tuple profile coalesces each of

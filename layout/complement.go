@@ -42,17 +42,17 @@ func Complement(a *Layout) (Layout, error) {
 // onto [0, size(filter(A))*size(R)), which reaches an integer M.
 func ComplementTo(a *Layout, m IntTuple) (Layout, error) {
 	const op = "complement"
-	if err := checkLeaves(op, m); err != nil {
-		return Layout{}, err
+	var mb [flatInline]mode
+	var tb bases
+	cot, _ := appendLeafModes(&m, &m, mb[:0], &tb)
+	if err := checkInts(op, cot, &tb, false); err != nil {
+		return Layout{}, err // M's leaves are known integers
 	}
 	var ab [flatInline]mode
-	var tb bases
 	am, err := leafModes(op, a, ab[:0], &tb)
 	if err != nil {
 		return Layout{}, err
 	}
-	var mb [flatInline]mode
-	cot, _ := appendLeafModes(&m, &m, mb[:0], nil)
 	var rb [flatInline + 1]mode
 	r, err := complement(a, am, &tb, cot, m, rb[:0])
 	if err != nil {
@@ -103,7 +103,12 @@ func complement(a *Layout, m []mode, tb *bases, cot []mode, mText IntTuple, r []
 	}
 	if len(m) == 1 && m[0].d.is(0) {
 		// Nothing is left after filtering: make_layout(coalesce(M)).
-		return appendRest(op, r, cot, numInt(1, true))
+		var qb [flatInline]num
+		q := qb[:0]
+		for _, c := range cot {
+			q = append(q, c.s)
+		}
+		return appendRest(op, r, q, numInt(1, true))
 	}
 	if len(m) > 1 && !stridesStatic(m) {
 		return nil, Errorf(op, CondDynamicStrideComplement, "%v (filtered %v) has rank %d and a run-time stride; CuTe complements those only at rank 1", *a, flatLayoutOf(m, nil), len(m))
@@ -146,7 +151,7 @@ func complement(a *Layout, m []mode, tb *bases, cot []mode, mText IntTuple, r []
 		}
 	}
 	// ceil_div(M, extent), folded through M's leaves.
-	var qb [flatInline]mode
+	var qb [flatInline]num
 	q := qb[:0]
 	rest := extent
 	for _, c := range cot {
@@ -154,19 +159,23 @@ func complement(a *Layout, m []mode, tb *bases, cot []mode, mText IntTuple, r []
 		if x.v == 0 {
 			return nil, Errorf(op, CondDivideByZero, "the cotarget %s has a mode of size 0", mText.String())
 		}
-		y, ok1 := ceilDivSmall(x, rest)
-		rr, ok2 := ceilDivSmall(rest, x)
-		if !ok1 || !ok2 {
-			y, err = ceilDiv(op, x, rest)
-			if err == nil {
-				rr, err = ceilDiv(op, rest, x)
+		y, rr := numOfBoth(1, x, rest), numOfBoth(1, x, rest)
+		if x.v > 0 && rest.v > 0 && (x.v|rest.v)>>31 == 0 { // one ceiling is 1: one division
+			if x.v >= rest.v {
+				c, m := divmod(x.v, rest.v)
+				y.v = c + min(m, 1)
+			} else {
+				c, m := divmod(rest.v, x.v)
+				rr.v = c + min(m, 1)
 			}
-			if err != nil {
-				return nil, Errorf(op, CondOverflow, "the complement of %v overflows int64", *a)
-			}
+		} else if y, err = ceilDiv(op, x, rest); err == nil {
+			rr, err = ceilDiv(op, rest, x)
+		}
+		if err != nil {
+			return nil, Errorf(op, CondOverflow, "the complement of %v overflows int64", *a)
 		}
 		rest = rr
-		q = append(q, mode{s: y})
+		q = append(q, y)
 	}
 	if r, err = appendRest(op, r, q, extent); err != nil {
 		return nil, err
@@ -175,16 +184,16 @@ func complement(a *Layout, m []mode, tb *bases, cot []mode, mText IntTuple, r []
 }
 
 // appendRest appends to r CuTe's last mode of the complement,
-// make_layout(coalesce(q), compact strides from extent): q's shapes in
+// make_layout(coalesce(q), compact strides from extent): q's leaves in
 // runs of equal static marks multiplied, each run a mode of stride extent
 // times the runs before it (0 for a static 1).
-func appendRest(op string, r, q []mode, extent num) ([]mode, error) {
+func appendRest(op string, r []mode, q []num, extent num) ([]mode, error) {
 	for i := 0; i < len(q); {
-		run := q[i].s
-		for i++; i < len(q) && q[i].s.static() == run.static(); i++ {
-			v, ok := MulChecked(run.v, q[i].s.v)
+		run := q[i]
+		for i++; i < len(q) && q[i].static() == run.static(); i++ {
+			v, ok := MulChecked(run.v, q[i].v)
 			if !ok {
-				return nil, Errorf(op, CondOverflow, "%v * %v overflows int64", run.v, q[i].s.v)
+				return nil, Errorf(op, CondOverflow, "%v * %v overflows int64", run.v, q[i].v)
 			}
 			run.v = v
 		}
@@ -250,19 +259,6 @@ func checkInts(op string, m []mode, tb *bases, basisStrides bool) error {
 		}
 		if !x.d.plain() && !(basisStrides && x.d.kind() == kindInt) {
 			return CheckIntLeaf(op, x.d.leaf(tb))
-		}
-	}
-	return nil
-}
-
-// checkLeaves checks that every leaf of t is a known integer.
-func checkLeaves(op string, t IntTuple) error {
-	if t.IsLeaf() {
-		return CheckIntLeaf(op, t)
-	}
-	for _, e := range t.elems() {
-		if err := checkLeaves(op, e); err != nil {
-			return err
 		}
 	}
 	return nil

@@ -134,7 +134,7 @@ func (c *composer) composeModes(bm []mode, btb *bases, shape *IntTuple, extra in
 	var leaf Layout
 	out := &leaf // a leaf result (no nodes) has no block
 	if box != nil {
-		out = box // built in place, knowing its block (inBlock)
+		out = box // built in place, knowing its block (as setTuples)
 		box.box = box
 	}
 	b.node(shape, &cur, &out.Shape, &out.Stride)
@@ -187,7 +187,8 @@ func (b *builder) node(s *IntTuple, cur *cursor, shape, stride *IntTuple) {
 		for i := range s.sub {
 			b.node(&s.sub[i], cur, &top[i], &top[n+i])
 		}
-		*shape, *stride = tupleOf(top[:n:n]), tupleOf(top[n:])
+		shape.sub, shape.kind = top[:n:n], kindTuple // field by field: see setTuples
+		stride.sub, stride.kind = top[n:], kindTuple
 		return
 	}
 	start, end := cur.start, b.ends[cur.leaf]
@@ -198,7 +199,8 @@ func (b *builder) node(s *IntTuple, cur *cursor, shape, stride *IntTuple) {
 			x.s.put(&t[j], b.tb)
 			x.d.put(&t[k+j], b.tb)
 		}
-		*shape, *stride = tupleOf(t[:k:k]), tupleOf(t[k:])
+		shape.sub, shape.kind = t[:k:k], kindTuple
+		stride.sub, stride.kind = t[k:], kindTuple
 		return
 	}
 	b.r[start].s.put(shape, b.tb)

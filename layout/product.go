@@ -85,7 +85,7 @@ func LogicalProduct(a *Layout, tiler Value) (Layout, error) {
 		return Layout{}, productCompositionError(*a, n, *b, err)
 	}
 	top[0], top[1], top[2], top[3] = a.Shape, rep.Shape, a.Stride, rep.Stride
-	box := rep.box // A o B's block, now the product's (inBlock)
+	box := rep.box // A o B's block, now the product's
 	box.Shape, box.Stride = tupleOf(top[:2:2]), tupleOf(top[2:])
 	return *box, nil
 }
