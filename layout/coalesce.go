@@ -60,9 +60,9 @@ func appendLeafModes(t, u *IntTuple, m []mode, tb *bases) ([]mode, bool) {
 		return m, false
 	}
 	ok := true
-	us := u.sub[:len(t.sub)]
-	for i := range t.sub {
-		x, y := &t.sub[i], &us[i]
+	ts, us := t.sub, u.sub[:len(t.sub)]
+	for i := range ts {
+		x, y := &ts[i], &us[i]
 		switch {
 		case x.kind == kindTuple:
 			m, ok = appendLeafModes(x, y, m, tb)

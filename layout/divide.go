@@ -211,7 +211,7 @@ func LogicalDivide(l *Layout, tiler Value) (Layout, error) {
 	if err != nil {
 		return Layout{}, InOp(op, fmt.Sprintf("coalesce(%v)", *l), err)
 	}
-	for i := range m {
+	for i := 0; intsErr != nil && i < len(m); i++ { // shapes of known integers coalesce to such shapes
 		if !m[i].s.plain() { // complement's cotarget is a shape of known integers
 			err = CheckIntLeaf("complement", m[i].s.leaf(&tb))
 			break

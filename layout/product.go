@@ -64,14 +64,6 @@ func LogicalProduct(a *Layout, tiler Value) (Layout, error) {
 	if err != nil {
 		return Layout{}, InOp(op, fmt.Sprintf("complement(%v, %d)", *a, n.v), err)
 	}
-	if hasBasis(&b.Stride) {
-		rest := flatLayoutOf(r, nil)
-		rep, err := compositionBasisB(rest, *b)
-		if err != nil {
-			return Layout{}, InOp(op, fmt.Sprintf("composition(%v, %v)", rest, *b), err)
-		}
-		return MakeLayoutOf(*a, rep), nil
-	}
 	// coalesce_x of the complement (coalesced already: it differs only in a last
 	// mode of static size 1), in place: a failure words the complement anew.
 	cm, err := coalesceX(op, r)
