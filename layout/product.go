@@ -64,13 +64,15 @@ func LogicalProduct(a *Layout, tiler Value) (Layout, error) {
 	if err != nil {
 		return Layout{}, InOp(op, fmt.Sprintf("complement(%v, %d)", *a, n.v), err)
 	}
-	// coalesce_x of the complement (coalesced already: it differs only in a last
-	// mode of static size 1), in place: a failure words the complement anew.
-	cm, err := coalesceX(op, r)
-	if err != nil {
-		return Layout{}, productCompositionError(*a, n, *b, err)
+	// coalesce_x of the complement, which is coalesced already (bw_coalesce
+	// of its own result changes nothing): only a last mode of static size 1
+	// differs, in place; a failure words the complement anew.
+	if r[len(r)-1].s.is(1) {
+		if r, err = coalesceX(op, r); err != nil {
+			return Layout{}, productCompositionError(*a, n, *b, err)
+		}
 	}
-	c := composer{am: cm}
+	c := composer{am: r}
 	// The result's top level, (A, A o B) shapes then strides, at the end of A o B's block.
 	rep, top, err := c.composeModes(bm, &tb, &b.Shape, 4)
 	if err != nil {
