@@ -259,7 +259,7 @@ func LogicalDivide(l *Layout, tiler Value) (Layout, error) {
 			return out, nil
 		}
 	}
-	r := flatLayoutOf(rest, nil)
+	r := flatLayoutOf(bm[len(bm)-len(rest):], nil) // rest, where the append moved it
 	return Layout{}, InOp(op, fmt.Sprintf("composition(%v, %v)", *l, Layout{Shape: Tup(b.Shape, r.Shape), Stride: Tup(b.Stride, r.Stride)}), err)
 }
 
