@@ -114,18 +114,15 @@ func complement(a *Layout, m []mode, tb *bases, cot []mode, mText IntTuple, r []
 		return nil, Errorf(op, CondDynamicStrideComplement, "%v (filtered %v) has rank %d and a run-time stride; CuTe complements those only at rank 1", *a, flatLayoutOf(m, nil), len(m))
 	}
 	// The modes in increasing stride, equal strides in their order (CuTe's
-	// min picks the first of equals): a stable insertion sort.
-	var ob [flatInline]int
-	order := ob[:0]
-	for j := range m {
-		order = append(order, j)
-		for i := j; i > 0 && m[order[i]].d.v < m[order[i-1]].d.v; i-- {
-			order[i], order[i-1] = order[i-1], order[i]
+	// min picks the first of equals): a stable insertion sort, in place.
+	for j := 1; j < len(m); j++ {
+		for i := j; i > 0 && m[i].d.v < m[i-1].d.v; i-- {
+			m[i], m[i-1] = m[i-1], m[i]
 		}
 	}
 	extent := numInt(1, true) // the extent of the modes taken so far
-	for _, k := range order {
-		s, d := m[k].s, m[k].d
+	for _, x := range m {
+		s, d := x.s, x.d
 		if extent.v == 0 {
 			if d.v == 0 {
 				return nil, Errorf(op, CondDivideByZero, "the modes of %v span 0 elements", *a)

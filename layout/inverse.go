@@ -21,18 +21,17 @@ func RightInverse(a *Layout) (Layout, error) {
 	if !ok {
 		return Layout{}, Errorf(op, CondOverflow, "the size of %v overflows int64", *a)
 	}
-	var ob [flatInline]int
-	order := sortByStride(m, ob[:0])
+	sortByStride(m, pre)
 	// The result starts with the mode 1:0 as CuTe's does; coalesce drops it.
 	var rb [flatInline + 1]mode
 	r := append(rb[:0], mode{numInt(1, true), numInt(0, true)})
 	next := int64(1)
-	for _, i := range order {
-		if m[i].d.v != next {
+	for i, x := range m {
+		if x.d.v != next {
 			continue
 		}
-		r = append(r, mode{m[i].s, numInt(pre[i], true)})
-		if next, ok = MulChecked(m[i].s.v, m[i].d.v); !ok {
+		r = append(r, mode{x.s, numInt(pre[i], true)})
+		if next, ok = MulChecked(x.s.v, x.d.v); !ok {
 			return Layout{}, Errorf(op, CondOverflow, "the cosize of %v overflows int64", *a)
 		}
 	}
@@ -61,28 +60,27 @@ func LeftInverse(a Layout) (Layout, error) {
 	if !ok {
 		return Layout{}, Errorf(op, CondOverflow, "the size of %v overflows int64", a)
 	}
-	var ob [flatInline]int
-	order := sortByStride(m, ob[:0])
+	sortByStride(m, pre)
 	// Each mode's stride is the place in A of the mode before it (0 first).
 	var rb [flatInline + 1]mode
 	r := rb[:0]
 	stride := numInt(0, true)
 	extent := int64(1) // size of the result's modes so far
-	for _, i := range order {
-		k := m[i].d.v
+	for i, x := range m {
+		k := x.d.v
 		if k == 0 {
 			continue
 		}
 		if k%extent != 0 {
 			return Layout{}, Errorf(op, CondLeftInverse,
 				"stride %d of mode %d:%d of %v is not a multiple of %d, the extent of the modes of smaller stride",
-				k, m[i].s.v, k, a, extent)
+				k, x.s.v, k, a, extent)
 		}
 		r = append(r, mode{numInt(k/extent, true), stride})
 		stride = numInt(pre[i], true)
 		extent = k // the product of the shapes so far: k/extent times extent
 	}
-	r = append(r, mode{m[order[len(order)-1]].s, stride})
+	r = append(r, mode{m[len(m)-1].s, stride})
 	if r, err = bwCoalesce(op, r); err != nil {
 		return Layout{}, Errorf(op, CondOverflow, "the left inverse of %v overflows int64", a)
 	}
@@ -129,19 +127,17 @@ func exclusivePrefixProduct(m []mode, out []int64) ([]int64, bool) {
 	return out, true
 }
 
-// sortByStride appends to order the indices of m sorted by stride in
-// the order CuTe's exchange sort leaves them (which is not stable: equal
+// sortByStride sorts m by stride in place, and pre (one per mode) along,
+// in the order CuTe's exchange sort leaves them (which is not stable: equal
 // strides may swap, and which of them comes first decides the inverse).
-func sortByStride(m []mode, order []int) []int {
+func sortByStride(m []mode, pre []int64) {
+	pre = pre[:len(m)]
 	for i := range m {
-		order = append(order, i)
-	}
-	for i := range order {
-		for j := i + 1; j < len(order); j++ {
-			if m[order[j]].d.v < m[order[i]].d.v {
-				order[i], order[j] = order[j], order[i]
+		for j := i + 1; j < len(m); j++ {
+			if m[j].d.v < m[i].d.v {
+				m[i], m[j] = m[j], m[i]
+				pre[i], pre[j] = pre[j], pre[i]
 			}
 		}
 	}
-	return order
 }
