@@ -13,14 +13,13 @@ const CondDynamicStrideComplement = "Dynamic-stride complement only for rank-1 l
 //
 // Law: as ComplementTo's, with M = cosize(filter(A)).
 func Complement(a *Layout) (Layout, error) {
-	var ab [flatInline]mode
+	var ab [flatInline + 1]mode // A's modes, then the complement's (one more)
 	var tb bases
 	am, err := leafModes("complement", a, ab[:0], &tb)
 	if err != nil {
 		return Layout{}, err
 	}
-	var rb [flatInline + 1]mode
-	r, err := complement(a, am, &tb, nil, IntTuple{}, rb[:0])
+	r, err := complement(a, am, &tb, nil, IntTuple{}, ab[:0])
 	if err != nil {
 		return Layout{}, err
 	}
@@ -48,13 +47,12 @@ func ComplementTo(a *Layout, m IntTuple) (Layout, error) {
 	if err := checkInts(op, cot, &tb, false); err != nil {
 		return Layout{}, err // M's leaves are known integers
 	}
-	var ab [flatInline]mode
+	var ab [flatInline + 1]mode // A's modes, then the complement's (one more)
 	am, err := leafModes(op, a, ab[:0], &tb)
 	if err != nil {
 		return Layout{}, err
 	}
-	var rb [flatInline + 1]mode
-	r, err := complement(a, am, &tb, cot, m, rb[:0])
+	r, err := complement(a, am, &tb, cot, m, ab[:0])
 	if err != nil {
 		return Layout{}, err
 	}
@@ -65,7 +63,8 @@ func ComplementTo(a *Layout, m IntTuple) (Layout, error) {
 // ComplementTo: A's complement within the cotarget M, given by the shapes
 // of cot (nil: M is cosize(filter(A))), appended to r as flat modes.
 // A comes as its leaf modes m (bases in tb), which it overwrites: the
-// callers have walked A already, and one walk is enough.
+// callers have walked A already, and one walk is enough; r may start where
+// m does (each mode's gap is written after the mode is read).
 // Step by step as CuTe takes them, with CuTe's static rules: A is filtered
 // (static-0 strides dropped, then coalesced); the modes, in increasing
 // stride (the first of equal strides first), each leave the gap

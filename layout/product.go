@@ -22,7 +22,8 @@ func LogicalProduct(a *Layout, tiler Value) (Layout, error) {
 	if !ok { // a tiler, a shape or "_": by mode
 		return productByTiler(*a, tiler)
 	}
-	var ab, bb [flatInline]mode
+	var ab [flatInline + 1]mode // A's modes, then their complement's (one more)
+	var bb [flatInline]mode
 	var tb, atb bases
 	am, err := leafModes(op, a, ab[:0], &atb)
 	if err != nil && !congruent(&a.Shape, &a.Stride) {
@@ -59,8 +60,7 @@ func LogicalProduct(a *Layout, tiler Value) (Layout, error) {
 	if err != nil {
 		return Layout{}, Errorf(op, CondOverflow, "size(%v)*cosize(%v) = %d*%d overflows int64", *a, *b, sa.v, cb.v)
 	}
-	var rb [flatInline + 1]mode
-	r, err := complement(a, am, &atb, []mode{{s: n}}, IntTuple{}, rb[:0]) // A's modes, walked once
+	r, err := complement(a, am, &atb, []mode{{s: n}}, IntTuple{}, am[:0]) // A's modes, walked once, overwritten
 	if err != nil {
 		return Layout{}, InOp(op, fmt.Sprintf("complement(%v, %d)", *a, n.v), err)
 	}
