@@ -217,17 +217,17 @@ func LogicalDivide(l *Layout, tiler Value) (Layout, error) {
 			break
 		}
 	}
-	// B's leaf modes, walked once: complement(B, ...) filters a copy, and
-	// make_layout(B, rest) composes with them, the rest appended in place.
+	// B's leaf modes, walked once: complement(B, ...) filters a copy right
+	// after them, writing the rest over it, and make_layout(B, rest)
+	// composes with both.
 	var bb [2*flatInline + 1]mode
-	var cb [flatInline]mode
 	var btb bases
 	var bm, rest []mode
 	if err == nil {
 		bm, err = leafModes("complement", b, bb[:0], &btb)
 	}
 	if err == nil {
-		rest, err = complement(b, append(cb[:0], bm...), &btb, m, IntTuple{}, bm[len(bm):])
+		rest, err = complement(b, append(bm[len(bm):], bm...), &btb, m, IntTuple{}, bm[len(bm):])
 	}
 	if err != nil {
 		c, _ := Coalesce(l)
@@ -245,8 +245,9 @@ func LogicalDivide(l *Layout, tiler Value) (Layout, error) {
 	innerShape := tupleOf(inner[:])
 	c := composer{a: l, am: m, tb: &tb} // coalesce_x(L) is coalesce(L) but for a last mode of static size 1
 	if err = intsErr; err == nil && lastIs1 {
-		var xb bases // L walked again, into the buffer complement is done with
-		c.am, _ = leafModes(op, l, cb[:0], &xb)
+		var xb bases // L walked again
+		var xm [flatInline]mode
+		c.am, _ = leafModes(op, l, xm[:0], &xb)
 		if len(c.am) == 0 { // as above: no leaves is the mode 1:0
 			c.am = append(c.am, mode{numInt(1, true), numInt(0, true)})
 		}
