@@ -51,14 +51,34 @@ func gcd64(a, b int64) int64 {
 
 // num is a leaf integer as the algebra's bodies compute with it: plain
 // data (16 bytes, no pointer), so that their arrays of modes live on the
-// stack and copy in one move. basis is the 1-based index of a scaled
-// basis's path in the operation's bases (0: a plain integer); kind says
-// whether the leaf is an integer, an unknown ("?") or "_".
+// stack and copy in one move. Its flags f are 0 for a static plain integer,
+// the common case, which the bodies test in one compare; otherwise they
+// hold its leafKind (an unknown "?" or "_"), dynBit for a run-time integer,
+// and from basisShift up the 1-based index of a scaled basis's path in the
+// operation's bases.
 type num struct {
-	v      int64
-	kind   leafKind
-	static bool
-	basis  uint8
+	v int64
+	f uint64
+}
+
+const kindBits, dynBit, basisShift = 3, 1 << 8, 16 // f's leafKind bits, run-time bit, basis index shift
+
+func (n num) kind() leafKind { return leafKind(n.f & kindBits) }
+func (n num) static() bool   { return n.f&dynBit == 0 } // held at compile time
+func (n num) basis() uint8   { return uint8(n.f >> basisShift) }
+
+// mode is a leaf mode s:d, as the bodies hold a layout: a flat array of
+// modes, one append and one index per mode.
+type mode struct{ s, d num }
+
+// leafNum is the plain leaf at t (no basis) as a num.
+func leafNum(t *IntTuple) num { return num{v: t.val, f: leafFlags(t.kind, t.static)} }
+
+func leafFlags(kind leafKind, static bool) uint64 {
+	if static {
+		return uint64(kind)
+	}
+	return uint64(kind) | dynBit
 }
 
 // bases is the paths of the scaled bases an operation's strides scale,
@@ -72,16 +92,16 @@ type bases struct {
 // a basis does not fit (more than 255 paths).
 func numOf(t *IntTuple, b *bases) (num, bool) {
 	if t.kind != kindInt || len(t.sub) == 0 {
-		return num{v: t.val, kind: t.kind, static: t.static}, true
+		return leafNum(t), true
 	}
 	return b.basisNum(t)
 }
 
 func (b *bases) basisNum(t *IntTuple) (num, bool) {
-	n := num{v: t.val, kind: t.kind, static: t.static}
+	n := leafNum(t)
 	for i, p := range b.paths {
 		if samePath(p, t.sub) {
-			n.basis = uint8(i + 1)
+			n.f |= uint64(i+1) << basisShift
 			return n, true
 		}
 	}
@@ -89,49 +109,53 @@ func (b *bases) basisNum(t *IntTuple) (num, bool) {
 		return n, false
 	}
 	b.paths = append(b.paths, slices.Clone(t.sub)) // t may be on a caller's stack
-	n.basis = uint8(len(b.paths))
+	n.f |= uint64(len(b.paths)) << basisShift
 	return n, true
 }
 
 // leaf is n as an IntTuple leaf, its basis path from b.
 func (n num) leaf(b *bases) IntTuple {
-	if n.basis > 0 {
-		return IntTuple{val: n.v, sub: b.paths[n.basis-1], leafInfo: leafInfo{n.kind, n.static}}
+	if k := n.basis(); k > 0 {
+		return IntTuple{val: n.v, sub: b.paths[k-1], leafInfo: leafInfo{n.kind(), n.static()}}
 	}
-	return IntTuple{val: n.v, leafInfo: leafInfo{n.kind, n.static}}
+	return IntTuple{val: n.v, leafInfo: leafInfo{n.kind(), n.static()}}
 }
 
 // put makes *t, a zero IntTuple, the leaf n. It writes the pointer field
 // only for a basis: a whole-struct store into fresh heap memory costs a
 // write barrier per call while the collector runs.
 func (n num) put(t *IntTuple, b *bases) {
-	t.val, t.kind, t.static = n.v, n.kind, n.static
-	if n.basis > 0 {
-		t.sub = b.paths[n.basis-1]
+	t.val, t.kind, t.static = n.v, n.kind(), n.static()
+	if k := n.basis(); k > 0 {
+		t.sub = b.paths[k-1]
 	}
 }
 
 // String prints n's value (a basis as n@?; messages that name a basis
 // print it through leaf).
 func (n num) String() string {
-	t := num{v: n.v, kind: n.kind, static: n.static}.leaf(nil)
-	if n.basis > 0 {
+	t := num{v: n.v, f: n.f &^ (255 << basisShift)}.leaf(nil)
+	if n.basis() > 0 {
 		return t.String() + "@?"
 	}
 	return t.String()
 }
 
 // numInt is the static (or run-time) integer v.
-func numInt(v int64, static bool) num { return num{v: v, kind: kindInt, static: static} }
+func numInt(v int64, static bool) num { return num{v: v, f: leafFlags(kindInt, static)} }
+
+// numOfBoth is the integer v, static where a and b both are (the result of
+// arithmetic on them).
+func numOfBoth(v int64, a, b num) num { return num{v: v, f: (a.f | b.f) & dynBit} }
 
 // plain reports whether n is a known integer (not a basis).
-func (n num) plain() bool { return n.kind == kindInt && n.basis == 0 }
+func (n num) plain() bool { return n.f&^dynBit == 0 }
 
 // isStatic is IntTuple.IsStatic: a known integer or basis held at compile time.
-func (n num) isStatic() bool { return n.kind == kindInt && n.static }
+func (n num) isStatic() bool { return n.f&(kindBits|dynBit) == 0 }
 
 // is is CuTe's is_constant<v>: a static plain integer equal to v.
-func (n num) is(v int64) bool { return n.plain() && n.static && n.v == v }
+func (n num) is(v int64) bool { return n == num{v: v} }
 
 // Leaf arithmetic with CuTe's static rules: a result is static when its
 // operands are, and a static 0 times anything is a static 0 (CuTe's C<0> *
@@ -150,7 +174,7 @@ func mul(op string, a, b num) (num, error) {
 // enough to inline into the loops that multiply (mul, with its error
 // path, is not); false otherwise.
 func mulSmall(a, b num) (num, bool) {
-	return numInt(a.v*b.v, a.static && b.static), (uint64(a.v-1)|uint64(b.v-1))>>31 == 0 && a.basis|b.basis == 0
+	return numOfBoth(a.v*b.v, a, b), (uint64(a.v-1)|uint64(b.v-1))>>31 == 0 && (a.f|b.f)>>basisShift == 0
 }
 
 func mulAny(op string, a, b num) (num, error) {
@@ -159,14 +183,14 @@ func mulAny(op string, a, b num) (num, error) {
 		return a, nil
 	case b.is(0):
 		return b, nil
-	case a.basis > 0 && b.basis > 0:
+	case a.basis() > 0 && b.basis() > 0:
 		return num{}, Errorf(op, "", "cannot multiply two scaled bases %v and %v", a.String(), b.String())
 	}
 	v, ok := MulChecked(a.v, b.v)
 	if !ok {
 		return num{}, Errorf(op, CondOverflow, "%v * %v overflows int64", a.String(), b.String())
 	}
-	return num{v: v, kind: kindInt, static: a.static && b.static, basis: a.basis | b.basis}, nil
+	return num{v: v, f: (a.f|b.f)&dynBit | (a.f|b.f)&^(1<<basisShift-1)}, nil
 }
 
 // divmod is a/b and a%b for a >= 0, b > 0, in 32 bits when both fit: a
@@ -193,7 +217,7 @@ func div(op string, a, b num) (num, error) {
 func divSmall(a, b num) (num, bool) {
 	if a.v > 0 && b.v > 0 {
 		q, _ := divmod(a.v, b.v)
-		return numInt(q, a.static && b.static), true
+		return numOfBoth(q, a, b), true
 	}
 	return num{}, false
 }
@@ -205,7 +229,7 @@ func divAny(op string, a, b num) (num, error) {
 	if b.v == 0 || a.v == math.MinInt64 && b.v == -1 {
 		return num{}, arithError(op, "%v / %v", a, b)
 	}
-	return numInt(a.v/b.v, a.static && b.static), nil
+	return numOfBoth(a.v/b.v, a, b), nil
 }
 
 // ceilDiv is CuTe's ceil_div on integers, (a + b - 1) / b.
@@ -221,7 +245,7 @@ func ceilDiv(op string, a, b num) (num, error) {
 func ceilDivSmall(a, b num) (num, bool) {
 	if a.v >= 0 && b.v > 0 && a.v < 1<<62 && b.v < 1<<62 {
 		q, _ := divmod(a.v+b.v-1, b.v)
-		return numInt(q, a.static && b.static), true
+		return numOfBoth(q, a, b), true
 	}
 	return num{}, false
 }
@@ -231,7 +255,7 @@ func ceilDivAny(op string, a, b num) (num, error) {
 	if !ok {
 		return num{}, arithError(op, "ceil_div(%v, %v)", a, b)
 	}
-	return numInt(v, a.static && b.static), nil
+	return numOfBoth(v, a, b), nil
 }
 
 // add is a+b.
@@ -245,7 +269,7 @@ func add(op string, a, b num) (num, error) {
 // addSmall is a+b, and false where it overflows (inlined where a loop adds).
 func addSmall(a, b num) (num, bool) {
 	v, ok := AddChecked(a.v, b.v)
-	return numInt(v, a.static && b.static), ok
+	return numOfBoth(v, a, b), ok
 }
 
 // arithError is the error of the operation what on a and b: a division by

@@ -13,132 +13,127 @@ package layout
 // Law: Coalesce(l).Eval(i) == l.Eval(i) for 0 <= i < Size(l), Size is kept, and Coalesce is idempotent.
 func Coalesce(l *Layout) (Layout, error) {
 	const op = "coalesce"
-	var sb, db [flatInline]num
+	var mb [flatInline]mode
 	var tb bases
-	s, d, err := leafModes(op, l, sb[:0], db[:0], &tb)
+	m, err := leafModes(op, l, mb[:0], &tb)
 	if err != nil {
 		return Layout{}, err
 	}
-	if len(s) == 0 {
+	if len(m) == 0 {
 		return PadLayout, nil
 	}
-	if s, d, err = bwCoalesce(op, s, d); err != nil {
+	n := len(m)
+	if m, err = bwCoalesce(op, m); err != nil {
 		return Layout{}, err
 	}
-	if isFlatOf(l, s, d) {
-		return *l, nil // already coalesced: its own trees, nothing built
+	if len(m) == n && n > 1 && len(l.Shape.sub) == n && tupleElems(&l.Shape) == n {
+		return *l, nil // flat, and bwCoalesce kept every mode as it was: l's own trees, nothing built
 	}
-	if len(s) == 1 { // built in the return statement: a Layout returned by a call is copied through memory
-		return Layout{Shape: s[0].leaf(&tb), Stride: d[0].leaf(&tb)}, nil
+	if len(m) == 1 { // built in the return statement: a Layout returned by a call is copied through memory
+		return Layout{Shape: m[0].s.leaf(&tb), Stride: m[0].d.leaf(&tb)}, nil
 	}
-	return flatLayoutOf(s, d, &tb), nil
+	return flatLayoutOf(m, &tb), nil
 }
 
-// leafModes is the leaf modes of l as nums, shapes and strides, appended
-// to s and d after l's congruence is checked; scaled bases go into tb.
-func leafModes(op string, l *Layout, s, d []num, tb *bases) ([]num, []num, error) {
-	s, d, ok := appendLeafModes(&l.Shape, &l.Stride, s, d, tb)
+// leafModes is the leaf modes of l, appended to m after l's congruence is
+// checked; scaled bases go into tb.
+func leafModes(op string, l *Layout, m []mode, tb *bases) ([]mode, error) {
+	m, ok := appendLeafModes(&l.Shape, &l.Stride, m, tb)
 	if !ok {
 		if !congruent(&l.Shape, &l.Stride) {
-			return nil, nil, congruenceError(op, l.Shape, l.Stride, nil)
+			return nil, congruenceError(op, l.Shape, l.Stride, nil)
 		}
-		return nil, nil, Errorf(op, "", "%v has more than 255 scaled-basis strides", *l)
+		return nil, Errorf(op, "", "%v has more than 255 scaled-basis strides", *l)
 	}
-	return s, d, nil
+	return m, nil
 }
 
 // appendLeafModes appends the leaves of the trees at t and u, as nums;
 // false when the trees differ (or a basis does not fit in tb). It walks by
 // pointer (a copy of each node would cost more than the walk), and a tuple's
 // leaf elements in its own loop.
-func appendLeafModes(t, u *IntTuple, s, d []num, tb *bases) ([]num, []num, bool) {
+func appendLeafModes(t, u *IntTuple, m []mode, tb *bases) ([]mode, bool) {
 	if t.kind != kindTuple {
-		return appendLeafMode(t, u, s, d, tb)
+		return appendLeafMode(t, u, m, tb)
 	}
 	if u.kind != kindTuple || len(t.sub) != len(u.sub) {
-		return s, d, false
+		return m, false
 	}
 	ok := true
-	us := u.sub[:len(t.sub)]
-	for i := range t.sub {
-		x, y := &t.sub[i], &us[i]
+	ts, us := t.sub, u.sub[:len(t.sub)]
+	for i := range ts {
+		x, y := &ts[i], &us[i]
 		switch {
 		case x.kind == kindTuple:
-			s, d, ok = appendLeafModes(x, y, s, d, tb)
-		case len(x.sub)|len(y.sub) == 0 && y.kind != kindTuple: // two plain leaves, appendLeafMode's first case in place
-			s = append(s, num{v: x.val, kind: x.kind, static: x.static})
-			d = append(d, num{v: y.val, kind: y.kind, static: y.static})
+			m, ok = appendLeafModes(x, y, m, tb)
+		case len(x.sub)|len(y.sub) == 0 && y.kind != kindTuple: // two plain leaves, in place
+			m = append(m, mode{leafNum(x), leafNum(y)})
 		default:
-			s, d, ok = appendLeafMode(x, y, s, d, tb)
+			m, ok = appendLeafMode(x, y, m, tb)
 		}
 		if !ok {
 			break
 		}
 	}
-	return s, d, ok
+	return m, ok
 }
 
 // appendLeafMode appends the leaf mode t:u.
-func appendLeafMode(t, u *IntTuple, s, d []num, tb *bases) ([]num, []num, bool) {
-	if len(t.sub)|len(u.sub) == 0 && u.kind != kindTuple {
-		return append(s, num{v: t.val, kind: t.kind, static: t.static}),
-			append(d, num{v: u.val, kind: u.kind, static: u.static}), true
-	}
+func appendLeafMode(t, u *IntTuple, m []mode, tb *bases) ([]mode, bool) {
 	x, ok1 := numOf(t, tb)
 	y, ok2 := numOf(u, tb)
-	return append(s, x), append(d, y), ok1 && ok2 && u.kind != kindTuple
+	return append(m, mode{x, y}), ok1 && ok2 && u.kind != kindTuple
 }
 
-// bwCoalesce is CuTe's bw_coalesce on the flat modes s:d (at least one), in
+// bwCoalesce is CuTe's bw_coalesce on the flat modes m (at least one), in
 // place: from the back, a mode of static size 1 is dropped, a front mode of
 // static size 1 replaced, and a mode merges into the front one when
 // mergeModes says CuTe would. It returns the kept modes; all of static size
-// 1 is the mode 1:0.
-func bwCoalesce(op string, s, d []num) ([]num, []num, error) {
-	n := len(s)
+// 1 is the mode 1:0. As many modes as it was given are those modes untouched.
+func bwCoalesce(op string, m []mode) ([]mode, error) {
+	n := len(m)
 	w := n - 1 // the front mode
 	for i := n - 2; i >= 0; i-- {
+		x, front := m[i], &m[w]
 		switch {
-		case s[i].is(1):
-		case w == n-1 && s[w].is(1):
-			s[w], d[w] = s[i], d[i]
-		case smallStatic(s[i], d[i], s[w], d[w]):
+		case x.s.is(1):
+		case w == n-1 && front.s.is(1):
+			*front = x
+		case smallStatic(x, *front):
 			// mergeModes for positive static integers (the common case),
 			// whose product cannot overflow.
-			if s[i].v*d[i].v == d[w].v {
-				s[w].v *= s[i].v
-				d[w] = d[i]
+			if x.s.v*x.d.v == front.d.v {
+				front.s.v *= x.s.v
+				front.d = x.d
 			} else {
 				w--
-				s[w], d[w] = s[i], d[i]
+				m[w] = x
 			}
 		default:
-			merged, ok, err := mergeModes(op, s[i], d[i], s[w], d[w])
+			merged, ok, err := mergeModes(op, x.s, x.d, front.s, front.d)
 			switch {
 			case err != nil:
-				return nil, nil, err
+				return nil, err
 			case ok:
-				s[w], d[w] = merged, d[i]
+				*front = mode{merged, x.d}
 			default:
 				w--
-				s[w], d[w] = s[i], d[i]
+				m[w] = x
 			}
 		}
 	}
-	if w == n-1 && s[w].is(1) {
-		s[w], d[w] = numInt(1, true), numInt(0, true)
+	if w == n-1 && m[w].s.is(1) {
+		m[w] = mode{numInt(1, true), numInt(0, true)}
 	}
-	return s[w:], d[w:], nil
+	return m[w:], nil
 }
 
-// smallStatic reports whether the modes s:d and t:u are static plain
-// integers, s, d and t in [1, 2^31] and u in [0, 2^31) (so that any product
-// of two fits). Written to fit the inliner's budget: bwCoalesce asks it of
-// every mode.
-func smallStatic(s, d, t, u num) bool {
-	return s.static && d.static && t.static && u.static &&
-		s.kind|d.kind|t.kind|u.kind == kindInt && s.basis|d.basis|t.basis|u.basis == 0 &&
-		(uint64(s.v-1)|uint64(d.v-1)|uint64(t.v-1)|uint64(u.v))>>31 == 0
+// smallStatic reports whether the modes x and y are static plain integers,
+// x's and y's shape and x's stride in [1, 2^31] and y's stride in [0, 2^31)
+// (so that any product of two fits). Written to fit the inliner's budget:
+// bwCoalesce asks it of every mode.
+func smallStatic(x, y mode) bool {
+	return x.s.f|x.d.f|y.s.f|y.d.f == 0 && (uint64(x.s.v-1)|uint64(x.d.v-1)|uint64(y.s.v-1)|uint64(y.d.v))>>31 == 0
 }
 
 // mergeModes merges mode (s,d) with the following mode (ns,nd) when CuTe
@@ -159,42 +154,30 @@ func mergeModes(op string, s, d, ns, nd num) (num, bool, error) {
 			return num{}, false, err
 		}
 	}
-	if end.v != nd.v || end.basis != nd.basis {
+	if end.v != nd.v || end.basis() != nd.basis() {
 		return num{}, false, nil
 	}
 	merged, err := mul(op, s, ns)
 	return merged, err == nil, err
 }
 
-// isFlatOf reports whether l is a flat tuple layout whose leaves are the
-// modes s:d (a leaf result needs no such check: leaves are compared by value).
-func isFlatOf(l *Layout, s, d []num) bool {
-	if len(s) < 2 || l.Shape.kind != kindTuple || len(l.Shape.sub) != len(s) {
-		return false
-	}
-	for i := range s { // l.Stride is congruent to l.Shape (leafModes checked it)
-		x, y := &l.Shape.sub[i], &l.Stride.sub[i]
-		if len(x.sub)|len(y.sub) != 0 || s[i] != (num{v: x.val, kind: x.kind, static: x.static}) ||
-			d[i] != (num{v: y.val, kind: y.kind, static: y.static}) {
-			return false
-		}
-	}
-	return true
-}
-
-// flatLayoutOf is the layout of the flat modes s:d: an integer-shaped layout
+// flatLayoutOf is the layout of the flat modes m: an integer-shaped layout
 // for one mode, else flat tuples, in one block with its Layout (newResult).
-func flatLayoutOf(s, d []num, tb *bases) Layout {
-	n := len(s)
+func flatLayoutOf(m []mode, tb *bases) Layout {
+	n := len(m)
 	if n == 1 {
-		return Layout{Shape: s[0].leaf(tb), Stride: d[0].leaf(tb)}
+		return Layout{Shape: m[0].s.leaf(tb), Stride: m[0].d.leaf(tb)}
 	}
 	box, both := newResult(2 * n)
-	for i := range n {
-		s[i].put(&both[i], tb)
-		d[i].put(&both[n+i], tb)
+	if box == nil { // the empty layout
+		box = new(Layout)
 	}
-	return inBlock(box, Layout{Shape: tupleOf(both[:n:n]), Stride: tupleOf(both[n:])})
+	for i := range m {
+		m[i].s.put(&both[i], tb)
+		m[i].d.put(&both[n+i], tb)
+	}
+	setTuples(box, both[:n:n], both[n:])
+	return *box
 }
 
 // CoalesceProfile is coalesce(l, profile): a tuple profile coalesces each of
@@ -290,16 +273,16 @@ func FilterProfile(l Layout, profile IntTuple) (Layout, error) {
 	return byProfile("filter", l, profile, Filter)
 }
 
-// coalesceX is CuTe's detail::coalesce_x on the flat modes s:d, in place:
+// coalesceX is CuTe's detail::coalesce_x on the flat modes m, in place:
 // bw_coalesce with a last mode of static size 1 read as size 2, so that the
-// result is the same function as s:d on all integers, not only inside its
+// result is the same function as m on all integers, not only inside its
 // size (composition lets the last mode run past it). No mode is 1:0.
-func coalesceX(op string, s, d []num) ([]num, []num, error) {
-	if len(s) == 0 {
-		return append(s, numInt(1, true)), append(d, numInt(0, true)), nil
+func coalesceX(op string, m []mode) ([]mode, error) {
+	if len(m) == 0 {
+		return append(m, mode{numInt(1, true), numInt(0, true)}), nil
 	}
-	if n := len(s) - 1; s[n].is(1) {
-		s[n] = numInt(2, true)
+	if n := len(m) - 1; m[n].s.is(1) {
+		m[n].s = numInt(2, true)
 	}
-	return bwCoalesce(op, s, d)
+	return bwCoalesce(op, m)
 }

@@ -44,15 +44,15 @@ func commonRun(op string, a, b Layout) (Layout, int64, error) {
 	if err != nil {
 		return Layout{}, 0, relabel(op, err)
 	}
-	var sb, db [flatInline]num
-	cs, cd, err := coalescedStatic(op, &ab, sb[:0], db[:0])
+	var mb [flatInline]mode
+	c, err := coalescedStatic(op, &ab, mb[:0])
 	if err != nil {
 		return Layout{}, 0, err
 	}
-	if cd[0].v != 1 {
+	if c[0].d.v != 1 {
 		return invB, 0, nil
 	}
-	return invB, cs[0].v, nil
+	return invB, c[0].s.v, nil
 }
 
 // relabel names op as the failing operation of an error raised inside it,
@@ -72,33 +72,33 @@ func relabel(op string, err error) error {
 // Law: A(R(i)) == 0 for all i < size(R), and size(R) == size(A)/size(filter(A)).
 func Nullspace(a Layout) (Layout, error) {
 	const op = "nullspace"
-	var sb, db [flatInline]num
+	var mb [flatInline]mode
 	var tb bases
-	fs, fd, err := leafModes(op, &a, sb[:0], db[:0], &tb)
+	m, err := leafModes(op, &a, mb[:0], &tb)
 	if err == nil {
-		err = checkInts(op, fs, fd, &tb, false)
+		err = checkInts(op, m, &tb, false)
 	}
 	if err != nil {
 		return Layout{}, err
 	}
-	var rsb, rdb [flatInline]num
-	rs, rd := rsb[:0], rdb[:0]
+	var rb [flatInline]mode
+	r := rb[:0]
 	compact := int64(1)
-	for i := range fs {
-		if fd[i].v == 0 {
+	for _, x := range m {
+		if x.d.v == 0 {
 			d := compact
-			if fs[i].v == 1 {
+			if x.s.v == 1 {
 				d = 0
 			}
-			rs, rd = append(rs, numInt(fs[i].v, true)), append(rd, numInt(d, true))
+			r = append(r, mode{numInt(x.s.v, true), numInt(d, true)})
 		}
 		var ok bool
-		if compact, ok = MulChecked(compact, fs[i].v); !ok {
+		if compact, ok = MulChecked(compact, x.s.v); !ok {
 			return Layout{}, Errorf("nullspace", CondOverflow, "the size of %v overflows int64", a)
 		}
 	}
-	if len(rs) == 0 {
+	if len(r) == 0 {
 		return Layout{Shape: Int(1), Stride: Int(0)}, nil
 	}
-	return flatLayoutOf(rs, rd, nil), nil
+	return flatLayoutOf(r, nil), nil
 }

@@ -13,18 +13,17 @@ const CondDynamicStrideComplement = "Dynamic-stride complement only for rank-1 l
 //
 // Law: as ComplementTo's, with M = cosize(filter(A)).
 func Complement(a *Layout) (Layout, error) {
-	var sb, db [flatInline]num
+	var ab [flatInline + 1]mode // A's modes, then the complement's (one more)
 	var tb bases
-	as, ad, err := leafModes("complement", a, sb[:0], db[:0], &tb)
+	am, err := leafModes("complement", a, ab[:0], &tb)
 	if err != nil {
 		return Layout{}, err
 	}
-	var rs, rd [flatInline + 1]num
-	s, d, err := complement(a, as, ad, &tb, nil, IntTuple{}, rs[:0], rd[:0])
+	r, err := complement(a, am, &tb, nil, IntTuple{}, ab[:0])
 	if err != nil {
 		return Layout{}, err
 	}
-	return flatLayoutOf(s, d, nil), nil
+	return flatLayoutOf(r, nil), nil
 }
 
 // ComplementTo is CuTe's complement(A, M), M an integer or a shape: the
@@ -42,30 +41,30 @@ func Complement(a *Layout) (Layout, error) {
 // onto [0, size(filter(A))*size(R)), which reaches an integer M.
 func ComplementTo(a *Layout, m IntTuple) (Layout, error) {
 	const op = "complement"
-	if err := checkLeaves(op, m); err != nil {
-		return Layout{}, err
-	}
-	var sb, db [flatInline]num
+	var mb [flatInline]mode
 	var tb bases
-	as, ad, err := leafModes(op, a, sb[:0], db[:0], &tb)
+	cot, _ := appendLeafModes(&m, &m, mb[:0], &tb)
+	if err := checkInts(op, cot, &tb, false); err != nil {
+		return Layout{}, err // M's leaves are known integers
+	}
+	var ab [flatInline + 1]mode // A's modes, then the complement's (one more)
+	am, err := leafModes(op, a, ab[:0], &tb)
 	if err != nil {
 		return Layout{}, err
 	}
-	var mb, mdb [flatInline]num
-	ms, _, _ := appendLeafModes(&m, &m, mb[:0], mdb[:0], nil)
-	var rs, rd [flatInline + 1]num
-	s, d, err := complement(a, as, ad, &tb, ms, m, rs[:0], rd[:0])
+	r, err := complement(a, am, &tb, cot, m, ab[:0])
 	if err != nil {
 		return Layout{}, err
 	}
-	return flatLayoutOf(s, d, nil), nil
+	return flatLayoutOf(r, nil), nil
 }
 
 // complement is CuTe's detail::complement, the one body of Complement and
-// ComplementTo: A's complement within the cotarget M, given by its leaves
-// m (nil: M is cosize(filter(A))), appended to rs and rd as flat modes.
-// A comes as its leaf modes s:d (bases in tb), which it overwrites: the
-// callers have walked A already, and one walk is enough.
+// ComplementTo: A's complement within the cotarget M, given by the shapes
+// of cot (nil: M is cosize(filter(A))), appended to r as flat modes.
+// A comes as its leaf modes m (bases in tb), which it overwrites: the
+// callers have walked A already, and one walk is enough; r may start where
+// m does (each mode's gap is written after the mode is read).
 // Step by step as CuTe takes them, with CuTe's static rules: A is filtered
 // (static-0 strides dropped, then coalesced); the modes, in increasing
 // stride (the first of equal strides first), each leave the gap
@@ -76,71 +75,74 @@ func ComplementTo(a *Layout, m IntTuple) (Layout, error) {
 //
 // @pre every leaf of A and M a known integer, M's leaves not 0.
 // @post the result's modes are coalesced, increasing, and reach at least M.
-func complement(a *Layout, s, d []num, tb *bases, m []num, mText IntTuple, rs, rd []num) ([]num, []num, error) {
+func complement(a *Layout, m []mode, tb *bases, cot []mode, mText IntTuple, r []mode) ([]mode, error) {
 	const op = "complement"
 	var err error
 	// filter(A): a static-0 stride makes its mode size 1, coalesce drops it.
-	if len(s) == 0 {
-		s, d = append(s, numInt(1, true)), append(d, numInt(0, true))
+	if len(m) == 0 {
+		m = append(m, mode{numInt(1, true), numInt(0, true)})
 	}
-	for i := range s {
-		if !s[i].plain() || !d[i].plain() {
-			return nil, nil, checkInts(op, s[i:i+1], d[i:i+1], tb, false)
+	for i := range m {
+		if !m[i].s.plain() || !m[i].d.plain() {
+			return nil, checkInts(op, m[i:i+1], tb, false)
 		}
-		if d[i].is(0) {
-			s[i] = numInt(1, true)
+		if m[i].d.is(0) {
+			m[i].s = numInt(1, true)
 		}
 	}
-	if s, d, err = bwCoalesce(op, s, d); err != nil {
-		return nil, nil, Errorf(op, CondOverflow, "coalescing %v overflows int64", *a)
+	if m, err = bwCoalesce(op, m); err != nil {
+		return nil, Errorf(op, CondOverflow, "coalescing %v overflows int64", *a)
 	}
-	var cot [1]num
-	if m == nil {
-		if cot[0], err = cosize(op, s, d); err != nil {
-			return nil, nil, Errorf(op, CondOverflow, "the cosize of %v overflows int64", *a)
+	var cb [1]mode
+	if cot == nil {
+		if cb[0].s, err = cosize(op, m); err != nil {
+			return nil, Errorf(op, CondOverflow, "the cosize of %v overflows int64", *a)
 		}
-		m = cot[:]
+		cot = cb[:]
 	}
-	if len(s) == 1 && d[0].is(0) {
+	if len(m) == 1 && m[0].d.is(0) {
 		// Nothing is left after filtering: make_layout(coalesce(M)).
-		return appendRest(op, rs, rd, m, numInt(1, true))
+		var qb [flatInline]num
+		q := qb[:0]
+		for _, c := range cot {
+			q = append(q, c.s)
+		}
+		return appendRest(op, r, q, numInt(1, true))
 	}
-	if len(s) > 1 && !allStatic(d) {
-		return nil, nil, Errorf(op, CondDynamicStrideComplement, "%v (filtered %v) has rank %d and a run-time stride; CuTe complements those only at rank 1", *a, flatLayoutOf(s, d, nil), len(s))
+	if len(m) > 1 && !stridesStatic(m) {
+		return nil, Errorf(op, CondDynamicStrideComplement, "%v (filtered %v) has rank %d and a run-time stride; CuTe complements those only at rank 1", *a, flatLayoutOf(m, nil), len(m))
 	}
 	// The modes in increasing stride, equal strides in their order (CuTe's
-	// min picks the first of equals): a stable insertion sort.
-	var ob [flatInline]int
-	order := ob[:0]
-	for j := range s {
-		order = append(order, j)
-		for i := j; i > 0 && d[order[i]].v < d[order[i-1]].v; i-- {
-			order[i], order[i-1] = order[i-1], order[i]
+	// min picks the first of equals): a stable insertion sort, in place.
+	for j := 1; j < len(m); j++ {
+		for i := j; i > 0 && m[i].d.v < m[i-1].d.v; i-- {
+			m[i], m[i-1] = m[i-1], m[i]
 		}
 	}
 	extent := numInt(1, true) // the extent of the modes taken so far
-	for _, k := range order {
+	for _, x := range m {
+		s, d := x.s, x.d
 		if extent.v == 0 {
-			if d[k].v == 0 {
-				return nil, nil, Errorf(op, CondDivideByZero, "the modes of %v span 0 elements", *a)
+			if d.v == 0 {
+				return nil, Errorf(op, CondDivideByZero, "the modes of %v span 0 elements", *a)
 			}
-			return nil, nil, Errorf(op, CondDivideByZero, "a mode of %v below stride %v spans 0 elements", *a, d[k].v)
+			return nil, Errorf(op, CondDivideByZero, "a mode of %v below stride %v spans 0 elements", *a, d.v)
 		}
-		gap, ok := divSmall(d[k], extent)
+		gap, ok := divSmall(d, extent)
 		if !ok {
-			if gap, err = divAny(op, d[k], extent); err != nil {
-				return nil, nil, err
+			if gap, err = divAny(op, d, extent); err != nil {
+				return nil, err
 			}
 		}
 		if gap.is(0) {
-			return nil, nil, Errorf(op, CondNonInjective,
+			return nil, Errorf(op, CondNonInjective,
 				"mode %v:%v of %v starts inside [0, %v), the span of its modes of smaller stride, so two coordinates map to the same index",
-				s[k].v, d[k].v, *a, extent.v)
+				s.v, d.v, *a, extent.v)
 		}
-		rs, rd = append(rs, gap), append(rd, extent)
-		if extent, ok = mulSmall(d[k], s[k]); !ok {
-			if extent, err = mulAny(op, d[k], s[k]); err != nil {
-				return nil, nil, Errorf(op, CondOverflow, "the complement of %v overflows int64", *a)
+		r = append(r, mode{gap, extent})
+		if extent, ok = mulSmall(d, s); !ok {
+			if extent, err = mulAny(op, d, s); err != nil {
+				return nil, Errorf(op, CondOverflow, "the complement of %v overflows int64", *a)
 			}
 		}
 	}
@@ -148,75 +150,80 @@ func complement(a *Layout, s, d []num, tb *bases, m []num, mText IntTuple, rs, r
 	var qb [flatInline]num
 	q := qb[:0]
 	rest := extent
-	for _, x := range m {
+	for _, c := range cot {
+		x := c.s
 		if x.v == 0 {
-			return nil, nil, Errorf(op, CondDivideByZero, "the cotarget %s has a mode of size 0", mText.String())
+			return nil, Errorf(op, CondDivideByZero, "the cotarget %s has a mode of size 0", mText.String())
 		}
-		y, ok1 := ceilDivSmall(x, rest)
-		r, ok2 := ceilDivSmall(rest, x)
-		if !ok1 || !ok2 {
-			y, err = ceilDiv(op, x, rest)
-			if err == nil {
-				r, err = ceilDiv(op, rest, x)
+		y, rr := numOfBoth(1, x, rest), numOfBoth(1, x, rest)
+		if x.v > 0 && rest.v > 0 && (x.v|rest.v)>>31 == 0 { // one ceiling is 1: one division
+			if x.v >= rest.v {
+				c, m := divmod(x.v, rest.v)
+				y.v = c + min(m, 1)
+			} else {
+				c, m := divmod(rest.v, x.v)
+				rr.v = c + min(m, 1)
 			}
-			if err != nil {
-				return nil, nil, Errorf(op, CondOverflow, "the complement of %v overflows int64", *a)
-			}
+		} else if y, err = ceilDiv(op, x, rest); err == nil {
+			rr, err = ceilDiv(op, rest, x)
 		}
-		rest = r
+		if err != nil {
+			return nil, Errorf(op, CondOverflow, "the complement of %v overflows int64", *a)
+		}
+		rest = rr
 		q = append(q, y)
 	}
-	if rs, rd, err = appendRest(op, rs, rd, q, extent); err != nil {
-		return nil, nil, err
+	if r, err = appendRest(op, r, q, extent); err != nil {
+		return nil, err
 	}
-	return bwCoalesce(op, rs, rd)
+	return bwCoalesce(op, r)
 }
 
-// appendRest appends to rs and rd CuTe's last mode of the complement,
+// appendRest appends to r CuTe's last mode of the complement,
 // make_layout(coalesce(q), compact strides from extent): q's leaves in
 // runs of equal static marks multiplied, each run a mode of stride extent
 // times the runs before it (0 for a static 1).
-func appendRest(op string, rs, rd, q []num, extent num) ([]num, []num, error) {
+func appendRest(op string, r []mode, q []num, extent num) ([]mode, error) {
 	for i := 0; i < len(q); {
 		run := q[i]
-		for i++; i < len(q) && q[i].static == run.static; i++ {
+		for i++; i < len(q) && q[i].static() == run.static(); i++ {
 			v, ok := MulChecked(run.v, q[i].v)
 			if !ok {
-				return nil, nil, Errorf(op, CondOverflow, "%v * %v overflows int64", run.v, q[i].v)
+				return nil, Errorf(op, CondOverflow, "%v * %v overflows int64", run.v, q[i].v)
 			}
 			run.v = v
 		}
 		if run.is(1) {
-			rs, rd = append(rs, run), append(rd, numInt(0, true))
+			r = append(r, mode{run, numInt(0, true)})
 			continue
 		}
-		rs, rd = append(rs, run), append(rd, extent)
+		r = append(r, mode{run, extent})
 		v, ok := MulChecked(extent.v, run.v)
 		if !ok {
-			return nil, nil, Errorf(op, CondOverflow, "%v * %v overflows int64", extent.v, run.v)
+			return nil, Errorf(op, CondOverflow, "%v * %v overflows int64", extent.v, run.v)
 		}
-		extent = numInt(v, extent.static && run.static)
+		extent = numOfBoth(v, extent, run)
 	}
-	return rs, rd, nil
+	return r, nil
 }
 
-// cosize is CuTe's cosize of the flat modes s:d: 1 + the sum of
+// cosize is CuTe's cosize of the flat modes m: 1 + the sum of
 // (s-1)*|d|, folded from a static 0 for more than one mode.
-func cosize(op string, s, d []num) (num, error) {
+func cosize(op string, m []mode) (num, error) {
 	sum := numInt(0, true)
-	for i := range s {
-		m1, ok := addSmall(s[i], numInt(-1, true))
+	for _, x := range m {
+		m1, ok := addSmall(x.s, numInt(-1, true))
 		if !ok {
-			return add(op, s[i], numInt(-1, true)) // its error
+			return add(op, x.s, numInt(-1, true)) // its error
 		}
-		term, ok := mulSmall(m1, abs(d[i]))
+		term, ok := mulSmall(m1, abs(x.d))
 		if !ok {
 			var err error
-			if term, err = mulAny(op, m1, abs(d[i])); err != nil || d[i].v == minInt64 {
-				return num{}, Errorf(op, CondOverflow, "%v * |%v| overflows int64", m1.v, d[i].v)
+			if term, err = mulAny(op, m1, abs(x.d)); err != nil || x.d.v == minInt64 {
+				return num{}, Errorf(op, CondOverflow, "%v * |%v| overflows int64", m1.v, x.d.v)
 			}
 		}
-		if len(s) == 1 {
+		if len(m) == 1 {
 			sum = term
 		} else if next, ok := addSmall(sum, term); ok {
 			sum = next
@@ -229,38 +236,25 @@ func cosize(op string, s, d []num) (num, error) {
 
 const minInt64 = -1 << 63
 
-// allStatic reports whether every integer of ns is static.
-func allStatic(ns []num) bool {
-	for _, x := range ns {
-		if !x.static {
+// stridesStatic reports whether every stride of m is static.
+func stridesStatic(m []mode) bool {
+	for _, x := range m {
+		if !x.d.static() {
 			return false
 		}
 	}
 	return true
 }
 
-// checkInts checks that every leaf mode s:d is of known integers; with
+// checkInts checks that every leaf mode of m is of known integers; with
 // basisStrides the strides may also be scaled bases (an identity layout's).
-func checkInts(op string, s, d []num, tb *bases, basisStrides bool) error {
-	for i := range s {
-		if !s[i].plain() {
-			return CheckIntLeaf(op, s[i].leaf(tb))
+func checkInts(op string, m []mode, tb *bases, basisStrides bool) error {
+	for _, x := range m {
+		if !x.s.plain() {
+			return CheckIntLeaf(op, x.s.leaf(tb))
 		}
-		if !d[i].plain() && !(basisStrides && d[i].kind == kindInt) {
-			return CheckIntLeaf(op, d[i].leaf(tb))
-		}
-	}
-	return nil
-}
-
-// checkLeaves checks that every leaf of t is a known integer.
-func checkLeaves(op string, t IntTuple) error {
-	if t.IsLeaf() {
-		return CheckIntLeaf(op, t)
-	}
-	for _, e := range t.elems() {
-		if err := checkLeaves(op, e); err != nil {
-			return err
+		if !x.d.plain() && !(basisStrides && x.d.kind() == kindInt) {
+			return CheckIntLeaf(op, x.d.leaf(tb))
 		}
 	}
 	return nil

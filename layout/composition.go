@@ -48,93 +48,93 @@ const (
 // stride smaller than a mode's shape that does not divide it is accepted,
 // and the result is then not A o B, exactly as CuTe returns it.
 func Composition(a, b *Layout) (Layout, error) {
-	var bsb, bdb [flatInline]num
+	var bb [flatInline]mode
 	var btb bases
-	bs, bd, err := leafModes("composition", b, bsb[:0], bdb[:0], &btb)
+	bm, err := leafModes("composition", b, bb[:0], &btb)
 	if err != nil {
 		return Layout{}, err
 	}
 	if len(btb.paths) > 0 && hasBasis(&b.Stride) {
 		return compositionBasisB(*a, *b)
 	}
-	var sb, db [flatInline]num
+	var ab [flatInline]mode
 	var tb bases
-	as, ad, err := coalescedModes(a, sb[:0], db[:0], &tb)
+	am, err := coalescedModes(a, ab[:0], &tb)
 	if err != nil {
 		return Layout{}, err
 	}
-	c := composer{a: a, as: as, ad: ad, tb: &tb, b: b}
-	l, _, err := c.composeModes(bs, bd, &btb, &b.Shape, 0)
+	c := composer{a: a, am: am, tb: &tb, b: b}
+	l, _, err := c.composeModes(bm, &btb, &b.Shape, 0)
 	return l, err
 }
 
-// coalescedModes is coalesce_x(A) as flat modes appended to as and ad,
-// after checking that A's shapes are known integers and its strides known
+// coalescedModes is coalesce_x(A) as flat modes appended to m, after
+// checking that A's shapes are known integers and its strides known
 // integers or scaled bases (entered in tb).
-func coalescedModes(a *Layout, as, ad []num, tb *bases) ([]num, []num, error) {
+func coalescedModes(a *Layout, m []mode, tb *bases) ([]mode, error) {
 	const op = "composition"
-	as, ad, err := leafModes(op, a, as, ad, tb)
+	m, err := leafModes(op, a, m, tb)
 	if err == nil {
-		err = checkInts(op, as, ad, tb, true)
+		err = checkInts(op, m, tb, true)
 	}
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	if as, ad, err = coalesceX(op, as, ad); err != nil {
-		return nil, nil, Errorf(op, CondOverflow, "coalescing %v overflows int64", *a)
+	if m, err = coalesceX(op, m); err != nil {
+		return nil, Errorf(op, CondOverflow, "coalescing %v overflows int64", *a)
 	}
-	return as, ad, nil
+	return m, nil
 }
 
-// composer is composition_impl with A coalesced to the flat modes as:ad.
+// composer is composition_impl with A coalesced to the flat modes am.
 // It is only read: what composing B gathers travels in a composed value,
 // passed and returned, so that its arrays stay on the caller's stack.
 type composer struct {
-	a      *Layout // A, for messages; nil: A is as:ad as given
-	as, ad []num   // A's modes, coalesced
-	tb     *bases  // the bases of A's strides
-	b      *Layout // B, the result when each of its leaves composes to itself; nil: always built
+	a  *Layout // A, for messages; nil: A is am as given
+	am []mode  // A's modes, coalesced
+	tb *bases  // the bases of A's strides
+	b  *Layout // B, the result when each of its leaves composes to itself; nil: always built
 }
 
 // composeModes is composition_impl of A with B, given as its leaf modes
-// bs:bd in order (bases in btb) and its shape tree (read for its structure
+// bm in order (bases in btb) and its shape tree (read for its structure
 // only): the leaves composed in order, their results gathered on the
 // stack, then the result laid out in B's tree in one allocation, extra
 // IntTuples left at the end of that block for the caller (whose box is the
 // block's own Layout, newResult, for the caller to set to its result).
-func (c *composer) composeModes(bs, bd []num, btb *bases, shape *IntTuple, extra int) (Layout, []IntTuple, error) {
+func (c *composer) composeModes(bm []mode, btb *bases, shape *IntTuple, extra int) (Layout, []IntTuple, error) {
 	const op = "composition"
-	var rsb, rdb [2 * flatInline]num
+	var rb [2 * flatInline]mode
 	var endb [flatInline]int
-	rs, rd, ends := rsb[:0], rdb[:0], endb[:0]
+	r, ends := rb[:0], endb[:0]
 	nodes := extra + 2*tupleElems(shape)
-	for k := range bs {
-		if !bs[k].plain() || !bd[k].plain() {
-			if err := CheckIntLeaf(op, bs[k].leaf(btb)); err != nil {
+	for _, x := range bm {
+		if !x.s.plain() || !x.d.plain() {
+			if err := CheckIntLeaf(op, x.s.leaf(btb)); err != nil {
 				return Layout{}, nil, err
 			}
-			return Layout{}, nil, CheckIntLeaf(op, bd[k].leaf(btb))
+			return Layout{}, nil, CheckIntLeaf(op, x.d.leaf(btb))
 		}
-		start := len(rs)
+		start := len(r)
 		var err error
-		if rs, rd, err = c.compose(bs[k], bd[k], rs, rd); err != nil {
+		if r, err = c.compose(x.s, x.d, r); err != nil {
 			return Layout{}, nil, err
 		}
-		if n := len(rs) - start; n > 1 {
+		if n := len(r) - start; n > 1 {
 			nodes += 2 * n
 		}
-		ends = append(ends, len(rs))
+		ends = append(ends, len(r))
 	}
-	if c.b != nil && extra == 0 && slices.Equal(rs, bs) && slices.Equal(rd, bd) {
+	if c.b != nil && extra == 0 && slices.Equal(r, bm) {
 		return *c.b, nil, nil // B's own leaves: B itself, nothing built
 	}
-	b := builder{rs: rs, rd: rd, ends: ends, tb: c.tb}
+	b := builder{r: r, ends: ends, tb: c.tb}
 	box, slab := newResult(nodes)
 	cur := cursor{slab: slab}
 	var leaf Layout
 	out := &leaf // a leaf result (no nodes) has no block
 	if box != nil {
-		out = box // built in place, knowing its block (inBlock)
+		out = box // built in place, knowing its block (as setTuples)
 		box.box = box
 	}
 	b.node(shape, &cur, &out.Shape, &out.Stride)
@@ -156,16 +156,16 @@ func tupleElems(t *IntTuple) int {
 }
 
 // builder lays out a composition's result: B's tree, each leaf of B
-// replaced by its result modes rs:rd (up to ends[leaf]). It is only read;
+// replaced by its result modes r (up to ends[leaf]). It is only read;
 // where the layout stands is a cursor.
 type builder struct {
-	rs, rd []num
-	ends   []int
-	tb     *bases
+	r    []mode
+	ends []int
+	tb   *bases
 }
 
 // cursor is the rest of the result's block, and the next leaf of B with
-// where its modes start in rs.
+// where its modes start in r.
 type cursor struct {
 	slab        []IntTuple
 	leaf, start int
@@ -187,22 +187,24 @@ func (b *builder) node(s *IntTuple, cur *cursor, shape, stride *IntTuple) {
 		for i := range s.sub {
 			b.node(&s.sub[i], cur, &top[i], &top[n+i])
 		}
-		*shape, *stride = tupleOf(top[:n:n]), tupleOf(top[n:])
+		shape.sub, shape.kind = top[:n:n], kindTuple // field by field: see setTuples
+		stride.sub, stride.kind = top[n:], kindTuple
 		return
 	}
 	start, end := cur.start, b.ends[cur.leaf]
 	cur.leaf, cur.start = cur.leaf+1, end
 	if k := end - start; k > 1 {
 		t := cur.take(2 * k)
-		for j := range k {
-			b.rs[start+j].put(&t[j], b.tb)
-			b.rd[start+j].put(&t[k+j], b.tb)
+		for j, x := range b.r[start:end] {
+			x.s.put(&t[j], b.tb)
+			x.d.put(&t[k+j], b.tb)
 		}
-		*shape, *stride = tupleOf(t[:k:k]), tupleOf(t[k:])
+		shape.sub, shape.kind = t[:k:k], kindTuple
+		stride.sub, stride.kind = t[k:], kindTuple
 		return
 	}
-	b.rs[start].put(shape, b.tb)
-	b.rd[start].put(stride, b.tb)
+	b.r[start].s.put(shape, b.tb)
+	b.r[start].d.put(stride, b.tb)
 }
 
 // compose is composition_impl of A with the leaf mode s:d of B: the mode
@@ -214,50 +216,50 @@ func (b *builder) node(s *IntTuple, cur *cursor, shape, stride *IntTuple) {
 // @pre s, d integers; on static operands, CuTe's static_asserts: a stride
 // at least a mode's shape is a multiple of it, and what is left of s is a
 // multiple of what a mode takes.
-// @post the result modes, appended to rs:rd, evaluate to A(s:d(i)) wherever the split is exact.
-func (c *composer) compose(s, d num, rs, rd []num) ([]num, []num, error) {
+// @post the result modes, appended to out, evaluate to A(s:d(i)) wherever the split is exact.
+func (c *composer) compose(s, d num, out []mode) ([]mode, error) {
 	const op = "composition"
 	if d.is(0) {
-		return append(rs, s), append(rd, d), nil
+		return append(out, mode{s, d}), nil
 	}
-	r := len(c.as)
-	start := len(rs)
+	r := len(c.am)
+	start := len(out)
 	restShape, restStride := s, d
 	for i := 0; i < r-1; i++ {
-		cs, cd := c.as[i], c.ad[i]
+		cs, cd := c.am[i].s, c.am[i].d
 		if cs.v == 0 {
-			return nil, nil, Errorf(op, CondDivideByZero, "layout %v has a mode of shape 0", c.aLayout())
+			return nil, Errorf(op, CondDivideByZero, "layout %v has a mode of shape 0", c.aLayout())
 		}
 		var nextShape, nextStride num
-		if st := cs.static && restStride.static; cs.v > 0 && restStride.v > 0 && (cs.v|restStride.v)>>31 == 0 {
+		if dyn := (cs.f | restStride.f) & dynBit; cs.v > 0 && restStride.v > 0 && (cs.v|restStride.v)>>31 == 0 {
 			// Both positive and small, the common case: ceil_div(shape,
 			// stride) and ceil_div(stride, shape) are 1 and the other
 			// ceiling, and that one division also tells the divisibility.
 			if restStride.v >= cs.v {
 				q, r := divmod(restStride.v, cs.v)
-				if st && r != 0 {
-					return nil, nil, c.strideIndivisible(s, d, i, restStride, cs)
+				if dyn == 0 && r != 0 {
+					return nil, c.strideIndivisible(s, d, i, restStride, cs)
 				}
-				nextShape, nextStride = numInt(1, st), numInt(q+min(r, 1), st)
+				nextShape, nextStride = num{v: 1, f: dyn}, num{v: q + min(r, 1), f: dyn}
 			} else {
 				q, r := divmod(cs.v, restStride.v)
-				nextShape, nextStride = numInt(q+min(r, 1), st), numInt(1, st)
+				nextShape, nextStride = num{v: q + min(r, 1), f: dyn}, num{v: 1, f: dyn}
 			}
 		} else {
-			if st && restStride.v >= cs.v && rem(restStride.v, cs.v) != 0 {
-				return nil, nil, c.strideIndivisible(s, d, i, restStride, cs)
+			if dyn == 0 && restStride.v >= cs.v && rem(restStride.v, cs.v) != 0 {
+				return nil, c.strideIndivisible(s, d, i, restStride, cs)
 			}
 			ar := abs(restStride)
 			if ar.v == 0 {
-				return nil, nil, Errorf(op, CondDivideByZero,
+				return nil, Errorf(op, CondDivideByZero,
 					"mode %d:%d of B has stride 0 left when it reaches mode %d (%s) of A, and the next step divides by it", s.v, d.v, i, c.mode(i))
 			}
 			var err error
 			if nextShape, err = splitCeil(cs, ar); err != nil {
-				return nil, nil, c.overflow(s, d)
+				return nil, c.overflow(s, d)
 			}
 			if nextStride, err = splitCeil(ar, cs); err != nil {
-				return nil, nil, c.overflow(s, d)
+				return nil, c.overflow(s, d)
 			}
 			if restStride.v < 0 {
 				nextStride.v = -nextStride.v
@@ -267,9 +269,9 @@ func (c *composer) compose(s, d num, rs, rd []num) ([]num, []num, error) {
 			restStride = nextStride
 			continue
 		}
-		newShape := numInt(min(nextShape.v, restShape.v), nextShape.static && restShape.static)
+		newShape := numOfBoth(min(nextShape.v, restShape.v), nextShape, restShape)
 		if newShape.v == 0 {
-			return nil, nil, Errorf(op, CondDivideByZero, "mode %d:%d of B has shape 0", s.v, d.v)
+			return nil, Errorf(op, CondDivideByZero, "mode %d:%d of B has shape 0", s.v, d.v)
 		}
 		// restShape / newShape, and whether it is exact, from one division (none when equal).
 		q, r := int64(1), int64(0)
@@ -280,8 +282,8 @@ func (c *composer) compose(s, d num, rs, rd []num) ([]num, []num, error) {
 				q, r = 0, rem(restShape.v, newShape.v)
 			}
 		}
-		if newShape.static && restShape.static && r != 0 {
-			return nil, nil, Errorf(op, CondShapeDivisibility,
+		if (newShape.f|restShape.f)&dynBit == 0 && r != 0 {
+			return nil, Errorf(op, CondShapeDivisibility,
 				"mode %d:%d of B has %d elements left to take at mode %d (%s) of A%s, which holds %d of them at stride %d; %d is not a multiple of %d, so they cannot continue evenly into A's next mode",
 				s.v, d.v, restShape.v, i, c.mode(i), c.coalescedNote(), newShape.v, restStride.v, restShape.v, newShape.v)
 		}
@@ -289,31 +291,31 @@ func (c *composer) compose(s, d num, rs, rd []num) ([]num, []num, error) {
 		if !ok {
 			var err error
 			if stride, err = mulAny(op, restStride, cd); err != nil {
-				return nil, nil, c.overflow(s, d)
+				return nil, c.overflow(s, d)
 			}
 		}
-		rs, rd = append(rs, newShape), append(rd, stride)
+		out = append(out, mode{newShape, stride})
 		if restShape.v > 0 && newShape.v > 0 {
-			restShape = numInt(q, restShape.static && newShape.static)
+			restShape = numOfBoth(q, restShape, newShape)
 		} else {
 			var err error
 			if restShape, err = div(op, restShape, newShape); err != nil {
-				return nil, nil, c.overflow(s, d)
+				return nil, c.overflow(s, d)
 			}
 		}
 		restStride = nextStride
 	}
-	if len(rs) > start && restShape.is(1) {
-		return rs, rd, nil
+	if len(out) > start && restShape.is(1) {
+		return out, nil
 	}
-	last, ok := mulSmall(restStride, c.ad[r-1])
+	last, ok := mulSmall(restStride, c.am[r-1].d)
 	if !ok {
 		var err error
-		if last, err = mulAny(op, restStride, c.ad[r-1]); err != nil {
-			return nil, nil, c.overflow(s, d)
+		if last, err = mulAny(op, restStride, c.am[r-1].d); err != nil {
+			return nil, c.overflow(s, d)
 		}
 	}
-	return append(rs, restShape), append(rd, last), nil
+	return append(out, mode{restShape, last}), nil
 }
 
 // rem is a%b (C++'s sign), in 32 bits where it can (see divmod).
@@ -334,7 +336,7 @@ func splitCeil(a, b num) (num, error) {
 		if r != 0 {
 			q++
 		}
-		return numInt(q, a.static && b.static), nil
+		return numOfBoth(q, a, b), nil
 	}
 	return ceilDiv("composition", a, b)
 }
@@ -354,20 +356,20 @@ func (c *composer) overflow(s, d num) error {
 // aLayout is A, for messages.
 func (c *composer) aLayout() Layout {
 	if c.a == nil {
-		return flatLayoutOf(c.as, c.ad, c.tb)
+		return flatLayoutOf(c.am, c.tb)
 	}
 	return *c.a
 }
 
 // mode is mode i of A coalesced, for messages.
 func (c *composer) mode(i int) string {
-	return Layout{Shape: c.as[i].leaf(c.tb), Stride: c.ad[i].leaf(c.tb)}.String()
+	return Layout{Shape: c.am[i].s.leaf(c.tb), Stride: c.am[i].d.leaf(c.tb)}.String()
 }
 
 // coalescedNote is " (A coalesced is ...)" where A's coalesced modes, whose
 // indices an error counts, print otherwise than A.
 func (c *composer) coalescedNote() string {
-	if l := flatLayoutOf(c.as, c.ad, c.tb); l.String() != c.aLayout().String() {
+	if l := flatLayoutOf(c.am, c.tb); l.String() != c.aLayout().String() {
 		return " (A coalesced is " + l.String() + ")"
 	}
 	return ""
@@ -495,11 +497,11 @@ type lhsTree struct {
 func coalesceAlong(a Layout, p *atuple) (*lhsTree, error) {
 	if p.elem == nil {
 		tb := new(bases)
-		as, ad, err := coalescedModes(&a, nil, nil, tb)
+		am, err := coalescedModes(&a, nil, tb)
 		if err != nil {
 			return nil, err
 		}
-		return &lhsTree{c: composer{a: &a, as: as, ad: ad, tb: tb}}, nil
+		return &lhsTree{c: composer{a: &a, am: am, tb: tb}}, nil
 	}
 	if err := CheckCongruent("composition", a.Shape, a.Stride); err != nil {
 		return nil, err
@@ -542,7 +544,7 @@ func (t *lhsTree) compose(s, d IntTuple) (IntTuple, IntTuple, error) {
 	for _, m := range d.path() {
 		at = at.sub[m.val] // the coprofile has every path of B's strides
 	}
-	l, _, err := at.c.composeModes([]num{{v: s.val, kind: kindInt, static: s.static}}, []num{{v: d.val, kind: kindInt, static: d.static}}, nil, &s, 0)
+	l, _, err := at.c.composeModes([]mode{{numInt(s.val, s.static), numInt(d.val, d.static)}}, nil, &s, 0)
 	return l.Shape, l.Stride, err
 }
 

@@ -533,23 +533,24 @@ func TestBwCoalesce(t *testing.T) {
 		{Ints(2, 4).Elems(), []IntTuple{b0, Basis(2, 1)}, "(2,4):(1@0,2@1)"},
 	} {
 		var tb bases
-		s, d, err := bwCoalesce("coalesce", numsOf(c.shape, &tb), numsOf(c.stride, &tb))
-		if got := flatLayoutOf(s, d, &tb).String(); err != nil || got != c.want {
+		m, err := bwCoalesce("coalesce", modesOf(c.shape, c.stride, &tb))
+		if got := flatLayoutOf(m, &tb).String(); err != nil || got != c.want {
 			t.Errorf("bwCoalesce(%v:%v) = %s, %v; want %s", c.shape, c.stride, got, err, c.want)
 		}
 	}
 	_, err := Composition(&Layout{Shape: Int(4), Stride: Basis(1<<62, 0)}, ref(mustLayout("2:4")))
 	wantError(t, "basis A of rank 1, overflow", err, "composition", CondOverflow)
-	if _, _, err := bwCoalesce("coalesce", numsOf(Ints(1<<62, 4).Elems(), nil), numsOf(Ints(1, 1<<62).Elems(), nil)); err == nil {
+	if _, err := bwCoalesce("coalesce", modesOf(Ints(1<<62, 4).Elems(), Ints(1, 1<<62).Elems(), nil)); err == nil {
 		t.Errorf("bwCoalesce: overflowing merge accepted")
 	}
 }
 
-// numsOf is the leaves ts as nums, their bases entered in tb.
-func numsOf(ts []IntTuple, tb *bases) []num {
-	out := make([]num, len(ts))
-	for i := range ts {
-		out[i], _ = numOf(&ts[i], tb)
+// modesOf is the leaf modes s:d, their bases entered in tb.
+func modesOf(s, d []IntTuple, tb *bases) []mode {
+	out := make([]mode, len(s))
+	for i := range s {
+		out[i].s, _ = numOf(&s[i], tb)
+		out[i].d, _ = numOf(&d[i], tb)
 	}
 	return out
 }

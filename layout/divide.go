@@ -193,42 +193,41 @@ func LogicalDivide(l *Layout, tiler Value) (Layout, error) {
 	}
 	// shape(coalesce(L)) in place of L's leaf modes, read first for
 	// coalesce_x(L): known integers, and a last mode of static size 1.
-	var sb, db [flatInline]num
+	var lb [flatInline]mode
 	var tb bases
-	s, d, err := leafModes(op, l, sb[:0], db[:0], &tb)
+	m, err := leafModes(op, l, lb[:0], &tb)
 	if err != nil && !congruent(&l.Shape, &l.Stride) {
 		return Layout{}, err // CheckCongruent's error, as every divide of an incongruent L says it
 	}
-	if err == nil && len(s) == 0 {
-		s, d = append(s, numInt(1, true)), append(d, numInt(0, true))
+	if err == nil && len(m) == 0 {
+		m = append(m, mode{numInt(1, true), numInt(0, true)})
 	}
 	var intsErr error
-	lastIs1 := err == nil && s[len(s)-1].is(1)
+	lastIs1 := err == nil && m[len(m)-1].s.is(1)
 	if err == nil {
-		intsErr = checkInts(op, s, d, &tb, true)
-		s, d, err = bwCoalesce(op, s, d)
+		intsErr = checkInts(op, m, &tb, true)
+		m, err = bwCoalesce(op, m)
 	}
 	if err != nil {
 		return Layout{}, InOp(op, fmt.Sprintf("coalesce(%v)", *l), err)
 	}
-	for i := range s {
-		if !s[i].plain() { // complement's cotarget is a shape of known integers
-			err = CheckIntLeaf("complement", s[i].leaf(&tb))
+	for i := 0; intsErr != nil && i < len(m); i++ { // shapes of known integers coalesce to such shapes
+		if !m[i].s.plain() { // complement's cotarget is a shape of known integers
+			err = CheckIntLeaf("complement", m[i].s.leaf(&tb))
 			break
 		}
 	}
-	// B's leaf modes, walked once: complement(B, ...) filters a copy, and
-	// make_layout(B, rest) composes with them.
-	var bsb, bdb [flatInline]num
-	var csb, cdb [flatInline]num
+	// B's leaf modes, walked once: complement(B, ...) filters a copy right
+	// after them, writing the rest over it, and make_layout(B, rest)
+	// composes with both.
+	var bb [2*flatInline + 1]mode
 	var btb bases
-	var bs, bd, rs, rd []num
-	var rsb, rdb [flatInline + 1]num
+	var bm, rest []mode
 	if err == nil {
-		bs, bd, err = leafModes("complement", b, bsb[:0], bdb[:0], &btb)
+		bm, err = leafModes("complement", b, bb[:0], &btb)
 	}
 	if err == nil {
-		rs, rd, err = complement(b, append(csb[:0], bs...), append(cdb[:0], bd...), &btb, s, IntTuple{}, rsb[:0], rdb[:0])
+		rest, err = complement(b, append(bm[len(bm):], bm...), &btb, m, IntTuple{}, bm[len(bm):])
 	}
 	if err != nil {
 		c, _ := Coalesce(l)
@@ -236,31 +235,32 @@ func LogicalDivide(l *Layout, tiler Value) (Layout, error) {
 	}
 	// make_layout(B, rest): its leaf modes, and its shape tree, whose
 	// structure alone composition reads (the rest's leaves left zero).
-	bs, bd = append(bs, rs...), append(bd, rd...)
+	bm = append(bm, rest...) // complement built rest at bm's end: in place unless it coalesced
 	inner := [2]IntTuple{b.Shape}
-	if n := len(rs); n > len(zeroLeaves) {
+	if n := len(rest); n > len(zeroLeaves) {
 		inner[1] = tupleOf(make([]IntTuple, n))
 	} else if n > 1 {
 		inner[1] = tupleOf(zeroLeaves[:n:n])
 	}
 	innerShape := tupleOf(inner[:])
-	c := composer{a: l, as: s, ad: d, tb: &tb} // coalesce_x(L) is coalesce(L) but for a last mode of static size 1
+	c := composer{a: l, am: m, tb: &tb} // coalesce_x(L) is coalesce(L) but for a last mode of static size 1
 	if err = intsErr; err == nil && lastIs1 {
-		var xb bases // L walked again, into the buffers complement is done with
-		c.as, c.ad, _ = leafModes(op, l, csb[:0], cdb[:0], &xb)
-		if len(c.as) == 0 { // as above: no leaves is the mode 1:0
-			c.as, c.ad = append(c.as, numInt(1, true)), append(c.ad, numInt(0, true))
+		var xb bases // L walked again
+		var xm [flatInline]mode
+		c.am, _ = leafModes(op, l, xm[:0], &xb)
+		if len(c.am) == 0 { // as above: no leaves is the mode 1:0
+			c.am = append(c.am, mode{numInt(1, true), numInt(0, true)})
 		}
-		c.as, c.ad, err = coalesceX(op, c.as, c.ad)
+		c.am, err = coalesceX(op, c.am)
 		c.tb = &xb
 	}
 	if err == nil {
 		var out Layout
-		if out, _, err = c.composeModes(bs, bd, &btb, &innerShape, 0); err == nil {
+		if out, _, err = c.composeModes(bm, &btb, &innerShape, 0); err == nil {
 			return out, nil
 		}
 	}
-	r := flatLayoutOf(rs, rd, nil)
+	r := flatLayoutOf(bm[len(bm)-len(rest):], nil) // rest, where the append moved it
 	return Layout{}, InOp(op, fmt.Sprintf("composition(%v, %v)", *l, Layout{Shape: Tup(b.Shape, r.Shape), Stride: Tup(b.Stride, r.Stride)}), err)
 }
 
@@ -316,11 +316,7 @@ func zippedDivide(op string, l Layout, t tileArg) (Layout, error) {
 	if err != nil {
 		return Layout{}, InOp(op, "", err)
 	}
-	z, err := tileUnzip(op, d, t)
-	if err != nil {
-		return Layout{}, err
-	}
-	return z, nil
+	return tileUnzip(op, d, t)
 }
 
 // TiledDivide is CuTe's tiled_divide(L, T): zipped_divide with the rest mode

@@ -284,3 +284,15 @@ func TestDivideProductIncongruent(t *testing.T) {
 		}
 	}
 }
+
+// A failed composition words make_layout(B, rest) with the rest complement
+// built; here that rest coalesces, so it ends up moved in LogicalDivide's
+// buffer, and the message must name it as it was, (4,4):(1,32).
+func TestLogicalDivideCompositionErrorNamesRest(t *testing.T) {
+	l, b := mustLayout("(6,4,8):(0,0,32)"), mustLayout("((3),2):((4),16)")
+	_, err := LogicalDivide(&l, Box(b))
+	want := "composition((6,4,8):(0,0,32), (((3),2),(4,4)):(((4),16),(1,32)))"
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("logical_divide(%v, %v) = %v, want an error naming %s", l, b, err, want)
+	}
+}

@@ -533,25 +533,25 @@ type FlatLayout struct {
 // stride not congruent to its shape.
 // Law: dst.Crd2Idx(i) == l.Eval(i) for every i.
 func (l Layout) FlattenInto(dst *FlatLayout) error {
-	var sb, db [MaxFlatRank + 1]num
+	var mb [MaxFlatRank + 1]mode
 	var tb bases
-	s, d, err := leafModes("flatten", &l, sb[:0], db[:0], &tb)
+	m, err := leafModes("flatten", &l, mb[:0], &tb)
 	if err != nil {
 		return err
 	}
-	if len(s) > MaxFlatRank {
+	if len(m) > MaxFlatRank {
 		return Errorf("flatten", "", "%v has more than %d modes", l, MaxFlatRank)
 	}
-	for i := range s {
-		if s[i].kind == kindUnknown || d[i].kind == kindUnknown {
+	for i, x := range m {
+		if x.s.kind() == kindUnknown || x.d.kind() == kindUnknown {
 			return unknownErr("flatten", "a mode of "+l.String())
 		}
-		if !s[i].plain() || !d[i].plain() {
-			return Errorf("flatten", "", "%v has the non-integer mode %v:%v", l, s[i].leaf(&tb), d[i].leaf(&tb))
+		if !x.s.plain() || !x.d.plain() {
+			return Errorf("flatten", "", "%v has the non-integer mode %v:%v", l, x.s.leaf(&tb), x.d.leaf(&tb))
 		}
-		dst.Shape[i], dst.Stride[i] = s[i].v, d[i].v
+		dst.Shape[i], dst.Stride[i] = x.s.v, x.d.v
 	}
-	dst.Rank = len(s)
+	dst.Rank = len(m)
 	return nil
 }
 

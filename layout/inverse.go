@@ -11,35 +11,34 @@ const CondLeftInverse = "Left inverse divisibility condition"
 // Law: A(R(i)) == i for all i < size(R).
 func RightInverse(a *Layout) (Layout, error) {
 	const op = "right_inverse"
-	var sb, db [flatInline]num
-	s, d, err := coalescedStatic(op, a, sb[:0], db[:0])
+	var mb [flatInline]mode
+	m, err := coalescedStatic(op, a, mb[:0])
 	if err != nil {
 		return Layout{}, err
 	}
 	var pb [flatInline]int64
-	pre, ok := exclusivePrefixProduct(s, pb[:0])
+	pre, ok := exclusivePrefixProduct(m, pb[:0])
 	if !ok {
 		return Layout{}, Errorf(op, CondOverflow, "the size of %v overflows int64", *a)
 	}
-	var ob [flatInline]int
-	order := sortByStride(d, ob[:0])
+	sortByStride(m, pre)
 	// The result starts with the mode 1:0 as CuTe's does; coalesce drops it.
-	var rsb, rdb [flatInline + 1]num
-	rs, rd := append(rsb[:0], numInt(1, true)), append(rdb[:0], numInt(0, true))
+	var rb [flatInline + 1]mode
+	r := append(rb[:0], mode{numInt(1, true), numInt(0, true)})
 	next := int64(1)
-	for _, i := range order {
-		if d[i].v != next {
+	for i, x := range m {
+		if x.d.v != next {
 			continue
 		}
-		rs, rd = append(rs, s[i]), append(rd, numInt(pre[i], true))
-		if next, ok = MulChecked(s[i].v, d[i].v); !ok {
+		r = append(r, mode{x.s, numInt(pre[i], true)})
+		if next, ok = MulChecked(x.s.v, x.d.v); !ok {
 			return Layout{}, Errorf(op, CondOverflow, "the cosize of %v overflows int64", *a)
 		}
 	}
-	if rs, rd, err = bwCoalesce(op, rs, rd); err != nil {
+	if r, err = bwCoalesce(op, r); err != nil {
 		return Layout{}, Errorf(op, CondOverflow, "the right inverse of %v overflows int64", *a)
 	}
-	return flatLayoutOf(rs, rd, nil), nil
+	return flatLayoutOf(r, nil), nil
 }
 
 // LeftInverse is CuTe's left_inverse(A): the layout L over A's codomain,
@@ -51,94 +50,94 @@ func RightInverse(a *Layout) (Layout, error) {
 // Law: L(A(i)) == i for all i < size(A) when A is injective.
 func LeftInverse(a Layout) (Layout, error) {
 	const op = "left_inverse"
-	var sb, db [flatInline]num
-	s, d, err := coalescedStatic(op, &a, sb[:0], db[:0])
+	var mb [flatInline]mode
+	m, err := coalescedStatic(op, &a, mb[:0])
 	if err != nil {
 		return Layout{}, err
 	}
 	var pb [flatInline]int64
-	pre, ok := exclusivePrefixProduct(s, pb[:0])
+	pre, ok := exclusivePrefixProduct(m, pb[:0])
 	if !ok {
 		return Layout{}, Errorf(op, CondOverflow, "the size of %v overflows int64", a)
 	}
-	var ob [flatInline]int
-	order := sortByStride(d, ob[:0])
-	var rsb, rdb [flatInline + 1]num
-	rs, rd := rsb[:0], append(rdb[:0], numInt(0, true))
+	sortByStride(m, pre)
+	// Each mode's stride is the place in A of the mode before it (0 first).
+	var rb [flatInline + 1]mode
+	r := rb[:0]
+	stride := numInt(0, true)
 	extent := int64(1) // size of the result's modes so far
-	for _, i := range order {
-		k := d[i].v
+	for i, x := range m {
+		k := x.d.v
 		if k == 0 {
 			continue
 		}
 		if k%extent != 0 {
 			return Layout{}, Errorf(op, CondLeftInverse,
 				"stride %d of mode %d:%d of %v is not a multiple of %d, the extent of the modes of smaller stride",
-				k, s[i].v, k, a, extent)
+				k, x.s.v, k, a, extent)
 		}
-		rs, rd = append(rs, numInt(k/extent, true)), append(rd, numInt(pre[i], true))
+		r = append(r, mode{numInt(k/extent, true), stride})
+		stride = numInt(pre[i], true)
 		extent = k // the product of the shapes so far: k/extent times extent
 	}
-	rs = append(rs, s[order[len(order)-1]])
-	if rs, rd, err = bwCoalesce(op, rs, rd); err != nil {
+	r = append(r, mode{m[len(m)-1].s, stride})
+	if r, err = bwCoalesce(op, r); err != nil {
 		return Layout{}, Errorf(op, CondOverflow, "the left inverse of %v overflows int64", a)
 	}
-	return flatLayoutOf(rs, rd, nil), nil
+	return flatLayoutOf(r, nil), nil
 }
 
 // coalescedStatic is coalesce(A) as flat modes appended to s and d, every
 // integer read as static (the inverses do not follow CuTe's run-time rules
 // yet); all gone is the mode 1:0.
-func coalescedStatic(op string, a *Layout, s, d []num) ([]num, []num, error) {
+func coalescedStatic(op string, a *Layout, m []mode) ([]mode, error) {
 	var tb bases
-	s, d, err := leafModes(op, a, s, d, &tb)
+	m, err := leafModes(op, a, m, &tb)
 	if err == nil {
-		err = checkInts(op, s, d, &tb, false)
+		err = checkInts(op, m, &tb, false)
 	}
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	if len(s) == 0 {
-		s, d = append(s, numInt(1, true)), append(d, numInt(0, true))
+	if len(m) == 0 {
+		m = append(m, mode{numInt(1, true), numInt(0, true)})
 	}
-	for i := range s {
-		s[i].static, d[i].static = true, true
+	for i := range m {
+		m[i].s.f, m[i].d.f = 0, 0 // plain integers, now static
 	}
-	if s, d, err = bwCoalesce(op, s, d); err != nil {
-		return nil, nil, Errorf(op, CondOverflow, "coalescing %v overflows int64", *a)
+	if m, err = bwCoalesce(op, m); err != nil {
+		return nil, Errorf(op, CondOverflow, "coalescing %v overflows int64", *a)
 	}
-	return s, d, nil
+	return m, nil
 }
 
-// exclusivePrefixProduct appends 1, s0, s0*s1, ... (one per shape) to out.
-func exclusivePrefixProduct(shape []num, out []int64) ([]int64, bool) {
+// exclusivePrefixProduct appends 1, s0, s0*s1, ... (one per mode of m) to out.
+func exclusivePrefixProduct(m []mode, out []int64) ([]int64, bool) {
 	p := int64(1)
-	for i, s := range shape {
+	for i, x := range m {
 		out = append(out, p)
-		if i == len(shape)-1 {
+		if i == len(m)-1 {
 			break // the full product is not needed, and may not fit
 		}
 		var ok bool
-		if p, ok = MulChecked(p, s.v); !ok {
+		if p, ok = MulChecked(p, x.s.v); !ok {
 			return nil, false
 		}
 	}
 	return out, true
 }
 
-// sortByStride appends to order the indices of stride sorted by stride in
-// the order CuTe's exchange sort leaves them (which is not stable: equal
+// sortByStride sorts m by stride in place, and pre (one per mode) along,
+// in the order CuTe's exchange sort leaves them (which is not stable: equal
 // strides may swap, and which of them comes first decides the inverse).
-func sortByStride(stride []num, order []int) []int {
-	for i := range stride {
-		order = append(order, i)
-	}
-	for i := range order {
-		for j := i + 1; j < len(order); j++ {
-			if stride[order[j]].v < stride[order[i]].v {
-				order[i], order[j] = order[j], order[i]
+func sortByStride(m []mode, pre []int64) {
+	pre = pre[:len(m)]
+	for i := range m {
+		for j := i + 1; j < len(m); j++ {
+			if m[j].d.v < m[i].d.v {
+				m[i], m[j] = m[j], m[i]
+				pre[i], pre[j] = pre[j], pre[i]
 			}
 		}
 	}
-	return order
 }

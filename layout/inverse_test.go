@@ -80,10 +80,11 @@ func TestInverseExamples(t *testing.T) {
 }
 
 func TestSortByStride(t *testing.T) {
-	// Exchange sort is not stable: (3,1,3,1) sorts its indices as 1,3,2,0
-	// (the swaps move index 0 behind index 2).
-	got := sortByStride(numsOf(Ints(3, 1, 3, 1).Elems(), nil), nil)
-	if want := []int{1, 3, 2, 0}; len(got) != 4 || got[0] != want[0] || got[1] != want[1] || got[2] != want[2] || got[3] != want[3] {
+	// Exchange sort is not stable: (3,1,3,1) sorts its modes as 1,3,2,0
+	// (the swaps move mode 0 behind mode 2); pre carries each mode's index.
+	got := []int64{0, 1, 2, 3}
+	sortByStride(modesOf(Ints(3, 1, 3, 1).Elems(), Ints(3, 1, 3, 1).Elems(), nil), got)
+	if want := []int64{1, 3, 2, 0}; len(got) != 4 || got[0] != want[0] || got[1] != want[1] || got[2] != want[2] || got[3] != want[3] {
 		t.Errorf("sortByStride = %v, want %v", got, want)
 	}
 }

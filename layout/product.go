@@ -22,33 +22,36 @@ func LogicalProduct(a *Layout, tiler Value) (Layout, error) {
 	if !ok { // a tiler, a shape or "_": by mode
 		return productByTiler(*a, tiler)
 	}
-	var sb, db, asb, adb [flatInline]num
+	var ab [flatInline + 1]mode // A's modes, then their complement's (one more)
+	var bb [flatInline]mode
 	var tb, atb bases
-	as, ad, err := leafModes(op, a, asb[:0], adb[:0], &atb)
+	am, err := leafModes(op, a, ab[:0], &atb)
 	if err != nil && !congruent(&a.Shape, &a.Stride) {
 		return Layout{}, err // CheckCongruent's error, as every product of an incongruent A says it
 	}
-	if err == nil {
-		err = checkInts(op, as, as, &atb, false)
+	for i := 0; i < len(am) && err == nil; i++ {
+		if !am[i].s.plain() {
+			err = CheckIntLeaf(op, am[i].s.leaf(&atb))
+		}
 	}
 	if err != nil {
 		return Layout{}, InOp(op, fmt.Sprintf("size(%v)", *a), err)
 	}
 	sa := numInt(1, true) // CuTe's product(shape), from a static 1
-	for _, x := range as {
-		if p, ok := mulSmall(sa, x); ok {
+	for _, x := range am {
+		if p, ok := mulSmall(sa, x.s); ok {
 			sa = p
-		} else if sa, err = mulAny(op, sa, x); err != nil {
+		} else if sa, err = mulAny(op, sa, x.s); err != nil {
 			return Layout{}, InOp(op, fmt.Sprintf("size(%v)", *a), err)
 		}
 	}
-	bs, bd, err := leafModes(op, b, sb[:0], db[:0], &tb)
+	bm, err := leafModes(op, b, bb[:0], &tb)
 	if err == nil {
-		err = checkInts(op, bs, bd, &tb, false)
+		err = checkInts(op, bm, &tb, false)
 	}
 	var cb num
 	if err == nil {
-		cb, err = cosize(op, bs, bd)
+		cb, err = cosize(op, bm)
 	}
 	if err != nil {
 		return Layout{}, InOp(op, fmt.Sprintf("cosize(%v)", *b), err)
@@ -57,33 +60,26 @@ func LogicalProduct(a *Layout, tiler Value) (Layout, error) {
 	if err != nil {
 		return Layout{}, Errorf(op, CondOverflow, "size(%v)*cosize(%v) = %d*%d overflows int64", *a, *b, sa.v, cb.v)
 	}
-	var rsb, rdb [flatInline + 1]num
-	rs, rd, err := complement(a, as, ad, &atb, []num{n}, IntTuple{}, rsb[:0], rdb[:0]) // A's modes, walked once
+	r, err := complement(a, am, &atb, []mode{{s: n}}, IntTuple{}, am[:0]) // A's modes, walked once, overwritten
 	if err != nil {
 		return Layout{}, InOp(op, fmt.Sprintf("complement(%v, %d)", *a, n.v), err)
 	}
-	if hasBasis(&b.Stride) {
-		rest := flatLayoutOf(rs, rd, nil)
-		rep, err := compositionBasisB(rest, *b)
-		if err != nil {
-			return Layout{}, InOp(op, fmt.Sprintf("composition(%v, %v)", rest, *b), err)
+	// coalesce_x of the complement, which is coalesced already (bw_coalesce
+	// of its own result changes nothing): only a last mode of static size 1
+	// differs, in place; a failure words the complement anew.
+	if r[len(r)-1].s.is(1) {
+		if r, err = coalesceX(op, r); err != nil {
+			return Layout{}, productCompositionError(*a, n, *b, err)
 		}
-		return MakeLayoutOf(*a, rep), nil
 	}
-	// coalesce_x of the complement (coalesced already: it differs only in a last
-	// mode of static size 1), in place: a failure words the complement anew.
-	cs, cd, err := coalesceX(op, rs, rd)
-	if err != nil {
-		return Layout{}, productCompositionError(*a, n, *b, err)
-	}
-	c := composer{as: cs, ad: cd}
+	c := composer{am: r}
 	// The result's top level, (A, A o B) shapes then strides, at the end of A o B's block.
-	rep, top, err := c.composeModes(bs, bd, &tb, &b.Shape, 4)
+	rep, top, err := c.composeModes(bm, &tb, &b.Shape, 4)
 	if err != nil {
 		return Layout{}, productCompositionError(*a, n, *b, err)
 	}
 	top[0], top[1], top[2], top[3] = a.Shape, rep.Shape, a.Stride, rep.Stride
-	box := rep.box // A o B's block, now the product's (inBlock)
+	box := rep.box // A o B's block, now the product's
 	box.Shape, box.Stride = tupleOf(top[:2:2]), tupleOf(top[2:])
 	return *box, nil
 }
@@ -190,11 +186,7 @@ func rankedProduct(op string, a, b Layout, raked bool) (Layout, error) {
 	if raked {
 		first, second = second, first
 	}
-	z, err := zipLayouts(op, first, second)
-	if err != nil {
-		return Layout{}, err
-	}
-	return z, nil
+	return zipLayouts(op, first, second)
 }
 
 // productCompositionError is LogicalProduct's failure in its last step, composition(complement(A, n), B).

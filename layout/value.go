@@ -125,14 +125,13 @@ func newResult(n int) (*Layout, []IntTuple) {
 	return new(Layout), make([]IntTuple, n)
 }
 
-// inBlock is l, built in the block of the Layout b (newResult; nil for
-// none), made b's Layout and knowing it, so that Box(l) is b.
-func inBlock(b *Layout, l Layout) Layout {
-	if b != nil {
-		l.box = b
-		*b = l
-	}
-	return l
+// setTuples makes the block b (newResult) the layout of the tuples of shape
+// and stride, knowing b, so that Box of it is b; field by field, as a whole
+// IntTuple stored into the heap is built on the stack and copied.
+func setTuples(b *Layout, shape, stride []IntTuple) {
+	b.Shape.sub, b.Shape.kind = shape, kindTuple
+	b.Stride.sub, b.Stride.kind = stride, kindTuple
+	b.box = b
 }
 
 // sameElems reports whether t and u are tuples over the same elements in
