@@ -718,6 +718,10 @@ func readCppRunsIn(scratch *readScratch, src []byte, calls *Names) *File {
 	pre := directives(src)
 	read, structural, names := runMarks(src, scratch.toks, calls, scratch.structural, scratch.names, scratch.read)
 	scratch.structural, scratch.names, scratch.read = structural, names, read
+	if len(read) == 0 {
+		// No call of calls among the tokens: no finding (lint_read.go).
+		return &File{Partial: true}
+	}
 	if len(scratch.toks) >= denseMinTokens && len(read)*denseCalls > len(scratch.toks) {
 		// Calls (and statements read) everywhere: the runs between them
 		// would leave out little, and finding them would cost more.

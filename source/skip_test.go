@@ -230,7 +230,62 @@ func FuzzSkipping(f *testing.F) {
 		sameScan(t, "fuzz", []byte(src))
 		sameDirectiveEnds(t, "fuzz", []byte(src))
 		sameWithLintReaderOver(t, "fuzz", []byte(src))
+		sameCallsIn(t, "fuzz", []byte(src))
 	})
+}
+
+// sameCallsIn fails t when callsIn says src's tokens hold no call of
+// runCalls and the full read makes one (a Call of runCalls not braced, in
+// a root or a binding's value).
+func sameCallsIn(t *testing.T, name string, src []byte) {
+	t.Helper()
+	if callsIn(src, cppTokens(src, nil), runCalls) {
+		return
+	}
+	f := ReadCpp(src)
+	nodes := slices.Clone(f.Roots)
+	for _, b := range f.Bindings {
+		if b.Value != nil {
+			nodes = append(nodes, b.Value)
+		}
+	}
+	for _, n := range nodes {
+		Inspect(n, func(n Node) bool {
+			if c, ok := n.(*Call); ok && c.Fun != nil && runCalls.Contains(c.Fun.Name) && !c.Braced {
+				s, _ := c.Span()
+				t.Errorf("%s: callsIn says no call, the read calls %s at %d", name, c.Fun.Name, s)
+			}
+			return true
+		})
+	}
+}
+
+// TestLintReadNoCallTokens: a text MayCall lets through (a name of
+// FindingCalls before "(" in a comment, a string, a directive, after a
+// longer name's end) whose tokens call none is read as nothing (Partial),
+// small or large, as a text MayCall refuses is; one call among the tokens
+// and it is read.
+func TestLintReadNoCallTokens(t *testing.T) {
+	defer func(calls *Names) { FindingCalls = calls }(FindingCalls)
+	FindingCalls = runCalls
+	quiet := "// size(x)\n#define S(x) size(x)\nauto s = \"take<1>(a)\";\nauto m = std::fsize(a) + b.xget<2>;\nusing L = Layout<Shape<_4>>;\n"
+	calling := "auto n = cute::size<0>(L{});\n"
+	large := strings.Repeat(quiet, LintRunsMinBytes/len(quiet)+1)
+	for _, c := range []struct {
+		name, src string
+		read      bool
+	}{{"small", quiet, false}, {"large", large, false}, {"small call", quiet + calling, true}, {"large call", large + calling, true}} {
+		src := []byte(c.src)
+		if !MayCall(src, runCalls) {
+			t.Fatalf("%s: MayCall says no", c.name)
+		}
+		sameCallsIn(t, c.name, src)
+		sameRuns(t, c.name, src)
+		f := ReadCppForLint(src)
+		if read := len(f.Bindings) > 0; read != c.read || f.Partial == c.read && c.name != "large call" || !f.ForLint {
+			t.Errorf("%s: %d bindings, Partial %v, ForLint %v; want read %v", c.name, len(f.Bindings), f.Partial, f.ForLint, c.read)
+		}
+	}
 }
 
 // TestByteClass: the class table says what the predicates it replaced said.
