@@ -516,6 +516,9 @@ func bindingCandidates(src []byte, toks []token, sites []bindingCandidate) []bin
 			if j > 0 && surelyRead(src, toks[j-1], *n) {
 				continue
 			}
+			if n.punct == '(' && j > 0 && textIs(src, &toks[j-1], "if") && !(j+2 < len(toks) && toks[j+2].punct == '=' && n.end == toks[j+2].start) {
+				continue // if constexpr (: no binding (bindingAt)
+			}
 		}
 		sites = append(sites, bindingCandidate{at: int32(j), depth: depth, first: src[t.start], last: src[t.end-1],
 			n: byte(min(t.end-t.start, 63)), inClause: j < clauseEnd})
