@@ -718,13 +718,13 @@ func readCppRuns(src []byte, calls *Names) *File {
 // readCppRunsIn is readCppRuns with scratch.
 func readCppRunsIn(scratch *readScratch, src []byte, calls *Names) *File {
 	scratch.toks = cppTokensFor(src, scratch.toks[:0], nil)
-	pre := directives(src)
 	read, structural, names := runMarks(src, scratch.toks, calls, scratch.structural, scratch.names, scratch.read)
 	scratch.structural, scratch.names, scratch.read = structural, names, read
 	if len(read) == 0 {
 		// No call of calls among the tokens: no finding (lint_read.go).
 		return &File{Partial: true}
 	}
+	pre := directives(src)
 	if len(scratch.toks) >= denseMinTokens && len(read)*denseCalls > len(scratch.toks) {
 		// Calls (and statements read) everywhere: the runs between them
 		// would leave out little, and finding them would cost more.
