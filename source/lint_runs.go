@@ -235,7 +235,7 @@ func dropRuns(src []byte, toks []token, structural, readAt []int32, buf *runBuff
 					}
 					d.ranges, d.levels, d.depths = d.ranges[:kept], d.levels[:kept], d.depths[:kept]
 				}
-				if l := levels[top]; c == '}' && l.clean && int32(k) > l.runStart && blockTail(src, toks, l.runStart, k, d.ranges) {
+				if l := levels[top]; c == '}' && l.clean && int32(k) > l.runStart && blockTail(src, toks, l.runStart, k, d.ranges, l.code || tokenIs(src, toks, int(l.open)-1, "else") || tokenIs(src, toks, int(l.open)-1, "do")) {
 					from := l.runStart
 					for len(d.ranges) > 0 && d.ranges[len(d.ranges)-1][0] >= from {
 						d.ranges = d.ranges[:len(d.ranges)-1] // a run inside the tail, or the one it goes on
@@ -302,16 +302,20 @@ func dropRuns(src []byte, toks []token, structural, readAt []int32, buf *runBuff
 // that closes the block, is whole statements lint may leave out as a run
 // whose kept token is that "}": a compound statement last (it ends with
 // "}", as an if constexpr chain of a selector function does), and either
-// a run of statements ending with ";" before it (one of ranges starts at
-// from: its block is a block of statements, which a braced list is not),
-// or an if, for, while, switch or do first. Left out, the "}" follows the
-// ";" or "{" before from instead of a "}", and brackets pair as before
-// (the tail is balanced).
-func blockTail(src []byte, toks []token, from int32, end int, ranges [][2]int32) bool {
+// an if, for, while, switch or do first, or, in a block of code (after
+// ")", else or do: a function's body, a branch's; code), a run of statements ending
+// with ";" before it (one of ranges starts at from: its block is a block
+// of statements, which a braced list is not). Left out, the "}" follows
+// the ";" or "{" before from instead of a "}", and brackets pair as before
+// (the tail is balanced). A struct's member functions after its last ";"
+// are not such a tail: their parameters' names are often those of the
+// file's code (mma_traits_sm90_gmma.hpp's DescriptorIterator: the i of
+// operator[] took verify a round more than it saved).
+func blockTail(src []byte, toks []token, from int32, end int, ranges [][2]int32, code bool) bool {
 	if toks[end-1].punct != '}' {
 		return false
 	}
-	for n := len(ranges) - 1; n >= 0 && ranges[n][0] >= from; n-- {
+	for n := len(ranges) - 1; code && n >= 0 && ranges[n][0] >= from; n-- {
 		if ranges[n][0] == from {
 			return true // the runs of blocks in the tail come after it
 		}

@@ -232,7 +232,7 @@ func dropRunsReference(src []byte, toks []token, structural, readAt []int32) run
 					}
 					d.ranges, d.levels, d.depths = d.ranges[:kept], d.levels[:kept], d.depths[:kept]
 				}
-				if l := levels[top]; c == '}' && l.clean && int32(k) > l.runStart && blockTail(src, toks, l.runStart, k, d.ranges) {
+				if l := levels[top]; c == '}' && l.clean && int32(k) > l.runStart && blockTail(src, toks, l.runStart, k, d.ranges, l.code || tokenIs(src, toks, int(l.open)-1, "else") || tokenIs(src, toks, int(l.open)-1, "do")) {
 					for len(d.ranges) > 0 && d.ranges[len(d.ranges)-1][0] >= l.runStart {
 						d.ranges = d.ranges[:len(d.ranges)-1]
 						d.levels = d.levels[:len(d.levels)-1]

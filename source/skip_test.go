@@ -625,8 +625,8 @@ func TestLintRunsMinBytes(t *testing.T) {
 // its blocks with (mma_sm90.hpp's ss_op_selector, a call of size<2> before
 // each) are left out to the "}" that closes the block, and so are the
 // statements before such a chain in a block that calls nothing; a chain
-// that assigns a name a call reads is kept, as are an else and a braced
-// list.
+// that assigns a name a call reads is kept, as are an else, a braced list
+// and a struct's member functions after its last ";".
 func TestLintRunsBlockTail(t *testing.T) {
 	chain := func(i int) string {
 		return fmt.Sprintf(`      if constexpr (N %% 256 == 0) { return MMA_64x256_%d<A, B>{}; }
@@ -643,6 +643,8 @@ func TestLintRunsBlockTail(t *testing.T) {
 	// A chain that assigns k, which a later call reads; an else after a
 	// call's statement; a braced list after ")" in a call.
 	b.WriteString("void g(int c) {\n  auto r = size(c);\n  if (c) { k = 3; }\n}\nvoid h(int c) {\n  if (c) size(c); else { c = 1; }\n}\n")
+	// A struct's member functions after its last ";" (no tail: a cost).
+	b.WriteString("struct D { using R = int; R at(int i) const { return R(i); } };\n")
 	b.WriteString("auto s = take<k,1>(Layout<_4>{}, decltype(k){ B{2} });\n}\n")
 	src := []byte(b.String())
 	toks := cppTokens(src, nil)
@@ -673,7 +675,7 @@ func TestLintRunsBlockTail(t *testing.T) {
 		}
 		i++
 	}
-	for _, w := range []string{"k = 3", "B{2}"} {
+	for _, w := range []string{"k = 3", "B{2}", "R at("} {
 		if at := bytes.Index(src, []byte(w)); in(at) != (w == "k = 3") {
 			t.Errorf("%q at %d: left out %v", w, at, in(at))
 		}
