@@ -154,6 +154,7 @@ func FuzzLintFindingsRead(f *testing.F) {
 	f.Add("namespace cute {\nusing A = Layout<Shape<_4,_3>>;\nstruct T { using X = Layout<_6>; };\nint k = 2;\nvoid f() { k = 3; }\nauto r = logical_divide(A{}, make_tile(_2{}, _2{}, _2{}));\nauto s = composition(T::X{}, Layout<Shape<_4>, Stride<_2>>{});\nauto u = take<k,1>(A{});\n}\n")
 	f.Add("template <int N> using L = Layout<Shape<Int<N>,_3>>;\nusing M = L<4>;\nstruct S { int a; };\nvoid g() { auto b = 1; auto a = M{}; b = 2; auto r = select<5>(a); }\nusing SM80_X = int;\nSM80_Y<int> y;\nauto z = size<3>(M{});\n")
 	f.Add("void h() {\n  constexpr int n = 4;\n  Tensor t = make_tensor(p, Layout<_8>{});\n  for (int i = 0; i < n; ++i) { x += i; }\n  auto r = logical_divide(Layout<Shape<Int<n>,_3>>{}, make_tile(_2{}, _2{}, _2{}));\n}\nusing namespace cute;\n")
+	f.Add("namespace cute {\nint k = 2;\ntemplate <class S> auto f() {\n  auto N = size<1>(S{});\n  if constexpr (N % 2 == 0) {\n    static_assert(size<2>(S{}) % 4 == 0);\n    if constexpr (N % 4 == 0) { return Layout<_2>{}; } else if constexpr (N % 8) { k = 1; } else { return B{}; }\n  }\n  else { using X = Layout<_8>; X x{}; if (k) { x = Layout<_4>{}; } }\n}\nauto r = take<k,1>(Layout<_4>{});\n}\n")
 	f.Fuzz(func(t *testing.T, src string) {
 		if len(src) > 4096 {
 			return

@@ -16,7 +16,11 @@ import "slices"
 // "using namespace". The run's tokens are dropped but for its last ";".
 // A run does not end before "else" (the if's statement goes on: the else
 // of an if constexpr is a branch constexprBranches finds from the if), nor
-// before "while" (a do statement's body may end there).
+// before "while" (a do statement's body may end there). A block's tail, the
+// statements from after its last ";" read to its "}", is a run too where
+// it ends with a compound statement (an if constexpr chain, a loop) and
+// is known a block of statements (blockTail): the "}" is kept where the
+// ";" would be, and follows the ";" or "{" before the run.
 // What the reader does with the tokens left is then what it did with them
 // in the full stream, but for what names bound or changed in the run:
 //
@@ -50,7 +54,9 @@ import "slices"
 // left out, every token is read. The statements of a block after ")" (a
 // function's body, a loop's) that holds a call are all kept (those of the
 // blocks in them may be left out): they mostly read one another's names,
-// each a round. The writes of
+// each a round; their tails may (mma_sm90.hpp's selector functions hold
+// a size<2> call in each branch, then an if constexpr chain of 30
+// returns). The writes of
 // names (File.Writes) come from the full read anyway (the read is
 // Deferred), and a stale comment's binding from a full read (File.Partial).
 //
@@ -229,6 +235,17 @@ func dropRuns(src []byte, toks []token, structural, readAt []int32, buf *runBuff
 					}
 					d.ranges, d.levels, d.depths = d.ranges[:kept], d.levels[:kept], d.depths[:kept]
 				}
+				if l := levels[top]; c == '}' && l.clean && int32(k) > l.runStart && blockTail(src, toks, l.runStart, k, d.ranges, l.code || tokenIs(src, toks, int(l.open)-1, "else") || tokenIs(src, toks, int(l.open)-1, "do")) {
+					from := l.runStart
+					for len(d.ranges) > 0 && d.ranges[len(d.ranges)-1][0] >= from {
+						d.ranges = d.ranges[:len(d.ranges)-1] // a run inside the tail, or the one it goes on
+						d.levels = d.levels[:len(d.levels)-1]
+						d.depths = d.depths[:len(d.depths)-1]
+					}
+					n := len(d.ranges)
+					d.ranges, d.levels, d.depths = d.ranges[:n+1], d.levels[:n+1], d.depths[:n+1]
+					d.ranges[n], d.levels[n], d.depths[n] = [2]int32{from, int32(k)}, int32(top), l.depth
+				}
 				levels = levels[:top]
 				continue
 			}
@@ -278,6 +295,40 @@ func dropRuns(src []byte, toks []token, structural, readAt []int32, buf *runBuff
 		}
 	}
 	return d
+}
+
+// blockTail reports whether toks[from:end], clean of calls, from a
+// statement's start (after a ";" or "{" of its block) to the "}" at end
+// that closes the block, is whole statements lint may leave out as a run
+// whose kept token is that "}": a compound statement last (it ends with
+// "}", as an if constexpr chain of a selector function does), and either
+// an if, for, while, switch or do first, or, in a block of code (after
+// ")", else or do: a function's body, a branch's; code), a run of statements ending
+// with ";" before it (one of ranges starts at from: its block is a block
+// of statements, which a braced list is not). Left out, the "}" follows
+// the ";" or "{" before from instead of a "}", and brackets pair as before
+// (the tail is balanced). A struct's member functions after its last ";"
+// are not such a tail: their parameters' names are often those of the
+// file's code (mma_traits_sm90_gmma.hpp's DescriptorIterator: the i of
+// operator[] took verify a round more than it saved).
+func blockTail(src []byte, toks []token, from int32, end int, ranges [][2]int32, code bool) bool {
+	if toks[end-1].punct != '}' {
+		return false
+	}
+	for n := len(ranges) - 1; code && n >= 0 && ranges[n][0] >= from; n-- {
+		if ranges[n][0] == from {
+			return true // the runs of blocks in the tail come after it
+		}
+	}
+	t := &toks[from]
+	if t.kind != tIdent {
+		return false
+	}
+	switch string(src[t.start:t.end]) {
+	case "if", "for", "while", "switch", "do":
+		return true
+	}
+	return false
 }
 
 // runBuffers are dropRuns' lists, reused from round to round and file to
@@ -469,6 +520,9 @@ func bindingCandidates(src []byte, toks []token, sites []bindingCandidate) []bin
 			if j > 0 && surelyRead(src, toks[j-1], *n) {
 				continue
 			}
+			if n.punct == '(' && j > 0 && textIs(src, &toks[j-1], "if") && !(j+2 < len(toks) && toks[j+2].punct == '=' && n.end == toks[j+2].start) {
+				continue // if constexpr (: no binding (bindingAt)
+			}
 		}
 		sites = append(sites, bindingCandidate{at: int32(j), depth: depth, first: src[t.start], last: src[t.end-1],
 			n: byte(min(t.end-t.start, 63)), inClause: j < clauseEnd})
@@ -611,7 +665,11 @@ func bindingAt(src []byte, toks []token, j int, inClause bool) (outer, nested bo
 		return false, false
 	}
 	switch nc {
-	case '{', '(', ';', ',', ')', ':':
+	case '(':
+		// "if constexpr (": the reader binds no name before "(", and one
+		// after "if" is no declaration's either.
+		return !textIs(src, prev, "if"), false
+	case '{', ';', ',', ')', ':':
 		return true, false
 	}
 	return false, false
@@ -664,9 +722,13 @@ func readCppRuns(src []byte, calls *Names) *File {
 // readCppRunsIn is readCppRuns with scratch.
 func readCppRunsIn(scratch *readScratch, src []byte, calls *Names) *File {
 	scratch.toks = cppTokensFor(src, scratch.toks[:0], nil)
-	pre := directives(src)
 	read, structural, names := runMarks(src, scratch.toks, calls, scratch.structural, scratch.names, scratch.read)
 	scratch.structural, scratch.names, scratch.read = structural, names, read
+	if len(read) == 0 {
+		// No call of calls among the tokens: no finding (lint_read.go).
+		return &File{Partial: true}
+	}
+	pre := directives(src)
 	if len(scratch.toks) >= denseMinTokens && len(read)*denseCalls > len(scratch.toks) {
 		// Calls (and statements read) everywhere: the runs between them
 		// would leave out little, and finding them would cost more.

@@ -175,7 +175,9 @@ func bindingAtReference(src []byte, toks []token, j int, inClause bool) (outer, 
 		return false, false
 	}
 	switch toks[j+1].punct {
-	case '{', '(', ';', ',', ')', ':':
+	case '(':
+		return !is(j-1, "if"), false
+	case '{', ';', ',', ')', ':':
 		return true, false
 	}
 	return false, false
@@ -229,6 +231,16 @@ func dropRunsReference(src []byte, toks []token, structural, readAt []int32) run
 						}
 					}
 					d.ranges, d.levels, d.depths = d.ranges[:kept], d.levels[:kept], d.depths[:kept]
+				}
+				if l := levels[top]; c == '}' && l.clean && int32(k) > l.runStart && blockTail(src, toks, l.runStart, k, d.ranges, l.code || tokenIs(src, toks, int(l.open)-1, "else") || tokenIs(src, toks, int(l.open)-1, "do")) {
+					for len(d.ranges) > 0 && d.ranges[len(d.ranges)-1][0] >= l.runStart {
+						d.ranges = d.ranges[:len(d.ranges)-1]
+						d.levels = d.levels[:len(d.levels)-1]
+						d.depths = d.depths[:len(d.depths)-1]
+					}
+					d.ranges = append(d.ranges, [2]int32{l.runStart, int32(k)})
+					d.levels = append(d.levels, int32(top))
+					d.depths = append(d.depths, l.depth)
 				}
 				levels = levels[:top]
 				continue

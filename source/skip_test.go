@@ -213,6 +213,8 @@ func FuzzSkipping(f *testing.F) {
 	f.Add("#define A(x) \\\n  x / 2 /* a\nb */ \\\r\n  y \\\n#if a//b\\\nc\n#x /* open\n#y \\")
 	f.Add("x = 1'000 + 2e+5 + 0x1e+5 - 1.5e-3 + 07'7; asm(\"\"); __asm__ volatile(\"\" : \"+r\"(a)); _asm a__asm __asmx u8\"s\" R\"d(x)d\" L'c' # y\n#define Z\n.5 a.b->c::d /* */ // e")
 	f.Add("template <int N> using SM_L = Layout<Int<N>>; using SM_X<int> = a; using MX<int> b; template <class T> using MMA_64x8 = T; SM90_Y<a> b; template<> using u = v;")
+	// Blocks that end with a compound statement (lint_runs.go's tails).
+	f.Add("int k = 2;\ntemplate <class S> auto f() {\n  auto N = size<1>(S{});\n  if constexpr (N % 2 == 0) {\n    static_assert(size<2>(S{}) % 4 == 0);\n    if constexpr (N % 4 == 0) { return A<N>{}; } else if constexpr (N % 8) { k = 1; } else { return B{}; }\n  }\n  else { using X = int; X x = 1; for (;;) { x++; } }\n}\nauto r = take<k,1>(Layout<_4>{}, decltype(k){ B{2} });\nvoid g(int c) { if (c) size(c); else { c = 1; } while (c) { } }\n")
 	f.Fuzz(func(t *testing.T, src string) {
 		if len(src) > 1<<14 {
 			return
@@ -228,7 +230,62 @@ func FuzzSkipping(f *testing.F) {
 		sameScan(t, "fuzz", []byte(src))
 		sameDirectiveEnds(t, "fuzz", []byte(src))
 		sameWithLintReaderOver(t, "fuzz", []byte(src))
+		sameCallsIn(t, "fuzz", []byte(src))
 	})
+}
+
+// sameCallsIn fails t when callsIn says src's tokens hold no call of
+// runCalls and the full read makes one (a Call of runCalls not braced, in
+// a root or a binding's value).
+func sameCallsIn(t *testing.T, name string, src []byte) {
+	t.Helper()
+	if callsIn(src, cppTokens(src, nil), runCalls) {
+		return
+	}
+	f := ReadCpp(src)
+	nodes := slices.Clone(f.Roots)
+	for _, b := range f.Bindings {
+		if b.Value != nil {
+			nodes = append(nodes, b.Value)
+		}
+	}
+	for _, n := range nodes {
+		Inspect(n, func(n Node) bool {
+			if c, ok := n.(*Call); ok && c.Fun != nil && runCalls.Contains(c.Fun.Name) && !c.Braced {
+				s, _ := c.Span()
+				t.Errorf("%s: callsIn says no call, the read calls %s at %d", name, c.Fun.Name, s)
+			}
+			return true
+		})
+	}
+}
+
+// TestLintReadNoCallTokens: a text MayCall lets through (a name of
+// FindingCalls before "(" in a comment, a string, a directive, after a
+// longer name's end) whose tokens call none is read as nothing (Partial),
+// small or large, as a text MayCall refuses is; one call among the tokens
+// and it is read.
+func TestLintReadNoCallTokens(t *testing.T) {
+	defer func(calls *Names) { FindingCalls = calls }(FindingCalls)
+	FindingCalls = runCalls
+	quiet := "// size(x)\n#define S(x) size(x)\nauto s = \"take<1>(a)\";\nauto m = std::fsize(a) + b.xget<2>;\nusing L = Layout<Shape<_4>>;\n"
+	calling := "auto n = cute::size<0>(L{});\n"
+	large := strings.Repeat(quiet, LintRunsMinBytes/len(quiet)+1)
+	for _, c := range []struct {
+		name, src string
+		read      bool
+	}{{"small", quiet, false}, {"large", large, false}, {"small call", quiet + calling, true}, {"large call", large + calling, true}} {
+		src := []byte(c.src)
+		if !MayCall(src, runCalls) {
+			t.Fatalf("%s: MayCall says no", c.name)
+		}
+		sameCallsIn(t, c.name, src)
+		sameRuns(t, c.name, src)
+		f := ReadCppForLint(src)
+		if read := len(f.Bindings) > 0; read != c.read || f.Partial == c.read && c.name != "large call" || !f.ForLint {
+			t.Errorf("%s: %d bindings, Partial %v, ForLint %v; want read %v", c.name, len(f.Bindings), f.Partial, f.ForLint, c.read)
+		}
+	}
 }
 
 // TestByteClass: the class table says what the predicates it replaced said.
@@ -562,4 +619,80 @@ func TestLintRunsMinBytes(t *testing.T) {
 	}
 	sameRuns(t, "small", small)
 	sameRuns(t, "large", large)
+}
+
+// TestLintRunsBlockTail: the if constexpr chains a selector function ends
+// its blocks with (mma_sm90.hpp's ss_op_selector, a call of size<2> before
+// each) are left out to the "}" that closes the block, and so are the
+// statements before such a chain in a block that calls nothing; a chain
+// that assigns a name a call reads is kept, as are an else, a braced list
+// and a struct's member functions after its last ";".
+func TestLintRunsBlockTail(t *testing.T) {
+	chain := func(i int) string {
+		return fmt.Sprintf(`      if constexpr (N %% 256 == 0) { return MMA_64x256_%d<A, B>{}; }
+      else if constexpr (N %% 128 == 0) { return MMA_64x128_%d<A, B>{}; }
+      else { static_assert(N %% 8 == 0, "N must be a multiple of 8."); }
+`, i, i)
+	}
+	var b strings.Builder
+	b.WriteString("namespace cute {\nint k = 2;\ntemplate <class T, class S>\nauto selector() {\n  auto N = size<1>(S{});\n")
+	for i := range 40 {
+		fmt.Fprintf(&b, "  if constexpr (is_same_v<T, T%d>) {\n    static_assert(size<2>(S{}) %% 16 == 0, \"K\");\n%s  }\n  else", i, chain(i))
+	}
+	b.WriteString(" {\n    using X = int; X x = 1;\n" + chain(99) + "  }\n}\n")
+	// A chain that assigns k, which a later call reads; an else after a
+	// call's statement; a braced list after ")" in a call.
+	b.WriteString("void g(int c) {\n  auto r = size(c);\n  if (c) { k = 3; }\n}\nvoid h(int c) {\n  if (c) size(c); else { c = 1; }\n}\n")
+	// A struct's member functions after its last ";" (no tail: a cost).
+	b.WriteString("struct D { using R = int; R at(int i) const { return R(i); } };\n")
+	b.WriteString("auto s = take<k,1>(Layout<_4>{}, decltype(k){ B{2} });\n}\n")
+	src := []byte(b.String())
+	toks := cppTokens(src, nil)
+	f := readCppRuns(src, runCalls)
+	if !f.Partial {
+		t.Fatal("nothing left out")
+	}
+	sameRuns(t, "tail", src)
+	read, structural, _ := runMarks(src, toks, runCalls, nil, nil, nil)
+	d := dropRuns(src, toks, structural, read, nil)
+	text := func(k int32) string { return string(src[toks[k].start:toks[k].end]) }
+	in := func(at int) bool { // token at byte at left out?
+		for _, r := range d.ranges {
+			if toks[r[0]].start <= at && at < toks[r[1]].start {
+				return true
+			}
+		}
+		return false
+	}
+	for i := 0; ; {
+		j := bytes.Index(src[i:], []byte("if constexpr (N % 256"))
+		if j < 0 {
+			break
+		}
+		i += j
+		if !in(i) {
+			t.Errorf("the chain at %d is read", i)
+		}
+		i++
+	}
+	for _, w := range []string{"k = 3", "B{2}", "R at("} {
+		if at := bytes.Index(src, []byte(w)); in(at) != (w == "k = 3") {
+			t.Errorf("%q at %d: left out %v", w, at, in(at))
+		}
+	}
+	for _, r := range d.ranges {
+		if w := text(r[0]); w == "else" || w == "{" {
+			t.Errorf("a run from %q at %d, to %q", w, toks[r[0]].start, text(r[1]))
+		}
+	}
+	var refused []int
+	for _, k := range d.verify(src, toks, d.keptTokens(toks, nil), bindingCandidates(src, toks, nil)) {
+		refused = append(refused, toks[k].start)
+		if text(k) == "constexpr" {
+			t.Errorf("verify refuses constexpr at %d (if constexpr (...) declares nothing)", toks[k].start)
+		}
+	}
+	if at := bytes.Index(src, []byte("k = 3")); !slices.Contains(refused, at) {
+		t.Errorf("verify refuses %v, not k at %d (assigned in g's if, read by take<k,1>)", refused, at)
+	}
 }
