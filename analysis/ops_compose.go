@@ -111,7 +111,11 @@ func compositionOf(a, b layout.Value) (layout.Value, error) {
 					return nil, err
 				}
 				// N:1 with N's own static mark (as composition(A, N) reads a static N).
-				return result(layout.Composition(a, &layout.Layout{Shape: bl, Stride: layout.Int(1)}))
+				out, err := layout.Composition(a, &layout.Layout{Shape: bl, Stride: layout.Int(1)})
+				if err != nil {
+					return nil, err
+				}
+				return out.Value(), nil // boxed: out may be that N:1, which then stays on the stack
 			}
 			t, err := tilerOfTuple(bl)
 			if err != nil {
@@ -298,8 +302,11 @@ func maxCommonLayoutComposed(a, b layout.Value) (v layout.Value, handled bool, e
 		return nil, true, err
 	}
 	if base := int64(1) << c.Outer.M; base < size {
-		v, err := result(layout.Composition(&common, &layout.Layout{Shape: layout.Int(base), Stride: layout.Int(1)})) // the first base values
-		return v, true, err
+		v, err := layout.Composition(&common, &layout.Layout{Shape: layout.Int(base), Stride: layout.Int(1)}) // the first base values
+		if err != nil {
+			return nil, true, err
+		}
+		return v.Value(), true, nil
 	}
 	return layout.Box(common), true, nil
 }
