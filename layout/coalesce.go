@@ -51,6 +51,9 @@ func leafModes(op string, l *Layout, m []mode, tb *bases) ([]mode, error) {
 // leaf elements in its own loop.
 func appendLeafModes(t, u *IntTuple, m []mode, tb *bases) ([]mode, bool) {
 	if t.kind != kindTuple {
+		if len(t.sub)|len(u.sub) == 0 && u.kind != kindTuple { // a leaf layout of plain leaves
+			return append(m, mode{leafNum(t), leafNum(u)}), true
+		}
 		return appendLeafMode(t, u, m, tb)
 	}
 	if u.kind != kindTuple || len(t.sub) != len(u.sub) {

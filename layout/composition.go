@@ -92,12 +92,10 @@ func coalescedModes(a *Layout, m []mode, tb *bases) ([]mode, error) {
 // It is only read: what composing B gathers travels in a composed value,
 // passed and returned, so that its arrays stay on the caller's stack.
 type composer struct {
-	a  *Layout // A, for messages; nil: A is am as given
-	am []mode  // A's modes, coalesced
-	tb *bases  // the bases of A's strides
-	// keepB: composeModes returns nil where each of B's leaves composes to itself, for the
-	// caller to return B (returning B from here would move am's array and tb onto the heap).
-	keepB bool
+	a     *Layout // A, for messages; nil: A is am as given
+	am    []mode  // A's modes, coalesced
+	tb    *bases  // the bases of A's strides
+	keepB bool    // composeModes returns nil where B's leaves compose to themselves, for the caller to return B (returned from here, B moved am's array and tb to the heap)
 }
 
 // composeModes is composition_impl of A with B, given as its leaf modes
