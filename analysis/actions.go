@@ -124,7 +124,7 @@ func coalesced(l layout.Layout) (layout.Layout, bool) {
 	if err != nil || c.Shape.Equal(l.Shape) && c.Stride.Equal(l.Stride) {
 		return layout.Layout{}, false
 	}
-	return c, true
+	return *c, true
 }
 
 // compactLike is the compact layout of l's shape whose modes are in the

@@ -451,7 +451,7 @@ func leftInverseDynamic(operands []layout.Value) (*layout.Error, bool) {
 		return nil, false
 	}
 	return &layout.Error{Op: "left_inverse", Condition: condLeftInverseStatic,
-		Detail: "the strides of " + showCode(layout.Box(cl)) + " (" + showCode(l) + " coalesced) are not all static"}, true
+		Detail: "the strides of " + showCode(cl) + " (" + showCode(l) + " coalesced) are not all static"}, true
 }
 
 // upcastStaticStrides is CuTe's static_assert in upcast<N> on each mode

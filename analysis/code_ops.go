@@ -555,7 +555,7 @@ func rightInverseRunTime(l layout.Layout) (layout.Value, error) {
 	if err != nil {
 		return nil, errUnresolved
 	}
-	return layout.Box(r), nil
+	return layout.Box(*r), nil
 }
 
 // leftInverseRunTime is CuTe's left_inverse(L) where coalesce(L) has
@@ -590,7 +590,7 @@ func leftInverseRunTime(l layout.Layout) (layout.Value, error) {
 	if err != nil {
 		return nil, errUnresolved
 	}
-	return layout.Box(r), nil
+	return layout.Box(*r), nil
 }
 
 // mapModes applies f to each leaf mode (s, d) of a shape and a congruent
@@ -656,7 +656,7 @@ func domainDistribute(a, b layout.Value) (layout.Value, error) {
 	if err != nil {
 		return nil, errUnresolved
 	}
-	return layout.Box(r), nil
+	return layout.Box(*r), nil
 }
 
 // selectTuple is select<I...>(t) of an integer tuple: the tuple of t's

@@ -115,7 +115,7 @@ func TestInexactCompositionKept(t *testing.T) {
 		for _, b := range ls {
 			rs := ls
 			if c, err := layout.Composition(&a, &b); err == nil {
-				rs = append([]layout.Layout{c}, ls...)
+				rs = append([]layout.Layout{*c}, ls...)
 			}
 			for _, r := range rs {
 				wi, ww, wg, wok := walkComposition(a, b, r)

@@ -245,6 +245,25 @@ func isLiteral(n grammar.Node) bool {
 	return lit
 }
 
+// result is an operation's result as a Value: the box the algebra
+// returns (its block, a shared small leaf or an argument, which nothing
+// writes), nil with an error.
+func result(l *layout.Layout, err error) (layout.Value, error) {
+	if err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+// layoutOf is an operation's result as a Layout, for the adapters that
+// take the algebra's functions as values.
+func layoutOf(l *layout.Layout, err error) (layout.Layout, error) {
+	if err != nil {
+		return layout.Layout{}, err
+	}
+	return *l, nil
+}
+
 // opArgError is an OpError for argument arg of op.
 func opArgError(op string, arg int, format string, args ...any) *OpError {
 	return &OpError{Op: op, Arg: arg, Message: fmt.Sprintf(format, args...)}

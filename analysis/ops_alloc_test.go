@@ -22,12 +22,12 @@ func TestTableAddsNoAllocations(t *testing.T) {
 		args   []layout.Value
 		direct func() (layout.Value, error)
 	}{
-		{"coalesce", []layout.Value{layout.Box(l)}, func() (layout.Value, error) { return layout.Boxed(layout.Coalesce(&l)) }},
-		{"complement", []layout.Value{layout.Box(b), layout.Int(32)}, func() (layout.Value, error) { return layout.Boxed(layout.ComplementTo(&b, layout.Int(32))) }},
-		{"composition", []layout.Value{layout.Box(l), layout.Box(b)}, func() (layout.Value, error) { return layout.Boxed(layout.Composition(&l, &b)) }},
-		{"right_inverse", []layout.Value{layout.Box(l)}, func() (layout.Value, error) { return layout.Boxed(layout.RightInverse(&l)) }},
-		{"logical_divide", []layout.Value{layout.Box(l), layout.Box(b)}, func() (layout.Value, error) { return layout.Boxed(layout.LogicalDivide(&l, layout.Box(b))) }},
-		{"logical_product", []layout.Value{layout.Box(b), layout.Box(l)}, func() (layout.Value, error) { return layout.Boxed(layout.LogicalProduct(&b, layout.Box(l))) }},
+		{"coalesce", []layout.Value{layout.Box(l)}, func() (layout.Value, error) { return result(layout.Coalesce(&l)) }},
+		{"complement", []layout.Value{layout.Box(b), layout.Int(32)}, func() (layout.Value, error) { return result(layout.ComplementTo(&b, layout.Int(32))) }},
+		{"composition", []layout.Value{layout.Box(l), layout.Box(b)}, func() (layout.Value, error) { return result(layout.Composition(&l, &b)) }},
+		{"right_inverse", []layout.Value{layout.Box(l)}, func() (layout.Value, error) { return result(layout.RightInverse(&l)) }},
+		{"logical_divide", []layout.Value{layout.Box(l), layout.Box(b)}, func() (layout.Value, error) { return result(layout.LogicalDivide(&l, layout.Box(b))) }},
+		{"logical_product", []layout.Value{layout.Box(b), layout.Box(l)}, func() (layout.Value, error) { return result(layout.LogicalProduct(&b, layout.Box(l))) }},
 		{"product", []layout.Value{s}, func() (layout.Value, error) { return layout.Product(s) }},
 		{"ceil_div", []layout.Value{s, d}, func() (layout.Value, error) { return layout.CeilDiv(s, d) }},
 		{"select", []layout.Value{layout.Box(l), layout.Int(2), layout.Int(0)}, func() (layout.Value, error) { return layout.Boxed(layout.Select(l, 2, 0)) }},

@@ -17,8 +17,7 @@ func applyComposition(args []layout.Value) (layout.Value, error) {
 	}
 	if a, ok := args[0].(*layout.Layout); ok { // two layouts, the common call, without the overloads' tests
 		if b, ok := args[1].(*layout.Layout); ok {
-			out, err := layout.Composition(a, b)
-			return out.Value(), err
+			return result(layout.Composition(a, b))
 		}
 	}
 	return composition(args[0], args[1])
@@ -100,8 +99,7 @@ func compositionOf(a, b layout.Value) (layout.Value, error) {
 	if a, ok := a.(*layout.Layout); ok {
 		switch bl := b.(type) {
 		case *layout.Layout:
-			out, err := layout.Composition(a, bl)
-			return out.Value(), err
+			return result(layout.Composition(a, bl))
 		case layout.Tiler:
 			return layout.Boxed(layout.CompositionTiler(*a, bl))
 		case layout.IntTuple:
@@ -114,7 +112,10 @@ func compositionOf(a, b layout.Value) (layout.Value, error) {
 				}
 				// N:1 with N's own static mark (as composition(A, N) reads a static N).
 				out, err := layout.Composition(a, &layout.Layout{Shape: bl, Stride: layout.Int(1)})
-				return out.Value(), err
+				if err != nil {
+					return nil, err
+				}
+				return out.Value(), nil // boxed: out may be that N:1, which then stays on the stack
 			}
 			t, err := tilerOfTuple(bl)
 			if err != nil {
@@ -157,12 +158,10 @@ func applyComplement(args []layout.Value) (layout.Value, error) {
 	if a := args0Layout(args); a != nil { // complement(L [, M]) of a layout, the common call
 		switch len(args) {
 		case 1:
-			out, err := layout.Complement(a)
-			return out.Value(), err
+			return result(layout.Complement(a))
 		case 2:
 			if m, ok := args[1].(layout.IntTuple); ok {
-				out, err := layout.ComplementTo(a, m)
-				return out.Value(), err
+				return result(layout.ComplementTo(a, m))
 			}
 		}
 	}
@@ -177,21 +176,18 @@ func applyComplement(args []layout.Value) (layout.Value, error) {
 		return nil, err
 	}
 	if len(args) == 1 {
-		out, err := layout.Complement(&a)
-		return out.Value(), err
+		return result(layout.Complement(&a))
 	}
 	m, ok := args[1].(layout.IntTuple)
 	if !ok {
 		return nil, &layout.Error{Op: "complement", Detail: "the cotarget must be an integer or a shape, not " + layout.Described(args[1])}
 	}
-	out, err := layout.ComplementTo(&a, m)
-	return out.Value(), err
+	return result(layout.ComplementTo(&a, m))
 }
 
 func applyRightInverse(args []layout.Value) (layout.Value, error) {
 	if a := args0Layout(args); a != nil && len(args) == 1 { // of a layout, the common call
-		out, err := layout.RightInverse(a)
-		return out.Value(), err
+		return result(layout.RightInverse(a))
 	}
 	return applyInverse("right_inverse", args)
 }
@@ -257,7 +253,7 @@ func applyInverse(op string, args []layout.Value) (layout.Value, error) {
 
 func inverse(op string, l layout.Layout) (layout.Layout, error) {
 	if op == "right_inverse" {
-		return layout.RightInverse(&l)
+		return layoutOf(layout.RightInverse(&l))
 	}
 	return layout.LeftInverse(l)
 }
@@ -307,7 +303,10 @@ func maxCommonLayoutComposed(a, b layout.Value) (v layout.Value, handled bool, e
 	}
 	if base := int64(1) << c.Outer.M; base < size {
 		v, err := layout.Composition(&common, &layout.Layout{Shape: layout.Int(base), Stride: layout.Int(1)}) // the first base values
-		return layout.Box(v), true, err
+		if err != nil {
+			return nil, true, err
+		}
+		return v.Value(), true, nil
 	}
 	return layout.Box(common), true, nil
 }

@@ -322,8 +322,7 @@ func sameOr(out, in *layout.Layout, arg layout.Value) layout.Value {
 func applyCoalesce(args []layout.Value) (layout.Value, error) {
 	if len(args) == 1 { // coalesce(L) of a layout, the common call, without the overloads' tests
 		if l, ok := args[0].(*layout.Layout); ok {
-			out, err := layout.Coalesce(l)
-			return sameOr(&out, l, args[0]), err
+			return result(layout.Coalesce(l))
 		}
 	}
 	if c, ok := firstComposed(args); ok {
@@ -332,7 +331,7 @@ func applyCoalesce(args []layout.Value) (layout.Value, error) {
 	if t, ok := lonelyTuple(args); ok {
 		return layout.CoalesceShape(t)
 	}
-	return applyProfiled("coalesce", args, func(l layout.Layout) (layout.Layout, error) { return layout.Coalesce(&l) }, layout.CoalesceProfile)
+	return applyProfiled("coalesce", args, func(l layout.Layout) (layout.Layout, error) { return layoutOf(layout.Coalesce(&l)) }, layout.CoalesceProfile)
 }
 
 func applyFilterZeros(args []layout.Value) (layout.Value, error) {

@@ -25,10 +25,11 @@ func tiledOp(op string, args []layout.Value, f func(layout.Layout, layout.Value)
 
 func applyLogicalDivide(args []layout.Value) (layout.Value, error) {
 	if l := args0Layout(args); l != nil && len(args) == 2 { // of a layout, the common call
-		out, err := layout.LogicalDivide(l, args[1])
-		return out.Value(), err
+		return result(layout.LogicalDivide(l, args[1]))
 	}
-	return tiledOp("logical_divide", args, func(l layout.Layout, t layout.Value) (layout.Layout, error) { return layout.LogicalDivide(&l, t) }, applyLogicalDivide)
+	return tiledOp("logical_divide", args, func(l layout.Layout, t layout.Value) (layout.Layout, error) {
+		return layoutOf(layout.LogicalDivide(&l, t))
+	}, applyLogicalDivide)
 }
 
 func applyZippedDivide(args []layout.Value) (layout.Value, error) {
@@ -55,10 +56,11 @@ func applyLogicalProduct(args []layout.Value) (layout.Value, error) {
 		}
 	}
 	if l := args0Layout(args); l != nil && len(args) == 2 { // of a layout, the common call
-		out, err := layout.LogicalProduct(l, args[1])
-		return out.Value(), err
+		return result(layout.LogicalProduct(l, args[1]))
 	}
-	return tiledOp("logical_product", args, func(l layout.Layout, t layout.Value) (layout.Layout, error) { return layout.LogicalProduct(&l, t) }, applyLogicalProduct)
+	return tiledOp("logical_product", args, func(l layout.Layout, t layout.Value) (layout.Layout, error) {
+		return layoutOf(layout.LogicalProduct(&l, t))
+	}, applyLogicalProduct)
 }
 
 func applyZippedProduct(args []layout.Value) (layout.Value, error) {

@@ -216,7 +216,7 @@ func facts(v layout.Value) string {
 	}
 	if l, ok := v.(*layout.Layout); ok {
 		if c, err := layout.Coalesce(l); err == nil && !(c.Shape.Equal(l.Shape) && c.Stride.Equal(l.Stride)) {
-			out += fmt.Sprintf("\ncoalesced: `%s`\n", analysis.Show(layout.Box(c), analysis.ShowHoverBytes))
+			out += fmt.Sprintf("\ncoalesced: `%s`\n", analysis.Show(c, analysis.ShowHoverBytes))
 		}
 	}
 	return out

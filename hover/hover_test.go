@@ -203,7 +203,7 @@ func TestCodeHoverSteps(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	base := analysis.CodeHover{CodeValue: analysis.CodeValue{Value: layout.Box(v), Printed: v.Format(true)}}
+	base := analysis.CodeHover{CodeValue: analysis.CodeValue{Value: v, Printed: v.Format(true)}}
 	with := base
 	with.Op, with.Args = "composition", []layout.Value{layout.Box(a), layout.Box(b)}
 	if got := Code(with, DefaultOptions); !strings.Contains(got, "**Steps** (A o B") || !strings.Contains(got, "B mode 1 `2:8` → `2:1`") {

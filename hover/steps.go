@@ -76,7 +76,7 @@ func compositionSteps(a, b layout.Value) string {
 			fmt.Fprintf(&s, "- B mode %d `%v`: %s\n", i, short{layout.Box(m)}, analysis.CapMessage(err.Error()))
 			continue
 		}
-		fmt.Fprintf(&s, "- B mode %d `%v` → `%v`\n", i, short{layout.Box(m)}, short{layout.Box(r)})
+		fmt.Fprintf(&s, "- B mode %d `%v` → `%v`\n", i, short{layout.Box(m)}, short{layout.Box(*r)})
 	}
 	return s.String()
 }
@@ -98,17 +98,17 @@ func divideSteps(op string, a, b layout.Value) string {
 	if err != nil {
 		return ""
 	}
-	joined := layout.MakeLayoutOf(*B, comp)
+	joined := layout.MakeLayoutOf(*B, *comp)
 	var s strings.Builder
 	s.WriteString("**Steps**:\n\n")
 	if c.Shape.IsTuple() {
-		fmt.Fprintf(&s, "1. complement(B, shape(coalesce(A)) = %v) = `%v`: the tiles' positions\n", short{c.Shape}, short{layout.Box(comp)})
+		fmt.Fprintf(&s, "1. complement(B, shape(coalesce(A)) = %v) = `%v`: the tiles' positions\n", short{c.Shape}, short{comp})
 	} else {
-		fmt.Fprintf(&s, "1. complement(B, size(A) = %v) = `%v`: the tiles' positions\n", short{c.Shape}, short{layout.Box(comp)})
+		fmt.Fprintf(&s, "1. complement(B, size(A) = %v) = `%v`: the tiles' positions\n", short{c.Shape}, short{comp})
 	}
 	fmt.Fprintf(&s, "2. (B, complement) = `%v`\n", short{layout.Box(joined)})
 	if ld, err := layout.Composition(A, &joined); err == nil {
-		fmt.Fprintf(&s, "3. A o (B, complement) = `%v` (logical_divide)\n", short{layout.Box(ld)})
+		fmt.Fprintf(&s, "3. A o (B, complement) = `%v` (logical_divide)\n", short{layout.Box(*ld)})
 	}
 	if op != "logical_divide" {
 		fmt.Fprintf(&s, "4. %s regroups the tile and rest modes of that result\n", op)
@@ -137,10 +137,10 @@ func productSteps(op string, a, b layout.Value) string {
 	}
 	var s strings.Builder
 	s.WriteString("**Steps**:\n\n")
-	fmt.Fprintf(&s, "1. complement(A, size(A)·cosize(B) = %d) = `%v`: where copies of A can go\n", size*cosize, short{layout.Box(comp)})
-	if r, err := layout.Composition(&comp, B); err == nil {
-		fmt.Fprintf(&s, "2. complement o B = `%v`: the copies B selects\n", short{layout.Box(r)})
-		fmt.Fprintf(&s, "3. (A, complement o B) = `%v` (logical_product)\n", short{layout.Box(layout.MakeLayoutOf(*A, r))})
+	fmt.Fprintf(&s, "1. complement(A, size(A)·cosize(B) = %d) = `%v`: where copies of A can go\n", size*cosize, short{comp})
+	if r, err := layout.Composition(comp, B); err == nil {
+		fmt.Fprintf(&s, "2. complement o B = `%v`: the copies B selects\n", short{layout.Box(*r)})
+		fmt.Fprintf(&s, "3. (A, complement o B) = `%v` (logical_product)\n", short{layout.Box(layout.MakeLayoutOf(*A, *r))})
 	}
 	if op != "logical_product" {
 		fmt.Fprintf(&s, "4. %s regroups the modes of that result\n", op)

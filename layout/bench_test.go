@@ -164,7 +164,7 @@ func flatRank(l Layout) int {
 // operation takes one), so ns/op is the algebra and its result tree alone,
 // not the name look-up and the boxing of the result into a Value.
 func BenchmarkGoldenDirect(b *testing.B) {
-	type call func() (Layout, error)
+	type call func() (*Layout, error)
 	calls := map[string][]call{}
 	for _, op := range []string{"coalesce", "composition", "complement", "logical_divide", "logical_product", "right_inverse"} {
 		for _, args := range goldenInputs(b, op) {
@@ -175,25 +175,25 @@ func BenchmarkGoldenDirect(b *testing.B) {
 			var c call
 			switch {
 			case len(args) == 1 && op == "coalesce":
-				c = func() (Layout, error) { return Coalesce(a) }
+				c = func() (*Layout, error) { return Coalesce(a) }
 			case len(args) == 1 && op == "complement":
-				c = func() (Layout, error) { return Complement(a) }
+				c = func() (*Layout, error) { return Complement(a) }
 			case len(args) == 1 && op == "right_inverse":
-				c = func() (Layout, error) { return RightInverse(a) }
+				c = func() (*Layout, error) { return RightInverse(a) }
 			case len(args) == 2 && op == "complement":
 				if m, ok := args[1].(IntTuple); ok {
-					c = func() (Layout, error) { return ComplementTo(a, m) }
+					c = func() (*Layout, error) { return ComplementTo(a, m) }
 				}
 			case len(args) == 2 && op == "composition":
 				if y, ok := args[1].(*Layout); ok {
-					c = func() (Layout, error) { return Composition(a, y) }
+					c = func() (*Layout, error) { return Composition(a, y) }
 				}
 			case len(args) == 2 && op == "logical_divide":
 				t := args[1]
-				c = func() (Layout, error) { return LogicalDivide(a, t) }
+				c = func() (*Layout, error) { return LogicalDivide(a, t) }
 			case len(args) == 2 && op == "logical_product":
 				t := args[1]
-				c = func() (Layout, error) { return LogicalProduct(a, t) }
+				c = func() (*Layout, error) { return LogicalProduct(a, t) }
 			}
 			if c != nil {
 				if _, err := c(); err == nil {
@@ -242,34 +242,34 @@ func BenchmarkPycuteCases(b *testing.B) {
 		return Int(int64(x.(float64)))
 	}
 	for _, op := range []string{"coalesce", "complement", "composition", "logical_divide", "logical_product", "right_inverse"} {
-		var calls []func() (Layout, error)
+		var calls []func() (*Layout, error)
 		for _, c := range byOp[op] {
 			a := arg(c[0]).(*Layout)
-			var f func() (Layout, error)
+			var f func() (*Layout, error)
 			switch op {
 			case "coalesce":
-				f = func() (Layout, error) { return Coalesce(a) }
+				f = func() (*Layout, error) { return Coalesce(a) }
 			case "right_inverse":
-				f = func() (Layout, error) { return RightInverse(a) }
+				f = func() (*Layout, error) { return RightInverse(a) }
 			case "complement":
 				if len(c) == 1 {
-					f = func() (Layout, error) { return Complement(a) }
+					f = func() (*Layout, error) { return Complement(a) }
 				} else if m, ok := arg(c[1]).(IntTuple); ok {
-					f = func() (Layout, error) { return ComplementTo(a, m) }
+					f = func() (*Layout, error) { return ComplementTo(a, m) }
 				}
 			case "composition":
 				switch y := arg(c[1]).(type) {
 				case *Layout:
-					f = func() (Layout, error) { return Composition(a, y) }
+					f = func() (*Layout, error) { return Composition(a, y) }
 				case IntTuple:
-					f = func() (Layout, error) { return Composition(a, ref(Make(Int(y.Value()), Int(1)))) }
+					f = func() (*Layout, error) { return Composition(a, ref(Make(Int(y.Value()), Int(1)))) }
 				}
 			case "logical_divide":
 				t := arg(c[1])
-				f = func() (Layout, error) { return LogicalDivide(a, t) }
+				f = func() (*Layout, error) { return LogicalDivide(a, t) }
 			case "logical_product":
 				t := arg(c[1])
-				f = func() (Layout, error) { return LogicalProduct(a, t) }
+				f = func() (*Layout, error) { return LogicalProduct(a, t) }
 			}
 			if f != nil {
 				if _, err := f(); err == nil {

@@ -11,26 +11,23 @@ package layout
 // merges), as in CuTe. The empty layout coalesces to 1:0.
 //
 // Law: Coalesce(l).Eval(i) == l.Eval(i) for 0 <= i < Size(l), Size is kept, and Coalesce is idempotent.
-func Coalesce(l *Layout) (Layout, error) {
+func Coalesce(l *Layout) (*Layout, error) {
 	const op = "coalesce"
 	var mb [flatInline]mode
 	var tb bases
 	m, err := leafModes(op, l, mb[:0], &tb)
 	if err != nil {
-		return Layout{}, err
+		return nil, err
 	}
 	if len(m) == 0 {
-		return PadLayout, nil
+		return PadLayout.boxed(), nil // 1:0, shared
 	}
 	n := len(m)
 	if m, err = bwCoalesce(op, m); err != nil {
-		return Layout{}, err
+		return nil, err
 	}
-	if len(m) == n && n > 1 && len(l.Shape.sub) == n && tupleElems(&l.Shape) == n {
-		return *l, nil // flat, and bwCoalesce kept every mode as it was: l's own trees, nothing built
-	}
-	if len(m) == 1 { // built in the return statement: a Layout returned by a call is copied through memory
-		return Layout{Shape: m[0].s.leaf(&tb), Stride: m[0].d.leaf(&tb)}, nil
+	if len(m) == n && (n > 1 && len(l.Shape.sub) == n && tupleElems(&l.Shape) == n || l.Shape.kind != kindTuple && m[0] == mode{leafNum(&l.Shape), leafNum(&l.Stride)}) {
+		return l, nil // flat (or a leaf), and bwCoalesce kept every mode as it was: l itself, nothing built
 	}
 	return flatLayoutOf(m, &tb), nil
 }
@@ -54,6 +51,9 @@ func leafModes(op string, l *Layout, m []mode, tb *bases) ([]mode, error) {
 // leaf elements in its own loop.
 func appendLeafModes(t, u *IntTuple, m []mode, tb *bases) ([]mode, bool) {
 	if t.kind != kindTuple {
+		if len(t.sub)|len(u.sub) == 0 && u.kind != kindTuple { // a leaf layout of plain leaves
+			return append(m, mode{leafNum(t), leafNum(u)}), true
+		}
 		return appendLeafMode(t, u, m, tb)
 	}
 	if u.kind != kindTuple || len(t.sub) != len(u.sub) {
@@ -161,23 +161,21 @@ func mergeModes(op string, s, d, ns, nd num) (num, bool, error) {
 	return merged, err == nil, err
 }
 
-// flatLayoutOf is the layout of the flat modes m: an integer-shaped layout
-// for one mode, else flat tuples, in one block with its Layout (newResult).
-func flatLayoutOf(m []mode, tb *bases) Layout {
+// flatLayoutOf is the layout of the flat modes m, boxed: an
+// integer-shaped layout for one mode (shared where it is small), else flat
+// tuples, in one block with its Layout (newResult).
+func flatLayoutOf(m []mode, tb *bases) *Layout {
 	n := len(m)
 	if n == 1 {
-		return Layout{Shape: m[0].s.leaf(tb), Stride: m[0].d.leaf(tb)}
+		return (&Layout{Shape: m[0].s.leaf(tb), Stride: m[0].d.leaf(tb)}).boxed()
 	}
 	box, both := newResult(2 * n)
-	if box == nil { // the empty layout
-		box = new(Layout)
-	}
 	for i := range m {
 		m[i].s.put(&both[i], tb)
 		m[i].d.put(&both[n+i], tb)
 	}
 	setTuples(box, both[:n:n], both[n:])
-	return *box
+	return box
 }
 
 // CoalesceProfile is coalesce(l, profile): a tuple profile coalesces each of
@@ -186,7 +184,7 @@ func flatLayoutOf(m []mode, tb *bases) Layout {
 // coalesces the whole layout. The profile must not have more modes than l.
 // Law: CoalesceProfile(l, p).Eval(i) == l.Eval(i) for 0 <= i < Size(l), and its rank is l's rank when p is a tuple.
 func CoalesceProfile(l Layout, profile IntTuple) (Layout, error) {
-	return byProfile("coalesce", l, profile, func(m Layout) (Layout, error) { return Coalesce(&m) })
+	return byProfile("coalesce", l, profile, func(m Layout) (Layout, error) { return deref(Coalesce(&m)) })
 }
 
 // byProfile applies f mode by mode where profile is a tuple (CuTe's transform_layout).
@@ -263,7 +261,7 @@ func Filter(l Layout) (Layout, error) {
 	if err != nil {
 		return Layout{}, err
 	}
-	return Coalesce(&fz)
+	return deref(Coalesce(&fz))
 }
 
 // FilterProfile is filter(l, profile): Filter mode by mode where profile is a

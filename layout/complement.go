@@ -12,16 +12,16 @@ const CondDynamicStrideComplement = "Dynamic-stride complement only for rank-1 l
 // the complement within the span A itself reaches.
 //
 // Law: as ComplementTo's, with M = cosize(filter(A)).
-func Complement(a *Layout) (Layout, error) {
+func Complement(a *Layout) (*Layout, error) {
 	var ab [flatInline + 1]mode // A's modes, then the complement's (one more)
 	var tb bases
 	am, err := leafModes("complement", a, ab[:0], &tb)
 	if err != nil {
-		return Layout{}, err
+		return nil, err
 	}
 	r, err := complement(a, am, &tb, nil, IntTuple{}, ab[:0])
 	if err != nil {
-		return Layout{}, err
+		return nil, err
 	}
 	return flatLayoutOf(r, nil), nil
 }
@@ -39,22 +39,22 @@ func Complement(a *Layout) (Layout, error) {
 // when each stride of filter(A), in increasing order, is a multiple of the
 // extent of the modes below it, the layout (filter(A), R) is a bijection
 // onto [0, size(filter(A))*size(R)), which reaches an integer M.
-func ComplementTo(a *Layout, m IntTuple) (Layout, error) {
+func ComplementTo(a *Layout, m IntTuple) (*Layout, error) {
 	const op = "complement"
 	var mb [flatInline]mode
 	var tb bases
 	cot, _ := appendLeafModes(&m, &m, mb[:0], &tb)
 	if err := checkInts(op, cot, &tb, false); err != nil {
-		return Layout{}, err // M's leaves are known integers
+		return nil, err // M's leaves are known integers
 	}
 	var ab [flatInline + 1]mode // A's modes, then the complement's (one more)
 	am, err := leafModes(op, a, ab[:0], &tb)
 	if err != nil {
-		return Layout{}, err
+		return nil, err
 	}
 	r, err := complement(a, am, &tb, cot, m, ab[:0])
 	if err != nil {
-		return Layout{}, err
+		return nil, err
 	}
 	return flatLayoutOf(r, nil), nil
 }

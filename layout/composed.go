@@ -301,5 +301,5 @@ func LogicalProductSwizzled(a Layout, tiler Composed) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	return ComposeSwizzle(op, moved, Int(0), Box(product))
+	return ComposeSwizzle(op, moved, Int(0), product)
 }

@@ -71,7 +71,7 @@ func SliceAndOffsetComposed(coord IntTuple, c Composed) (Value, int64, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	bits, dynamic, err := toMixedBits(op, dicedOnly, dicedCoord.Shape)
+	bits, dynamic, err := toMixedBits(op, *dicedOnly, dicedCoord.Shape)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -82,7 +82,7 @@ func SliceAndOffsetComposed(coord IntTuple, c Composed) (Value, int64, error) {
 	if !c.Offset.IsStatic() {
 		dynamic = -1
 	}
-	anti, err := evalCoordInt(op, dicedAnti, dicedCoord.Shape)
+	anti, err := evalCoordInt(op, *dicedAnti, dicedCoord.Shape)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -119,7 +119,7 @@ func SliceAndOffsetComposed(coord IntTuple, c Composed) (Value, int64, error) {
 		return nil, 0, err
 	}
 	p, err := addOffset(op, sw.apply(offZY), anti)
-	return Box(r), p, err
+	return Box(*r), p, err
 }
 
 // SliceComposed is CuTe's slice(coord, Sw o off o L): the layout of

@@ -47,12 +47,12 @@ const (
 // not a multiple of it, or an inexact shape split), and so does this: a
 // stride smaller than a mode's shape that does not divide it is accepted,
 // and the result is then not A o B, exactly as CuTe returns it.
-func Composition(a, b *Layout) (Layout, error) {
+func Composition(a, b *Layout) (*Layout, error) {
 	var bb [flatInline]mode
 	var btb bases
 	bm, err := leafModes("composition", b, bb[:0], &btb)
 	if err != nil {
-		return Layout{}, err
+		return nil, err
 	}
 	if len(btb.paths) > 0 && hasBasis(&b.Stride) {
 		return compositionBasisB(*a, *b)
@@ -61,11 +61,13 @@ func Composition(a, b *Layout) (Layout, error) {
 	var tb bases
 	am, err := coalescedModes(a, ab[:0], &tb)
 	if err != nil {
-		return Layout{}, err
+		return nil, err
 	}
-	c := composer{a: a, am: am, tb: &tb, b: b}
-	l, _, err := c.composeModes(bm, &btb, &b.Shape, 0)
-	return l, err
+	c := composer{a: a, am: am, tb: &tb, keepB: true}
+	if l, _, err := c.composeModes(bm, &btb, &b.Shape, 0); l != nil || err != nil {
+		return l, err
+	}
+	return b, nil // B's own leaves: B itself
 }
 
 // coalescedModes is coalesce_x(A) as flat modes appended to m, after
@@ -90,19 +92,18 @@ func coalescedModes(a *Layout, m []mode, tb *bases) ([]mode, error) {
 // It is only read: what composing B gathers travels in a composed value,
 // passed and returned, so that its arrays stay on the caller's stack.
 type composer struct {
-	a  *Layout // A, for messages; nil: A is am as given
-	am []mode  // A's modes, coalesced
-	tb *bases  // the bases of A's strides
-	b  *Layout // B, the result when each of its leaves composes to itself; nil: always built
+	a     *Layout // A, for messages; nil: A is am as given
+	am    []mode  // A's modes, coalesced
+	tb    *bases  // the bases of A's strides
+	keepB bool    // composeModes returns nil where B's leaves compose to themselves, for the caller to return B (returned from here, B moved am's array and tb to the heap)
 }
 
 // composeModes is composition_impl of A with B, given as its leaf modes
 // bm in order (bases in btb) and its shape tree (read for its structure
 // only): the leaves composed in order, their results gathered on the
-// stack, then the result laid out in B's tree in one allocation, extra
-// IntTuples left at the end of that block for the caller (whose box is the
-// block's own Layout, newResult, for the caller to set to its result).
-func (c *composer) composeModes(bm []mode, btb *bases, shape *IntTuple, extra int) (Layout, []IntTuple, error) {
+// stack, then laid out in B's tree in one block (newResult), with extra
+// IntTuples left at its end for the caller.
+func (c *composer) composeModes(bm []mode, btb *bases, shape *IntTuple, extra int) (*Layout, []IntTuple, error) {
 	const op = "composition"
 	var rb [2 * flatInline]mode
 	var endb [flatInline]int
@@ -111,34 +112,32 @@ func (c *composer) composeModes(bm []mode, btb *bases, shape *IntTuple, extra in
 	for _, x := range bm {
 		if !x.s.plain() || !x.d.plain() {
 			if err := CheckIntLeaf(op, x.s.leaf(btb)); err != nil {
-				return Layout{}, nil, err
+				return nil, nil, err
 			}
-			return Layout{}, nil, CheckIntLeaf(op, x.d.leaf(btb))
+			return nil, nil, CheckIntLeaf(op, x.d.leaf(btb))
 		}
 		start := len(r)
 		var err error
 		if r, err = c.compose(x.s, x.d, r); err != nil {
-			return Layout{}, nil, err
+			return nil, nil, err
 		}
 		if n := len(r) - start; n > 1 {
 			nodes += 2 * n
 		}
 		ends = append(ends, len(r))
 	}
-	if c.b != nil && extra == 0 && slices.Equal(r, bm) {
-		return *c.b, nil, nil // B's own leaves: B itself, nothing built
+	if c.keepB && extra == 0 && slices.Equal(r, bm) {
+		return nil, nil, nil // B's own leaves: B itself, nothing built
+	}
+	if nodes == 0 && shape.kind != kindTuple { // a leaf result has no block
+		return (&Layout{Shape: r[0].s.leaf(c.tb), Stride: r[0].d.leaf(c.tb)}).boxed(), nil, nil
 	}
 	b := builder{r: r, ends: ends, tb: c.tb}
 	box, slab := newResult(nodes)
 	cur := cursor{slab: slab}
-	var leaf Layout
-	out := &leaf // a leaf result (no nodes) has no block
-	if box != nil {
-		out = box // built in place, knowing its block (as setTuples)
-		box.box = box
-	}
-	b.node(shape, &cur, &out.Shape, &out.Stride)
-	return *out, cur.slab, nil
+	box.box = box // built in place, knowing its block (as setTuples)
+	b.node(shape, &cur, &box.Shape, &box.Stride)
+	return box, cur.slab, nil
 }
 
 // tupleElems is the number of elements of the tuples in t.
@@ -356,7 +355,7 @@ func (c *composer) overflow(s, d num) error {
 // aLayout is A, for messages.
 func (c *composer) aLayout() Layout {
 	if c.a == nil {
-		return flatLayoutOf(c.am, c.tb)
+		return *flatLayoutOf(c.am, c.tb)
 	}
 	return *c.a
 }
@@ -380,20 +379,20 @@ func (c *composer) coalescedNote() string {
 // d as s:n would (CuTe's basis_get), after A has been coalesced mode by
 // mode along the coprofile of B (the shape of the sum of B's strides as an
 // arithmetic tuple); the rest of A is left alone.
-func compositionBasisB(a, b Layout) (Layout, error) {
+func compositionBasisB(a, b Layout) (*Layout, error) {
 	sum, err := coprofileOf(b.Stride)
 	if err != nil {
-		return Layout{}, err
+		return nil, err
 	}
 	lhs, err := coalesceAlong(a, sum)
 	if err != nil {
-		return Layout{}, err
+		return nil, err
 	}
 	s, d, err := lhs.compose(b.Shape, b.Stride)
 	if err != nil {
-		return Layout{}, err
+		return nil, err
 	}
-	return Layout{Shape: s, Stride: d}, nil
+	return (&Layout{Shape: s, Stride: d}).boxed(), nil
 }
 
 // maxBasisIndex bounds the mode index of a scaled basis in B, so that a
@@ -545,7 +544,10 @@ func (t *lhsTree) compose(s, d IntTuple) (IntTuple, IntTuple, error) {
 		at = at.sub[m.val] // the coprofile has every path of B's strides
 	}
 	l, _, err := at.c.composeModes([]mode{{numInt(s.val, s.static), numInt(d.val, d.static)}}, nil, &s, 0)
-	return l.Shape, l.Stride, err
+	if err != nil {
+		return IntTuple{}, IntTuple{}, err
+	}
+	return l.Shape, l.Stride, nil
 }
 
 // hasBasis reports whether a leaf of t is a scaled basis.
@@ -589,7 +591,7 @@ func CompositionTiler(a Layout, t Tiler) (Layout, error) {
 		case m.Sub != nil:
 			r, err = CompositionTiler(sub, *m.Sub)
 		default:
-			r, err = Composition(&sub, &m.Layout)
+			r, err = deref(Composition(&sub, &m.Layout))
 		}
 		if err != nil {
 			return Layout{}, err

@@ -185,11 +185,12 @@ func byMode(op, cond string, l Layout, t tileArg, f func(Layout, tileArg) (Layou
 // Each step of the definition is that operation's one body, the
 // intermediate layouts held on the stack: only the result is allocated. A
 // failure is worded as its step's.
-func LogicalDivide(l *Layout, tiler Value) (Layout, error) {
+func LogicalDivide(l *Layout, tiler Value) (*Layout, error) {
 	const op = "logical_divide"
 	b, ok := tiler.(*Layout)
 	if !ok { // a tiler, a shape or "_": by mode
-		return divideByTiler(*l, tiler)
+		r, err := divideByTiler(*l, tiler)
+		return r.boxed(), err
 	}
 	// shape(coalesce(L)) in place of L's leaf modes, read first for
 	// coalesce_x(L): known integers, and a last mode of static size 1.
@@ -197,7 +198,7 @@ func LogicalDivide(l *Layout, tiler Value) (Layout, error) {
 	var tb bases
 	m, err := leafModes(op, l, lb[:0], &tb)
 	if err != nil && !congruent(&l.Shape, &l.Stride) {
-		return Layout{}, err // CheckCongruent's error, as every divide of an incongruent L says it
+		return nil, err // CheckCongruent's error, as every divide of an incongruent L says it
 	}
 	if err == nil && len(m) == 0 {
 		m = append(m, mode{numInt(1, true), numInt(0, true)})
@@ -209,7 +210,7 @@ func LogicalDivide(l *Layout, tiler Value) (Layout, error) {
 		m, err = bwCoalesce(op, m)
 	}
 	if err != nil {
-		return Layout{}, InOp(op, fmt.Sprintf("coalesce(%v)", *l), err)
+		return nil, InOp(op, fmt.Sprintf("coalesce(%v)", *l), err)
 	}
 	for i := 0; intsErr != nil && i < len(m); i++ { // shapes of known integers coalesce to such shapes
 		if !m[i].s.plain() { // complement's cotarget is a shape of known integers
@@ -230,8 +231,8 @@ func LogicalDivide(l *Layout, tiler Value) (Layout, error) {
 		rest, err = complement(b, append(bm[len(bm):], bm...), &btb, m, IntTuple{}, bm[len(bm):])
 	}
 	if err != nil {
-		c, _ := Coalesce(l)
-		return Layout{}, InOp(op, fmt.Sprintf("complement(%v, %v)", *b, c.Shape), err)
+		c, _ := deref(Coalesce(l))
+		return nil, InOp(op, fmt.Sprintf("complement(%v, %v)", *b, c.Shape), err)
 	}
 	// make_layout(B, rest): its leaf modes, and its shape tree, whose
 	// structure alone composition reads (the rest's leaves left zero).
@@ -255,13 +256,13 @@ func LogicalDivide(l *Layout, tiler Value) (Layout, error) {
 		c.tb = &xb
 	}
 	if err == nil {
-		var out Layout
+		var out *Layout
 		if out, _, err = c.composeModes(bm, &btb, &innerShape, 0); err == nil {
 			return out, nil
 		}
 	}
 	r := flatLayoutOf(bm[len(bm)-len(rest):], nil) // rest, where the append moved it
-	return Layout{}, InOp(op, fmt.Sprintf("composition(%v, %v)", *l, Layout{Shape: Tup(b.Shape, r.Shape), Stride: Tup(b.Stride, r.Stride)}), err)
+	return nil, InOp(op, fmt.Sprintf("composition(%v, %v)", *l, Layout{Shape: Tup(b.Shape, r.Shape), Stride: Tup(b.Stride, r.Stride)}), err)
 }
 
 // divideByTiler is LogicalDivide(l, T) of a tiler T that is no layout.
@@ -285,7 +286,7 @@ func logicalDivide(l Layout, t tileArg) (Layout, error) {
 	case tileTuple:
 		return byMode(op, CondDivideTooManyModes, l, t, logicalDivide)
 	}
-	return LogicalDivide(&l, Box(t.layout)) // the Value the mode was read from, or a shared small one: rarely a new box
+	return deref(LogicalDivide(&l, Box(t.layout))) // the Value the mode was read from, or a shared small one: rarely a new box
 }
 
 // zeroLeaves is the rest's shape as LogicalDivide's composition reads it:

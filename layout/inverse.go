@@ -9,17 +9,17 @@ const CondLeftInverse = "Left inverse divisibility condition"
 // domain.
 //
 // Law: A(R(i)) == i for all i < size(R).
-func RightInverse(a *Layout) (Layout, error) {
+func RightInverse(a *Layout) (*Layout, error) {
 	const op = "right_inverse"
 	var mb [flatInline]mode
 	m, err := coalescedStatic(op, a, mb[:0])
 	if err != nil {
-		return Layout{}, err
+		return nil, err
 	}
 	var pb [flatInline]int64
 	pre, ok := exclusivePrefixProduct(m, pb[:0])
 	if !ok {
-		return Layout{}, Errorf(op, CondOverflow, "the size of %v overflows int64", *a)
+		return nil, Errorf(op, CondOverflow, "the size of %v overflows int64", *a)
 	}
 	sortByStride(m, pre)
 	// The result starts with the mode 1:0 as CuTe's does; coalesce drops it.
@@ -32,11 +32,11 @@ func RightInverse(a *Layout) (Layout, error) {
 		}
 		r = append(r, mode{x.s, numInt(pre[i], true)})
 		if next, ok = MulChecked(x.s.v, x.d.v); !ok {
-			return Layout{}, Errorf(op, CondOverflow, "the cosize of %v overflows int64", *a)
+			return nil, Errorf(op, CondOverflow, "the cosize of %v overflows int64", *a)
 		}
 	}
 	if r, err = bwCoalesce(op, r); err != nil {
-		return Layout{}, Errorf(op, CondOverflow, "the right inverse of %v overflows int64", *a)
+		return nil, Errorf(op, CondOverflow, "the right inverse of %v overflows int64", *a)
 	}
 	return flatLayoutOf(r, nil), nil
 }
@@ -84,7 +84,7 @@ func LeftInverse(a Layout) (Layout, error) {
 	if r, err = bwCoalesce(op, r); err != nil {
 		return Layout{}, Errorf(op, CondOverflow, "the left inverse of %v overflows int64", a)
 	}
-	return flatLayoutOf(r, nil), nil
+	return *flatLayoutOf(r, nil), nil
 }
 
 // coalescedStatic is coalesce(A) as flat modes appended to s and d, every

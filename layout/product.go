@@ -16,18 +16,19 @@ import "fmt"
 // Each step of the definition is that operation's one body, the complement
 // held on the stack: only the result is allocated. A failure is worded as
 // its step's.
-func LogicalProduct(a *Layout, tiler Value) (Layout, error) {
+func LogicalProduct(a *Layout, tiler Value) (*Layout, error) {
 	const op = "logical_product"
 	b, ok := tiler.(*Layout)
 	if !ok { // a tiler, a shape or "_": by mode
-		return productByTiler(*a, tiler)
+		r, err := productByTiler(*a, tiler)
+		return r.boxed(), err
 	}
 	var ab [flatInline + 1]mode // A's modes, then their complement's (one more)
 	var bb [flatInline]mode
 	var tb, atb bases
 	am, err := leafModes(op, a, ab[:0], &atb)
 	if err != nil && !congruent(&a.Shape, &a.Stride) {
-		return Layout{}, err // CheckCongruent's error, as every product of an incongruent A says it
+		return nil, err // CheckCongruent's error, as every product of an incongruent A says it
 	}
 	for i := 0; i < len(am) && err == nil; i++ {
 		if !am[i].s.plain() {
@@ -35,14 +36,14 @@ func LogicalProduct(a *Layout, tiler Value) (Layout, error) {
 		}
 	}
 	if err != nil {
-		return Layout{}, InOp(op, fmt.Sprintf("size(%v)", *a), err)
+		return nil, InOp(op, fmt.Sprintf("size(%v)", *a), err)
 	}
 	sa := numInt(1, true) // CuTe's product(shape), from a static 1
 	for _, x := range am {
 		if p, ok := mulSmall(sa, x.s); ok {
 			sa = p
 		} else if sa, err = mulAny(op, sa, x.s); err != nil {
-			return Layout{}, InOp(op, fmt.Sprintf("size(%v)", *a), err)
+			return nil, InOp(op, fmt.Sprintf("size(%v)", *a), err)
 		}
 	}
 	bm, err := leafModes(op, b, bb[:0], &tb)
@@ -54,34 +55,33 @@ func LogicalProduct(a *Layout, tiler Value) (Layout, error) {
 		cb, err = cosize(op, bm)
 	}
 	if err != nil {
-		return Layout{}, InOp(op, fmt.Sprintf("cosize(%v)", *b), err)
+		return nil, InOp(op, fmt.Sprintf("cosize(%v)", *b), err)
 	}
 	n, err := mul(op, sa, cb)
 	if err != nil {
-		return Layout{}, Errorf(op, CondOverflow, "size(%v)*cosize(%v) = %d*%d overflows int64", *a, *b, sa.v, cb.v)
+		return nil, Errorf(op, CondOverflow, "size(%v)*cosize(%v) = %d*%d overflows int64", *a, *b, sa.v, cb.v)
 	}
 	r, err := complement(a, am, &atb, []mode{{s: n}}, IntTuple{}, am[:0]) // A's modes, walked once, overwritten
 	if err != nil {
-		return Layout{}, InOp(op, fmt.Sprintf("complement(%v, %d)", *a, n.v), err)
+		return nil, InOp(op, fmt.Sprintf("complement(%v, %d)", *a, n.v), err)
 	}
 	// coalesce_x of the complement, which is coalesced already (bw_coalesce
 	// of its own result changes nothing): only a last mode of static size 1
 	// differs, in place; a failure words the complement anew.
 	if r[len(r)-1].s.is(1) {
 		if r, err = coalesceX(op, r); err != nil {
-			return Layout{}, productCompositionError(*a, n, *b, err)
+			return nil, productCompositionError(*a, n, *b, err)
 		}
 	}
 	c := composer{am: r}
 	// The result's top level, (A, A o B) shapes then strides, at the end of A o B's block.
 	rep, top, err := c.composeModes(bm, &tb, &b.Shape, 4)
 	if err != nil {
-		return Layout{}, productCompositionError(*a, n, *b, err)
+		return nil, productCompositionError(*a, n, *b, err)
 	}
 	top[0], top[1], top[2], top[3] = a.Shape, rep.Shape, a.Stride, rep.Stride
-	box := rep.box // A o B's block, now the product's
-	box.Shape, box.Stride = tupleOf(top[:2:2]), tupleOf(top[2:])
-	return *box, nil
+	rep.Shape, rep.Stride = tupleOf(top[:2:2]), tupleOf(top[2:]) // A o B's block, now the product's
+	return rep, nil
 }
 
 // productByTiler is LogicalProduct(a, T) of a tiler T that is no layout.
@@ -105,7 +105,7 @@ func logicalProduct(a Layout, t tileArg) (Layout, error) {
 	case tileTuple:
 		return byMode(op, CondProductTooManyModes, a, t, logicalProduct)
 	}
-	return LogicalProduct(&a, Box(t.layout)) // the Value the mode was read from, or a shared small one: rarely a new box
+	return deref(LogicalProduct(&a, Box(t.layout))) // the Value the mode was read from, or a shared small one: rarely a new box
 }
 
 // ZippedProduct is CuTe's zipped_product(A, T) == tile_unzip(logical_product(A, T), T):
@@ -191,6 +191,6 @@ func rankedProduct(op string, a, b Layout, raked bool) (Layout, error) {
 
 // productCompositionError is LogicalProduct's failure in its last step, composition(complement(A, n), B).
 func productCompositionError(a Layout, n num, b Layout, err error) error {
-	rest, _ := ComplementTo(&a, n.leaf(nil))
+	rest, _ := deref(ComplementTo(&a, n.leaf(nil)))
 	return InOp("logical_product", fmt.Sprintf("composition(%v, %v)", rest, b), err)
 }

@@ -37,8 +37,11 @@ func (errorValue) IsValue()         {}
 // shares small integers. Values are immutable: no one writes through it.
 func Box(l Layout) Value { return l.Value() }
 
-// Value is *l as a Value, as Box(*l) is, without copying l.
-func (l *Layout) Value() Value {
+// Value is *l as a Value, as Box(*l) is, without copying l: its box (boxed),
+// the block l's trees were built in, a shared small leaf layout's, or a new one.
+func (l *Layout) Value() Value { return l.boxed() }
+
+func (l *Layout) boxed() *Layout {
 	if b := l.box; b != nil && (sameElems(&l.Shape, &b.Shape) && sameElems(&l.Stride, &b.Stride) || l.SameAs(b)) {
 		return b
 	}
@@ -85,6 +88,14 @@ func smallLeaf(t *IntTuple) (int, bool) {
 	return i, true
 }
 
+// deref is an operation's result *l, err, as a Layout (the zero one with an error).
+func deref(l *Layout, err error) (Layout, error) {
+	if err != nil {
+		return Layout{}, err
+	}
+	return *l, nil
+}
+
 // Boxed is Box(l), err: an operation's result as a Value.
 func Boxed(l Layout, err error) (Value, error) { return Box(l), err }
 
@@ -100,12 +111,12 @@ type result[Nodes any] struct {
 }
 
 // newResult is a block for a result of n tree nodes: the Layout to set to
-// the result once its trees are built in nodes; nil for no nodes (a leaf
-// layout or the empty one: Box makes its Value, shared where it is small).
+// the result once its trees are built in nodes (for no nodes, the empty
+// layout's; a leaf layout is boxed alone, shared where it is small).
 func newResult(n int) (*Layout, []IntTuple) {
 	switch {
 	case n == 0:
-		return nil, make([]IntTuple, 0) // the empty tuple's elements, as before
+		return new(Layout), make([]IntTuple, 0) // the empty tuple's elements, as before
 	case n <= 4:
 		r := new(result[[4]IntTuple])
 		return &r.l, r.nodes[:n:n]

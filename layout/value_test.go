@@ -41,12 +41,12 @@ func TestBoxOfResult(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a, b := Box(out), Box(out); a != b || a != out.box {
+	if a, b := Box(*out), Box(*out); a != b || a != out.box || a != out {
 		t.Errorf("Box(%v) twice: %p and %p, want its block %p", out, a, b, out.box)
 	}
-	changed := out
+	changed := *out
 	changed.Stride = Ints(1, 2)
-	if v := Box(changed); v == Box(out) || v.String() != "(2,12):(1,2)" {
+	if v := Box(changed); v == Box(*out) || v.String() != "(2,12):(1,2)" {
 		t.Errorf("Box of %v with new strides = %v, the block of %v", changed, v, out)
 	}
 }

@@ -190,9 +190,11 @@ func MakeLayoutTV(op string, thr, val layout.Layout) (tv layout.Layout, tiler la
 	if err != nil {
 		return layout.Layout{}, layout.IntTuple{}, layout.InOp(op, "", err)
 	}
-	if tv, err = layout.Composition(&inv, &shape); err != nil {
+	tvp, err := layout.Composition(inv, &shape)
+	if err != nil {
 		return layout.Layout{}, layout.IntTuple{}, layout.InOp(op, fmt.Sprintf("%v.with_shape(%v)", inv, shape.Shape), err)
 	}
+	tv = *tvp
 	if tiler, err = layout.ProductEach(mn.Shape); err != nil {
 		return layout.Layout{}, layout.IntTuple{}, layout.Renamed(op, err)
 	}
@@ -261,11 +263,11 @@ func (c TiledCopy) ref2trg(op string, src bool) (layout.Layout, error) {
 	if src {
 		trg = c.ValSrc
 	}
-	out, err := layout.Composition(&inv, &trg)
+	out, err := layout.Composition(inv, &trg)
 	if err != nil {
 		return layout.Layout{}, layout.InOp(op, fmt.Sprintf("composition(%v, %v)", inv, trg), err)
 	}
-	return out, nil
+	return *out, nil
 }
 
 // tile2thrfrg is CuTe's TiledCopy::tile2thrfrg: the tensor, whose mode 0

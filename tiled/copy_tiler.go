@@ -84,8 +84,8 @@ func unitModes(op string, s layout.IntTuple, tv layout.Layout) ([]layout.Layout,
 		if err != nil {
 			return nil, layout.InOp(op, fmt.Sprintf("composition(%v, %v)", proj, tv), err)
 		}
-		if out[i], err = layout.Filter(c); err != nil {
-			return nil, layout.InOp(op, fmt.Sprintf("filter(%v)", c), err)
+		if out[i], err = layout.Filter(*c); err != nil {
+			return nil, layout.InOp(op, fmt.Sprintf("filter(%v)", *c), err)
 		}
 	}
 	return out, nil
@@ -117,7 +117,7 @@ func tileTV(op string, s layout.IntTuple, modes []layout.Layout, tv layout.Layou
 	if err != nil {
 		return layout.Layout{}, layout.InOp(op, fmt.Sprintf("composition(%v, %v)", inv, tv), err)
 	}
-	return out, nil
+	return *out, nil
 }
 
 // MakeTiledCopyCAtom is CuTe's make_tiled_copy_C_atom(atom, mma): the
@@ -173,11 +173,11 @@ func MakeTiledCopyCAtom(atom CopyAtom, m TiledMMA) (TiledCopy, error) {
 		return TiledCopy{}, layout.Renamed(op, err)
 	}
 	mn := layout.Tup(tm, tn)
-	modes, err := unitModes(op, mn, tv)
+	modes, err := unitModes(op, mn, *tv)
 	if err != nil {
 		return TiledCopy{}, err
 	}
-	copyTV, err := tileTV(op, mn, modes, tv)
+	copyTV, err := tileTV(op, mn, modes, *tv)
 	if err != nil {
 		return TiledCopy{}, err
 	}
@@ -221,28 +221,29 @@ func MakeCotiledCopy(atom CopyAtom, atomTV, data layout.Layout) (TiledCopy, erro
 	if err != nil {
 		return TiledCopy{}, layout.InOp(op, fmt.Sprintf("composition((%v, 1:0), %v)", data, vals), err)
 	}
-	if reached, err = layout.Coalesce(&reached); err != nil {
+	if reached, err = layout.Coalesce(reached); err != nil {
 		return TiledCopy{}, layout.InOp(op, "", err)
 	}
-	want, err := atomTV.Get(1)
+	vals1, err := atomTV.Get(1)
 	if err != nil {
 		return TiledCopy{}, layout.InOp(op, "", err)
 	}
-	if want, err = layout.Coalesce(&want); err != nil {
+	want, err := layout.Coalesce(&vals1)
+	if err != nil {
 		return TiledCopy{}, layout.InOp(op, "", err)
 	}
 	if reached.String() != want.String() {
-		return TiledCopy{}, layout.Errorf(op, CondCotiledData, "a thread's values are at the addresses %v of %v, but the data layout %v gives back %v for them", want, atomTV, data, reached)
+		return TiledCopy{}, layout.Errorf(op, CondCotiledData, "a thread's values are at the addresses %v of %v, but the data layout %v gives back %v for them", *want, atomTV, data, *reached)
 	}
 	flat, err := layout.ProductEach(data.Shape)
 	if err != nil {
 		return TiledCopy{}, layout.Renamed(op, err)
 	}
-	modes, err := unitModes(op, flat, tvData)
+	modes, err := unitModes(op, flat, *tvData)
 	if err != nil {
 		return TiledCopy{}, err
 	}
-	tv, err := tileTV(op, flat, modes, tvData)
+	tv, err := tileTV(op, flat, modes, *tvData)
 	if err != nil {
 		return TiledCopy{}, err
 	}
@@ -296,13 +297,13 @@ func (c TiledCopy) Retile(l layout.Layout) (layout.Layout, error) {
 	if err != nil {
 		return layout.Layout{}, layout.InOp(op, "", err)
 	}
-	shaped, err := layout.Composition(&inv, &tile)
+	shaped, err := layout.Composition(inv, &tile)
 	if err != nil {
 		return layout.Layout{}, layout.InOp(op, fmt.Sprintf("%v.with_shape(%v)", inv, c.TilerMN), err)
 	}
-	frgMN, err := layout.Upcast(shaped, nt.Value()*v.Value())
+	frgMN, err := layout.Upcast(*shaped, nt.Value()*v.Value())
 	if err != nil {
-		return layout.Layout{}, layout.InOp(op, fmt.Sprintf("upcast<%d>(%v)", nt.Value()*v.Value(), shaped), err)
+		return layout.Layout{}, layout.InOp(op, fmt.Sprintf("upcast<%d>(%v)", nt.Value()*v.Value(), *shaped), err)
 	}
 	vl, err := layout.MakeLayout(v)
 	if err != nil {
@@ -312,7 +313,7 @@ func (c TiledCopy) Retile(l layout.Layout) (layout.Layout, error) {
 	if err != nil {
 		return layout.Layout{}, layout.InOp(op, fmt.Sprintf("right_inverse(%v)", frgMN), err)
 	}
-	prod, err := layout.LogicalProduct(&vl, layout.Box(back))
+	prod, err := layout.LogicalProduct(&vl, back)
 	if err != nil {
 		return layout.Layout{}, layout.InOp(op, fmt.Sprintf("logical_product(%v, %v)", vl, back), err)
 	}
@@ -324,7 +325,7 @@ func (c TiledCopy) Retile(l layout.Layout) (layout.Layout, error) {
 	if err != nil {
 		return layout.Layout{}, layout.InOp(op, "", err)
 	}
-	frgV, err := layout.ZippedDivide(prod, layout.Box(atomVals))
+	frgV, err := layout.ZippedDivide(*prod, layout.Box(atomVals))
 	if err != nil {
 		return layout.Layout{}, layout.InOp(op, fmt.Sprintf("zipped_divide(%v, %v)", prod, atomVals), err)
 	}

@@ -284,7 +284,7 @@ func (m TiledMMA) thrfrg(op string, x mmaOperand, l layout.Layout) (layout.Layou
 	if err != nil {
 		return layout.Layout{}, err
 	}
-	c, err := layout.ZippedDivide(t, layout.Tiler{Modes: []layout.TilerMode{intMode(ap), intMode(aq)}})
+	c, err := layout.ZippedDivide(*t, layout.Tiler{Modes: []layout.TilerMode{intMode(ap), intMode(aq)}})
 	if err != nil {
 		return layout.Layout{}, layout.InOp(op, fmt.Sprintf("dividing %v by the atom's tile (%v,%v)", t, ap, aq), err)
 	}
@@ -322,7 +322,7 @@ func (m TiledMMA) thrIdx2ThrID(op string) (layout.Layout, error) {
 	if err != nil {
 		return layout.Layout{}, layout.InOp(op, fmt.Sprintf("complement(%v)", vmnk), err)
 	}
-	vmnkComp := layout.MakeLayoutOf(vmnk, comp)
+	vmnkComp := layout.MakeLayoutOf(vmnk, *comp)
 	inv, err := layout.RightInverse(&vmnkComp)
 	if err != nil {
 		return layout.Layout{}, layout.InOp(op, fmt.Sprintf("right_inverse of %v", vmnk), err)
@@ -331,11 +331,11 @@ func (m TiledMMA) thrIdx2ThrID(op string) (layout.Layout, error) {
 	if err != nil {
 		return layout.Layout{}, layout.InOp(op, "", err)
 	}
-	out, err := layout.Composition(&layout.Layout{Shape: layout.Tup(layout.Int(n), layout.Int(1)), Stride: layout.Tup(layout.Int(1), layout.Int(0))}, &inv)
+	out, err := layout.Composition(&layout.Layout{Shape: layout.Tup(layout.Int(n), layout.Int(1)), Stride: layout.Tup(layout.Int(1), layout.Int(0))}, inv)
 	if err != nil {
 		return layout.Layout{}, layout.InOp(op, "", err)
 	}
-	return out, nil
+	return *out, nil
 }
 
 // LayoutTV is CuTe's get_layoutA_TV / get_layoutB_TV / get_layoutC_TV for

@@ -177,8 +177,8 @@ func MakeDesc(arch Arch, major Major, op Operand) (Descriptor, error) {
 	if err != nil {
 		return fail(-1, CondProfile, "the layout in 16-byte units, %v, cannot be divided by %v: %v", u, tiler, err)
 	}
-	if mode, ok := g.profile(canon); !ok {
-		return fail(mode, CondProfile, "%s", g.explainProfile(canon, mode, tiler))
+	if mode, ok := g.profile(*canon); !ok {
+		return fail(mode, CondProfile, "%s", g.explainProfile(*canon, mode, tiler))
 	}
 	s := func(i, j int) int64 {
 		m, _ := canon.Stride.At(i).At(j), 0
