@@ -727,22 +727,22 @@ func cppRegionScan[T hostText](s T, skipAsm bool, calls *callScan) iter.Seq[regi
 // the nearest of the next '/', '"' (or the R of R"), '\” and, with
 // skipAsm, asm word. Each kind's next offset is kept until the scan passes
 // it, so every byte is searched once per kind.
-type regionStarts[T hostText] struct {
-	s                  T
-	slash, quote, apos int // next offsets of each byte (len(s): none); -1 before the first search
-	asm                int // next start of an asm word (len(s): none; -1: not yet searched)
+type regionStarts struct {
+	s                  string // the text (asString: its searches are strings.IndexByte, inlined)
+	slash, quote, apos int    // next offsets of each byte (len(s): none); -1 before the first search
+	asm                int    // next start of an asm word (len(s): none; -1: not yet searched)
 	skipAsm            bool
 }
 
-func newRegionStarts[T hostText](s T, skipAsm bool) *regionStarts[T] {
-	return &regionStarts[T]{s: s, slash: -1, quote: -1, apos: -1, asm: -1, skipAsm: skipAsm}
+func newRegionStarts[T hostText](s T, skipAsm bool) *regionStarts {
+	return &regionStarts{s: asString(s), slash: -1, quote: -1, apos: -1, asm: -1, skipAsm: skipAsm}
 }
 
 // nextByteAt is the first offset from i holding c (len(s) if none),
 // searched again only when the one kept in *at lies before i.
-func nextByteAt[T hostText](s T, i int, c byte, at *int) int {
+func nextByteAt(s string, i int, c byte, at *int) int {
 	if *at < i {
-		if k := indexByteIn(s[i:], c); k >= 0 {
+		if k := strings.IndexByte(s[i:], c); k >= 0 {
 			*at = i + k
 		} else {
 			*at = len(s)
@@ -753,7 +753,7 @@ func nextByteAt[T hostText](s T, i int, c byte, at *int) int {
 
 // next is the first offset from i where a comment, a literal or (with
 // skipAsm) an asm statement may start; len(s) if none.
-func (r *regionStarts[T]) next(i int) int {
+func (r *regionStarts) next(i int) int {
 	s := r.s
 	n := min(nextByteAt(s, i, '/', &r.slash), nextByteAt(s, i, '\'', &r.apos))
 	q := nextByteAt(s, i, '"', &r.quote)
@@ -773,7 +773,7 @@ func (r *regionStarts[T]) next(i int) int {
 // rarest of the three letters in source text (in CuTe's GMMA headers one
 // byte in 240, against one in 60 for 'a', where strings.Index("asm")
 // stops: a quarter of the scan's time).
-func (r *regionStarts[T]) nextAsm(i int) int {
+func (r *regionStarts) nextAsm(i int) int {
 	if r.asm >= i {
 		return r.asm
 	}
@@ -781,14 +781,14 @@ func (r *regionStarts[T]) nextAsm(i int) int {
 	for j := i + 2; ; {
 		k := -1
 		if j < len(s) {
-			k = indexByteIn(s[j:], 'm')
+			k = strings.IndexByte(s[j:], 'm')
 		}
 		if k < 0 {
 			r.asm = len(s)
 			return r.asm
 		}
 		p := j + k - 2 // where "asm" would start
-		j = p + 3      // past this 'm'
+		j = p + 5      // the next "asm" ends 3 bytes past this 'm' or later: its 'a' and 's' are not this 'm'
 		if s[p] != 'a' || s[p+1] != 's' {
 			continue
 		}
@@ -963,8 +963,9 @@ func load64[T hostText](s T, i int) uint64 {
 func pythonRegions[T hostText](s T) []region {
 	var out []region
 	hash, quote, apos := -1, -1, -1
+	text := asString(s)
 	for i := 0; i < len(s); {
-		i = min(nextByteAt(s, i, '#', &hash), nextByteAt(s, i, '"', &quote), nextByteAt(s, i, '\'', &apos))
+		i = min(nextByteAt(text, i, '#', &hash), nextByteAt(text, i, '"', &quote), nextByteAt(text, i, '\'', &apos))
 		if i >= len(s) {
 			break
 		}
