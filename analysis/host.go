@@ -122,10 +122,13 @@ func (h *Host) addMLIR(n grammar.Node) { h.add(n, true, region{}) }
 // scanRegion takes every descriptor of a comment or string: a string whose
 // whole contents parse is one descriptor; otherwise each candidate that
 // starts like a descriptor and is not plain prose (notProse, bitRange).
-// Only a region that may hold one is copied to a string.
+// The region is read in place (asString), not copied: lint reuses src for
+// the next file, and scanBody copies what it parses. Copies of the regions
+// that may hold a descriptor were a megabyte of fresh memory over
+// include/cute and examples/cute, each page cleared by the kernel.
 func (h *Host) scanRegion(src []byte, r region, lines *lineIndex) {
 	if mayHoldDescriptor(src[r.start:r.end], r.literal) {
-		h.scanBody(string(src[r.start:r.end]), r, lines)
+		h.scanBody(asString(src[r.start:r.end]), r, lines)
 	}
 }
 
@@ -135,13 +138,16 @@ func (h *Host) scanRegionAll(text string, r region, lines *lineIndex) {
 	h.scanBody(text[r.start:r.end], r, lines)
 }
 
-// scanBody is scanRegionAll of the region r whose text is body.
+// scanBody is scanRegionAll of the region r whose text is body. body may
+// be a view of bytes that change once the scan is done (scanRegion): what
+// is parsed is a copy (the nodes and errors keep parts of their text), and
+// rememberProse copies what it keeps.
 func (h *Host) scanBody(body string, r region, lines *lineIndex) {
 	if r.literal {
 		trimmed := strings.TrimSpace(body)
 		lead := strings.Index(body, trimmed)
 		if trimmed != "" && looksLikeDescriptor(trimmed) && !startsAsProse(trimmed) && !knownProse(trimmed) {
-			n, err := grammar.ParseExprAt(trimmed, lines.position(r.start+lead))
+			n, err := grammar.ParseExprAt(strings.Clone(trimmed), lines.position(r.start+lead))
 			if err == nil && notProse(n) {
 				h.add(n, true, r)
 				return
@@ -171,7 +177,7 @@ func (h *Host) scanBody(body string, r region, lines *lineIndex) {
 			i = end
 			continue
 		}
-		n, err := grammar.ParseExprAt(cand, lines.position(r.start+start))
+		n, err := grammar.ParseExprAt(strings.Clone(cand), lines.position(r.start+start))
 		switch {
 		case err == nil && notProse(n):
 			if !(bitRange(n) && aboutBits()) {
