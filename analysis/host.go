@@ -320,6 +320,13 @@ func composeWord(s string) bool {
 // other byte is passed over with one table look-up.
 var candidateStops = [256]bool{'(': true, '[': true, 'S': true}
 
+// The candidate stops, eight times over (nextCandidate's word arithmetic;
+// parens is host_calls.go's).
+const (
+	brackets  = '[' * bytesOnes
+	swizzleSs = 'S' * bytesOnes
+)
+
 // nextCandidate finds the next stretch of body from i that starts like a
 // descriptor: a bracket group (with its ":stride" part), a swizzle with its
 // composed stages, a tiler, a tensor's print (an iterator such as
@@ -335,6 +342,16 @@ var candidateStops = [256]bool{'(': true, '[': true, 'S': true}
 func nextCandidate(body string, i int) (start, end int, ok bool) {
 	from := i
 	for i < len(body) {
+		// Eight bytes at a time to the next stop (zeroBytes marks the
+		// lowest exactly), then byte by byte for the tail.
+		for i+8 <= len(body) {
+			x := load64(body, i)
+			if m := zeroBytes(x^parens) | zeroBytes(x^brackets) | zeroBytes(x^swizzleSs); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				break
+			}
+			i += 8
+		}
 		for i < len(body) && !candidateStops[body[i]] {
 			i++
 		}
