@@ -776,8 +776,13 @@ type byteStop struct{ at, none int }
 // only the bytes before lim not searched before.
 func (b *byteStop) before(s string, i, lim int, c byte) int {
 	if b.at >= i {
-		return b.at
+		return b.at // most calls: a function small enough to be inlined
 	}
+	return b.search(s, i, lim, c)
+}
+
+// search is before where the offset kept lies before i.
+func (b *byteStop) search(s string, i, lim int, c byte) int {
 	from := max(i, b.none)
 	if from >= lim {
 		return lim
@@ -827,8 +832,13 @@ func (r *regionStarts) next(i int) int {
 // stops: a quarter of the scan's time).
 func (r *regionStarts) nextAsm(i int) int {
 	if r.asm >= i {
-		return r.asm
+		return r.asm // most calls: a function small enough to be inlined
 	}
+	return r.searchAsm(i)
+}
+
+// searchAsm is nextAsm where the word kept lies before i.
+func (r *regionStarts) searchAsm(i int) int {
 	s := r.s
 	for j := i + 2; ; {
 		k := -1
