@@ -228,30 +228,36 @@ func rememberProse(text string) {
 // literals of CuTe's GMMA headers hold none of these ("Attempting to use
 // SM90::GMMA::... without ...", "// SPARSE GMMA 64x24x64 TN S32+=S8*U8")
 // and are passed over without a copy or a candidate search; the bytes
-// tested are searched with strings.IndexByte, a few calls a region.
+// tested are searched with strings.IndexByte, a few calls a region, on
+// the text as a string (asString: the generic helpers are calls that are
+// not inlined, through a dictionary).
 func mayHoldDescriptor[T hostText](body T, literal bool) bool {
-	if indexByteIn(body, '(') >= 0 || indexByteIn(body, '[') >= 0 || swizzleStart(body) {
+	return mayHoldDescriptorText(asString(body), literal)
+}
+
+func mayHoldDescriptorText(body string, literal bool) bool {
+	if strings.IndexByte(body, '(') >= 0 || strings.IndexByte(body, '[') >= 0 || swizzleStart(body) {
 		return true
 	}
 	if !literal {
 		return false
 	}
-	trimmed := trimSpaceIn(body)
+	trimmed := strings.TrimSpace(body)
 	return len(trimmed) > 0 && looksLikeDescriptor(trimmed) && !startsAsProse(trimmed)
 }
 
 // swizzleStart reports whether s holds a 'S' where nextCandidate may start
 // a swizzle: "Sw<", "Swizzle<", "SW_" or "S<" and a digit (whether a word
 // ends before it is not asked: that only says true more often).
-func swizzleStart[T hostText](s T) bool {
+func swizzleStart(s string) bool {
 	for i := 0; i < len(s); i++ {
-		k := indexByteIn(s[i:], 'S')
+		k := strings.IndexByte(s[i:], 'S')
 		if k < 0 {
 			return false
 		}
 		i += k
-		if hasPrefixIn(s[i:], "Sw<") || hasPrefixIn(s[i:], "Swizzle<") || hasPrefixIn(s[i:], "SW_") ||
-			hasPrefixIn(s[i:], "S<") && i+2 < len(s) && s[i+2] >= '0' && s[i+2] <= '9' {
+		if strings.HasPrefix(s[i:], "Sw<") || strings.HasPrefix(s[i:], "Swizzle<") || strings.HasPrefix(s[i:], "SW_") ||
+			strings.HasPrefix(s[i:], "S<") && i+2 < len(s) && s[i+2] >= '0' && s[i+2] <= '9' {
 			return true
 		}
 	}
@@ -674,6 +680,13 @@ func cppRegionSeq[T hostText](s T, skipAsm bool) iter.Seq[region] {
 // skipAsm, tests the openers of the asm statements it passes over for
 // calls (see callScan; calls.src is s).
 func cppRegionScan[T hostText](s T, skipAsm bool, calls *callScan) iter.Seq[region] {
+	return cppRegionScanText(asString(s), skipAsm, calls)
+}
+
+// cppRegionScanText is cppRegionScan of s read as a string (asString):
+// the helpers it calls are then the strings functions, inlined, where the
+// generic ones are calls through a dictionary.
+func cppRegionScanText(s string, skipAsm bool, calls *callScan) iter.Seq[region] {
 	return func(yield func(region) bool) {
 		starts := newRegionStarts(s, skipAsm)
 		for i := 0; i < len(s); {

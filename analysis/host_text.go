@@ -1,7 +1,6 @@
 package analysis
 
 import (
-	"bytes"
 	"strings"
 	"unicode/utf8"
 	"unsafe"
@@ -37,18 +36,6 @@ func hasPrefixIn[T hostText](s T, prefix string) bool {
 
 func containsAnyIn[T hostText](s T, chars string) bool {
 	return strings.ContainsAny(asString(s), chars)
-}
-
-// trimSpaceIn is strings.TrimSpace (Unicode's white space, as scanBody
-// trims a literal) of s.
-func trimSpaceIn[T hostText](s T) T {
-	switch t := any(s).(type) {
-	case string:
-		return any(strings.TrimSpace(t)).(T)
-	case []byte:
-		return any(bytes.TrimSpace(t)).(T)
-	}
-	panic("unreachable")
 }
 
 func countNewlinesIn[T hostText](s T) int { return strings.Count(asString(s), "\n") }
