@@ -695,8 +695,8 @@ func cppRegionScanText(s string, skipAsm bool, calls *callScan) iter.Seq[region]
 				return
 			}
 			switch {
-			case hasPrefixIn(s[i:], "//"):
-				end := indexByteIn(s[i:], '\n')
+			case strings.HasPrefix(s[i:], "//"):
+				end := strings.IndexByte(s[i:], '\n')
 				if end < 0 {
 					end = len(s) - i
 				}
@@ -704,8 +704,8 @@ func cppRegionScanText(s string, skipAsm bool, calls *callScan) iter.Seq[region]
 					return
 				}
 				i += end
-			case hasPrefixIn(s[i:], "/*"):
-				end := indexIn(s[i+2:], "*/")
+			case strings.HasPrefix(s[i:], "/*"):
+				end := strings.Index(s[i+2:], "*/")
 				if end < 0 {
 					yield(region{start: i + 2, end: len(s)})
 					return
@@ -714,16 +714,16 @@ func cppRegionScanText(s string, skipAsm bool, calls *callScan) iter.Seq[region]
 					return
 				}
 				i += 2 + end + 2
-			case s[i] == 'R' && hasPrefixIn(s[i+1:], "\"") && (i == 0 || !isIdentByte(s[i-1])):
+			case s[i] == 'R' && strings.HasPrefix(s[i+1:], "\"") && (i == 0 || !isIdentByte(s[i-1])):
 				// R"delim( ... )delim"
-				open := indexByteIn(s[i+2:], '(')
+				open := strings.IndexByte(s[i+2:], '(')
 				if open < 0 {
 					i++
 					continue
 				}
 				delim := string(s[i+2 : i+2+open])
 				bodyStart := i + 2 + open + 1
-				end := indexIn(s[bodyStart:], ")"+delim+"\"")
+				end := strings.Index(s[bodyStart:], ")"+delim+"\"")
 				if end < 0 {
 					return
 				}
