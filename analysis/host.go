@@ -122,10 +122,13 @@ func (h *Host) addMLIR(n grammar.Node) { h.add(n, true, region{}) }
 // scanRegion takes every descriptor of a comment or string: a string whose
 // whole contents parse is one descriptor; otherwise each candidate that
 // starts like a descriptor and is not plain prose (notProse, bitRange).
-// Only a region that may hold one is copied to a string.
+// The region is read in place (asString), not copied: lint reuses src for
+// the next file, and scanBody copies what it parses. Copies of the regions
+// that may hold a descriptor were a megabyte of fresh memory over
+// include/cute and examples/cute, each page cleared by the kernel.
 func (h *Host) scanRegion(src []byte, r region, lines *lineIndex) {
 	if mayHoldDescriptor(src[r.start:r.end], r.literal) {
-		h.scanBody(string(src[r.start:r.end]), r, lines)
+		h.scanBody(asString(src[r.start:r.end]), r, lines)
 	}
 }
 
@@ -135,13 +138,16 @@ func (h *Host) scanRegionAll(text string, r region, lines *lineIndex) {
 	h.scanBody(text[r.start:r.end], r, lines)
 }
 
-// scanBody is scanRegionAll of the region r whose text is body.
+// scanBody is scanRegionAll of the region r whose text is body. body may
+// be a view of bytes that change once the scan is done (scanRegion): what
+// is parsed is a copy (the nodes and errors keep parts of their text), and
+// rememberProse copies what it keeps.
 func (h *Host) scanBody(body string, r region, lines *lineIndex) {
 	if r.literal {
 		trimmed := strings.TrimSpace(body)
 		lead := strings.Index(body, trimmed)
 		if trimmed != "" && looksLikeDescriptor(trimmed) && !startsAsProse(trimmed) && !knownProse(trimmed) {
-			n, err := grammar.ParseExprAt(trimmed, lines.position(r.start+lead))
+			n, err := grammar.ParseExprAt(strings.Clone(trimmed), lines.position(r.start+lead))
 			if err == nil && notProse(n) {
 				h.add(n, true, r)
 				return
@@ -171,7 +177,7 @@ func (h *Host) scanBody(body string, r region, lines *lineIndex) {
 			i = end
 			continue
 		}
-		n, err := grammar.ParseExprAt(cand, lines.position(r.start+start))
+		n, err := grammar.ParseExprAt(strings.Clone(cand), lines.position(r.start+start))
 		switch {
 		case err == nil && notProse(n):
 			if !(bitRange(n) && aboutBits()) {
@@ -222,30 +228,36 @@ func rememberProse(text string) {
 // literals of CuTe's GMMA headers hold none of these ("Attempting to use
 // SM90::GMMA::... without ...", "// SPARSE GMMA 64x24x64 TN S32+=S8*U8")
 // and are passed over without a copy or a candidate search; the bytes
-// tested are searched with strings.IndexByte, a few calls a region.
+// tested are searched with strings.IndexByte, a few calls a region, on
+// the text as a string (asString: the generic helpers are calls that are
+// not inlined, through a dictionary).
 func mayHoldDescriptor[T hostText](body T, literal bool) bool {
-	if indexByteIn(body, '(') >= 0 || indexByteIn(body, '[') >= 0 || swizzleStart(body) {
+	return mayHoldDescriptorText(asString(body), literal)
+}
+
+func mayHoldDescriptorText(body string, literal bool) bool {
+	if strings.IndexByte(body, '(') >= 0 || strings.IndexByte(body, '[') >= 0 || swizzleStart(body) {
 		return true
 	}
 	if !literal {
 		return false
 	}
-	trimmed := trimSpaceIn(body)
+	trimmed := strings.TrimSpace(body)
 	return len(trimmed) > 0 && looksLikeDescriptor(trimmed) && !startsAsProse(trimmed)
 }
 
 // swizzleStart reports whether s holds a 'S' where nextCandidate may start
 // a swizzle: "Sw<", "Swizzle<", "SW_" or "S<" and a digit (whether a word
 // ends before it is not asked: that only says true more often).
-func swizzleStart[T hostText](s T) bool {
+func swizzleStart(s string) bool {
 	for i := 0; i < len(s); i++ {
-		k := indexByteIn(s[i:], 'S')
+		k := strings.IndexByte(s[i:], 'S')
 		if k < 0 {
 			return false
 		}
 		i += k
-		if hasPrefixIn(s[i:], "Sw<") || hasPrefixIn(s[i:], "Swizzle<") || hasPrefixIn(s[i:], "SW_") ||
-			hasPrefixIn(s[i:], "S<") && i+2 < len(s) && s[i+2] >= '0' && s[i+2] <= '9' {
+		if strings.HasPrefix(s[i:], "Sw<") || strings.HasPrefix(s[i:], "Swizzle<") || strings.HasPrefix(s[i:], "SW_") ||
+			strings.HasPrefix(s[i:], "S<") && i+2 < len(s) && s[i+2] >= '0' && s[i+2] <= '9' {
 			return true
 		}
 	}
@@ -314,6 +326,13 @@ func composeWord(s string) bool {
 // other byte is passed over with one table look-up.
 var candidateStops = [256]bool{'(': true, '[': true, 'S': true}
 
+// The candidate stops, eight times over (nextCandidate's word arithmetic;
+// parens is host_calls.go's).
+const (
+	brackets  = '[' * bytesOnes
+	swizzleSs = 'S' * bytesOnes
+)
+
 // nextCandidate finds the next stretch of body from i that starts like a
 // descriptor: a bracket group (with its ":stride" part), a swizzle with its
 // composed stages, a tiler, a tensor's print (an iterator such as
@@ -329,6 +348,16 @@ var candidateStops = [256]bool{'(': true, '[': true, 'S': true}
 func nextCandidate(body string, i int) (start, end int, ok bool) {
 	from := i
 	for i < len(body) {
+		// Eight bytes at a time to the next stop (zeroBytes marks the
+		// lowest exactly), then byte by byte for the tail.
+		for i+8 <= len(body) {
+			x := load64(body, i)
+			if m := zeroBytes(x^parens) | zeroBytes(x^brackets) | zeroBytes(x^swizzleSs); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				break
+			}
+			i += 8
+		}
 		for i < len(body) && !candidateStops[body[i]] {
 			i++
 		}
@@ -651,6 +680,13 @@ func cppRegionSeq[T hostText](s T, skipAsm bool) iter.Seq[region] {
 // skipAsm, tests the openers of the asm statements it passes over for
 // calls (see callScan; calls.src is s).
 func cppRegionScan[T hostText](s T, skipAsm bool, calls *callScan) iter.Seq[region] {
+	return cppRegionScanText(asString(s), skipAsm, calls)
+}
+
+// cppRegionScanText is cppRegionScan of s read as a string (asString):
+// the helpers it calls are then the strings functions, inlined, where the
+// generic ones are calls through a dictionary.
+func cppRegionScanText(s string, skipAsm bool, calls *callScan) iter.Seq[region] {
 	return func(yield func(region) bool) {
 		starts := newRegionStarts(s, skipAsm)
 		for i := 0; i < len(s); {
@@ -659,8 +695,8 @@ func cppRegionScan[T hostText](s T, skipAsm bool, calls *callScan) iter.Seq[regi
 				return
 			}
 			switch {
-			case hasPrefixIn(s[i:], "//"):
-				end := indexByteIn(s[i:], '\n')
+			case strings.HasPrefix(s[i:], "//"):
+				end := strings.IndexByte(s[i:], '\n')
 				if end < 0 {
 					end = len(s) - i
 				}
@@ -668,8 +704,8 @@ func cppRegionScan[T hostText](s T, skipAsm bool, calls *callScan) iter.Seq[regi
 					return
 				}
 				i += end
-			case hasPrefixIn(s[i:], "/*"):
-				end := indexIn(s[i+2:], "*/")
+			case strings.HasPrefix(s[i:], "/*"):
+				end := strings.Index(s[i+2:], "*/")
 				if end < 0 {
 					yield(region{start: i + 2, end: len(s)})
 					return
@@ -678,16 +714,16 @@ func cppRegionScan[T hostText](s T, skipAsm bool, calls *callScan) iter.Seq[regi
 					return
 				}
 				i += 2 + end + 2
-			case s[i] == 'R' && hasPrefixIn(s[i+1:], "\"") && (i == 0 || !isIdentByte(s[i-1])):
+			case s[i] == 'R' && strings.HasPrefix(s[i+1:], "\"") && (i == 0 || !isIdentByte(s[i-1])):
 				// R"delim( ... )delim"
-				open := indexByteIn(s[i+2:], '(')
+				open := strings.IndexByte(s[i+2:], '(')
 				if open < 0 {
 					i++
 					continue
 				}
 				delim := string(s[i+2 : i+2+open])
 				bodyStart := i + 2 + open + 1
-				end := indexIn(s[bodyStart:], ")"+delim+"\"")
+				end := strings.Index(s[bodyStart:], ")"+delim+"\"")
 				if end < 0 {
 					return
 				}
@@ -726,23 +762,57 @@ func cppRegionScan[T hostText](s T, skipAsm bool, calls *callScan) iter.Seq[regi
 // regionStarts finds the next offset where cppRegionSeq's cases may match:
 // the nearest of the next '/', '"' (or the R of R"), '\” and, with
 // skipAsm, asm word. Each kind's next offset is kept until the scan passes
-// it, so every byte is searched once per kind.
-type regionStarts[T hostText] struct {
-	s                  T
-	slash, quote, apos int // next offsets of each byte (len(s): none); -1 before the first search
+// it, so every byte is searched at most once per kind. With skipAsm the
+// next asm word is found first, and the three bytes are searched up to it
+// only (byteStop): the scan passes over the statement, whose bytes (40%
+// of CuTe's GMMA headers) the searches for '/' and '\” read to their
+// next occurrence beyond it before.
+type regionStarts struct {
+	s                  string // the text (asString: its searches are strings.IndexByte, inlined)
+	slash, quote, apos byteStop
 	asm                int // next start of an asm word (len(s): none; -1: not yet searched)
 	skipAsm            bool
 }
 
-func newRegionStarts[T hostText](s T, skipAsm bool) *regionStarts[T] {
-	return &regionStarts[T]{s: s, slash: -1, quote: -1, apos: -1, asm: -1, skipAsm: skipAsm}
+func newRegionStarts[T hostText](s T, skipAsm bool) *regionStarts {
+	none := byteStop{at: -1}
+	return &regionStarts{s: asString(s), slash: none, quote: none, apos: none, asm: -1, skipAsm: skipAsm}
+}
+
+// byteStop is what regionStarts knows of the next offsets of one byte:
+// at holds it (-1: none found yet), and none is where the last search,
+// which found none, ended (the byte is not in the stretch it searched).
+type byteStop struct{ at, none int }
+
+// before is the first offset from i holding c if it lies before lim, lim
+// otherwise (or an offset from lim holding c, found before); it searches
+// only the bytes before lim not searched before.
+func (b *byteStop) before(s string, i, lim int, c byte) int {
+	if b.at >= i {
+		return b.at // most calls: a function small enough to be inlined
+	}
+	return b.search(s, i, lim, c)
+}
+
+// search is before where the offset kept lies before i.
+func (b *byteStop) search(s string, i, lim int, c byte) int {
+	from := max(i, b.none)
+	if from >= lim {
+		return lim
+	}
+	if k := strings.IndexByte(s[from:lim], c); k >= 0 {
+		b.at = from + k
+		return b.at
+	}
+	b.none = lim
+	return lim
 }
 
 // nextByteAt is the first offset from i holding c (len(s) if none),
 // searched again only when the one kept in *at lies before i.
-func nextByteAt[T hostText](s T, i int, c byte, at *int) int {
+func nextByteAt(s string, i int, c byte, at *int) int {
 	if *at < i {
-		if k := indexByteIn(s[i:], c); k >= 0 {
+		if k := strings.IndexByte(s[i:], c); k >= 0 {
 			*at = i + k
 		} else {
 			*at = len(s)
@@ -753,18 +823,18 @@ func nextByteAt[T hostText](s T, i int, c byte, at *int) int {
 
 // next is the first offset from i where a comment, a literal or (with
 // skipAsm) an asm statement may start; len(s) if none.
-func (r *regionStarts[T]) next(i int) int {
+func (r *regionStarts) next(i int) int {
 	s := r.s
-	n := min(nextByteAt(s, i, '/', &r.slash), nextByteAt(s, i, '\'', &r.apos))
-	q := nextByteAt(s, i, '"', &r.quote)
-	if q-1 >= i && q < len(s) && s[q-1] == 'R' && (q-1 == 0 || !isIdentByte(s[q-2])) {
+	lim := len(s)
+	if r.skipAsm {
+		lim = r.nextAsm(i)
+	}
+	n := min(r.slash.before(s, i, lim, '/'), r.apos.before(s, i, lim, '\''))
+	q := r.quote.before(s, i, lim, '"')
+	if q-1 >= i && q < lim && s[q-1] == 'R' && (q-1 == 0 || !isIdentByte(s[q-2])) {
 		q-- // R"delim(...)delim"
 	}
-	n = min(n, q)
-	if r.skipAsm {
-		n = min(n, r.nextAsm(i))
-	}
-	return n
+	return min(n, q, lim)
 }
 
 // nextAsm is the first offset from i where a word asm, __asm or __asm__
@@ -773,22 +843,27 @@ func (r *regionStarts[T]) next(i int) int {
 // rarest of the three letters in source text (in CuTe's GMMA headers one
 // byte in 240, against one in 60 for 'a', where strings.Index("asm")
 // stops: a quarter of the scan's time).
-func (r *regionStarts[T]) nextAsm(i int) int {
+func (r *regionStarts) nextAsm(i int) int {
 	if r.asm >= i {
-		return r.asm
+		return r.asm // most calls: a function small enough to be inlined
 	}
+	return r.searchAsm(i)
+}
+
+// searchAsm is nextAsm where the word kept lies before i.
+func (r *regionStarts) searchAsm(i int) int {
 	s := r.s
 	for j := i + 2; ; {
 		k := -1
 		if j < len(s) {
-			k = indexByteIn(s[j:], 'm')
+			k = strings.IndexByte(s[j:], 'm')
 		}
 		if k < 0 {
 			r.asm = len(s)
 			return r.asm
 		}
 		p := j + k - 2 // where "asm" would start
-		j = p + 3      // past this 'm'
+		j = p + 5      // the next "asm" ends 3 bytes past this 'm' or later: its 'a' and 's' are not this 'm'
 		if s[p] != 'a' || s[p+1] != 's' {
 			continue
 		}
@@ -963,8 +1038,9 @@ func load64[T hostText](s T, i int) uint64 {
 func pythonRegions[T hostText](s T) []region {
 	var out []region
 	hash, quote, apos := -1, -1, -1
+	text := asString(s)
 	for i := 0; i < len(s); {
-		i = min(nextByteAt(s, i, '#', &hash), nextByteAt(s, i, '"', &quote), nextByteAt(s, i, '\'', &apos))
+		i = min(nextByteAt(text, i, '#', &hash), nextByteAt(text, i, '"', &quote), nextByteAt(text, i, '\'', &apos))
 		if i >= len(s) {
 			break
 		}

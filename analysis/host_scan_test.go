@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -8,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/cute-lsp/cute-lsp/grammar"
 )
 
 // The reference version of newLineIndex, as it was before it passed over
@@ -289,6 +292,52 @@ func TestIsIdentByte(t *testing.T) {
 		want := b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
 		if isIdentByte(b) != want {
 			t.Errorf("isIdentByte(%q) = %v, want %v", b, !want, want)
+		}
+	}
+}
+
+// TestScanRegionKeepsNoView: scanRegion reads a []byte text's comments and
+// literals in place, and lint reuses those bytes for the next file; the
+// descriptors, findings and prose memo of a file must not change when its
+// bytes do (what they keep is copied).
+func TestScanRegionKeepsNoView(t *testing.T) {
+	src := []byte("// a tile (_96,_40):(_40,_1) of the MMA; the bad one (4,8):(1,)\n" +
+		"auto s = \"(_160,88):(88,_1)\";\n" +
+		"// a sentence (of words, which parse): not kept\n")
+	snapshot := func(h *Host) []string {
+		var out []string
+		for _, d := range h.Descriptors {
+			out = append(out, grammar.Print(d.Node, grammar.Cute), fmt.Sprint(d.Err))
+			grammar.Inspect(d.Node, func(n grammar.Node) bool {
+				if i, ok := n.(*grammar.Int); ok {
+					out = append(out, i.Text) // the spelling, a part of the parsed text
+				}
+				return true
+			})
+		}
+		for _, f := range h.Findings {
+			out = append(out, f.Message)
+		}
+		for i := range out {
+			out[i] = strings.Clone(out[i]) // what is compared later must not change with src
+		}
+		return out
+	}
+	proseMemo.reset()
+	h := AnalyzeHost("a.cu", src)
+	want := snapshot(h)
+	if len(h.Descriptors) < 2 {
+		t.Fatalf("descriptors %q: want the comment's and the literal's", want)
+	}
+	for i := range src {
+		src[i] = 'x'
+	}
+	if got := snapshot(h); !slices.Equal(got, want) {
+		t.Errorf("after the text changed:\n got %q\nwant %q", got, want)
+	}
+	for k := range proseMemo.m {
+		if strings.Contains(k, "xxx") {
+			t.Errorf("prose memo keeps a view of the text: %q", k)
 		}
 	}
 }

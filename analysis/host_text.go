@@ -1,9 +1,9 @@
 package analysis
 
 import (
-	"bytes"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // hostText is a host file's text: a string, or the []byte it was read into,
@@ -14,83 +14,33 @@ import (
 // and bytes functions the scan uses, for either.
 type hostText interface{ string | []byte }
 
-func indexByteIn[T hostText](s T, c byte) int {
-	switch s := any(s).(type) {
-	case string:
-		return strings.IndexByte(s, c)
-	case []byte:
-		return bytes.IndexByte(s, c)
-	}
-	panic("unreachable")
-}
+// asString is s as a string, without a copy: the string itself, or the
+// bytes of a []byte (whose header starts as a string's does: data, then
+// length). The helpers below hand it to the strings functions for the
+// length of one call, during which the scan does not write the bytes. A
+// type switch on any(s) instead cost a dictionary look-up and a call that
+// is not inlined on every search: a fifth of the instructions of the
+// descriptor scan's 190,000 byte searches over include/cute and
+// examples/cute.
+func asString[T hostText](s T) string { return *(*string)(unsafe.Pointer(&s)) }
 
-func lastIndexByteIn[T hostText](s T, c byte) int {
-	switch s := any(s).(type) {
-	case string:
-		return strings.LastIndexByte(s, c)
-	case []byte:
-		return bytes.LastIndexByte(s, c)
-	}
-	panic("unreachable")
-}
+func indexByteIn[T hostText](s T, c byte) int { return strings.IndexByte(asString(s), c) }
 
-func indexIn[T hostText](s T, sub string) int {
-	switch s := any(s).(type) {
-	case string:
-		return strings.Index(s, sub)
-	case []byte:
-		return bytes.Index(s, []byte(sub))
-	}
-	panic("unreachable")
-}
+func lastIndexByteIn[T hostText](s T, c byte) int { return strings.LastIndexByte(asString(s), c) }
+
+func indexIn[T hostText](s T, sub string) int { return strings.Index(asString(s), sub) }
 
 func hasPrefixIn[T hostText](s T, prefix string) bool {
 	return len(s) >= len(prefix) && string(s[:len(prefix)]) == prefix
 }
 
 func containsAnyIn[T hostText](s T, chars string) bool {
-	switch s := any(s).(type) {
-	case string:
-		return strings.ContainsAny(s, chars)
-	case []byte:
-		return bytes.ContainsAny(s, chars)
-	}
-	panic("unreachable")
+	return strings.ContainsAny(asString(s), chars)
 }
 
-// trimSpaceIn is strings.TrimSpace (Unicode's white space, as scanBody
-// trims a literal) of s.
-func trimSpaceIn[T hostText](s T) T {
-	switch t := any(s).(type) {
-	case string:
-		return any(strings.TrimSpace(t)).(T)
-	case []byte:
-		return any(bytes.TrimSpace(t)).(T)
-	}
-	panic("unreachable")
-}
+func countNewlinesIn[T hostText](s T) int { return strings.Count(asString(s), "\n") }
 
-func countNewlinesIn[T hostText](s T) int {
-	switch s := any(s).(type) {
-	case string:
-		return strings.Count(s, "\n")
-	case []byte:
-		return bytes.Count(s, newline)
-	}
-	panic("unreachable")
-}
-
-func runeCountIn[T hostText](s T) int {
-	switch s := any(s).(type) {
-	case string:
-		return utf8.RuneCountInString(s)
-	case []byte:
-		return utf8.RuneCount(s)
-	}
-	panic("unreachable")
-}
-
-var newline = []byte{'\n'}
+func runeCountIn[T hostText](s T) int { return utf8.RuneCountInString(asString(s)) }
 
 // tripleQuote is a Python triple quote of c, ' or ".
 func tripleQuote(c byte) string {
