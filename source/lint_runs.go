@@ -692,7 +692,7 @@ func tokenIs(src []byte, toks []token, k int, text string) bool {
 }
 
 // denseCalls is the number of tokens per statement read (a call of the
-// algebra, a using namespace) under which readCppRuns reads every token of
+// algebra, a using namespace) under which readCppRunsIn reads every token of
 // a file of denseMinTokens or more without looking for runs: over CUTLASS's
 // include/cute and examples/cute, every file with runs to leave out has 199
 // tokens or more per call, and the files with fewer than 64 (the
@@ -706,20 +706,13 @@ const (
 	denseMinTokens = 2048
 )
 
-// maxRunRounds bounds how often readCppRuns reads again with more kept.
+// maxRunRounds bounds how often readCppRunsIn reads again with more kept.
 const maxRunRounds = 4
 
-// readCppRuns is lint's read for findings with runs left out (Partial),
-// or, where verify keeps refusing or little is left out, of every token.
-// The statements where verify refuses a name are read the next round (the
-// binding of a name a kept statement reads, most often).
-func readCppRuns(src []byte, calls *Names) *File {
-	scratch := scratchPool.Get().(*readScratch)
-	defer scratch.release()
-	return readCppRunsIn(scratch, src, calls)
-}
-
-// readCppRunsIn is readCppRuns with scratch.
+// readCppRunsIn is lint's read for findings with runs left out (Partial),
+// or, where verify keeps refusing or little is left out, of every token,
+// in scratch. The statements where verify refuses a name are read the next
+// round (the binding of a name a kept statement reads, most often).
 func readCppRunsIn(scratch *readScratch, src []byte, calls *Names) *File {
 	scratch.toks = cppTokensFor(src, scratch.toks[:0], nil)
 	read, structural, names := runMarks(src, scratch.toks, calls, scratch.structural, scratch.names, scratch.read)

@@ -438,6 +438,13 @@ func TestLintReadKeepsWhatLintReads(t *testing.T) {
 // runCalls stand for FindingCalls in the tests of lint's runs (lint_runs.go).
 var runCalls = NewNames("size", "select", "take", "composition", "logical_divide", "make_layout", "get", "shape", "coalesce", "upcast")
 
+// readCppRuns is readCppRunsIn with a scratch of its own.
+func readCppRuns(src []byte, calls *Names) *File {
+	scratch := scratchPool.Get().(*readScratch)
+	defer scratch.release()
+	return readCppRunsIn(scratch, src, calls)
+}
+
 // sameRuns fails t when lint's read with runs left out (readCppRuns over
 // runCalls) reads a call of runCalls other than the full read: the roots
 // that hold one, the bindings of every name in them visible there, the
