@@ -2,8 +2,10 @@ package analysis
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/cute-lsp/cute-lsp/layout"
 	"github.com/cute-lsp/cute-lsp/source"
@@ -332,14 +334,18 @@ func isStaticIntName(name string) bool {
 // staticSpelling is how the code text writes its static integers: "Int"
 // (Int<8>), "C" (C<8>) or "_" (_8), the first one it uses ("_" when none).
 func staticSpelling(text string) string {
-	m := staticSpellingRE.FindStringSubmatch(text)
+	m := staticSpellingRE().FindStringSubmatch(text)
 	if m == nil || m[1][0] == '_' {
 		return "_"
 	}
 	return strings.TrimSuffix(m[1], "<")
 }
 
-var staticSpellingRE = regexp.MustCompile(`(?:^|[^A-Za-z0-9_])(Int<|C<|_m?[0-9])`)
+// staticSpellingRE is compiled on first use, not at init: only code
+// actions ask, and every CLI process would otherwise pay for it.
+var staticSpellingRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?:^|[^A-Za-z0-9_])(Int<|C<|_m?[0-9])`)
+})
 
 // pythonImport is the import that makes fun's module prefix CuTe's in a
 // probe: "import cutlass.cute as cute" for cute.make_layout.
@@ -420,22 +426,24 @@ func staticIntAs(v int64, spell string) string {
 	return spell + "<" + strconv.FormatInt(v, 10) + ">"
 }
 
-// cuteIntNames are the values CuTe names _N (_m1 for -1).
-var cuteIntNames = func() map[int64]bool {
-	m := map[int64]bool{}
-	for _, v := range []int64{-32, -24, -16, -12, -10, -9, -8, -7, -6, -5, -4, -3, -2, -1,
-		0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 16, 24, 32, 40, 48, 56, 64, 72, 80, 88, 96, 104, 112, 120, 128,
-		136, 144, 152, 160, 168, 176, 184, 192, 200, 208, 216, 224, 232, 240, 248, 256, 384, 512, 768,
-		1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072, 262144, 524288} {
-		m[v] = true
-	}
-	return m
-}()
+// cuteIntNames are the values CuTe names _N (_m1 for -1), ascending: a
+// sorted table the linker lays out, searched, rather than a map built at
+// init by every process.
+var cuteIntNames = [...]int64{-32, -24, -16, -12, -10, -9, -8, -7, -6, -5, -4, -3, -2, -1,
+	0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 16, 24, 32, 40, 48, 56, 64, 72, 80, 88, 96, 104, 112, 120, 128,
+	136, 144, 152, 160, 168, 176, 184, 192, 200, 208, 216, 224, 232, 240, 248, 256, 384, 512, 768,
+	1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072, 262144, 524288}
+
+// cuteNamesInt is whether CuTe names v _N.
+func cuteNamesInt(v int64) bool {
+	_, found := slices.BinarySearch(cuteIntNames[:], v)
+	return found
+}
 
 // staticInt is a static integer as CuTe spells it: _8, _m1, or Int<11>
 // where CuTe has no _N name.
 func staticInt(v int64) string {
-	if !cuteIntNames[v] {
+	if !cuteNamesInt(v) {
 		return "Int<" + strconv.FormatInt(v, 10) + ">"
 	}
 	if v < 0 {

@@ -1,6 +1,10 @@
 package analysis
 
-import "github.com/cute-lsp/cute-lsp/source"
+import (
+	"sync"
+
+	"github.com/cute-lsp/cute-lsp/source"
+)
 
 // Lint reads the code of a file only where a finding can come from it:
 // most of CuTe's bytes are inline-assembly headers (arch/mma_sm90_gmma*.hpp,
@@ -31,7 +35,7 @@ import "github.com/cute-lsp/cute-lsp/source"
 // or a tiled atom's member, whose tiled atom a call of findingNames made.
 //
 // So every finding needs a Call whose Name is in findingNames, and
-// source.MayCall(src, findingNames) is true wherever the reader can read
+// source.MayCall(src, findingNames()) is true wherever the reader can read
 // such a call; a file where it is false gets no code finding, and lint
 // does not tokenize or read it. TestFindingFilterOverCUTLASS reads every
 // C++/Python file of a CUTLASS checkout that the filter refuses with the
@@ -43,7 +47,11 @@ import "github.com/cute-lsp/cute-lsp/source"
 // ReadCodeForLint): a binding of an integer (constexpr int kBlockM = 64)
 // has a value hover shows and an expression the statistics count, with no
 // name of findingNames written.
-var findingNames = func() *source.Names {
+//
+// The set is made on first use (a file that may name CuTe), not at init:
+// a process that reads no such file (--version, a file of plain C++)
+// does not build it.
+var findingNames = sync.OnceValue(func() *source.Names {
 	var names []string
 	for i := range opTable {
 		names = append(names, opTable[i].Name)
@@ -62,13 +70,13 @@ var findingNames = func() *source.Names {
 		"AutoVectorizingCopyWithAssumedAlignment", "AutoVectorizingCopy", "DefaultCopy", "UniversalFMA",
 	)
 	return source.NewNames(names...)
-}()
+})
 
 // ReadCodeForFindings is ReadCodeForLint for findings alone (lint without
 // --code-stats): nil, unread, where no finding can come from the code
 // (source.MayCall over findingNames; see above).
 func ReadCodeForFindings(lang Language, src []byte) *Code {
-	if !source.CodeCandidate(src) || !source.MayCall(src, findingNames) {
+	if !source.CodeCandidate(src) || !source.MayCall(src, findingNames()) {
 		return nil
 	}
 	return newCode(lang, src, source.ReadCppForLint)
@@ -127,7 +135,7 @@ func analyzeHostForFindings(filename string, src []byte, reader *FindingsReader)
 		if reader != nil {
 			operands = &reader.operands
 		}
-		h.calls = newCallScan(src, findingNames, operands)
+		h.calls = newCallScan(src, findingNames(), operands)
 	} else {
 		h.codeOnce.Do(func() {}) // no code: nil
 	}

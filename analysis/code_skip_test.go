@@ -25,7 +25,7 @@ func callsOfFindingNames(lang Language, src []byte) []string {
 	for _, f := range files {
 		for _, root := range f.Roots {
 			source.Inspect(root, func(n source.Node) bool {
-				if call, ok := n.(*source.Call); ok && call.Fun != nil && findingNames.Contains(call.Fun.Name) {
+				if call, ok := n.(*source.Call); ok && call.Fun != nil && findingNames().Contains(call.Fun.Name) {
 					out = append(out, call.Fun.Full)
 				}
 				return true
@@ -65,7 +65,7 @@ func TestFindingFilterOverCUTLASS(t *testing.T) {
 		if candidate {
 			candidates++
 		}
-		if source.MayCall(src, findingNames) {
+		if source.MayCall(src, findingNames()) {
 			return nil
 		}
 		refused++
@@ -124,7 +124,7 @@ var findingFilterSeeds = []struct {
 
 func TestFindingFilterSeeds(t *testing.T) {
 	for _, s := range findingFilterSeeds {
-		if got := source.MayCall([]byte(s.src), findingNames); got != s.mayCall {
+		if got := source.MayCall([]byte(s.src), findingNames()); got != s.mayCall {
 			t.Errorf("MayCall(%q) = %v, want %v", s.src, got, s.mayCall)
 		}
 		lang := LangCpp
@@ -151,11 +151,11 @@ func FuzzFindingFilter(f *testing.F) {
 	f.Add("template <class T> CUTE_HOST_DEVICE void f(T const& size, int (*g)(int), Tensor<E, L> layout) {\n  asm volatile(\"mov %0;\" : \"+r\"(size));\n}", false)
 	f.Add("namespace cute {\nstruct X { static constexpr int size = 4; using Shape = int; };\nauto y = X::size;\n}", false)
 	f.Fuzz(func(t *testing.T, src string, python bool) {
-		mayCall := source.MayCall([]byte(src), findingNames)
+		mayCall := source.MayCall([]byte(src), findingNames())
 		if !python {
 			// Lint's C++ files take MayCall's answer from the descriptor
 			// scan (AnalyzeHostForFindings, host_calls.go).
-			c := newCallScan([]byte(src), findingNames, &fuzzAsmOperands)
+			c := newCallScan([]byte(src), findingNames(), &fuzzAsmOperands)
 			for range cppRegionScan(c.src, true, c) {
 			}
 			if got := c.mayCall(); got != mayCall {

@@ -14,7 +14,7 @@ import (
 // names), so that openers inside asm statements, in and out of their
 // literals, are found to follow a name of the set.
 var callScanNames = []*source.Names{
-	findingNames,
+	findingNames(),
 	source.NewNames("int32_t", "uint32_t"),
 	source.NewNames("r", "l", "n", "d0", "desc_a"),
 	source.NewNames("f16", "f32", "p", "x", "a", "b", "asm", "volatile"),
@@ -111,7 +111,7 @@ func TestAsmOperandsOfOneHash(t *testing.T) {
 func TestAsmOperandsOfOtherNames(t *testing.T) {
 	src := []byte("asm volatile(\"x\"\n  : \"+r\"(d000), \"+r\"(d001), \"+r\"(d002), \"+r\"(d003)\n  : \"r\"(int32_t(a)), \"r\"(b));\n#endif\n")
 	var operands asmOperands
-	for _, names := range []*source.Names{findingNames, source.NewNames("int32_t"), findingNames} {
+	for _, names := range []*source.Names{findingNames(), source.NewNames("int32_t"), findingNames()} {
 		c := newCallScan(src, names, &operands)
 		for range cppRegionScan(src, true, c) {
 		}
