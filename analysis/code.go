@@ -75,7 +75,7 @@ func ReadCodeForLint(lang Language, src []byte) *Code {
 func init() {
 	var calls []string
 	for i := range opTable {
-		if isAlgebraOp(opTable[i].Name) {
+		if !opTable[i].Analysis { // isAlgebraOp: opTable's names are unique (opSlots)
 			calls = append(calls, opTable[i].Name)
 		}
 	}

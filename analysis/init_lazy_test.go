@@ -4,6 +4,8 @@ import (
 	"slices"
 	"sync"
 	"testing"
+
+	"github.com/cute-lsp/cute-lsp/source"
 )
 
 // cuteNamesInt searches cuteIntNames, which must stay ascending.
@@ -36,10 +38,23 @@ func TestLazyTablesConcurrent(t *testing.T) {
 			if c := ReadCodeForFindings(LangCpp, []byte("auto l = make_layout(make_shape(Int<4>{}, Int<8>{}));\n")); c == nil {
 				t.Error("ReadCodeForFindings read nothing of a call of make_layout")
 			}
+			if !knownCodes()[Codes[0].Code] || knownCodes()["no-such-code"] {
+				t.Error("knownCodes")
+			}
 			if got := staticSpelling("x = C<4>{}"); got != "C" {
 				t.Errorf("staticSpelling = %q, want C", got)
 			}
 		})
 	}
 	wg.Wait()
+}
+
+// FindingCalls, built at init from opTable's Analysis fields, is the set
+// of names isAlgebraOp accepts.
+func TestFindingCallsAreAlgebraOps(t *testing.T) {
+	for i := range opTable {
+		if name := opTable[i].Name; source.FindingCalls.Contains(name) != isAlgebraOp(name) {
+			t.Errorf("%s: in FindingCalls %v, isAlgebraOp %v", name, source.FindingCalls.Contains(name), isAlgebraOp(name))
+		}
+	}
 }

@@ -26,16 +26,13 @@ func applyBankWavefronts(args []layout.Value) (layout.Value, error) {
 	return bankOp("bank_wavefronts", args, func(r *bank.Report) int64 { return int64(r.Wavefronts) })
 }
 
-// bankKeywords are the instruction kinds the bank operations read.
-var bankKeywords = func() []string {
-	out := []string{"ld", "st"}
-	for _, op := range []string{"ldmatrix", "stmatrix"} {
-		for _, n := range []string{"", "_x1", "_x2", "_x4"} {
-			out = append(out, op+n, op+n+"_trans")
-		}
-	}
-	return out
-}()
+// bankKeywords are the instruction kinds the bank operations read: ld,
+// st, and ldmatrix and stmatrix, each plain and _x1, _x2, _x4, each also
+// _trans. Written out, the linker lays the list out and no init builds it.
+var bankKeywords = []string{"ld", "st",
+	"ldmatrix", "ldmatrix_trans", "ldmatrix_x1", "ldmatrix_x1_trans", "ldmatrix_x2", "ldmatrix_x2_trans", "ldmatrix_x4", "ldmatrix_x4_trans",
+	"stmatrix", "stmatrix_trans", "stmatrix_x1", "stmatrix_x1_trans", "stmatrix_x2", "stmatrix_x2_trans", "stmatrix_x4", "stmatrix_x4_trans",
+}
 
 // BankValue is a number a bank operation computed, with the access and the
 // report it comes from (hovers show the report).

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/cute-lsp/cute-lsp/grammar"
@@ -238,21 +239,22 @@ func directiveOf(line string) (kind string, codes []string, commentOnly, ok bool
 	return kind, codes, strings.TrimSpace(before[:opener]) == "", true
 }
 
-// knownCodes is every finding code (codes.go).
-var knownCodes = func() map[string]bool {
+// knownCodes is every finding code (codes.go), made on first use (a
+// suppression directive): most processes read none.
+var knownCodes = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
 	for _, c := range Codes {
 		m[c.Code] = true
 	}
 	return m
-}()
+})
 
 // checkCodes records the codes of a directive that name no finding code.
 func (s *suppressions) checkCodes(line string, lineStart int, codes []string) {
 	list := strings.Index(line, suppressionMarker)
 	list += strings.IndexByte(line[list:], '[')
 	for _, c := range codes {
-		if knownCodes[c] {
+		if knownCodes()[c] {
 			continue
 		}
 		at := list + strings.Index(line[list:], c)
@@ -264,8 +266,8 @@ func (s *suppressions) checkCodes(line string, lineStart int, codes []string) {
 // the nearest real code when one is close.
 func unknownCodeFinding(src []byte, starts []int, u unknownCode) Finding {
 	msg := "cute-lsp: ignore names the unknown finding code " + strconv.Quote(u.code) + ", so it silences nothing"
-	codes := make([]string, 0, len(knownCodes))
-	for code := range knownCodes {
+	codes := make([]string, 0, len(knownCodes()))
+	for code := range knownCodes() {
 		codes = append(codes, code)
 	}
 	best, found := editdist.Nearest(u.code, codes, 3)
