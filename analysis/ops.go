@@ -255,15 +255,6 @@ func result(l *layout.Layout, err error) (layout.Value, error) {
 	return l, nil
 }
 
-// layoutOf is an operation's result as a Layout, for the adapters that
-// take the algebra's functions as values.
-func layoutOf(l *layout.Layout, err error) (layout.Layout, error) {
-	if err != nil {
-		return layout.Layout{}, err
-	}
-	return *l, nil
-}
-
 // opArgError is an OpError for argument arg of op.
 func opArgError(op string, arg int, format string, args ...any) *OpError {
 	return &OpError{Op: op, Arg: arg, Message: fmt.Sprintf(format, args...)}

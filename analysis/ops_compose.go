@@ -253,7 +253,7 @@ func applyInverse(op string, args []layout.Value) (layout.Value, error) {
 
 func inverse(op string, l layout.Layout) (layout.Layout, error) {
 	if op == "right_inverse" {
-		return layoutOf(layout.RightInverse(&l))
+		return layout.Deref(layout.RightInverse(&l))
 	}
 	return layout.LeftInverse(l)
 }

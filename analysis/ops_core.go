@@ -331,7 +331,7 @@ func applyCoalesce(args []layout.Value) (layout.Value, error) {
 	if t, ok := lonelyTuple(args); ok {
 		return layout.CoalesceShape(t)
 	}
-	return applyProfiled("coalesce", args, func(l layout.Layout) (layout.Layout, error) { return layoutOf(layout.Coalesce(&l)) }, layout.CoalesceProfile)
+	return applyProfiled("coalesce", args, func(l layout.Layout) (layout.Layout, error) { return layout.Deref(layout.Coalesce(&l)) }, layout.CoalesceProfile)
 }
 
 func applyFilterZeros(args []layout.Value) (layout.Value, error) {

@@ -28,7 +28,7 @@ func applyLogicalDivide(args []layout.Value) (layout.Value, error) {
 		return result(layout.LogicalDivide(l, args[1]))
 	}
 	return tiledOp("logical_divide", args, func(l layout.Layout, t layout.Value) (layout.Layout, error) {
-		return layoutOf(layout.LogicalDivide(&l, t))
+		return layout.Deref(layout.LogicalDivide(&l, t))
 	}, applyLogicalDivide)
 }
 
@@ -59,7 +59,7 @@ func applyLogicalProduct(args []layout.Value) (layout.Value, error) {
 		return result(layout.LogicalProduct(l, args[1]))
 	}
 	return tiledOp("logical_product", args, func(l layout.Layout, t layout.Value) (layout.Layout, error) {
-		return layoutOf(layout.LogicalProduct(&l, t))
+		return layout.Deref(layout.LogicalProduct(&l, t))
 	}, applyLogicalProduct)
 }
 

@@ -184,7 +184,7 @@ func flatLayoutOf(m []mode, tb *bases) *Layout {
 // coalesces the whole layout. The profile must not have more modes than l.
 // Law: CoalesceProfile(l, p).Eval(i) == l.Eval(i) for 0 <= i < Size(l), and its rank is l's rank when p is a tuple.
 func CoalesceProfile(l Layout, profile IntTuple) (Layout, error) {
-	return byProfile("coalesce", l, profile, func(m Layout) (Layout, error) { return deref(Coalesce(&m)) })
+	return byProfile("coalesce", l, profile, func(m Layout) (Layout, error) { return Deref(Coalesce(&m)) })
 }
 
 // byProfile applies f mode by mode where profile is a tuple (CuTe's transform_layout).
@@ -261,7 +261,7 @@ func Filter(l Layout) (Layout, error) {
 	if err != nil {
 		return Layout{}, err
 	}
-	return deref(Coalesce(&fz))
+	return Deref(Coalesce(&fz))
 }
 
 // FilterProfile is filter(l, profile): Filter mode by mode where profile is a

@@ -12,7 +12,7 @@ func TestCoalesceLaws(t *testing.T) {
 	for range propertyRounds {
 		l := randomLayout(r, 6, 3)
 		offs := offsets(t, l, offsetLimit)
-		c, err := deref(Coalesce(&l))
+		c, err := Deref(Coalesce(&l))
 		if err != nil {
 			t.Fatal(err)
 		}

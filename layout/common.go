@@ -14,7 +14,7 @@ func MaxCommonLayout(a, b Layout) (Layout, error) {
 	if n == 0 {
 		return Layout{Shape: Int(1), Stride: Int(0)}, nil
 	}
-	return deref(Composition(&invB, &Layout{Shape: Int(n), Stride: Int(1)}))
+	return Deref(Composition(&invB, &Layout{Shape: Int(n), Stride: Int(1)}))
 }
 
 // MaxCommonVector is CuTe's max_common_vector(A, B): the number N of
@@ -36,11 +36,11 @@ func MaxCommonVector(a, b Layout) (int64, error) {
 // commonRun is B⁻¹ and the size of the leading stride-1 mode of
 // coalesce(A o B⁻¹), or 0 when that mode's stride is not 1.
 func commonRun(op string, a, b Layout) (Layout, int64, error) {
-	invB, err := deref(RightInverse(&b))
+	invB, err := Deref(RightInverse(&b))
 	if err != nil {
 		return Layout{}, 0, relabel(op, err)
 	}
-	ab, err := deref(Composition(&a, &invB))
+	ab, err := Deref(Composition(&a, &invB))
 	if err != nil {
 		return Layout{}, 0, relabel(op, err)
 	}

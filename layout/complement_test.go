@@ -71,15 +71,15 @@ func TestComplementLaw(t *testing.T) {
 		var err error
 		switch n % 3 {
 		case 0:
-			got, err = deref(Complement(&a))
+			got, err = Deref(Complement(&a))
 			m = cosizeRef(f)
 		case 1:
 			m = 1 + r.Int64N(2*cosizeRef(f)+8)
-			got, err = deref(ComplementTo(&a, Int(m)))
+			got, err = Deref(ComplementTo(&a, Int(m)))
 		default:
 			m1, m2 := 1+r.Int64N(8), 1+r.Int64N(64)
 			m, tupleM = m1*m2, true
-			got, err = deref(ComplementTo(&a, Ints(m1, m2)))
+			got, err = Deref(ComplementTo(&a, Ints(m1, m2)))
 		}
 		if err != nil {
 			if injectiveRef(f) && tractable(a) {
@@ -152,9 +152,9 @@ func TestComplementExamples(t *testing.T) {
 		var got Layout
 		var err error
 		if c.m == nil {
-			got, err = deref(Complement(ref(mustLayout(c.a))))
+			got, err = Deref(Complement(ref(mustLayout(c.a))))
 		} else {
-			got, err = deref(ComplementTo(ref(mustLayout(c.a)), c.m.(IntTuple)))
+			got, err = Deref(ComplementTo(ref(mustLayout(c.a)), c.m.(IntTuple)))
 		}
 		if err != nil || got.String() != c.want {
 			t.Errorf("complement(%s, %v) = %v, %v; want %s", c.a, c.m, got, err, c.want)

@@ -591,7 +591,7 @@ func CompositionTiler(a Layout, t Tiler) (Layout, error) {
 		case m.Sub != nil:
 			r, err = CompositionTiler(sub, *m.Sub)
 		default:
-			r, err = deref(Composition(&sub, &m.Layout))
+			r, err = Deref(Composition(&sub, &m.Layout))
 		}
 		if err != nil {
 			return Layout{}, err

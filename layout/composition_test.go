@@ -154,7 +154,7 @@ func TestCompositionLaw(t *testing.T) {
 	for range 4000 {
 		a := lawLayout(r, true)
 		b := randomTile(r, a)
-		got, err := deref(Composition(&a, &b))
+		got, err := Deref(Composition(&a, &b))
 		if !composable(a, b) {
 			continue
 		}
@@ -190,7 +190,7 @@ func TestCompositionLawWhole(t *testing.T) {
 	for range 3000 {
 		a := lawLayout(r, true)
 		b := randomDisjointTile(r, a)
-		got, err := deref(Composition(&a, &b))
+		got, err := Deref(Composition(&a, &b))
 		if err != nil {
 			t.Fatalf("Composition(%v, %v): %v", a, b, err)
 		}
@@ -321,7 +321,7 @@ func TestCompositionTilerLaw(t *testing.T) {
 			sub := Layout{Shape: a.Shape.At(i), Stride: a.Stride.At(i)}
 			want := sub
 			if !m.Skip {
-				if want, err = deref(Composition(&sub, &m.Layout)); err != nil {
+				if want, err = Deref(Composition(&sub, &m.Layout)); err != nil {
 					t.Fatalf("CompositionTiler(%v, %v) succeeds but mode %d fails: %v", a, tl, i, err)
 				}
 			}
@@ -635,7 +635,7 @@ func TestCompositionBasisLaw(t *testing.T) {
 		if !composable(a, b) {
 			continue
 		}
-		got, err := deref(Composition(&a, &b))
+		got, err := Deref(Composition(&a, &b))
 		if err != nil {
 			t.Fatalf("Composition(%v, %v): %v", a, b, err)
 		}
@@ -731,7 +731,7 @@ func TestCompositionBasisBLaw(t *testing.T) {
 		for k := range n {
 			composable = composable && composableLeaf(subs[k], ss[k].Value(), dd[k].Value())
 		}
-		got, err := deref(Composition(&a, &b))
+		got, err := Deref(Composition(&a, &b))
 		if !composable {
 			continue
 		}
@@ -870,5 +870,5 @@ func TestCompositionStrideWornToZero(t *testing.T) {
 
 // compositionN is composition(A, N) for an integer N: A o N:1.
 func compositionN(a Layout, n int64) (Layout, error) {
-	return deref(Composition(&a, ref(Make(Int(n), Int(1)))))
+	return Deref(Composition(&a, ref(Make(Int(n), Int(1)))))
 }

@@ -231,7 +231,7 @@ func LogicalDivide(l *Layout, tiler Value) (*Layout, error) {
 		rest, err = complement(b, append(bm[len(bm):], bm...), &btb, m, IntTuple{}, bm[len(bm):])
 	}
 	if err != nil {
-		c, _ := deref(Coalesce(l))
+		c, _ := Deref(Coalesce(l))
 		return nil, InOp(op, fmt.Sprintf("complement(%v, %v)", *b, c.Shape), err)
 	}
 	// make_layout(B, rest): its leaf modes, and its shape tree, whose
@@ -286,7 +286,7 @@ func logicalDivide(l Layout, t tileArg) (Layout, error) {
 	case tileTuple:
 		return byMode(op, CondDivideTooManyModes, l, t, logicalDivide)
 	}
-	return deref(LogicalDivide(&l, Box(t.layout))) // the Value the mode was read from, or a shared small one: rarely a new box
+	return Deref(LogicalDivide(&l, Box(t.layout))) // the Value the mode was read from, or a shared small one: rarely a new box
 }
 
 // zeroLeaves is the rest's shape as LogicalDivide's composition reads it:

@@ -150,7 +150,7 @@ func TestLawLogicalDivide(t *testing.T) {
 	for range lawTrials {
 		a := randLayout(r, 2)
 		b := randLayout(r, 1)
-		d, err := deref(LogicalDivide(&a, Box(b)))
+		d, err := Deref(LogicalDivide(&a, Box(b)))
 		if err != nil {
 			continue
 		}
@@ -160,7 +160,7 @@ func TestLawLogicalDivide(t *testing.T) {
 		if n, err := d.Size(); err != nil || n > 1<<12 {
 			continue
 		}
-		ab, err := deref(Composition(&a, &b))
+		ab, err := Deref(Composition(&a, &b))
 		if err != nil {
 			t.Fatalf("logical_divide(%v, %v) = %v but composition(A, B) fails: %v", a, b, d, err)
 		}
@@ -184,7 +184,7 @@ func TestLawLogicalDivide(t *testing.T) {
 		if !ok {
 			continue
 		}
-		d, err := deref(LogicalDivide(&a, tl))
+		d, err := Deref(LogicalDivide(&a, tl))
 		if err != nil {
 			continue
 		}
@@ -200,7 +200,7 @@ func TestLawLogicalDivide(t *testing.T) {
 					mt = tl.Modes[i].Layout.Shape
 				}
 				if !tl.Modes[i].Skip {
-					if want, err = deref(LogicalDivide(ref(modeAt(a, i)), mt)); err != nil {
+					if want, err = Deref(LogicalDivide(ref(modeAt(a, i)), mt)); err != nil {
 						t.Fatalf("logical_divide(%v, %v) = %v, but mode %d alone fails: %v", a, tl, d, i, err)
 					}
 				}
@@ -221,7 +221,7 @@ func TestLawLogicalProduct(t *testing.T) {
 	for range lawTrials {
 		a := randLayout(r, 2)
 		b := randLayout(r, 1)
-		p, err := deref(LogicalProduct(&a, Box(b)))
+		p, err := Deref(LogicalProduct(&a, Box(b)))
 		if err != nil {
 			continue
 		}
@@ -234,7 +234,7 @@ func TestLawLogicalProduct(t *testing.T) {
 		}
 		sa, _ := a.Size()
 		cb, _ := b.Cosize()
-		rest, err := deref(ComplementTo(&a, Int(sa*cb)))
+		rest, err := Deref(ComplementTo(&a, Int(sa*cb)))
 		if err != nil {
 			t.Fatalf("logical_product(%v, %v) = %v, but the complement fails: %v", a, b, p, err)
 		}
@@ -340,7 +340,7 @@ func TestLawBlockedRaked(t *testing.T) {
 		rank := max(a.Rank(), b.Rank())
 		pa, _ := AppendN(a, rank, PadLayout)
 		pb, _ := AppendN(b, rank, PadLayout)
-		p, err := deref(LogicalProduct(&pa, Box(pb)))
+		p, err := Deref(LogicalProduct(&pa, Box(pb)))
 		if err != nil {
 			t.Fatalf("blocked_product(%v, %v) = %v, but the logical product fails: %v", a, b, bl, err)
 		}

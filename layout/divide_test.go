@@ -252,7 +252,7 @@ func TestLogicalDivideLongRest(t *testing.T) {
 	if err != nil {
 		t.Fatalf("logical_divide(%v, %v): %v", a, b, err)
 	}
-	rest, err := deref(ComplementTo(&b, Int(1048576)))
+	rest, err := Deref(ComplementTo(&b, Int(1048576)))
 	if err != nil {
 		t.Fatal(err)
 	}

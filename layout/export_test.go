@@ -7,5 +7,5 @@ func ref[T any](v T) *T { return &v }
 // byValue is the tiled operation f on a layout passed by value, as the
 // tables of tests list operations.
 func byValue(f func(*Layout, Value) (*Layout, error)) func(Layout, Value) (Layout, error) {
-	return func(l Layout, t Value) (Layout, error) { return deref(f(&l, t)) }
+	return func(l Layout, t Value) (Layout, error) { return Deref(f(&l, t)) }
 }

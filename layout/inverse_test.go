@@ -11,7 +11,7 @@ func TestRightInverseLaw(t *testing.T) {
 	nontrivial := 0
 	for range 3000 {
 		a := lawLayout(r, true)
-		inv, err := deref(RightInverse(&a))
+		inv, err := Deref(RightInverse(&a))
 		if err != nil {
 			t.Fatalf("RightInverse(%v): %v", a, err)
 		}

@@ -96,7 +96,7 @@ func FuzzComposeOps(f *testing.F) {
 		_, _ = MaxCommonLayout(a, b)
 		_, _ = MaxCommonVector(a, b)
 		_, _ = Nullspace(a)
-		inv, err := deref(RightInverse(&a))
+		inv, err := Deref(RightInverse(&a))
 		if err != nil || !small(a) {
 			return
 		}

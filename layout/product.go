@@ -105,7 +105,7 @@ func logicalProduct(a Layout, t tileArg) (Layout, error) {
 	case tileTuple:
 		return byMode(op, CondProductTooManyModes, a, t, logicalProduct)
 	}
-	return deref(LogicalProduct(&a, Box(t.layout))) // the Value the mode was read from, or a shared small one: rarely a new box
+	return Deref(LogicalProduct(&a, Box(t.layout))) // the Value the mode was read from, or a shared small one: rarely a new box
 }
 
 // ZippedProduct is CuTe's zipped_product(A, T) == tile_unzip(logical_product(A, T), T):
@@ -191,6 +191,6 @@ func rankedProduct(op string, a, b Layout, raked bool) (Layout, error) {
 
 // productCompositionError is LogicalProduct's failure in its last step, composition(complement(A, n), B).
 func productCompositionError(a Layout, n num, b Layout, err error) error {
-	rest, _ := deref(ComplementTo(&a, n.leaf(nil)))
+	rest, _ := Deref(ComplementTo(&a, n.leaf(nil)))
 	return InOp("logical_product", fmt.Sprintf("composition(%v, %v)", rest, b), err)
 }

@@ -88,8 +88,8 @@ func smallLeaf(t *IntTuple) (int, bool) {
 	return i, true
 }
 
-// deref is an operation's result *l, err, as a Layout (the zero one with an error).
-func deref(l *Layout, err error) (Layout, error) {
+// Deref is an operation's result *l, err, as a Layout (the zero one with an error).
+func Deref(l *Layout, err error) (Layout, error) {
 	if err != nil {
 		return Layout{}, err
 	}
