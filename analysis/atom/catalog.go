@@ -74,39 +74,40 @@ func keyIndex(keys []keyedIndex, k string) (int, bool) {
 // mma is the i-th MMA atom of the catalog, built on first use: the same
 // pointer for every call.
 func (c *catalogBuild) mma(i int) *MMA {
-	if a := c.mmas[i].Load(); a != nil {
-		return a
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if a := c.mmas[i].Load(); a != nil {
-		return a
-	}
-	e := &catalogMMAs[i]
-	a := &MMA{Name: e.Name, Instantiation: e.Instantiation, ShapeMNK: c.tuple(e.ShapeMNK),
-		ThrID: c.layout(e.ThrID), ALayout: c.layout(e.ALayout), BLayout: c.layout(e.BLayout), CLayout: c.layout(e.CLayout),
-		ValD: catalogValTypes[e.ValD], ValA: catalogValTypes[e.ValA], ValB: catalogValTypes[e.ValB], ValC: catalogValTypes[e.ValC],
-		RegD: catalogRegisters[e.RegD], RegA: catalogRegisters[e.RegA], RegB: catalogRegisters[e.RegB], RegC: catalogRegisters[e.RegC],
-		PTX: e.PTX}
-	c.mmas[i].Store(a)
-	return a
+	return builtOnce(&c.mmas[i], &c.mu, func() *MMA {
+		e := &catalogMMAs[i]
+		return &MMA{Name: e.Name, Instantiation: e.Instantiation, ShapeMNK: c.tuple(e.ShapeMNK),
+			ThrID: c.layout(e.ThrID), ALayout: c.layout(e.ALayout), BLayout: c.layout(e.BLayout), CLayout: c.layout(e.CLayout),
+			ValD: catalogValTypes[e.ValD], ValA: catalogValTypes[e.ValA], ValB: catalogValTypes[e.ValB], ValC: catalogValTypes[e.ValC],
+			RegD: catalogRegisters[e.RegD], RegA: catalogRegisters[e.RegA], RegB: catalogRegisters[e.RegB], RegC: catalogRegisters[e.RegC],
+			PTX: e.PTX}
+	})
 }
 
 // copy is the i-th copy atom of the catalog, built on first use, as mma.
 func (c *catalogBuild) copy(i int) *Copy {
-	if a := c.copies[i].Load(); a != nil {
+	return builtOnce(&c.copies[i], &c.mu, func() *Copy {
+		e := &catalogCopies[i]
+		return &Copy{Name: e.Name, ThrID: c.layout(e.ThrID), SrcLayout: c.layout(e.SrcLayout), DstLayout: c.layout(e.DstLayout),
+			RefLayout: c.layout(e.RefLayout), RegS: catalogRegisters[e.RegS], RegD: catalogRegisters[e.RegD],
+			PTX: e.PTX, PTXByRank: e.PTXByRank, NumBitsPerTMA: e.NumBitsPerTMA}
+	})
+}
+
+// builtOnce is *p, built by build under mu the first time it is asked
+// for: every caller gets the same pointer, and a caller that finds it
+// built takes no lock.
+func builtOnce[T any](p *atomic.Pointer[T], mu *sync.Mutex, build func() *T) *T {
+	if a := p.Load(); a != nil {
 		return a
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if a := c.copies[i].Load(); a != nil {
+	mu.Lock()
+	defer mu.Unlock()
+	if a := p.Load(); a != nil {
 		return a
 	}
-	e := &catalogCopies[i]
-	a := &Copy{Name: e.Name, ThrID: c.layout(e.ThrID), SrcLayout: c.layout(e.SrcLayout), DstLayout: c.layout(e.DstLayout),
-		RefLayout: c.layout(e.RefLayout), RegS: catalogRegisters[e.RegS], RegD: catalogRegisters[e.RegD],
-		PTX: e.PTX, PTXByRank: e.PTXByRank, NumBitsPerTMA: e.NumBitsPerTMA}
-	c.copies[i].Store(a)
+	a := build()
+	p.Store(a)
 	return a
 }
 
